@@ -1,0 +1,151 @@
+import fs from 'node:fs/promises';
+import type { ParseArgsConfig } from 'node:util';
+import type { Config } from '../config.js';
+import { openDatabase } from '../db/connection.js';
+import { migrateToLatest } from '../db/migrate.js';
+import type { Services } from '../services.js';
+import { errors } from '../shared/errors.js';
+import { formatTimestamp } from '../shared/time.js';
+
+export interface CommandInput {
+  config: Config;
+  /** Opens the database (migrated) on first use. */
+  services(): Promise<Services>;
+  options: Record<string, string | undefined>;
+  positionals: string[];
+}
+
+/** One `parley` command: its words, options and what it does; each returns the JSON it prints. */
+export interface Command {
+  name: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  required?: string[];
+  positionals?: number;
+  run(input: CommandInput): Promise<unknown>;
+}
+
+const text = { type: 'string' } as const;
+
+function integerOption(value: string | undefined, field: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw errors.validation(field, 'must be a whole number');
+  return Number(value);
+}
+
+/** Every `parley` command. */
+export const COMMANDS: Command[] = [
+  {
+    name: 'setup',
+    usage: '--workspace NAME --email EMAIL --password PW',
+    options: { workspace: text, email: text, password: text },
+    required: ['workspace', 'email', 'password'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const { workspace, user } = await services.workspaces.setup({
+        name: options.workspace!,
+        email: options.email!,
+        password: options.password!,
+      });
+      return {
+        workspace: { id: workspace.id, name: workspace.name, created_at: formatTimestamp(workspace.created_at) },
+        user: { id: user.id, email: user.email, role: user.role },
+      };
+    },
+  },
+  {
+    name: 'token create',
+    usage: '--workspace ID [--name NAME] [--scope full|read]',
+    options: { workspace: text, name: text, scope: text },
+    required: ['workspace'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const scope = options.scope ?? 'full';
+      if (scope !== 'full' && scope !== 'read') throw errors.validation('scope', 'must be full or read');
+      const owner = await services.workspaces.owner(options.workspace!);
+      const issued = await services.tokens.create({
+        workspaceId: owner.workspace_id,
+        userId: owner.id,
+        name: options.name ?? 'CLI token',
+        scope,
+      });
+      return { id: issued.id, token: issued.token, name: issued.name, scope: issued.scope };
+    },
+  },
+  {
+    name: 'token revoke',
+    usage: '--id TOKEN_ID',
+    options: { id: text },
+    required: ['id'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const revoked = await services.tokens.revoke(options.id!);
+      return { id: revoked.id, revoked_at: formatTimestamp(revoked.revoked_at) };
+    },
+  },
+  {
+    name: 'import',
+    usage: '--workspace ID FILE.json',
+    options: { workspace: text },
+    required: ['workspace'],
+    positionals: 1,
+    async run({ services: open, options, positionals }) {
+      const services = await open();
+      const workspace = await services.workspaces.get(options.workspace!);
+      const raw = await fs.readFile(positionals[0]!, 'utf8');
+      let document: unknown;
+      try {
+        document = JSON.parse(raw);
+      } catch (error) {
+        throw errors.validation(positionals[0]!, `is not valid JSON (${(error as Error).message})`);
+      }
+      return services.portability.import({ workspaceId: workspace.id }, document);
+    },
+  },
+  {
+    name: 'export',
+    usage: '--workspace ID',
+    options: { workspace: text },
+    required: ['workspace'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const workspace = await services.workspaces.get(options.workspace!);
+      return services.portability.export({ workspaceId: workspace.id });
+    },
+  },
+  {
+    name: 'workspace set',
+    usage: '--id ID [--poll-interval SECONDS] [--rate-limit PER_MINUTE] [--name NAME]',
+    options: { id: text, 'poll-interval': text, 'rate-limit': text, name: text },
+    required: ['id'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const pollIntervalSeconds = integerOption(options['poll-interval'], 'poll-interval');
+      const rateLimitPerMinute = integerOption(options['rate-limit'], 'rate-limit');
+      const workspace = await services.workspaces.update(options.id!, {
+        ...(options.name !== undefined && { name: options.name }),
+        ...(pollIntervalSeconds !== undefined && { pollIntervalSeconds }),
+        ...(rateLimitPerMinute !== undefined && { rateLimitPerMinute }),
+      });
+      return {
+        id: workspace.id,
+        name: workspace.name,
+        poll_interval_seconds: workspace.poll_interval_seconds,
+        rate_limit_per_minute: workspace.rate_limit_per_minute,
+      };
+    },
+  },
+  {
+    name: 'migrate',
+    usage: '',
+    options: {},
+    async run({ config }) {
+      const { db, dialect } = openDatabase(config);
+      try {
+        return { applied: await migrateToLatest(db, dialect) };
+      } finally {
+        await db.destroy();
+      }
+    },
+  },
+];

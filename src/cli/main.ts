@@ -1,0 +1,67 @@
+import { parseArgs } from 'node:util';
+import { openServices } from '../app.js';
+import { ConfigError, loadConfig } from '../config.js';
+import type { Services } from '../services.js';
+import { AppError } from '../shared/errors.js';
+import { COMMANDS, type Command } from './commands.js';
+
+/** Thrown for a command line that does not parse; exits with 2 and the usage. */
+export class UsageError extends Error {}
+
+function findCommand(argv: string[]): { command: Command; rest: string[] } {
+  for (const length of [2, 1]) {
+    const name = argv.slice(0, length).join(' ');
+    const command = COMMANDS.find((c) => c.name === name);
+    if (command) return { command, rest: argv.slice(length) };
+  }
+  throw new UsageError(`unknown command "${argv.slice(0, 2).join(' ')}"; commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
+}
+
+/** Runs one `parley` command: JSON on stdout; a one-line error on stderr and a non-zero exit on failure. */
+async function main(argv: string[]): Promise<number> {
+  let services: Services | undefined;
+  try {
+    if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
+      process.stdout.write(COMMANDS.map((c) => `parley ${c.name} ${c.usage}`).join('\n') + '\n');
+      return 0;
+    }
+    const { command, rest } = findCommand(argv);
+    const { values, positionals } = parseCommandLine(command, rest);
+    const config = loadConfig();
+    const open = async () => (services ??= await openServices(config));
+    const result = await command.run({ config, services: open, options: values, positionals });
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return 0;
+  } catch (error) {
+    process.stderr.write(`parley: ${describe(error)}\n`);
+    return error instanceof UsageError ? 2 : 1;
+  } finally {
+    await services?.deps.db.destroy();
+  }
+}
+
+function parseCommandLine(command: Command, args: string[]) {
+  try {
+    const parsed = parseArgs({ args, options: command.options, allowPositionals: true, strict: true });
+    const values = parsed.values as Record<string, string | undefined>;
+    for (const required of command.required ?? []) {
+      if (!values[required]) throw new UsageError(`--${required} is required; usage: parley ${command.name} ${command.usage}`);
+    }
+    if (parsed.positionals.length !== (command.positionals ?? 0)) {
+      throw new UsageError(`usage: parley ${command.name} ${command.usage}`);
+    }
+    return { values, positionals: parsed.positionals };
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${(error as Error).message}; usage: parley ${command.name} ${command.usage}`);
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof ConfigError) return error.problems.join('; ');
+  if (error instanceof AppError) return `${error.message} (${error.code})`.replace(/\s*\n\s*/g, ' ');
+  if (error instanceof Error) return error.message.replace(/\s*\n\s*/g, ' ');
+  return String(error);
+}
+
+process.exitCode = await main(process.argv.slice(2));

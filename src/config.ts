@@ -1,0 +1,85 @@
+import path from 'node:path';
+
+/** Parley's configuration, read from the environment once at start. */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | null;
+  tlsCertFile: string | null;
+  tlsKeyFile: string | null;
+  trustProxy: boolean;
+  publicBaseUrl: string;
+  whatsappGraphUrl: string;
+  whatsappApiVersion: string;
+  whatsappAppSecret: string | null;
+  whatsappVerifyToken: string | null;
+  logLevel: string;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Thrown with every configuration problem found, so an operator fixes them in one go. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+/** Reads and validates the configuration; throws ConfigError listing all problems. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const text = (name: string): string | null => {
+    const value = env[name]?.trim();
+    return value ? value : null;
+  };
+  const port = parsePort(text('PORT') ?? '8443', problems);
+  const host = text('HOST') ?? '127.0.0.1';
+  const databaseUrl = text('DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite database)');
+  }
+  const tlsCertFile = text('TLS_CERT_FILE');
+  const tlsKeyFile = text('TLS_KEY_FILE');
+  if (Boolean(tlsCertFile) !== Boolean(tlsKeyFile)) {
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  const logLevel = text('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const publicBaseUrl = (text('PUBLIC_BASE_URL') ?? `https://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(
+    /\/+$/,
+    '',
+  );
+  if (!/^https:\/\//.test(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an https:// URL');
+  const apiVersion = text('WHATSAPP_API_VERSION') ?? 'v23.0';
+  if (!/^v\d+\.\d+$/.test(apiVersion)) problems.push('WHATSAPP_API_VERSION must look like v23.0');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    host,
+    port,
+    dataDir: path.resolve(text('DATA_DIR') ?? './data'),
+    databaseUrl,
+    tlsCertFile,
+    tlsKeyFile,
+    trustProxy: parseFlag(text('TRUST_PROXY')),
+    publicBaseUrl,
+    whatsappGraphUrl: (text('WHATSAPP_GRAPH_URL') ?? 'https://graph.facebook.com').replace(/\/+$/, ''),
+    whatsappApiVersion: apiVersion,
+    whatsappAppSecret: text('WHATSAPP_APP_SECRET'),
+    whatsappVerifyToken: text('WHATSAPP_VERIFY_TOKEN'),
+    logLevel,
+  };
+}
+
+function parsePort(value: string, problems: string[]): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    problems.push(`PORT must be an integer from 0 to 65535 (got "${value}")`);
+    return 0;
+  }
+  return port;
+}
+
+function parseFlag(value: string | null): boolean {
+  return value !== null && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+}

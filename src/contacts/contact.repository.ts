@@ -1,0 +1,91 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { ContactTable, Database } from '../db/schema.js';
+
+export type ContactRow = Selectable<ContactTable>;
+
+const CONTACT_COLUMNS = [
+  'id',
+  'workspace_id',
+  'phone',
+  'name',
+  'email',
+  'custom_attributes',
+  'opted_out_at',
+  'last_message_at',
+  'last_inbound_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** SQL for contacts and their tag links; every query is scoped to one workspace. */
+export function contactRepository(db: Kysely<Database>) {
+  const base = (workspaceId: string) =>
+    db.selectFrom('contacts').select(CONTACT_COLUMNS).where('workspace_id', '=', workspaceId);
+
+  return {
+    findById: (workspaceId: string, id: string) => base(workspaceId).where('id', '=', id).executeTakeFirst(),
+
+    findByPhone: (workspaceId: string, phone: string) => base(workspaceId).where('phone', '=', phone).executeTakeFirst(),
+
+    /** Emails are not unique; the earliest contact with the address wins, so the answer is stable. */
+    findByEmail: (workspaceId: string, email: string) =>
+      base(workspaceId)
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+        .orderBy('created_at')
+        .orderBy('id')
+        .executeTakeFirst(),
+
+    /** Inserts unless the phone exists already; says whether it inserted. */
+    async insertIfAbsent(row: ContactRow): Promise<boolean> {
+      const result = await db
+        .insertInto('contacts')
+        .values(row)
+        .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows) === 1;
+    },
+
+    async update(workspaceId: string, id: string, fields: Updateable<ContactTable>): Promise<void> {
+      await db.updateTable('contacts').set(fields).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+    },
+
+    /** Tag names per contact, alphabetical. */
+    async tagNames(contactIds: string[]): Promise<Map<string, string[]>> {
+      const names = new Map<string, string[]>(contactIds.map((id) => [id, []]));
+      if (contactIds.length === 0) return names;
+      const rows = await db
+        .selectFrom('contact_tags')
+        .innerJoin('tags', 'tags.id', 'contact_tags.tag_id')
+        .select(['contact_tags.contact_id', 'tags.name'])
+        .where('contact_tags.contact_id', 'in', contactIds)
+        .orderBy('tags.name_key')
+        .execute();
+      for (const row of rows) names.get(row.contact_id)?.push(row.name);
+      return names;
+    },
+
+    async addTags(contactId: string, tagIds: string[], createdAt: string): Promise<void> {
+      if (tagIds.length === 0) return;
+      await db
+        .insertInto('contact_tags')
+        .values(tagIds.map((tagId) => ({ contact_id: contactId, tag_id: tagId, created_at: createdAt })))
+        .onConflict((oc) => oc.columns(['contact_id', 'tag_id']).doNothing())
+        .execute();
+    },
+
+    async removeTags(contactId: string, tagIds: string[]): Promise<void> {
+      if (tagIds.length === 0) return;
+      await db.deleteFrom('contact_tags').where('contact_id', '=', contactId).where('tag_id', 'in', tagIds).execute();
+    },
+
+    async replaceTags(contactId: string, tagIds: string[], createdAt: string): Promise<void> {
+      let removal = db.deleteFrom('contact_tags').where('contact_id', '=', contactId);
+      if (tagIds.length > 0) removal = removal.where('tag_id', 'not in', tagIds);
+      await removal.execute();
+      await this.addTags(contactId, tagIds, createdAt);
+    },
+  };
+}
+
+export type ContactRepository = ReturnType<typeof contactRepository>;
+export { CONTACT_COLUMNS };

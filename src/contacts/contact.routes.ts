@@ -1,0 +1,121 @@
+import { Type } from '@sinclair/typebox';
+import { actionErrors } from '../http/responses.js';
+import { principalOf, type Api } from '../http/types.js';
+import {
+  ContactList,
+  ContactSchema,
+  CreateContactBody,
+  GetContactBody,
+  SearchContactsBody,
+  TagContactBody,
+  UpdateContactBody,
+} from './contact.schema.js';
+import type { ContactService } from './contact.service.js';
+
+const tags = ['Contacts'];
+const contact = Type.Ref(ContactSchema);
+
+/** The contact actions of spec §4. */
+export function registerContactRoutes(app: Api, contacts: ContactService): void {
+  app.addSchema(ContactSchema);
+
+  app.post(
+    '/api/v1/actions/create-contact',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'createContact',
+        tags,
+        summary: 'Create or update a contact (upsert by phone)',
+        description:
+          'Creates the contact, or updates the existing contact with the same phone (name and email when given, metadata merged, tags added). 201 when created, 200 when it existed.',
+        body: CreateContactBody,
+        response: { 200: contact, 201: contact, ...actionErrors() },
+      },
+    },
+    async (request, reply) => {
+      const { contact: result, created } = await contacts.create(principalOf(request), request.body);
+      return reply.code(created ? 201 : 200).send(result);
+    },
+  );
+
+  app.post(
+    '/api/v1/actions/update-contact',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'updateContact',
+        tags,
+        summary: 'Update a contact found by id or phone',
+        body: UpdateContactBody,
+        response: { 200: contact, ...actionErrors(404) },
+      },
+    },
+    async (request) => contacts.update(principalOf(request), request.body),
+  );
+
+  app.post(
+    '/api/v1/actions/get-contact',
+    {
+      config: { access: 'read' },
+      schema: {
+        operationId: 'getContact',
+        tags,
+        summary: 'Fetch one contact by id, phone or email',
+        description: 'Emails are not unique: when several contacts share one, the earliest created is returned.',
+        body: GetContactBody,
+        response: { 200: contact, ...actionErrors(404) },
+      },
+    },
+    async (request) => contacts.get(principalOf(request), request.body),
+  );
+
+  app.post(
+    '/api/v1/actions/search-contacts',
+    {
+      config: { access: 'read' },
+      schema: {
+        operationId: 'searchContacts',
+        tags,
+        summary: 'Search contacts',
+        description:
+          '`query` is a case-insensitive substring of name, phone or email (a phone-like query matches on its digits); `tag` and `email` filter exactly. Filters combine with AND; an empty string is no filter. At most 50 contacts, latest message first, never-messaged contacts last.',
+        body: SearchContactsBody,
+        response: { 200: ContactList, ...actionErrors() },
+      },
+    },
+    async (request) => contacts.search(principalOf(request), request.body),
+  );
+
+  app.post(
+    '/api/v1/actions/add-tag',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'addTag',
+        tags,
+        summary: 'Add a tag to a contact',
+        description: 'An unknown tag is created. Returns the contact.',
+        body: TagContactBody,
+        response: { 200: contact, ...actionErrors(404) },
+      },
+    },
+    async (request) => contacts.addTag(principalOf(request), request.body, request.body.tag),
+  );
+
+  app.post(
+    '/api/v1/actions/remove-tag',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'removeTag',
+        tags,
+        summary: 'Remove a tag from a contact',
+        description: 'Removing a tag the contact does not carry changes nothing. Returns the contact.',
+        body: TagContactBody,
+        response: { 200: contact, ...actionErrors(404) },
+      },
+    },
+    async (request) => contacts.removeTag(principalOf(request), request.body, request.body.tag),
+  );
+}

@@ -1,0 +1,97 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Timestamp, Uuid } from '../http/responses.js';
+
+/** A contact as every endpoint returns it. */
+export const ContactSchema = Type.Object(
+  {
+    id: Uuid(),
+    phone: Type.String({ description: 'E.164, e.g. +14155550100' }),
+    name: Nullable(Type.String()),
+    email: Nullable(Type.String()),
+    tags: Type.Array(Type.String(), { description: 'Tag names, alphabetical' }),
+    custom_attributes: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'Free attributes; `metadata` in create/update requests is merged into them',
+    }),
+    opted_out: Type.Boolean({ description: 'The contact asked not to receive messages' }),
+    last_message_at: Nullable(Timestamp('Latest message in either direction; null if never messaged')),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  },
+  { $id: 'Contact' },
+);
+export type Contact = Static<typeof ContactSchema>;
+
+/** Integration tools send `""` for unmapped fields, so a reference may be empty (= absent). */
+const ContactId = Type.Union([Uuid(), Type.Literal('')], { description: 'Parley contact id' });
+const PHONE_DESCRIPTION = 'International number; formatting is normalised (`+1 (415) 555-0100` = `+14155550100`)';
+const Phone = Type.String({ minLength: 1, maxLength: 40, description: PHONE_DESCRIPTION, examples: ['+14155550100'] });
+const PhoneRef = Type.String({ maxLength: 40, description: PHONE_DESCRIPTION, examples: ['+14155550100'] });
+const Tags = (description: string) =>
+  Type.Union([Type.String({ maxLength: 4000 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })], {
+    description,
+  });
+const Metadata = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'Merged into custom_attributes (shallow); a key set to null is removed',
+});
+const Name = Type.String({ maxLength: 256 });
+const Email = Type.String({ maxLength: 320, description: 'An email address; `""` means none' });
+
+export const CreateContactBody = Type.Object({
+  phone: Phone,
+  name: Type.Optional(Name),
+  email: Type.Optional(Email),
+  tags: Type.Optional(Tags('Tag names, comma-separated (`"vip,fr"`) or an array; added to the contact, unknown tags are created')),
+  metadata: Type.Optional(Metadata),
+});
+export type CreateContactInput = Static<typeof CreateContactBody>;
+
+export const UpdateContactBody = Type.Object(
+  {
+    contact_id: Type.Optional(ContactId),
+    phone: Type.Optional(PhoneRef),
+    name: Type.Optional(Type.String({ maxLength: 256, description: 'New name; `""` clears it' })),
+    email: Type.Optional(Type.String({ maxLength: 320, description: 'New email; `""` clears it' })),
+    tags: Type.Optional(Tags('Tag names, comma-separated or an array; replaces the tag set, unknown tags are created')),
+    metadata: Type.Optional(Metadata),
+  },
+  {
+    description:
+      'Identify the contact by `contact_id` or `phone`. With `contact_id`, a `phone` changes the number. Only fields present are written.',
+  },
+);
+export type UpdateContactInput = Static<typeof UpdateContactBody>;
+
+export const GetContactBody = Type.Object(
+  {
+    contact_id: Type.Optional(ContactId),
+    phone: Type.Optional(PhoneRef),
+    email: Type.Optional(Type.String({ maxLength: 320 })),
+  },
+  { description: 'Exactly one of contact_id, phone, email (empty strings count as absent)' },
+);
+export type GetContactInput = Static<typeof GetContactBody>;
+
+export const SearchContactsBody = Type.Object({
+  query: Type.Optional(Type.String({ maxLength: 256, description: 'Case-insensitive substring of name, phone or email' })),
+  tag: Type.Optional(Type.String({ maxLength: 64, description: 'The contact carries this tag' })),
+  email: Type.Optional(Type.String({ maxLength: 320, description: 'Exact email, case-insensitive' })),
+});
+export type SearchContactsInput = Static<typeof SearchContactsBody>;
+
+export const TagContactBody = Type.Object(
+  {
+    contact_id: Type.Optional(ContactId),
+    phone: Type.Optional(PhoneRef),
+    tag: Type.String({ minLength: 1, maxLength: 64, description: 'Tag name' }),
+  },
+  { description: 'Identify the contact by `contact_id` or `phone`' },
+);
+export type TagContactInput = Static<typeof TagContactBody>;
+
+/** Names a contact: by id, or by phone. */
+export interface ContactRef {
+  contact_id?: string | undefined;
+  phone?: string | undefined;
+}
+
+export const ContactList = Type.Array(Type.Ref(ContactSchema), { maxItems: 50 });

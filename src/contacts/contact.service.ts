@@ -1,0 +1,195 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Caller, Deps } from '../shared/context.js';
+import { errors } from '../shared/errors.js';
+import { toStoredTimestamp } from '../shared/time.js';
+import { tagRepository } from '../tags/tag.repository.js';
+import { given, mergeAttributes, parseEmail, parseName, parsePhone, parseTagNames } from './contact.input.js';
+import { presentContact } from './contact.presenter.js';
+import { contactRepository, type ContactRow } from './contact.repository.js';
+import type {
+  Contact,
+  ContactRef,
+  CreateContactInput,
+  GetContactInput,
+  SearchContactsInput,
+  UpdateContactInput,
+} from './contact.schema.js';
+import { searchContacts } from './contact.search.js';
+
+/** The spec's limit on search-contacts. */
+export const SEARCH_LIMIT = 50;
+
+/** Contacts: upsert by phone, lookups by id/phone/email, search, tagging. */
+export function createContactService(deps: Deps) {
+  const { db, dialect, clock, newId } = deps;
+  const now = () => toStoredTimestamp(clock.now());
+
+  async function present(trx: Kysely<Database>, row: ContactRow): Promise<Contact> {
+    const tags = await contactRepository(trx).tagNames([row.id]);
+    return presentContact(row, tags.get(row.id) ?? []);
+  }
+
+  /** Finds the contact a request names by `contact_id` or `phone`, or throws not_found. */
+  async function resolve(trx: Kysely<Database>, caller: Caller, ref: ContactRef): Promise<ContactRow> {
+    const contacts = contactRepository(trx);
+    const id = given(ref.contact_id);
+    const phone = given(ref.phone);
+    if (id) {
+      const row = await contacts.findById(caller.workspaceId, id);
+      if (!row) throw errors.notFound('contact', 'contact_id');
+      return row;
+    }
+    if (phone) {
+      const row = await contacts.findByPhone(caller.workspaceId, parsePhone(phone));
+      if (!row) throw errors.notFound('contact', 'phone');
+      return row;
+    }
+    throw errors.validation('contact_id', 'give contact_id or phone');
+  }
+
+  async function applyTags(trx: Kysely<Database>, caller: Caller, contactId: string, names: string[], mode: 'add' | 'replace') {
+    const at = now();
+    const tags = await tagRepository(trx).ensure(caller.workspaceId, names, newId, at);
+    const ids = tags.map((tag) => tag.id);
+    const contacts = contactRepository(trx);
+    if (mode === 'add') await contacts.addTags(contactId, ids, at);
+    else await contacts.replaceTags(contactId, ids, at);
+  }
+
+  return {
+    /** Upsert keyed by phone: creates the contact, or updates the given fields of the existing one. */
+    async create(caller: Caller, input: CreateContactInput): Promise<{ contact: Contact; created: boolean }> {
+      const phone = parsePhone(input.phone);
+      const email = input.email === undefined ? undefined : parseEmail(input.email);
+      const tagNames = input.tags === undefined ? [] : parseTagNames(input.tags);
+      return db.transaction().execute(async (trx) => {
+        const contacts = contactRepository(trx);
+        const at = now();
+        const created = await contacts.insertIfAbsent({
+          id: newId(),
+          workspace_id: caller.workspaceId,
+          phone,
+          name: input.name === undefined ? null : parseName(input.name),
+          email: email ?? null,
+          custom_attributes: JSON.stringify(mergeAttributes({}, input.metadata ?? {})),
+          opted_out_at: null,
+          last_message_at: null,
+          last_inbound_at: null,
+          created_at: at,
+          updated_at: at,
+        });
+        let row = (await contacts.findByPhone(caller.workspaceId, phone))!;
+        if (!created) {
+          await contacts.update(caller.workspaceId, row.id, {
+            ...(input.name !== undefined && { name: parseName(input.name) }),
+            ...(email !== undefined && { email }),
+            ...(input.metadata && {
+              custom_attributes: JSON.stringify(mergeAttributes(JSON.parse(row.custom_attributes) as Record<string, unknown>, input.metadata)),
+            }),
+            updated_at: at,
+          });
+          row = (await contacts.findById(caller.workspaceId, row.id))!;
+        }
+        await applyTags(trx, caller, row.id, tagNames, 'add');
+        return { contact: await present(trx, row), created };
+      });
+    },
+
+    /** Writes only the fields present; `""` clears name or email; `tags` replaces the set. */
+    async update(caller: Caller, input: UpdateContactInput): Promise<Contact> {
+      const newPhone = given(input.contact_id) && given(input.phone) ? parsePhone(input.phone!) : undefined;
+      const email = input.email === undefined ? undefined : parseEmail(input.email);
+      const tagNames = input.tags === undefined ? undefined : parseTagNames(input.tags);
+      return db.transaction().execute(async (trx) => {
+        const contacts = contactRepository(trx);
+        const row = await resolve(trx, caller, input);
+        if (newPhone && newPhone !== row.phone && (await contacts.findByPhone(caller.workspaceId, newPhone))) {
+          throw errors.conflict(`Another contact already has the phone ${newPhone}`, { field: 'phone' });
+        }
+        await contacts.update(caller.workspaceId, row.id, {
+          ...(newPhone !== undefined && { phone: newPhone }),
+          ...(input.name !== undefined && { name: parseName(input.name) }),
+          ...(email !== undefined && { email }),
+          ...(input.metadata && {
+            custom_attributes: JSON.stringify(mergeAttributes(JSON.parse(row.custom_attributes) as Record<string, unknown>, input.metadata)),
+          }),
+          updated_at: now(),
+        });
+        if (tagNames) await applyTags(trx, caller, row.id, tagNames, 'replace');
+        return present(trx, (await contacts.findById(caller.workspaceId, row.id))!);
+      });
+    },
+
+    /** One contact by exactly one of contact_id, phone or email. */
+    async get(caller: Caller, input: GetContactInput): Promise<Contact> {
+      const keys = (['contact_id', 'phone', 'email'] as const).filter((key) => given(input[key]) !== undefined);
+      if (keys.length !== 1) throw errors.validation(keys[1] ?? 'contact_id', 'give exactly one of contact_id, phone, email');
+      const contacts = contactRepository(db);
+      let row: ContactRow | undefined;
+      if (keys[0] === 'email') {
+        const email = parseEmail(input.email!);
+        row = email === null ? undefined : await contacts.findByEmail(caller.workspaceId, email);
+        if (!row) throw errors.notFound('contact', 'email');
+      } else {
+        row = await resolve(db, caller, input);
+      }
+      return present(db, row);
+    },
+
+    /** search-contacts: at most 50, newest conversation first; empty strings are no filter. */
+    async search(caller: Caller, input: SearchContactsInput): Promise<Contact[]> {
+      const query = given(input.query)?.trim();
+      const tagName = given(input.tag)?.trim();
+      const email = given(input.email)?.trim();
+      let tagId: string | undefined;
+      if (tagName) {
+        const tag = await tagRepository(db).findByName(caller.workspaceId, tagName);
+        if (!tag) return [];
+        tagId = tag.id;
+      }
+      const rows = await searchContacts(db, dialect, {
+        workspaceId: caller.workspaceId,
+        limit: SEARCH_LIMIT,
+        ...(query && { query }),
+        ...(tagId && { tagId }),
+        ...(email && { email }),
+      });
+      const tags = await contactRepository(db).tagNames(rows.map((row) => row.id));
+      return rows.map((row) => presentContact(row, tags.get(row.id) ?? []));
+    },
+
+    /** Adds a tag (created if unknown) to a contact; adding it twice is harmless. */
+    async addTag(caller: Caller, ref: ContactRef, tag: string): Promise<Contact> {
+      const [name] = parseTagNames([tag], 'tag');
+      if (!name) throw errors.validation('tag', 'must not be empty');
+      return db.transaction().execute(async (trx) => {
+        const row = await resolve(trx, caller, ref);
+        await applyTags(trx, caller, row.id, [name], 'add');
+        await contactRepository(trx).update(caller.workspaceId, row.id, { updated_at: now() });
+        return present(trx, (await contactRepository(trx).findById(caller.workspaceId, row.id))!);
+      });
+    },
+
+    /** Records that a contact opted out of messages (or opted back in). */
+    async setOptedOut(caller: Caller, contactId: string, optedOut: boolean): Promise<void> {
+      const at = now();
+      await contactRepository(db).update(caller.workspaceId, contactId, { opted_out_at: optedOut ? at : null, updated_at: at });
+    },
+
+    /** Removes a tag from a contact; removing a tag it does not carry is harmless. */
+    async removeTag(caller: Caller, ref: ContactRef, tag: string): Promise<Contact> {
+      return db.transaction().execute(async (trx) => {
+        const row = await resolve(trx, caller, ref);
+        const existing = await tagRepository(trx).findByName(caller.workspaceId, tag);
+        if (existing) {
+          await contactRepository(trx).removeTags(row.id, [existing.id]);
+          await contactRepository(trx).update(caller.workspaceId, row.id, { updated_at: now() });
+        }
+        return present(trx, (await contactRepository(trx).findById(caller.workspaceId, row.id))!);
+      });
+    },
+  };
+}
+
+export type ContactService = ReturnType<typeof createContactService>;

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** A Kysely handle and the engine behind it. */
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+}
+
+/** Opens PostgreSQL when a URL is given, else the embedded SQLite file in `dataDir`. */
+export function openDatabase(options: { databaseUrl: string | null; dataDir: string }): DatabaseHandle {
+  if (options.databaseUrl) return { db: openPostgres(options.databaseUrl), dialect: 'postgres' };
+  return { db: openSqlite(path.join(options.dataDir, 'parley.db')), dialect: 'sqlite' };
+}
+
+function openSqlite(file: string): Kysely<Database> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const database = new SQLite(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+}
+
+const PG_TYPES = { INT8: 20, JSON: 114, JSONB: 3802, TIMESTAMPTZ: 1184 };
+
+/**
+ * Type parsers that make PostgreSQL rows look like SQLite rows: timestamps as ISO strings,
+ * JSON as text, counts as numbers. Scoped to this pool rather than set globally on `pg`.
+ */
+function postgresTypes(): pg.CustomTypesConfig {
+  const parseTimestamp = pg.types.getTypeParser(PG_TYPES.TIMESTAMPTZ);
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+      switch (oid) {
+        case PG_TYPES.INT8:
+          return (value: string) => Number(value);
+        case PG_TYPES.JSON:
+        case PG_TYPES.JSONB:
+          return (value: string) => value;
+        case PG_TYPES.TIMESTAMPTZ:
+          return (value: string) => (parseTimestamp(value) as Date).toISOString();
+        default:
+          return pg.types.getTypeParser(oid, format);
+      }
+    }) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
+
+function openPostgres(connectionString: string): Kysely<Database> {
+  const pool = new pg.Pool({ connectionString, max: 10, types: postgresTypes() });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}

@@ -1,0 +1,31 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Dialect } from './connection.js';
+import type { Database } from './schema.js';
+import * as initial from './migrations/0001_initial.js';
+
+type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
+
+/** Every migration in order; names are permanent once released. */
+const MIGRATIONS: Record<string, DialectMigration> = {
+  '0001_initial': initial,
+};
+
+class InCodeProvider implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+
+  getMigrations(): Promise<Record<string, Migration>> {
+    const entries = Object.entries(MIGRATIONS).map(([name, m]) => [
+      name,
+      { up: (db: Kysely<Database>) => m.up(db, this.dialect) },
+    ]);
+    return Promise.resolve(Object.fromEntries(entries) as Record<string, Migration>);
+  }
+}
+
+/** Applies pending migrations (Kysely's migrator locks, so concurrent starts are safe). Returns their names. */
+export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new InCodeProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

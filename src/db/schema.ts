@@ -1,0 +1,181 @@
+/**
+ * Row types of every table, shared by both dialects. Timestamps are ISO 8601 strings and JSON
+ * columns are JSON text on both engines (the PostgreSQL connection parses them that way), so
+ * repositories never branch on the dialect for plain reads and writes.
+ */
+export interface Database {
+  workspaces: WorkspaceTable;
+  users: UserTable;
+  api_tokens: ApiTokenTable;
+  contacts: ContactTable;
+  tags: TagTable;
+  contact_tags: ContactTagTable;
+  templates: TemplateTable;
+  template_translations: TemplateTranslationTable;
+  messages: MessageTable;
+  campaigns: CampaignTable;
+  sequences: SequenceTable;
+  sequence_enrolments: SequenceEnrolmentTable;
+  flows: FlowTable;
+  flow_runs: FlowRunTable;
+  idempotency_keys: IdempotencyKeyTable;
+}
+
+export interface WorkspaceTable {
+  id: string;
+  name: string;
+  poll_interval_seconds: number;
+  rate_limit_per_minute: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserTable {
+  id: string;
+  workspace_id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  role: 'owner' | 'member';
+  created_at: string;
+}
+
+export interface ApiTokenTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  name: string;
+  token_prefix: string;
+  token_hash: string;
+  scope: 'full' | 'read';
+  last_used_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface ContactTable {
+  id: string;
+  workspace_id: string;
+  phone: string;
+  name: string | null;
+  email: string | null;
+  custom_attributes: string;
+  opted_out_at: string | null;
+  last_message_at: string | null;
+  last_inbound_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TagTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  name_key: string;
+  created_at: string;
+}
+
+export interface ContactTagTable {
+  contact_id: string;
+  tag_id: string;
+  created_at: string;
+}
+
+export interface TemplateTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  category: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TemplateTranslationTable {
+  id: string;
+  template_id: string;
+  language: string;
+  status: string;
+  body: string;
+  header_type: string | null;
+  header_content: string | null;
+  footer: string | null;
+  buttons: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MessageTable {
+  id: string;
+  workspace_id: string;
+  contact_id: string;
+  direction: 'inbound' | 'outbound';
+  type: string;
+  content: string;
+  status: string;
+  provider_message_id: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CampaignTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  template_id: string | null;
+  status: string;
+  audience: string;
+  scheduled_at: string | null;
+  sent_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SequenceTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  definition: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SequenceEnrolmentTable {
+  id: string;
+  workspace_id: string;
+  sequence_id: string;
+  contact_id: string;
+  status: string;
+  context: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FlowTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  definition: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FlowRunTable {
+  id: string;
+  workspace_id: string;
+  flow_id: string;
+  contact_id: string;
+  status: string;
+  context: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdempotencyKeyTable {
+  workspace_id: string;
+  key: string;
+  fingerprint: string;
+  status_code: number | null;
+  response_body: string | null;
+  created_at: string;
+}

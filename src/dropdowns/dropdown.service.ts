@@ -1,0 +1,37 @@
+import type { Caller, Deps } from '../shared/context.js';
+import type { TemplateService } from '../templates/template.service.js';
+import { TEMPLATE_LIST_CAP } from '../templates/template.schema.js';
+
+export interface Choice {
+  id: string;
+  label: string;
+}
+
+/** Pick-lists for integration tools: `{id, label}` pairs. */
+export function createDropdownService({ db }: Deps, templates: TemplateService) {
+  const named = (table: 'sequences' | 'flows', caller: Caller): Promise<Choice[]> =>
+    db
+      .selectFrom(table)
+      .select(['id', 'name as label'])
+      .where('workspace_id', '=', caller.workspaceId)
+      .orderBy('name')
+      .limit(TEMPLATE_LIST_CAP)
+      .execute();
+
+  return {
+    /** Templates labelled with their name and the languages they can be sent in. */
+    async templates(caller: Caller): Promise<Choice[]> {
+      const list = await templates.list(caller, {});
+      return list.map((t) => ({ id: t.id, label: `${t.name} (${t.languages.join(', ')})` }));
+    },
+    sequences: (caller: Caller) => named('sequences', caller),
+    flows: (caller: Caller) => named('flows', caller),
+    /** The template's placeholders as `{id: "1", label: "{{1}}"}`. */
+    async templateVariables(caller: Caller, templateId: string): Promise<Choice[]> {
+      const template = await templates.get(caller, templateId);
+      return template.placeholders.map((n) => ({ id: n, label: `{{${n}}}` }));
+    },
+  };
+}
+
+export type DropdownService = ReturnType<typeof createDropdownService>;

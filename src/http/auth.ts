@@ -1,0 +1,70 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../shared/clock.js';
+import { errors } from '../shared/errors.js';
+import type { TokenService } from '../workspaces/token.service.js';
+import { FixedWindowLimiter, type RateDecision } from './rate-limit.js';
+import type { Api } from './types.js';
+
+const MINUTE_MS = 60_000;
+/** Requests per minute per client address while no valid token is presented (slows token guessing). */
+const ANONYMOUS_LIMIT_PER_MINUTE = 120;
+
+/**
+ * Authentication, scopes and rate limits for every API route. A route's `config.access` says who
+ * may call it; `config.poll` marks trigger feeds, which are limited to one call per workspace
+ * interval per token; everything else shares the per-token request budget.
+ */
+export function registerAuth(app: Api, deps: { tokens: TokenService; clock: Clock }): void {
+  const limiter = new FixedWindowLimiter(deps.clock);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const access = request.routeOptions.config.access ?? 'public';
+    if (access === 'public') return;
+    const token = bearerToken(request);
+    try {
+      request.principal = await deps.tokens.authenticate(token ?? '');
+    } catch (error) {
+      enforce(reply, limiter.hit(`anon:${request.ip}`, ANONYMOUS_LIMIT_PER_MINUTE, MINUTE_MS));
+      if (token === null) throw errors.unauthorized('Send the API token as "Authorization: Bearer <token>"');
+      throw error;
+    }
+    request.log = request.log.child({ workspace_id: request.principal.workspaceId });
+    if (access === 'write' && request.principal.scope === 'read') {
+      throw errors.insufficientScope('This token is read-only; this action needs a token with full access');
+    }
+    if (!request.routeOptions.config.poll) {
+      const { tokenId, rateLimitPerMinute } = request.principal;
+      enforce(reply, limiter.hit(`token:${tokenId}`, rateLimitPerMinute, MINUTE_MS));
+    }
+  });
+
+  // Polls are counted after validation, so a malformed poll does not use up the interval.
+  app.addHook('preHandler', async (request, reply) => {
+    const feed = request.routeOptions.config.poll;
+    if (!feed || !request.principal) return;
+    const { tokenId, pollIntervalSeconds } = request.principal;
+    const decision = limiter.hit(`poll:${tokenId}:${feed}`, 1, pollIntervalSeconds * 1000);
+    setLimitHeaders(reply, decision);
+    if (!decision.allowed) throw errors.pollTooFrequent(pollIntervalSeconds, decision.resetSeconds);
+  });
+}
+
+function enforce(reply: FastifyReply, decision: RateDecision): void {
+  setLimitHeaders(reply, decision);
+  if (!decision.allowed) throw errors.rateLimited(decision.resetSeconds);
+}
+
+function setLimitHeaders(reply: FastifyReply, decision: RateDecision): void {
+  void reply.headers({
+    'x-ratelimit-limit': decision.limit,
+    'x-ratelimit-remaining': decision.remaining,
+    'x-ratelimit-reset': decision.resetSeconds,
+  });
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? '';
+}

@@ -1,0 +1,59 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { ERROR_CODES } from '../shared/errors.js';
+import { ProblemSchema } from './problem.js';
+import type { Api } from './types.js';
+
+const API_PREFIX = '/api';
+
+const DESCRIPTION = `The Parley REST API: contacts, tags, templates, messages, sequences, flows and polling
+triggers of one workspace. Every request carries \`Authorization: Bearer <token>\`; tokens are minted in
+the dashboard (Settings → API Tokens) or with \`parley token create\`.
+
+**Errors** share one shape, RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`:
+${Object.entries(ERROR_CODES)
+  .map(([code, { status, title }]) => `- \`${code}\` (${status}): ${title}`)
+  .join('\n')}
+
+**Idempotency**: every POST action accepts an \`Idempotency-Key\` header (1–255 visible ASCII characters).
+A retry with the same key and body within 24 hours returns the first response (with header
+\`Idempotent-Replayed: true\`) without doing the work again; the same key with another body is a 422.
+
+**Rate limits**: each token may make the workspace's requests-per-minute (default 120); each trigger feed may
+be polled once per workspace interval (default 30 s) per token. Responses carry \`X-RateLimit-Limit\`,
+\`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; a 429 carries \`Retry-After\`.`;
+
+/**
+ * The OpenAPI 3.1 document, generated from the route schemas that also validate requests, served
+ * as YAML and JSON, with a rendered reference at /api/docs. Paths are written as the spec writes
+ * them (`/v1/...`) under a server URL ending in `/api`.
+ */
+export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<void> {
+  app.addSchema(ProblemSchema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Parley API', version: '1.0.0', description: DESCRIPTION },
+      servers: [{ url: `${publicBaseUrl}${API_PREFIX}` }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'parley_…' } } },
+      security: [{ bearerAuth: [] }],
+      tags: [
+        { name: 'Identity', description: 'Who the token belongs to' },
+        { name: 'Contacts', description: 'Contacts and their tags' },
+        { name: 'Tags', description: 'Tags' },
+        { name: 'Templates', description: 'Approved WhatsApp message templates' },
+        { name: 'Triggers', description: 'Polling feeds, newest first' },
+        { name: 'Dropdowns', description: 'Pick-lists for integration tools' },
+      ],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url }),
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: true } });
+
+  const hidden = { schema: { hide: true }, config: { access: 'public' as const } };
+  app.get('/api/v1/openapi.yaml', hidden, (_request, reply) =>
+    reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
+  );
+  app.get('/api/v1/openapi.json', hidden, () => app.swagger());
+}

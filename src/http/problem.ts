@@ -1,0 +1,82 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERROR_CODES, errors, type FieldError } from '../shared/errors.js';
+
+/** RFC 9457 problem details with a stable `code`: the one error shape of every endpoint. */
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ description: 'URI naming the problem type: `urn:parley:problem:<code>`' }),
+    title: Type.String({ description: 'Short summary of the problem type' }),
+    status: Type.Integer({ description: 'The HTTP status code' }),
+    detail: Type.String({ description: 'Explanation of this occurrence' }),
+    code: Type.Union(
+      Object.keys(ERROR_CODES).map((code) => Type.Literal(code)),
+      { description: 'Stable machine-readable error code' },
+    ),
+    instance: Type.String({ description: 'The request path' }),
+    request_id: Type.String({ description: 'Quote this when reporting a problem' }),
+    errors: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+        description: 'The offending fields (validation errors)',
+      }),
+    ),
+    retry_after: Type.Optional(Type.Integer({ description: 'Seconds to wait (429)' })),
+  },
+  { $id: 'Problem', additionalProperties: true, description: 'An error (RFC 9457 problem details)' },
+);
+
+const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** Writes an AppError as a problem document. */
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  const retryAfter = error.extra.retry_after;
+  if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
+  if (error.status === 401) void reply.header('www-authenticate', 'Bearer realm="parley"');
+  const body = {
+    type: `urn:parley:problem:${error.code}`,
+    title: ERROR_CODES[error.code as keyof typeof ERROR_CODES]?.title ?? error.code,
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+    instance: request.url.split('?')[0],
+    request_id: String(request.id),
+    ...(error.fieldErrors.length > 0 && { errors: error.fieldErrors }),
+    ...error.extra,
+  };
+  return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).serializer(JSON.stringify).send(body);
+}
+
+/** Maps anything thrown during a request to an AppError; unknown errors become a logged 500. */
+export function toAppError(error: FastifyError, request: FastifyRequest): AppError {
+  if (error instanceof AppError) return error;
+  if (error.validation) return errors.validationMany(error.validation.map((v) => validationField(v, error)));
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, 'payload_too_large', 'The request body exceeds the size limit');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError(400, 'invalid_json', 'The request body is not valid JSON');
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    return new AppError(400, 'invalid_json', 'The request body is not valid JSON');
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return new AppError(500, 'internal_error', 'Something went wrong on our side; the request id identifies it');
+}
+
+interface AjvError {
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function validationField(v: AjvError, error: FastifyError): FieldError {
+  const base = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const missing = typeof v.params.missingProperty === 'string' ? v.params.missingProperty : null;
+  const field = missing ? (base ? `${base}.${missing}` : missing) : base || (error.validationContext ?? 'body');
+  return { field, message: v.message ?? 'is not valid' };
+}

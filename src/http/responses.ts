@@ -1,0 +1,40 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+const ERROR_STATUS_DESCRIPTIONS: Record<number, string> = {
+  400: 'The request is not valid (validation_failed, invalid_json)',
+  401: 'Missing, malformed, unknown or revoked token (unauthorized)',
+  403: 'The token is read-only (insufficient_scope) or the request was not HTTPS',
+  404: 'No such resource in this workspace (not_found)',
+  409: 'Conflict with the current state (conflict, idempotency_request_in_progress)',
+  413: 'The body is larger than 1 MiB (payload_too_large)',
+  415: 'The body is not JSON (unsupported_media_type)',
+  422: 'The request cannot be carried out (see code)',
+  429: 'Rate limit or polling interval exceeded; see Retry-After',
+  500: 'Internal error (internal_error)',
+};
+
+const problem = (status: number) => Type.Ref('Problem', { description: ERROR_STATUS_DESCRIPTIONS[status] });
+
+/** Error responses of a POST action: the common ones (idempotency adds 409 and 422) plus the given statuses. */
+export function actionErrors(...statuses: number[]): Record<number, TSchema> {
+  return errorResponses([400, 401, 403, 409, 413, 415, 422, 429, 500, ...statuses]);
+}
+
+/** Error responses of a GET route: the common ones plus the given statuses. */
+export function readErrors(...statuses: number[]): Record<number, TSchema> {
+  return errorResponses([400, 401, 429, 500, ...statuses]);
+}
+
+function errorResponses(statuses: number[]): Record<number, TSchema> {
+  return Object.fromEntries([...new Set(statuses)].sort().map((s) => [s, problem(s)]));
+}
+
+/** A nullable value, written as OpenAPI 3.1 writes it. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A UUID string. */
+export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description && { description }) });
+
+/** A timestamp in the spec's form (ISO 8601, UTC, `+00:00`). */
+export const Timestamp = (description?: string) =>
+  Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.000+00:00'], ...(description && { description }) });

@@ -1,0 +1,38 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errors } from '../shared/errors.js';
+import type { Principal } from '../workspaces/token.service.js';
+
+/**
+ * How a route may be called: `public` needs no token, `read` accepts any token, `write`
+ * (anything that writes or sends) refuses read-only tokens.
+ */
+export type Access = 'public' | 'read' | 'write';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    idempotencyKey: string | null;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+    /** A polling trigger's name: each is limited to one call per workspace interval per token. */
+    poll?: string;
+  }
+}
+
+/** The Fastify instance routes are registered on, typed by TypeBox schemas. */
+export type Api = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** The authenticated caller of a route whose access is not public. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw errors.unauthorized('This endpoint needs a bearer token');
+  return request.principal;
+}

@@ -1,0 +1,33 @@
+import { createApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+
+/** Process entry: configuration → database → HTTPS server, with a graceful stop on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await createApp(config);
+  const log = app.server.log;
+  if (app.tls) log.info({ cert_file: app.tls.certFile, generated: app.tls.generated }, 'TLS certificate');
+  await app.server.listen({ host: config.host, port: config.port });
+  log.info({ url: config.publicBaseUrl, database: app.services.deps.dialect }, 'Parley is serving');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping: finishing in-flight requests');
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

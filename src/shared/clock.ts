@@ -1,0 +1,27 @@
+/** Source of the current time; injected everywhere so tests can run days of schedule instantly. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** A clock that only moves when told to; for tests. */
+export class ManualClock implements Clock {
+  private current: number;
+
+  constructor(start: Date | string = '2026-01-01T00:00:00.000Z') {
+    this.current = new Date(start).getTime();
+  }
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  advance(ms: number): void {
+    this.current += ms;
+  }
+
+  set(at: Date | string): void {
+    this.current = new Date(at).getTime();
+  }
+}

@@ -1,0 +1,46 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, TagTable } from '../db/schema.js';
+import type { IdGenerator } from '../shared/ids.js';
+import { containsIgnoringCase } from '../db/sql.js';
+
+export type TagRow = Selectable<TagTable>;
+
+/** Tag names compare case-insensitively: "VIP" and "vip" are one tag. */
+export function tagKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/** SQL for tags, scoped to one workspace. */
+export function tagRepository(db: Kysely<Database>) {
+  return {
+    findByName: (workspaceId: string, name: string) =>
+      db
+        .selectFrom('tags')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('name_key', '=', tagKey(name))
+        .executeTakeFirst(),
+
+    /** Returns the tags with these names, creating the missing ones (race-safe). */
+    async ensure(workspaceId: string, names: string[], newId: IdGenerator, now: string): Promise<TagRow[]> {
+      if (names.length === 0) return [];
+      await db
+        .insertInto('tags')
+        .values(names.map((name) => ({ id: newId(), workspace_id: workspaceId, name, name_key: tagKey(name), created_at: now })))
+        .onConflict((oc) => oc.columns(['workspace_id', 'name_key']).doNothing())
+        .execute();
+      return db
+        .selectFrom('tags')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('name_key', 'in', names.map(tagKey))
+        .execute();
+    },
+
+    list: (workspaceId: string, nameContains: string | undefined, limit: number) => {
+      let query = db.selectFrom('tags').selectAll().where('workspace_id', '=', workspaceId);
+      if (nameContains) query = query.where(containsIgnoringCase('name_key', nameContains, { lowered: true }));
+      return query.orderBy('name_key').orderBy('id').limit(limit).execute();
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Timestamp, Uuid } from '../http/responses.js';
+
+/** Meta's template statuses. */
+export const TEMPLATE_STATUSES = [
+  'APPROVED',
+  'PENDING',
+  'REJECTED',
+  'PAUSED',
+  'DISABLED',
+  'IN_APPEAL',
+  'PENDING_DELETION',
+  'DELETED',
+  'LIMIT_EXCEEDED',
+  'ARCHIVED',
+] as const;
+export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+export const HEADER_TYPES = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
+export const BUTTON_TYPES = ['URL', 'PHONE_NUMBER', 'QUICK_REPLY'] as const;
+export const FOOTER_MAX_LENGTH = 60;
+/** The server cap on list-templates. */
+export const TEMPLATE_LIST_CAP = 1000;
+
+const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
+
+const buttonFields = {
+  type: literals(BUTTON_TYPES),
+  text: Type.String({ minLength: 1, maxLength: 25 }),
+  url: Type.Optional(Type.String({ maxLength: 2000, description: 'May contain one {{n}} placeholder' })),
+  phone_number: Type.Optional(Type.String({ maxLength: 20 })),
+};
+export const ButtonSchema = Type.Object(buttonFields, { $id: 'TemplateButton' });
+export type Button = Static<typeof ButtonSchema>;
+
+/** The Template of spec §2, plus the additive `language` and `translations`. */
+export const TemplateSchema = Type.Object(
+  {
+    id: Uuid(),
+    name: Type.String(),
+    category: Type.String({ description: 'MARKETING, UTILITY or AUTHENTICATION' }),
+    status: Type.String({ description: `Status of the translation shown: ${TEMPLATE_STATUSES.join(', ')}` }),
+    language: Type.String({ description: 'Language of the translation shown (the first approved one, else any)' }),
+    languages: Type.Array(Type.String(), { description: 'Language codes of all translations' }),
+    body: Type.String({ description: 'Text with numbered placeholders {{n}}' }),
+    header_type: Nullable(literals(HEADER_TYPES)),
+    header_content: Type.String({ description: 'Header text (TEXT) or media URL; "" when there is no header' }),
+    footer: Type.Optional(Type.String({ maxLength: FOOTER_MAX_LENGTH })),
+    buttons: Type.Array(Type.Ref(ButtonSchema)),
+    placeholders: Type.Array(Type.String(), { description: 'Distinct placeholder numbers of the body, ascending' }),
+    translations: Type.Array(Type.Object({ language: Type.String(), status: Type.String() }), {
+      description: 'Every translation and its status',
+    }),
+    created_at: Timestamp(),
+  },
+  { $id: 'Template' },
+);
+export type Template = Static<typeof TemplateSchema>;
+
+export const GetTemplateBody = Type.Object({ template_id: Uuid('Parley template id') });
+
+export const ListTemplatesBody = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 512, description: 'Case-insensitive substring of the name; "" = all' })),
+  status: Type.Optional(
+    Type.String({ maxLength: 32, description: 'Only templates with a translation in this status (case-insensitive); "" = all' }),
+  ),
+});
+
+export const TemplateList = Type.Array(Type.Ref(TemplateSchema), {
+  maxItems: TEMPLATE_LIST_CAP,
+  description: `Alphabetical by name; at most ${TEMPLATE_LIST_CAP}`,
+});
+
+/** A translation as imported or synced. */
+export const TranslationInputSchema = Type.Object({
+  language: Type.String({ minLength: 2, maxLength: 15, pattern: '^[a-zA-Z]{2,3}([_-][a-zA-Z0-9]{2,8})*$' }),
+  status: literals(TEMPLATE_STATUSES),
+  body: Type.String({ minLength: 1, maxLength: 1024 }),
+  header_type: Type.Optional(Nullable(literals(HEADER_TYPES))),
+  header_content: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  footer: Type.Optional(Nullable(Type.String({ maxLength: FOOTER_MAX_LENGTH }))),
+  buttons: Type.Optional(Type.Array(Type.Object(buttonFields, { additionalProperties: false }), { maxItems: 10 })),
+}, { additionalProperties: false });
+export type TranslationInput = Static<typeof TranslationInputSchema>;
+
+export const TemplateInputSchema = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 512, pattern: '^[a-z0-9_]+$', description: "Meta's rule: lower case, digits, _" }),
+  category: literals(TEMPLATE_CATEGORIES),
+  translations: Type.Array(TranslationInputSchema, { minItems: 1, maxItems: 100 }),
+}, { additionalProperties: false });
+export type TemplateInput = Static<typeof TemplateInputSchema>;

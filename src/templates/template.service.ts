@@ -1,0 +1,105 @@
+import type { Caller, Deps } from '../shared/context.js';
+import { errors } from '../shared/errors.js';
+import { toStoredTimestamp } from '../shared/time.js';
+import { presentTemplate } from './template.presenter.js';
+import { templateRepository, type TemplateRow, type TranslationRow } from './template.repository.js';
+import {
+  TEMPLATE_LIST_CAP,
+  TEMPLATE_STATUSES,
+  type Template,
+  type TemplateInput,
+  type TranslationInput,
+} from './template.schema.js';
+
+/** Message templates and their translations. */
+export function createTemplateService({ db, clock, newId }: Deps) {
+  async function withTranslations(templates: TemplateRow[]): Promise<Template[]> {
+    const translations = await templateRepository(db).translations(templates.map((t) => t.id));
+    const byTemplate = new Map<string, TranslationRow[]>();
+    for (const translation of translations) {
+      const list = byTemplate.get(translation.template_id) ?? [];
+      list.push(translation);
+      byTemplate.set(translation.template_id, list);
+    }
+    return templates.filter((t) => byTemplate.has(t.id)).map((t) => presentTemplate(t, byTemplate.get(t.id)!));
+  }
+
+  return {
+    /** get-template: the template with its first approved translation (else any). */
+    async get(caller: Caller, templateId: string): Promise<Template> {
+      const template = await templateRepository(db).findById(caller.workspaceId, templateId);
+      const [presented] = template ? await withTranslations([template]) : [];
+      if (!presented) throw errors.notFound('template', 'template_id');
+      return presented;
+    },
+
+    /** list-templates: alphabetical, filtered by name substring and translation status. */
+    async list(caller: Caller, input: { name?: string | undefined; status?: string | undefined }): Promise<Template[]> {
+      const status = input.status?.trim().toUpperCase();
+      if (status && !(TEMPLATE_STATUSES as readonly string[]).includes(status)) {
+        throw errors.validation('status', `must be one of ${TEMPLATE_STATUSES.join(', ')}`);
+      }
+      const name = input.name?.trim();
+      const rows = await templateRepository(db).list(
+        caller.workspaceId,
+        { ...(name && { name }), ...(status && { status }) },
+        TEMPLATE_LIST_CAP,
+      );
+      return withTranslations(rows);
+    },
+
+    /** Creates or updates a template by name; translations are upserted by language. */
+    async upsert(caller: Caller, input: TemplateInput): Promise<Template> {
+      const at = toStoredTimestamp(clock.now());
+      const templateId = await db.transaction().execute(async (trx) => {
+        const existing = await templateRepository(trx).findByName(caller.workspaceId, input.name);
+        const id = existing?.id ?? newId();
+        if (existing) {
+          await trx.updateTable('templates').set({ category: input.category, updated_at: at }).where('id', '=', id).execute();
+        } else {
+          await trx
+            .insertInto('templates')
+            .values({ id, workspace_id: caller.workspaceId, name: input.name, category: input.category, created_at: at, updated_at: at })
+            .execute();
+        }
+        for (const translation of input.translations) {
+          const fields = translationFields(translation);
+          await trx
+            .insertInto('template_translations')
+            .values({ id: newId(), template_id: id, language: translation.language, ...fields, created_at: at, updated_at: at })
+            .onConflict((oc) => oc.columns(['template_id', 'language']).doUpdateSet({ ...fields, updated_at: at }))
+            .execute();
+        }
+        return id;
+      });
+      return this.get(caller, templateId);
+    },
+
+    /** Templates with every translation, for export. */
+    async exportAll(caller: Caller): Promise<{ template: TemplateRow; translations: TranslationRow[] }[]> {
+      const templates = await templateRepository(db).all(caller.workspaceId);
+      const translations = await templateRepository(db).translations(templates.map((t) => t.id));
+      return templates.map((template) => ({
+        template,
+        translations: translations.filter((t) => t.template_id === template.id),
+      }));
+    },
+  };
+}
+
+function translationFields(t: TranslationInput) {
+  const headerType = t.header_type ?? null;
+  if (headerType && !t.header_content) {
+    throw errors.validation('header_content', `a ${headerType} header needs header_content`);
+  }
+  return {
+    status: t.status,
+    body: t.body,
+    header_type: headerType,
+    header_content: headerType ? (t.header_content ?? null) : null,
+    footer: t.footer ?? null,
+    buttons: JSON.stringify(t.buttons ?? []),
+  };
+}
+
+export type TemplateService = ReturnType<typeof createTemplateService>;

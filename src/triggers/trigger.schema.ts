@@ -1,0 +1,87 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Timestamp, Uuid } from '../http/responses.js';
+
+/** Meta's inbound message types; the `message_type` filter accepts these. */
+export const MESSAGE_TYPES = [
+  'text',
+  'image',
+  'audio',
+  'video',
+  'document',
+  'sticker',
+  'location',
+  'contacts',
+  'interactive',
+  'button',
+  'reaction',
+  'order',
+  'system',
+  'unsupported',
+] as const;
+
+/** The spec's limit on every trigger feed. */
+export const TRIGGER_LIMIT = 100;
+
+const contactFields = {
+  contact_id: Uuid(),
+  contact_phone: Type.String(),
+  contact_name: Nullable(Type.String()),
+  contact_email: Nullable(Type.String()),
+};
+
+export const MessageRecordSchema = Type.Object(
+  {
+    id: Uuid(),
+    type: Type.String({ description: `The message type: ${MESSAGE_TYPES.join(', ')}` }),
+    text: Nullable(Type.String({ description: 'Text body, caption or button title when the message has one' })),
+    content: Type.Record(Type.String(), Type.Unknown(), {
+      description: "Type-specific content as Meta sends it (text body, media id/mime_type/caption, location, …)",
+    }),
+    ...contactFields,
+    provider_message_id: Nullable(Type.String({ description: 'WhatsApp message id (wamid)' })),
+    created_at: Timestamp(),
+  },
+  { $id: 'MessageReceivedRecord' },
+);
+export type MessageRecord = Static<typeof MessageRecordSchema>;
+
+export const CampaignRecordSchema = Type.Object(
+  {
+    id: Uuid('Campaign id'),
+    name: Type.String(),
+    status: Type.String(),
+    template_id: Nullable(Uuid()),
+    template_name: Nullable(Type.String()),
+    campaign_created_at: Timestamp('When the campaign was created'),
+    created_at: Timestamp('When the campaign was sent: the moment it entered this feed'),
+  },
+  { $id: 'CampaignSentRecord' },
+);
+export type CampaignRecord = Static<typeof CampaignRecordSchema>;
+
+const runFields = {
+  ...contactFields,
+  status: Type.String(),
+  context: Type.Record(Type.String(), Type.Unknown(), { description: 'The context given when triggered' }),
+  created_at: Timestamp(),
+};
+
+export const FlowRecordSchema = Type.Object(
+  { id: Uuid('Flow run id'), flow_id: Uuid(), flow_name: Type.String(), ...runFields },
+  { $id: 'FlowTriggeredRecord' },
+);
+export type FlowRecord = Static<typeof FlowRecordSchema>;
+
+export const SequenceRecordSchema = Type.Object(
+  { id: Uuid('Enrolment id'), sequence_id: Uuid(), sequence_name: Type.String(), ...runFields },
+  { $id: 'SequenceTriggeredRecord' },
+);
+export type SequenceRecord = Static<typeof SequenceRecordSchema>;
+
+/** Filter parameters travel in the query string; `""` is no filter. */
+export const MessageFilter = Type.Object({
+  message_type: Type.Optional(Type.Union([Type.Literal(''), ...MESSAGE_TYPES.map((t) => Type.Literal(t))])),
+});
+const UuidOrEmpty = Type.Union([Uuid(), Type.Literal('')]);
+export const FlowFilter = Type.Object({ flow_id: Type.Optional(UuidOrEmpty) });
+export const SequenceFilter = Type.Object({ sequence_id: Type.Optional(UuidOrEmpty) });

@@ -1,0 +1,71 @@
+import type { Caller, Deps } from '../shared/context.js';
+import { formatTimestamp } from '../shared/time.js';
+import { triggerRepository } from './trigger.repository.js';
+import type { CampaignRecord, FlowRecord, MessageRecord, SequenceRecord } from './trigger.schema.js';
+
+type Json = Record<string, unknown>;
+
+/** The readable text of a message's content: text body, caption, or the title of a tapped button. */
+export function messageText(type: string, content: Json): string | null {
+  const pick = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+  const reply = (content.button_reply ?? content.list_reply) as Json | undefined;
+  return pick(content.body) ?? pick(content.caption) ?? pick(content.text) ?? pick(reply?.title) ?? (type === 'reaction' ? pick(content.emoji) : null);
+}
+
+/** The polling feeds of spec §4; each returns at most 100 records, newest first. */
+export function createTriggerService({ db }: Deps) {
+  const feeds = triggerRepository(db);
+  return {
+    async messagesReceived(caller: Caller, messageType: string | undefined): Promise<MessageRecord[]> {
+      const rows = await feeds.inboundMessages(caller.workspaceId, messageType || undefined);
+      return rows.map((row) => {
+        const content = JSON.parse(row.content) as Json;
+        return {
+          id: row.id,
+          type: row.type,
+          text: messageText(row.type, content),
+          content,
+          contact_id: row.contact_id,
+          contact_phone: row.contact_phone,
+          contact_name: row.contact_name,
+          contact_email: row.contact_email,
+          provider_message_id: row.provider_message_id,
+          created_at: formatTimestamp(row.created_at),
+        };
+      });
+    },
+
+    async campaignsSent(caller: Caller): Promise<CampaignRecord[]> {
+      const rows = await feeds.sentCampaigns(caller.workspaceId);
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        status: row.status,
+        template_id: row.template_id,
+        template_name: row.template_name,
+        campaign_created_at: formatTimestamp(row.created_at),
+        created_at: formatTimestamp(row.sent_at!),
+      }));
+    },
+
+    async flowsTriggered(caller: Caller, flowId: string | undefined): Promise<FlowRecord[]> {
+      const rows = await feeds.flowRuns(caller.workspaceId, flowId || undefined);
+      return rows.map(({ context, created_at, ...row }) => ({
+        ...row,
+        context: JSON.parse(context) as Json,
+        created_at: formatTimestamp(created_at),
+      }));
+    },
+
+    async sequencesTriggered(caller: Caller, sequenceId: string | undefined): Promise<SequenceRecord[]> {
+      const rows = await feeds.sequenceEnrolments(caller.workspaceId, sequenceId || undefined);
+      return rows.map(({ context, created_at, ...row }) => ({
+        ...row,
+        context: JSON.parse(context) as Json,
+        created_at: formatTimestamp(created_at),
+      }));
+    },
+  };
+}
+
+export type TriggerService = ReturnType<typeof createTriggerService>;

@@ -1,0 +1,117 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Deps } from '../shared/context.js';
+import { errors } from '../shared/errors.js';
+import { toStoredTimestamp } from '../shared/time.js';
+
+/** `full` may do everything; `read` is refused (403) on every action that writes or sends. */
+export type TokenScope = 'full' | 'read';
+
+/** What an authenticated request knows about its caller. */
+export interface Principal {
+  tokenId: string;
+  userId: string;
+  workspaceId: string;
+  scope: TokenScope;
+  pollIntervalSeconds: number;
+  rateLimitPerMinute: number;
+}
+
+export interface IssuedToken {
+  id: string;
+  name: string;
+  scope: TokenScope;
+  prefix: string;
+  /** The secret; shown once, never stored. */
+  token: string;
+  created_at: string;
+}
+
+const TOKEN_PREFIX = 'parley_';
+const TOKEN_PATTERN = /^parley_[A-Za-z0-9_-]{43}$/;
+/** last_used_at is written at most this often per token, so reads do not turn into writes. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * API tokens: 256 random bits behind a recognisable `parley_` prefix (secret scanners can spot it),
+ * stored only as a SHA-256 hash — a slow hash adds nothing for secrets of this entropy.
+ */
+export function createTokenService({ db, clock, newId }: Deps) {
+  return {
+    /** Mints a token for a user of the workspace. */
+    async create(input: { workspaceId: string; userId: string; name: string; scope?: TokenScope }): Promise<IssuedToken> {
+      const name = input.name.trim();
+      if (!name || name.length > 100) throw errors.validation('name', 'must be 1 to 100 characters');
+      const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+      const record = {
+        id: newId(),
+        workspace_id: input.workspaceId,
+        user_id: input.userId,
+        name,
+        token_prefix: token.slice(0, TOKEN_PREFIX.length + 6),
+        token_hash: hashToken(token),
+        scope: input.scope ?? 'full',
+        created_at: toStoredTimestamp(clock.now()),
+      };
+      await db.insertInto('api_tokens').values(record).execute();
+      return { id: record.id, name, scope: record.scope, prefix: record.token_prefix, token, created_at: record.created_at };
+    },
+
+    /** Revokes a token by id (optionally only within one workspace). Revoking twice is harmless. */
+    async revoke(tokenId: string, workspaceId?: string): Promise<{ id: string; revoked_at: string }> {
+      let query = db.selectFrom('api_tokens').select(['id', 'revoked_at']).where('id', '=', tokenId);
+      if (workspaceId) query = query.where('workspace_id', '=', workspaceId);
+      const existing = await query.executeTakeFirst();
+      if (!existing) throw errors.notFound('token', 'id');
+      const revokedAt = existing.revoked_at ?? toStoredTimestamp(clock.now());
+      await db.updateTable('api_tokens').set({ revoked_at: revokedAt }).where('id', '=', tokenId).execute();
+      return { id: tokenId, revoked_at: revokedAt };
+    },
+
+    /** Resolves a bearer token to its principal, or throws unauthorized. */
+    async authenticate(token: string): Promise<Principal> {
+      if (!TOKEN_PATTERN.test(token)) throw errors.unauthorized('The bearer token is malformed');
+      const row = await db
+        .selectFrom('api_tokens')
+        .innerJoin('workspaces', 'workspaces.id', 'api_tokens.workspace_id')
+        .select([
+          'api_tokens.id',
+          'api_tokens.user_id',
+          'api_tokens.workspace_id',
+          'api_tokens.scope',
+          'api_tokens.revoked_at',
+          'api_tokens.last_used_at',
+          'workspaces.poll_interval_seconds',
+          'workspaces.rate_limit_per_minute',
+        ])
+        .where('api_tokens.token_hash', '=', hashToken(token))
+        .executeTakeFirst();
+      if (!row) throw errors.unauthorized('The bearer token is not known');
+      if (row.revoked_at) throw errors.unauthorized('The bearer token has been revoked');
+      await touch(row.id, row.last_used_at);
+      return {
+        tokenId: row.id,
+        userId: row.user_id,
+        workspaceId: row.workspace_id,
+        scope: row.scope,
+        pollIntervalSeconds: row.poll_interval_seconds,
+        rateLimitPerMinute: row.rate_limit_per_minute,
+      };
+    },
+  };
+
+  async function touch(tokenId: string, lastUsedAt: string | null): Promise<void> {
+    const now = clock.now();
+    if (lastUsedAt && now.getTime() - new Date(lastUsedAt).getTime() < LAST_USED_RESOLUTION_MS) return;
+    await db
+      .updateTable('api_tokens')
+      .set({ last_used_at: toStoredTimestamp(now) })
+      .where('id', '=', tokenId)
+      .execute();
+  }
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;

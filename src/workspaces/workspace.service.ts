@@ -1,0 +1,109 @@
+import type { Selectable } from 'kysely';
+import type { UserTable, WorkspaceTable } from '../db/schema.js';
+import type { Deps } from '../shared/context.js';
+import { errors } from '../shared/errors.js';
+import { toStoredTimestamp } from '../shared/time.js';
+import { hashPassword } from './password.js';
+
+export type Workspace = Selectable<WorkspaceTable>;
+export type User = Omit<Selectable<UserTable>, 'password_hash'>;
+
+export interface WorkspaceSettings {
+  name?: string;
+  pollIntervalSeconds?: number;
+  rateLimitPerMinute?: number;
+}
+
+/** Workspaces (the spec's tenants) and their users. */
+export function createWorkspaceService({ db, clock, newId }: Deps) {
+  return {
+    /** Creates a workspace and its owner in one transaction. */
+    async setup(input: { name: string; email: string; password: string }): Promise<{ workspace: Workspace; user: User }> {
+      const email = input.email.trim().toLowerCase();
+      if (!input.name.trim()) throw errors.validation('workspace', 'must not be empty');
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw errors.validation('email', 'must be an email address');
+      if (input.password.length < 8) throw errors.validation('password', 'must be at least 8 characters');
+      const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      if (taken) throw errors.conflict(`A user with email ${email} already exists`);
+      const now = toStoredTimestamp(clock.now());
+      const workspace: Workspace = {
+        id: newId(),
+        name: input.name.trim(),
+        poll_interval_seconds: 30,
+        rate_limit_per_minute: 120,
+        created_at: now,
+        updated_at: now,
+      };
+      const user: User = { id: newId(), workspace_id: workspace.id, email, name: email, role: 'owner', created_at: now };
+      const passwordHash = await hashPassword(input.password);
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('workspaces').values(workspace).execute();
+        await trx
+          .insertInto('users')
+          .values({ ...user, password_hash: passwordHash })
+          .execute();
+      });
+      return { workspace, user };
+    },
+
+    /** Returns a workspace or throws not_found. */
+    async get(workspaceId: string): Promise<Workspace> {
+      const workspace = await db.selectFrom('workspaces').selectAll().where('id', '=', workspaceId).executeTakeFirst();
+      if (!workspace) throw errors.notFound('workspace', 'workspace');
+      return workspace;
+    },
+
+    /** Changes a workspace's name, polling interval ("raised rate limit") or request limit. */
+    async update(workspaceId: string, settings: WorkspaceSettings): Promise<Workspace> {
+      if (settings.pollIntervalSeconds !== undefined && !isIntegerIn(settings.pollIntervalSeconds, 1, 86_400)) {
+        throw errors.validation('poll_interval_seconds', 'must be an integer from 1 to 86400');
+      }
+      if (settings.rateLimitPerMinute !== undefined && !isIntegerIn(settings.rateLimitPerMinute, 1, 10_000_000)) {
+        throw errors.validation('rate_limit_per_minute', 'must be an integer from 1 to 10000000');
+      }
+      await this.get(workspaceId);
+      await db
+        .updateTable('workspaces')
+        .set({
+          ...(settings.name !== undefined && { name: settings.name }),
+          ...(settings.pollIntervalSeconds !== undefined && { poll_interval_seconds: settings.pollIntervalSeconds }),
+          ...(settings.rateLimitPerMinute !== undefined && { rate_limit_per_minute: settings.rateLimitPerMinute }),
+          updated_at: toStoredTimestamp(clock.now()),
+        })
+        .where('id', '=', workspaceId)
+        .execute();
+      return this.get(workspaceId);
+    },
+
+    /** The workspace's owner: the user API tokens minted from the CLI belong to. */
+    async owner(workspaceId: string): Promise<User> {
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'workspace_id', 'email', 'name', 'role', 'created_at'])
+        .where('workspace_id', '=', workspaceId)
+        .where('role', '=', 'owner')
+        .orderBy('created_at')
+        .executeTakeFirst();
+      if (!user) throw errors.notFound('workspace', 'workspace');
+      return user;
+    },
+
+    /** A user of the workspace, by id. */
+    async user(workspaceId: string, userId: string): Promise<User> {
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'workspace_id', 'email', 'name', 'role', 'created_at'])
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (!user) throw errors.notFound('user');
+      return user;
+    },
+  };
+}
+
+function isIntegerIn(value: number, min: number, max: number): boolean {
+  return Number.isInteger(value) && value >= min && value <= max;
+}
+
+export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
