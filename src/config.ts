@@ -46,10 +46,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  const publicBaseUrl = (text('PUBLIC_BASE_URL') ?? `https://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(
-    /\/+$/,
-    '',
-  );
+  const publicBaseUrl = (
+    text('PUBLIC_BASE_URL') ?? `https://${host.includes(':') ? `[${host}]` : host}:${port}`
+  ).replace(/\/+$/, '');
   if (!/^https:\/\//.test(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an https:// URL');
   const apiVersion = text('WHATSAPP_API_VERSION') ?? 'v23.0';
   if (!/^v\d+\.\d+$/.test(apiVersion)) problems.push('WHATSAPP_API_VERSION must look like v23.0');

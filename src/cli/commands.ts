@@ -10,7 +10,7 @@ import { formatTimestamp } from '../shared/time.js';
 export interface CommandInput {
   config: Config;
   /** Opens the database (migrated) on first use. */
-  services(): Promise<Services>;
+  services: () => Promise<Services>;
   options: Record<string, string | undefined>;
   positionals: string[];
 }

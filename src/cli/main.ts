@@ -14,7 +14,9 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } {
     const command = COMMANDS.find((c) => c.name === name);
     if (command) return { command, rest: argv.slice(length) };
   }
-  throw new UsageError(`unknown command "${argv.slice(0, 2).join(' ')}"; commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
+  throw new UsageError(
+    `unknown command "${argv.slice(0, 2).join(' ')}"; commands: ${COMMANDS.map((c) => c.name).join(', ')}`,
+  );
 }
 
 /** Runs one `parley` command: JSON on stdout; a one-line error on stderr and a non-zero exit on failure. */
@@ -45,7 +47,8 @@ function parseCommandLine(command: Command, args: string[]) {
     const parsed = parseArgs({ args, options: command.options, allowPositionals: true, strict: true });
     const values = parsed.values as Record<string, string | undefined>;
     for (const required of command.required ?? []) {
-      if (!values[required]) throw new UsageError(`--${required} is required; usage: parley ${command.name} ${command.usage}`);
+      if (!values[required])
+        throw new UsageError(`--${required} is required; usage: parley ${command.name} ${command.usage}`);
     }
     if (parsed.positionals.length !== (command.positionals ?? 0)) {
       throw new UsageError(`usage: parley ${command.name} ${command.usage}`);

@@ -30,14 +30,18 @@ export function parseTagNames(value: string | string[], field = 'tags'): string[
   const parts = (Array.isArray(value) ? value : value.split(',')).map((name) => name.trim()).filter(Boolean);
   const seen = new Map<string, string>();
   for (const name of parts) {
-    if (name.length > MAX_TAG_LENGTH) throw errors.validation(field, `tag names are at most ${MAX_TAG_LENGTH} characters`);
+    if (name.length > MAX_TAG_LENGTH)
+      throw errors.validation(field, `tag names are at most ${MAX_TAG_LENGTH} characters`);
     if (!seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
   }
   return [...seen.values()];
 }
 
 /** A shallow merge where `null` removes a key (JSON merge patch, one level deep). */
-export function mergeAttributes(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+export function mergeAttributes(
+  current: Record<string, unknown>,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
   const merged = { ...current };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete merged[key];

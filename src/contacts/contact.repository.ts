@@ -25,7 +25,8 @@ export function contactRepository(db: Kysely<Database>) {
   return {
     findById: (workspaceId: string, id: string) => base(workspaceId).where('id', '=', id).executeTakeFirst(),
 
-    findByPhone: (workspaceId: string, phone: string) => base(workspaceId).where('phone', '=', phone).executeTakeFirst(),
+    findByPhone: (workspaceId: string, phone: string) =>
+      base(workspaceId).where('phone', '=', phone).executeTakeFirst(),
 
     /** Emails are not unique; the earliest contact with the address wins, so the answer is stable. */
     findByEmail: (workspaceId: string, email: string) =>
@@ -46,7 +47,12 @@ export function contactRepository(db: Kysely<Database>) {
     },
 
     async update(workspaceId: string, id: string, fields: Updateable<ContactTable>): Promise<void> {
-      await db.updateTable('contacts').set(fields).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+      await db
+        .updateTable('contacts')
+        .set(fields)
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .execute();
     },
 
     /** Tag names per contact, alphabetical. */

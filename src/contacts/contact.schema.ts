@@ -40,7 +40,9 @@ export const CreateContactBody = Type.Object({
   phone: Phone,
   name: Type.Optional(Name),
   email: Type.Optional(Email),
-  tags: Type.Optional(Tags('Tag names, comma-separated (`"vip,fr"`) or an array; added to the contact, unknown tags are created')),
+  tags: Type.Optional(
+    Tags('Tag names, comma-separated (`"vip,fr"`) or an array; added to the contact, unknown tags are created'),
+  ),
   metadata: Type.Optional(Metadata),
 });
 export type CreateContactInput = Static<typeof CreateContactBody>;
@@ -72,7 +74,9 @@ export const GetContactBody = Type.Object(
 export type GetContactInput = Static<typeof GetContactBody>;
 
 export const SearchContactsBody = Type.Object({
-  query: Type.Optional(Type.String({ maxLength: 256, description: 'Case-insensitive substring of name, phone or email' })),
+  query: Type.Optional(
+    Type.String({ maxLength: 256, description: 'Case-insensitive substring of name, phone or email' }),
+  ),
   tag: Type.Optional(Type.String({ maxLength: 64, description: 'The contact carries this tag' })),
   email: Type.Optional(Type.String({ maxLength: 320, description: 'Exact email, case-insensitive' })),
 });

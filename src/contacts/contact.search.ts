@@ -20,7 +20,11 @@ const MIN_INDEXED_QUERY = 3;
  * search-contacts: filters AND together; newest conversation first, never-messaged last.
  * Substring matching uses an index on each engine: FTS5 trigram (SQLite), pg_trgm (PostgreSQL).
  */
-export async function searchContacts(db: Kysely<Database>, dialect: Dialect, search: ContactSearch): Promise<ContactRow[]> {
+export async function searchContacts(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  search: ContactSearch,
+): Promise<ContactRow[]> {
   let query = db
     .selectFrom('contacts as c')
     .select(CONTACT_COLUMNS.map((column) => `c.${column}` as const))
@@ -52,7 +56,9 @@ export async function searchContacts(db: Kysely<Database>, dialect: Dialect, sea
       );
     } else if (dialect === 'sqlite') {
       const match = `"${needle.replaceAll('"', '""')}"`;
-      query = query.where(sql<boolean>`c.seq in (select rowid from contacts_search where contacts_search match ${match})`);
+      query = query.where(
+        sql<boolean>`c.seq in (select rowid from contacts_search where contacts_search match ${match})`,
+      );
     } else {
       query = query.where(containsIgnoringCase('c.search_text', needle, { lowered: true }));
     }

@@ -48,7 +48,13 @@ export function createContactService(deps: Deps) {
     throw errors.validation('contact_id', 'give contact_id or phone');
   }
 
-  async function applyTags(trx: Kysely<Database>, caller: Caller, contactId: string, names: string[], mode: 'add' | 'replace') {
+  async function applyTags(
+    trx: Kysely<Database>,
+    caller: Caller,
+    contactId: string,
+    names: string[],
+    mode: 'add' | 'replace',
+  ) {
     const at = now();
     const tags = await tagRepository(trx).ensure(caller.workspaceId, names, newId, at);
     const ids = tags.map((tag) => tag.id);
@@ -85,7 +91,9 @@ export function createContactService(deps: Deps) {
             ...(input.name !== undefined && { name: parseName(input.name) }),
             ...(email !== undefined && { email }),
             ...(input.metadata && {
-              custom_attributes: JSON.stringify(mergeAttributes(JSON.parse(row.custom_attributes) as Record<string, unknown>, input.metadata)),
+              custom_attributes: JSON.stringify(
+                mergeAttributes(JSON.parse(row.custom_attributes) as Record<string, unknown>, input.metadata),
+              ),
             }),
             updated_at: at,
           });
@@ -112,7 +120,9 @@ export function createContactService(deps: Deps) {
           ...(input.name !== undefined && { name: parseName(input.name) }),
           ...(email !== undefined && { email }),
           ...(input.metadata && {
-            custom_attributes: JSON.stringify(mergeAttributes(JSON.parse(row.custom_attributes) as Record<string, unknown>, input.metadata)),
+            custom_attributes: JSON.stringify(
+              mergeAttributes(JSON.parse(row.custom_attributes) as Record<string, unknown>, input.metadata),
+            ),
           }),
           updated_at: now(),
         });
@@ -124,7 +134,8 @@ export function createContactService(deps: Deps) {
     /** One contact by exactly one of contact_id, phone or email. */
     async get(caller: Caller, input: GetContactInput): Promise<Contact> {
       const keys = (['contact_id', 'phone', 'email'] as const).filter((key) => given(input[key]) !== undefined);
-      if (keys.length !== 1) throw errors.validation(keys[1] ?? 'contact_id', 'give exactly one of contact_id, phone, email');
+      if (keys.length !== 1)
+        throw errors.validation(keys[1] ?? 'contact_id', 'give exactly one of contact_id, phone, email');
       const contacts = contactRepository(db);
       let row: ContactRow | undefined;
       if (keys[0] === 'email') {
@@ -174,7 +185,10 @@ export function createContactService(deps: Deps) {
     /** Records that a contact opted out of messages (or opted back in). */
     async setOptedOut(caller: Caller, contactId: string, optedOut: boolean): Promise<void> {
       const at = now();
-      await contactRepository(db).update(caller.workspaceId, contactId, { opted_out_at: optedOut ? at : null, updated_at: at });
+      await contactRepository(db).update(caller.workspaceId, contactId, {
+        opted_out_at: optedOut ? at : null,
+        updated_at: at,
+      });
     },
 
     /** Removes a tag from a contact; removing a tag it does not carry is harmless. */

@@ -36,7 +36,7 @@ const PG_TYPES = { INT8: 20, JSON: 114, JSONB: 3802, TIMESTAMPTZ: 1184 };
  * JSON as text, counts as numbers. Scoped to this pool rather than set globally on `pg`.
  */
 function postgresTypes(): pg.CustomTypesConfig {
-  const parseTimestamp = pg.types.getTypeParser(PG_TYPES.TIMESTAMPTZ);
+  const parseTimestamp = pg.types.getTypeParser(PG_TYPES.TIMESTAMPTZ) as (value: string) => Date;
   return {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
       switch (oid) {
@@ -46,9 +46,9 @@ function postgresTypes(): pg.CustomTypesConfig {
         case PG_TYPES.JSONB:
           return (value: string) => value;
         case PG_TYPES.TIMESTAMPTZ:
-          return (value: string) => (parseTimestamp(value) as Date).toISOString();
+          return (value: string) => parseTimestamp(value).toISOString();
         default:
-          return pg.types.getTypeParser(oid, format);
+          return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
       }
     }) as pg.CustomTypesConfig['getTypeParser'],
   };

@@ -26,6 +26,6 @@ class InCodeProvider implements MigrationProvider {
 export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new InCodeProvider(dialect) });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error(`migration failed: ${JSON.stringify(error)}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -37,4 +37,8 @@ export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(
 
 /** A timestamp in the spec's form (ISO 8601, UTC, `+00:00`). */
 export const Timestamp = (description?: string) =>
-  Type.String({ format: 'date-time', examples: ['2026-11-22T09:30:00.000+00:00'], ...(description && { description }) });
+  Type.String({
+    format: 'date-time',
+    examples: ['2026-11-22T09:30:00.000+00:00'],
+    ...(description && { description }),
+  });

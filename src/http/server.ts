@@ -41,9 +41,15 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
   app.removeContentTypeParser(['text/plain']);
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotencyKey', null);
-  app.setErrorHandler((error, request, reply) => sendProblem(request, reply, toAppError(error as FastifyError, request)));
+  app.setErrorHandler((error, request, reply) =>
+    sendProblem(request, reply, toAppError(error as FastifyError, request)),
+  );
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, new AppError(404, 'route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}`)),
+    sendProblem(
+      request,
+      reply,
+      new AppError(404, 'route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}`),
+    ),
   );
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
@@ -53,7 +59,12 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
       'request',
     );
   });

@@ -14,7 +14,10 @@ export interface TlsMaterial {
 /** Loads the configured certificate, or creates (once) a self-signed one under DATA_DIR/tls. */
 export async function loadTls(config: Config): Promise<TlsMaterial> {
   if (config.tlsCertFile && config.tlsKeyFile) {
-    const [cert, key] = await Promise.all([fs.readFile(config.tlsCertFile, 'utf8'), fs.readFile(config.tlsKeyFile, 'utf8')]);
+    const [cert, key] = await Promise.all([
+      fs.readFile(config.tlsCertFile, 'utf8'),
+      fs.readFile(config.tlsKeyFile, 'utf8'),
+    ]);
     return { cert, key, certFile: config.tlsCertFile, generated: false };
   }
   const dir = path.join(config.dataDir, 'tls');

@@ -44,7 +44,11 @@ export function createPortabilityService(deps: Deps, contacts: ContactService, t
       const tagNames = (data.tags ?? []).map((t) => t.name);
       await tagRepository(db).ensure(caller.workspaceId, tagNames, newId, now);
       for (const template of data.templates ?? []) await templates.upsert(caller, template);
-      const summary: ImportSummary = { tags: tagNames.length, templates: data.templates?.length ?? 0, contacts: { created: 0, updated: 0 } };
+      const summary: ImportSummary = {
+        tags: tagNames.length,
+        templates: data.templates?.length ?? 0,
+        contacts: { created: 0, updated: 0 },
+      };
       for (const entry of data.contacts ?? []) {
         const { contact, created } = await contacts.create(caller, {
           phone: entry.phone,

@@ -48,20 +48,28 @@ function make(code: ErrorCode, message: string, fieldErrors: FieldError[] = [], 
 
 /** Factories for the errors services raise; one place, so codes never drift. */
 export const errors = {
-  validation: (field: string, message: string) => make('validation_failed', `${field}: ${message}`, [{ field, message }]),
+  validation: (field: string, message: string) =>
+    make('validation_failed', `${field}: ${message}`, [{ field, message }]),
   validationMany: (fieldErrors: FieldError[]) =>
     make('validation_failed', fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; '), fieldErrors),
   unauthorized: (message: string) => make('unauthorized', message),
   insufficientScope: (message: string) => make('insufficient_scope', message),
   notFound: (resource: string, field?: string) =>
-    make('not_found', `${resource} not found`, field ? [{ field, message: `no ${resource} matches` }] : [], { resource }),
+    make('not_found', `${resource} not found`, field ? [{ field, message: `no ${resource} matches` }] : [], {
+      resource,
+    }),
   conflict: (message: string, extra: Record<string, unknown> = {}) => make('conflict', message, [], extra),
   idempotencyInProgress: () =>
-    make('idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed; retry later'),
+    make(
+      'idempotency_request_in_progress',
+      'A request with this Idempotency-Key is still being processed; retry later',
+    ),
   idempotencyKeyReused: () =>
     make('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body or endpoint'),
   rateLimited: (retryAfterSeconds: number) =>
-    make('rate_limited', `Rate limit exceeded; retry in ${retryAfterSeconds} s`, [], { retry_after: retryAfterSeconds }),
+    make('rate_limited', `Rate limit exceeded; retry in ${retryAfterSeconds} s`, [], {
+      retry_after: retryAfterSeconds,
+    }),
   pollTooFrequent: (intervalSeconds: number, retryAfterSeconds: number) =>
     make(
       'poll_too_frequent',

@@ -4,12 +4,11 @@ import type { Clock } from './clock.js';
 /** Produces record ids. */
 export type IdGenerator = () => string;
 
-const COUNTER_BITS = 42n; // rand_a (12 bits) + the top 30 bits of rand_b, RFC 9562 §6.2 method 1
-
 /**
  * UUIDv7 ids that are strictly increasing within a process, even within one millisecond.
  * Trigger feeds sort by (created_at, id); monotonic ids make that order the insertion order,
- * so the spec's "stop at the last seen id" polling rule never skips a record.
+ * so the spec's "stop at the last seen id" polling rule never skips a record. A 42-bit counter
+ * (rand_a and the top of rand_b, RFC 9562 §6.2 method 1) orders ids within one millisecond.
  */
 export function createIdGenerator(clock: Clock): IdGenerator {
   let lastMs = 0;

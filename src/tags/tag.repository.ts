@@ -26,7 +26,15 @@ export function tagRepository(db: Kysely<Database>) {
       if (names.length === 0) return [];
       await db
         .insertInto('tags')
-        .values(names.map((name) => ({ id: newId(), workspace_id: workspaceId, name, name_key: tagKey(name), created_at: now })))
+        .values(
+          names.map((name) => ({
+            id: newId(),
+            workspace_id: workspaceId,
+            name,
+            name_key: tagKey(name),
+            created_at: now,
+          })),
+        )
         .onConflict((oc) => oc.columns(['workspace_id', 'name_key']).doNothing())
         .execute();
       return db

@@ -1,17 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp, Uuid } from '../http/responses.js';
 
-export const TagSchema = Type.Object(
-  { id: Uuid(), name: Type.String(), created_at: Timestamp() },
-  { $id: 'Tag' },
-);
+export const TagSchema = Type.Object({ id: Uuid(), name: Type.String(), created_at: Timestamp() }, { $id: 'Tag' });
 export type Tag = Static<typeof TagSchema>;
 
 /** The server cap on list-tags. */
 export const TAG_LIST_CAP = 1000;
 
 export const ListTagsBody = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 64, description: 'Case-insensitive substring of the tag name; "" = all' })),
+  name: Type.Optional(
+    Type.String({ maxLength: 64, description: 'Case-insensitive substring of the tag name; "" = all' }),
+  ),
 });
 
 export const TagList = Type.Array(Type.Ref(TagSchema), {

@@ -19,7 +19,7 @@ export function presentTemplate(template: TemplateRow, translations: Translation
     language: shown.language,
     languages: translations.map((t) => t.language),
     body: shown.body,
-    header_type: shown.header_type as Template['header_type'],
+    header_type: shown.header_type,
     header_content: shown.header_content ?? '',
     ...(shown.footer !== null && { footer: shown.footer }),
     buttons: JSON.parse(shown.buttons) as Button[],

@@ -9,10 +9,20 @@ export type TranslationRow = Selectable<TemplateTranslationTable>;
 export function templateRepository(db: Kysely<Database>) {
   return {
     findById: (workspaceId: string, id: string) =>
-      db.selectFrom('templates').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst(),
+      db
+        .selectFrom('templates')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .executeTakeFirst(),
 
     findByName: (workspaceId: string, name: string) =>
-      db.selectFrom('templates').selectAll().where('workspace_id', '=', workspaceId).where('name', '=', name).executeTakeFirst(),
+      db
+        .selectFrom('templates')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('name', '=', name)
+        .executeTakeFirst(),
 
     list(workspaceId: string, filter: { name?: string; status?: string }, limit: number) {
       let query = db.selectFrom('templates as t').selectAll('t').where('t.workspace_id', '=', workspaceId);

@@ -61,7 +61,10 @@ export const GetTemplateBody = Type.Object({ template_id: Uuid('Parley template 
 export const ListTemplatesBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 512, description: 'Case-insensitive substring of the name; "" = all' })),
   status: Type.Optional(
-    Type.String({ maxLength: 32, description: 'Only templates with a translation in this status (case-insensitive); "" = all' }),
+    Type.String({
+      maxLength: 32,
+      description: 'Only templates with a translation in this status (case-insensitive); "" = all',
+    }),
   ),
 });
 
@@ -71,20 +74,31 @@ export const TemplateList = Type.Array(Type.Ref(TemplateSchema), {
 });
 
 /** A translation as imported or synced. */
-export const TranslationInputSchema = Type.Object({
-  language: Type.String({ minLength: 2, maxLength: 15, pattern: '^[a-zA-Z]{2,3}([_-][a-zA-Z0-9]{2,8})*$' }),
-  status: literals(TEMPLATE_STATUSES),
-  body: Type.String({ minLength: 1, maxLength: 1024 }),
-  header_type: Type.Optional(Nullable(literals(HEADER_TYPES))),
-  header_content: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-  footer: Type.Optional(Nullable(Type.String({ maxLength: FOOTER_MAX_LENGTH }))),
-  buttons: Type.Optional(Type.Array(Type.Object(buttonFields, { additionalProperties: false }), { maxItems: 10 })),
-}, { additionalProperties: false });
+export const TranslationInputSchema = Type.Object(
+  {
+    language: Type.String({ minLength: 2, maxLength: 15, pattern: '^[a-zA-Z]{2,3}([_-][a-zA-Z0-9]{2,8})*$' }),
+    status: literals(TEMPLATE_STATUSES),
+    body: Type.String({ minLength: 1, maxLength: 1024 }),
+    header_type: Type.Optional(Nullable(literals(HEADER_TYPES))),
+    header_content: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    footer: Type.Optional(Nullable(Type.String({ maxLength: FOOTER_MAX_LENGTH }))),
+    buttons: Type.Optional(Type.Array(Type.Object(buttonFields, { additionalProperties: false }), { maxItems: 10 })),
+  },
+  { additionalProperties: false },
+);
 export type TranslationInput = Static<typeof TranslationInputSchema>;
 
-export const TemplateInputSchema = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 512, pattern: '^[a-z0-9_]+$', description: "Meta's rule: lower case, digits, _" }),
-  category: literals(TEMPLATE_CATEGORIES),
-  translations: Type.Array(TranslationInputSchema, { minItems: 1, maxItems: 100 }),
-}, { additionalProperties: false });
+export const TemplateInputSchema = Type.Object(
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: 512,
+      pattern: '^[a-z0-9_]+$',
+      description: "Meta's rule: lower case, digits, _",
+    }),
+    category: literals(TEMPLATE_CATEGORIES),
+    translations: Type.Array(TranslationInputSchema, { minItems: 1, maxItems: 100 }),
+  },
+  { additionalProperties: false },
+);
 export type TemplateInput = Static<typeof TemplateInputSchema>;

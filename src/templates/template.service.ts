@@ -55,18 +55,36 @@ export function createTemplateService({ db, clock, newId }: Deps) {
         const existing = await templateRepository(trx).findByName(caller.workspaceId, input.name);
         const id = existing?.id ?? newId();
         if (existing) {
-          await trx.updateTable('templates').set({ category: input.category, updated_at: at }).where('id', '=', id).execute();
+          await trx
+            .updateTable('templates')
+            .set({ category: input.category, updated_at: at })
+            .where('id', '=', id)
+            .execute();
         } else {
           await trx
             .insertInto('templates')
-            .values({ id, workspace_id: caller.workspaceId, name: input.name, category: input.category, created_at: at, updated_at: at })
+            .values({
+              id,
+              workspace_id: caller.workspaceId,
+              name: input.name,
+              category: input.category,
+              created_at: at,
+              updated_at: at,
+            })
             .execute();
         }
         for (const translation of input.translations) {
           const fields = translationFields(translation);
           await trx
             .insertInto('template_translations')
-            .values({ id: newId(), template_id: id, language: translation.language, ...fields, created_at: at, updated_at: at })
+            .values({
+              id: newId(),
+              template_id: id,
+              language: translation.language,
+              ...fields,
+              created_at: at,
+              updated_at: at,
+            })
             .onConflict((oc) => oc.columns(['template_id', 'language']).doUpdateSet({ ...fields, updated_at: at }))
             .execute();
         }

@@ -49,7 +49,15 @@ export function triggerRepository(db: Kysely<Database>) {
         .selectFrom('sequence_enrolments as e')
         .innerJoin('sequences as s', 's.id', 'e.sequence_id')
         .innerJoin('contacts as c', 'c.id', 'e.contact_id')
-        .select(['e.id', 'e.sequence_id', 's.name as sequence_name', 'e.status', 'e.context', 'e.created_at', 'e.contact_id'])
+        .select([
+          'e.id',
+          'e.sequence_id',
+          's.name as sequence_name',
+          'e.status',
+          'e.context',
+          'e.created_at',
+          'e.contact_id',
+        ])
         .select(['c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
         .where('e.workspace_id', '=', workspaceId);
       if (sequenceId) query = query.where('e.sequence_id', '=', sequenceId);

@@ -55,22 +55,42 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
 
   feed(
     'new-message-received',
-    { summary: 'New inbound messages', querystring: MessageFilter, record: MessageRecordSchema, operationId: 'newMessageReceived' },
+    {
+      summary: 'New inbound messages',
+      querystring: MessageFilter,
+      record: MessageRecordSchema,
+      operationId: 'newMessageReceived',
+    },
     (request) => triggers.messagesReceived(principalOf(request), request.query.message_type),
   );
   feed(
     'new-campaign-sent',
-    { summary: 'Campaigns that finished sending', querystring: Type.Object({}), record: CampaignRecordSchema, operationId: 'newCampaignSent' },
+    {
+      summary: 'Campaigns that finished sending',
+      querystring: Type.Object({}),
+      record: CampaignRecordSchema,
+      operationId: 'newCampaignSent',
+    },
     (request) => triggers.campaignsSent(principalOf(request)),
   );
   feed(
     'new-flow-triggered',
-    { summary: 'Flow runs started', querystring: FlowFilter, record: FlowRecordSchema, operationId: 'newFlowTriggered' },
+    {
+      summary: 'Flow runs started',
+      querystring: FlowFilter,
+      record: FlowRecordSchema,
+      operationId: 'newFlowTriggered',
+    },
     (request) => triggers.flowsTriggered(principalOf(request), request.query.flow_id),
   );
   feed(
     'new-sequence-triggered',
-    { summary: 'Sequence enrolments', querystring: SequenceFilter, record: SequenceRecordSchema, operationId: 'newSequenceTriggered' },
+    {
+      summary: 'Sequence enrolments',
+      querystring: SequenceFilter,
+      record: SequenceRecordSchema,
+      operationId: 'newSequenceTriggered',
+    },
     (request) => triggers.sequencesTriggered(principalOf(request), request.query.sequence_id),
   );
 }

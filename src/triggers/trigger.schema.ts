@@ -35,7 +35,7 @@ export const MessageRecordSchema = Type.Object(
     type: Type.String({ description: `The message type: ${MESSAGE_TYPES.join(', ')}` }),
     text: Nullable(Type.String({ description: 'Text body, caption or button title when the message has one' })),
     content: Type.Record(Type.String(), Type.Unknown(), {
-      description: "Type-specific content as Meta sends it (text body, media id/mime_type/caption, location, …)",
+      description: 'Type-specific content as Meta sends it (text body, media id/mime_type/caption, location, …)',
     }),
     ...contactFields,
     provider_message_id: Nullable(Type.String({ description: 'WhatsApp message id (wamid)' })),

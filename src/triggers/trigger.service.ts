@@ -9,7 +9,13 @@ type Json = Record<string, unknown>;
 export function messageText(type: string, content: Json): string | null {
   const pick = (value: unknown): string | null => (typeof value === 'string' ? value : null);
   const reply = (content.button_reply ?? content.list_reply) as Json | undefined;
-  return pick(content.body) ?? pick(content.caption) ?? pick(content.text) ?? pick(reply?.title) ?? (type === 'reaction' ? pick(content.emoji) : null);
+  return (
+    pick(content.body) ??
+    pick(content.caption) ??
+    pick(content.text) ??
+    pick(reply?.title) ??
+    (type === 'reaction' ? pick(content.emoji) : null)
+  );
 }
 
 /** The polling feeds of spec §4; each returns at most 100 records, newest first. */

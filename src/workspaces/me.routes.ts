@@ -34,7 +34,10 @@ export function registerMeRoutes(app: Api, workspaces: WorkspaceService): void {
           operationId: legacy ? 'getMeLegacy' : 'getMe',
           tags: ['Identity'],
           summary: legacy ? 'The current user and workspace (legacy path)' : 'The current user and workspace',
-          ...(legacy && { deprecated: true, description: 'Same as GET /v1/me; used by older integrations as a credential test.' }),
+          ...(legacy && {
+            deprecated: true,
+            description: 'Same as GET /v1/me; used by older integrations as a credential test.',
+          }),
           response: { 200: Type.Ref(MeSchema), ...readErrors() },
         },
       },

@@ -42,7 +42,12 @@ function hashToken(token: string): string {
 export function createTokenService({ db, clock, newId }: Deps) {
   return {
     /** Mints a token for a user of the workspace. */
-    async create(input: { workspaceId: string; userId: string; name: string; scope?: TokenScope }): Promise<IssuedToken> {
+    async create(input: {
+      workspaceId: string;
+      userId: string;
+      name: string;
+      scope?: TokenScope;
+    }): Promise<IssuedToken> {
       const name = input.name.trim();
       if (!name || name.length > 100) throw errors.validation('name', 'must be 1 to 100 characters');
       const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
@@ -57,7 +62,14 @@ export function createTokenService({ db, clock, newId }: Deps) {
         created_at: toStoredTimestamp(clock.now()),
       };
       await db.insertInto('api_tokens').values(record).execute();
-      return { id: record.id, name, scope: record.scope, prefix: record.token_prefix, token, created_at: record.created_at };
+      return {
+        id: record.id,
+        name,
+        scope: record.scope,
+        prefix: record.token_prefix,
+        token,
+        created_at: record.created_at,
+      };
     },
 
     /** Revokes a token by id (optionally only within one workspace). Revoking twice is harmless. */

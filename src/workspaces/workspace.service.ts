@@ -18,7 +18,11 @@ export interface WorkspaceSettings {
 export function createWorkspaceService({ db, clock, newId }: Deps) {
   return {
     /** Creates a workspace and its owner in one transaction. */
-    async setup(input: { name: string; email: string; password: string }): Promise<{ workspace: Workspace; user: User }> {
+    async setup(input: {
+      name: string;
+      email: string;
+      password: string;
+    }): Promise<{ workspace: Workspace; user: User }> {
       const email = input.email.trim().toLowerCase();
       if (!input.name.trim()) throw errors.validation('workspace', 'must not be empty');
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw errors.validation('email', 'must be an email address');
@@ -34,7 +38,14 @@ export function createWorkspaceService({ db, clock, newId }: Deps) {
         created_at: now,
         updated_at: now,
       };
-      const user: User = { id: newId(), workspace_id: workspace.id, email, name: email, role: 'owner', created_at: now };
+      const user: User = {
+        id: newId(),
+        workspace_id: workspace.id,
+        email,
+        name: email,
+        role: 'owner',
+        created_at: now,
+      };
       const passwordHash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('workspaces').values(workspace).execute();

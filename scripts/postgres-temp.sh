@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Starts a throwaway PostgreSQL cluster on loopback and prints its URL; `stop DIR` stops it.
+# Used by scripts/test.sh and the benchmarks. Runs the server as the `postgres` user when root.
+set -euo pipefail
+
+bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
+  echo "PostgreSQL server binaries not found (install Debian's postgresql package)" >&2
+  exit 1
+fi
+
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+if [ "${1:-}" = stop ]; then
+  as_pg "$bindir/pg_ctl" -D "$2/data" -m fast stop >/dev/null
+  rm -rf "$2"
+  exit 0
+fi
+
+port=${2:-54329}
+dir=$(mktemp -d /tmp/parley-pg.XXXXXX)
+chmod 755 "$dir"
+[ "$(id -u)" = 0 ] && chown postgres "$dir"
+as_pg "$bindir/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+as_pg "$bindir/pg_ctl" -D "$dir/data" -l "$dir/log" -w \
+  -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c max_connections=200" start >/dev/null
+"$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres parley
+echo "$dir postgres://postgres@127.0.0.1:$port/parley"

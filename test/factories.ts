@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { Services } from '../src/services.js';
+import type { TemplateInput } from '../src/templates/template.schema.js';
+import type { TokenScope } from '../src/workspaces/token.service.js';
+import type { HttpClient, HttpResponse, TestServer } from './server.js';
+
+/** A fresh workspace with its owner and a token, and a client that calls the API as that token. */
+export interface TestWorkspace {
+  workspaceId: string;
+  userId: string;
+  token: string;
+  tokenId: string;
+  /** POST /api/v1/actions/<action> as this workspace. */
+  action<T = unknown>(name: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResponse<T>>;
+  /** GET /api<pathname> as this workspace. */
+  get<T = unknown>(pathname: string): Promise<HttpResponse<T>>;
+}
+
+/** Creates a workspace (each test gets its own: no truncation, tests run in parallel). */
+export async function createWorkspace(
+  server: TestServer,
+  options: { scope?: TokenScope; pollIntervalSeconds?: number; rateLimitPerMinute?: number } = {},
+): Promise<TestWorkspace> {
+  const { services } = server.app;
+  const { workspace, user } = await services.workspaces.setup({
+    name: `Test ${randomUUID().slice(0, 8)}`,
+    email: `owner-${randomUUID()}@example.com`,
+    password: 'correct horse battery',
+  });
+  if (options.pollIntervalSeconds || options.rateLimitPerMinute) {
+    await services.workspaces.update(workspace.id, {
+      ...(options.pollIntervalSeconds && { pollIntervalSeconds: options.pollIntervalSeconds }),
+      ...(options.rateLimitPerMinute && { rateLimitPerMinute: options.rateLimitPerMinute }),
+    });
+  }
+  const issued = await services.tokens.create({
+    workspaceId: workspace.id,
+    userId: user.id,
+    name: 'test',
+    scope: options.scope ?? 'full',
+  });
+  return asClient(server.http, { workspaceId: workspace.id, userId: user.id, token: issued.token, tokenId: issued.id });
+}
+
+/** A client for an existing token. */
+export function asClient(
+  http: HttpClient,
+  ids: { workspaceId: string; userId: string; token: string; tokenId: string },
+): TestWorkspace {
+  return {
+    ...ids,
+    action: (name, body = {}, headers = {}) =>
+      http.send('POST', `/api/v1/actions/${name}`, { token: ids.token, body, headers }),
+    get: (pathname) => http.send('GET', `/api${pathname}`, { token: ids.token }),
+  };
+}
+
+/** A template with sensible defaults, through the same service the import uses. */
+export async function createTemplate(
+  services: Services,
+  workspaceId: string,
+  input: Partial<TemplateInput> & { translations?: TemplateInput['translations'] } = {},
+) {
+  return services.templates.upsert(
+    { workspaceId },
+    {
+      name: input.name ?? `order_update_${randomUUID().slice(0, 8)}`,
+      category: input.category ?? 'UTILITY',
+      translations: input.translations ?? [
+        { language: 'en_US', status: 'APPROVED', body: 'Hi {{1}}, your order {{2}} has shipped.' },
+      ],
+    },
+  );
+}
+
+/** Records an inbound message the way the webhook will (the messaging engine arrives with issue 3). */
+export async function recordInboundMessage(
+  server: TestServer,
+  workspaceId: string,
+  contactId: string,
+  message: { type?: string; content?: Record<string, unknown>; wamid?: string } = {},
+): Promise<string> {
+  const { db, newId, clock } = server.app.services.deps;
+  const id = newId();
+  const at = clock.now().toISOString();
+  await db
+    .insertInto('messages')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      contact_id: contactId,
+      direction: 'inbound',
+      type: message.type ?? 'text',
+      content: JSON.stringify(message.content ?? { body: 'hello' }),
+      status: 'received',
+      provider_message_id: message.wamid ?? `wamid.${randomUUID()}`,
+      error: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  await db
+    .updateTable('contacts')
+    .set({ last_message_at: at, last_inbound_at: at })
+    .where('id', '=', contactId)
+    .execute();
+  return id;
+}
