@@ -12,7 +12,8 @@ const ANONYMOUS_LIMIT_PER_MINUTE = 120;
 /**
  * Authentication, scopes and rate limits for every API route. A route's `config.access` says who
  * may call it; `config.poll` marks trigger feeds, which are limited to one call per workspace
- * interval per token; everything else shares the per-token request budget.
+ * interval per token (0 = unlimited: the "raised rate limit" for trusted pollers); everything else
+ * shares the per-token request budget.
  */
 export function registerAuth(app: Api, deps: { tokens: TokenService; clock: Clock }): void {
   const limiter = new FixedWindowLimiter(deps.clock);
@@ -41,7 +42,7 @@ export function registerAuth(app: Api, deps: { tokens: TokenService; clock: Cloc
   // Polls are counted after validation, so a malformed poll does not use up the interval.
   app.addHook('preHandler', async (request, reply) => {
     const feed = request.routeOptions.config.poll;
-    if (!feed || !request.principal) return;
+    if (!feed || !request.principal || request.principal.pollIntervalSeconds === 0) return;
     const { tokenId, pollIntervalSeconds } = request.principal;
     const decision = limiter.hit(`poll:${tokenId}:${feed}`, 1, pollIntervalSeconds * 1000);
     setLimitHeaders(reply, decision);

@@ -66,8 +66,8 @@ export function createWorkspaceService({ db, clock, newId }: Deps) {
 
     /** Changes a workspace's name, polling interval ("raised rate limit") or request limit. */
     async update(workspaceId: string, settings: WorkspaceSettings): Promise<Workspace> {
-      if (settings.pollIntervalSeconds !== undefined && !isIntegerIn(settings.pollIntervalSeconds, 1, 86_400)) {
-        throw errors.validation('poll_interval_seconds', 'must be an integer from 1 to 86400');
+      if (settings.pollIntervalSeconds !== undefined && !isIntegerIn(settings.pollIntervalSeconds, 0, 86_400)) {
+        throw errors.validation('poll_interval_seconds', 'must be an integer from 0 (no limit) to 86400');
       }
       if (settings.rateLimitPerMinute !== undefined && !isIntegerIn(settings.rateLimitPerMinute, 1, 10_000_000)) {
         throw errors.validation('rate_limit_per_minute', 'must be an integer from 1 to 10000000');
