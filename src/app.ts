@@ -1,13 +1,10 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
-import { openDatabase } from './db/connection.js';
-import { migrateToLatest } from './db/migrate.js';
 import { buildServer } from './http/server.js';
 import { loadTls, type TlsMaterial } from './http/tls.js';
 import type { Api } from './http/types.js';
-import { createServices, type Services } from './services.js';
-import { systemClock, type Clock } from './shared/clock.js';
-import { createIdGenerator } from './shared/ids.js';
+import { openServices, type Services } from './services.js';
+import type { Clock } from './shared/clock.js';
 
 export interface App {
   server: Api;
@@ -15,13 +12,6 @@ export interface App {
   tls: TlsMaterial | null;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
   close(): Promise<void>;
-}
-
-/** Opens the services on the configured database (migrated to the latest schema). */
-export async function openServices(config: Config, clock: Clock = systemClock): Promise<Services> {
-  const { db, dialect } = openDatabase(config);
-  await migrateToLatest(db, dialect);
-  return createServices({ db, dialect, clock, newId: createIdGenerator(clock) });
 }
 
 /** Builds the whole application: database, services and the HTTPS server (not yet listening). */

@@ -27,10 +27,10 @@ export async function createWorkspace(
     email: `owner-${randomUUID()}@example.com`,
     password: 'correct horse battery',
   });
-  if (options.pollIntervalSeconds || options.rateLimitPerMinute) {
+  if (options.pollIntervalSeconds !== undefined || options.rateLimitPerMinute !== undefined) {
     await services.workspaces.update(workspace.id, {
-      ...(options.pollIntervalSeconds && { pollIntervalSeconds: options.pollIntervalSeconds }),
-      ...(options.rateLimitPerMinute && { rateLimitPerMinute: options.rateLimitPerMinute }),
+      ...(options.pollIntervalSeconds !== undefined && { pollIntervalSeconds: options.pollIntervalSeconds }),
+      ...(options.rateLimitPerMinute !== undefined && { rateLimitPerMinute: options.rateLimitPerMinute }),
     });
   }
   const issued = await services.tokens.create({

@@ -1,8 +1,6 @@
 import fs from 'node:fs/promises';
 import type { ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.js';
-import { openDatabase } from '../db/connection.js';
-import { migrateToLatest } from '../db/migrate.js';
 import type { Services } from '../services.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp } from '../shared/time.js';
@@ -33,6 +31,31 @@ function integerOption(value: string | undefined, field: string): number | undef
   return Number(value);
 }
 
+const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
+
+/**
+ * An id option, lower-cased as ids are stored. Checked here because PostgreSQL's uuid column
+ * refuses a malformed id with a raw database error, where SQLite would answer not_found.
+ */
+function idOption(value: string, field: string): string {
+  if (!UUID.test(value)) throw errors.validation(field, 'must be an id (a UUID)');
+  return value.toLowerCase();
+}
+
+async function readJsonFile(file: string): Promise<unknown> {
+  let raw: string;
+  try {
+    raw = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    throw errors.validation(file, `cannot be read (${(error as Error).message})`);
+  }
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch (error) {
+    throw errors.validation(file, `is not valid JSON (${(error as Error).message})`);
+  }
+}
+
 /** Every `parley` command. */
 export const COMMANDS: Command[] = [
   {
@@ -59,10 +82,11 @@ export const COMMANDS: Command[] = [
     options: { workspace: text, name: text, scope: text },
     required: ['workspace'],
     async run({ services: open, options }) {
-      const services = await open();
+      const workspaceId = idOption(options.workspace!, 'workspace');
       const scope = options.scope ?? 'full';
       if (scope !== 'full' && scope !== 'read') throw errors.validation('scope', 'must be full or read');
-      const owner = await services.workspaces.owner(options.workspace!);
+      const services = await open();
+      const owner = await services.workspaces.owner(workspaceId);
       const issued = await services.tokens.create({
         workspaceId: owner.workspace_id,
         userId: owner.id,
@@ -79,7 +103,7 @@ export const COMMANDS: Command[] = [
     required: ['id'],
     async run({ services: open, options }) {
       const services = await open();
-      const revoked = await services.tokens.revoke(options.id!);
+      const revoked = await services.tokens.revoke(idOption(options.id!, 'id'));
       return { id: revoked.id, revoked_at: formatTimestamp(revoked.revoked_at) };
     },
   },
@@ -90,15 +114,10 @@ export const COMMANDS: Command[] = [
     required: ['workspace'],
     positionals: 1,
     async run({ services: open, options, positionals }) {
+      const workspaceId = idOption(options.workspace!, 'workspace');
+      const document = await readJsonFile(positionals[0]!);
       const services = await open();
-      const workspace = await services.workspaces.get(options.workspace!);
-      const raw = await fs.readFile(positionals[0]!, 'utf8');
-      let document: unknown;
-      try {
-        document = JSON.parse(raw);
-      } catch (error) {
-        throw errors.validation(positionals[0]!, `is not valid JSON (${(error as Error).message})`);
-      }
+      const workspace = await services.workspaces.get(workspaceId);
       return services.portability.import({ workspaceId: workspace.id }, document);
     },
   },
@@ -108,8 +127,9 @@ export const COMMANDS: Command[] = [
     options: { workspace: text },
     required: ['workspace'],
     async run({ services: open, options }) {
+      const workspaceId = idOption(options.workspace!, 'workspace');
       const services = await open();
-      const workspace = await services.workspaces.get(options.workspace!);
+      const workspace = await services.workspaces.get(workspaceId);
       return services.portability.export({ workspaceId: workspace.id });
     },
   },
@@ -122,7 +142,7 @@ export const COMMANDS: Command[] = [
       const services = await open();
       const pollIntervalSeconds = integerOption(options['poll-interval'], 'poll-interval');
       const rateLimitPerMinute = integerOption(options['rate-limit'], 'rate-limit');
-      const workspace = await services.workspaces.update(options.id!, {
+      const workspace = await services.workspaces.update(idOption(options.id!, 'id'), {
         ...(options.name !== undefined && { name: options.name }),
         ...(pollIntervalSeconds !== undefined && { pollIntervalSeconds }),
         ...(rateLimitPerMinute !== undefined && { rateLimitPerMinute }),
@@ -140,6 +160,10 @@ export const COMMANDS: Command[] = [
     usage: '',
     options: {},
     async run({ config }) {
+      const [{ openDatabase }, { migrateToLatest }] = await Promise.all([
+        import('../db/connection.js'),
+        import('../db/migrate.js'),
+      ]);
       const { db, dialect } = openDatabase(config);
       try {
         return { applied: await migrateToLatest(db, dialect) };

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { openServices } from '../app.js';
 import { ConfigError, loadConfig } from '../config.js';
 import type { Services } from '../services.js';
 import { AppError } from '../shared/errors.js';
@@ -14,9 +13,9 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } {
     const command = COMMANDS.find((c) => c.name === name);
     if (command) return { command, rest: argv.slice(length) };
   }
-  throw new UsageError(
-    `unknown command "${argv.slice(0, 2).join(' ')}"; commands: ${COMMANDS.map((c) => c.name).join(', ')}`,
-  );
+  const words = argv.slice(0, 2).filter((word) => !word.startsWith('-'));
+  const typed = words.length > 0 ? words.join(' ') : argv[0];
+  throw new UsageError(`unknown command "${typed}"; commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
 }
 
 /** Runs one `parley` command: JSON on stdout; a one-line error on stderr and a non-zero exit on failure. */
@@ -24,13 +23,14 @@ async function main(argv: string[]): Promise<number> {
   let services: Services | undefined;
   try {
     if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
-      process.stdout.write(COMMANDS.map((c) => `parley ${c.name} ${c.usage}`).join('\n') + '\n');
+      process.stdout.write(COMMANDS.map(usage).join('\n') + '\n');
       return 0;
     }
     const { command, rest } = findCommand(argv);
     const { values, positionals } = parseCommandLine(command, rest);
     const config = loadConfig();
-    const open = async () => (services ??= await openServices(config));
+    // Loaded on first use: the application graph takes seconds to import, and usage errors need none of it.
+    const open = async () => (services ??= await (await import('../services.js')).openServices(config));
     const result = await command.run({ config, services: open, options: values, positionals });
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     return 0;
@@ -42,21 +42,24 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+function usage(command: Command): string {
+  return `parley ${command.name} ${command.usage}`.trimEnd();
+}
+
 function parseCommandLine(command: Command, args: string[]) {
   try {
     const parsed = parseArgs({ args, options: command.options, allowPositionals: true, strict: true });
     const values = parsed.values as Record<string, string | undefined>;
     for (const required of command.required ?? []) {
-      if (!values[required])
-        throw new UsageError(`--${required} is required; usage: parley ${command.name} ${command.usage}`);
+      if (!values[required]) throw new UsageError(`--${required} is required; usage: ${usage(command)}`);
     }
     if (parsed.positionals.length !== (command.positionals ?? 0)) {
-      throw new UsageError(`usage: parley ${command.name} ${command.usage}`);
+      throw new UsageError(`usage: ${usage(command)}`);
     }
     return { values, positionals: parsed.positionals };
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`${(error as Error).message}; usage: parley ${command.name} ${command.usage}`);
+    throw new UsageError(`${(error as Error).message}; usage: ${usage(command)}`);
   }
 }
 

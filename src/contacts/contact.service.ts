@@ -33,7 +33,7 @@ export function createContactService(deps: Deps) {
   /** Finds the contact a request names by `contact_id` or `phone`, or throws not_found. */
   async function resolve(trx: Kysely<Database>, caller: Caller, ref: ContactRef): Promise<ContactRow> {
     const contacts = contactRepository(trx);
-    const id = given(ref.contact_id);
+    const id = given(ref.contact_id)?.toLowerCase(); // UUIDs are case-insensitive; SQLite compares text
     const phone = given(ref.phone);
     if (id) {
       const row = await contacts.findById(caller.workspaceId, id);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Caller, Deps } from '../shared/context.js';
 import type { TemplateService } from '../templates/template.service.js';
 import { TEMPLATE_LIST_CAP } from '../templates/template.schema.js';
@@ -14,7 +15,10 @@ export function createDropdownService({ db }: Deps, templates: TemplateService) 
       .selectFrom(table)
       .select(['id', 'name as label'])
       .where('workspace_id', '=', caller.workspaceId)
+      // Alphabetical as people read it: "apple" before "Zebra" (plain ORDER BY puts capitals first).
+      .orderBy(sql`lower(name)`)
       .orderBy('name')
+      .orderBy('id')
       .limit(TEMPLATE_LIST_CAP)
       .execute();
 

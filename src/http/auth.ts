@@ -30,12 +30,13 @@ export function registerAuth(app: Api, deps: { tokens: TokenService; clock: Cloc
       throw error;
     }
     request.log = request.log.child({ workspace_id: request.principal.workspaceId });
-    if (access === 'write' && request.principal.scope === 'read') {
-      throw errors.insufficientScope('This token is read-only; this action needs a token with full access');
-    }
+    // Counted before the scope check, so refused writes carry the limit headers and use the budget too.
     if (!request.routeOptions.config.poll) {
       const { tokenId, rateLimitPerMinute } = request.principal;
       enforce(reply, limiter.hit(`token:${tokenId}`, rateLimitPerMinute, MINUTE_MS));
+    }
+    if (access === 'write' && request.principal.scope === 'read') {
+      throw errors.insufficientScope('This token is read-only; this action needs a token with full access');
     }
   });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import { PROBLEM_CONTENT_TYPE } from './problem.js';
 import type { Api } from './types.js';
 
 const RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -47,12 +48,15 @@ export function registerIdempotency(app: Api, { db, clock }: Pick<Deps, 'db' | '
       .executeTakeFirstOrThrow();
     if (stored.fingerprint !== fingerprint) throw errors.idempotencyKeyReused();
     if (stored.status_code === null || stored.response_body === null) throw errors.idempotencyInProgress();
-    return reply
-      .code(stored.status_code)
-      .header('idempotent-replayed', 'true')
-      .type('application/json; charset=utf-8')
-      .serializer((payload) => payload as string)
-      .send(stored.response_body);
+    return (
+      reply
+        .code(stored.status_code)
+        .header('idempotent-replayed', 'true')
+        // Stored errors are problem documents and keep their media type on replay.
+        .type(stored.status_code >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json; charset=utf-8')
+        .serializer((payload) => payload as string)
+        .send(stored.response_body)
+    );
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

@@ -1,7 +1,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { Type } from '@sinclair/typebox';
+import type { FastifySchema, HTTPMethods } from 'fastify';
 import { ERROR_CODES } from '../shared/errors.js';
-import { ProblemSchema } from './problem.js';
+import { PROBLEM_CONTENT_TYPE, ProblemSchema } from './problem.js';
 import type { Api } from './types.js';
 
 const API_PREFIX = '/api';
@@ -33,7 +35,12 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Parley API', version: '1.0.0', description: DESCRIPTION },
+      info: {
+        title: 'Parley API',
+        version: '1.0.0',
+        description: DESCRIPTION,
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
       servers: [{ url: `${publicBaseUrl}${API_PREFIX}` }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'parley_…' } } },
       security: [{ bearerAuth: [] }],
@@ -49,7 +56,10 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
-    transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url }),
+    transform: ({ schema, url, route }) => ({
+      schema: documentRoute(schema, route.method),
+      url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url,
+    }),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: true } });
 
@@ -58,4 +68,41 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
     reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
   );
   app.get('/api/v1/openapi.json', hidden, () => app.swagger());
+}
+
+const IdempotencyHeaders = Type.Object({
+  'Idempotency-Key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7e]+$',
+      description: 'Makes a retry safe: the same key and body within 24 hours returns the first response',
+    }),
+  ),
+});
+
+/**
+ * Documents what the hooks add to every route (a copy; the route's own schema is untouched):
+ * errors are served as `application/problem+json`, 429s carry Retry-After, POST actions accept
+ * `Idempotency-Key`.
+ */
+function documentRoute(schema: FastifySchema, method: HTTPMethods | HTTPMethods[]): FastifySchema {
+  if (!schema || schema.hide) return schema;
+  const responses = Object.entries((schema.response ?? {}) as Record<string, { description?: string }>).map(
+    ([status, response]) => {
+      if (Number(status) < 400) return [status, response];
+      const headers = status === '429' && {
+        headers: { 'Retry-After': Type.Integer({ description: 'Seconds to wait before retrying' }) },
+      };
+      const content = { [PROBLEM_CONTENT_TYPE]: { schema: response } };
+      return [status, { description: response.description, content, ...headers }];
+    },
+  );
+  const isPost = method === 'POST' || (Array.isArray(method) && method.includes('POST'));
+  return {
+    ...schema,
+    ...(Array.isArray(schema.tags) && { tags: [...(schema.tags as string[])] }),
+    ...(isPost && !schema.headers && { headers: IdempotencyHeaders }),
+    response: Object.fromEntries(responses),
+  };
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_CODES, errors, type FieldError } from '../shared/errors.js';
+import { AppError, ERROR_CODES, errors, type ErrorCode, type FieldError } from '../shared/errors.js';
 
 /** RFC 9457 problem details with a stable `code`: the one error shape of every endpoint. */
 export const ProblemSchema = Type.Object(
@@ -9,10 +9,12 @@ export const ProblemSchema = Type.Object(
     title: Type.String({ description: 'Short summary of the problem type' }),
     status: Type.Integer({ description: 'The HTTP status code' }),
     detail: Type.String({ description: 'Explanation of this occurrence' }),
-    code: Type.Union(
-      Object.keys(ERROR_CODES).map((code) => Type.Literal(code)),
-      { description: 'Stable machine-readable error code' },
-    ),
+    // One string enum (not a union of literals), so generated clients get a plain enum type.
+    code: Type.Unsafe<ErrorCode>({
+      type: 'string',
+      enum: Object.keys(ERROR_CODES),
+      description: 'Stable machine-readable error code',
+    }),
     instance: Type.String({ description: 'The request path' }),
     request_id: Type.String({ description: 'Quote this when reporting a problem' }),
     errors: Type.Optional(
@@ -25,7 +27,8 @@ export const ProblemSchema = Type.Object(
   { $id: 'Problem', additionalProperties: true, description: 'An error (RFC 9457 problem details)' },
 );
 
-const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+/** The media type of every error response (RFC 9457). */
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 /** Writes an AppError as a problem document. */
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {

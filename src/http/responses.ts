@@ -32,8 +32,16 @@ function errorResponses(statuses: number[]): Record<number, TSchema> {
 /** A nullable value, written as OpenAPI 3.1 writes it. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** A UUID string. */
-export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description && { description }) });
+/**
+ * A UUID string in the 8-4-4-4-12 form. The pattern matters for input: ajv's `uuid` format alone
+ * also admits a `urn:uuid:` prefix, which PostgreSQL refuses with an error (a 500, not a 400).
+ */
+export const Uuid = (description?: string) =>
+  Type.String({
+    format: 'uuid',
+    pattern: '^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$',
+    ...(description && { description }),
+  });
 
 /** A timestamp in the spec's form (ISO 8601, UTC, `+00:00`). */
 export const Timestamp = (description?: string) =>

@@ -21,6 +21,8 @@ export interface ServerOptions {
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Methods a path may be registered with; a wrong one on a known path is a 405, not a 404. */
+const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Assembles the HTTP(S) server: hooks, error mapping, OpenAPI and every route. */
 export async function buildServer({ config, services, tls, logger }: ServerOptions): Promise<Api> {
@@ -44,18 +46,33 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
   app.setErrorHandler((error, request, reply) =>
     sendProblem(request, reply, toAppError(error as FastifyError, request)),
   );
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      request,
-      reply,
-      new AppError(404, 'route_not_found', `No endpoint ${request.method} ${request.url.split('?')[0]}`),
-    ),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = ROUTE_METHODS.filter((method) => app.hasRoute({ method, url: path }));
+    if (allowed.length === 0) {
+      return sendProblem(request, reply, new AppError(404, 'route_not_found', `No endpoint ${request.method} ${path}`));
+    }
+    void reply.header('allow', allowed.join(', '));
+    const message = `${path} does not accept ${request.method}; use ${allowed.join(' or ')}`;
+    return sendProblem(request, reply, new AppError(405, 'method_not_allowed', message));
+  });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
-    if (config.trustProxy && request.headers['x-forwarded-proto'] !== 'https') {
+    // The health check is exempt: orchestrators probe the container directly, not through the proxy.
+    const isHealthCheck = request.routeOptions.url === '/healthz';
+    if (config.trustProxy && !isHealthCheck && request.headers['x-forwarded-proto'] !== 'https') {
       throw new AppError(403, 'https_required', 'Parley only accepts requests forwarded as https');
     }
+  });
+  // Graceful shutdown: close() waits for every connection, and a keep-alive connection whose
+  // in-flight request finishes after close() began would otherwise idle for keepAliveTimeout (72 s).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

@@ -1,12 +1,13 @@
-import { Value } from '@sinclair/typebox/value';
 import type { ContactService } from '../contacts/contact.service.js';
-import { parseEmail, parsePhone } from '../contacts/contact.input.js';
+import { parseTagNames } from '../contacts/contact.input.js';
 import { contactRepository } from '../contacts/contact.repository.js';
 import type { Caller, Deps } from '../shared/context.js';
-import { AppError, errors, type FieldError } from '../shared/errors.js';
 import { tagRepository } from '../tags/tag.repository.js';
+import type { TranslationRow } from '../templates/template.repository.js';
+import type { TemplateInput, TranslationInput } from '../templates/template.schema.js';
 import type { TemplateService } from '../templates/template.service.js';
-import { WorkspaceDataSchema, type WorkspaceData } from './workspace-data.schema.js';
+import type { WorkspaceData } from './workspace-data.schema.js';
+import { validateWorkspaceData } from './workspace-data.validation.js';
 
 export interface ImportSummary {
   tags: number;
@@ -14,34 +15,43 @@ export interface ImportSummary {
   contacts: { created: number; updated: number };
 }
 
-/** Checks a document against the workspace-data schema and Parley's rules; every problem names its path. */
-export function validateWorkspaceData(document: unknown): WorkspaceData {
-  const problems: FieldError[] = [...Value.Errors(WorkspaceDataSchema, document)]
-    .slice(0, 20)
-    .map((e) => ({ field: e.path || '/', message: e.message }));
-  if (problems.length > 0) throw errors.validationMany(problems);
-  const data = document as WorkspaceData;
-  data.contacts?.forEach((contact, i) => {
-    try {
-      parsePhone(contact.phone, `/contacts/${i}/phone`);
-      if (contact.email !== undefined) parseEmail(contact.email, `/contacts/${i}/email`);
-    } catch (error) {
-      if (error instanceof AppError) problems.push(...error.fieldErrors);
-    }
-  });
-  if (problems.length > 0) throw errors.validationMany(problems.slice(0, 20));
-  return data;
+/**
+ * A translation as export writes it: every field present, and the stored category, status and
+ * header type kept verbatim (typed as the strings they are) — a backup never drops a value it does
+ * not recognise; re-importing it names the field instead.
+ */
+export type ExportedTranslation = Omit<Required<TranslationInput>, 'status' | 'header_type'> & {
+  status: string;
+  header_type: string | null;
+};
+export type ExportedTemplate = Omit<TemplateInput, 'category' | 'translations'> & {
+  category: string;
+  translations: ExportedTranslation[];
+};
+/** What `parley export` prints: the import format (see ExportedTranslation for the one difference). */
+export type WorkspaceExport = Omit<WorkspaceData, 'templates'> & { templates: ExportedTemplate[] };
+
+function exportTranslation(t: TranslationRow): ExportedTranslation {
+  return {
+    language: t.language,
+    status: t.status,
+    body: t.body,
+    header_type: t.header_type,
+    header_content: t.header_content,
+    footer: t.footer,
+    buttons: JSON.parse(t.buttons) as ExportedTranslation['buttons'],
+  };
 }
 
 /** `parley import` / `parley export`: the workspace as one JSON document, for set-up and backup. */
 export function createPortabilityService(deps: Deps, contacts: ContactService, templates: TemplateService) {
   const { db, clock, newId } = deps;
   return {
-    /** Upserts everything in the document (validated first, so a bad file changes nothing). */
+    /** Upserts everything in the document (validated as a whole first, so a bad file changes nothing). */
     async import(caller: Caller, document: unknown): Promise<ImportSummary> {
       const data = validateWorkspaceData(document);
       const now = clock.now().toISOString();
-      const tagNames = (data.tags ?? []).map((t) => t.name);
+      const tagNames = parseTagNames((data.tags ?? []).map((t) => t.name));
       await tagRepository(db).ensure(caller.workspaceId, tagNames, newId, now);
       for (const template of data.templates ?? []) await templates.upsert(caller, template);
       const summary: ImportSummary = {
@@ -57,14 +67,17 @@ export function createPortabilityService(deps: Deps, contacts: ContactService, t
           ...(entry.tags && { tags: entry.tags }),
           ...(entry.custom_attributes && { metadata: entry.custom_attributes }),
         });
-        if (entry.opted_out !== undefined) await contacts.setOptedOut(caller, contact.id, entry.opted_out);
+        // Only a change is written, so re-importing a backup keeps the original opt-out time.
+        if (entry.opted_out !== undefined && entry.opted_out !== contact.opted_out) {
+          await contacts.setOptedOut(caller, contact.id, entry.opted_out);
+        }
         summary.contacts[created ? 'created' : 'updated'] += 1;
       }
       return summary;
     },
 
     /** The workspace as a document that `import` accepts. */
-    async export(caller: Caller): Promise<WorkspaceData> {
+    async export(caller: Caller): Promise<WorkspaceExport> {
       const tags = await tagRepository(db).list(caller.workspaceId, undefined, Number.MAX_SAFE_INTEGER);
       const exported = await templates.exportAll(caller);
       const rows = await db
@@ -80,16 +93,8 @@ export function createPortabilityService(deps: Deps, contacts: ContactService, t
         tags: tags.map((t) => ({ name: t.name })),
         templates: exported.map(({ template, translations }) => ({
           name: template.name,
-          category: template.category as 'MARKETING',
-          translations: translations.map((t) => ({
-            language: t.language,
-            status: t.status as 'APPROVED',
-            body: t.body,
-            header_type: t.header_type as 'TEXT' | null,
-            header_content: t.header_content,
-            footer: t.footer,
-            buttons: JSON.parse(t.buttons) as [],
-          })),
+          category: template.category,
+          translations: translations.map(exportTranslation),
         })),
         contacts: rows.map((r) => ({
           phone: r.phone,

@@ -3,7 +3,17 @@ export interface Clock {
   now(): Date;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+/**
+ * Wall-clock time that never goes backwards (an NTP step back would otherwise give new records
+ * an earlier created_at than records already polled, and the polling rule would skip them).
+ */
+let lastSystemTime = 0;
+export const systemClock: Clock = {
+  now: () => {
+    lastSystemTime = Math.max(lastSystemTime, Date.now());
+    return new Date(lastSystemTime);
+  },
+};
 
 /** A clock that only moves when told to; for tests. */
 export class ManualClock implements Clock {

@@ -21,7 +21,7 @@ export function presentTemplate(template: TemplateRow, translations: Translation
     body: shown.body,
     header_type: shown.header_type,
     header_content: shown.header_content ?? '',
-    ...(shown.footer !== null && { footer: shown.footer }),
+    ...(shown.footer ? { footer: shown.footer } : {}),
     buttons: JSON.parse(shown.buttons) as Button[],
     placeholders: extractPlaceholders(shown.body),
     translations: translations.map((t) => ({ language: t.language, status: t.status })),

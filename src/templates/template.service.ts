@@ -27,7 +27,8 @@ export function createTemplateService({ db, clock, newId }: Deps) {
   return {
     /** get-template: the template with its first approved translation (else any). */
     async get(caller: Caller, templateId: string): Promise<Template> {
-      const template = await templateRepository(db).findById(caller.workspaceId, templateId);
+      // Ids are stored lower-case; PostgreSQL's uuid type ignores case, SQLite's text does not.
+      const template = await templateRepository(db).findById(caller.workspaceId, templateId.toLowerCase());
       const [presented] = template ? await withTranslations([template]) : [];
       if (!presented) throw errors.notFound('template', 'template_id');
       return presented;

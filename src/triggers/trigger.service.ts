@@ -55,7 +55,8 @@ export function createTriggerService({ db }: Deps) {
     },
 
     async flowsTriggered(caller: Caller, flowId: string | undefined): Promise<FlowRecord[]> {
-      const rows = await feeds.flowRuns(caller.workspaceId, flowId || undefined);
+      // Ids are stored lower-case; an upper-case filter must match on SQLite as it does on PostgreSQL.
+      const rows = await feeds.flowRuns(caller.workspaceId, flowId?.toLowerCase() || undefined);
       return rows.map(({ context, created_at, ...row }) => ({
         ...row,
         context: JSON.parse(context) as Json,
@@ -64,7 +65,7 @@ export function createTriggerService({ db }: Deps) {
     },
 
     async sequencesTriggered(caller: Caller, sequenceId: string | undefined): Promise<SequenceRecord[]> {
-      const rows = await feeds.sequenceEnrolments(caller.workspaceId, sequenceId || undefined);
+      const rows = await feeds.sequenceEnrolments(caller.workspaceId, sequenceId?.toLowerCase() || undefined);
       return rows.map(({ context, created_at, ...row }) => ({
         ...row,
         context: JSON.parse(context) as Json,

@@ -66,6 +66,7 @@ export function createWorkspaceService({ db, clock, newId }: Deps) {
 
     /** Changes a workspace's name, polling interval ("raised rate limit") or request limit. */
     async update(workspaceId: string, settings: WorkspaceSettings): Promise<Workspace> {
+      if (settings.name !== undefined && !settings.name.trim()) throw errors.validation('name', 'must not be empty');
       if (settings.pollIntervalSeconds !== undefined && !isIntegerIn(settings.pollIntervalSeconds, 0, 86_400)) {
         throw errors.validation('poll_interval_seconds', 'must be an integer from 0 (no limit) to 86400');
       }
@@ -76,7 +77,7 @@ export function createWorkspaceService({ db, clock, newId }: Deps) {
       await db
         .updateTable('workspaces')
         .set({
-          ...(settings.name !== undefined && { name: settings.name }),
+          ...(settings.name !== undefined && { name: settings.name.trim() }),
           ...(settings.pollIntervalSeconds !== undefined && { poll_interval_seconds: settings.pollIntervalSeconds }),
           ...(settings.rateLimitPerMinute !== undefined && { rate_limit_per_minute: settings.rateLimitPerMinute }),
           updated_at: toStoredTimestamp(clock.now()),

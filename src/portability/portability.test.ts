@@ -1,0 +1,456 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { GENERATED_SCHEMAS, renderSchema } from '../../scripts/generate-schemas.js';
+import { createWorkspace, type TestWorkspace } from '../../test/factories.js';
+import { ENGINE, startServer } from '../../test/server.js';
+import { cliJson, REPO_ROOT, runCli, stderrLines } from '../../test/cli.js';
+import type { Contact } from '../contacts/contact.schema.js';
+import { AppError } from '../shared/errors.js';
+import type { Template } from '../templates/template.schema.js';
+import type { ImportSummary, WorkspaceExport } from './portability.service.js';
+import type { WorkspaceData } from './workspace-data.schema.js';
+import { validateWorkspaceData } from './workspace-data.validation.js';
+
+const server = await startServer();
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-import-'));
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const EXAMPLE_FILE = path.join(REPO_ROOT, 'docs/examples/workspace.json');
+const EMPTY = { version: 1, tags: [], templates: [], contacts: [] };
+
+let fileCounter = 0;
+/** Writes a document to a fresh file and returns its path. */
+function writeFile(document: unknown): string {
+  const file = path.join(tmp, `workspace-${++fileCounter}.json`);
+  fs.writeFileSync(file, typeof document === 'string' ? document : JSON.stringify(document));
+  return file;
+}
+
+const importFile = (ws: TestWorkspace, file: string) =>
+  cliJson<ImportSummary>(server, 'import', '--workspace', ws.workspaceId, file);
+const exportCli = (ws: TestWorkspace) => cliJson<WorkspaceExport>(server, 'export', '--workspace', ws.workspaceId);
+const exportInProcess = (ws: TestWorkspace) => server.app.services.portability.export({ workspaceId: ws.workspaceId });
+
+/** A document touching every part of the format; the bad-field cases below each break one field of it. */
+function sampleDocument(): WorkspaceData {
+  return {
+    version: 1,
+    tags: [{ name: 'vip' }, { name: ' Wholesale ' }],
+    templates: [
+      {
+        name: 'order_update',
+        category: 'UTILITY',
+        translations: [
+          {
+            language: 'en_US',
+            status: 'APPROVED',
+            body: 'Hi {{1}}, order {{2}} has shipped.',
+            header_type: 'TEXT',
+            header_content: 'Shipping update',
+            footer: 'Acme Ltd',
+            buttons: [
+              { type: 'URL', text: 'Track', url: 'https://acme.example/t/{{1}}' },
+              { type: 'QUICK_REPLY', text: 'Help' },
+            ],
+          },
+          { language: 'fr', status: 'PENDING', body: 'Bonjour {{1}}, la commande {{2}} est partie.' },
+        ],
+      },
+      { name: 'welcome', category: 'MARKETING', translations: [{ language: 'en', status: 'REJECTED', body: 'Hi!' }] },
+    ],
+    contacts: [
+      {
+        phone: '+1 (415) 555-0150',
+        name: 'Ada Lovelace',
+        email: 'Ada@Example.com',
+        tags: ['VIP', 'new'],
+        custom_attributes: { plan: 'pro', seats: 3, address: { city: 'London', lines: ['12 St James’s Sq'] } },
+        opted_out: false,
+      },
+      { phone: '+447911123456', opted_out: true },
+    ],
+  };
+}
+
+/** What export prints for sampleDocument(): normalised phones and emails, tags merged case-insensitively. */
+const SAMPLE_EXPORTED: WorkspaceExport = {
+  version: 1,
+  tags: [{ name: 'new' }, { name: 'vip' }, { name: 'Wholesale' }],
+  templates: [
+    {
+      name: 'order_update',
+      category: 'UTILITY',
+      translations: [
+        {
+          language: 'en_US',
+          status: 'APPROVED',
+          body: 'Hi {{1}}, order {{2}} has shipped.',
+          header_type: 'TEXT',
+          header_content: 'Shipping update',
+          footer: 'Acme Ltd',
+          buttons: [
+            { type: 'URL', text: 'Track', url: 'https://acme.example/t/{{1}}' },
+            { type: 'QUICK_REPLY', text: 'Help' },
+          ],
+        },
+        {
+          language: 'fr',
+          status: 'PENDING',
+          body: 'Bonjour {{1}}, la commande {{2}} est partie.',
+          header_type: null,
+          header_content: null,
+          footer: null,
+          buttons: [],
+        },
+      ],
+    },
+    {
+      name: 'welcome',
+      category: 'MARKETING',
+      translations: [
+        {
+          language: 'en',
+          status: 'REJECTED',
+          body: 'Hi!',
+          header_type: null,
+          header_content: null,
+          footer: null,
+          buttons: [],
+        },
+      ],
+    },
+  ],
+  contacts: [
+    {
+      phone: '+14155550150',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      tags: ['new', 'vip'],
+      custom_attributes: { plan: 'pro', seats: 3, address: { city: 'London', lines: ['12 St James’s Sq'] } },
+      opted_out: false,
+    },
+    { phone: '+447911123456', tags: [], custom_attributes: {}, opted_out: true },
+  ],
+};
+
+async function optedOutAt(ws: TestWorkspace, phone: string): Promise<string | null> {
+  const row = await server.app.services.deps.db
+    .selectFrom('contacts')
+    .select('opted_out_at')
+    .where('workspace_id', '=', ws.workspaceId)
+    .where('phone', '=', phone)
+    .executeTakeFirstOrThrow();
+  return row.opted_out_at;
+}
+
+/** One broken field each: [label, how to break sampleDocument(), the problem reported, also run through the CLI]. */
+const BAD_FIELDS: [string, (d: WorkspaceData) => void, string, boolean][] = [
+  [
+    'footer of 61 characters',
+    (d) => (d.templates![1]!.translations[0]!.footer = 'x'.repeat(61)),
+    '/templates/1/translations/0/footer: must be at most 60 characters',
+    true,
+  ],
+  [
+    'bad phone',
+    (d) => (d.contacts![1]!.phone = '+1 555'),
+    '/contacts/1/phone: must be a valid international phone number',
+    true,
+  ],
+  [
+    'wrong type',
+    (d) => Object.assign(d.contacts![1]!, { opted_out: 'yes' }),
+    '/contacts/1/opted_out: must be true or false',
+    true,
+  ],
+  [
+    'unknown property',
+    (d) => Object.assign(d.contacts![1]!, { nickname: 'G' }),
+    '/contacts/1/nickname: is not a known property',
+    true,
+  ],
+  [
+    'header without content',
+    (d) => (d.templates![1]!.translations[0]!.header_type = 'TEXT'),
+    '/templates/1/translations/0/header_content: a TEXT header needs header_content',
+    true,
+  ],
+  [
+    'bad email',
+    (d) => (d.contacts![1]!.email = 'grace-at-example'),
+    '/contacts/1/email: must be an email address',
+    false,
+  ],
+  [
+    'bad status',
+    (d) => Object.assign(d.templates![1]!.translations[0]!, { status: 'LIVE' }),
+    '/templates/1/translations/0/status: must be one of APPROVED, PENDING',
+    false,
+  ],
+  ['blank tag name', (d) => (d.tags![1]!.name = '   '), '/tags/1/name: must not be blank', false],
+  [
+    'NUL character',
+    (d) => (d.contacts![1]!.custom_attributes = { note: 'a\u0000b' }),
+    '/contacts/1/custom_attributes/note: must not contain the NUL character',
+    false,
+  ],
+  [
+    'unknown template category',
+    (d) => Object.assign(d.templates![1]!, { category: 'PROMO' }),
+    '/templates/1/category: must be one of MARKETING, UTILITY, AUTHENTICATION',
+    false,
+  ],
+];
+
+/** The field paths a validation failure names. */
+function problemFields(document: unknown): string[] {
+  try {
+    validateWorkspaceData(document);
+  } catch (error) {
+    if (error instanceof AppError) return error.fieldErrors.map((e) => `${e.field}: ${e.message}`);
+    throw error;
+  }
+  return [];
+}
+
+describe(`workspace data: parley import / export (${ENGINE})`, () => {
+  test('import then export › round-trips tags, templates with translations and contacts', async () => {
+    const ws = await createWorkspace(server);
+    const summary = await importFile(ws, writeFile(sampleDocument()));
+    assert.deepEqual(summary, { tags: 2, templates: 2, contacts: { created: 2, updated: 0 } });
+    assert.deepEqual(await exportCli(ws), SAMPLE_EXPORTED);
+  });
+
+  test('import › re-importing is idempotent: contacts are updated, not created, and nothing changes', async () => {
+    const ws = await createWorkspace(server);
+    const file = writeFile(sampleDocument());
+    await importFile(ws, file);
+    const optedOut = await optedOutAt(ws, '+447911123456');
+    assert.ok(optedOut);
+
+    const again = await importFile(ws, file);
+    assert.deepEqual(again, { tags: 2, templates: 2, contacts: { created: 0, updated: 2 } });
+    assert.deepEqual(await exportInProcess(ws), SAMPLE_EXPORTED);
+    assert.equal(await optedOutAt(ws, '+447911123456'), optedOut, 'the original opt-out time is kept');
+  });
+
+  test('export › its output imports into an empty workspace and exports identically', async () => {
+    const source = await createWorkspace(server);
+    await server.app.services.portability.import({ workspaceId: source.workspaceId }, sampleDocument());
+    const exported = await exportInProcess(source);
+    assert.deepEqual(exported, SAMPLE_EXPORTED);
+    const target = await createWorkspace(server);
+    const summary = await importFile(target, writeFile(exported));
+    assert.deepEqual(summary, { tags: 3, templates: 2, contacts: { created: 2, updated: 0 } });
+    assert.deepEqual(await exportInProcess(target), exported);
+  });
+
+  test('import › upserts into existing data: adds tags, merges attributes, can opt a contact back in', async () => {
+    const ws = await createWorkspace(server);
+    await ws.action('create-contact', { phone: '+447911123456', name: 'Grace', tags: 'old', metadata: { a: 1 } });
+    const summary = await importFile(
+      ws,
+      writeFile({
+        version: 1,
+        contacts: [{ phone: '+44 7911 123456', tags: ['new'], custom_attributes: { a: null, b: 2 }, opted_out: false }],
+      }),
+    );
+    assert.deepEqual(summary.contacts, { created: 0, updated: 1 });
+    const contact = await ws.action<Contact>('get-contact', { phone: '+447911123456' });
+    assert.equal(contact.body.name, 'Grace', 'absent fields keep their values');
+    assert.deepEqual(contact.body.tags, ['new', 'old']);
+    assert.deepEqual(contact.body.custom_attributes, { b: 2 });
+    assert.equal(contact.body.opted_out, false);
+  });
+
+  test('import › a bad field exits 1 naming its path on one stderr line, prints nothing, writes nothing', async () => {
+    // Each problem sits after valid tags and templates, so a partial import would show in the export.
+    await Promise.all(
+      BAD_FIELDS.filter(([, , , viaCli]) => viaCli).map(async ([label, breakIt, expected]) => {
+        const ws = await createWorkspace(server);
+        const document = sampleDocument();
+        breakIt(document);
+        const result = await runCli(server, 'import', '--workspace', ws.workspaceId, writeFile(document));
+        assert.equal(result.code, 1, `${label}: exit code (stderr: ${result.stderr})`);
+        assert.equal(result.stdout, '', `${label}: nothing on stdout`);
+        const lines = stderrLines(result);
+        assert.equal(lines.length, 1, `${label}: one line on stderr, got ${result.stderr}`);
+        assert.ok(lines[0]!.startsWith(`parley: ${expected}`), `${label}: ${lines[0]}`);
+        assert.ok(lines[0]!.endsWith('(validation_failed)'), `${label}: ${lines[0]}`);
+        assert.deepEqual(await exportInProcess(ws), EMPTY, `${label}: nothing written`);
+      }),
+    );
+  });
+
+  test('import › every rule is checked before the first write (service, in process)', async () => {
+    for (const [label, breakIt, expected] of BAD_FIELDS) {
+      const ws = await createWorkspace(server);
+      const document = sampleDocument();
+      breakIt(document);
+      await assert.rejects(
+        server.app.services.portability.import({ workspaceId: ws.workspaceId }, document),
+        (error: unknown) =>
+          error instanceof AppError &&
+          error.code === 'validation_failed' &&
+          error.fieldErrors.some((e) => `${e.field}: ${e.message}`.startsWith(expected)),
+        label,
+      );
+      assert.deepEqual(await exportInProcess(ws), EMPTY, `${label}: nothing written`);
+    }
+  });
+
+  test('import › a file that is not JSON or cannot be read exits 1 with one line', async () => {
+    const ws = await createWorkspace(server);
+    const cases: [string, RegExp][] = [
+      [writeFile('{"version": 1,'), /^parley: \S+workspace-\d+\.json: is not valid JSON \(.+\) \(validation_failed\)$/],
+      [
+        path.join(tmp, 'missing.json'),
+        /^parley: \S+missing\.json: cannot be read \(ENOENT: .+\) \(validation_failed\)$/,
+      ],
+    ];
+    const results = await Promise.all(
+      cases.map(([file]) => runCli(server, 'import', '--workspace', ws.workspaceId, file)),
+    );
+    results.forEach((result, i) => {
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(result.stdout, '');
+      assert.equal(stderrLines(result).length, 1);
+      assert.match(stderrLines(result)[0]!, cases[i]![1]);
+    });
+    assert.deepEqual(await exportInProcess(ws), EMPTY);
+  });
+
+  test('import › an unknown workspace exits 1 and a missing file argument exits 2', async () => {
+    const file = writeFile(sampleDocument());
+    const unknown = await runCli(server, 'import', '--workspace', '01900000-0000-7000-8000-000000000000', file);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /^parley: workspace not found \(not_found\)\n$/);
+    const ws = await createWorkspace(server);
+    const noFile = await runCli(server, 'import', '--workspace', ws.workspaceId);
+    assert.equal(noFile.code, 2);
+    assert.match(noFile.stderr, /^parley: usage: parley import --workspace ID FILE\.json\n$/);
+  });
+
+  test('validateWorkspaceData › reports every schema problem with its path and a readable message', () => {
+    const document = {
+      version: 1,
+      surprise: true,
+      tags: [{}],
+      templates: [
+        {
+          name: 'Not Valid',
+          category: 'PROMO',
+          translations: [{ language: 'en', status: 'APPROVED', body: '', header_type: 'GIF', footer: 7 }],
+        },
+      ],
+      contacts: [{ phone: 14155550100, tags: 'vip' }],
+    };
+    assert.deepEqual(problemFields(document), [
+      '/surprise: is not a known property',
+      '/tags/0/name: is required',
+      '/templates/0/name: must match the pattern ^[a-z0-9_]+$',
+      '/templates/0/category: must be one of MARKETING, UTILITY, AUTHENTICATION',
+      '/templates/0/translations/0/body: must not be empty',
+      '/templates/0/translations/0/header_type: must be one of TEXT, IMAGE, VIDEO, DOCUMENT (or null)',
+      '/templates/0/translations/0/footer: must be a string (or null)',
+      '/contacts/0/phone: must be a string',
+      '/contacts/0/tags: must be an array',
+    ]);
+    assert.deepEqual(problemFields(sampleDocument()), []);
+    assert.deepEqual(problemFields([1, 2]), ['/: must be an object']);
+    assert.deepEqual(problemFields({ version: 2 }), ['/version: must be 1']);
+    assert.deepEqual(problemFields({ tags: [] }), ['/version: is required']);
+  });
+
+  test('validateWorkspaceData › reports at most 20 problems and says how many more there are', () => {
+    const contacts = Array.from({ length: 25 }, (_, i) => ({ phone: `+1 555 01${String(i).padStart(2, '0')}` }));
+    const problems = problemFields({ version: 1, contacts });
+    assert.equal(problems.length, 21);
+    assert.equal(problems[0], '/contacts/0/phone: must be a valid international phone number, e.g. +14155550100');
+    assert.equal(problems[20], '/: and 5 more problems');
+  });
+
+  test('docs/workspace-data.schema.json › is the schema generated from WorkspaceDataSchema', async () => {
+    for (const generated of GENERATED_SCHEMAS) {
+      const checkedIn = fs.readFileSync(path.join(REPO_ROOT, generated.file), 'utf8');
+      assert.ok(
+        checkedIn === (await renderSchema(generated)),
+        `${generated.file} is stale: run \`node --import tsx scripts/generate-schemas.ts\` and commit the result`,
+      );
+    }
+    const published = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'docs/workspace-data.schema.json'), 'utf8')) as {
+      $schema: string;
+    };
+    assert.equal(published.$schema, 'https://json-schema.org/draft/2020-12/schema');
+  });
+
+  test('docs/examples/workspace.json › validates, imports cleanly and get-template shows it over HTTPS', async () => {
+    const example = JSON.parse(fs.readFileSync(EXAMPLE_FILE, 'utf8')) as WorkspaceData;
+    assert.deepEqual(problemFields(example), []);
+    const ws = await createWorkspace(server);
+    const summary = await importFile(ws, EXAMPLE_FILE);
+    assert.deepEqual(summary, { tags: 4, templates: 3, contacts: { created: 5, updated: 0 } });
+
+    const listed = await ws.action<Template[]>('list-templates', {});
+    assert.deepEqual(
+      listed.body.map((t) => t.name),
+      ['back_in_stock', 'order_shipped', 'spring_sale'],
+    );
+    const get = async (name: string) => {
+      const templateId = listed.body.find((t) => t.name === name)!.id;
+      const res = await ws.action<Template>('get-template', { template_id: templateId });
+      assert.equal(res.status, 200);
+      const { id, created_at, ...shown } = res.body;
+      assert.match(`${id} ${created_at}`, /^[0-9a-f-]{36} \d{4}-.+\+00:00$/);
+      return shown;
+    };
+    assert.deepEqual(await get('order_shipped'), {
+      name: 'order_shipped',
+      category: 'UTILITY',
+      status: 'APPROVED',
+      language: 'en_US',
+      languages: ['en_US'],
+      body: 'Hi {{1}}, your order {{2}} has shipped and should arrive by {{3}}.',
+      header_type: 'TEXT',
+      header_content: 'Your order is on its way',
+      footer: 'Northwind Coffee Roasters',
+      buttons: [
+        { type: 'URL', text: 'Track order', url: 'https://shop.example.com/orders/{{1}}' },
+        { type: 'QUICK_REPLY', text: 'Talk to a person' },
+      ],
+      placeholders: ['1', '2', '3'],
+      translations: [{ language: 'en_US', status: 'APPROVED' }],
+    });
+    const sale = await get('spring_sale');
+    assert.deepEqual(
+      [sale.status, sale.language, sale.languages, sale.translations, sale.placeholders],
+      [
+        'APPROVED',
+        'en_US',
+        ['en_US', 'fr'],
+        [
+          { language: 'en_US', status: 'APPROVED' },
+          { language: 'fr', status: 'PENDING' },
+        ],
+        ['1', '2'],
+      ],
+    );
+    const stock = await get('back_in_stock');
+    assert.deepEqual(
+      [stock.header_type, stock.header_content, stock.footer, stock.buttons.map((b) => b.type)],
+      ['IMAGE', 'https://shop.example.com/images/ethiopia-guji.jpg', undefined, ['QUICK_REPLY', 'PHONE_NUMBER']],
+    );
+
+    const marie = await ws.action<Contact>('get-contact', { phone: '+33612345678' });
+    assert.deepEqual(
+      [marie.body.name, marie.body.tags, marie.body.custom_attributes],
+      ['Marie Curie', ['fr', 'newsletter'], { preferred_language: 'fr' }],
+    );
+    const alan = await ws.action<Contact>('get-contact', { phone: '+61293744000' });
+    assert.equal(alan.body.opted_out, true);
+    const all = await ws.action<Contact[]>('search-contacts', {});
+    assert.equal(all.body.length, 5);
+  });
+});

@@ -1,0 +1,115 @@
+import type { TSchema } from '@sinclair/typebox';
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import { Value } from '@sinclair/typebox/value';
+import { parseEmail, parsePhone } from '../contacts/contact.input.js';
+import { AppError, errors, type FieldError } from '../shared/errors.js';
+import { NOT_BLANK, WorkspaceDataSchema, type WorkspaceData } from './workspace-data.schema.js';
+
+/** At most this many problems are reported; a file with more is usually the wrong file. */
+const MAX_PROBLEMS = 20;
+
+/**
+ * Checks a document against the workspace-data schema and every rule the import's writes enforce,
+ * so a bad file is refused before anything is written. Each problem names its JSON Pointer path.
+ */
+export function validateWorkspaceData(document: unknown): WorkspaceData {
+  const problems = [...nulCharacters(document, ''), ...schemaProblems(document)];
+  if (problems.length === 0) problems.push(...ruleProblems(document as WorkspaceData));
+  if (problems.length > 0) throw errors.validationMany(capped(problems));
+  return document as WorkspaceData;
+}
+
+function capped(problems: FieldError[]): FieldError[] {
+  if (problems.length <= MAX_PROBLEMS) return problems;
+  return [
+    ...problems.slice(0, MAX_PROBLEMS),
+    { field: '/', message: `and ${problems.length - MAX_PROBLEMS} more problems` },
+  ];
+}
+
+/** Schema violations, one per path (TypeBox reports a missing property twice: required, then type). */
+function schemaProblems(document: unknown): FieldError[] {
+  const byPath = new Map<string, string>();
+  for (const error of Value.Errors(WorkspaceDataSchema, document)) {
+    const field = error.path || '/';
+    if (!byPath.has(field)) byPath.set(field, describeSchemaError(error));
+  }
+  return [...byPath].map(([field, message]) => ({ field, message }));
+}
+
+type Describe = (schema: TSchema) => string;
+
+/** Messages that say what the field must be, by TypeBox error type; others keep TypeBox's message. */
+const MESSAGES: Partial<Record<ValueErrorType, Describe>> = {
+  [ValueErrorType.ObjectAdditionalProperties]: () => 'is not a known property',
+  [ValueErrorType.ObjectRequiredProperty]: () => 'is required',
+  [ValueErrorType.Literal]: (schema) => `must be ${JSON.stringify(schema.const)}`,
+  [ValueErrorType.StringMaxLength]: (schema) => `must be at most ${String(schema.maxLength)} characters`,
+  [ValueErrorType.StringMinLength]: (schema) =>
+    schema.minLength === 1 ? 'must not be empty' : `must be at least ${String(schema.minLength)} characters`,
+  [ValueErrorType.StringPattern]: (schema) =>
+    schema.pattern === NOT_BLANK ? 'must not be blank' : `must match the pattern ${String(schema.pattern)}`,
+  [ValueErrorType.ArrayMaxItems]: (schema) => `must have at most ${String(schema.maxItems)} items`,
+  [ValueErrorType.ArrayMinItems]: (schema) =>
+    `must have at least ${String(schema.minItems)} item${schema.minItems === 1 ? '' : 's'}`,
+  [ValueErrorType.String]: () => 'must be a string',
+  [ValueErrorType.Boolean]: () => 'must be true or false',
+  [ValueErrorType.Object]: () => 'must be an object',
+  [ValueErrorType.Array]: () => 'must be an array',
+};
+
+/** What the field must be, rather than TypeBox's "Expected union value". */
+function describeSchemaError(error: ValueError): string {
+  if (error.type === ValueErrorType.Union) return describeUnion(error);
+  return MESSAGES[error.type]?.(error.schema) ?? error.message;
+}
+
+/** Unions here are either a set of literals (an enum) or a nullable value. */
+function describeUnion(error: ValueError): string {
+  const variants = (error.schema.anyOf ?? []) as TSchema[];
+  const literals = variants.filter((v) => v.const !== undefined).map((v) => String(v.const));
+  if (literals.length > 0 && literals.length === variants.length) return `must be one of ${literals.join(', ')}`;
+  const nonNull = error.errors
+    .map((iterator) => iterator.First())
+    .find((e): e is ValueError => e !== undefined && e.type !== ValueErrorType.Null);
+  return nonNull ? `${describeSchemaError(nonNull)} (or null)` : error.message;
+}
+
+/** Both engines would refuse U+0000 half-way through the import (PostgreSQL text and jsonb cannot hold it). */
+function nulCharacters(value: unknown, path: string): FieldError[] {
+  const message = 'must not contain the NUL character (U+0000)';
+  if (typeof value === 'string') return value.includes('\u0000') ? [{ field: path || '/', message }] : [];
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, child]) => {
+    const childPath = `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    const keyProblem = key.includes('\u0000') ? [{ field: childPath, message: `its name ${message}` }] : [];
+    return [...keyProblem, ...nulCharacters(child, childPath)];
+  });
+}
+
+/** Rules beyond the schema that the services would otherwise enforce only while writing. */
+function ruleProblems(data: WorkspaceData): FieldError[] {
+  const problems: FieldError[] = [];
+  const check = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      problems.push(...error.fieldErrors);
+    }
+  };
+  data.templates?.forEach((template, i) =>
+    template.translations.forEach((t, j) => {
+      // Same rule as the template service's upsert, reported with the file's path instead of mid-import.
+      if (t.header_type && !t.header_content) {
+        const field = `/templates/${i}/translations/${j}/header_content`;
+        problems.push({ field, message: `a ${t.header_type} header needs header_content` });
+      }
+    }),
+  );
+  data.contacts?.forEach((contact, i) => {
+    check(() => parsePhone(contact.phone, `/contacts/${i}/phone`));
+    if (contact.email !== undefined) check(() => parseEmail(contact.email!, `/contacts/${i}/email`));
+  });
+  return problems;
+}

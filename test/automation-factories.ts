@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import type { TestServer } from './server.js';
+
+/**
+ * Sequences, flows, their runs and campaigns, written straight into the tables: the engines that
+ * will own them arrive with a later issue, and the trigger feeds and dropdowns only read them.
+ * Each factory builds the parents it is not given (a run creates its flow and contact).
+ */
+
+type Json = Record<string, unknown>;
+
+function depsOf(server: TestServer) {
+  const { db, newId, clock } = server.app.services.deps;
+  return { db, newId, now: () => clock.now().toISOString() };
+}
+
+/** A contact row with a unique phone (+1 415 55x xxxx); returns its id. */
+export async function insertContact(
+  server: TestServer,
+  workspaceId: string,
+  fields: { phone?: string; name?: string | null; email?: string | null } = {},
+): Promise<string> {
+  const { db, newId, now } = depsOf(server);
+  const id = newId();
+  const at = now();
+  const digits = String(parseInt(randomUUID().replace(/-/g, '').slice(0, 8), 16) % 10_000_000).padStart(7, '0');
+  await db
+    .insertInto('contacts')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      phone: fields.phone ?? `+1415${digits}`,
+      name: fields.name === undefined ? `Contact ${digits}` : fields.name,
+      email: fields.email === undefined ? null : fields.email,
+      custom_attributes: '{}',
+      opted_out_at: null,
+      last_message_at: null,
+      last_inbound_at: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
+
+async function insertDefinition(
+  server: TestServer,
+  table: 'sequences' | 'flows',
+  workspaceId: string,
+  name: string,
+  definition: Json,
+): Promise<string> {
+  const { db, newId, now } = depsOf(server);
+  const id = newId();
+  const at = now();
+  await db
+    .insertInto(table)
+    .values({
+      id,
+      workspace_id: workspaceId,
+      name,
+      definition: JSON.stringify(definition),
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
+
+/** A sequence (drip campaign) with an empty definition; returns its id. */
+export function createSequence(
+  server: TestServer,
+  workspaceId: string,
+  fields: { name?: string; definition?: Json } = {},
+): Promise<string> {
+  const name = fields.name ?? `sequence_${randomUUID().slice(0, 8)}`;
+  return insertDefinition(server, 'sequences', workspaceId, name, fields.definition ?? { steps: [] });
+}
+
+/** A chatbot flow with an empty definition; returns its id. */
+export function createFlow(
+  server: TestServer,
+  workspaceId: string,
+  fields: { name?: string; definition?: Json } = {},
+): Promise<string> {
+  const name = fields.name ?? `flow_${randomUUID().slice(0, 8)}`;
+  return insertDefinition(server, 'flows', workspaceId, name, fields.definition ?? { nodes: [] });
+}
+
+export interface RunFields {
+  contactId?: string;
+  status?: string;
+  context?: Json;
+}
+
+/** Enrols a contact in a sequence, as trigger-sequence will; creates the contact if not given. */
+export async function enrolInSequence(
+  server: TestServer,
+  workspaceId: string,
+  sequenceId: string,
+  fields: RunFields = {},
+): Promise<string> {
+  const { db, newId, now } = depsOf(server);
+  const contactId = fields.contactId ?? (await insertContact(server, workspaceId));
+  const id = newId();
+  const at = now();
+  await db
+    .insertInto('sequence_enrolments')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      sequence_id: sequenceId,
+      contact_id: contactId,
+      status: fields.status ?? 'active',
+      context: JSON.stringify(fields.context ?? {}),
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
+
+/** Starts a flow run for a contact, as trigger-flow will; creates the contact if not given. */
+export async function startFlowRun(
+  server: TestServer,
+  workspaceId: string,
+  flowId: string,
+  fields: RunFields = {},
+): Promise<string> {
+  const { db, newId, now } = depsOf(server);
+  const contactId = fields.contactId ?? (await insertContact(server, workspaceId));
+  const id = newId();
+  const at = now();
+  await db
+    .insertInto('flow_runs')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      flow_id: flowId,
+      contact_id: contactId,
+      status: fields.status ?? 'running',
+      context: JSON.stringify(fields.context ?? {}),
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
+
+/** A campaign, created now; `sent: true` marks it sent at the same instant. Returns its id. */
+export async function createCampaign(
+  server: TestServer,
+  workspaceId: string,
+  fields: { name?: string; templateId?: string | null; status?: string; sent?: boolean } = {},
+): Promise<string> {
+  const { db, newId, now } = depsOf(server);
+  const id = newId();
+  const at = now();
+  await db
+    .insertInto('campaigns')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      name: fields.name ?? `campaign_${randomUUID().slice(0, 8)}`,
+      template_id: fields.templateId ?? null,
+      status: fields.status ?? (fields.sent ? 'sent' : 'draft'),
+      audience: JSON.stringify({ tags: [] }),
+      scheduled_at: null,
+      sent_at: fields.sent ? at : null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
+
+/** Marks a campaign as sent now, as the campaign engine will when it finishes sending. */
+export async function markCampaignSent(server: TestServer, campaignId: string): Promise<void> {
+  const { db, now } = depsOf(server);
+  const at = now();
+  await db
+    .updateTable('campaigns')
+    .set({ status: 'sent', sent_at: at, updated_at: at })
+    .where('id', '=', campaignId)
+    .execute();
+}
+
+/** Records an outbound message (a reply the workspace sent); returns its id. */
+export async function recordOutboundMessage(
+  server: TestServer,
+  workspaceId: string,
+  contactId: string,
+  content: Json = { body: 'our reply' },
+): Promise<string> {
+  const { db, newId, now } = depsOf(server);
+  const id = newId();
+  const at = now();
+  await db
+    .insertInto('messages')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      contact_id: contactId,
+      direction: 'outbound',
+      type: 'text',
+      content: JSON.stringify(content),
+      status: 'sent',
+      provider_message_id: `wamid.${randomUUID()}`,
+      error: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
