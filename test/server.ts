@@ -30,7 +30,7 @@ export interface HttpResponse<T = unknown> {
 
 export interface HttpClient {
   send<T = unknown>(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE',
     pathname: string,
     options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
   ): Promise<HttpResponse<T>>;

@@ -3,7 +3,7 @@ import type { Clock } from '../shared/clock.js';
 import { errors } from '../shared/errors.js';
 import type { TokenService } from '../workspaces/token.service.js';
 import { FixedWindowLimiter, type RateDecision } from './rate-limit.js';
-import type { Api } from './types.js';
+import type { Access, Api } from './types.js';
 
 const MINUTE_MS = 60_000;
 /** Requests per minute per client address while no valid token is presented (slows token guessing). */
@@ -12,14 +12,14 @@ const ANONYMOUS_LIMIT_PER_MINUTE = 120;
 /**
  * Authentication, scopes and rate limits for every API route. A route's `config.access` says who
  * may call it; `config.poll` marks trigger feeds, which are limited to one call per workspace
- * interval per token (0 = unlimited: the "raised rate limit" for trusted pollers); everything else
- * shares the per-token request budget.
+ * interval per token (0 = no interval: the "raised rate limit" for trusted pollers, whose polls then
+ * count like any other request); everything else shares the per-token request budget.
  */
 export function registerAuth(app: Api, deps: { tokens: TokenService; clock: Clock }): void {
   const limiter = new FixedWindowLimiter(deps.clock);
 
   app.addHook('onRequest', async (request, reply) => {
-    const access = request.routeOptions.config.access ?? 'public';
+    const access = request.routeOptions.config.access ?? defaultAccess(request.routeOptions.url);
     if (access === 'public') return;
     const token = bearerToken(request);
     try {
@@ -31,7 +31,7 @@ export function registerAuth(app: Api, deps: { tokens: TokenService; clock: Cloc
     }
     request.log = request.log.child({ workspace_id: request.principal.workspaceId });
     // Counted before the scope check, so refused writes carry the limit headers and use the budget too.
-    if (!request.routeOptions.config.poll) {
+    if (!request.routeOptions.config.poll || request.principal.pollIntervalSeconds === 0) {
       const { tokenId, rateLimitPerMinute } = request.principal;
       enforce(reply, limiter.hit(`token:${tokenId}`, rateLimitPerMinute, MINUTE_MS));
     }
@@ -49,6 +49,11 @@ export function registerAuth(app: Api, deps: { tokens: TokenService; clock: Cloc
     setLimitHeaders(reply, decision);
     if (!decision.allowed) throw errors.pollTooFrequent(pollIntervalSeconds, decision.resetSeconds);
   });
+}
+
+/** Routes under the API prefixes need a token unless they say otherwise (deny by default). */
+function defaultAccess(url: string | undefined): Access {
+  return url?.startsWith('/api/v1/') || url?.startsWith('/api/zapier/') ? 'read' : 'public';
 }
 
 function enforce(reply: FastifyReply, decision: RateDecision): void {

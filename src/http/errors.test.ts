@@ -110,6 +110,17 @@ describe(`errors (${ENGINE})`, () => {
     await assertNothingWritten(ws);
   });
 
+  test('400 › text holding a NUL character is refused on every engine, and nothing is written', async () => {
+    const ws = await createWorkspace(server);
+    const raw = '{"phone": "+14155550100", "name": "Ada\\u0000Lovelace", "metadata": {"k": "v"}}';
+    const problem = assertProblem(await post(ws, 'create-contact', raw, 'application/json'), 400, 'validation_failed');
+    assert.match(problem.detail, /NUL/);
+    const escaped = '{"phone": "+14155550100", "name": "back\\\\u0000slash"}';
+    const created = await post(ws, 'create-contact', escaped, 'application/json');
+    assert.equal(created.status, 201, 'an escaped backslash followed by u0000 is ordinary text');
+    assert.equal((created.body as { name: string }).name, 'back\\u0000slash');
+  });
+
   test('401 › a missing token is unauthorized, in the same shape', async () => {
     const res = await server.http.send('POST', '/api/v1/actions/search-contacts', { body: {} });
     assertProblem(res, 401, 'unauthorized', '/api/v1/actions/search-contacts');

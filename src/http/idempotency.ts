@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -6,6 +8,9 @@ import { PROBLEM_CONTENT_TYPE } from './problem.js';
 import type { Api } from './types.js';
 
 const RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A claim with no stored result after this long belongs to a request that died with its process. */
+const ABANDONED_CLAIM_MS = 60_000;
+const SWEEP_EVERY_MS = 10 * 60_000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /**
@@ -14,6 +19,9 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
  * A pending row claims the key first, so two concurrent retries cannot both do the work.
  */
 export function registerIdempotency(app: Api, { db, clock }: Pick<Deps, 'db' | 'clock'>): void {
+  const keys = idempotencyKeys(db);
+  let lastSweep = 0;
+
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers['idempotency-key'];
     if (request.method !== 'POST' || key === undefined || !request.principal) return;
@@ -24,30 +32,22 @@ export function registerIdempotency(app: Api, { db, clock }: Pick<Deps, 'db' | '
     const fingerprint = createHash('sha256')
       .update(`${request.routeOptions.url}\n${JSON.stringify(request.body ?? null)}`)
       .digest('hex');
-    const now = clock.now();
-    await db
-      .deleteFrom('idempotency_keys')
-      .where('workspace_id', '=', workspaceId)
-      .where('key', '=', key)
-      .where('created_at', '<', toStoredTimestamp(new Date(now.getTime() - RETENTION_MS)))
-      .execute();
-    const claimed = await db
-      .insertInto('idempotency_keys')
-      .values({ workspace_id: workspaceId, key, fingerprint, created_at: toStoredTimestamp(now) })
-      .onConflict((oc) => oc.columns(['workspace_id', 'key']).doNothing())
-      .executeTakeFirst();
-    if (Number(claimed.numInsertedOrUpdatedRows) === 1) {
+    const now = clock.now().getTime();
+    if (now - lastSweep > SWEEP_EVERY_MS) {
+      lastSweep = now;
+      await keys.deleteOlderThan(toStoredTimestamp(new Date(now - RETENTION_MS)));
+    }
+    await keys.releaseStale(workspaceId, key, {
+      expiredBefore: toStoredTimestamp(new Date(now - RETENTION_MS)),
+      abandonedBefore: toStoredTimestamp(new Date(now - ABANDONED_CLAIM_MS)),
+    });
+    if (await keys.claim(workspaceId, key, fingerprint, toStoredTimestamp(new Date(now)))) {
       request.idempotencyKey = key;
       return;
     }
-    const stored = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('key', '=', key)
-      .executeTakeFirstOrThrow();
-    if (stored.fingerprint !== fingerprint) throw errors.idempotencyKeyReused();
-    if (stored.status_code === null || stored.response_body === null) throw errors.idempotencyInProgress();
+    const stored = await keys.find(workspaceId, key);
+    if (stored && stored.fingerprint !== fingerprint) throw errors.idempotencyKeyReused();
+    if (!stored || stored.status_code === null || stored.response_body === null) throw errors.idempotencyInProgress();
     return (
       reply
         .code(stored.status_code)
@@ -63,20 +63,62 @@ export function registerIdempotency(app: Api, { db, clock }: Pick<Deps, 'db' | '
     const key = request.idempotencyKey;
     if (key === null || !request.principal) return payload;
     request.idempotencyKey = null;
-    const row = db
-      .updateTable('idempotency_keys')
-      .where('workspace_id', '=', request.principal.workspaceId)
-      .where('key', '=', key);
     // A server error is not a result: release the key so the client's retry runs again.
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('workspace_id', '=', request.principal.workspaceId)
-        .where('key', '=', key)
-        .execute();
+      await keys.release(request.principal.workspaceId, key);
     } else {
-      await row.set({ status_code: reply.statusCode, response_body: payload }).execute();
+      await keys.complete(request.principal.workspaceId, key, reply.statusCode, payload);
     }
     return payload;
   });
+}
+
+/** SQL for idempotency keys. */
+function idempotencyKeys(db: Kysely<Database>) {
+  return {
+    /** Inserts a pending claim; false when the key exists already. */
+    async claim(workspaceId: string, key: string, fingerprint: string, createdAt: string): Promise<boolean> {
+      const result = await db
+        .insertInto('idempotency_keys')
+        .values({ workspace_id: workspaceId, key, fingerprint, created_at: createdAt })
+        .onConflict((oc) => oc.columns(['workspace_id', 'key']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows) === 1;
+    },
+    find: (workspaceId: string, key: string) =>
+      db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('key', '=', key)
+        .executeTakeFirst(),
+    async complete(workspaceId: string, key: string, statusCode: number, body: string): Promise<void> {
+      await db
+        .updateTable('idempotency_keys')
+        .set({ status_code: statusCode, response_body: body })
+        .where('workspace_id', '=', workspaceId)
+        .where('key', '=', key)
+        .execute();
+    },
+    async release(workspaceId: string, key: string): Promise<void> {
+      await db.deleteFrom('idempotency_keys').where('workspace_id', '=', workspaceId).where('key', '=', key).execute();
+    },
+    /** Frees a key whose result expired, or whose claim was abandoned by a crashed request. */
+    async releaseStale(workspaceId: string, key: string, cutoffs: { expiredBefore: string; abandonedBefore: string }) {
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('workspace_id', '=', workspaceId)
+        .where('key', '=', key)
+        .where((eb) =>
+          eb.or([
+            eb('created_at', '<', cutoffs.expiredBefore),
+            eb.and([eb('status_code', 'is', null), eb('created_at', '<', cutoffs.abandonedBefore)]),
+          ]),
+        )
+        .execute();
+    },
+    async deleteOlderThan(cutoff: string): Promise<void> {
+      await db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).execute();
+    },
+  };
 }

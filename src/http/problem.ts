@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CODES, errors, type ErrorCode, type FieldError } from '../shared/errors.js';
+import type { Api } from './types.js';
 
 /** RFC 9457 problem details with a stable `code`: the one error shape of every endpoint. */
 export const ProblemSchema = Type.Object(
@@ -82,4 +83,24 @@ function validationField(v: AjvError, error: FastifyError): FieldError {
   const missing = typeof v.params.missingProperty === 'string' ? v.params.missingProperty : null;
   const field = missing ? (base ? `${base}.${missing}` : missing) : base || (error.validationContext ?? 'body');
   return { field, message: v.message ?? 'is not valid' };
+}
+
+/** Methods a path may be registered with; a wrong one on a known path is a 405, not a 404. */
+const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Every error, and every unknown route or method, answers with a problem document. */
+export function registerErrorHandling(app: Api): void {
+  app.setErrorHandler((error, request, reply) =>
+    sendProblem(request, reply, toAppError(error as FastifyError, request)),
+  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = ROUTE_METHODS.filter((method) => app.hasRoute({ method, url: path }));
+    if (allowed.length === 0) {
+      return sendProblem(request, reply, new AppError(404, 'route_not_found', `No endpoint ${request.method} ${path}`));
+    }
+    void reply.header('allow', allowed.join(', '));
+    const message = `${path} does not accept ${request.method}; use ${allowed.join(' or ')}`;
+    return sendProblem(request, reply, new AppError(405, 'method_not_allowed', message));
+  });
 }

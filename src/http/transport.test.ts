@@ -186,6 +186,16 @@ describe(`transport (${ENGINE})`, () => {
     assert.equal(anonymous.status, 401, 'tokens are still required');
   });
 
+  test('TRUST_PROXY › the client-facing (left-most) X-Forwarded-Proto decides, in any case', async () => {
+    const ws = await createWorkspace(proxied);
+    for (const proto of ['HTTPS', 'https, http', 'https,http']) {
+      assert.equal((await plain('GET', '/api/v1/me', { token: ws.token, forwardedProto: proto })).status, 200, proto);
+    }
+    for (const proto of ['http, https', 'ws']) {
+      assert.equal((await plain('GET', '/api/v1/me', { token: ws.token, forwardedProto: proto })).status, 403, proto);
+    }
+  });
+
   test('TRUST_PROXY › the health check answers probes that bypass the proxy', async () => {
     const res = await plain('GET', '/healthz');
     assert.equal(res.status, 200);

@@ -29,11 +29,9 @@ interface Problem {
 
 const now = () => server.clock.now().toISOString().replace('Z', '+00:00');
 
-/** A workspace whose polls are not rate limited (interval 0), for tests that poll repeatedly. */
+/** A workspace whose polls are not rate limited (interval 0, a large budget), for tests that poll repeatedly. */
 async function unlimitedWorkspace(): Promise<TestWorkspace> {
-  const ws = await createWorkspace(server);
-  await server.app.services.workspaces.update(ws.workspaceId, { pollIntervalSeconds: 0 });
-  return ws;
+  return createWorkspace(server, { pollIntervalSeconds: 0, rateLimitPerMinute: 100_000 });
 }
 
 async function poll<T>(ws: TestWorkspace, path: string): Promise<T[]> {
@@ -481,13 +479,23 @@ describe(`triggers (${ENGINE})`, () => {
     assert.equal((await ws.get('/v1/triggers/new-sequence-triggered')).status, 200);
   });
 
-  test('poll interval › interval 0 means no limit', async () => {
-    const ws = await createWorkspace(server);
-    await server.app.services.workspaces.update(ws.workspaceId, { pollIntervalSeconds: 0 });
+  test('poll interval › interval 0 means no interval; polls then spend the per-token request budget', async () => {
+    const ws = await createWorkspace(server, { pollIntervalSeconds: 0, rateLimitPerMinute: 10 });
     for (let i = 0; i < 5; i++) {
       assert.equal((await ws.get('/v1/triggers/new-campaign-sent')).status, 200, `poll ${i + 1}`);
       assert.equal((await ws.get('/zapier/triggers/new-campaign-sent')).status, 200, `legacy poll ${i + 1}`);
     }
+    const limited = await ws.get<{ code: string }>('/v1/triggers/new-campaign-sent');
+    assert.equal(limited.status, 429);
+    assert.equal(limited.body.code, 'rate_limited');
+    assert.equal(limited.headers['x-ratelimit-limit'], '10');
+  });
+
+  test('poll interval › HEAD is not served on a feed, so it cannot use up the interval', async () => {
+    const ws = await createWorkspace(server);
+    const head = await server.http.send('HEAD', '/api/v1/triggers/new-message-received', { token: ws.token });
+    assert.ok(head.status === 404 || head.status === 405, `HEAD answered ${head.status}`);
+    assert.equal((await ws.get('/v1/triggers/new-message-received')).status, 200);
   });
 
   test('poll interval › a malformed poll (400) does not use up the interval', async () => {

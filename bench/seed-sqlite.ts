@@ -1,0 +1,115 @@
+import SQLite from 'better-sqlite3';
+import type { WorkspaceDataset } from './dataset.js';
+
+/** Rows per INSERT statement: 1,000 × 11 columns stays under SQLite's 32,766 bound parameters. */
+const BATCH = 1000;
+
+/**
+ * Bulk loading for SQLite: one transaction per table and workspace, multi-row INSERT statements
+ * prepared once. The FTS5 triggers on contacts fire for every row, so the search index is built
+ * as in production. Why not one row per statement: FTS5 flushes its in-memory index to disk at
+ * every statement savepoint (fts5SavepointMethod), and a statement that fires a trigger opens one,
+ * so single-row inserts write one tiny index segment per contact and spend their time merging
+ * them (measured: ~3.5× the CPU of 1,000-row statements).
+ */
+export class SqliteSeeder {
+  private readonly db: SQLite.Database;
+
+  constructor(file: string) {
+    this.db = new SQLite(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    // A big page cache keeps the touched index pages in memory until commit instead of spilling.
+    this.db.pragma('cache_size = -524288');
+  }
+
+  insertContacts(workspaceId: string, data: WorkspaceDataset): void {
+    const columns = `id, workspace_id, phone, name, email, custom_attributes, opted_out_at,
+      last_message_at, last_inbound_at, created_at, updated_at`;
+    this.insertRows('contacts', columns, 11, data.spec.contacts, (i) => {
+      const c = data.contact(i);
+      // Every seeded message is inbound, so the last inbound message is the last message.
+      const last = c.lastMessageAt;
+      return [
+        c.id,
+        workspaceId,
+        c.phone,
+        c.name,
+        c.email,
+        c.customAttributes,
+        c.optedOutAt,
+        last,
+        last,
+        c.createdAt,
+        last ?? c.createdAt,
+      ];
+    });
+  }
+
+  insertMessages(workspaceId: string, data: WorkspaceDataset): void {
+    const columns = `id, workspace_id, contact_id, direction, type, content, status,
+      provider_message_id, error, created_at, updated_at`;
+    this.insertRows('messages', columns, 11, data.spec.messages, (i) => {
+      const m = data.message(i);
+      return [
+        m.id,
+        workspaceId,
+        m.contactId,
+        'inbound',
+        m.type,
+        m.content,
+        'received',
+        m.providerMessageId,
+        null,
+        m.createdAt,
+        m.createdAt,
+      ];
+    });
+  }
+
+  /** Inserts rows 0..count-1 of `row` in one transaction, BATCH rows per statement. */
+  private insertRows(
+    table: string,
+    columns: string,
+    width: number,
+    count: number,
+    row: (i: number) => unknown[],
+  ): void {
+    const tuple = `(${Array<string>(width).fill('?').join(', ')})`;
+    const statement = (rows: number) =>
+      this.db.prepare(`INSERT INTO ${table} (${columns}) VALUES ${Array<string>(rows).fill(tuple).join(', ')}`);
+    const full = statement(BATCH);
+    this.db.transaction(() => {
+      for (let from = 0; from < count; from += BATCH) {
+        const to = Math.min(count, from + BATCH);
+        const params: unknown[] = [];
+        for (let i = from; i < to; i++) params.push(...row(i));
+        (to - from === BATCH ? full : statement(to - from)).run(params);
+      }
+    })();
+  }
+
+  /** Contacts of the workspace whose name, phone or email contains `needle` (any case). */
+  countMatches(workspaceId: string, needle: string): number {
+    const row = this.db
+      .prepare(
+        `SELECT count(*) AS n FROM contacts WHERE workspace_id = ?
+           AND (instr(lower(name), ?) > 0 OR instr(phone, ?) > 0 OR instr(lower(email), ?) > 0)`,
+      )
+      .get(workspaceId, needle, needle, needle) as { n: number };
+    return row.n;
+  }
+
+  version(): string {
+    return `SQLite ${(this.db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v}`;
+  }
+
+  /** Fresh planner statistics, and the WAL folded back so the server starts on a clean file. */
+  finish(): void {
+    this.db.exec('ANALYZE');
+    this.db.pragma('optimize');
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.db.close();
+  }
+}

@@ -1,0 +1,62 @@
+import type { Config } from '../config.js';
+import { AppError } from '../shared/errors.js';
+import type { Api } from './types.js';
+
+/** A `\u0000` escape that is not itself escaped (`\\u0000` is a backslash followed by text). */
+const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/;
+
+/**
+ * What every request goes through before routing: JSON-only bodies, HTTPS enforcement behind a
+ * proxy, the request id header, one structured log line, and a clean hand-over during shutdown.
+ */
+export function registerTransport(app: Api, config: Config): void {
+  acceptJsonOnly(app);
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+    // The health check is exempt: orchestrators probe the container directly, not through the proxy.
+    if (config.trustProxy && request.routeOptions.url !== '/healthz' && !forwardedAsHttps(request.headers)) {
+      throw new AppError(403, 'https_required', 'Parley only accepts requests forwarded as https');
+    }
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms }, 'request');
+  });
+  closeConnectionsWhenStopping(app);
+}
+
+/** The API speaks JSON only (anything else is a 415), and no text may hold NUL, which PostgreSQL refuses. */
+function acceptJsonOnly(app: Api): void {
+  app.removeAllContentTypeParsers();
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
+    const body = raw.toString();
+    if (NUL_ESCAPE.test(body)) {
+      done(new AppError(400, 'validation_failed', 'Text must not contain NUL (\\u0000) characters'), undefined);
+      return;
+    }
+    void parseJson(request, body, done);
+  });
+}
+
+/** The left-most X-Forwarded-Proto is what the client used (proxies append theirs). */
+function forwardedAsHttps(headers: Record<string, string | string[] | undefined>): boolean {
+  const value = headers['x-forwarded-proto'];
+  const first = (Array.isArray(value) ? value[0] : value)?.split(',')[0];
+  return first?.trim().toLowerCase() === 'https';
+}
+
+/**
+ * Graceful shutdown: close() waits for every connection, and a keep-alive connection whose in-flight
+ * request finishes after close() began would otherwise idle for keepAliveTimeout (72 s).
+ */
+function closeConnectionsWhenStopping(app: Api): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
+}
