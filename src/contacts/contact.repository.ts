@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
+import { precompile } from '../db/precompile.js';
 import type { ContactTable, Database } from '../db/schema.js';
 
 export type ContactRow = Selectable<ContactTable>;
@@ -17,16 +18,32 @@ const CONTACT_COLUMNS = [
   'updated_at',
 ] as const;
 
+const contactsOf = (db: Kysely<Database>, workspaceId: string) =>
+  db.selectFrom('contacts').select(CONTACT_COLUMNS).where('workspace_id', '=', workspaceId);
+// The lookups behind every contact action run precompiled.
+const selectById = precompile((db, workspaceId: string, id: string) =>
+  contactsOf(db, workspaceId).where('id', '=', id),
+);
+const selectByPhone = precompile((db, workspaceId: string, phone: string) =>
+  contactsOf(db, workspaceId).where('phone', '=', phone),
+);
+const selectTagNames = precompile((db, contactId: string) =>
+  db
+    .selectFrom('contact_tags')
+    .innerJoin('tags', 'tags.id', 'contact_tags.tag_id')
+    .select('tags.name')
+    .where('contact_tags.contact_id', '=', contactId)
+    .orderBy('tags.name_key'),
+);
+
 /** SQL for contacts and their tag links; every query is scoped to one workspace. */
 export function contactRepository(db: Kysely<Database>) {
-  const base = (workspaceId: string) =>
-    db.selectFrom('contacts').select(CONTACT_COLUMNS).where('workspace_id', '=', workspaceId);
+  const base = (workspaceId: string) => contactsOf(db, workspaceId);
 
   return {
-    findById: (workspaceId: string, id: string) => base(workspaceId).where('id', '=', id).executeTakeFirst(),
+    findById: async (workspaceId: string, id: string) => (await selectById(db, workspaceId, id))[0],
 
-    findByPhone: (workspaceId: string, phone: string) =>
-      base(workspaceId).where('phone', '=', phone).executeTakeFirst(),
+    findByPhone: async (workspaceId: string, phone: string) => (await selectByPhone(db, workspaceId, phone))[0],
 
     /** Emails are not unique; the earliest contact with the address wins, so the answer is stable. */
     findByEmail: (workspaceId: string, email: string) =>
@@ -53,6 +70,11 @@ export function contactRepository(db: Kysely<Database>) {
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', id)
         .execute();
+    },
+
+    /** Tag names of one contact, alphabetical. */
+    async tagNamesOf(contactId: string): Promise<string[]> {
+      return (await selectTagNames(db, contactId)).map((row) => row.name);
     },
 
     /** Tag names per contact, alphabetical. */

@@ -26,8 +26,7 @@ export function createContactService(deps: Deps) {
   const now = () => toStoredTimestamp(clock.now());
 
   async function present(trx: Kysely<Database>, row: ContactRow): Promise<Contact> {
-    const tags = await contactRepository(trx).tagNames([row.id]);
-    return presentContact(row, tags.get(row.id) ?? []);
+    return presentContact(row, await contactRepository(trx).tagNamesOf(row.id));
   }
 
   /** Finds the contact a request names by `contact_id` or `phone`, or throws not_found. */

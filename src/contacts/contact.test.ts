@@ -193,6 +193,42 @@ describe(`contacts (${ENGINE})`, () => {
     assert.match(res.body[0]!.last_message_at!, TIMESTAMP);
   });
 
+  test('search-contacts › a substring matching thousands still returns the 50 newest conversations', async () => {
+    const ws = await createWorkspace(server);
+    const { db, newId } = server.app.services.deps;
+    const base = Date.parse('2026-01-01T00:00:00.000Z');
+    const rows = Array.from({ length: 5200 }, (_, i) => ({
+      id: newId(),
+      workspace_id: ws.workspaceId,
+      phone: `+1415${String(2000000 + i)}`,
+      name: `Common Smith ${i}`,
+      email: null,
+      custom_attributes: '{}',
+      opted_out_at: null,
+      // Every third contact has talked to us, the newest being the highest i.
+      last_message_at: i % 3 === 0 ? new Date(base + i * 1000).toISOString() : null,
+      last_inbound_at: null,
+      created_at: new Date(base).toISOString(),
+      updated_at: new Date(base).toISOString(),
+    }));
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto('contacts')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    const res = await ws.action<Contact[]>('search-contacts', { query: 'mon smi' });
+    assert.equal(res.body.length, 50);
+    assert.deepEqual(
+      res.body.slice(0, 3).map((c) => c.name),
+      ['Common Smith 5199', 'Common Smith 5196', 'Common Smith 5193'],
+    );
+    const rare = await ws.action<Contact[]>('search-contacts', { query: 'Smith 4242' });
+    assert.deepEqual(
+      rare.body.map((c) => c.name),
+      ['Common Smith 4242'],
+    );
+  });
+
   test('contacts › a foreign workspace id answers exactly like an unknown one', async () => {
     const mine = await createWorkspace(server);
     const theirs = await createWorkspace(server);

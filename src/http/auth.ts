@@ -29,7 +29,6 @@ export function registerAuth(app: Api, deps: { tokens: TokenService; clock: Cloc
       if (token === null) throw errors.unauthorized('Send the API token as "Authorization: Bearer <token>"');
       throw error;
     }
-    request.log = request.log.child({ workspace_id: request.principal.workspaceId });
     // Counted before the scope check, so refused writes carry the limit headers and use the budget too.
     if (!request.routeOptions.config.poll || request.principal.pollIntervalSeconds === 0) {
       const { tokenId, rateLimitPerMinute } = request.principal;

@@ -20,7 +20,11 @@ export function registerTransport(app: Api, config: Config): void {
   });
   app.addHook('onResponse', async (request, reply) => {
     const ms = Math.round(reply.elapsedTime * 10) / 10;
-    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms }, 'request');
+    const workspace_id = request.principal?.workspaceId;
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms, workspace_id },
+      'request',
+    );
   });
   closeConnectionsWhenStopping(app);
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { precompile } from '../db/precompile.js';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -30,6 +31,24 @@ const TOKEN_PREFIX = 'parley_';
 const TOKEN_PATTERN = /^parley_[A-Za-z0-9_-]{43}$/;
 /** last_used_at is written at most this often per token, so reads do not turn into writes. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Every API request runs this lookup, so it is compiled once. */
+const selectToken = precompile((db, tokenHash: string) =>
+  db
+    .selectFrom('api_tokens')
+    .innerJoin('workspaces', 'workspaces.id', 'api_tokens.workspace_id')
+    .select([
+      'api_tokens.id',
+      'api_tokens.user_id',
+      'api_tokens.workspace_id',
+      'api_tokens.scope',
+      'api_tokens.revoked_at',
+      'api_tokens.last_used_at',
+      'workspaces.poll_interval_seconds',
+      'workspaces.rate_limit_per_minute',
+    ])
+    .where('api_tokens.token_hash', '=', tokenHash),
+);
 
 function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -86,21 +105,7 @@ export function createTokenService({ db, clock, newId }: Deps) {
     /** Resolves a bearer token to its principal, or throws unauthorized. */
     async authenticate(token: string): Promise<Principal> {
       if (!TOKEN_PATTERN.test(token)) throw errors.unauthorized('The bearer token is malformed');
-      const row = await db
-        .selectFrom('api_tokens')
-        .innerJoin('workspaces', 'workspaces.id', 'api_tokens.workspace_id')
-        .select([
-          'api_tokens.id',
-          'api_tokens.user_id',
-          'api_tokens.workspace_id',
-          'api_tokens.scope',
-          'api_tokens.revoked_at',
-          'api_tokens.last_used_at',
-          'workspaces.poll_interval_seconds',
-          'workspaces.rate_limit_per_minute',
-        ])
-        .where('api_tokens.token_hash', '=', hashToken(token))
-        .executeTakeFirst();
+      const [row] = await selectToken(db, hashToken(token));
       if (!row) throw errors.unauthorized('The bearer token is not known');
       if (row.revoked_at) throw errors.unauthorized('The bearer token has been revoked');
       await touch(row.id, row.last_used_at);

@@ -131,7 +131,9 @@ async function createContacts(db: Kysely<Database>, dialect: Dialect): Promise<v
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
     .addUniqueConstraint('contacts_workspace_phone', ['workspace_id', 'phone'])
     .execute();
-  await sql`CREATE INDEX contacts_recent ON contacts (workspace_id, last_message_at DESC, id DESC)`.execute(db);
+  // Newest conversation first, never-messaged last: SQLite's DESC already puts NULLs last.
+  const recency = dialect === 'sqlite' ? sql`last_message_at DESC` : sql`last_message_at DESC NULLS LAST`;
+  await sql`CREATE INDEX contacts_recent ON contacts (workspace_id, ${recency}, id DESC)`.execute(db);
   await sql`CREATE INDEX contacts_email ON contacts (workspace_id, lower(email))`.execute(db);
 
   if (dialect === 'sqlite') {
