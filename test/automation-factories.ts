@@ -93,6 +93,21 @@ export interface RunFields {
   context?: Json;
 }
 
+/** The columns a sequence enrolment and a flow run share; creates the contact if not given. */
+async function runValues(server: TestServer, workspaceId: string, fields: RunFields, defaultStatus: string) {
+  const { newId, now } = depsOf(server);
+  const at = now();
+  return {
+    id: newId(),
+    workspace_id: workspaceId,
+    contact_id: fields.contactId ?? (await insertContact(server, workspaceId)),
+    status: fields.status ?? defaultStatus,
+    context: JSON.stringify(fields.context ?? {}),
+    created_at: at,
+    updated_at: at,
+  };
+}
+
 /** Enrols a contact in a sequence, as trigger-sequence will; creates the contact if not given. */
 export async function enrolInSequence(
   server: TestServer,
@@ -100,24 +115,12 @@ export async function enrolInSequence(
   sequenceId: string,
   fields: RunFields = {},
 ): Promise<string> {
-  const { db, newId, now } = depsOf(server);
-  const contactId = fields.contactId ?? (await insertContact(server, workspaceId));
-  const id = newId();
-  const at = now();
-  await db
-    .insertInto('sequence_enrolments')
-    .values({
-      id,
-      workspace_id: workspaceId,
-      sequence_id: sequenceId,
-      contact_id: contactId,
-      status: fields.status ?? 'active',
-      context: JSON.stringify(fields.context ?? {}),
-      created_at: at,
-      updated_at: at,
-    })
+  const values = await runValues(server, workspaceId, fields, 'active');
+  await depsOf(server)
+    .db.insertInto('sequence_enrolments')
+    .values({ ...values, sequence_id: sequenceId })
     .execute();
-  return id;
+  return values.id;
 }
 
 /** Starts a flow run for a contact, as trigger-flow will; creates the contact if not given. */
@@ -127,24 +130,12 @@ export async function startFlowRun(
   flowId: string,
   fields: RunFields = {},
 ): Promise<string> {
-  const { db, newId, now } = depsOf(server);
-  const contactId = fields.contactId ?? (await insertContact(server, workspaceId));
-  const id = newId();
-  const at = now();
-  await db
-    .insertInto('flow_runs')
-    .values({
-      id,
-      workspace_id: workspaceId,
-      flow_id: flowId,
-      contact_id: contactId,
-      status: fields.status ?? 'running',
-      context: JSON.stringify(fields.context ?? {}),
-      created_at: at,
-      updated_at: at,
-    })
+  const values = await runValues(server, workspaceId, fields, 'running');
+  await depsOf(server)
+    .db.insertInto('flow_runs')
+    .values({ ...values, flow_id: flowId })
     .execute();
-  return id;
+  return values.id;
 }
 
 /** A campaign, created now; `sent: true` marks it sent at the same instant. Returns its id. */
