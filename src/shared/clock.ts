@@ -30,8 +30,4 @@ export class ManualClock implements Clock {
   advance(ms: number): void {
     this.current += ms;
   }
-
-  set(at: Date | string): void {
-    this.current = new Date(at).getTime();
-  }
 }
