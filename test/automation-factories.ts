@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { insertMessage } from './factories.js';
 import type { TestServer } from './server.js';
 
 /**
@@ -183,24 +184,5 @@ export async function recordOutboundMessage(
   contactId: string,
   content: Json = { body: 'our reply' },
 ): Promise<string> {
-  const { db, newId, now } = depsOf(server);
-  const id = newId();
-  const at = now();
-  await db
-    .insertInto('messages')
-    .values({
-      id,
-      workspace_id: workspaceId,
-      contact_id: contactId,
-      direction: 'outbound',
-      type: 'text',
-      content: JSON.stringify(content),
-      status: 'sent',
-      provider_message_id: `wamid.${randomUUID()}`,
-      error: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
-  return id;
+  return (await insertMessage(server, { workspaceId, contactId, direction: 'outbound', content })).id;
 }

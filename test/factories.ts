@@ -73,13 +73,18 @@ export async function createTemplate(
   );
 }
 
-/** Records an inbound message the way the webhook will (the messaging engine arrives with issue 3). */
-export async function recordInboundMessage(
+/** Stores a message row as the messaging engine will (it arrives with issue 3); returns its id and time. */
+export async function insertMessage(
   server: TestServer,
-  workspaceId: string,
-  contactId: string,
-  message: { type?: string; content?: Record<string, unknown>; wamid?: string } = {},
-): Promise<string> {
+  fields: {
+    workspaceId: string;
+    contactId: string;
+    direction: 'inbound' | 'outbound';
+    type?: string;
+    content: object;
+    wamid?: string;
+  },
+): Promise<{ id: string; at: string }> {
   const { db, newId, clock } = server.app.services.deps;
   const id = newId();
   const at = clock.now().toISOString();
@@ -87,19 +92,37 @@ export async function recordInboundMessage(
     .insertInto('messages')
     .values({
       id,
-      workspace_id: workspaceId,
-      contact_id: contactId,
-      direction: 'inbound',
-      type: message.type ?? 'text',
-      content: JSON.stringify(message.content ?? { body: 'hello' }),
-      status: 'received',
-      provider_message_id: message.wamid ?? `wamid.${randomUUID()}`,
+      workspace_id: fields.workspaceId,
+      contact_id: fields.contactId,
+      direction: fields.direction,
+      type: fields.type ?? 'text',
+      content: JSON.stringify(fields.content),
+      status: fields.direction === 'inbound' ? 'received' : 'sent',
+      provider_message_id: fields.wamid ?? `wamid.${randomUUID()}`,
       error: null,
       created_at: at,
       updated_at: at,
     })
     .execute();
-  await db
+  return { id, at };
+}
+
+/** Records an inbound message the way the webhook will, opening the contact's conversation. */
+export async function recordInboundMessage(
+  server: TestServer,
+  workspaceId: string,
+  contactId: string,
+  message: { type?: string; content?: Record<string, unknown>; wamid?: string } = {},
+): Promise<string> {
+  const { id, at } = await insertMessage(server, {
+    workspaceId,
+    contactId,
+    direction: 'inbound',
+    content: message.content ?? { body: 'hello' },
+    ...(message.type && { type: message.type }),
+    ...(message.wamid && { wamid: message.wamid }),
+  });
+  await server.app.services.deps.db
     .updateTable('contacts')
     .set({ last_message_at: at, last_inbound_at: at })
     .where('id', '=', contactId)
