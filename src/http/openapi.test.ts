@@ -60,15 +60,6 @@ const SPEC_ENDPOINTS = [
 ] as const;
 
 /** Spec endpoints whose domains (messaging, sequences, flows) are not built yet. */
-const PENDING_SPEC_ENDPOINTS = [
-  ['post', '/v1/actions/send-template-message'],
-  ['post', '/v1/actions/send-text-message'],
-  ['post', '/v1/actions/trigger-sequence'],
-  ['post', '/v1/actions/get-sequence'],
-  ['post', '/v1/actions/trigger-flow'],
-  ['post', '/v1/actions/get-flow'],
-] as const;
-
 async function fetchDocument(): Promise<OpenApiDocument> {
   const res = await server.http.send<OpenApiDocument>('GET', '/api/v1/openapi.json');
   assert.equal(res.status, 200);
@@ -116,15 +107,9 @@ describe(`OpenAPI (${ENGINE})`, () => {
     assert.deepEqual(missing, []);
   });
 
-  test(
-    'spec endpoints › messages, sequences and flows present at their spec paths',
-    { todo: 'the messaging, sequence and flow endpoints are not built yet' },
-    async () => {
-      const doc = await fetchDocument();
-      const missing = PENDING_SPEC_ENDPOINTS.filter(([method, path]) => !doc.paths[path]?.[method]);
-      assert.deepEqual(missing, []);
-    },
-  );
+  // Built by issues 3 (send-template-message, send-text-message) and 4 (trigger/get-sequence, trigger/get-flow):
+  // add them to the list of spec endpoints above when they land.
+  test('spec endpoints › messages, sequences and flows present at their spec paths', { todo: 'issues 3 and 4' });
 
   test('operations › each has an id, a 200/201 schema and its errors as Problem (application/problem+json)', async () => {
     const doc = await fetchDocument();
