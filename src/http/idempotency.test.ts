@@ -131,6 +131,28 @@ describe(`idempotency (${ENGINE})`, () => {
     assert.equal(fixed.headers['idempotent-replayed'], undefined);
   });
 
+  test('Idempotency-Key › a claim left by a request that died holds the key for a minute, then frees it', async () => {
+    const ws = await createWorkspace(server);
+    const k = key();
+    const body = { phone: '+14155550104', name: 'Orphan' };
+    // What a crash between claiming the key and storing the response leaves behind.
+    await server.app.services.deps.db
+      .insertInto('idempotency_keys')
+      .values({
+        workspace_id: ws.workspaceId,
+        key: k,
+        fingerprint: 'left by a crashed request',
+        created_at: server.clock.now().toISOString(),
+      })
+      .execute();
+    const soon = await ws.action<Problem>('create-contact', body, withKey(k));
+    assert.equal(soon.status, 422, 'a different fingerprint is still a reused key while the claim is fresh');
+    server.clock.advance(61_000);
+    const later = await ws.action<Contact>('create-contact', body, withKey(k));
+    assert.equal(later.status, 201);
+    assert.equal(later.body.name, 'Orphan');
+  });
+
   test('Idempotency-Key › concurrent duplicates do the work once', async () => {
     const ws = await createWorkspace(server);
     const k = key();
