@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Kysely, Updateable } from 'kysely';
+import type { ContactTable, Database } from '../db/schema.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -27,6 +27,13 @@ export function createContactService(deps: Deps) {
 
   async function present(trx: Kysely<Database>, row: ContactRow): Promise<Contact> {
     return presentContact(row, await contactRepository(trx).tagNamesOf(row.id));
+  }
+
+  /** Marks a contact changed (its tags) and returns it as the API shows it. */
+  async function touchAndPresent(trx: Kysely<Database>, caller: Caller, contactId: string): Promise<Contact> {
+    const contacts = contactRepository(trx);
+    await contacts.update(caller.workspaceId, contactId, { updated_at: now() });
+    return present(trx, (await contacts.findById(caller.workspaceId, contactId))!);
   }
 
   /** Finds the contact a request names by `contact_id` or `phone`, or throws not_found. */
@@ -86,16 +93,7 @@ export function createContactService(deps: Deps) {
         });
         let row = (await contacts.findByPhone(caller.workspaceId, phone))!;
         if (!created) {
-          await contacts.update(caller.workspaceId, row.id, {
-            ...(input.name !== undefined && { name: parseName(input.name) }),
-            ...(email !== undefined && { email }),
-            ...(input.metadata && {
-              custom_attributes: JSON.stringify(
-                mergeAttributes(JSON.parse(row.custom_attributes) as Record<string, unknown>, input.metadata),
-              ),
-            }),
-            updated_at: at,
-          });
+          await contacts.update(caller.workspaceId, row.id, { ...profileChanges(row, input, email), updated_at: at });
           row = (await contacts.findById(caller.workspaceId, row.id))!;
         }
         await applyTags(trx, caller, row.id, tagNames, 'add');
@@ -116,13 +114,7 @@ export function createContactService(deps: Deps) {
         }
         await contacts.update(caller.workspaceId, row.id, {
           ...(newPhone !== undefined && { phone: newPhone }),
-          ...(input.name !== undefined && { name: parseName(input.name) }),
-          ...(email !== undefined && { email }),
-          ...(input.metadata && {
-            custom_attributes: JSON.stringify(
-              mergeAttributes(JSON.parse(row.custom_attributes) as Record<string, unknown>, input.metadata),
-            ),
-          }),
+          ...profileChanges(row, input, email),
           updated_at: now(),
         });
         if (tagNames) await applyTags(trx, caller, row.id, tagNames, 'replace');
@@ -176,8 +168,7 @@ export function createContactService(deps: Deps) {
       return db.transaction().execute(async (trx) => {
         const row = await resolve(trx, caller, ref);
         await applyTags(trx, caller, row.id, [name], 'add');
-        await contactRepository(trx).update(caller.workspaceId, row.id, { updated_at: now() });
-        return present(trx, (await contactRepository(trx).findById(caller.workspaceId, row.id))!);
+        return touchAndPresent(trx, caller, row.id);
       });
     },
 
@@ -195,13 +186,25 @@ export function createContactService(deps: Deps) {
       return db.transaction().execute(async (trx) => {
         const row = await resolve(trx, caller, ref);
         const existing = await tagRepository(trx).findByName(caller.workspaceId, tag);
-        if (existing) {
-          await contactRepository(trx).removeTags(row.id, [existing.id]);
-          await contactRepository(trx).update(caller.workspaceId, row.id, { updated_at: now() });
-        }
-        return present(trx, (await contactRepository(trx).findById(caller.workspaceId, row.id))!);
+        if (!existing) return present(trx, row);
+        await contactRepository(trx).removeTags(row.id, [existing.id]);
+        return touchAndPresent(trx, caller, row.id);
       });
     },
+  };
+}
+
+/** The name, email and metadata a create-or-update request changes; only the fields it carries. */
+function profileChanges(
+  row: ContactRow,
+  input: { name?: string | undefined; metadata?: Record<string, unknown> | undefined },
+  email: string | null | undefined,
+): Updateable<ContactTable> {
+  const attributes = JSON.parse(row.custom_attributes) as Record<string, unknown>;
+  return {
+    ...(input.name !== undefined && { name: parseName(input.name) }),
+    ...(email !== undefined && { email }),
+    ...(input.metadata && { custom_attributes: JSON.stringify(mergeAttributes(attributes, input.metadata)) }),
   };
 }
 

@@ -3,6 +3,7 @@ import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import { parseEmail, parsePhone } from '../contacts/contact.input.js';
 import { AppError, errors, type FieldError } from '../shared/errors.js';
+import { headerProblem } from '../templates/template.service.js';
 import { NOT_BLANK, WorkspaceDataSchema, type WorkspaceData } from './workspace-data.schema.js';
 
 /** At most this many problems are reported; a file with more is usually the wrong file. */
@@ -100,11 +101,9 @@ function ruleProblems(data: WorkspaceData): FieldError[] {
   };
   data.templates?.forEach((template, i) =>
     template.translations.forEach((t, j) => {
-      // Same rule as the template service's upsert, reported with the file's path instead of mid-import.
-      if (t.header_type && !t.header_content) {
-        const field = `/templates/${i}/translations/${j}/header_content`;
-        problems.push({ field, message: `a ${t.header_type} header needs header_content` });
-      }
+      // The template service's rule, reported with the file's path before anything is written.
+      const problem = headerProblem(t);
+      if (problem) problems.push({ field: `/templates/${i}/translations/${j}/header_content`, message: problem });
     }),
   );
   data.contacts?.forEach((contact, i) => {

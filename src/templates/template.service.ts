@@ -106,11 +106,15 @@ export function createTemplateService({ db, clock, newId }: Deps) {
   };
 }
 
+/** A translation's header rule, shared with the import's up-front validation: a header needs its content. */
+export function headerProblem(t: Pick<TranslationInput, 'header_type' | 'header_content'>): string | null {
+  return t.header_type && !t.header_content ? `a ${t.header_type} header needs header_content` : null;
+}
+
 function translationFields(t: TranslationInput) {
   const headerType = t.header_type ?? null;
-  if (headerType && !t.header_content) {
-    throw errors.validation('header_content', `a ${headerType} header needs header_content`);
-  }
+  const problem = headerProblem(t);
+  if (problem) throw errors.validation('header_content', problem);
   return {
     status: t.status,
     body: t.body,
