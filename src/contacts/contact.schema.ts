@@ -1,19 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp, Uuid } from '../http/responses.js';
+import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 
 /** A contact as every endpoint returns it. */
 export const ContactSchema = Type.Object(
   {
     id: Uuid(),
     phone: Type.String({ description: 'E.164, e.g. +14155550100' }),
-    name: Nullable(Type.String()),
-    email: Nullable(Type.String()),
+    name: NullableField(Type.String()),
+    email: NullableField(Type.String()),
     tags: Type.Array(Type.String(), { description: 'Tag names, alphabetical' }),
     custom_attributes: Type.Record(Type.String(), Type.Unknown(), {
       description: 'Free attributes; `metadata` in create/update requests is merged into them',
     }),
     opted_out: Type.Boolean({ description: 'The contact asked not to receive messages' }),
-    last_message_at: Nullable(Timestamp('Latest message in either direction; null if never messaged')),
+    last_message_at: NullableField(Timestamp('Latest message in either direction; null if never messaged')),
     created_at: Timestamp(),
     updated_at: Timestamp(),
   },

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Dialect } from '../db/connection.js';
+import { DIGIT_GRAM_LENGTH, digitGramQuery } from '../db/digit-grams.js';
 import type { Database } from '../db/schema.js';
 import { containsIgnoringCase } from '../db/sql.js';
 import { CONTACT_COLUMNS, type ContactRow } from './contact.repository.js';
@@ -17,15 +18,18 @@ export interface ContactSearch {
 const MIN_INDEXED_QUERY = 3;
 /**
  * Past this many index matches, fetching and sorting them all costs more than walking the
- * recency index until the page is full (matches are then frequent: about 50·N/5000 rows are read).
+ * recency index until the page is full. Measured on SQLite with a million contacts: fetching costs
+ * ~1.7 µs a match, walking ~0.4 µs a contact, and a walk reads about 50 · contacts / matches of
+ * them, so both cost ~5 ms at ~3,000 matches; the bound sits below that because counting costs too.
  */
-const INDEX_MATCH_LIMIT = 5000;
+const INDEX_MATCH_LIMIT = 2000;
 
 /**
  * search-contacts: filters AND together; newest conversation first, never-messaged last.
- * Substring matching uses an index on each engine: FTS5 trigram (SQLite), pg_trgm (PostgreSQL).
- * A rare substring is found through that index and its matches sorted; a common one (or one too
- * short for trigrams) is checked row by row along the recency index, stopping at a full page.
+ * Substring matching uses an index on each engine: FTS5 (SQLite: trigrams of name and email,
+ * 4-digit grams of every field's digits), pg_trgm (PostgreSQL). A rare substring is found through that index
+ * and its matches sorted; a common one (or one too short for the index) is tested contact by
+ * contact along the recency index, which carries the lower-cased `search_text`, until the page is full.
  */
 export async function searchContacts(
   db: Kysely<Database>,
@@ -41,17 +45,18 @@ export async function searchContacts(
   }
   let from: RawBuilder<unknown> = sql`contacts c`;
   if (search.query) {
-    const needle = searchNeedle(search.query);
-    const common = needle.length < MIN_INDEXED_QUERY || (await matchesMany(db, dialect, search.workspaceId, needle));
-    if (common) {
-      conditions.push(scanMatch(dialect, needle));
-    } else if (dialect === 'sqlite') {
+    const needle = searchNeedle(search.query).toLowerCase();
+    const contains = containsIgnoringCase('c.search_text', needle, { lowered: true });
+    const candidates = dialect === 'sqlite' ? sqliteIndexCandidates(needle) : null;
+    const keys = candidates && (await fewCandidateKeys(db, candidates.keys));
+    if (keys) {
       // CROSS JOIN fixes SQLite's join order: start from the (few) index matches, then sort them.
-      from = sql`(select rowid as seq from contacts_search where contacts_search match ${ftsPhrase(needle)}) m
-        cross join contacts c`;
-      conditions.push(sql`c.seq = m.seq`);
+      from = sql`json_each(${JSON.stringify(keys)}) m cross join contacts c`;
+      conditions.push(sql`c.seq = m.value`);
+      if (candidates.recheck) conditions.push(contains);
     } else {
-      conditions.push(containsIgnoringCase('c.search_text', needle, { lowered: true }));
+      // PostgreSQL's planner picks between the pg_trgm index and the recency index itself.
+      conditions.push(contains);
     }
   }
   const columns = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
@@ -60,23 +65,33 @@ export async function searchContacts(
   return rows;
 }
 
-/** Whether the substring index holds more matches than are worth fetching and sorting. */
-async function matchesMany(db: Kysely<Database>, dialect: Dialect, workspaceId: string, needle: string) {
-  const capped =
-    dialect === 'sqlite'
-      ? sql<{ n: number }>`select count(*) as n from (select rowid from contacts_search
-          where contacts_search match ${ftsPhrase(needle)} limit ${INDEX_MATCH_LIMIT + 1})`
-      : sql<{ n: number }>`select count(*) as n from (select 1 from contacts where workspace_id = ${workspaceId}
-          and ${containsIgnoringCase('search_text', needle, { lowered: true })} limit ${INDEX_MATCH_LIMIT + 1}) as m`;
-  const { rows } = await capped.execute(db);
-  return Number(rows[0]?.n ?? 0) > INDEX_MATCH_LIMIT;
+/**
+ * The contacts SQLite's full-text indexes say contain `needle` (null: no index applies): a run of
+ * digits through the 4-digit grams of every field, anything else through the trigrams of name and
+ * email. Gram candidates are rechecked, as a text holding every gram need not hold them in order.
+ */
+function sqliteIndexCandidates(needle: string): { keys: RawBuilder<unknown>; recheck: boolean } | null {
+  if (/^\d+$/.test(needle) && needle.length >= DIGIT_GRAM_LENGTH) {
+    const keys = sql`select rowid as seq from contacts_digit_grams where contacts_digit_grams match ${digitGramQuery(needle)}`;
+    return { keys, recheck: true };
+  }
+  // Phones are only in the gram index: a shorter run of digits (or a bare "+") walks instead.
+  if (needle.length < MIN_INDEXED_QUERY || /^\+?\d*$/.test(needle)) return null;
+  return {
+    keys: sql`select rowid as seq from contacts_search where contacts_search match ${ftsPhrase(needle)}`,
+    recheck: false,
+  };
 }
 
-/** The substring test without an index, for a walk along the recency index. */
-function scanMatch(dialect: Dialect, needle: string): RawBuilder<SqlBool> {
-  if (dialect === 'postgres') return containsIgnoringCase('c.search_text', needle, { lowered: true });
-  return sql<SqlBool>`(${containsIgnoringCase('c.name', needle)} or ${containsIgnoringCase('c.phone', needle)}
-    or ${containsIgnoringCase('c.email', needle)})`;
+/**
+ * The index's matches, or null when there are more than are worth fetching and sorting. They come
+ * back as one JSON array, as thousands of one-column rows would cost more to hand over than to find.
+ */
+async function fewCandidateKeys(db: Kysely<Database>, matches: RawBuilder<unknown>): Promise<number[] | null> {
+  const { rows } = await sql<{ n: number; keys: string }>`select count(*) as n, json_group_array(seq) as keys
+    from (${matches} limit ${INDEX_MATCH_LIMIT + 1})`.execute(db);
+  const row = rows[0];
+  return !row || row.n > INDEX_MATCH_LIMIT ? null : (JSON.parse(row.keys) as number[]);
 }
 
 /** An FTS5 phrase: with the trigram tokenizer, a quoted phrase matches as a substring. */

@@ -173,6 +173,22 @@ describe(`contacts (${ENGINE})`, () => {
     assert.deepEqual(await names({ query: '100%_' }), [], 'LIKE wildcards are literal');
   });
 
+  test('search-contacts › digits match phones in order, and names or emails that hold them', async () => {
+    const ws = await createWorkspace(server);
+    await ws.action('create-contact', { phone: '+14152341234', name: 'Gram Order' });
+    await ws.action('create-contact', { phone: '+14155550132', name: 'Bob', email: 'bob1985@example.org' });
+    const names = async (query: string) =>
+      (await ws.action<Contact[]>('search-contacts', { query })).body.map((c) => c.name).sort();
+
+    assert.deepEqual(await names('2341234'), ['Gram Order']);
+    // +14152341234 holds both 1234 and 2341, but not 12341.
+    assert.deepEqual(await names('12341'), []);
+    assert.deepEqual(await names('1985'), ['Bob'], 'digits inside an email');
+    assert.deepEqual(await names('+1 415'), ['Bob', 'Gram Order']);
+    assert.deepEqual(await names('234'), ['Gram Order'], 'three digits');
+    assert.deepEqual(await names('+14'), ['Bob', 'Gram Order'], 'a plus and two digits');
+  });
+
   test('search-contacts › newest conversation first, never-messaged last, at most 50', async () => {
     const ws = await createWorkspace(server);
     const ids: string[] = [];
@@ -225,6 +241,14 @@ describe(`contacts (${ENGINE})`, () => {
     const rare = await ws.action<Contact[]>('search-contacts', { query: 'Smith 4242' });
     assert.deepEqual(
       rare.body.map((c) => c.name),
+      ['Common Smith 4242'],
+    );
+    const everyPhone = await ws.action<Contact[]>('search-contacts', { query: '+1 415' });
+    assert.equal(everyPhone.body.length, 50);
+    assert.equal(everyPhone.body[0]!.name, 'Common Smith 5199');
+    const onePhone = await ws.action<Contact[]>('search-contacts', { query: '200-4242' });
+    assert.deepEqual(
+      onePhone.body.map((c) => c.name),
       ['Common Smith 4242'],
     );
   });

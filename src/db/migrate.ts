@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Dialect } from './connection.js';
 import type { Database } from './schema.js';
 import * as initial from './migrations/0001_initial.js';
+import * as contactSearchPaths from './migrations/0002_contact_search_paths.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
 /** Every migration in order; names are permanent once released. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_initial': initial,
+  '0002_contact_search_paths': contactSearchPaths,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 const ERROR_STATUS_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is not valid (validation_failed, invalid_json)',
@@ -29,8 +29,20 @@ function errorResponses(statuses: number[]): Record<number, TSchema> {
   return Object.fromEntries([...new Set(statuses)].sort().map((s) => [s, problem(s)]));
 }
 
-/** A nullable value, written as OpenAPI 3.1 writes it. */
+/** A nullable input value, written as OpenAPI 3.1 writes it. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * A nullable response field of a single JSON type, as a type array (`["string", "null"]`).
+ * fast-json-stringify writes a type array directly, whereas an `anyOf` costs a schema validation
+ * per field and record. TypeBox's Value cannot check this shape, so inputs keep `Nullable`.
+ */
+export const NullableField = <T extends TSchema & { type: string; enum?: unknown[] }>(schema: T) =>
+  Type.Unsafe<Static<T> | null>({
+    ...schema,
+    type: [schema.type, 'null'],
+    ...(schema.enum && { enum: [...schema.enum, null] }),
+  });
 
 /**
  * A UUID string in the 8-4-4-4-12 form. The pattern matters for input: ajv's `uuid` format alone

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp, Uuid } from '../http/responses.js';
+import { Nullable, NullableField, Timestamp, Uuid } from '../http/responses.js';
 
 /** Meta's template statuses. */
 export const TEMPLATE_STATUSES = [
@@ -42,7 +42,7 @@ export const TemplateSchema = Type.Object(
     language: Type.String({ description: 'Language of the translation shown (the first approved one, else any)' }),
     languages: Type.Array(Type.String(), { description: 'Language codes of all translations' }),
     body: Type.String({ description: 'Text with numbered placeholders {{n}}' }),
-    header_type: Nullable(literals(HEADER_TYPES)),
+    header_type: NullableField(Type.String({ enum: [...HEADER_TYPES] })),
     header_content: Type.String({ description: 'Header text (TEXT) or media URL; "" when there is no header' }),
     footer: Type.Optional(Type.String({ maxLength: FOOTER_MAX_LENGTH })),
     buttons: Type.Array(Type.Ref(ButtonSchema)),

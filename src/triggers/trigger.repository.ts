@@ -1,6 +1,76 @@
 import type { Kysely } from 'kysely';
+import { precompile } from '../db/precompile.js';
 import type { Database } from '../db/schema.js';
 import { TRIGGER_LIMIT } from './trigger.schema.js';
+
+// Feeds are polled all day long, so each query (with and without its filter) is compiled once.
+const inboundMessages = (db: Kysely<Database>, workspaceId: string) =>
+  db
+    .selectFrom('messages as m')
+    .innerJoin('contacts as c', 'c.id', 'm.contact_id')
+    .select(['m.id', 'm.type', 'm.content', 'm.provider_message_id', 'm.created_at', 'm.contact_id'])
+    .select(['c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
+    .where('m.workspace_id', '=', workspaceId)
+    .where('m.direction', '=', 'inbound')
+    .orderBy('m.created_at', 'desc')
+    .orderBy('m.id', 'desc')
+    .limit(TRIGGER_LIMIT);
+const selectInbound = precompile(inboundMessages);
+const selectInboundOfType = precompile((db, workspaceId: string, type: string) =>
+  inboundMessages(db, workspaceId).where('m.type', '=', type),
+);
+
+const selectSentCampaigns = precompile((db, workspaceId: string) =>
+  db
+    .selectFrom('campaigns as k')
+    .leftJoin('templates as t', 't.id', 'k.template_id')
+    .select(['k.id', 'k.name', 'k.status', 'k.template_id', 't.name as template_name', 'k.created_at', 'k.sent_at'])
+    .where('k.workspace_id', '=', workspaceId)
+    .where('k.sent_at', 'is not', null)
+    .orderBy('k.sent_at', 'desc')
+    .orderBy('k.id', 'desc')
+    .limit(TRIGGER_LIMIT),
+);
+
+const flowRuns = (db: Kysely<Database>, workspaceId: string) =>
+  db
+    .selectFrom('flow_runs as r')
+    .innerJoin('flows as f', 'f.id', 'r.flow_id')
+    .innerJoin('contacts as c', 'c.id', 'r.contact_id')
+    .select(['r.id', 'r.flow_id', 'f.name as flow_name', 'r.status', 'r.context', 'r.created_at', 'r.contact_id'])
+    .select(['c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
+    .where('r.workspace_id', '=', workspaceId)
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(TRIGGER_LIMIT);
+const selectFlowRuns = precompile(flowRuns);
+const selectFlowRunsOf = precompile((db, workspaceId: string, flowId: string) =>
+  flowRuns(db, workspaceId).where('r.flow_id', '=', flowId),
+);
+
+const sequenceEnrolments = (db: Kysely<Database>, workspaceId: string) =>
+  db
+    .selectFrom('sequence_enrolments as e')
+    .innerJoin('sequences as s', 's.id', 'e.sequence_id')
+    .innerJoin('contacts as c', 'c.id', 'e.contact_id')
+    .select([
+      'e.id',
+      'e.sequence_id',
+      's.name as sequence_name',
+      'e.status',
+      'e.context',
+      'e.created_at',
+      'e.contact_id',
+    ])
+    .select(['c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
+    .where('e.workspace_id', '=', workspaceId)
+    .orderBy('e.created_at', 'desc')
+    .orderBy('e.id', 'desc')
+    .limit(TRIGGER_LIMIT);
+const selectEnrolments = precompile(sequenceEnrolments);
+const selectEnrolmentsOf = precompile((db, workspaceId: string, sequenceId: string) =>
+  sequenceEnrolments(db, workspaceId).where('e.sequence_id', '=', sequenceId),
+);
 
 /**
  * The four trigger feeds. Each is newest first with the id as tie-breaker; ids are monotonic
@@ -8,60 +78,15 @@ import { TRIGGER_LIMIT } from './trigger.schema.js';
  */
 export function triggerRepository(db: Kysely<Database>) {
   return {
-    inboundMessages: (workspaceId: string, messageType: string | undefined) => {
-      let query = db
-        .selectFrom('messages as m')
-        .innerJoin('contacts as c', 'c.id', 'm.contact_id')
-        .select(['m.id', 'm.type', 'm.content', 'm.provider_message_id', 'm.created_at', 'm.contact_id'])
-        .select(['c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
-        .where('m.workspace_id', '=', workspaceId)
-        .where('m.direction', '=', 'inbound');
-      if (messageType) query = query.where('m.type', '=', messageType);
-      return query.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(TRIGGER_LIMIT).execute();
-    },
+    inboundMessages: (workspaceId: string, messageType: string | undefined) =>
+      messageType ? selectInboundOfType(db, workspaceId, messageType) : selectInbound(db, workspaceId),
 
-    sentCampaigns: (workspaceId: string) =>
-      db
-        .selectFrom('campaigns as k')
-        .leftJoin('templates as t', 't.id', 'k.template_id')
-        .select(['k.id', 'k.name', 'k.status', 'k.template_id', 't.name as template_name', 'k.created_at', 'k.sent_at'])
-        .where('k.workspace_id', '=', workspaceId)
-        .where('k.sent_at', 'is not', null)
-        .orderBy('k.sent_at', 'desc')
-        .orderBy('k.id', 'desc')
-        .limit(TRIGGER_LIMIT)
-        .execute(),
+    sentCampaigns: (workspaceId: string) => selectSentCampaigns(db, workspaceId),
 
-    flowRuns: (workspaceId: string, flowId: string | undefined) => {
-      let query = db
-        .selectFrom('flow_runs as r')
-        .innerJoin('flows as f', 'f.id', 'r.flow_id')
-        .innerJoin('contacts as c', 'c.id', 'r.contact_id')
-        .select(['r.id', 'r.flow_id', 'f.name as flow_name', 'r.status', 'r.context', 'r.created_at', 'r.contact_id'])
-        .select(['c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
-        .where('r.workspace_id', '=', workspaceId);
-      if (flowId) query = query.where('r.flow_id', '=', flowId);
-      return query.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(TRIGGER_LIMIT).execute();
-    },
+    flowRuns: (workspaceId: string, flowId: string | undefined) =>
+      flowId ? selectFlowRunsOf(db, workspaceId, flowId) : selectFlowRuns(db, workspaceId),
 
-    sequenceEnrolments: (workspaceId: string, sequenceId: string | undefined) => {
-      let query = db
-        .selectFrom('sequence_enrolments as e')
-        .innerJoin('sequences as s', 's.id', 'e.sequence_id')
-        .innerJoin('contacts as c', 'c.id', 'e.contact_id')
-        .select([
-          'e.id',
-          'e.sequence_id',
-          's.name as sequence_name',
-          'e.status',
-          'e.context',
-          'e.created_at',
-          'e.contact_id',
-        ])
-        .select(['c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
-        .where('e.workspace_id', '=', workspaceId);
-      if (sequenceId) query = query.where('e.sequence_id', '=', sequenceId);
-      return query.orderBy('e.created_at', 'desc').orderBy('e.id', 'desc').limit(TRIGGER_LIMIT).execute();
-    },
+    sequenceEnrolments: (workspaceId: string, sequenceId: string | undefined) =>
+      sequenceId ? selectEnrolmentsOf(db, workspaceId, sequenceId) : selectEnrolments(db, workspaceId),
   };
 }

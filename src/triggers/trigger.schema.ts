@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp, Uuid } from '../http/responses.js';
+import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 
 /** Meta's inbound message types; the `message_type` filter accepts these. */
 export const MESSAGE_TYPES = [
@@ -25,20 +25,20 @@ export const TRIGGER_LIMIT = 100;
 const contactFields = {
   contact_id: Uuid(),
   contact_phone: Type.String(),
-  contact_name: Nullable(Type.String()),
-  contact_email: Nullable(Type.String()),
+  contact_name: NullableField(Type.String()),
+  contact_email: NullableField(Type.String()),
 };
 
 export const MessageRecordSchema = Type.Object(
   {
     id: Uuid(),
     type: Type.String({ description: `The message type: ${MESSAGE_TYPES.join(', ')}` }),
-    text: Nullable(Type.String({ description: 'Text body, caption or button title when the message has one' })),
+    text: NullableField(Type.String({ description: 'Text body, caption or button title when the message has one' })),
     content: Type.Record(Type.String(), Type.Unknown(), {
       description: 'Type-specific content as Meta sends it (text body, media id/mime_type/caption, location, …)',
     }),
     ...contactFields,
-    provider_message_id: Nullable(Type.String({ description: 'WhatsApp message id (wamid)' })),
+    provider_message_id: NullableField(Type.String({ description: 'WhatsApp message id (wamid)' })),
     created_at: Timestamp(),
   },
   { $id: 'MessageReceivedRecord' },
@@ -50,8 +50,8 @@ export const CampaignRecordSchema = Type.Object(
     id: Uuid('Campaign id'),
     name: Type.String(),
     status: Type.String(),
-    template_id: Nullable(Uuid()),
-    template_name: Nullable(Type.String()),
+    template_id: NullableField(Uuid()),
+    template_name: NullableField(Type.String()),
     campaign_created_at: Timestamp('When the campaign was created'),
     created_at: Timestamp('When the campaign was sent: the moment it entered this feed'),
   },
