@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { inboundFeedRecord, type MessageSender } from '../src/messages/message.record.js';
 
 /**
  * Deterministic, realistic-looking rows for the benchmark: the same seed gives the same names,
@@ -129,6 +130,8 @@ export interface MessageRecord {
   content: string;
   providerMessageId: string;
   createdAt: string;
+  /** The new-message-received record Parley stores with an inbound message. */
+  feedRecord: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -145,6 +148,8 @@ export function phoneFor(area: number, index: number): string {
 /** One workspace's worth of data: contacts first (they are referenced), then messages. */
 export class WorkspaceDataset {
   readonly contactIds: string[];
+  /** Each contact's details, which its messages' feed records carry. */
+  private readonly senders: MessageSender[];
   /** Newest message time per contact (ms), 0 when never messaged. */
   private readonly lastMessageMs: Float64Array;
   private readonly messageContact: Uint32Array;
@@ -154,6 +159,7 @@ export class WorkspaceDataset {
   constructor(readonly spec: { seed: number; area: number; contacts: number; messages: number; endMs: number }) {
     this.random = seededRandom(spec.seed);
     this.contactIds = new Array<string>(spec.contacts);
+    this.senders = new Array<MessageSender>(spec.contacts);
     this.lastMessageMs = new Float64Array(spec.contacts);
     this.messageContact = new Uint32Array(spec.messages);
     this.planMessages();
@@ -186,11 +192,15 @@ export class WorkspaceDataset {
     const hasName = this.random() >= 0.03;
     const hasEmail = this.random() < 0.7;
     const lastMs = this.lastMessageMs[index]!;
-    return {
+    const sender: MessageSender = {
       id,
       phone: phoneFor(area, index),
       name: hasName ? `${first} ${last}` : null,
       email: hasEmail ? `${first}.${last}${index}@${pick(DOMAINS, this.random)}`.toLowerCase() : null,
+    };
+    this.senders[index] = sender;
+    return {
+      ...sender,
       customAttributes: this.random() < 0.2 ? JSON.stringify({ plan: 'pro', source: 'import' }) : '{}',
       optedOutAt: this.random() < 0.01 ? new Date(createdMs + DAY_MS).toISOString() : null,
       lastMessageAt: lastMs > 0 ? new Date(lastMs).toISOString() : null,
@@ -202,13 +212,22 @@ export class WorkspaceDataset {
   message(index: number): MessageRecord {
     const ms = this.messageMs(index);
     const type = this.messageType();
-    return {
+    const sender = this.senders[this.messageContact[index]!]!;
+    const message = {
       id: this.newId(ms),
-      contactId: this.contactIds[this.messageContact[index]!]!,
       type,
       content: JSON.stringify(this.messageContent(type, index)),
-      providerMessageId: `wamid.bench${this.spec.seed}x${index}`,
-      createdAt: new Date(ms).toISOString(),
+      provider_message_id: `wamid.bench${this.spec.seed}x${index}`,
+      created_at: new Date(ms).toISOString(),
+    };
+    return {
+      id: message.id,
+      contactId: sender.id,
+      type,
+      content: message.content,
+      providerMessageId: message.provider_message_id,
+      createdAt: message.created_at,
+      feedRecord: inboundFeedRecord(message, sender),
     };
   }
 

@@ -43,15 +43,16 @@ export class PostgresSeeder {
 
   async insertMessages(workspaceId: string, data: WorkspaceDataset): Promise<void> {
     const sql = `INSERT INTO messages (id, workspace_id, contact_id, direction, type, content, status,
-        provider_message_id, error, created_at, updated_at)
-      SELECT id, $1::uuid, contact_id, 'inbound', type, content::jsonb, 'received', wamid, NULL, created_at, created_at
-      FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-        AS t(id, contact_id, type, content, wamid, created_at)`;
+        provider_message_id, error, feed_record, created_at, updated_at)
+      SELECT id, $1::uuid, contact_id, 'inbound', type, content::jsonb, 'received', wamid, NULL, feed_record,
+        created_at, created_at
+      FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+        AS t(id, contact_id, type, content, wamid, feed_record, created_at)`;
     await this.inBatches(data.spec.messages, (from, to) => {
-      const columns: string[][] = Array.from({ length: 6 }, () => []);
+      const columns: string[][] = Array.from({ length: 7 }, () => []);
       for (let i = from; i < to; i++) {
         const m = data.message(i);
-        const row = [m.id, m.contactId, m.type, m.content, m.providerMessageId, m.createdAt];
+        const row = [m.id, m.contactId, m.type, m.content, m.providerMessageId, m.feedRecord, m.createdAt];
         row.forEach((value, column) => columns[column]!.push(value));
       }
       return () => this.client.query(sql, [workspaceId, ...columns]);

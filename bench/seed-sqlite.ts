@@ -2,7 +2,7 @@ import SQLite from 'better-sqlite3';
 import { DIGIT_GRAMS_FUNCTION, registerDigitGrams } from '../src/db/digit-grams.js';
 import type { WorkspaceDataset } from './dataset.js';
 
-/** Rows per INSERT statement: 1,000 × 11 columns stays under SQLite's 32,766 bound parameters. */
+/** Rows per INSERT statement: 1,000 × 12 columns stays under SQLite's 32,766 bound parameters. */
 const BATCH = 1000;
 
 /**
@@ -74,8 +74,8 @@ export class SqliteSeeder {
 
   insertMessages(workspaceId: string, data: WorkspaceDataset): void {
     const columns = `id, workspace_id, contact_id, direction, type, content, status,
-      provider_message_id, error, created_at, updated_at`;
-    this.insertRows('messages', columns, 11, data.spec.messages, (i) => {
+      provider_message_id, error, feed_record, created_at, updated_at`;
+    this.insertRows('messages', columns, 12, data.spec.messages, (i) => {
       const m = data.message(i);
       return [
         m.id,
@@ -87,6 +87,7 @@ export class SqliteSeeder {
         'received',
         m.providerMessageId,
         null,
+        m.feedRecord,
         m.createdAt,
         m.createdAt,
       ];

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Services } from '../src/services.js';
 import type { TemplateInput } from '../src/templates/template.schema.js';
 import type { TokenScope } from '../src/workspaces/token.service.js';
+import { messageRepository } from '../src/messages/message.repository.js';
 import type { HttpClient, HttpResponse, TestServer } from './server.js';
 
 /** A fresh workspace with its owner and a token, and a client that calls the API as that token. */
@@ -88,22 +89,29 @@ export async function insertMessage(
   const { db, newId, clock } = server.app.services.deps;
   const id = newId();
   const at = clock.now().toISOString();
-  await db
-    .insertInto('messages')
-    .values({
-      id,
-      workspace_id: fields.workspaceId,
-      contact_id: fields.contactId,
-      direction: fields.direction,
-      type: fields.type ?? 'text',
-      content: JSON.stringify(fields.content),
-      status: fields.direction === 'inbound' ? 'received' : 'sent',
-      provider_message_id: fields.wamid ?? `wamid.${randomUUID()}`,
-      error: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  const message = {
+    id,
+    workspace_id: fields.workspaceId,
+    contact_id: fields.contactId,
+    type: fields.type ?? 'text',
+    content: JSON.stringify(fields.content),
+    status: fields.direction === 'inbound' ? 'received' : 'sent',
+    provider_message_id: fields.wamid ?? `wamid.${randomUUID()}`,
+    error: null,
+    created_at: at,
+    updated_at: at,
+  };
+  const messages = messageRepository(db);
+  if (fields.direction === 'outbound') {
+    await messages.insertOutbound(message);
+  } else {
+    const sender = await db
+      .selectFrom('contacts')
+      .select(['id', 'phone', 'name', 'email'])
+      .where('id', '=', fields.contactId)
+      .executeTakeFirstOrThrow();
+    await messages.insertInbound(message, sender);
+  }
   return { id, at };
 }
 

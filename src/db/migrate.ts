@@ -3,6 +3,7 @@ import type { Dialect } from './connection.js';
 import type { Database } from './schema.js';
 import * as initial from './migrations/0001_initial.js';
 import * as contactSearchPaths from './migrations/0002_contact_search_paths.js';
+import * as messageFeedRecords from './migrations/0003_message_feed_records.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -10,6 +11,7 @@ type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<vo
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_initial': initial,
   '0002_contact_search_paths': contactSearchPaths,
+  '0003_message_feed_records': messageFeedRecords,
 };
 
 class InCodeProvider implements MigrationProvider {
@@ -26,8 +28,13 @@ class InCodeProvider implements MigrationProvider {
 
 /** Applies pending migrations (Kysely's migrator locks, so concurrent starts are safe). Returns their names. */
 export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
+  return migrateTo(db, dialect, Object.keys(MIGRATIONS).at(-1)!);
+}
+
+/** Applies pending migrations up to and including `name` (upgrade tests start from an older schema). */
+export async function migrateTo(db: Kysely<Database>, dialect: Dialect, name: string): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new InCodeProvider(dialect) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migrator.migrateTo(name);
   if (error) throw error instanceof Error ? error : new Error(`migration failed: ${JSON.stringify(error)}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

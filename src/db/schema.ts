@@ -114,6 +114,8 @@ export interface MessageTable {
   status: string;
   provider_message_id: string | null;
   error: string | null;
+  /** Inbound only: the new-message-received record as JSON text, written with the message. */
+  feed_record: string | null;
   created_at: string;
   updated_at: string;
 }

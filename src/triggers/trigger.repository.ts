@@ -7,9 +7,7 @@ import { TRIGGER_LIMIT } from './trigger.schema.js';
 const inboundMessages = (db: Kysely<Database>, workspaceId: string) =>
   db
     .selectFrom('messages as m')
-    .innerJoin('contacts as c', 'c.id', 'm.contact_id')
-    .select(['m.id', 'm.type', 'm.content', 'm.provider_message_id', 'm.created_at', 'm.contact_id'])
-    .select(['c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
+    .select('m.feed_record')
     .where('m.workspace_id', '=', workspaceId)
     .where('m.direction', '=', 'inbound')
     .orderBy('m.created_at', 'desc')

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
 import {
@@ -28,7 +28,7 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
   const feed = <Q extends TSchema>(
     name: string,
     spec: { summary: string; querystring: Q; record: TSchema; operationId: string },
-    handler: (request: FastifyRequest<{ Querystring: Q['static'] }>) => Promise<unknown[]>,
+    handler: (request: FastifyRequest<{ Querystring: Q['static'] }>, reply: FastifyReply) => Promise<unknown>,
   ) => {
     for (const [prefix, legacy] of [
       ['/api/v1/triggers/', false],
@@ -61,7 +61,11 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
       record: MessageRecordSchema,
       operationId: 'newMessageReceived',
     },
-    (request) => triggers.messagesReceived(principalOf(request), request.query.message_type),
+    // The records are stored as JSON text; the array of them is sent as it is.
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(await triggers.messagesReceived(principalOf(request), request.query.message_type)),
   );
   feed(
     'new-campaign-sent',

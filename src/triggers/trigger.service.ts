@@ -1,44 +1,18 @@
 import type { Caller, Deps } from '../shared/context.js';
 import { formatTimestamp } from '../shared/time.js';
 import { triggerRepository } from './trigger.repository.js';
-import type { CampaignRecord, FlowRecord, MessageRecord, SequenceRecord } from './trigger.schema.js';
+import type { CampaignRecord, FlowRecord, SequenceRecord } from './trigger.schema.js';
 
 type Json = Record<string, unknown>;
-
-/** The readable text of a message's content: text body, caption, or the title of a tapped button. */
-export function messageText(type: string, content: Json): string | null {
-  const pick = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-  const reply = (content.button_reply ?? content.list_reply) as Json | undefined;
-  return (
-    pick(content.body) ??
-    pick(content.caption) ??
-    pick(content.text) ??
-    pick(reply?.title) ??
-    (type === 'reaction' ? pick(content.emoji) : null)
-  );
-}
 
 /** The polling feeds of spec §4; each returns at most 100 records, newest first. */
 export function createTriggerService({ db }: Deps) {
   const feeds = triggerRepository(db);
   return {
-    async messagesReceived(caller: Caller, messageType: string | undefined): Promise<MessageRecord[]> {
+    /** The feed as JSON text: the records were stored with their messages (see message.record.ts). */
+    async messagesReceived(caller: Caller, messageType: string | undefined): Promise<string> {
       const rows = await feeds.inboundMessages(caller.workspaceId, messageType || undefined);
-      return rows.map((row) => {
-        const content = JSON.parse(row.content) as Json;
-        return {
-          id: row.id,
-          type: row.type,
-          text: messageText(row.type, content),
-          content,
-          contact_id: row.contact_id,
-          contact_phone: row.contact_phone,
-          contact_name: row.contact_name,
-          contact_email: row.contact_email,
-          provider_message_id: row.provider_message_id,
-          created_at: formatTimestamp(row.created_at),
-        };
-      });
+      return `[${rows.map((row) => row.feed_record).join(',')}]`;
     },
 
     async campaignsSent(caller: Caller): Promise<CampaignRecord[]> {

@@ -107,6 +107,17 @@ describe(`triggers (${ENGINE})`, () => {
     for (const record of records) assert.match(record.created_at, TIMESTAMP);
   });
 
+  test('new-message-received › a record shows the contact as it was when the message arrived', async () => {
+    const ws = await unlimitedWorkspace();
+    const contact = await insertContact(server, ws.workspaceId, { phone: '+14155550101', name: 'Before' });
+    const message = await recordInboundMessage(server, ws.workspaceId, contact);
+    const renamed = await ws.action('update-contact', { contact_id: contact, name: 'After' });
+    assert.equal(renamed.status, 200);
+    const [record] = await poll<MessageRecord>(ws, 'new-message-received');
+    assert.equal(record?.id, message);
+    assert.equal(record?.contact_name, 'Before', 'a trigger record is an event: it is not rewritten later');
+  });
+
   test('new-message-received › text is the body, caption or tapped title; content is passed through', async () => {
     const ws = await unlimitedWorkspace();
     const contact = await insertContact(server, ws.workspaceId);

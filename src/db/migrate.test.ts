@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { loadConfig } from '../config.js';
+import { openServices } from '../services.js';
+import { ENGINE } from '../../test/server.js';
+import { openDatabase, type DatabaseHandle } from './connection.js';
+import { migrateTo } from './migrate.js';
+
+/** A database of its own: a fresh SQLite file, or a fresh database on the test PostgreSQL server. */
+async function scratchDatabase(): Promise<{ dataDir: string; databaseUrl: string | null; drop: () => Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-upgrade-'));
+  const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
+  const serverUrl = process.env.PARLEY_TEST_DATABASE_URL;
+  if (!serverUrl) return { dataDir, databaseUrl: null, drop: () => Promise.resolve(removeDir()) };
+  const name = `parley_upgrade_${process.pid}`;
+  const admin = openDatabase({ databaseUrl: serverUrl, dataDir });
+  await sql.raw(`DROP DATABASE IF EXISTS ${name}`).execute(admin.db);
+  await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    dataDir,
+    databaseUrl: url.toString(),
+    drop: async () => {
+      await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(admin.db);
+      await admin.db.destroy();
+      removeDir();
+    },
+  };
+}
+
+/** Rows as the first release stored them: a workspace, one contact, one inbound message. */
+async function seedFirstRelease({ db }: DatabaseHandle) {
+  const at = '2026-01-01T00:00:00.000Z';
+  const ids = {
+    workspace: '01900000-0000-7000-8000-000000000001',
+    contact: '01900000-0000-7000-8000-000000000002',
+    message: '01900000-0000-7000-8000-000000000003',
+  };
+  await db
+    .insertInto('workspaces')
+    .values({
+      id: ids.workspace,
+      name: 'Old',
+      poll_interval_seconds: 30,
+      rate_limit_per_minute: 120,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  await db
+    .insertInto('contacts')
+    .values({
+      id: ids.contact,
+      workspace_id: ids.workspace,
+      phone: '+14155550123',
+      name: 'Ada Lovelace',
+      email: 'ada1815@example.org',
+      custom_attributes: '{}',
+      opted_out_at: null,
+      last_message_at: at,
+      last_inbound_at: at,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  // The first release has no feed_record column; the typed builder would name it.
+  await sql`INSERT INTO messages (id, workspace_id, contact_id, direction, type, content, status,
+      provider_message_id, error, created_at, updated_at)
+    VALUES (${ids.message}, ${ids.workspace}, ${ids.contact}, 'inbound', 'text', ${'{"body":"hi"}'}, 'received',
+      'wamid.OLD', NULL, ${at}, ${at})`.execute(db);
+  return ids;
+}
+
+describe(`migrations (${ENGINE})`, () => {
+  const scratch = scratchDatabase();
+  after(async () => (await scratch).drop());
+
+  test('upgrading a first-release database keeps its rows, indexes its contacts and backfills feed records', async () => {
+    const { dataDir, databaseUrl } = await scratch;
+    const old = openDatabase({ databaseUrl, dataDir });
+    await migrateTo(old.db, old.dialect, '0001_initial');
+    const ids = await seedFirstRelease(old);
+    await old.db.destroy();
+
+    const config = loadConfig({ DATA_DIR: dataDir, ...(databaseUrl && { DATABASE_URL: databaseUrl }) });
+    const services = await openServices(config);
+    try {
+      const caller = { workspaceId: ids.workspace };
+      for (const query of ['lovelace', '555 0123', '1815']) {
+        const found = await services.contacts.search(caller, { query });
+        assert.deepEqual(
+          found.map((c) => c.id),
+          [ids.contact],
+          `search "${query}"`,
+        );
+      }
+      const feed = JSON.parse(await services.triggers.messagesReceived(caller, undefined)) as Record<string, unknown>[];
+      assert.deepEqual(feed, [
+        {
+          id: ids.message,
+          type: 'text',
+          text: 'hi',
+          content: { body: 'hi' },
+          contact_id: ids.contact,
+          contact_phone: '+14155550123',
+          contact_name: 'Ada Lovelace',
+          contact_email: 'ada1815@example.org',
+          provider_message_id: 'wamid.OLD',
+          created_at: '2026-01-01T00:00:00.000+00:00',
+        },
+      ]);
+    } finally {
+      await services.deps.db.destroy();
+    }
+  });
+});
