@@ -14,6 +14,9 @@ export interface ContactSearch {
   limit: number;
 }
 
+/** The selected columns, built once: composing them per search shows in profiles. */
+const COLUMNS = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
+
 /** Trigram indexes need three characters; shorter queries walk the recency index instead. */
 const MIN_INDEXED_QUERY = 3;
 /**
@@ -59,8 +62,7 @@ export async function searchContacts(
       conditions.push(contains);
     }
   }
-  const columns = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
-  const { rows } = await sql<ContactRow>`select ${columns} from ${from} where ${sql.join(conditions, sql` and `)}
+  const { rows } = await sql<ContactRow>`select ${COLUMNS} from ${from} where ${sql.join(conditions, sql` and `)}
     order by c.last_message_at desc nulls last, c.id desc limit ${search.limit}`.execute(db);
   return rows;
 }

@@ -175,7 +175,7 @@ describe(`contacts (${ENGINE})`, () => {
 
   test('search-contacts › digits match phones in order, and names or emails that hold them', async () => {
     const ws = await createWorkspace(server);
-    await ws.action('create-contact', { phone: '+14152341234', name: 'Gram Order' });
+    const gramOrder = await ws.action<Contact>('create-contact', { phone: '+14152341234', name: 'Gram Order' });
     await ws.action('create-contact', { phone: '+14155550132', name: 'Bob', email: 'bob1985@example.org' });
     const names = async (query: string) =>
       (await ws.action<Contact[]>('search-contacts', { query })).body.map((c) => c.name).sort();
@@ -187,6 +187,11 @@ describe(`contacts (${ENGINE})`, () => {
     assert.deepEqual(await names('+1 415'), ['Bob', 'Gram Order']);
     assert.deepEqual(await names('234'), ['Gram Order'], 'three digits');
     assert.deepEqual(await names('+14'), ['Bob', 'Gram Order'], 'a plus and two digits');
+
+    const moved = await ws.action('update-contact', { contact_id: gramOrder.body.id, phone: '+14159876543' });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    assert.deepEqual(await names('2341234'), [], 'the old number is no longer indexed');
+    assert.deepEqual(await names('9876543'), ['Gram Order']);
   });
 
   test('search-contacts › newest conversation first, never-messaged last, at most 50', async () => {

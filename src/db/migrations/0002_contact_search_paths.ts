@@ -24,11 +24,17 @@ export async function up(db: Kysely<Database>, dialect: Dialect): Promise<void> 
   await run(sql`CREATE VIRTUAL TABLE contacts_search USING fts5(
     name, email, content='contacts', content_rowid='seq', tokenize='trigram')`);
   await run(sql`INSERT INTO contacts_search(contacts_search) VALUES ('rebuild')`);
-  // Contentless: the grams are derived from the contact's fields, which stay the source of truth.
-  await run(sql`CREATE VIRTUAL TABLE contacts_digit_grams USING fts5(
-    grams, content='', contentless_delete=1, detail='none')`);
+  // Contentless: the grams are derived from the contact's fields, which stay the source of truth,
+  // and a row is removed with FTS5's 'delete' command and the grams it was indexed with.
+  await run(sql`CREATE VIRTUAL TABLE contacts_digit_grams USING fts5(grams, content='', detail='none')`);
   const grams = (row: string) => sql.raw(`${DIGIT_GRAMS_FUNCTION}(${row}phone, ${row}name, ${row}email)`);
   await run(sql`INSERT INTO contacts_digit_grams(rowid, grams) SELECT seq, ${grams('')} FROM contacts`);
+  // One segment per index, as after a bulk load every lookup would otherwise visit hundreds.
+  for (const index of ['contacts_search', 'contacts_digit_grams']) {
+    await run(sql.raw(`INSERT INTO ${index}(${index}) VALUES ('optimize')`));
+  }
+  const removeGrams = sql`INSERT INTO contacts_digit_grams(contacts_digit_grams, rowid, grams)
+    VALUES ('delete', old.seq, ${grams('old.')});`;
 
   await run(sql`CREATE TRIGGER contacts_search_insert AFTER INSERT ON contacts BEGIN
     INSERT INTO contacts_search(rowid, name, email) VALUES (new.seq, new.name, new.email);
@@ -36,12 +42,12 @@ export async function up(db: Kysely<Database>, dialect: Dialect): Promise<void> 
   END`);
   await run(sql`CREATE TRIGGER contacts_search_delete AFTER DELETE ON contacts BEGIN
     INSERT INTO contacts_search(contacts_search, rowid, name, email) VALUES ('delete', old.seq, old.name, old.email);
-    DELETE FROM contacts_digit_grams WHERE rowid = old.seq;
+    ${removeGrams}
   END`);
   await run(sql`CREATE TRIGGER contacts_search_update AFTER UPDATE OF name, phone, email ON contacts BEGIN
     INSERT INTO contacts_search(contacts_search, rowid, name, email) VALUES ('delete', old.seq, old.name, old.email);
     INSERT INTO contacts_search(rowid, name, email) VALUES (new.seq, new.name, new.email);
-    DELETE FROM contacts_digit_grams WHERE rowid = old.seq;
+    ${removeGrams}
     INSERT INTO contacts_digit_grams(rowid, grams) VALUES (new.seq, ${grams('new.')});
   END`);
 }
