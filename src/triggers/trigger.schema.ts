@@ -41,7 +41,10 @@ export const MessageRecordSchema = Type.Object(
     provider_message_id: NullableField(Type.String({ description: 'WhatsApp message id (wamid)' })),
     created_at: Timestamp(),
   },
-  { $id: 'MessageReceivedRecord' },
+  {
+    $id: 'MessageReceivedRecord',
+    description: 'An inbound message, with its contact as they were when the message arrived (a record is an event).',
+  },
 );
 export type MessageRecord = Static<typeof MessageRecordSchema>;
 
