@@ -14,6 +14,8 @@ export interface Config {
   whatsappApiVersion: string;
   whatsappAppSecret: string | null;
   whatsappVerifyToken: string | null;
+  /** Key for secrets at rest (PARLEY_ENCRYPTION_KEY); null = DATA_DIR/secret.key. */
+  encryptionKey: string | null;
   logLevel: string;
 }
 
@@ -66,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     whatsappApiVersion: apiVersion,
     whatsappAppSecret: text('WHATSAPP_APP_SECRET'),
     whatsappVerifyToken: text('WHATSAPP_VERIFY_TOKEN'),
+    encryptionKey: text('PARLEY_ENCRYPTION_KEY'),
     logLevel,
   };
 }

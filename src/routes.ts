@@ -2,14 +2,17 @@ import { registerContactRoutes } from './contacts/contact.routes.js';
 import { registerDropdownRoutes } from './dropdowns/dropdown.routes.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import type { Api } from './http/types.js';
+import { registerMessageRoutes } from './messages/message.routes.js';
 import type { Services } from './services.js';
 import { registerTagRoutes } from './tags/tag.routes.js';
 import { registerTemplateRoutes } from './templates/template.routes.js';
 import { registerTriggerRoutes } from './triggers/trigger.routes.js';
+import { registerWhatsappWebhookRoutes } from './webhooks/whatsapp.routes.js';
 import { registerMeRoutes } from './workspaces/me.routes.js';
+import type { Config } from './config.js';
 
 /** The route table: every endpoint Parley serves, domain by domain. */
-export function registerRoutes(app: Api, services: Services): void {
+export function registerRoutes(app: Api, services: Services, config: Config): void {
   registerHealthRoutes(app, services.deps);
   registerMeRoutes(app, services.workspaces);
   registerContactRoutes(app, services.contacts);
@@ -17,4 +20,6 @@ export function registerRoutes(app: Api, services: Services): void {
   registerTemplateRoutes(app, services.templates);
   registerTriggerRoutes(app, services.triggers);
   registerDropdownRoutes(app, services.dropdowns);
+  registerMessageRoutes(app, services.messages);
+  registerWhatsappWebhookRoutes(app, config, services.webhooks);
 }

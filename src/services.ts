@@ -1,22 +1,35 @@
+import { createChannelService } from './channels/channel.service.js';
+import { createGraphClient } from './channels/whatsapp-cloud.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createContactService } from './contacts/contact.service.js';
 import { createDropdownService } from './dropdowns/dropdown.service.js';
+import { createMessageService } from './messages/message.service.js';
+import { createOutbox } from './messages/outbox.js';
 import { createPortabilityService } from './portability/portability.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import type { Deps } from './shared/context.js';
 import { createIdGenerator } from './shared/ids.js';
+import { loadSecretBox } from './shared/secret-box.js';
 import { createTagService } from './tags/tag.service.js';
+import { createTemplateSyncService } from './templates/template-sync.js';
 import { createTemplateService } from './templates/template.service.js';
 import { createTriggerService } from './triggers/trigger.service.js';
 import { createTokenService } from './workspaces/token.service.js';
 import { createWorkspaceService } from './workspaces/workspace.service.js';
+import { createWhatsappWebhookService } from './webhooks/whatsapp.service.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
-export function createServices(deps: Deps) {
+export function createServices(deps: Deps, config: Config) {
   const templates = createTemplateService(deps);
   const contacts = createContactService(deps);
+  const channels = createChannelService(deps, loadSecretBox(config));
+  const graph = createGraphClient({ graphUrl: config.whatsappGraphUrl, apiVersion: config.whatsappApiVersion });
+  // The outbox reports the simulator's receipts through the message service, which wakes the outbox.
+  const outbox = createOutbox(deps, channels, graph, () => messages);
+  const messages = createMessageService(deps, contacts, channels, outbox);
+  const templateSync = createTemplateSyncService(deps, templates, channels, graph);
   return {
     deps,
     workspaces: createWorkspaceService(deps),
@@ -27,6 +40,12 @@ export function createServices(deps: Deps) {
     triggers: createTriggerService(deps),
     dropdowns: createDropdownService(deps, templates),
     portability: createPortabilityService(deps, contacts, templates),
+    channels,
+    messages,
+    outbox,
+    graph,
+    templateSync,
+    webhooks: createWhatsappWebhookService(channels, messages, templateSync),
   };
 }
 
@@ -36,5 +55,5 @@ export type Services = ReturnType<typeof createServices>;
 export async function openServices(config: Config, clock: Clock = systemClock): Promise<Services> {
   const { db, dialect } = openDatabase(config);
   await migrateToLatest(db, dialect);
-  return createServices({ db, dialect, clock, newId: createIdGenerator(clock) });
+  return createServices({ db, dialect, clock, newId: createIdGenerator(clock) }, config);
 }

@@ -74,7 +74,7 @@ export async function createTemplate(
   );
 }
 
-/** Stores a message row as the messaging engine will (it arrives with issue 3); returns its id and time. */
+/** Stores a message row directly (feeds need history faster than the API makes it); returns its id and time. */
 export async function insertMessage(
   server: TestServer,
   fields: {

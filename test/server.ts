@@ -39,8 +39,12 @@ export interface HttpClient {
 /**
  * Starts a real Parley HTTPS server on a random loopback port, on a fresh SQLite file or the
  * shared test PostgreSQL database, with a manual clock. Closed automatically after the file's tests.
+ * Its outbox delivers only when `options.outbox` is set.
  */
-export async function startServer(overrides: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(
+  overrides: Record<string, string> = {},
+  options: { outbox?: boolean } = {},
+): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -54,6 +58,9 @@ export async function startServer(overrides: Record<string, string> = {}): Promi
   const config = loadConfig(env);
   const clock = new ManualClock(new Date());
   const app = await createApp(config, { clock, logger: false });
+  // Files run in parallel on one PostgreSQL database: a server that delivered messages would also
+  // claim other files' queued messages, through its own (differently configured) Graph client.
+  if (!options.outbox) await app.services.outbox.stop();
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.server.address();
   if (!address || typeof address === 'string') throw new Error('server did not bind');

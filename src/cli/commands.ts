@@ -156,6 +156,62 @@ export const COMMANDS: Command[] = [
     },
   },
   {
+    name: 'channel set',
+    usage:
+      '--workspace ID --provider simulator | --provider whatsapp-cloud --phone-number-id PNID --waba-id WABA --access-token TOKEN [--messages-per-second N]',
+    options: {
+      workspace: text,
+      provider: text,
+      'phone-number-id': text,
+      'waba-id': text,
+      'access-token': text,
+      'messages-per-second': text,
+    },
+    required: ['workspace', 'provider'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const caller = { workspaceId: idOption(options.workspace!, 'workspace') };
+      await services.workspaces.get(caller.workspaceId);
+      if (options.provider === 'simulator') return services.channels.useSimulator(caller);
+      if (options.provider !== 'whatsapp-cloud') {
+        throw errors.validation('provider', 'must be simulator or whatsapp-cloud');
+      }
+      const missing = ['phone-number-id', 'waba-id', 'access-token'].filter((name) => !options[name]);
+      if (missing.length > 0) throw errors.validation(missing[0]!, 'is required for whatsapp-cloud');
+      const messagesPerSecond = integerOption(options['messages-per-second'], 'messages-per-second');
+      return services.channels.useWhatsappCloud(caller, {
+        phoneNumberId: options['phone-number-id']!,
+        wabaId: options['waba-id']!,
+        accessToken: options['access-token']!,
+        ...(messagesPerSecond !== undefined && { messagesPerSecond }),
+      });
+    },
+  },
+  {
+    name: 'templates sync',
+    usage: '--workspace ID',
+    options: { workspace: text },
+    required: ['workspace'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const caller = { workspaceId: idOption(options.workspace!, 'workspace') };
+      await services.workspaces.get(caller.workspaceId);
+      return services.templateSync.sync(caller);
+    },
+  },
+  {
+    name: 'simulate inbound',
+    usage: '--workspace ID --from PHONE --text TEXT',
+    options: { workspace: text, from: text, text },
+    required: ['workspace', 'from', 'text'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const caller = { workspaceId: idOption(options.workspace!, 'workspace') };
+      await services.workspaces.get(caller.workspaceId);
+      return services.messages.simulateInbound(caller, { from: options.from!, text: options.text! });
+    },
+  },
+  {
     name: 'migrate',
     usage: '',
     options: {},

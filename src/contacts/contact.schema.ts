@@ -22,10 +22,10 @@ export const ContactSchema = Type.Object(
 export type Contact = Static<typeof ContactSchema>;
 
 /** Integration tools send `""` for unmapped fields, so a reference may be empty (= absent). */
-const ContactId = Type.Union([Uuid(), Type.Literal('')], { description: 'Parley contact id' });
+export const ContactId = Type.Union([Uuid(), Type.Literal('')], { description: 'Parley contact id' });
 const PHONE_DESCRIPTION = 'International number; formatting is normalised (`+1 (415) 555-0100` = `+14155550100`)';
 const Phone = Type.String({ minLength: 1, maxLength: 40, description: PHONE_DESCRIPTION, examples: ['+14155550100'] });
-const PhoneRef = Type.String({ maxLength: 40, description: PHONE_DESCRIPTION, examples: ['+14155550100'] });
+export const PhoneRef = Type.String({ maxLength: 40, description: PHONE_DESCRIPTION, examples: ['+14155550100'] });
 const Tags = (description: string) =>
   Type.Union([Type.String({ maxLength: 4000 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })], {
     description,

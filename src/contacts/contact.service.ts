@@ -123,6 +123,23 @@ export function createContactService(deps: Deps) {
     },
 
     /** One contact by exactly one of contact_id, phone or email. */
+    /** The contact a message is for, named by `contact_id` or `phone` (not_found when unknown). */
+    recipient: (caller: Caller, ref: ContactRef): Promise<ContactRow> => resolve(db, caller, ref),
+
+    /**
+     * Like recipient, but an unknown phone becomes a new contact (named `name` if given): a template
+     * may open a conversation, and an inbound message may come from anyone.
+     */
+    async recipientOrNew(caller: Caller, ref: ContactRef, name: string | null = null): Promise<ContactRow> {
+      const phone = given(ref.phone);
+      if (given(ref.contact_id) || !phone) return resolve(db, caller, ref);
+      const contacts = contactRepository(db);
+      const existing = await contacts.findByPhone(caller.workspaceId, parsePhone(phone));
+      if (existing) return existing;
+      await this.create(caller, { phone, ...(name && { name }) });
+      return (await contacts.findByPhone(caller.workspaceId, parsePhone(phone)))!;
+    },
+
     async get(caller: Caller, input: GetContactInput): Promise<Contact> {
       const keys = (['contact_id', 'phone', 'email'] as const).filter((key) => given(input[key]) !== undefined);
       if (keys.length !== 1)

@@ -4,6 +4,7 @@ import type { Database } from './schema.js';
 import * as initial from './migrations/0001_initial.js';
 import * as contactSearchPaths from './migrations/0002_contact_search_paths.js';
 import * as messageFeedRecords from './migrations/0003_message_feed_records.js';
+import * as messaging from './migrations/0004_messaging.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_initial': initial,
   '0002_contact_search_paths': contactSearchPaths,
   '0003_message_feed_records': messageFeedRecords,
+  '0004_messaging': messaging,
 };
 
 class InCodeProvider implements MigrationProvider {

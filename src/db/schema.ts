@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 /**
  * Row types of every table, shared by both dialects. Timestamps are ISO 8601 strings and JSON
  * columns are JSON text on both engines (the PostgreSQL connection parses them that way), so
@@ -13,6 +14,7 @@ export interface Database {
   templates: TemplateTable;
   template_translations: TemplateTranslationTable;
   messages: MessageTable;
+  channels: ChannelTable;
   campaigns: CampaignTable;
   sequences: SequenceTable;
   sequence_enrolments: SequenceEnrolmentTable;
@@ -116,6 +118,21 @@ export interface MessageTable {
   error: string | null;
   /** Inbound only: the new-message-received record as JSON text, written with the message. */
   feed_record: string | null;
+  /** Outbound: delivery attempts so far, and when the outbox should try (again); null when done. */
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChannelTable {
+  workspace_id: string;
+  provider: 'simulator' | 'whatsapp-cloud';
+  phone_number_id: string | null;
+  waba_id: string | null;
+  /** Sealed with the secret box; never the plain token. */
+  access_token: string | null;
+  messages_per_second: number;
   created_at: string;
   updated_at: string;
 }

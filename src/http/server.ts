@@ -41,11 +41,12 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
 
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotencyKey', null);
+  app.decorateRequest('rawBody', null);
   registerErrorHandling(app);
   registerTransport(app, config);
   registerAuth(app, { tokens: services.tokens, clock: services.deps.clock });
   registerIdempotency(app, services.deps);
   await registerOpenApi(app, config.publicBaseUrl);
-  registerRoutes(app, services);
+  registerRoutes(app, services, config);
   return app;
 }

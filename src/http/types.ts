@@ -14,6 +14,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
     idempotencyKey: string | null;
+    /** The body's bytes, kept only where a signature covers them (Meta's webhook). */
+    rawBody: Buffer | null;
   }
   interface FastifyContextConfig {
     access?: Access;

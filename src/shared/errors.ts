@@ -35,6 +35,13 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'The request body must be application/json' },
   idempotency_key_reused: { status: 422, title: 'The Idempotency-Key was used with a different request' },
+  customer_service_window_closed: { status: 422, title: 'Outside the 24-hour customer service window' },
+  contact_opted_out: { status: 422, title: 'The contact opted out of messages' },
+  template_not_approved: { status: 422, title: 'The template translation is not approved' },
+  template_language_unavailable: { status: 422, title: 'The template has no such translation' },
+  template_variables_mismatch: { status: 422, title: 'The variables do not match the template' },
+  header_media_required: { status: 422, title: 'The template header needs a media URL' },
+  webhook_signature_invalid: { status: 401, title: 'The webhook signature does not match' },
   rate_limited: { status: 429, title: 'Too many requests' },
   poll_too_frequent: { status: 429, title: 'Polling faster than the workspace allows' },
   internal_error: { status: 500, title: 'Internal server error' },
@@ -77,4 +84,38 @@ export const errors = {
       [],
       { retry_after: retryAfterSeconds, poll_interval_seconds: intervalSeconds },
     ),
+  windowClosed: (closedAt: string | null) =>
+    make(
+      'customer_service_window_closed',
+      closedAt
+        ? `The 24-hour customer service window closed at ${closedAt}; send a template message instead`
+        : 'The contact has never messaged, so no customer service window is open; send a template message instead',
+      [],
+      { window_closed_at: closedAt },
+    ),
+  optedOut: () => make('contact_opted_out', 'The contact opted out of messages'),
+  templateNotApproved: (language: string, status: string) =>
+    make(
+      'template_not_approved',
+      `The ${language} translation is ${status}; only APPROVED translations can be sent`,
+      [{ field: 'language', message: `is ${status}` }],
+      { language, template_status: status },
+    ),
+  templateLanguageUnavailable: (language: string, available: string[]) =>
+    make('template_language_unavailable', `The template has no ${language} translation`, [
+      { field: 'language', message: `available: ${available.join(', ')}` },
+    ]),
+  templateVariablesMismatch: (field: string, expected: number, given: number) =>
+    make(
+      'template_variables_mismatch',
+      `${field}: the template expects ${expected} value(s); ${given} given`,
+      [{ field, message: `expected ${expected}, got ${given}` }],
+      { expected, given },
+    ),
+  headerMediaRequired: (headerType: string) =>
+    make('header_media_required', `The template has a ${headerType} header: give its header_media_url`, [
+      { field: 'header_media_url', message: 'is required for this template' },
+    ]),
+  webhookSignatureInvalid: () =>
+    make('webhook_signature_invalid', 'X-Hub-Signature-256 is missing or does not match the body'),
 };

@@ -1,0 +1,169 @@
+import type { Caller, Deps } from '../shared/context.js';
+import { errors } from '../shared/errors.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import { toStoredTimestamp } from '../shared/time.js';
+
+export type ChannelProvider = 'simulator' | 'whatsapp-cloud';
+
+/** Meta's default throughput per business number, and the most it grants. */
+export const DEFAULT_MESSAGES_PER_SECOND = 80;
+export const MAX_MESSAGES_PER_SECOND = 1000;
+
+/** A workspace's channel as it may be shown: the access token only as "set". */
+export interface Channel {
+  provider: ChannelProvider;
+  phone_number_id: string | null;
+  waba_id: string | null;
+  access_token_set: boolean;
+  messages_per_second: number;
+}
+
+/** What the outbox needs to send through WhatsApp Cloud. */
+export interface CloudCredentials {
+  phoneNumberId: string;
+  wabaId: string;
+  accessToken: string;
+}
+
+export interface CloudSettings {
+  phoneNumberId: string;
+  wabaId: string;
+  accessToken: string;
+  messagesPerSecond?: number;
+}
+
+const SIMULATOR: Channel = {
+  provider: 'simulator',
+  phone_number_id: null,
+  waba_id: null,
+  access_token_set: false,
+  messages_per_second: DEFAULT_MESSAGES_PER_SECOND,
+};
+
+/** Each workspace's channel: the built-in simulator until WhatsApp Cloud credentials are set. */
+export function createChannelService({ db, clock }: Deps, secrets: SecretBox) {
+  const row = (workspaceId: string) =>
+    db.selectFrom('channels').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+
+  async function save(workspaceId: string, fields: Omit<Parameters<typeof upsertValues>[0], 'workspaceId'>) {
+    const values = upsertValues({ workspaceId, ...fields }, toStoredTimestamp(clock.now()));
+    const { provider, phone_number_id, waba_id, access_token, messages_per_second, updated_at } = values;
+    const changes = { provider, phone_number_id, waba_id, access_token, messages_per_second, updated_at };
+    await db
+      .insertInto('channels')
+      .values(values)
+      .onConflict((oc) => oc.column('workspace_id').doUpdateSet(changes))
+      .execute();
+  }
+
+  return {
+    async get(caller: Caller): Promise<Channel> {
+      const channel = await row(caller.workspaceId);
+      if (!channel) return SIMULATOR;
+      return {
+        provider: channel.provider,
+        phone_number_id: channel.phone_number_id,
+        waba_id: channel.waba_id,
+        access_token_set: channel.access_token !== null,
+        messages_per_second: channel.messages_per_second,
+      };
+    },
+
+    async useSimulator(caller: Caller): Promise<Channel> {
+      await save(caller.workspaceId, { provider: 'simulator', phoneNumberId: null, wabaId: null, accessToken: null });
+      return this.get(caller);
+    },
+
+    async useWhatsappCloud(caller: Caller, settings: CloudSettings): Promise<Channel> {
+      const phoneNumberId = requireDigits(settings.phoneNumberId, 'phone_number_id');
+      const wabaId = requireDigits(settings.wabaId, 'waba_id');
+      const accessToken = settings.accessToken.trim();
+      if (!accessToken) throw errors.validation('access_token', 'must not be empty');
+      const owner = await this.workspaceOfNumber(phoneNumberId);
+      if (owner && owner !== caller.workspaceId) {
+        throw errors.conflict(`Phone number id ${phoneNumberId} is already connected to another workspace`);
+      }
+      await save(caller.workspaceId, {
+        provider: 'whatsapp-cloud',
+        phoneNumberId,
+        wabaId,
+        accessToken: secrets.seal(accessToken),
+        messagesPerSecond: messagesPerSecond(settings.messagesPerSecond),
+      });
+      return this.get(caller);
+    },
+
+    /** The credentials to send with, or null when the workspace uses the simulator. */
+    async cloudCredentials(workspaceId: string): Promise<(CloudCredentials & { messagesPerSecond: number }) | null> {
+      const channel = await row(workspaceId);
+      if (channel?.provider !== 'whatsapp-cloud' || !channel.access_token) return null;
+      return {
+        phoneNumberId: channel.phone_number_id!,
+        wabaId: channel.waba_id!,
+        accessToken: secrets.open(channel.access_token),
+        messagesPerSecond: channel.messages_per_second,
+      };
+    },
+
+    /** The workspaces connected to a WhatsApp Business Account (template webhooks name the WABA). */
+    async workspacesOfWaba(wabaId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('channels')
+        .select('workspace_id')
+        .where('waba_id', '=', wabaId)
+        .where('provider', '=', 'whatsapp-cloud')
+        .execute();
+      return rows.map((row) => row.workspace_id);
+    },
+
+    /** Routes an inbound webhook: the workspace whose channel has this phone number id. */
+    async workspaceOfNumber(phoneNumberId: string): Promise<string | null> {
+      const channel = await db
+        .selectFrom('channels')
+        .select('workspace_id')
+        .where('phone_number_id', '=', phoneNumberId)
+        .where('provider', '=', 'whatsapp-cloud')
+        .executeTakeFirst();
+      return channel?.workspace_id ?? null;
+    },
+  };
+}
+
+function upsertValues(
+  fields: {
+    workspaceId: string;
+    provider: ChannelProvider;
+    phoneNumberId: string | null;
+    wabaId: string | null;
+    accessToken: string | null;
+    messagesPerSecond?: number;
+  },
+  now: string,
+) {
+  return {
+    workspace_id: fields.workspaceId,
+    provider: fields.provider,
+    phone_number_id: fields.phoneNumberId,
+    waba_id: fields.wabaId,
+    access_token: fields.accessToken,
+    messages_per_second: fields.messagesPerSecond ?? DEFAULT_MESSAGES_PER_SECOND,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+function requireDigits(value: string, field: string): string {
+  const trimmed = value.trim();
+  if (!/^\d{1,30}$/.test(trimmed)) throw errors.validation(field, "must be Meta's numeric id");
+  return trimmed;
+}
+
+function messagesPerSecond(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MESSAGES_PER_SECOND;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_MESSAGES_PER_SECOND) {
+    throw errors.validation('messages_per_second', `must be a whole number from 1 to ${MAX_MESSAGES_PER_SECOND}`);
+  }
+  return value;
+}
+
+export type ChannelService = ReturnType<typeof createChannelService>;

@@ -1,0 +1,333 @@
+import { Agent, request } from 'undici';
+import { systemClock, type Clock } from '../shared/clock.js';
+
+/**
+ * The outbound side of the WhatsApp Cloud API: a keep-alive client for Meta's Graph API, the
+ * classified error it raises, and builders for Meta's documented message payloads.
+ */
+
+export interface GraphClientOptions {
+  /** `WHATSAPP_GRAPH_URL`, e.g. https://graph.facebook.com */
+  graphUrl: string;
+  /** `WHATSAPP_API_VERSION`, e.g. v23.0 */
+  apiVersion: string;
+  /** Applies to connecting, to the response headers and to the body, so a hung call cannot stall a worker. */
+  timeoutMs?: number;
+  clock?: Clock;
+}
+
+export interface GraphClient {
+  /** Sends one message; resolves with Meta's message id (`wamid.…`), or throws a GraphError. */
+  sendMessage(phoneNumberId: string, accessToken: string, payload: object): Promise<{ wamid: string }>;
+  /** Every template of a WhatsApp Business Account, fetching Meta's pages as they are consumed. */
+  listTemplates(wabaId: string, accessToken: string): AsyncIterable<MetaTemplate>;
+  close(): Promise<void>;
+}
+
+/** A template as `GET /{waba-id}/message_templates` returns it. */
+export interface MetaTemplate {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  components: MetaTemplateComponent[];
+}
+
+export interface MetaTemplateComponent {
+  type: string;
+  format?: string;
+  text?: string;
+  buttons?: { type: string; text: string; url?: string; phone_number?: string }[];
+  example?: Record<string, unknown>;
+}
+
+export interface GraphErrorFields {
+  /** null when no response arrived (connection failure or timeout). */
+  httpStatus: number | null;
+  /** Meta's error `code`, which Meta advises building error handling on (not the HTTP status). */
+  code: number | null;
+  /** The code's title, e.g. "Re-engagement message". */
+  title: string;
+  /** Meta's `error_data.details`: the likely cause and how to fix it. */
+  details: string | null;
+  retryable: boolean;
+  retryAfterMs?: number;
+  fbtraceId?: string;
+}
+
+/** A failed Graph API call, classified so the caller knows whether retrying can succeed. */
+export class GraphError extends Error implements GraphErrorFields {
+  readonly httpStatus: number | null;
+  readonly code: number | null;
+  readonly title: string;
+  readonly details: string | null;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  readonly fbtraceId?: string;
+
+  constructor(fields: GraphErrorFields, options?: ErrorOptions) {
+    const prefix = fields.code === null ? '' : `(#${fields.code}) `;
+    super(`${prefix}${fields.title}${fields.details ? `: ${fields.details}` : ''}`, options);
+    this.name = 'GraphError';
+    this.httpStatus = fields.httpStatus;
+    this.code = fields.code;
+    this.title = fields.title;
+    this.details = fields.details;
+    this.retryable = fields.retryable;
+    this.retryAfterMs = fields.retryAfterMs;
+    this.fbtraceId = fields.fbtraceId;
+  }
+}
+
+// Meta's Cloud API error codes reference. A known code decides; otherwise the HTTP status does.
+const RETRYABLE_CODES = new Set([
+  1, // API Unknown: possible server error
+  2, // API Service: temporary downtime or overload
+  4, // API Too Many Calls: app rate limit
+  80007, // WhatsApp Business Account rate limit
+  130429, // Cloud API throughput reached
+  131016, // Service unavailable
+  131056, // (business, consumer) pair rate limit
+  133004, // Server temporarily unavailable
+]);
+
+const PERMANENT_CODES = new Set([
+  0, // AuthException
+  3, // API Method: missing capability or permission (answered with HTTP 500)
+  10, // Permission denied
+  100, // Invalid parameter
+  190, // Access token expired or invalid
+  131008, // Required parameter is missing
+  131009, // Parameter value is not valid
+  131026, // Message undeliverable
+  131047, // Re-engagement message: more than 24 hours since the customer last wrote
+  131051, // Unsupported message type
+  132000, // Template parameter count mismatch
+  132001, // Template does not exist
+  132012, // Template parameter format mismatch
+]);
+
+function isRetryable(httpStatus: number, code: number | null): boolean {
+  if (code !== null && RETRYABLE_CODES.has(code)) return true;
+  if (code !== null && PERMANENT_CODES.has(code)) return false;
+  return httpStatus === 429 || httpStatus >= 500;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** Creates a client holding one keep-alive connection pool; `close()` releases it. */
+export function createGraphClient(options: GraphClientOptions): GraphClient {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const clock = options.clock ?? systemClock;
+  const base = `${options.graphUrl.replace(/\/+$/, '')}/${options.apiVersion}`;
+  const origin = new URL(base).origin;
+  // undici never follows redirects unless told to, so the token cannot leak through one.
+  const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+
+  async function exchange(
+    method: 'GET' | 'POST',
+    url: string,
+    accessToken: string,
+    payload?: object,
+  ): Promise<RawResponse> {
+    const headers: Record<string, string> = { authorization: `Bearer ${accessToken}` };
+    if (payload) headers['content-type'] = 'application/json';
+    try {
+      const response = await request(url, {
+        method,
+        headers,
+        body: payload && JSON.stringify(payload),
+        dispatcher: agent,
+      });
+      return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
+    } catch (error) {
+      // The request may or may not have reached Meta; retrying a send can then deliver it twice.
+      const details = error instanceof Error ? error.message : String(error);
+      throw new GraphError(
+        { httpStatus: null, code: null, title: 'Graph API unreachable', details, retryable: true },
+        { cause: error },
+      );
+    }
+  }
+
+  async function call(method: 'GET' | 'POST', url: string, accessToken: string, payload?: object): Promise<unknown> {
+    const response = await exchange(method, url, accessToken, payload);
+    if (response.status < 200 || response.status >= 300) throw errorFromResponse(response, clock.now());
+    return parseJson(response.text);
+  }
+
+  /** Follows `paging.next` only on the Graph API's own origin: the access token must go nowhere else. */
+  function nextPageUrl(next: unknown): string | undefined {
+    if (typeof next !== 'string') return undefined;
+    if (URL.canParse(next) && new URL(next).origin === origin) return next;
+    throw unexpectedResponse(200, `paging.next leaves the Graph API origin: ${next}`);
+  }
+
+  return {
+    async sendMessage(phoneNumberId, accessToken, payload) {
+      const body = await call('POST', `${base}/${encodeURIComponent(phoneNumberId)}/messages`, accessToken, payload);
+      const wamid = (body as SendResponse | undefined)?.messages?.[0]?.id;
+      // Not retryable: Meta answered 2xx, so the message may well have been accepted.
+      if (typeof wamid !== 'string') throw unexpectedResponse(200, 'no messages[0].id in the send response');
+      return { wamid };
+    },
+
+    async *listTemplates(wabaId, accessToken) {
+      let url: string | undefined = `${base}/${encodeURIComponent(wabaId)}/message_templates?limit=100`;
+      while (url) {
+        const page = (await call('GET', url, accessToken)) as TemplatePage | undefined;
+        yield* page?.data ?? [];
+        url = nextPageUrl(page?.paging?.next);
+      }
+    },
+
+    close: () => agent.close(),
+  };
+}
+
+interface SendResponse {
+  messages?: { id?: unknown }[];
+}
+
+interface TemplatePage {
+  data?: MetaTemplate[];
+  paging?: { next?: unknown };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function unexpectedResponse(httpStatus: number, details: string): GraphError {
+  return new GraphError({ httpStatus, code: null, title: 'Unexpected Graph API response', details, retryable: false });
+}
+
+/** Reads Meta's `{"error": {message, type, code, error_data: {details}, fbtrace_id}}` envelope. */
+function errorFromResponse(response: RawResponse, now: Date): GraphError {
+  const error = (parseJson(response.text) as { error?: Record<string, unknown> } | undefined)?.error;
+  if (!error || typeof error !== 'object') {
+    const details = response.text.slice(0, 200) || null;
+    return new GraphError({
+      httpStatus: response.status,
+      code: null,
+      title: `HTTP ${response.status}`,
+      details,
+      retryable: isRetryable(response.status, null),
+      retryAfterMs: retryAfterMs(response.headers['retry-after'], now),
+    });
+  }
+  const code = typeof error.code === 'number' ? error.code : null;
+  const message = typeof error.message === 'string' ? error.message : `HTTP ${response.status}`;
+  return new GraphError({
+    httpStatus: response.status,
+    code,
+    title: message.replace(/^\(#\d+\)\s*/, ''), // Meta puts the code's title in `message` after "(#code)"
+    details: detailsOf(error.error_data),
+    retryable: isRetryable(response.status, code),
+    retryAfterMs: retryAfterMs(response.headers['retry-after'], now),
+    fbtraceId: typeof error.fbtrace_id === 'string' ? error.fbtrace_id : undefined,
+  });
+}
+
+/** Messaging errors carry `{details}`; template management errors may carry a bare string. */
+function detailsOf(errorData: unknown): string | null {
+  if (typeof errorData === 'string') return errorData;
+  const details = (errorData as { details?: unknown } | undefined)?.details;
+  return typeof details === 'string' ? details : null;
+}
+
+/** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+function retryAfterMs(header: string | string[] | undefined, now: Date): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
+}
+
+// Payload builders: Meta's documented JSON for POST /{phone-number-id}/messages.
+//
+// `to` is the contact's E.164 number as Parley stores it, with its '+'. Meta's reference gives
+// "+16505551234" as the example and recommends the plus sign with the country code: without it,
+// Meta may prepend the business number's own country code and the message goes astray.
+
+/** A free-form text message (only allowed within the 24-hour customer service window). */
+export function textPayload(to: string, body: string, previewUrl: boolean) {
+  return {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to,
+    type: 'text',
+    text: { preview_url: previewUrl, body },
+  };
+}
+
+export type TemplateHeader = { type: 'text'; text: string[] } | { type: 'image' | 'video' | 'document'; link: string };
+
+export interface TemplateButtonParam {
+  /** The button's position in the template, 0-based. */
+  index: number;
+  subType: 'url' | 'quick_reply';
+  /** The URL suffix for a url button; the payload returned on tap for a quick_reply button. */
+  param: string;
+}
+
+export interface TemplateMessage {
+  name: string;
+  /** The translation's language code, e.g. en_US. */
+  language: string;
+  header?: TemplateHeader;
+  bodyParams: string[];
+  buttonParams: TemplateButtonParam[];
+}
+
+/** An approved template with its parameters; components without parameters are left out, as Meta expects. */
+export function templatePayload(to: string, template: TemplateMessage) {
+  const components = [
+    headerComponent(template.header),
+    bodyComponent(template.bodyParams),
+    ...template.buttonParams.map(buttonComponent),
+  ].filter((component) => component !== null);
+  return {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to,
+    type: 'template',
+    template: {
+      name: template.name,
+      language: { code: template.language },
+      ...(components.length > 0 && { components }),
+    },
+  };
+}
+
+function textParameter(text: string) {
+  return { type: 'text', text };
+}
+
+function headerComponent(header: TemplateHeader | undefined) {
+  if (!header) return null;
+  if (header.type === 'text') {
+    return header.text.length > 0 ? { type: 'header', parameters: header.text.map(textParameter) } : null;
+  }
+  return { type: 'header', parameters: [{ type: header.type, [header.type]: { link: header.link } }] };
+}
+
+function bodyComponent(params: string[]) {
+  return params.length > 0 ? { type: 'body', parameters: params.map(textParameter) } : null;
+}
+
+function buttonComponent(button: TemplateButtonParam) {
+  const parameter =
+    button.subType === 'quick_reply' ? { type: 'payload', payload: button.param } : textParameter(button.param);
+  return { type: 'button', sub_type: button.subType, index: String(button.index), parameters: [parameter] };
+}

@@ -1,0 +1,94 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ContactId, PhoneRef } from '../contacts/contact.schema.js';
+import { NullableField, Timestamp, Uuid } from '../http/responses.js';
+
+/** Meta's limit on a text message body. */
+export const TEXT_MAX_LENGTH = 4096;
+
+/** Outbound: queued → sent → delivered → read, or failed; inbound messages are `received`. */
+export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed', 'received'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+const recipient = {
+  contact_id: Type.Optional(ContactId),
+  phone: Type.Optional(PhoneRef),
+};
+
+export const SendTextBody = Type.Object(
+  {
+    ...recipient,
+    message: Type.String({
+      minLength: 1,
+      maxLength: TEXT_MAX_LENGTH,
+      description: 'The text; WhatsApp markup (*bold*, _italic_, ~strike~, ```mono```) passes through',
+    }),
+    preview_url: Type.Optional(Type.Boolean({ description: 'Show a preview of the first URL (default false)' })),
+  },
+  { description: 'Name the contact by `contact_id` or `phone`' },
+);
+export type SendTextInput = Static<typeof SendTextBody>;
+
+const Variable = Type.String({ maxLength: 1024 });
+export const SendTemplateBody = Type.Object(
+  {
+    ...recipient,
+    template_id: Uuid('Parley template id'),
+    language: Type.Optional(
+      Type.String({ maxLength: 16, description: 'Translation to send; default: the one get-template shows' }),
+    ),
+    variables: Type.Optional(
+      Type.Union(
+        [Type.Array(Variable, { maxItems: 100 }), Type.Record(Type.String({ pattern: '^[0-9]+$' }), Variable)],
+        {
+          description: 'Body placeholder values in order, or keyed by placeholder number (`{"1":"Ada","2":"ORD-1"}`)',
+        },
+      ),
+    ),
+    header_media_url: Type.Optional(
+      Type.String({ maxLength: 2048, description: 'https URL of the image, video or document of a media header' }),
+    ),
+    button_variables: Type.Optional(
+      Type.Array(Variable, {
+        maxItems: 10,
+        description: 'The dynamic suffix of each URL button with a `{{1}}`, in button order',
+      }),
+    ),
+  },
+  { description: 'Name the contact by `contact_id` or `phone`; an unknown phone becomes a new contact' },
+);
+export type SendTemplateInput = Static<typeof SendTemplateBody>;
+
+export const GetMessageBody = Type.Object({ message_id: Uuid('Parley message id') });
+
+export const SimulateInboundBody = Type.Object({
+  phone: Type.String({ minLength: 1, maxLength: 40, description: 'The contact writing in' }),
+  text: Type.String({ minLength: 1, maxLength: TEXT_MAX_LENGTH }),
+});
+
+export const MessageSchema = Type.Object(
+  {
+    id: Uuid(),
+    direction: Type.String({ enum: ['inbound', 'outbound'] }),
+    type: Type.String({ description: 'text, template, or an inbound type (image, location, …)' }),
+    status: Type.String({ enum: [...MESSAGE_STATUSES] }),
+    content: Type.Record(Type.String(), Type.Unknown(), { description: 'What was sent or received' }),
+    contact_id: Uuid(),
+    contact_phone: Type.String(),
+    provider_message_id: NullableField(Type.String({ description: 'WhatsApp message id (wamid), once known' })),
+    error: Type.Union(
+      [
+        Type.Object({
+          code: NullableField(Type.Integer({ description: "Meta's error code" })),
+          title: Type.String(),
+          details: NullableField(Type.String()),
+        }),
+        Type.Null(),
+      ],
+      { description: 'Why a message failed' },
+    ),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  },
+  { $id: 'Message' },
+);
+export type Message = Static<typeof MessageSchema>;

@@ -1,0 +1,186 @@
+import type { ChannelService } from '../channels/channel.service.js';
+import { parsePhone } from '../contacts/contact.input.js';
+import type { ContactService } from '../contacts/contact.service.js';
+import type { Caller, Deps } from '../shared/context.js';
+import { errors } from '../shared/errors.js';
+import { toStoredTimestamp } from '../shared/time.js';
+import { templateRepository } from '../templates/template.repository.js';
+import { presentMessage } from './message.presenter.js';
+import { messageRepository, type MessageRow } from './message.repository.js';
+import { TEXT_MAX_LENGTH, type Message, type SendTemplateInput, type SendTextInput } from './message.schema.js';
+import { templateContent } from './template-message.js';
+
+/** The customer service window: free-form text is allowed for 24 h after the contact's last message. */
+export const WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Status order: a webhook that arrives late never moves a message back (read stays read). */
+const STATUS_RANK: Record<string, number> = { queued: 0, sent: 1, delivered: 2, read: 3, failed: 4 };
+
+export interface InboundMessage {
+  from: string;
+  profileName: string | null;
+  wamid: string;
+  timestamp: Date;
+  type: string;
+  content: Record<string, unknown>;
+}
+
+export interface StatusUpdate {
+  wamid: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  errors: { code: number; title: string; details?: string | undefined }[];
+}
+
+/** Sending (through the outbox) and receiving messages. */
+export function createMessageService(
+  deps: Deps,
+  contacts: ContactService,
+  channels: ChannelService,
+  outbox: { wake(): void },
+) {
+  const { db, clock, newId } = deps;
+  const now = () => toStoredTimestamp(clock.now());
+
+  async function queue(caller: Caller, contactId: string, type: string, content: object): Promise<Message> {
+    const at = now();
+    const messages = messageRepository(db);
+    const id = newId();
+    await db.transaction().execute(async (trx) => {
+      await messageRepository(trx).insertOutbound({
+        id,
+        workspace_id: caller.workspaceId,
+        contact_id: contactId,
+        type,
+        content: JSON.stringify(content),
+        status: 'queued',
+        provider_message_id: null,
+        error: null,
+        next_attempt_at: at,
+        created_at: at,
+        updated_at: at,
+      });
+      await trx
+        .updateTable('contacts')
+        .set({ last_message_at: at })
+        .where('workspace_id', '=', caller.workspaceId)
+        .where('id', '=', contactId)
+        .execute();
+    });
+    outbox.wake();
+    return presentMessage((await messages.findById(caller.workspaceId, id))!);
+  }
+
+  return {
+    /** send-text-message: only inside the 24-hour window that the contact's last inbound message opened. */
+    async sendText(caller: Caller, input: SendTextInput): Promise<Message> {
+      const contact = await contacts.recipient(caller, input);
+      if (contact.opted_out_at) throw errors.optedOut();
+      const lastInbound = contact.last_inbound_at ? Date.parse(contact.last_inbound_at) : null;
+      if (lastInbound === null || clock.now().getTime() >= lastInbound + WINDOW_MS) {
+        throw errors.windowClosed(lastInbound === null ? null : new Date(lastInbound + WINDOW_MS).toISOString());
+      }
+      return queue(caller, contact.id, 'text', { body: input.message, preview_url: input.preview_url ?? false });
+    },
+
+    /** send-template-message: always allowed for an approved translation; an unknown phone becomes a contact. */
+    async sendTemplate(caller: Caller, input: SendTemplateInput): Promise<Message> {
+      const templates = templateRepository(db);
+      const template = await templates.findById(caller.workspaceId, input.template_id.toLowerCase());
+      if (!template) throw errors.notFound('template', 'template_id');
+      const content = templateContent(template, await templates.translations([template.id]), input);
+      const contact = await contacts.recipientOrNew(caller, input);
+      if (contact.opted_out_at) throw errors.optedOut();
+      return queue(caller, contact.id, 'template', content);
+    },
+
+    /**
+     * Stores an inbound message once (Meta retries webhooks: the wamid decides), creating an
+     * unknown sender with their profile name, and opens the contact's 24-hour window.
+     */
+    async receive(caller: Caller, inbound: InboundMessage): Promise<{ id: string; stored: boolean }> {
+      const messages = messageRepository(db);
+      const existing = await messages.findByWamid(caller.workspaceId, inbound.wamid);
+      if (existing) return { id: existing.id, stored: false };
+      const contact = await contacts.recipientOrNew(caller, { phone: inbound.from }, inbound.profileName);
+      const at = toStoredTimestamp(inbound.timestamp);
+      const id = newId();
+      const stored = await db.transaction().execute(async (trx) => {
+        const inserted = await messageRepository(trx).insertInbound(
+          {
+            id,
+            workspace_id: caller.workspaceId,
+            contact_id: contact.id,
+            type: inbound.type,
+            content: JSON.stringify(inbound.content),
+            status: 'received',
+            provider_message_id: inbound.wamid,
+            error: null,
+            next_attempt_at: null,
+            created_at: at,
+            updated_at: now(),
+          },
+          contact,
+        );
+        if (inserted) await openWindow(trx, caller.workspaceId, contact.id, at);
+        return inserted;
+      });
+      return { id, stored };
+    },
+
+    /** Applies a delivery status from Meta; a status older than the message's current one is ignored. */
+    async applyStatus(caller: Caller, update: StatusUpdate): Promise<boolean> {
+      const messages = messageRepository(db);
+      const message = await messages.findByWamid(caller.workspaceId, update.wamid);
+      if (!message || message.direction !== 'outbound') return false;
+      if ((STATUS_RANK[update.status] ?? 0) <= (STATUS_RANK[message.status] ?? 0)) return false;
+      const error = update.errors[0];
+      await messages.setStatus(message.id, update.status, now(), error ? errorOf(error) : null);
+      return true;
+    },
+
+    /** The simulator's stand-in for a customer writing in (CLI, API): stored like a webhook's message. */
+    async simulateInbound(caller: Caller, input: { from: string; text: string }): Promise<Message> {
+      if ((await channels.get(caller)).provider !== 'simulator') {
+        throw errors.conflict('This workspace sends through WhatsApp Cloud; inbound messages come from Meta');
+      }
+      if (!input.text.trim() || input.text.length > TEXT_MAX_LENGTH) {
+        throw errors.validation('text', `must be 1 to ${TEXT_MAX_LENGTH} characters`);
+      }
+      const { id } = await this.receive(caller, {
+        from: parsePhone(input.from, 'from'),
+        profileName: null,
+        wamid: `wamid.SIMULATED.${newId()}`,
+        timestamp: clock.now(),
+        type: 'text',
+        content: { body: input.text },
+      });
+      return this.get(caller, id);
+    },
+
+    async get(caller: Caller, messageId: string): Promise<Message> {
+      const row = await messageRepository(db).findById(caller.workspaceId, messageId);
+      if (!row) throw errors.notFound('message');
+      return presentMessage(row);
+    },
+  };
+}
+
+function errorOf(error: StatusUpdate['errors'][number]) {
+  return { code: error.code, title: error.title, details: error.details ?? null };
+}
+
+/** A message newer than the contact's last one moves last_message_at and last_inbound_at forward. */
+async function openWindow(db: Deps['db'], workspaceId: string, contactId: string, at: string): Promise<void> {
+  const contact = db.updateTable('contacts').where('workspace_id', '=', workspaceId).where('id', '=', contactId);
+  await contact
+    .set({ last_inbound_at: at })
+    .where((eb) => eb.or([eb('last_inbound_at', 'is', null), eb('last_inbound_at', '<', at)]))
+    .execute();
+  await contact
+    .set({ last_message_at: at })
+    .where((eb) => eb.or([eb('last_message_at', 'is', null), eb('last_message_at', '<', at)]))
+    .execute();
+}
+
+export type MessageService = ReturnType<typeof createMessageService>;
+export type { MessageRow };

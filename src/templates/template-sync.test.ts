@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { randomInt } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { cliJson } from '../../test/cli.js';
+import { createWorkspace } from '../../test/factories.js';
+import { startGraphStandIn } from '../../test/graph-stand-in.js';
+import { ENGINE, startServer } from '../../test/server.js';
+import { signBody, templateStatusWebhook } from '../webhooks/whatsapp.fixtures.js';
+import type { Template } from './template.schema.js';
+
+const API_VERSION = 'v23.0';
+const APP_SECRET = 'sync-secret';
+const graph = await startGraphStandIn({ apiVersion: API_VERSION });
+const server = await startServer({
+  WHATSAPP_GRAPH_URL: graph.url,
+  WHATSAPP_API_VERSION: API_VERSION,
+  WHATSAPP_APP_SECRET: APP_SECRET,
+});
+
+/** Meta's message_templates entry: one per name and language. */
+function metaTemplate(name: string, language: string, status: string, body: string) {
+  return {
+    id: String(randomInt(1e12)),
+    name,
+    language,
+    status,
+    category: 'UTILITY',
+    components: [
+      { type: 'HEADER', format: 'TEXT', text: 'Order update' },
+      { type: 'BODY', text: body },
+      { type: 'FOOTER', text: 'Reply STOP to opt out' },
+      { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track', url: 'https://example.com/t/{{1}}' }] },
+    ],
+  };
+}
+
+describe(`template sync (${ENGINE})`, () => {
+  test('templates sync › pulls every page of the WABA’s templates; status webhooks update a translation', async () => {
+    const ws = await createWorkspace(server);
+    const wabaId = String(randomInt(1e9));
+    const phoneNumberId = String(randomInt(1e9));
+    await cliJson(
+      server,
+      ...['channel', 'set', '--workspace', ws.workspaceId, '--provider', 'whatsapp-cloud'],
+      ...['--phone-number-id', phoneNumberId, '--waba-id', wabaId, '--access-token', 'EAAG-sync'],
+    );
+    graph.setTemplates(wabaId, [
+      metaTemplate('order_update', 'en_US', 'APPROVED', 'Hi {{1}}, order {{2}} shipped.'),
+      metaTemplate('order_update', 'de', 'PENDING', 'Hallo {{1}}, Bestellung {{2}} ist unterwegs.'),
+      metaTemplate('welcome', 'en_US', 'APPROVED', 'Welcome, {{1}}!'),
+      { ...metaTemplate('carousel_promo', 'en_US', 'APPROVED', ''), components: [{ type: 'CAROUSEL' }] },
+    ]);
+
+    const result = await cliJson<{ templates: number; translations: number; skipped: { name: string }[] }>(
+      server,
+      ...['templates', 'sync', '--workspace', ws.workspaceId],
+    );
+    assert.equal(result.templates, 2);
+    assert.equal(result.translations, 3);
+    assert.deepEqual(
+      result.skipped.map((s) => s.name),
+      ['carousel_promo'],
+    );
+
+    const listed = await ws.action<Template[]>('list-templates', {});
+    const order = listed.body.find((t) => t.name === 'order_update');
+    assert.deepEqual(order?.translations, [
+      { language: 'en_US', status: 'APPROVED' },
+      { language: 'de', status: 'PENDING' },
+    ]);
+    assert.equal(order?.footer, 'Reply STOP to opt out');
+    assert.deepEqual(order?.placeholders, ['1', '2']);
+
+    const update = JSON.stringify(
+      templateStatusWebhook({ wabaId, templateId: 1, name: 'order_update', language: 'de', event: 'APPROVED' }),
+    );
+    const response = await server.http.send<{ template_statuses: number }>('POST', '/webhooks/whatsapp', {
+      rawBody: update,
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(update, APP_SECRET) },
+    });
+    assert.equal(response.status, 200, response.text);
+    assert.equal(response.body.template_statuses, 1);
+    const after = await ws.action<Template>('get-template', { template_id: order.id });
+    assert.deepEqual(after.body.translations, [
+      { language: 'en_US', status: 'APPROVED' },
+      { language: 'de', status: 'APPROVED' },
+    ]);
+  });
+});

@@ -1,0 +1,103 @@
+import { Value } from '@sinclair/typebox/value';
+import type { ChannelService } from '../channels/channel.service.js';
+import type { GraphClient, MetaTemplate, MetaTemplateComponent } from '../channels/whatsapp-cloud.js';
+import type { Caller, Deps } from '../shared/context.js';
+import { errors } from '../shared/errors.js';
+import { toStoredTimestamp } from '../shared/time.js';
+import { TemplateInputSchema, type TemplateInput, type TranslationInput } from './template.schema.js';
+import type { TemplateService } from './template.service.js';
+
+export interface SyncResult {
+  templates: number;
+  translations: number;
+  /** Translations Parley cannot represent (e.g. a carousel), with the reason. */
+  skipped: { name: string; language: string; reason: string }[];
+}
+
+/** Templates from the WhatsApp Business Account: pulled on demand, statuses pushed by Meta's webhook. */
+export function createTemplateSyncService(
+  { db, clock }: Deps,
+  templates: TemplateService,
+  channels: ChannelService,
+  graph: GraphClient,
+) {
+  return {
+    /** `parley templates sync`: every template of the WABA, upserted by name and language. */
+    async sync(caller: Caller): Promise<SyncResult> {
+      const credentials = await channels.cloudCredentials(caller.workspaceId);
+      if (!credentials) throw errors.conflict('Templates sync from WhatsApp Cloud; this workspace uses the simulator');
+      const entries: MetaTemplate[] = [];
+      for await (const entry of graph.listTemplates(credentials.wabaId, credentials.accessToken)) entries.push(entry);
+      const { inputs, skipped } = templateInputs(entries);
+      for (const input of inputs) await templates.upsert(caller, input);
+      const translations = inputs.reduce((sum, input) => sum + input.translations.length, 0);
+      return { templates: inputs.length, translations, skipped };
+    },
+
+    /** Meta's message_template_status_update: the translation's new status, in every workspace on that WABA. */
+    async applyStatus(wabaId: string, name: string, language: string, status: string): Promise<number> {
+      const workspaces = await channels.workspacesOfWaba(wabaId);
+      if (workspaces.length === 0) return 0;
+      const result = await db
+        .updateTable('template_translations')
+        .set({ status, updated_at: toStoredTimestamp(clock.now()) })
+        .where('language', '=', language)
+        .where('template_id', 'in', (eb) =>
+          eb.selectFrom('templates').select('id').where('name', '=', name).where('workspace_id', 'in', workspaces),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+  };
+}
+
+/** Meta lists one entry per name and language; Parley keeps one template per name with its translations. */
+export function templateInputs(entries: MetaTemplate[]): { inputs: TemplateInput[]; skipped: SyncResult['skipped'] } {
+  const byName = new Map<string, TemplateInput>();
+  const skipped: SyncResult['skipped'] = [];
+  for (const entry of entries) {
+    const input = { name: entry.name, category: entry.category, translations: [translationOf(entry)] };
+    const problem = [...Value.Errors(TemplateInputSchema, input)][0];
+    if (problem) {
+      skipped.push({
+        name: entry.name,
+        language: entry.language,
+        reason: `${problem.path || '/'}: ${problem.message}`,
+      });
+      continue;
+    }
+    const template = byName.get(entry.name);
+    if (template) template.translations.push(...input.translations);
+    else byName.set(entry.name, input);
+  }
+  return { inputs: [...byName.values()], skipped };
+}
+
+function translationOf(entry: MetaTemplate): TranslationInput {
+  const part = (type: string): MetaTemplateComponent | undefined => entry.components.find((c) => c.type === type);
+  const header = part('HEADER');
+  const footer = part('FOOTER')?.text;
+  const buttons = part('BUTTONS')?.buttons ?? [];
+  return {
+    language: entry.language,
+    status: entry.status,
+    body: part('BODY')?.text ?? '',
+    header_type: header?.format ?? null,
+    header_content: header ? (header.text ?? mediaExample(header)) : null,
+    footer: footer ?? null,
+    buttons: buttons.map((b) => ({
+      type: b.type as 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY',
+      text: b.text,
+      ...(b.url !== undefined && { url: b.url }),
+      ...(b.phone_number !== undefined && { phone_number: b.phone_number }),
+    })),
+  };
+}
+
+/** A media header's sample (Meta's `example.header_handle`), which Parley keeps as its header content. */
+function mediaExample(header: MetaTemplateComponent): string | null {
+  const handles = (header.example as { header_handle?: unknown[] } | undefined)?.header_handle;
+  return typeof handles?.[0] === 'string' ? handles[0] : null;
+}
+
+export type TemplateSyncService = ReturnType<typeof createTemplateSyncService>;

@@ -1,0 +1,242 @@
+import { MESSAGE_TYPES } from '../triggers/trigger.schema.js';
+
+/**
+ * Meta's webhook body (`object: whatsapp_business_account`, `entry[].changes[]`) read into plain events.
+ * Tolerant of fields Meta adds; an item lacking what Parley needs (wamid, sender, timestamp) is skipped,
+ * never thrown, so one odd item cannot make Meta retry a whole batch.
+ */
+
+type Json = Record<string, unknown>;
+
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+export const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface InboundMessageEvent {
+  kind: 'message';
+  phoneNumberId: string;
+  displayPhoneNumber: string | null;
+  /** The sender in E.164: Meta's `from` digits with a leading `+`. */
+  from: string;
+  profileName: string | null;
+  wamid: string;
+  timestamp: Date;
+  type: MessageType;
+  /** The type-specific object Meta sent, e.g. `{ body }` for text, `{ button_reply: { id, title } }` for interactive. */
+  content: Json;
+  /** The wamid this message replies to. */
+  context: string | null;
+}
+
+export interface StatusError {
+  code: number;
+  title: string;
+  message?: string;
+  details?: string;
+}
+
+export interface StatusEvent {
+  kind: 'status';
+  phoneNumberId: string;
+  wamid: string;
+  status: DeliveryStatus;
+  timestamp: Date;
+  /** The recipient in E.164, or null when Meta identifies them only by a business-scoped user id. */
+  recipient: string | null;
+  errors: StatusError[];
+}
+
+export interface TemplateStatusEvent {
+  kind: 'template_status';
+  wabaId: string;
+  templateId: string;
+  templateName: string;
+  language: string;
+  /** Meta's `event`: APPROVED, REJECTED, PAUSED, DISABLED, … */
+  status: string;
+  /** Null when Meta gives none (it writes `NONE` on approval). */
+  reason: string | null;
+}
+
+export type WebhookEvent = InboundMessageEvent | StatusEvent | TemplateStatusEvent;
+
+/** The events in a webhook body, in body order; null when the body is not a WhatsApp Business Account webhook. */
+export function parseWebhook(body: unknown): WebhookEvent[] | null {
+  if (!isRecord(body) || body.object !== 'whatsapp_business_account') return null;
+  return records(body.entry).flatMap((entry) => records(entry.changes).flatMap((change) => parseChange(entry, change)));
+}
+
+function parseChange(entry: Json, change: Json): WebhookEvent[] {
+  const value = record(change.value);
+  switch (change.field) {
+    case 'messages':
+      return parseMessagesChange(value);
+    case 'message_template_status_update':
+      return compact([templateStatus(entry, value)]);
+    default:
+      return [];
+  }
+}
+
+interface BusinessLine {
+  phoneNumberId: string;
+  displayPhoneNumber: string | null;
+}
+
+function parseMessagesChange(value: Json): WebhookEvent[] {
+  const metadata = record(value.metadata);
+  const phoneNumberId = idText(metadata.phone_number_id);
+  // Without it the change cannot be routed to a workspace.
+  if (phoneNumberId === null) return [];
+  const line = { phoneNumberId, displayPhoneNumber: text(metadata.display_phone_number) };
+  const contacts = records(value.contacts);
+  return compact([
+    ...records(value.messages).map((message) => inboundMessage(message, line, contacts)),
+    ...records(value.statuses).map((status) => deliveryStatus(status, phoneNumberId)),
+  ]);
+}
+
+function inboundMessage(raw: Json, line: BusinessLine, contacts: Json[]): InboundMessageEvent | null {
+  const wamid = text(raw.id);
+  const from = e164(raw.from);
+  const timestamp = unixTime(raw.timestamp);
+  if (wamid === null || from === null || timestamp === null) return null;
+  return {
+    kind: 'message',
+    ...line,
+    from,
+    profileName: profileName(contacts, raw.from),
+    wamid,
+    timestamp,
+    ...messageContent(raw),
+    context: text(record(raw.context).id),
+  };
+}
+
+/** The sender's profile: the contact with their wa_id, or the only contact, as wa_id and `from` may differ. */
+function profileName(contacts: Json[], from: unknown): string | null {
+  const sender =
+    contacts.find((contact) => contact.wa_id === from) ?? (contacts.length === 1 ? contacts[0] : undefined);
+  return text(record(sender?.profile).name);
+}
+
+function messageContent(raw: Json): { type: MessageType; content: Json } {
+  const metaType = text(raw.type) ?? 'unknown';
+  switch (metaType) {
+    case 'contacts':
+      return { type: 'contacts', content: { contacts: records(raw.contacts) } };
+    case 'interactive':
+      // `{ type: 'list_reply', list_reply: {…} }` → `{ list_reply: {…} }`: the key already names the reply kind.
+      return { type: 'interactive', content: withoutKey(record(raw.interactive), 'type') };
+    case 'unsupported':
+    case 'unknown':
+      return { type: 'unsupported', content: withErrors(record(raw.unsupported), raw) };
+  }
+  if (isMessageType(metaType)) return { type: metaType, content: record(raw[metaType]) };
+  // A type newer than this code is kept, under its own name, as an unsupported message rather than dropped.
+  return { type: 'unsupported', content: withErrors({ ...record(raw[metaType]), type: metaType }, raw) };
+}
+
+function withErrors(content: Json, raw: Json): Json {
+  return Array.isArray(raw.errors) ? { ...content, errors: raw.errors } : content;
+}
+
+function deliveryStatus(raw: Json, phoneNumberId: string): StatusEvent | null {
+  const wamid = text(raw.id);
+  const status = raw.status;
+  const timestamp = unixTime(raw.timestamp);
+  // Other statuses (`deleted`, `warning`, `played`, …) change nothing Parley tracks.
+  if (wamid === null || timestamp === null || !isDeliveryStatus(status)) return null;
+  return {
+    kind: 'status',
+    phoneNumberId,
+    wamid,
+    status,
+    timestamp,
+    recipient: e164(raw.recipient_id),
+    errors: compact(records(raw.errors).map(statusError)),
+  };
+}
+
+function statusError(raw: Json): StatusError | null {
+  const code = raw.code;
+  if (typeof code !== 'number') return null;
+  const message = text(raw.message);
+  const details = text(record(raw.error_data).details);
+  return {
+    code,
+    title: text(raw.title) ?? message ?? 'Unknown error',
+    ...(message !== null && { message }),
+    ...(details !== null && { details }),
+  };
+}
+
+function templateStatus(entry: Json, value: Json): TemplateStatusEvent | null {
+  const wabaId = idText(entry.id);
+  const templateId = idText(value.message_template_id);
+  const templateName = text(value.message_template_name);
+  const language = text(value.message_template_language);
+  const status = text(value.event);
+  if (wabaId === null || templateId === null || templateName === null || language === null || status === null) {
+    return null;
+  }
+  const reason = text(value.reason);
+  return {
+    kind: 'template_status',
+    wabaId,
+    templateId,
+    templateName,
+    language,
+    status,
+    reason: reason === 'NONE' ? null : reason,
+  };
+}
+
+function isMessageType(value: string): value is MessageType {
+  return (MESSAGE_TYPES as readonly string[]).includes(value);
+}
+
+function isDeliveryStatus(value: unknown): value is DeliveryStatus {
+  return (DELIVERY_STATUSES as readonly unknown[]).includes(value);
+}
+
+/** Meta writes WhatsApp ids as international digits without `+`; wa_id quirks (e.g. Mexico's `521`) are kept as sent. */
+function e164(value: unknown): string | null {
+  return typeof value === 'string' && /^\d{6,15}$/.test(value) ? `+${value}` : null;
+}
+
+/** Meta sends unix seconds as a string; a number is accepted too. */
+function unixTime(value: unknown): Date | null {
+  const seconds = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof seconds === 'number' && Number.isSafeInteger(seconds) && seconds > 0 ? new Date(seconds * 1000) : null;
+}
+
+/** Graph ids are usually strings but some (message_template_id) arrive as JSON numbers. */
+function idText(value: unknown): string | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : text(value);
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function record(value: unknown): Json {
+  return isRecord(value) ? value : {};
+}
+
+function records(value: unknown): Json[] {
+  return Array.isArray(value) ? value.filter(isRecord) : [];
+}
+
+function withoutKey(value: Json, key: string): Json {
+  return Object.fromEntries(Object.entries(value).filter(([name]) => name !== key));
+}
+
+function compact<T>(items: (T | null)[]): T[] {
+  return items.filter((item): item is T => item !== null);
+}

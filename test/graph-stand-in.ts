@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after } from 'node:test';
+import type { MetaTemplate } from '../src/channels/whatsapp-cloud.js';
+
+/**
+ * The one stand-in for Meta's Graph API in the test suite: plain HTTP on a random loopback port,
+ * answering in Meta's documented formats. Point WHATSAPP_GRAPH_URL at `url`.
+ */
+
+export interface RecordedRequest {
+  method: string;
+  /** The request target as received, query string included. */
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** The parsed JSON body; null when there was none. */
+  body: unknown;
+}
+
+export interface ScriptedResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface GraphStandIn {
+  url: string;
+  /** Every request received, in order, including refused ones. */
+  requests: RecordedRequest[];
+  /** The next `times` requests of any kind get this response instead of the normal answer. */
+  failNext(response: ScriptedResponse, times?: number): void;
+  /** The templates `GET /{version}/{wabaId}/message_templates` serves; an unset WABA is unknown to Meta. */
+  setTemplates(wabaId: string, templates: MetaTemplate[]): void;
+  close(): Promise<void>;
+}
+
+const TEMPLATES_PER_PAGE = 2;
+
+interface State {
+  apiVersion: string;
+  url: string;
+  requests: RecordedRequest[];
+  failures: { response: ScriptedResponse; remaining: number }[];
+  templates: Map<string, MetaTemplate[]>;
+}
+
+/** Meta's error envelope, e.g. metaError(131047, 'Re-engagement message', 'More than 24 hours …'). */
+export function metaError(code: number, title: string, details?: string) {
+  return {
+    error: {
+      message: `(#${code}) ${title}`,
+      type: 'OAuthException',
+      code,
+      ...(details !== undefined && { error_data: { messaging_product: 'whatsapp', details } }),
+      fbtrace_id: fbtraceId(),
+    },
+  };
+}
+
+/** Starts the stand-in; it is closed automatically after the calling file's (or suite's) tests. */
+export async function startGraphStandIn(options: { apiVersion: string }): Promise<GraphStandIn> {
+  const state: State = { apiVersion: options.apiVersion, url: '', requests: [], failures: [], templates: new Map() };
+  const server = http.createServer((req, res) => {
+    handle(state, req, res).catch((error: unknown) => send(res, 500, { error: String(error) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections(); // clients keep connections alive; close would otherwise wait on them
+    });
+    return closing;
+  };
+  after(close);
+  return {
+    url: state.url,
+    requests: state.requests,
+    failNext: (response, times = 1) => state.failures.push({ response, remaining: times }),
+    setTemplates: (wabaId, templates) => state.templates.set(wabaId, templates),
+    close,
+  };
+}
+
+async function handle(state: State, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const text = await readBody(req);
+  const body = parseJson(text);
+  state.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: body ?? null });
+  const scripted = takeScriptedFailure(state);
+  if (scripted) return send(res, scripted.status, scripted.body, scripted.headers);
+  if (!/^Bearer \S+$/.test(req.headers.authorization ?? '')) return sendInvalidToken(res);
+  if (text && body === undefined) return send(res, 400, metaError(100, 'Invalid parameter', 'Body is not valid JSON'));
+
+  const url = new URL(req.url ?? '/', state.url);
+  const [version, objectId, edge, ...rest] = url.pathname.split('/').slice(1);
+  const known = version === state.apiVersion && objectId && rest.length === 0;
+  if (known && req.method === 'POST' && edge === 'messages') return sendMessage(res, body);
+  if (known && req.method === 'GET' && edge === 'message_templates') return sendTemplates(state, res, objectId, url);
+  return sendUnsupported(res, req.method ?? '', objectId ?? '');
+}
+
+function takeScriptedFailure(state: State): ScriptedResponse | undefined {
+  const next = state.failures[0];
+  if (!next) return undefined;
+  next.remaining -= 1;
+  if (next.remaining <= 0) state.failures.shift();
+  return next.response;
+}
+
+/** Checks what Meta itself checks first, so a malformed payload fails here as it would in production. */
+function sendMessage(res: http.ServerResponse, body: unknown): void {
+  const message = (body ?? {}) as Record<string, unknown>;
+  if (message.messaging_product !== 'whatsapp') {
+    return send(res, 400, metaError(100, 'The parameter messaging_product is required.'));
+  }
+  if (typeof message.to !== 'string' || message.to === '') {
+    return send(res, 400, metaError(100, 'The parameter to is required.'));
+  }
+  const type = message.type;
+  if (typeof type !== 'string' || typeof message[type] !== 'object') {
+    return send(res, 400, metaError(100, 'Invalid parameter', `Param ${String(type)} must be a JSON object`));
+  }
+  send(res, 200, {
+    messaging_product: 'whatsapp',
+    contacts: [{ input: message.to, wa_id: message.to.replace(/\D/g, '') }],
+    messages: [{ id: newWamid(), ...(type === 'template' && { message_status: 'accepted' }) }],
+  });
+}
+
+/** Graph API cursor paging: `after` names the last item seen; `next` is an absolute URL, absent on the last page. */
+function sendTemplates(state: State, res: http.ServerResponse, wabaId: string, url: URL): void {
+  const templates = state.templates.get(wabaId);
+  if (!templates) return sendUnsupported(res, 'GET', wabaId);
+  const after = url.searchParams.get('after');
+  const start = after === null ? 0 : decodeCursor(after) + 1;
+  if (Number.isNaN(start)) return send(res, 400, metaError(100, 'Invalid parameter', 'after: not a valid cursor'));
+  const data = templates.slice(start, start + TEMPLATES_PER_PAGE);
+  if (data.length === 0) return send(res, 200, { data });
+  const lastIndex = start + data.length - 1;
+  const next = new URL(url);
+  next.searchParams.set('after', encodeCursor(lastIndex));
+  send(res, 200, {
+    data,
+    paging: {
+      cursors: { before: encodeCursor(start), after: encodeCursor(lastIndex) },
+      ...(lastIndex < templates.length - 1 && { next: next.href }),
+    },
+  });
+}
+
+function encodeCursor(index: number): string {
+  return Buffer.from(`index:${index}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  const match = /^index:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
+  return match ? Number(match[1]) : NaN;
+}
+
+/** What Meta answers a missing or unparseable access token with. */
+function sendInvalidToken(res: http.ServerResponse): void {
+  const body = {
+    error: {
+      message: 'Invalid OAuth access token - Cannot parse access token',
+      type: 'OAuthException',
+      code: 190,
+      fbtrace_id: fbtraceId(),
+    },
+  };
+  send(res, 401, body, { 'www-authenticate': 'OAuth "Facebook Platform" "invalid_token" "Cannot parse access token"' });
+}
+
+/** Meta's answer to an unknown object id, edge or version. */
+function sendUnsupported(res: http.ServerResponse, method: string, objectId: string): void {
+  const message =
+    `Unsupported ${method.toLowerCase()} request. Object with ID '${objectId}' does not exist, ` +
+    'cannot be loaded due to missing permissions, or does not support this operation.';
+  const error = { message, type: 'GraphMethodException', code: 100, error_subcode: 33, fbtrace_id: fbtraceId() };
+  send(res, 400, { error });
+}
+
+function fbtraceId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+function newWamid(): string {
+  return `wamid.${randomBytes(30).toString('base64')}`;
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const isText = typeof body === 'string'; // a scripted non-JSON answer, e.g. a proxy's HTML error page
+  const contentType = isText ? 'text/html; charset=UTF-8' : 'application/json; charset=UTF-8';
+  res.writeHead(status, { 'content-type': contentType, ...headers });
+  res.end(isText ? body : JSON.stringify(body));
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
