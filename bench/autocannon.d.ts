@@ -39,6 +39,8 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    /** Responses with a 2xx status. */
+    '2xx': number;
     statusCodeStats: Record<string, { count: number }>;
     latency: Histogram & { totalCount: number };
     requests: Histogram & { sent: number };

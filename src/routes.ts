@@ -2,6 +2,7 @@ import { registerContactRoutes } from './contacts/contact.routes.js';
 import { registerDropdownRoutes } from './dropdowns/dropdown.routes.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import type { Api } from './http/types.js';
+import { registerMediaRoutes } from './messages/media.routes.js';
 import { registerMessageRoutes } from './messages/message.routes.js';
 import type { Services } from './services.js';
 import { registerTagRoutes } from './tags/tag.routes.js';
@@ -21,5 +22,6 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerTriggerRoutes(app, services.triggers);
   registerDropdownRoutes(app, services.dropdowns);
   registerMessageRoutes(app, services.messages);
+  registerMediaRoutes(app, services.media);
   registerWhatsappWebhookRoutes(app, config, services.webhooks);
 }

@@ -5,6 +5,7 @@ import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createContactService } from './contacts/contact.service.js';
 import { createDropdownService } from './dropdowns/dropdown.service.js';
+import { createMediaService } from './messages/media.js';
 import { createMessageService } from './messages/message.service.js';
 import { createOutbox } from './messages/outbox.js';
 import { createPortabilityService } from './portability/portability.service.js';
@@ -44,6 +45,7 @@ export function createServices(deps: Deps, config: Config) {
     messages,
     outbox,
     graph,
+    media: createMediaService(deps, channels, graph, config.dataDir),
     templateSync,
     webhooks: createWhatsappWebhookService(channels, messages, templateSync),
   };

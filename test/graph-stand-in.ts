@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
@@ -32,10 +32,23 @@ export interface GraphStandIn {
   failNext(response: ScriptedResponse, times?: number): void;
   /** The templates `GET /{version}/{wabaId}/message_templates` serves; an unset WABA is unknown to Meta. */
   setTemplates(wabaId: string, templates: MetaTemplate[]): void;
+  /**
+   * Media `GET /{version}/{mediaId}` describes and its download URL (on the stand-in) serves;
+   * `sha256` overrides the digest reported, which is otherwise the hex SHA-256 of `bytes`.
+   */
+  setMedia(mediaId: string, media: StandInMedia): void;
   close(): Promise<void>;
 }
 
+export interface StandInMedia {
+  bytes: Buffer;
+  mime_type: string;
+  sha256?: string;
+}
+
 const TEMPLATES_PER_PAGE = 2;
+/** The path of Meta's media download host (lookaside.fbsbx.com), served here on the stand-in's own origin. */
+const MEDIA_DOWNLOAD_PATH = '/whatsapp_business/attachments/';
 
 interface State {
   apiVersion: string;
@@ -43,6 +56,7 @@ interface State {
   requests: RecordedRequest[];
   failures: { response: ScriptedResponse; remaining: number }[];
   templates: Map<string, MetaTemplate[]>;
+  media: Map<string, StandInMedia>;
 }
 
 /** Meta's error envelope, e.g. metaError(131047, 'Re-engagement message', 'More than 24 hours …'). */
@@ -60,7 +74,14 @@ export function metaError(code: number, title: string, details?: string) {
 
 /** Starts the stand-in; it is closed automatically after the calling file's (or suite's) tests. */
 export async function startGraphStandIn(options: { apiVersion: string }): Promise<GraphStandIn> {
-  const state: State = { apiVersion: options.apiVersion, url: '', requests: [], failures: [], templates: new Map() };
+  const state: State = {
+    apiVersion: options.apiVersion,
+    url: '',
+    requests: [],
+    failures: [],
+    templates: new Map(),
+    media: new Map(),
+  };
   const server = http.createServer((req, res) => {
     handle(state, req, res).catch((error: unknown) => send(res, 500, { error: String(error) }));
   });
@@ -80,6 +101,7 @@ export async function startGraphStandIn(options: { apiVersion: string }): Promis
     requests: state.requests,
     failNext: (response, times = 1) => state.failures.push({ response, remaining: times }),
     setTemplates: (wabaId, templates) => state.templates.set(wabaId, templates),
+    setMedia: (mediaId, media) => state.media.set(mediaId, media),
     close,
   };
 }
@@ -94,10 +116,14 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
   if (text && body === undefined) return send(res, 400, metaError(100, 'Invalid parameter', 'Body is not valid JSON'));
 
   const url = new URL(req.url ?? '/', state.url);
+  if (req.method === 'GET' && url.pathname === MEDIA_DOWNLOAD_PATH) return sendMediaBytes(state, res, url);
   const [version, objectId, edge, ...rest] = url.pathname.split('/').slice(1);
   const known = version === state.apiVersion && objectId && rest.length === 0;
   if (known && req.method === 'POST' && edge === 'messages') return sendMessage(res, body);
   if (known && req.method === 'GET' && edge === 'message_templates') return sendTemplates(state, res, objectId, url);
+  if (known && req.method === 'GET' && edge === undefined && state.media.has(objectId)) {
+    return sendMediaInfo(state, res, objectId);
+  }
   return sendUnsupported(res, req.method ?? '', objectId ?? '');
 }
 
@@ -148,6 +174,32 @@ function sendTemplates(state: State, res: http.ServerResponse, wabaId: string, u
       ...(lastIndex < templates.length - 1 && { next: next.href }),
     },
   });
+}
+
+/** Meta's "Retrieve Media URL" answer; the URL carries an expiry and a hash, as lookaside URLs do. */
+function sendMediaInfo(state: State, res: http.ServerResponse, mediaId: string): void {
+  const media = state.media.get(mediaId)!;
+  const url = new URL(MEDIA_DOWNLOAD_PATH, state.url);
+  url.searchParams.set('mid', mediaId);
+  url.searchParams.set('ext', String(Math.floor(Date.now() / 1000) + 300));
+  url.searchParams.set('hash', randomBytes(16).toString('base64url'));
+  send(res, 200, {
+    messaging_product: 'whatsapp',
+    url: url.href,
+    mime_type: media.mime_type,
+    sha256: media.sha256 ?? createHash('sha256').update(media.bytes).digest('hex'),
+    file_size: media.bytes.length,
+    id: mediaId,
+  });
+}
+
+/** The media's bytes with its type, for a request that carries a Bearer token (checked before routing). */
+function sendMediaBytes(state: State, res: http.ServerResponse, url: URL): void {
+  const mediaId = url.searchParams.get('mid') ?? '';
+  const media = state.media.get(mediaId);
+  if (!media) return sendUnsupported(res, 'GET', mediaId);
+  res.writeHead(200, { 'content-type': media.mime_type, 'content-length': String(media.bytes.length) });
+  res.end(media.bytes);
 }
 
 function encodeCursor(index: number): string {

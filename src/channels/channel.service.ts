@@ -5,9 +5,10 @@ import { toStoredTimestamp } from '../shared/time.js';
 
 export type ChannelProvider = 'simulator' | 'whatsapp-cloud';
 
-/** Meta's default throughput per business number, and the most it grants. */
+/** Meta's default throughput per business number, and the most it grants; 0 lifts Parley's limit. */
 export const DEFAULT_MESSAGES_PER_SECOND = 80;
 export const MAX_MESSAGES_PER_SECOND = 1000;
+export const UNLIMITED = 0;
 
 /** A workspace's channel as it may be shown: the access token only as "set". */
 export interface Channel {
@@ -160,8 +161,11 @@ function requireDigits(value: string, field: string): string {
 
 function messagesPerSecond(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MESSAGES_PER_SECOND;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_MESSAGES_PER_SECOND) {
-    throw errors.validation('messages_per_second', `must be a whole number from 1 to ${MAX_MESSAGES_PER_SECOND}`);
+  if (!Number.isInteger(value) || value < UNLIMITED || value > MAX_MESSAGES_PER_SECOND) {
+    throw errors.validation(
+      'messages_per_second',
+      `must be a whole number from 1 to ${MAX_MESSAGES_PER_SECOND}, or 0 for no limit`,
+    );
   }
   return value;
 }

@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../shared/clock.js';
 
 /**
@@ -14,6 +14,8 @@ export interface GraphClientOptions {
   /** Applies to connecting, to the response headers and to the body, so a hung call cannot stall a worker. */
   timeoutMs?: number;
   clock?: Clock;
+  /** The largest media download accepted; default 100 MB, Meta's largest media (documents). */
+  maxMediaBytes?: number;
 }
 
 export interface GraphClient {
@@ -21,8 +23,25 @@ export interface GraphClient {
   sendMessage(phoneNumberId: string, accessToken: string, payload: object): Promise<{ wamid: string }>;
   /** Every template of a WhatsApp Business Account, fetching Meta's pages as they are consumed. */
   listTemplates(wabaId: string, accessToken: string): AsyncIterable<MetaTemplate>;
+  /** Meta's "Retrieve Media URL": a short-lived (5 min) download URL and the file's type, hash and size. */
+  getMediaInfo(mediaId: string, accessToken: string): Promise<MediaInfo>;
+  /** The bytes behind a media URL, sent the token; redirects stay on the URL's origin, size is capped. */
+  downloadMedia(url: string, accessToken: string): Promise<Buffer>;
   close(): Promise<void>;
 }
+
+/** `GET /{media-id}` as Meta answers it (`file_size` normalised to a number; Meta may send a string). */
+export interface MediaInfo {
+  url: string;
+  mime_type: string;
+  /** Hex SHA-256 of the file (webhooks carry the same digest in base64). */
+  sha256: string;
+  file_size: number;
+}
+
+/** Meta's largest media: documents of up to 100 MB. */
+export const MAX_MEDIA_BYTES = 100 * 1024 * 1024;
+const MAX_MEDIA_REDIRECTS = 3;
 
 /** A template as `GET /{waba-id}/message_templates` returns it. */
 export interface MetaTemplate {
@@ -123,6 +142,7 @@ interface RawResponse {
 /** Creates a client holding one keep-alive connection pool; `close()` releases it. */
 export function createGraphClient(options: GraphClientOptions): GraphClient {
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxMediaBytes = options.maxMediaBytes ?? MAX_MEDIA_BYTES;
   const clock = options.clock ?? systemClock;
   const base = `${options.graphUrl.replace(/\/+$/, '')}/${options.apiVersion}`;
   const origin = new URL(base).origin;
@@ -147,11 +167,7 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
       return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
     } catch (error) {
       // The request may or may not have reached Meta; retrying a send can then deliver it twice.
-      const details = error instanceof Error ? error.message : String(error);
-      throw new GraphError(
-        { httpStatus: null, code: null, title: 'Graph API unreachable', details, retryable: true },
-        { cause: error },
-      );
+      throw unreachable(error);
     }
   }
 
@@ -166,6 +182,36 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
     if (typeof next !== 'string') return undefined;
     if (URL.canParse(next) && new URL(next).origin === origin) return next;
     throw unexpectedResponse(200, `paging.next leaves the Graph API origin: ${next}`);
+  }
+
+  /** The token travels only over https, or to the configured Graph origin itself (a local stand-in). */
+  function mediaUrl(url: string): URL {
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    if (parsed && (parsed.protocol === 'https:' || parsed.origin === origin)) return parsed;
+    throw unexpectedResponse(200, `the media URL is not https: ${url}`);
+  }
+
+  /** GETs a media URL, following redirects only within its origin: the access token must go nowhere else. */
+  async function downloadMedia(url: string, accessToken: string): Promise<Buffer> {
+    let target = mediaUrl(url);
+    for (let hops = 0; ; hops++) {
+      const response = await request(target, {
+        method: 'GET',
+        headers: { authorization: `Bearer ${accessToken}` },
+        dispatcher: agent,
+      }).catch((error: unknown) => Promise.reject(unreachable(error)));
+      const location = headerValue(response.headers.location);
+      if (response.statusCode < 300 || response.statusCode >= 400 || !location) {
+        return mediaBody(response, clock.now(), maxMediaBytes);
+      }
+      await response.body.dump();
+      const next = new URL(location, target);
+      if (next.origin !== target.origin) {
+        throw unexpectedResponse(response.statusCode, `the media redirect leaves ${target.origin}: ${next.origin}`);
+      }
+      if (hops >= MAX_MEDIA_REDIRECTS) throw unexpectedResponse(response.statusCode, 'too many media redirects');
+      target = next;
+    }
   }
 
   return {
@@ -186,8 +232,73 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
       }
     },
 
+    async getMediaInfo(mediaId, accessToken) {
+      return mediaInfoOf(await call('GET', `${base}/${encodeURIComponent(mediaId)}`, accessToken));
+    },
+
+    downloadMedia,
+
     close: () => agent.close(),
   };
+}
+
+function unreachable(error: unknown): GraphError {
+  const details = error instanceof Error ? error.message : String(error);
+  return new GraphError(
+    { httpStatus: null, code: null, title: 'Graph API unreachable', details, retryable: true },
+    { cause: error },
+  );
+}
+
+function headerValue(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header[0] : header;
+}
+
+function mediaInfoOf(body: unknown): MediaInfo {
+  const info = (body ?? {}) as Record<string, unknown>;
+  const size =
+    typeof info.file_size === 'string' && /^\d+$/.test(info.file_size) ? Number(info.file_size) : info.file_size;
+  const { url, mime_type, sha256 } = info;
+  if (typeof url !== 'string' || typeof mime_type !== 'string' || typeof sha256 !== 'string') {
+    throw unexpectedResponse(200, 'no url, mime_type or sha256 in the media response');
+  }
+  if (typeof size !== 'number' || !Number.isSafeInteger(size)) {
+    throw unexpectedResponse(200, 'no file_size in the media response');
+  }
+  return { url, mime_type, sha256, file_size: size };
+}
+
+/** A 2xx media body read up to `limit` bytes; anything else is Meta's error. */
+async function mediaBody(response: Dispatcher.ResponseData, now: Date, limit: number): Promise<Buffer> {
+  const { statusCode: status, headers, body } = response;
+  if (status < 200 || status >= 300) {
+    const text = await body.text().catch(() => '');
+    throw errorFromResponse({ status, headers, text }, now);
+  }
+  const tooLarge = () =>
+    new GraphError({
+      httpStatus: status,
+      code: null,
+      title: 'Media too large',
+      details: `over ${limit} bytes`,
+      retryable: false,
+    });
+  if (Number(headerValue(headers['content-length']) ?? 0) > limit) {
+    await body.dump({ limit: 1 }); // drops the connection instead of reading what is refused
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > limit) throw tooLarge(); // leaving the loop destroys the stream
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    throw error instanceof GraphError ? error : unreachable(error);
+  }
+  return Buffer.concat(chunks, size);
 }
 
 interface SendResponse {

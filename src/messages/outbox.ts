@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelService } from '../channels/channel.service.js';
 import { GraphError, templatePayload, textPayload, type GraphClient } from '../channels/whatsapp-cloud.js';
+import type { Updateable } from 'kysely';
+import type { MessageTable } from '../db/schema.js';
 import type { Deps } from '../shared/context.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import type { MessageError } from './message.repository.js';
@@ -24,11 +26,21 @@ const SIMULATED_READ_MS = 3_000;
 interface Claimed {
   id: string;
   workspace_id: string;
+  contact_id: string;
   type: string;
   content: string;
   attempts: number;
   phone: string;
 }
+
+/** What delivering one message changes on its row, and what to do once that is stored. */
+interface Outcome {
+  id: string;
+  changes: Updateable<MessageTable>;
+  afterwards?: () => void;
+}
+
+type CredentialsCache = (workspaceId: string) => ReturnType<ChannelService['cloudCredentials']>;
 
 /** Where the simulator's receipts go: the same path as Meta's status webhooks. */
 export interface StatusSink {
@@ -63,51 +75,55 @@ export function createOutbox(deps: Deps, channels: ChannelService, graph: GraphC
     timers.add(timer);
   };
 
+  /**
+   * Claims the due messages in one statement: moving next_attempt_at past now is the lease, and
+   * the `<= now` condition makes it exclusive (a message another process claimed is no longer due).
+   */
   async function claimDue(): Promise<Claimed[]> {
     const now = toStoredTimestamp(clock.now());
-    const due = await db
-      .selectFrom('messages as m')
-      .innerJoin('contacts as c', 'c.id', 'm.contact_id')
-      .select(['m.id', 'm.workspace_id', 'm.type', 'm.content', 'm.attempts', 'm.next_attempt_at', 'c.phone'])
-      .where('m.next_attempt_at', '<=', now)
-      .orderBy('m.next_attempt_at')
-      .limit(BATCH)
-      .execute();
     const lease = toStoredTimestamp(new Date(clock.now().getTime() + LEASE_MS));
-    const claimed: Claimed[] = [];
-    for (const message of due) {
-      // Conditional on the value read: of several Parley processes, exactly one claims each message.
-      const result = await db
-        .updateTable('messages')
-        .set({ next_attempt_at: lease, attempts: message.attempts + 1 })
-        .where('id', '=', message.id)
-        .where('next_attempt_at', '=', message.next_attempt_at)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 1) claimed.push({ ...message, attempts: message.attempts + 1 });
-    }
-    return claimed;
+    const due = db
+      .selectFrom('messages')
+      .select('id')
+      .where('next_attempt_at', '<=', now)
+      .orderBy('next_attempt_at')
+      .limit(BATCH);
+    const claimed = await db
+      .updateTable('messages')
+      .set((eb) => ({ next_attempt_at: lease, attempts: eb('attempts', '+', 1) }))
+      .where('id', 'in', due)
+      .where('next_attempt_at', '<=', now)
+      .returning(['id', 'workspace_id', 'contact_id', 'type', 'content', 'attempts'])
+      .execute();
+    if (claimed.length === 0) return [];
+    const phones = await db
+      .selectFrom('contacts')
+      .select(['id', 'phone'])
+      .where('id', 'in', [...new Set(claimed.map((m) => m.contact_id))])
+      .execute();
+    const phoneOf = new Map(phones.map((c) => [c.id, c.phone]));
+    return claimed.map((m) => ({ ...m, phone: phoneOf.get(m.contact_id)! }));
   }
 
-  async function deliver(message: Claimed): Promise<void> {
-    const credentials = await channels.cloudCredentials(message.workspace_id);
+  async function deliver(message: Claimed, credentialsOf: CredentialsCache): Promise<Outcome> {
+    const credentials = await credentialsOf(message.workspace_id);
     if (!credentials) return simulate(message);
-    await limiter.take(credentials.phoneNumberId, credentials.messagesPerSecond);
+    if (credentials.messagesPerSecond > 0) await limiter.take(credentials.phoneNumberId, credentials.messagesPerSecond);
     try {
       const { wamid } = await graph.sendMessage(credentials.phoneNumberId, credentials.accessToken, payloadOf(message));
-      await settle(message.id, { status: 'sent', provider_message_id: wamid });
+      return settled(message, { status: 'sent', provider_message_id: wamid });
     } catch (error) {
       if (!(error instanceof GraphError)) throw error;
       if (error.retryable && message.attempts < MAX_ATTEMPTS) {
-        await retryLater(message, error.retryAfterMs ?? backoff(message.attempts));
-      } else {
-        await settle(message.id, { status: 'failed', error: JSON.stringify(errorOf(error)) });
+        const due = clock.now().getTime() + (error.retryAfterMs ?? backoff(message.attempts));
+        return { id: message.id, changes: { next_attempt_at: toStoredTimestamp(new Date(due)) } };
       }
+      return settled(message, { status: 'failed', error: JSON.stringify(errorOf(error)) });
     }
   }
 
-  async function simulate(message: Claimed): Promise<void> {
+  function simulate(message: Claimed): Outcome {
     const wamid = `wamid.SIMULATED.${newId()}`;
-    await settle(message.id, { status: 'sent', provider_message_id: wamid });
     const caller = { workspaceId: message.workspace_id };
     const receipt = (status: 'delivered' | 'read') => () =>
       void statuses()
@@ -115,43 +131,68 @@ export function createOutbox(deps: Deps, channels: ChannelService, graph: GraphC
         .catch((error: unknown) => {
           log?.error({ err: error, message_id: message.id }, 'simulated receipt failed');
         });
-    later(SIMULATED_DELIVERY_MS, receipt('delivered'));
-    later(SIMULATED_READ_MS, receipt('read'));
+    return {
+      ...settled(message, { status: 'sent', provider_message_id: wamid }),
+      afterwards: () => {
+        later(SIMULATED_DELIVERY_MS, receipt('delivered'));
+        later(SIMULATED_READ_MS, receipt('read'));
+      },
+    };
   }
 
-  async function settle(
-    id: string,
-    outcome: { status: 'sent' | 'failed'; provider_message_id?: string; error?: string },
-  ): Promise<void> {
-    await db
-      .updateTable('messages')
-      .set({ ...outcome, next_attempt_at: null, updated_at: toStoredTimestamp(clock.now()) })
-      .where('id', '=', id)
-      .execute();
+  function settled(
+    message: Claimed,
+    result: { status: 'sent' | 'failed'; provider_message_id?: string; error?: string },
+  ): Outcome {
+    return {
+      id: message.id,
+      changes: { ...result, next_attempt_at: null, updated_at: toStoredTimestamp(clock.now()) },
+    };
   }
 
-  async function retryLater(message: Claimed, delayMs: number): Promise<void> {
-    const due = toStoredTimestamp(new Date(clock.now().getTime() + delayMs));
-    await db.updateTable('messages').set({ next_attempt_at: due }).where('id', '=', message.id).execute();
+  /** Records a chunk's outcomes in one transaction: one commit instead of one per message. */
+  async function record(outcomes: Outcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    await db.transaction().execute(async (trx) => {
+      for (const { id, changes } of outcomes) {
+        await trx.updateTable('messages').set(changes).where('id', '=', id).execute();
+      }
+    });
+    for (const outcome of outcomes) outcome.afterwards?.();
   }
 
   async function drain(): Promise<void> {
     do {
       again = false;
       const claimed = await claimDue();
+      const credentialsOf = credentialsCache();
       for (let i = 0; i < claimed.length; i += CONCURRENCY) {
-        await Promise.all(claimed.slice(i, i + CONCURRENCY).map((message) => deliverSafely(message)));
+        const outcomes = await Promise.all(
+          claimed.slice(i, i + CONCURRENCY).map((message) => deliverSafely(message, credentialsOf)),
+        );
+        await record(outcomes.filter((outcome): outcome is Outcome => outcome !== null));
       }
       if (claimed.length === BATCH) again = true;
     } while (again && !stopped);
   }
 
-  async function deliverSafely(message: Claimed): Promise<void> {
+  /** A workspace's channel, read (and its token decrypted) once per batch rather than per message. */
+  function credentialsCache(): CredentialsCache {
+    const cache = new Map<string, ReturnType<CredentialsCache>>();
+    return (workspaceId) => {
+      let credentials = cache.get(workspaceId);
+      if (!credentials) cache.set(workspaceId, (credentials = channels.cloudCredentials(workspaceId)));
+      return credentials;
+    };
+  }
+
+  async function deliverSafely(message: Claimed, credentialsOf: CredentialsCache): Promise<Outcome | null> {
     try {
-      await deliver(message);
+      return await deliver(message, credentialsOf);
     } catch (error) {
       // Unexpected (a database error): the lease brings the message back later.
       log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
+      return null;
     }
   }
 

@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   rate_limited: { status: 429, title: 'Too many requests' },
   poll_too_frequent: { status: 429, title: 'Polling faster than the workspace allows' },
   internal_error: { status: 500, title: 'Internal server error' },
+  message_has_no_media: { status: 422, title: 'The message has no media to download' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -118,4 +119,11 @@ export const errors = {
     ]),
   webhookSignatureInvalid: () =>
     make('webhook_signature_invalid', 'X-Hub-Signature-256 is missing or does not match the body'),
+  messageHasNoMedia: (type: string, reason: string) =>
+    make(
+      'message_has_no_media',
+      `The message has no media to download: ${reason}`,
+      [{ field: 'message_id', message: 'names a message without media' }],
+      { message_type: type },
+    ),
 };

@@ -1,0 +1,47 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * The benchmark's Graph API: answers `POST /{version}/{phone-number-id}/messages` with Meta's
+ * success shape as fast as it can and counts what arrives (per second), keeping no bodies, so
+ * 100,000 sends cost it little memory. The test suite's stand-in (test/graph-stand-in.ts) is the
+ * one that checks payloads.
+ */
+export interface GraphSink {
+  url: string;
+  received(): number;
+  /** Arrival times (ms, performance.now) of every accepted message. */
+  arrivals: number[];
+  close(): Promise<void>;
+}
+
+export async function startGraphSink(): Promise<GraphSink> {
+  const arrivals: number[] = [];
+  let sequence = 0;
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      if (request.method !== 'POST' || !/\/messages$/.test(request.url ?? '')) {
+        response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"code":100}}');
+        return;
+      }
+      arrivals.push(performance.now());
+      const wamid = `wamid.BENCH${(sequence++).toString(36)}`;
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(`{"messaging_product":"whatsapp","contacts":[],"messages":[{"id":"${wamid}"}]}`);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received: () => arrivals.length,
+    arrivals,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
