@@ -2,14 +2,8 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { metaError, startGraphStandIn, type ScriptedResponse } from '../../test/graph-stand-in.js';
 import { ManualClock } from '../shared/clock.js';
-import {
-  createGraphClient,
-  GraphError,
-  templatePayload,
-  textPayload,
-  type GraphClient,
-  type MetaTemplate,
-} from './whatsapp-cloud.js';
+import { createGraphClient, GraphError, type GraphClient, type MetaTemplate } from './whatsapp-cloud.js';
+import { templatePayload, textPayload } from './whatsapp-payloads.js';
 
 const API_VERSION = 'v23.0';
 const PHONE_NUMBER_ID = '106540352242922';

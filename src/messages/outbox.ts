@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelService } from '../channels/channel.service.js';
-import { GraphError, templatePayload, textPayload, type GraphClient } from '../channels/whatsapp-cloud.js';
+import { GraphError, type GraphClient } from '../channels/whatsapp-cloud.js';
+import { templatePayload, textPayload } from '../channels/whatsapp-payloads.js';
 import type { Updateable } from 'kysely';
 import type { MessageTable } from '../db/schema.js';
 import type { Deps } from '../shared/context.js';
