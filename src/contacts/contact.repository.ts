@@ -45,6 +45,10 @@ export function contactRepository(db: Kysely<Database>) {
 
     findByPhone: async (workspaceId: string, phone: string) => (await selectByPhone(db, workspaceId, phone))[0],
 
+    /** The contacts with these phones (E.164), for a batch of inbound messages. */
+    findByPhones: (workspaceId: string, phones: string[]) =>
+      phones.length === 0 ? Promise.resolve([]) : base(workspaceId).where('phone', 'in', phones).execute(),
+
     /** Emails are not unique; the earliest contact with the address wins, so the answer is stable. */
     findByEmail: (workspaceId: string, email: string) =>
       base(workspaceId)

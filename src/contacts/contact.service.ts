@@ -1,7 +1,7 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { ContactTable, Database } from '../db/schema.js';
 import type { Caller, Deps } from '../shared/context.js';
-import { errors } from '../shared/errors.js';
+import { AppError, errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { tagRepository } from '../tags/tag.repository.js';
 import { given, mergeAttributes, parseEmail, parseName, parsePhone, parseTagNames } from './contact.input.js';
@@ -138,6 +138,38 @@ export function createContactService(deps: Deps) {
       if (existing) return existing;
       await this.create(caller, { phone, ...(name && { name }) });
       return (await contacts.findByPhone(caller.workspaceId, parsePhone(phone)))!;
+    },
+
+    /**
+     * The senders of a batch of inbound messages by the phone they wrote from, unknown ones created
+     * with their profile name; a number that is not a valid phone number is left out.
+     */
+    async sendersOf(
+      caller: Caller,
+      senders: { phone: string; name: string | null }[],
+    ): Promise<Map<string, ContactRow>> {
+      const byPhone = new Map<string, { phone: string; name: string | null }>();
+      for (const sender of senders) {
+        try {
+          byPhone.set(sender.phone, { phone: parsePhone(sender.phone), name: sender.name });
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+        }
+      }
+      const e164 = [...new Set([...byPhone.values()].map((s) => s.phone))];
+      const rows = new Map(
+        (await contactRepository(db).findByPhones(caller.workspaceId, e164)).map((r) => [r.phone, r]),
+      );
+      for (const { phone, name } of byPhone.values()) {
+        if (rows.has(phone)) continue;
+        try {
+          rows.set(phone, await this.recipientOrNew(caller, { phone }, name));
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+        }
+      }
+      const found = [...byPhone].filter(([, { phone }]) => rows.has(phone));
+      return new Map(found.map(([raw, { phone }]) => [raw, rows.get(phone)!]));
     },
 
     async get(caller: Caller, input: GetContactInput): Promise<Contact> {

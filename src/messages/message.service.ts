@@ -6,6 +6,7 @@ import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from '../templates/template.repository.js';
 import { presentMessage } from './message.presenter.js';
+import type { MessageSender } from './message.record.js';
 import { messageRepository, type MessageRow } from './message.repository.js';
 import { TEXT_MAX_LENGTH, type Message, type SendTemplateInput, type SendTextInput } from './message.schema.js';
 import { templateContent } from './template-message.js';
@@ -94,37 +95,25 @@ export function createMessageService(
     },
 
     /**
-     * Stores an inbound message once (Meta retries webhooks: the wamid decides), creating an
-     * unknown sender with their profile name, and opens the contact's 24-hour window.
+     * Stores the inbound messages of one webhook delivery in one transaction: each once (Meta
+     * retries deliveries; the wamid decides), unknown senders created with their profile name,
+     * each sender's 24-hour window opened. A sender number that is not a phone number is rejected.
      */
-    async receive(caller: Caller, inbound: InboundMessage): Promise<{ id: string; stored: boolean }> {
-      const messages = messageRepository(db);
-      const existing = await messages.findByWamid(caller.workspaceId, inbound.wamid);
-      if (existing) return { id: existing.id, stored: false };
-      const contact = await contacts.recipientOrNew(caller, { phone: inbound.from }, inbound.profileName);
-      const at = toStoredTimestamp(inbound.timestamp);
-      const id = newId();
-      const stored = await db.transaction().execute(async (trx) => {
-        const inserted = await messageRepository(trx).insertInbound(
-          {
-            id,
-            workspace_id: caller.workspaceId,
-            contact_id: contact.id,
-            type: inbound.type,
-            content: JSON.stringify(inbound.content),
-            status: 'received',
-            provider_message_id: inbound.wamid,
-            error: null,
-            next_attempt_at: null,
-            created_at: at,
-            updated_at: now(),
-          },
-          contact,
-        );
-        if (inserted) await openWindow(trx, caller.workspaceId, contact.id, at);
-        return inserted;
+    async receiveAll(caller: Caller, inbounds: InboundMessage[]): Promise<ReceiveCounts> {
+      const senders = await contacts.sendersOf(
+        caller,
+        inbounds.map((inbound) => ({ phone: inbound.from, name: inbound.profileName })),
+      );
+      const counts: ReceiveCounts = { stored: 0, duplicates: 0, rejected: 0 };
+      await db.transaction().execute(async (trx) => {
+        for (const inbound of inbounds) {
+          const sender = senders.get(inbound.from);
+          if (!sender) counts.rejected++;
+          else if (await storeInbound(trx, caller, inbound, sender, newId(), now())) counts.stored++;
+          else counts.duplicates++;
+        }
       });
-      return { id, stored };
+      return counts;
     },
 
     /** Applies a delivery status from Meta; a status older than the message's current one is ignored. */
@@ -146,14 +135,17 @@ export function createMessageService(
       if (!input.text.trim() || input.text.length > TEXT_MAX_LENGTH) {
         throw errors.validation('text', `must be 1 to ${TEXT_MAX_LENGTH} characters`);
       }
-      const { id } = await this.receive(caller, {
-        from: parsePhone(input.from, 'from'),
+      const sender = await contacts.recipientOrNew(caller, { phone: parsePhone(input.from, 'from') });
+      const inbound = {
+        from: sender.phone,
         profileName: null,
         wamid: `wamid.SIMULATED.${newId()}`,
         timestamp: clock.now(),
         type: 'text',
         content: { body: input.text },
-      });
+      };
+      const id = newId();
+      await db.transaction().execute((trx) => storeInbound(trx, caller, inbound, sender, id, now()));
       return this.get(caller, id);
     },
 
@@ -167,6 +159,42 @@ export function createMessageService(
 
 function errorOf(error: StatusUpdate['errors'][number]) {
   return { code: error.code, title: error.title, details: error.details ?? null };
+}
+
+export interface ReceiveCounts {
+  stored: number;
+  duplicates: number;
+  rejected: number;
+}
+
+/** Inserts an inbound message unless its wamid is stored, and opens the sender's window; says whether it inserted. */
+async function storeInbound(
+  trx: Deps['db'],
+  caller: Caller,
+  inbound: InboundMessage,
+  sender: MessageSender,
+  id: string,
+  now: string,
+): Promise<boolean> {
+  const at = toStoredTimestamp(inbound.timestamp);
+  const inserted = await messageRepository(trx).insertInbound(
+    {
+      id,
+      workspace_id: caller.workspaceId,
+      contact_id: sender.id,
+      type: inbound.type,
+      content: JSON.stringify(inbound.content),
+      status: 'received',
+      provider_message_id: inbound.wamid,
+      error: null,
+      next_attempt_at: null,
+      created_at: at,
+      updated_at: now,
+    },
+    sender,
+  );
+  if (inserted) await openWindow(trx, caller.workspaceId, sender.id, at);
+  return inserted;
 }
 
 /** A message newer than the contact's last one moves last_message_at and last_inbound_at forward. */

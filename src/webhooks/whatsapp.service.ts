@@ -1,8 +1,7 @@
 import type { ChannelService } from '../channels/channel.service.js';
 import type { MessageService } from '../messages/message.service.js';
-import { AppError } from '../shared/errors.js';
 import type { TemplateSyncService } from '../templates/template-sync.js';
-import type { WebhookEvent } from './whatsapp.payload.js';
+import type { InboundMessageEvent, WebhookEvent } from './whatsapp.payload.js';
 
 export interface WebhookOutcome {
   messages: number;
@@ -22,21 +21,11 @@ export function createWhatsappWebhookService(
   messages: MessageService,
   templateSync: TemplateSyncService,
 ) {
-  async function applyEvent(
-    caller: { workspaceId: string },
-    event: Exclude<WebhookEvent, { kind: 'template_status' }>,
-    outcome: WebhookOutcome,
-  ): Promise<void> {
-    if (event.kind === 'message') {
-      const { stored } = await messages.receive(caller, event);
-      if (stored) outcome.messages++;
-      else outcome.duplicates++;
-    } else if (await messages.applyStatus(caller, event)) {
-      outcome.statuses++;
-    }
-  }
-
   return {
+    /**
+     * Messages are stored per workspace in one transaction for the delivery; statuses and template
+     * statuses are applied one by one (each is a single update).
+     */
     async apply(events: WebhookEvent[]): Promise<WebhookOutcome> {
       const outcome: WebhookOutcome = {
         messages: 0,
@@ -52,6 +41,7 @@ export function createWhatsappWebhookService(
           workspaces.set(phoneNumberId, await channels.workspaceOfNumber(phoneNumberId));
         return workspaces.get(phoneNumberId)!;
       };
+      const inbound = new Map<string, InboundMessageEvent[]>();
       for (const event of events) {
         if (event.kind === 'template_status') {
           const { wabaId, templateName, language, status } = event;
@@ -59,17 +49,15 @@ export function createWhatsappWebhookService(
           continue;
         }
         const workspaceId = await workspaceOf(event.phoneNumberId);
-        if (!workspaceId) {
-          outcome.unrouted++;
-          continue;
-        }
-        try {
-          await applyEvent({ workspaceId }, event, outcome);
-        } catch (error) {
-          // One bad event must not make Meta retry the whole delivery forever; the others are kept.
-          if (!(error instanceof AppError)) throw error;
-          outcome.rejected++;
-        }
+        if (!workspaceId) outcome.unrouted++;
+        else if (event.kind === 'message') inbound.set(workspaceId, [...(inbound.get(workspaceId) ?? []), event]);
+        else if (await messages.applyStatus({ workspaceId }, event)) outcome.statuses++;
+      }
+      for (const [workspaceId, batch] of inbound) {
+        const counts = await messages.receiveAll({ workspaceId }, batch);
+        outcome.messages += counts.stored;
+        outcome.duplicates += counts.duplicates;
+        outcome.rejected += counts.rejected;
       }
       return outcome;
     },
