@@ -1,5 +1,6 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { ContactTable, Database } from '../db/schema.js';
+import type { MessageSender } from '../messages/message.record.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { AppError, errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -134,10 +135,11 @@ export function createContactService(deps: Deps) {
       const phone = given(ref.phone);
       if (given(ref.contact_id) || !phone) return resolve(db, caller, ref);
       const contacts = contactRepository(db);
-      const existing = await contacts.findByPhone(caller.workspaceId, parsePhone(phone));
+      const e164 = parsePhone(phone);
+      const existing = await contacts.findByPhone(caller.workspaceId, e164);
       if (existing) return existing;
-      await this.create(caller, { phone, ...(name && { name }) });
-      return (await contacts.findByPhone(caller.workspaceId, parsePhone(phone)))!;
+      await this.create(caller, { phone: e164, ...(name && { name }) });
+      return (await contacts.findByPhone(caller.workspaceId, e164))!;
     },
 
     /**
@@ -147,7 +149,7 @@ export function createContactService(deps: Deps) {
     async sendersOf(
       caller: Caller,
       senders: { phone: string; name: string | null }[],
-    ): Promise<Map<string, ContactRow>> {
+    ): Promise<Map<string, MessageSender>> {
       const byPhone = new Map<string, { phone: string; name: string | null }>();
       for (const sender of senders) {
         try {
@@ -157,13 +159,14 @@ export function createContactService(deps: Deps) {
         }
       }
       const e164 = [...new Set([...byPhone.values()].map((s) => s.phone))];
-      const rows = new Map(
+      const rows = new Map<string, MessageSender>(
         (await contactRepository(db).findByPhones(caller.workspaceId, e164)).map((r) => [r.phone, r]),
       );
       for (const { phone, name } of byPhone.values()) {
         if (rows.has(phone)) continue;
         try {
-          rows.set(phone, await this.recipientOrNew(caller, { phone }, name));
+          // Known to be absent: create it outright (create still upserts if a concurrent delivery won).
+          rows.set(phone, (await this.create(caller, { phone, ...(name && { name }) })).contact);
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
         }

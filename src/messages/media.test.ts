@@ -4,48 +4,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { asClient, createWorkspace, type TestWorkspace } from '../../test/factories.js';
-import { startGraphStandIn } from '../../test/graph-stand-in.js';
-import { ENGINE, startServer } from '../../test/server.js';
+import { ENGINE } from '../../test/server.js';
+import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
 import { createGraphClient, GraphError } from '../channels/whatsapp-cloud.js';
-import { inboundMessageWebhook, inboundTextWebhook, signBody } from '../webhooks/whatsapp.fixtures.js';
+import { inboundMessageWebhook, inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
 import type { DownloadedMedia } from './media.js';
 import { messageRepository } from './message.repository.js';
 
-const API_VERSION = 'v23.0';
-const APP_SECRET = 'test-app-secret';
-const graph = await startGraphStandIn({ apiVersion: API_VERSION });
-const server = await startServer({
-  WHATSAPP_GRAPH_URL: graph.url,
-  WHATSAPP_API_VERSION: API_VERSION,
-  WHATSAPP_APP_SECRET: APP_SECRET,
-});
+const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer();
 const api = server.http;
-
-interface CloudWorkspace {
-  ws: TestWorkspace;
-  phoneNumberId: string;
-  accessToken: string;
-}
-
-/** A workspace connected to WhatsApp Cloud (the stand-in). */
-async function cloudWorkspace(): Promise<CloudWorkspace> {
-  const ws = await createWorkspace(server);
-  const phoneNumberId = String(randomInt(100_000_000, 999_999_999));
-  const accessToken = `token-${phoneNumberId}`;
-  await server.app.services.channels.useWhatsappCloud(
-    { workspaceId: ws.workspaceId },
-    { phoneNumberId, wabaId: '4000001', accessToken },
-  );
-  return { ws, phoneNumberId, accessToken };
-}
 
 /** Posts a signed webhook body; returns the stored message's id. */
 async function received(cloud: CloudWorkspace, body: Record<string, unknown>, wamid: string): Promise<string> {
-  const raw = JSON.stringify(body);
-  const response = await server.http.send('POST', '/webhooks/whatsapp', {
-    rawBody: raw,
-    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(raw, APP_SECRET) },
-  });
+  const response = await postWebhook(body);
   assert.equal(response.status, 200, response.text);
   const message = await messageRepository(server.app.services.deps.db).findByWamid(cloud.ws.workspaceId, wamid);
   assert.ok(message, 'the webhook stored the message');

@@ -42,10 +42,13 @@ export function messageRepository(db: Kysely<Database>) {
     findById: (workspaceId: string, id: string): Promise<MessageRow | undefined> =>
       withContact().where('m.workspace_id', '=', workspaceId).where('m.id', '=', id).executeTakeFirst(),
 
-    findByWamid: (workspaceId: string, wamid: string): Promise<MessageRow | undefined> =>
-      withContact()
-        .where('m.workspace_id', '=', workspaceId)
-        .where('m.provider_message_id', '=', wamid)
+    /** Status webhooks name a message by its wamid; they need no contact, so no join. */
+    findByWamid: (workspaceId: string, wamid: string) =>
+      db
+        .selectFrom('messages')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('provider_message_id', '=', wamid)
         .executeTakeFirst(),
 
     async setStatus(id: string, status: MessageStatus, at: string, error: MessageError | null): Promise<void> {

@@ -1,5 +1,6 @@
 import type { ChannelService } from '../channels/channel.service.js';
 import { parsePhone } from '../contacts/contact.input.js';
+import type { ContactRow } from '../contacts/contact.repository.js';
 import type { ContactService } from '../contacts/contact.service.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
@@ -7,7 +8,7 @@ import { toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from '../templates/template.repository.js';
 import { presentMessage } from './message.presenter.js';
 import type { MessageSender } from './message.record.js';
-import { messageRepository, type MessageRow } from './message.repository.js';
+import { messageRepository } from './message.repository.js';
 import { TEXT_MAX_LENGTH, type Message, type SendTemplateInput, type SendTextInput } from './message.schema.js';
 import { templateContent } from './template-message.js';
 
@@ -42,33 +43,39 @@ export function createMessageService(
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
-  async function queue(caller: Caller, contactId: string, type: string, content: object): Promise<Message> {
+  /** Commits the message to the outbox (and the contact's last_message_at), then wakes the outbox. */
+  async function queue(caller: Caller, contact: ContactRow, type: string, content: object): Promise<Message> {
     const at = now();
-    const messages = messageRepository(db);
-    const id = newId();
+    const message = {
+      id: newId(),
+      workspace_id: caller.workspaceId,
+      contact_id: contact.id,
+      type,
+      content: JSON.stringify(content),
+      status: 'queued',
+      provider_message_id: null,
+      error: null,
+      next_attempt_at: at,
+      created_at: at,
+      updated_at: at,
+    };
     await db.transaction().execute(async (trx) => {
-      await messageRepository(trx).insertOutbound({
-        id,
-        workspace_id: caller.workspaceId,
-        contact_id: contactId,
-        type,
-        content: JSON.stringify(content),
-        status: 'queued',
-        provider_message_id: null,
-        error: null,
-        next_attempt_at: at,
-        created_at: at,
-        updated_at: at,
-      });
+      await messageRepository(trx).insertOutbound(message);
       await trx
         .updateTable('contacts')
         .set({ last_message_at: at })
         .where('workspace_id', '=', caller.workspaceId)
-        .where('id', '=', contactId)
+        .where('id', '=', contact.id)
         .execute();
     });
     outbox.wake();
-    return presentMessage((await messages.findById(caller.workspaceId, id))!);
+    return presentMessage({
+      ...message,
+      direction: 'outbound',
+      attempts: 0,
+      feed_record: null,
+      contact_phone: contact.phone,
+    });
   }
 
   return {
@@ -80,7 +87,7 @@ export function createMessageService(
       if (lastInbound === null || clock.now().getTime() >= lastInbound + WINDOW_MS) {
         throw errors.windowClosed(lastInbound === null ? null : new Date(lastInbound + WINDOW_MS).toISOString());
       }
-      return queue(caller, contact.id, 'text', { body: input.message, preview_url: input.preview_url ?? false });
+      return queue(caller, contact, 'text', { body: input.message, preview_url: input.preview_url ?? false });
     },
 
     /** send-template-message: always allowed for an approved translation; an unknown phone becomes a contact. */
@@ -91,7 +98,7 @@ export function createMessageService(
       const content = templateContent(template, await templates.translations([template.id]), input);
       const contact = await contacts.recipientOrNew(caller, input);
       if (contact.opted_out_at) throw errors.optedOut();
-      return queue(caller, contact.id, 'template', content);
+      return queue(caller, contact, 'template', content);
     },
 
     /**
@@ -211,4 +218,3 @@ async function openWindow(db: Deps['db'], workspaceId: string, contactId: string
 }
 
 export type MessageService = ReturnType<typeof createMessageService>;
-export type { MessageRow };

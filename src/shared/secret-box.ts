@@ -14,18 +14,22 @@ export interface SecretBox {
 
 /**
  * The key comes from PARLEY_ENCRYPTION_KEY (32 bytes, base64) or, by default, from
- * DATA_DIR/secret.key, created with mode 0600 on first use. Losing the key loses the stored
- * tokens (they can be set again), never other data.
+ * DATA_DIR/secret.key, created with mode 0600 on first use: read when a secret is first sealed or
+ * opened, so processes that never touch one (most CLI commands) never create it. Losing the key
+ * loses the stored tokens (they can be set again), never other data.
  */
 export function loadSecretBox(options: { encryptionKey: string | null; dataDir: string }): SecretBox {
-  return createSecretBox(options.encryptionKey ? decodeKey(options.encryptionKey) : keyFile(options.dataDir));
+  let key: Buffer | undefined;
+  return createSecretBox(
+    () => (key ??= options.encryptionKey ? decodeKey(options.encryptionKey) : keyFile(options.dataDir)),
+  );
 }
 
-export function createSecretBox(key: Buffer): SecretBox {
+function createSecretBox(keyOf: () => Buffer): SecretBox {
   return {
     seal(plaintext) {
       const nonce = randomBytes(NONCE_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', key, nonce);
+      const cipher = createCipheriv('aes-256-gcm', keyOf(), nonce);
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       return [VERSION, nonce.toString('base64'), body.toString('base64'), cipher.getAuthTag().toString('base64')].join(
         '.',
@@ -34,7 +38,7 @@ export function createSecretBox(key: Buffer): SecretBox {
     open(sealed) {
       const [version, nonce, body, tag] = sealed.split('.');
       if (version !== VERSION || !nonce || !body || !tag) throw new Error('not a sealed secret');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(nonce, 'base64'));
+      const decipher = createDecipheriv('aes-256-gcm', keyOf(), Buffer.from(nonce, 'base64'));
       decipher.setAuthTag(Buffer.from(tag, 'base64'));
       return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
     },

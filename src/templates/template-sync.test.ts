@@ -3,19 +3,12 @@ import { randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { cliJson } from '../../test/cli.js';
 import { createWorkspace } from '../../test/factories.js';
-import { startGraphStandIn } from '../../test/graph-stand-in.js';
-import { ENGINE, startServer } from '../../test/server.js';
-import { signBody, templateStatusWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { ENGINE } from '../../test/server.js';
+import { startWhatsappServer } from '../../test/whatsapp.js';
+import { templateStatusWebhook } from '../webhooks/whatsapp.fixtures.js';
 import type { Template } from './template.schema.js';
 
-const API_VERSION = 'v23.0';
-const APP_SECRET = 'sync-secret';
-const graph = await startGraphStandIn({ apiVersion: API_VERSION });
-const server = await startServer({
-  WHATSAPP_GRAPH_URL: graph.url,
-  WHATSAPP_API_VERSION: API_VERSION,
-  WHATSAPP_APP_SECRET: APP_SECRET,
-});
+const { graph, server, postWebhook } = await startWhatsappServer();
 
 /** Meta's message_templates entry: one per name and language. */
 function metaTemplate(name: string, language: string, status: string, body: string) {
@@ -71,13 +64,14 @@ describe(`template sync (${ENGINE})`, () => {
     assert.equal(order?.footer, 'Reply STOP to opt out');
     assert.deepEqual(order?.placeholders, ['1', '2']);
 
-    const update = JSON.stringify(
-      templateStatusWebhook({ wabaId, templateId: 1, name: 'order_update', language: 'de', event: 'APPROVED' }),
-    );
-    const response = await server.http.send<{ template_statuses: number }>('POST', '/webhooks/whatsapp', {
-      rawBody: update,
-      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(update, APP_SECRET) },
+    const update = templateStatusWebhook({
+      wabaId,
+      templateId: 1,
+      name: 'order_update',
+      language: 'de',
+      event: 'APPROVED',
     });
+    const response = await postWebhook<{ template_statuses: number }>(update);
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body.template_statuses, 1);
     const after = await ws.action<Template>('get-template', { template_id: order.id });
