@@ -54,6 +54,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^https:\/\//.test(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an https:// URL');
   const apiVersion = text('WHATSAPP_API_VERSION') ?? 'v23.0';
   if (!/^v\d+\.\d+$/.test(apiVersion)) problems.push('WHATSAPP_API_VERSION must look like v23.0');
+  const encryptionKey = text('PARLEY_ENCRYPTION_KEY');
+  if (encryptionKey && Buffer.from(encryptionKey, 'base64').length !== 32) {
+    problems.push('PARLEY_ENCRYPTION_KEY must be 32 bytes, base64-encoded (e.g. openssl rand -base64 32)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     host,
@@ -68,7 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     whatsappApiVersion: apiVersion,
     whatsappAppSecret: text('WHATSAPP_APP_SECRET'),
     whatsappVerifyToken: text('WHATSAPP_VERIFY_TOKEN'),
-    encryptionKey: text('PARLEY_ENCRYPTION_KEY'),
+    encryptionKey,
     logLevel,
   };
 }

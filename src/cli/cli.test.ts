@@ -218,6 +218,16 @@ describe(`parley CLI (${ENGINE})`, () => {
     assert.deepEqual(JSON.parse(result.stdout), { applied: [] });
   });
 
+  test('configuration › every invalid setting is named on one line, and the command exits 1', async () => {
+    const env = { ...server.env, PORT: 'eighty', LOG_LEVEL: 'loud', PARLEY_ENCRYPTION_KEY: 'dG9vLXNob3J0' };
+    const result = await runCli({ ...server, env }, 'migrate');
+    assert.equal(result.code, 1);
+    const [line, ...more] = stderrLines(result);
+    assert.deepEqual(more, []);
+    for (const name of ['PORT', 'LOG_LEVEL', 'PARLEY_ENCRYPTION_KEY'])
+      assert.match(line ?? '', new RegExp(`${name} must`));
+  });
+
   test('usage errors › unknown command, missing option, unknown option, wrong arguments exit 2', async () => {
     const cases: [string[], RegExp][] = [
       [['frobnicate'], /unknown command "frobnicate"; commands: setup, token create/],
