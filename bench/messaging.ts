@@ -204,7 +204,7 @@ async function runEngine(engine: Engine): Promise<Result> {
     log(`${engine}: queueing ${settings.outboxMessages} messages`);
     await enqueue(where, workspaceId, settings.outboxMessages);
 
-    server = new NodeProcess('parley', 'src/main.ts', processEnv);
+    server = new NodeProcess('parley', 'src/main.ts', processEnv, env.BENCH_SERVER_NODE_OPTIONS?.split(' ') ?? []);
     const ca = () => {
       const file = path.join(dataDir, 'tls', 'cert.pem');
       return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;

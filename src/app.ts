@@ -19,7 +19,7 @@ export async function createApp(
   config: Config,
   options: { clock?: Clock; logger?: FastifyServerOptions['logger'] } = {},
 ): Promise<App> {
-  const services = await openServices(config, options.clock);
+  const services = await openServices(config, options.clock, { backgroundCheckpoints: true });
   const tls = config.trustProxy ? null : await loadTls(config);
   const server = await buildServer({ config, services, tls, logger: options.logger ?? { level: config.logLevel } });
   services.outbox.start(server.log);

@@ -54,8 +54,12 @@ export function createServices(deps: Deps, config: Config) {
 export type Services = ReturnType<typeof createServices>;
 
 /** Opens the configured database, migrates it to the latest schema and builds the services on it. */
-export async function openServices(config: Config, clock: Clock = systemClock): Promise<Services> {
-  const { db, dialect } = openDatabase(config);
+export async function openServices(
+  config: Config,
+  clock: Clock = systemClock,
+  options: { backgroundCheckpoints?: boolean } = {},
+): Promise<Services> {
+  const { db, dialect } = openDatabase(config, options);
   await migrateToLatest(db, dialect);
   return createServices({ db, dialect, clock, newId: createIdGenerator(clock) }, config);
 }

@@ -110,7 +110,7 @@ export async function insertMessage(
       .select(['id', 'phone', 'name', 'email'])
       .where('id', '=', fields.contactId)
       .executeTakeFirstOrThrow();
-    await messages.insertInbound(message, sender);
+    await messages.insertInbound([{ message, sender }]);
   }
   return { id, at };
 }

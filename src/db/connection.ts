@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
+import { checkpointInBackground } from './checkpointer.js';
 import { registerDigitGrams } from './digit-grams.js';
 import type { Database } from './schema.js';
 
@@ -14,13 +15,19 @@ export interface DatabaseHandle {
   dialect: Dialect;
 }
 
-/** Opens PostgreSQL when a URL is given, else the embedded SQLite file in `dataDir`. */
-export function openDatabase(options: { databaseUrl: string | null; dataDir: string }): DatabaseHandle {
+/**
+ * Opens PostgreSQL when a URL is given, else the embedded SQLite file in `dataDir`. A long-running
+ * server asks for `backgroundCheckpoints` (see checkpointer.ts); a CLI command does not need them.
+ */
+export function openDatabase(
+  options: { databaseUrl: string | null; dataDir: string },
+  { backgroundCheckpoints = false } = {},
+): DatabaseHandle {
   if (options.databaseUrl) return { db: openPostgres(options.databaseUrl), dialect: 'postgres' };
-  return { db: openSqlite(path.join(options.dataDir, 'parley.db')), dialect: 'sqlite' };
+  return { db: openSqlite(path.join(options.dataDir, 'parley.db'), backgroundCheckpoints), dialect: 'sqlite' };
 }
 
-function openSqlite(file: string): Kysely<Database> {
+function openSqlite(file: string, backgroundCheckpoints: boolean): Kysely<Database> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const database = new SQLite(file);
   database.pragma('journal_mode = WAL');
@@ -28,7 +35,12 @@ function openSqlite(file: string): Kysely<Database> {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   registerDigitGrams(database);
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const checkpointer = backgroundCheckpoints ? checkpointInBackground(database, file) : null;
+  const close = () => {
+    checkpointer?.stop();
+    database.close();
+  };
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, close) }) });
 }
 
 const STATEMENT_CACHE_SIZE = 1000;
@@ -37,10 +49,10 @@ const STATEMENT_CACHE_SIZE = 1000;
  * Kysely prepares every query anew; preparing costs more than running a point lookup, so the
  * prepared statements are kept (least recently used out) per distinct SQL text.
  */
-function withStatementCache(database: SQLite.Database): SqliteDatabase {
+function withStatementCache(database: SQLite.Database, close: () => void): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
-    close: () => database.close(),
+    close,
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (statement) {

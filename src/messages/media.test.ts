@@ -9,7 +9,6 @@ import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../tes
 import { createGraphClient, GraphError } from '../channels/whatsapp-cloud.js';
 import { inboundMessageWebhook, inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
 import type { DownloadedMedia } from './media.js';
-import { messageRepository } from './message.repository.js';
 
 const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer();
 const api = server.http;
@@ -18,7 +17,12 @@ const api = server.http;
 async function received(cloud: CloudWorkspace, body: Record<string, unknown>, wamid: string): Promise<string> {
   const response = await postWebhook(body);
   assert.equal(response.status, 200, response.text);
-  const message = await messageRepository(server.app.services.deps.db).findByWamid(cloud.ws.workspaceId, wamid);
+  const message = await server.app.services.deps.db
+    .selectFrom('messages')
+    .select('id')
+    .where('workspace_id', '=', cloud.ws.workspaceId)
+    .where('provider_message_id', '=', wamid)
+    .executeTakeFirst();
   assert.ok(message, 'the webhook stored the message');
   return message.id;
 }

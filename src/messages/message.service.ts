@@ -1,4 +1,7 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { ChannelService } from '../channels/channel.service.js';
+import { precompile } from '../db/precompile.js';
+import type { Database } from '../db/schema.js';
 import { parsePhone } from '../contacts/contact.input.js';
 import type { ContactRow } from '../contacts/contact.repository.js';
 import type { ContactService } from '../contacts/contact.service.js';
@@ -102,36 +105,49 @@ export function createMessageService(
     },
 
     /**
-     * Stores the inbound messages of one webhook delivery in one transaction: each once (Meta
-     * retries deliveries; the wamid decides), unknown senders created with their profile name,
-     * each sender's 24-hour window opened. A sender number that is not a phone number is rejected.
+     * Stores inbound messages from webhooks in one transaction: each once (Meta retries deliveries;
+     * the wamid decides), unknown senders created with their profile name, each sender's 24-hour
+     * window opened. A sender number that is not a phone number is rejected. One outcome per message.
      */
-    async receiveAll(caller: Caller, inbounds: InboundMessage[]): Promise<ReceiveCounts> {
+    async receiveAll(caller: Caller, inbounds: InboundMessage[]): Promise<ReceiveOutcome[]> {
       const senders = await contacts.sendersOf(
         caller,
         inbounds.map((inbound) => ({ phone: inbound.from, name: inbound.profileName })),
       );
-      const counts: ReceiveCounts = { stored: 0, duplicates: 0, rejected: 0 };
-      await db.transaction().execute(async (trx) => {
-        for (const inbound of inbounds) {
-          const sender = senders.get(inbound.from);
-          if (!sender) counts.rejected++;
-          else if (await storeInbound(trx, caller, inbound, sender, newId(), now())) counts.stored++;
-          else counts.duplicates++;
-        }
+      const accepted = inbounds.map((inbound) => {
+        const sender = senders.get(inbound.from);
+        return sender ? { inbound, sender, id: newId() } : null;
       });
-      return counts;
+      const storable = accepted.filter((entry) => entry !== null);
+      const inserted = await db.transaction().execute((trx) => storeInbound(trx, caller, storable, now()));
+      return accepted.map((entry) => (!entry ? 'rejected' : inserted.has(entry.id) ? 'stored' : 'duplicate'));
     },
 
-    /** Applies a delivery status from Meta; a status older than the message's current one is ignored. */
-    async applyStatus(caller: Caller, update: StatusUpdate): Promise<boolean> {
-      const messages = messageRepository(db);
-      const message = await messages.findByWamid(caller.workspaceId, update.wamid);
-      if (!message || message.direction !== 'outbound') return false;
-      if ((STATUS_RANK[update.status] ?? 0) <= (STATUS_RANK[message.status] ?? 0)) return false;
-      const error = update.errors[0];
-      await messages.setStatus(message.id, update.status, now(), error ? errorOf(error) : null);
-      return true;
+    /**
+     * Applies delivery statuses from Meta in one transaction, in order; a status older than the
+     * message's current one is ignored (read stays read). Says for each whether it changed a message.
+     */
+    async applyStatuses(caller: Caller, updates: StatusUpdate[]): Promise<boolean[]> {
+      return db.transaction().execute(async (trx) => {
+        const messages = messageRepository(trx);
+        const known = new Map(
+          (await messages.findOutboundByWamids(caller.workspaceId, [...new Set(updates.map((u) => u.wamid))])).map(
+            (message) => [message.provider_message_id, message],
+          ),
+        );
+        const applied: boolean[] = [];
+        for (const update of updates) {
+          const message = known.get(update.wamid);
+          const advances = !!message && (STATUS_RANK[update.status] ?? 0) > (STATUS_RANK[message.status] ?? 0);
+          if (message && advances) {
+            const error = update.errors[0];
+            await messages.setStatus(message.id, update.status, now(), error ? errorOf(error) : null);
+            message.status = update.status;
+          }
+          applied.push(advances);
+        }
+        return applied;
+      });
     },
 
     /** The simulator's stand-in for a customer writing in (CLI, API): stored like a webhook's message. */
@@ -152,7 +168,7 @@ export function createMessageService(
         content: { body: input.text },
       };
       const id = newId();
-      await db.transaction().execute((trx) => storeInbound(trx, caller, inbound, sender, id, now()));
+      await db.transaction().execute((trx) => storeInbound(trx, caller, [{ inbound, sender, id }], now()));
       return this.get(caller, id);
     },
 
@@ -168,24 +184,22 @@ function errorOf(error: StatusUpdate['errors'][number]) {
   return { code: error.code, title: error.title, details: error.details ?? null };
 }
 
-export interface ReceiveCounts {
-  stored: number;
-  duplicates: number;
-  rejected: number;
-}
+/** What became of an inbound message: stored, already stored (a retried delivery), or refused. */
+export type ReceiveOutcome = 'stored' | 'duplicate' | 'rejected';
 
-/** Inserts an inbound message unless its wamid is stored, and opens the sender's window; says whether it inserted. */
+/**
+ * Inserts inbound messages whose wamid is not stored yet and opens each sender's window at their
+ * newest inserted message; returns the ids it inserted.
+ */
 async function storeInbound(
   trx: Deps['db'],
   caller: Caller,
-  inbound: InboundMessage,
-  sender: MessageSender,
-  id: string,
+  accepted: { inbound: InboundMessage; sender: MessageSender; id: string }[],
   now: string,
-): Promise<boolean> {
-  const at = toStoredTimestamp(inbound.timestamp);
-  const inserted = await messageRepository(trx).insertInbound(
-    {
+): Promise<Set<string>> {
+  const rows = accepted.map(({ inbound, sender, id }) => ({
+    sender,
+    message: {
       id,
       workspace_id: caller.workspaceId,
       contact_id: sender.id,
@@ -195,26 +209,34 @@ async function storeInbound(
       provider_message_id: inbound.wamid,
       error: null,
       next_attempt_at: null,
-      created_at: at,
+      created_at: toStoredTimestamp(inbound.timestamp),
       updated_at: now,
     },
-    sender,
-  );
-  if (inserted) await openWindow(trx, caller.workspaceId, sender.id, at);
+  }));
+  const inserted = await messageRepository(trx).insertInbound(rows);
+  const newestBySender = new Map<string, string>();
+  for (const { message } of rows) {
+    if (!inserted.has(message.id)) continue;
+    const newest = newestBySender.get(message.contact_id);
+    if (newest === undefined || newest < message.created_at) newestBySender.set(message.contact_id, message.created_at);
+  }
+  for (const [contactId, at] of newestBySender) await openWindow(trx, caller.workspaceId, contactId, at);
   return inserted;
 }
 
-/** A message newer than the contact's last one moves last_message_at and last_inbound_at forward. */
-async function openWindow(db: Deps['db'], workspaceId: string, contactId: string, at: string): Promise<void> {
-  const contact = db.updateTable('contacts').where('workspace_id', '=', workspaceId).where('id', '=', contactId);
-  await contact
-    .set({ last_inbound_at: at })
-    .where((eb) => eb.or([eb('last_inbound_at', 'is', null), eb('last_inbound_at', '<', at)]))
-    .execute();
-  await contact
-    .set({ last_message_at: at })
-    .where((eb) => eb.or([eb('last_message_at', 'is', null), eb('last_message_at', '<', at)]))
-    .execute();
-}
+/** Moves last_inbound_at and last_message_at forward to `at` (never back: webhooks arrive out of order). */
+const openWindow = precompile((db, workspaceId: string, contactId: string, at: string) => {
+  const olderThanAt =
+    (column: 'last_inbound_at' | 'last_message_at') => (eb: ExpressionBuilder<Database, 'contacts'>) =>
+      eb.or([eb(column, 'is', null), eb(column, '<', at)]);
+  const forward = (column: 'last_inbound_at' | 'last_message_at') => (eb: ExpressionBuilder<Database, 'contacts'>) =>
+    eb.case().when(olderThanAt(column)(eb)).then(at).else(eb.ref(column)).end();
+  return db
+    .updateTable('contacts')
+    .set((eb) => ({ last_inbound_at: forward('last_inbound_at')(eb), last_message_at: forward('last_message_at')(eb) }))
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', contactId)
+    .where((eb) => eb.or([olderThanAt('last_inbound_at')(eb), olderThanAt('last_message_at')(eb)]));
+});
 
 export type MessageService = ReturnType<typeof createMessageService>;

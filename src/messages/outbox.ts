@@ -45,9 +45,9 @@ type CredentialsCache = (workspaceId: string) => ReturnType<ChannelService['clou
 
 /** Where the simulator's receipts go: the same path as Meta's status webhooks. */
 export interface StatusSink {
-  applyStatus(
+  applyStatuses(
     caller: { workspaceId: string },
-    update: { wamid: string; status: 'delivered' | 'read'; errors: [] },
+    updates: { wamid: string; status: 'delivered' | 'read'; errors: [] }[],
   ): Promise<unknown>;
 }
 
@@ -128,7 +128,7 @@ export function createOutbox(deps: Deps, channels: ChannelService, graph: GraphC
     const caller = { workspaceId: message.workspace_id };
     const receipt = (status: 'delivered' | 'read') => () =>
       void statuses()
-        .applyStatus(caller, { wamid, status, errors: [] })
+        .applyStatuses(caller, [{ wamid, status, errors: [] }])
         .catch((error: unknown) => {
           log?.error({ err: error, message_id: message.id }, 'simulated receipt failed');
         });

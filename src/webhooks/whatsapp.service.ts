@@ -1,7 +1,8 @@
 import type { ChannelService } from '../channels/channel.service.js';
 import type { MessageService } from '../messages/message.service.js';
 import type { TemplateSyncService } from '../templates/template-sync.js';
-import type { InboundMessageEvent, WebhookEvent } from './whatsapp.payload.js';
+import { groupCommit } from '../shared/group-commit.js';
+import type { InboundMessageEvent, StatusEvent, WebhookEvent } from './whatsapp.payload.js';
 
 export interface WebhookOutcome {
   messages: number;
@@ -15,33 +16,28 @@ export interface WebhookOutcome {
   rejected: number;
 }
 
-/** Applies the events of one webhook delivery: inbound messages and delivery statuses, by workspace. */
+/**
+ * Applies webhook deliveries: inbound messages and delivery statuses, by workspace. Deliveries
+ * that arrive together are written together (group commit): one transaction for the messages
+ * and one for the statuses of each workspace, however many deliveries are waiting.
+ */
 export function createWhatsappWebhookService(
   channels: ChannelService,
   messages: MessageService,
   templateSync: TemplateSyncService,
 ) {
-  return {
-    /**
-     * Messages are stored per workspace in one transaction for the delivery; statuses and template
-     * statuses are applied one by one (each is a single update).
-     */
-    async apply(events: WebhookEvent[]): Promise<WebhookOutcome> {
-      const outcome: WebhookOutcome = {
-        messages: 0,
-        duplicates: 0,
-        statuses: 0,
-        template_statuses: 0,
-        unrouted: 0,
-        rejected: 0,
-      };
-      const workspaces = new Map<string, string | null>();
-      const workspaceOf = async (phoneNumberId: string) => {
-        if (!workspaces.has(phoneNumberId))
-          workspaces.set(phoneNumberId, await channels.workspaceOfNumber(phoneNumberId));
-        return workspaces.get(phoneNumberId)!;
-      };
-      const inbound = new Map<string, InboundMessageEvent[]>();
+  async function applyDeliveries(deliveries: WebhookEvent[][]): Promise<WebhookOutcome[]> {
+    const outcomes = deliveries.map(emptyOutcome);
+    const workspaces = new Map<string, string | null>();
+    const workspaceOf = async (phoneNumberId: string) => {
+      if (!workspaces.has(phoneNumberId))
+        workspaces.set(phoneNumberId, await channels.workspaceOfNumber(phoneNumberId));
+      return workspaces.get(phoneNumberId)!;
+    };
+    const inbound = new ByWorkspace<InboundMessageEvent>();
+    const statuses = new ByWorkspace<StatusEvent>();
+    for (const [delivery, events] of deliveries.entries()) {
+      const outcome = outcomes[delivery]!;
       for (const event of events) {
         if (event.kind === 'template_status') {
           const { wabaId, templateName, language, status } = event;
@@ -50,18 +46,46 @@ export function createWhatsappWebhookService(
         }
         const workspaceId = await workspaceOf(event.phoneNumberId);
         if (!workspaceId) outcome.unrouted++;
-        else if (event.kind === 'message') inbound.set(workspaceId, [...(inbound.get(workspaceId) ?? []), event]);
-        else if (await messages.applyStatus({ workspaceId }, event)) outcome.statuses++;
+        else if (event.kind === 'message') inbound.add(workspaceId, event, outcome);
+        else statuses.add(workspaceId, event, outcome);
       }
-      for (const [workspaceId, batch] of inbound) {
-        const counts = await messages.receiveAll({ workspaceId }, batch);
-        outcome.messages += counts.stored;
-        outcome.duplicates += counts.duplicates;
-        outcome.rejected += counts.rejected;
-      }
-      return outcome;
-    },
-  };
+    }
+    for (const [workspaceId, entries] of inbound) {
+      const results = await messages.receiveAll(
+        { workspaceId },
+        entries.map((entry) => entry.event),
+      );
+      results.forEach((result, i) => {
+        const outcome = entries[i]!.outcome;
+        if (result === 'stored') outcome.messages++;
+        else if (result === 'duplicate') outcome.duplicates++;
+        else outcome.rejected++;
+      });
+    }
+    for (const [workspaceId, entries] of statuses) {
+      const applied = await messages.applyStatuses(
+        { workspaceId },
+        entries.map((entry) => entry.event),
+      );
+      applied.forEach((changed, i) => (entries[i]!.outcome.statuses += changed ? 1 : 0));
+    }
+    return outcomes;
+  }
+
+  return { apply: groupCommit(applyDeliveries) };
+}
+
+function emptyOutcome(): WebhookOutcome {
+  return { messages: 0, duplicates: 0, statuses: 0, template_statuses: 0, unrouted: 0, rejected: 0 };
+}
+
+/** Events grouped by workspace, each remembering the outcome of the delivery it came in. */
+class ByWorkspace<Event> extends Map<string, { event: Event; outcome: WebhookOutcome }[]> {
+  add(workspaceId: string, event: Event, outcome: WebhookOutcome): void {
+    const entries = this.get(workspaceId);
+    if (entries) entries.push({ event, outcome });
+    else this.set(workspaceId, [{ event, outcome }]);
+  }
 }
 
 export type WhatsappWebhookService = ReturnType<typeof createWhatsappWebhookService>;
