@@ -312,6 +312,27 @@ describe(`messaging (${ENGINE})`, () => {
     });
   });
 
+  test('webhook › concurrent deliveries (Meta retrying one mid-flight) are each answered with their own counts', async () => {
+    const cloud = await cloudWorkspace();
+    const deliveries = Array.from({ length: 8 }, (_, i) =>
+      inboundTextWebhook({ phoneNumberId: cloud.phoneNumberId, from: `1415555${3000 + i}`, text: `hi ${i}` }),
+    );
+    const responses = await Promise.all([...deliveries, deliveries[0]!].map((body) => postWebhook(body)));
+    const counts = responses.map((response) => {
+      assert.equal(response.status, 200, response.text);
+      return response.body as { messages: number; duplicates: number };
+    });
+    assert.deepEqual(counts.slice(1, 8), Array(7).fill({ ...counts[1]!, messages: 1, duplicates: 0 }));
+    // The first delivery and its retry: one stored it, the other found it stored.
+    assert.deepEqual(
+      [counts[0]!.messages + counts[8]!.messages, counts[0]!.duplicates + counts[8]!.duplicates],
+      [1, 1],
+    );
+    const feed = await cloud.ws.get('/v1/triggers/new-message-received');
+    const senders = (feed.body as { contact_phone: string }[]).map((record) => record.contact_phone);
+    assert.equal(senders.length, 8, 'eight messages, each stored once');
+  });
+
   test('outbox › a restart in the middle of the queue loses nothing and sends nothing twice', async () => {
     const cloud = await cloudWorkspace();
     await customerWrites(cloud, '+14155550178');
