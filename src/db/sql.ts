@@ -1,4 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Dialect } from './connection.js';
 
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -13,4 +14,23 @@ export function containsIgnoringCase(
   const pattern = `%${escapeLike(needle.toLowerCase())}%`;
   const target = options.lowered ? sql.ref(column) : sql`lower(${sql.ref(column)})`;
   return sql<SqlBool>`${target} like ${pattern} escape '\\'`;
+}
+
+/** Column types for jsonRows, as PostgreSQL names them. */
+export type JsonRowType = 'text' | 'uuid' | 'timestamptz' | 'jsonb';
+
+/**
+ * Rows passed as one JSON parameter and read back as a table (`v`) for a FROM clause: one bound
+ * value and one statement however many rows, on both engines (no per-row round trips, no bound-
+ * parameter limit). Column names come from code, never from input; a missing key reads as NULL.
+ */
+export function jsonRows(dialect: Dialect, rows: object[], columns: Record<string, JsonRowType>): RawBuilder<unknown> {
+  const json = JSON.stringify(rows);
+  const entries = Object.entries(columns);
+  if (dialect === 'postgres') {
+    const definition = entries.map(([name, type]) => `${name} ${type}`).join(', ');
+    return sql`jsonb_to_recordset(${json}::jsonb) AS v(${sql.raw(definition)})`;
+  }
+  const select = entries.map(([name, type]) => `value ${type === 'jsonb' ? '->' : '->>'} '${name}' AS ${name}`);
+  return sql`(SELECT ${sql.raw(select.join(', '))} FROM json_each(${json})) AS v`;
 }

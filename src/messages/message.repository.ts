@@ -1,4 +1,6 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { Dialect } from '../db/connection.js';
+import { jsonRows } from '../db/sql.js';
 import type { Database, MessageTable } from '../db/schema.js';
 import { inboundFeedRecord, type MessageSender } from './message.record.js';
 import type { MessageStatus } from './message.schema.js';
@@ -9,6 +11,17 @@ export interface MessageError {
   code: number | null;
   title: string;
   details: string | null;
+}
+
+/** What the outbox records for a message it tried: an absent field keeps its value. */
+export interface OutboxChange {
+  id: string;
+  status?: MessageStatus;
+  provider_message_id?: string;
+  error?: MessageError;
+  /** When to try again; null once the message is settled (sent or failed). */
+  next_attempt_at: string | null;
+  updated_at?: string;
 }
 
 /** Rows per multi-row insert: well under both engines' bound-parameter limits. */
@@ -67,6 +80,25 @@ export function messageRepository(db: Kysely<Database>) {
             .where('direction', '=', 'outbound')
             .where('provider_message_id', 'in', wamids)
             .execute(),
+
+    /** Records the outcomes of an outbox chunk in one statement. */
+    async applyOutboxChanges(dialect: Dialect, changes: OutboxChange[]): Promise<void> {
+      const v = jsonRows(dialect, changes, {
+        id: 'uuid',
+        status: 'text',
+        provider_message_id: 'text',
+        error: 'jsonb',
+        next_attempt_at: 'timestamptz',
+        updated_at: 'timestamptz',
+      });
+      await sql`UPDATE messages AS m SET
+          status = COALESCE(v.status, m.status),
+          provider_message_id = COALESCE(v.provider_message_id, m.provider_message_id),
+          error = COALESCE(v.error, m.error),
+          next_attempt_at = v.next_attempt_at,
+          updated_at = COALESCE(v.updated_at, m.updated_at)
+        FROM ${v} WHERE m.id = v.id`.execute(db);
+    },
 
     async setStatus(id: string, status: MessageStatus, at: string, error: MessageError | null): Promise<void> {
       await db

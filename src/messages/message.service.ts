@@ -1,7 +1,7 @@
-import type { ExpressionBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { ChannelService } from '../channels/channel.service.js';
-import { precompile } from '../db/precompile.js';
-import type { Database } from '../db/schema.js';
+import type { Dialect } from '../db/connection.js';
+import { jsonRows } from '../db/sql.js';
 import { parsePhone } from '../contacts/contact.input.js';
 import type { ContactRow } from '../contacts/contact.repository.js';
 import type { ContactService } from '../contacts/contact.service.js';
@@ -43,7 +43,7 @@ export function createMessageService(
   channels: ChannelService,
   outbox: { wake(): void },
 ) {
-  const { db, clock, newId } = deps;
+  const { db, dialect, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
   /** Commits the message to the outbox (and the contact's last_message_at), then wakes the outbox. */
@@ -119,7 +119,7 @@ export function createMessageService(
         return sender ? { inbound, sender, id: newId() } : null;
       });
       const storable = accepted.filter((entry) => entry !== null);
-      const inserted = await db.transaction().execute((trx) => storeInbound(trx, caller, storable, now()));
+      const inserted = await db.transaction().execute((trx) => storeInbound(trx, dialect, caller, storable, now()));
       return accepted.map((entry) => (!entry ? 'rejected' : inserted.has(entry.id) ? 'stored' : 'duplicate'));
     },
 
@@ -168,7 +168,7 @@ export function createMessageService(
         content: { body: input.text },
       };
       const id = newId();
-      await db.transaction().execute((trx) => storeInbound(trx, caller, [{ inbound, sender, id }], now()));
+      await db.transaction().execute((trx) => storeInbound(trx, dialect, caller, [{ inbound, sender, id }], now()));
       return this.get(caller, id);
     },
 
@@ -193,6 +193,7 @@ export type ReceiveOutcome = 'stored' | 'duplicate' | 'rejected';
  */
 async function storeInbound(
   trx: Deps['db'],
+  dialect: Dialect,
   caller: Caller,
   accepted: { inbound: InboundMessage; sender: MessageSender; id: string }[],
   now: string,
@@ -220,23 +221,27 @@ async function storeInbound(
     const newest = newestBySender.get(message.contact_id);
     if (newest === undefined || newest < message.created_at) newestBySender.set(message.contact_id, message.created_at);
   }
-  for (const [contactId, at] of newestBySender) await openWindow(trx, caller.workspaceId, contactId, at);
+  await openWindows(trx, dialect, caller.workspaceId, newestBySender);
   return inserted;
 }
 
-/** Moves last_inbound_at and last_message_at forward to `at` (never back: webhooks arrive out of order). */
-const openWindow = precompile((db, workspaceId: string, contactId: string, at: string) => {
-  const olderThanAt =
-    (column: 'last_inbound_at' | 'last_message_at') => (eb: ExpressionBuilder<Database, 'contacts'>) =>
-      eb.or([eb(column, 'is', null), eb(column, '<', at)]);
-  const forward = (column: 'last_inbound_at' | 'last_message_at') => (eb: ExpressionBuilder<Database, 'contacts'>) =>
-    eb.case().when(olderThanAt(column)(eb)).then(at).else(eb.ref(column)).end();
-  return db
-    .updateTable('contacts')
-    .set((eb) => ({ last_inbound_at: forward('last_inbound_at')(eb), last_message_at: forward('last_message_at')(eb) }))
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', contactId)
-    .where((eb) => eb.or([olderThanAt('last_inbound_at')(eb), olderThanAt('last_message_at')(eb)]));
-});
+/**
+ * Moves each sender's last_inbound_at and last_message_at forward to their newest message, in one
+ * statement (never back: webhooks arrive out of order).
+ */
+async function openWindows(db: Deps['db'], dialect: Dialect, workspaceId: string, newest: Map<string, string>) {
+  if (newest.size === 0) return;
+  // The workspace travels in the rows, not as a constant, so SQLite's planner drives the join from them.
+  const senders = [...newest].map(([id, at]) => ({ id, workspace_id: workspaceId, at }));
+  const forward = (column: 'last_inbound_at' | 'last_message_at') =>
+    sql`CASE WHEN ${sql.ref(`c.${column}`)} IS NULL OR ${sql.ref(`c.${column}`)} < v.at THEN v.at ELSE ${sql.ref(`c.${column}`)} END`;
+  await sql`UPDATE contacts AS c
+    SET last_inbound_at = ${forward('last_inbound_at')}, last_message_at = ${forward('last_message_at')}
+    FROM ${jsonRows(dialect, senders, { id: 'uuid', workspace_id: 'uuid', at: 'timestamptz' })}
+    WHERE c.id = v.id AND c.workspace_id = v.workspace_id
+      AND (c.last_inbound_at IS NULL OR c.last_inbound_at < v.at OR c.last_message_at IS NULL OR c.last_message_at < v.at)`.execute(
+    db,
+  );
+}
 
 export type MessageService = ReturnType<typeof createMessageService>;

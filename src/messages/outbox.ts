@@ -2,11 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelService } from '../channels/channel.service.js';
 import { GraphError, type GraphClient } from '../channels/whatsapp-cloud.js';
 import { templatePayload, textPayload } from '../channels/whatsapp-payloads.js';
-import type { Updateable } from 'kysely';
-import type { MessageTable } from '../db/schema.js';
 import type { Deps } from '../shared/context.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import type { MessageError } from './message.repository.js';
+import { messageRepository, type MessageError, type OutboxChange } from './message.repository.js';
 import type { TemplateContent } from './template-message.js';
 import { ThroughputLimiter } from './throughput.js';
 
@@ -36,8 +34,7 @@ interface Claimed {
 
 /** What delivering one message changes on its row, and what to do once that is stored. */
 interface Outcome {
-  id: string;
-  changes: Updateable<MessageTable>;
+  change: OutboxChange;
   afterwards?: () => void;
 }
 
@@ -58,7 +55,7 @@ export interface StatusSink {
  * codes, network errors) come back with backoff; permanent ones fail the message with Meta's code.
  */
 export function createOutbox(deps: Deps, channels: ChannelService, graph: GraphClient, statuses: () => StatusSink) {
-  const { db, clock, newId } = deps;
+  const { db, dialect, clock, newId } = deps;
   const limiter = new ThroughputLimiter();
   const timers = new Set<NodeJS.Timeout>();
   let running: Promise<void> | null = null;
@@ -117,9 +114,9 @@ export function createOutbox(deps: Deps, channels: ChannelService, graph: GraphC
       if (!(error instanceof GraphError)) throw error;
       if (error.retryable && message.attempts < MAX_ATTEMPTS) {
         const due = clock.now().getTime() + (error.retryAfterMs ?? backoff(message.attempts));
-        return { id: message.id, changes: { next_attempt_at: toStoredTimestamp(new Date(due)) } };
+        return { change: { id: message.id, next_attempt_at: toStoredTimestamp(new Date(due)) } };
       }
-      return settled(message, { status: 'failed', error: JSON.stringify(errorOf(error)) });
+      return settled(message, { status: 'failed', error: errorOf(error) });
     }
   }
 
@@ -143,22 +140,18 @@ export function createOutbox(deps: Deps, channels: ChannelService, graph: GraphC
 
   function settled(
     message: Claimed,
-    result: { status: 'sent' | 'failed'; provider_message_id?: string; error?: string },
+    result: { status: 'sent' | 'failed'; provider_message_id?: string; error?: MessageError },
   ): Outcome {
-    return {
-      id: message.id,
-      changes: { ...result, next_attempt_at: null, updated_at: toStoredTimestamp(clock.now()) },
-    };
+    return { change: { id: message.id, ...result, next_attempt_at: null, updated_at: toStoredTimestamp(clock.now()) } };
   }
 
-  /** Records a chunk's outcomes in one transaction: one commit instead of one per message. */
+  /** Records a chunk's outcomes in one statement: one round trip and one commit, not one per message. */
   async function record(outcomes: Outcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await db.transaction().execute(async (trx) => {
-      for (const { id, changes } of outcomes) {
-        await trx.updateTable('messages').set(changes).where('id', '=', id).execute();
-      }
-    });
+    await messageRepository(db).applyOutboxChanges(
+      dialect,
+      outcomes.map((outcome) => outcome.change),
+    );
     for (const outcome of outcomes) outcome.afterwards?.();
   }
 
