@@ -23,12 +23,14 @@ export async function createApp(
   const tls = config.trustProxy ? null : await loadTls(config);
   const server = await buildServer({ config, services, tls, logger: options.logger ?? { level: config.logLevel } });
   services.outbox.start(server.log);
+  services.scheduler.start(server.log);
   return {
     server,
     services,
     tls,
     async close() {
       await server.close();
+      await services.scheduler.stop();
       await services.outbox.stop();
       await services.graph.close();
       await services.deps.db.destroy();

@@ -4,6 +4,7 @@ import { registerHealthRoutes } from './http/health.routes.js';
 import type { Api } from './http/types.js';
 import { registerMediaRoutes } from './messages/media.routes.js';
 import { registerMessageRoutes } from './messages/message.routes.js';
+import { registerSequenceRoutes } from './sequences/sequence.routes.js';
 import type { Services } from './services.js';
 import { registerTagRoutes } from './tags/tag.routes.js';
 import { registerTemplateRoutes } from './templates/template.routes.js';
@@ -23,5 +24,6 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerDropdownRoutes(app, services.dropdowns);
   registerMessageRoutes(app, services.messages);
   registerMediaRoutes(app, services.media);
+  registerSequenceRoutes(app, services.sequences);
   registerWhatsappWebhookRoutes(app, config, services.webhooks);
 }

@@ -1,3 +1,4 @@
+import { createScheduler } from './automation/scheduler.js';
 import { createChannelService } from './channels/channel.service.js';
 import { createGraphClient } from './channels/whatsapp-cloud.js';
 import type { Config } from './config.js';
@@ -13,6 +14,7 @@ import { systemClock, type Clock } from './shared/clock.js';
 import type { Deps } from './shared/context.js';
 import { createIdGenerator } from './shared/ids.js';
 import { loadSecretBox } from './shared/secret-box.js';
+import { createSequenceService } from './sequences/sequence.service.js';
 import { createTagService } from './tags/tag.service.js';
 import { createTemplateSyncService } from './templates/template-sync.js';
 import { createTemplateService } from './templates/template.service.js';
@@ -24,12 +26,28 @@ import { createWhatsappWebhookService } from './webhooks/whatsapp.service.js';
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(deps: Deps, config: Config) {
   const templates = createTemplateService(deps);
-  const contacts = createContactService(deps);
+  // Contacts and messages tell the automation engines about tags and replies; the engines are built below.
+  const contacts = createContactService(deps, () => ({
+    tagged: (trx, workspaceId, contactId, names) => sequences.onTagged(trx, workspaceId, contactId, names),
+  }));
   const channels = createChannelService(deps, loadSecretBox(config));
   const graph = createGraphClient({ graphUrl: config.whatsappGraphUrl, apiVersion: config.whatsappApiVersion });
   // The outbox reports the simulator's receipts through the message service, which wakes the outbox.
   const outbox = createOutbox(deps, channels, graph, () => messages);
-  const messages = createMessageService(deps, contacts, channels, outbox);
+  const messages = createMessageService(deps, contacts, channels, outbox, () => ({
+    received: (trx, workspaceId, received) =>
+      sequences.onInbound(trx, workspaceId, [...new Set(received.map((message) => message.contactId))]),
+    committed: () => scheduler.wake(),
+  }));
+  const sequences = createSequenceService(
+    deps,
+    contacts,
+    () => scheduler.wake(),
+    () => {
+      throw new Error('flows are built by the flow engine');
+    },
+  );
+  const scheduler = createScheduler(deps, { sequence_step: sequences.handler }, () => outbox.wake());
   const templateSync = createTemplateSyncService(deps, templates, channels, graph);
   return {
     deps,
@@ -44,6 +62,8 @@ export function createServices(deps: Deps, config: Config) {
     channels,
     messages,
     outbox,
+    scheduler,
+    sequences,
     graph,
     media: createMediaService(deps, channels, graph, config.dataDir),
     templateSync,

@@ -109,14 +109,17 @@ async function runValues(server: TestServer, workspaceId: string, fields: RunFie
   };
 }
 
-/** Enrols a contact in a sequence, as trigger-sequence will; creates the contact if not given. */
+/**
+ * Records a past enrolment (status `completed` unless given: a contact may have many) for the feed
+ * tests; creates the contact if not given. Running enrolments come from trigger-sequence.
+ */
 export async function enrolInSequence(
   server: TestServer,
   workspaceId: string,
   sequenceId: string,
   fields: RunFields = {},
 ): Promise<string> {
-  const values = await runValues(server, workspaceId, fields, 'active');
+  const values = await runValues(server, workspaceId, fields, 'completed');
   await depsOf(server)
     .db.insertInto('sequence_enrolments')
     .values({ ...values, sequence_id: sequenceId })

@@ -39,7 +39,7 @@ export interface HttpClient {
 /**
  * Starts a real Parley HTTPS server on a random loopback port, on a fresh SQLite file or the
  * shared test PostgreSQL database, with a manual clock. Closed automatically after the file's tests.
- * Its outbox delivers only when `options.outbox` is set.
+ * Its outbox delivers only when `options.outbox` is set; its scheduler runs jobs only when asked.
  */
 export async function startServer(
   overrides: Record<string, string> = {},
@@ -61,6 +61,9 @@ export async function startServer(
   // Files run in parallel on one PostgreSQL database: a server that delivered messages would also
   // claim other files' queued messages, through its own (differently configured) Graph client.
   if (!options.outbox) await app.services.outbox.stop();
+  // The same for scheduled jobs, which also run on another clock: tests run their own workspace's
+  // due jobs with `scheduler.runDue(workspaceId)`.
+  await app.services.scheduler.stop();
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.server.address();
   if (!address || typeof address === 'string') throw new Error('server did not bind');

@@ -14,6 +14,7 @@ const CONTACT_COLUMNS = [
   'opted_out_at',
   'last_message_at',
   'last_inbound_at',
+  'handoff_at',
   'created_at',
   'updated_at',
 ] as const;

@@ -22,7 +22,12 @@ import { searchContacts } from './contact.search.js';
 export const SEARCH_LIMIT = 50;
 
 /** Contacts: upsert by phone, lookups by id/phone/email, search, tagging. */
-export function createContactService(deps: Deps) {
+/** What the automation engines hear about contacts (a tag can end a sequence enrolment). */
+export interface ContactEvents {
+  tagged(trx: Kysely<Database>, workspaceId: string, contactId: string, tagNames: string[]): Promise<void>;
+}
+
+export function createContactService(deps: Deps, events?: () => ContactEvents) {
   const { db, dialect, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
@@ -68,6 +73,7 @@ export function createContactService(deps: Deps) {
     const contacts = contactRepository(trx);
     if (mode === 'add') await contacts.addTags(contactId, ids, at);
     else await contacts.replaceTags(contactId, ids, at);
+    await events?.().tagged(trx, caller.workspaceId, contactId, names);
   }
 
   return {
@@ -89,6 +95,7 @@ export function createContactService(deps: Deps) {
           opted_out_at: null,
           last_message_at: null,
           last_inbound_at: null,
+          handoff_at: null,
           created_at: at,
           updated_at: at,
         });

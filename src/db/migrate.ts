@@ -5,6 +5,7 @@ import * as initial from './migrations/0001_initial.js';
 import * as contactSearchPaths from './migrations/0002_contact_search_paths.js';
 import * as messageFeedRecords from './migrations/0003_message_feed_records.js';
 import * as messaging from './migrations/0004_messaging.js';
+import * as automation from './migrations/0005_automation.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0002_contact_search_paths': contactSearchPaths,
   '0003_message_feed_records': messageFeedRecords,
   '0004_messaging': messaging,
+  '0005_automation': automation,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -21,6 +21,7 @@ export interface Database {
   flows: FlowTable;
   flow_runs: FlowRunTable;
   idempotency_keys: IdempotencyKeyTable;
+  jobs: JobTable;
 }
 
 export interface WorkspaceTable {
@@ -28,6 +29,7 @@ export interface WorkspaceTable {
   name: string;
   poll_interval_seconds: number;
   rate_limit_per_minute: number;
+  time_zone: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -65,6 +67,7 @@ export interface ContactTable {
   opted_out_at: string | null;
   last_message_at: string | null;
   last_inbound_at: string | null;
+  handoff_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -121,6 +124,7 @@ export interface MessageTable {
   /** Outbound: delivery attempts so far, and when the outbox should try (again); null when done. */
   attempts: Generated<number>;
   next_attempt_at: string | null;
+  campaign_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -144,6 +148,12 @@ export interface CampaignTable {
   template_id: string | null;
   status: string;
   audience: string;
+  language: string | null;
+  /** JSON array of placeholder values (literals or {{contact.…}} references). */
+  variables: string | null;
+  recipients: Generated<number>;
+  /** Audience members not messaged (opted out when the campaign was dispatched). */
+  skipped: Generated<number>;
   scheduled_at: string | null;
   sent_at: string | null;
   created_at: string;
@@ -166,6 +176,8 @@ export interface SequenceEnrolmentTable {
   contact_id: string;
   status: string;
   context: string;
+  step_index: Generated<number>;
+  ended_reason: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -186,6 +198,9 @@ export interface FlowRunTable {
   contact_id: string;
   status: string;
   context: string;
+  node_id: string | null;
+  retries: Generated<number>;
+  ended_reason: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -196,5 +211,17 @@ export interface IdempotencyKeyTable {
   fingerprint: string;
   status_code: number | null;
   response_body: string | null;
+  created_at: string;
+}
+
+export interface JobTable {
+  id: string;
+  workspace_id: string;
+  kind: string;
+  subject_id: string;
+  payload: string;
+  due_at: string;
+  leased_until: string | null;
+  attempts: Generated<number>;
   created_at: string;
 }

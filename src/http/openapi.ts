@@ -49,6 +49,8 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
         { name: 'Contacts', description: 'Contacts and their tags' },
         { name: 'Tags', description: 'Tags' },
         { name: 'Templates', description: 'Approved WhatsApp message templates' },
+        { name: 'Messages', description: 'Sending through the outbox, and the messages stored' },
+        { name: 'Sequences and flows', description: 'Drip sequences and chatbot flows' },
         { name: 'Triggers', description: 'Polling feeds, newest first' },
         { name: 'Dropdowns', description: 'Pick-lists for integration tools' },
       ],

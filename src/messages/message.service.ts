@@ -42,35 +42,15 @@ export function createMessageService(
   contacts: ContactService,
   channels: ChannelService,
   outbox: { wake(): void },
+  inboundListener: () => InboundListener,
 ) {
   const { db, dialect, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
   /** Commits the message to the outbox (and the contact's last_message_at), then wakes the outbox. */
   async function queue(caller: Caller, contact: ContactRow, type: string, content: object): Promise<Message> {
-    const at = now();
-    const message = {
-      id: newId(),
-      workspace_id: caller.workspaceId,
-      contact_id: contact.id,
-      type,
-      content: JSON.stringify(content),
-      status: 'queued',
-      provider_message_id: null,
-      error: null,
-      next_attempt_at: at,
-      created_at: at,
-      updated_at: at,
-    };
-    await db.transaction().execute(async (trx) => {
-      await messageRepository(trx).insertOutbound(message);
-      await trx
-        .updateTable('contacts')
-        .set({ last_message_at: at })
-        .where('workspace_id', '=', caller.workspaceId)
-        .where('id', '=', contact.id)
-        .execute();
-    });
+    const message = outboundMessage(newId(), caller.workspaceId, contact.id, type, content, now());
+    await db.transaction().execute((trx) => queueOutbound(trx, message));
     outbox.wake();
     return presentMessage({
       ...message,
@@ -119,7 +99,16 @@ export function createMessageService(
         return sender ? { inbound, sender, id: newId() } : null;
       });
       const storable = accepted.filter((entry) => entry !== null);
-      const inserted = await db.transaction().execute((trx) => storeInbound(trx, dialect, caller, storable, now()));
+      const inserted = await db.transaction().execute(async (trx) => {
+        const ids = await storeInbound(trx, dialect, caller, storable, now());
+        await inboundListener().received(
+          trx,
+          caller.workspaceId,
+          storable.filter((entry) => ids.has(entry.id)).map(received),
+        );
+        return ids;
+      });
+      if (inserted.size > 0) inboundListener().committed();
       return accepted.map((entry) => (!entry ? 'rejected' : inserted.has(entry.id) ? 'stored' : 'duplicate'));
     },
 
@@ -168,7 +157,11 @@ export function createMessageService(
         content: { body: input.text },
       };
       const id = newId();
-      await db.transaction().execute((trx) => storeInbound(trx, dialect, caller, [{ inbound, sender, id }], now()));
+      await db.transaction().execute(async (trx) => {
+        await storeInbound(trx, dialect, caller, [{ inbound, sender, id }], now());
+        await inboundListener().received(trx, caller.workspaceId, [received({ inbound, sender, id })]);
+      });
+      inboundListener().committed();
       return this.get(caller, id);
     },
 
@@ -182,6 +175,25 @@ export function createMessageService(
 
 function errorOf(error: StatusUpdate['errors'][number]) {
   return { code: error.code, title: error.title, details: error.details ?? null };
+}
+
+/** An inbound message as the automation engines see it, in the transaction that stored it. */
+export interface ReceivedMessage {
+  id: string;
+  contactId: string;
+  type: string;
+  content: Record<string, unknown>;
+}
+
+/** Hears of stored inbound messages (a reply ends or advances a sequence, answers a flow). */
+export interface InboundListener {
+  received(trx: Deps['db'], workspaceId: string, messages: ReceivedMessage[]): Promise<void>;
+  /** After the messages' transaction committed: whatever the listener queued can now run. */
+  committed(): void;
+}
+
+function received(entry: { inbound: InboundMessage; sender: MessageSender; id: string }): ReceivedMessage {
+  return { id: entry.id, contactId: entry.sender.id, type: entry.inbound.type, content: entry.inbound.content };
 }
 
 /** What became of an inbound message: stored, already stored (a retried delivery), or refused. */
@@ -242,6 +254,46 @@ async function openWindows(db: Deps['db'], dialect: Dialect, workspaceId: string
       AND (c.last_inbound_at IS NULL OR c.last_inbound_at < v.at OR c.last_message_at IS NULL OR c.last_message_at < v.at)`.execute(
     db,
   );
+}
+
+/** A new outbound message row, due at once. */
+export function outboundMessage(
+  id: string,
+  workspaceId: string,
+  contactId: string,
+  type: string,
+  content: object,
+  at: string,
+  campaignId: string | null = null,
+) {
+  return {
+    id,
+    workspace_id: workspaceId,
+    contact_id: contactId,
+    type,
+    content: JSON.stringify(content),
+    status: 'queued',
+    provider_message_id: null,
+    error: null,
+    next_attempt_at: at,
+    campaign_id: campaignId,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+/**
+ * Puts a message in the outbox inside the caller's transaction (a sequence step or flow node commits
+ * with the message it sends) and moves the contact's last_message_at. The caller wakes the outbox.
+ */
+export async function queueOutbound(trx: Deps['db'], message: ReturnType<typeof outboundMessage>): Promise<void> {
+  await messageRepository(trx).insertOutbound(message);
+  await trx
+    .updateTable('contacts')
+    .set({ last_message_at: message.created_at })
+    .where('workspace_id', '=', message.workspace_id)
+    .where('id', '=', message.contact_id)
+    .execute();
 }
 
 export type MessageService = ReturnType<typeof createMessageService>;

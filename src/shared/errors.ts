@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   route_not_found: { status: 404, title: 'No such endpoint' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   conflict: { status: 409, title: 'The request conflicts with the current state' },
+  already_enrolled: { status: 409, title: 'The contact is already in this sequence' },
   idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is still running' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'The request body must be application/json' },
@@ -95,6 +96,13 @@ export const errors = {
       { window_closed_at: closedAt },
     ),
   optedOut: () => make('contact_opted_out', 'The contact opted out of messages'),
+  alreadyEnrolled: (enrolmentId: string) =>
+    make(
+      'already_enrolled',
+      'The contact is already enrolled in this sequence; it can be enrolled again once that enrolment ends',
+      [],
+      { enrolment_id: enrolmentId },
+    ),
   templateNotApproved: (language: string, status: string) =>
     make(
       'template_not_approved',

@@ -259,6 +259,7 @@ describe(`triggers (${ENGINE})`, () => {
     const lastAt = now();
     const last = await enrolInSequence(server, ws.workspaceId, welcome, {
       contactId: alan,
+      status: 'active',
       context: { source: 'zapier' },
     });
 

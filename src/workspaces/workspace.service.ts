@@ -35,6 +35,7 @@ export function createWorkspaceService({ db, clock, newId }: Deps) {
         name: input.name.trim(),
         poll_interval_seconds: 30,
         rate_limit_per_minute: 120,
+        time_zone: 'UTC',
         created_at: now,
         updated_at: now,
       };

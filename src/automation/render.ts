@@ -1,0 +1,30 @@
+/** What placeholders in a step's text or template variables can name. */
+export interface RenderScope {
+  contact: { name: string | null; phone: string; email: string | null; custom_attributes: string };
+  context: Record<string, unknown>;
+}
+
+const PLACEHOLDER = /\{\{\s*(contact\.name|contact\.phone|contact\.email|attributes\.[\w-]+|context\.[\w-]+)\s*\}\}/g;
+
+/**
+ * Fills `{{contact.name}}`, `{{contact.phone}}`, `{{contact.email}}`, `{{attributes.KEY}}` (custom
+ * attributes) and `{{context.KEY}}` (the run's context); anything else is literal text. A missing
+ * value renders as empty, so a step never fails on a contact without a name.
+ */
+export function render(text: string, scope: RenderScope): string {
+  let attributes: Record<string, unknown> | undefined;
+  return text.replace(PLACEHOLDER, (_, path: string) => {
+    const [root, key] = path.split('.') as [string, string];
+    if (root === 'contact') return scope.contact[key as 'name' | 'phone' | 'email'] ?? '';
+    if (root === 'attributes') {
+      attributes ??= JSON.parse(scope.contact.custom_attributes) as Record<string, unknown>;
+      return stringOf(attributes[key]);
+    }
+    return stringOf(scope.context[key]);
+  });
+}
+
+function stringOf(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

@@ -1,0 +1,239 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Deps } from '../shared/context.js';
+import { toStoredTimestamp } from '../shared/time.js';
+
+export type JobKind = 'sequence_step' | 'flow_timeout' | 'flow_webhook' | 'campaign_dispatch' | 'campaign_check';
+
+export interface Job {
+  id: string;
+  workspace_id: string;
+  kind: JobKind;
+  subject_id: string;
+  payload: Record<string, unknown>;
+  due_at: string;
+  attempts: number;
+}
+
+export interface NewJob {
+  workspaceId: string;
+  kind: JobKind;
+  subjectId: string;
+  payload?: Record<string, unknown>;
+  dueAt: Date;
+}
+
+export interface JobHandler {
+  /** Work outside the transaction (a network call); its result is handed to `run`. */
+  prepare?(job: Job): Promise<unknown>;
+  /** The job's effects, in the transaction that deletes the job: both commit, or neither. */
+  run(trx: Kysely<Database>, job: Job, prepared: unknown): Promise<void>;
+}
+
+/** Jobs claimed per round, and run per transaction. */
+const BATCH = 500;
+const CHUNK = 100;
+/** A claimed job is due again after this long: a crashed process's jobs are picked up by another. */
+const LEASE_MS = 60_000;
+/** A job that keeps throwing is retried with backoff, then dropped (and logged). */
+const MAX_ATTEMPTS = 5;
+const RETRY_BASE_MS = 5_000;
+/** Jobs other processes schedule are found by this poll; this process's own wake it directly. */
+const POLL_MS = 1_000;
+/** Floor between rounds, so a job another process holds cannot spin this one. */
+const MIN_WAIT_MS = 10;
+
+/** Adds a job in the caller's transaction (it exists exactly if the step that scheduled it committed). */
+export async function scheduleJob(trx: Kysely<Database>, deps: Pick<Deps, 'newId' | 'clock'>, job: NewJob) {
+  await trx
+    .insertInto('jobs')
+    .values({
+      id: deps.newId(),
+      workspace_id: job.workspaceId,
+      kind: job.kind,
+      subject_id: job.subjectId,
+      payload: JSON.stringify(job.payload ?? {}),
+      due_at: toStoredTimestamp(job.dueAt),
+      leased_until: null,
+      created_at: toStoredTimestamp(deps.clock.now()),
+    })
+    .execute();
+}
+
+/** Removes a subject's pending jobs (an enrolment that exited, a run that moved on). */
+export async function cancelJobs(trx: Kysely<Database>, subjectId: string, kind?: JobKind): Promise<void> {
+  let query = trx.deleteFrom('jobs').where('subject_id', '=', subjectId);
+  if (kind) query = query.where('kind', '=', kind);
+  await query.execute();
+}
+
+/**
+ * The durable scheduler: every timer of every engine is a row in `jobs`. A round claims due jobs
+ * by leasing them (one UPDATE; on PostgreSQL the candidates are locked with SKIP LOCKED, so several
+ * processes share the work without waiting on each other), then runs each chunk in a transaction
+ * that first deletes the jobs it still holds the lease on. A job's effects commit with its deletion:
+ * a restart re-runs only what did not commit, and a job whose lease another process took over is
+ * skipped, so no step runs twice and none is lost. `afterCommit` wakes whoever sends what jobs queued.
+ */
+export function createScheduler(deps: Deps, handlers: Partial<Record<JobKind, JobHandler>>, afterCommit: () => void) {
+  const handlerOf = (job: Job): JobHandler => {
+    const handler = handlers[job.kind];
+    if (!handler) throw new Error(`no handler for ${job.kind} jobs`);
+    return handler;
+  };
+  const { db, dialect, clock } = deps;
+  let log: FastifyBaseLogger | undefined;
+  let stopped = true;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function claim(workspaceId: string | undefined): Promise<{ jobs: Job[]; lease: string }> {
+    const now = toStoredTimestamp(clock.now());
+    const lease = toStoredTimestamp(new Date(clock.now().getTime() + LEASE_MS));
+    let due = db
+      .selectFrom('jobs')
+      .select('id')
+      .where('due_at', '<=', now)
+      .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', now)]))
+      .orderBy('due_at')
+      .limit(BATCH);
+    if (workspaceId) due = due.where('workspace_id', '=', workspaceId);
+    if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+    const rows = await db
+      .updateTable('jobs')
+      .set((eb) => ({ leased_until: lease, attempts: eb('attempts', '+', 1) }))
+      .where('id', 'in', due)
+      .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', now)]))
+      .returningAll()
+      .execute();
+    const jobs = rows
+      .map((row) => ({ ...row, kind: row.kind as JobKind, payload: JSON.parse(row.payload) as Job['payload'] }))
+      .sort((a, b) => (a.due_at < b.due_at ? -1 : a.due_at > b.due_at ? 1 : a.id < b.id ? -1 : 1));
+    return { jobs, lease };
+  }
+
+  /** Runs jobs in one transaction; only those this process still holds the lease on. */
+  async function runTogether(jobs: Job[], lease: string, prepared: Map<string, unknown>): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      const held = await trx
+        .deleteFrom('jobs')
+        .where(
+          'id',
+          'in',
+          jobs.map((job) => job.id),
+        )
+        .where('leased_until', '=', lease)
+        .returning('id')
+        .execute();
+      const heldIds = new Set(held.map((row) => row.id));
+      for (const job of jobs) {
+        if (heldIds.has(job.id)) await handlerOf(job).run(trx, job, prepared.get(job.id));
+      }
+    });
+    afterCommit();
+  }
+
+  /** A chunk that failed is re-run job by job, so one failing job holds back only itself. */
+  async function runChunk(jobs: Job[], lease: string): Promise<void> {
+    const prepared = new Map<string, unknown>();
+    await Promise.all(
+      jobs.map(async (job) => {
+        const handler = handlers[job.kind];
+        if (!handler?.prepare) return;
+        prepared.set(job.id, await handler.prepare(job).catch((error: unknown) => ({ error })));
+      }),
+    );
+    try {
+      await runTogether(jobs, lease, prepared);
+    } catch {
+      for (const job of jobs) {
+        await runTogether([job], lease, prepared).catch((error: unknown) => retryLater(job, lease, error));
+      }
+    }
+  }
+
+  async function retryLater(job: Job, lease: string, error: unknown): Promise<void> {
+    log?.error({ err: error, job_id: job.id, kind: job.kind, attempts: job.attempts }, 'scheduled job failed');
+    const held = db.updateTable('jobs').where('id', '=', job.id).where('leased_until', '=', lease);
+    if (job.attempts >= MAX_ATTEMPTS) {
+      await db.deleteFrom('jobs').where('id', '=', job.id).where('leased_until', '=', lease).execute();
+      return;
+    }
+    const due = clock.now().getTime() + RETRY_BASE_MS * 2 ** (job.attempts - 1);
+    await held.set({ leased_until: null, due_at: toStoredTimestamp(new Date(due)) }).execute();
+  }
+
+  /** Runs everything due now (of one workspace, if given); returns how many jobs it ran. */
+  async function runDue(workspaceId?: string): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { jobs, lease } = await claim(workspaceId);
+      for (let i = 0; i < jobs.length; i += CHUNK) await runChunk(jobs.slice(i, i + CHUNK), lease);
+      total += jobs.length;
+      if (jobs.length < BATCH) return total;
+    }
+  }
+
+  /** Sleeps until the next job is due (at most POLL_MS, for jobs other processes add). */
+  async function armTimer(): Promise<void> {
+    if (stopped) return;
+    const now = toStoredTimestamp(clock.now());
+    const next = await db
+      .selectFrom('jobs')
+      .select(sql<string | null>`min(due_at)`.as('due_at'))
+      .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', now)]))
+      .executeTakeFirst();
+    const wait = next?.due_at ? Date.parse(next.due_at) - clock.now().getTime() : POLL_MS;
+    clearTimeout(timer);
+    timer = setTimeout(() => scheduler.wake(), Math.max(MIN_WAIT_MS, Math.min(POLL_MS, wait)));
+    timer.unref();
+  }
+
+  const scheduler = {
+    schedule: (trx: Kysely<Database>, job: NewJob) => scheduleJob(trx, deps, job),
+    runDue,
+
+    /** Runs due jobs now; concurrent wakes fold into one more round. */
+    wake(): void {
+      if (stopped) return;
+      if (running) {
+        again = true;
+        return;
+      }
+      running = (async () => {
+        do {
+          again = false;
+          await runDue();
+        } while (again && !stopped);
+        await armTimer();
+      })()
+        .catch((error: unknown) => log?.error({ err: error }, 'scheduler round failed'))
+        .finally(() => {
+          running = null;
+        });
+    },
+
+    start(logger: FastifyBaseLogger): void {
+      if (!stopped) return;
+      log = logger;
+      stopped = false;
+      this.wake();
+    },
+
+    async stop(): Promise<void> {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+
+    /** Resolves when no round is in progress. */
+    idle: async (): Promise<void> => {
+      while (running) await running;
+    },
+  };
+  return scheduler;
+}
+
+export type Scheduler = ReturnType<typeof createScheduler>;

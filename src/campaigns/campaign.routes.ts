@@ -1,0 +1,87 @@
+import { Type } from '@sinclair/typebox';
+import { actionErrors } from '../http/responses.js';
+import { principalOf, type Api } from '../http/types.js';
+import {
+  AUDIENCE_CONTACTS_MAX,
+  CAMPAIGN_LIST_CAP,
+  CampaignIdBody,
+  CampaignList,
+  CampaignSchema,
+  CreateCampaignBody,
+  ListCampaignsBody,
+} from './campaign.schema.js';
+import type { CampaignService } from './campaign.service.js';
+
+const tags = ['Campaigns'];
+const campaign = Type.Ref(CampaignSchema);
+
+/** Broadcast campaigns: create (now or scheduled), follow their counts, cancel. */
+export function registerCampaignRoutes(app: Api, campaigns: CampaignService): void {
+  app.addSchema(CampaignSchema);
+
+  app.post(
+    '/api/v1/actions/create-campaign',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'createCampaign',
+        tags,
+        summary: 'Send an approved template to an audience, now or at a set time',
+        description: `The audience is exactly one of \`{"tag": "vip"}\`, \`{"contact_ids": [...]}\` (1 to ${AUDIENCE_CONTACTS_MAX}) or \`{"search": {"query", "tag", "email"}}\` (search-contacts' filters, every match, not just 50); it is resolved when the campaign is dispatched, at \`scheduled_at\` or at once. The template is checked now as send-template-message checks it: the translation (\`language\`, default the one get-template shows) must be APPROVED and \`variables\` must fill its body placeholders, so a campaign that could not be sent is refused with 404 or 422 here rather than failing later. Variables may use {{contact.name}}, {{contact.phone}}, {{contact.email}} and {{attributes.KEY}}, filled per recipient; recipients who opted out, or for whom a placeholder has no value, are skipped. Follow progress with get-campaign; when every message has left the outbox the campaign is \`sent\` and appears in new-campaign-sent.`,
+        body: CreateCampaignBody,
+        response: { 200: campaign, ...actionErrors(404) },
+      },
+    },
+    async (request) => campaigns.create(principalOf(request), request.body),
+  );
+
+  app.post(
+    '/api/v1/actions/get-campaign',
+    {
+      config: { access: 'read' },
+      schema: {
+        operationId: 'getCampaign',
+        tags,
+        summary: 'Fetch a campaign with its live delivery counts',
+        description:
+          '`counts` are live: each message counts once, under its current status (queued, sent, delivered, read or failed), so a read message is in `read` only and not also in `delivered` or `sent`. `replied` counts recipients who wrote in after the campaign was dispatched.',
+        body: CampaignIdBody,
+        response: { 200: campaign, ...actionErrors(404) },
+      },
+    },
+    async (request) => campaigns.get(principalOf(request), request.body),
+  );
+
+  app.post(
+    '/api/v1/actions/list-campaigns',
+    {
+      config: { access: 'read' },
+      schema: {
+        operationId: 'listCampaigns',
+        tags,
+        summary: 'List campaigns, newest first',
+        description: `Campaigns in \`status\` (scheduled, sending, sent, cancelled or failed; "" = all), newest first, at most ${CAMPAIGN_LIST_CAP}, each with its live counts.`,
+        body: ListCampaignsBody,
+        response: { 200: CampaignList, ...actionErrors() },
+      },
+    },
+    async (request) => campaigns.list(principalOf(request), request.body),
+  );
+
+  app.post(
+    '/api/v1/actions/cancel-campaign',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'cancelCampaign',
+        tags,
+        summary: 'Cancel a scheduled or sending campaign',
+        description:
+          'A scheduled campaign will not be sent; a sending one stops: messages still waiting in the outbox fail with the error title "campaign cancelled" (those already handed to WhatsApp cannot be recalled). 409 when the campaign is already sent, cancelled or failed.',
+        body: CampaignIdBody,
+        response: { 200: campaign, ...actionErrors(404) },
+      },
+    },
+    async (request) => campaigns.cancel(principalOf(request), request.body),
+  );
+}

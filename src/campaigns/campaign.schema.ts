@@ -1,0 +1,141 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { NullableField, Timestamp, Uuid } from '../http/responses.js';
+
+/** scheduled → sending → sent; cancelled by request; failed when the template is unusable when due. */
+export const CAMPAIGN_STATUSES = ['scheduled', 'sending', 'sent', 'cancelled', 'failed'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** The most contacts an explicit audience may name, and the most campaigns list-campaigns returns. */
+export const AUDIENCE_CONTACTS_MAX = 10_000;
+export const CAMPAIGN_LIST_CAP = 100;
+
+const TagName = Type.String({ minLength: 1, maxLength: 64, description: 'Tag name (case-insensitive)' });
+
+const SearchFields = {
+  query: Type.Optional(
+    Type.String({ maxLength: 256, description: 'Case-insensitive substring of name, phone or email; "" = no filter' }),
+  ),
+  tag: Type.Optional(Type.String({ maxLength: 64, description: 'Only contacts with this tag; "" = no filter' })),
+  email: Type.Optional(
+    Type.String({ maxLength: 320, description: 'Exact email address (case-insensitive); "" = no filter' }),
+  ),
+};
+
+export const AudienceSchema = Type.Union(
+  [
+    Type.Object({ tag: TagName }, { additionalProperties: false, description: 'Every contact with this tag' }),
+    Type.Object(
+      {
+        contact_ids: Type.Array(Uuid('Parley contact id'), {
+          minItems: 1,
+          maxItems: AUDIENCE_CONTACTS_MAX,
+          description: 'Contacts of this workspace; duplicates are sent to once',
+        }),
+      },
+      { additionalProperties: false, description: 'These contacts' },
+    ),
+    Type.Object(
+      { search: Type.Object(SearchFields, { additionalProperties: false }) },
+      {
+        additionalProperties: false,
+        description: 'Every contact a search-contacts with these filters matches (not capped at 50); {} = everyone',
+      },
+    ),
+  ],
+  {
+    description:
+      'Exactly one of `tag`, `contact_ids` or `search`. Resolved when the campaign is dispatched: contacts tagged or created until then are included.',
+  },
+);
+export type Audience = Static<typeof AudienceSchema>;
+
+const Variable = Type.String({
+  maxLength: 1024,
+  description:
+    'Body placeholder value; may use {{contact.name}}, {{contact.phone}}, {{contact.email}}, {{attributes.KEY}}, filled per recipient',
+});
+
+export const CreateCampaignBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  template_id: Uuid('A template of this workspace; the translation sent must be APPROVED'),
+  language: Type.Optional(
+    Type.String({ maxLength: 16, description: 'Translation to send; default: the one get-template shows' }),
+  ),
+  variables: Type.Optional(Type.Array(Variable, { maxItems: 100, description: 'Body placeholder values, in order' })),
+  audience: AudienceSchema,
+  scheduled_at: Type.Optional(
+    Type.Union([Timestamp(), Type.Literal('')], {
+      description: 'When to send (ISO 8601 with an offset); absent, "" or in the past: now',
+    }),
+  ),
+});
+export type CreateCampaignInput = Static<typeof CreateCampaignBody>;
+
+export const CampaignIdBody = Type.Object({ campaign_id: Uuid('Parley campaign id') });
+
+export const ListCampaignsBody = Type.Object({
+  status: Type.Optional(
+    Type.Union([...CAMPAIGN_STATUSES.map((status) => Type.Literal(status)), Type.Literal('')], {
+      description: 'Only campaigns in this status; "" = all',
+    }),
+  ),
+});
+
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const CampaignSchema = Type.Object(
+  {
+    id: Uuid(),
+    name: Type.String(),
+    status: Type.String({ enum: [...CAMPAIGN_STATUSES] }),
+    template_id: NullableField(Uuid('Null once the template is deleted')),
+    template_name: NullableField(Type.String()),
+    language: NullableField(Type.String({ description: 'The translation sent, fixed when the campaign was created' })),
+    variables: Type.Array(Type.String(), { description: 'As given: placeholders are filled per recipient' }),
+    audience: Type.Object(
+      {
+        tag: Type.Optional(Type.String()),
+        contact_ids: Type.Optional(Type.Array(Type.String())),
+        search: Type.Optional(
+          Type.Object({
+            query: Type.Optional(Type.String()),
+            tag: Type.Optional(Type.String()),
+            email: Type.Optional(Type.String()),
+          }),
+        ),
+      },
+      { description: 'Exactly one of `tag`, `contact_ids`, `search`, as given' },
+    ),
+    scheduled_at: NullableField(Timestamp('When it was scheduled to send; null: sent on creation')),
+    sent_at: NullableField(
+      Timestamp('When every message had left the outbox (sent or failed); the campaign then enters new-campaign-sent'),
+    ),
+    counts: Type.Object(
+      {
+        recipients: Count('Messages queued at dispatch: the audience less those skipped'),
+        skipped: Count(
+          'Audience members not messaged: opted out at dispatch, or a placeholder had no value for them (a contact without a name for {{contact.name}})',
+        ),
+        queued: Count('Messages still waiting in the outbox'),
+        sent: Count('Accepted by WhatsApp, no delivery receipt yet'),
+        delivered: Count('Delivered to the phone, not read yet'),
+        read: Count('Read by the recipient'),
+        failed: Count("Not delivered: Meta's error, or cancelled before it was sent"),
+        replied: Count('Recipients who wrote in after the campaign was dispatched'),
+      },
+      {
+        description:
+          'Live. Each message counts once, under its current status: a read message is counted in `read` only, not also in `delivered` and `sent`.',
+      },
+    ),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  },
+  { $id: 'Campaign' },
+);
+export type Campaign = Static<typeof CampaignSchema>;
+
+export const CampaignList = Type.Array(Type.Ref(CampaignSchema), {
+  maxItems: CAMPAIGN_LIST_CAP,
+  description: `Newest first; at most ${CAMPAIGN_LIST_CAP}`,
+});

@@ -1,0 +1,472 @@
+import type { Kysely, Selectable } from 'kysely';
+import { render, type RenderScope } from '../automation/render.js';
+import { cancelJobs, scheduleJob, type Job, type JobHandler } from '../automation/scheduler.js';
+import { given } from '../contacts/contact.input.js';
+import type { CampaignTable, ContactTable, Database } from '../db/schema.js';
+import { containsIgnoringCase } from '../db/sql.js';
+import { outboundMessage } from '../messages/message.service.js';
+import { templateContent, type TemplateContent } from '../messages/template-message.js';
+import type { Caller, Deps } from '../shared/context.js';
+import { AppError, errors } from '../shared/errors.js';
+import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
+import { tagKey } from '../tags/tag.repository.js';
+import { templateRepository } from '../templates/template.repository.js';
+import {
+  CAMPAIGN_LIST_CAP,
+  type Audience,
+  type Campaign,
+  type CampaignStatus,
+  type CreateCampaignInput,
+} from './campaign.schema.js';
+
+type Db = Kysely<Database>;
+type CampaignRow = Selectable<CampaignTable> & { template_name: string | null };
+type Recipient = Pick<
+  Selectable<ContactTable>,
+  'id' | 'name' | 'phone' | 'email' | 'custom_attributes' | 'opted_out_at'
+>;
+type MessageCounts = Omit<Campaign['counts'], 'recipients' | 'skipped'>;
+
+/** Rows per multi-row insert and ids per IN list: well under both engines' bound-parameter limits. */
+const CHUNK = 500;
+/** How often a sending campaign looks whether the outbox has settled all its messages. */
+const CHECK_EVERY_MS = 1_000;
+const CANCELLABLE: CampaignStatus[] = ['scheduled', 'sending'];
+const CANCELLED_ERROR = JSON.stringify({ code: null, title: 'campaign cancelled', details: null });
+const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed'] as const;
+/** A contact with nothing to fill in: any placeholder a variable holds renders differently from itself. */
+const BLANK_SCOPE: RenderScope = {
+  contact: { name: null, phone: '', email: null, custom_attributes: '{}' },
+  context: {},
+};
+/** search-contacts matches a query that looks like a phone number on its digits (phones are E.164). */
+const MIN_DIGIT_QUERY = 3;
+
+const hasPlaceholder = (variable: string) => render(variable, BLANK_SCOPE) !== variable;
+
+/**
+ * Broadcast campaigns: one approved template to an audience (a tag, a list of contacts or a saved
+ * search), now or at a set time. Dispatch and completion are scheduler jobs: the dispatch resolves
+ * the audience and queues every message in the job's transaction (so they exist exactly if it
+ * committed); a check every second marks the campaign sent once the outbox has settled them all.
+ */
+export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
+  const { db, clock, newId } = deps;
+  const now = () => toStoredTimestamp(clock.now());
+
+  async function scheduleCheck(trx: Db, campaign: { id: string; workspace_id: string }): Promise<void> {
+    await scheduleJob(trx, deps, {
+      workspaceId: campaign.workspace_id,
+      kind: 'campaign_check',
+      subjectId: campaign.id,
+      dueAt: new Date(clock.now().getTime() + CHECK_EVERY_MS),
+    });
+  }
+
+  /** `campaign_dispatch`: queues one message per audience member who has not opted out. */
+  async function dispatch(trx: Db, job: Job): Promise<void> {
+    // Moving to `sending` first locks the row: a concurrent cancel waits, then fails what this queued.
+    const campaign = await trx
+      .updateTable('campaigns')
+      .set({ status: 'sending', updated_at: now() })
+      .where('id', '=', job.subject_id)
+      .where('status', '=', 'scheduled')
+      .returningAll()
+      .executeTakeFirst();
+    if (!campaign) return;
+    const compose = await composer(trx, campaign);
+    if (!compose) {
+      await trx
+        .updateTable('campaigns')
+        .set({ status: 'failed', updated_at: now() })
+        .where('id', '=', campaign.id)
+        .execute();
+      return;
+    }
+    const audience = await audienceOf(trx, campaign.workspace_id, JSON.parse(campaign.audience) as Audience);
+    const at = now();
+    const rows = audience.flatMap((contact) => {
+      const content = contact.opted_out_at ? null : compose(contact);
+      return content
+        ? [outboundMessage(newId(), campaign.workspace_id, contact.id, 'template', content, at, campaign.id)]
+        : [];
+    });
+    await insertMessages(trx, campaign.workspace_id, rows, at);
+    await trx
+      .updateTable('campaigns')
+      .set({ recipients: rows.length, skipped: audience.length - rows.length, updated_at: at })
+      .where('id', '=', campaign.id)
+      .execute();
+    await scheduleCheck(trx, campaign);
+  }
+
+  /** `campaign_check`: sent once no message is waiting in the outbox; otherwise looks again later. */
+  async function check(trx: Db, job: Job): Promise<void> {
+    const campaign = await trx
+      .selectFrom('campaigns')
+      .select(['id', 'workspace_id', 'status'])
+      .where('id', '=', job.subject_id)
+      .executeTakeFirst();
+    if (campaign?.status !== 'sending') return;
+    const waiting = await trx
+      .selectFrom('messages')
+      .select('id')
+      .where('campaign_id', '=', campaign.id)
+      .where('status', '=', 'queued')
+      .limit(1)
+      .executeTakeFirst();
+    if (waiting) return scheduleCheck(trx, campaign);
+    const at = now();
+    await trx
+      .updateTable('campaigns')
+      .set({ status: 'sent', sent_at: at, updated_at: at })
+      .where('id', '=', campaign.id)
+      .where('status', '=', 'sending')
+      .execute();
+  }
+
+  async function get(caller: Caller, input: { campaign_id: string }): Promise<Campaign> {
+    const row = await campaignRows(db, caller.workspaceId)
+      .where('k.id', '=', input.campaign_id.toLowerCase())
+      .executeTakeFirst();
+    if (!row) throw errors.notFound('campaign', 'campaign_id');
+    return (await presentAll(db, [row]))[0]!;
+  }
+
+  return {
+    /** The scheduler's handlers; spread them into createScheduler's handler map. */
+    handlers: { campaign_dispatch: { run: dispatch }, campaign_check: { run: check } } satisfies Record<
+      'campaign_dispatch' | 'campaign_check',
+      JobHandler
+    >,
+
+    /** create-campaign: checks the template up front, then schedules the dispatch (now or at scheduled_at). */
+    async create(caller: Caller, input: CreateCampaignInput): Promise<Campaign> {
+      const name = input.name.trim();
+      if (!name) throw errors.validation('name', 'must not be blank');
+      const { templateId, language, variables } = await checkTemplate(db, caller.workspaceId, input);
+      const audience = await normaliseAudience(db, caller.workspaceId, input.audience);
+      const scheduledAt = scheduledTime(input.scheduled_at);
+      const at = now();
+      const id = newId();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('campaigns')
+          .values({
+            id,
+            workspace_id: caller.workspaceId,
+            name,
+            template_id: templateId,
+            status: 'scheduled',
+            audience: JSON.stringify(audience),
+            language,
+            variables: JSON.stringify(variables),
+            scheduled_at: scheduledAt && toStoredTimestamp(scheduledAt),
+            sent_at: null,
+            created_at: at,
+            updated_at: at,
+          })
+          .execute();
+        await scheduleJob(trx, deps, {
+          workspaceId: caller.workspaceId,
+          kind: 'campaign_dispatch',
+          subjectId: id,
+          dueAt: scheduledAt ?? clock.now(),
+        });
+      });
+      wakeScheduler();
+      return get(caller, { campaign_id: id });
+    },
+
+    /** get-campaign: the campaign with its live counts. */
+    get,
+
+    /** list-campaigns: newest first, at most CAMPAIGN_LIST_CAP. */
+    async list(caller: Caller, input: { status?: CampaignStatus | '' }): Promise<Campaign[]> {
+      let query = campaignRows(db, caller.workspaceId);
+      const status = given(input.status);
+      if (status) query = query.where('k.status', '=', status);
+      const rows = await query
+        .orderBy('k.created_at', 'desc')
+        .orderBy('k.id', 'desc')
+        .limit(CAMPAIGN_LIST_CAP)
+        .execute();
+      return presentAll(db, rows);
+    },
+
+    /** cancel-campaign: drops the pending job and fails the messages the outbox has not sent yet. */
+    async cancel(caller: Caller, input: { campaign_id: string }): Promise<Campaign> {
+      const id = input.campaign_id.toLowerCase();
+      await db.transaction().execute(async (trx) => {
+        const at = now();
+        const cancelled = await trx
+          .updateTable('campaigns')
+          .set({ status: 'cancelled', updated_at: at })
+          .where('workspace_id', '=', caller.workspaceId)
+          .where('id', '=', id)
+          .where('status', 'in', CANCELLABLE)
+          .executeTakeFirst();
+        if (Number(cancelled.numUpdatedRows) === 0) await refuseCancel(trx, caller.workspaceId, id);
+        await cancelJobs(trx, id);
+        await trx
+          .updateTable('messages')
+          .set({ status: 'failed', error: CANCELLED_ERROR, next_attempt_at: null, updated_at: at })
+          .where('campaign_id', '=', id)
+          .where('status', '=', 'queued')
+          .execute();
+      });
+      return get(caller, { campaign_id: id });
+    },
+  };
+}
+
+export type CampaignService = ReturnType<typeof createCampaignService>;
+
+/** A campaign that cannot be cancelled: unknown (404) or already over (409). */
+async function refuseCancel(db: Db, workspaceId: string, id: string): Promise<never> {
+  const current = await db
+    .selectFrom('campaigns')
+    .select('status')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!current) throw errors.notFound('campaign', 'campaign_id');
+  throw errors.conflict(`The campaign is already ${current.status}; only a scheduled or sending one can be cancelled`, {
+    status: current.status,
+  });
+}
+
+/**
+ * Validates the template as a send would (APPROVED translation, variable count), with a sample value
+ * for each variable holding a placeholder, so a campaign that cannot be sent is refused now.
+ */
+async function checkTemplate(db: Db, workspaceId: string, input: CreateCampaignInput) {
+  const templates = templateRepository(db);
+  const template = await templates.findById(workspaceId, input.template_id.toLowerCase());
+  if (!template) throw errors.notFound('template', 'template_id');
+  const variables = input.variables ?? [];
+  if (variables.some((variable) => /\{\{\s*context\./.test(variable))) {
+    throw errors.validation('variables', 'a campaign has no context: use {{contact.…}} or {{attributes.…}}');
+  }
+  const content = templateContent(template, await templates.translations([template.id]), {
+    template_id: template.id,
+    language: given(input.language),
+    variables: variables.map((variable) => (hasPlaceholder(variable) ? 'sample' : variable)),
+  });
+  // The translation is fixed now: the default one may change before a scheduled campaign is due.
+  return { templateId: template.id, language: content.language, variables };
+}
+
+/**
+ * Each recipient's template content, or null for one a placeholder leaves empty (Meta refuses empty
+ * parameters); the whole composer is null when the template can no longer be sent (deleted, or its
+ * translation is no longer APPROVED). Without placeholders the content is built once for everyone.
+ */
+async function composer(db: Db, campaign: Selectable<CampaignTable>) {
+  const templates = templateRepository(db);
+  const template = campaign.template_id && (await templates.findById(campaign.workspace_id, campaign.template_id));
+  if (!template) return null;
+  const translations = await templates.translations([template.id]);
+  const variables = JSON.parse(campaign.variables ?? '[]') as string[];
+  const contentOf = (values: string[]): TemplateContent | null => {
+    try {
+      return templateContent(template, translations, {
+        template_id: template.id,
+        language: campaign.language ?? undefined,
+        variables: values,
+      });
+    } catch (error) {
+      if (error instanceof AppError) return null;
+      throw error;
+    }
+  };
+  const shared = contentOf(variables.map((variable) => (hasPlaceholder(variable) ? 'sample' : variable)));
+  if (!shared) return null;
+  if (!variables.some(hasPlaceholder)) return () => shared;
+  return (contact: Recipient) => contentOf(variables.map((variable) => render(variable, { contact, context: {} })));
+}
+
+/** Inserts the campaign's messages in multi-row statements and moves their contacts' last_message_at. */
+async function insertMessages(
+  trx: Db,
+  workspaceId: string,
+  messages: ReturnType<typeof outboundMessage>[],
+  at: string,
+): Promise<void> {
+  for (const chunk of chunks(messages, CHUNK)) {
+    await trx
+      .insertInto('messages')
+      .values(chunk.map((message) => ({ ...message, direction: 'outbound' as const, feed_record: null })))
+      .execute();
+    await trx
+      .updateTable('contacts')
+      .set({ last_message_at: at })
+      .where('workspace_id', '=', workspaceId)
+      .where(
+        'id',
+        'in',
+        chunk.map((message) => message.contact_id),
+      )
+      .execute();
+  }
+}
+
+/** Every contact of the audience (opted-out ones included, to be counted), in id (creation) order. */
+async function audienceOf(db: Db, workspaceId: string, audience: Audience): Promise<Recipient[]> {
+  const contacts = db
+    .selectFrom('contacts as c')
+    .select(['c.id', 'c.name', 'c.phone', 'c.email', 'c.custom_attributes', 'c.opted_out_at'])
+    .where('c.workspace_id', '=', workspaceId);
+  if ('contact_ids' in audience) {
+    const found: Recipient[] = [];
+    for (const ids of chunks(audience.contact_ids, CHUNK)) {
+      found.push(...(await contacts.where('c.id', 'in', ids).orderBy('c.id').execute()));
+    }
+    return found;
+  }
+  const { tag, query, email } = 'tag' in audience ? { tag: audience.tag, query: '', email: '' } : audience.search;
+  let matching = contacts;
+  if (tag) {
+    const tagged = db
+      .selectFrom('contact_tags as ct')
+      .innerJoin('tags as t', 't.id', 'ct.tag_id')
+      .select('ct.contact_id')
+      .where('t.workspace_id', '=', workspaceId)
+      .where('t.name_key', '=', tagKey(tag));
+    matching = matching.where('c.id', 'in', tagged);
+  }
+  if (email) matching = matching.where((eb) => eb(eb.fn('lower', ['c.email']), '=', email.toLowerCase()));
+  if (query) matching = matching.where(containsIgnoringCase('c.search_text', searchNeedle(query), { lowered: true }));
+  return matching.orderBy('c.id').execute();
+}
+
+/** As search-contacts reads a query: one that looks like a phone number is matched on its digits. */
+function searchNeedle(query: string): string {
+  const digits = query.replace(/\D/g, '');
+  return /^[\s\d+().-]+$/.test(query) && digits.length >= MIN_DIGIT_QUERY ? digits : query;
+}
+
+/** The audience as stored: trimmed, ids lower-cased and unique, empty search filters dropped. */
+async function normaliseAudience(db: Db, workspaceId: string, audience: Audience): Promise<Audience> {
+  if ('tag' in audience) {
+    const tag = audience.tag.trim();
+    if (!tag) throw errors.validation('audience.tag', 'must not be blank');
+    return { tag };
+  }
+  if ('contact_ids' in audience) {
+    const ids = [...new Set(audience.contact_ids.map((id) => id.toLowerCase()))];
+    await requireContacts(db, workspaceId, ids);
+    return { contact_ids: ids };
+  }
+  const query = given(audience.search.query)?.trim();
+  const tag = given(audience.search.tag)?.trim();
+  const email = given(audience.search.email)?.trim();
+  return { search: { ...(query && { query }), ...(tag && { tag }), ...(email && { email }) } };
+}
+
+async function requireContacts(db: Db, workspaceId: string, ids: string[]): Promise<void> {
+  const found = new Set<string>();
+  for (const chunk of chunks(ids, CHUNK)) {
+    const rows = await db
+      .selectFrom('contacts')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', chunk)
+      .execute();
+    for (const row of rows) found.add(row.id);
+  }
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ', …' : '');
+    throw errors.validation('audience.contact_ids', `${missing.length} name no contact of this workspace: ${shown}`);
+  }
+}
+
+function scheduledTime(value: string | undefined): Date | null {
+  const text = given(value)?.trim();
+  if (!text) return null;
+  const ms = Date.parse(text);
+  // ajv's date-time admits forms Date cannot read (a leap second): refused, not a 500.
+  if (Number.isNaN(ms)) throw errors.validation('scheduled_at', 'is not a time this server can read');
+  return new Date(ms);
+}
+
+function campaignRows(db: Db, workspaceId: string) {
+  return db
+    .selectFrom('campaigns as k')
+    .leftJoin('templates as t', 't.id', 'k.template_id')
+    .selectAll('k')
+    .select('t.name as template_name')
+    .where('k.workspace_id', '=', workspaceId);
+}
+
+/** The campaigns with their live counts: two grouped queries for the whole page, not two per campaign. */
+async function presentAll(db: Db, rows: CampaignRow[]): Promise<Campaign[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const counts = new Map<string, MessageCounts>(ids.map((id) => [id, emptyCounts()]));
+  const byStatus = await db
+    .selectFrom('messages')
+    .select((eb) => ['campaign_id', 'status', eb.fn.countAll<number>().as('n')])
+    .where('campaign_id', 'in', ids)
+    .groupBy(['campaign_id', 'status'])
+    .execute();
+  for (const { campaign_id, status, n } of byStatus) {
+    const entry = counts.get(campaign_id!)!;
+    if (isMessageStatus(status)) entry[status] = Number(n);
+  }
+  for (const { campaign_id, n } of await repliedCounts(db, ids)) counts.get(campaign_id!)!.replied = Number(n);
+  return rows.map((row) => present(row, counts.get(row.id)!));
+}
+
+/** Recipients with an inbound message since their campaign message was queued (the dispatch). */
+function repliedCounts(db: Db, campaignIds: string[]) {
+  return db
+    .selectFrom('messages as m')
+    .select((eb) => ['m.campaign_id', eb.fn.count<number>('m.contact_id').distinct().as('n')])
+    .where('m.campaign_id', 'in', campaignIds)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('messages as i')
+          .select('i.id')
+          .whereRef('i.contact_id', '=', 'm.contact_id')
+          .where('i.direction', '=', 'inbound')
+          .whereRef('i.created_at', '>=', 'm.created_at'),
+      ),
+    )
+    .groupBy('m.campaign_id')
+    .execute();
+}
+
+function emptyCounts(): MessageCounts {
+  return { queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, replied: 0 };
+}
+
+function isMessageStatus(status: string): status is (typeof MESSAGE_STATUSES)[number] {
+  return (MESSAGE_STATUSES as readonly string[]).includes(status);
+}
+
+function present(row: CampaignRow, counts: MessageCounts): Campaign {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    template_id: row.template_id,
+    template_name: row.template_name,
+    language: row.language,
+    variables: JSON.parse(row.variables ?? '[]') as string[],
+    audience: JSON.parse(row.audience) as Campaign['audience'],
+    scheduled_at: formatTimestamp(row.scheduled_at),
+    sent_at: formatTimestamp(row.sent_at),
+    counts: { recipients: row.recipients, skipped: row.skipped, ...counts },
+    created_at: formatTimestamp(row.created_at),
+    updated_at: formatTimestamp(row.updated_at),
+  };
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
+  return result;
+}

@@ -1,0 +1,373 @@
+import assert from 'node:assert/strict';
+import { randomInt, randomUUID } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { createTemplate } from '../../test/factories.js';
+import { ENGINE } from '../../test/server.js';
+import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
+import type { Message } from '../messages/message.schema.js';
+import { outboundMessage } from '../messages/message.service.js';
+import { tagRepository } from '../tags/tag.repository.js';
+import type { CampaignRecord } from '../triggers/trigger.schema.js';
+import { inboundTextWebhook, statusWebhook } from '../webhooks/whatsapp.fixtures.js';
+import type { Campaign } from './campaign.schema.js';
+
+const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer({ outbox: true });
+const { services } = server.app;
+const { scheduler, outbox, deps } = services;
+const HOUR = 3_600_000;
+
+interface Problem {
+  code: string;
+  errors?: { field: string; message: string }[];
+}
+
+interface TestContact {
+  id: string;
+  phone: string;
+  name: string;
+}
+
+const stamp = () => server.clock.now().toISOString();
+const formatted = (iso: string) => iso.replace('Z', '+00:00');
+
+/** Runs the workspace's due jobs, then lets the outbox deliver what they queued. */
+async function runDue(cloud: CloudWorkspace): Promise<void> {
+  await scheduler.runDue(cloud.ws.workspaceId);
+  outbox.wake();
+  await outbox.idle();
+}
+
+/** Contacts written straight into the table (1,000 API calls would be slow), optionally tagged. */
+async function insertContacts(workspaceId: string, count: number, tag?: string): Promise<TestContact[]> {
+  const { db, newId } = deps;
+  const at = stamp();
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: newId(),
+    workspace_id: workspaceId,
+    phone: `+1415${2_000_000 + i}`,
+    name: `Customer ${i}`,
+    email: null,
+    custom_attributes: '{}',
+    opted_out_at: null,
+    last_message_at: null,
+    last_inbound_at: null,
+    handoff_at: null,
+    created_at: at,
+    updated_at: at,
+  }));
+  for (let i = 0; i < rows.length; i += 500) await db.insertInto('contacts').values(rows.slice(i, i + 500)).execute();
+  if (tag) {
+    const [row] = await tagRepository(db).ensure(workspaceId, [tag], newId, at);
+    const links = rows.map((contact) => ({ contact_id: contact.id, tag_id: row!.id, created_at: at }));
+    for (let i = 0; i < links.length; i += 500) {
+      await db
+        .insertInto('contact_tags')
+        .values(links.slice(i, i + 500))
+        .execute();
+    }
+  }
+  return rows.map(({ id, phone, name }) => ({ id, phone, name }));
+}
+
+/** Message requests the Graph stand-in received from this workspace's number. */
+const sentTo = (cloud: CloudWorkspace) =>
+  graph.requests.filter((r) => r.method === 'POST' && r.path === `/${API_VERSION}/${cloud.phoneNumberId}/messages`);
+
+/** Meta's payload for a template whose body takes the customer's name and a code. */
+const templatePayload = (to: string, name: string, customer: string, code: string) => ({
+  messaging_product: 'whatsapp',
+  recipient_type: 'individual',
+  to,
+  type: 'template',
+  template: {
+    name,
+    language: { code: 'en_US' },
+    components: [
+      {
+        type: 'body',
+        parameters: [
+          { type: 'text', text: customer },
+          { type: 'text', text: code },
+        ],
+      },
+    ],
+  },
+});
+
+async function createCampaign(cloud: CloudWorkspace, body: object): Promise<Campaign> {
+  const response = await cloud.ws.action<Campaign>('create-campaign', body);
+  assert.equal(response.status, 200, response.text);
+  return response.body;
+}
+
+async function getCampaign(cloud: CloudWorkspace, campaignId: string): Promise<Campaign> {
+  const response = await cloud.ws.action<Campaign>('get-campaign', { campaign_id: campaignId });
+  assert.equal(response.status, 200, response.text);
+  return response.body;
+}
+
+async function listCampaigns(cloud: CloudWorkspace, status = ''): Promise<string[]> {
+  const response = await cloud.ws.action<Campaign[]>('list-campaigns', { status });
+  assert.equal(response.status, 200, response.text);
+  return response.body.map((campaign) => campaign.id);
+}
+
+const counts = (fields: Partial<Campaign['counts']>): Campaign['counts'] => ({
+  recipients: 0,
+  skipped: 0,
+  queued: 0,
+  sent: 0,
+  delivered: 0,
+  read: 0,
+  failed: 0,
+  replied: 0,
+  ...fields,
+});
+
+describe(`campaigns (${ENGINE})`, () => {
+  test('a 1,000-contact campaign by tag: each recipient once in Meta’s format, the opted-out skipped, then sent', async () => {
+    const cloud = await cloudWorkspace();
+    const { workspaceId } = cloud.ws;
+    await services.channels.useWhatsappCloud(
+      { workspaceId },
+      { phoneNumberId: cloud.phoneNumberId, wabaId: '4000001', accessToken: cloud.accessToken, messagesPerSecond: 1000 },
+    );
+    const template = await createTemplate(services, workspaceId, {
+      name: `spring_sale_${randomInt(1e9)}`,
+      translations: [{ language: 'en_US', status: 'APPROVED', body: 'Hi {{1}}, use code {{2}} today.' }],
+    });
+    const contacts = await insertContacts(workspaceId, 1001, 'vip');
+    const optedOut = contacts[500]!;
+    await deps.db.updateTable('contacts').set({ opted_out_at: stamp() }).where('id', '=', optedOut.id).execute();
+
+    const created = await createCampaign(cloud, {
+      name: 'Spring sale',
+      template_id: template.id,
+      variables: ['{{contact.name}}', 'SPRING'],
+      audience: { tag: 'VIP' },
+    });
+    assert.equal(created.status, 'scheduled');
+    assert.equal(created.scheduled_at, null);
+    assert.equal(created.template_name, template.name);
+    assert.equal(created.language, 'en_US');
+
+    await runDue(cloud);
+    const sending = await getCampaign(cloud, created.id);
+    assert.equal(sending.status, 'sending');
+    assert.deepEqual(sending.counts, counts({ recipients: 1000, skipped: 1, sent: 1000 }));
+
+    const requests = sentTo(cloud);
+    assert.equal(requests.length, 1000);
+    const names = new Map(contacts.filter((c) => c !== optedOut).map((c) => [c.phone, c.name]));
+    const seen = new Set<string>();
+    for (const { body } of requests) {
+      const to = (body as { to: string }).to;
+      assert.ok(names.has(to) && !seen.has(to), `one message to each recipient, none to others (${to})`);
+      seen.add(to);
+      assert.deepEqual(body, templatePayload(to, template.name, names.get(to)!, 'SPRING'));
+    }
+    assert.equal(seen.size, 1000);
+
+    server.clock.advance(1000);
+    await runDue(cloud);
+    const sent = await getCampaign(cloud, created.id);
+    assert.equal(sent.status, 'sent');
+    assert.equal(sent.sent_at, formatted(stamp()));
+    const feed = await cloud.ws.get<CampaignRecord[]>('/v1/triggers/new-campaign-sent');
+    assert.equal(feed.status, 200, feed.text);
+    assert.deepEqual(
+      feed.body.map((record) => [record.id, record.status, record.template_name, record.created_at]),
+      [[created.id, 'sent', template.name, sent.sent_at]],
+    );
+  });
+
+  test('create-campaign › refused up front, and nothing is written', async () => {
+    const cloud = await cloudWorkspace();
+    const { workspaceId } = cloud.ws;
+    const [contact] = await insertContacts(workspaceId, 1);
+    const approved = await createTemplate(services, workspaceId);
+    const pending = await createTemplate(services, workspaceId, {
+      translations: [{ language: 'en_US', status: 'PENDING', body: 'Hi {{1}}, your order {{2}} has shipped.' }],
+    });
+    const base = {
+      name: 'Launch',
+      template_id: approved.id,
+      variables: ['{{contact.name}}', 'ORD-1'],
+      audience: { contact_ids: [contact!.id] },
+    };
+    const refused = async (body: object) => {
+      const response = await cloud.ws.action<Problem>('create-campaign', { ...base, ...body });
+      return { status: response.status, code: response.body.code, fields: response.body.errors?.map((e) => e.field) };
+    };
+
+    assert.deepEqual(await refused({ template_id: randomUUID() }), {
+      status: 404,
+      code: 'not_found',
+      fields: ['template_id'],
+    });
+    assert.deepEqual(await refused({ template_id: pending.id }), {
+      status: 422,
+      code: 'template_not_approved',
+      fields: ['language'],
+    });
+    assert.deepEqual(await refused({ variables: ['{{contact.name}}'] }), {
+      status: 422,
+      code: 'template_variables_mismatch',
+      fields: ['variables'],
+    });
+    const twoKeys = await refused({ audience: { tag: 'vip', contact_ids: [contact!.id] } });
+    assert.equal(twoKeys.status, 400);
+    assert.equal(twoKeys.code, 'validation_failed');
+    assert.ok(
+      twoKeys.fields?.length && twoKeys.fields.every((field) => field.startsWith('audience')),
+      String(twoKeys.fields),
+    );
+    assert.deepEqual(await refused({ audience: { contact_ids: [contact!.id, randomUUID()] } }), {
+      status: 400,
+      code: 'validation_failed',
+      fields: ['audience.contact_ids'],
+    });
+
+    assert.deepEqual(await listCampaigns(cloud), []);
+    const jobs = await deps.db.selectFrom('jobs').select('id').where('workspace_id', '=', workspaceId).execute();
+    assert.deepEqual(jobs, []);
+  });
+
+  test('a scheduled campaign waits for its time; a cancelled one is never sent', async () => {
+    const cloud = await cloudWorkspace();
+    const [contact] = await insertContacts(cloud.ws.workspaceId, 1);
+    const template = await createTemplate(services, cloud.ws.workspaceId);
+    const scheduledAt = new Date(server.clock.now().getTime() + HOUR).toISOString();
+    const schedule = (name: string) =>
+      createCampaign(cloud, {
+        name,
+        template_id: template.id,
+        variables: ['{{contact.name}}', 'ORD-1'],
+        audience: { contact_ids: [contact!.id] },
+        scheduled_at: scheduledAt,
+      });
+    const later = await schedule('Later');
+    const dropped = await schedule('Dropped');
+    assert.equal(later.scheduled_at, formatted(scheduledAt));
+
+    server.clock.advance(HOUR - 1000);
+    await runDue(cloud);
+    assert.equal(sentTo(cloud).length, 0, 'nothing before its time');
+    assert.equal((await getCampaign(cloud, later.id)).status, 'scheduled');
+
+    const cancelled = await cloud.ws.action<Campaign>('cancel-campaign', { campaign_id: dropped.id });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.equal(cancelled.body.status, 'cancelled');
+    const again = await cloud.ws.action<Problem>('cancel-campaign', { campaign_id: dropped.id });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.code, 'conflict');
+
+    server.clock.advance(1000);
+    await runDue(cloud);
+    server.clock.advance(1000);
+    await runDue(cloud);
+    const [request] = sentTo(cloud);
+    assert.equal(sentTo(cloud).length, 1, 'only the campaign that was not cancelled');
+    assert.deepEqual(request?.body, templatePayload(contact!.phone, template.name, contact!.name, 'ORD-1'));
+    const sent = await getCampaign(cloud, later.id);
+    assert.equal(sent.status, 'sent');
+    assert.deepEqual(sent.counts, counts({ recipients: 1, sent: 1 }));
+    const stillCancelled = await getCampaign(cloud, dropped.id);
+    assert.equal(stillCancelled.status, 'cancelled');
+    assert.deepEqual(stillCancelled.counts, counts({}));
+    assert.deepEqual(await listCampaigns(cloud), [dropped.id, later.id], 'newest first');
+    assert.deepEqual(await listCampaigns(cloud, 'cancelled'), [dropped.id]);
+  });
+
+  test('cancel-campaign › a sending campaign’s messages still in the outbox fail and are never sent', async () => {
+    const cloud = await cloudWorkspace();
+    const { workspaceId } = cloud.ws;
+    const [contact] = await insertContacts(workspaceId, 1);
+    const template = await createTemplate(services, workspaceId);
+    const campaign = await createCampaign(cloud, {
+      name: 'Interrupted',
+      template_id: template.id,
+      variables: ['Ada', 'ORD-2'],
+      audience: { contact_ids: [contact!.id] },
+      scheduled_at: new Date(server.clock.now().getTime() + 24 * HOUR).toISOString(),
+    });
+    // Mid-dispatch, as the engine leaves it: sending, one message waiting (due later, so the outbox leaves it).
+    const { db, newId } = deps;
+    await db.updateTable('campaigns').set({ status: 'sending' }).where('id', '=', campaign.id).execute();
+    const message = outboundMessage(newId(), workspaceId, contact!.id, 'template', {}, stamp(), campaign.id);
+    const later = new Date(server.clock.now().getTime() + HOUR).toISOString();
+    await db
+      .insertInto('messages')
+      .values({ ...message, next_attempt_at: later, direction: 'outbound', feed_record: null })
+      .execute();
+
+    const cancelled = await cloud.ws.action<Campaign>('cancel-campaign', { campaign_id: campaign.id });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.equal(cancelled.body.status, 'cancelled');
+    assert.deepEqual(cancelled.body.counts, counts({ failed: 1 }));
+    const failed = await cloud.ws.action<Message>('get-message', { message_id: message.id });
+    assert.equal(failed.body.status, 'failed');
+    assert.deepEqual(failed.body.error, { code: null, title: 'campaign cancelled', details: null });
+    const row = await db.selectFrom('messages').select('next_attempt_at').where('id', '=', message.id).executeTakeFirst();
+    assert.equal(row?.next_attempt_at, null);
+    const jobs = await db.selectFrom('jobs').select('id').where('subject_id', '=', campaign.id).execute();
+    assert.deepEqual(jobs, [], 'the pending dispatch is gone');
+
+    server.clock.advance(25 * HOUR);
+    await runDue(cloud);
+    assert.equal(sentTo(cloud).length, 0);
+  });
+
+  test('get-campaign › counts follow status webhooks, and replies after the dispatch count', async () => {
+    const cloud = await cloudWorkspace();
+    const { workspaceId, phoneNumberId } = { workspaceId: cloud.ws.workspaceId, phoneNumberId: cloud.phoneNumberId };
+    const contacts = await insertContacts(workspaceId, 3);
+    const template = await createTemplate(services, workspaceId);
+    const writes = async (contact: TestContact) => {
+      const body = inboundTextWebhook({
+        phoneNumberId,
+        from: contact.phone.replace('+', ''),
+        name: contact.name,
+        wamid: `wamid.IN${randomInt(1e9)}`,
+        text: 'STOP? no, tell me more',
+        timestamp: server.clock.now(),
+      });
+      assert.equal((await postWebhook(body)).status, 200);
+    };
+    // Wrote in before the campaign: not a reply to it.
+    await writes(contacts[0]!);
+    server.clock.advance(2000);
+
+    const campaign = await createCampaign(cloud, {
+      name: 'Follow-up',
+      template_id: template.id,
+      variables: ['{{contact.name}}', 'ORD-9'],
+      audience: { contact_ids: contacts.map((c) => c.id) },
+    });
+    await runDue(cloud);
+    const messages = await deps.db
+      .selectFrom('messages as m')
+      .innerJoin('contacts as c', 'c.id', 'm.contact_id')
+      .select(['m.provider_message_id as wamid', 'c.phone'])
+      .where('m.campaign_id', '=', campaign.id)
+      .orderBy('c.phone')
+      .execute();
+    assert.deepEqual(
+      messages.map((m) => m.phone),
+      contacts.map((c) => c.phone),
+    );
+    const status = async (index: number, value: string) => {
+      const { wamid, phone } = messages[index]!;
+      const body = statusWebhook({ phoneNumberId, wamid: wamid!, status: value, recipient: phone });
+      assert.equal((await postWebhook(body)).status, 200);
+    };
+    await status(0, 'delivered');
+    await status(1, 'delivered');
+    await status(1, 'read');
+    server.clock.advance(2000);
+    await writes(contacts[2]!);
+
+    const live = await getCampaign(cloud, campaign.id);
+    assert.deepEqual(live.counts, counts({ recipients: 3, sent: 1, delivered: 1, read: 1, replied: 1 }));
+  });
+});

@@ -1,0 +1,79 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, SequenceEnrolmentTable } from '../db/schema.js';
+import { formatTimestamp } from '../shared/time.js';
+import type { SequenceRecord } from '../triggers/trigger.schema.js';
+import type { SequenceDefinition } from './sequence.schema.js';
+
+export type EnrolmentRow = Selectable<SequenceEnrolmentTable>;
+export const RUNNING = ['active', 'waiting'];
+
+/** SQL for sequences and their enrolments; every query is scoped to one workspace. */
+export function sequenceRepository(db: Kysely<Database>) {
+  return {
+    async find(workspaceId: string, id: string) {
+      const row = await db
+        .selectFrom('sequences')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && { ...row, definition: JSON.parse(row.definition) as SequenceDefinition };
+    },
+
+    findByName: (workspaceId: string, name: string) =>
+      db
+        .selectFrom('sequences')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .where('name', '=', name)
+        .executeTakeFirst(),
+
+    enrolment: (id: string) => db.selectFrom('sequence_enrolments').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    /** Running enrolments of these contacts, with their sequence's definition. */
+    running: async (workspaceId: string, contactIds: string[]) =>
+      contactIds.length === 0
+        ? []
+        : (
+            await db
+              .selectFrom('sequence_enrolments as e')
+              .innerJoin('sequences as s', 's.id', 'e.sequence_id')
+              .selectAll('e')
+              .select('s.definition')
+              .where('e.workspace_id', '=', workspaceId)
+              .where('e.contact_id', 'in', contactIds)
+              .where('e.status', 'in', RUNNING)
+              .execute()
+          ).map(({ definition, ...row }) => ({ row, definition: JSON.parse(definition) as SequenceDefinition })),
+
+    async countsByState(sequenceId: string): Promise<Map<string, number>> {
+      const rows = await db
+        .selectFrom('sequence_enrolments')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+        .where('sequence_id', '=', sequenceId)
+        .groupBy('status')
+        .execute();
+      return new Map(rows.map((row) => [row.status, Number(row.count)]));
+    },
+
+    /** An enrolment as the new-sequence-triggered feed shows it. */
+    async record(workspaceId: string, id: string): Promise<SequenceRecord | undefined> {
+      const row = await db
+        .selectFrom('sequence_enrolments as e')
+        .innerJoin('sequences as s', 's.id', 'e.sequence_id')
+        .innerJoin('contacts as c', 'c.id', 'e.contact_id')
+        .select(['e.id', 'e.sequence_id', 's.name as sequence_name', 'e.status', 'e.context', 'e.created_at'])
+        .select(['e.contact_id', 'c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
+        .where('e.workspace_id', '=', workspaceId)
+        .where('e.id', '=', id)
+        .executeTakeFirst();
+      return (
+        row && {
+          ...row,
+          context: JSON.parse(row.context) as Record<string, unknown>,
+          created_at: formatTimestamp(row.created_at),
+        }
+      );
+    },
+  };
+}

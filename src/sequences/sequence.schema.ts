@@ -1,0 +1,143 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DurationSchema, SendingHoursSchema } from '../automation/schedule-time.js';
+import { ContactId, PhoneRef } from '../contacts/contact.schema.js';
+import { NullableField, Timestamp, Uuid } from '../http/responses.js';
+import { TEXT_MAX_LENGTH } from '../messages/message.schema.js';
+
+const TagName = Type.String({ minLength: 1, maxLength: 64 });
+const PlaceholderText = (maxLength: number, description: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength,
+    description: `${description}; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}}`,
+  });
+
+export const SequenceActionSchema = Type.Union(
+  [
+    Type.Object(
+      {
+        type: Type.Literal('send_template'),
+        template_id: Uuid('An approved template of this workspace'),
+        language: Type.Optional(
+          Type.String({ maxLength: 16, description: 'Default: the translation get-template shows' }),
+        ),
+        variables: Type.Optional(
+          Type.Array(PlaceholderText(1024, 'Body placeholder value, in order'), { maxItems: 100 }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      {
+        type: Type.Literal('send_text'),
+        text: PlaceholderText(TEXT_MAX_LENGTH, 'The text'),
+        outside_window: Type.Optional(
+          Type.Union([Type.Literal('skip'), Type.Literal('fail')], {
+            description: 'Outside the 24-hour window: skip this step (default) or fail the enrolment',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object({ type: Type.Literal('add_tag'), tag: TagName }, { additionalProperties: false }),
+    Type.Object({ type: Type.Literal('remove_tag'), tag: TagName }, { additionalProperties: false }),
+    Type.Object(
+      { type: Type.Literal('start_flow'), flow_id: Uuid('A flow of this workspace') },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      {
+        type: Type.Literal('wait_for_reply'),
+        timeout: DurationSchema,
+        on_timeout: Type.Optional(
+          Type.Union([Type.Literal('continue'), Type.Literal('exit')], {
+            description: 'Without a reply by then: go on with the next step (default) or end the enrolment',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: 'What the step does' },
+);
+export type SequenceAction = Static<typeof SequenceActionSchema>;
+
+export const SequenceStepSchema = Type.Object(
+  {
+    delay: Type.Optional(Type.Union([DurationSchema], { description: 'Wait before this step (default PT0S)' })),
+    delay_from: Type.Optional(
+      Type.Union([Type.Literal('previous'), Type.Literal('enrolment')], {
+        description: 'The delay counts from the previous step (default) or from enrolment',
+      }),
+    ),
+    within_sending_hours: Type.Optional(
+      Type.Boolean({ description: "Run only inside the sequence's sending hours (moved to the next opening)" }),
+    ),
+    action: SequenceActionSchema,
+  },
+  { additionalProperties: false },
+);
+export type SequenceStep = Static<typeof SequenceStepSchema>;
+
+export const ExitOnSchema = Type.Object(
+  {
+    reply: Type.Optional(Type.Boolean({ description: 'A reply from the contact ends the enrolment (default true)' })),
+    tags: Type.Optional(Type.Array(TagName, { maxItems: 20, description: 'Getting any of these tags ends it' })),
+  },
+  { additionalProperties: false, description: 'Exit conditions; opting out always ends an enrolment' },
+);
+
+export const sequenceDefinitionFields = {
+  steps: Type.Array(SequenceStepSchema, { minItems: 1, maxItems: 50 }),
+  sending_hours: Type.Optional(SendingHoursSchema),
+  exit_on: Type.Optional(ExitOnSchema),
+};
+export const SequenceDefinitionSchema = Type.Object(sequenceDefinitionFields, { additionalProperties: false });
+export type SequenceDefinition = Static<typeof SequenceDefinitionSchema>;
+
+export const SaveSequenceBody = Type.Object(
+  {
+    id: Type.Optional(Uuid('The sequence to replace; absent = a new one')),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    ...sequenceDefinitionFields,
+  },
+  { additionalProperties: false },
+);
+export type SaveSequenceInput = Static<typeof SaveSequenceBody>;
+
+export const GetSequenceBody = Type.Object({ sequence_id: Uuid('Parley sequence id') });
+
+export const TriggerSequenceBody = Type.Object(
+  {
+    sequence_id: Uuid('Parley sequence id'),
+    contact_id: Type.Optional(ContactId),
+    phone: Type.Optional(PhoneRef),
+    context: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'Free JSON object the steps read as {{context.KEY}}' }),
+    ),
+  },
+  { description: 'Name the contact by `contact_id` or `phone`; an unknown phone becomes a new contact' },
+);
+export type TriggerSequenceInput = Static<typeof TriggerSequenceBody>;
+
+export const ENROLMENT_STATES = ['active', 'waiting', 'completed', 'exited', 'failed'] as const;
+
+export const SequenceSchema = Type.Object(
+  {
+    id: Uuid(),
+    name: Type.String(),
+    ...sequenceDefinitionFields,
+    sending_hours: NullableField(SendingHoursSchema),
+    enrolments: Type.Object(
+      Object.fromEntries(ENROLMENT_STATES.map((state) => [state, Type.Integer()])) as Record<
+        (typeof ENROLMENT_STATES)[number],
+        ReturnType<typeof Type.Integer>
+      >,
+      { description: 'Enrolments by state: running (active), waiting for a reply, completed, exited, failed' },
+    ),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  },
+  { $id: 'Sequence' },
+);
+export type Sequence = Static<typeof SequenceSchema>;
