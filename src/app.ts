@@ -33,6 +33,7 @@ export async function createApp(
       await services.scheduler.stop();
       await services.outbox.stop();
       await services.graph.close();
+      await services.flowWebhooks.close();
       await services.deps.db.destroy();
     },
   };

@@ -16,6 +16,8 @@ export interface Config {
   whatsappVerifyToken: string | null;
   /** Key for secrets at rest (PARLEY_ENCRYPTION_KEY); null = DATA_DIR/secret.key. */
   encryptionKey: string | null;
+  /** Flow webhook nodes may call loopback and private addresses (PARLEY_ALLOW_PRIVATE_WEBHOOKS). */
+  allowPrivateWebhooks: boolean;
   logLevel: string;
 }
 
@@ -73,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     whatsappAppSecret: text('WHATSAPP_APP_SECRET'),
     whatsappVerifyToken: text('WHATSAPP_VERIFY_TOKEN'),
     encryptionKey,
+    allowPrivateWebhooks: parseFlag(text('PARLEY_ALLOW_PRIVATE_WEBHOOKS')),
     logLevel,
   };
 }

@@ -1,9 +1,11 @@
+import { registerCampaignRoutes } from './campaigns/campaign.routes.js';
 import { registerContactRoutes } from './contacts/contact.routes.js';
 import { registerDropdownRoutes } from './dropdowns/dropdown.routes.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import type { Api } from './http/types.js';
 import { registerMediaRoutes } from './messages/media.routes.js';
 import { registerMessageRoutes } from './messages/message.routes.js';
+import { registerFlowRoutes } from './flows/flow.routes.js';
 import { registerSequenceRoutes } from './sequences/sequence.routes.js';
 import type { Services } from './services.js';
 import { registerTagRoutes } from './tags/tag.routes.js';
@@ -25,5 +27,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerMessageRoutes(app, services.messages);
   registerMediaRoutes(app, services.media);
   registerSequenceRoutes(app, services.sequences);
+  registerFlowRoutes(app, services.flows);
+  registerCampaignRoutes(app, services.campaigns);
   registerWhatsappWebhookRoutes(app, config, services.webhooks);
 }

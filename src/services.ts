@@ -1,4 +1,5 @@
 import { createScheduler } from './automation/scheduler.js';
+import { createCampaignService } from './campaigns/campaign.service.js';
 import { createChannelService } from './channels/channel.service.js';
 import { createGraphClient } from './channels/whatsapp-cloud.js';
 import type { Config } from './config.js';
@@ -15,6 +16,8 @@ import type { Deps } from './shared/context.js';
 import { createIdGenerator } from './shared/ids.js';
 import { loadSecretBox } from './shared/secret-box.js';
 import { createSequenceService } from './sequences/sequence.service.js';
+import { createFlowWebhookClient } from './flows/flow-webhook.js';
+import { createFlowService } from './flows/flow.service.js';
 import { createTagService } from './tags/tag.service.js';
 import { createTemplateSyncService } from './templates/template-sync.js';
 import { createTemplateService } from './templates/template.service.js';
@@ -35,19 +38,33 @@ export function createServices(deps: Deps, config: Config) {
   // The outbox reports the simulator's receipts through the message service, which wakes the outbox.
   const outbox = createOutbox(deps, channels, graph, () => messages);
   const messages = createMessageService(deps, contacts, channels, outbox, () => ({
-    received: (trx, workspaceId, received) =>
-      sequences.onInbound(trx, workspaceId, [...new Set(received.map((message) => message.contactId))]),
-    committed: () => scheduler.wake(),
-  }));
-  const sequences = createSequenceService(
-    deps,
-    contacts,
-    () => scheduler.wake(),
-    () => {
-      throw new Error('flows are built by the flow engine');
+    async received(trx, workspaceId, received) {
+      await sequences.onInbound(trx, workspaceId, [...new Set(received.map((message) => message.contactId))]);
+      await flows.onInbound(trx, workspaceId, received);
     },
+    committed: () => {
+      outbox.wake();
+      scheduler.wake();
+    },
+  }));
+  const wakeEngines = () => {
+    outbox.wake();
+    scheduler.wake();
+  };
+  const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
+  const flows = createFlowService(deps, contacts, flowWebhooks, wakeEngines);
+  const sequences = createSequenceService(deps, contacts, wakeEngines, () => flows.start);
+  const campaigns = createCampaignService(deps, () => scheduler.wake());
+  const scheduler = createScheduler(
+    deps,
+    {
+      sequence_step: sequences.handler,
+      flow_timeout: flows.handlers.timeout,
+      flow_webhook: flows.handlers.webhook,
+      ...campaigns.handlers,
+    },
+    () => outbox.wake(),
   );
-  const scheduler = createScheduler(deps, { sequence_step: sequences.handler }, () => outbox.wake());
   const templateSync = createTemplateSyncService(deps, templates, channels, graph);
   return {
     deps,
@@ -64,6 +81,9 @@ export function createServices(deps: Deps, config: Config) {
     outbox,
     scheduler,
     sequences,
+    flows,
+    flowWebhooks,
+    campaigns,
     graph,
     media: createMediaService(deps, channels, graph, config.dataDir),
     templateSync,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
+import pg from 'pg';
 import { Agent, request } from 'undici';
 import { createApp, type App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
@@ -36,9 +37,32 @@ export interface HttpClient {
   ): Promise<HttpResponse<T>>;
 }
 
+let databases = 0;
+
 /**
- * Starts a real Parley HTTPS server on a random loopback port, on a fresh SQLite file or the
- * shared test PostgreSQL database, with a manual clock. Closed automatically after the file's tests.
+ * A database of the test server's own on the test PostgreSQL server: test files run in parallel,
+ * and each server's outbox and scheduler would otherwise pick up the others' messages and jobs.
+ */
+async function ownPostgresDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `parley_test_${process.pid}_${++databases}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * Starts a real Parley HTTPS server on a random loopback port, on a fresh SQLite file or a fresh
+ * database on the test PostgreSQL server, with a manual clock. Closed automatically after the file's tests.
  * Its outbox delivers only when `options.outbox` is set; its scheduler runs jobs only when asked.
  */
 export async function startServer(
@@ -46,23 +70,22 @@ export async function startServer(
   options: { outbox?: boolean } = {},
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
+  const serverUrl = process.env.PARLEY_TEST_DATABASE_URL;
+  const database = serverUrl ? await ownPostgresDatabase(serverUrl) : null;
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     DATA_DIR: dataDir,
     PORT: '0',
     LOG_LEVEL: 'silent',
-    ...(process.env.PARLEY_TEST_DATABASE_URL && { DATABASE_URL: process.env.PARLEY_TEST_DATABASE_URL }),
+    ...(database && { DATABASE_URL: database.url }),
     ...overrides,
   };
   const config = loadConfig(env);
   const clock = new ManualClock(new Date());
   const app = await createApp(config, { clock, logger: false });
-  // Files run in parallel on one PostgreSQL database: a server that delivered messages would also
-  // claim other files' queued messages, through its own (differently configured) Graph client.
+  // Tests decide when messages are delivered and when scheduled jobs run (on the manual clock).
   if (!options.outbox) await app.services.outbox.stop();
-  // The same for scheduled jobs, which also run on another clock: tests run their own workspace's
-  // due jobs with `scheduler.runDue(workspaceId)`.
   await app.services.scheduler.stop();
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.server.address();
@@ -72,6 +95,7 @@ export async function startServer(
   after(async () => {
     await app.close();
     await agent.close();
+    await database?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
   return { app, baseUrl, clock, config, http: httpClient(baseUrl, agent), env };

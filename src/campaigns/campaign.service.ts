@@ -63,7 +63,7 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
     });
   }
 
-  /** `campaign_dispatch`: queues one message per audience member who has not opted out. */
+  /** `campaign_dispatch`: one message per audience member, less the opted-out and those a placeholder leaves empty. */
   async function dispatch(trx: Db, job: Job): Promise<void> {
     // Moving to `sending` first locks the row: a concurrent cancel waits, then fails what this queued.
     const campaign = await trx

@@ -77,3 +77,24 @@ function buttonComponent(button: TemplateButtonParam) {
     button.subType === 'quick_reply' ? { type: 'payload', payload: button.param } : textParameter(button.param);
   return { type: 'button', sub_type: button.subType, index: String(button.index), parameters: [parameter] };
 }
+
+/** Reply buttons (up to 3) or a list (up to 10 rows in sections): Meta's `interactive` object. */
+export type Interactive =
+  | {
+      type: 'button';
+      body: { text: string };
+      action: { buttons: { type: 'reply'; reply: { id: string; title: string } }[] };
+    }
+  | {
+      type: 'list';
+      body: { text: string };
+      action: {
+        button: string;
+        sections: { title: string; rows: { id: string; title: string; description?: string }[] }[];
+      };
+    };
+
+/** An interactive message (like text, only inside the 24-hour customer service window). */
+export function interactivePayload(to: string, interactive: Interactive) {
+  return { messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'interactive', interactive };
+}

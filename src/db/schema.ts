@@ -187,6 +187,8 @@ export interface FlowTable {
   workspace_id: string;
   name: string;
   definition: string;
+  /** Lower-cased start keywords as a JSON array; null when none. */
+  keywords: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,4 +1,11 @@
-import { Type, type SchemaOptions, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
+import {
+  Type,
+  type SchemaOptions,
+  type Static,
+  type TLiteral,
+  type TProperties,
+  type TSchema,
+} from '@sinclair/typebox';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import type { FieldError } from '../shared/errors.js';
@@ -49,8 +56,8 @@ const OnTimeout = Type.Optional(
   NodeRef('The node to go to when no reply comes in time; without it the flow ends on timeout'),
 );
 const TagName = Type.String({ minLength: 1, maxLength: 64, pattern: NOT_BLANK });
-const literals = <T extends readonly string[]>(values: T, options: SchemaOptions) =>
-  Type.Union(
+const literals = <T extends string>(values: readonly T[], options: SchemaOptions) =>
+  Type.Union<TLiteral<T>[]>(
     values.map((v) => Type.Literal(v)),
     options,
   );
@@ -71,7 +78,7 @@ const node = <K extends string, P extends TProperties>(type: K, description: str
     { title: type, description, additionalProperties: false },
   );
 
-const condition = (description: string, properties: TProperties) =>
+const condition = <P extends TProperties>(description: string, properties: P) =>
   Type.Object(properties, { description, additionalProperties: false });
 
 /** What a `branch` node tests; exactly one form. Replies are the contact's latest inbound message. */

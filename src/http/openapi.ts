@@ -51,6 +51,7 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
         { name: 'Templates', description: 'Approved WhatsApp message templates' },
         { name: 'Messages', description: 'Sending through the outbox, and the messages stored' },
         { name: 'Sequences and flows', description: 'Drip sequences and chatbot flows' },
+        { name: 'Campaigns', description: 'Broadcasts of an approved template to an audience, now or scheduled' },
         { name: 'Triggers', description: 'Polling feeds, newest first' },
         { name: 'Dropdowns', description: 'Pick-lists for integration tools' },
       ],

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelService } from '../channels/channel.service.js';
 import { GraphError, type GraphClient } from '../channels/whatsapp-cloud.js';
-import { templatePayload, textPayload } from '../channels/whatsapp-payloads.js';
+import { interactivePayload, templatePayload, textPayload, type Interactive } from '../channels/whatsapp-payloads.js';
 import type { Deps } from '../shared/context.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { messageRepository, type MessageError, type OutboxChange } from './message.repository.js';
@@ -236,6 +236,7 @@ function payloadOf(message: Claimed): object {
   const to = message.phone;
   const content = JSON.parse(message.content) as Record<string, unknown>;
   if (message.type === 'text') return textPayload(to, content.body as string, content.preview_url === true);
+  if (message.type === 'interactive') return interactivePayload(to, content.interactive as Interactive);
   const template = content as unknown as TemplateContent;
   return templatePayload(to, {
     name: template.template_name,

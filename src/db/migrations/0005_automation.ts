@@ -32,6 +32,9 @@ export async function up(db: Kysely<Database>, dialect: Dialect): Promise<void> 
   await sql`CREATE INDEX sequence_enrolments_contact ON sequence_enrolments (contact_id)
     WHERE status IN ('active', 'waiting')`.execute(db);
 
+  // Lower-cased start keywords (JSON array), so an inbound message finds its flow without parsing definitions.
+  await addColumn('flows', 'keywords text');
+
   // The node a run waits at, and how many times a question was asked again.
   await addColumn('flow_runs', 'node_id text');
   await addColumn('flow_runs', 'retries integer NOT NULL DEFAULT 0');

@@ -1,0 +1,85 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, FlowRunTable } from '../db/schema.js';
+import { formatTimestamp } from '../shared/time.js';
+import type { FlowRecord } from '../triggers/trigger.schema.js';
+import type { FlowDefinition } from './flow.definition.js';
+
+export type RunRow = Selectable<FlowRunTable>;
+
+/** SQL for flows and their runs. */
+export function flowRepository(db: Kysely<Database>) {
+  return {
+    async find(workspaceId: string, id: string) {
+      const row = await db
+        .selectFrom('flows')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && { ...row, definition: JSON.parse(row.definition) as FlowDefinition };
+    },
+
+    findByName: (workspaceId: string, name: string) =>
+      db
+        .selectFrom('flows')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .where('name', '=', name)
+        .executeTakeFirst(),
+
+    /** Flows with start keywords, for matching inbound texts. */
+    keywordFlows: async (workspaceId: string) =>
+      (
+        await db
+          .selectFrom('flows')
+          .select(['id', 'keywords'])
+          .where('workspace_id', '=', workspaceId)
+          .where('keywords', 'is not', null)
+          .execute()
+      ).map((row) => ({ id: row.id, keywords: JSON.parse(row.keywords!) as string[] })),
+
+    run: (id: string) => db.selectFrom('flow_runs').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    /** The runs waiting for a reply from these contacts (at most one each). */
+    waiting: (workspaceId: string, contactIds: string[]) =>
+      contactIds.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('flow_runs')
+            .selectAll()
+            .where('workspace_id', '=', workspaceId)
+            .where('contact_id', 'in', contactIds)
+            .where('status', '=', 'waiting')
+            .execute(),
+
+    async countsByState(flowId: string): Promise<Map<string, number>> {
+      const rows = await db
+        .selectFrom('flow_runs')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+        .where('flow_id', '=', flowId)
+        .groupBy('status')
+        .execute();
+      return new Map(rows.map((row) => [row.status, Number(row.count)]));
+    },
+
+    /** A run as the new-flow-triggered feed shows it. */
+    async record(workspaceId: string, id: string): Promise<FlowRecord | undefined> {
+      const row = await db
+        .selectFrom('flow_runs as r')
+        .innerJoin('flows as f', 'f.id', 'r.flow_id')
+        .innerJoin('contacts as c', 'c.id', 'r.contact_id')
+        .select(['r.id', 'r.flow_id', 'f.name as flow_name', 'r.status', 'r.context', 'r.created_at'])
+        .select(['r.contact_id', 'c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
+        .where('r.workspace_id', '=', workspaceId)
+        .where('r.id', '=', id)
+        .executeTakeFirst();
+      return (
+        row && {
+          ...row,
+          context: JSON.parse(row.context) as Record<string, unknown>,
+          created_at: formatTimestamp(row.created_at),
+        }
+      );
+    },
+  };
+}

@@ -1,0 +1,524 @@
+import type { Kysely } from 'kysely';
+import { render } from '../automation/render.js';
+import { cancelJobs, scheduleJob, type Job } from '../automation/scheduler.js';
+import type { Interactive } from '../channels/whatsapp-payloads.js';
+import { parseEmail, parsePhone } from '../contacts/contact.input.js';
+import { contactRepository, type ContactRow } from '../contacts/contact.repository.js';
+import type { ContactService } from '../contacts/contact.service.js';
+import type { Database } from '../db/schema.js';
+import { messageText } from '../messages/message.record.js';
+import { outboundMessage, queueOutbound, WINDOW_MS, type ReceivedMessage } from '../messages/message.service.js';
+import { templateContent } from '../messages/template-message.js';
+import type { Caller, Deps } from '../shared/context.js';
+import { AppError, errors } from '../shared/errors.js';
+import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
+import { tagRepository } from '../tags/tag.repository.js';
+import { templateRepository } from '../templates/template.repository.js';
+import type { FlowRecord } from '../triggers/trigger.schema.js';
+import {
+  flowDefinitionProblems,
+  parseDuration,
+  type FlowCondition,
+  type FlowDefinition,
+  type FlowNode,
+} from './flow.definition.js';
+import { flowRepository, type RunRow } from './flow.repository.js';
+import { RUN_STATES, type Flow, type SaveFlowInput, type TriggerFlowInput } from './flow.schema.js';
+import type { CallOutResult, FlowWebhookClient } from './flow-webhook.js';
+
+/** A flow walk never takes more steps than this without waiting (definitions forbid wait-free loops). */
+const MAX_STEPS = 500;
+
+type Json = Record<string, unknown>;
+type Trx = Kysely<Database>;
+interface Reply {
+  text: string | null;
+  button_id: string | null;
+  type: string;
+}
+
+/**
+ * Chatbot flows. A run walks the graph inside one transaction until it has to wait (a question,
+ * a wait for a reply, a webhook call); a reply or a timeout job picks it up from that node. What a
+ * node sends is queued in the outbox in the same transaction as the run's new position.
+ */
+export function createFlowService(deps: Deps, contacts: ContactService, webhooks: FlowWebhookClient, wake: () => void) {
+  const { db, clock, newId } = deps;
+  const now = () => toStoredTimestamp(clock.now());
+
+  async function update(trx: Trx, run: RunRow, fields: Partial<RunRow>): Promise<void> {
+    Object.assign(run, fields, { updated_at: now() });
+    await trx
+      .updateTable('flow_runs')
+      .set({ ...fields, updated_at: run.updated_at })
+      .where('id', '=', run.id)
+      .execute();
+  }
+
+  async function finish(trx: Trx, run: RunRow, status: string, reason: string | null): Promise<void> {
+    await update(trx, run, { status, ended_reason: reason, node_id: null });
+    await cancelJobs(trx, run.id);
+  }
+
+  /** Queues a message for the run's contact; free-form ones only inside the 24-hour window. */
+  async function send(trx: Trx, contact: ContactRow, type: string, content: object): Promise<string | null> {
+    const lastInbound = contact.last_inbound_at ? Date.parse(contact.last_inbound_at) : null;
+    if (type !== 'template' && (lastInbound === null || clock.now().getTime() >= lastInbound + WINDOW_MS)) {
+      return 'customer_service_window_closed';
+    }
+    await queueOutbound(trx, outboundMessage(newId(), contact.workspace_id, contact.id, type, content, now()));
+    return null;
+  }
+
+  async function sendTemplate(
+    trx: Trx,
+    contact: ContactRow,
+    node: Extract<FlowNode, { type: 'send_template' }>,
+    scope: Parameters<typeof render>[1],
+  ) {
+    const templates = templateRepository(trx);
+    const template = await templates.findById(contact.workspace_id, node.template_id.toLowerCase());
+    if (!template) return 'template_not_found';
+    try {
+      const variables = (node.variables ?? []).map((value) => render(value, scope));
+      const content = templateContent(template, await templates.translations([template.id]), {
+        template_id: template.id,
+        language: node.language,
+        variables,
+      });
+      return send(trx, contact, 'template', content);
+    } catch (error) {
+      if (error instanceof AppError) return error.code;
+      throw error;
+    }
+  }
+
+  async function setAttribute(trx: Trx, contact: ContactRow, name: string, value: unknown): Promise<ContactRow> {
+    const attributes = { ...(JSON.parse(contact.custom_attributes) as Json), [name]: value };
+    const custom_attributes = JSON.stringify(attributes);
+    await contactRepository(trx).update(contact.workspace_id, contact.id, { custom_attributes, updated_at: now() });
+    return { ...contact, custom_attributes };
+  }
+
+  async function holds(
+    trx: Trx,
+    condition: FlowCondition,
+    reply: Reply | undefined,
+    contact: ContactRow,
+  ): Promise<boolean> {
+    const text = (reply?.text ?? '').trim().toLowerCase();
+    if ('reply_equals' in condition) return text === condition.reply_equals.trim().toLowerCase();
+    if ('reply_contains' in condition) return text.includes(condition.reply_contains.toLowerCase());
+    if ('button_id' in condition) return reply?.button_id === condition.button_id;
+    if ('has_tag' in condition) {
+      const tags = await contactRepository(trx).tagNamesOf(contact.id);
+      return tags.some((tag) => tag.toLowerCase() === condition.has_tag.toLowerCase());
+    }
+    const value = (JSON.parse(contact.custom_attributes) as Json)[condition.attribute];
+    if ('exists' in condition) return (value !== undefined && value !== null) === condition.exists;
+    return (typeof value === 'string' ? value : JSON.stringify(value ?? null)) === condition.equals;
+  }
+
+  /** Waits at `node` for a reply, with its timeout as a job. */
+  async function waitAt(
+    trx: Trx,
+    run: RunRow,
+    node: Extract<FlowNode, { type: 'ask' | 'wait_for_reply' }>,
+    retries: number,
+  ) {
+    await cancelJobs(trx, run.id);
+    await update(trx, run, { status: 'waiting', node_id: node.id, retries });
+    await scheduleJob(trx, deps, {
+      workspaceId: run.workspace_id,
+      kind: 'flow_timeout',
+      subjectId: run.id,
+      payload: { node_id: node.id },
+      dueAt: new Date(clock.now().getTime() + parseDuration(node.timeout)),
+    });
+  }
+
+  /** Walks from `nodeId` until the flow waits or ends. */
+  async function walk(
+    trx: Trx,
+    run: RunRow,
+    definition: FlowDefinition,
+    nodeId: string | undefined,
+    start: ContactRow,
+  ) {
+    const nodes = new Map(definition.nodes.map((node) => [node.id, node]));
+    let contact = start;
+    let current = nodeId;
+    for (let steps = 0; current !== undefined; steps++) {
+      const node = nodes.get(current);
+      if (!node || steps >= MAX_STEPS) return finish(trx, run, 'failed', node ? 'too_many_steps' : 'unknown_node');
+      const context = JSON.parse(run.context) as Json;
+      const scope = { contact, context };
+      let failure: string | null = null;
+      switch (node.type) {
+        case 'send_text':
+          failure = await send(trx, contact, 'text', { body: render(node.text, scope), preview_url: false });
+          current = node.next;
+          break;
+        case 'send_template':
+          failure = await sendTemplate(trx, contact, node, scope);
+          current = node.next;
+          break;
+        case 'send_buttons':
+        case 'send_list':
+          failure = await send(trx, contact, 'interactive', {
+            interactive: interactiveOf(node, scope),
+            text: render(node.text, scope),
+          });
+          current = node.next;
+          break;
+        case 'ask':
+          failure = await send(trx, contact, 'text', { body: render(node.text, scope), preview_url: false });
+          if (!failure) return waitAt(trx, run, node, 0);
+          break;
+        case 'wait_for_reply':
+          return waitAt(trx, run, node, 0);
+        case 'branch': {
+          let next = node.default;
+          for (const branch of node.branches) {
+            if (await holds(trx, branch.when, context.reply as Reply | undefined, contact)) {
+              next = branch.next;
+              break;
+            }
+          }
+          current = next;
+          break;
+        }
+        case 'add_tag': {
+          const tags = await tagRepository(trx).ensure(contact.workspace_id, [node.tag], newId, now());
+          await contactRepository(trx).addTags(
+            contact.id,
+            tags.map((tag) => tag.id),
+            now(),
+          );
+          current = node.next;
+          break;
+        }
+        case 'remove_tag': {
+          const tag = await tagRepository(trx).findByName(contact.workspace_id, node.tag);
+          if (tag) await contactRepository(trx).removeTags(contact.id, [tag.id]);
+          current = node.next;
+          break;
+        }
+        case 'set_attribute':
+          contact = await setAttribute(trx, contact, node.attribute, render(node.value, scope));
+          current = node.next;
+          break;
+        case 'webhook':
+          // The call happens outside any transaction, as a job: a slow endpoint holds up nothing else.
+          await update(trx, run, { status: 'active', node_id: node.id });
+          return scheduleJob(trx, deps, {
+            workspaceId: run.workspace_id,
+            kind: 'flow_webhook',
+            subjectId: run.id,
+            payload: { node_id: node.id },
+            dueAt: clock.now(),
+          });
+        case 'handoff':
+          await contactRepository(trx).update(contact.workspace_id, contact.id, {
+            handoff_at: now(),
+            updated_at: now(),
+          });
+          return finish(trx, run, 'handed_off', node.note ?? null);
+        case 'end':
+          return finish(trx, run, 'completed', null);
+      }
+      if (failure) return finish(trx, run, 'failed', failure);
+    }
+    return finish(trx, run, 'completed', null);
+  }
+
+  /** Starts a run at the flow's first node; a run the contact was waiting in is cancelled (one at a time). */
+  async function start(
+    trx: Trx,
+    workspaceId: string,
+    flowId: string,
+    contact: ContactRow,
+    context: Json,
+  ): Promise<string> {
+    const flow = await flowRepository(trx).find(workspaceId, flowId.toLowerCase());
+    if (!flow) throw errors.notFound('flow', 'flow_id');
+    for (const waiting of await flowRepository(trx).waiting(workspaceId, [contact.id])) {
+      await finish(trx, waiting, 'cancelled', 'superseded');
+    }
+    const at = now();
+    const run: RunRow = {
+      id: newId(),
+      workspace_id: workspaceId,
+      flow_id: flow.id,
+      contact_id: contact.id,
+      status: 'active',
+      context: JSON.stringify(context),
+      node_id: null,
+      retries: 0,
+      ended_reason: null,
+      created_at: at,
+      updated_at: at,
+    };
+    await trx.insertInto('flow_runs').values(run).execute();
+    await walk(trx, run, flow.definition, flow.definition.start, contact);
+    return run.id;
+  }
+
+  /** A reply to a waiting run: an answer to its question (validated, saved) or the reply it waited for. */
+  async function answer(trx: Trx, run: RunRow, message: ReceivedMessage, contact: ContactRow): Promise<void> {
+    const flow = await flowRepository(trx).find(run.workspace_id, run.flow_id);
+    const node = flow?.definition.nodes.find((n) => n.id === run.node_id);
+    if (!flow || !node || (node.type !== 'ask' && node.type !== 'wait_for_reply'))
+      return finish(trx, run, 'failed', 'unknown_node');
+    const reply = replyOf(message);
+    const context = { ...(JSON.parse(run.context) as Json), reply };
+    await update(trx, run, { context: JSON.stringify(context) });
+    let current = contact;
+    if (node.type === 'ask') {
+      const value = accepted(node.validate ?? 'any', reply.text);
+      if (value === null) {
+        if (run.retries >= (node.retries ?? 0)) {
+          return node.on_timeout
+            ? leaveWait(trx, run, flow.definition, node.on_timeout, current)
+            : finish(trx, run, 'failed', 'invalid_answer');
+        }
+        const failure = await send(trx, current, 'text', {
+          body: render(node.retry_text ?? node.text, { contact, context }),
+          preview_url: false,
+        });
+        return failure ? finish(trx, run, 'failed', failure) : waitAt(trx, run, node, run.retries + 1);
+      }
+      current = await setAttribute(trx, current, node.attribute, value);
+    }
+    return leaveWait(trx, run, flow.definition, node.next, current);
+  }
+
+  async function leaveWait(
+    trx: Trx,
+    run: RunRow,
+    definition: FlowDefinition,
+    next: string | undefined,
+    contact: ContactRow,
+  ) {
+    await cancelJobs(trx, run.id);
+    await update(trx, run, { status: 'active', node_id: null, retries: 0 });
+    return walk(trx, run, definition, next, contact);
+  }
+
+  /** Loads what a job needs: the run (still at the job's node) and its flow and contact. */
+  async function jobSubject(trx: Trx, job: Job, status: string) {
+    const run = await flowRepository(trx).run(job.subject_id);
+    if (!run || run.status !== status || run.node_id !== job.payload.node_id) return null;
+    const flow = await flowRepository(trx).find(run.workspace_id, run.flow_id);
+    const contact = await contactRepository(trx).findById(run.workspace_id, run.contact_id);
+    const node = flow?.definition.nodes.find((n) => n.id === run.node_id);
+    return flow && contact && node ? { run, definition: flow.definition, contact, node } : null;
+  }
+
+  const handlers = {
+    timeout: {
+      async run(trx: Trx, job: Job): Promise<void> {
+        const subject = await jobSubject(trx, job, 'waiting');
+        if (!subject || !('on_timeout' in subject.node)) return;
+        const { run, definition, contact, node } = subject;
+        if (!node.on_timeout) return finish(trx, run, 'completed', 'no_reply');
+        await leaveWait(trx, run, definition, node.on_timeout, contact);
+      },
+    },
+    webhook: {
+      /** The call itself, outside the transaction. */
+      async prepare(job: Job): Promise<CallOutResult | null> {
+        const subject = await jobSubject(db, job, 'active');
+        if (!subject || subject.node.type !== 'webhook') return null;
+        const { run, contact, node } = subject;
+        return webhooks.call({
+          url: node.url,
+          method: node.method ?? 'POST',
+          timeoutMs: node.timeout_ms ?? 5000,
+          body: {
+            flow_id: run.flow_id,
+            run_id: run.id,
+            node_id: node.id,
+            contact: {
+              id: contact.id,
+              phone: contact.phone,
+              name: contact.name,
+              email: contact.email,
+              attributes: JSON.parse(contact.custom_attributes) as Json,
+            },
+            context: JSON.parse(run.context) as Json,
+          },
+        });
+      },
+      async run(trx: Trx, job: Job, prepared: unknown): Promise<void> {
+        const subject = await jobSubject(trx, job, 'active');
+        const result = prepared as CallOutResult | null;
+        if (!subject || subject.node.type !== 'webhook' || !result) return;
+        const { run, definition, node } = subject;
+        let contact = subject.contact;
+        if (!result.ok) {
+          await update(trx, run, { ended_reason: result.error });
+          return node.on_error
+            ? leaveWait(trx, run, definition, node.on_error, contact)
+            : finish(trx, run, 'failed', `webhook: ${result.error}`);
+        }
+        if (node.save_as) contact = await setAttribute(trx, contact, node.save_as, result.body);
+        const context = { ...(JSON.parse(run.context) as Json), webhook: result.body };
+        await update(trx, run, { context: JSON.stringify(context) });
+        await leaveWait(trx, run, definition, node.next, contact);
+      },
+    },
+  };
+
+  function present(
+    row: { id: string; name: string; created_at: string; updated_at: string },
+    definition: FlowDefinition,
+    counts: Map<string, number>,
+  ): Flow {
+    return {
+      id: row.id,
+      name: row.name,
+      start: definition.start,
+      keywords: definition.keywords ?? [],
+      nodes: definition.nodes,
+      runs: Object.fromEntries(RUN_STATES.map((state) => [state, counts.get(state) ?? 0])) as Flow['runs'],
+      created_at: formatTimestamp(row.created_at),
+      updated_at: formatTimestamp(row.updated_at),
+    };
+  }
+
+  return {
+    handlers,
+    /** For sequence steps that start a flow (in the step's transaction). */
+    start: (trx: Trx, workspaceId: string, flowId: string, contact: ContactRow, context: Json) =>
+      start(trx, workspaceId, flowId, contact, context).then(() => undefined),
+
+    /** Creates a flow, or replaces the one `id` names, after checking the whole definition. */
+    async save(caller: Caller, input: SaveFlowInput): Promise<Flow> {
+      const problems = flowDefinitionProblems(input.definition);
+      if (problems.length > 0)
+        throw errors.validationMany(problems.map((p) => ({ ...p, field: `/definition${p.field}` })));
+      const definition = input.definition as FlowDefinition;
+      const name = input.name.trim();
+      const id = await db.transaction().execute(async (trx) => {
+        const flows = flowRepository(trx);
+        for (const [i, node] of definition.nodes.entries()) {
+          if (
+            node.type === 'send_template' &&
+            !(await templateRepository(trx).findById(caller.workspaceId, node.template_id.toLowerCase()))
+          ) {
+            throw errors.validationMany([
+              { field: `/definition/nodes/${i}/template_id`, message: 'names no template of this workspace' },
+            ]);
+          }
+        }
+        const existing = input.id ? await flows.find(caller.workspaceId, input.id.toLowerCase()) : undefined;
+        if (input.id && !existing) throw errors.notFound('flow', 'id');
+        const named = await flows.findByName(caller.workspaceId, name);
+        if (named && named.id !== existing?.id)
+          throw errors.conflict(`A flow named "${name}" already exists`, { flow_id: named.id });
+        const keywords = definition.keywords?.length
+          ? JSON.stringify(definition.keywords.map((k) => k.trim().toLowerCase()))
+          : null;
+        const fields = { name, definition: JSON.stringify(definition), keywords, updated_at: now() };
+        if (existing) {
+          await trx.updateTable('flows').set(fields).where('id', '=', existing.id).execute();
+          return existing.id;
+        }
+        const flowId = newId();
+        await trx
+          .insertInto('flows')
+          .values({ id: flowId, workspace_id: caller.workspaceId, created_at: fields.updated_at, ...fields })
+          .execute();
+        return flowId;
+      });
+      return this.get(caller, { flow_id: id });
+    },
+
+    /** get-flow: the definition and how many runs are in each state. */
+    async get(caller: Caller, input: { flow_id: string }): Promise<Flow> {
+      const flows = flowRepository(db);
+      const flow = await flows.find(caller.workspaceId, input.flow_id.toLowerCase());
+      if (!flow) throw errors.notFound('flow', 'flow_id');
+      return present(flow, flow.definition, await flows.countsByState(flow.id));
+    },
+
+    /** trigger-flow: starts a run for the contact and walks it until it waits. */
+    async trigger(caller: Caller, input: TriggerFlowInput): Promise<FlowRecord> {
+      if (!(await flowRepository(db).find(caller.workspaceId, input.flow_id.toLowerCase())))
+        throw errors.notFound('flow', 'flow_id');
+      const contact = await contacts.recipientOrNew(caller, input);
+      if (contact.opted_out_at) throw errors.optedOut();
+      const runId = await db.transaction().execute(async (trx) => {
+        const fresh = (await contactRepository(trx).findById(caller.workspaceId, contact.id))!;
+        return start(trx, caller.workspaceId, input.flow_id, fresh, input.context ?? {});
+      });
+      wake();
+      return (await flowRepository(db).record(caller.workspaceId, runId))!;
+    },
+
+    /** Inbound messages: each answers its contact's waiting run, or starts a flow by keyword. */
+    async onInbound(trx: Trx, workspaceId: string, messages: ReceivedMessage[]): Promise<void> {
+      const flows = flowRepository(trx);
+      const waiting = new Map(
+        (await flows.waiting(workspaceId, [...new Set(messages.map((m) => m.contactId))])).map((run) => [
+          run.contact_id,
+          run,
+        ]),
+      );
+      let keywordFlows: Awaited<ReturnType<typeof flows.keywordFlows>> | undefined;
+      for (const message of messages) {
+        const contact = await contactRepository(trx).findById(workspaceId, message.contactId);
+        if (!contact || contact.opted_out_at) continue;
+        const run = waiting.get(message.contactId);
+        if (run && run.status === 'waiting') {
+          await answer(trx, run, message, contact);
+          continue;
+        }
+        const text = replyOf(message).text?.trim().toLowerCase();
+        if (!text) continue;
+        keywordFlows ??= await flows.keywordFlows(workspaceId);
+        const flow = keywordFlows.find((f) => f.keywords.includes(text));
+        if (flow) await start(trx, workspaceId, flow.id, contact, { keyword: text });
+      }
+    },
+  };
+}
+
+function replyOf(message: ReceivedMessage): Reply {
+  const content = message.content;
+  const tapped = (content.button_reply ?? content.list_reply) as { id?: string } | undefined;
+  const button = message.type === 'button' ? (content.payload as string | undefined) : undefined;
+  return { text: messageText(message.type, content), button_id: tapped?.id ?? button ?? null, type: message.type };
+}
+
+/** The reply as the attribute stores it, or null when it is not what the question asked for. */
+function accepted(validate: 'any' | 'email' | 'phone' | 'number', text: string | null): string | null {
+  const value = text?.trim();
+  if (!value) return null;
+  try {
+    if (validate === 'email') return parseEmail(value);
+    if (validate === 'phone') return parsePhone(value);
+  } catch {
+    return null;
+  }
+  if (validate === 'number') return /^-?\d+(?:[.,]\d+)?$/.test(value) ? value.replace(',', '.') : null;
+  return value;
+}
+
+function interactiveOf(
+  node: Extract<FlowNode, { type: 'send_buttons' | 'send_list' }>,
+  scope: Parameters<typeof render>[1],
+): Interactive {
+  const body = { text: render(node.text, scope) };
+  if (node.type === 'send_buttons') {
+    return {
+      type: 'button',
+      body,
+      action: { buttons: node.buttons.map((b) => ({ type: 'reply', reply: { id: b.id, title: b.title } })) },
+    };
+  }
+  return { type: 'list', body, action: { button: node.button, sections: node.sections } };
+}
+
+export type FlowService = ReturnType<typeof createFlowService>;
