@@ -26,7 +26,9 @@ export interface WhatsappTestBed {
  * A Parley server pointed at a Graph API stand-in, with the app secret and verify token set: the
  * set-up of every test of sending, receiving and syncing. The outbox delivers only when asked.
  */
-export async function startWhatsappServer(options: { outbox?: boolean } = {}): Promise<WhatsappTestBed> {
+export async function startWhatsappServer(
+  options: { outbox?: boolean; env?: Record<string, string> } = {},
+): Promise<WhatsappTestBed> {
   const graph = await startGraphStandIn({ apiVersion: API_VERSION });
   const server = await startServer(
     {
@@ -34,6 +36,7 @@ export async function startWhatsappServer(options: { outbox?: boolean } = {}): P
       WHATSAPP_API_VERSION: API_VERSION,
       WHATSAPP_APP_SECRET: APP_SECRET,
       WHATSAPP_VERIFY_TOKEN: 'verify-me',
+      ...options.env,
     },
     options,
   );

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { createTemplate } from '../../test/factories.js';
+import { cliJson, runCli } from '../../test/cli.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
 import type { Message } from '../messages/message.schema.js';
@@ -384,5 +385,57 @@ describe(`campaigns (${ENGINE})`, () => {
 
     const live = await getCampaign(cloud, campaign.id);
     assert.deepEqual(live.counts, counts({ recipients: 3, sent: 1, delivered: 1, read: 1, replied: 1 }));
+  });
+
+  test('cli › campaign create, get, list and cancel, with the same checks as the API', async () => {
+    const cloud = await cloudWorkspace();
+    const template = await createTemplate(services, cloud.ws.workspaceId, { name: `cli_${Date.now()}` });
+    await insertContacts(cloud.ws.workspaceId, 3, 'cli');
+    const workspace = ['--workspace', cloud.ws.workspaceId];
+    const later = new Date(server.clock.now().getTime() + 3_600_000).toISOString();
+    const created = await cliJson<Campaign>(
+      server,
+      'campaign',
+      'create',
+      ...workspace,
+      '--name',
+      'Launch',
+      '--template-id',
+      template.id,
+      '--tag',
+      'cli',
+      '--variables',
+      '["Ada","ORD-1"]',
+      '--scheduled-at',
+      later,
+    );
+    assert.equal(created.status, 'scheduled');
+    const fetched = await cliJson<Campaign>(server, 'campaign', 'get', ...workspace, '--id', created.id);
+    assert.equal(fetched.name, 'Launch');
+    const listed = await cliJson<Campaign[]>(server, 'campaign', 'list', ...workspace, '--status', 'scheduled');
+    assert.deepEqual(
+      listed.map((c) => c.id),
+      [created.id],
+    );
+    assert.equal(
+      (await cliJson<Campaign>(server, 'campaign', 'cancel', ...workspace, '--id', created.id)).status,
+      'cancelled',
+    );
+    const refused = await runCli(
+      server,
+      'campaign',
+      'create',
+      ...workspace,
+      '--name',
+      'X',
+      '--template-id',
+      template.id,
+      '--tag',
+      'a',
+      '--search',
+      'b',
+    );
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /audience/);
   });
 });

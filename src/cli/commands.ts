@@ -1,8 +1,12 @@
 import fs from 'node:fs/promises';
 import type { ParseArgsConfig } from 'node:util';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { CreateCampaignBody, ListCampaignsBody } from '../campaigns/campaign.schema.js';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
 import { errors } from '../shared/errors.js';
+import { registerFormats } from '../shared/formats.js';
 import { formatTimestamp } from '../shared/time.js';
 
 export interface CommandInput {
@@ -29,6 +33,26 @@ function integerOption(value: string | undefined, field: string): number | undef
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw errors.validation(field, 'must be a whole number');
   return Number(value);
+}
+
+/** A JSON option value (e.g. --variables '["Ada","ORD-1"]'). */
+function jsonOption(value: string, field: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw errors.validation(field, 'must be JSON, e.g. ["Ada","ORD-1"]');
+  }
+}
+
+/** The CLI's input checked against the same schema the API validates with; problems name their path. */
+function checked<T extends TSchema>(schema: T, value: unknown): Static<T> {
+  registerFormats();
+  if (Value.Check(schema, value)) return value;
+  const problems = [...Value.Errors(schema, value)].map((error) => ({
+    field: error.path || '/',
+    message: error.message,
+  }));
+  throw errors.validationMany(problems.slice(0, 10));
 }
 
 const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
@@ -135,8 +159,8 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'workspace set',
-    usage: '--id ID [--poll-interval SECONDS] [--rate-limit PER_MINUTE] [--name NAME]',
-    options: { id: text, 'poll-interval': text, 'rate-limit': text, name: text },
+    usage: '--id ID [--poll-interval SECONDS] [--rate-limit PER_MINUTE] [--name NAME] [--time-zone IANA_ZONE]',
+    options: { id: text, 'poll-interval': text, 'rate-limit': text, name: text, 'time-zone': text },
     required: ['id'],
     async run({ services: open, options }) {
       const services = await open();
@@ -146,12 +170,14 @@ export const COMMANDS: Command[] = [
         ...(options.name !== undefined && { name: options.name }),
         ...(pollIntervalSeconds !== undefined && { pollIntervalSeconds }),
         ...(rateLimitPerMinute !== undefined && { rateLimitPerMinute }),
+        ...(options['time-zone'] !== undefined && { timeZone: options['time-zone'] }),
       });
       return {
         id: workspace.id,
         name: workspace.name,
         poll_interval_seconds: workspace.poll_interval_seconds,
         rate_limit_per_minute: workspace.rate_limit_per_minute,
+        time_zone: workspace.time_zone,
       };
     },
   },
@@ -211,6 +237,69 @@ export const COMMANDS: Command[] = [
       return services.messages.simulateInbound(caller, { from: options.from!, text: options.text! });
     },
   },
+  {
+    name: 'campaign create',
+    usage:
+      '--workspace ID --name NAME --template-id ID (--tag TAG | --contact-ids ID,ID… | --search QUERY) [--language CODE] [--variables JSON_ARRAY] [--scheduled-at ISO_TIME]',
+    options: {
+      workspace: text,
+      name: text,
+      'template-id': text,
+      tag: text,
+      'contact-ids': text,
+      search: text,
+      language: text,
+      variables: text,
+      'scheduled-at': text,
+    },
+    required: ['workspace', 'name', 'template-id'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const caller = { workspaceId: idOption(options.workspace!, 'workspace') };
+      await services.workspaces.get(caller.workspaceId);
+      const audiences = [
+        options.tag !== undefined && { tag: options.tag },
+        options['contact-ids'] !== undefined && {
+          contact_ids: options['contact-ids'].split(',').map((id) => id.trim()),
+        },
+        options.search !== undefined && { search: { query: options.search } },
+      ].filter((audience) => audience !== false);
+      if (audiences.length !== 1)
+        throw errors.validation('audience', 'give exactly one of --tag, --contact-ids, --search');
+      const input = {
+        name: options.name!,
+        template_id: options['template-id']!,
+        audience: audiences[0],
+        ...(options.language !== undefined && { language: options.language }),
+        ...(options.variables !== undefined && { variables: jsonOption(options.variables, 'variables') }),
+        ...(options['scheduled-at'] !== undefined && { scheduled_at: options['scheduled-at'] }),
+      };
+      return services.campaigns.create(caller, checked(CreateCampaignBody, input));
+    },
+  },
+  {
+    name: 'campaign list',
+    usage: '--workspace ID [--status scheduled|sending|sent|cancelled|failed]',
+    options: { workspace: text, status: text },
+    required: ['workspace'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const caller = { workspaceId: idOption(options.workspace!, 'workspace') };
+      await services.workspaces.get(caller.workspaceId);
+      return services.campaigns.list(caller, checked(ListCampaignsBody, { status: options.status ?? '' }));
+    },
+  },
+  ...(['get', 'cancel'] as const).map((action): Command => ({
+    name: `campaign ${action}`,
+    usage: '--workspace ID --id CAMPAIGN_ID',
+    options: { workspace: text, id: text },
+    required: ['workspace', 'id'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const caller = { workspaceId: idOption(options.workspace!, 'workspace') };
+      return services.campaigns[action](caller, { campaign_id: idOption(options.id!, 'id') });
+    },
+  })),
   {
     name: 'migrate',
     usage: '',

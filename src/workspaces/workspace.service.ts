@@ -1,3 +1,4 @@
+import { isTimeZone } from '../automation/schedule-time.js';
 import type { Selectable } from 'kysely';
 import type { UserTable, WorkspaceTable } from '../db/schema.js';
 import type { Deps } from '../shared/context.js';
@@ -12,6 +13,8 @@ export interface WorkspaceSettings {
   name?: string;
   pollIntervalSeconds?: number;
   rateLimitPerMinute?: number;
+  /** IANA time zone for sequence sending hours. */
+  timeZone?: string;
 }
 
 /** Workspaces (the spec's tenants) and their users. */
@@ -65,7 +68,7 @@ export function createWorkspaceService({ db, clock, newId }: Deps) {
       return workspace;
     },
 
-    /** Changes a workspace's name, polling interval ("raised rate limit") or request limit. */
+    /** Changes a workspace's name, polling interval ("raised rate limit"), request limit or time zone. */
     async update(workspaceId: string, settings: WorkspaceSettings): Promise<Workspace> {
       if (settings.name !== undefined && !settings.name.trim()) throw errors.validation('name', 'must not be empty');
       if (settings.pollIntervalSeconds !== undefined && !isIntegerIn(settings.pollIntervalSeconds, 0, 86_400)) {
@@ -74,6 +77,9 @@ export function createWorkspaceService({ db, clock, newId }: Deps) {
       if (settings.rateLimitPerMinute !== undefined && !isIntegerIn(settings.rateLimitPerMinute, 1, 10_000_000)) {
         throw errors.validation('rate_limit_per_minute', 'must be an integer from 1 to 10000000');
       }
+      if (settings.timeZone !== undefined && !isTimeZone(settings.timeZone)) {
+        throw errors.validation('time_zone', 'must be an IANA time zone such as Europe/Berlin');
+      }
       await this.get(workspaceId);
       await db
         .updateTable('workspaces')
@@ -81,6 +87,7 @@ export function createWorkspaceService({ db, clock, newId }: Deps) {
           ...(settings.name !== undefined && { name: settings.name.trim() }),
           ...(settings.pollIntervalSeconds !== undefined && { poll_interval_seconds: settings.pollIntervalSeconds }),
           ...(settings.rateLimitPerMinute !== undefined && { rate_limit_per_minute: settings.rateLimitPerMinute }),
+          ...(settings.timeZone !== undefined && { time_zone: settings.timeZone }),
           updated_at: toStoredTimestamp(clock.now()),
         })
         .where('id', '=', workspaceId)

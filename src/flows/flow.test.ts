@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import { randomInt } from 'node:crypto';
+import http from 'node:http';
+import { after, describe, test } from 'node:test';
+import { ENGINE } from '../../test/server.js';
+import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
+import type { FlowRecord } from '../triggers/trigger.schema.js';
+import { inboundMessageWebhook, inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { createFlowWebhookClient } from './flow-webhook.js';
+import type { Flow } from './flow.schema.js';
+
+// Flow webhooks call a server on loopback here, which production refuses by default (tested below).
+const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer({
+  outbox: true,
+  env: { PARLEY_ALLOW_PRIVATE_WEBHOOKS: 'true' },
+});
+const { scheduler, outbox } = server.app.services;
+
+/** An order-status endpoint a flow calls out to; records what it was sent. */
+const calls: unknown[] = [];
+const orders = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+  req.on('end', () => {
+    calls.push(JSON.parse(body));
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ status: 'shipped' }));
+  });
+});
+await new Promise<void>((resolve) => orders.listen(0, '127.0.0.1', resolve));
+after(() => orders.close());
+const ordersUrl = `http://127.0.0.1:${(orders.address() as { port: number }).port}/orders`;
+
+const phone = () => `+1415${randomInt(2_000_000, 9_999_999)}`;
+
+/** Messages the stand-in received for one phone, as `type:text` (text body, interactive body). */
+function sentTo(cloud: CloudWorkspace, to: string): string[] {
+  return graph.requests
+    .filter((r) => r.path === `/${API_VERSION}/${cloud.phoneNumberId}/messages`)
+    .map(
+      (r) => r.body as { to: string; type: string; text?: { body: string }; interactive?: { body: { text: string } } },
+    )
+    .filter((body) => body.to === to)
+    .map((body) => `${body.type}:${body.text?.body ?? body.interactive?.body.text}`);
+}
+
+async function writes(cloud: CloudWorkspace, from: string, message: { text: string } | { button: string }) {
+  const line = { phoneNumberId: cloud.phoneNumberId, from: from.slice(1), name: 'Ada' };
+  const body =
+    'text' in message
+      ? inboundTextWebhook({ ...line, text: message.text })
+      : inboundMessageWebhook({
+          ...line,
+          type: 'interactive',
+          content: { type: 'button_reply', button_reply: { id: message.button, title: message.button } },
+        });
+  assert.equal((await postWebhook(body)).status, 200);
+  await scheduler.runDue(cloud.ws.workspaceId);
+  outbox.wake();
+  await outbox.idle();
+}
+
+const supportFlow = () => ({
+  start: 'menu',
+  keywords: ['Help'],
+  nodes: [
+    {
+      id: 'menu',
+      type: 'send_buttons',
+      text: 'Hi {{contact.name}}, what do you need?',
+      buttons: [
+        { id: 'order', title: 'My order' },
+        { id: 'person', title: 'A person' },
+      ],
+      next: 'wait',
+    },
+    { id: 'wait', type: 'wait_for_reply', timeout: 'PT1H', next: 'route', on_timeout: 'bye' },
+    {
+      id: 'route',
+      type: 'branch',
+      branches: [
+        { when: { button_id: 'person' }, next: 'handoff' },
+        { when: { button_id: 'order' }, next: 'email' },
+      ],
+      default: 'bye',
+    },
+    {
+      id: 'email',
+      type: 'ask',
+      text: 'Your email?',
+      attribute: 'email_given',
+      validate: 'email',
+      timeout: 'PT30M',
+      retries: 1,
+      retry_text: 'That does not look like an email, again?',
+      next: 'lookup',
+    },
+    { id: 'lookup', type: 'webhook', url: ordersUrl, save_as: 'order_status', next: 'tag', on_error: 'bye' },
+    { id: 'tag', type: 'add_tag', tag: 'asked-order', next: 'answer' },
+    { id: 'answer', type: 'send_text', text: 'Your order is {{attributes.order_status.status}}.', next: 'end' },
+    { id: 'handoff', type: 'handoff', note: 'wants a person' },
+    { id: 'bye', type: 'send_text', text: 'Bye!', next: 'end' },
+    { id: 'end', type: 'end' },
+  ],
+});
+
+async function saveFlow(cloud: CloudWorkspace, definition: object) {
+  const response = await cloud.ws.action<Flow>('save-flow', { name: `Support ${randomInt(1e9)}`, definition });
+  assert.equal(response.status, 200, response.text);
+  return response.body;
+}
+
+describe(`flows (${ENGINE})`, () => {
+  test('a keyword starts the flow; button reply, question with a retry, webhook, tag, answer', async () => {
+    const cloud = await cloudWorkspace();
+    const flow = await saveFlow(cloud, supportFlow());
+    const customer = phone();
+    await writes(cloud, customer, { text: ' help ' });
+    assert.deepEqual(sentTo(cloud, customer), ['interactive:Hi Ada, what do you need?']);
+    const buttons = graph.requests.at(-1)!.body as { interactive: { type: string; action: { buttons: unknown[] } } };
+    assert.deepEqual(buttons.interactive.action.buttons[0], {
+      type: 'reply',
+      reply: { id: 'order', title: 'My order' },
+    });
+
+    await writes(cloud, customer, { button: 'order' });
+    await writes(cloud, customer, { text: 'not an email' });
+    await writes(cloud, customer, { text: 'Ada@Example.com' });
+    assert.deepEqual(sentTo(cloud, customer).slice(1), [
+      'text:Your email?',
+      'text:That does not look like an email, again?',
+      'text:Your order is shipped.',
+    ]);
+    assert.deepEqual((calls.at(-1) as { contact: { phone: string } }).contact.phone, customer);
+    const contact = await cloud.ws.action<{ tags: string[]; metadata: Record<string, unknown> }>('get-contact', {
+      phone: customer,
+    });
+    assert.deepEqual(contact.body.tags, ['asked-order']);
+    const fetched = await cloud.ws.action<Flow>('get-flow', { flow_id: flow.id });
+    assert.equal(fetched.body.runs.completed, 1);
+    const feed = await cloud.ws.get(`/v1/triggers/new-flow-triggered?flow_id=${flow.id}`);
+    assert.deepEqual(
+      (feed.body as FlowRecord[]).map((r) => [r.status, r.contact_phone, r.context.keyword]),
+      [['completed', customer, 'help']],
+    );
+  });
+
+  test('trigger-flow: a wait that times out takes its timeout edge; handoff ends the run', async () => {
+    const cloud = await cloudWorkspace();
+    const flow = await saveFlow(cloud, supportFlow());
+    const customer = phone();
+    await writes(cloud, customer, { text: 'hello there' }); // opens the window; no keyword, so no run
+    assert.deepEqual(sentTo(cloud, customer), []);
+    const run = await cloud.ws.action<FlowRecord>('trigger-flow', { flow_id: flow.id, phone: customer });
+    assert.equal(run.status, 200, run.text);
+    outbox.wake();
+    await outbox.idle();
+    server.clock.advance(3_600_000);
+    await scheduler.runDue(cloud.ws.workspaceId);
+    outbox.wake();
+    await outbox.idle();
+    assert.deepEqual(sentTo(cloud, customer), ['interactive:Hi Ada, what do you need?', 'text:Bye!']);
+
+    const second = await cloud.ws.action<FlowRecord>('trigger-flow', { flow_id: flow.id, phone: customer });
+    await writes(cloud, customer, { button: 'person' });
+    const feed = await cloud.ws.get(`/v1/triggers/new-flow-triggered?flow_id=${flow.id}`);
+    assert.deepEqual(
+      (feed.body as FlowRecord[]).map((r) => [r.id, r.status]),
+      [
+        [second.body.id, 'handed_off'],
+        [run.body.id, 'completed'],
+      ],
+    );
+  });
+
+  test('save-flow names the node at fault and writes nothing', async () => {
+    const cloud = await cloudWorkspace();
+    const broken = supportFlow();
+    Object.assign(broken.nodes[0]!, { next: 'nowhere' });
+    const response = await cloud.ws.action('save-flow', { name: 'Broken', definition: broken });
+    assert.equal(response.status, 400, response.text);
+    const errors = (response.body as { errors: { field: string; message: string }[] }).errors;
+    assert.ok(
+      errors.some((e) => e.field === '/definition/nodes/0/next' && e.message.includes('nowhere')),
+      JSON.stringify(errors),
+    );
+    assert.ok(
+      errors.some((e) => e.field === '/definition/nodes/1' && e.message.includes('unreachable')),
+      JSON.stringify(errors),
+    );
+    assert.deepEqual((await cloud.ws.get('/v1/dropdowns/flows')).body, []);
+  });
+
+  test('free-form nodes need the 24-hour window: outside it the run fails and nothing is sent', async () => {
+    const cloud = await cloudWorkspace();
+    const flow = await saveFlow(cloud, supportFlow());
+    const customer = phone();
+    const run = await cloud.ws.action<FlowRecord>('trigger-flow', { flow_id: flow.id, phone: customer });
+    assert.equal(run.body.status, 'failed');
+    outbox.wake();
+    await outbox.idle();
+    assert.deepEqual(sentTo(cloud, customer), []);
+  });
+
+  test('webhook call-outs refuse loopback and private addresses unless allowed', async () => {
+    const client = createFlowWebhookClient({ allowPrivate: false });
+    try {
+      for (const url of [ordersUrl, 'http://localhost:9/x', 'http://10.1.2.3/x', 'http://[::1]:9/x']) {
+        const result = await client.call({ url, method: 'POST', timeoutMs: 1000, body: {} });
+        assert.equal(result.ok, false, url);
+        assert.match((result as { error: string }).error, /private/, url);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+});
