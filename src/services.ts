@@ -75,7 +75,7 @@ export function createServices(deps: Deps, config: Config) {
     templates,
     triggers: createTriggerService(deps),
     dropdowns: createDropdownService(deps, templates),
-    portability: createPortabilityService(deps, contacts, templates),
+    portability: createPortabilityService(deps, contacts, templates, { sequences, flows }),
     channels,
     messages,
     outbox,

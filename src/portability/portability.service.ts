@@ -6,12 +6,19 @@ import { tagRepository } from '../tags/tag.repository.js';
 import type { TranslationRow } from '../templates/template.repository.js';
 import type { TemplateInput, TranslationInput } from '../templates/template.schema.js';
 import type { TemplateService } from '../templates/template.service.js';
+import type { FlowService } from '../flows/flow.service.js';
+import type { SaveSequenceInput } from '../sequences/sequence.schema.js';
+import type { SequenceService } from '../sequences/sequence.service.js';
+import { errors } from '../shared/errors.js';
+import { automationProblems, withIds, withNames } from './automation-data.js';
 import type { WorkspaceData } from './workspace-data.schema.js';
 import { validateWorkspaceData } from './workspace-data.validation.js';
 
 export interface ImportSummary {
   tags: number;
   templates: number;
+  flows: number;
+  sequences: number;
   contacts: { created: number; updated: number };
 }
 
@@ -44,19 +51,72 @@ function exportTranslation(t: TranslationRow): ExportedTranslation {
 }
 
 /** `parley import` / `parley export`: the workspace as one JSON document, for set-up and backup. */
-export function createPortabilityService(deps: Deps, contacts: ContactService, templates: TemplateService) {
+export function createPortabilityService(
+  deps: Deps,
+  contacts: ContactService,
+  templates: TemplateService,
+  automation: { sequences: SequenceService; flows: FlowService },
+) {
   const { db, clock, newId } = deps;
+
+  /** Template and flow names → ids (or the reverse), as the workspace has them now. */
+  async function references(workspaceId: string) {
+    const of = (table: 'templates' | 'flows') =>
+      db.selectFrom(table).select(['id', 'name']).where('workspace_id', '=', workspaceId).execute();
+    const [templateRows, flowRows] = await Promise.all([of('templates'), of('flows')]);
+    return {
+      ids: {
+        templates: new Map(templateRows.map((r) => [r.name, r.id])),
+        flows: new Map(flowRows.map((r) => [r.name, r.id])),
+      },
+      names: {
+        templates: new Map(templateRows.map((r) => [r.id, r.name])),
+        flows: new Map(flowRows.map((r) => [r.id, r.name])),
+      },
+    };
+  }
+
+  /** Flows, then sequences (which may start flows), upserted by name with names resolved to ids. */
+  async function importAutomation(caller: Caller, data: WorkspaceData): Promise<void> {
+    for (const entry of data.flows ?? []) {
+      const { ids } = await references(caller.workspaceId);
+      const definition = withIds(entry.definition, ids);
+      await automation.flows.save(caller, { ...existing(ids.flows, entry.name), name: entry.name, definition });
+    }
+    const { ids } = await references(caller.workspaceId);
+    const sequenceIds = await db
+      .selectFrom('sequences')
+      .select(['id', 'name'])
+      .where('workspace_id', '=', caller.workspaceId)
+      .execute();
+    const byName = new Map(sequenceIds.map((r) => [r.name, r.id]));
+    for (const entry of data.sequences ?? []) {
+      const definition = withIds(entry.definition, ids) as Omit<SaveSequenceInput, 'name' | 'id'>;
+      await automation.sequences.save(caller, { ...existing(byName, entry.name), name: entry.name, ...definition });
+    }
+  }
+
   return {
     /** Upserts everything in the document (validated as a whole first, so a bad file changes nothing). */
     async import(caller: Caller, document: unknown): Promise<ImportSummary> {
       const data = validateWorkspaceData(document);
+      const { ids } = await references(caller.workspaceId);
+      const known = {
+        templates: new Set([...ids.templates.keys(), ...(data.templates ?? []).map((t) => t.name)]),
+        flows: new Set([...ids.flows.keys(), ...(data.flows ?? []).map((f) => f.name)]),
+      };
+      const problems = automationProblems(data, known);
+      if (problems.length > 0) throw errors.validationMany(problems.slice(0, 20));
       const now = clock.now().toISOString();
       const tagNames = parseTagNames((data.tags ?? []).map((t) => t.name));
       await tagRepository(db).ensure(caller.workspaceId, tagNames, newId, now);
       for (const template of data.templates ?? []) await templates.upsert(caller, template);
+      await importAutomation(caller, data);
       const summary: ImportSummary = {
         tags: tagNames.length,
         templates: data.templates?.length ?? 0,
+        flows: data.flows?.length ?? 0,
+        sequences: data.sequences?.length ?? 0,
         contacts: { created: 0, updated: 0 },
       };
       for (const entry of data.contacts ?? []) {
@@ -88,6 +148,19 @@ export function createPortabilityService(deps: Deps, contacts: ContactService, t
         .orderBy('id')
         .execute();
       const contactTags = await contactRepository(db).tagNames(rows.map((r) => r.id));
+      const { names } = await references(caller.workspaceId);
+      const automationOf = async (table: 'sequences' | 'flows') =>
+        (
+          await db
+            .selectFrom(table)
+            .select(['name', 'definition'])
+            .where('workspace_id', '=', caller.workspaceId)
+            .orderBy('created_at')
+            .execute()
+        ).map((r) => ({
+          name: r.name,
+          definition: withNames(JSON.parse(r.definition) as Record<string, unknown>, names),
+        }));
       return {
         version: 1,
         tags: tags.map((t) => ({ name: t.name })),
@@ -104,9 +177,17 @@ export function createPortabilityService(deps: Deps, contacts: ContactService, t
           custom_attributes: JSON.parse(r.custom_attributes) as Record<string, unknown>,
           opted_out: r.opted_out_at !== null,
         })),
+        flows: await automationOf('flows'),
+        sequences: await automationOf('sequences'),
       };
     },
   };
+}
+
+/** `{ id }` of the record with this name, if there is one: import upserts by name. */
+function existing(ids: Map<string, string>, name: string): { id?: string } {
+  const id = ids.get(name.trim());
+  return id ? { id } : {};
 }
 
 export type PortabilityService = ReturnType<typeof createPortabilityService>;

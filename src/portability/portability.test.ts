@@ -18,7 +18,7 @@ const server = await startServer();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-import-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const EXAMPLE_FILE = path.join(REPO_ROOT, 'docs/examples/workspace.json');
-const EMPTY = { version: 1, tags: [], templates: [], contacts: [] };
+const EMPTY = { version: 1, tags: [], templates: [], contacts: [], flows: [], sequences: [] };
 
 let fileCounter = 0;
 /** Writes a document to a fresh file and returns its path. */
@@ -70,6 +70,43 @@ function sampleDocument(): WorkspaceData {
         opted_out: false,
       },
       { phone: '+447911123456', opted_out: true },
+    ],
+    flows: [
+      {
+        name: 'Support bot',
+        definition: {
+          start: 'ask',
+          keywords: ['help'],
+          nodes: [
+            {
+              id: 'ask',
+              type: 'send_template',
+              template_name: 'order_update',
+              variables: ['{{contact.name}}', 'ORD-1'],
+              next: 'end',
+            },
+            { id: 'end', type: 'end' },
+          ],
+        },
+      },
+    ],
+    sequences: [
+      {
+        name: 'Onboarding',
+        definition: {
+          steps: [
+            {
+              action: {
+                type: 'send_template',
+                template_name: 'order_update',
+                variables: ['{{contact.name}}', 'ORD-1'],
+              },
+            },
+            { delay: 'P1D', action: { type: 'start_flow', flow_name: 'Support bot' } },
+          ],
+          exit_on: { reply: true },
+        },
+      },
     ],
   };
 }
@@ -132,6 +169,39 @@ const SAMPLE_EXPORTED: WorkspaceExport = {
       opted_out: false,
     },
     { phone: '+447911123456', tags: [], custom_attributes: {}, opted_out: true },
+  ],
+  flows: [
+    {
+      name: 'Support bot',
+      definition: {
+        start: 'ask',
+        keywords: ['help'],
+        nodes: [
+          {
+            id: 'ask',
+            type: 'send_template',
+            template_name: 'order_update',
+            variables: ['{{contact.name}}', 'ORD-1'],
+            next: 'end',
+          },
+          { id: 'end', type: 'end' },
+        ],
+      },
+    },
+  ],
+  sequences: [
+    {
+      name: 'Onboarding',
+      definition: {
+        steps: [
+          {
+            action: { type: 'send_template', template_name: 'order_update', variables: ['{{contact.name}}', 'ORD-1'] },
+          },
+          { delay: 'P1D', action: { type: 'start_flow', flow_name: 'Support bot' } },
+        ],
+        exit_on: { reply: true },
+      },
+    },
   ],
 };
 
@@ -197,6 +267,21 @@ const BAD_FIELDS: [string, (d: WorkspaceData) => void, string, boolean][] = [
     false,
   ],
   [
+    'sequence naming an unknown template',
+    (d) =>
+      Object.assign(d.sequences![0]!.definition.steps as object[], {
+        0: { action: { type: 'send_template', template_name: 'nope' } },
+      }),
+    '/sequences/0/definition/steps/0/action/template_name: names no template of this workspace or document',
+    true,
+  ],
+  [
+    'flow with a dangling edge',
+    (d) => Object.assign((d.flows![0]!.definition.nodes as object[])[0]!, { next: 'nowhere' }),
+    '/flows/0/definition/nodes/0/next: points at unknown node "nowhere"',
+    false,
+  ],
+  [
     'unknown template category',
     (d) => Object.assign(d.templates![1]!, { category: 'PROMO' }),
     '/templates/1/category: must be one of MARKETING, UTILITY, AUTHENTICATION',
@@ -219,7 +304,7 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
   test('import then export › round-trips tags, templates with translations and contacts', async () => {
     const ws = await createWorkspace(server);
     const summary = await importFile(ws, writeFile(sampleDocument()));
-    assert.deepEqual(summary, { tags: 2, templates: 2, contacts: { created: 2, updated: 0 } });
+    assert.deepEqual(summary, { tags: 2, templates: 2, flows: 1, sequences: 1, contacts: { created: 2, updated: 0 } });
     assert.deepEqual(await exportCli(ws), SAMPLE_EXPORTED);
   });
 
@@ -231,7 +316,7 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
     assert.ok(optedOut);
 
     const again = await importFile(ws, file);
-    assert.deepEqual(again, { tags: 2, templates: 2, contacts: { created: 0, updated: 2 } });
+    assert.deepEqual(again, { tags: 2, templates: 2, flows: 1, sequences: 1, contacts: { created: 0, updated: 2 } });
     assert.deepEqual(await exportInProcess(ws), SAMPLE_EXPORTED);
     assert.equal(await optedOutAt(ws, '+447911123456'), optedOut, 'the original opt-out time is kept');
   });
@@ -243,7 +328,7 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
     assert.deepEqual(exported, SAMPLE_EXPORTED);
     const target = await createWorkspace(server);
     const summary = await importFile(target, writeFile(exported));
-    assert.deepEqual(summary, { tags: 3, templates: 2, contacts: { created: 2, updated: 0 } });
+    assert.deepEqual(summary, { tags: 3, templates: 2, flows: 1, sequences: 1, contacts: { created: 2, updated: 0 } });
     assert.deepEqual(await exportInProcess(target), exported);
   });
 
@@ -391,7 +476,7 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
     assert.deepEqual(problemFields(example), []);
     const ws = await createWorkspace(server);
     const summary = await importFile(ws, EXAMPLE_FILE);
-    assert.deepEqual(summary, { tags: 4, templates: 3, contacts: { created: 5, updated: 0 } });
+    assert.deepEqual(summary, { tags: 4, templates: 3, flows: 1, sequences: 1, contacts: { created: 5, updated: 0 } });
 
     const listed = await ws.action<Template[]>('list-templates', {});
     assert.deepEqual(

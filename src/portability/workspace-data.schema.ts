@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TemplateInputSchema } from '../templates/template.schema.js';
+import { AutomationEntrySchema } from './automation-data.js';
 
 /** The pattern of a name that must not be blank (tag names are trimmed, so "  " would be no name). */
 export const NOT_BLANK = '\\S';
@@ -47,6 +48,12 @@ export const WorkspaceDataSchema = Type.Object(
         { description: 'Contacts, upserted by phone: fields left out keep their current values' },
       ),
     ),
+    flows: Type.Optional(
+      Type.Array(AutomationEntrySchema, {
+        description: 'Chatbot flows, upserted by name (imported before sequences, which may start them)',
+      }),
+    ),
+    sequences: Type.Optional(Type.Array(AutomationEntrySchema, { description: 'Drip sequences, upserted by name' })),
   },
   {
     $id: 'urn:parley:schema:workspace-data:v1',
