@@ -1,0 +1,390 @@
+import { createHmac } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../src/db/connection.js';
+import { systemClock } from '../src/shared/clock.js';
+import { createIdGenerator } from '../src/shared/ids.js';
+import { toStoredTimestamp } from '../src/shared/time.js';
+import type { Engine } from './config.js';
+import { startGraphSink, type GraphSink } from './graph-sink.js';
+import { httpsJson, NodeProcess, parleyCli, startPostgres } from './processes.js';
+import { writeMarkdown } from './report.js';
+
+/**
+ * `npm run bench:automation`: the three engines on the durable scheduler, against a local Graph API
+ * sink, on each engine. Contacts, enrolments and their due jobs are loaded straight into the
+ * database; the real Parley server (a child process) runs them.
+ */
+
+const env = process.env;
+const settings = {
+  engines: (env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').filter(Boolean) as Engine[],
+  recipients: Number(env.BENCH_CAMPAIGN_RECIPIENTS ?? 100_000),
+  campaignRate: 1_000,
+  steps: Number(env.BENCH_SEQUENCE_STEPS ?? 100_000),
+  /** Steps fall due at this rate (above the 1,000/s target), spread evenly. */
+  stepsDuePerSecond: 2_000,
+  replies: Number(env.BENCH_FLOW_REPLIES ?? 300),
+  port: Number(env.BENCH_PORT ?? 18446),
+  pgPort: Number(env.BENCH_PG_PORT ?? 54342),
+  output: env.BENCH_OUTPUT ?? 'BENCHMARKS.md',
+};
+const APP_SECRET = 'bench-app-secret';
+const PHONE_NUMBER_ID = '1000002';
+
+interface Result {
+  engine: Engine;
+  campaignSeconds: number;
+  campaignCpuCores: number;
+  stepsPerSecond: number;
+  stepLatenessP99Ms: number;
+  replyP50Ms: number;
+  replyP99Ms: number;
+  peakRssMiB: number;
+}
+
+const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.ceil((p / 100) * values.length) - 1]!;
+
+/** The document imported before the server starts: a template, a reply flow and a one-step sequence. */
+function automationDocument() {
+  return {
+    version: 1,
+    templates: [
+      {
+        name: 'bench_offer',
+        category: 'MARKETING',
+        translations: [{ language: 'en', status: 'APPROVED', body: 'Hi {{1}}, 10% off today.' }],
+      },
+    ],
+    flows: [
+      {
+        name: 'Reply bot',
+        definition: {
+          start: 'wait',
+          nodes: [
+            { id: 'wait', type: 'wait_for_reply', timeout: 'P1D', next: 'answer' },
+            { id: 'answer', type: 'send_text', text: 'Thanks {{contact.name}}, a person will follow up.' },
+          ],
+        },
+      },
+    ],
+    sequences: [{ name: 'Tag step', definition: { steps: [{ action: { type: 'add_tag', tag: 'stepped' } }] } }],
+  };
+}
+
+/** Contacts tagged `audience`, all with an open 24-hour window; returns their ids in order. */
+async function seedContacts(db: ReturnType<typeof openDatabase>['db'], workspaceId: string, count: number) {
+  const newId = createIdGenerator(systemClock);
+  const now = toStoredTimestamp(new Date());
+  const tagId = newId();
+  await db
+    .insertInto('tags')
+    .values({ id: tagId, workspace_id: workspaceId, name: 'audience', name_key: 'audience', created_at: now })
+    .execute();
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 500) {
+    const rows = Array.from({ length: Math.min(500, count - i) }, (_, k) => ({
+      id: newId(),
+      workspace_id: workspaceId,
+      phone: `+1415${3_000_000 + i + k}`,
+      name: `Bench ${i + k}`,
+      custom_attributes: '{}',
+      last_inbound_at: now,
+      created_at: now,
+      updated_at: now,
+    }));
+    await db.insertInto('contacts').values(rows).execute();
+    await db
+      .insertInto('contact_tags')
+      .values(rows.map((row) => ({ contact_id: row.id, tag_id: tagId, created_at: now })))
+      .execute();
+    ids.push(...rows.map((row) => row.id));
+  }
+  return ids;
+}
+
+/** Enrolments whose first step falls due at `stepsDuePerSecond`, starting `leadMs` from now. */
+async function seedDueSteps(
+  db: ReturnType<typeof openDatabase>['db'],
+  workspaceId: string,
+  contactIds: string[],
+  leadMs: number,
+) {
+  const newId = createIdGenerator(systemClock);
+  const sequence = await db
+    .selectFrom('sequences')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  const start = Date.now() + leadMs;
+  const due = new Map<string, number>();
+  const now = toStoredTimestamp(new Date());
+  for (let i = 0; i < settings.steps; i += 500) {
+    const batch = Array.from({ length: Math.min(500, settings.steps - i) }, (_, k) => {
+      const at = start + ((i + k) * 1000) / settings.stepsDuePerSecond;
+      return { id: newId(), contactId: contactIds[(i + k) % contactIds.length]!, at };
+    });
+    await db
+      .insertInto('sequence_enrolments')
+      .values(
+        batch.map((e) => ({
+          id: e.id,
+          workspace_id: workspaceId,
+          sequence_id: sequence.id,
+          contact_id: e.contactId,
+          status: 'active',
+          context: '{}',
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+    await db
+      .insertInto('jobs')
+      .values(
+        batch.map((e) => ({
+          id: newId(),
+          workspace_id: workspaceId,
+          kind: 'sequence_step',
+          subject_id: e.id,
+          payload: '{"step":0}',
+          due_at: toStoredTimestamp(new Date(e.at)),
+          created_at: now,
+        })),
+      )
+      .execute();
+    for (const e of batch) due.set(e.id, e.at);
+  }
+  return due;
+}
+
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 900_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+function signedReply(from: string, sequence: number): { body: string; signature: string } {
+  const body = JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '2000002',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550002000', phone_number_id: PHONE_NUMBER_ID },
+              contacts: [{ profile: { name: 'Bench' }, wa_id: from }],
+              messages: [
+                {
+                  from,
+                  id: `wamid.BENCHREPLY${sequence}`,
+                  timestamp: String(Math.floor(Date.now() / 1000)),
+                  type: 'text',
+                  text: { body: 'where is my order?' },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  });
+  return { body, signature: `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}` };
+}
+
+async function runEngine(engine: Engine): Promise<Result> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `parley-bench-automation-${engine}-`));
+  const postgres = engine === 'postgres' ? await startPostgres(settings.pgPort) : null;
+  const where = { databaseUrl: postgres?.url ?? null, dataDir };
+  const sink: GraphSink = await startGraphSink();
+  const processEnv: NodeJS.ProcessEnv = {
+    PATH: env.PATH,
+    HOME: env.HOME,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    PORT: String(settings.port),
+    WHATSAPP_GRAPH_URL: sink.url,
+    WHATSAPP_APP_SECRET: APP_SECRET,
+    ...(postgres && { DATABASE_URL: postgres.url }),
+  };
+  let server: NodeProcess | undefined;
+  const { db } = openDatabase(where);
+  try {
+    const setup = await parleyCli(
+      ['setup', '--workspace', 'bench', '--email', 'bench@bench.example', '--password', 'bench-pass'],
+      processEnv,
+    );
+    const workspaceId = (setup.workspace as { id: string }).id;
+    const { token } = (await parleyCli(['token', 'create', '--workspace', workspaceId], processEnv)) as {
+      token: string;
+    };
+    await parleyCli(
+      [
+        'channel',
+        'set',
+        '--workspace',
+        workspaceId,
+        '--provider',
+        'whatsapp-cloud',
+        '--phone-number-id',
+        PHONE_NUMBER_ID,
+        '--waba-id',
+        '2000002',
+        '--access-token',
+        'bench-token',
+        '--messages-per-second',
+        String(settings.campaignRate),
+      ],
+      processEnv,
+    );
+    const documentFile = path.join(dataDir, 'automation.json');
+    fs.writeFileSync(documentFile, JSON.stringify(automationDocument()));
+    await parleyCli(['import', '--workspace', workspaceId, documentFile], processEnv);
+    log(`${engine}: seeding ${settings.recipients} contacts`);
+    const contactIds = await seedContacts(db, workspaceId, settings.recipients);
+
+    server = new NodeProcess('parley', 'src/main.ts', processEnv);
+    const ca = () => {
+      const file = path.join(dataDir, 'tls', 'cert.pem');
+      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+    };
+    const baseUrl = `https://127.0.0.1:${settings.port}`;
+    await server.waitUntilReady(`${baseUrl}/healthz`, ca);
+    const api = (action: string, body: unknown) =>
+      httpsJson(`${baseUrl}/api/v1/actions/${action}`, ca()!, { method: 'POST', token, body });
+
+    // 1. A campaign to every contact at the 1,000/s tier.
+    const template = await db
+      .selectFrom('templates')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    const cpuBefore = server.cpuSeconds();
+    const created = await api('create-campaign', {
+      name: 'Bench',
+      template_id: template.id,
+      audience: { tag: 'audience' },
+      variables: ['{{contact.name}}'],
+    });
+    if (created.status !== 200) throw new Error(`create-campaign: ${JSON.stringify(created.body)}`);
+    log(`${engine}: campaign to ${settings.recipients} at ${settings.campaignRate}/s`);
+    await waitFor(() => sink.received() >= settings.recipients, 'the campaign');
+    const campaignSeconds = (sink.arrivals[settings.recipients - 1]! - sink.arrivals[0]!) / 1000;
+    const campaignCpuCores = (server.cpuSeconds() - cpuBefore) / campaignSeconds;
+    log(`${engine}: campaign sent in ${campaignSeconds.toFixed(1)} s, ${campaignCpuCores.toFixed(2)} cores`);
+
+    // 2. Sequence steps falling due faster than the target rate.
+    const due = await seedDueSteps(db, workspaceId, contactIds, 5_000);
+    log(`${engine}: ${settings.steps} steps due at ${settings.stepsDuePerSecond}/s`);
+    const completed = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('sequence_enrolments')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('status', '=', 'completed')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    await waitFor(async () => (await completed()) >= settings.steps, 'the sequence steps');
+    const rows = await db
+      .selectFrom('sequence_enrolments')
+      .select(['id', 'updated_at'])
+      .where('status', '=', 'completed')
+      .execute();
+    const lateness = rows.map((row) => Date.parse(row.updated_at) - due.get(row.id)!);
+    const first = Math.min(...due.values());
+    const last = Math.max(...rows.map((row) => Date.parse(row.updated_at)));
+    const stepsPerSecond = settings.steps / ((last - first) / 1000);
+    log(`${engine}: steps at ${stepsPerSecond.toFixed(0)}/s, p99 lateness ${percentile(lateness, 99)} ms`);
+
+    // 3. Flow replies: webhook in, answer out, one at a time.
+    const waiting = contactIds.slice(0, settings.replies);
+    const flow = await db
+      .selectFrom('flows')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    for (const contactId of waiting) await api('trigger-flow', { flow_id: flow.id, contact_id: contactId });
+    const latencies: number[] = [];
+    for (const [i] of waiting.entries()) {
+      const from = `1415${3_000_000 + i}`;
+      const { body, signature } = signedReply(from, i);
+      const before = sink.received();
+      const sent = performance.now();
+      await fetchWebhook(`${baseUrl}/webhooks/whatsapp`, ca()!, body, signature);
+      await waitFor(() => sink.received() > before, 'the flow answer', 10_000);
+      latencies.push(sink.arrivals[before]! - sent);
+    }
+    log(`${engine}: flow reply p99 ${percentile(latencies, 99).toFixed(1)} ms`);
+    return {
+      engine,
+      campaignSeconds,
+      campaignCpuCores,
+      stepsPerSecond,
+      stepLatenessP99Ms: percentile(lateness, 99),
+      replyP50Ms: percentile(latencies, 50),
+      replyP99Ms: percentile(latencies, 99),
+      peakRssMiB: server.peakRssMiB(),
+    };
+  } finally {
+    await db.destroy();
+    await server?.stop();
+    await sink.close();
+    await postgres?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function fetchWebhook(url: string, ca: string, body: string, signature: string) {
+  const { Agent, request } = await import('undici');
+  const dispatcher = (fetchWebhook.agent ??= new Agent({ connect: { ca } }));
+  const response = await request(url, {
+    dispatcher,
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+  });
+  await response.body.dump();
+  if (response.statusCode !== 200) throw new Error(`webhook answered ${response.statusCode}`);
+}
+fetchWebhook.agent = undefined as import('undici').Agent | undefined;
+
+function markdown(results: Result[]): string {
+  const pass = (ok: boolean) => (ok ? 'pass' : '**FAIL**');
+  const ideal = settings.recipients / settings.campaignRate;
+  const rows = results.flatMap((r) => [
+    `| ${r.engine} | campaign of ${settings.recipients.toLocaleString('en')} at ${settings.campaignRate}/s within 5 % of ${ideal} s | ${r.campaignSeconds.toFixed(1)} s | ${pass(r.campaignSeconds <= ideal * 1.05)} |`,
+    `| ${r.engine} | server CPU during the campaign < 1 core | ${r.campaignCpuCores.toFixed(2)} cores | ${pass(r.campaignCpuCores < 1)} |`,
+    `| ${r.engine} | ${settings.steps.toLocaleString('en')} due steps drain ≥ 1,000/s | ${r.stepsPerSecond.toFixed(0)}/s | ${pass(r.stepsPerSecond >= 1000)} |`,
+    `| ${r.engine} | step lateness p99 ≤ 1 s | ${r.stepLatenessP99Ms} ms | ${pass(r.stepLatenessP99Ms <= 1000)} |`,
+    `| ${r.engine} | flow reply, webhook → Graph API, p99 ≤ 20 ms | p50 ${r.replyP50Ms.toFixed(1)} ms, p99 ${r.replyP99Ms.toFixed(1)} ms | ${pass(r.replyP99Ms <= 20)} |`,
+    `| ${r.engine} | server peak RSS | ${r.peakRssMiB.toFixed(0)} MiB | – |`,
+  ]);
+  const cpu = os.cpus();
+  return [
+    `Run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — \`npm run bench:automation\``,
+    '',
+    `Machine: ${cpu.length} cores (${cpu[0]?.model ?? 'unknown'}), Node ${process.version}. Graph API: a local sink (bench/graph-sink.ts). Steps fall due at ${settings.stepsDuePerSecond}/s; flow replies are sent one at a time (${settings.replies}).`,
+    '',
+    '| Engine | Target | Measured | Result |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+const results: Result[] = [];
+for (const engine of settings.engines) results.push(await runEngine(engine));
+const text = markdown(results);
+console.log(text);
+writeMarkdown(settings.output, text, 'bench-automation', 'npm run bench:automation');
