@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { createScheduler } from '../automation/scheduler.js';
 import { createTemplate } from '../../test/factories.js';
+import { openServices } from '../services.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
 import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
@@ -174,15 +174,16 @@ describe(`sequences (${ENGINE})`, () => {
     const phones = Array.from({ length: 20 }, phone);
     for (const to of phones) await enrol(cloud, sequence.id, to);
     await runDue(cloud);
-    // A second scheduler on the same database (a restarted or second process) and this one race for the rest.
-    const other = createScheduler(
-      server.app.services.deps,
-      { sequence_step: server.app.services.sequences.handler },
-      () => outbox.wake(),
-    );
-    for (let round = 0; round < 3; round++) {
-      server.clock.advance(2 * DAY);
-      await Promise.all([scheduler.runDue(cloud.ws.workspaceId), other.runDue(cloud.ws.workspaceId)]);
+    // A second Parley (its own services and database connections, as a restarted or second process
+    // would have) and this one race for the rest of the schedule.
+    const other = await openServices(server.config, server.clock);
+    try {
+      for (let round = 0; round < 3; round++) {
+        server.clock.advance(2 * DAY);
+        await Promise.all([scheduler.runDue(cloud.ws.workspaceId), other.scheduler.runDue(cloud.ws.workspaceId)]);
+      }
+    } finally {
+      await other.deps.db.destroy();
     }
     outbox.wake();
     await outbox.idle();
