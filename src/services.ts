@@ -5,7 +5,7 @@ import { createGraphClient } from './channels/whatsapp-cloud.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
-import { createContactService } from './contacts/contact.service.js';
+import { createContactService, type ContactEvents } from './contacts/contact.service.js';
 import { createDropdownService } from './dropdowns/dropdown.service.js';
 import { createMediaService } from './messages/media.js';
 import { createMessageService } from './messages/message.service.js';
@@ -30,9 +30,10 @@ import { createWhatsappWebhookService } from './webhooks/whatsapp.service.js';
 export function createServices(deps: Deps, config: Config) {
   const templates = createTemplateService(deps);
   // Contacts and messages tell the automation engines about tags and replies; the engines are built below.
-  const contacts = createContactService(deps, () => ({
+  const contactEvents: ContactEvents = {
     tagged: (trx, workspaceId, contactId, names) => sequences.onTagged(trx, workspaceId, contactId, names),
-  }));
+  };
+  const contacts = createContactService(deps, () => contactEvents);
   const channels = createChannelService(deps, loadSecretBox(config));
   const graph = createGraphClient({ graphUrl: config.whatsappGraphUrl, apiVersion: config.whatsappApiVersion });
   // The outbox reports the simulator's receipts through the message service, which wakes the outbox.
@@ -52,7 +53,7 @@ export function createServices(deps: Deps, config: Config) {
     scheduler.wake();
   };
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
-  const flows = createFlowService(deps, contacts, flowWebhooks, wakeEngines);
+  const flows = createFlowService(deps, contacts, flowWebhooks, wakeEngines, () => contactEvents);
   const sequences = createSequenceService(deps, contacts, wakeEngines, () => flows.start);
   const campaigns = createCampaignService(deps, () => scheduler.wake());
   const scheduler = createScheduler(

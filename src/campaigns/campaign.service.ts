@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { render, type RenderScope } from '../automation/render.js';
 import { cancelJobs, scheduleJob, type Job, type JobHandler } from '../automation/scheduler.js';
 import { given } from '../contacts/contact.input.js';
+import { searchNeedle } from '../contacts/contact.search.js';
 import type { CampaignTable, ContactTable, Database } from '../db/schema.js';
 import { containsIgnoringCase } from '../db/sql.js';
 import { outboundMessage } from '../messages/message.service.js';
@@ -39,8 +40,6 @@ const BLANK_SCOPE: RenderScope = {
   contact: { name: null, phone: '', email: null, custom_attributes: '{}' },
   context: {},
 };
-/** search-contacts matches a query that looks like a phone number on its digits (phones are E.164). */
-const MIN_DIGIT_QUERY = 3;
 
 const hasPlaceholder = (variable: string) => render(variable, BLANK_SCOPE) !== variable;
 
@@ -338,12 +337,6 @@ async function audienceOf(db: Db, workspaceId: string, audience: Audience): Prom
   if (email) matching = matching.where((eb) => eb(eb.fn('lower', ['c.email']), '=', email.toLowerCase()));
   if (query) matching = matching.where(containsIgnoringCase('c.search_text', searchNeedle(query), { lowered: true }));
   return matching.orderBy('c.id').execute();
-}
-
-/** As search-contacts reads a query: one that looks like a phone number is matched on its digits. */
-function searchNeedle(query: string): string {
-  const digits = query.replace(/\D/g, '');
-  return /^[\s\d+().-]+$/.test(query) && digits.length >= MIN_DIGIT_QUERY ? digits : query;
 }
 
 /** The audience as stored: trimmed, ids lower-cased and unique, empty search filters dropped. */

@@ -102,7 +102,7 @@ function ftsPhrase(needle: string): string {
 }
 
 /** A query that looks like a phone number is matched on its digits, as phones are stored in E.164. */
-function searchNeedle(query: string): string {
+export function searchNeedle(query: string): string {
   const digits = query.replace(/\D/g, '');
   return /^[\s\d+().-]+$/.test(query) && digits.length >= MIN_INDEXED_QUERY ? digits : query;
 }

@@ -4,7 +4,7 @@ import { cancelJobs, scheduleJob, type Job } from '../automation/scheduler.js';
 import type { Interactive } from '../channels/whatsapp-payloads.js';
 import { parseEmail, parsePhone } from '../contacts/contact.input.js';
 import { contactRepository, type ContactRow } from '../contacts/contact.repository.js';
-import type { ContactService } from '../contacts/contact.service.js';
+import type { ContactEvents, ContactService } from '../contacts/contact.service.js';
 import type { Database } from '../db/schema.js';
 import { messageText } from '../messages/message.record.js';
 import { outboundMessage, queueOutbound, WINDOW_MS, type ReceivedMessage } from '../messages/message.service.js';
@@ -42,7 +42,13 @@ interface Reply {
  * a wait for a reply, a webhook call); a reply or a timeout job picks it up from that node. What a
  * node sends is queued in the outbox in the same transaction as the run's new position.
  */
-export function createFlowService(deps: Deps, contacts: ContactService, webhooks: FlowWebhookClient, wake: () => void) {
+export function createFlowService(
+  deps: Deps,
+  contacts: ContactService,
+  webhooks: FlowWebhookClient,
+  wake: () => void,
+  events: () => ContactEvents,
+) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
@@ -195,6 +201,7 @@ export function createFlowService(deps: Deps, contacts: ContactService, webhooks
             tags.map((tag) => tag.id),
             now(),
           );
+          await events().tagged(trx, contact.workspace_id, contact.id, [node.tag]);
           current = node.next;
           break;
         }

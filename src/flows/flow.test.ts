@@ -115,6 +115,17 @@ describe(`flows (${ENGINE})`, () => {
     const cloud = await cloudWorkspace();
     const flow = await saveFlow(cloud, supportFlow());
     const customer = phone();
+    // A sequence the flow's tag ends (tags added by flows count as exit conditions too).
+    await cloud.ws.action('create-contact', { phone: customer, name: 'Ada' });
+    const sequence = await cloud.ws.action<{ id: string }>('save-sequence', {
+      name: 'Nurture',
+      exit_on: { reply: false, tags: ['asked-order'] },
+      steps: [{ delay: 'P1D', action: { type: 'add_tag', tag: 'nurtured' } }],
+    });
+    assert.equal(
+      (await cloud.ws.action('trigger-sequence', { sequence_id: sequence.body.id, phone: customer })).status,
+      200,
+    );
     await writes(cloud, customer, { text: ' help ' });
     assert.deepEqual(sentTo(cloud, customer), ['interactive:Hi Ada, what do you need?']);
     const buttons = graph.requests.at(-1)!.body as { interactive: { type: string; action: { buttons: unknown[] } } };
@@ -138,6 +149,10 @@ describe(`flows (${ENGINE})`, () => {
     assert.deepEqual(contact.body.tags, ['asked-order']);
     const fetched = await cloud.ws.action<Flow>('get-flow', { flow_id: flow.id });
     assert.equal(fetched.body.runs.completed, 1);
+    const nurture = await cloud.ws.action<{ enrolments: { exited: number } }>('get-sequence', {
+      sequence_id: sequence.body.id,
+    });
+    assert.equal(nurture.body.enrolments.exited, 1, 'the tag the flow added ended the enrolment');
     const feed = await cloud.ws.get(`/v1/triggers/new-flow-triggered?flow_id=${flow.id}`);
     assert.deepEqual(
       (feed.body as FlowRecord[]).map((r) => [r.status, r.contact_phone, r.context.keyword]),

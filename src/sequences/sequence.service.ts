@@ -98,6 +98,15 @@ export function createSequenceService(
     await cancelJobs(trx, enrolment.id);
   }
 
+  /** A contact got tags: enrolments that exit on one of them end. */
+  async function exitOnTags(trx: Kysely<Database>, workspaceId: string, contactId: string, tagNames: string[]) {
+    const added = new Set(tagNames.map((name) => name.toLowerCase()));
+    for (const { row, definition } of await sequenceRepository(trx).running(workspaceId, [contactId])) {
+      if (definition.exit_on?.tags?.some((tag) => added.has(tag.toLowerCase())))
+        await end(trx, row, 'exited', 'tagged');
+    }
+  }
+
   /** Does what a step says; sends go to the outbox in the same transaction. */
   async function perform(
     trx: Kysely<Database>,
@@ -142,6 +151,7 @@ export function createSequenceService(
           tags.map((tag) => tag.id),
           now(),
         );
+        await exitOnTags(trx, workspaceId, contact.id, [action.tag]);
         return { next: 'advance' };
       }
       case 'remove_tag': {
@@ -327,13 +337,7 @@ export function createSequenceService(
     },
 
     /** A contact got tags: enrolments that exit on one of them end. */
-    async onTagged(trx: Kysely<Database>, workspaceId: string, contactId: string, tagNames: string[]): Promise<void> {
-      const added = new Set(tagNames.map((name) => name.toLowerCase()));
-      for (const { row, definition } of await sequenceRepository(trx).running(workspaceId, [contactId])) {
-        if (definition.exit_on?.tags?.some((tag) => added.has(tag.toLowerCase())))
-          await end(trx, row, 'exited', 'tagged');
-      }
-    },
+    onTagged: exitOnTags,
   };
 }
 
