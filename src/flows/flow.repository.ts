@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, FlowRunTable } from '../db/schema.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { FlowRecord } from '../triggers/trigger.schema.js';
@@ -49,7 +49,7 @@ export function flowRepository(db: Kysely<Database>) {
             .selectAll()
             .where('workspace_id', '=', workspaceId)
             .where('contact_id', 'in', contactIds)
-            .where('status', '=', 'waiting')
+            .where(sql<boolean>`status = 'waiting'`) // a literal, so the partial index flow_runs_waiting applies
             .execute(),
 
     async countsByState(flowId: string): Promise<Map<string, number>> {

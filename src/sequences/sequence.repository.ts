@@ -1,11 +1,15 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, SequenceEnrolmentTable } from '../db/schema.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { SequenceRecord } from '../triggers/trigger.schema.js';
 import type { SequenceDefinition } from './sequence.schema.js';
 
 export type EnrolmentRow = Selectable<SequenceEnrolmentTable>;
-export const RUNNING = ['active', 'waiting'];
+/**
+ * Running enrolments, written as literals: the partial indexes on running enrolments are only usable
+ * when the engine can see that the query's condition is their own (a bound parameter hides it).
+ */
+const isRunning = sql<boolean>`e.status IN ('active', 'waiting')`;
 
 /** SQL for sequences and their enrolments; every query is scoped to one workspace. */
 export function sequenceRepository(db: Kysely<Database>) {
@@ -42,7 +46,7 @@ export function sequenceRepository(db: Kysely<Database>) {
               .select('s.definition')
               .where('e.workspace_id', '=', workspaceId)
               .where('e.contact_id', 'in', contactIds)
-              .where('e.status', 'in', RUNNING)
+              .where(isRunning)
               .execute()
           ).map(({ definition, ...row }) => ({ row, definition: JSON.parse(definition) as SequenceDefinition })),
 
