@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Agent, request } from 'undici';
 import { openDatabase } from '../src/db/connection.js';
 import { systemClock } from '../src/shared/clock.js';
 import { createIdGenerator } from '../src/shared/ids.js';
@@ -337,15 +338,17 @@ async function runEngine(engine: Engine): Promise<Result> {
       if (started.status !== 200) throw new Error(`trigger-flow: ${JSON.stringify(started.body)}`);
     }
     const latencies: number[] = [];
+    const agent = new Agent({ connect: { ca: ca()! } });
     for (const [i] of waiting.entries()) {
       const from = `1415${3_000_000 + i}`;
       const { body, signature } = signedReply(from, i);
       const before = sink.received();
       const sent = performance.now();
-      await fetchWebhook(`${baseUrl}/webhooks/whatsapp`, ca()!, body, signature);
+      await postWebhook(agent, `${baseUrl}/webhooks/whatsapp`, body, signature);
       await waitFor(() => sink.received() > before, 'the flow answer', 10_000);
       latencies.push(sink.arrivals[before]! - sent);
     }
+    await agent.close();
     log(`${engine}: flow reply p99 ${percentile(latencies, 99).toFixed(1)} ms`);
     return {
       engine,
@@ -366,11 +369,10 @@ async function runEngine(engine: Engine): Promise<Result> {
   }
 }
 
-async function fetchWebhook(url: string, ca: string, body: string, signature: string) {
-  const { Agent, request } = await import('undici');
-  const dispatcher = (fetchWebhook.agent ??= new Agent({ connect: { ca } }));
+/** Posts one signed webhook delivery through an agent that trusts this run's certificate. */
+async function postWebhook(agent: Agent, url: string, body: string, signature: string) {
   const response = await request(url, {
-    dispatcher,
+    dispatcher: agent,
     method: 'POST',
     body,
     headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
@@ -378,7 +380,6 @@ async function fetchWebhook(url: string, ca: string, body: string, signature: st
   await response.body.dump();
   if (response.statusCode !== 200) throw new Error(`webhook answered ${response.statusCode}`);
 }
-fetchWebhook.agent = undefined as import('undici').Agent | undefined;
 
 function markdown(results: Result[]): string {
   const pass = (ok: boolean) => (ok ? 'pass' : '**FAIL**');
