@@ -52,16 +52,6 @@ export function flowRepository(db: Kysely<Database>) {
             .where(sql<boolean>`status = 'waiting'`) // a literal, so the partial index flow_runs_waiting applies
             .execute(),
 
-    async countsByState(flowId: string): Promise<Map<string, number>> {
-      const rows = await db
-        .selectFrom('flow_runs')
-        .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-        .where('flow_id', '=', flowId)
-        .groupBy('status')
-        .execute();
-      return new Map(rows.map((row) => [row.status, Number(row.count)]));
-    },
-
     /** A run as the new-flow-triggered feed shows it. */
     async record(workspaceId: string, id: string): Promise<FlowRecord | undefined> {
       const row = await db

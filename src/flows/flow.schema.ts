@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { StateCountsSchema } from '../automation/state-counts.js';
 import { ContactId, PhoneRef } from '../contacts/contact.schema.js';
 import { Timestamp, Uuid } from '../http/responses.js';
 import { FlowNodeSchema } from './flow.definition.js';
@@ -48,12 +49,9 @@ export const FlowSchema = Type.Object(
     name: Type.String(),
     ...definitionFields,
     keywords: Type.Array(Type.String()),
-    runs: Type.Object(
-      Object.fromEntries(RUN_STATES.map((state) => [state, Type.Integer()])) as Record<
-        (typeof RUN_STATES)[number],
-        ReturnType<typeof Type.Integer>
-      >,
-      { description: 'Runs by state: running (active), waiting for a reply, completed, handed off, failed, cancelled' },
+    runs: StateCountsSchema(
+      RUN_STATES,
+      'Runs by state: running (active), waiting for a reply, completed, handed off, failed, cancelled',
     ),
     created_at: Timestamp(),
     updated_at: Timestamp(),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { render } from '../automation/render.js';
+import { countByState } from '../automation/state-counts.js';
 import { cancelJobs, scheduleJob, type Job } from '../automation/scheduler.js';
 import type { Interactive } from '../channels/whatsapp-payloads.js';
 import { parseEmail, parsePhone } from '../contacts/contact.input.js';
@@ -380,7 +381,7 @@ export function createFlowService(
   function present(
     row: { id: string; name: string; created_at: string; updated_at: string },
     definition: FlowDefinition,
-    counts: Map<string, number>,
+    runs: Flow['runs'],
   ): Flow {
     return {
       id: row.id,
@@ -388,7 +389,7 @@ export function createFlowService(
       start: definition.start,
       keywords: definition.keywords ?? [],
       nodes: definition.nodes,
-      runs: Object.fromEntries(RUN_STATES.map((state) => [state, counts.get(state) ?? 0])) as Flow['runs'],
+      runs,
       created_at: formatTimestamp(row.created_at),
       updated_at: formatTimestamp(row.updated_at),
     };
@@ -447,7 +448,11 @@ export function createFlowService(
       const flows = flowRepository(db);
       const flow = await flows.find(caller.workspaceId, input.flow_id.toLowerCase());
       if (!flow) throw errors.notFound('flow', 'flow_id');
-      return present(flow, flow.definition, await flows.countsByState(flow.id));
+      return present(
+        flow,
+        flow.definition,
+        await countByState(db, RUN_STATES, { table: 'flow_runs', flowId: flow.id }),
+      );
     },
 
     /** trigger-flow: starts a run for the contact and walks it until it waits. */

@@ -50,16 +50,6 @@ export function sequenceRepository(db: Kysely<Database>) {
               .execute()
           ).map(({ definition, ...row }) => ({ row, definition: JSON.parse(definition) as SequenceDefinition })),
 
-    async countsByState(sequenceId: string): Promise<Map<string, number>> {
-      const rows = await db
-        .selectFrom('sequence_enrolments')
-        .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-        .where('sequence_id', '=', sequenceId)
-        .groupBy('status')
-        .execute();
-      return new Map(rows.map((row) => [row.status, Number(row.count)]));
-    },
-
     /** An enrolment as the new-sequence-triggered feed shows it. */
     async record(workspaceId: string, id: string): Promise<SequenceRecord | undefined> {
       const row = await db

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DurationSchema, SendingHoursSchema } from '../automation/schedule-time.js';
+import { StateCountsSchema } from '../automation/state-counts.js';
 import { ContactId, PhoneRef } from '../contacts/contact.schema.js';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 import { TEXT_MAX_LENGTH } from '../messages/message.schema.js';
@@ -128,12 +129,9 @@ export const SequenceSchema = Type.Object(
     name: Type.String(),
     ...sequenceDefinitionFields,
     sending_hours: NullableField(SendingHoursSchema),
-    enrolments: Type.Object(
-      Object.fromEntries(ENROLMENT_STATES.map((state) => [state, Type.Integer()])) as Record<
-        (typeof ENROLMENT_STATES)[number],
-        ReturnType<typeof Type.Integer>
-      >,
-      { description: 'Enrolments by state: running (active), waiting for a reply, completed, exited, failed' },
+    enrolments: StateCountsSchema(
+      ENROLMENT_STATES,
+      'Enrolments by state: running (active), waiting for a reply, completed, exited, failed',
     ),
     created_at: Timestamp(),
     updated_at: Timestamp(),

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { render } from '../automation/render.js';
+import { countByState } from '../automation/state-counts.js';
 import { durationMs, nextSendingTime } from '../automation/schedule-time.js';
 import { cancelJobs, scheduleJob, type Job } from '../automation/scheduler.js';
 import { contactRepository, type ContactRow } from '../contacts/contact.repository.js';
@@ -227,7 +228,7 @@ export function createSequenceService(
   function present(
     row: { id: string; name: string; created_at: string; updated_at: string },
     definition: SequenceDefinition,
-    counts: Map<string, number>,
+    enrolments: Sequence['enrolments'],
   ): Sequence {
     return {
       id: row.id,
@@ -235,9 +236,7 @@ export function createSequenceService(
       steps: definition.steps,
       sending_hours: definition.sending_hours ?? null,
       exit_on: { reply: definition.exit_on?.reply ?? true, tags: definition.exit_on?.tags ?? [] },
-      enrolments: Object.fromEntries(
-        ENROLMENT_STATES.map((state) => [state, counts.get(state) ?? 0]),
-      ) as Sequence['enrolments'],
+      enrolments,
       created_at: formatTimestamp(row.created_at),
       updated_at: formatTimestamp(row.updated_at),
     };
@@ -279,7 +278,11 @@ export function createSequenceService(
       const sequences = sequenceRepository(db);
       const sequence = await sequences.find(caller.workspaceId, input.sequence_id.toLowerCase());
       if (!sequence) throw errors.notFound('sequence', 'sequence_id');
-      return present(sequence, sequence.definition, await sequences.countsByState(sequence.id));
+      const enrolments = await countByState(db, ENROLMENT_STATES, {
+        table: 'sequence_enrolments',
+        sequenceId: sequence.id,
+      });
+      return present(sequence, sequence.definition, enrolments);
     },
 
     /** trigger-sequence: enrols the contact (once at a time) and schedules the first step. */
