@@ -1,18 +1,24 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Duration as LuxonDuration } from 'luxon';
+import { DateTime } from 'luxon';
 
-/** ISO 8601 durations of days, weeks, hours, minutes, seconds (months and years vary in length). */
-const DURATION_PATTERN = '^P(?!$)(\\d+W)?(\\d+D)?(T(?=\\d)(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$';
+/** ISO 8601 durations of weeks, days, hours, minutes, seconds (months and years vary in length). */
+const DURATION_PATTERN =
+  '^P(?!$)(?:(\\d+)W)?(?:(\\d+)D)?(?:T(?=\\d)(?:(\\d+)H)?(?:(\\d+)M)?(?:(\\d+(?:\\.\\d+)?)S)?)?$';
+const DURATION = new RegExp(DURATION_PATTERN);
+const UNIT_MS = [7 * 86_400_000, 86_400_000, 3_600_000, 60_000, 1000];
 
 export const DurationSchema = Type.String({
   pattern: DURATION_PATTERN,
   description: 'ISO 8601 duration: PT30M, PT2H, P1D, P1DT12H, P2W',
 });
 
-/** Milliseconds of an ISO 8601 duration; throws on anything else. */
+/** Milliseconds of an ISO 8601 duration (PnW, PnDTnHnMnS); throws a RangeError on anything else. */
 export function durationMs(iso: string): number {
-  if (!new RegExp(DURATION_PATTERN).test(iso)) throw new Error(`not an ISO 8601 duration: ${iso}`);
-  return LuxonDuration.fromISO(iso).toMillis();
+  const match = DURATION.exec(iso);
+  if (!match) throw new RangeError(`"${iso}" is not an ISO 8601 duration of weeks, days, hours, minutes, seconds`);
+  const ms = Math.round(UNIT_MS.reduce((sum, unit, i) => sum + unit * Number(match[i + 1] ?? 0), 0));
+  if (!Number.isSafeInteger(ms)) throw new RangeError(`"${iso}" is too long a duration`);
+  return ms;
 }
 
 const HHMM = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'Wall-clock time, HH:MM (24 h)' });

@@ -8,6 +8,7 @@ import {
 } from '@sinclair/typebox';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
+import { durationMs } from '../automation/schedule-time.js';
 import type { FieldError } from '../shared/errors.js';
 
 // Patterns rather than `format`s: TypeBox's checker knows no formats unless registered, and ajv
@@ -248,15 +249,10 @@ export const FlowDefinitionSchema = Type.Object(
 export type FlowDefinition = Static<typeof FlowDefinitionSchema>;
 
 const WAITING_TYPES: ReadonlySet<FlowNode['type']> = new Set(['ask', 'wait_for_reply']);
-const UNIT_MS = [7 * 86_400_000, 86_400_000, 3_600_000, 60_000, 1000];
-
-/** Milliseconds in an ISO 8601 duration (PnW, PnDTnHnMnS); throws on months, years, zero or junk. */
+/** Milliseconds in a flow timeout: a duration (see durationMs) greater than zero; throws otherwise. */
 export function parseDuration(iso: string): number {
-  const match = DURATION.exec(iso);
-  if (!match) throw new RangeError(`"${iso}" is not an ISO 8601 duration of weeks, days, hours, minutes, seconds`);
-  const ms = Math.round(UNIT_MS.reduce((sum, unit, i) => sum + unit * Number(match[i + 1] ?? 0), 0));
-  if (!Number.isSafeInteger(ms)) throw new RangeError(`"${iso}" is too long a duration`);
-  return ms;
+  if (!DURATION.test(iso)) throw new RangeError(`"${iso}" is not an ISO 8601 duration greater than zero`);
+  return durationMs(iso);
 }
 
 /**
