@@ -103,7 +103,7 @@ export async function insertMessage(
   };
   const messages = messageRepository(db);
   if (fields.direction === 'outbound') {
-    await messages.insertOutbound(message);
+    await messages.insertOutbound([message]);
   } else {
     const sender = await db
       .selectFrom('contacts')

@@ -46,6 +46,10 @@ export function contactRepository(db: Kysely<Database>) {
 
     findByPhone: async (workspaceId: string, phone: string) => (await selectByPhone(db, workspaceId, phone))[0],
 
+    /** The contacts with these ids, for a chunk of scheduled steps. */
+    findByIds: (workspaceId: string, ids: string[]) =>
+      ids.length === 0 ? Promise.resolve([]) : base(workspaceId).where('id', 'in', ids).execute(),
+
     /** The contacts with these phones (E.164), for a batch of inbound messages. */
     findByPhones: (workspaceId: string, phones: string[]) =>
       phones.length === 0 ? Promise.resolve([]) : base(workspaceId).where('phone', 'in', phones).execute(),

@@ -17,7 +17,7 @@ export function containsIgnoringCase(
 }
 
 /** Column types for jsonRows, as PostgreSQL names them. */
-export type JsonRowType = 'text' | 'uuid' | 'timestamptz' | 'jsonb';
+export type JsonRowType = 'text' | 'uuid' | 'integer' | 'timestamptz' | 'jsonb';
 
 /**
  * Rows passed as one JSON parameter and read back as a table (`v`) for a FROM clause: one bound

@@ -73,7 +73,7 @@ export function createFlowService(
     if (type !== 'template' && (lastInbound === null || clock.now().getTime() >= lastInbound + WINDOW_MS)) {
       return 'customer_service_window_closed';
     }
-    await queueOutbound(trx, outboundMessage(newId(), contact.workspace_id, contact.id, type, content, now()));
+    await queueOutbound(trx, [outboundMessage(newId(), contact.workspace_id, contact.id, type, content, now())]);
     return null;
   }
 

@@ -59,10 +59,11 @@ export function messageRepository(db: Kysely<Database>) {
       return inserted;
     },
 
-    async insertOutbound(message: NewMessage): Promise<void> {
+    async insertOutbound(messages: NewMessage[]): Promise<void> {
+      if (messages.length === 0) return;
       await db
         .insertInto('messages')
-        .values({ ...message, direction: 'outbound', feed_record: null })
+        .values(messages.map((message) => ({ ...message, direction: 'outbound' as const, feed_record: null })))
         .execute();
     },
 

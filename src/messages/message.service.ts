@@ -50,7 +50,7 @@ export function createMessageService(
   /** Commits the message to the outbox (and the contact's last_message_at), then wakes the outbox. */
   async function queue(caller: Caller, contact: ContactRow, type: string, content: object): Promise<Message> {
     const message = outboundMessage(newId(), caller.workspaceId, contact.id, type, content, now());
-    await db.transaction().execute((trx) => queueOutbound(trx, message));
+    await db.transaction().execute((trx) => queueOutbound(trx, [message]));
     outbox.wake();
     return presentMessage({
       ...message,
@@ -286,14 +286,41 @@ export function outboundMessage(
  * Puts a message in the outbox inside the caller's transaction (a sequence step or flow node commits
  * with the message it sends) and moves the contact's last_message_at. The caller wakes the outbox.
  */
-export async function queueOutbound(trx: Deps['db'], message: ReturnType<typeof outboundMessage>): Promise<void> {
-  await messageRepository(trx).insertOutbound(message);
-  await trx
-    .updateTable('contacts')
-    .set({ last_message_at: message.created_at })
-    .where('workspace_id', '=', message.workspace_id)
-    .where('id', '=', message.contact_id)
-    .execute();
+export type OutboundMessage = ReturnType<typeof outboundMessage>;
+
+/** Rows per multi-row insert (13 bound values each, well under both engines' parameter limits). */
+const INSERT_ROWS = 500;
+
+/**
+ * Queues messages for the outbox in the caller's transaction, in multi-row statements, and moves
+ * their contacts' last_message_at (one statement per workspace and time, usually one in all).
+ */
+export async function queueOutbound(trx: Deps['db'], messages: OutboundMessage[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += INSERT_ROWS) {
+    await messageRepository(trx).insertOutbound(messages.slice(i, i + INSERT_ROWS));
+  }
+  const byMoment = new Map<string, OutboundMessage[]>();
+  for (const message of messages) {
+    const key = `${message.workspace_id} ${message.created_at}`;
+    const group = byMoment.get(key);
+    if (group) group.push(message);
+    else byMoment.set(key, [message]);
+  }
+  for (const group of byMoment.values()) {
+    const { workspace_id, created_at } = group[0]!;
+    for (let i = 0; i < group.length; i += INSERT_ROWS) {
+      await trx
+        .updateTable('contacts')
+        .set({ last_message_at: created_at })
+        .where('workspace_id', '=', workspace_id)
+        .where(
+          'id',
+          'in',
+          group.slice(i, i + INSERT_ROWS).map((message) => message.contact_id),
+        )
+        .execute();
+    }
+  }
 }
 
 export type MessageService = ReturnType<typeof createMessageService>;

@@ -24,6 +24,18 @@ export function sequenceRepository(db: Kysely<Database>) {
       return row && { ...row, definition: JSON.parse(row.definition) as SequenceDefinition };
     },
 
+    /** Definitions by sequence id, for a chunk of scheduled steps. */
+    async definitions(workspaceId: string, ids: string[]): Promise<Map<string, SequenceDefinition>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('sequences')
+        .select(['id', 'definition'])
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', ids)
+        .execute();
+      return new Map(rows.map((row) => [row.id, JSON.parse(row.definition) as SequenceDefinition]));
+    },
+
     findByName: (workspaceId: string, name: string) =>
       db
         .selectFrom('sequences')
@@ -32,7 +44,15 @@ export function sequenceRepository(db: Kysely<Database>) {
         .where('name', '=', name)
         .executeTakeFirst(),
 
-    enrolment: (id: string) => db.selectFrom('sequence_enrolments').selectAll().where('id', '=', id).executeTakeFirst(),
+    enrolments: (workspaceId: string, ids: string[]) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('sequence_enrolments')
+            .selectAll()
+            .where('workspace_id', '=', workspaceId)
+            .where('id', 'in', ids)
+            .execute(),
 
     /** Running enrolments of these contacts, with their sequence's definition. */
     running: async (workspaceId: string, contactIds: string[]) =>

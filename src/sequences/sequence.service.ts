@@ -1,17 +1,10 @@
 import { sql, type Kysely } from 'kysely';
-import { render } from '../automation/render.js';
 import { countByState } from '../automation/state-counts.js';
-import { durationMs, nextSendingTime } from '../automation/schedule-time.js';
-import { cancelJobs, scheduleJob, type Job } from '../automation/scheduler.js';
-import { contactRepository, type ContactRow } from '../contacts/contact.repository.js';
 import type { ContactService } from '../contacts/contact.service.js';
 import type { Database } from '../db/schema.js';
-import { outboundMessage, queueOutbound, WINDOW_MS } from '../messages/message.service.js';
-import { templateContent } from '../messages/template-message.js';
 import type { Caller, Deps } from '../shared/context.js';
-import { AppError, errors, type FieldError } from '../shared/errors.js';
+import { errors, type FieldError } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
-import { tagRepository } from '../tags/tag.repository.js';
 import { templateRepository } from '../templates/template.repository.js';
 import type { SequenceRecord } from '../triggers/trigger.schema.js';
 import { sequenceRepository, type EnrolmentRow } from './sequence.repository.js';
@@ -19,25 +12,15 @@ import {
   ENROLMENT_STATES,
   type SaveSequenceInput,
   type Sequence,
-  type SequenceAction,
   type SequenceDefinition,
   type TriggerSequenceInput,
 } from './sequence.schema.js';
-
-/** Starts a flow for a contact from a sequence step (the flow engine, injected to avoid a cycle). */
-export type FlowStarter = (
-  trx: Kysely<Database>,
-  workspaceId: string,
-  flowId: string,
-  contact: ContactRow,
-  context: Record<string, unknown>,
-) => Promise<void>;
-
-type StepResult = { next: 'advance' } | { next: 'wait'; timeoutMs: number } | { next: 'fail'; reason: string };
+import { createStepRunner, EnrolmentChanges, exitOnTags, timeZoneFor, type FlowStarter } from './sequence.steps.js';
 
 /**
  * Drip sequences. An enrolment runs its steps through the durable scheduler: each step is a job
- * whose effects (the message it queues, the tag it adds, the next step's job) commit with it.
+ * whose effects (the message it queues, the tag it adds, the next step's job) commit with it
+ * (sequence.steps.ts runs them).
  */
 export function createSequenceService(
   deps: Deps,
@@ -47,160 +30,6 @@ export function createSequenceService(
 ) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
-
-  async function timeZoneOf(trx: Kysely<Database>, workspaceId: string): Promise<string> {
-    const row = await trx.selectFrom('workspaces').select('time_zone').where('id', '=', workspaceId).executeTakeFirst();
-    return row?.time_zone ?? 'UTC';
-  }
-
-  /** Schedules step `index` after its delay (from the previous step or the enrolment), in sending hours. */
-  async function scheduleStep(
-    trx: Kysely<Database>,
-    enrolment: EnrolmentRow,
-    definition: SequenceDefinition,
-    index: number,
-  ) {
-    const step = definition.steps[index]!;
-    const from = step.delay_from === 'enrolment' ? Date.parse(enrolment.created_at) : clock.now().getTime();
-    let due = new Date(from + durationMs(step.delay ?? 'PT0S'));
-    if (step.within_sending_hours && definition.sending_hours) {
-      due = nextSendingTime(due, definition.sending_hours, await timeZoneOf(trx, enrolment.workspace_id));
-    }
-    await scheduleJob(trx, deps, {
-      workspaceId: enrolment.workspace_id,
-      kind: 'sequence_step',
-      subjectId: enrolment.id,
-      payload: { step: index },
-      dueAt: due,
-    });
-  }
-
-  async function advance(
-    trx: Kysely<Database>,
-    enrolment: EnrolmentRow,
-    definition: SequenceDefinition,
-    index: number,
-  ) {
-    if (index >= definition.steps.length) return end(trx, enrolment, 'completed', null);
-    await trx
-      .updateTable('sequence_enrolments')
-      .set({ status: 'active', step_index: index, updated_at: now() })
-      .where('id', '=', enrolment.id)
-      .execute();
-    await scheduleStep(trx, enrolment, definition, index);
-  }
-
-  async function end(trx: Kysely<Database>, enrolment: EnrolmentRow, status: string, reason: string | null) {
-    await trx
-      .updateTable('sequence_enrolments')
-      .set({ status, ended_reason: reason, updated_at: now() })
-      .where('id', '=', enrolment.id)
-      .execute();
-    await cancelJobs(trx, enrolment.id);
-  }
-
-  /** A contact got tags: enrolments that exit on one of them end. */
-  async function exitOnTags(trx: Kysely<Database>, workspaceId: string, contactId: string, tagNames: string[]) {
-    const added = new Set(tagNames.map((name) => name.toLowerCase()));
-    for (const { row, definition } of await sequenceRepository(trx).running(workspaceId, [contactId])) {
-      if (definition.exit_on?.tags?.some((tag) => added.has(tag.toLowerCase())))
-        await end(trx, row, 'exited', 'tagged');
-    }
-  }
-
-  /** Does what a step says; sends go to the outbox in the same transaction. */
-  async function perform(
-    trx: Kysely<Database>,
-    enrolment: EnrolmentRow,
-    contact: ContactRow,
-    action: SequenceAction,
-  ): Promise<StepResult> {
-    const workspaceId = enrolment.workspace_id;
-    const scope = { contact, context: JSON.parse(enrolment.context) as Record<string, unknown> };
-    const queue = async (type: string, content: object) => {
-      await queueOutbound(trx, outboundMessage(newId(), workspaceId, contact.id, type, content, now()));
-    };
-    switch (action.type) {
-      case 'send_template': {
-        const templates = templateRepository(trx);
-        const template = await templates.findById(workspaceId, action.template_id);
-        if (!template) return { next: 'fail', reason: 'template_not_found' };
-        try {
-          const variables = (action.variables ?? []).map((value) => render(value, scope));
-          const input = { template_id: template.id, language: action.language, variables };
-          await queue('template', templateContent(template, await templates.translations([template.id]), input));
-        } catch (error) {
-          if (error instanceof AppError) return { next: 'fail', reason: error.code };
-          throw error;
-        }
-        return { next: 'advance' };
-      }
-      case 'send_text': {
-        const lastInbound = contact.last_inbound_at ? Date.parse(contact.last_inbound_at) : null;
-        if (lastInbound === null || clock.now().getTime() >= lastInbound + WINDOW_MS) {
-          return action.outside_window === 'fail'
-            ? { next: 'fail', reason: 'customer_service_window_closed' }
-            : { next: 'advance' };
-        }
-        await queue('text', { body: render(action.text, scope), preview_url: false });
-        return { next: 'advance' };
-      }
-      case 'add_tag': {
-        const tags = await tagRepository(trx).ensure(workspaceId, [action.tag], newId, now());
-        await contactRepository(trx).addTags(
-          contact.id,
-          tags.map((tag) => tag.id),
-          now(),
-        );
-        await exitOnTags(trx, workspaceId, contact.id, [action.tag]);
-        return { next: 'advance' };
-      }
-      case 'remove_tag': {
-        const tag = await tagRepository(trx).findByName(workspaceId, action.tag);
-        if (tag) await contactRepository(trx).removeTags(contact.id, [tag.id]);
-        return { next: 'advance' };
-      }
-      case 'start_flow':
-        await startFlow()(trx, workspaceId, action.flow_id, contact, scope.context);
-        return { next: 'advance' };
-      case 'wait_for_reply':
-        return { next: 'wait', timeoutMs: durationMs(action.timeout) };
-    }
-  }
-
-  /** The scheduler's handler for `sequence_step` jobs: a step, or the timeout of a wait for a reply. */
-  async function runStep(trx: Kysely<Database>, job: Job): Promise<void> {
-    const sequences = sequenceRepository(trx);
-    const enrolment = await sequences.enrolment(job.subject_id);
-    const index = job.payload.step as number;
-    if (!enrolment || enrolment.step_index !== index || !['active', 'waiting'].includes(enrolment.status)) return;
-    const sequence = await sequences.find(enrolment.workspace_id, enrolment.sequence_id);
-    const contact = await contactRepository(trx).findById(enrolment.workspace_id, enrolment.contact_id);
-    if (!sequence || !contact) return end(trx, enrolment, 'failed', 'deleted');
-    if (contact.opted_out_at) return end(trx, enrolment, 'exited', 'opted_out');
-    const { definition } = sequence;
-    const step = definition.steps[index]!;
-    if (job.payload.timeout === true) {
-      if (enrolment.status !== 'waiting') return;
-      const exit = step.action.type === 'wait_for_reply' && step.action.on_timeout === 'exit';
-      return exit ? end(trx, enrolment, 'exited', 'no_reply') : advance(trx, enrolment, definition, index + 1);
-    }
-    const result = await perform(trx, enrolment, contact, step.action);
-    if (result.next === 'fail') return end(trx, enrolment, 'failed', result.reason);
-    if (result.next === 'advance') return advance(trx, enrolment, definition, index + 1);
-    await trx
-      .updateTable('sequence_enrolments')
-      .set({ status: 'waiting', updated_at: now() })
-      .where('id', '=', enrolment.id)
-      .execute();
-    await scheduleJob(trx, deps, {
-      workspaceId: enrolment.workspace_id,
-      kind: 'sequence_step',
-      subjectId: enrolment.id,
-      payload: { step: index, timeout: true },
-      dueAt: new Date(clock.now().getTime() + result.timeoutMs),
-    });
-  }
 
   /** Templates and flows a definition names must belong to the workspace. */
   async function referenceProblems(trx: Kysely<Database>, workspaceId: string, steps: SaveSequenceInput['steps']) {
@@ -243,7 +72,7 @@ export function createSequenceService(
   }
 
   return {
-    handler: { run: runStep },
+    handler: createStepRunner(deps, startFlow),
 
     /** Creates a sequence, or replaces the definition of the one `id` names. Names are unique per workspace. */
     async save(caller: Caller, input: SaveSequenceInput): Promise<Sequence> {
@@ -317,7 +146,14 @@ export function createSequenceService(
           )
           .executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows) !== 1) return false;
-        await scheduleStep(trx, enrolment, sequence.definition, 0);
+        const changes = new EnrolmentChanges(deps);
+        changes.advance(
+          enrolment,
+          sequence.definition,
+          0,
+          await timeZoneFor(trx, caller.workspaceId, [sequence.definition]),
+        );
+        await changes.write(trx);
         return true;
       });
       if (!enrolled) {
@@ -330,17 +166,30 @@ export function createSequenceService(
 
     /** Contacts wrote in: enrolments that exit on a reply end; those waiting for one go on. */
     async onInbound(trx: Kysely<Database>, workspaceId: string, contactIds: string[]): Promise<void> {
-      for (const { row, definition } of await sequenceRepository(trx).running(workspaceId, contactIds)) {
-        if (definition.exit_on?.reply ?? true) await end(trx, row, 'exited', 'replied');
+      const running = await sequenceRepository(trx).running(workspaceId, contactIds);
+      if (running.length === 0) return;
+      const timeZone = await timeZoneFor(
+        trx,
+        workspaceId,
+        running.map((r) => r.definition),
+      );
+      const changes = new EnrolmentChanges(deps);
+      for (const { row, definition } of running) {
+        if (definition.exit_on?.reply ?? true) changes.end(row, 'exited', 'replied');
         else if (row.status === 'waiting') {
-          await cancelJobs(trx, row.id);
-          await advance(trx, row, definition, row.step_index + 1);
+          changes.cancelJobs(row.id); // the wait's timeout
+          changes.advance(row, definition, row.step_index + 1, timeZone);
         }
       }
+      await changes.write(trx);
     },
 
     /** A contact got tags: enrolments that exit on one of them end. */
-    onTagged: exitOnTags,
+    async onTagged(trx: Kysely<Database>, workspaceId: string, contactId: string, tagNames: string[]): Promise<void> {
+      const changes = new EnrolmentChanges(deps);
+      exitOnTags(changes, await sequenceRepository(trx).running(workspaceId, [contactId]), tagNames);
+      await changes.write(trx);
+    },
   };
 }
 

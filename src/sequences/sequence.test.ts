@@ -144,6 +144,32 @@ describe(`sequences (${ENGINE})`, () => {
     assert.equal((await cloud.ws.action('trigger-sequence', { sequence_id: sequence.id, phone: to })).status, 200);
   });
 
+  test('steps run together see each other: a tag one adds ends the contact’s other enrolment, and its own', async () => {
+    const cloud = await cloudWorkspace();
+    const vip = `vip${randomInt(1e9)}`;
+    const tagging = await cloud.ws.action<Sequence>('save-sequence', {
+      name: `Tagging ${randomInt(1e9)}`,
+      steps: [{ action: { type: 'add_tag', tag: vip } }, { action: { type: 'add_tag', tag: 'never' } }],
+      exit_on: { tags: [vip] },
+    });
+    const { sequence: drip, welcome } = await threeStepSequence(cloud, { exit_on: { tags: [vip] } });
+    const tagged = phone();
+    const others = [phone(), phone()];
+    await enrol(cloud, tagging.body.id, tagged);
+    server.clock.advance(1_000); // the drip's first steps fall due after the tag's, in the same round
+    for (const to of [tagged, ...others]) await enrol(cloud, drip.id, to);
+    await runDue(cloud);
+
+    assert.deepEqual(templatesTo(cloud, tagged), [], 'the tag ended the drip before its first step');
+    for (const to of others) assert.deepEqual(templatesTo(cloud, to), [`${welcome.name}:Ada|ORD-7`]);
+    const contact = await cloud.ws.action<{ tags: string[] }>('get-contact', { phone: tagged });
+    assert.deepEqual(contact.body.tags, [vip], 'the tagging sequence exited on its own tag, not going on');
+    const counts = async (id: string) =>
+      (await cloud.ws.action<Sequence>('get-sequence', { sequence_id: id })).body.enrolments;
+    assert.deepEqual(await counts(tagging.body.id), { active: 0, waiting: 0, completed: 0, exited: 1, failed: 0 });
+    assert.deepEqual(await counts(drip.id), { active: 2, waiting: 0, completed: 0, exited: 1, failed: 0 });
+  });
+
   test('save-sequence refuses bad definitions, naming the field, and writes nothing', async () => {
     const cloud = await cloudWorkspace();
     const cases: [object, string][] = [

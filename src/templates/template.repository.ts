@@ -16,6 +16,16 @@ export function templateRepository(db: Kysely<Database>) {
         .where('id', '=', id)
         .executeTakeFirst(),
 
+    findByIds: (workspaceId: string, ids: string[]) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('templates')
+            .selectAll()
+            .where('workspace_id', '=', workspaceId)
+            .where('id', 'in', ids)
+            .execute(),
+
     findByName: (workspaceId: string, name: string) =>
       db
         .selectFrom('templates')
