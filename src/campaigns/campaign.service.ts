@@ -11,7 +11,7 @@ import type { Caller, Deps } from '../shared/context.js';
 import { AppError, errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { tagKey } from '../tags/tag.repository.js';
-import { templateRepository } from '../templates/template.repository.js';
+import { templateRepository, type TemplateRow, type TranslationRow } from '../templates/template.repository.js';
 import {
   CAMPAIGN_LIST_CAP,
   type Audience,
@@ -143,36 +143,13 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
     async create(caller: Caller, input: CreateCampaignInput): Promise<Campaign> {
       const name = input.name.trim();
       if (!name) throw errors.validation('name', 'must not be blank');
-      const { templateId, language, variables } = await checkTemplate(db, caller.workspaceId, input);
-      const audience = await normaliseAudience(db, caller.workspaceId, input.audience);
-      const scheduledAt = scheduledTime(input.scheduled_at);
-      const at = now();
+      const definition = await campaignDefinition(db, caller.workspaceId, input);
       const id = newId();
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('campaigns')
-          .values({
-            id,
-            workspace_id: caller.workspaceId,
-            name,
-            template_id: templateId,
-            status: 'scheduled',
-            audience: JSON.stringify(audience),
-            language,
-            variables: JSON.stringify(variables),
-            scheduled_at: scheduledAt && toStoredTimestamp(scheduledAt),
-            sent_at: null,
-            created_at: at,
-            updated_at: at,
-          })
-          .execute();
-        await scheduleJob(trx, deps, {
-          workspaceId: caller.workspaceId,
-          kind: 'campaign_dispatch',
-          subjectId: id,
-          dueAt: scheduledAt ?? clock.now(),
-        });
-      });
+      await db
+        .transaction()
+        .execute((trx) =>
+          insertScheduledCampaign(trx, deps, { id, workspaceId: caller.workspaceId, name }, definition),
+        );
       wakeScheduler();
       return get(caller, { campaign_id: id });
     },
@@ -221,6 +198,102 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
 
 export type CampaignService = ReturnType<typeof createCampaignService>;
 
+/** A scheduled campaign's stored columns, as create-campaign checks and normalises them. */
+export interface CampaignDefinition {
+  template_id: string;
+  language: string;
+  /** JSON array, as stored. */
+  variables: string;
+  /** JSON object, as stored. */
+  audience: string;
+  scheduled_at: string | null;
+}
+
+/**
+ * create-campaign's checks (template, variables, audience, time) without writing anything, so
+ * `parley import` creates and replaces scheduled campaigns under exactly the same rules.
+ */
+export async function campaignDefinition(
+  db: Db,
+  workspaceId: string,
+  input: Omit<CreateCampaignInput, 'name'>,
+): Promise<CampaignDefinition> {
+  const { templateId, language, variables } = await checkTemplate(db, workspaceId, input);
+  const audience = await normaliseAudience(db, workspaceId, input.audience);
+  const scheduledAt = scheduledTime(input.scheduled_at);
+  return {
+    template_id: templateId,
+    language,
+    variables: JSON.stringify(variables),
+    audience: JSON.stringify(audience),
+    scheduled_at: scheduledAt && toStoredTimestamp(scheduledAt),
+  };
+}
+
+/** Writes a scheduled campaign and its dispatch job in the caller's transaction (the caller wakes the scheduler). */
+export async function insertScheduledCampaign(
+  trx: Db,
+  deps: Pick<Deps, 'clock' | 'newId'>,
+  campaign: { id: string; workspaceId: string; name: string },
+  definition: CampaignDefinition,
+): Promise<void> {
+  const at = toStoredTimestamp(deps.clock.now());
+  await trx
+    .insertInto('campaigns')
+    .values({
+      id: campaign.id,
+      workspace_id: campaign.workspaceId,
+      name: campaign.name,
+      status: 'scheduled',
+      ...definition,
+      sent_at: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  await scheduleDispatch(trx, deps, campaign, definition.scheduled_at);
+}
+
+/**
+ * Replaces a campaign's definition and re-times its dispatch, only while it is still scheduled;
+ * false (and nothing changed) once it has been dispatched or cancelled.
+ */
+export async function replaceScheduledCampaign(
+  trx: Db,
+  deps: Pick<Deps, 'clock' | 'newId'>,
+  campaign: { id: string; workspaceId: string },
+  definition: CampaignDefinition,
+): Promise<boolean> {
+  // The job goes first: a dispatch already running holds it, so this waits for that to commit and
+  // then finds the campaign no longer scheduled; one merely claimed finds its job gone and never runs.
+  await cancelJobs(trx, campaign.id, 'campaign_dispatch');
+  const replaced = await trx
+    .updateTable('campaigns')
+    .set({ ...definition, updated_at: toStoredTimestamp(deps.clock.now()) })
+    .where('workspace_id', '=', campaign.workspaceId)
+    .where('id', '=', campaign.id)
+    .where('status', '=', 'scheduled')
+    .executeTakeFirst();
+  if (Number(replaced.numUpdatedRows) === 0) return false;
+  await scheduleDispatch(trx, deps, campaign, definition.scheduled_at);
+  return true;
+}
+
+/** The dispatch job: at the scheduled time, or now when there is none (a past time runs at once too). */
+function scheduleDispatch(
+  trx: Db,
+  deps: Pick<Deps, 'clock' | 'newId'>,
+  campaign: { id: string; workspaceId: string },
+  scheduledAt: string | null,
+): Promise<void> {
+  return scheduleJob(trx, deps, {
+    workspaceId: campaign.workspaceId,
+    kind: 'campaign_dispatch',
+    subjectId: campaign.id,
+    dueAt: scheduledAt ? new Date(scheduledAt) : deps.clock.now(),
+  });
+}
+
 /** A campaign that cannot be cancelled: unknown (404) or already over (409). */
 async function refuseCancel(db: Db, workspaceId: string, id: string): Promise<never> {
   const current = await db
@@ -235,25 +308,36 @@ async function refuseCancel(db: Db, workspaceId: string, id: string): Promise<ne
   });
 }
 
-/**
- * Validates the template as a send would (APPROVED translation, variable count), with a sample value
- * for each variable holding a placeholder, so a campaign that cannot be sent is refused now.
- */
-async function checkTemplate(db: Db, workspaceId: string, input: CreateCampaignInput) {
+/** Finds the template and checks it as campaignTemplateCheck does; a foreign or unknown id is a 404. */
+async function checkTemplate(db: Db, workspaceId: string, input: Omit<CreateCampaignInput, 'name'>) {
   const templates = templateRepository(db);
   const template = await templates.findById(workspaceId, input.template_id.toLowerCase());
   if (!template) throw errors.notFound('template', 'template_id');
+  const language = campaignTemplateCheck(template, await templates.translations([template.id]), input);
+  return { templateId: template.id, language, variables: input.variables ?? [] };
+}
+
+/**
+ * Validates the template as a send would (APPROVED translation, variable count), with a sample value
+ * for each variable holding a placeholder, so a campaign that cannot be sent is refused now; returns
+ * the language sent. Exported for `parley import`, which checks templates its document defines.
+ */
+export function campaignTemplateCheck(
+  template: TemplateRow,
+  translations: TranslationRow[],
+  input: Pick<CreateCampaignInput, 'language' | 'variables'>,
+): string {
   const variables = input.variables ?? [];
   if (variables.some((variable) => /\{\{\s*context\./.test(variable))) {
     throw errors.validation('variables', 'a campaign has no context: use {{contact.…}} or {{attributes.…}}');
   }
-  const content = templateContent(template, await templates.translations([template.id]), {
+  const content = templateContent(template, translations, {
     template_id: template.id,
     language: given(input.language),
     variables: variables.map((variable) => (hasPlaceholder(variable) ? 'sample' : variable)),
   });
   // The translation is fixed now: the default one may change before a scheduled campaign is due.
-  return { templateId: template.id, language: content.language, variables };
+  return content.language;
 }
 
 /**

@@ -11,6 +11,14 @@ import type { SaveSequenceInput } from '../sequences/sequence.schema.js';
 import type { SequenceService } from '../sequences/sequence.service.js';
 import { errors } from '../shared/errors.js';
 import { automationProblems, withIds, withNames } from './automation-data.js';
+import { campaignProblems, planCampaigns, type CampaignPlan } from './campaign-data.js';
+import {
+  campaignContext,
+  exportCampaigns,
+  importCampaigns,
+  storedCampaigns,
+  type CampaignCounts,
+} from './campaign-transfer.js';
 import type { WorkspaceData } from './workspace-data.schema.js';
 import { validateWorkspaceData } from './workspace-data.validation.js';
 
@@ -20,6 +28,8 @@ export interface ImportSummary {
   flows: number;
   sequences: number;
   contacts: { created: number; updated: number };
+  /** created: new scheduled campaigns; updated: matched ones still scheduled; skipped: history, or already sent. */
+  campaigns: CampaignCounts;
 }
 
 /**
@@ -96,44 +106,63 @@ export function createPortabilityService(
     }
   }
 
+  /**
+   * Every reference the document makes (templates, flows, tags, contacts) checked against the
+   * workspace and the document itself; returns what to do with each campaign.
+   */
+  async function checkReferences(caller: Caller, data: WorkspaceData): Promise<CampaignPlan[]> {
+    const { ids } = await references(caller.workspaceId);
+    const known = {
+      templates: new Set([...ids.templates.keys(), ...(data.templates ?? []).map((t) => t.name)]),
+      flows: new Set([...ids.flows.keys(), ...(data.flows ?? []).map((f) => f.name)]),
+    };
+    const plans = planCampaigns(data.campaigns ?? [], await storedCampaigns(db, caller.workspaceId));
+    const context = await campaignContext(db, caller.workspaceId, data, plans);
+    const problems = [...automationProblems(data, known), ...campaignProblems(plans, context)];
+    if (problems.length > 0) throw errors.validationMany(problems.slice(0, 20));
+    return plans;
+  }
+
+  /** Contacts upserted by phone. */
+  async function importContacts(caller: Caller, data: WorkspaceData): Promise<ImportSummary['contacts']> {
+    const counts = { created: 0, updated: 0 };
+    for (const entry of data.contacts ?? []) {
+      const { contact, created } = await contacts.create(caller, {
+        phone: entry.phone,
+        ...(entry.name !== undefined && { name: entry.name }),
+        ...(entry.email !== undefined && { email: entry.email }),
+        ...(entry.tags && { tags: entry.tags }),
+        ...(entry.custom_attributes && { metadata: entry.custom_attributes }),
+      });
+      // Only a change is written, so re-importing a backup keeps the original opt-out time.
+      if (entry.opted_out !== undefined && entry.opted_out !== contact.opted_out) {
+        await contacts.setOptedOut(caller, contact.id, entry.opted_out);
+      }
+      counts[created ? 'created' : 'updated'] += 1;
+    }
+    return counts;
+  }
+
   return {
     /** Upserts everything in the document (validated as a whole first, so a bad file changes nothing). */
     async import(caller: Caller, document: unknown): Promise<ImportSummary> {
       const data = validateWorkspaceData(document);
-      const { ids } = await references(caller.workspaceId);
-      const known = {
-        templates: new Set([...ids.templates.keys(), ...(data.templates ?? []).map((t) => t.name)]),
-        flows: new Set([...ids.flows.keys(), ...(data.flows ?? []).map((f) => f.name)]),
-      };
-      const problems = automationProblems(data, known);
-      if (problems.length > 0) throw errors.validationMany(problems.slice(0, 20));
+      const plans = await checkReferences(caller, data);
       const now = clock.now().toISOString();
       const tagNames = parseTagNames((data.tags ?? []).map((t) => t.name));
       await tagRepository(db).ensure(caller.workspaceId, tagNames, newId, now);
       for (const template of data.templates ?? []) await templates.upsert(caller, template);
       await importAutomation(caller, data);
-      const summary: ImportSummary = {
+      const contactCounts = await importContacts(caller, data);
+      // Last: campaigns name the templates, tags and contacts written above.
+      return {
         tags: tagNames.length,
         templates: data.templates?.length ?? 0,
         flows: data.flows?.length ?? 0,
         sequences: data.sequences?.length ?? 0,
-        contacts: { created: 0, updated: 0 },
+        contacts: contactCounts,
+        campaigns: await importCampaigns(deps, caller.workspaceId, plans),
       };
-      for (const entry of data.contacts ?? []) {
-        const { contact, created } = await contacts.create(caller, {
-          phone: entry.phone,
-          ...(entry.name !== undefined && { name: entry.name }),
-          ...(entry.email !== undefined && { email: entry.email }),
-          ...(entry.tags && { tags: entry.tags }),
-          ...(entry.custom_attributes && { metadata: entry.custom_attributes }),
-        });
-        // Only a change is written, so re-importing a backup keeps the original opt-out time.
-        if (entry.opted_out !== undefined && entry.opted_out !== contact.opted_out) {
-          await contacts.setOptedOut(caller, contact.id, entry.opted_out);
-        }
-        summary.contacts[created ? 'created' : 'updated'] += 1;
-      }
-      return summary;
     },
 
     /** The workspace as a document that `import` accepts. */
@@ -179,6 +208,7 @@ export function createPortabilityService(
         })),
         flows: await automationOf('flows'),
         sequences: await automationOf('sequences'),
+        campaigns: await exportCampaigns(db, caller.workspaceId),
       };
     },
   };

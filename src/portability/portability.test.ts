@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { GENERATED_SCHEMAS, renderSchema } from '../../scripts/generate-schemas.js';
-import { createWorkspace, type TestWorkspace } from '../../test/factories.js';
+import { createTemplate, createWorkspace, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE, startServer } from '../../test/server.js';
 import { cliJson, REPO_ROOT, runCli, stderrLines } from '../../test/cli.js';
+import type { Campaign } from '../campaigns/campaign.schema.js';
 import type { Contact } from '../contacts/contact.schema.js';
 import { AppError } from '../shared/errors.js';
 import type { Template } from '../templates/template.schema.js';
@@ -18,7 +19,7 @@ const server = await startServer();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-import-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const EXAMPLE_FILE = path.join(REPO_ROOT, 'docs/examples/workspace.json');
-const EMPTY = { version: 1, tags: [], templates: [], contacts: [], flows: [], sequences: [] };
+const EMPTY = { version: 1, tags: [], templates: [], contacts: [], flows: [], sequences: [], campaigns: [] };
 
 let fileCounter = 0;
 /** Writes a document to a fresh file and returns its path. */
@@ -32,6 +33,37 @@ const importFile = (ws: TestWorkspace, file: string) =>
   cliJson<ImportSummary>(server, 'import', '--workspace', ws.workspaceId, file);
 const exportCli = (ws: TestWorkspace) => cliJson<WorkspaceExport>(server, 'export', '--workspace', ws.workspaceId);
 const exportInProcess = (ws: TestWorkspace) => server.app.services.portability.export({ workspaceId: ws.workspaceId });
+const MINUTE = 60_000;
+const formatted = (date: Date) => date.toISOString().replace('Z', '+00:00');
+
+async function createCampaign(ws: TestWorkspace, body: object): Promise<Campaign> {
+  const response = await ws.action<Campaign>('create-campaign', body);
+  assert.equal(response.status, 200, response.text);
+  return response.body;
+}
+
+async function listCampaigns(ws: TestWorkspace): Promise<Campaign[]> {
+  const response = await ws.action<Campaign[]>('list-campaigns', {});
+  assert.equal(response.status, 200, response.text);
+  return response.body;
+}
+
+/** Everything that would show a campaign written or sent: the campaigns, the pending jobs, the messages. */
+async function sendingState(ws: TestWorkspace) {
+  const { db } = server.app.services.deps;
+  const of = (table: 'jobs' | 'messages') =>
+    db.selectFrom(table).selectAll().where('workspace_id', '=', ws.workspaceId).orderBy('id').execute();
+  return { campaigns: await listCampaigns(ws), jobs: await of('jobs'), messages: await of('messages') };
+}
+
+/** A workspace with an approved two-placeholder template and one contact, as campaigns need. */
+async function campaignWorkspace() {
+  const ws = await createWorkspace(server);
+  const template = await createTemplate(server.app.services, ws.workspaceId);
+  const contact = await ws.action<Contact>('create-contact', { phone: '+44 7911 123499', name: 'Grace', tags: 'vip' });
+  const base = { template_id: template.id, variables: ['{{contact.name}}', 'ORD-1'] };
+  return { ws, template, contact: contact.body, base };
+}
 
 /** A document touching every part of the format; the bad-field cases below each break one field of it. */
 function sampleDocument(): WorkspaceData {
@@ -58,7 +90,11 @@ function sampleDocument(): WorkspaceData {
           { language: 'fr', status: 'PENDING', body: 'Bonjour {{1}}, la commande {{2}} est partie.' },
         ],
       },
-      { name: 'welcome', category: 'MARKETING', translations: [{ language: 'en', status: 'REJECTED', body: 'Hi!' }] },
+      {
+        name: 'welcome',
+        category: 'MARKETING',
+        translations: [{ language: 'en', status: 'APPROVED', body: 'Welcome, {{1}}!' }],
+      },
     ],
     contacts: [
       {
@@ -108,8 +144,31 @@ function sampleDocument(): WorkspaceData {
         },
       },
     ],
+    campaigns: [
+      {
+        name: 'Welcome back',
+        template_name: 'order_update',
+        language: 'en_US',
+        variables: ['{{contact.name}}', 'ORD-1'],
+        audience: { tag: 'vip' },
+        scheduled_at: '2029-12-01T09:00:00+00:00',
+        status: 'sent',
+      },
+      {
+        name: 'Spring welcome',
+        template_name: 'welcome',
+        language: 'en',
+        variables: ['{{contact.name}}'],
+        audience: { contact_phones: ['+1 (415) 555-0150'] },
+        scheduled_at: '2030-03-01T09:00:00+01:00',
+        status: 'scheduled',
+      },
+    ],
   };
 }
+
+/** The summary's counts for sampleDocument() that do not depend on what the workspace already had. */
+const COUNTS = { tags: 2, templates: 2, flows: 1, sequences: 1 };
 
 /** What export prints for sampleDocument(): normalised phones and emails, tags merged case-insensitively. */
 const SAMPLE_EXPORTED: WorkspaceExport = {
@@ -149,8 +208,8 @@ const SAMPLE_EXPORTED: WorkspaceExport = {
       translations: [
         {
           language: 'en',
-          status: 'REJECTED',
-          body: 'Hi!',
+          status: 'APPROVED',
+          body: 'Welcome, {{1}}!',
           header_type: null,
           header_content: null,
           footer: null,
@@ -201,6 +260,18 @@ const SAMPLE_EXPORTED: WorkspaceExport = {
         ],
         exit_on: { reply: true },
       },
+    },
+  ],
+  // The sent campaign is history: it was not re-created, so it is not exported either.
+  campaigns: [
+    {
+      name: 'Spring welcome',
+      template_name: 'welcome',
+      language: 'en',
+      variables: ['{{contact.name}}'],
+      audience: { contact_phones: ['+14155550150'] },
+      scheduled_at: '2030-03-01T08:00:00.000+00:00',
+      status: 'scheduled',
     },
   ],
 };
@@ -282,6 +353,42 @@ const BAD_FIELDS: [string, (d: WorkspaceData) => void, string, boolean][] = [
     false,
   ],
   [
+    'campaign naming an unknown template',
+    (d) => (d.campaigns![1]!.template_name = 'nope'),
+    '/campaigns/1/template_name: names no template of this workspace or document',
+    true,
+  ],
+  [
+    'campaign to an unknown tag',
+    (d) => (d.campaigns![1]!.audience = { tag: 'nobody' }),
+    '/campaigns/1/audience/tag: names no tag of this workspace or document',
+    false,
+  ],
+  [
+    'campaign to a phone that is no contact',
+    (d) => (d.campaigns![1]!.audience = { contact_phones: ['+14155550150', '+1 415 555 0199'] }),
+    '/campaigns/1/audience/contact_phones/1: names no contact of this workspace or document',
+    false,
+  ],
+  [
+    'campaign in a translation that is not approved',
+    (d) => Object.assign(d.campaigns![1]!, { template_name: 'order_update', language: 'fr' }),
+    '/campaigns/1/language: The fr translation is PENDING',
+    false,
+  ],
+  [
+    'campaign with too few variables',
+    (d) => (d.campaigns![1]!.variables = []),
+    '/campaigns/1/variables: the template expects 1 value(s); 0 given',
+    false,
+  ],
+  [
+    'campaign with a time that is not one',
+    (d) => (d.campaigns![1]!.scheduled_at = 'next Tuesday'),
+    '/campaigns/1/scheduled_at: must be an ISO 8601 time with an offset',
+    false,
+  ],
+  [
     'unknown template category',
     (d) => Object.assign(d.templates![1]!, { category: 'PROMO' }),
     '/templates/1/category: must be one of MARKETING, UTILITY, AUTHENTICATION',
@@ -304,7 +411,11 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
   test('import then export › round-trips tags, templates with translations and contacts', async () => {
     const ws = await createWorkspace(server);
     const summary = await importFile(ws, writeFile(sampleDocument()));
-    assert.deepEqual(summary, { tags: 2, templates: 2, flows: 1, sequences: 1, contacts: { created: 2, updated: 0 } });
+    assert.deepEqual(summary, {
+      ...COUNTS,
+      contacts: { created: 2, updated: 0 },
+      campaigns: { created: 1, updated: 0, skipped: 1 },
+    });
     assert.deepEqual(await exportCli(ws), SAMPLE_EXPORTED);
   });
 
@@ -316,7 +427,11 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
     assert.ok(optedOut);
 
     const again = await importFile(ws, file);
-    assert.deepEqual(again, { tags: 2, templates: 2, flows: 1, sequences: 1, contacts: { created: 0, updated: 2 } });
+    assert.deepEqual(again, {
+      ...COUNTS,
+      contacts: { created: 0, updated: 2 },
+      campaigns: { created: 0, updated: 1, skipped: 1 },
+    });
     assert.deepEqual(await exportInProcess(ws), SAMPLE_EXPORTED);
     assert.equal(await optedOutAt(ws, '+447911123456'), optedOut, 'the original opt-out time is kept');
   });
@@ -328,7 +443,12 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
     assert.deepEqual(exported, SAMPLE_EXPORTED);
     const target = await createWorkspace(server);
     const summary = await importFile(target, writeFile(exported));
-    assert.deepEqual(summary, { tags: 3, templates: 2, flows: 1, sequences: 1, contacts: { created: 2, updated: 0 } });
+    assert.deepEqual(summary, {
+      ...COUNTS,
+      tags: 3,
+      contacts: { created: 2, updated: 0 },
+      campaigns: { created: 1, updated: 0, skipped: 0 },
+    });
     assert.deepEqual(await exportInProcess(target), exported);
   });
 
@@ -348,6 +468,160 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
     assert.deepEqual(contact.body.tags, ['new', 'old']);
     assert.deepEqual(contact.body.custom_attributes, { b: 2 });
     assert.equal(contact.body.opted_out, false);
+  });
+
+  test('campaigns › export → import into a fresh workspace re-creates the scheduled one, sent when due', async () => {
+    const { ws: source, template, contact, base } = await campaignWorkspace();
+    const due = new Date(server.clock.now().getTime() + 10 * MINUTE);
+    const scheduledAt = due.toISOString();
+    await createCampaign(source, {
+      ...base,
+      name: 'Later',
+      audience: { contact_ids: [contact.id] },
+      scheduled_at: scheduledAt,
+    });
+    await createCampaign(source, { ...base, name: 'Now', audience: { tag: 'vip' } });
+    await server.app.services.scheduler.runDue(source.workspaceId);
+
+    const exported = await exportCli(source);
+    const definition = { template_name: template.name, language: 'en_US', variables: base.variables };
+    assert.deepEqual(exported.campaigns, [
+      {
+        name: 'Later',
+        ...definition,
+        audience: { contact_phones: ['+447911123499'] },
+        scheduled_at: formatted(due),
+        status: 'scheduled',
+      },
+      { name: 'Now', ...definition, audience: { tag: 'vip' }, scheduled_at: null, status: 'sending' },
+    ]);
+
+    const target = await createWorkspace(server);
+    const summary = await importFile(target, writeFile(exported));
+    assert.deepEqual(summary.campaigns, { created: 1, updated: 0, skipped: 1 });
+    const [copy, ...others] = await listCampaigns(target);
+    assert.deepEqual(others, [], 'the campaign already sending is history: not re-created');
+    const grace = await target.action<Contact>('get-contact', { phone: '+447911123499' });
+    assert.deepEqual(
+      [copy!.name, copy!.status, copy!.template_name, copy!.variables, copy!.audience, copy!.scheduled_at],
+      ['Later', 'scheduled', template.name, base.variables, { contact_ids: [grace.body.id] }, formatted(due)],
+    );
+    assert.deepEqual((await exportInProcess(target)).campaigns, [exported.campaigns?.[0]]);
+
+    assert.equal(await server.app.services.scheduler.runDue(target.workspaceId), 0, 'nothing before its time');
+    server.clock.advance(10 * MINUTE);
+    await server.app.services.scheduler.runDue(target.workspaceId);
+    const dispatched = await target.action<Campaign>('get-campaign', { campaign_id: copy!.id });
+    assert.equal(dispatched.body.status, 'sending');
+    assert.deepEqual([dispatched.body.counts.recipients, dispatched.body.counts.queued], [1, 1]);
+  });
+
+  test('campaigns › re-importing an export into its own workspace creates nothing and sends nothing', async () => {
+    const { ws, contact, base } = await campaignWorkspace();
+    const audience = { contact_ids: [contact.id] };
+    const scheduledAt = new Date(server.clock.now().getTime() + 10 * MINUTE).toISOString();
+    await createCampaign(ws, { ...base, name: 'Later', audience, scheduled_at: scheduledAt });
+    await createCampaign(ws, { ...base, name: 'Now', audience });
+    const dropped = await createCampaign(ws, { ...base, name: 'Dropped', audience, scheduled_at: scheduledAt });
+    assert.equal((await ws.action('cancel-campaign', { campaign_id: dropped.id })).status, 200);
+    await server.app.services.scheduler.runDue(ws.workspaceId);
+    const file = writeFile(await exportCli(ws));
+    const before = await sendingState(ws);
+    assert.equal(before.messages.length, 1, 'only "Now" was sent');
+
+    assert.deepEqual((await importFile(ws, file)).campaigns, { created: 0, updated: 1, skipped: 2 });
+    assert.deepEqual(await sendingState(ws), before, 'no campaign, job or message written');
+
+    // Once "Later" has gone out, the same document's scheduled entry is history here too.
+    server.clock.advance(10 * MINUTE);
+    await server.app.services.scheduler.runDue(ws.workspaceId);
+    const sent = await sendingState(ws);
+    assert.equal(sent.messages.length, 2);
+    assert.deepEqual((await importFile(ws, file)).campaigns, { created: 0, updated: 0, skipped: 3 });
+    assert.deepEqual(await sendingState(ws), sent);
+  });
+
+  test('campaigns › an edited entry replaces a still-scheduled campaign and moves its dispatch', async () => {
+    const { ws, contact, base } = await campaignWorkspace();
+    const first = new Date(server.clock.now().getTime() + 10 * MINUTE);
+    const campaign = await createCampaign(ws, {
+      ...base,
+      name: 'Later',
+      audience: { contact_ids: [contact.id] },
+      scheduled_at: first.toISOString(),
+    });
+    const exported = await exportCli(ws);
+    const moved = new Date(first.getTime() + 10 * MINUTE);
+    const edited = {
+      ...exported.campaigns![0]!,
+      variables: ['{{contact.name}}', 'ORD-2'],
+      scheduled_at: formatted(moved),
+    };
+    const summary = await importFile(ws, writeFile({ ...exported, campaigns: [edited] }));
+    assert.deepEqual(summary.campaigns, { created: 0, updated: 1, skipped: 0 });
+
+    const [replaced, ...others] = await listCampaigns(ws);
+    assert.deepEqual(others, []);
+    assert.deepEqual(
+      [replaced!.id, replaced!.variables, replaced!.scheduled_at],
+      [campaign.id, ['{{contact.name}}', 'ORD-2'], formatted(moved)],
+    );
+    const { jobs } = await sendingState(ws);
+    assert.deepEqual(
+      jobs.map((job) => [job.kind, job.due_at]),
+      [['campaign_dispatch', moved.toISOString()]],
+    );
+    server.clock.advance(10 * MINUTE);
+    await server.app.services.scheduler.runDue(ws.workspaceId);
+    assert.equal((await listCampaigns(ws))[0]!.status, 'scheduled', 'not at the old time');
+    server.clock.advance(10 * MINUTE);
+    await server.app.services.scheduler.runDue(ws.workspaceId);
+    assert.equal((await listCampaigns(ws))[0]!.status, 'sending');
+  });
+
+  test('campaigns › sent, cancelled or failed entries are history: skipped, never checked against the workspace', async () => {
+    const ws = await createWorkspace(server);
+    const history = {
+      language: 'en',
+      variables: [],
+      audience: { contact_phones: ['+14155550100'] },
+      scheduled_at: null,
+    };
+    const summary = await importFile(
+      ws,
+      writeFile({
+        version: 1,
+        campaigns: [
+          { name: 'Old', template_name: 'long_gone', ...history, status: 'sent' },
+          { name: 'Stopped', template_name: null, ...history, status: 'cancelled' },
+          { name: 'Broken', template_name: null, ...history, status: 'failed' },
+        ],
+      }),
+    );
+    assert.deepEqual(summary.campaigns, { created: 0, updated: 0, skipped: 3 });
+    assert.deepEqual(await sendingState(ws), { campaigns: [], jobs: [], messages: [] });
+  });
+
+  test("validateWorkspaceData › a campaign's audience, status and time are reported by field", () => {
+    const campaign = { name: 'Launch', template_name: 'welcome', status: 'scheduled' };
+    assert.deepEqual(
+      problemFields({
+        version: 1,
+        campaigns: [
+          { ...campaign, audience: { contact_phones: [] }, scheduled_at: 'soon' },
+          { ...campaign, audience: { tag: 'vip', search: {} }, status: 'done' },
+          { ...campaign, audience: { search: { name: 'Ada' } }, language: 'English' },
+        ],
+      }),
+      [
+        '/campaigns/0/audience/contact_phones: must have at least 1 item',
+        '/campaigns/0/scheduled_at: must be an ISO 8601 time with an offset, e.g. 2030-01-15T09:00:00+00:00 (or null)',
+        '/campaigns/1/audience: must be an object with exactly one of tag, contact_phones, search',
+        '/campaigns/1/status: must be one of scheduled, sending, sent, cancelled, failed',
+        '/campaigns/2/language: must match the pattern ^[a-zA-Z]{2,3}([_-][a-zA-Z0-9]{2,8})*$ (or null)',
+        '/campaigns/2/audience/search/name: is not a known property',
+      ],
+    );
   });
 
   test('import › a bad field exits 1 naming its path on one stderr line, prints nothing, writes nothing', async () => {
@@ -476,7 +750,14 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
     assert.deepEqual(problemFields(example), []);
     const ws = await createWorkspace(server);
     const summary = await importFile(ws, EXAMPLE_FILE);
-    assert.deepEqual(summary, { tags: 4, templates: 3, flows: 1, sequences: 1, contacts: { created: 5, updated: 0 } });
+    assert.deepEqual(summary, {
+      tags: 4,
+      templates: 3,
+      flows: 1,
+      sequences: 1,
+      contacts: { created: 5, updated: 0 },
+      campaigns: { created: 1, updated: 0, skipped: 0 },
+    });
 
     const listed = await ws.action<Template[]>('list-templates', {});
     assert.deepEqual(
@@ -537,5 +818,11 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
     assert.equal(alan.body.opted_out, true);
     const all = await ws.action<Contact[]>('search-contacts', {});
     assert.equal(all.body.length, 5);
+    const [campaign, ...others] = await listCampaigns(ws);
+    assert.deepEqual(others, []);
+    assert.deepEqual(
+      [campaign!.name, campaign!.status, campaign!.template_name, campaign!.audience, campaign!.scheduled_at],
+      ['Spring sale 2030', 'scheduled', 'spring_sale', { tag: 'newsletter' }, '2030-03-01T09:00:00.000+00:00'],
+    );
   });
 });

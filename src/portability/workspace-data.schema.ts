@@ -1,11 +1,70 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { TemplateInputSchema } from '../templates/template.schema.js';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { AUDIENCE_CONTACTS_MAX, CAMPAIGN_STATUSES } from '../campaigns/campaign.schema.js';
+import { TemplateInputSchema, TranslationInputSchema } from '../templates/template.schema.js';
 import { AutomationEntrySchema } from './automation-data.js';
 
 /** The pattern of a name that must not be blank (tag names are trimmed, so "  " would be no name). */
 export const NOT_BLANK = '\\S';
 
 const TagName = Type.String({ minLength: 1, maxLength: 64, pattern: NOT_BLANK });
+const Phone = Type.String({ minLength: 3, maxLength: 40, description: 'International number; stored as E.164' });
+/** A template translation's language code rule (the campaign sends one of them). */
+const { minLength, maxLength, pattern } = TranslationInputSchema.properties.language;
+const LANGUAGE = { minLength, maxLength, pattern };
+const OrNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** create-campaign's audience, with contacts named by phone (ids differ from one workspace to the next). */
+const CampaignAudienceSchema = Type.Union(
+  [
+    Type.Object({ tag: TagName }, { additionalProperties: false, description: 'Every contact with this tag' }),
+    Type.Object(
+      {
+        contact_phones: Type.Array(Phone, {
+          minItems: 1,
+          maxItems: AUDIENCE_CONTACTS_MAX,
+          description: 'Contacts of the workspace or of this document',
+        }),
+      },
+      { additionalProperties: false, description: 'These contacts' },
+    ),
+    Type.Object(
+      {
+        search: Type.Object(
+          {
+            query: Type.Optional(Type.String({ maxLength: 256 })),
+            tag: Type.Optional(Type.String({ maxLength: 64 })),
+            email: Type.Optional(Type.String({ maxLength: 320 })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false, description: "Every contact search-contacts' filters match; {} = everyone" },
+    ),
+  ],
+  { description: 'Exactly one of `tag`, `contact_phones` or `search`, resolved when the campaign is dispatched' },
+);
+
+const CampaignEntrySchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, pattern: NOT_BLANK }),
+    template_name: OrNull(
+      Type.String({ minLength: 1, maxLength: 512, description: 'null: the template was deleted (history only)' }),
+    ),
+    language: Type.Optional(
+      OrNull(Type.String({ ...LANGUAGE, description: 'The translation sent; default: the one get-template shows' })),
+    ),
+    variables: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 100 })),
+    audience: CampaignAudienceSchema,
+    scheduled_at: Type.Optional(
+      OrNull(Type.String({ format: 'date-time', description: 'ISO 8601 with an offset; null or past: at once' })),
+    ),
+    status: Type.Union(
+      CAMPAIGN_STATUSES.map((status) => Type.Literal(status)),
+      { description: 'Only `scheduled` campaigns are imported; the others are history, skipped' },
+    ),
+  },
+  { additionalProperties: false },
+);
 
 /**
  * The workspace-as-data format of `parley import` / `parley export`: a whole workspace's
@@ -28,7 +87,7 @@ export const WorkspaceDataSchema = Type.Object(
       Type.Array(
         Type.Object(
           {
-            phone: Type.String({ minLength: 3, maxLength: 40, description: 'International number; stored as E.164' }),
+            phone: Phone,
             name: Type.Optional(Type.String({ maxLength: 256 })),
             email: Type.Optional(Type.String({ maxLength: 320, description: 'An email address; "" means none' })),
             tags: Type.Optional(
@@ -54,6 +113,12 @@ export const WorkspaceDataSchema = Type.Object(
       }),
     ),
     sequences: Type.Optional(Type.Array(AutomationEntrySchema, { description: 'Drip sequences, upserted by name' })),
+    campaigns: Type.Optional(
+      Type.Array(CampaignEntrySchema, {
+        description:
+          'Broadcast campaigns, oldest first, matched by name. A `scheduled` one is created, or replaces the definition of a campaign of that name that is still scheduled, and is sent when due; the others are history and are never re-sent',
+      }),
+    ),
   },
   {
     $id: 'urn:parley:schema:workspace-data:v1',
@@ -64,3 +129,5 @@ export const WorkspaceDataSchema = Type.Object(
   },
 );
 export type WorkspaceData = Static<typeof WorkspaceDataSchema>;
+/** One campaign of the document. */
+export type CampaignEntry = Static<typeof CampaignEntrySchema>;

@@ -31,11 +31,24 @@ function capped(problems: FieldError[]): FieldError[] {
 /** Schema violations, one per path (TypeBox reports a missing property twice: required, then type). */
 function schemaProblems(document: unknown): FieldError[] {
   const byPath = new Map<string, string>();
-  for (const error of Value.Errors(WorkspaceDataSchema, document)) {
+  for (const error of [...Value.Errors(WorkspaceDataSchema, document)].flatMap(withChosenVariant)) {
     const field = error.path || '/';
     if (!byPath.has(field)) byPath.set(field, describeSchemaError(error));
   }
   return [...byPath].map(([field, message]) => ({ field, message }));
+}
+
+/**
+ * A union of objects each known by its one property (a campaign's audience): when the value names
+ * one of them, that variant's own errors say what is wrong, with their paths.
+ */
+function withChosenVariant(error: ValueError): ValueError[] {
+  const keys = typeof error.value === 'object' && error.value !== null ? Object.keys(error.value) : [];
+  if (error.type !== ValueErrorType.Union || keys.length !== 1) return [error];
+  const variants = (error.schema.anyOf ?? []) as TSchema[];
+  const chosen = variants.findIndex((v) => v.type === 'object' && keys[0]! in (v.properties ?? {}));
+  const iterator = error.errors[chosen];
+  return iterator ? [...iterator].flatMap(withChosenVariant) : [error];
 }
 
 type Describe = (schema: TSchema) => string;
@@ -53,6 +66,10 @@ const MESSAGES: Partial<Record<ValueErrorType, Describe>> = {
   [ValueErrorType.ArrayMaxItems]: (schema) => `must have at most ${String(schema.maxItems)} items`,
   [ValueErrorType.ArrayMinItems]: (schema) =>
     `must have at least ${String(schema.minItems)} item${schema.minItems === 1 ? '' : 's'}`,
+  [ValueErrorType.StringFormat]: (schema) =>
+    schema.format === 'date-time'
+      ? 'must be an ISO 8601 time with an offset, e.g. 2030-01-15T09:00:00+00:00'
+      : `must be a ${String(schema.format)}`,
   [ValueErrorType.String]: () => 'must be a string',
   [ValueErrorType.Boolean]: () => 'must be true or false',
   [ValueErrorType.Object]: () => 'must be an object',
@@ -65,11 +82,15 @@ function describeSchemaError(error: ValueError): string {
   return MESSAGES[error.type]?.(error.schema) ?? error.message;
 }
 
-/** Unions here are either a set of literals (an enum) or a nullable value. */
+/** Unions here are a set of literals (an enum), objects known by their one property, or a nullable value. */
 function describeUnion(error: ValueError): string {
   const variants = (error.schema.anyOf ?? []) as TSchema[];
   const literals = variants.filter((v) => v.const !== undefined).map((v) => String(v.const));
   if (literals.length > 0 && literals.length === variants.length) return `must be one of ${literals.join(', ')}`;
+  if (variants.every((v) => v.type === 'object')) {
+    const keys = variants.flatMap((v) => Object.keys((v.properties ?? {}) as object));
+    return `must be an object with exactly one of ${keys.join(', ')}`;
+  }
   const nonNull = error.errors
     .map((iterator) => iterator.First())
     .find((e): e is ValueError => e !== undefined && e.type !== ValueErrorType.Null);
