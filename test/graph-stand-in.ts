@@ -37,6 +37,16 @@ export interface GraphStandIn {
    * `sha256` overrides the digest reported, which is otherwise the hex SHA-256 of `bytes`.
    */
   setMedia(mediaId: string, media: StandInMedia): void;
+  /**
+   * Answers the next `count` message sends (`POST /{version}/{phoneNumberId}/messages`), then holds
+   * every later one: recorded (in `requests` and `held`) but left unanswered, as when Meta stops
+   * answering mid-request, until `release()`. Other requests are answered as usual.
+   */
+  holdMessagesAfter(count: number): void;
+  /** The message sends held so far, in arrival order (one whose client went away stays listed). */
+  held: RecordedRequest[];
+  /** Stops holding: held sends whose client is still connected get their normal answer. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -57,6 +67,11 @@ interface State {
   failures: { response: ScriptedResponse; remaining: number }[];
   templates: Map<string, MetaTemplate[]>;
   media: Map<string, StandInMedia>;
+  /** Message sends still to answer before holding starts; null when not holding. */
+  hold: { answerFirst: number } | null;
+  held: RecordedRequest[];
+  /** Resumes each held request (it answers, unless its client has gone). */
+  heldResumers: (() => void)[];
 }
 
 /** Meta's error envelope, e.g. metaError(131047, 'Re-engagement message', 'More than 24 hours …'). */
@@ -81,6 +96,13 @@ export async function startGraphStandIn(options: { apiVersion: string }): Promis
     failures: [],
     templates: new Map(),
     media: new Map(),
+    hold: null,
+    held: [],
+    heldResumers: [],
+  };
+  const release = () => {
+    state.hold = null;
+    for (const resume of state.heldResumers.splice(0)) resume();
   };
   const server = http.createServer((req, res) => {
     handle(state, req, res).catch((error: unknown) => send(res, 500, { error: String(error) }));
@@ -89,6 +111,7 @@ export async function startGraphStandIn(options: { apiVersion: string }): Promis
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let closing: Promise<void> | undefined;
   const close = () => {
+    release();
     closing ??= new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections(); // clients keep connections alive; close would otherwise wait on them
@@ -102,6 +125,11 @@ export async function startGraphStandIn(options: { apiVersion: string }): Promis
     failNext: (response, times = 1) => state.failures.push({ response, remaining: times }),
     setTemplates: (wabaId, templates) => state.templates.set(wabaId, templates),
     setMedia: (mediaId, media) => state.media.set(mediaId, media),
+    holdMessagesAfter: (count) => {
+      state.hold = { answerFirst: count };
+    },
+    held: state.held,
+    release,
     close,
   };
 }
@@ -109,7 +137,15 @@ export async function startGraphStandIn(options: { apiVersion: string }): Promis
 async function handle(state: State, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const text = await readBody(req);
   const body = parseJson(text);
-  state.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: body ?? null });
+  const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: body ?? null };
+  state.requests.push(recorded);
+  if (mustHold(state, req)) {
+    let clientGone = false;
+    res.on('close', () => (clientGone = true));
+    state.held.push(recorded);
+    await new Promise<void>((resume) => state.heldResumers.push(resume));
+    if (clientGone) return;
+  }
   const scripted = takeScriptedFailure(state);
   if (scripted) return send(res, scripted.status, scripted.body, scripted.headers);
   if (!/^Bearer \S+$/.test(req.headers.authorization ?? '')) return sendInvalidToken(res);
@@ -125,6 +161,14 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
     return sendMediaInfo(state, res, objectId);
   }
   return sendUnsupported(res, req.method ?? '', objectId ?? '');
+}
+
+/** Counts a message send against the answers left before holding; true when this one is to be held. */
+function mustHold(state: State, req: http.IncomingMessage): boolean {
+  if (!state.hold || req.method !== 'POST' || !/^\/[^/?]+\/[^/?]+\/messages(\?|$)/.test(req.url ?? '')) return false;
+  if (state.hold.answerFirst <= 0) return true;
+  state.hold.answerFirst -= 1;
+  return false;
 }
 
 function takeScriptedFailure(state: State): ScriptedResponse | undefined {
