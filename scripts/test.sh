@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
 
 files=(src/**/*.test.ts test/**/*.test.ts)
+npm run build:web --silent # the dashboard the browser tests load
 run_suite() {
   node --import tsx --test --test-reporter=spec --test-concurrency=2 "${files[@]}"
 }

@@ -1,3 +1,6 @@
+import { registerAccountRoutes } from './accounts/account.routes.js';
+import { registerDashboardStatic } from './dashboard/static.routes.js';
+import { registerSettingsRoutes } from './workspaces/settings.routes.js';
 import { registerCampaignRoutes } from './campaigns/campaign.routes.js';
 import { registerContactRoutes } from './contacts/contact.routes.js';
 import { registerDropdownRoutes } from './dropdowns/dropdown.routes.js';
@@ -30,4 +33,8 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerFlowRoutes(app, services.flows);
   registerCampaignRoutes(app, services.campaigns);
   registerWhatsappWebhookRoutes(app, config, services.webhooks);
+  // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
+  registerAccountRoutes(app, services.accounts);
+  registerSettingsRoutes(app, services.tokens, services.workspaces);
+  registerDashboardStatic(app);
 }

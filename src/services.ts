@@ -22,6 +22,7 @@ import { createTagService } from './tags/tag.service.js';
 import { createTemplateSyncService } from './templates/template-sync.js';
 import { createTemplateService } from './templates/template.service.js';
 import { createTriggerService } from './triggers/trigger.service.js';
+import { createAccountService } from './accounts/account.service.js';
 import { createTokenService } from './workspaces/token.service.js';
 import { createWorkspaceService } from './workspaces/workspace.service.js';
 import { createWhatsappWebhookService } from './webhooks/whatsapp.service.js';
@@ -67,9 +68,11 @@ export function createServices(deps: Deps, config: Config) {
     () => outbox.wake(),
   );
   const templateSync = createTemplateSyncService(deps, templates, channels, graph);
+  const workspaces = createWorkspaceService(deps);
   return {
     deps,
-    workspaces: createWorkspaceService(deps),
+    workspaces,
+    accounts: createAccountService(deps, workspaces),
     tokens: createTokenService(deps),
     contacts,
     tags: createTagService(deps),

@@ -6,6 +6,7 @@ import * as contactSearchPaths from './migrations/0002_contact_search_paths.js';
 import * as messageFeedRecords from './migrations/0003_message_feed_records.js';
 import * as messaging from './migrations/0004_messaging.js';
 import * as automation from './migrations/0005_automation.js';
+import * as dashboard from './migrations/0006_dashboard.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0003_message_feed_records': messageFeedRecords,
   '0004_messaging': messaging,
   '0005_automation': automation,
+  '0006_dashboard': dashboard,
 };
 
 class InCodeProvider implements MigrationProvider {

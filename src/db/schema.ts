@@ -22,6 +22,10 @@ export interface Database {
   flow_runs: FlowRunTable;
   idempotency_keys: IdempotencyKeyTable;
   jobs: JobTable;
+  sessions: SessionTable;
+  login_failures: LoginFailureTable;
+  invites: InviteTable;
+  conversations: ConversationTable;
 }
 
 export interface WorkspaceTable {
@@ -226,4 +230,42 @@ export interface JobTable {
   leased_until: string | null;
   attempts: Generated<number>;
   created_at: string;
+}
+
+export interface SessionTable {
+  id_hash: string;
+  user_id: string;
+  workspace_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface LoginFailureTable {
+  email: string;
+  failures: number;
+  locked_until: string | null;
+  updated_at: string;
+}
+
+export interface InviteTable {
+  id: string;
+  workspace_id: string;
+  email: string;
+  role: 'owner' | 'member';
+  token_hash: string;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+}
+
+/** A conversation's inbox state (one per contact that has one): read up to, assigned to, done at. */
+export interface ConversationTable {
+  contact_id: string;
+  workspace_id: string;
+  read_at: string | null;
+  assignee_id: string | null;
+  done_at: string | null;
+  updated_at: string;
 }

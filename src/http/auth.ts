@@ -1,7 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { errors } from '../shared/errors.js';
+import type { AccountService } from '../accounts/account.service.js';
 import type { TokenService } from '../workspaces/token.service.js';
+import {
+  requireCsrfToken,
+  requireSameOrigin,
+  SESSION_COOKIE,
+  sessionPrincipal,
+  sessionUserOf,
+} from './session-auth.js';
 import { FixedWindowLimiter, type RateDecision } from './rate-limit.js';
 import type { Access, Api } from './types.js';
 
@@ -15,12 +23,38 @@ const ANONYMOUS_LIMIT_PER_MINUTE = 120;
  * interval per token (0 = no interval: the "raised rate limit" for trusted pollers, whose polls then
  * count like any other request); everything else shares the per-token request budget.
  */
-export function registerAuth(app: Api, deps: { tokens: TokenService; clock: Clock }): void {
+export function registerAuth(app: Api, deps: { tokens: TokenService; accounts: AccountService; clock: Clock }): void {
   const limiter = new FixedWindowLimiter(deps.clock);
+
+  /**
+   * The dashboard's requests: its own routes, and API routes called with the session cookie and
+   * no Authorization header. A session acts as a full-access token of its user, and every change
+   * must carry the session's CSRF token.
+   */
+  async function authenticateSession(request: FastifyRequest, reply: FastifyReply, access: Access): Promise<void> {
+    requireSameOrigin(request);
+    const user = await sessionUserOf(request, deps.accounts);
+    if (!user) {
+      if (access === 'session-optional') return;
+      enforce(reply, limiter.hit(`anon:${request.ip}`, ANONYMOUS_LIMIT_PER_MINUTE, MINUTE_MS));
+      throw errors.unauthorized('Log in to the dashboard (the session has ended or expired)');
+    }
+    requireCsrfToken(request, user);
+    request.sessionUser = user;
+    request.principal = sessionPrincipal(user);
+    enforce(reply, limiter.hit(`session:${user.userId}`, request.principal.rateLimitPerMinute, MINUTE_MS));
+  }
 
   app.addHook('onRequest', async (request, reply) => {
     const access = request.routeOptions.config.access ?? defaultAccess(request.routeOptions.url);
-    if (access === 'public') return;
+    if (access === 'public') {
+      if (request.url.startsWith('/api/dashboard/')) requireSameOrigin(request);
+      return;
+    }
+    const viaSession = request.cookies[SESSION_COOKIE] !== undefined && !request.headers.authorization;
+    if (access === 'session' || access === 'session-optional' || viaSession) {
+      return authenticateSession(request, reply, access);
+    }
     const token = bearerToken(request);
     try {
       request.principal = await deps.tokens.authenticate(token ?? '');

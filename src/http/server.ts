@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
@@ -42,9 +43,11 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotencyKey', null);
   app.decorateRequest('rawBody', null);
+  app.decorateRequest('sessionUser', null);
+  await app.register(fastifyCookie);
   registerErrorHandling(app);
   registerTransport(app, config);
-  registerAuth(app, { tokens: services.tokens, clock: services.deps.clock });
+  registerAuth(app, { tokens: services.tokens, accounts: services.accounts, clock: services.deps.clock });
   registerIdempotency(app, services.deps);
   await registerOpenApi(app, config.publicBaseUrl);
   registerRoutes(app, services, config);

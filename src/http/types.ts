@@ -2,17 +2,22 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../shared/errors.js';
+import type { SessionUser } from '../accounts/account.service.js';
 import type { Principal } from '../workspaces/token.service.js';
 
 /**
  * How a route may be called: `public` needs no token, `read` accepts any token, `write`
- * (anything that writes or sends) refuses read-only tokens.
+ * (anything that writes or sends) refuses read-only tokens. A dashboard session may call `read`
+ * and `write` routes too; `session` routes (the dashboard's own) take only a session, and
+ * `session-optional` ones read it when there is one.
  */
-export type Access = 'public' | 'read' | 'write';
+export type Access = 'public' | 'read' | 'write' | 'session' | 'session-optional';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /** The dashboard user, when the request came with a session cookie. */
+    sessionUser: SessionUser | null;
     idempotencyKey: string | null;
     /** The body's bytes, kept only where a signature covers them (Meta's webhook). */
     rawBody: Buffer | null;
@@ -37,4 +42,10 @@ export type Api = FastifyInstance<
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw errors.unauthorized('This endpoint needs a bearer token');
   return request.principal;
+}
+
+/** The dashboard user of a `session` route. */
+export function sessionUserOf(request: FastifyRequest): SessionUser {
+  if (!request.sessionUser) throw errors.unauthorized('Log in to the dashboard first');
+  return request.sessionUser;
 }

@@ -26,6 +26,9 @@ export const ERROR_CODES = {
   invalid_json: { status: 400, title: 'The request body is not valid JSON' },
   unauthorized: { status: 401, title: 'Missing or invalid API token' },
   insufficient_scope: { status: 403, title: 'The token may not do this' },
+  invalid_credentials: { status: 401, title: 'The email or password is wrong' },
+  csrf_token_invalid: { status: 403, title: 'The X-CSRF-Token header is missing or does not match the session' },
+  owner_only: { status: 403, title: 'Only a workspace owner may do this' },
   https_required: { status: 403, title: 'Requests must use HTTPS' },
   not_found: { status: 404, title: 'No such resource' },
   route_not_found: { status: 404, title: 'No such endpoint' },
@@ -44,6 +47,7 @@ export const ERROR_CODES = {
   header_media_required: { status: 422, title: 'The template header needs a media URL' },
   webhook_signature_invalid: { status: 401, title: 'The webhook signature does not match' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  login_locked: { status: 429, title: 'Too many failed logins; wait before trying again' },
   poll_too_frequent: { status: 429, title: 'Polling faster than the workspace allows' },
   internal_error: { status: 500, title: 'Internal server error' },
   message_has_no_media: { status: 422, title: 'The message has no media to download' },
@@ -63,6 +67,14 @@ export const errors = {
     make('validation_failed', fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; '), fieldErrors),
   unauthorized: (message: string) => make('unauthorized', message),
   insufficientScope: (message: string) => make('insufficient_scope', message),
+  invalidCredentials: () => make('invalid_credentials', 'The email or password is wrong'),
+  csrfTokenInvalid: () =>
+    make('csrf_token_invalid', 'Send the session’s CSRF token in the X-CSRF-Token header with every change'),
+  ownerOnly: () => make('owner_only', 'Only a workspace owner may do this'),
+  loginLocked: (retryAfterSeconds: number) =>
+    make('login_locked', `Too many failed logins for this email; try again in ${retryAfterSeconds} s`, [], {
+      retry_after: retryAfterSeconds,
+    }),
   notFound: (resource: string, field?: string) =>
     make('not_found', `${resource} not found`, field ? [{ field, message: `no ${resource} matches` }] : [], {
       resource,

@@ -91,6 +91,18 @@ export function createTokenService({ db, clock, newId }: Deps) {
       };
     },
 
+    /** The workspace's tokens, newest first, with who created each (never the secret). */
+    list: (workspaceId: string) =>
+      db
+        .selectFrom('api_tokens as t')
+        .innerJoin('users as u', 'u.id', 't.user_id')
+        .select(['t.id', 't.name', 't.token_prefix as prefix', 't.scope', 'u.email as created_by'])
+        .select(['t.created_at', 't.last_used_at', 't.revoked_at'])
+        .where('t.workspace_id', '=', workspaceId)
+        .orderBy('t.created_at', 'desc')
+        .orderBy('t.id', 'desc')
+        .execute(),
+
     /** Revokes a token by id (optionally only within one workspace). Revoking twice is harmless. */
     async revoke(tokenId: string, workspaceId?: string): Promise<{ id: string; revoked_at: string }> {
       let query = db.selectFrom('api_tokens').select(['id', 'revoked_at']).where('id', '=', tokenId);

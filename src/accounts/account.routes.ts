@@ -1,0 +1,104 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import { sessionUserOf, type Api } from '../http/types.js';
+import { SESSION_COOKIE } from '../http/session-auth.js';
+import type { AccountService, NewSession } from './account.service.js';
+
+const Email = Type.String({ minLength: 3, maxLength: 254 });
+const Password = Type.String({ minLength: 1, maxLength: 1024 });
+const Role = Type.Union([Type.Literal('owner'), Type.Literal('member')]);
+/** Dashboard endpoints are the dashboard's own contract, not the integration API's: kept out of OpenAPI. */
+const hide = true;
+
+/** The session cookie: HttpOnly, Secure and SameSite=Strict, under the __Host- prefix (no Domain, Path=/). */
+function setSessionCookie(reply: FastifyReply, session: NewSession): void {
+  reply.setCookie(SESSION_COOKIE, session.secret, {
+    path: '/',
+    httpOnly: true,
+    secure: true,
+    sameSite: 'strict',
+    expires: session.expiresAt,
+  });
+}
+
+/** Sign-in for the dashboard: first-run set-up, log in/out, the session, invitations, the team. */
+export function registerAccountRoutes(app: Api, accounts: AccountService): void {
+  app.get('/api/dashboard/session', { config: { access: 'session-optional' }, schema: { hide } }, async (request) => {
+    const user = request.sessionUser;
+    return {
+      setup_needed: user ? false : await accounts.needsSetup(),
+      user: user && { id: user.userId, email: user.email, name: user.name, role: user.role },
+      workspace: user && { id: user.workspaceId, name: user.workspaceName },
+      csrf_token: user?.csrfToken ?? null,
+    };
+  });
+
+  app.post(
+    '/api/dashboard/setup',
+    {
+      config: { access: 'public' },
+      schema: {
+        hide,
+        body: Type.Object({ workspace: Type.String({ maxLength: 200 }), email: Email, password: Password }),
+      },
+    },
+    async (request, reply) => {
+      setSessionCookie(reply, await accounts.setupFirstWorkspace(request.body));
+      return { ok: true };
+    },
+  );
+
+  app.post(
+    '/api/dashboard/login',
+    { config: { access: 'public' }, schema: { hide, body: Type.Object({ email: Email, password: Password }) } },
+    async (request, reply) => {
+      setSessionCookie(reply, await accounts.login(request.body.email, request.body.password));
+      return { ok: true };
+    },
+  );
+
+  app.post('/api/dashboard/logout', { config: { access: 'session' }, schema: { hide } }, async (request, reply) => {
+    const secret = request.cookies[SESSION_COOKIE];
+    if (secret) await accounts.logout(secret);
+    reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, secure: true, sameSite: 'strict' });
+    return { ok: true };
+  });
+
+  app.get(
+    '/api/dashboard/invites/:token',
+    { config: { access: 'public' }, schema: { hide, params: Type.Object({ token: Type.String({ maxLength: 100 }) }) } },
+    async (request) => {
+      const invite = await accounts.openInvite(request.params.token);
+      return { email: invite.email, role: invite.role, workspace: invite.workspace };
+    },
+  );
+
+  app.post(
+    '/api/dashboard/invites/accept',
+    {
+      config: { access: 'public' },
+      schema: {
+        hide,
+        body: Type.Object({
+          token: Type.String({ maxLength: 100 }),
+          name: Type.String({ maxLength: 200 }),
+          password: Password,
+        }),
+      },
+    },
+    async (request, reply) => {
+      setSessionCookie(reply, await accounts.acceptInvite(request.body));
+      return { ok: true };
+    },
+  );
+
+  app.post(
+    '/api/dashboard/invites',
+    { config: { access: 'session' }, schema: { hide, body: Type.Object({ email: Email, role: Role }) } },
+    async (request) => accounts.invite(sessionUserOf(request), request.body),
+  );
+
+  app.get('/api/dashboard/team', { config: { access: 'session' }, schema: { hide } }, async (request) =>
+    accounts.team(sessionUserOf(request).workspaceId),
+  );
+}

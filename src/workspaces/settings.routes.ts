@@ -1,0 +1,88 @@
+import { Type } from '@sinclair/typebox';
+import { sessionUserOf, type Api } from '../http/types.js';
+import { errors } from '../shared/errors.js';
+import { formatTimestamp } from '../shared/time.js';
+import type { TokenService } from './token.service.js';
+import type { WorkspaceService } from './workspace.service.js';
+
+const hide = true;
+const at = (value: string | null) => value && formatTimestamp(value);
+
+/** Settings → API Tokens and Settings → Workspace, for the dashboard (session only, never a token). */
+export function registerSettingsRoutes(app: Api, tokens: TokenService, workspaces: WorkspaceService): void {
+  app.get('/api/dashboard/tokens', { config: { access: 'session' }, schema: { hide } }, async (request) => {
+    const rows = await tokens.list(sessionUserOf(request).workspaceId);
+    return rows.map((row) => ({
+      ...row,
+      created_at: at(row.created_at),
+      last_used_at: at(row.last_used_at),
+      revoked_at: at(row.revoked_at),
+    }));
+  });
+
+  app.post(
+    '/api/dashboard/tokens',
+    {
+      config: { access: 'session' },
+      schema: {
+        hide,
+        body: Type.Object({
+          name: Type.String({ minLength: 1, maxLength: 100 }),
+          scope: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('read')])),
+        }),
+      },
+    },
+    async (request) => {
+      const user = sessionUserOf(request);
+      const issued = await tokens.create({ workspaceId: user.workspaceId, userId: user.userId, ...request.body });
+      return { ...issued, created_at: formatTimestamp(issued.created_at) };
+    },
+  );
+
+  app.delete(
+    '/api/dashboard/tokens/:id',
+    { config: { access: 'session' }, schema: { hide, params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } },
+    async (request) => tokens.revoke(request.params.id.toLowerCase(), sessionUserOf(request).workspaceId),
+  );
+
+  app.get('/api/dashboard/workspace', { config: { access: 'session' }, schema: { hide } }, async (request) => {
+    const workspace = await workspaces.get(sessionUserOf(request).workspaceId);
+    return {
+      id: workspace.id,
+      name: workspace.name,
+      time_zone: workspace.time_zone,
+      poll_interval_seconds: workspace.poll_interval_seconds,
+    };
+  });
+
+  app.put(
+    '/api/dashboard/workspace',
+    {
+      config: { access: 'session' },
+      schema: {
+        hide,
+        body: Type.Object({
+          name: Type.Optional(Type.String({ maxLength: 200 })),
+          time_zone: Type.Optional(Type.String({ maxLength: 100 })),
+          poll_interval_seconds: Type.Optional(Type.Integer()),
+        }),
+      },
+    },
+    async (request) => {
+      const user = sessionUserOf(request);
+      if (user.role !== 'owner') throw errors.ownerOnly();
+      const { name, time_zone, poll_interval_seconds } = request.body;
+      const workspace = await workspaces.update(user.workspaceId, {
+        name,
+        timeZone: time_zone,
+        pollIntervalSeconds: poll_interval_seconds,
+      });
+      return {
+        id: workspace.id,
+        name: workspace.name,
+        time_zone: workspace.time_zone,
+        poll_interval_seconds: workspace.poll_interval_seconds,
+      };
+    },
+  );
+}

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { after } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { TestServer } from './server.js';
+
+/** Debian's chromium (installed by .ci/run); never a downloaded browser. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = path.join(import.meta.dirname, '..', 'test-artifacts', 'screenshots');
+
+let browser: Promise<Browser> | undefined;
+// Registered at import (file level): an `after` registered inside a test would run after that test.
+after(async () => {
+  if (browser) await (await browser).close();
+});
+
+/** One headless Chromium per test file, closed after its tests. */
+export function openBrowser(): Promise<Browser> {
+  if (!browser) {
+    if (!fs.existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+    browser = chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  }
+  return browser;
+}
+
+/**
+ * A fresh browser context (its own cookies) on the test server, trusting its self-signed
+ * certificate. `bypassCSP` only for injecting axe-core, whose script the page's CSP would refuse.
+ */
+export async function newPage(
+  server: TestServer,
+  options: { width?: number; height?: number; bypassCSP?: boolean } = {},
+): Promise<{ page: Page; context: BrowserContext }> {
+  const context = await (
+    await openBrowser()
+  ).newContext({
+    baseURL: server.baseUrl,
+    ignoreHTTPSErrors: true,
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    bypassCSP: options.bypassCSP ?? false,
+  });
+  const page = await context.newPage();
+  return { page, context };
+}
+
+/** Saves a full-page screenshot as a test artifact (test-artifacts/screenshots/NAME.png). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** A workspace and its owner, created the way `parley setup` does; returns the credentials. */
+export async function createOwner(server: TestServer, name = 'Acme Support') {
+  const email = `owner-${Math.random().toString(36).slice(2)}@example.com`;
+  const password = 'correct horse battery';
+  const { workspace, user } = await server.app.services.workspaces.setup({ name, email, password });
+  return { email, password, workspaceId: workspace.id, userId: user.id };
+}
+
+/** Logs in through the form and waits for the signed-in layout. */
+export async function logIn(page: Page, credentials: { email: string; password: string }): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Email').fill(credentials.email);
+  await page.getByLabel('Password').fill(credentials.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: 'Log out' }).waitFor();
+}
+
+/** axe-core's serious and critical findings on the current page (none is the bar). */
+export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: path.join(import.meta.dirname, '..', 'node_modules', 'axe-core', 'axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}

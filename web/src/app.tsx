@@ -1,0 +1,32 @@
+import { useEffect, useState } from 'preact/hooks';
+import { dashboard, setCsrfToken, whenSignedOut } from './api';
+import { Login, Setup, AcceptInvite } from './pages/sign-in';
+import { Shell } from './shell';
+import { useLocation } from './router';
+import { SessionContext, type SessionState } from './session';
+
+/** The dashboard: first-run set-up, log-in or an invitation, else the signed-in workspace. */
+export function App() {
+  const [session, setSession] = useState<SessionState | null>(null);
+  const url = useLocation();
+  const refresh = async () => {
+    const next = await dashboard.get<SessionState>('session');
+    setCsrfToken(next.csrf_token);
+    setSession(next);
+  };
+  useEffect(() => {
+    whenSignedOut(() => void refresh());
+    void refresh();
+  }, []);
+
+  if (!session) return <p class="loading">Loading…</p>;
+  const invite = /^\/invite\/([^/]+)$/.exec(url.pathname);
+  if (invite && !session.user) return <AcceptInvite token={invite[1]!} onDone={refresh} />;
+  if (session.setup_needed) return <Setup onDone={refresh} />;
+  if (!session.user) return <Login onDone={refresh} />;
+  return (
+    <SessionContext.Provider value={{ session, refresh }}>
+      <Shell url={url} />
+    </SessionContext.Provider>
+  );
+}

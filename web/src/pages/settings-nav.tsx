@@ -1,0 +1,22 @@
+import { Link, useLocation } from '../router';
+
+const tabs = [
+  { href: '/settings/tokens', label: 'API Tokens' },
+  { href: '/settings/channel', label: 'Channel' },
+  { href: '/settings/workspace', label: 'Workspace' },
+  { href: '/settings/team', label: 'Team' },
+];
+
+/** Settings' sub-sections. */
+export function SettingsNav() {
+  const url = useLocation();
+  return (
+    <nav class="tabs" aria-label="Settings">
+      {tabs.map((tab) => (
+        <Link key={tab.href} href={tab.href} aria-current={url.pathname === tab.href ? 'page' : undefined}>
+          {tab.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,153 @@
+import { useEffect, useState } from 'preact/hooks';
+import { dashboard, ApiError } from '../api';
+import { navigate } from '../router';
+import { ErrorNote, TextField, useSubmit } from '../ui';
+
+type Done = { onDone: () => Promise<void> };
+
+function Centered(props: { title: string; children: preact.ComponentChildren }) {
+  useEffect(() => {
+    document.title = `${props.title} · Parley`;
+  }, [props.title]);
+  return (
+    <main class="centered" id="main">
+      <section class="card" aria-labelledby="page-title">
+        <p class="brand">Parley</p>
+        <h1 id="page-title">{props.title}</h1>
+        {props.children}
+      </section>
+    </main>
+  );
+}
+
+export function Login({ onDone }: Done) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    await dashboard.post('login', { email, password });
+    await onDone();
+  });
+  return (
+    <Centered title="Log in">
+      <form onSubmit={onSubmit}>
+        <TextField label="Email" type="email" autoComplete="username" required value={email} onValue={setEmail} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+        />
+        <ErrorNote error={error} />
+        <button class="primary" type="submit" disabled={busy}>
+          Log in
+        </button>
+      </form>
+    </Centered>
+  );
+}
+
+/** First run: no user exists yet, so the first visitor creates the workspace and its owner. */
+export function Setup({ onDone }: Done) {
+  const [workspace, setWorkspace] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    await dashboard.post('setup', { workspace, email, password });
+    navigate('/settings/channel', { replace: true });
+    await onDone();
+  });
+  const field = (name: string) => (error instanceof ApiError ? error.fieldMessage(name) : undefined);
+  return (
+    <Centered title="Set up your workspace">
+      <p>Welcome to Parley. Create your workspace and its owner account; you can invite teammates later.</p>
+      <form onSubmit={onSubmit}>
+        <TextField
+          label="Workspace name"
+          required
+          value={workspace}
+          onValue={setWorkspace}
+          error={field('workspace')}
+        />
+        <TextField
+          label="Your email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onValue={setEmail}
+          error={field('email')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          required
+          hint="At least 8 characters."
+          value={password}
+          onValue={setPassword}
+          error={field('password')}
+        />
+        <ErrorNote error={error} />
+        <button class="primary" type="submit" disabled={busy}>
+          Create workspace
+        </button>
+      </form>
+    </Centered>
+  );
+}
+
+interface Invite {
+  email: string;
+  role: string;
+  workspace: string;
+}
+
+/** A teammate's invitation link: they choose their name and password and are logged in. */
+export function AcceptInvite({ token, onDone }: Done & { token: string }) {
+  const [invite, setInvite] = useState<Invite | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  useEffect(() => {
+    dashboard.get<Invite>(`invites/${encodeURIComponent(token)}`).then(setInvite, setLoadError);
+  }, [token]);
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    await dashboard.post('invites/accept', { token, name, password });
+    navigate('/inbox', { replace: true });
+    await onDone();
+  });
+  if (loadError) {
+    return (
+      <Centered title="Invitation">
+        <p>This invitation link is not valid any more (used, expired or mistyped). Ask for a new one.</p>
+      </Centered>
+    );
+  }
+  if (!invite) return <p class="loading">Loading…</p>;
+  return (
+    <Centered title={`Join ${invite.workspace}`}>
+      <p>
+        You were invited as {invite.role} with <strong>{invite.email}</strong>.
+      </p>
+      <form onSubmit={onSubmit}>
+        <TextField label="Your name" autoComplete="name" value={name} onValue={setName} />
+        <TextField
+          label="Choose a password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          required
+          value={password}
+          onValue={setPassword}
+        />
+        <ErrorNote error={error} />
+        <button class="primary" type="submit" disabled={busy}>
+          Join workspace
+        </button>
+      </form>
+    </Centered>
+  );
+}

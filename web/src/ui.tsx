@@ -1,0 +1,157 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
+import { messageOf } from './api';
+
+/** Loads data for a page and reloads on demand; stale answers (deps changed meanwhile) are dropped. */
+export function useAsync<T>(load: () => Promise<T>, deps: unknown[]) {
+  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
+  const generation = useRef(0);
+  const reload = useCallback(() => {
+    const mine = ++generation.current;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => mine === generation.current && setState({ data, loading: false }),
+      (error: unknown) => mine === generation.current && setState({ error, loading: false }),
+    );
+  }, deps); // the caller lists what `load` depends on
+  useEffect(reload, [reload]);
+  return { ...state, reload };
+}
+
+export function Page(props: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
+  useEffect(() => {
+    document.title = `${props.title} · Parley`;
+  }, [props.title]);
+  return (
+    <section class="page" aria-labelledby="page-title">
+      <header class="page-header">
+        <h1 id="page-title">{props.title}</h1>
+        {props.actions && <div class="page-actions">{props.actions}</div>}
+      </header>
+      {props.children}
+    </section>
+  );
+}
+
+/** An error in words, announced to screen readers. */
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p class="error" role="alert">
+      {messageOf(error)}
+    </p>
+  );
+}
+
+type InputProps = Omit<JSX.IntrinsicElements['input'], 'onInput' | 'value'>;
+
+/** A labelled text input; `hint` and `error` are tied to it for assistive technology. */
+export function TextField(
+  props: InputProps & {
+    label: string;
+    value: string;
+    onValue: (value: string) => void;
+    hint?: ComponentChildren;
+    error?: string | undefined;
+  },
+) {
+  const { label, value, onValue, hint, error, ...rest } = props;
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        value={value}
+        onInput={(e) => onValue(e.currentTarget.value)}
+        aria-describedby={hint || error ? `${id}-note` : undefined}
+        aria-invalid={error ? true : undefined}
+        {...rest}
+      />
+      {(hint || error) && (
+        <small id={`${id}-note`} class={error ? 'error' : 'hint'}>
+          {error ?? hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** Copies text to the clipboard and says so. */
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(text);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2000);
+  };
+  return (
+    <button type="button" onClick={() => void copy()} aria-live="polite">
+      {copied ? 'Copied' : label}
+    </button>
+  );
+}
+
+/** A button that asks first, in a modal <dialog> (keyboard and screen-reader friendly by default). */
+export function ConfirmButton(props: {
+  label: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => void | Promise<void>;
+  danger?: boolean;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [error, setError] = useState<unknown>(null);
+  const confirm = async () => {
+    try {
+      await props.onConfirm();
+      dialog.current?.close();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <>
+      <button type="button" class={props.danger ? 'danger' : ''} onClick={() => dialog.current?.showModal()}>
+        {props.label}
+      </button>
+      <dialog ref={dialog} aria-label={props.question}>
+        <p>{props.question}</p>
+        <ErrorNote error={error} />
+        <div class="dialog-actions">
+          <button type="button" onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+          <button type="button" class={props.danger ? 'danger' : 'primary'} onClick={() => void confirm()}>
+            {props.confirmLabel}
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+/** Runs a form's submit handler, tracking whether it is busy and what went wrong. */
+export function useSubmit(run: () => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const onSubmit = async (event?: Event) => {
+    event?.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await run();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, onSubmit: (event: Event) => void onSubmit(event), run: onSubmit };
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** An ISO timestamp in the viewer's locale and zone; a dash for none. */
+export function formatTime(iso: string | null | undefined): string {
+  return iso ? dateTime.format(new Date(iso)) : '—';
+}
