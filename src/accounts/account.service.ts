@@ -54,6 +54,9 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
   }
 
   async function recordFailure(email: string): Promise<void> {
+    // Failures older than a day are forgotten (a lock lasts at most MAX_LOCK_MS); the table stays small.
+    const stale = toStoredTimestamp(new Date(clock.now().getTime() - 24 * 3_600_000));
+    await db.deleteFrom('login_failures').where('updated_at', '<', stale).execute();
     const row = await db.selectFrom('login_failures').selectAll().where('email', '=', email).executeTakeFirst();
     const failures = (row?.failures ?? 0) + 1;
     const over = failures - FREE_ATTEMPTS;
@@ -70,7 +73,9 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
       .execute();
   }
 
+
   async function openSession(userId: string, workspaceId: string): Promise<NewSession> {
+    await db.deleteFrom('sessions').where('expires_at', '<=', now()).execute(); // housekeeping, at a rare moment
     const secret = secretToken();
     const csrfToken = secretToken();
     const expiresAt = new Date(clock.now().getTime() + SESSION_TTL_MS);
