@@ -1,11 +1,15 @@
 import { registerAccountRoutes } from './accounts/account.routes.js';
 import { registerDashboardStatic } from './dashboard/static.routes.js';
+import { registerAutomationDashboardRoutes } from './dashboard/automation.routes.js';
 import { registerSettingsRoutes } from './workspaces/settings.routes.js';
+import { registerChannelDashboardRoutes } from './channels/channel.routes.js';
 import { registerCampaignRoutes } from './campaigns/campaign.routes.js';
 import { registerContactRoutes } from './contacts/contact.routes.js';
+import { registerContactDashboardRoutes } from './contacts/contact.dashboard.routes.js';
 import { registerDropdownRoutes } from './dropdowns/dropdown.routes.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import type { Api } from './http/types.js';
+import { registerInboxRoutes } from './inbox/inbox.routes.js';
 import { registerMediaRoutes } from './messages/media.routes.js';
 import { registerMessageRoutes } from './messages/message.routes.js';
 import { registerFlowRoutes } from './flows/flow.routes.js';
@@ -13,6 +17,7 @@ import { registerSequenceRoutes } from './sequences/sequence.routes.js';
 import type { Services } from './services.js';
 import { registerTagRoutes } from './tags/tag.routes.js';
 import { registerTemplateRoutes } from './templates/template.routes.js';
+import { registerTemplateDashboardRoutes } from './templates/template-dashboard.routes.js';
 import { registerTriggerRoutes } from './triggers/trigger.routes.js';
 import { registerWhatsappWebhookRoutes } from './webhooks/whatsapp.routes.js';
 import { registerMeRoutes } from './workspaces/me.routes.js';
@@ -36,5 +41,10 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
   registerAccountRoutes(app, services.accounts);
   registerSettingsRoutes(app, services.tokens, services.workspaces);
+  registerChannelDashboardRoutes(app, services, config);
+  registerTemplateDashboardRoutes(app, services.templates, services.templateSync);
+  registerAutomationDashboardRoutes(app, services.deps.db);
+  registerContactDashboardRoutes(app, { contacts: services.contacts, ...services.contactViews });
+  registerInboxRoutes(app, services.inbox, services.inboxEvents, { service: services.media, dataDir: config.dataDir });
   registerDashboardStatic(app);
 }

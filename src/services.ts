@@ -6,7 +6,11 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createContactService, type ContactEvents } from './contacts/contact.service.js';
+import { createContactDashboardService } from './contacts/contact.dashboard.js';
+import { createContactImportService } from './contacts/contact.import.js';
 import { createDropdownService } from './dropdowns/dropdown.service.js';
+import { createEventHub } from './inbox/event-hub.js';
+import { createInboxService } from './inbox/inbox.service.js';
 import { createMediaService } from './messages/media.js';
 import { createMessageService } from './messages/message.service.js';
 import { createOutbox } from './messages/outbox.js';
@@ -37,18 +41,30 @@ export function createServices(deps: Deps, config: Config) {
   const contacts = createContactService(deps, () => contactEvents);
   const channels = createChannelService(deps, loadSecretBox(config));
   const graph = createGraphClient({ graphUrl: config.whatsappGraphUrl, apiVersion: config.whatsappApiVersion });
+  // The dashboard's live updates: the message service and the outbox tell it what changed.
+  const inboxEvents = createEventHub();
+  const inbox = createInboxService(deps, inboxEvents);
   // The outbox reports the simulator's receipts through the message service, which wakes the outbox.
-  const outbox = createOutbox(deps, channels, graph, () => messages);
-  const messages = createMessageService(deps, contacts, channels, outbox, () => ({
-    async received(trx, workspaceId, received) {
-      await sequences.onInbound(trx, workspaceId, [...new Set(received.map((message) => message.contactId))]);
-      await flows.onInbound(trx, workspaceId, received);
-    },
-    committed: () => {
-      outbox.wake();
-      scheduler.wake();
-    },
-  }));
+  const outbox = createOutbox(deps, channels, graph, () => messages, inboxEvents);
+  const messages = createMessageService(
+    deps,
+    contacts,
+    channels,
+    outbox,
+    () => ({
+      async received(trx, workspaceId, received) {
+        const contactIds = [...new Set(received.map((message) => message.contactId))];
+        await inbox.onInbound(trx, workspaceId, contactIds);
+        await sequences.onInbound(trx, workspaceId, contactIds);
+        await flows.onInbound(trx, workspaceId, received);
+      },
+      committed: () => {
+        outbox.wake();
+        scheduler.wake();
+      },
+    }),
+    inboxEvents,
+  );
   const wakeEngines = () => {
     outbox.wake();
     scheduler.wake();
@@ -75,6 +91,10 @@ export function createServices(deps: Deps, config: Config) {
     accounts: createAccountService(deps, workspaces),
     tokens: createTokenService(deps),
     contacts,
+    contactViews: {
+      dashboard: createContactDashboardService(deps),
+      imports: createContactImportService(deps, () => contactEvents),
+    },
     tags: createTagService(deps),
     templates,
     triggers: createTriggerService(deps),
@@ -82,6 +102,8 @@ export function createServices(deps: Deps, config: Config) {
     portability: createPortabilityService(deps, contacts, templates, { sequences, flows }),
     channels,
     messages,
+    inbox,
+    inboxEvents,
     outbox,
     scheduler,
     sequences,

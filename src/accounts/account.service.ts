@@ -73,7 +73,6 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
       .execute();
   }
 
-
   async function openSession(userId: string, workspaceId: string): Promise<NewSession> {
     await db.deleteFrom('sessions').where('expires_at', '<=', now()).execute(); // housekeeping, at a rare moment
     const secret = secretToken();

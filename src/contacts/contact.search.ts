@@ -11,6 +11,8 @@ export interface ContactSearch {
   query?: string;
   tagId?: string;
   email?: string;
+  /** A further condition on the contact `c` (the dashboard's keyset position). */
+  where?: RawBuilder<SqlBool>;
   limit: number;
 }
 
@@ -40,6 +42,7 @@ export async function searchContacts(
   search: ContactSearch,
 ): Promise<ContactRow[]> {
   const conditions: RawBuilder<SqlBool>[] = [sql`c.workspace_id = ${search.workspaceId}`];
+  if (search.where) conditions.push(search.where);
   if (search.email) conditions.push(sql`lower(c.email) = ${search.email.toLowerCase()}`);
   if (search.tagId) {
     conditions.push(

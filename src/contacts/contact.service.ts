@@ -250,6 +250,28 @@ export function createContactService(deps: Deps, events?: () => ContactEvents) {
         return touchAndPresent(trx, caller, row.id);
       });
     },
+
+    /**
+     * Adds a tag to (or removes it from) many contacts in one transaction, as add-tag/remove-tag
+     * would one by one (so a tag still ends the sequences it exits); an unknown id changes nothing.
+     */
+    async tagMany(caller: Caller, contactIds: string[], tag: string, action: 'add' | 'remove'): Promise<number> {
+      const [name] = parseTagNames([tag], 'tag');
+      if (!name) throw errors.validation('tag', 'must not be empty');
+      const ids = [...new Set(contactIds.map((id) => id.toLowerCase()))];
+      return db.transaction().execute(async (trx) => {
+        const contacts = contactRepository(trx);
+        const rows = await contacts.findByIds(caller.workspaceId, ids);
+        if (rows.length !== ids.length) throw errors.notFound('contact', 'contact_ids');
+        const existing = action === 'remove' ? await tagRepository(trx).findByName(caller.workspaceId, name) : null;
+        for (const row of rows) {
+          if (action === 'add') await applyTags(trx, caller, row.id, [name], 'add');
+          else if (existing) await contacts.removeTags(row.id, [existing.id]);
+          await contacts.update(caller.workspaceId, row.id, { updated_at: now() });
+        }
+        return rows.length;
+      });
+    },
   };
 }
 

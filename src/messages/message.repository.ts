@@ -76,7 +76,7 @@ export function messageRepository(db: Kysely<Database>) {
         ? Promise.resolve([])
         : db
             .selectFrom('messages')
-            .select(['id', 'status', 'provider_message_id'])
+            .select(['id', 'contact_id', 'status', 'provider_message_id'])
             .where('workspace_id', '=', workspaceId)
             .where('direction', '=', 'outbound')
             .where('provider_message_id', 'in', wamids)

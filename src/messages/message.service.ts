@@ -30,6 +30,13 @@ export interface InboundMessage {
   content: Record<string, unknown>;
 }
 
+/** Hears of messages once committed (new ones, and status changes): the dashboard's live updates. */
+export interface MessageEvents {
+  publish(workspaceId: string, events: { type: 'message' | 'status'; contact_id: string; message_id: string }[]): void;
+}
+
+const noMessageEvents: MessageEvents = { publish: () => undefined };
+
 export interface StatusUpdate {
   wamid: string;
   status: 'sent' | 'delivered' | 'read' | 'failed';
@@ -43,6 +50,7 @@ export function createMessageService(
   channels: ChannelService,
   outbox: { wake(): void },
   inboundListener: () => InboundListener,
+  events: MessageEvents = noMessageEvents,
 ) {
   const { db, dialect, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
@@ -52,6 +60,7 @@ export function createMessageService(
     const message = outboundMessage(newId(), caller.workspaceId, contact.id, type, content, now());
     await db.transaction().execute((trx) => queueOutbound(trx, [message]));
     outbox.wake();
+    events.publish(caller.workspaceId, [{ type: 'message', contact_id: contact.id, message_id: message.id }]);
     return presentMessage({
       ...message,
       direction: 'outbound',
@@ -109,6 +118,12 @@ export function createMessageService(
         return ids;
       });
       if (inserted.size > 0) inboundListener().committed();
+      events.publish(
+        caller.workspaceId,
+        storable
+          .filter((entry) => inserted.has(entry.id))
+          .map((entry) => ({ type: 'message', contact_id: entry.sender.id, message_id: entry.id })),
+      );
       return accepted.map((entry) => (!entry ? 'rejected' : inserted.has(entry.id) ? 'stored' : 'duplicate'));
     },
 
@@ -117,7 +132,8 @@ export function createMessageService(
      * message's current one is ignored (read stays read). Says for each whether it changed a message.
      */
     async applyStatuses(caller: Caller, updates: StatusUpdate[]): Promise<boolean[]> {
-      return db.transaction().execute(async (trx) => {
+      const changed: { type: 'status'; contact_id: string; message_id: string }[] = [];
+      const result = await db.transaction().execute(async (trx) => {
         const messages = messageRepository(trx);
         const known = new Map(
           (await messages.findOutboundByWamids(caller.workspaceId, [...new Set(updates.map((u) => u.wamid))])).map(
@@ -132,11 +148,14 @@ export function createMessageService(
             const error = update.errors[0];
             await messages.setStatus(message.id, update.status, now(), error ? errorOf(error) : null);
             message.status = update.status;
+            changed.push({ type: 'status', contact_id: message.contact_id, message_id: message.id });
           }
           applied.push(advances);
         }
         return applied;
       });
+      events.publish(caller.workspaceId, changed);
+      return result;
     },
 
     /** The simulator's stand-in for a customer writing in (CLI, API): stored like a webhook's message. */
@@ -162,6 +181,7 @@ export function createMessageService(
         await inboundListener().received(trx, caller.workspaceId, [received({ inbound, sender, id })]);
       });
       inboundListener().committed();
+      events.publish(caller.workspaceId, [{ type: 'message', contact_id: sender.id, message_id: id }]);
       return this.get(caller, id);
     },
 

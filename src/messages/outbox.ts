@@ -5,6 +5,7 @@ import { interactivePayload, templatePayload, textPayload, type Interactive } fr
 import type { Deps } from '../shared/context.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { messageRepository, type MessageError, type OutboxChange } from './message.repository.js';
+import type { MessageEvents } from './message.service.js';
 import type { TemplateContent } from './template-message.js';
 import { ThroughputLimiter } from './throughput.js';
 
@@ -54,7 +55,13 @@ export interface StatusSink {
  * workspace's channel and records the outcome. Retryable failures (429, 5xx, Meta's rate-limit
  * codes, network errors) come back with backoff; permanent ones fail the message with Meta's code.
  */
-export function createOutbox(deps: Deps, channels: ChannelService, graph: GraphClient, statuses: () => StatusSink) {
+export function createOutbox(
+  deps: Deps,
+  channels: ChannelService,
+  graph: GraphClient,
+  statuses: () => StatusSink,
+  events: MessageEvents = { publish: () => undefined },
+) {
   const { db, dialect, clock, newId } = deps;
   const limiter = new ThroughputLimiter();
   const timers = new Set<NodeJS.Timeout>();
@@ -161,13 +168,29 @@ export function createOutbox(deps: Deps, channels: ChannelService, graph: GraphC
       const claimed = await claimDue();
       const credentialsOf = credentialsCache();
       for (let i = 0; i < claimed.length; i += CONCURRENCY) {
-        const outcomes = await Promise.all(
-          claimed.slice(i, i + CONCURRENCY).map((message) => deliverSafely(message, credentialsOf)),
-        );
+        const chunk = claimed.slice(i, i + CONCURRENCY);
+        const outcomes = await Promise.all(chunk.map((message) => deliverSafely(message, credentialsOf)));
         await record(outcomes.filter((outcome): outcome is Outcome => outcome !== null));
+        announce(chunk.filter((_, j) => outcomes[j] !== null));
       }
       if (claimed.length === BATCH) again = true;
     } while (again && !stopped);
+  }
+
+  /** Tells listeners (the dashboard) which messages' rows the outbox just changed, per workspace. */
+  function announce(messages: Claimed[]): void {
+    const byWorkspace = new Map<string, Claimed[]>();
+    for (const message of messages) {
+      const group = byWorkspace.get(message.workspace_id);
+      if (group) group.push(message);
+      else byWorkspace.set(message.workspace_id, [message]);
+    }
+    for (const [workspaceId, changed] of byWorkspace) {
+      events.publish(
+        workspaceId,
+        changed.map((message) => ({ type: 'status', contact_id: message.contact_id, message_id: message.id })),
+      );
+    }
   }
 
   /** A workspace's channel, read (and its token decrypted) once per batch rather than per message. */

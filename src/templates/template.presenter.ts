@@ -28,3 +28,47 @@ export function presentTemplate(template: TemplateRow, translations: Translation
     created_at: formatTimestamp(template.created_at),
   };
 }
+
+/** One translation in full: what the dashboard shows when a user picks it. */
+export interface TranslationDetail {
+  language: string;
+  status: string;
+  body: string;
+  header_type: string | null;
+  header_content: string;
+  footer: string;
+  buttons: Button[];
+  placeholders: string[];
+}
+
+/** A template with all its translations in full (dashboard only; the public API shows one). */
+export interface TemplateDetail {
+  id: string;
+  name: string;
+  category: string;
+  /** The language get-template shows, so the dashboard opens on the same one. */
+  default_language: string;
+  translations: TranslationDetail[];
+  created_at: string;
+}
+
+/** The dashboard's form of a template: every translation, oldest first. */
+export function presentTemplateDetail(template: TemplateRow, translations: TranslationRow[]): TemplateDetail {
+  return {
+    id: template.id,
+    name: template.name,
+    category: template.category,
+    default_language: displayedTranslation(translations)!.language,
+    translations: translations.map((t) => ({
+      language: t.language,
+      status: t.status,
+      body: t.body,
+      header_type: t.header_type,
+      header_content: t.header_content ?? '',
+      footer: t.footer ?? '',
+      buttons: JSON.parse(t.buttons) as Button[],
+      placeholders: extractPlaceholders(t.body),
+    })),
+    created_at: formatTimestamp(template.created_at),
+  };
+}

@@ -1,7 +1,7 @@
 import type { Caller, Deps } from '../shared/context.js';
-import { errors } from '../shared/errors.js';
+import { errors, type FieldError } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import { presentTemplate } from './template.presenter.js';
+import { presentTemplate, presentTemplateDetail, type TemplateDetail } from './template.presenter.js';
 import { templateRepository, type TemplateRow, type TranslationRow } from './template.repository.js';
 import {
   TEMPLATE_LIST_CAP,
@@ -94,6 +94,33 @@ export function createTemplateService({ db, clock, newId }: Deps) {
       return this.get(caller, templateId);
     },
 
+    /** A template with every translation in full, for the dashboard's translation picker. */
+    async detail(caller: Caller, templateId: string): Promise<TemplateDetail> {
+      const template = await templateRepository(db).findById(caller.workspaceId, templateId.toLowerCase());
+      const translations = template ? await templateRepository(db).translations([template.id]) : [];
+      if (!template || translations.length === 0) throw errors.notFound('template', 'template_id');
+      return presentTemplateDetail(template, translations);
+    },
+
+    /** The dashboard's "new template": a name already taken is refused instead of merged into. */
+    async create(caller: Caller, input: TemplateInput): Promise<TemplateDetail> {
+      checkTranslations(input.translations);
+      if (await templateRepository(db).findByName(caller.workspaceId, input.name)) {
+        throw errors.validation('name', 'is already used by another template of this workspace');
+      }
+      const created = await this.upsert(caller, input);
+      return this.detail(caller, created.id);
+    },
+
+    /** The dashboard's edit: category and translations (upserted by language); Meta never renames a template. */
+    async update(caller: Caller, templateId: string, input: Omit<TemplateInput, 'name'>): Promise<TemplateDetail> {
+      const template = await templateRepository(db).findById(caller.workspaceId, templateId.toLowerCase());
+      if (!template) throw errors.notFound('template', 'template_id');
+      checkTranslations(input.translations);
+      await this.upsert(caller, { ...input, name: template.name });
+      return this.detail(caller, template.id);
+    },
+
     /** Templates with every translation, for export. */
     async exportAll(caller: Caller): Promise<{ template: TemplateRow; translations: TranslationRow[] }[]> {
       const templates = await templateRepository(db).all(caller.workspaceId);
@@ -109,6 +136,19 @@ export function createTemplateService({ db, clock, newId }: Deps) {
 /** A translation's header rule, shared with the import's up-front validation: a header needs its content. */
 export function headerProblem(t: Pick<TranslationInput, 'header_type' | 'header_content'>): string | null {
   return t.header_type && !t.header_content ? `a ${t.header_type} header needs header_content` : null;
+}
+
+/** Problems upsert would meet, named by translation index so a form can show each beside its input. */
+function checkTranslations(translations: TranslationInput[]): void {
+  const problems: FieldError[] = [];
+  const seen = new Set<string>();
+  translations.forEach((t, i) => {
+    const header = headerProblem(t);
+    if (header) problems.push({ field: `translations.${i}.header_content`, message: header });
+    if (seen.has(t.language)) problems.push({ field: `translations.${i}.language`, message: 'appears twice' });
+    seen.add(t.language);
+  });
+  if (problems.length > 0) throw errors.validationMany(problems);
 }
 
 function translationFields(t: TranslationInput) {

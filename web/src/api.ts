@@ -74,3 +74,6 @@ export function messageOf(error: unknown): string {
   }
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The session's CSRF token, for requests made without `api` (an upload with progress events). */
+export const currentCsrfToken = (): string => csrfToken;

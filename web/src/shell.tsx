@@ -3,9 +3,32 @@ import { dashboard } from './api';
 import { Link, match, navigate, type Route } from './router';
 import { useSession } from './session';
 import { ApiTokens } from './pages/settings-tokens';
+import { InboxRoutes } from './pages/inbox/routes';
+import { ContactImport, ContactPage, ContactsList } from './pages/contacts';
+import { AutomationRoutes } from './pages/automation/routes';
+import { TemplateEditor, TemplateView, TemplatesList } from './pages/templates';
+import { ChannelSettings, Simulator, TeamSettings, WorkspaceSettings } from './pages/settings-area';
 
 /** Every signed-in page, by path. */
-const routes: Route[] = [{ pattern: /^\/settings\/tokens$/, render: () => <ApiTokens /> }];
+const routes: Route[] = [
+  { pattern: /^\/settings\/tokens$/, render: () => <ApiTokens /> },
+  ...InboxRoutes,
+  { pattern: /^\/contacts$/, render: () => <ContactsList /> },
+  { pattern: /^\/contacts\/import$/, render: () => <ContactImport /> },
+  { pattern: /^\/contacts\/([^/]+)$/, render: ([id]) => <ContactPage key={id} id={id!} /> },
+  ...AutomationRoutes,
+  { pattern: /^\/templates$/, render: () => <TemplatesList /> },
+  { pattern: /^\/templates\/new$/, render: () => <TemplateEditor /> },
+  { pattern: /^\/templates\/([^/]+)\/edit$/, render: ([id]) => <TemplateEditor key={id} id={id} /> },
+  {
+    pattern: /^\/templates\/([^/]+)$/,
+    render: ([id], url) => <TemplateView id={id!} language={url.searchParams.get('language')} />,
+  },
+  { pattern: /^\/settings\/channel$/, render: () => <ChannelSettings /> },
+  { pattern: /^\/settings\/workspace$/, render: () => <WorkspaceSettings /> },
+  { pattern: /^\/settings\/team$/, render: () => <TeamSettings /> },
+  { pattern: /^\/simulator$/, render: () => <Simulator /> },
+];
 
 const sections = [
   { href: '/inbox', label: 'Inbox' },

@@ -1,0 +1,101 @@
+import { Type } from '@sinclair/typebox';
+import { sessionUserOf, type Api } from '../http/types.js';
+import type { ContactDashboardService } from './contact.dashboard.js';
+import { contactsCsv } from './contact.export.js';
+import type { ContactImportService } from './contact.import.js';
+import type { ContactService } from './contact.service.js';
+
+const hide = true;
+const config = { access: 'session' as const };
+/** A 20 MB CSV grows a little as a JSON string (quotes and backslashes are escaped). */
+const IMPORT_BODY_LIMIT = 25 * 1024 * 1024;
+const Filter = {
+  query: Type.Optional(Type.String({ maxLength: 200 })),
+  tag: Type.Optional(Type.String({ maxLength: 64 })),
+};
+
+/** The contacts area of the dashboard: the paged table, bulk tagging, CSV import and export, activity. */
+export function registerContactDashboardRoutes(
+  app: Api,
+  services: { contacts: ContactService; dashboard: ContactDashboardService; imports: ContactImportService },
+): void {
+  const { contacts, dashboard, imports } = services;
+
+  app.get(
+    '/api/dashboard/contacts',
+    {
+      config,
+      schema: {
+        hide,
+        querystring: Type.Object({
+          ...Filter,
+          after: Type.Optional(Type.String({ maxLength: 200 })),
+          limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: '1 to 500; 100 by default' })),
+        }),
+      },
+    },
+    async (request) => {
+      const { query, tag, after, limit } = request.query;
+      const size = Math.min(Number(limit ?? 100), 500); // query strings are not coerced: the pattern keeps it a number
+      return dashboard.page(sessionUserOf(request), { query, tag }, after || undefined, size);
+    },
+  );
+
+  app.post(
+    '/api/dashboard/contacts/bulk-tag',
+    {
+      config,
+      schema: {
+        hide,
+        body: Type.Object({
+          contact_ids: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 1000 }),
+          tag: Type.String({ minLength: 1, maxLength: 64 }),
+          action: Type.Union([Type.Literal('add'), Type.Literal('remove')]),
+        }),
+      },
+    },
+    async (request) => {
+      const { contact_ids, tag, action } = request.body;
+      return { changed: await contacts.tagMany(sessionUserOf(request), contact_ids, tag, action) };
+    },
+  );
+
+  app.post(
+    '/api/dashboard/contacts/import',
+    {
+      config,
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: {
+        hide,
+        body: Type.Object({
+          csv: Type.String({ minLength: 1, maxLength: 20 * 1024 * 1024 }),
+          columns: Type.Array(Type.String({ maxLength: 80 }), { minItems: 1, maxItems: 200 }),
+          has_header: Type.Optional(Type.Boolean({ default: true })),
+        }),
+      },
+    },
+    async (request) => {
+      const { csv, columns, has_header } = request.body;
+      return imports.importCsv(sessionUserOf(request), csv, columns, has_header ?? true);
+    },
+  );
+
+  app.get(
+    '/api/dashboard/contacts/export.csv',
+    { config, schema: { hide, querystring: Type.Object(Filter) } },
+    async (request, reply) => {
+      const { query, tag } = request.query;
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="contacts.csv"`)
+        .header('cache-control', 'no-store')
+        .send(contactsCsv(dashboard.all(sessionUserOf(request), { query, tag })));
+    },
+  );
+
+  app.get(
+    '/api/dashboard/contacts/:id/activity',
+    { config, schema: { hide, params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } },
+    async (request) => dashboard.activity(sessionUserOf(request), request.params.id),
+  );
+}

@@ -1,0 +1,225 @@
+import { CsvError } from 'csv-parse';
+import { parse } from 'csv-parse/sync';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Caller, Deps } from '../shared/context.js';
+import { AppError, errors } from '../shared/errors.js';
+import { normalizePhone } from '../shared/phone.js';
+import { toStoredTimestamp } from '../shared/time.js';
+import { tagKey, tagRepository } from '../tags/tag.repository.js';
+import { mergeAttributes, parseEmail, parseName, parseTagNames } from './contact.input.js';
+import { contactRepository, type ContactRow } from './contact.repository.js';
+import type { ContactEvents } from './contact.service.js';
+
+/** What a CSV column feeds: a contact field, an attribute (`attribute:KEY`), or nothing (`""`). */
+export type ColumnTarget = string;
+
+export interface RowError {
+  /** The row as a spreadsheet numbers it (the header is row 1). */
+  row: number;
+  field: string;
+  message: string;
+}
+
+export interface ImportResult {
+  rows: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  duplicates: number;
+  errors: RowError[];
+}
+
+interface ImportRow {
+  row: number;
+  phone: string;
+  name?: string | null;
+  email?: string | null;
+  tags: string[];
+  attributes: Record<string, string>;
+}
+
+const BATCH = 500;
+const MAX_NAME = 256;
+const MAX_REPORTED_ERRORS = 1000;
+/** A cell the export neutralised against formula injection (`'=…`) is read back without the apostrophe. */
+const NEUTRALISED = /^'(?=[=+\-@\t\r])/;
+
+/** Which column feeds what; exactly one phone column, and no field twice. */
+function checkMapping(columns: ColumnTarget[]): void {
+  const seen = new Set<string>();
+  for (const target of columns) {
+    if (target === '') continue;
+    const known = ['phone', 'name', 'email', 'tags'].includes(target) || /^attribute:\S.{0,63}$/.test(target);
+    if (!known) throw errors.validation('columns', `unknown column target "${target}"`);
+    if (seen.has(target)) throw errors.validation('columns', `"${target}" is mapped to two columns`);
+    seen.add(target);
+  }
+  if (!seen.has('phone')) throw errors.validation('columns', 'map one column to phone');
+}
+
+function parseCsv(text: string): string[][] {
+  try {
+    const records: string[][] = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true });
+    return records;
+  } catch (error) {
+    if (error instanceof CsvError) throw errors.validation('csv', error.message);
+    throw error;
+  }
+}
+
+/** One CSV record as an import row, or the errors that keep it out. */
+function readRow(cells: string[], columns: ColumnTarget[], row: number): ImportRow | RowError[] {
+  const problems: RowError[] = [];
+  const result: ImportRow = { row, phone: '', tags: [], attributes: {} };
+  columns.forEach((target, index) => {
+    const cell = (cells[index] ?? '').replace(NEUTRALISED, '').trim();
+    if (target === '' || (cell === '' && target !== 'phone')) return;
+    try {
+      if (target === 'phone') {
+        if (cell === '') throw errors.validation('phone', 'is required');
+        const phone = normalizePhone(cell);
+        if (!phone) throw errors.validation('phone', `"${cell}" is not a valid international phone number`);
+        result.phone = phone;
+      } else if (target === 'name') {
+        if (cell.length > MAX_NAME) throw errors.validation('name', `is longer than ${MAX_NAME} characters`);
+        result.name = parseName(cell);
+      } else if (target === 'email') {
+        result.email = parseEmail(cell);
+      } else if (target === 'tags') {
+        result.tags = parseTagNames(cell);
+      } else {
+        result.attributes[target.slice('attribute:'.length)] = cell;
+      }
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      for (const { message } of error.fieldErrors) problems.push({ row, field: target, message });
+    }
+  });
+  return problems.length > 0 ? problems : result;
+}
+
+/** The CSV import: validates every row, then upserts the good ones by phone in batches. */
+export function createContactImportService(deps: Deps, events?: () => ContactEvents) {
+  const { db, newId, clock } = deps;
+
+  /** Upserts one batch in a transaction; returns how many contacts it created. */
+  async function upsertBatch(trx: Kysely<Database>, caller: Caller, batch: ImportRow[]): Promise<number> {
+    const contacts = contactRepository(trx);
+    const at = toStoredTimestamp(clock.now());
+    const phones = batch.map((row) => row.phone);
+    const before = new Map((await contacts.findByPhones(caller.workspaceId, phones)).map((r) => [r.phone, r]));
+    const fresh = batch.filter((row) => !before.has(row.phone));
+    if (fresh.length > 0) {
+      await trx
+        .insertInto('contacts')
+        .values(fresh.map((row) => newContact(caller.workspaceId, row, newId(), at)))
+        .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
+        .execute();
+    }
+    const after = new Map((await contacts.findByPhones(caller.workspaceId, phones)).map((r) => [r.phone, r]));
+    for (const row of batch) {
+      const existing = before.get(row.phone);
+      if (existing)
+        await contacts.update(caller.workspaceId, existing.id, { ...changes(existing, row), updated_at: at });
+    }
+    await tagBatch(trx, caller, batch, after, at);
+    return fresh.length;
+  }
+
+  async function tagBatch(
+    trx: Kysely<Database>,
+    caller: Caller,
+    batch: ImportRow[],
+    byPhone: Map<string, ContactRow>,
+    at: string,
+  ): Promise<void> {
+    const names = [...new Map(batch.flatMap((row) => row.tags.map((name) => [tagKey(name), name]))).values()];
+    if (names.length === 0) return;
+    const tags = new Map(
+      (await tagRepository(trx).ensure(caller.workspaceId, names, newId, at)).map((t) => [t.name_key, t.id]),
+    );
+    for (const row of batch) {
+      const contact = byPhone.get(row.phone);
+      if (!contact || row.tags.length === 0) continue;
+      await contactRepository(trx).addTags(
+        contact.id,
+        row.tags.map((name) => tags.get(tagKey(name))!),
+        at,
+      );
+      await events?.().tagged(trx, caller.workspaceId, contact.id, row.tags);
+    }
+  }
+
+  return {
+    /**
+     * Imports a CSV whose columns map to contact fields. Rows with errors and repeats of a phone
+     * earlier in the file are skipped and reported; the rest are created or updated (blank cells
+     * leave a field as it is; tags are added).
+     */
+    async importCsv(caller: Caller, csv: string, columns: ColumnTarget[], hasHeader: boolean): Promise<ImportResult> {
+      checkMapping(columns);
+      const records = parseCsv(csv).slice(hasHeader ? 1 : 0);
+      const firstRow = hasHeader ? 2 : 1;
+      const problems: RowError[] = [];
+      const good: ImportRow[] = [];
+      const firstSeen = new Map<string, number>();
+      let duplicates = 0;
+      records.forEach((cells, index) => {
+        const read = readRow(cells, columns, firstRow + index);
+        if (Array.isArray(read)) return problems.push(...read);
+        const earlier = firstSeen.get(read.phone);
+        if (earlier !== undefined) {
+          duplicates++;
+          return problems.push({ row: read.row, field: 'phone', message: `same phone as row ${earlier}; skipped` });
+        }
+        firstSeen.set(read.phone, read.row);
+        good.push(read);
+      });
+      let created = 0;
+      for (let start = 0; start < good.length; start += BATCH) {
+        const batch = good.slice(start, start + BATCH);
+        created += await db.transaction().execute((trx) => upsertBatch(trx, caller, batch));
+      }
+      return {
+        rows: records.length,
+        created,
+        updated: good.length - created,
+        skipped: records.length - good.length,
+        duplicates,
+        errors: problems.slice(0, MAX_REPORTED_ERRORS),
+      };
+    },
+  };
+}
+
+function newContact(workspaceId: string, row: ImportRow, id: string, at: string): ContactRow {
+  return {
+    id,
+    workspace_id: workspaceId,
+    phone: row.phone,
+    name: row.name ?? null,
+    email: row.email ?? null,
+    custom_attributes: JSON.stringify(row.attributes),
+    opted_out_at: null,
+    last_message_at: null,
+    last_inbound_at: null,
+    handoff_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+/** The fields a row changes on an existing contact: only those its cells fill. */
+function changes(existing: ContactRow, row: ImportRow) {
+  const attributes = JSON.parse(existing.custom_attributes) as Record<string, unknown>;
+  return {
+    ...(row.name !== undefined && { name: row.name }),
+    ...(row.email !== undefined && { email: row.email }),
+    ...(Object.keys(row.attributes).length > 0 && {
+      custom_attributes: JSON.stringify(mergeAttributes(attributes, row.attributes)),
+    }),
+  };
+}
+
+export type ContactImportService = ReturnType<typeof createContactImportService>;

@@ -1,0 +1,58 @@
+import { presentMessage } from '../messages/message.presenter.js';
+import type { MessageRow } from '../messages/message.repository.js';
+import type { Message } from '../messages/message.schema.js';
+import { formatTimestamp } from '../shared/time.js';
+
+const PREVIEW_LENGTH = 140;
+
+/** A message as the inbox shows it: the public message plus a one-line text for lists and screen readers. */
+export type InboxMessage = Message & { preview: string };
+
+/** The public message with its preview. */
+export function presentInboxMessage(row: MessageRow): InboxMessage {
+  const message = presentMessage(row);
+  return { ...message, preview: previewOf(message.type, message.content) };
+}
+
+/**
+ * One line of text for any message type: the text itself, a template's rendered text, or the kind
+ * of media with its caption.
+ */
+export function previewOf(type: string, content: Record<string, unknown>): string {
+  const text = textOf(type, content);
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > PREVIEW_LENGTH ? `${line.slice(0, PREVIEW_LENGTH - 1)}…` : line;
+}
+
+function textOf(type: string, content: Record<string, unknown>): string {
+  const string = (value: unknown) => (typeof value === 'string' ? value : '');
+  switch (type) {
+    case 'text':
+      return string(content.body);
+    case 'template':
+      return string(content.text);
+    case 'interactive': {
+      const interactive = content.interactive as { body?: { text?: unknown } } | undefined;
+      const reply = (content.button_reply ?? content.list_reply) as { title?: unknown } | undefined;
+      return string(interactive?.body?.text) || string(reply?.title) || 'Interactive message';
+    }
+    case 'button':
+      return string(content.text);
+    case 'image':
+    case 'video':
+    case 'audio':
+    case 'document':
+    case 'sticker': {
+      const caption = string(content.caption) || string(content.filename);
+      const kind = type[0]!.toUpperCase() + type.slice(1);
+      return caption ? `${kind}: ${caption}` : kind;
+    }
+    case 'location':
+      return `Location${string(content.name) ? `: ${string(content.name)}` : ''}`;
+    default:
+      return `${type[0]?.toUpperCase() ?? ''}${type.slice(1)} message`;
+  }
+}
+
+/** A nullable stored timestamp in public form. */
+export const at = (value: string | null | undefined): string | null => (value ? formatTimestamp(value) : null);

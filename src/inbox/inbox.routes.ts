@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sessionUserOf, type Api } from '../http/types.js';
+import type { MediaService } from '../messages/media.js';
+import type { EventHub, InboxEvent } from './event-hub.js';
+import { decodeCursor, type InboxService, type Viewer } from './inbox.service.js';
+
+const hide = true;
+const access = 'session' as const;
+/** Comments on an idle stream keep proxies from closing it and let the browser notice a dead one. */
+const HEARTBEAT_MS = 15_000;
+/** Media a browser may show inline; anything else (SVG, HTML, PDF…) downloads as a file. */
+const INLINE_TYPES = /^(image\/(jpeg|png|gif|webp)|audio\/[\w.+-]+|video\/[\w.+-]+)$/;
+
+const ContactParams = Type.Object({ contactId: Type.String({ format: 'uuid' }) });
+const viewerOf = (request: FastifyRequest): Viewer => {
+  const user = sessionUserOf(request);
+  return { workspaceId: user.workspaceId, userId: user.userId };
+};
+
+/** The inbox's dashboard endpoints: conversations, threads, their state, received media, and live events. */
+export function registerInboxRoutes(
+  app: Api,
+  inbox: InboxService,
+  hub: EventHub,
+  media: { service: MediaService; dataDir: string },
+): void {
+  app.get(
+    '/api/dashboard/conversations',
+    {
+      config: { access },
+      schema: {
+        hide,
+        querystring: Type.Object({
+          filter: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('done'), Type.Literal('mine')])),
+          before: Type.Optional(Type.String({ maxLength: 200 })),
+        }),
+      },
+    },
+    async (request) =>
+      inbox.list(viewerOf(request), request.query.filter ?? 'open', decodeCursor(request.query.before, 'before')),
+  );
+
+  app.get(
+    '/api/dashboard/conversations/:contactId',
+    {
+      config: { access },
+      schema: { hide, params: ContactParams, querystring: Type.Object({ before: Type.Optional(Type.String()) }) },
+    },
+    async (request) =>
+      inbox.thread(
+        viewerOf(request),
+        request.params.contactId.toLowerCase(),
+        decodeCursor(request.query.before, 'before'),
+      ),
+  );
+
+  app.post(
+    '/api/dashboard/conversations/:contactId/read',
+    { config: { access }, schema: { hide, params: ContactParams } },
+    async (request) => inbox.markRead(viewerOf(request), request.params.contactId.toLowerCase()),
+  );
+
+  app.post(
+    '/api/dashboard/conversations/:contactId/assign',
+    {
+      config: { access },
+      schema: {
+        hide,
+        params: ContactParams,
+        body: Type.Object({ user_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]) }),
+      },
+    },
+    async (request) =>
+      inbox.assign(
+        viewerOf(request),
+        request.params.contactId.toLowerCase(),
+        request.body.user_id?.toLowerCase() ?? null,
+      ),
+  );
+
+  app.post(
+    '/api/dashboard/conversations/:contactId/done',
+    { config: { access }, schema: { hide, params: ContactParams, body: Type.Object({ done: Type.Boolean() }) } },
+    async (request) => inbox.setDone(viewerOf(request), request.params.contactId.toLowerCase(), request.body.done),
+  );
+
+  app.get(
+    '/api/dashboard/media/:messageId',
+    { config: { access }, schema: { hide, params: Type.Object({ messageId: Type.String({ format: 'uuid' }) }) } },
+    async (request, reply) => {
+      const file = await media.service.download(viewerOf(request), request.params.messageId.toLowerCase());
+      const inline = INLINE_TYPES.test(file.mime_type);
+      return reply
+        .headers({
+          'content-type': inline ? file.mime_type : 'application/octet-stream',
+          'content-length': String(file.size),
+          'content-disposition': inline ? 'inline' : `attachment; filename="${file.media_id}"`,
+          'content-security-policy': "default-src 'none'; sandbox",
+          'x-content-type-options': 'nosniff',
+          'cache-control': 'private, max-age=86400',
+        })
+        .send(fs.createReadStream(path.join(media.dataDir, file.path)));
+    },
+  );
+
+  registerEventStream(app, hub);
+}
+
+/**
+ * GET /api/dashboard/events: Server-Sent Events of the session's workspace (new messages, status
+ * changes, conversation changes), with a heartbeat comment every 15 s. Streams end when the server
+ * closes, so shutdown never waits on an open browser tab; EventSource reconnects by itself.
+ */
+function registerEventStream(app: Api, hub: EventHub): void {
+  const open = new Set<() => void>();
+  app.addHook('preClose', (done) => {
+    for (const end of open) end();
+    done();
+  });
+
+  app.get('/api/dashboard/events', { config: { access }, schema: { hide } }, (request, reply: FastifyReply) => {
+    const { workspaceId } = sessionUserOf(request);
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+      'x-request-id': request.id,
+    });
+    // Tells EventSource how soon to reconnect after the stream ends (a restart, a deploy).
+    raw.write('retry: 2000\n\n');
+    const send = (events: InboxEvent[]) => {
+      for (const event of events) raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    };
+    const unsubscribe = hub.subscribe(workspaceId, send);
+    const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+    const end = () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      open.delete(end);
+      if (!raw.writableEnded) raw.end();
+    };
+    open.add(end);
+    request.raw.on('close', end);
+  });
+}

@@ -1,0 +1,159 @@
+import type { Deps } from '../shared/context.js';
+import { errors } from '../shared/errors.js';
+import { toStoredTimestamp } from '../shared/time.js';
+import { WINDOW_MS } from '../messages/message.service.js';
+import type { EventHub } from './event-hub.js';
+import { at, presentInboxMessage, type InboxMessage } from './inbox.presenter.js';
+import { inboxRepository, type InboxFilter, type Keyset } from './inbox.repository.js';
+
+const LIST_PAGE = 50;
+const THREAD_PAGE = 50;
+
+/** The dashboard user acting: the inbox is per workspace, "mine" per user. */
+export interface Viewer {
+  workspaceId: string;
+  userId: string;
+}
+
+/** A keyset cursor as the API hands it out: opaque, URL-safe. */
+export function encodeCursor(keyset: Keyset): string {
+  return Buffer.from(`${keyset.at}|${keyset.id}`).toString('base64url');
+}
+
+/** The cursor back as a keyset; anything else is a 400 on `field`. */
+export function decodeCursor(cursor: string | undefined, field: string): Keyset | null {
+  if (!cursor) return null;
+  const [time, id, extra] = Buffer.from(cursor, 'base64url').toString().split('|');
+  if (!time || !id || extra !== undefined || Number.isNaN(Date.parse(time)) || !/^[0-9a-f-]{36}$/.test(id)) {
+    throw errors.validation(field, 'is not a cursor this endpoint handed out');
+  }
+  return { at: toStoredTimestamp(new Date(time)), id };
+}
+
+/** The shared inbox: conversations, their threads, and who handles them. */
+export function createInboxService(deps: Deps, hub: EventHub) {
+  const { db, dialect, clock } = deps;
+  const repository = () => inboxRepository(db, dialect);
+  const now = () => toStoredTimestamp(clock.now());
+  const announce = (viewer: Viewer, contactId: string) =>
+    hub.publish(viewer.workspaceId, [{ type: 'conversation', contact_id: contactId }]);
+
+  async function contactOf(viewer: Viewer, contactId: string) {
+    const contact = await repository().contact(viewer.workspaceId, contactId);
+    if (!contact) throw errors.notFound('contact');
+    return contact;
+  }
+
+  return {
+    /** One page of conversations, latest message first. */
+    async list(viewer: Viewer, filter: InboxFilter, before: Keyset | null) {
+      const rows = await repository().listConversations(
+        viewer.workspaceId,
+        viewer.userId,
+        filter,
+        before,
+        LIST_PAGE + 1,
+      );
+      const page = rows.slice(0, LIST_PAGE);
+      const ids = page.map((row) => row.last_message_id).filter((id): id is string => !!id);
+      const latest = new Map(
+        (await repository().messagesByIds(viewer.workspaceId, ids)).map((row) => [row.id, presentInboxMessage(row)]),
+      );
+      const last = page.at(-1);
+      return {
+        conversations: page.map((row) => ({
+          contact_id: row.id,
+          name: row.name,
+          phone: row.phone,
+          last_message: (row.last_message_id && latest.get(row.last_message_id)) || null,
+          last_message_at: at(row.last_message_at),
+          unread: Number(row.unread ?? 0),
+          assignee: row.assignee_id
+            ? { id: row.assignee_id, name: row.assignee_name ?? '', email: row.assignee_email ?? '' }
+            : null,
+          done: row.done_at !== null && row.handoff_at === null,
+          needs_person: row.handoff_at !== null,
+          handoff_at: at(row.handoff_at),
+        })),
+        next_before:
+          rows.length > LIST_PAGE && last?.last_message_at
+            ? encodeCursor({ at: last.last_message_at, id: last.id })
+            : null,
+      };
+    },
+
+    /**
+     * A conversation's page of messages (oldest first, `next_before` pages back), its state, the
+     * 24-hour window as of the server's clock, and the workspace's members to assign.
+     */
+    async thread(viewer: Viewer, contactId: string, before: Keyset | null) {
+      const contact = await contactOf(viewer, contactId);
+      const rows = await repository().thread(viewer.workspaceId, contact.id, before, THREAD_PAGE + 1);
+      const page = rows.slice(0, THREAD_PAGE);
+      const oldest = page.at(-1);
+      const lastInbound = contact.last_inbound_at ? Date.parse(contact.last_inbound_at) : null;
+      const closesAt = lastInbound === null ? null : new Date(lastInbound + WINDOW_MS);
+      const messages: InboxMessage[] = page.reverse().map(presentInboxMessage);
+      return {
+        contact: { id: contact.id, name: contact.name, phone: contact.phone, opted_out: contact.opted_out_at !== null },
+        conversation: {
+          read_at: at(contact.read_at),
+          assignee_id: contact.assignee_id,
+          done: contact.done_at !== null && contact.handoff_at === null,
+          needs_person: contact.handoff_at !== null,
+          handoff_at: at(contact.handoff_at),
+        },
+        window: {
+          open: closesAt !== null && clock.now() < closesAt,
+          last_inbound_at: at(contact.last_inbound_at),
+          closes_at: closesAt && at(toStoredTimestamp(closesAt)),
+          now: at(now()),
+        },
+        messages,
+        next_before:
+          rows.length > THREAD_PAGE && oldest ? encodeCursor({ at: oldest.created_at, id: oldest.id }) : null,
+        members: await repository().members(viewer.workspaceId),
+      };
+    },
+
+    /** Marks the conversation read up to its newest inbound message (or now, if later). */
+    async markRead(viewer: Viewer, contactId: string): Promise<{ read_at: string | null }> {
+      const contact = await contactOf(viewer, contactId);
+      const newest = await repository().newestInboundAt(contact.id);
+      const readAt = newest && newest > now() ? newest : now();
+      await repository().saveState(viewer.workspaceId, contact.id, { read_at: readAt }, now());
+      announce(viewer, contact.id);
+      return { read_at: at(readAt) };
+    },
+
+    /** Assigns the conversation to a member of the workspace, or to nobody. */
+    async assign(viewer: Viewer, contactId: string, userId: string | null): Promise<{ assignee_id: string | null }> {
+      const contact = await contactOf(viewer, contactId);
+      if (userId !== null && !(await repository().members(viewer.workspaceId)).some((m) => m.id === userId)) {
+        throw errors.notFound('user', 'user_id');
+      }
+      await repository().saveState(viewer.workspaceId, contact.id, { assignee_id: userId }, now());
+      announce(viewer, contact.id);
+      return { assignee_id: userId };
+    },
+
+    /** Marks the conversation done (which also settles a flow's hand-off) or open again. */
+    async setDone(viewer: Viewer, contactId: string, done: boolean): Promise<{ done: boolean }> {
+      const contact = await contactOf(viewer, contactId);
+      await db.transaction().execute(async (trx) => {
+        const inTransaction = inboxRepository(trx, dialect);
+        await inTransaction.saveState(viewer.workspaceId, contact.id, { done_at: done ? now() : null }, now());
+        if (done && contact.handoff_at !== null)
+          await inTransaction.clearHandoff(viewer.workspaceId, contact.id, now());
+      });
+      announce(viewer, contact.id);
+      return { done };
+    },
+
+    /** A new inbound message reopens a done conversation, in the transaction that stores it. */
+    onInbound: (trx: Deps['db'], workspaceId: string, contactIds: string[]) =>
+      inboxRepository(trx, dialect).reopen(workspaceId, [...new Set(contactIds)], now()),
+  };
+}
+
+export type InboxService = ReturnType<typeof createInboxService>;

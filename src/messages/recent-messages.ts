@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { errors } from '../shared/errors.js';
+import { presentMessage } from './message.presenter.js';
+import type { Message } from './message.schema.js';
+
+/** How much of a conversation the simulator shows. */
+const RECENT = 50;
+
+/** A contact and their latest messages in both directions, oldest first (for the Simulator panel). */
+export async function recentMessages(
+  db: Kysely<Database>,
+  workspaceId: string,
+  contactId: string,
+): Promise<{ contact: { id: string; phone: string; name: string | null }; messages: Message[] }> {
+  const contact = await db
+    .selectFrom('contacts')
+    .select(['id', 'phone', 'name'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', contactId)
+    .executeTakeFirst();
+  if (!contact) throw errors.notFound('contact', 'contact_id');
+  const rows = await db
+    .selectFrom('messages')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('contact_id', '=', contactId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(RECENT)
+    .execute();
+  return {
+    contact,
+    messages: rows.reverse().map((row) => presentMessage({ ...row, contact_phone: contact.phone })),
+  };
+}

@@ -1,0 +1,277 @@
+import assert from 'node:assert/strict';
+import { randomInt } from 'node:crypto';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { tagRepository } from '../../src/tags/tag.repository.js';
+import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
+import { createTemplate } from '../factories.js';
+import { ENGINE, startServer, type TestServer } from '../server.js';
+import { startWhatsappServer } from '../whatsapp.js';
+
+const server = await startServer();
+const whatsapp = await startWhatsappServer({ outbox: true });
+const DAY = 86_400_000;
+
+/** A signed-in owner of a fresh workspace, with an approved two-placeholder template. */
+async function signedIn(on: TestServer, options: { width?: number; bypassCSP?: boolean } = {}) {
+  const owner = await createOwner(on, `Shop ${randomInt(1e6)}`);
+  const template = await createTemplate(on.app.services, owner.workspaceId, {
+    name: `order_update_${randomInt(1e9)}`,
+  });
+  const { page } = await newPage(on, options);
+  await logIn(page, owner);
+  return { owner, template, page };
+}
+
+/** The number shown for a state in a "by state" summary. */
+const stateCount = (page: Page, state: string) =>
+  page.locator(`.state-counts [data-state="${state}"] dd`).textContent();
+
+async function waitForCount(page: Page, state: string, value: string) {
+  await page.locator(`.state-counts [data-state="${state}"] dd`, { hasText: new RegExp(`^${value}$`) }).waitFor();
+}
+
+/** Contacts written straight into the table, tagged. */
+async function insertTaggedContacts(on: TestServer, workspaceId: string, count: number, tag: string) {
+  const { db, newId, clock } = on.app.services.deps;
+  const at = clock.now().toISOString();
+  const base = randomInt(1_000_000, 8_000_000);
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: newId(),
+    workspace_id: workspaceId,
+    phone: `+1415${base + i}`,
+    name: `Customer ${i}`,
+    email: null,
+    custom_attributes: '{}',
+    opted_out_at: null,
+    last_message_at: null,
+    last_inbound_at: null,
+    handoff_at: null,
+    created_at: at,
+    updated_at: at,
+  }));
+  await db.insertInto('contacts').values(rows).execute();
+  const [row] = await tagRepository(db).ensure(workspaceId, [tag], newId, at);
+  await db
+    .insertInto('contact_tags')
+    .values(rows.map((contact) => ({ contact_id: contact.id, tag_id: row!.id, created_at: at })))
+    .execute();
+}
+
+describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
+  test('a sequence built in the editor enrols a contact, and the scheduler moves it to completed', async () => {
+    const { owner, template, page } = await signedIn(server);
+    await page.getByRole('link', { name: 'Sequences' }).click();
+    await page.getByRole('heading', { name: 'Sequences' }).waitFor();
+    await page.getByText('No sequences yet.').waitFor();
+    await page.getByRole('link', { name: 'New sequence' }).click();
+    await page.getByRole('heading', { name: 'New sequence' }).waitFor();
+
+    await page.getByLabel('Name', { exact: true }).fill('Onboarding');
+    await page.getByLabel('Template', { exact: true }).selectOption(template.id);
+    await page.getByLabel('Variable {{1}}').fill('friend');
+    await page.getByLabel('Variable {{2}}').fill('A-1');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.getByLabel('Step 2 delay: amount').fill('1');
+    await page.getByLabel('Step 2 delay: unit').selectOption('D');
+    await page.getByLabel('Step 2 action').selectOption('add_tag');
+    await page.getByLabel('Step 2 tag').fill('onboarded');
+    await screenshot(page, 'sequence-new');
+
+    // A problem the server finds is shown next to its step, by its JSON Pointer.
+    await page.getByLabel('Step 2 tag').fill('');
+    await page.getByRole('button', { name: 'Save sequence' }).click();
+    const step2 = page.getByTestId('step-1');
+    await step2.getByRole('alert').getByText('action/tag').waitFor();
+    assert.equal(await step2.getByRole('alert').getByRole('listitem').count(), 1);
+    assert.match((await step2.getAttribute('class'))!, /invalid/);
+    assert.doesNotMatch((await page.getByTestId('step-0').getAttribute('class'))!, /invalid/);
+    await page.getByLabel('Step 2 tag').fill('onboarded');
+    await page.getByRole('button', { name: 'Save sequence' }).click();
+    await page.getByRole('heading', { name: 'Onboarding' }).waitFor();
+    assert.match(page.url(), /\/sequences\/[0-9a-f-]{36}$/);
+
+    const row = await server.app.services.deps.db
+      .selectFrom('sequences')
+      .select('definition')
+      .where('workspace_id', '=', owner.workspaceId)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual((JSON.parse(row.definition) as { steps: unknown }).steps, [
+      { action: { type: 'send_template', template_id: template.id, variables: ['friend', 'A-1'] } },
+      { delay: 'P1D', action: { type: 'add_tag', tag: 'onboarded' } },
+    ]);
+
+    await page.getByLabel('Enrol a contact (phone)').fill('+14155550123');
+    await page.getByRole('button', { name: 'Enrol', exact: true }).click();
+    await page.getByRole('status').getByText('Enrolled +14155550123').waitFor();
+    await waitForCount(page, 'active', '1');
+    await page.getByRole('table', { name: 'Recent enrolments' }).getByRole('cell', { name: 'active' }).waitFor();
+    await screenshot(page, 'sequence-page');
+
+    await server.app.services.scheduler.runDue(owner.workspaceId); // step 1: the template
+    server.clock.advance(DAY + 1000);
+    await server.app.services.scheduler.runDue(owner.workspaceId); // step 2, a day later: the tag
+    const enrolment = await server.app.services.deps.db
+      .selectFrom('sequence_enrolments')
+      .select(['status', 'ended_reason'])
+      .where('workspace_id', '=', owner.workspaceId)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(enrolment, { status: 'completed', ended_reason: null });
+    await page.reload();
+    await waitForCount(page, 'completed', '1');
+    assert.equal(await stateCount(page, 'active'), '0');
+
+    await page.getByRole('link', { name: 'All sequences' }).click();
+    const listed = page.getByRole('row', { name: /Onboarding/ });
+    await listed.waitFor();
+    assert.deepEqual(await listed.getByRole('cell').allTextContents(), [
+      '0',
+      '0',
+      '1',
+      '0',
+      '0',
+      await listed.getByRole('cell').last().textContent(),
+    ]);
+    await screenshot(page, 'sequences');
+  });
+
+  test('a flow with a dangling edge shows the error at the node; fixed, it saves and runs for a contact', async () => {
+    const { page } = await signedIn(server);
+    await page.goto('/flows');
+    await page.getByText('No flows yet.').waitFor();
+    await screenshot(page, 'flows-empty');
+    await page.getByRole('link', { name: 'New flow' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Lead bot');
+    await page.getByLabel('Keywords').fill('hi, hello');
+    await page.getByLabel('Node start type').selectOption('add_tag');
+    await page.getByLabel('Node start tag').fill('lead');
+    await page.getByLabel('Node start next node').fill('thanks');
+    await page.getByRole('button', { name: 'Save flow' }).click();
+
+    const start = page.locator('fieldset[data-node="start"]');
+    await start.getByRole('alert').getByText('points at unknown node "thanks"').waitFor();
+    assert.match((await start.getAttribute('class'))!, /invalid/);
+    assert.equal(await start.getByRole('alert').locator('code').textContent(), 'next');
+    await page.locator('.flow-graph .box.invalid').waitFor();
+    await screenshot(page, 'flow-error');
+
+    await page.getByRole('button', { name: 'Add node' }).click();
+    await page.getByLabel('Node node_2 id').fill('thanks');
+    await page.getByLabel('Node thanks type').selectOption('end');
+    await page.getByRole('button', { name: 'Save flow' }).click();
+    await page.getByRole('heading', { name: 'Lead bot' }).waitFor();
+    assert.match(page.url(), /\/flows\/[0-9a-f-]{36}$/);
+    assert.equal(await page.locator('fieldset.flow-node.invalid').count(), 0);
+    await page.getByRole('img', { name: 'Flow diagram' }).waitFor();
+    assert.equal(await page.locator('.flow-graph line.edge').count(), 1);
+
+    await page.getByLabel('Start for a contact (phone)').fill('+14155550124');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByRole('status').getByText('Started for +14155550124: completed.').waitFor();
+    await waitForCount(page, 'completed', '1');
+    await screenshot(page, 'flow-page');
+
+    await page.getByRole('link', { name: 'All flows' }).click();
+    await page.getByRole('row', { name: /Lead bot/ }).waitFor();
+    await screenshot(page, 'flows');
+  });
+
+  test('a campaign to a tag of 20 contacts: the progress bar and counts reach all sent', async () => {
+    const { server: wa } = whatsapp;
+    const { owner, template, page } = await signedIn(wa);
+    const { workspaceId } = owner;
+    const phoneNumberId = String(randomInt(100_000_000, 999_999_999));
+    await wa.app.services.channels.useWhatsappCloud(
+      { workspaceId },
+      { phoneNumberId, wabaId: '4000001', accessToken: `token-${phoneNumberId}`, messagesPerSecond: 1000 },
+    );
+    await insertTaggedContacts(wa, workspaceId, 20, 'vip');
+
+    await page.goto('/campaigns');
+    await page.getByText('No campaigns yet.').waitFor();
+    await page.getByRole('link', { name: 'New campaign' }).click();
+    await page.getByRole('heading', { name: 'New campaign' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Spring sale');
+    await page.getByLabel('Template', { exact: true }).selectOption(template.id);
+    await page.getByLabel('Variable {{1}}').fill('{{contact.name}}');
+    await page.getByLabel('Variable {{2}}').fill('SPRING');
+    await page.getByLabel('Tag', { exact: true }).fill('VIP');
+    await screenshot(page, 'campaign-new');
+    await page.getByRole('button', { name: 'Send campaign' }).click();
+    await page.getByRole('heading', { name: 'Spring sale' }).waitFor();
+    await page.getByTestId('campaign-status').getByText('Scheduled').waitFor();
+
+    const { scheduler, outbox } = wa.app.services;
+    await scheduler.runDue(workspaceId); // dispatch: 20 messages into the outbox
+    outbox.wake();
+    await outbox.idle();
+    await page.getByTestId('campaign-progress-text').getByText('20 of 20 sent').waitFor();
+    assert.equal(await page.locator('#campaign-progress').evaluate((p: HTMLProgressElement) => p.value), 20);
+    assert.equal(await page.locator('#campaign-progress').evaluate((p: HTMLProgressElement) => p.max), 20);
+    await screenshot(page, 'campaign-sending');
+
+    wa.clock.advance(1000);
+    await scheduler.runDue(workspaceId); // the check that every message has left the outbox
+    await page.getByTestId('campaign-status').getByText('Sent', { exact: true }).waitFor();
+    assert.equal(await page.locator('td[data-count="sent"]').textContent(), '20');
+    assert.equal(await page.locator('td[data-count="queued"]').textContent(), '0');
+    assert.equal(await page.getByRole('button', { name: 'Cancel campaign' }).count(), 0);
+    await screenshot(page, 'campaign-page');
+
+    // A scheduled one can be cancelled, after confirming.
+    await page.getByRole('link', { name: 'All campaigns' }).click();
+    await page.getByRole('link', { name: 'New campaign' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Next week');
+    await page.getByLabel('Template', { exact: true }).selectOption(template.id);
+    await page.getByLabel('Variable {{1}}').fill('friend');
+    await page.getByLabel('Variable {{2}}').fill('LATER');
+    await page.getByLabel('Tag', { exact: true }).fill('vip');
+    await page.getByLabel('Schedule').check();
+    const later = new Date(wa.clock.now().getTime() + 7 * DAY);
+    const local = new Date(later.getTime() - later.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    await page.getByLabel('Send at (your local time)').fill(local);
+    await page.getByRole('button', { name: 'Schedule campaign' }).click();
+    await page.getByRole('heading', { name: 'Next week' }).waitFor();
+    await page.getByText('Not dispatched yet.').waitFor();
+    await page.getByRole('button', { name: 'Cancel campaign' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel campaign' }).click();
+    await page.getByTestId('campaign-status').getByText('Cancelled').waitFor();
+
+    await page.getByRole('link', { name: 'All campaigns' }).click();
+    await page
+      .getByRole('row', { name: /Spring sale/ })
+      .getByText('Sent')
+      .waitFor();
+    await page
+      .getByRole('row', { name: /Next week/ })
+      .getByText('Cancelled')
+      .waitFor();
+    await screenshot(page, 'campaigns');
+  });
+
+  test('the sequences list and the sequence editor: no serious axe findings, usable at 375 px', async () => {
+    const { page } = await signedIn(server, { bypassCSP: true });
+    await page.goto('/sequences');
+    await page.getByRole('heading', { name: 'Sequences' }).waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await page.goto('/sequences/new');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.getByLabel('Step 2 action').selectOption('wait_for_reply');
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await page.goto('/flows/new');
+    await page.getByRole('button', { name: 'Add node' }).waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+
+    const narrow = await signedIn(server, { width: 375 });
+    for (const path of ['/sequences', '/sequences/new', '/flows/new', '/campaigns/new']) {
+      await narrow.page.goto(path);
+      await narrow.page.getByRole('heading', { level: 1 }).waitFor();
+      await narrow.page.locator('form, .table-wrap, p').first().waitFor();
+      const overflow = await narrow.page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(overflow <= 375, `${path} fits 375 px (scroll width ${overflow})`);
+    }
+    await narrow.page.goto('/sequences/new');
+    await narrow.page.getByRole('button', { name: 'Save sequence' }).waitFor();
+    await screenshot(narrow.page, 'sequence-new-375');
+  });
+});

@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import { randomInt } from 'node:crypto';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
+import { createTemplate } from '../factories.js';
+import { ENGINE } from '../server.js';
+import { startWhatsappServer } from '../whatsapp.js';
+
+const { graph, server } = await startWhatsappServer();
+
+/** Meta's message_templates entry (one per name and language), as the template sync tests use it. */
+function metaTemplate(name: string, language: string, status: string, body: string) {
+  return {
+    id: String(randomInt(1e12)),
+    name,
+    language,
+    status,
+    category: 'UTILITY',
+    components: [
+      { type: 'HEADER', format: 'TEXT', text: 'Order update' },
+      { type: 'BODY', text: body },
+      { type: 'FOOTER', text: 'Reply STOP to opt out' },
+      { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track', url: 'https://example.com/t/{{1}}' }] },
+    ],
+  };
+}
+
+const translation = (page: Page, n: number) => page.getByRole('group', { name: new RegExp(`^Translation ${n}`) });
+
+async function signedIn(options: { width?: number; bypassCSP?: boolean } = {}) {
+  const owner = await createOwner(server);
+  const { page } = await newPage(server, options);
+  await logIn(page, owner);
+  return { owner, page };
+}
+
+describe(`dashboard: templates (${ENGINE})`, () => {
+  test('create a template with two translations; the PENDING one is viewable through the picker', async () => {
+    const { owner, page } = await signedIn();
+    await page.getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('heading', { name: 'Templates' }).waitFor();
+    await page.getByRole('link', { name: 'New template' }).click();
+    await page.getByRole('heading', { name: 'New template' }).waitFor();
+
+    await page.getByLabel('Name', { exact: true }).fill('order_update');
+    await page.getByLabel('Category').selectOption('UTILITY');
+    const en = translation(page, 1);
+    await en.getByLabel('Language').fill('en_US');
+    await en.getByLabel('Status').selectOption('APPROVED');
+    await en.getByLabel('Header', { exact: true }).selectOption('TEXT');
+    await en.getByLabel('Header text').fill('Order update');
+    await en.getByLabel('Body').fill('Hi {{1}}, your order {{2}} has *shipped*.');
+    await en.getByLabel('Sample for {{1}}').fill('Ada');
+    const preview = en.getByTestId('template-preview');
+    await preview.getByText('Hi Ada, your order {{2}} has shipped.').waitFor();
+    await en.getByLabel('Sample for {{2}}').fill('ORD-7');
+    await preview.getByText('Hi Ada, your order ORD-7 has shipped.').waitFor();
+    await preview.getByText('Order update').waitFor();
+
+    const footer = en.getByLabel('Footer (optional)');
+    await footer.fill('x'.repeat(61));
+    assert.equal((await footer.inputValue()).length, 60, 'the footer refuses a 61st character');
+    assert.equal(await en.getByTestId('footer-count').textContent(), '60/60');
+    await footer.fill('Reply STOP to opt out');
+    assert.equal(await en.getByTestId('footer-count').textContent(), '21/60');
+    await preview.getByText('Reply STOP to opt out').waitFor();
+
+    await en.getByRole('button', { name: 'Add button' }).click();
+    await en.getByLabel('Button 1 type').selectOption('URL');
+    await en.getByLabel('Button 1 text').fill('Track');
+    await en.getByLabel('Button 1 URL').fill('https://example.com/t/{{1}}');
+    await en.getByRole('list', { name: 'Buttons' }).getByText('Track').waitFor();
+
+    await page.getByRole('button', { name: 'Add translation' }).click();
+    const de = translation(page, 2);
+    await de.getByLabel('Language').fill('de');
+    await de.getByLabel('Status').selectOption('PENDING');
+    await de.getByLabel('Body').fill('Hallo {{1}}, Bestellung {{2}} ist unterwegs.');
+    await screenshot(page, 'template-editor');
+
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('heading', { name: 'order_update' }).waitFor();
+    // Opens on the translation get-template shows: the approved one.
+    assert.equal(await page.getByLabel('Translation', { exact: true }).inputValue(), 'en_US');
+    await page.getByLabel('Translation', { exact: true }).selectOption('de');
+    await page.getByTestId('template-body').getByText('Hallo {{1}}, Bestellung {{2}} ist unterwegs.').waitFor();
+    await page.getByRole('heading', { name: 'de Pending' }).waitFor();
+    await page.getByText('Only approved translations can be sent; this one is Pending.').waitFor();
+    assert.match(page.url(), /\?language=de$/, 'the chosen translation is in the address, so it can be shared');
+    await screenshot(page, 'template-view');
+
+    const [saved] = await server.app.services.templates.list({ workspaceId: owner.workspaceId }, {});
+    assert.deepEqual(saved?.translations, [
+      { language: 'en_US', status: 'APPROVED' },
+      { language: 'de', status: 'PENDING' },
+    ]);
+    assert.equal(saved?.footer, 'Reply STOP to opt out');
+    assert.deepEqual(saved?.buttons, [{ type: 'URL', text: 'Track', url: 'https://example.com/t/{{1}}' }]);
+
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit order_update' }).waitFor();
+    await translation(page, 2).getByLabel('Status').selectOption('APPROVED');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'order_update' }).waitFor();
+    await page.getByLabel('Translation', { exact: true }).selectOption('de');
+    await page.getByRole('heading', { name: 'de Approved' }).waitFor();
+  });
+
+  test('field errors appear beside their inputs and nothing is saved', async () => {
+    const { owner, page } = await signedIn();
+    await createTemplate(server.app.services, owner.workspaceId, { name: 'welcome' });
+    await page.goto('/templates/new');
+    await page.getByLabel('Name', { exact: true }).fill('welcome');
+    const first = translation(page, 1);
+    await first.getByLabel('Language').fill('en_US');
+    await first.getByLabel('Header', { exact: true }).selectOption('IMAGE');
+    await first.getByLabel('Body').fill('Hello');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await first.locator('small.error', { hasText: 'a IMAGE header needs header_content' }).waitFor();
+    assert.equal(await first.getByLabel('Header media URL').getAttribute('aria-invalid'), 'true');
+    await first.getByLabel('Header media URL').fill('https://example.com/a.png');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.locator('small.error', { hasText: 'is already used by another template' }).waitFor();
+    assert.equal(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid'), 'true');
+    const names = (await server.app.services.templates.list({ workspaceId: owner.workspaceId }, {})).map((t) => t.name);
+    assert.deepEqual(names, ['welcome']);
+  });
+
+  test('Sync from WhatsApp pulls the templates and shows what changed; the simulator says why it cannot', async () => {
+    const { owner, page } = await signedIn();
+    const wabaId = String(randomInt(1e9));
+    await server.app.services.channels.useWhatsappCloud(
+      { workspaceId: owner.workspaceId },
+      { phoneNumberId: String(randomInt(1e9)), wabaId, accessToken: 'EAAG-dashboard' },
+    );
+    graph.setTemplates(wabaId, [
+      metaTemplate('order_update', 'en_US', 'APPROVED', 'Hi {{1}}, order {{2}} shipped.'),
+      metaTemplate('order_update', 'de', 'PENDING', 'Hallo {{1}}, Bestellung {{2}} ist unterwegs.'),
+      metaTemplate('welcome', 'en_US', 'REJECTED', 'Welcome, {{1}}!'),
+    ]);
+    await page.goto('/templates');
+    await page.getByText('No templates yet').waitFor();
+    await page.getByRole('button', { name: 'Sync from WhatsApp' }).click();
+    const report = page.getByRole('status').filter({ hasText: 'Synced 2 templates (3 translations)' });
+    await report.waitFor();
+    await report.getByText('added, Pending').waitFor();
+    const order = page.getByRole('row', { name: /order_update/ });
+    await order.getByText('Approved').waitFor();
+    await order.getByText('Pending').waitFor();
+    await page
+      .getByRole('row', { name: /welcome/ })
+      .getByText('Rejected')
+      .waitFor();
+    await screenshot(page, 'templates-list');
+
+    graph.setTemplates(wabaId, [
+      metaTemplate('order_update', 'en_US', 'APPROVED', 'Hi {{1}}, order {{2}} shipped.'),
+      metaTemplate('order_update', 'de', 'APPROVED', 'Hallo {{1}}, Bestellung {{2}} ist unterwegs.'),
+      metaTemplate('welcome', 'en_US', 'REJECTED', 'Welcome, {{1}}!'),
+    ]);
+    await page.getByRole('button', { name: 'Sync from WhatsApp' }).click();
+    await page.getByRole('status').getByText('1 changed:').waitFor();
+    await page.getByRole('status').getByText('Pending → Approved').waitFor();
+    await page.getByRole('status').getByRole('link', { name: 'order_update' }).click();
+    await page.getByRole('heading', { name: 'de Approved' }).waitFor();
+
+    const simulated = await signedIn();
+    await simulated.page.goto('/templates');
+    await simulated.page.getByRole('button', { name: 'Sync from WhatsApp' }).click();
+    await simulated.page.getByRole('alert').getByText('this workspace uses the simulator').waitFor();
+  });
+
+  test('accessible and responsive: no serious axe findings; /templates usable at 375 px', async () => {
+    const { owner, page } = await signedIn({ bypassCSP: true });
+    const template = await createTemplate(server.app.services, owner.workspaceId, {
+      name: 'shipping_notice_with_a_long_name',
+      translations: [
+        {
+          language: 'en_US',
+          status: 'APPROVED',
+          body: 'Hi {{1}}',
+          footer: 'Thanks',
+          header_type: 'TEXT',
+          header_content: 'Hey',
+        },
+        { language: 'pt_BR', status: 'PENDING', body: 'Olá {{1}}' },
+        { language: 'de', status: 'REJECTED', body: 'Hallo {{1}}' },
+      ],
+    });
+    await page.goto('/templates');
+    await page.getByRole('link', { name: 'shipping_notice_with_a_long_name' }).waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), [], 'templates list');
+    await page.goto(`/templates/${template.id}`);
+    await page.getByLabel('Translation', { exact: true }).waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), [], 'template view');
+    await page.goto(`/templates/${template.id}/edit`);
+    await translation(page, 3).waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), [], 'template editor');
+
+    const { page: phone } = await newPage(server, { width: 375, height: 740 });
+    await logIn(phone, owner);
+    for (const path of ['/templates', `/templates/${template.id}`, `/templates/${template.id}/edit`]) {
+      await phone.goto(path);
+      await phone.getByRole('heading', { level: 1 }).waitFor();
+      await phone
+        .getByRole('heading', { name: /shipping_notice|Templates/ })
+        .first()
+        .waitFor();
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `no sideways scrolling at 375 px on ${path} (${overflow} px too wide)`);
+    }
+    await phone.goto('/templates');
+    await phone.getByRole('link', { name: 'shipping_notice_with_a_long_name' }).waitFor();
+    await screenshot(phone, 'templates-list-phone');
+  });
+});

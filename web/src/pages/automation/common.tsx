@@ -1,0 +1,268 @@
+import { useId } from 'preact/hooks';
+import { action, api, ApiError } from '../../api';
+import { useAsync } from '../../ui';
+
+// ---- Durations: ISO 8601 (PT30M, P1D) shown as a number and a unit ---------------------------------
+
+export type DurationUnit = 'M' | 'H' | 'D' | 'W';
+export interface DurationDraft {
+  amount: string;
+  unit: DurationUnit;
+}
+
+const UNIT_SECONDS: Record<DurationUnit, number> = { W: 604_800, D: 86_400, H: 3600, M: 60 };
+const UNIT_LABELS: Record<DurationUnit, string> = { M: 'minutes', H: 'hours', D: 'days', W: 'weeks' };
+const ISO = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+
+/** "P1DT12H" → 36 hours: the largest unit that expresses it exactly (minutes at the least). */
+export function parseDuration(iso: string | undefined, fallback: DurationDraft): DurationDraft {
+  const match = iso ? ISO.exec(iso) : null;
+  if (!match) return fallback;
+  const [w, d, h, m, s] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number];
+  const seconds = w * 604_800 + d * 86_400 + h * 3600 + m * 60 + s;
+  if (seconds === 0) return { amount: '0', unit: fallback.unit };
+  const unit = (['W', 'D', 'H', 'M'] as const).find((u) => seconds % UNIT_SECONDS[u] === 0) ?? 'M';
+  return { amount: String(Math.round(seconds / UNIT_SECONDS[unit])), unit };
+}
+
+/** 3 days → "P3D", 90 minutes → "PT90M"; undefined for an empty amount. */
+export function formatDuration({ amount, unit }: DurationDraft): string | undefined {
+  const n = amount.trim();
+  if (n === '') return undefined;
+  if (Number(n) === 0) return 'PT0S';
+  return unit === 'D' || unit === 'W' ? `P${n}${unit}` : `PT${n}${unit}`;
+}
+
+/** A number and a unit, read together as one duration (a fieldset names the pair). */
+export function DurationField(props: {
+  legend: string;
+  value: DurationDraft;
+  onChange: (value: DurationDraft) => void;
+  min?: number;
+  invalid?: boolean;
+}) {
+  const id = useId();
+  return (
+    <fieldset class={props.invalid ? 'duration-field invalid' : 'duration-field'}>
+      <legend>{props.legend}</legend>
+      <label class="visually-hidden" for={`${id}-n`}>
+        {props.legend}: amount
+      </label>
+      <input
+        id={`${id}-n`}
+        type="number"
+        inputMode="numeric"
+        min={props.min ?? 0}
+        step={1}
+        value={props.value.amount}
+        onInput={(e) => props.onChange({ ...props.value, amount: e.currentTarget.value })}
+      />
+      <label class="visually-hidden" for={`${id}-u`}>
+        {props.legend}: unit
+      </label>
+      <select
+        id={`${id}-u`}
+        value={props.value.unit}
+        onChange={(e) => props.onChange({ ...props.value, unit: e.currentTarget.value as DurationUnit })}
+      >
+        {(Object.keys(UNIT_LABELS) as DurationUnit[]).map((unit) => (
+          <option key={unit} value={unit}>
+            {UNIT_LABELS[unit]}
+          </option>
+        ))}
+      </select>
+      <small class="hint">
+        <code>{formatDuration(props.value) ?? '—'}</code>
+      </small>
+    </fieldset>
+  );
+}
+
+// ---- Field problems by JSON Pointer ----------------------------------------------------------------
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/**
+ * The problems of a failed save as JSON Pointers: the services name `/steps/0/delay`, while the
+ * request-schema check names `steps.0.delay`; both become the pointer.
+ */
+export function problemsOf(error: unknown): FieldProblem[] {
+  if (!(error instanceof ApiError)) return [];
+  const seen = new Set<string>();
+  return (error.problem.errors ?? []).flatMap(({ field, message }) => {
+    const pointer = field.startsWith('/') ? field : `/${field.replaceAll('.', '/')}`;
+    const key = `${pointer} ${message}`;
+    if (seen.has(key)) return []; // a union's variants repeat the problems of the fields they share
+    seen.add(key);
+    return [{ field: pointer, message }];
+  });
+}
+
+/** The problems at or under `prefix` (a JSON Pointer), with the rest of their path. */
+export function problemsUnder(problems: FieldProblem[], prefix: string): FieldProblem[] {
+  return problems
+    .filter((p) => p.field === prefix || p.field.startsWith(`${prefix}/`))
+    .map((p) => ({ field: p.field.slice(prefix.length + 1), message: p.message }));
+}
+
+/** A list of problems next to the part they are about, announced when it appears. */
+export function ProblemList({ problems, id }: { problems: FieldProblem[]; id?: string }) {
+  if (problems.length === 0) return null;
+  return (
+    <ul class="problem-list error" id={id} role="alert">
+      {problems.map((p) => (
+        <li key={`${p.field}:${p.message}`}>
+          {p.field && <code>{p.field}</code>} {p.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+// ---- Pick-lists ------------------------------------------------------------------------------------
+
+export interface Choice {
+  id: string;
+  label: string;
+}
+
+/** GET /api/v1/dropdowns/NAME: a workspace's sequences, flows or templates as {id, label}. */
+export function useChoices(name: 'sequences' | 'flows' | 'templates') {
+  return useAsync(() => api<Choice[]>('GET', `/api/v1/dropdowns/${name}`), [name]);
+}
+
+export interface TemplateSummary {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  body: string;
+  placeholders: string[];
+  translations: { language: string; status: string }[];
+}
+
+/** The workspace's templates with their placeholders and translations (list-templates). */
+export function useTemplates(status = '') {
+  return useAsync(() => action<TemplateSummary[]>('list-templates', { status }), [status]);
+}
+
+export interface TemplateChoice {
+  template_id: string;
+  language: string;
+  variables: string[];
+}
+
+/** Template, translation and one input per body placeholder, as send_template steps and campaigns take them. */
+export function TemplateFields(props: {
+  templates: TemplateSummary[];
+  value: TemplateChoice;
+  onChange: (value: TemplateChoice) => void;
+  approvedOnly?: boolean;
+  invalid?: (field: 'template_id' | 'language' | 'variables') => boolean;
+}) {
+  const id = useId();
+  const { value, onChange } = props;
+  const template = props.templates.find((t) => t.id === value.template_id);
+  const languages =
+    template?.translations.filter((t) => !props.approvedOnly || t.status === 'APPROVED').map((t) => t.language) ?? [];
+  const choose = (templateId: string) => {
+    const chosen = props.templates.find((t) => t.id === templateId);
+    onChange({ template_id: templateId, language: '', variables: chosen?.placeholders.map(() => '') ?? [] });
+  };
+  return (
+    <div class="template-picker">
+      <div class="field">
+        <label for={`${id}-t`}>Template</label>
+        <select
+          id={`${id}-t`}
+          required
+          value={value.template_id}
+          aria-invalid={props.invalid?.('template_id') ? true : undefined}
+          onChange={(e) => choose(e.currentTarget.value)}
+        >
+          <option value="">Choose a template…</option>
+          {props.templates.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+              {props.approvedOnly ? '' : ` (${t.status.toLowerCase()})`}
+            </option>
+          ))}
+        </select>
+        {template && <small class="hint">{template.body}</small>}
+      </div>
+      <div class="field">
+        <label for={`${id}-l`}>Language</label>
+        <select
+          id={`${id}-l`}
+          value={value.language}
+          aria-invalid={props.invalid?.('language') ? true : undefined}
+          onChange={(e) => onChange({ ...value, language: e.currentTarget.value })}
+        >
+          <option value="">Default{template ? ` (${template.language})` : ''}</option>
+          {languages.map((language) => (
+            <option key={language} value={language}>
+              {language}
+            </option>
+          ))}
+        </select>
+      </div>
+      {template?.placeholders.map((placeholder, i) => (
+        <div class="field" key={placeholder}>
+          <label for={`${id}-v${i}`}>{`Variable {{${placeholder}}}`}</label>
+          <input
+            id={`${id}-v${i}`}
+            value={value.variables[i] ?? ''}
+            placeholder="e.g. {{contact.name}}"
+            aria-invalid={props.invalid?.('variables') ? true : undefined}
+            onInput={(e) => {
+              const variables = template.placeholders.map((_, j) => value.variables[j] ?? '');
+              variables[i] = e.currentTarget.value;
+              onChange({ ...value, variables });
+            }}
+          />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+// ---- Counts by state -------------------------------------------------------------------------------
+
+const STATE_LABELS: Record<string, string> = {
+  active: 'Active',
+  waiting: 'Waiting for reply',
+  completed: 'Completed',
+  exited: 'Exited',
+  failed: 'Failed',
+  handed_off: 'Handed off',
+  cancelled: 'Cancelled',
+};
+
+/** "Active 3 · Completed 10": how many enrolments or runs are in each state. */
+export function StateCounts({
+  counts,
+  states,
+  label,
+}: {
+  counts: Record<string, number>;
+  states: string[];
+  label: string;
+}) {
+  return (
+    <dl class="state-counts" aria-label={label}>
+      {states.map((state) => (
+        <div key={state} data-state={state}>
+          <dt>{STATE_LABELS[state] ?? state}</dt>
+          <dd>{counts[state] ?? 0}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** A short unique key for list items the user adds, removes and reorders. */
+let keys = 0;
+export const newKey = () => `k${++keys}`;

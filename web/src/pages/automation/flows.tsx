@@ -1,0 +1,246 @@
+import { useState } from 'preact/hooks';
+import { action, api, dashboard } from '../../api';
+import { Link, navigate } from '../../router';
+import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
+import { problemsOf, problemsUnder, ProblemList, StateCounts, useTemplates } from './common';
+import { FlowGraph } from './flow-graph';
+import { cleanNode, NodeEditor, type FlowNode } from './flow-nodes';
+import { RunTable, type RunRecord, type Summary } from './sequences';
+
+const RUN_STATES = ['active', 'waiting', 'completed', 'handed_off', 'failed', 'cancelled'];
+
+interface Flow {
+  id: string;
+  name: string;
+  start: string;
+  keywords: string[];
+  nodes: FlowNode[];
+  runs: Record<string, number>;
+  updated_at: string;
+}
+
+/** Flows: every chatbot flow with its runs by state. */
+export function FlowList() {
+  const list = useAsync(() => dashboard.get<Summary[]>('flows'), []);
+  return (
+    <Page
+      title="Flows"
+      actions={
+        <Link class="button primary" href="/flows/new">
+          New flow
+        </Link>
+      }
+    >
+      <p class="muted">Chatbot conversations: a graph of nodes a contact walks through, started by a keyword.</p>
+      <ErrorNote error={list.error} />
+      {list.data && list.data.length === 0 && <p>No flows yet.</p>}
+      {list.data && list.data.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Flows and their runs by state</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col" class="num">
+                  Running
+                </th>
+                <th scope="col" class="num">
+                  Completed
+                </th>
+                <th scope="col" class="num">
+                  Handed off
+                </th>
+                <th scope="col" class="num">
+                  Failed
+                </th>
+                <th scope="col">Changed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.map((f) => (
+                <tr key={f.id}>
+                  <th scope="row">
+                    <Link href={`/flows/${f.id}`}>{f.name}</Link>
+                  </th>
+                  <td class="num">{(f.counts.active ?? 0) + (f.counts.waiting ?? 0)}</td>
+                  <td class="num">{f.counts.completed ?? 0}</td>
+                  <td class="num">{f.counts.handed_off ?? 0}</td>
+                  <td class="num">{f.counts.failed ?? 0}</td>
+                  <td>{formatTime(f.updated_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Page>
+  );
+}
+
+/** /flows/new and /flows/:id: the node editor beside a diagram, and for a saved flow its runs. */
+export function FlowPage({ id }: { id?: string }) {
+  const flow = useAsync(() => (id ? action<Flow>('get-flow', { flow_id: id }) : Promise.resolve(null)), [id]);
+  const title = id ? (flow.data?.name ?? 'Flow') : 'New flow';
+  return (
+    <Page title={title} actions={<Link href="/flows">All flows</Link>}>
+      <ErrorNote error={flow.error} />
+      {flow.loading && !flow.data && <p class="loading">Loading…</p>}
+      {(flow.data || (!id && !flow.loading)) && (
+        <FlowEditor key={flow.data?.updated_at ?? 'new'} flow={flow.data ?? null} reload={flow.reload} />
+      )}
+    </Page>
+  );
+}
+
+const FIRST_NODE: FlowNode = { id: 'start', type: 'send_text', text: '' };
+
+function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void }) {
+  const templates = useTemplates();
+  const [name, setName] = useState(flow?.name ?? '');
+  const [keywords, setKeywords] = useState((flow?.keywords ?? []).join(', '));
+  const [start, setStart] = useState(flow?.start ?? 'start');
+  const [nodes, setNodes] = useState<FlowNode[]>(flow?.nodes ?? [FIRST_NODE]);
+  const [saved, setSaved] = useState(false);
+
+  const save = useSubmit(async () => {
+    setSaved(false);
+    const words = keywords
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
+    const result = await action<Flow>('save-flow', {
+      ...(flow && { id: flow.id }),
+      name,
+      definition: { start, keywords: words, nodes: nodes.map(cleanNode) },
+    });
+    setSaved(true);
+    if (!flow) navigate(`/flows/${result.id}`, { replace: true });
+  });
+  const problems = problemsOf(save.error);
+  const nodeProblems = (i: number) => problemsUnder(problems, `/definition/nodes/${i}`);
+  const otherProblems = problems.filter((p) => !/^\/definition\/nodes\/\d+(\/|$)/.test(p.field));
+  const invalidIds = new Set(nodes.filter((_, i) => nodeProblems(i).length > 0).map((n) => n.id));
+
+  const addNode = () => {
+    let n = nodes.length + 1;
+    while (nodes.some((node) => node.id === `node_${n}`)) n++;
+    setNodes([...nodes, { id: `node_${n}`, type: 'end' }]);
+  };
+
+  return (
+    <div class="automation-layout">
+      <form class="automation-editor" onSubmit={save.onSubmit} aria-label="Flow" noValidate>
+        <TextField
+          label="Name"
+          value={name}
+          onValue={setName}
+          maxLength={200}
+          required
+          error={problems.find((p) => p.field === '/name')?.message}
+        />
+        <TextField
+          label="Keywords"
+          value={keywords}
+          onValue={setKeywords}
+          hint="Comma-separated; an inbound text equal to one of them (ignoring case) starts the flow."
+        />
+        <TextField
+          label="Start node"
+          value={start}
+          onValue={setStart}
+          list="flow-node-ids"
+          error={problems.find((p) => p.field === '/definition/start')?.message}
+        />
+        <datalist id="flow-node-ids">
+          {nodes.map((n) => (
+            <option key={n.id} value={n.id} />
+          ))}
+        </datalist>
+        <ProblemList problems={otherProblems.filter((p) => p.field !== '/name' && p.field !== '/definition/start')} />
+        <h2>Nodes</h2>
+        <ErrorNote error={templates.error} />
+        {nodes.map((node, i) => (
+          <NodeEditor
+            key={i}
+            node={node}
+            index={i}
+            isStart={node.id === start}
+            problems={nodeProblems(i)}
+            templates={templates.data ?? []}
+            onChange={(changed) => setNodes(nodes.map((n, j) => (j === i ? changed : n)))}
+            onRemove={() => setNodes(nodes.filter((_, j) => j !== i))}
+            onMakeStart={() => setStart(node.id)}
+          />
+        ))}
+        <div class="form-actions">
+          <button type="button" onClick={addNode}>
+            Add node
+          </button>
+          <button type="submit" class="primary" disabled={save.busy}>
+            Save flow
+          </button>
+        </div>
+        {save.error !== null && problems.length > 0 && (
+          <p class="error" role="alert">
+            Not saved: {problems.length} problem{problems.length === 1 ? '' : 's'}, shown at the nodes.
+          </p>
+        )}
+        {save.error !== null && problems.length === 0 && <ErrorNote error={save.error} />}
+        {saved && (
+          <p class="notice" role="status">
+            Saved.
+          </p>
+        )}
+      </form>
+      <div class="automation-side">
+        <FlowGraph nodes={nodes} start={start} invalidIds={invalidIds} />
+        {flow && <FlowRuns flow={flow} reload={reload} />}
+      </div>
+    </div>
+  );
+}
+
+/** Runs by state, the start form and the latest runs of a saved flow. */
+function FlowRuns({ flow, reload }: { flow: Flow; reload: () => void }) {
+  const recent = useAsync(
+    () => api<RunRecord[]>('GET', `/api/v1/triggers/new-flow-triggered?flow_id=${encodeURIComponent(flow.id)}`),
+    [flow.id, flow.runs],
+  );
+  const [phone, setPhone] = useState('');
+  const [started, setStarted] = useState<RunRecord | null>(null);
+  const run = useSubmit(async () => {
+    setStarted(null);
+    setStarted(await action<RunRecord>('trigger-flow', { flow_id: flow.id, phone }));
+    setPhone('');
+    reload();
+  });
+  return (
+    <section aria-labelledby="runs-title">
+      <h2 id="runs-title">Runs</h2>
+      <StateCounts counts={flow.runs} states={RUN_STATES} label="Runs by state" />
+      <form class="inline-form" onSubmit={run.onSubmit} aria-label="Start for a contact">
+        <TextField
+          label="Start for a contact (phone)"
+          type="tel"
+          required
+          value={phone}
+          onValue={setPhone}
+          placeholder="+14155550100"
+          autoComplete="off"
+        />
+        <button type="submit" class="primary" disabled={run.busy}>
+          Start
+        </button>
+      </form>
+      <ErrorNote error={run.error} />
+      {started && (
+        <p class="notice" role="status">
+          Started for {started.contact_phone}: {started.status}.
+        </p>
+      )}
+      <h3>Recent runs</h3>
+      <ErrorNote error={recent.error} />
+      <RunTable records={recent.data ?? []} caption="Recent runs" />
+    </section>
+  );
+}

@@ -1,0 +1,336 @@
+import { useId } from 'preact/hooks';
+import {
+  DurationField,
+  formatDuration,
+  newKey,
+  parseDuration,
+  ProblemList,
+  TemplateFields,
+  type Choice,
+  type DurationDraft,
+  type FieldProblem,
+  type TemplateSummary,
+} from './common';
+
+export const ACTION_TYPES = {
+  send_template: 'Send a template',
+  send_text: 'Send a text (inside the 24-hour window)',
+  add_tag: 'Add a tag',
+  remove_tag: 'Remove a tag',
+  start_flow: 'Start a flow',
+  wait_for_reply: 'Wait for a reply',
+} as const;
+export type ActionType = keyof typeof ACTION_TYPES;
+
+/** A step as the editor holds it: every action's fields, so switching type keeps what was typed. */
+export interface StepDraft {
+  key: string;
+  delay: DurationDraft;
+  delayFrom: 'previous' | 'enrolment';
+  withinHours: boolean;
+  type: ActionType;
+  template: { template_id: string; language: string; variables: string[] };
+  text: string;
+  outsideWindow: 'skip' | 'fail';
+  tag: string;
+  flowId: string;
+  timeout: DurationDraft;
+  onTimeout: 'continue' | 'exit';
+}
+
+/** A step as save-sequence takes it. */
+export interface SequenceStep {
+  delay?: string;
+  delay_from?: 'previous' | 'enrolment';
+  within_sending_hours?: boolean;
+  action: { type: ActionType } & Record<string, unknown>;
+}
+
+export function newStep(type: ActionType = 'send_template'): StepDraft {
+  return {
+    key: newKey(),
+    delay: { amount: '0', unit: 'D' },
+    delayFrom: 'previous',
+    withinHours: false,
+    type,
+    template: { template_id: '', language: '', variables: [] },
+    text: '',
+    outsideWindow: 'skip',
+    tag: '',
+    flowId: '',
+    timeout: { amount: '1', unit: 'D' },
+    onTimeout: 'continue',
+  };
+}
+
+/** The draft of a saved step. */
+export function stepDraft(step: SequenceStep): StepDraft {
+  const a = step.action as Record<string, unknown>;
+  const str = (key: string) => (typeof a[key] === 'string' ? a[key] : '');
+  const base = newStep(step.action.type);
+  return {
+    ...base,
+    delay: parseDuration(step.delay, base.delay),
+    delayFrom: step.delay_from ?? 'previous',
+    withinHours: step.within_sending_hours ?? false,
+    template: {
+      template_id: str('template_id'),
+      language: str('language'),
+      variables: Array.isArray(a.variables) ? (a.variables as string[]) : [],
+    },
+    text: str('text'),
+    outsideWindow: a.outside_window === 'fail' ? 'fail' : 'skip',
+    tag: str('tag'),
+    flowId: str('flow_id'),
+    timeout: parseDuration(str('timeout'), base.timeout),
+    onTimeout: a.on_timeout === 'exit' ? 'exit' : 'continue',
+  };
+}
+
+/** The step to save: only the chosen action's fields, defaults left out. */
+export function stepOf(draft: StepDraft): SequenceStep {
+  const delay = formatDuration(draft.delay);
+  return {
+    ...(delay && delay !== 'PT0S' && { delay }),
+    ...(draft.delayFrom === 'enrolment' && { delay_from: 'enrolment' as const }),
+    ...(draft.withinHours && { within_sending_hours: true }),
+    action: actionOf(draft),
+  };
+}
+
+function actionOf(d: StepDraft): SequenceStep['action'] {
+  switch (d.type) {
+    case 'send_template':
+      return {
+        type: d.type,
+        template_id: d.template.template_id,
+        ...(d.template.language && { language: d.template.language }),
+        ...(d.template.variables.length > 0 && { variables: d.template.variables }),
+      };
+    case 'send_text':
+      return { type: d.type, text: d.text, ...(d.outsideWindow === 'fail' && { outside_window: 'fail' }) };
+    case 'add_tag':
+    case 'remove_tag':
+      return { type: d.type, tag: d.tag };
+    case 'start_flow':
+      return { type: d.type, flow_id: d.flowId };
+    case 'wait_for_reply':
+      return { type: d.type, timeout: formatDuration(d.timeout) ?? '', on_timeout: d.onTimeout };
+  }
+}
+
+/** The fields of each action type, so the problems of other union variants can be left out. */
+const ACTION_FIELDS: Record<ActionType, string[]> = {
+  send_template: ['template_id', 'language', 'variables'],
+  send_text: ['text', 'outside_window'],
+  add_tag: ['tag'],
+  remove_tag: ['tag'],
+  start_flow: ['flow_id'],
+  wait_for_reply: ['timeout', 'on_timeout'],
+};
+
+/**
+ * The request check reports a bad action against every action type (the schema is a union): keep
+ * the problems with the chosen type's own fields, or a single general one when none is left.
+ */
+export function relevantProblems(problems: FieldProblem[], type: ActionType): FieldProblem[] {
+  const own = (field: string) =>
+    ACTION_FIELDS[type].some((key) => field === `action/${key}` || field.startsWith(`action/${key}/`));
+  const kept = problems.filter((p) => !p.field.startsWith('action') || own(p.field));
+  const dropped = problems.length - kept.length;
+  if (dropped > 0 && !kept.some((p) => p.field.startsWith('action'))) {
+    kept.push(problems.find((p) => p.field === 'action') ?? { field: 'action', message: 'is not valid' });
+  }
+  return kept;
+}
+
+/** One step's fieldset: when it runs, what it does, and the problems a save found in it. */
+export function StepEditor(props: {
+  index: number;
+  count: number;
+  step: StepDraft;
+  problems: FieldProblem[];
+  templates: TemplateSummary[];
+  flows: Choice[];
+  onChange: (step: StepDraft) => void;
+  onMove: (by: -1 | 1) => void;
+  onRemove: () => void;
+}) {
+  const id = useId();
+  const { step, index } = props;
+  const problems = relevantProblems(props.problems, step.type);
+  const set = (fields: Partial<StepDraft>) => props.onChange({ ...step, ...fields });
+  const invalid = (field: string) => problems.some((p) => p.field === field || p.field.startsWith(`${field}/`));
+  const title = `Step ${index + 1}`;
+  return (
+    <fieldset
+      class={problems.length > 0 ? 'step invalid' : 'step'}
+      aria-describedby={problems.length > 0 ? `${id}-problems` : undefined}
+      data-testid={`step-${index}`}
+    >
+      <legend>
+        {title}: {ACTION_TYPES[step.type]}
+      </legend>
+      <ProblemList problems={problems} id={`${id}-problems`} />
+      <div class="step-timing">
+        <DurationField
+          legend={`${title} delay`}
+          value={step.delay}
+          onChange={(delay) => set({ delay })}
+          invalid={invalid('delay')}
+        />
+        <div class="field">
+          <label for={`${id}-from`}>Delay counts from</label>
+          <select
+            id={`${id}-from`}
+            value={step.delayFrom}
+            onChange={(e) => set({ delayFrom: e.currentTarget.value as StepDraft['delayFrom'] })}
+          >
+            <option value="previous">the previous step</option>
+            <option value="enrolment">enrolment</option>
+          </select>
+        </div>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={step.withinHours}
+            onChange={(e) => set({ withinHours: e.currentTarget.checked })}
+          />
+          Only within sending hours
+        </label>
+      </div>
+      <div class="field">
+        <label for={`${id}-type`}>{`${title} action`}</label>
+        <select
+          id={`${id}-type`}
+          value={step.type}
+          onChange={(e) => set({ type: e.currentTarget.value as ActionType })}
+        >
+          {(Object.keys(ACTION_TYPES) as ActionType[]).map((type) => (
+            <option key={type} value={type}>
+              {ACTION_TYPES[type]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ActionFields {...props} set={set} invalid={(field) => invalid(`action/${field}`)} />
+      <div class="step-actions">
+        <button type="button" disabled={index === 0} onClick={() => props.onMove(-1)}>
+          Move up<span class="visually-hidden"> {title}</span>
+        </button>
+        <button type="button" disabled={index === props.count - 1} onClick={() => props.onMove(1)}>
+          Move down<span class="visually-hidden"> {title}</span>
+        </button>
+        <button type="button" class="danger" disabled={props.count === 1} onClick={props.onRemove}>
+          Remove<span class="visually-hidden"> {title}</span>
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+function ActionFields(props: {
+  step: StepDraft;
+  index: number;
+  templates: TemplateSummary[];
+  flows: Choice[];
+  set: (fields: Partial<StepDraft>) => void;
+  invalid: (field: string) => boolean;
+}) {
+  const id = useId();
+  const { step, set, invalid } = props;
+  const title = `Step ${props.index + 1}`;
+  switch (step.type) {
+    case 'send_template':
+      return (
+        <TemplateFields
+          templates={props.templates}
+          value={step.template}
+          onChange={(template) => set({ template })}
+          invalid={invalid}
+        />
+      );
+    case 'send_text':
+      return (
+        <>
+          <div class="field">
+            <label for={`${id}-text`}>{`${title} text`}</label>
+            <textarea
+              id={`${id}-text`}
+              value={step.text}
+              aria-invalid={invalid('text') ? true : undefined}
+              onInput={(e) => set({ text: e.currentTarget.value })}
+            />
+            <small class="hint">May use {'{{contact.name}}, {{attributes.KEY}}, {{context.KEY}}'}</small>
+          </div>
+          <div class="field">
+            <label for={`${id}-ow`}>Outside the 24-hour window</label>
+            <select
+              id={`${id}-ow`}
+              value={step.outsideWindow}
+              onChange={(e) => set({ outsideWindow: e.currentTarget.value as StepDraft['outsideWindow'] })}
+            >
+              <option value="skip">skip this step</option>
+              <option value="fail">fail the enrolment</option>
+            </select>
+          </div>
+        </>
+      );
+    case 'add_tag':
+    case 'remove_tag':
+      return (
+        <div class="field">
+          <label for={`${id}-tag`}>{`${title} tag`}</label>
+          <input
+            id={`${id}-tag`}
+            value={step.tag}
+            maxLength={64}
+            aria-invalid={invalid('tag') ? true : undefined}
+            onInput={(e) => set({ tag: e.currentTarget.value })}
+          />
+        </div>
+      );
+    case 'start_flow':
+      return (
+        <div class="field">
+          <label for={`${id}-flow`}>{`${title} flow`}</label>
+          <select
+            id={`${id}-flow`}
+            value={step.flowId}
+            aria-invalid={invalid('flow_id') ? true : undefined}
+            onChange={(e) => set({ flowId: e.currentTarget.value })}
+          >
+            <option value="">Choose a flow…</option>
+            {props.flows.map((flow) => (
+              <option key={flow.id} value={flow.id}>
+                {flow.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      );
+    case 'wait_for_reply':
+      return (
+        <>
+          <DurationField
+            legend={`${title} timeout`}
+            min={1}
+            value={step.timeout}
+            onChange={(timeout) => set({ timeout })}
+            invalid={invalid('timeout')}
+          />
+          <div class="field">
+            <label for={`${id}-ot`}>Without a reply by then</label>
+            <select
+              id={`${id}-ot`}
+              value={step.onTimeout}
+              onChange={(e) => set({ onTimeout: e.currentTarget.value as StepDraft['onTimeout'] })}
+            >
+              <option value="continue">go on with the next step</option>
+              <option value="exit">end the enrolment</option>
+            </select>
+          </div>
+        </>
+      );
+  }
+}

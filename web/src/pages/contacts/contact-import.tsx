@@ -1,0 +1,273 @@
+import { useState } from 'preact/hooks';
+import { ApiError, currentCsrfToken, type Problem } from '../../api';
+import { Link } from '../../router';
+import { ErrorNote, Page } from '../../ui';
+
+interface ImportResult {
+  rows: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  duplicates: number;
+  errors: { row: number; field: string; message: string }[];
+}
+
+interface Preview {
+  file: File;
+  text: string;
+  header: string[];
+  rows: string[][];
+}
+
+const MAX_BYTES = 20 * 1024 * 1024;
+const PREVIEW_ROWS = 5;
+const FIELDS = [
+  { value: 'phone', label: 'Phone', pattern: /^(phone|mobile|cell|tel|telephone|whatsapp|number|msisdn)/ },
+  { value: 'name', label: 'Name', pattern: /^(name|full ?name|contact|contact ?name)$/ },
+  { value: 'email', label: 'Email', pattern: /^e-?mail/ },
+  { value: 'tags', label: 'Tags', pattern: /^(tags?|labels?)$/ },
+];
+/** Columns of Parley's own export that an import does not write. */
+const IGNORED = /^(created_at|last_message_at|attributes|id)$/;
+
+/** The first records of a CSV (RFC 4180 quoting), for the preview only: the server parses the file for real. */
+export function previewRecords(text: string, limit: number): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const endRecord = () => {
+    record.push(cell);
+    if (record.some((value) => value !== '')) records.push(record);
+    record = [];
+    cell = '';
+  };
+  for (let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; i < text.length && records.length < limit; i++) {
+    const char = text[i];
+    if (quoted && char === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if (quoted) {
+      cell += char;
+    } else if (char === ',') {
+      record.push(cell);
+      cell = '';
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && text[i + 1] === '\n') i++;
+      endRecord();
+    } else {
+      cell += char;
+    }
+  }
+  if (records.length < limit && (cell !== '' || record.length > 0)) endRecord();
+  return records;
+}
+
+function attributeKey(header: string): string {
+  return header.trim().replace(/\s+/g, '_').slice(0, 64) || 'column';
+}
+
+/** The target a column header suggests: a contact field, an attribute, or nothing. */
+export function guessTarget(header: string): string {
+  const key = header.trim().toLowerCase();
+  if (IGNORED.test(key)) return '';
+  return FIELDS.find((field) => field.pattern.test(key))?.value ?? `attribute:${attributeKey(header)}`;
+}
+
+/** Posts JSON with upload progress (fetch has no upload progress events). */
+function upload(body: string, onProgress: (fraction: number) => void): Promise<ImportResult> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', '/api/dashboard/contacts/import');
+    request.setRequestHeader('content-type', 'application/json');
+    request.setRequestHeader('accept', 'application/json');
+    request.setRequestHeader('x-csrf-token', currentCsrfToken());
+    request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
+    request.upload.onload = () => onProgress(1);
+    request.onerror = () => reject(new Error('The upload failed; check the connection and try again.'));
+    request.onload = () => {
+      let parsed: unknown = null;
+      try {
+        parsed = JSON.parse(request.responseText);
+      } catch {
+        // not JSON: reported below from the status
+      }
+      if (request.status >= 200 && request.status < 300) resolve(parsed as ImportResult);
+      else
+        reject(
+          new ApiError(
+            (parsed as Problem | null) ?? { status: request.status, code: 'http_error', title: request.statusText },
+          ),
+        );
+    };
+    request.send(body);
+  });
+}
+
+/** Contacts → Import: pick a CSV, map its columns, upload, and see what happened row by row. */
+export function ContactImport() {
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [columns, setColumns] = useState<string[]>([]);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  const choose = async (file: File | undefined) => {
+    setError(null);
+    setResult(null);
+    setPreview(null);
+    if (!file) return;
+    if (file.size > MAX_BYTES) return setError(new Error('The file is larger than 20 MB; split it into parts.'));
+    const text = await file.text();
+    const [header = [], ...rows] = previewRecords(text, PREVIEW_ROWS + 1);
+    setPreview({ file, text, header, rows });
+    setColumns(header.map(guessTarget));
+  };
+  const hasPhone = columns.includes('phone');
+  const start = async () => {
+    if (!preview) return;
+    setError(null);
+    setResult(null);
+    setProgress(0);
+    try {
+      setResult(await upload(JSON.stringify({ csv: preview.text, columns, has_header: true }), setProgress));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  return (
+    <Page title="Import contacts" actions={<Link href="/contacts">All contacts</Link>}>
+      <p>
+        Upload a CSV file (up to 20 MB) with a header row. Contacts are matched by phone: existing ones are updated
+        (blank cells leave a field as it is; tags are added), new ones created.
+      </p>
+      <div class="field">
+        <label for="import-file">CSV file</label>
+        <input
+          id="import-file"
+          type="file"
+          accept=".csv,text/csv"
+          onChange={(e) => void choose(e.currentTarget.files?.[0])}
+        />
+      </div>
+      <ErrorNote error={error} />
+      {preview && (
+        <section aria-labelledby="mapping-title">
+          <h2 id="mapping-title">Columns</h2>
+          <p class="muted">{preview.file.name}: choose what each column holds. One column must be the phone number.</p>
+          <div class="table-wrap">
+            <table class="import-preview">
+              <caption class="visually-hidden">The file's first rows and what each column is imported as</caption>
+              <thead>
+                <tr>
+                  {preview.header.map((name, index) => (
+                    <th scope="col" key={index}>
+                      <label for={`column-${index}`}>{name || `Column ${index + 1}`}</label>
+                      <select
+                        id={`column-${index}`}
+                        value={columns[index] ?? ''}
+                        onChange={(e) => {
+                          const next = [...columns];
+                          next[index] = e.currentTarget.value;
+                          setColumns(next);
+                        }}
+                      >
+                        <option value="">Ignore</option>
+                        {FIELDS.map((field) => (
+                          <option key={field.value} value={field.value}>
+                            {field.label}
+                          </option>
+                        ))}
+                        <option value={`attribute:${attributeKey(name || `column_${index + 1}`)}`}>
+                          Attribute “{attributeKey(name || `column_${index + 1}`)}”
+                        </option>
+                      </select>
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {preview.rows.map((row, r) => (
+                  <tr key={r}>
+                    {preview.header.map((_, c) => (
+                      <td key={c}>{row[c] ?? ''}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {!hasPhone && <p class="warning">Choose the column that holds the phone number.</p>}
+          <p>
+            <button
+              type="button"
+              class="primary"
+              disabled={
+                !hasPhone ||
+                progress !== null ||
+                new Set(columns.filter(Boolean)).size !== columns.filter(Boolean).length
+              }
+              onClick={() => void start()}
+            >
+              Import contacts
+            </button>
+          </p>
+        </section>
+      )}
+      {progress !== null && (
+        <div class="import-progress" role="status">
+          <label for="import-progress">{progress < 1 ? 'Uploading…' : 'Importing…'}</label>
+          {progress < 1 ? (
+            <progress id="import-progress" max={1} value={progress} />
+          ) : (
+            <progress id="import-progress" />
+          )}
+        </div>
+      )}
+      {result && <ImportSummary result={result} />}
+    </Page>
+  );
+}
+
+function ImportSummary({ result }: { result: ImportResult }) {
+  return (
+    <section aria-labelledby="result-title">
+      <h2 id="result-title">Result</h2>
+      <p class="notice" role="status" data-testid="import-summary">
+        {result.rows} rows: {result.created} created, {result.updated} updated, {result.skipped} skipped
+        {result.duplicates > 0 ? ` (${result.duplicates} repeated a phone)` : ''}.
+      </p>
+      {result.errors.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <caption>Rows not imported</caption>
+            <thead>
+              <tr>
+                <th scope="col">Row</th>
+                <th scope="col">Column</th>
+                <th scope="col">Problem</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.errors.map((e) => (
+                <tr key={`${e.row}-${e.field}`}>
+                  <td>{e.row}</td>
+                  <td>{e.field}</td>
+                  <td>{e.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p>
+        <Link href="/contacts">See the contacts</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,265 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, action, dashboard } from '../../api';
+import { Link } from '../../router';
+import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
+import { useTagNames, type Contact } from './contacts-list';
+
+interface Run {
+  id: string;
+  definition_id: string;
+  name: string;
+  status: string;
+  ended_reason: string | null;
+  started_at: string;
+  updated_at: string;
+}
+
+interface Activity {
+  messages: {
+    id: string;
+    direction: 'inbound' | 'outbound';
+    type: string;
+    status: string;
+    text: string;
+    created_at: string;
+  }[];
+  sequences: Run[];
+  flows: Run[];
+}
+
+/** One contact: profile, tags, attributes, the conversation and its automations. */
+export function ContactPage({ id }: { id: string }) {
+  const contact = useAsync(() => action<Contact>('get-contact', { contact_id: id }), [id]);
+  const activity = useAsync(() => dashboard.get<Activity>(`contacts/${id}/activity`), [id]);
+  const [shown, setShown] = useState<Contact | undefined>();
+  useEffect(() => setShown(contact.data), [contact.data]);
+  const title = shown ? (shown.name ?? shown.phone) : 'Contact';
+
+  return (
+    <Page title={title} actions={<Link href="/contacts">All contacts</Link>}>
+      <ErrorNote error={contact.error} />
+      {shown && (
+        <div class="contact-grid">
+          <section aria-labelledby="profile-title" class="panel">
+            <h2 id="profile-title">Profile</h2>
+            <p class={shown.opted_out ? 'warning' : 'muted'}>
+              {shown.opted_out ? 'Opted out: this contact receives no messages.' : 'Subscribed to messages.'}
+            </p>
+            <ProfileForm contact={shown} onSaved={setShown} />
+            <p class="muted">
+              Added {formatTime(shown.created_at)} · last message {formatTime(shown.last_message_at)}
+            </p>
+          </section>
+          <section aria-labelledby="tags-title" class="panel">
+            <h2 id="tags-title">Tags</h2>
+            <TagEditor contact={shown} onSaved={setShown} />
+            <h2 id="attributes-title">Attributes</h2>
+            <AttributeEditor contact={shown} onSaved={setShown} />
+          </section>
+        </div>
+      )}
+      <ErrorNote error={activity.error} />
+      {activity.data && <Conversation messages={activity.data.messages} />}
+      {activity.data && <Runs title="Sequences" runs={activity.data.sequences} />}
+      {activity.data && <Runs title="Flows" runs={activity.data.flows} />}
+    </Page>
+  );
+}
+
+function ProfileForm({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
+  const [name, setName] = useState(contact.name ?? '');
+  const [phone, setPhone] = useState(contact.phone);
+  const [email, setEmail] = useState(contact.email ?? '');
+  const [saved, setSaved] = useState(false);
+  const save = useSubmit(async () => {
+    setSaved(false);
+    onSaved(await action<Contact>('update-contact', { contact_id: contact.id, name, phone, email }));
+    setSaved(true);
+  });
+  const fieldError = (field: string) => (save.error instanceof ApiError ? save.error.fieldMessage(field) : undefined);
+  return (
+    <form onSubmit={save.onSubmit} aria-label="Edit contact">
+      <TextField label="Name" value={name} onValue={setName} maxLength={256} error={fieldError('name')} />
+      <TextField label="Phone" value={phone} onValue={setPhone} required maxLength={40} error={fieldError('phone')} />
+      <TextField
+        label="Email"
+        type="email"
+        value={email}
+        onValue={setEmail}
+        maxLength={320}
+        error={fieldError('email')}
+      />
+      <ErrorNote error={save.error} />
+      <button class="primary" type="submit" disabled={save.busy}>
+        Save
+      </button>{' '}
+      <span role="status">{saved ? 'Saved.' : ''}</span>
+    </form>
+  );
+}
+
+function TagEditor({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
+  const names = useTagNames();
+  const [tag, setTag] = useState('');
+  const add = useSubmit(async () => {
+    onSaved(await action<Contact>('add-tag', { contact_id: contact.id, tag }));
+    setTag('');
+  });
+  const [removeError, setRemoveError] = useState<unknown>(null);
+  const removeTag = async (name: string) => {
+    setRemoveError(null);
+    try {
+      onSaved(await action<Contact>('remove-tag', { contact_id: contact.id, tag: name }));
+    } catch (error) {
+      setRemoveError(error);
+    }
+  };
+  return (
+    <>
+      {contact.tags.length === 0 ? (
+        <p class="muted">No tags.</p>
+      ) : (
+        <ul class="tag-list">
+          {contact.tags.map((name) => (
+            <li key={name}>
+              <span class="tag">{name}</span>
+              <button type="button" aria-label={`Remove tag ${name}`} onClick={() => void removeTag(name)}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form class="inline-form" onSubmit={add.onSubmit} aria-label="Add a tag">
+        <div class="field">
+          <label for="contact-add-tag">New tag</label>
+          <input
+            id="contact-add-tag"
+            list="contact-tag-names"
+            required
+            maxLength={64}
+            value={tag}
+            onInput={(e) => setTag(e.currentTarget.value)}
+          />
+          <datalist id="contact-tag-names">
+            {names.data?.map((name) => (
+              <option key={name} value={name} />
+            ))}
+          </datalist>
+        </div>
+        <button type="submit" disabled={add.busy}>
+          Add tag
+        </button>
+      </form>
+      <ErrorNote error={add.error ?? removeError} />
+    </>
+  );
+}
+
+function AttributeEditor({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
+  const [key, setKey] = useState('');
+  const [value, setValue] = useState('');
+  const patch = async (metadata: Record<string, unknown>) =>
+    onSaved(await action<Contact>('update-contact', { contact_id: contact.id, metadata }));
+  const add = useSubmit(async () => {
+    await patch({ [key.trim()]: value });
+    setKey('');
+    setValue('');
+  });
+  const entries = Object.entries(contact.custom_attributes);
+  return (
+    <>
+      {entries.length === 0 ? (
+        <p class="muted">No attributes.</p>
+      ) : (
+        <dl class="attributes">
+          {entries.map(([name, content]) => (
+            <div key={name}>
+              <dt>{name}</dt>
+              <dd>
+                {typeof content === 'string' ? content : JSON.stringify(content)}{' '}
+                <button
+                  type="button"
+                  aria-label={`Remove attribute ${name}`}
+                  onClick={() => void patch({ [name]: null })}
+                >
+                  ×
+                </button>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <form class="inline-form" onSubmit={add.onSubmit} aria-label="Set an attribute">
+        <TextField label="Attribute" value={key} onValue={setKey} required maxLength={64} />
+        <TextField label="Value" value={value} onValue={setValue} maxLength={1000} />
+        <button type="submit" disabled={add.busy}>
+          Set
+        </button>
+      </form>
+      <ErrorNote error={add.error} />
+    </>
+  );
+}
+
+function Conversation({ messages }: { messages: Activity['messages'] }) {
+  return (
+    <section aria-labelledby="conversation-title" class="panel">
+      <h2 id="conversation-title">Conversation</h2>
+      {messages.length === 0 ? (
+        <p class="muted">No messages yet.</p>
+      ) : (
+        <ol class="conversation">
+          {messages.map((message) => (
+            <li key={message.id} class={`bubble ${message.direction}`}>
+              <span class="visually-hidden">{message.direction === 'inbound' ? 'Received: ' : 'Sent: '}</span>
+              {message.text}
+              <small class="muted">
+                {' '}
+                {formatTime(message.created_at)} · {message.status}
+              </small>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function Runs({ title, runs }: { title: string; runs: Run[] }) {
+  const id = `runs-${title.toLowerCase()}`;
+  return (
+    <section aria-labelledby={id} class="panel">
+      <h2 id={id}>{title}</h2>
+      {runs.length === 0 ? (
+        <p class="muted">Not in any {title.toLowerCase()}.</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Status</th>
+                <th scope="col">Started</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.map((run) => (
+                <tr key={run.id}>
+                  <td>{run.name}</td>
+                  <td>
+                    {run.status}
+                    {run.ended_reason ? ` (${run.ended_reason})` : ''}
+                  </td>
+                  <td class="nowrap">{formatTime(run.started_at)}</td>
+                  <td class="nowrap">{formatTime(run.updated_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,237 @@
+import { useEffect, useState } from 'preact/hooks';
+import { action, dashboard } from '../../api';
+import { Link } from '../../router';
+import { ErrorNote, Page, formatTime, useAsync, useSubmit } from '../../ui';
+
+export interface Contact {
+  id: string;
+  phone: string;
+  name: string | null;
+  email: string | null;
+  tags: string[];
+  custom_attributes: Record<string, unknown>;
+  opted_out: boolean;
+  last_message_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface Paging {
+  filter: string;
+  before: (string | null)[];
+  cursor: string | null;
+}
+
+interface ContactPage {
+  contacts: Contact[];
+  next: string | null;
+}
+
+const PAGE_SIZE = 100;
+const SEARCH_DELAY_MS = 250;
+
+/** A value that follows `value` once it has stopped changing for `ms`. */
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+/** The workspace's tag names, alphabetical (list-tags). */
+export function useTagNames() {
+  return useAsync(async () => (await action<{ name: string }[]>('list-tags', { name: '' })).map((t) => t.name), []);
+}
+
+function filterQuery(query: string, tag: string): string {
+  const params = new URLSearchParams();
+  if (query.trim()) params.set('query', query.trim());
+  if (tag) params.set('tag', tag);
+  return params.toString();
+}
+
+/** Contacts: search as you type, filter by tag, page with keyset cursors, bulk tag, export. */
+export function ContactsList() {
+  const [query, setQuery] = useState('');
+  const [tag, setTag] = useState('');
+  const search = useDebounced(query, SEARCH_DELAY_MS);
+  // Keyset paging: the cursors of the pages before this one ("Previous" pops) and this page's;
+  // a new filter starts again at page 1.
+  const filter = filterQuery(search, tag);
+  const [paging, setPaging] = useState<Paging>({ filter, before: [], cursor: null });
+  const { before, cursor } = paging.filter === filter ? paging : { before: [], cursor: null };
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const tags = useTagNames();
+  const page = useAsync(() => {
+    const params = new URLSearchParams(filter);
+    params.set('limit', String(PAGE_SIZE));
+    if (cursor) params.set('after', cursor);
+    return dashboard.get<ContactPage>(`contacts?${params.toString()}`);
+  }, [filter, cursor]);
+  useEffect(() => setSelected(new Set()), [page.data]);
+
+  const rows = page.data?.contacts ?? [];
+  const next = page.data?.next;
+  const goNext = () => next && setPaging({ filter, before: [...before, cursor], cursor: next });
+  const goPrevious = () => setPaging({ filter, before: before.slice(0, -1), cursor: before.at(-1) ?? null });
+  const exportHref = `/api/dashboard/contacts/export.csv${filter ? `?${filter}` : ''}`;
+
+  return (
+    <Page
+      title="Contacts"
+      actions={
+        <>
+          <Link class="button" href="/contacts/import">
+            Import CSV
+          </Link>
+          <a class="button" href={exportHref} download>
+            Export CSV
+          </a>
+        </>
+      }
+    >
+      <form class="inline-form contacts-filter" role="search" onSubmit={(e) => e.preventDefault()}>
+        <div class="field">
+          <label for="contact-search">Search</label>
+          <input
+            id="contact-search"
+            type="search"
+            value={query}
+            placeholder="Name, phone or email"
+            onInput={(e) => setQuery(e.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for="contact-tag">Tag</label>
+          <select id="contact-tag" value={tag} onChange={(e) => setTag(e.currentTarget.value)}>
+            <option value="">All contacts</option>
+            {tags.data?.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      <BulkTagBar
+        selected={[...selected]}
+        tags={tags.data ?? []}
+        onDone={() => {
+          page.reload();
+          tags.reload();
+        }}
+      />
+      <ErrorNote error={page.error} />
+      <p class="muted" role="status" aria-live="polite">
+        {page.loading ? 'Loading…' : `Page ${before.length + 1}: ${rows.length} contact${rows.length === 1 ? '' : 's'}`}
+      </p>
+      <div class="table-wrap">
+        <table class="contacts-table">
+          <caption class="visually-hidden">Contacts, latest conversation first</caption>
+          <thead>
+            <tr>
+              <th scope="col" class="select-cell">
+                <input
+                  type="checkbox"
+                  aria-label="Select all on this page"
+                  checked={rows.length > 0 && selected.size === rows.length}
+                  onChange={(e) => setSelected(new Set(e.currentTarget.checked ? rows.map((c) => c.id) : []))}
+                />
+              </th>
+              <th scope="col">Name</th>
+              <th scope="col">Phone</th>
+              <th scope="col">Email</th>
+              <th scope="col">Tags</th>
+              <th scope="col">Last message</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((contact) => (
+              <tr key={contact.id}>
+                <td class="select-cell">
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${contact.name ?? contact.phone}`}
+                    checked={selected.has(contact.id)}
+                    onChange={(e) => {
+                      const next = new Set(selected);
+                      if (e.currentTarget.checked) next.add(contact.id);
+                      else next.delete(contact.id);
+                      setSelected(next);
+                    }}
+                  />
+                </td>
+                <td>
+                  <Link href={`/contacts/${contact.id}`}>{contact.name ?? 'Unnamed'}</Link>
+                  {contact.opted_out && <span class="badge badge-bad">opted out</span>}
+                </td>
+                <td class="nowrap">{contact.phone}</td>
+                <td>{contact.email ?? ''}</td>
+                <td>{contact.tags.join(', ')}</td>
+                <td class="nowrap">{formatTime(contact.last_message_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {!page.loading && rows.length === 0 && <p class="empty">No contacts match.</p>}
+      </div>
+      <nav class="pager" aria-label="Pages">
+        <button type="button" disabled={before.length === 0 || page.loading} onClick={goPrevious}>
+          Previous
+        </button>
+        <button type="button" disabled={!next || page.loading} onClick={goNext}>
+          Next
+        </button>
+      </nav>
+    </Page>
+  );
+}
+
+/** Adds or removes a tag on the selected contacts, in one request. */
+function BulkTagBar(props: { selected: string[]; tags: string[]; onDone: () => void }) {
+  const [tag, setTag] = useState('');
+  const [done, setDone] = useState('');
+  const apply = async (verb: 'add' | 'remove') => {
+    const result = await dashboard.post<{ changed: number }>('contacts/bulk-tag', {
+      contact_ids: props.selected,
+      tag,
+      action: verb,
+    });
+    setDone(`${verb === 'add' ? 'Tagged' : 'Untagged'} ${result.changed} contact${result.changed === 1 ? '' : 's'}.`);
+    props.onDone();
+  };
+  const add = useSubmit(() => apply('add'));
+  const remove = useSubmit(() => apply('remove'));
+  const disabled = props.selected.length === 0 || tag.trim() === '' || add.busy || remove.busy;
+  return (
+    <form class="inline-form bulk-bar" aria-label="Tag selected contacts" onSubmit={add.onSubmit}>
+      <div class="field">
+        <label for="bulk-tag">Tag for {props.selected.length} selected</label>
+        <input
+          id="bulk-tag"
+          list="bulk-tag-names"
+          maxLength={64}
+          value={tag}
+          onInput={(e) => setTag(e.currentTarget.value)}
+        />
+        <datalist id="bulk-tag-names">
+          {props.tags.map((name) => (
+            <option key={name} value={name} />
+          ))}
+        </datalist>
+      </div>
+      <button type="submit" disabled={disabled}>
+        Tag
+      </button>
+      <button type="button" disabled={disabled} onClick={() => void remove.run()}>
+        Untag
+      </button>
+      <span role="status" class="muted">
+        {done}
+      </span>
+      <ErrorNote error={add.error ?? remove.error} />
+    </form>
+  );
+}

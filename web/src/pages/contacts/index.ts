@@ -1,0 +1,3 @@
+export { ContactsList } from './contacts-list';
+export { ContactPage } from './contact-page';
+export { ContactImport } from './contact-import';

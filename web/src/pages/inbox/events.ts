@@ -1,0 +1,56 @@
+import { useEffect, useRef } from 'preact/hooks';
+import type { InboxEvent } from './types';
+
+type Listener = (event: InboxEvent) => void;
+
+const listeners = new Set<Listener>();
+let source: EventSource | null = null;
+
+/** One EventSource per tab, open while any page listens (browsers allow few connections per host). */
+function connect(): void {
+  if (source) return;
+  source = new EventSource('/api/dashboard/events');
+  let opened = false;
+  source.addEventListener('open', () => {
+    // After a reconnect, anything may have happened meanwhile: listeners reload.
+    if (opened) emit({ type: 'reconnected', contact_id: '' });
+    opened = true;
+  });
+  for (const type of ['message', 'status', 'conversation'] as const) {
+    source.addEventListener(type, (event: MessageEvent<string>) => emit(JSON.parse(event.data) as InboxEvent));
+  }
+}
+
+function emit(event: InboxEvent): void {
+  for (const listener of listeners) listener(event);
+}
+
+/**
+ * Calls `reload` shortly after live events that `concerns` (a burst, such as a campaign's statuses,
+ * folds into a few reloads) and after the stream reconnects.
+ */
+export function useLiveReload(reload: () => void, concerns: (event: InboxEvent) => boolean): void {
+  const latest = useRef({ reload, concerns });
+  latest.current = { reload, concerns };
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const listener: Listener = (event) => {
+      if (event.type !== 'reconnected' && !latest.current.concerns(event)) return;
+      if (timer !== undefined) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        latest.current.reload();
+      }, 150);
+    };
+    listeners.add(listener);
+    connect();
+    return () => {
+      clearTimeout(timer);
+      listeners.delete(listener);
+      if (listeners.size === 0) {
+        source?.close();
+        source = null;
+      }
+    };
+  }, []);
+}

@@ -1,0 +1,107 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiError, dashboard } from '../api';
+import { useSession } from '../session';
+import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
+import { SettingsNav } from './settings-nav';
+
+interface Workspace {
+  id: string;
+  name: string;
+  time_zone: string;
+  poll_interval_seconds: number;
+}
+
+/** Settings → Workspace: name, time zone and the polling interval; owners change them, members read them. */
+export function WorkspaceSettings() {
+  const workspace = useAsync(() => dashboard.get<Workspace>('workspace'), []);
+  return (
+    <Page title="Workspace">
+      <SettingsNav />
+      <ErrorNote error={workspace.error} />
+      {workspace.data && <WorkspaceForm workspace={workspace.data} />}
+    </Page>
+  );
+}
+
+function WorkspaceForm({ workspace }: { workspace: Workspace }) {
+  const { user, refresh } = useSession();
+  const owner = user.role === 'owner';
+  const [name, setName] = useState(workspace.name);
+  const [timeZone, setTimeZone] = useState(workspace.time_zone);
+  const [pollSeconds, setPollSeconds] = useState(String(workspace.poll_interval_seconds));
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setSaved(false), [name, timeZone, pollSeconds]);
+  const zones = useMemo(() => {
+    const all = Intl.supportedValuesOf('timeZone');
+    return all.includes(workspace.time_zone) ? all : [workspace.time_zone, ...all];
+  }, [workspace.time_zone]);
+  const save = useSubmit(async () => {
+    await dashboard.put<Workspace>('workspace', {
+      name,
+      time_zone: timeZone,
+      poll_interval_seconds: Number(pollSeconds),
+    });
+    await refresh(); // the top bar shows the name
+    setSaved(true);
+  });
+  const fieldError = (field: string) => (save.error instanceof ApiError ? save.error.fieldMessage(field) : undefined);
+
+  return (
+    <form onSubmit={save.onSubmit} aria-label="Workspace settings" class="settings-form">
+      {!owner && (
+        <p class="warning" data-testid="read-only-note">
+          Only a workspace owner can change these settings; you see them read-only.
+        </p>
+      )}
+      <fieldset class="plain" disabled={!owner}>
+        <legend class="visually-hidden">Workspace</legend>
+        <TextField
+          label="Workspace name"
+          required
+          maxLength={200}
+          value={name}
+          onValue={setName}
+          error={fieldError('name')}
+        />
+        <div class="field">
+          <label for="workspace-time-zone">Time zone</label>
+          <select
+            id="workspace-time-zone"
+            value={timeZone}
+            onChange={(e) => setTimeZone(e.currentTarget.value)}
+            aria-describedby="workspace-time-zone-note"
+          >
+            {zones.map((zone) => (
+              <option key={zone} value={zone}>
+                {zone}
+              </option>
+            ))}
+          </select>
+          <small id="workspace-time-zone-note" class={fieldError('time_zone') ? 'error' : 'hint'}>
+            {fieldError('time_zone') ?? "Sequences' sending hours are read in this zone."}
+          </small>
+        </div>
+        <TextField
+          label="Polling interval (seconds)"
+          type="number"
+          min={0}
+          max={86400}
+          required
+          value={pollSeconds}
+          onValue={setPollSeconds}
+          hint="How often an integration may poll each trigger; 0 means no limit."
+          error={fieldError('poll_interval_seconds')}
+        />
+        {owner && (
+          <button class="primary" type="submit" disabled={save.busy}>
+            Save settings
+          </button>
+        )}
+      </fieldset>
+      {!(save.error instanceof ApiError && save.error.problem.errors?.length) && <ErrorNote error={save.error} />}
+      <p role="status" class="status-line">
+        {saved ? 'Settings saved.' : ''}
+      </p>
+    </form>
+  );
+}

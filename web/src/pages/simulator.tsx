@@ -1,0 +1,219 @@
+import { useEffect, useId, useState } from 'preact/hooks';
+import { action, dashboard } from '../api';
+import { Link } from '../router';
+import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../ui';
+
+interface Contact {
+  id: string;
+  phone: string;
+  name: string | null;
+}
+
+interface Message {
+  id: string;
+  direction: 'inbound' | 'outbound';
+  type: string;
+  status: string;
+  content: Record<string, unknown>;
+  contact_id: string;
+  created_at: string;
+}
+
+interface Conversation {
+  contact: Contact;
+  messages: Message[];
+}
+
+/** While a conversation is open, replies (flows, sequences, teammates) show up within this long. */
+const REFRESH_MS = 3000;
+
+/** The Simulator: write in as any contact, and watch what Parley answers. */
+export function Simulator() {
+  const channel = useAsync(() => dashboard.get<{ channel: { provider: string } }>('channel'), []);
+  const [contact, setContact] = useState<Contact | null>(null);
+  const cloud = channel.data?.channel.provider === 'whatsapp-cloud';
+
+  return (
+    <Page title="Simulator">
+      <p>
+        Send an inbound message as any contact, exactly as if they had written in on WhatsApp: it opens their 24-hour
+        window, answers waiting flows and starts keyword flows.
+      </p>
+      {cloud && (
+        <p class="warning">
+          This workspace sends through WhatsApp Cloud, so inbound messages come only from Meta. Switch to the simulator
+          in <Link href="/settings/channel">Settings → Channel</Link> to use it.
+        </p>
+      )}
+      <div class="simulator">
+        <InboundForm contact={contact} onContact={setContact} />
+        {contact && <ConversationView key={contact.id} contactId={contact.id} />}
+      </div>
+    </Page>
+  );
+}
+
+function InboundForm({ contact, onContact }: { contact: Contact | null; onContact: (c: Contact | null) => void }) {
+  const [phone, setPhone] = useState('');
+  const [text, setText] = useState('');
+  const textId = useId();
+  const [sent, setSent] = useState(0);
+  const send = useSubmit(async () => {
+    const message = await action<Message & { contact_phone: string }>('simulate-inbound-message', {
+      phone: contact?.phone ?? phone,
+      text,
+    });
+    setText('');
+    if (contact?.id !== message.contact_id) {
+      onContact({ id: message.contact_id, phone: message.contact_phone, name: contact?.name ?? null });
+    }
+    setSent((n) => n + 1);
+  });
+
+  return (
+    <form class="simulator-form" onSubmit={send.onSubmit} aria-labelledby="inbound-title">
+      <h2 id="inbound-title">Write in as a contact</h2>
+      {contact ? (
+        <p class="chosen">
+          From <strong>{contact.name ?? contact.phone}</strong> {contact.name && <span>({contact.phone})</span>}{' '}
+          <button type="button" onClick={() => onContact(null)}>
+            Change contact
+          </button>
+        </p>
+      ) : (
+        <ContactPicker phone={phone} onPhone={setPhone} onPick={onContact} />
+      )}
+      <div class="field">
+        <label for={textId}>Message</label>
+        <textarea
+          id={textId}
+          required
+          maxLength={4096}
+          value={text}
+          onInput={(e) => setText(e.currentTarget.value)}
+          placeholder="e.g. a flow's keyword"
+        />
+      </div>
+      <button class="primary" type="submit" disabled={send.busy}>
+        Send as contact
+      </button>
+      <ErrorNote error={send.error} />
+      <p role="status" class="status-line">
+        {sent > 0 && !send.busy && !send.error ? 'Received by Parley.' : ''}
+      </p>
+    </form>
+  );
+}
+
+/** Search as you type; choosing a contact writes as them, otherwise the text is taken as a phone number. */
+function ContactPicker(props: { phone: string; onPhone: (phone: string) => void; onPick: (c: Contact) => void }) {
+  const [query, setQuery] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setQuery(props.phone.trim()), 250);
+    return () => clearTimeout(timer);
+  }, [props.phone]);
+  const matches = useAsync(
+    () => (query ? action<Contact[]>('search-contacts', { query }) : Promise.resolve([])),
+    [query],
+  );
+  const found = matches.data ?? [];
+
+  return (
+    <>
+      <TextField
+        label="Contact or phone number"
+        type="search"
+        required
+        autoComplete="off"
+        value={props.phone}
+        onValue={props.onPhone}
+        placeholder="Name or +14155550100"
+        hint="Type to search contacts, or enter any number: a new one becomes a contact."
+      />
+      {found.length > 0 && (
+        <ul class="pick-list" aria-label="Matching contacts">
+          {found.slice(0, 8).map((c) => (
+            <li key={c.id}>
+              <button type="button" onClick={() => props.onPick(c)}>
+                {c.name ? `${c.name} · ${c.phone}` : c.phone}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p class="visually-hidden" role="status">
+        {query && !matches.loading ? `${found.length} matching contacts` : ''}
+      </p>
+    </>
+  );
+}
+
+function ConversationView({ contactId }: { contactId: string }) {
+  const conversation = useAsync(
+    () => dashboard.get<Conversation>(`simulator/messages?contact_id=${encodeURIComponent(contactId)}`),
+    [contactId],
+  );
+  const { reload } = conversation;
+  useEffect(() => {
+    const timer = setInterval(() => document.visibilityState === 'visible' && reload(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
+  const messages = conversation.data?.messages ?? [];
+
+  return (
+    <section class="sim-conversation" aria-labelledby="conversation-title">
+      <div class="sim-conversation-header">
+        <h2 id="conversation-title">Conversation</h2>
+        <button type="button" onClick={reload}>
+          Refresh
+        </button>
+      </div>
+      <ErrorNote error={conversation.error} />
+      {messages.length === 0 && !conversation.loading && <p class="muted">No messages yet.</p>}
+      <ol class="sim-bubbles" aria-live="polite" aria-label="Messages, oldest first">
+        {messages.map((message) => (
+          <li key={message.id} class={`sim-bubble ${message.direction}`}>
+            <span class="visually-hidden">{message.direction === 'inbound' ? 'Contact: ' : 'Parley: '}</span>
+            <span class="sim-bubble-text">{summary(message)}</span>
+            {buttonsOf(message).length > 0 && (
+              <span class="sim-bubble-buttons">
+                {buttonsOf(message).map((title) => (
+                  <span key={title}>{title}</span>
+                ))}
+              </span>
+            )}
+            <small class="sim-bubble-meta">
+              {formatTime(message.created_at)}
+              {message.direction === 'outbound' && ` · ${message.status}`}
+            </small>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** A message's words, whatever its type: text, buttons, template or media caption. */
+function summary(message: Message): string {
+  const c = message.content;
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  const interactive = c.interactive as { body?: { text?: unknown } } | undefined;
+  const reply = (c.button_reply ?? c.list_reply) as { title?: unknown } | undefined;
+  return (
+    text(c.body) ??
+    text(interactive?.body?.text) ??
+    text(c.caption) ??
+    text(reply?.title) ??
+    (message.type === 'template' ? `Template “${text(c.template_name) ?? '?'}”` : null) ??
+    `(${message.type})`
+  );
+}
+
+/** The reply buttons a flow offered (the contact answers by typing here: the simulator sends text). */
+function buttonsOf(message: Message): string[] {
+  const interactive = message.content.interactive as
+    { action?: { buttons?: { reply?: { title?: unknown } }[] } } | undefined;
+  return (interactive?.action?.buttons ?? []).flatMap((b) =>
+    typeof b.reply?.title === 'string' ? [b.reply.title] : [],
+  );
+}

@@ -1,0 +1,173 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, dashboard } from '../../api';
+import { Link, navigate } from '../../router';
+import { ErrorNote, Page, TextField, useSubmit } from '../../ui';
+import { CATEGORIES, categoryLabel, type TemplateDetail, type TranslationDetail } from './template-parts';
+import { TranslationFields, type TranslationDraft } from './translation-fields';
+
+let nextKey = 1;
+
+function emptyDraft(): TranslationDraft {
+  return {
+    key: nextKey++,
+    saved: false,
+    language: '',
+    status: 'PENDING',
+    header_type: '',
+    header_content: '',
+    body: '',
+    footer: '',
+    buttons: [],
+    samples: {},
+  };
+}
+
+function draftOf(t: TranslationDetail): TranslationDraft {
+  return {
+    ...emptyDraft(),
+    saved: true,
+    language: t.language,
+    status: t.status,
+    header_type: t.header_type ?? '',
+    header_content: t.header_content,
+    body: t.body,
+    footer: t.footer,
+    buttons: t.buttons.map((b) => ({
+      type: b.type,
+      text: b.text,
+      url: b.url ?? '',
+      phone_number: b.phone_number ?? '',
+    })),
+  };
+}
+
+/** The API's translation input: empty optional parts are left out, as Meta's format has them. */
+function inputOf(d: TranslationDraft) {
+  return {
+    language: d.language.trim(),
+    status: d.status,
+    body: d.body,
+    header_type: d.header_type || null,
+    header_content: d.header_type ? d.header_content : null,
+    footer: d.footer || null,
+    buttons: d.buttons.map((b) => ({
+      type: b.type,
+      text: b.text,
+      ...(b.type === 'URL' && { url: b.url }),
+      ...(b.type === 'PHONE_NUMBER' && { phone_number: b.phone_number }),
+    })),
+  };
+}
+
+/** New template (no id) or edit one: name, category and each translation, with a live preview. */
+export function TemplateEditor({ id }: { id?: string }) {
+  const [name, setName] = useState('');
+  const [category, setCategory] = useState<string>('UTILITY');
+  const [drafts, setDrafts] = useState<TranslationDraft[]>(() => (id ? [] : [emptyDraft()]));
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [loaded, setLoaded] = useState(!id);
+  const generation = useRef(0);
+
+  useEffect(() => {
+    if (!id) return;
+    const mine = ++generation.current;
+    dashboard.get<TemplateDetail>(`templates/${encodeURIComponent(id)}`).then(
+      (t) => {
+        if (mine !== generation.current) return;
+        setName(t.name);
+        setCategory(t.category);
+        setDrafts(t.translations.map(draftOf));
+        setLoaded(true);
+      },
+      (error: unknown) => mine === generation.current && setLoadError(error),
+    );
+  }, [id]);
+
+  const save = useSubmit(async () => {
+    const translations = drafts.map(inputOf);
+    const saved = id
+      ? await dashboard.put<TemplateDetail>(`templates/${encodeURIComponent(id)}`, { category, translations })
+      : await dashboard.post<TemplateDetail>('templates', { name: name.trim(), category, translations });
+    navigate(`/templates/${saved.id}`);
+  });
+  const error = save.error instanceof ApiError ? save.error : null;
+  const update = (key: number, draft: TranslationDraft) =>
+    setDrafts((all) => all.map((d) => (d.key === key ? draft : d)));
+  const title = id ? `Edit ${name || 'template'}` : 'New template';
+
+  if (!loaded) {
+    return (
+      <Page title={title}>
+        <ErrorNote error={loadError} />
+        {!loadError && <p class="loading">Loading…</p>}
+      </Page>
+    );
+  }
+  return (
+    <Page title={title}>
+      <p>
+        <Link href={id ? `/templates/${id}` : '/templates'}>← {id ? 'Back to the template' : 'All templates'}</Link>
+      </p>
+      <p class="hint">
+        Parley records templates; Meta approves them. Submit the template in WhatsApp Manager, then record it here (or
+        use Sync from WhatsApp, which also keeps statuses current).
+      </p>
+      <form onSubmit={save.onSubmit} aria-label={title} noValidate>
+        <div class="field-row">
+          {id ? (
+            <div class="field">
+              <span class="field-label">Name</span>
+              <code>{name}</code>
+            </div>
+          ) : (
+            <TextField
+              label="Name"
+              value={name}
+              onValue={setName}
+              required
+              maxLength={512}
+              pattern="[a-z0-9_]+"
+              hint="Lower-case letters, digits and _ (Meta’s rule), e.g. order_update"
+              error={error?.fieldMessage('name')}
+            />
+          )}
+          <div class="field">
+            <label for="template-category">Category</label>
+            <select id="template-category" value={category} onChange={(e) => setCategory(e.currentTarget.value)}>
+              {CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {categoryLabel(c)}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        {drafts.map((draft, index) => (
+          <TranslationFields
+            key={draft.key}
+            index={index}
+            draft={draft}
+            onChange={(d) => update(draft.key, d)}
+            onRemove={
+              draft.saved || drafts.length === 1
+                ? undefined
+                : () => setDrafts((all) => all.filter((d) => d.key !== draft.key))
+            }
+            error={error}
+          />
+        ))}
+        <p>
+          <button type="button" onClick={() => setDrafts((all) => [...all, emptyDraft()])}>
+            Add translation
+          </button>
+        </p>
+        <ErrorNote error={save.error} />
+        <div class="form-actions">
+          <button type="submit" class="primary" disabled={save.busy}>
+            {id ? 'Save changes' : 'Create template'}
+          </button>
+        </div>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,137 @@
+import type { ComponentChildren } from 'preact';
+import { extractPlaceholders } from '../../../../src/templates/placeholders';
+
+export { extractPlaceholders };
+
+/** Meta's limit on a template footer. */
+export const FOOTER_MAX = 60;
+export const CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+export const HEADER_TYPES = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
+export const BUTTON_TYPES = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER'] as const;
+/** The statuses a user may record by hand; the rest arrive from Meta (sync, webhooks). */
+export const EDITABLE_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED'] as const;
+
+export interface TemplateButton {
+  type: string;
+  text: string;
+  url?: string;
+  phone_number?: string;
+}
+
+/** list-templates' item (the public API's Template). */
+export interface TemplateSummary {
+  id: string;
+  name: string;
+  category: string;
+  status: string;
+  language: string;
+  translations: { language: string; status: string }[];
+}
+
+/** One translation in full (GET /api/dashboard/templates/:id). */
+export interface TranslationDetail {
+  language: string;
+  status: string;
+  body: string;
+  header_type: string | null;
+  header_content: string;
+  footer: string;
+  buttons: TemplateButton[];
+  placeholders: string[];
+}
+
+export interface TemplateDetail {
+  id: string;
+  name: string;
+  category: string;
+  default_language: string;
+  translations: TranslationDetail[];
+  created_at: string;
+}
+
+/** "PENDING_DELETION" → "Pending deletion". */
+export function statusLabel(status: string): string {
+  const words = status.toLowerCase().replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A status in words, coloured as a second cue (never the only one). */
+export function StatusBadge({ status }: { status: string }) {
+  const tone = status === 'APPROVED' ? 'ok' : status === 'PENDING' || status === 'IN_APPEAL' ? 'wait' : 'bad';
+  return <span class={`status-badge ${tone}`}>{statusLabel(status)}</span>;
+}
+
+/** "MARKETING" → "Marketing". */
+export const categoryLabel = statusLabel;
+
+const BUTTON_LABELS: Record<string, string> = { QUICK_REPLY: 'Quick reply', URL: 'URL', PHONE_NUMBER: 'Phone number' };
+/** A button type in words. */
+export const buttonLabel = (type: string) => BUTTON_LABELS[type] ?? statusLabel(type);
+
+/** The body with each `{{n}}` replaced by its sample when one is given; unfilled ones stay visible. */
+export function fillPlaceholders(text: string, samples: Record<string, string>): ComponentChildren[] {
+  const parts: ComponentChildren[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/\{\{\s*(\d+)\s*\}\}/g)) {
+    parts.push(...formatted(text.slice(last, match.index)));
+    const sample = samples[match[1]!.replace(/^0+(?=\d)/, '')]?.trim();
+    parts.push(sample ? <mark class="sample">{sample}</mark> : <span class="placeholder">{match[0]}</span>);
+    last = match.index + match[0].length;
+  }
+  parts.push(...formatted(text.slice(last)));
+  return parts;
+}
+
+/** WhatsApp's *bold*, _italic_ and ~strike~ markup as elements (never as HTML). */
+function formatted(text: string): ComponentChildren[] {
+  return text.split(/(\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~)/).map((part, i) => {
+    if (i % 2 === 0) return part;
+    const inner = part.slice(1, -1);
+    if (part.startsWith('*')) return <strong>{inner}</strong>;
+    if (part.startsWith('_')) return <em>{inner}</em>;
+    return <s>{inner}</s>;
+  });
+}
+
+export interface PreviewContent {
+  header_type: string | null;
+  header_content: string;
+  body: string;
+  footer: string;
+  buttons: TemplateButton[];
+}
+
+/** How the message looks in WhatsApp: a chat bubble with header, body, footer and buttons. */
+export function TemplatePreview(props: { content: PreviewContent; samples?: Record<string, string>; label?: string }) {
+  const { content } = props;
+  const samples = props.samples ?? {};
+  return (
+    <figure class="wa-preview" aria-label={props.label ?? 'Preview'}>
+      <div class="wa-bubble" data-testid="template-preview">
+        {content.header_type === 'TEXT' && content.header_content && (
+          <p class="wa-header">{fillPlaceholders(content.header_content, samples)}</p>
+        )}
+        {content.header_type && content.header_type !== 'TEXT' && (
+          <p class="wa-media">
+            <span class="wa-media-type">{statusLabel(content.header_type)}</span>
+            {content.header_content && <span class="wa-media-url">{content.header_content}</span>}
+          </p>
+        )}
+        <p class="wa-body">
+          {content.body ? fillPlaceholders(content.body, samples) : <span class="muted">(no body yet)</span>}
+        </p>
+        {content.footer && <p class="wa-footer">{content.footer}</p>}
+      </div>
+      {content.buttons.length > 0 && (
+        <ul class="wa-buttons" aria-label="Buttons">
+          {content.buttons.map((b, i) => (
+            <li key={i}>
+              <span aria-hidden="true">{b.type === 'URL' ? '↗ ' : b.type === 'PHONE_NUMBER' ? '☎ ' : '↩ '}</span>
+              {b.text || <span class="muted">(button text)</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </figure>
+  );
+}
