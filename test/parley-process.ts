@@ -1,9 +1,9 @@
 /** Runs the real Parley server as a child process, as an operator runs it, to kill and restart it. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after } from 'node:test';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { REPO_ROOT } from './cli.js';
-import type { HttpClient } from './server.js';
+import { httpClient, type HttpClient } from './server.js';
 
 /** One JSON log line of the child (pino's fields, plus whatever the line carries). */
 export interface LogLine {
@@ -113,7 +113,7 @@ export function standbyParleyProcess(name: string, env: NodeJS.ProcessEnv, ca: s
     });
     const agent = new Agent({ connect: { ca } });
     after(() => agent.close());
-    return { name, pid: child.pid!, baseUrl, http: httpsClient(baseUrl, agent), logs, kill };
+    return { name, pid: child.pid!, baseUrl, http: httpClient(baseUrl, agent), logs, kill };
   }
 
   return { start, kill };
@@ -125,28 +125,4 @@ function parseLine(line: string): LogLine {
   } catch {
     return { level: 0, msg: line };
   }
-}
-
-/** The same client as the test server's (test/server.ts), for another origin. */
-function httpsClient(baseUrl: string, agent: Agent): HttpClient {
-  return {
-    async send(method, pathname, options = {}) {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.token) headers.authorization = `Bearer ${options.token}`;
-      let body: string | undefined = options.rawBody;
-      if (options.body !== undefined) {
-        body = JSON.stringify(options.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const response = await request(baseUrl + pathname, { method, headers, body, dispatcher: agent });
-      const text = await response.body.text();
-      const type = String(response.headers['content-type'] ?? '');
-      return {
-        status: response.statusCode,
-        headers: response.headers,
-        text,
-        body: (type.includes('json') && text ? JSON.parse(text) : text) as never,
-      };
-    },
-  };
 }

@@ -104,7 +104,8 @@ export async function startServer(
   return { app, baseUrl, clock, config, http: httpClient(baseUrl, agent), env };
 }
 
-function httpClient(baseUrl: string, agent: Agent): HttpClient {
+/** An HTTPS client for one origin, trusting the CA its agent was given. */
+export function httpClient(baseUrl: string, agent: Agent): HttpClient {
   return {
     async send(method, pathname, options = {}) {
       const headers: Record<string, string> = { ...options.headers };

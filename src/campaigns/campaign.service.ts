@@ -5,7 +5,7 @@ import { given } from '../contacts/contact.input.js';
 import { searchNeedle } from '../contacts/contact.search.js';
 import type { CampaignTable, ContactTable, Database } from '../db/schema.js';
 import { containsIgnoringCase } from '../db/sql.js';
-import { outboundMessage } from '../messages/message.service.js';
+import { outboundMessage, queueOutbound } from '../messages/message.service.js';
 import { templateContent, type TemplateContent } from '../messages/template-message.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { AppError, errors } from '../shared/errors.js';
@@ -90,7 +90,7 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
         ? [outboundMessage(newId(), campaign.workspace_id, contact.id, 'template', content, at, campaign.id)]
         : [];
     });
-    await insertMessages(trx, campaign.workspace_id, rows, at);
+    await queueOutbound(trx, rows);
     await trx
       .updateTable('campaigns')
       .set({ recipients: rows.length, skipped: audience.length - rows.length, updated_at: at })
@@ -367,31 +367,6 @@ async function composer(db: Db, campaign: Selectable<CampaignTable>) {
   if (!shared) return null;
   if (!variables.some(hasPlaceholder)) return () => shared;
   return (contact: Recipient) => contentOf(variables.map((variable) => render(variable, { contact, context: {} })));
-}
-
-/** Inserts the campaign's messages in multi-row statements and moves their contacts' last_message_at. */
-async function insertMessages(
-  trx: Db,
-  workspaceId: string,
-  messages: ReturnType<typeof outboundMessage>[],
-  at: string,
-): Promise<void> {
-  for (const chunk of chunks(messages, CHUNK)) {
-    await trx
-      .insertInto('messages')
-      .values(chunk.map((message) => ({ ...message, direction: 'outbound' as const, feed_record: null })))
-      .execute();
-    await trx
-      .updateTable('contacts')
-      .set({ last_message_at: at })
-      .where('workspace_id', '=', workspaceId)
-      .where(
-        'id',
-        'in',
-        chunk.map((message) => message.contact_id),
-      )
-      .execute();
-  }
 }
 
 /** Every contact of the audience (opted-out ones included, to be counted), in id (creation) order. */

@@ -8,7 +8,7 @@ import { normalizePhone } from '../shared/phone.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { tagKey, tagRepository } from '../tags/tag.repository.js';
 import { mergeAttributes, parseEmail, parseName, parseTagNames } from './contact.input.js';
-import { contactRepository, type ContactRow } from './contact.repository.js';
+import { contactRepository, newContactRow, type ContactRow } from './contact.repository.js';
 import type { ContactEvents } from './contact.service.js';
 
 /** What a CSV column feeds: a contact field, an attribute (`attribute:KEY`), or nothing (`""`). */
@@ -194,20 +194,17 @@ export function createContactImportService(deps: Deps, events?: () => ContactEve
 }
 
 function newContact(workspaceId: string, row: ImportRow, id: string, at: string): ContactRow {
-  return {
+  const { phone } = row;
+  const customAttributes = JSON.stringify(row.attributes);
+  return newContactRow({
     id,
-    workspace_id: workspaceId,
-    phone: row.phone,
+    workspaceId,
+    phone,
     name: row.name ?? null,
     email: row.email ?? null,
-    custom_attributes: JSON.stringify(row.attributes),
-    opted_out_at: null,
-    last_message_at: null,
-    last_inbound_at: null,
-    handoff_at: null,
-    created_at: at,
-    updated_at: at,
-  };
+    customAttributes,
+    at,
+  });
 }
 
 /** The fields a row changes on an existing contact: only those its cells fill. */

@@ -37,6 +37,32 @@ const selectTagNames = precompile((db, contactId: string) =>
     .orderBy('tags.name_key'),
 );
 
+/** A new contact's row: no messages yet, not opted out. */
+export function newContactRow(fields: {
+  id: string;
+  workspaceId: string;
+  phone: string;
+  name: string | null;
+  email: string | null;
+  customAttributes: string;
+  at: string;
+}): ContactRow {
+  return {
+    id: fields.id,
+    workspace_id: fields.workspaceId,
+    phone: fields.phone,
+    name: fields.name,
+    email: fields.email,
+    custom_attributes: fields.customAttributes,
+    opted_out_at: null,
+    last_message_at: null,
+    last_inbound_at: null,
+    handoff_at: null,
+    created_at: fields.at,
+    updated_at: fields.at,
+  };
+}
+
 /** SQL for contacts and their tag links; every query is scoped to one workspace. */
 export function contactRepository(db: Kysely<Database>) {
   const base = (workspaceId: string) => contactsOf(db, workspaceId);

@@ -7,7 +7,7 @@ import { toStoredTimestamp } from '../shared/time.js';
 import { tagRepository } from '../tags/tag.repository.js';
 import { given, mergeAttributes, parseEmail, parseName, parsePhone, parseTagNames } from './contact.input.js';
 import { presentContact } from './contact.presenter.js';
-import { contactRepository, type ContactRow } from './contact.repository.js';
+import { contactRepository, newContactRow, type ContactRow } from './contact.repository.js';
 import type {
   Contact,
   ContactRef,
@@ -85,20 +85,17 @@ export function createContactService(deps: Deps, events?: () => ContactEvents) {
       return db.transaction().execute(async (trx) => {
         const contacts = contactRepository(trx);
         const at = now();
-        const created = await contacts.insertIfAbsent({
-          id: newId(),
-          workspace_id: caller.workspaceId,
-          phone,
-          name: input.name === undefined ? null : parseName(input.name),
-          email: email ?? null,
-          custom_attributes: JSON.stringify(mergeAttributes({}, input.metadata ?? {})),
-          opted_out_at: null,
-          last_message_at: null,
-          last_inbound_at: null,
-          handoff_at: null,
-          created_at: at,
-          updated_at: at,
-        });
+        const created = await contacts.insertIfAbsent(
+          newContactRow({
+            id: newId(),
+            workspaceId: caller.workspaceId,
+            phone,
+            name: input.name === undefined ? null : parseName(input.name),
+            email: email ?? null,
+            customAttributes: JSON.stringify(mergeAttributes({}, input.metadata ?? {})),
+            at,
+          }),
+        );
         let row = (await contacts.findByPhone(caller.workspaceId, phone))!;
         if (!created) {
           await contacts.update(caller.workspaceId, row.id, { ...profileChanges(row, input, email), updated_at: at });

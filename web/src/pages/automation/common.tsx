@@ -1,6 +1,6 @@
-import { useId } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { action, api, ApiError } from '../../api';
-import { useAsync } from '../../ui';
+import { ErrorNote, TextField, useAsync, useSubmit } from '../../ui';
 
 // ---- Durations: ISO 8601 (PT30M, P1D) shown as a number and a unit ---------------------------------
 
@@ -266,3 +266,41 @@ export function StateCounts({
 /** A short unique key for list items the user adds, removes and reorders. */
 let keys = 0;
 export const newKey = () => `k${++keys}`;
+
+/**
+ * "Enrol a contact" / "Start for a contact": a phone, a button, and what happened. `run` returns the
+ * sentence to show (the enrolment or run it made).
+ */
+export function ForContactForm(props: { label: string; submit: string; run: (phone: string) => Promise<string> }) {
+  const [phone, setPhone] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const submit = useSubmit(async () => {
+    setDone(null);
+    setDone(await props.run(phone));
+    setPhone('');
+  });
+  return (
+    <>
+      <form class="inline-form" onSubmit={submit.onSubmit} aria-label={props.label}>
+        <TextField
+          label={`${props.label} (phone)`}
+          type="tel"
+          required
+          value={phone}
+          onValue={setPhone}
+          placeholder="+14155550100"
+          autoComplete="off"
+        />
+        <button type="submit" class="primary" disabled={submit.busy}>
+          {props.submit}
+        </button>
+      </form>
+      <ErrorNote error={submit.error} />
+      {done && (
+        <p class="notice" role="status">
+          {done}
+        </p>
+      )}
+    </>
+  );
+}

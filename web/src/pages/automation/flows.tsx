@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { action, api, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
 import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
-import { problemsOf, problemsUnder, ProblemList, StateCounts, useTemplates } from './common';
+import { ForContactForm, problemsOf, problemsUnder, ProblemList, StateCounts, useTemplates } from './common';
 import { FlowGraph } from './flow-graph';
 import { cleanNode, NodeEditor, type FlowNode } from './flow-nodes';
 import { RunTable, type RunRecord, type Summary } from './sequences';
@@ -206,38 +206,16 @@ function FlowRuns({ flow, reload }: { flow: Flow; reload: () => void }) {
     () => api<RunRecord[]>('GET', `/api/v1/triggers/new-flow-triggered?flow_id=${encodeURIComponent(flow.id)}`),
     [flow.id, flow.runs],
   );
-  const [phone, setPhone] = useState('');
-  const [started, setStarted] = useState<RunRecord | null>(null);
-  const run = useSubmit(async () => {
-    setStarted(null);
-    setStarted(await action<RunRecord>('trigger-flow', { flow_id: flow.id, phone }));
-    setPhone('');
+  const start = async (phone: string) => {
+    const started = await action<RunRecord>('trigger-flow', { flow_id: flow.id, phone });
     reload();
-  });
+    return `Started for ${started.contact_phone}: ${started.status}.`;
+  };
   return (
     <section aria-labelledby="runs-title">
       <h2 id="runs-title">Runs</h2>
       <StateCounts counts={flow.runs} states={RUN_STATES} label="Runs by state" />
-      <form class="inline-form" onSubmit={run.onSubmit} aria-label="Start for a contact">
-        <TextField
-          label="Start for a contact (phone)"
-          type="tel"
-          required
-          value={phone}
-          onValue={setPhone}
-          placeholder="+14155550100"
-          autoComplete="off"
-        />
-        <button type="submit" class="primary" disabled={run.busy}>
-          Start
-        </button>
-      </form>
-      <ErrorNote error={run.error} />
-      {started && (
-        <p class="notice" role="status">
-          Started for {started.contact_phone}: {started.status}.
-        </p>
-      )}
+      <ForContactForm label="Start for a contact" submit="Start" run={start} />
       <h3>Recent runs</h3>
       <ErrorNote error={recent.error} />
       <RunTable records={recent.data ?? []} caption="Recent runs" />

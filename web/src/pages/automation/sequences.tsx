@@ -3,6 +3,7 @@ import { action, api, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
 import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
 import {
+  ForContactForm,
   problemsOf,
   problemsUnder,
   ProblemList,
@@ -266,39 +267,16 @@ function Enrolments({ sequence, reload }: { sequence: Sequence; reload: () => vo
       api<RunRecord[]>('GET', `/api/v1/triggers/new-sequence-triggered?sequence_id=${encodeURIComponent(sequence.id)}`),
     [sequence.id, sequence.enrolments],
   );
-  const [phone, setPhone] = useState('');
-  const [enrolled, setEnrolled] = useState<string | null>(null);
-  const enrol = useSubmit(async () => {
-    setEnrolled(null);
+  const enrol = async (phone: string) => {
     const record = await action<RunRecord>('trigger-sequence', { sequence_id: sequence.id, phone });
-    setEnrolled(record.contact_phone);
-    setPhone('');
     reload();
-  });
+    return `Enrolled ${record.contact_phone}.`;
+  };
   return (
     <aside class="automation-side" aria-label="Enrolments">
       <h2>Enrolments</h2>
       <StateCounts counts={sequence.enrolments} states={ENROLMENT_STATES} label="Enrolments by state" />
-      <form class="inline-form" onSubmit={enrol.onSubmit} aria-label="Enrol a contact">
-        <TextField
-          label="Enrol a contact (phone)"
-          type="tel"
-          required
-          value={phone}
-          onValue={setPhone}
-          placeholder="+14155550100"
-          autoComplete="off"
-        />
-        <button type="submit" class="primary" disabled={enrol.busy}>
-          Enrol
-        </button>
-      </form>
-      <ErrorNote error={enrol.error} />
-      {enrolled && (
-        <p class="notice" role="status">
-          Enrolled {enrolled}.
-        </p>
-      )}
+      <ForContactForm label="Enrol a contact" submit="Enrol" run={enrol} />
       <h3>Recent enrolments</h3>
       <ErrorNote error={recent.error} />
       <RunTable records={recent.data ?? []} caption="Recent enrolments" />
