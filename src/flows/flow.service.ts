@@ -53,11 +53,20 @@ export function createFlowService(
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
+  /**
+   * Changes the run in memory only: the walk that follows always ends in `update` (it waits,
+   * calls out or finishes), which writes them too — one statement per reply instead of one per node.
+   */
+  function stage(run: RunRow, fields: Partial<RunRow>): void {
+    Object.assign(run, fields);
+  }
+
   async function update(trx: Trx, run: RunRow, fields: Partial<RunRow>): Promise<void> {
     Object.assign(run, fields, { updated_at: now() });
+    const { status, node_id, retries, context, ended_reason, updated_at } = run;
     await trx
       .updateTable('flow_runs')
-      .set({ ...fields, updated_at: run.updated_at })
+      .set({ status, node_id, retries, context, ended_reason, updated_at })
       .where('id', '=', run.id)
       .execute();
   }
@@ -126,14 +135,16 @@ export function createFlowService(
     return (typeof value === 'string' ? value : JSON.stringify(value ?? null)) === condition.equals;
   }
 
-  /** Waits at `node` for a reply, with its timeout as a job. */
+  /**
+   * Waits at `node` for a reply, with its timeout as a job. No earlier timeout is pending: a reply
+   * cancelled it (`answer`), and a job that led here was deleted as it ran.
+   */
   async function waitAt(
     trx: Trx,
     run: RunRow,
     node: Extract<FlowNode, { type: 'ask' | 'wait_for_reply' }>,
     retries: number,
   ) {
-    await cancelJobs(trx, run.id);
     await update(trx, run, { status: 'waiting', node_id: node.id, retries });
     await scheduleJob(trx, deps, {
       workspaceId: run.workspace_id,
@@ -280,7 +291,8 @@ export function createFlowService(
       return finish(trx, run, 'failed', 'unknown_node');
     const reply = replyOf(message);
     const context = { ...(JSON.parse(run.context) as Json), reply };
-    await update(trx, run, { context: JSON.stringify(context) });
+    await cancelJobs(trx, run.id); // the wait's timeout: whatever the reply leads to, it is moot
+    stage(run, { context: JSON.stringify(context) });
     let current = contact;
     if (node.type === 'ask') {
       const value = accepted(node.validate ?? 'any', reply.text);
@@ -308,8 +320,7 @@ export function createFlowService(
     next: string | undefined,
     contact: ContactRow,
   ) {
-    await cancelJobs(trx, run.id);
-    await update(trx, run, { status: 'active', node_id: null, retries: 0 });
+    stage(run, { status: 'active', node_id: null, retries: 0 });
     return walk(trx, run, definition, next, contact);
   }
 
@@ -365,14 +376,14 @@ export function createFlowService(
         const { run, definition, node } = subject;
         let contact = subject.contact;
         if (!result.ok) {
-          await update(trx, run, { ended_reason: result.error });
+          stage(run, { ended_reason: result.error });
           return node.on_error
             ? leaveWait(trx, run, definition, node.on_error, contact)
             : finish(trx, run, 'failed', `webhook: ${result.error}`);
         }
         if (node.save_as) contact = await setAttribute(trx, contact, node.save_as, result.body);
         const context = { ...(JSON.parse(run.context) as Json), webhook: result.body };
-        await update(trx, run, { context: JSON.stringify(context) });
+        stage(run, { context: JSON.stringify(context) });
         await leaveWait(trx, run, definition, node.next, contact);
       },
     },
