@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
+import { sql } from 'kysely';
 import { openDatabase } from '../src/db/connection.js';
 import { systemClock } from '../src/shared/clock.js';
 import { createIdGenerator } from '../src/shared/ids.js';
@@ -24,6 +25,8 @@ const settings = {
   recipients: Number(env.BENCH_CAMPAIGN_RECIPIENTS ?? 100_000),
   campaignRate: 1_000,
   steps: Number(env.BENCH_SEQUENCE_STEPS ?? 100_000),
+  /** Steps all due at once: how fast the scheduler drains a backlog (its capacity, not the arrival rate). */
+  backlogSteps: Number(env.BENCH_BACKLOG_STEPS ?? 30_000),
   /** Steps fall due at the target rate, spread evenly: lateness shows whether the scheduler keeps up. */
   stepsDuePerSecond: 1_000,
   replies: Number(env.BENCH_FLOW_REPLIES ?? 300),
@@ -40,6 +43,7 @@ interface Result {
   campaignCpuCores: number;
   stepsPerSecond: number;
   stepLatenessP99Ms: number;
+  backlogStepsPerSecond: number;
   replyP50Ms: number;
   replyP99Ms: number;
   peakRssMiB: number;
@@ -108,12 +112,14 @@ async function seedContacts(db: ReturnType<typeof openDatabase>['db'], workspace
   return ids;
 }
 
-/** Enrolments whose first step falls due at `stepsDuePerSecond`, starting `leadMs` from now. */
+/** `count` enrolments whose first step falls due at `perSecond` (Infinity: all at once), from `leadMs` from now. */
 async function seedDueSteps(
   db: ReturnType<typeof openDatabase>['db'],
   workspaceId: string,
   contactIds: string[],
   leadMs: number,
+  count = settings.steps,
+  perSecond = settings.stepsDuePerSecond,
 ) {
   const newId = createIdGenerator(systemClock);
   const sequence = await db
@@ -124,9 +130,9 @@ async function seedDueSteps(
   const start = Date.now() + leadMs;
   const due = new Map<string, number>();
   const now = toStoredTimestamp(new Date());
-  for (let i = 0; i < settings.steps; i += 500) {
-    const batch = Array.from({ length: Math.min(500, settings.steps - i) }, (_, k) => {
-      const at = start + ((i + k) * 1000) / settings.stepsDuePerSecond;
+  for (let i = 0; i < count; i += 500) {
+    const batch = Array.from({ length: Math.min(500, count - i) }, (_, k) => {
+      const at = perSecond === Infinity ? start : start + ((i + k) * 1000) / perSecond;
       return { id: newId(), contactId: contactIds[(i + k) % contactIds.length]!, at };
     });
     await retryingBusy(() =>
@@ -326,6 +332,19 @@ async function runEngine(engine: Engine): Promise<Result> {
     const stepsPerSecond = settings.steps / ((last - first) / 1000);
     log(`${engine}: steps at ${stepsPerSecond.toFixed(0)}/s, p99 lateness ${percentile(lateness, 99)} ms`);
 
+    // 2b. A backlog all due at once: the scheduler's drain rate.
+    const backlog = await seedDueSteps(db, workspaceId, contactIds, 5_000, settings.backlogSteps, Infinity);
+    log(`${engine}: a backlog of ${settings.backlogSteps} steps due at once`);
+    await waitFor(async () => (await completed()) >= settings.steps + settings.backlogSteps, 'the backlog');
+    const drained = await db
+      .selectFrom('sequence_enrolments')
+      .select(sql<string>`max(updated_at)`.as('at'))
+      .where('status', '=', 'completed')
+      .executeTakeFirstOrThrow();
+    const backlogStepsPerSecond =
+      settings.backlogSteps / ((Date.parse(drained.at) - Math.min(...backlog.values())) / 1000);
+    log(`${engine}: backlog drained at ${backlogStepsPerSecond.toFixed(0)}/s`);
+
     // 3. Flow replies: webhook in, answer out, one at a time.
     const waiting = contactIds.slice(0, settings.replies);
     const flow = await db
@@ -356,6 +375,7 @@ async function runEngine(engine: Engine): Promise<Result> {
       campaignCpuCores,
       stepsPerSecond,
       stepLatenessP99Ms: percentile(lateness, 99),
+      backlogStepsPerSecond,
       replyP50Ms: percentile(latencies, 50),
       replyP99Ms: percentile(latencies, 99),
       peakRssMiB: server.peakRssMiB(),
@@ -387,8 +407,8 @@ function markdown(results: Result[]): string {
   const rows = results.flatMap((r) => [
     `| ${r.engine} | campaign of ${settings.recipients.toLocaleString('en')} at ${settings.campaignRate}/s within 5 % of ${ideal} s | ${r.campaignSeconds.toFixed(1)} s | ${pass(r.campaignSeconds <= ideal * 1.05)} |`,
     `| ${r.engine} | server CPU during the campaign < 1 core | ${r.campaignCpuCores.toFixed(2)} cores | ${pass(r.campaignCpuCores < 1)} |`,
-    `| ${r.engine} | ${settings.steps.toLocaleString('en')} due steps drain ≥ 1,000/s | ${r.stepsPerSecond.toFixed(0)}/s | ${pass(r.stepsPerSecond >= 1000)} |`,
-    `| ${r.engine} | step lateness p99 ≤ 1 s | ${r.stepLatenessP99Ms} ms | ${pass(r.stepLatenessP99Ms <= 1000)} |`,
+    `| ${r.engine} | a backlog of ${settings.backlogSteps.toLocaleString('en')} due steps drains ≥ 1,000/s | ${r.backlogStepsPerSecond.toFixed(0)}/s | ${pass(r.backlogStepsPerSecond >= 1000)} |`,
+    `| ${r.engine} | ${settings.steps.toLocaleString('en')} steps due at 1,000/s: p99 lateness ≤ 1 s (run at ${r.stepsPerSecond.toFixed(0)}/s) | ${r.stepLatenessP99Ms} ms | ${pass(r.stepLatenessP99Ms <= 1000)} |`,
     `| ${r.engine} | flow reply, webhook → Graph API, p99 ≤ 20 ms | p50 ${r.replyP50Ms.toFixed(1)} ms, p99 ${r.replyP99Ms.toFixed(1)} ms | ${pass(r.replyP99Ms <= 20)} |`,
     `| ${r.engine} | server peak RSS | ${r.peakRssMiB.toFixed(0)} MiB | – |`,
   ]);

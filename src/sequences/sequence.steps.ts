@@ -112,9 +112,15 @@ export class EnrolmentChanges {
         step_index: 'integer',
         ended_reason: 'text',
       });
-      await sql`UPDATE sequence_enrolments AS e
-        SET status = v.status, step_index = v.step_index, ended_reason = v.ended_reason, updated_at = ${updatedAt}
-        FROM ${v} WHERE e.id = v.id AND e.status IN ('active', 'waiting')`.execute(trx);
+      // The guard is in SET, not WHERE: a status condition there lets SQLite choose the partial index
+      // of running enrolments and scan all of them for each chunk, instead of looking up each id.
+      const running = sql`e.status IN ('active', 'waiting')`;
+      await sql`UPDATE sequence_enrolments AS e SET
+          status = CASE WHEN ${running} THEN v.status ELSE e.status END,
+          step_index = CASE WHEN ${running} THEN v.step_index ELSE e.step_index END,
+          ended_reason = CASE WHEN ${running} THEN v.ended_reason ELSE e.ended_reason END,
+          updated_at = CASE WHEN ${running} THEN ${updatedAt} ELSE e.updated_at END
+        FROM ${v} WHERE e.id = v.id`.execute(trx);
     }
     await this.writeTags(trx);
     await queueOutbound(trx, this.messages);
