@@ -64,7 +64,9 @@ export function sequenceRepository(db: Kysely<Database>) {
               .innerJoin('sequences as s', 's.id', 'e.sequence_id')
               .selectAll('e')
               .select('s.definition')
-              .where('e.workspace_id', '=', workspaceId)
+              // Scoped through the sequence: with `e.workspace_id` SQLite chose the workspace's index and read
+              // every enrolment it ever had; this way it looks up each (sequence, contact) in the running index.
+              .where('s.workspace_id', '=', workspaceId)
               .where('e.contact_id', 'in', contactIds)
               .where(isRunning)
               .execute()
