@@ -73,8 +73,14 @@ export function contactRepository(db: Kysely<Database>) {
     findByPhone: async (workspaceId: string, phone: string) => (await selectByPhone(db, workspaceId, phone))[0],
 
     /** The contacts with these ids, for a chunk of scheduled steps. */
-    findByIds: (workspaceId: string, ids: string[]) =>
-      ids.length === 0 ? Promise.resolve([]) : base(workspaceId).where('id', 'in', ids).execute(),
+    // By primary key, then scoped here: with `workspace_id = ?` in SQL, SQLite chose the workspace's
+    // recency index and read every contact of the workspace for each chunk of ids.
+    findByIds: async (workspaceId: string, ids: string[]) =>
+      ids.length === 0
+        ? []
+        : (await db.selectFrom('contacts').select(CONTACT_COLUMNS).where('id', 'in', ids).execute()).filter(
+            (contact) => contact.workspace_id === workspaceId,
+          ),
 
     /** The contacts with these phones (E.164), for a batch of inbound messages. */
     findByPhones: (workspaceId: string, phones: string[]) =>
