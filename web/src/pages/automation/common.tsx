@@ -1,6 +1,7 @@
 import { useId, useState } from 'preact/hooks';
-import { action, api, ApiError } from '../../api';
-import { ErrorNote, TextField, useAsync, useSubmit } from '../../ui';
+import { action, api, ApiError, dashboard } from '../../api';
+import { Link } from '../../router';
+import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
 
 // ---- Durations: ISO 8601 (PT30M, P1D) shown as a number and a unit ---------------------------------
 
@@ -302,5 +303,73 @@ export function ForContactForm(props: { label: string; submit: string; run: (pho
         </p>
       )}
     </>
+  );
+}
+
+/** A count column of a list: its heading and how it reads a row's counts by state. */
+export interface CountColumn {
+  label: string;
+  count: (counts: Record<string, number>) => number;
+}
+
+/** The sequences and flows lists: each with a link, its counts by state and when it changed. */
+export function SummaryList(props: {
+  title: string;
+  intro: string;
+  /** The dashboard list endpoint and the page path, e.g. "flows". */
+  path: string;
+  noun: string;
+  columns: CountColumn[];
+}) {
+  const list = useAsync(
+    () => dashboard.get<{ id: string; name: string; counts: Record<string, number>; updated_at: string }[]>(props.path),
+    [props.path],
+  );
+  return (
+    <Page
+      title={props.title}
+      actions={
+        <Link class="button primary" href={`/${props.path}/new`}>
+          New {props.noun}
+        </Link>
+      }
+    >
+      <p class="muted">{props.intro}</p>
+      <ErrorNote error={list.error} />
+      {list.data && list.data.length === 0 && <p>No {props.path} yet.</p>}
+      {list.data && list.data.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">{props.title} and their counts by state</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                {props.columns.map((column) => (
+                  <th scope="col" key={column.label} class="num">
+                    {column.label}
+                  </th>
+                ))}
+                <th scope="col">Changed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.map((row) => (
+                <tr key={row.id}>
+                  <th scope="row">
+                    <Link href={`/${props.path}/${row.id}`}>{row.name}</Link>
+                  </th>
+                  {props.columns.map((column) => (
+                    <td key={column.label} class="num">
+                      {column.count(row.counts)}
+                    </td>
+                  ))}
+                  <td>{formatTime(row.updated_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Page>
   );
 }

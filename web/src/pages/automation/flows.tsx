@@ -1,11 +1,19 @@
 import { useState } from 'preact/hooks';
-import { action, api, dashboard } from '../../api';
+import { action, api } from '../../api';
 import { Link, navigate } from '../../router';
-import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
-import { ForContactForm, problemsOf, problemsUnder, ProblemList, StateCounts, useTemplates } from './common';
+import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
+import {
+  ForContactForm,
+  SummaryList,
+  problemsOf,
+  problemsUnder,
+  ProblemList,
+  StateCounts,
+  useTemplates,
+} from './common';
 import { FlowGraph } from './flow-graph';
 import { cleanNode, NodeEditor, type FlowNode } from './flow-nodes';
-import { RunTable, type RunRecord, type Summary } from './sequences';
+import { RunTable, type RunRecord } from './sequences';
 
 const RUN_STATES = ['active', 'waiting', 'completed', 'handed_off', 'failed', 'cancelled'];
 
@@ -21,59 +29,20 @@ interface Flow {
 
 /** Flows: every chatbot flow with its runs by state. */
 export function FlowList() {
-  const list = useAsync(() => dashboard.get<Summary[]>('flows'), []);
+  const count = (state: string) => (counts: Record<string, number>) => counts[state] ?? 0;
   return (
-    <Page
+    <SummaryList
       title="Flows"
-      actions={
-        <Link class="button primary" href="/flows/new">
-          New flow
-        </Link>
-      }
-    >
-      <p class="muted">Chatbot conversations: a graph of nodes a contact walks through, started by a keyword.</p>
-      <ErrorNote error={list.error} />
-      {list.data && list.data.length === 0 && <p>No flows yet.</p>}
-      {list.data && list.data.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Flows and their runs by state</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col" class="num">
-                  Running
-                </th>
-                <th scope="col" class="num">
-                  Completed
-                </th>
-                <th scope="col" class="num">
-                  Handed off
-                </th>
-                <th scope="col" class="num">
-                  Failed
-                </th>
-                <th scope="col">Changed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((f) => (
-                <tr key={f.id}>
-                  <th scope="row">
-                    <Link href={`/flows/${f.id}`}>{f.name}</Link>
-                  </th>
-                  <td class="num">{(f.counts.active ?? 0) + (f.counts.waiting ?? 0)}</td>
-                  <td class="num">{f.counts.completed ?? 0}</td>
-                  <td class="num">{f.counts.handed_off ?? 0}</td>
-                  <td class="num">{f.counts.failed ?? 0}</td>
-                  <td>{formatTime(f.updated_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </Page>
+      intro="Chatbot conversations: a graph of nodes a contact walks through, started by a keyword."
+      path="flows"
+      noun="flow"
+      columns={[
+        { label: 'Running', count: (counts) => (counts.active ?? 0) + (counts.waiting ?? 0) },
+        { label: 'Completed', count: count('completed') },
+        { label: 'Handed off', count: count('handed_off') },
+        { label: 'Failed', count: count('failed') },
+      ]}
+    />
   );
 }
 

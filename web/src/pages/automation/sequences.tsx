@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import { action, api, dashboard } from '../../api';
+import { action, api } from '../../api';
 import { Link, navigate } from '../../router';
 import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
 import {
   ForContactForm,
+  SummaryList,
   problemsOf,
   problemsUnder,
   ProblemList,
@@ -15,13 +16,6 @@ import {
 import { newStep, stepDraft, StepEditor, stepOf, type SequenceStep, type StepDraft } from './sequence-steps';
 
 const ENROLMENT_STATES = ['active', 'waiting', 'completed', 'exited', 'failed'];
-
-export interface Summary {
-  id: string;
-  name: string;
-  counts: Record<string, number>;
-  updated_at: string;
-}
 
 interface Sequence {
   id: string;
@@ -44,53 +38,17 @@ export interface RunRecord {
 
 /** Sequences: every drip sequence with its enrolments by state. */
 export function SequenceList() {
-  const list = useAsync(() => dashboard.get<Summary[]>('sequences'), []);
   return (
-    <Page
+    <SummaryList
       title="Sequences"
-      actions={
-        <Link class="button primary" href="/sequences/new">
-          New sequence
-        </Link>
-      }
-    >
-      <p class="muted">Timed steps a contact goes through once enrolled: templates, texts, tags, flows.</p>
-      <ErrorNote error={list.error} />
-      {list.data && list.data.length === 0 && <p>No sequences yet.</p>}
-      {list.data && list.data.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Sequences and their enrolments by state</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                {ENROLMENT_STATES.map((state) => (
-                  <th scope="col" key={state} class="num">
-                    {state === 'waiting' ? 'Waiting' : state[0]!.toUpperCase() + state.slice(1)}
-                  </th>
-                ))}
-                <th scope="col">Changed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((s) => (
-                <tr key={s.id}>
-                  <th scope="row">
-                    <Link href={`/sequences/${s.id}`}>{s.name}</Link>
-                  </th>
-                  {ENROLMENT_STATES.map((state) => (
-                    <td key={state} class="num">
-                      {s.counts[state] ?? 0}
-                    </td>
-                  ))}
-                  <td>{formatTime(s.updated_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </Page>
+      intro="Timed steps a contact goes through once enrolled: templates, texts, tags, flows."
+      path="sequences"
+      noun="sequence"
+      columns={ENROLMENT_STATES.map((state) => ({
+        label: state[0]!.toUpperCase() + state.slice(1),
+        count: (counts: Record<string, number>) => counts[state] ?? 0,
+      }))}
+    />
   );
 }
 
