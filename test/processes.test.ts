@@ -16,6 +16,7 @@ import { startGraphStandIn, type RecordedRequest } from './graph-stand-in.js';
 import { standbyParleyProcess, startParleyProcess, type ParleyProcess } from './parley-process.js';
 import { ENGINE } from './server.js';
 import { API_VERSION, startWhatsappServer } from './whatsapp.js';
+import { newContactRow } from '../src/contacts/contact.repository.js';
 
 // The in-process server is only the test's handle on the database (its outbox and scheduler are
 // stopped); the child processes share its DATA_DIR (certificate, secret key, SQLite file) and database.
@@ -52,20 +53,17 @@ async function cloudWorkspace(messagesPerSecond: number): Promise<Cloud> {
 /** Contacts written straight into the table (hundreds of API calls would only be slow). */
 async function insertContacts(workspaceId: string, count: number): Promise<Contact[]> {
   const at = toStoredTimestamp(new Date());
-  const rows = Array.from({ length: count }, (_, i) => ({
-    id: services.deps.newId(),
-    workspace_id: workspaceId,
-    phone: `+1415${2_000_000 + i}`,
-    name: `Customer ${i}`,
-    email: null,
-    custom_attributes: '{}',
-    opted_out_at: null,
-    last_message_at: null,
-    last_inbound_at: null,
-    handoff_at: null,
-    created_at: at,
-    updated_at: at,
-  }));
+  const rows = Array.from({ length: count }, (_, i) =>
+    newContactRow({
+      id: services.deps.newId(),
+      workspaceId,
+      phone: `+1415${2_000_000 + i}`,
+      name: `Customer ${i}`,
+      email: null,
+      customAttributes: '{}',
+      at,
+    }),
+  );
   for (let i = 0; i < rows.length; i += 200) {
     await db
       .insertInto('contacts')

@@ -11,6 +11,7 @@ import { tagRepository } from '../tags/tag.repository.js';
 import type { CampaignRecord } from '../triggers/trigger.schema.js';
 import { inboundTextWebhook, statusWebhook } from '../webhooks/whatsapp.fixtures.js';
 import type { Campaign } from './campaign.schema.js';
+import { newContactRow } from '../contacts/contact.repository.js';
 
 const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer({ outbox: true });
 const { services } = server.app;
@@ -43,20 +44,17 @@ async function runDue(cloud: CloudWorkspace): Promise<void> {
 async function insertContacts(workspaceId: string, count: number, tag?: string): Promise<TestContact[]> {
   const { db, newId } = deps;
   const at = stamp();
-  const rows = Array.from({ length: count }, (_, i) => ({
-    id: newId(),
-    workspace_id: workspaceId,
-    phone: `+1415${2_000_000 + i}`,
-    name: `Customer ${i}`,
-    email: null,
-    custom_attributes: '{}',
-    opted_out_at: null,
-    last_message_at: null,
-    last_inbound_at: null,
-    handoff_at: null,
-    created_at: at,
-    updated_at: at,
-  }));
+  const rows = Array.from({ length: count }, (_, i) =>
+    newContactRow({
+      id: newId(),
+      workspaceId,
+      phone: `+1415${2_000_000 + i}`,
+      name: `Customer ${i}`,
+      email: null,
+      customAttributes: '{}',
+      at,
+    }),
+  );
   for (let i = 0; i < rows.length; i += 500)
     await db
       .insertInto('contacts')
@@ -72,7 +70,7 @@ async function insertContacts(workspaceId: string, count: number, tag?: string):
         .execute();
     }
   }
-  return rows.map(({ id, phone, name }) => ({ id, phone, name }));
+  return rows.map(({ id, phone, name }) => ({ id, phone, name: name! }));
 }
 
 /** Message requests the Graph stand-in received from this workspace's number. */

@@ -7,6 +7,7 @@ import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations
 import { createTemplate } from '../factories.js';
 import { ENGINE, startServer, type TestServer } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
+import { newContactRow } from '../../src/contacts/contact.repository.js';
 
 const server = await startServer();
 const whatsapp = await startWhatsappServer({ outbox: true });
@@ -36,20 +37,17 @@ async function insertTaggedContacts(on: TestServer, workspaceId: string, count: 
   const { db, newId, clock } = on.app.services.deps;
   const at = clock.now().toISOString();
   const base = randomInt(1_000_000, 8_000_000);
-  const rows = Array.from({ length: count }, (_, i) => ({
-    id: newId(),
-    workspace_id: workspaceId,
-    phone: `+1415${base + i}`,
-    name: `Customer ${i}`,
-    email: null,
-    custom_attributes: '{}',
-    opted_out_at: null,
-    last_message_at: null,
-    last_inbound_at: null,
-    handoff_at: null,
-    created_at: at,
-    updated_at: at,
-  }));
+  const rows = Array.from({ length: count }, (_, i) =>
+    newContactRow({
+      id: newId(),
+      workspaceId,
+      phone: `+1415${base + i}`,
+      name: `Customer ${i}`,
+      email: null,
+      customAttributes: '{}',
+      at,
+    }),
+  );
   await db.insertInto('contacts').values(rows).execute();
   const [row] = await tagRepository(db).ensure(workspaceId, [tag], newId, at);
   await db
