@@ -277,7 +277,7 @@ async function runEngine(engine: Engine): Promise<Result> {
     log(`${engine}: seeding ${settings.recipients} contacts`);
     const contactIds = await seedContacts(db, workspaceId, settings.recipients);
 
-    server = new NodeProcess('parley', 'src/main.ts', processEnv);
+    server = new NodeProcess('parley', 'src/main.ts', processEnv, env.BENCH_SERVER_NODE_OPTIONS?.split(' ') ?? []);
     const ca = () => {
       const file = path.join(dataDir, 'tls', 'cert.pem');
       return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;

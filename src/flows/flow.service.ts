@@ -71,9 +71,15 @@ export function createFlowService(
       .execute();
   }
 
+  /**
+   * Runs known to have no pending job: just started, their wait's timeout cancelled by a reply, or
+   * loaded by the job that is running (and was deleted). Finishing them has nothing to cancel.
+   */
+  const withoutJobs = new WeakSet<RunRow>();
+
   async function finish(trx: Trx, run: RunRow, status: string, reason: string | null): Promise<void> {
     await update(trx, run, { status, ended_reason: reason, node_id: null });
-    await cancelJobs(trx, run.id);
+    if (!withoutJobs.has(run)) await cancelJobs(trx, run.id);
   }
 
   /** Queues a message for the run's contact; free-form ones only inside the 24-hour window. */
@@ -146,6 +152,7 @@ export function createFlowService(
     retries: number,
   ) {
     await update(trx, run, { status: 'waiting', node_id: node.id, retries });
+    withoutJobs.delete(run);
     await scheduleJob(trx, deps, {
       workspaceId: run.workspace_id,
       kind: 'flow_timeout',
@@ -230,6 +237,7 @@ export function createFlowService(
         case 'webhook':
           // The call happens outside any transaction, as a job: a slow endpoint holds up nothing else.
           await update(trx, run, { status: 'active', node_id: node.id });
+          withoutJobs.delete(run);
           return scheduleJob(trx, deps, {
             workspaceId: run.workspace_id,
             kind: 'flow_webhook',
@@ -279,6 +287,7 @@ export function createFlowService(
       updated_at: at,
     };
     await trx.insertInto('flow_runs').values(run).execute();
+    withoutJobs.add(run);
     await walk(trx, run, flow.definition, flow.definition.start, contact);
     return run.id;
   }
@@ -292,6 +301,7 @@ export function createFlowService(
     const reply = replyOf(message);
     const context = { ...(JSON.parse(run.context) as Json), reply };
     await cancelJobs(trx, run.id); // the wait's timeout: whatever the reply leads to, it is moot
+    withoutJobs.add(run);
     stage(run, { context: JSON.stringify(context) });
     let current = contact;
     if (node.type === 'ask') {
@@ -328,6 +338,7 @@ export function createFlowService(
   async function jobSubject(trx: Trx, job: Job, status: string) {
     const run = await flowRepository(trx).run(job.subject_id);
     if (!run || run.status !== status || run.node_id !== job.payload.node_id) return null;
+    withoutJobs.add(run);
     const flow = await flowRepository(trx).find(run.workspace_id, run.flow_id);
     const contact = await contactRepository(trx).findById(run.workspace_id, run.contact_id);
     const node = flow?.definition.nodes.find((n) => n.id === run.node_id);

@@ -99,15 +99,12 @@ export function createOutbox(
       .where('id', 'in', due)
       .where('next_attempt_at', '<=', now)
       .returning(['id', 'workspace_id', 'contact_id', 'type', 'content', 'attempts'])
+      // The recipient's number comes back with the claim: one round trip fewer per batch.
+      .returning((eb) =>
+        eb.selectFrom('contacts').select('phone').whereRef('contacts.id', '=', 'messages.contact_id').as('phone'),
+      )
       .execute();
-    if (claimed.length === 0) return [];
-    const phones = await db
-      .selectFrom('contacts')
-      .select(['id', 'phone'])
-      .where('id', 'in', [...new Set(claimed.map((m) => m.contact_id))])
-      .execute();
-    const phoneOf = new Map(phones.map((c) => [c.id, c.phone]));
-    return claimed.map((m) => ({ ...m, phone: phoneOf.get(m.contact_id)! }));
+    return claimed.map((m) => ({ ...m, phone: m.phone! }));
   }
 
   async function deliver(message: Claimed, credentialsOf: CredentialsCache): Promise<Outcome> {

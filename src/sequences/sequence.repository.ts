@@ -44,15 +44,16 @@ export function sequenceRepository(db: Kysely<Database>) {
         .where('name', '=', name)
         .executeTakeFirst(),
 
-    enrolments: (workspaceId: string, ids: string[]) =>
+    /**
+     * Enrolments by id, looked up by primary key and scoped in code: with `workspace_id = ?` next to a
+     * long id list SQLite chose the workspace's feed index and read every enrolment it ever had.
+     */
+    enrolments: async (workspaceId: string, ids: string[]) =>
       ids.length === 0
-        ? Promise.resolve([])
-        : db
-            .selectFrom('sequence_enrolments')
-            .selectAll()
-            .where('workspace_id', '=', workspaceId)
-            .where('id', 'in', ids)
-            .execute(),
+        ? []
+        : (await db.selectFrom('sequence_enrolments').selectAll().where('id', 'in', ids).execute()).filter(
+            (row) => row.workspace_id === workspaceId,
+          ),
 
     /** Running enrolments of these contacts, with their sequence's definition. */
     running: async (workspaceId: string, contactIds: string[]) =>
