@@ -111,7 +111,7 @@ function engineSection(result: EngineResult, config: BenchConfig): string {
   ].join('\n');
 }
 
-function machine(): string {
+export function machine(): string {
   const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
   const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
   const memory = (os.totalmem() / 1024 ** 3).toFixed(1);

@@ -32,14 +32,15 @@ export class SqliteSeeder {
    * two full-text indexes cost more than one sorted build each: on 1M contacts, ~45 s less).
    */
   insertContacts(workspaceId: string, data: WorkspaceDataset): void {
+    const indexes = ['contacts_recent', 'contacts_email', 'contacts_workspace_id'];
     const deferred = this.db
-      .prepare<[], { type: string; name: string; sql: string }>(
+      .prepare<string[], { type: string; name: string; sql: string }>(
         `select type, name, sql from sqlite_master
           where (type = 'trigger' and name = 'contacts_search_insert')
-             or (type = 'index' and name in ('contacts_recent', 'contacts_email'))`,
+             or (type = 'index' and name in (${indexes.map(() => '?').join(', ')}))`,
       )
-      .all();
-    if (deferred.length !== 3) throw new Error('the contacts schema is not the one this loader knows');
+      .all(...indexes);
+    if (deferred.length !== indexes.length + 1) throw new Error('the contacts schema is not the one this loader knows');
     for (const { type, name } of deferred) this.db.exec(`drop ${type} ${name}`);
     this.insertContactRows(workspaceId, data);
     this.db.exec("insert into contacts_search(contacts_search) values ('rebuild')");

@@ -24,6 +24,7 @@ export async function createApp(
   const server = await buildServer({ config, services, tls, logger: options.logger ?? { level: config.logLevel } });
   services.outbox.start(server.log);
   services.scheduler.start(server.log);
+  services.webhookWorker.start(server.log);
   return {
     server,
     services,
@@ -32,6 +33,7 @@ export async function createApp(
       await server.close();
       await services.scheduler.stop();
       await services.outbox.stop();
+      await services.webhookWorker.stop();
       await services.graph.close();
       await services.flowWebhooks.close();
       await services.deps.db.destroy();

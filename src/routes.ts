@@ -10,8 +10,10 @@ import { registerDropdownRoutes } from './dropdowns/dropdown.routes.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import type { Api } from './http/types.js';
 import { registerInboxRoutes } from './inbox/inbox.routes.js';
+import { registerMcpRoutes } from './mcp/mcp.routes.js';
 import { registerMediaRoutes } from './messages/media.routes.js';
 import { registerMessageRoutes } from './messages/message.routes.js';
+import { registerMessageListRoutes } from './messages/message-list.routes.js';
 import { registerFlowRoutes } from './flows/flow.routes.js';
 import { registerSequenceRoutes } from './sequences/sequence.routes.js';
 import type { Services } from './services.js';
@@ -21,10 +23,13 @@ import { registerTemplateDashboardRoutes } from './templates/template-dashboard.
 import { registerTriggerRoutes } from './triggers/trigger.routes.js';
 import { registerWhatsappWebhookRoutes } from './webhooks/whatsapp.routes.js';
 import { registerMeRoutes } from './workspaces/me.routes.js';
+import { registerWebhookRoutes } from './outgoing/webhook.routes.js';
 import type { Config } from './config.js';
 
 /** The route table: every endpoint Parley serves, domain by domain. */
 export function registerRoutes(app: Api, services: Services, config: Config): void {
+  // First: the agent tool interface records the routes below to derive its tools from them.
+  registerMcpRoutes(app);
   registerHealthRoutes(app, services.deps);
   registerMeRoutes(app, services.workspaces);
   registerContactRoutes(app, services.contacts);
@@ -33,11 +38,13 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerTriggerRoutes(app, services.triggers);
   registerDropdownRoutes(app, services.dropdowns);
   registerMessageRoutes(app, services.messages);
+  registerMessageListRoutes(app, { contacts: services.contacts, db: services.deps.db });
   registerMediaRoutes(app, services.media);
   registerSequenceRoutes(app, services.sequences);
   registerFlowRoutes(app, services.flows);
   registerCampaignRoutes(app, services.campaigns);
   registerWhatsappWebhookRoutes(app, config, services.webhooks);
+  registerWebhookRoutes(app, services.outgoingWebhooks);
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
   registerAccountRoutes(app, services.accounts);
   registerSettingsRoutes(app, services.tokens, services.workspaces);

@@ -12,12 +12,13 @@ import { createDropdownService } from './dropdowns/dropdown.service.js';
 import { createEventHub } from './inbox/event-hub.js';
 import { createInboxService } from './inbox/inbox.service.js';
 import { createMediaService } from './messages/media.js';
-import { createMessageService } from './messages/message.service.js';
+import { createMessageService, type MessageEvents } from './messages/message.service.js';
 import { createOutbox } from './messages/outbox.js';
 import { createPortabilityService } from './portability/portability.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import type { Deps } from './shared/context.js';
 import { createIdGenerator } from './shared/ids.js';
+import { createCursorCodec } from './shared/cursor.js';
 import { loadSecretBox } from './shared/secret-box.js';
 import { createSequenceService } from './sequences/sequence.service.js';
 import { createFlowWebhookClient } from './flows/flow-webhook.js';
@@ -30,22 +31,35 @@ import { createAccountService } from './accounts/account.service.js';
 import { createTokenService } from './workspaces/token.service.js';
 import { createWorkspaceService } from './workspaces/workspace.service.js';
 import { createWhatsappWebhookService } from './webhooks/whatsapp.service.js';
+import { emitWebhookEvents } from './outgoing/webhook.events.js';
+import { createWebhookService } from './outgoing/webhook.service.js';
+import { createWebhookWorker } from './outgoing/webhook.worker.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(deps: Deps, config: Config) {
-  const templates = createTemplateService(deps);
+  const secrets = loadSecretBox(config);
+  const cursors = createCursorCodec(() => secrets.deriveKey('cursor'));
+  const templates = createTemplateService(deps, cursors);
   // Contacts and messages tell the automation engines about tags and replies; the engines are built below.
   const contactEvents: ContactEvents = {
     tagged: (trx, workspaceId, contactId, names) => sequences.onTagged(trx, workspaceId, contactId, names),
   };
-  const contacts = createContactService(deps, () => contactEvents);
-  const channels = createChannelService(deps, loadSecretBox(config));
+  const contacts = createContactService(deps, () => contactEvents, cursors);
+  const channels = createChannelService(deps, secrets);
   const graph = createGraphClient({ graphUrl: config.whatsappGraphUrl, apiVersion: config.whatsappApiVersion });
   // The dashboard's live updates: the message service and the outbox tell it what changed.
   const inboxEvents = createEventHub();
+  // Outgoing webhooks: queued by the events in their transactions, sent by the worker once woken after the commit.
+  const webhookWorker = createWebhookWorker(deps, secrets, { allowPrivate: config.allowPrivateWebhooks });
+  const messageEvents: MessageEvents = {
+    publish(workspaceId, events) {
+      inboxEvents.publish(workspaceId, events);
+      webhookWorker.wake();
+    },
+  };
   const inbox = createInboxService(deps, inboxEvents);
   // The outbox reports the simulator's receipts through the message service, which wakes the outbox.
-  const outbox = createOutbox(deps, channels, graph, () => messages, inboxEvents);
+  const outbox = createOutbox(deps, channels, graph, () => messages, messageEvents);
   const messages = createMessageService(
     deps,
     contacts,
@@ -54,6 +68,8 @@ export function createServices(deps: Deps, config: Config) {
     () => ({
       async received(trx, workspaceId, received) {
         const contactIds = [...new Set(received.map((message) => message.contactId))];
+        const subjects = received.map((message) => ({ workspaceId, id: message.id }));
+        await emitWebhookEvents(trx, deps, 'new-message-received', subjects);
         await inbox.onInbound(trx, workspaceId, contactIds);
         await sequences.onInbound(trx, workspaceId, contactIds);
         await flows.onInbound(trx, workspaceId, received);
@@ -61,13 +77,15 @@ export function createServices(deps: Deps, config: Config) {
       committed: () => {
         outbox.wake();
         scheduler.wake();
+        webhookWorker.wake();
       },
     }),
-    inboxEvents,
+    messageEvents,
   );
   const wakeEngines = () => {
     outbox.wake();
     scheduler.wake();
+    webhookWorker.wake();
   };
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
   const flows = createFlowService(deps, contacts, flowWebhooks, wakeEngines, () => contactEvents);
@@ -81,7 +99,10 @@ export function createServices(deps: Deps, config: Config) {
       flow_webhook: flows.handlers.webhook,
       ...campaigns.handlers,
     },
-    () => outbox.wake(),
+    () => {
+      outbox.wake();
+      webhookWorker.wake();
+    },
   );
   const templateSync = createTemplateSyncService(deps, templates, channels, graph);
   const workspaces = createWorkspaceService(deps);
@@ -95,9 +116,9 @@ export function createServices(deps: Deps, config: Config) {
       dashboard: createContactDashboardService(deps),
       imports: createContactImportService(deps, () => contactEvents),
     },
-    tags: createTagService(deps),
+    tags: createTagService(deps, cursors),
     templates,
-    triggers: createTriggerService(deps),
+    triggers: createTriggerService(deps, cursors),
     dropdowns: createDropdownService(deps, templates),
     portability: createPortabilityService(deps, contacts, templates, { sequences, flows }),
     channels,
@@ -114,6 +135,10 @@ export function createServices(deps: Deps, config: Config) {
     media: createMediaService(deps, channels, graph, config.dataDir),
     templateSync,
     webhooks: createWhatsappWebhookService(channels, messages, templateSync),
+    outgoingWebhooks: createWebhookService(deps, secrets, { allowPrivate: config.allowPrivateWebhooks }, () =>
+      webhookWorker.wake(),
+    ),
+    webhookWorker,
   };
 }
 

@@ -7,6 +7,7 @@ import type { CampaignTable, ContactTable, Database } from '../db/schema.js';
 import { containsIgnoringCase } from '../db/sql.js';
 import { outboundMessage, queueOutbound } from '../messages/message.service.js';
 import { templateContent, type TemplateContent } from '../messages/template-message.js';
+import { emitStatusChanges, emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { AppError, errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
@@ -122,6 +123,7 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
       .where('id', '=', campaign.id)
       .where('status', '=', 'sending')
       .execute();
+    await emitWebhookEvents(trx, deps, 'new-campaign-sent', [{ workspaceId: campaign.workspace_id, id: campaign.id }]);
   }
 
   async function get(caller: Caller, input: { campaign_id: string }): Promise<Campaign> {
@@ -184,12 +186,19 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
           .executeTakeFirst();
         if (Number(cancelled.numUpdatedRows) === 0) await refuseCancel(trx, caller.workspaceId, id);
         await cancelJobs(trx, id);
-        await trx
+        const failed = await trx
           .updateTable('messages')
           .set({ status: 'failed', error: CANCELLED_ERROR, next_attempt_at: null, updated_at: at })
           .where('campaign_id', '=', id)
           .where('status', '=', 'queued')
+          .returning('id')
           .execute();
+        const changes = failed.map((message) => ({
+          workspaceId: caller.workspaceId,
+          id: message.id,
+          status: 'failed',
+        }));
+        await emitStatusChanges(trx, deps, changes);
       });
       return get(caller, { campaign_id: id });
     },

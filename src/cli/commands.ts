@@ -5,9 +5,11 @@ import { Value } from '@sinclair/typebox/value';
 import { CreateCampaignBody, ListCampaignsBody } from '../campaigns/campaign.schema.js';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
+import type { Caller } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { registerFormats } from '../shared/formats.js';
 import { formatTimestamp } from '../shared/time.js';
+import { CreateWebhookBody, ListDeliveriesBody } from '../outgoing/webhook.schema.js';
 
 export interface CommandInput {
   config: Config;
@@ -64,6 +66,13 @@ const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 function idOption(value: string, field: string): string {
   if (!UUID.test(value)) throw errors.validation(field, 'must be an id (a UUID)');
   return value.toLowerCase();
+}
+
+/** The workspace `--workspace` names, checked to exist: a mistyped id is a not_found, not an empty result. */
+async function workspaceCaller(services: Services, id: string): Promise<Caller> {
+  const caller = { workspaceId: idOption(id, 'workspace') };
+  await services.workspaces.get(caller.workspaceId);
+  return caller;
 }
 
 async function readJsonFile(file: string): Promise<unknown> {
@@ -196,8 +205,7 @@ export const COMMANDS: Command[] = [
     required: ['workspace', 'provider'],
     async run({ services: open, options }) {
       const services = await open();
-      const caller = { workspaceId: idOption(options.workspace!, 'workspace') };
-      await services.workspaces.get(caller.workspaceId);
+      const caller = await workspaceCaller(services, options.workspace!);
       if (options.provider === 'simulator') return services.channels.useSimulator(caller);
       if (options.provider !== 'whatsapp-cloud') {
         throw errors.validation('provider', 'must be simulator or whatsapp-cloud');
@@ -220,8 +228,7 @@ export const COMMANDS: Command[] = [
     required: ['workspace'],
     async run({ services: open, options }) {
       const services = await open();
-      const caller = { workspaceId: idOption(options.workspace!, 'workspace') };
-      await services.workspaces.get(caller.workspaceId);
+      const caller = await workspaceCaller(services, options.workspace!);
       return services.templateSync.sync(caller);
     },
   },
@@ -232,8 +239,7 @@ export const COMMANDS: Command[] = [
     required: ['workspace', 'from', 'text'],
     async run({ services: open, options }) {
       const services = await open();
-      const caller = { workspaceId: idOption(options.workspace!, 'workspace') };
-      await services.workspaces.get(caller.workspaceId);
+      const caller = await workspaceCaller(services, options.workspace!);
       return services.messages.simulateInbound(caller, { from: options.from!, text: options.text! });
     },
   },
@@ -255,8 +261,7 @@ export const COMMANDS: Command[] = [
     required: ['workspace', 'name', 'template-id'],
     async run({ services: open, options }) {
       const services = await open();
-      const caller = { workspaceId: idOption(options.workspace!, 'workspace') };
-      await services.workspaces.get(caller.workspaceId);
+      const caller = await workspaceCaller(services, options.workspace!);
       const audiences = [
         options.tag !== undefined && { tag: options.tag },
         options['contact-ids'] !== undefined && {
@@ -284,8 +289,7 @@ export const COMMANDS: Command[] = [
     required: ['workspace'],
     async run({ services: open, options }) {
       const services = await open();
-      const caller = { workspaceId: idOption(options.workspace!, 'workspace') };
-      await services.workspaces.get(caller.workspaceId);
+      const caller = await workspaceCaller(services, options.workspace!);
       return services.campaigns.list(caller, checked(ListCampaignsBody, { status: options.status ?? '' }));
     },
   },
@@ -300,6 +304,90 @@ export const COMMANDS: Command[] = [
       return services.campaigns[action](caller, { campaign_id: idOption(options.id!, 'id') });
     },
   })),
+  {
+    name: 'webhook create',
+    usage: '--workspace ID --url URL --events EVENT,EVENT…',
+    options: { workspace: text, url: text, events: text },
+    required: ['workspace', 'url', 'events'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const caller = await workspaceCaller(services, options.workspace!);
+      const events = options.events!.split(',').map((event) => event.trim());
+      return services.outgoingWebhooks.create(caller, checked(CreateWebhookBody, { url: options.url, events }));
+    },
+  },
+  {
+    name: 'webhook list',
+    usage: '--workspace ID',
+    options: { workspace: text },
+    required: ['workspace'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const caller = await workspaceCaller(services, options.workspace!);
+      return services.outgoingWebhooks.list(caller);
+    },
+  },
+  {
+    name: 'webhook delete',
+    usage: '--id WEBHOOK_ID',
+    options: { id: text },
+    required: ['id'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const id = idOption(options.id!, 'id');
+      const caller = await services.outgoingWebhooks.ownerOf('webhook', id);
+      return services.outgoingWebhooks.delete(caller, { webhook_id: id });
+    },
+  },
+  // The server's worker sends what enable and replay queue: a CLI process only writes the database.
+  ...(['enable', 'disable'] as const).map((action): Command => ({
+    name: `webhook ${action}`,
+    usage: '--id WEBHOOK_ID',
+    options: { id: text },
+    required: ['id'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const id = idOption(options.id!, 'id');
+      const caller = await services.outgoingWebhooks.ownerOf('webhook', id);
+      return services.outgoingWebhooks.update(caller, { webhook_id: id, enabled: action === 'enable' });
+    },
+  })),
+  {
+    name: 'webhook deliveries',
+    usage: '--id WEBHOOK_ID [--status pending|delivered|failed]',
+    options: { id: text, status: text },
+    required: ['id'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const id = idOption(options.id!, 'id');
+      const caller = await services.outgoingWebhooks.ownerOf('webhook', id);
+      const input = checked(ListDeliveriesBody, { webhook_id: id, status: options.status ?? '' });
+      return services.outgoingWebhooks.deliveries(caller, input);
+    },
+  },
+  {
+    name: 'webhook replay',
+    usage: '--delivery DELIVERY_ID',
+    options: { delivery: text },
+    required: ['delivery'],
+    async run({ services: open, options }) {
+      const services = await open();
+      const id = idOption(options.delivery!, 'delivery');
+      const caller = await services.outgoingWebhooks.ownerOf('delivery', id);
+      return services.outgoingWebhooks.replay(caller, { delivery_id: id });
+    },
+  },
+  {
+    name: 'mcp',
+    usage: '--token TOKEN',
+    options: { token: text },
+    required: ['token'],
+    // Serves the MCP tools over stdin/stdout until the client disconnects; prints nothing itself.
+    async run({ config, options }) {
+      const { serveStdio } = await import('../mcp/stdio.js');
+      await serveStdio(config, options.token!);
+    },
+  },
   {
     name: 'migrate',
     usage: '',

@@ -32,7 +32,8 @@ async function main(argv: string[]): Promise<number> {
     // Loaded on first use: the application graph takes seconds to import, and usage errors need none of it.
     const open = async () => (services ??= await (await import('../services.js')).openServices(config));
     const result = await command.run({ config, services: open, options: values, positionals });
-    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    // A command that serves over stdout (mcp) returns nothing to print.
+    if (result !== undefined) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     return 0;
   } catch (error) {
     process.stderr.write(`parley: ${describe(error)}\n`);

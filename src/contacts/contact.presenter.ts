@@ -2,8 +2,22 @@ import { formatTimestamp } from '../shared/time.js';
 import type { ContactRow } from './contact.repository.js';
 import type { Contact } from './contact.schema.js';
 
+/** The columns a contact's public form is built from. */
+export const PRESENTED_COLUMNS = [
+  'id',
+  'phone',
+  'name',
+  'email',
+  'custom_attributes',
+  'opted_out_at',
+  'last_message_at',
+  'created_at',
+  'updated_at',
+] as const;
+export type PresentedRow = Pick<ContactRow, (typeof PRESENTED_COLUMNS)[number]>;
+
 /** The public form of a contact, field by field. */
-export function presentContact(row: ContactRow, tags: string[]): Contact {
+export function presentContact(row: PresentedRow, tags: string[]): Contact {
   return {
     id: row.id,
     phone: row.phone,

@@ -1,8 +1,10 @@
 import { Type } from '@sinclair/typebox';
+import { listingResponse, pageQuery, pageRequest, sendListing } from '../http/pagination.js';
 import { actionErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
 import {
   ContactList,
+  ContactPage,
   ContactSchema,
   CreateContactBody,
   GetContactBody,
@@ -10,7 +12,7 @@ import {
   TagContactBody,
   UpdateContactBody,
 } from './contact.schema.js';
-import type { ContactService } from './contact.service.js';
+import { SEARCH_LIMIT, type ContactService } from './contact.service.js';
 
 const tags = ['Contacts'];
 const contact = Type.Ref(ContactSchema);
@@ -18,6 +20,7 @@ const contact = Type.Ref(ContactSchema);
 /** The contact actions of spec §4. */
 export function registerContactRoutes(app: Api, contacts: ContactService): void {
   app.addSchema(ContactSchema);
+  app.addSchema(ContactPage);
 
   app.post(
     '/api/v1/actions/create-contact',
@@ -78,13 +81,20 @@ export function registerContactRoutes(app: Api, contacts: ContactService): void 
         operationId: 'searchContacts',
         tags,
         summary: 'Search contacts',
-        description:
-          '`query` is a case-insensitive substring of name, phone or email (a phone-like query matches on its digits); `tag` and `email` filter exactly. Filters combine with AND; an empty string is no filter. At most 50 contacts, latest message first, never-messaged contacts last.',
+        description: `\`query\` is a case-insensitive substring of name, phone or email (a phone-like query matches on its digits); \`tag\` and \`email\` filter exactly. Filters combine with AND; an empty string is no filter. At most ${SEARCH_LIMIT} contacts, latest message first, never-messaged contacts last. With \`paginate=cursor\`, every matching contact is reachable page by page, in creation (id) order, so contacts added or updated meanwhile neither repeat nor hide others; send the same filters with every page.`,
+        querystring: Type.Object(pageQuery(SEARCH_LIMIT)),
         body: SearchContactsBody,
-        response: { 200: ContactList, ...actionErrors() },
+        response: { 200: listingResponse(ContactList, ContactPage), ...actionErrors() },
       },
     },
-    async (request) => contacts.search(principalOf(request), request.body),
+    async (request, reply) => {
+      const page = pageRequest(request.query, SEARCH_LIMIT);
+      const caller = principalOf(request);
+      const listing = page
+        ? await contacts.searchPage(caller, request.body, page)
+        : await contacts.search(caller, request.body);
+      return sendListing(reply, listing, { list: ContactList, page: ContactPage });
+    },
   );
 
   app.post(

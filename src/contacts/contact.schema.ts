@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { pageSchema } from '../http/pagination.js';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 
 /** A contact as every endpoint returns it. */
@@ -99,3 +100,6 @@ export interface ContactRef {
 }
 
 export const ContactList = Type.Array(Type.Ref(ContactSchema), { maxItems: 50 });
+
+/** A page of search-contacts (`paginate=cursor`). */
+export const ContactPage = pageSchema(Type.Ref(ContactSchema), 'ContactPage');

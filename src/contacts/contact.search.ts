@@ -3,6 +3,7 @@ import type { Dialect } from '../db/connection.js';
 import { DIGIT_GRAM_LENGTH, digitGramQuery } from '../db/digit-grams.js';
 import type { Database } from '../db/schema.js';
 import { containsIgnoringCase } from '../db/sql.js';
+import { PRESENTED_COLUMNS, type PresentedRow } from './contact.presenter.js';
 import { CONTACT_COLUMNS, type ContactRow } from './contact.repository.js';
 
 export interface ContactSearch {
@@ -18,6 +19,23 @@ export interface ContactSearch {
 
 /** The selected columns, built once: composing them per search shows in profiles. */
 const COLUMNS = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
+/** Only what the API shows, for pages of up to 500 contacts: reading each value costs, per row. */
+const PAGE_COLUMNS = sql.join(PRESENTED_COLUMNS.map((column) => sql.ref(`c.${column}`)));
+
+/**
+ * Each contact's tag names (alphabetical) as a JSON array, read with its row: for a page of 500,
+ * one statement instead of a second one binding 500 ids (measured on SQLite: ~7 % less CPU a page;
+ * on PostgreSQL, one round trip less).
+ */
+const TAG_NAMES_JSON: Record<Dialect, RawBuilder<string>> = {
+  sqlite: sql`(select json_group_array(tag.name order by tag.name_key)
+    from contact_tags link join tags tag on tag.id = link.tag_id where link.contact_id = c.id)`,
+  postgres: sql`(select coalesce(json_agg(tag.name order by tag.name_key), '[]')
+    from contact_tags link join tags tag on tag.id = link.tag_id where link.contact_id = c.id)`,
+};
+
+/** A contact of a page, with its tag names as JSON text. */
+export type PagedContactRow = PresentedRow & { tag_names: string };
 
 /** Trigram indexes need three characters; shorter queries walk the recency index instead. */
 const MIN_INDEXED_QUERY = 3;
@@ -41,33 +59,73 @@ export async function searchContacts(
   dialect: Dialect,
   search: ContactSearch,
 ): Promise<ContactRow[]> {
-  const conditions: RawBuilder<SqlBool>[] = [sql`c.workspace_id = ${search.workspaceId}`];
+  const { from, conditions } = await searchPlan(db, dialect, search);
   if (search.where) conditions.push(search.where);
-  if (search.email) conditions.push(sql`lower(c.email) = ${search.email.toLowerCase()}`);
-  if (search.tagId) {
-    conditions.push(
-      sql`exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = ${search.tagId})`,
-    );
-  }
-  let from: RawBuilder<unknown> = sql`contacts c`;
-  if (search.query) {
-    const needle = searchNeedle(search.query).toLowerCase();
-    const contains = containsIgnoringCase('c.search_text', needle, { lowered: true });
-    const candidates = dialect === 'sqlite' ? sqliteIndexCandidates(needle) : null;
-    const keys = candidates && (await fewCandidateKeys(db, candidates.keys));
-    if (keys) {
-      // CROSS JOIN fixes SQLite's join order: start from the (few) index matches, then sort them.
-      from = sql`json_each(${JSON.stringify(keys)}) m cross join contacts c`;
-      conditions.push(sql`c.seq = m.value`);
-      if (candidates.recheck) conditions.push(contains);
-    } else {
-      // PostgreSQL's planner picks between the pg_trgm index and the recency index itself.
-      conditions.push(contains);
-    }
-  }
+  if (search.tagId) conditions.push(taggedWith(search.tagId));
   const { rows } = await sql<ContactRow>`select ${COLUMNS} from ${from} where ${sql.join(conditions, sql` and `)}
     order by c.last_message_at desc nulls last, c.id desc limit ${search.limit}`.execute(db);
   return rows;
+}
+
+/**
+ * search-contacts in id order, after `afterId` (cursor pagination): ids never change, so paging
+ * along them meets every contact once while others are added or updated. Each case reads a range
+ * of an index in id order: the few matches of a rare substring (sorted), the tag's links
+ * (contact_tags_tag), or the workspace's id index (contacts_workspace_id, which on SQLite also
+ * carries `search_text` for the substring test).
+ */
+export async function searchContactsById(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  search: Omit<ContactSearch, 'where'> & { afterId: string | null },
+): Promise<PagedContactRow[]> {
+  const plan = await searchPlan(db, dialect, search);
+  let { from } = plan;
+  const { conditions } = plan;
+  let key = sql.ref('c.id');
+  if (search.tagId && !plan.fromIndexMatches) {
+    // CROSS JOIN fixes SQLite's join order: along the tag's links, in contact id order.
+    from = sql`contact_tags ct cross join contacts c`;
+    key = sql.ref('ct.contact_id');
+    conditions.push(sql`ct.tag_id = ${search.tagId}`, sql`c.id = ct.contact_id`);
+  } else if (search.tagId) {
+    conditions.push(taggedWith(search.tagId));
+  }
+  if (search.afterId !== null) conditions.push(sql`${key} > ${search.afterId}`);
+  const { rows } = await sql<PagedContactRow>`select ${PAGE_COLUMNS}, ${TAG_NAMES_JSON[dialect]} as tag_names
+    from ${from} where ${sql.join(conditions, sql` and `)} order by ${key} limit ${search.limit}`.execute(db);
+  return rows;
+}
+
+const taggedWith = (tagId: string) =>
+  sql<SqlBool>`exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = ${tagId})`;
+
+/**
+ * The contacts a search reads and the conditions on them, whatever the order: the workspace, the
+ * email, and the substring, either as the few matches SQLite's full-text indexes give (then
+ * `fromIndexMatches`) or as a test of each contact's `search_text`.
+ */
+async function searchPlan(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  search: Pick<ContactSearch, 'workspaceId' | 'query' | 'email'>,
+): Promise<{ from: RawBuilder<unknown>; conditions: RawBuilder<SqlBool>[]; fromIndexMatches: boolean }> {
+  const conditions: RawBuilder<SqlBool>[] = [sql`c.workspace_id = ${search.workspaceId}`];
+  if (search.email) conditions.push(sql`lower(c.email) = ${search.email.toLowerCase()}`);
+  if (!search.query) return { from: sql`contacts c`, conditions, fromIndexMatches: false };
+  const needle = searchNeedle(search.query).toLowerCase();
+  const contains = containsIgnoringCase('c.search_text', needle, { lowered: true });
+  const candidates = dialect === 'sqlite' ? sqliteIndexCandidates(needle) : null;
+  const keys = candidates && (await fewCandidateKeys(db, candidates.keys));
+  if (!keys) {
+    // PostgreSQL's planner picks between the pg_trgm index and the order's index itself.
+    conditions.push(contains);
+    return { from: sql`contacts c`, conditions, fromIndexMatches: false };
+  }
+  // CROSS JOIN fixes SQLite's join order: start from the (few) index matches, then sort them.
+  conditions.push(sql`c.seq = m.value`);
+  if (candidates.recheck) conditions.push(contains);
+  return { from: sql`json_each(${JSON.stringify(keys)}) m cross join contacts c`, conditions, fromIndexMatches: true };
 }
 
 /**

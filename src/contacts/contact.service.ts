@@ -2,6 +2,7 @@ import type { Kysely, Updateable } from 'kysely';
 import type { ContactTable, Database } from '../db/schema.js';
 import type { MessageSender } from '../messages/message.record.js';
 import type { Caller, Deps } from '../shared/context.js';
+import { cutPage, type CursorCodec, type Page, type PageRequest } from '../shared/cursor.js';
 import { AppError, errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { tagRepository } from '../tags/tag.repository.js';
@@ -16,7 +17,7 @@ import type {
   SearchContactsInput,
   UpdateContactInput,
 } from './contact.schema.js';
-import { searchContacts } from './contact.search.js';
+import { searchContacts, searchContactsById, type ContactSearch } from './contact.search.js';
 
 /** The spec's limit on search-contacts. */
 export const SEARCH_LIMIT = 50;
@@ -27,12 +28,33 @@ export interface ContactEvents {
   tagged(trx: Kysely<Database>, workspaceId: string, contactId: string, tagNames: string[]): Promise<void>;
 }
 
-export function createContactService(deps: Deps, events?: () => ContactEvents) {
+export function createContactService(deps: Deps, events: () => ContactEvents, cursors: CursorCodec) {
   const { db, dialect, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
   async function present(trx: Kysely<Database>, row: ContactRow): Promise<Contact> {
     return presentContact(row, await contactRepository(trx).tagNamesOf(row.id));
+  }
+
+  async function presentAll(rows: ContactRow[]): Promise<Contact[]> {
+    const tags = await contactRepository(db).tagNames(rows.map((row) => row.id));
+    return rows.map((row) => presentContact(row, tags.get(row.id) ?? []));
+  }
+
+  /** The search a request's filters describe, or null when its tag does not exist (nothing matches). */
+  async function resolveSearch(caller: Caller, filters: SearchFilters): Promise<Omit<ContactSearch, 'limit'> | null> {
+    let tagId: string | undefined;
+    if (filters.tag) {
+      const tag = await tagRepository(db).findByName(caller.workspaceId, filters.tag);
+      if (!tag) return null;
+      tagId = tag.id;
+    }
+    return {
+      workspaceId: caller.workspaceId,
+      ...(filters.query && { query: filters.query }),
+      ...(tagId && { tagId }),
+      ...(filters.email && { email: filters.email }),
+    };
   }
 
   /** Marks a contact changed (its tags) and returns it as the API shows it. */
@@ -73,7 +95,7 @@ export function createContactService(deps: Deps, events?: () => ContactEvents) {
     const contacts = contactRepository(trx);
     if (mode === 'add') await contacts.addTags(contactId, ids, at);
     else await contacts.replaceTags(contactId, ids, at);
-    await events?.().tagged(trx, caller.workspaceId, contactId, names);
+    await events().tagged(trx, caller.workspaceId, contactId, names);
   }
 
   return {
@@ -197,24 +219,21 @@ export function createContactService(deps: Deps, events?: () => ContactEvents) {
 
     /** search-contacts: at most 50, newest conversation first; empty strings are no filter. */
     async search(caller: Caller, input: SearchContactsInput): Promise<Contact[]> {
-      const query = given(input.query)?.trim();
-      const tagName = given(input.tag)?.trim();
-      const email = given(input.email)?.trim();
-      let tagId: string | undefined;
-      if (tagName) {
-        const tag = await tagRepository(db).findByName(caller.workspaceId, tagName);
-        if (!tag) return [];
-        tagId = tag.id;
-      }
-      const rows = await searchContacts(db, dialect, {
-        workspaceId: caller.workspaceId,
-        limit: SEARCH_LIMIT,
-        ...(query && { query }),
-        ...(tagId && { tagId }),
-        ...(email && { email }),
-      });
-      const tags = await contactRepository(db).tagNames(rows.map((row) => row.id));
-      return rows.map((row) => presentContact(row, tags.get(row.id) ?? []));
+      const filters = searchFilters(input);
+      const search = await resolveSearch(caller, filters);
+      const rows = search ? await searchContacts(db, dialect, { ...search, limit: SEARCH_LIMIT }) : [];
+      return presentAll(rows);
+    },
+
+    /** search-contacts with `paginate=cursor`: the same filters, in id order, a page at a time. */
+    async searchPage(caller: Caller, input: SearchContactsInput, page: PageRequest): Promise<Page<Contact>> {
+      const filters = searchFilters(input);
+      const scope = { workspaceId: caller.workspaceId, endpoint: 'search-contacts', filters };
+      const afterId = page.cursor === undefined ? null : cursors.decode(scope, page.cursor)[0]!;
+      const search = await resolveSearch(caller, filters);
+      const rows = search ? await searchContactsById(db, dialect, { ...search, afterId, limit: page.limit + 1 }) : [];
+      const { rows: shown, next_cursor } = cutPage(rows, page.limit, (row) => cursors.encode(scope, [row.id]));
+      return { data: shown.map((row) => presentContact(row, JSON.parse(row.tag_names) as string[])), next_cursor };
     },
 
     /** Adds a tag (created if unknown) to a contact; adding it twice is harmless. */
@@ -270,6 +289,14 @@ export function createContactService(deps: Deps, events?: () => ContactEvents) {
       });
     },
   };
+}
+
+type SearchFilters = { query?: string | undefined; tag?: string | undefined; email?: string | undefined };
+
+/** search-contacts' filters, trimmed and lower-cased as they all match regardless of case; "" is no filter. */
+function searchFilters(input: SearchContactsInput): SearchFilters {
+  const filter = (value: string | undefined) => given(value)?.trim().toLowerCase() || undefined;
+  return { query: filter(input.query), tag: filter(input.tag), email: filter(input.email) };
 }
 
 /** The name, email and metadata a create-or-update request changes; only the fields it carries. */

@@ -7,6 +7,8 @@ import * as messageFeedRecords from './migrations/0003_message_feed_records.js';
 import * as messaging from './migrations/0004_messaging.js';
 import * as automation from './migrations/0005_automation.js';
 import * as dashboard from './migrations/0006_dashboard.js';
+import * as outgoingWebhooks from './migrations/0007_outgoing_webhooks.js';
+import * as cursorIndexes from './migrations/0008_cursor_indexes.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -18,6 +20,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0004_messaging': messaging,
   '0005_automation': automation,
   '0006_dashboard': dashboard,
+  '0007_outgoing_webhooks': outgoingWebhooks,
+  '0008_cursor_indexes': cursorIndexes,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -26,6 +26,8 @@ export interface Database {
   login_failures: LoginFailureTable;
   invites: InviteTable;
   conversations: ConversationTable;
+  webhook_subscriptions: WebhookSubscriptionTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 export interface WorkspaceTable {
@@ -267,5 +269,39 @@ export interface ConversationTable {
   read_at: string | null;
   assignee_id: string | null;
   done_at: string | null;
+  updated_at: string;
+}
+
+export interface WebhookSubscriptionTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  /** The signing secret, sealed with the SecretBox. */
+  secret: string;
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  subscription_id: string;
+  workspace_id: string;
+  event_type: string;
+  /** The body sent on every attempt, as JSON text. */
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  first_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  /** JSON array of the latest attempts. */
+  attempt_log: string;
+  created_at: string;
   updated_at: string;
 }

@@ -10,6 +10,7 @@ import type { Database } from '../db/schema.js';
 import { messageText } from '../messages/message.record.js';
 import { outboundMessage, queueOutbound, WINDOW_MS, type ReceivedMessage } from '../messages/message.service.js';
 import { templateContent } from '../messages/template-message.js';
+import { emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { AppError, errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
@@ -289,6 +290,7 @@ export function createFlowService(
     await trx.insertInto('flow_runs').values(run).execute();
     withoutJobs.add(run);
     await walk(trx, run, flow.definition, flow.definition.start, contact);
+    await emitWebhookEvents(trx, deps, 'new-flow-triggered', [{ workspaceId, id: run.id }]);
     return run.id;
   }
 

@@ -10,6 +10,7 @@ import {
   sessionPrincipal,
   sessionUserOf,
 } from './session-auth.js';
+import { isFollowUpPage } from './pagination.js';
 import { FixedWindowLimiter, type RateDecision } from './rate-limit.js';
 import type { Access, Api } from './types.js';
 
@@ -21,7 +22,8 @@ const ANONYMOUS_LIMIT_PER_MINUTE = 120;
  * Authentication, scopes and rate limits for every API route. A route's `config.access` says who
  * may call it; `config.poll` marks trigger feeds, which are limited to one call per workspace
  * interval per token (0 = no interval: the "raised rate limit" for trusted pollers, whose polls then
- * count like any other request); everything else shares the per-token request budget.
+ * count like any other request); everything else, follow-up pages of a feed included, shares the
+ * per-token request budget.
  */
 export function registerAuth(app: Api, deps: { tokens: TokenService; accounts: AccountService; clock: Clock }): void {
   const limiter = new FixedWindowLimiter(deps.clock);
@@ -64,7 +66,7 @@ export function registerAuth(app: Api, deps: { tokens: TokenService; accounts: A
       throw error;
     }
     // Counted before the scope check, so refused writes carry the limit headers and use the budget too.
-    if (!request.routeOptions.config.poll || request.principal.pollIntervalSeconds === 0) {
+    if (!isPoll(request) || request.principal.pollIntervalSeconds === 0) {
       const { tokenId, rateLimitPerMinute } = request.principal;
       enforce(reply, limiter.hit(`token:${tokenId}`, rateLimitPerMinute, MINUTE_MS));
     }
@@ -76,12 +78,17 @@ export function registerAuth(app: Api, deps: { tokens: TokenService; accounts: A
   // Polls are counted after validation, so a malformed poll does not use up the interval.
   app.addHook('preHandler', async (request, reply) => {
     const feed = request.routeOptions.config.poll;
-    if (!feed || !request.principal || request.principal.pollIntervalSeconds === 0) return;
+    if (!feed || !isPoll(request) || !request.principal || request.principal.pollIntervalSeconds === 0) return;
     const { tokenId, pollIntervalSeconds } = request.principal;
     const decision = limiter.hit(`poll:${tokenId}:${feed}`, 1, pollIntervalSeconds * 1000);
     setLimitHeaders(reply, decision);
     if (!decision.allowed) throw errors.pollTooFrequent(pollIntervalSeconds, decision.resetSeconds);
   });
+}
+
+/** A call of a trigger feed that counts as a poll: any but a follow-up page (see isFollowUpPage). */
+function isPoll(request: FastifyRequest): boolean {
+  return Boolean(request.routeOptions.config.poll) && !isFollowUpPage(request);
 }
 
 /** Routes under the API prefixes need a token unless they say otherwise (deny by default). */

@@ -35,11 +35,22 @@ function assertProblem(res: HttpResponse, status: number, code: string, instance
 const fieldsOf = (problem: Problem) => (problem.errors ?? []).map((e) => e.field);
 
 /** The POST actions this server documents, read from its own OpenAPI document. */
-async function documentedActions(): Promise<string[]> {
-  const res = await server.http.send<{ paths: Record<string, Record<string, unknown>> }>('GET', '/api/v1/openapi.json');
+interface DocumentedAction {
+  name: string;
+  /** Whether its body has fields (a wrongly typed field can only be refused where there are fields). */
+  hasFields: boolean;
+}
+
+type Operation = { requestBody?: { content: { 'application/json': { schema: { properties?: object } } } } };
+
+async function documentedActions(): Promise<DocumentedAction[]> {
+  const res = await server.http.send<{ paths: Record<string, { post?: Operation }> }>('GET', '/api/v1/openapi.json');
   return Object.entries(res.body.paths)
-    .filter(([path, operations]) => path.startsWith('/v1/actions/') && 'post' in operations)
-    .map(([path]) => path.slice('/v1/actions/'.length));
+    .filter(([path, operations]) => path.startsWith('/v1/actions/') && operations.post)
+    .map(([path, { post }]) => ({
+      name: path.slice('/v1/actions/'.length),
+      hasFields: Object.keys(post?.requestBody?.content['application/json'].schema.properties ?? {}).length > 0,
+    }));
 }
 
 /** Asserts the workspace still has no contacts and no tags. */
@@ -232,9 +243,11 @@ describe(`errors (${ENGINE})`, () => {
       [JSON.stringify({ phone: '+14155550100', blob: 'x'.repeat(1024 * 1024 + 1) }), 'application/json', 413],
     ];
     const actions = await documentedActions();
-    assert.ok(actions.length >= 9, `actions found: ${actions.join(', ')}`);
-    for (const action of actions) {
+    assert.ok(actions.length >= 9, `actions found: ${actions.map((a) => a.name).join(', ')}`);
+    for (const { name: action, hasFields } of actions) {
       for (const [raw, type, status] of inputs) {
+        // Unknown fields are ignored everywhere, so an action without fields takes `wrongTypes` as an empty body.
+        if (!hasFields && raw === JSON.stringify(wrongTypes)) continue;
         const res = await post(ws, action, raw, type);
         assert.equal(res.status, status, `${action} ${type} ${raw.slice(0, 40)}: ${res.text}`);
         assertProblem(res, status, (res.body as Problem).code);

@@ -29,8 +29,10 @@ export function registerIdempotency(app: Api, { db, clock }: Pick<Deps, 'db' | '
       throw errors.validation('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
     }
     const workspaceId = request.principal.workspaceId;
+    // The query string counts only when there is one (paging parameters), so older fingerprints still match.
+    const query = request.url.split('?')[1];
     const fingerprint = createHash('sha256')
-      .update(`${request.routeOptions.url}\n${JSON.stringify(request.body ?? null)}`)
+      .update(`${request.routeOptions.url}\n${JSON.stringify(request.body ?? null)}${query ? `\n${query}` : ''}`)
       .digest('hex');
     const now = clock.now().getTime();
     if (now - lastSweep > SWEEP_EVERY_MS) {

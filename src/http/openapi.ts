@@ -54,6 +54,7 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
         { name: 'Campaigns', description: 'Broadcasts of an approved template to an audience, now or scheduled' },
         { name: 'Triggers', description: 'Polling feeds, newest first' },
         { name: 'Dropdowns', description: 'Pick-lists for integration tools' },
+        { name: 'Webhooks', description: 'Signed push delivery of events to your URLs, with a delivery log' },
       ],
     },
     refResolver: {

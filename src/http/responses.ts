@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 const ERROR_STATUS_DESCRIPTIONS: Record<number, string> = {
-  400: 'The request is not valid (validation_failed, invalid_json)',
+  400: 'The request is not valid (validation_failed, invalid_json, invalid_cursor)',
   401: 'Missing, malformed, unknown or revoked token (unauthorized)',
   403: 'The token is read-only (insufficient_scope) or the request was not HTTPS',
   404: 'No such resource in this workspace (not_found)',

@@ -92,3 +92,16 @@ export const MessageSchema = Type.Object(
   { $id: 'Message' },
 );
 export type Message = Static<typeof MessageSchema>;
+
+/** The most messages list-messages returns in one call. */
+export const MESSAGE_LIST_MAX = 100;
+
+export const ListMessagesBody = Type.Object(
+  {
+    ...recipient,
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MESSAGE_LIST_MAX, description: 'How many messages (default 50)' }),
+    ),
+  },
+  { description: 'Name the contact by `contact_id` or `phone`' },
+);

@@ -7,6 +7,7 @@ import type { ContactRow } from '../contacts/contact.repository.js';
 import type { ContactService } from '../contacts/contact.service.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
+import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from '../templates/template.repository.js';
 import { presentMessage } from './message.presenter.js';
@@ -133,6 +134,7 @@ export function createMessageService(
      */
     async applyStatuses(caller: Caller, updates: StatusUpdate[]): Promise<boolean[]> {
       const changed: { type: 'status'; contact_id: string; message_id: string }[] = [];
+      const statusChanges: StatusChange[] = [];
       const result = await db.transaction().execute(async (trx) => {
         const messages = messageRepository(trx);
         const known = new Map(
@@ -149,9 +151,11 @@ export function createMessageService(
             await messages.setStatus(message.id, update.status, now(), error ? errorOf(error) : null);
             message.status = update.status;
             changed.push({ type: 'status', contact_id: message.contact_id, message_id: message.id });
+            statusChanges.push({ workspaceId: caller.workspaceId, id: message.id, status: update.status });
           }
           applied.push(advances);
         }
+        await emitStatusChanges(trx, deps, statusChanges);
         return applied;
       });
       events.publish(caller.workspaceId, changed);

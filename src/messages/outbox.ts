@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelService } from '../channels/channel.service.js';
 import { GraphError, type GraphClient } from '../channels/whatsapp-cloud.js';
 import { interactivePayload, templatePayload, textPayload, type Interactive } from '../channels/whatsapp-payloads.js';
+import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
 import type { Deps } from '../shared/context.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { messageRepository, type MessageError, type OutboxChange } from './message.repository.js';
@@ -36,6 +37,8 @@ interface Claimed {
 /** What delivering one message changes on its row, and what to do once that is stored. */
 interface Outcome {
   change: OutboxChange;
+  /** A settled message's new status, announced to webhook subscribers with the change. */
+  statusChange?: StatusChange;
   afterwards?: () => void;
 }
 
@@ -146,16 +149,29 @@ export function createOutbox(
     message: Claimed,
     result: { status: 'sent' | 'failed'; provider_message_id?: string; error?: MessageError },
   ): Outcome {
-    return { change: { id: message.id, ...result, next_attempt_at: null, updated_at: toStoredTimestamp(clock.now()) } };
+    return {
+      change: { id: message.id, ...result, next_attempt_at: null, updated_at: toStoredTimestamp(clock.now()) },
+      statusChange: { workspaceId: message.workspace_id, id: message.id, status: result.status },
+    };
   }
 
-  /** Records a chunk's outcomes in one statement: one round trip and one commit, not one per message. */
+  /**
+   * Records a chunk's outcomes in one statement (one commit, not one per message), with the webhook
+   * deliveries of their status changes (one more statement, which finds no subscriber for most workspaces).
+   */
   async function record(outcomes: Outcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await messageRepository(db).applyOutboxChanges(
-      dialect,
-      outcomes.map((outcome) => outcome.change),
-    );
+    await db.transaction().execute(async (trx) => {
+      await messageRepository(trx).applyOutboxChanges(
+        dialect,
+        outcomes.map((outcome) => outcome.change),
+      );
+      await emitStatusChanges(
+        trx,
+        deps,
+        outcomes.flatMap((outcome) => outcome.statusChange ?? []),
+      );
+    });
     for (const outcome of outcomes) outcome.afterwards?.();
   }
 

@@ -7,6 +7,25 @@ import type { Message } from './message.schema.js';
 /** How much of a conversation the simulator shows. */
 const RECENT = 50;
 
+/** A contact's latest `limit` messages in both directions, newest first (the list-messages action). */
+export async function latestMessages(
+  db: Kysely<Database>,
+  workspaceId: string,
+  contact: { id: string; phone: string },
+  limit: number,
+): Promise<Message[]> {
+  const rows = await db
+    .selectFrom('messages')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('contact_id', '=', contact.id)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => presentMessage({ ...row, contact_phone: contact.phone }));
+}
+
 /** A contact and their latest messages in both directions, oldest first (for the Simulator panel). */
 export async function recentMessages(
   db: Kysely<Database>,
@@ -20,17 +39,6 @@ export async function recentMessages(
     .where('id', '=', contactId)
     .executeTakeFirst();
   if (!contact) throw errors.notFound('contact', 'contact_id');
-  const rows = await db
-    .selectFrom('messages')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('contact_id', '=', contactId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(RECENT)
-    .execute();
-  return {
-    contact,
-    messages: rows.reverse().map((row) => presentMessage({ ...row, contact_phone: contact.phone })),
-  };
+  const messages = await latestMessages(db, workspaceId, contact, RECENT);
+  return { contact, messages: messages.reverse() };
 }

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { countByState } from '../automation/state-counts.js';
 import type { ContactService } from '../contacts/contact.service.js';
 import type { Database } from '../db/schema.js';
+import { emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors, type FieldError } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
@@ -154,6 +155,9 @@ export function createSequenceService(
           await timeZoneFor(trx, caller.workspaceId, [sequence.definition]),
         );
         await changes.write(trx);
+        await emitWebhookEvents(trx, deps, 'new-sequence-triggered', [
+          { workspaceId: caller.workspaceId, id: enrolment.id },
+        ]);
         return true;
       });
       if (!enrolled) {

@@ -24,6 +24,7 @@ export class AppError extends Error {
 export const ERROR_CODES = {
   validation_failed: { status: 400, title: 'The request is not valid' },
   invalid_json: { status: 400, title: 'The request body is not valid JSON' },
+  invalid_cursor: { status: 400, title: 'The cursor is not valid for this request' },
   unauthorized: { status: 401, title: 'Missing or invalid API token' },
   insufficient_scope: { status: 403, title: 'The token may not do this' },
   invalid_credentials: { status: 401, title: 'The email or password is wrong' },
@@ -65,6 +66,7 @@ export const errors = {
     make('validation_failed', `${field}: ${message}`, [{ field, message }]),
   validationMany: (fieldErrors: FieldError[]) =>
     make('validation_failed', fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; '), fieldErrors),
+  invalidCursor: (message: string) => make('invalid_cursor', `cursor: ${message}`, [{ field: 'cursor', message }]),
   unauthorized: (message: string) => make('unauthorized', message),
   insufficientScope: (message: string) => make('insufficient_scope', message),
   invalidCredentials: () => make('invalid_credentials', 'The email or password is wrong'),

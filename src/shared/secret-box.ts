@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -10,6 +10,11 @@ const VERSION = 'v1';
 export interface SecretBox {
   seal(plaintext: string): string;
   open(sealed: string): string;
+  /**
+   * A 32-byte key for one purpose (e.g. signing cursors), derived from the same key with HKDF-SHA256:
+   * every process configured with that key derives the same one, and no purpose learns another's.
+   */
+  deriveKey(purpose: string): Buffer;
 }
 
 /**
@@ -41,6 +46,9 @@ function createSecretBox(keyOf: () => Buffer): SecretBox {
       const decipher = createDecipheriv('aes-256-gcm', keyOf(), Buffer.from(nonce, 'base64'));
       decipher.setAuthTag(Buffer.from(tag, 'base64'));
       return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+    },
+    deriveKey(purpose) {
+      return Buffer.from(hkdfSync('sha256', keyOf(), Buffer.alloc(0), `parley:${purpose}`, KEY_BYTES));
     },
   };
 }

@@ -50,5 +50,13 @@ export function tagRepository(db: Kysely<Database>) {
       if (nameContains) query = query.where(containsIgnoringCase('name_key', nameContains, { lowered: true }));
       return query.orderBy('name_key').orderBy('id').limit(limit).execute();
     },
+
+    /** Tags in id order after `afterId`, for cursor pagination (a range of tags_workspace_id). */
+    listById: (workspaceId: string, nameContains: string | undefined, afterId: string | null, limit: number) => {
+      let query = db.selectFrom('tags').selectAll().where('workspace_id', '=', workspaceId);
+      if (nameContains) query = query.where(containsIgnoringCase('name_key', nameContains, { lowered: true }));
+      if (afterId !== null) query = query.where('id', '>', afterId);
+      return query.orderBy('id').limit(limit).execute();
+    },
   };
 }

@@ -1,11 +1,14 @@
+import { Type } from '@sinclair/typebox';
+import { listingResponse, pageQuery, pageRequest, sendListing } from '../http/pagination.js';
 import { actionErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
-import { ListTagsBody, TAG_LIST_CAP, TagList, TagSchema } from './tag.schema.js';
+import { ListTagsBody, TAG_LIST_CAP, TAG_PAGE_LIMIT, TagList, TagPage, TagSchema } from './tag.schema.js';
 import type { TagService } from './tag.service.js';
 
 /** list-tags (spec §4). */
 export function registerTagRoutes(app: Api, tags: TagService): void {
   app.addSchema(TagSchema);
+  app.addSchema(TagPage);
   app.post(
     '/api/v1/actions/list-tags',
     {
@@ -14,11 +17,17 @@ export function registerTagRoutes(app: Api, tags: TagService): void {
         operationId: 'listTags',
         tags: ['Tags'],
         summary: 'List tags',
-        description: `All tags whose name contains \`name\` (case-insensitive; "" = all), alphabetical, at most ${TAG_LIST_CAP}.`,
+        description: `All tags whose name contains \`name\` (case-insensitive; "" = all), alphabetical, at most ${TAG_LIST_CAP}. With \`paginate=cursor\`, every matching tag page by page, in creation (id) order.`,
+        querystring: Type.Object(pageQuery(TAG_PAGE_LIMIT)),
         body: ListTagsBody,
-        response: { 200: TagList, ...actionErrors() },
+        response: { 200: listingResponse(TagList, TagPage), ...actionErrors() },
       },
     },
-    async (request) => tags.list(principalOf(request), request.body),
+    async (request, reply) => {
+      const page = pageRequest(request.query, TAG_PAGE_LIMIT);
+      const caller = principalOf(request);
+      const listing = page ? await tags.listPage(caller, request.body, page) : await tags.list(caller, request.body);
+      return sendListing(reply, listing, { list: TagList, page: TagPage });
+    },
   );
 }

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { pageSchema } from '../http/pagination.js';
 import { Timestamp, Uuid } from '../http/responses.js';
 
 export const TagSchema = Type.Object({ id: Uuid(), name: Type.String(), created_at: Timestamp() }, { $id: 'Tag' });
@@ -6,6 +7,8 @@ export type Tag = Static<typeof TagSchema>;
 
 /** The server cap on list-tags. */
 export const TAG_LIST_CAP = 1000;
+/** list-tags' default page size with `paginate=cursor` (the cap is above the largest page). */
+export const TAG_PAGE_LIMIT = 500;
 
 export const ListTagsBody = Type.Object({
   name: Type.Optional(
@@ -17,3 +20,6 @@ export const TagList = Type.Array(Type.Ref(TagSchema), {
   maxItems: TAG_LIST_CAP,
   description: `Alphabetical; at most ${TAG_LIST_CAP}`,
 });
+
+/** A page of list-tags (`paginate=cursor`). */
+export const TagPage = pageSchema(Type.Ref(TagSchema), 'TagPage');

@@ -1,17 +1,33 @@
 import type { Caller, Deps } from '../shared/context.js';
+import { cutPage, type CursorCodec, type Page, type PageRequest } from '../shared/cursor.js';
 import { formatTimestamp } from '../shared/time.js';
-import { tagRepository } from './tag.repository.js';
+import { tagRepository, type TagRow } from './tag.repository.js';
 import { TAG_LIST_CAP, type Tag } from './tag.schema.js';
 
+const presentTag = (row: TagRow): Tag => ({ id: row.id, name: row.name, created_at: formatTimestamp(row.created_at) });
+
 /** Tags of a workspace. */
-export function createTagService({ db }: Deps) {
+export function createTagService({ db }: Deps, cursors: CursorCodec) {
   return {
     /** list-tags: alphabetical, filtered by a case-insensitive substring of the name. */
     async list(caller: Caller, input: { name?: string | undefined }): Promise<Tag[]> {
-      const rows = await tagRepository(db).list(caller.workspaceId, input.name?.trim() || undefined, TAG_LIST_CAP);
-      return rows.map((row) => ({ id: row.id, name: row.name, created_at: formatTimestamp(row.created_at) }));
+      const rows = await tagRepository(db).list(caller.workspaceId, nameFilter(input), TAG_LIST_CAP);
+      return rows.map(presentTag);
+    },
+
+    /** list-tags with `paginate=cursor`: the same filter, in id order, a page at a time. */
+    async listPage(caller: Caller, input: { name?: string | undefined }, page: PageRequest): Promise<Page<Tag>> {
+      const name = nameFilter(input);
+      const scope = { workspaceId: caller.workspaceId, endpoint: 'list-tags', filters: { name } };
+      const afterId = page.cursor === undefined ? null : cursors.decode(scope, page.cursor)[0]!;
+      const rows = await tagRepository(db).listById(caller.workspaceId, name, afterId, page.limit + 1);
+      const { rows: shown, next_cursor } = cutPage(rows, page.limit, (row) => cursors.encode(scope, [row.id]));
+      return { data: shown.map(presentTag), next_cursor };
     },
   };
 }
+
+/** The name filter, lower-cased as it matches regardless of case; "" is no filter. */
+const nameFilter = (input: { name?: string | undefined }) => input.name?.trim().toLowerCase() || undefined;
 
 export type TagService = ReturnType<typeof createTagService>;

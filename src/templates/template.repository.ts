@@ -5,8 +5,32 @@ import { containsIgnoringCase } from '../db/sql.js';
 export type TemplateRow = Selectable<TemplateTable>;
 export type TranslationRow = Selectable<TemplateTranslationTable>;
 
+/** list-templates' filters: a substring of the name, a status one of its translations has. */
+export interface TemplateFilter {
+  name?: string | undefined;
+  status?: string | undefined;
+}
+
 /** SQL for templates and their translations, scoped to one workspace. */
 export function templateRepository(db: Kysely<Database>) {
+  const filtered = (workspaceId: string, filter: TemplateFilter) => {
+    let query = db.selectFrom('templates as t').selectAll('t').where('t.workspace_id', '=', workspaceId);
+    if (filter.name) query = query.where(containsIgnoringCase('t.name', filter.name));
+    const status = filter.status;
+    if (status) {
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('template_translations as tt')
+            .select('tt.id')
+            .whereRef('tt.template_id', '=', 't.id')
+            .where('tt.status', '=', status),
+        ),
+      );
+    }
+    return query;
+  };
+
   return {
     findById: (workspaceId: string, id: string) =>
       db
@@ -34,22 +58,15 @@ export function templateRepository(db: Kysely<Database>) {
         .where('name', '=', name)
         .executeTakeFirst(),
 
-    list(workspaceId: string, filter: { name?: string; status?: string }, limit: number) {
-      let query = db.selectFrom('templates as t').selectAll('t').where('t.workspace_id', '=', workspaceId);
-      if (filter.name) query = query.where(containsIgnoringCase('t.name', filter.name));
-      if (filter.status) {
-        const status = filter.status;
-        query = query.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('template_translations as tt')
-              .select('tt.id')
-              .whereRef('tt.template_id', '=', 't.id')
-              .where('tt.status', '=', status),
-          ),
-        );
-      }
-      return query.orderBy('t.name').orderBy('t.id').limit(limit).execute();
+    list(workspaceId: string, filter: TemplateFilter, limit: number) {
+      return filtered(workspaceId, filter).orderBy('t.name').orderBy('t.id').limit(limit).execute();
+    },
+
+    /** Templates in id order after `afterId`, for cursor pagination (a range of templates_workspace_id). */
+    listById(workspaceId: string, filter: TemplateFilter, afterId: string | null, limit: number) {
+      let query = filtered(workspaceId, filter);
+      if (afterId !== null) query = query.where('t.id', '>', afterId);
+      return query.orderBy('t.id').limit(limit).execute();
     },
 
     /** Translations of the templates, oldest first: "the first approved translation found" is the oldest. */

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { listingResponse, pageQuery, pageRequest, sendListing } from '../http/pagination.js';
 import { actionErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
 import {
@@ -6,8 +7,10 @@ import {
   GetTemplateBody,
   ListTemplatesBody,
   TEMPLATE_LIST_CAP,
+  TEMPLATE_PAGE_LIMIT,
   TEMPLATE_STATUSES,
   TemplateList,
+  TemplatePage,
   TemplateSchema,
 } from './template.schema.js';
 import type { TemplateService } from './template.service.js';
@@ -16,6 +19,7 @@ import type { TemplateService } from './template.service.js';
 export function registerTemplateRoutes(app: Api, templates: TemplateService): void {
   app.addSchema(ButtonSchema);
   app.addSchema(TemplateSchema);
+  app.addSchema(TemplatePage);
 
   app.post(
     '/api/v1/actions/get-template',
@@ -42,11 +46,19 @@ export function registerTemplateRoutes(app: Api, templates: TemplateService): vo
         operationId: 'listTemplates',
         tags: ['Templates'],
         summary: 'List templates',
-        description: `Templates whose name contains \`name\` and that have a translation in \`status\` (${TEMPLATE_STATUSES.join(', ')}); "" = no filter. Alphabetical, at most ${TEMPLATE_LIST_CAP}.`,
+        description: `Templates whose name contains \`name\` and that have a translation in \`status\` (${TEMPLATE_STATUSES.join(', ')}); "" = no filter. Alphabetical, at most ${TEMPLATE_LIST_CAP}. With \`paginate=cursor\`, every matching template page by page, in creation (id) order.`,
+        querystring: Type.Object(pageQuery(TEMPLATE_PAGE_LIMIT)),
         body: ListTemplatesBody,
-        response: { 200: TemplateList, ...actionErrors() },
+        response: { 200: listingResponse(TemplateList, TemplatePage), ...actionErrors() },
       },
     },
-    async (request) => templates.list(principalOf(request), request.body),
+    async (request, reply) => {
+      const page = pageRequest(request.query, TEMPLATE_PAGE_LIMIT);
+      const caller = principalOf(request);
+      const listing = page
+        ? await templates.listPage(caller, request.body, page)
+        : await templates.list(caller, request.body);
+      return sendListing(reply, listing, { list: TemplateList, page: TemplatePage });
+    },
   );
 }

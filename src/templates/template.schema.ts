@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { pageSchema } from '../http/pagination.js';
 import { Nullable, NullableField, Timestamp, Uuid } from '../http/responses.js';
 
 /** Meta's template statuses. */
@@ -20,6 +21,8 @@ export const BUTTON_TYPES = ['URL', 'PHONE_NUMBER', 'QUICK_REPLY'] as const;
 export const FOOTER_MAX_LENGTH = 60;
 /** The server cap on list-templates. */
 export const TEMPLATE_LIST_CAP = 1000;
+/** list-templates' default page size with `paginate=cursor` (the cap is above the largest page). */
+export const TEMPLATE_PAGE_LIMIT = 500;
 
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -72,6 +75,9 @@ export const TemplateList = Type.Array(Type.Ref(TemplateSchema), {
   maxItems: TEMPLATE_LIST_CAP,
   description: `Alphabetical by name; at most ${TEMPLATE_LIST_CAP}`,
 });
+
+/** A page of list-templates (`paginate=cursor`). */
+export const TemplatePage = pageSchema(Type.Ref(TemplateSchema), 'TemplatePage');
 
 /** A translation as imported or synced. */
 export const TranslationInputSchema = Type.Object(

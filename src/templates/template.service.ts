@@ -1,8 +1,14 @@
 import type { Caller, Deps } from '../shared/context.js';
+import { cutPage, type CursorCodec, type Page, type PageRequest } from '../shared/cursor.js';
 import { errors, type FieldError } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { presentTemplate, presentTemplateDetail, type TemplateDetail } from './template.presenter.js';
-import { templateRepository, type TemplateRow, type TranslationRow } from './template.repository.js';
+import {
+  templateRepository,
+  type TemplateFilter,
+  type TemplateRow,
+  type TranslationRow,
+} from './template.repository.js';
 import {
   TEMPLATE_LIST_CAP,
   TEMPLATE_STATUSES,
@@ -12,7 +18,7 @@ import {
 } from './template.schema.js';
 
 /** Message templates and their translations. */
-export function createTemplateService({ db, clock, newId }: Deps) {
+export function createTemplateService({ db, clock, newId }: Deps, cursors: CursorCodec) {
   async function withTranslations(templates: TemplateRow[]): Promise<Template[]> {
     const translations = await templateRepository(db).translations(templates.map((t) => t.id));
     const byTemplate = new Map<string, TranslationRow[]>();
@@ -35,18 +41,22 @@ export function createTemplateService({ db, clock, newId }: Deps) {
     },
 
     /** list-templates: alphabetical, filtered by name substring and translation status. */
-    async list(caller: Caller, input: { name?: string | undefined; status?: string | undefined }): Promise<Template[]> {
-      const status = input.status?.trim().toUpperCase();
-      if (status && !(TEMPLATE_STATUSES as readonly string[]).includes(status)) {
-        throw errors.validation('status', `must be one of ${TEMPLATE_STATUSES.join(', ')}`);
-      }
-      const name = input.name?.trim();
-      const rows = await templateRepository(db).list(
-        caller.workspaceId,
-        { ...(name && { name }), ...(status && { status }) },
-        TEMPLATE_LIST_CAP,
-      );
+    async list(caller: Caller, input: TemplateFilter): Promise<Template[]> {
+      const rows = await templateRepository(db).list(caller.workspaceId, listFilter(input), TEMPLATE_LIST_CAP);
       return withTranslations(rows);
+    },
+
+    /**
+     * list-templates with `paginate=cursor`: the same filters, in id order, a page at a time. A
+     * template without translations is left out, so a page may hold fewer than `limit`.
+     */
+    async listPage(caller: Caller, input: TemplateFilter, page: PageRequest): Promise<Page<Template>> {
+      const filter = listFilter(input);
+      const scope = { workspaceId: caller.workspaceId, endpoint: 'list-templates', filters: { ...filter } };
+      const afterId = page.cursor === undefined ? null : cursors.decode(scope, page.cursor)[0]!;
+      const rows = await templateRepository(db).listById(caller.workspaceId, filter, afterId, page.limit + 1);
+      const { rows: shown, next_cursor } = cutPage(rows, page.limit, (row) => cursors.encode(scope, [row.id]));
+      return { data: await withTranslations(shown), next_cursor };
     },
 
     /** Creates or updates a template by name; translations are upserted by language. */
@@ -149,6 +159,15 @@ function checkTranslations(translations: TranslationInput[]): void {
     seen.add(t.language);
   });
   if (problems.length > 0) throw errors.validationMany(problems);
+}
+
+/** list-templates' filters: trimmed (the name lower-cased, as it matches regardless of case), the status checked. */
+function listFilter(input: TemplateFilter): TemplateFilter {
+  const status = input.status?.trim().toUpperCase();
+  if (status && !(TEMPLATE_STATUSES as readonly string[]).includes(status)) {
+    throw errors.validation('status', `must be one of ${TEMPLATE_STATUSES.join(', ')}`);
+  }
+  return { name: input.name?.trim().toLowerCase() || undefined, status: status || undefined };
 }
 
 function translationFields(t: TranslationInput) {

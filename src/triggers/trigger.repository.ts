@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import { precompile } from '../db/precompile.js';
 import type { Database } from '../db/schema.js';
 import { TRIGGER_LIMIT } from './trigger.schema.js';
 
 // Feeds are polled all day long, so each query (with and without its filter) is compiled once.
-const inboundMessages = (db: Kysely<Database>, workspaceId: string) =>
+const inboundMessages = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
   db
     .selectFrom('messages as m')
     .select('m.feed_record')
@@ -12,13 +12,13 @@ const inboundMessages = (db: Kysely<Database>, workspaceId: string) =>
     .where('m.direction', '=', 'inbound')
     .orderBy('m.created_at', 'desc')
     .orderBy('m.id', 'desc')
-    .limit(TRIGGER_LIMIT);
-const selectInbound = precompile(inboundMessages);
+    .limit(limit);
+const selectInbound = precompile((db, workspaceId: string) => inboundMessages(db, workspaceId));
 const selectInboundOfType = precompile((db, workspaceId: string, type: string) =>
   inboundMessages(db, workspaceId).where('m.type', '=', type),
 );
 
-const selectSentCampaigns = precompile((db, workspaceId: string) =>
+const sentCampaigns = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
   db
     .selectFrom('campaigns as k')
     .leftJoin('templates as t', 't.id', 'k.template_id')
@@ -27,10 +27,10 @@ const selectSentCampaigns = precompile((db, workspaceId: string) =>
     .where('k.sent_at', 'is not', null)
     .orderBy('k.sent_at', 'desc')
     .orderBy('k.id', 'desc')
-    .limit(TRIGGER_LIMIT),
-);
+    .limit(limit);
+const selectSentCampaigns = precompile((db, workspaceId: string) => sentCampaigns(db, workspaceId));
 
-const flowRuns = (db: Kysely<Database>, workspaceId: string) =>
+const flowRuns = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
   db
     .selectFrom('flow_runs as r')
     .innerJoin('flows as f', 'f.id', 'r.flow_id')
@@ -40,13 +40,13 @@ const flowRuns = (db: Kysely<Database>, workspaceId: string) =>
     .where('r.workspace_id', '=', workspaceId)
     .orderBy('r.created_at', 'desc')
     .orderBy('r.id', 'desc')
-    .limit(TRIGGER_LIMIT);
-const selectFlowRuns = precompile(flowRuns);
+    .limit(limit);
+const selectFlowRuns = precompile((db, workspaceId: string) => flowRuns(db, workspaceId));
 const selectFlowRunsOf = precompile((db, workspaceId: string, flowId: string) =>
   flowRuns(db, workspaceId).where('r.flow_id', '=', flowId),
 );
 
-const sequenceEnrolments = (db: Kysely<Database>, workspaceId: string) =>
+const sequenceEnrolments = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
   db
     .selectFrom('sequence_enrolments as e')
     .innerJoin('sequences as s', 's.id', 'e.sequence_id')
@@ -64,11 +64,21 @@ const sequenceEnrolments = (db: Kysely<Database>, workspaceId: string) =>
     .where('e.workspace_id', '=', workspaceId)
     .orderBy('e.created_at', 'desc')
     .orderBy('e.id', 'desc')
-    .limit(TRIGGER_LIMIT);
-const selectEnrolments = precompile(sequenceEnrolments);
+    .limit(limit);
+const selectEnrolments = precompile((db, workspaceId: string) => sequenceEnrolments(db, workspaceId));
 const selectEnrolmentsOf = precompile((db, workspaceId: string, sequenceId: string) =>
   sequenceEnrolments(db, workspaceId).where('e.sequence_id', '=', sequenceId),
 );
+
+/** Where a page of a feed starts: after (older than) the record with this time and id. */
+export interface FeedPosition {
+  at: string;
+  id: string;
+}
+
+/** Records older than `after` in a feed's (time, id) descending order: a range of the feed's index. */
+const olderThan = (time: string, id: string, after: FeedPosition | null) =>
+  after ? sql<SqlBool>`(${sql.ref(time)}, ${sql.ref(id)}) < (${after.at}, ${after.id})` : sql<SqlBool>`true`;
 
 /**
  * The four trigger feeds. Each is newest first with the id as tie-breaker; ids are monotonic
@@ -86,5 +96,36 @@ export function triggerRepository(db: Kysely<Database>) {
 
     sequenceEnrolments: (workspaceId: string, sequenceId: string | undefined) =>
       sequenceId ? selectEnrolmentsOf(db, workspaceId, sequenceId) : selectEnrolments(db, workspaceId),
+
+    /** Pages of the same feeds for cursor pagination: `limit` records after a position. */
+    pages: {
+      inboundMessages(workspaceId: string, messageType: string | undefined, after: FeedPosition | null, limit: number) {
+        let query = inboundMessages(db, workspaceId, limit)
+          .select(['m.created_at', 'm.id'])
+          .where(olderThan('m.created_at', 'm.id', after));
+        if (messageType) query = query.where('m.type', '=', messageType);
+        return query.execute();
+      },
+
+      sentCampaigns: (workspaceId: string, after: FeedPosition | null, limit: number) =>
+        sentCampaigns(db, workspaceId, limit)
+          .where(olderThan('k.sent_at', 'k.id', after))
+          .execute(),
+
+      flowRuns(workspaceId: string, flowId: string | undefined, after: FeedPosition | null, limit: number) {
+        const query = flowRuns(db, workspaceId, limit).where(olderThan('r.created_at', 'r.id', after));
+        return (flowId ? query.where('r.flow_id', '=', flowId) : query).execute();
+      },
+
+      sequenceEnrolments(
+        workspaceId: string,
+        sequenceId: string | undefined,
+        after: FeedPosition | null,
+        limit: number,
+      ) {
+        const query = sequenceEnrolments(db, workspaceId, limit).where(olderThan('e.created_at', 'e.id', after));
+        return (sequenceId ? query.where('e.sequence_id', '=', sequenceId) : query).execute();
+      },
+    },
   };
 }

@@ -1,7 +1,17 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  listingResponse,
+  pageQuery,
+  pageRequest,
+  pageSchema,
+  sendListing,
+  type PageQuery,
+} from '../http/pagination.js';
 import { readErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
+import type { Page, PageRequest } from '../shared/cursor.js';
+import type { Principal } from '../workspaces/token.service.js';
 import {
   CampaignRecordSchema,
   FlowFilter,
@@ -14,7 +24,9 @@ import {
 } from './trigger.schema.js';
 import type { TriggerService } from './trigger.service.js';
 
-const POLLING = `Returns at most ${TRIGGER_LIMIT} records, newest first (created_at, then id, descending). Polling rule: remember the newest id seen; next time, process records from the top until that id, then store the first id of the new batch. Poll at most once per workspace interval (default 30 s); faster polls get 429 with Retry-After.`;
+const POLLING = `Returns at most ${TRIGGER_LIMIT} records, newest first (created_at, then id, descending). Polling rule: remember the newest id seen; next time, process records from the top until that id, then store the first id of the new batch. Poll at most once per workspace interval (default 30 s); faster polls get 429 with Retry-After. With \`paginate=cursor\`, older records are reachable page by page in the same order; a request carrying a \`cursor\` is not a poll (it counts against the token's requests per minute instead of the interval).`;
+
+type Listing = unknown[] | Page<unknown> | string;
 
 /**
  * The four trigger feeds, at /api/v1/triggers/<name> and at the legacy /api/zapier/triggers/<name>
@@ -25,11 +37,18 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
     app.addSchema(record);
   }
 
-  const feed = <Q extends TSchema>(
+  const feed = <Q extends TObject>(
     name: string,
-    spec: { summary: string; querystring: Q; record: TSchema; operationId: string },
-    handler: (request: FastifyRequest<{ Querystring: Q['static'] }>, reply: FastifyReply) => Promise<unknown>,
+    spec: { summary: string; querystring: Q; record: TSchema & { $id?: string }; operationId: string },
+    list: (caller: Principal, query: Q['static']) => Promise<Listing>,
+    page: (caller: Principal, query: Q['static'], request: PageRequest) => Promise<Listing>,
   ) => {
+    const schemas = {
+      list: Type.Array(Type.Ref(spec.record), { maxItems: TRIGGER_LIMIT }),
+      page: pageSchema(Type.Ref(spec.record), `${spec.record.$id}Page`),
+    };
+    app.addSchema(schemas.page);
+    const querystring = Type.Object({ ...spec.querystring.properties, ...pageQuery(TRIGGER_LIMIT) });
     for (const [prefix, legacy] of [
       ['/api/v1/triggers/', false],
       ['/api/zapier/triggers/', true],
@@ -44,11 +63,17 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
             summary: legacy ? `${spec.summary} (legacy path)` : spec.summary,
             description: legacy ? `Same as GET /v1/triggers/${name}; kept for older pollers.` : POLLING,
             ...(legacy && { deprecated: true }),
-            querystring: spec.querystring,
-            response: { 200: Type.Array(Type.Ref(spec.record), { maxItems: TRIGGER_LIMIT }), ...readErrors() },
+            querystring,
+            response: { 200: listingResponse(schemas.list, schemas.page), ...readErrors() },
           },
         },
-        handler as never,
+        async (request: FastifyRequest, reply: FastifyReply) => {
+          const query = request.query as Q['static'] & PageQuery; // validated against `querystring`
+          const paging = pageRequest(query, TRIGGER_LIMIT);
+          const caller = principalOf(request);
+          const listing = paging ? await page(caller, query, paging) : await list(caller, query);
+          return sendListing(reply, listing, schemas);
+        },
       );
     }
   };
@@ -61,11 +86,9 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
       record: MessageRecordSchema,
       operationId: 'newMessageReceived',
     },
-    // The records are stored as JSON text; the array of them is sent as it is.
-    async (request, reply) =>
-      reply
-        .type('application/json; charset=utf-8')
-        .send(await triggers.messagesReceived(principalOf(request), request.query.message_type)),
+    // The records are stored as JSON text; the list (or page) of them is sent as it is.
+    (caller, query) => triggers.messagesReceived(caller, query.message_type),
+    (caller, query, paging) => triggers.messagesReceivedPage(caller, query.message_type, paging),
   );
   feed(
     'new-campaign-sent',
@@ -75,7 +98,8 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
       record: CampaignRecordSchema,
       operationId: 'newCampaignSent',
     },
-    (request) => triggers.campaignsSent(principalOf(request)),
+    (caller) => triggers.campaignsSent(caller),
+    (caller, _query, paging) => triggers.campaignsSentPage(caller, paging),
   );
   feed(
     'new-flow-triggered',
@@ -85,7 +109,8 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
       record: FlowRecordSchema,
       operationId: 'newFlowTriggered',
     },
-    (request) => triggers.flowsTriggered(principalOf(request), request.query.flow_id),
+    (caller, query) => triggers.flowsTriggered(caller, query.flow_id),
+    (caller, query, paging) => triggers.flowsTriggeredPage(caller, query.flow_id, paging),
   );
   feed(
     'new-sequence-triggered',
@@ -95,6 +120,7 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
       record: SequenceRecordSchema,
       operationId: 'newSequenceTriggered',
     },
-    (request) => triggers.sequencesTriggered(principalOf(request), request.query.sequence_id),
+    (caller, query) => triggers.sequencesTriggered(caller, query.sequence_id),
+    (caller, query, paging) => triggers.sequencesTriggeredPage(caller, query.sequence_id, paging),
   );
 }

@@ -1,0 +1,42 @@
+import { createRequire } from 'node:module';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js';
+import type { RestClient } from './rest-client.js';
+import { callTool } from './tool-call.js';
+import type { ToolDefinition } from './tools.js';
+
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+const INSTRUCTIONS = `Parley is a WhatsApp messaging workspace: contacts with tags, approved message templates, drip sequences, chatbot flows and campaigns. Every tool acts on the one workspace of your token (get_me shows it).
+Messaging rules: free-form text (send_text_message) is only allowed within 24 hours of the contact's latest inbound message; otherwise send an APPROVED template (send_template_message). Read a conversation with list_messages before answering.
+Lists come in pages: when a result has a non-null next_cursor, call the same tool again with cursor = next_cursor for more.
+A failed call returns a problem document with a stable \`code\` and, for invalid input, \`errors\` naming each field: fix the input and retry. On rate_limited or poll_too_frequent wait retry_after seconds.`;
+
+/** An MCP server whose tools and resources call the REST API as one token. */
+export function createMcpServer(tools: ToolDefinition[], rest: RestClient): Server {
+  const server = new Server(
+    { name: 'parley', title: 'Parley', version },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
+  const byName = new Map(tools.map((definition) => [definition.tool.name, definition]));
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((definition) => definition.tool) }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const definition = byName.get(request.params.name);
+    if (!definition) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}`);
+    return callTool(rest, definition, request.params.arguments ?? {});
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(rest) }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(rest, request.params.uri));
+  return server;
+}

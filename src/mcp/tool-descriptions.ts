@@ -1,0 +1,75 @@
+/**
+ * What each MCP tool tells a language model, keyed by the REST operationId it is derived from.
+ * Written for the model choosing a tool: what it does, when to use it (and which tool instead),
+ * and its limits. mcp.test.ts fails when a REST operation becomes a tool without an entry here.
+ */
+export const TOOL_DESCRIPTIONS: Record<string, string> = {
+  getMe:
+    'Shows who this token belongs to: the user, the workspace (name, poll_interval_seconds for the trigger feeds, rate_limit_per_minute) and whether the token may write (scope "full") or only read ("read"). Call it first when unsure what the workspace allows.',
+
+  createContact:
+    'Creates a contact, or updates the one with the same phone (upsert by phone): name and email are set when given, metadata is merged, tags are added (unknown tags are created). The phone is required in international form (e.g. +14155550100). Use update_contact to change a contact found by id, or to replace its tags.',
+  updateContact:
+    "Changes an existing contact found by contact_id or phone: only the fields given are written; tags given replace the contact's whole tag set; an empty string clears name or email. With contact_id, a phone changes the number. Fails with not_found for an unknown contact (use create_contact to create one).",
+  getContact:
+    'Fetches one contact by exactly one of contact_id, phone or email, with its tags, custom attributes, opt-out state and latest message time. Use search_contacts to find contacts by part of a name, phone or email or by tag.',
+  searchContacts:
+    'Finds contacts: `query` is a case-insensitive substring of name, phone or email; `tag` and `email` filter exactly; filters combine with AND; no filter lists every contact. Ordered by latest message first. Returns a page of `data` (default 50, `limit` up to 500) and `next_cursor`: when next_cursor is not null, call again with the same filters and `cursor` = next_cursor to get the next page; null means there are no more.',
+  addTag:
+    'Adds one tag to a contact (by contact_id or phone); an unknown tag is created. Adding a tag can enrol the contact in sequences that start on that tag. Returns the contact.',
+  removeTag:
+    'Removes one tag from a contact (by contact_id or phone); removing a tag the contact does not carry changes nothing. Returns the contact.',
+  listTags:
+    "Lists the workspace's tags (optionally those whose name contains `name`), alphabetical. Returns a page of `data` and `next_cursor`: pass next_cursor as `cursor` to get the next page (`limit` up to 500); null means no more.",
+
+  getTemplate:
+    "Fetches one WhatsApp message template by template_id: its body, header, buttons, the placeholders {{1}}, {{2}}… it expects, its translations and each one's approval status. Call it before send_template_message to know how many `variables` to pass and which language is APPROVED.",
+  listTemplates:
+    'Lists message templates, alphabetical, optionally filtered by name substring and by translation status (e.g. "APPROVED", the only ones that can be sent). Returns a page of `data` and `next_cursor`: pass next_cursor as `cursor` for the next page (`limit` up to 500); null means no more.',
+
+  sendTextMessage:
+    "Sends a free-form text to a contact (by contact_id or phone; up to 4096 characters). Only allowed within 24 hours of the contact's latest inbound message (WhatsApp's customer service window): outside it the call fails with customer_service_window_closed, and you must use send_template_message instead. Contacts who opted out cannot be messaged. The message is queued and delivered in the background; check it later with get_message.",
+  sendTemplateMessage:
+    'Sends an approved WhatsApp template to a contact (by contact_id or phone; an unknown phone becomes a new contact). Always allowed, also outside the 24-hour window: use it to start or resume a conversation. The translation (`language`, default the one get_template shows) must be APPROVED, and `variables` must fill every body placeholder, in order or keyed by number; a media header needs header_media_url. Queued and delivered in the background; check with get_message.',
+  getMessage:
+    "Fetches one message by message_id: its direction, content, delivery status (queued, sent, delivered, read, failed, or received for inbound) and, when it failed, WhatsApp's error. Use it to check whether a message you sent was delivered.",
+  listMessages:
+    "Reads a contact's conversation (by contact_id or phone): the latest messages in both directions, newest first, `limit` default 50, at most 100. Use it to see what the contact wrote and what was sent before answering; an inbound message within the last 24 hours means send_text_message is allowed.",
+  simulateInboundMessage:
+    'Test helper: pretends the contact with `phone` wrote `text` to the workspace. Works only while the workspace uses the built-in simulator channel (otherwise a conflict error). It behaves exactly like a real inbound message: it opens the 24-hour window, can start flows, and appears in new_message_received. Never use it on a real WhatsApp workspace.',
+
+  triggerSequence:
+    'Enrols a contact (by contact_id or phone; an unknown phone becomes a new contact) in a drip sequence, which then sends its steps on schedule. `context` values are readable by the steps as {{context.KEY}}. A contact can be in a sequence only once at a time (already_enrolled otherwise). Find sequence ids with dropdown_sequences.',
+  getSequence:
+    'Fetches a drip sequence by id: its steps (waits, templates, tags, flows) and how many enrolments are running, finished or stopped. Find sequence ids with dropdown_sequences.',
+  saveSequence:
+    'Creates a drip sequence (without `id`) or replaces the name and steps of an existing one (with `id`; running enrolments continue with the new steps). Names are unique per workspace. Templates and flows the steps name must belong to the workspace; validation errors name the JSON Pointer of the bad field. Read the current definition with get_sequence first when changing one.',
+  triggerFlow:
+    'Starts a chatbot flow for a contact (by contact_id or phone; an unknown phone becomes a new contact): the flow runs from its first node until it waits for a reply or ends. `context` values are readable by the nodes as {{context.KEY}}. A run the contact was waiting in is cancelled. Free-form nodes need the 24-hour window; outside it the run fails. Find flow ids with dropdown_flows.',
+  getFlow:
+    'Fetches a chatbot flow by id: its nodes and how many runs are waiting, finished or failed. Find flow ids with dropdown_flows.',
+  saveFlow:
+    'Creates a chatbot flow (without `id`) or replaces one (with `id`; waiting runs continue from their node if it still exists). The whole definition is checked first: every problem names its JSON Pointer (e.g. /definition/nodes/3/next). Names are unique per workspace. Read the current definition with get_flow first when changing one.',
+  dropdownSequences:
+    'Lists every drip sequence of the workspace as {id, label} (label is the name). Use it to find the sequence_id for trigger_sequence or get_sequence.',
+  dropdownFlows:
+    'Lists every chatbot flow of the workspace as {id, label} (label is the name). Use it to find the flow_id for trigger_flow or get_flow.',
+
+  createCampaign:
+    'Broadcasts an approved template to an audience, now or at `scheduled_at`: the audience is exactly one of {"tag": "…"}, {"contact_ids": [...]} (up to 10,000) or {"search": {"query", "tag", "email"}} (every match). Variables may use {{contact.name}}, {{contact.phone}}, {{contact.email}} and {{attributes.KEY}}, filled per recipient. The template is checked now, so a campaign that could not be sent is refused here. Use send_template_message for a single contact. Follow progress with get_campaign.',
+  getCampaign:
+    'Fetches a campaign by campaign_id with its live delivery counts (each message counted once under its current status) and how many recipients replied.',
+  listCampaigns:
+    'Lists campaigns, newest first, optionally only those in one `status` (scheduled, sending, sent, cancelled, failed), at most 100, each with live counts.',
+  cancelCampaign:
+    'Cancels a scheduled or sending campaign: a scheduled one is not sent; a sending one stops (messages already handed to WhatsApp cannot be recalled). Fails with a conflict when the campaign is already sent, cancelled or failed.',
+
+  newMessageReceived:
+    'Trigger feed of inbound messages from contacts, newest first (optionally only one message_type). Use it to find new messages to react to; to read one conversation use list_messages. Returns a page of `data` and `next_cursor` (pass it as `cursor` for older records; `limit` up to 500). A call without `cursor` is a poll, allowed once per workspace poll interval per feed (get_me shows it, default 30 s; a faster poll fails with poll_too_frequent and retry_after seconds); following pages with `cursor` are not limited by the interval.',
+  newCampaignSent:
+    'Trigger feed of campaigns that finished sending, newest first. Returns a page of `data` and `next_cursor` (pass it as `cursor` for older records; `limit` up to 500). A call without `cursor` is a poll, allowed once per workspace poll interval per feed (default 30 s); following pages with `cursor` are not limited by it.',
+  newFlowTriggered:
+    'Trigger feed of flow runs that started, newest first (optionally for one flow_id). Returns a page of `data` and `next_cursor` (pass it as `cursor` for older records; `limit` up to 500). A call without `cursor` is a poll, allowed once per workspace poll interval per feed (default 30 s); following pages with `cursor` are not limited by it.',
+  newSequenceTriggered:
+    'Trigger feed of sequence enrolments, newest first (optionally for one sequence_id). Returns a page of `data` and `next_cursor` (pass it as `cursor` for older records; `limit` up to 500). A call without `cursor` is a poll, allowed once per workspace poll interval per feed (default 30 s); following pages with `cursor` are not limited by it.',
+};

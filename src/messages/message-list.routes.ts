@@ -1,0 +1,33 @@
+import { Type } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import type { ContactService } from '../contacts/contact.service.js';
+import type { Database } from '../db/schema.js';
+import { actionErrors } from '../http/responses.js';
+import { principalOf, type Api } from '../http/types.js';
+import { ListMessagesBody, MESSAGE_LIST_MAX, MessageSchema } from './message.schema.js';
+import { latestMessages } from './recent-messages.js';
+
+const DEFAULT_LIMIT = 50;
+
+/** list-messages: a contact's conversation, newest first (additive to the spec; agents read history with it). */
+export function registerMessageListRoutes(app: Api, deps: { contacts: ContactService; db: Kysely<Database> }): void {
+  app.post(
+    '/api/v1/actions/list-messages',
+    {
+      config: { access: 'read' },
+      schema: {
+        operationId: 'listMessages',
+        tags: ['Messages'],
+        summary: "A contact's latest messages, newest first",
+        description: `The contact's messages in both directions (inbound \`received\`, outbound with their delivery status), newest first (created_at, then id, descending): the latest \`limit\` (default ${DEFAULT_LIMIT}, at most ${MESSAGE_LIST_MAX}).`,
+        body: ListMessagesBody,
+        response: { 200: Type.Array(Type.Ref(MessageSchema), { maxItems: MESSAGE_LIST_MAX }), ...actionErrors(404) },
+      },
+    },
+    async (request) => {
+      const caller = principalOf(request);
+      const contact = await deps.contacts.recipient(caller, request.body);
+      return latestMessages(deps.db, caller.workspaceId, contact, request.body.limit ?? DEFAULT_LIMIT);
+    },
+  );
+}

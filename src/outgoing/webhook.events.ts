@@ -1,0 +1,121 @@
+import { sql, type Kysely } from 'kysely';
+import { precompile } from '../db/precompile.js';
+import type { Database } from '../db/schema.js';
+import type { Deps } from '../shared/context.js';
+import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
+import { eventRecords, type EventSubject } from './webhook.records.js';
+import type { WebhookEvent } from './webhook.schema.js';
+
+type Db = Kysely<Database>;
+type EmitDeps = Pick<Deps, 'clock' | 'newId'>;
+
+/** A message's status moved (sent, delivered, read, failed); each move is its own event. */
+export interface StatusChange extends EventSubject {
+  status: string;
+}
+
+/** Deliveries per multi-row insert (10 bound values each). */
+const INSERT_ROWS = 500;
+
+// Literal status: the planner must see the condition to use the index on (workspace_id, status).
+const enabledSubscriptions = (db: Db) =>
+  db
+    .selectFrom('webhook_subscriptions')
+    .select(['id', 'workspace_id', 'events'])
+    .where(sql<boolean>`status = 'enabled'`);
+const selectEnabledOf = precompile((db, workspaceId: string) =>
+  enabledSubscriptions(db).where('workspace_id', '=', workspaceId),
+);
+
+/**
+ * Announces events to the workspaces' webhook subscriptions, in the caller's transaction (the
+ * transactional outbox): a delivery row per subscription that wants the event, each with its body
+ * fixed now, exists exactly if the event committed. The worker sends them once the caller has
+ * committed and woken it. A workspace without subscriptions costs one indexed read and nothing else;
+ * records are read, and deliveries written, only for subscribers.
+ */
+export async function emitWebhookEvents(
+  trx: Db,
+  deps: EmitDeps,
+  type: Exclude<WebhookEvent, 'message-status-changed'>,
+  subjects: EventSubject[],
+): Promise<void> {
+  await emit(trx, deps, type, subjects, (subject, records) => records.get(subject.id));
+}
+
+/** Announces message status changes; `data` is the message as get-message shows it, at that status. */
+export async function emitStatusChanges(trx: Db, deps: EmitDeps, changes: StatusChange[]): Promise<void> {
+  await emit(trx, deps, 'message-status-changed', changes, (change, records) => {
+    const message = records.get(change.id);
+    // Two moves in one batch (delivered, then read) are two events, each with its own status.
+    return message && { ...message, status: change.status };
+  });
+}
+
+async function emit<Subject extends EventSubject>(
+  trx: Db,
+  deps: EmitDeps,
+  type: WebhookEvent,
+  subjects: Subject[],
+  dataOf: (subject: Subject, records: Map<string, object>) => object | undefined,
+): Promise<void> {
+  if (subjects.length === 0) return;
+  const subscribers = (await subscribersOf(trx, subjects)).filter((s) =>
+    (JSON.parse(s.events) as string[]).includes(type),
+  );
+  if (subscribers.length === 0) return;
+  const subscribed = new Set(subscribers.map((s) => s.workspace_id));
+  const relevant = subjects.filter((subject) => subscribed.has(subject.workspaceId));
+  const records = (await eventRecords[type](trx, relevant)) as Map<string, object>;
+  const at = toStoredTimestamp(deps.clock.now());
+  const rows = relevant.flatMap((subject) => {
+    const data = dataOf(subject, records);
+    if (!data) return [];
+    return subscribers
+      .filter((s) => s.workspace_id === subject.workspaceId)
+      .map((subscription) => deliveryRow(deps.newId(), subscription, type, data, at));
+  });
+  for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(rows.slice(i, i + INSERT_ROWS))
+      .execute();
+  }
+}
+
+function subscribersOf(trx: Db, subjects: EventSubject[]) {
+  const workspaceIds = [...new Set(subjects.map((subject) => subject.workspaceId))];
+  return workspaceIds.length === 1
+    ? selectEnabledOf(trx, workspaceIds[0]!)
+    : enabledSubscriptions(trx).where('workspace_id', 'in', workspaceIds).execute();
+}
+
+/** A pending delivery, due at once, whose body is fixed for every attempt (and replay). */
+function deliveryRow(
+  id: string,
+  subscription: { id: string; workspace_id: string },
+  type: WebhookEvent,
+  data: object,
+  at: string,
+) {
+  const payload = JSON.stringify({
+    id,
+    type,
+    created_at: formatTimestamp(at),
+    workspace_id: subscription.workspace_id,
+    data,
+  });
+  return {
+    id,
+    subscription_id: subscription.id,
+    workspace_id: subscription.workspace_id,
+    event_type: type,
+    payload,
+    status: 'pending' as const,
+    next_attempt_at: at,
+    first_attempt_at: null,
+    attempt_log: '[]',
+    created_at: at,
+    updated_at: at,
+  };
+}

@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { flowRepository } from '../flows/flow.repository.js';
+import { presentMessage } from '../messages/message.presenter.js';
+import { sequenceRepository } from '../sequences/sequence.repository.js';
+import { formatTimestamp } from '../shared/time.js';
+import type { CampaignRecord } from '../triggers/trigger.schema.js';
+
+type Db = Kysely<Database>;
+
+/** What an event is about: a record of one workspace. */
+export interface EventSubject {
+  workspaceId: string;
+  id: string;
+}
+
+/** Ids per IN list: well under both engines' bound-parameter limits. */
+const CHUNK = 500;
+
+/**
+ * The `data` of each event type, by subject id, read in the event's own transaction: exactly the
+ * record the matching trigger feed returns for it at that moment (for message status changes, the
+ * message as get-message returns it). A subject whose record does not exist (any more) is absent.
+ */
+export const eventRecords = {
+  /** The new-message-received record stored with the message (JSON text). */
+  async 'new-message-received'(db: Db, subjects: EventSubject[]): Promise<Map<string, unknown>> {
+    const rows = await inChunks(subjects, (ids) =>
+      db.selectFrom('messages').select(['id', 'feed_record']).where('id', 'in', ids).execute(),
+    );
+    return new Map(rows.flatMap((row) => (row.feed_record ? [[row.id, JSON.parse(row.feed_record) as unknown]] : [])));
+  },
+
+  async 'new-campaign-sent'(db: Db, subjects: EventSubject[]): Promise<Map<string, CampaignRecord>> {
+    const rows = await inChunks(subjects, (ids) =>
+      db
+        .selectFrom('campaigns as k')
+        .leftJoin('templates as t', 't.id', 'k.template_id')
+        .select(['k.id', 'k.name', 'k.status', 'k.template_id', 't.name as template_name', 'k.created_at', 'k.sent_at'])
+        .where('k.id', 'in', ids)
+        .where('k.sent_at', 'is not', null)
+        .execute(),
+    );
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          id: row.id,
+          name: row.name,
+          status: row.status,
+          template_id: row.template_id,
+          template_name: row.template_name,
+          campaign_created_at: formatTimestamp(row.created_at),
+          created_at: formatTimestamp(row.sent_at!),
+        },
+      ]),
+    );
+  },
+
+  // Runs and enrolments start one at a time, so their repositories' single-record reads suffice.
+  async 'new-flow-triggered'(db: Db, subjects: EventSubject[]): Promise<Map<string, unknown>> {
+    const records = await Promise.all(subjects.map((s) => flowRepository(db).record(s.workspaceId, s.id)));
+    return new Map(records.flatMap((record) => (record ? [[record.id, record]] : [])));
+  },
+
+  async 'new-sequence-triggered'(db: Db, subjects: EventSubject[]): Promise<Map<string, unknown>> {
+    const records = await Promise.all(subjects.map((s) => sequenceRepository(db).record(s.workspaceId, s.id)));
+    return new Map(records.flatMap((record) => (record ? [[record.id, record]] : [])));
+  },
+
+  async 'message-status-changed'(db: Db, subjects: EventSubject[]): Promise<Map<string, unknown>> {
+    const rows = await inChunks(subjects, (ids) =>
+      db
+        .selectFrom('messages as m')
+        .innerJoin('contacts as c', 'c.id', 'm.contact_id')
+        .selectAll('m')
+        .select('c.phone as contact_phone')
+        .where('m.id', 'in', ids)
+        .execute(),
+    );
+    return new Map(rows.map((row) => [row.id, presentMessage(row)]));
+  },
+};
+
+async function inChunks<Row>(subjects: EventSubject[], query: (ids: string[]) => Promise<Row[]>): Promise<Row[]> {
+  const ids = [...new Set(subjects.map((subject) => subject.id))];
+  const rows: Row[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) rows.push(...(await query(ids.slice(i, i + CHUNK))));
+  return rows;
+}

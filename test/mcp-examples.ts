@@ -1,0 +1,253 @@
+/**
+ * One valid call of every MCP tool, in an order that builds what later calls need (a contact, a
+ * template, a conversation, a sequence, a flow, a campaign), each with what its result must show.
+ * mcp.test.ts runs the table over both transports and fails when a tool has no example here.
+ */
+import assert from 'node:assert/strict';
+import { randomInt } from 'node:crypto';
+
+type Json = Record<string, unknown>;
+type Row = Record<string, unknown> & { id: string };
+
+/** What the examples create and later ones refer to. */
+export interface ExampleState {
+  templateId: string;
+  phone: string;
+  contactId: string;
+  inboundId: string;
+  messageId: string;
+  sequenceId: string;
+  flowId: string;
+  campaignId: string;
+}
+
+export interface ToolExample {
+  tool: string;
+  input(state: ExampleState): Json;
+  /** Checks the structuredContent; may record ids in the state for later examples. */
+  expect(result: Json, state: ExampleState): void;
+}
+
+const rows = (result: Json) => result.data as Row[];
+const ids = (result: Json) => rows(result).map((row) => row.id);
+/** The sum of a per-state count object. */
+const total = (counts: unknown) => Object.values(counts as Record<string, number>).reduce((a, b) => a + b, 0);
+const TOMORROW = () => new Date(Date.now() + 24 * 3600_000).toISOString();
+
+/** The calls, in order; `state.templateId` and `state.phone` are set before the first. */
+export const TOOL_EXAMPLES: ToolExample[] = [
+  {
+    tool: 'get_me',
+    input: () => ({}),
+    expect: (result) => assert.equal((result.token as Json).scope, 'full'),
+  },
+  {
+    tool: 'create_contact',
+    input: (s) => ({ phone: s.phone, name: 'Ada', tags: 'lead', metadata: { plan: 'pro' } }),
+    expect: (result, s) => {
+      assert.equal(result.phone, s.phone);
+      assert.deepEqual(result.tags, ['lead']);
+      s.contactId = result.id as string;
+    },
+  },
+  {
+    tool: 'update_contact',
+    input: (s) => ({ contact_id: s.contactId, email: 'ada@example.com' }),
+    expect: (result) => assert.equal(result.email, 'ada@example.com'),
+  },
+  {
+    tool: 'get_contact',
+    input: () => ({ email: 'ada@example.com' }),
+    expect: (result, s) => assert.equal(result.id, s.contactId),
+  },
+  {
+    tool: 'search_contacts',
+    input: () => ({ query: 'ada' }),
+    expect: (result, s) => {
+      assert.deepEqual(ids(result), [s.contactId]);
+      assert.equal(result.next_cursor, null);
+    },
+  },
+  {
+    tool: 'add_tag',
+    input: (s) => ({ contact_id: s.contactId, tag: 'vip' }),
+    expect: (result) => assert.deepEqual(result.tags, ['lead', 'vip']),
+  },
+  {
+    tool: 'list_tags',
+    input: () => ({}),
+    expect: (result) =>
+      assert.deepEqual(
+        rows(result).map((tag) => tag.name),
+        ['lead', 'vip'],
+      ),
+  },
+  {
+    tool: 'remove_tag',
+    input: (s) => ({ phone: s.phone, tag: 'lead' }),
+    expect: (result) => assert.deepEqual(result.tags, ['vip']),
+  },
+  {
+    tool: 'list_templates',
+    input: () => ({ status: 'APPROVED' }),
+    expect: (result, s) => assert.deepEqual(ids(result), [s.templateId]),
+  },
+  {
+    tool: 'get_template',
+    input: (s) => ({ template_id: s.templateId }),
+    expect: (result) => assert.deepEqual(result.placeholders, ['1', '2']),
+  },
+  {
+    tool: 'simulate_inbound_message',
+    input: (s) => ({ phone: s.phone, text: 'Where is my order?' }),
+    expect: (result, s) => {
+      assert.equal(result.direction, 'inbound');
+      s.inboundId = result.id as string;
+    },
+  },
+  {
+    tool: 'send_text_message',
+    input: (s) => ({ contact_id: s.contactId, message: 'It ships today.' }),
+    expect: (result, s) => {
+      assert.equal(result.direction, 'outbound');
+      s.messageId = result.id as string;
+    },
+  },
+  {
+    tool: 'get_message',
+    input: (s) => ({ message_id: s.messageId }),
+    expect: (result) => assert.deepEqual(result.content, { body: 'It ships today.', preview_url: false }),
+  },
+  {
+    tool: 'send_template_message',
+    input: (s) => ({ phone: s.phone, template_id: s.templateId, variables: ['Ada', 'ORD-1'] }),
+    expect: (result) => assert.equal(result.type, 'template'),
+  },
+  {
+    tool: 'list_messages',
+    input: (s) => ({ contact_id: s.contactId, limit: 2 }),
+    expect: (result, s) => {
+      const [newest, older] = rows(result);
+      assert.equal(rows(result).length, 2);
+      assert.equal(newest!.type, 'template', 'newest first');
+      assert.equal(older!.id, s.messageId);
+    },
+  },
+  {
+    tool: 'new_message_received',
+    input: () => ({ message_type: 'text' }),
+    expect: (result, s) => assert.deepEqual(ids(result), [s.inboundId]),
+  },
+  {
+    tool: 'save_sequence',
+    input: () => ({
+      name: `Nurture ${randomInt(1e9)}`,
+      steps: [{ delay: 'P1D', action: { type: 'add_tag', tag: 'nurtured' } }],
+    }),
+    expect: (result, s) => {
+      assert.equal((result.steps as unknown[]).length, 1);
+      s.sequenceId = result.id as string;
+    },
+  },
+  {
+    tool: 'dropdown_sequences',
+    input: () => ({}),
+    expect: (result, s) => assert.deepEqual(ids(result), [s.sequenceId]),
+  },
+  {
+    tool: 'trigger_sequence',
+    input: (s) => ({ sequence_id: s.sequenceId, contact_id: s.contactId, context: { source: 'agent' } }),
+    expect: (result, s) => assert.equal(result.sequence_id, s.sequenceId),
+  },
+  {
+    tool: 'get_sequence',
+    input: (s) => ({ sequence_id: s.sequenceId }),
+    expect: (result) => assert.equal(total(result.enrolments), 1),
+  },
+  {
+    tool: 'new_sequence_triggered',
+    input: (s) => ({ sequence_id: s.sequenceId }),
+    expect: (result, s) =>
+      assert.deepEqual(
+        rows(result).map((row) => row.contact_id),
+        [s.contactId],
+      ),
+  },
+  {
+    tool: 'save_flow',
+    input: () => ({
+      name: `Greeter ${randomInt(1e9)}`,
+      definition: {
+        start: 'hello',
+        nodes: [
+          { id: 'hello', type: 'send_text', text: 'Hi {{contact.name}}!', next: 'wait' },
+          { id: 'wait', type: 'wait_for_reply', timeout: 'PT1H', next: 'end', on_timeout: 'end' },
+          { id: 'end', type: 'end' },
+        ],
+      },
+    }),
+    expect: (result, s) => {
+      assert.equal((result.nodes as unknown[]).length, 3);
+      s.flowId = result.id as string;
+    },
+  },
+  {
+    tool: 'dropdown_flows',
+    input: () => ({}),
+    expect: (result, s) => assert.deepEqual(ids(result), [s.flowId]),
+  },
+  {
+    tool: 'trigger_flow',
+    input: (s) => ({ flow_id: s.flowId, phone: s.phone }),
+    expect: (result) => assert.equal(result.status, 'waiting', 'sent the greeting and waits for the reply'),
+  },
+  {
+    tool: 'get_flow',
+    input: (s) => ({ flow_id: s.flowId }),
+    expect: (result) => assert.equal(total(result.runs), 1),
+  },
+  {
+    tool: 'new_flow_triggered',
+    input: (s) => ({ flow_id: s.flowId }),
+    expect: (result, s) =>
+      assert.deepEqual(
+        rows(result).map((row) => row.contact_id),
+        [s.contactId],
+      ),
+  },
+  {
+    tool: 'create_campaign',
+    input: (s) => ({
+      name: `Launch ${randomInt(1e9)}`,
+      template_id: s.templateId,
+      audience: { tag: 'vip' },
+      variables: ['{{contact.name}}', 'ORD-2'],
+      scheduled_at: TOMORROW(),
+    }),
+    expect: (result, s) => {
+      assert.equal(result.status, 'scheduled');
+      s.campaignId = result.id as string;
+    },
+  },
+  {
+    tool: 'get_campaign',
+    input: (s) => ({ campaign_id: s.campaignId }),
+    expect: (result) => assert.equal(result.status, 'scheduled'),
+  },
+  {
+    tool: 'list_campaigns',
+    input: () => ({ status: 'scheduled' }),
+    expect: (result, s) => assert.deepEqual(ids(result), [s.campaignId]),
+  },
+  {
+    tool: 'cancel_campaign',
+    input: (s) => ({ campaign_id: s.campaignId }),
+    expect: (result) => assert.equal(result.status, 'cancelled'),
+  },
+  {
+    // Nothing was sent: the only campaign was cancelled (a sent one is checked over stdio).
+    tool: 'new_campaign_sent',
+    input: () => ({}),
+    expect: (result) => assert.deepEqual(result.data, []),
+  },
+];
