@@ -5,6 +5,7 @@ import { interactivePayload, templatePayload, textPayload, type Interactive } fr
 import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
 import type { Deps } from '../shared/context.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import { createWakeLoop } from '../shared/wake-loop.js';
 import { messageRepository, type MessageError, type OutboxChange } from './message.repository.js';
 import type { MessageEvents } from './message.service.js';
 import type { TemplateContent } from './template-message.js';
@@ -68,10 +69,6 @@ export function createOutbox(
   const { db, dialect, clock, newId } = deps;
   const limiter = new ThroughputLimiter();
   const timers = new Set<NodeJS.Timeout>();
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = true;
-  let poll: NodeJS.Timeout | undefined;
   let log: FastifyBaseLogger | undefined;
 
   const later = (ms: number, run: () => void) => {
@@ -175,20 +172,24 @@ export function createOutbox(
     for (const outcome of outcomes) outcome.afterwards?.();
   }
 
-  async function drain(): Promise<void> {
-    do {
-      again = false;
-      const claimed = await claimDue();
-      const credentialsOf = credentialsCache();
-      for (let i = 0; i < claimed.length; i += CONCURRENCY) {
-        const chunk = claimed.slice(i, i + CONCURRENCY);
-        const outcomes = await Promise.all(chunk.map((message) => deliverSafely(message, credentialsOf)));
-        await record(outcomes.filter((outcome): outcome is Outcome => outcome !== null));
-        announce(chunk.filter((_, j) => outcomes[j] !== null));
-      }
-      if (claimed.length === BATCH) again = true;
-    } while (again && !stopped);
+  /** Sends one batch of due messages; true when the batch was full (more may be due). */
+  async function round(): Promise<boolean> {
+    const claimed = await claimDue();
+    const credentialsOf = credentialsCache();
+    for (let i = 0; i < claimed.length; i += CONCURRENCY) {
+      const chunk = claimed.slice(i, i + CONCURRENCY);
+      const outcomes = await Promise.all(chunk.map((message) => deliverSafely(message, credentialsOf)));
+      await record(outcomes.filter((outcome): outcome is Outcome => outcome !== null));
+      announce(chunk.filter((_, j) => outcomes[j] !== null));
+    }
+    return claimed.length === BATCH;
   }
+
+  const loop = createWakeLoop({
+    pollMs: POLL_MS,
+    round,
+    onError: (error) => log?.error({ err: error }, 'outbox run failed'),
+  });
 
   /** Tells listeners (the dashboard) which messages' rows the outbox just changed, per workspace. */
   function announce(messages: Claimed[]): void {
@@ -228,42 +229,23 @@ export function createOutbox(
 
   return {
     /** Runs the outbox now (a message was queued); concurrent wakes fold into one run. */
-    wake(): void {
-      if (stopped) return;
-      if (running) {
-        again = true;
-        return;
-      }
-      running = drain()
-        .catch((error: unknown) => log?.error({ err: error }, 'outbox run failed'))
-        .finally(() => {
-          running = null;
-        });
-    },
+    wake: loop.wake,
 
     /** Starts delivering (the server does; CLI commands only queue). */
     start(logger: FastifyBaseLogger): void {
-      if (!stopped) return;
       log = logger;
-      stopped = false;
-      poll = setInterval(() => this.wake(), POLL_MS);
-      poll.unref();
-      this.wake();
+      loop.start();
     },
 
     /** Waits for the messages in flight; queued ones stay queued for the next start. */
     async stop(): Promise<void> {
-      stopped = true;
-      clearInterval(poll);
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      await running;
+      await loop.stop();
     },
 
     /** Resolves when no run is in progress (tests wait for the outbox to settle). */
-    idle: async (): Promise<void> => {
-      while (running) await running;
-    },
+    idle: loop.idle,
   };
 }
 

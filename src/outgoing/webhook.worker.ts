@@ -8,6 +8,7 @@ import { webhookRepository, type ClaimedDelivery, type DeliveryOutcome } from '.
 import type { DeliveryAttempt } from './webhook.schema.js';
 import { signatureHeaders } from './webhook.signature.js';
 import { targetProblem } from './webhook.target.js';
+import { createWakeLoop } from '../shared/wake-loop.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -46,10 +47,6 @@ export function createWebhookWorker(deps: Deps, secrets: SecretBox, options: { a
   const newAgent = () =>
     new Agent({ connect: { timeout: ATTEMPT_TIMEOUT_MS, ...(!options.allowPrivate && { lookup: publicOnlyLookup }) } });
   let agent: Agent | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = true;
-  let poll: NodeJS.Timeout | undefined;
   let log: FastifyBaseLogger | undefined;
 
   async function targetsOf(claimed: ClaimedDelivery[]): Promise<Map<string, Target>> {
@@ -152,52 +149,33 @@ export function createWebhookWorker(deps: Deps, secrets: SecretBox, options: { a
     return claimed.length;
   }
 
-  async function drain(): Promise<void> {
-    do {
-      again = false;
-      if (agent && (await round(agent)) === BATCH) again = true;
-    } while (again && !stopped);
-  }
+  const loop = createWakeLoop({
+    pollMs: POLL_MS,
+    round: async () => agent !== null && (await round(agent)) === BATCH,
+    onError: (error) => log?.error({ err: error }, 'webhook delivery round failed'),
+  });
 
   return {
     /** Runs a round now (events committed); concurrent wakes fold into one more round. */
-    wake(): void {
-      if (stopped) return;
-      if (running) {
-        again = true;
-        return;
-      }
-      running = drain()
-        .catch((error: unknown) => log?.error({ err: error }, 'webhook delivery round failed'))
-        .finally(() => {
-          running = null;
-        });
-    },
+    wake: loop.wake,
 
     /** Starts sending (the server does; CLI commands only queue). */
     start(logger: FastifyBaseLogger): void {
-      if (!stopped) return;
+      if (loop.started) return;
       log = logger;
-      stopped = false;
       agent = newAgent();
-      poll = setInterval(() => this.wake(), POLL_MS);
-      poll.unref();
-      this.wake();
+      loop.start();
     },
 
     /** Waits for the round in flight and closes its connections; pending deliveries stay queued. */
     async stop(): Promise<void> {
-      stopped = true;
-      clearInterval(poll);
-      await running;
+      await loop.stop();
       await agent?.close();
       agent = null;
     },
 
     /** Resolves when no round is in progress. */
-    idle: async (): Promise<void> => {
-      while (running) await running;
-    },
+    idle: loop.idle,
   };
 }
 

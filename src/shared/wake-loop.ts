@@ -1,0 +1,63 @@
+/**
+ * A background worker's run loop: it runs a round when woken (after a commit that gave it work) and
+ * every `pollMs` (for work other processes queued). Wakes during a round fold into one more round,
+ * so callers may wake it as often as they like; a round that says more is waiting is followed at once.
+ */
+export function createWakeLoop(options: {
+  pollMs: number;
+  /** One round of work; true when it stopped at its batch size and more may be due. */
+  round: () => Promise<boolean>;
+  onError: (error: unknown) => void;
+}) {
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = true;
+  let poll: NodeJS.Timeout | undefined;
+
+  async function drain(): Promise<void> {
+    do {
+      again = false;
+      if (await options.round()) again = true;
+    } while (again && !stopped);
+  }
+
+  const loop = {
+    wake: (): void => {
+      if (stopped) return;
+      if (running) {
+        again = true;
+        return;
+      }
+      running = drain()
+        .catch(options.onError)
+        .finally(() => {
+          running = null;
+        });
+    },
+
+    start(): void {
+      if (!stopped) return;
+      stopped = false;
+      poll = setInterval(() => loop.wake(), options.pollMs);
+      poll.unref();
+      loop.wake();
+    },
+
+    /** Stops polling and waits for the round in flight. */
+    async stop(): Promise<void> {
+      stopped = true;
+      clearInterval(poll);
+      await running;
+    },
+
+    /** Resolves when no round is in progress. */
+    idle: async (): Promise<void> => {
+      while (running) await running;
+    },
+
+    get started(): boolean {
+      return !stopped;
+    },
+  };
+  return loop;
+}
