@@ -12,12 +12,13 @@ import { createDropdownService } from './dropdowns/dropdown.service.js';
 import { createEventHub } from './inbox/event-hub.js';
 import { createInboxService } from './inbox/inbox.service.js';
 import { createMediaService } from './messages/media.js';
-import { createMessageService, type MessageEvents } from './messages/message.service.js';
+import { createMessageService } from './messages/message.service.js';
 import { createOutbox } from './messages/outbox.js';
 import { createPortabilityService } from './portability/portability.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import type { Deps } from './shared/context.js';
 import { createIdGenerator } from './shared/ids.js';
+import type { QueuedWork } from './shared/queued-work.js';
 import { createCursorCodec } from './shared/cursor.js';
 import { loadSecretBox } from './shared/secret-box.js';
 import { createSequenceService } from './sequences/sequence.service.js';
@@ -51,20 +52,22 @@ export function createServices(deps: Deps, config: Config) {
   const inboxEvents = createEventHub();
   // Outgoing webhooks: queued by the events in their transactions, sent by the worker once woken after the commit.
   const webhookWorker = createWebhookWorker(deps, secrets, { allowPrivate: config.allowPrivateWebhooks });
-  const messageEvents: MessageEvents = {
-    publish(workspaceId, events) {
-      inboxEvents.publish(workspaceId, events);
-      webhookWorker.wake();
-    },
+  /** Wakes the workers a committed transaction queued work for (queued-work.ts). */
+  const wakeFor = (work: QueuedWork) => {
+    if (work.handOffs.length > 0) outbox.send(work.handOffs);
+    else if (work.kinds.has('messages')) outbox.wake();
+    if (work.kinds.has('jobs')) scheduler.wake();
+    if (work.kinds.has('deliveries')) webhookWorker.wake();
   };
   const inbox = createInboxService(deps, inboxEvents);
   // The outbox reports the simulator's receipts through the message service, which wakes the outbox.
-  const outbox = createOutbox(deps, channels, graph, () => messages, messageEvents);
+  const outbox = createOutbox(deps, channels, graph, () => messages, inboxEvents, wakeFor);
   const messages = createMessageService(
     deps,
     contacts,
     channels,
     outbox,
+    wakeFor,
     () => ({
       async received(trx, workspaceId, received) {
         const contactIds = [...new Set(received.map((message) => message.contactId))];
@@ -74,13 +77,8 @@ export function createServices(deps: Deps, config: Config) {
         await sequences.onInbound(trx, workspaceId, contactIds);
         await flows.onInbound(trx, workspaceId, received);
       },
-      committed: () => {
-        outbox.wake();
-        scheduler.wake();
-        webhookWorker.wake();
-      },
     }),
-    messageEvents,
+    inboxEvents,
   );
   const wakeEngines = () => {
     outbox.wake();
@@ -88,7 +86,7 @@ export function createServices(deps: Deps, config: Config) {
     webhookWorker.wake();
   };
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
-  const flows = createFlowService(deps, contacts, flowWebhooks, wakeEngines, () => contactEvents);
+  const flows = createFlowService(deps, contacts, flowWebhooks, outbox, wakeFor, () => contactEvents);
   const sequences = createSequenceService(deps, contacts, wakeEngines, () => flows.start);
   const campaigns = createCampaignService(deps, () => scheduler.wake());
   const scheduler = createScheduler(
@@ -99,10 +97,7 @@ export function createServices(deps: Deps, config: Config) {
       flow_webhook: flows.handlers.webhook,
       ...campaigns.handlers,
     },
-    () => {
-      outbox.wake();
-      webhookWorker.wake();
-    },
+    wakeFor,
   );
   const templateSync = createTemplateSyncService(deps, templates, channels, graph);
   const workspaces = createWorkspaceService(deps);

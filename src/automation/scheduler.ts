@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Deps } from '../shared/context.js';
+import { noteQueued, queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 
 export type JobKind = 'sequence_step' | 'flow_timeout' | 'flow_webhook' | 'campaign_dispatch' | 'campaign_check';
@@ -68,6 +69,7 @@ export async function scheduleJobs(trx: Kysely<Database>, deps: Pick<Deps, 'newI
     }));
     await trx.insertInto('jobs').values(rows).execute();
   }
+  if (jobs.length > 0) noteQueued(trx, 'jobs');
 }
 
 export const scheduleJob = (trx: Kysely<Database>, deps: Pick<Deps, 'newId' | 'clock'>, job: NewJob) =>
@@ -86,9 +88,13 @@ export async function cancelJobs(trx: Kysely<Database>, subjectId: string, kind?
  * processes share the work without waiting on each other), then runs each chunk in a transaction
  * that first deletes the jobs it still holds the lease on. A job's effects commit with its deletion:
  * a restart re-runs only what did not commit, and a job whose lease another process took over is
- * skipped, so no step runs twice and none is lost. `afterCommit` wakes whoever sends what jobs queued.
+ * skipped, so no step runs twice and none is lost. `wakeFor` wakes the workers a chunk queued work for.
  */
-export function createScheduler(deps: Deps, handlers: Partial<Record<JobKind, JobHandler>>, afterCommit: () => void) {
+export function createScheduler(
+  deps: Deps,
+  handlers: Partial<Record<JobKind, JobHandler>>,
+  wakeFor: (work: QueuedWork) => void,
+) {
   const handlerOf = (job: Job): JobHandler => {
     const handler = handlers[job.kind];
     if (!handler) throw new Error(`no handler for ${job.kind} jobs`);
@@ -128,7 +134,7 @@ export function createScheduler(deps: Deps, handlers: Partial<Record<JobKind, Jo
 
   /** Runs jobs in one transaction; only those this process still holds the lease on. */
   async function runTogether(jobs: Job[], lease: string, prepared: Map<string, unknown>): Promise<void> {
-    await db.transaction().execute(async (trx) => {
+    const queued = await db.transaction().execute(async (trx) => {
       const held = await trx
         .deleteFrom('jobs')
         .where(
@@ -145,8 +151,9 @@ export function createScheduler(deps: Deps, handlers: Partial<Record<JobKind, Jo
         if ('runBatch' in handler) await handler.runBatch(trx, group);
         else for (const job of group) await handler.run(trx, job, prepared.get(job.id));
       }
+      return queuedIn(trx);
     });
-    afterCommit();
+    wakeFor(queued);
   }
 
   /** A chunk that failed is re-run job by job, so one failing job holds back only itself. */

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -41,10 +42,37 @@ const SIMULATOR: Channel = {
   messages_per_second: DEFAULT_MESSAGES_PER_SECOND,
 };
 
+/**
+ * How long a process keeps channel rows for its hot paths (routing each webhook, sending each
+ * message): a change made in this process applies at once, one made in another within this time.
+ */
+const CACHE_MS = 1_000;
+const CACHE_ENTRIES = 10_000;
+
 /** Each workspace's channel: the built-in simulator until WhatsApp Cloud credentials are set. */
 export function createChannelService({ db, clock }: Deps, secrets: SecretBox) {
   const row = (workspaceId: string) =>
     db.selectFrom('channels').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+
+  // Values are wrapped: the cache cannot hold "no channel" as undefined.
+  const cachedRows = new LRUCache<string, { channel: Awaited<ReturnType<typeof row>> }>({
+    max: CACHE_ENTRIES,
+    ttl: CACHE_MS,
+    fetchMethod: async (workspaceId) => ({ channel: await row(workspaceId) }),
+  });
+  const cachedOwners = new LRUCache<string, { workspaceId: string | null }>({
+    max: CACHE_ENTRIES,
+    ttl: CACHE_MS,
+    fetchMethod: async (phoneNumberId) => {
+      const channel = await db
+        .selectFrom('channels')
+        .select('workspace_id')
+        .where('phone_number_id', '=', phoneNumberId)
+        .where('provider', '=', 'whatsapp-cloud')
+        .executeTakeFirst();
+      return { workspaceId: channel?.workspace_id ?? null };
+    },
+  });
 
   async function save(workspaceId: string, fields: Omit<Parameters<typeof upsertValues>[0], 'workspaceId'>) {
     const values = upsertValues({ workspaceId, ...fields }, toStoredTimestamp(clock.now()));
@@ -55,6 +83,8 @@ export function createChannelService({ db, clock }: Deps, secrets: SecretBox) {
       .values(values)
       .onConflict((oc) => oc.column('workspace_id').doUpdateSet(changes))
       .execute();
+    cachedRows.delete(workspaceId);
+    cachedOwners.clear(); // the number may have moved to or from this workspace
   }
 
   return {
@@ -80,7 +110,7 @@ export function createChannelService({ db, clock }: Deps, secrets: SecretBox) {
       const wabaId = requireDigits(settings.wabaId, 'waba_id');
       const accessToken = settings.accessToken.trim();
       if (!accessToken) throw errors.validation('access_token', 'must not be empty');
-      const owner = await this.workspaceOfNumber(phoneNumberId);
+      const owner = (await cachedOwners.forceFetch(phoneNumberId, { forceRefresh: true })).workspaceId;
       if (owner && owner !== caller.workspaceId) {
         throw errors.conflict(`Phone number id ${phoneNumberId} is already connected to another workspace`);
       }
@@ -96,7 +126,7 @@ export function createChannelService({ db, clock }: Deps, secrets: SecretBox) {
 
     /** The credentials to send with, or null when the workspace uses the simulator. */
     async cloudCredentials(workspaceId: string): Promise<(CloudCredentials & { messagesPerSecond: number }) | null> {
-      const channel = await row(workspaceId);
+      const { channel } = await cachedRows.forceFetch(workspaceId);
       if (channel?.provider !== 'whatsapp-cloud' || !channel.access_token) return null;
       return {
         phoneNumberId: channel.phone_number_id!,
@@ -119,13 +149,7 @@ export function createChannelService({ db, clock }: Deps, secrets: SecretBox) {
 
     /** Routes an inbound webhook: the workspace whose channel has this phone number id. */
     async workspaceOfNumber(phoneNumberId: string): Promise<string | null> {
-      const channel = await db
-        .selectFrom('channels')
-        .select('workspace_id')
-        .where('phone_number_id', '=', phoneNumberId)
-        .where('provider', '=', 'whatsapp-cloud')
-        .executeTakeFirst();
-      return channel?.workspace_id ?? null;
+      return (await cachedOwners.forceFetch(phoneNumberId)).workspaceId;
     },
   };
 }

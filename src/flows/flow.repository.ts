@@ -40,17 +40,23 @@ export function flowRepository(db: Kysely<Database>) {
 
     run: (id: string) => db.selectFrom('flow_runs').selectAll().where('id', '=', id).executeTakeFirst(),
 
-    /** The runs waiting for a reply from these contacts (at most one each). */
-    waiting: (workspaceId: string, contactIds: string[]) =>
-      contactIds.length === 0
-        ? Promise.resolve([])
-        : db
-            .selectFrom('flow_runs')
-            .selectAll()
-            .where('workspace_id', '=', workspaceId)
-            .where('contact_id', 'in', contactIds)
-            .where(sql<boolean>`status = 'waiting'`) // a literal, so the partial index flow_runs_waiting applies
-            .execute(),
+    /** The runs waiting for a reply from these contacts (at most one each), with their flows' definitions. */
+    async waiting(workspaceId: string, contactIds: string[]) {
+      if (contactIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('flow_runs as r')
+        .innerJoin('flows as f', 'f.id', 'r.flow_id')
+        .selectAll('r')
+        .select('f.definition as flow_definition')
+        .where('r.workspace_id', '=', workspaceId)
+        .where('r.contact_id', 'in', contactIds)
+        .where(sql<boolean>`r.status = 'waiting'`) // a literal, so the partial index flow_runs_waiting applies
+        .execute();
+      return rows.map(({ flow_definition, ...run }) => ({
+        run,
+        definition: JSON.parse(flow_definition) as FlowDefinition,
+      }));
+    },
 
     /** A run as the new-flow-triggered feed shows it. */
     async record(workspaceId: string, id: string): Promise<FlowRecord | undefined> {

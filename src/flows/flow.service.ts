@@ -8,11 +8,12 @@ import { contactRepository, type ContactRow } from '../contacts/contact.reposito
 import type { ContactEvents, ContactService } from '../contacts/contact.service.js';
 import type { Database } from '../db/schema.js';
 import { messageText } from '../messages/message.record.js';
-import { outboundMessage, queueOutbound, WINDOW_MS, type ReceivedMessage } from '../messages/message.service.js';
+import { outboundMessage, WINDOW_MS, type OutboxQueue, type ReceivedMessage } from '../messages/message.service.js';
 import { templateContent } from '../messages/template-message.js';
 import { emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { AppError, errors } from '../shared/errors.js';
+import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { tagRepository } from '../tags/tag.repository.js';
 import { templateRepository } from '../templates/template.repository.js';
@@ -48,7 +49,9 @@ export function createFlowService(
   deps: Deps,
   contacts: ContactService,
   webhooks: FlowWebhookClient,
-  wake: () => void,
+  outbox: OutboxQueue,
+  /** Wakes the workers a committed transaction queued work for. */
+  wakeFor: (work: QueuedWork) => void,
   events: () => ContactEvents,
 ) {
   const { db, clock, newId } = deps;
@@ -89,7 +92,8 @@ export function createFlowService(
     if (type !== 'template' && (lastInbound === null || clock.now().getTime() >= lastInbound + WINDOW_MS)) {
       return 'customer_service_window_closed';
     }
-    await queueOutbound(trx, [outboundMessage(newId(), contact.workspace_id, contact.id, type, content, now())]);
+    const message = outboundMessage(newId(), contact.workspace_id, contact.id, type, content, now());
+    await outbox.queueNow(trx, message, contact.phone);
     return null;
   }
 
@@ -270,8 +274,8 @@ export function createFlowService(
   ): Promise<string> {
     const flow = await flowRepository(trx).find(workspaceId, flowId.toLowerCase());
     if (!flow) throw errors.notFound('flow', 'flow_id');
-    for (const waiting of await flowRepository(trx).waiting(workspaceId, [contact.id])) {
-      await finish(trx, waiting, 'cancelled', 'superseded');
+    for (const superseded of await flowRepository(trx).waiting(workspaceId, [contact.id])) {
+      await finish(trx, superseded.run, 'cancelled', 'superseded');
     }
     const at = now();
     const run: RunRow = {
@@ -295,10 +299,15 @@ export function createFlowService(
   }
 
   /** A reply to a waiting run: an answer to its question (validated, saved) or the reply it waited for. */
-  async function answer(trx: Trx, run: RunRow, message: ReceivedMessage, contact: ContactRow): Promise<void> {
-    const flow = await flowRepository(trx).find(run.workspace_id, run.flow_id);
-    const node = flow?.definition.nodes.find((n) => n.id === run.node_id);
-    if (!flow || !node || (node.type !== 'ask' && node.type !== 'wait_for_reply'))
+  async function answer(
+    trx: Trx,
+    run: RunRow,
+    definition: FlowDefinition,
+    message: ReceivedMessage,
+    contact: ContactRow,
+  ): Promise<void> {
+    const node = definition.nodes.find((n) => n.id === run.node_id);
+    if (!node || (node.type !== 'ask' && node.type !== 'wait_for_reply'))
       return finish(trx, run, 'failed', 'unknown_node');
     const reply = replyOf(message);
     const context = { ...(JSON.parse(run.context) as Json), reply };
@@ -311,7 +320,7 @@ export function createFlowService(
       if (value === null) {
         if (run.retries >= (node.retries ?? 0)) {
           return node.on_timeout
-            ? leaveWait(trx, run, flow.definition, node.on_timeout, current)
+            ? leaveWait(trx, run, definition, node.on_timeout, current)
             : finish(trx, run, 'failed', 'invalid_answer');
         }
         const failure = await send(trx, current, 'text', {
@@ -322,7 +331,7 @@ export function createFlowService(
       }
       current = await setAttribute(trx, current, node.attribute, value);
     }
-    return leaveWait(trx, run, flow.definition, node.next, current);
+    return leaveWait(trx, run, definition, node.next, current);
   }
 
   async function leaveWait(
@@ -485,11 +494,14 @@ export function createFlowService(
         throw errors.notFound('flow', 'flow_id');
       const contact = await contacts.recipientOrNew(caller, input);
       if (contact.opted_out_at) throw errors.optedOut();
-      const runId = await db.transaction().execute(async (trx) => {
+      const [runId, queued] = await db.transaction().execute(async (trx) => {
         const fresh = (await contactRepository(trx).findById(caller.workspaceId, contact.id))!;
-        return start(trx, caller.workspaceId, input.flow_id, fresh, input.context ?? {});
+        return [
+          await start(trx, caller.workspaceId, input.flow_id, fresh, input.context ?? {}),
+          queuedIn(trx),
+        ] as const;
       });
-      wake();
+      wakeFor(queued);
       return (await flowRepository(db).record(caller.workspaceId, runId))!;
     },
 
@@ -497,18 +509,19 @@ export function createFlowService(
     async onInbound(trx: Trx, workspaceId: string, messages: ReceivedMessage[]): Promise<void> {
       const flows = flowRepository(trx);
       const waiting = new Map(
-        (await flows.waiting(workspaceId, [...new Set(messages.map((m) => m.contactId))])).map((run) => [
-          run.contact_id,
-          run,
+        (await flows.waiting(workspaceId, [...new Set(messages.map((m) => m.contactId))])).map((entry) => [
+          entry.run.contact_id,
+          entry,
         ]),
       );
       let keywordFlows: Awaited<ReturnType<typeof flows.keywordFlows>> | undefined;
       for (const message of messages) {
         const contact = await contactRepository(trx).findById(workspaceId, message.contactId);
         if (!contact || contact.opted_out_at) continue;
-        const run = waiting.get(message.contactId);
-        if (run && run.status === 'waiting') {
-          await answer(trx, run, message, contact);
+        const entry = waiting.get(message.contactId);
+        // A second message in the same delivery finds the run already moved on.
+        if (entry && entry.run.status === 'waiting') {
+          await answer(trx, entry.run, entry.definition, message, contact);
           continue;
         }
         const text = replyOf(message).text?.trim().toLowerCase();

@@ -5,7 +5,7 @@ import type { Database, MessageTable } from '../db/schema.js';
 import { inboundFeedRecord, type MessageSender } from './message.record.js';
 import type { MessageStatus } from './message.schema.js';
 
-export type NewMessage = Omit<Insertable<MessageTable>, 'feed_record' | 'direction' | 'attempts'>;
+export type NewMessage = Omit<Insertable<MessageTable>, 'feed_record' | 'direction'>;
 export type MessageRow = Selectable<MessageTable> & { contact_phone: string };
 export interface MessageError {
   code: number | null;

@@ -8,6 +8,7 @@ import type { ContactService } from '../contacts/contact.service.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
+import { noteQueued, queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from '../templates/template.repository.js';
 import { presentMessage } from './message.presenter.js';
@@ -31,6 +32,11 @@ export interface InboundMessage {
   content: Record<string, unknown>;
 }
 
+/** How services queue a message to send right after their commit (the outbox's queueNow). */
+export interface OutboxQueue {
+  queueNow(trx: Deps['db'], message: OutboundMessage, phone: string): Promise<void>;
+}
+
 /** Hears of messages once committed (new ones, and status changes): the dashboard's live updates. */
 export interface MessageEvents {
   publish(workspaceId: string, events: { type: 'message' | 'status'; contact_id: string; message_id: string }[]): void;
@@ -49,7 +55,9 @@ export function createMessageService(
   deps: Deps,
   contacts: ContactService,
   channels: ChannelService,
-  outbox: { wake(): void },
+  outbox: OutboxQueue,
+  /** Wakes the workers a committed transaction queued work for. */
+  wakeFor: (work: QueuedWork) => void,
   inboundListener: () => InboundListener,
   events: MessageEvents = noMessageEvents,
 ) {
@@ -59,8 +67,11 @@ export function createMessageService(
   /** Commits the message to the outbox (and the contact's last_message_at), then wakes the outbox. */
   async function queue(caller: Caller, contact: ContactRow, type: string, content: object): Promise<Message> {
     const message = outboundMessage(newId(), caller.workspaceId, contact.id, type, content, now());
-    await db.transaction().execute((trx) => queueOutbound(trx, [message]));
-    outbox.wake();
+    const queued = await db.transaction().execute(async (trx) => {
+      await outbox.queueNow(trx, message, contact.phone);
+      return queuedIn(trx);
+    });
+    wakeFor(queued);
     events.publish(caller.workspaceId, [{ type: 'message', contact_id: contact.id, message_id: message.id }]);
     return presentMessage({
       ...message,
@@ -109,16 +120,16 @@ export function createMessageService(
         return sender ? { inbound, sender, id: newId() } : null;
       });
       const storable = accepted.filter((entry) => entry !== null);
-      const inserted = await db.transaction().execute(async (trx) => {
+      const [inserted, queued] = await db.transaction().execute(async (trx) => {
         const ids = await storeInbound(trx, dialect, caller, storable, now());
         await inboundListener().received(
           trx,
           caller.workspaceId,
           storable.filter((entry) => ids.has(entry.id)).map(received),
         );
-        return ids;
+        return [ids, queuedIn(trx)] as const;
       });
-      if (inserted.size > 0) inboundListener().committed();
+      wakeFor(queued);
       events.publish(
         caller.workspaceId,
         storable
@@ -135,7 +146,7 @@ export function createMessageService(
     async applyStatuses(caller: Caller, updates: StatusUpdate[]): Promise<boolean[]> {
       const changed: { type: 'status'; contact_id: string; message_id: string }[] = [];
       const statusChanges: StatusChange[] = [];
-      const result = await db.transaction().execute(async (trx) => {
+      const [result, queued] = await db.transaction().execute(async (trx) => {
         const messages = messageRepository(trx);
         const known = new Map(
           (await messages.findOutboundByWamids(caller.workspaceId, [...new Set(updates.map((u) => u.wamid))])).map(
@@ -156,8 +167,9 @@ export function createMessageService(
           applied.push(advances);
         }
         await emitStatusChanges(trx, deps, statusChanges);
-        return applied;
+        return [applied, queuedIn(trx)] as const;
       });
+      wakeFor(queued);
       events.publish(caller.workspaceId, changed);
       return result;
     },
@@ -180,11 +192,12 @@ export function createMessageService(
         content: { body: input.text },
       };
       const id = newId();
-      await db.transaction().execute(async (trx) => {
+      const queued = await db.transaction().execute(async (trx) => {
         await storeInbound(trx, dialect, caller, [{ inbound, sender, id }], now());
         await inboundListener().received(trx, caller.workspaceId, [received({ inbound, sender, id })]);
+        return queuedIn(trx);
       });
-      inboundListener().committed();
+      wakeFor(queued);
       events.publish(caller.workspaceId, [{ type: 'message', contact_id: sender.id, message_id: id }]);
       return this.get(caller, id);
     },
@@ -209,11 +222,12 @@ export interface ReceivedMessage {
   content: Record<string, unknown>;
 }
 
-/** Hears of stored inbound messages (a reply ends or advances a sequence, answers a flow). */
+/**
+ * Hears of stored inbound messages (a reply ends or advances a sequence, answers a flow), in their
+ * transaction; what it queues there is noted (queued-work.ts) and woken after the commit.
+ */
 export interface InboundListener {
   received(trx: Deps['db'], workspaceId: string, messages: ReceivedMessage[]): Promise<void>;
-  /** After the messages' transaction committed: whatever the listener queued can now run. */
-  committed(): void;
 }
 
 function received(entry: { inbound: InboundMessage; sender: MessageSender; id: string }): ReceivedMessage {
@@ -319,7 +333,11 @@ const INSERT_ROWS = 500;
  * Queues messages for the outbox in the caller's transaction, in multi-row statements, and moves
  * their contacts' last_message_at (one statement per workspace and time, usually one in all).
  */
-export async function queueOutbound(trx: Deps['db'], messages: OutboundMessage[]): Promise<void> {
+export async function queueOutbound(
+  trx: Deps['db'],
+  messages: (OutboundMessage & { attempts?: number })[],
+): Promise<void> {
+  if (messages.length > 0) noteQueued(trx, 'messages');
   for (let i = 0; i < messages.length; i += INSERT_ROWS) {
     await messageRepository(trx).insertOutbound(messages.slice(i, i + INSERT_ROWS));
   }

@@ -4,10 +4,11 @@ import { GraphError, type GraphClient } from '../channels/whatsapp-cloud.js';
 import { interactivePayload, templatePayload, textPayload, type Interactive } from '../channels/whatsapp-payloads.js';
 import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
 import type { Deps } from '../shared/context.js';
+import { noteHandOff, queuedIn, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { createWakeLoop } from '../shared/wake-loop.js';
 import { messageRepository, type MessageError, type OutboxChange } from './message.repository.js';
-import type { MessageEvents } from './message.service.js';
+import { queueOutbound, type MessageEvents, type OutboundMessage } from './message.service.js';
 import type { TemplateContent } from './template-message.js';
 import { ThroughputLimiter } from './throughput.js';
 
@@ -24,16 +25,6 @@ const CONCURRENCY = 32;
 /** The simulator's delivery receipts, after the send. */
 const SIMULATED_DELIVERY_MS = 1_000;
 const SIMULATED_READ_MS = 3_000;
-
-interface Claimed {
-  id: string;
-  workspace_id: string;
-  contact_id: string;
-  type: string;
-  content: string;
-  attempts: number;
-  phone: string;
-}
 
 /** What delivering one message changes on its row, and what to do once that is stored. */
 interface Outcome {
@@ -65,6 +56,8 @@ export function createOutbox(
   graph: GraphClient,
   statuses: () => StatusSink,
   events: MessageEvents = { publish: () => undefined },
+  /** Wakes the workers a committed transaction queued work for (the webhook deliveries of status changes). */
+  wakeFor: (work: QueuedWork) => void = () => undefined,
 ) {
   const { db, dialect, clock, newId } = deps;
   const limiter = new ThroughputLimiter();
@@ -80,13 +73,15 @@ export function createOutbox(
     timers.add(timer);
   };
 
+  const leaseFromNow = () => toStoredTimestamp(new Date(clock.now().getTime() + LEASE_MS));
+
   /**
    * Claims the due messages in one statement: moving next_attempt_at past now is the lease, and
    * the `<= now` condition makes it exclusive (a message another process claimed is no longer due).
    */
-  async function claimDue(): Promise<Claimed[]> {
+  async function claimDue(): Promise<LeasedMessage[]> {
     const now = toStoredTimestamp(clock.now());
-    const lease = toStoredTimestamp(new Date(clock.now().getTime() + LEASE_MS));
+    const lease = leaseFromNow();
     const due = db
       .selectFrom('messages')
       .select('id')
@@ -107,7 +102,7 @@ export function createOutbox(
     return claimed.map((m) => ({ ...m, phone: m.phone! }));
   }
 
-  async function deliver(message: Claimed, credentialsOf: CredentialsCache): Promise<Outcome> {
+  async function deliver(message: LeasedMessage, credentialsOf: CredentialsCache): Promise<Outcome> {
     const credentials = await credentialsOf(message.workspace_id);
     if (!credentials) return simulate(message);
     if (credentials.messagesPerSecond > 0) await limiter.take(credentials.phoneNumberId, credentials.messagesPerSecond);
@@ -124,7 +119,7 @@ export function createOutbox(
     }
   }
 
-  function simulate(message: Claimed): Outcome {
+  function simulate(message: LeasedMessage): Outcome {
     const wamid = `wamid.SIMULATED.${newId()}`;
     const caller = { workspaceId: message.workspace_id };
     const receipt = (status: 'delivered' | 'read') => () =>
@@ -143,7 +138,7 @@ export function createOutbox(
   }
 
   function settled(
-    message: Claimed,
+    message: LeasedMessage,
     result: { status: 'sent' | 'failed'; provider_message_id?: string; error?: MessageError },
   ): Outcome {
     return {
@@ -158,7 +153,7 @@ export function createOutbox(
    */
   async function record(outcomes: Outcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await db.transaction().execute(async (trx) => {
+    const queued = await db.transaction().execute(async (trx) => {
       await messageRepository(trx).applyOutboxChanges(
         dialect,
         outcomes.map((outcome) => outcome.change),
@@ -168,13 +163,35 @@ export function createOutbox(
         deps,
         outcomes.flatMap((outcome) => outcome.statusChange ?? []),
       );
+      return queuedIn(trx);
     });
+    wakeFor(queued);
     for (const outcome of outcomes) outcome.afterwards?.();
   }
 
-  /** Sends one batch of due messages; true when the batch was full (more may be due). */
+  /** Committed messages this process leased when it wrote them (queueNow), waiting for the next round. */
+  const handedOff: { message: LeasedMessage; handedAt: number }[] = [];
+
+  /**
+   * The next hand-offs, oldest first. One whose lease has run half its time (a long queue behind a
+   * slow rate tier) is left to its lease: once that expires any process claims it, and sending it
+   * here as well could send it twice.
+   */
+  function nextHandOffs(): LeasedMessage[] {
+    const fresh = clock.now().getTime() - LEASE_MS / 2;
+    return handedOff
+      .splice(0, BATCH)
+      .filter((entry) => entry.handedAt > fresh)
+      .map((entry) => entry.message);
+  }
+
+  /**
+   * Sends the handed-off messages, else one batch of due ones; true when more may be due (after a
+   * hand-off, or a full batch).
+   */
   async function round(): Promise<boolean> {
-    const claimed = await claimDue();
+    const handOffs = nextHandOffs();
+    const claimed = handOffs.length > 0 ? handOffs : await claimDue();
     const credentialsOf = credentialsCache();
     for (let i = 0; i < claimed.length; i += CONCURRENCY) {
       const chunk = claimed.slice(i, i + CONCURRENCY);
@@ -182,7 +199,7 @@ export function createOutbox(
       await record(outcomes.filter((outcome): outcome is Outcome => outcome !== null));
       announce(chunk.filter((_, j) => outcomes[j] !== null));
     }
-    return claimed.length === BATCH;
+    return handOffs.length > 0 || handedOff.length > 0 || claimed.length === BATCH;
   }
 
   const loop = createWakeLoop({
@@ -192,8 +209,8 @@ export function createOutbox(
   });
 
   /** Tells listeners (the dashboard) which messages' rows the outbox just changed, per workspace. */
-  function announce(messages: Claimed[]): void {
-    const byWorkspace = new Map<string, Claimed[]>();
+  function announce(messages: LeasedMessage[]): void {
+    const byWorkspace = new Map<string, LeasedMessage[]>();
     for (const message of messages) {
       const group = byWorkspace.get(message.workspace_id);
       if (group) group.push(message);
@@ -217,7 +234,7 @@ export function createOutbox(
     };
   }
 
-  async function deliverSafely(message: Claimed, credentialsOf: CredentialsCache): Promise<Outcome | null> {
+  async function deliverSafely(message: LeasedMessage, credentialsOf: CredentialsCache): Promise<Outcome | null> {
     try {
       return await deliver(message, credentialsOf);
     } catch (error) {
@@ -230,6 +247,26 @@ export function createOutbox(
   return {
     /** Runs the outbox now (a message was queued); concurrent wakes fold into one run. */
     wake: loop.wake,
+
+    /**
+     * Queues one message in the caller's transaction to send right after the commit (a flow's answer,
+     * an API send). While this process's outbox runs, the row is written already leased to it and
+     * noted as a hand-off (queued-work.ts): the commit's wake passes it to `send`, which saves the
+     * claim's round trip. A crash before the send leaves it to the lease, like any claimed message.
+     */
+    async queueNow(trx: Deps['db'], message: OutboundMessage, phone: string): Promise<void> {
+      if (!loop.started) return queueOutbound(trx, [message]);
+      await queueOutbound(trx, [{ ...message, next_attempt_at: leaseFromNow(), attempts: 1 }]);
+      const { id, workspace_id, contact_id, type, content } = message;
+      noteHandOff(trx, { id, workspace_id, contact_id, type, content, attempts: 1, phone });
+    },
+
+    /** Sends committed hand-offs (see queueNow). */
+    send(messages: readonly LeasedMessage[]): void {
+      const handedAt = clock.now().getTime();
+      for (const message of messages) handedOff.push({ message, handedAt });
+      loop.wake();
+    },
 
     /** Starts delivering (the server does; CLI commands only queue). */
     start(logger: FastifyBaseLogger): void {
@@ -249,7 +286,7 @@ export function createOutbox(
   };
 }
 
-function payloadOf(message: Claimed): object {
+function payloadOf(message: LeasedMessage): object {
   // Meta advises the leading + : without it a number may be read in the business number's country.
   const to = message.phone;
   const content = JSON.parse(message.content) as Record<string, unknown>;

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { precompile } from '../db/precompile.js';
 import type { Database } from '../db/schema.js';
 import type { Deps } from '../shared/context.js';
+import { noteQueued } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { eventRecords, type EventSubject } from './webhook.records.js';
 import type { WebhookEvent } from './webhook.schema.js';
@@ -81,6 +82,7 @@ async function emit<Subject extends EventSubject>(
       .values(rows.slice(i, i + INSERT_ROWS))
       .execute();
   }
+  if (rows.length > 0) noteQueued(trx, 'deliveries');
 }
 
 function subscribersOf(trx: Db, subjects: EventSubject[]) {

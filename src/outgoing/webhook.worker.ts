@@ -131,7 +131,7 @@ export function createWebhookWorker(deps: Deps, secrets: SecretBox, options: { a
 
   async function round(dispatcher: Agent): Promise<number> {
     const now = clock.now();
-    // Wakes come after every committed message and status change, mostly with nothing to send.
+    // Polls, and the wakes of API changes (replay, enable), mostly find nothing to send: one cheap query first.
     if (!(await webhookRepository(db).hasDue(toStoredTimestamp(now)))) return 0;
     const lease = toStoredTimestamp(new Date(now.getTime() + LEASE_MS));
     const claimed = await webhookRepository(db).claim(dialect, toStoredTimestamp(now), lease, BATCH);
