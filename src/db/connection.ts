@@ -103,7 +103,14 @@ function postgresTypes(): pg.CustomTypesConfig {
 }
 
 function openPostgres(connectionString: string): Kysely<Database> {
-  const pool = new pg.Pool({ connectionString, max: 10, types: postgresTypes() });
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    types: postgresTypes(),
+    // Prepared statements (below) are still planned for their values on every execution: a generic plan
+    // cached while a table was small can turn a claim into a scan of the whole table once it is not.
+    options: '-c plan_cache_mode=force_custom_plan',
+  });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
 }
 
@@ -113,9 +120,8 @@ const MAX_NAMED_PARAMETERS = 32;
 const MAX_NAMED_STATEMENTS = 5_000;
 
 /**
- * Runs parameterised statements as named prepared statements: PostgreSQL parses, analyses and (once
- * a generic plan is as cheap) plans each distinct text once per connection rather than on every
- * execution — half the cost of a reply path's point queries on this machine. A statement without
+ * Runs parameterised statements as named prepared statements: PostgreSQL parses and analyses each
+ * distinct text once per connection rather than on every execution. A statement without
  * parameters (BEGIN, DDL, migrations' multi-statement scripts) stays on the simple protocol. A
  * migration that changes a table's columns needs the servers restarted, as with any statement cache.
  */
