@@ -91,7 +91,7 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
         ? [outboundMessage(newId(), campaign.workspace_id, contact.id, 'template', content, at, campaign.id)]
         : [];
     });
-    await queueOutbound(trx, deps.dialect, rows);
+    await queueOutbound(trx, rows);
     await trx
       .updateTable('campaigns')
       .set({ recipients: rows.length, skipped: audience.length - rows.length, updated_at: at })

@@ -36,11 +36,6 @@ export function messageRepository(db: Kysely<Database>) {
       .selectAll('m')
       .select('c.phone as contact_phone');
 
-  const insertOutbound = (messages: NewMessage[]) =>
-    db
-      .insertInto('messages')
-      .values(messages.map((message) => ({ ...message, direction: 'outbound' as const, feed_record: null })));
-
   return {
     /**
      * Inserts inbound messages, skipping any whose wamid is stored already (Meta retries deliveries),
@@ -64,36 +59,12 @@ export function messageRepository(db: Kysely<Database>) {
       return inserted;
     },
 
-    /** Inserts outbound messages as they are, leaving contacts alone (test fixtures; sends use queueOutbound). */
     async insertOutbound(messages: NewMessage[]): Promise<void> {
-      if (messages.length > 0) await insertOutbound(messages).execute();
-    },
-
-    /**
-     * Inserts outbound messages and moves each contact's last_message_at to its newest one: on
-     * PostgreSQL in one statement (the insert is a data-modifying CTE the update reads, one round
-     * trip fewer on a flow's answer); SQLite has no such CTEs and takes one statement per moment.
-     */
-    async queueOutbound(dialect: Dialect, messages: NewMessage[]): Promise<void> {
       if (messages.length === 0) return;
-      const insert = insertOutbound(messages);
-      if (dialect === 'postgres') {
-        await sql`WITH queued AS (${insert.returning(['workspace_id', 'contact_id', 'created_at'])})
-          UPDATE contacts AS c SET last_message_at = q.at
-          FROM (SELECT workspace_id, contact_id, max(created_at) AS at FROM queued GROUP BY 1, 2) AS q
-          WHERE c.id = q.contact_id AND c.workspace_id = q.workspace_id`.execute(db);
-        return;
-      }
-      await insert.execute();
-      for (const [moment, contactIds] of contactsByMoment(messages)) {
-        const [workspaceId, at] = moment.split(' ') as [string, string];
-        await db
-          .updateTable('contacts')
-          .set({ last_message_at: at })
-          .where('workspace_id', '=', workspaceId)
-          .where('id', 'in', contactIds)
-          .execute();
-      }
+      await db
+        .insertInto('messages')
+        .values(messages.map((message) => ({ ...message, direction: 'outbound' as const, feed_record: null })))
+        .execute();
     },
 
     findById: (workspaceId: string, id: string): Promise<MessageRow | undefined> =>
@@ -138,16 +109,4 @@ export function messageRepository(db: Kysely<Database>) {
         .execute();
     },
   };
-}
-
-/** The messages' contacts by "workspace created_at" (one update each: usually one for a whole batch). */
-function contactsByMoment(messages: NewMessage[]): Map<string, string[]> {
-  const byMoment = new Map<string, string[]>();
-  for (const message of messages) {
-    const key = `${message.workspace_id} ${message.created_at}`;
-    const group = byMoment.get(key);
-    if (group) group.push(message.contact_id);
-    else byMoment.set(key, [message.contact_id]);
-  }
-  return byMoment;
 }

@@ -331,16 +331,37 @@ const INSERT_ROWS = 500;
 
 /**
  * Queues messages for the outbox in the caller's transaction, in multi-row statements, and moves
- * their contacts' last_message_at.
+ * their contacts' last_message_at (one statement per workspace and time, usually one in all).
  */
 export async function queueOutbound(
   trx: Deps['db'],
-  dialect: Dialect,
   messages: (OutboundMessage & { attempts?: number })[],
 ): Promise<void> {
   if (messages.length > 0) noteQueued(trx, 'messages');
   for (let i = 0; i < messages.length; i += INSERT_ROWS) {
-    await messageRepository(trx).queueOutbound(dialect, messages.slice(i, i + INSERT_ROWS));
+    await messageRepository(trx).insertOutbound(messages.slice(i, i + INSERT_ROWS));
+  }
+  const byMoment = new Map<string, OutboundMessage[]>();
+  for (const message of messages) {
+    const key = `${message.workspace_id} ${message.created_at}`;
+    const group = byMoment.get(key);
+    if (group) group.push(message);
+    else byMoment.set(key, [message]);
+  }
+  for (const group of byMoment.values()) {
+    const { workspace_id, created_at } = group[0]!;
+    for (let i = 0; i < group.length; i += INSERT_ROWS) {
+      await trx
+        .updateTable('contacts')
+        .set({ last_message_at: created_at })
+        .where('workspace_id', '=', workspace_id)
+        .where(
+          'id',
+          'in',
+          group.slice(i, i + INSERT_ROWS).map((message) => message.contact_id),
+        )
+        .execute();
+    }
   }
 }
 

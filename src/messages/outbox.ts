@@ -255,8 +255,8 @@ export function createOutbox(
      * claim's round trip. A crash before the send leaves it to the lease, like any claimed message.
      */
     async queueNow(trx: Deps['db'], message: OutboundMessage, phone: string): Promise<void> {
-      if (!loop.started) return queueOutbound(trx, dialect, [message]);
-      await queueOutbound(trx, dialect, [{ ...message, next_attempt_at: leaseFromNow(), attempts: 1 }]);
+      if (!loop.started) return queueOutbound(trx, [message]);
+      await queueOutbound(trx, [{ ...message, next_attempt_at: leaseFromNow(), attempts: 1 }]);
       const { id, workspace_id, contact_id, type, content } = message;
       noteHandOff(trx, { id, workspace_id, contact_id, type, content, attempts: 1, phone });
     },

@@ -123,7 +123,7 @@ export class EnrolmentChanges {
         FROM ${v} WHERE e.id = v.id`.execute(trx);
     }
     await this.writeTags(trx);
-    await queueOutbound(trx, this.deps.dialect, this.messages);
+    await queueOutbound(trx, this.messages);
     await scheduleJobs(trx, this.deps, this.jobs);
     this.enrolments.clear();
     this.cancelled = [];
