@@ -80,14 +80,9 @@ export function createServices(deps: Deps, config: Config) {
     }),
     inboxEvents,
   );
-  const wakeEngines = () => {
-    outbox.wake();
-    scheduler.wake();
-    webhookWorker.wake();
-  };
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
   const flows = createFlowService(deps, contacts, flowWebhooks, outbox, wakeFor, () => contactEvents);
-  const sequences = createSequenceService(deps, contacts, wakeEngines, () => flows.start);
+  const sequences = createSequenceService(deps, contacts, wakeFor, () => flows.start);
   const campaigns = createCampaignService(deps, () => scheduler.wake());
   const scheduler = createScheduler(
     deps,

@@ -3,6 +3,7 @@ import { countByState } from '../automation/state-counts.js';
 import type { ContactService } from '../contacts/contact.service.js';
 import type { Database } from '../db/schema.js';
 import { emitWebhookEvents } from '../outgoing/webhook.events.js';
+import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors, type FieldError } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
@@ -26,7 +27,8 @@ import { createStepRunner, EnrolmentChanges, exitOnTags, timeZoneFor, type FlowS
 export function createSequenceService(
   deps: Deps,
   contacts: ContactService,
-  wakeScheduler: () => void,
+  /** Wakes the workers a committed transaction queued work for. */
+  wakeFor: (work: QueuedWork) => void,
   startFlow: () => FlowStarter,
 ) {
   const { db, clock, newId } = deps;
@@ -134,7 +136,7 @@ export function createSequenceService(
         created_at: at,
         updated_at: at,
       };
-      const enrolled = await db.transaction().execute(async (trx) => {
+      const [enrolled, queued] = await db.transaction().execute(async (trx) => {
         const inserted = await trx
           .insertInto('sequence_enrolments')
           .values(enrolment)
@@ -146,7 +148,7 @@ export function createSequenceService(
               .doNothing(),
           )
           .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows) !== 1) return false;
+        if (Number(inserted.numInsertedOrUpdatedRows) !== 1) return [false, queuedIn(trx)] as const;
         const changes = new EnrolmentChanges(deps);
         changes.advance(
           enrolment,
@@ -158,13 +160,13 @@ export function createSequenceService(
         await emitWebhookEvents(trx, deps, 'new-sequence-triggered', [
           { workspaceId: caller.workspaceId, id: enrolment.id },
         ]);
-        return true;
+        return [true, queuedIn(trx)] as const;
       });
+      wakeFor(queued);
       if (!enrolled) {
         const running = await sequenceRepository(db).running(caller.workspaceId, [contact.id]);
         throw errors.alreadyEnrolled(running.find((r) => r.row.sequence_id === sequence.id)?.row.id ?? '');
       }
-      wakeScheduler();
       return (await sequenceRepository(db).record(caller.workspaceId, enrolment.id))!;
     },
 
