@@ -1,5 +1,7 @@
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Dialect } from '../db/connection.js';
 import { precompile } from '../db/precompile.js';
+import { jsonRows } from '../db/sql.js';
 import type { ContactTable, Database } from '../db/schema.js';
 
 export type ContactRow = Selectable<ContactTable>;
@@ -102,6 +104,38 @@ export function contactRepository(db: Kysely<Database>) {
         .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows) === 1;
+    },
+
+    /** Inserts the rows whose phone is not taken yet (new senders), in one statement. */
+    async insertAllIfAbsent(rows: ContactRow[]): Promise<void> {
+      if (rows.length === 0) return;
+      await db
+        .insertInto('contacts')
+        .values(rows)
+        .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
+        .execute();
+    },
+
+    /**
+     * Moves each sender's last_inbound_at and last_message_at forward to their newest message (never
+     * back: webhooks arrive out of order) and returns the senders' rows as updated, in one statement:
+     * the lookup of an inbound message's sender and the opening of their window are one round trip.
+     * A phone that is not a contact's yet is simply absent from the result.
+     */
+    async openWindows(dialect: Dialect, workspaceId: string, newest: Map<string, string>): Promise<ContactRow[]> {
+      if (newest.size === 0) return [];
+      // The workspace travels in the rows, not as a constant, so SQLite's planner drives the join from them
+      // (through the workspace-and-phone index). Their names differ from the contact's, so RETURNING needs
+      // no qualifier (SQLite allows none there).
+      const senders = [...newest].map(([phone, at]) => ({ sender_workspace: workspaceId, sender_phone: phone, at }));
+      const forward = (column: 'last_inbound_at' | 'last_message_at') =>
+        sql`CASE WHEN ${sql.ref(`c.${column}`)} IS NULL OR ${sql.ref(`c.${column}`)} < v.at THEN v.at ELSE ${sql.ref(`c.${column}`)} END`;
+      const { rows } = await sql<ContactRow>`UPDATE contacts AS c
+        SET last_inbound_at = ${forward('last_inbound_at')}, last_message_at = ${forward('last_message_at')}
+        FROM ${jsonRows(dialect, senders, { sender_workspace: 'uuid', sender_phone: 'text', at: 'timestamptz' })}
+        WHERE c.workspace_id = v.sender_workspace AND c.phone = v.sender_phone
+        RETURNING ${sql.join(CONTACT_COLUMNS.map((column) => sql.ref(column)))}`.execute(db);
+      return rows;
     },
 
     async update(workspaceId: string, id: string, fields: Updateable<ContactTable>): Promise<void> {

@@ -1,9 +1,8 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { ContactTable, Database } from '../db/schema.js';
-import type { MessageSender } from '../messages/message.record.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { cutPage, type CursorCodec, type Page, type PageRequest } from '../shared/cursor.js';
-import { AppError, errors } from '../shared/errors.js';
+import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { tagRepository } from '../tags/tag.repository.js';
 import { given, mergeAttributes, parseEmail, parseName, parsePhone, parseTagNames } from './contact.input.js';
@@ -166,39 +165,6 @@ export function createContactService(deps: Deps, events: () => ContactEvents, cu
       if (existing) return existing;
       await this.create(caller, { phone: e164, ...(name && { name }) });
       return (await contacts.findByPhone(caller.workspaceId, e164))!;
-    },
-
-    /**
-     * The senders of a batch of inbound messages by the phone they wrote from, unknown ones created
-     * with their profile name; a number that is not a valid phone number is left out.
-     */
-    async sendersOf(
-      caller: Caller,
-      senders: { phone: string; name: string | null }[],
-    ): Promise<Map<string, MessageSender>> {
-      const byPhone = new Map<string, { phone: string; name: string | null }>();
-      for (const sender of senders) {
-        try {
-          byPhone.set(sender.phone, { phone: parsePhone(sender.phone), name: sender.name });
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-        }
-      }
-      const e164 = [...new Set([...byPhone.values()].map((s) => s.phone))];
-      const rows = new Map<string, MessageSender>(
-        (await contactRepository(db).findByPhones(caller.workspaceId, e164)).map((r) => [r.phone, r]),
-      );
-      for (const { phone, name } of byPhone.values()) {
-        if (rows.has(phone)) continue;
-        try {
-          // Known to be absent: create it outright (create still upserts if a concurrent delivery won).
-          rows.set(phone, (await this.create(caller, { phone, ...(name && { name }) })).contact);
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-        }
-      }
-      const found = [...byPhone].filter(([, { phone }]) => rows.has(phone));
-      return new Map(found.map(([raw, { phone }]) => [raw, rows.get(phone)!]));
     },
 
     async get(caller: Caller, input: GetContactInput): Promise<Contact> {

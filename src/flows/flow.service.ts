@@ -515,8 +515,13 @@ export function createFlowService(
         ]),
       );
       let keywordFlows: Awaited<ReturnType<typeof flows.keywordFlows>> | undefined;
+      const handled = new Set<string>();
       for (const message of messages) {
-        const contact = await contactRepository(trx).findById(workspaceId, message.contactId);
+        // The delivery's row is current for the contact's first message; a second one sees what the first did.
+        const contact = handled.has(message.contactId)
+          ? await contactRepository(trx).findById(workspaceId, message.contactId)
+          : message.contact;
+        handled.add(message.contactId);
         if (!contact || contact.opted_out_at) continue;
         const entry = waiting.get(message.contactId);
         // A second message in the same delivery finds the run already moved on.

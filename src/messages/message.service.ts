@@ -1,18 +1,14 @@
-import { sql } from 'kysely';
 import type { ChannelService } from '../channels/channel.service.js';
-import type { Dialect } from '../db/connection.js';
-import { jsonRows } from '../db/sql.js';
-import { parsePhone } from '../contacts/contact.input.js';
-import type { ContactRow } from '../contacts/contact.repository.js';
+import { parseName, parsePhone } from '../contacts/contact.input.js';
+import { contactRepository, newContactRow, type ContactRow } from '../contacts/contact.repository.js';
 import type { ContactService } from '../contacts/contact.service.js';
 import type { Caller, Deps } from '../shared/context.js';
-import { errors } from '../shared/errors.js';
+import { AppError, errors } from '../shared/errors.js';
 import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
 import { noteQueued, queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from '../templates/template.repository.js';
 import { presentMessage } from './message.presenter.js';
-import type { MessageSender } from './message.record.js';
 import { messageRepository } from './message.repository.js';
 import { TEXT_MAX_LENGTH, type Message, type SendTemplateInput, type SendTextInput } from './message.schema.js';
 import { templateContent } from './template-message.js';
@@ -61,7 +57,7 @@ export function createMessageService(
   inboundListener: () => InboundListener,
   events: MessageEvents = noMessageEvents,
 ) {
-  const { db, dialect, clock, newId } = deps;
+  const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
   /** Commits the message to the outbox (and the contact's last_message_at), then wakes the outbox. */
@@ -80,6 +76,27 @@ export function createMessageService(
       feed_record: null,
       contact_phone: contact.phone,
     });
+  }
+
+  /**
+   * Stores inbound messages (senders' phones already in E.164) in one transaction, with their senders'
+   * windows and what the automation engines do about them; returns the ids it stored (not duplicates).
+   */
+  async function receive(caller: Caller, inbounds: { inbound: InboundMessage; id: string }[]): Promise<Set<string>> {
+    const [stored, queued] = await db.transaction().execute(async (trx) => {
+      const senders = await openSendersWindows(trx, deps, caller.workspaceId, inbounds);
+      const entries = inbounds.map((entry) => ({ ...entry, sender: senders.get(entry.inbound.from)! }));
+      const ids = await messageRepository(trx).insertInbound(entries.map((entry) => inboundRow(caller, entry, now())));
+      const fresh = entries.filter((entry) => ids.has(entry.id));
+      await inboundListener().received(trx, caller.workspaceId, fresh.map(received));
+      return [fresh, queuedIn(trx)] as const;
+    });
+    wakeFor(queued);
+    events.publish(
+      caller.workspaceId,
+      stored.map((entry) => ({ type: 'message', contact_id: entry.sender.id, message_id: entry.id })),
+    );
+    return new Set(stored.map((entry) => entry.id));
   }
 
   return {
@@ -111,30 +128,13 @@ export function createMessageService(
      * window opened. A sender number that is not a phone number is rejected. One outcome per message.
      */
     async receiveAll(caller: Caller, inbounds: InboundMessage[]): Promise<ReceiveOutcome[]> {
-      const senders = await contacts.sendersOf(
-        caller,
-        inbounds.map((inbound) => ({ phone: inbound.from, name: inbound.profileName })),
-      );
       const accepted = inbounds.map((inbound) => {
-        const sender = senders.get(inbound.from);
-        return sender ? { inbound, sender, id: newId() } : null;
+        const phone = phoneOrNull(inbound.from);
+        return phone === null ? null : { inbound: { ...inbound, from: phone }, id: newId() };
       });
-      const storable = accepted.filter((entry) => entry !== null);
-      const [inserted, queued] = await db.transaction().execute(async (trx) => {
-        const ids = await storeInbound(trx, dialect, caller, storable, now());
-        await inboundListener().received(
-          trx,
-          caller.workspaceId,
-          storable.filter((entry) => ids.has(entry.id)).map(received),
-        );
-        return [ids, queuedIn(trx)] as const;
-      });
-      wakeFor(queued);
-      events.publish(
-        caller.workspaceId,
-        storable
-          .filter((entry) => inserted.has(entry.id))
-          .map((entry) => ({ type: 'message', contact_id: entry.sender.id, message_id: entry.id })),
+      const inserted = await receive(
+        caller,
+        accepted.filter((entry) => entry !== null),
       );
       return accepted.map((entry) => (!entry ? 'rejected' : inserted.has(entry.id) ? 'stored' : 'duplicate'));
     },
@@ -182,9 +182,8 @@ export function createMessageService(
       if (!input.text.trim() || input.text.length > TEXT_MAX_LENGTH) {
         throw errors.validation('text', `must be 1 to ${TEXT_MAX_LENGTH} characters`);
       }
-      const sender = await contacts.recipientOrNew(caller, { phone: parsePhone(input.from, 'from') });
       const inbound = {
-        from: sender.phone,
+        from: parsePhone(input.from, 'from'),
         profileName: null,
         wamid: `wamid.SIMULATED.${newId()}`,
         timestamp: clock.now(),
@@ -192,13 +191,7 @@ export function createMessageService(
         content: { body: input.text },
       };
       const id = newId();
-      const queued = await db.transaction().execute(async (trx) => {
-        await storeInbound(trx, dialect, caller, [{ inbound, sender, id }], now());
-        await inboundListener().received(trx, caller.workspaceId, [received({ inbound, sender, id })]);
-        return queuedIn(trx);
-      });
-      wakeFor(queued);
-      events.publish(caller.workspaceId, [{ type: 'message', contact_id: sender.id, message_id: id }]);
+      await receive(caller, [{ inbound, id }]);
       return this.get(caller, id);
     },
 
@@ -218,6 +211,8 @@ function errorOf(error: StatusUpdate['errors'][number]) {
 export interface ReceivedMessage {
   id: string;
   contactId: string;
+  /** The sender's row as the storing transaction left it (window open). */
+  contact: ContactRow;
   type: string;
   content: Record<string, unknown>;
 }
@@ -230,25 +225,64 @@ export interface InboundListener {
   received(trx: Deps['db'], workspaceId: string, messages: ReceivedMessage[]): Promise<void>;
 }
 
-function received(entry: { inbound: InboundMessage; sender: MessageSender; id: string }): ReceivedMessage {
-  return { id: entry.id, contactId: entry.sender.id, type: entry.inbound.type, content: entry.inbound.content };
+function received(entry: { inbound: InboundMessage; sender: Sender; id: string }): ReceivedMessage {
+  return {
+    id: entry.id,
+    contactId: entry.sender.id,
+    contact: entry.sender,
+    type: entry.inbound.type,
+    content: entry.inbound.content,
+  };
 }
 
 /** What became of an inbound message: stored, already stored (a retried delivery), or refused. */
 export type ReceiveOutcome = 'stored' | 'duplicate' | 'rejected';
 
+type Sender = ContactRow;
+
 /**
- * Inserts inbound messages whose wamid is not stored yet and opens each sender's window at their
- * newest inserted message; returns the ids it inserted.
+ * Opens each sender's window at their newest message and returns the senders' rows by phone. A
+ * phone that is no contact's yet becomes one (named by its WhatsApp profile). The window moves for
+ * duplicates too: their original already moved it at least as far, so that changes nothing.
  */
-async function storeInbound(
+async function openSendersWindows(
   trx: Deps['db'],
-  dialect: Dialect,
-  caller: Caller,
-  accepted: { inbound: InboundMessage; sender: MessageSender; id: string }[],
-  now: string,
-): Promise<Set<string>> {
-  const rows = accepted.map(({ inbound, sender, id }) => ({
+  { dialect, newId, clock }: Pick<Deps, 'dialect' | 'newId' | 'clock'>,
+  workspaceId: string,
+  inbounds: { inbound: InboundMessage }[],
+): Promise<Map<string, Sender>> {
+  const newest = new Map<string, string>();
+  for (const { inbound } of inbounds) {
+    const sent = toStoredTimestamp(inbound.timestamp);
+    const known = newest.get(inbound.from);
+    if (known === undefined || known < sent) newest.set(inbound.from, sent);
+  }
+  const contacts = contactRepository(trx);
+  const senders = new Map((await contacts.openWindows(dialect, workspaceId, newest)).map((row) => [row.phone, row]));
+  const unknown = new Map([...newest].filter(([phone]) => !senders.has(phone)));
+  if (unknown.size > 0) {
+    const names = new Map(inbounds.map(({ inbound }) => [inbound.from, inbound.profileName]));
+    await contacts.insertAllIfAbsent(
+      [...unknown.keys()].map((phone) =>
+        newContactRow({
+          id: newId(),
+          workspaceId,
+          phone,
+          name: nameOrNull(names.get(phone) ?? null),
+          email: null,
+          customAttributes: '{}',
+          at: toStoredTimestamp(clock.now()),
+        }),
+      ),
+    );
+    for (const row of await contacts.openWindows(dialect, workspaceId, unknown)) senders.set(row.phone, row);
+  }
+  return senders;
+}
+
+function inboundRow(caller: Caller, entry: { inbound: InboundMessage; sender: Sender; id: string }, now: string) {
+  const { inbound, sender, id } = entry;
+  return {
     sender,
     message: {
       id,
@@ -263,35 +297,28 @@ async function storeInbound(
       created_at: toStoredTimestamp(inbound.timestamp),
       updated_at: now,
     },
-  }));
-  const inserted = await messageRepository(trx).insertInbound(rows);
-  const newestBySender = new Map<string, string>();
-  for (const { message } of rows) {
-    if (!inserted.has(message.id)) continue;
-    const newest = newestBySender.get(message.contact_id);
-    if (newest === undefined || newest < message.created_at) newestBySender.set(message.contact_id, message.created_at);
-  }
-  await openWindows(trx, dialect, caller.workspaceId, newestBySender);
-  return inserted;
+  };
 }
 
-/**
- * Moves each sender's last_inbound_at and last_message_at forward to their newest message, in one
- * statement (never back: webhooks arrive out of order).
- */
-async function openWindows(db: Deps['db'], dialect: Dialect, workspaceId: string, newest: Map<string, string>) {
-  if (newest.size === 0) return;
-  // The workspace travels in the rows, not as a constant, so SQLite's planner drives the join from them.
-  const senders = [...newest].map(([id, at]) => ({ id, workspace_id: workspaceId, at }));
-  const forward = (column: 'last_inbound_at' | 'last_message_at') =>
-    sql`CASE WHEN ${sql.ref(`c.${column}`)} IS NULL OR ${sql.ref(`c.${column}`)} < v.at THEN v.at ELSE ${sql.ref(`c.${column}`)} END`;
-  await sql`UPDATE contacts AS c
-    SET last_inbound_at = ${forward('last_inbound_at')}, last_message_at = ${forward('last_message_at')}
-    FROM ${jsonRows(dialect, senders, { id: 'uuid', workspace_id: 'uuid', at: 'timestamptz' })}
-    WHERE c.id = v.id AND c.workspace_id = v.workspace_id
-      AND (c.last_inbound_at IS NULL OR c.last_inbound_at < v.at OR c.last_message_at IS NULL OR c.last_message_at < v.at)`.execute(
-    db,
-  );
+/** A sender's number in E.164, or null when it is not a phone number (the message is refused). */
+function phoneOrNull(raw: string): string | null {
+  try {
+    return parsePhone(raw);
+  } catch (error) {
+    if (error instanceof AppError) return null;
+    throw error;
+  }
+}
+
+/** A WhatsApp profile name as a contact name; one the contact rules refuse is left out. */
+function nameOrNull(profileName: string | null): string | null {
+  if (profileName === null) return null;
+  try {
+    return parseName(profileName);
+  } catch (error) {
+    if (error instanceof AppError) return null;
+    throw error;
+  }
 }
 
 /** A new outbound message row, due at once. */

@@ -312,6 +312,22 @@ describe(`messaging (${ENGINE})`, () => {
     });
   });
 
+  test('webhook › a message delivered late never moves the contact’s last message back', async () => {
+    const cloud = await cloudWorkspace();
+    const from = '14155550178';
+    const newer = new Date(Math.floor(server.clock.now().getTime() / 1000) * 1000);
+    const older = new Date(newer.getTime() - 2 * 60 * 60 * 1000);
+    for (const [wamid, timestamp] of [
+      ['wamid.NEWER', newer],
+      ['wamid.OLDER', older],
+    ] as const) {
+      const delivery = inboundTextWebhook({ phoneNumberId: cloud.phoneNumberId, from, wamid, text: wamid, timestamp });
+      assert.equal((await postWebhook(delivery)).status, 200);
+    }
+    const contact = await cloud.ws.action<{ last_message_at: string }>('get-contact', { phone: `+${from}` });
+    assert.equal(Date.parse(contact.body.last_message_at), newer.getTime());
+  });
+
   test('webhook › concurrent deliveries (Meta retrying one mid-flight) are each answered with their own counts', async () => {
     const cloud = await cloudWorkspace();
     const deliveries = Array.from({ length: 8 }, (_, i) =>
