@@ -43,11 +43,25 @@ const SIMULATOR: Channel = {
 };
 
 /**
- * How long a process keeps channel rows for its hot paths (routing each webhook, sending each
- * message): a change made in this process applies at once, one made in another within this time.
+ * Channel rows are cached per process for the hot paths (routing each webhook, sending each message).
+ * An entry older than CACHE_MS is still served while it is reloaded in the background, so no webhook
+ * or send waits for the reload; one older than MAX_STALE_MS (an idle process) is reloaded first. A
+ * change made in this process applies at once; one made in another within about a second of traffic,
+ * and never later than MAX_STALE_MS.
  */
 const CACHE_MS = 1_000;
+const MAX_STALE_MS = 5_000;
 const CACHE_ENTRIES = 10_000;
+
+/** A cached lookup's value and when it was loaded (performance.now(), as the cache's own clock). */
+type Loaded<V> = V & { loadedAt: number };
+
+/** The cached value of `key`: served stale while reloading, up to MAX_STALE_MS (see above). */
+function lookup<V extends object>(cache: LRUCache<string, Loaded<V>>, key: string): Promise<Loaded<V>> {
+  const current = cache.peek(key, { allowStale: true });
+  const servable = current !== undefined && performance.now() - current.loadedAt < MAX_STALE_MS;
+  return cache.forceFetch(key, { allowStale: servable });
+}
 
 /** Each workspace's channel: the built-in simulator until WhatsApp Cloud credentials are set. */
 export function createChannelService({ db, clock }: Deps, secrets: SecretBox) {
@@ -55,12 +69,12 @@ export function createChannelService({ db, clock }: Deps, secrets: SecretBox) {
     db.selectFrom('channels').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
 
   // Values are wrapped: the cache cannot hold "no channel" as undefined.
-  const cachedRows = new LRUCache<string, { channel: Awaited<ReturnType<typeof row>> }>({
+  const cachedRows = new LRUCache<string, Loaded<{ channel: Awaited<ReturnType<typeof row>> }>>({
     max: CACHE_ENTRIES,
     ttl: CACHE_MS,
-    fetchMethod: async (workspaceId) => ({ channel: await row(workspaceId) }),
+    fetchMethod: async (workspaceId) => ({ channel: await row(workspaceId), loadedAt: performance.now() }),
   });
-  const cachedOwners = new LRUCache<string, { workspaceId: string | null }>({
+  const cachedOwners = new LRUCache<string, Loaded<{ workspaceId: string | null }>>({
     max: CACHE_ENTRIES,
     ttl: CACHE_MS,
     fetchMethod: async (phoneNumberId) => {
@@ -70,7 +84,7 @@ export function createChannelService({ db, clock }: Deps, secrets: SecretBox) {
         .where('phone_number_id', '=', phoneNumberId)
         .where('provider', '=', 'whatsapp-cloud')
         .executeTakeFirst();
-      return { workspaceId: channel?.workspace_id ?? null };
+      return { workspaceId: channel?.workspace_id ?? null, loadedAt: performance.now() };
     },
   });
 
@@ -126,7 +140,7 @@ export function createChannelService({ db, clock }: Deps, secrets: SecretBox) {
 
     /** The credentials to send with, or null when the workspace uses the simulator. */
     async cloudCredentials(workspaceId: string): Promise<(CloudCredentials & { messagesPerSecond: number }) | null> {
-      const { channel } = await cachedRows.forceFetch(workspaceId);
+      const { channel } = await lookup(cachedRows, workspaceId);
       if (channel?.provider !== 'whatsapp-cloud' || !channel.access_token) return null;
       return {
         phoneNumberId: channel.phone_number_id!,
@@ -149,7 +163,7 @@ export function createChannelService({ db, clock }: Deps, secrets: SecretBox) {
 
     /** Routes an inbound webhook: the workspace whose channel has this phone number id. */
     async workspaceOfNumber(phoneNumberId: string): Promise<string | null> {
-      return (await cachedOwners.forceFetch(phoneNumberId)).workspaceId;
+      return (await lookup(cachedOwners, phoneNumberId)).workspaceId;
     },
   };
 }

@@ -372,6 +372,32 @@ describe(`messaging (${ENGINE})`, () => {
     assert.deepEqual(bodies.sort(), ['m0', 'm1', 'm2', 'm3', 'm4']);
   });
 
+  test('channel › a token rotated from another process (the CLI) is what the running server sends with', async () => {
+    const cloud = await cloudWorkspace();
+    const phone = '+14155550181';
+    await customerWrites(cloud, phone);
+    const tokenOfNextSend = async () => {
+      const queued = await cloud.ws.action<Message>('send-text-message', { phone, message: 'hi' });
+      assert.equal(queued.status, 200, queued.text);
+      assert.equal((await settled(cloud.ws, queued.body.id)).status, 'sent');
+      return sentTo(cloud.phoneNumberId).at(-1)?.headers.authorization;
+    };
+    assert.equal(await tokenOfNextSend(), `Bearer ${cloud.accessToken}`);
+    await cliJson(
+      server,
+      ...['channel', 'set', '--workspace', cloud.ws.workspaceId, '--provider', 'whatsapp-cloud'],
+      ...['--phone-number-id', cloud.phoneNumberId, '--waba-id', '4000001', '--access-token', 'rotated-token'],
+    );
+    // The server caches channel rows; another process's change reaches it within seconds (channel.service.ts).
+    const deadline = Date.now() + 10_000;
+    let used = await tokenOfNextSend();
+    while (used !== 'Bearer rotated-token' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      used = await tokenOfNextSend();
+    }
+    assert.equal(used, 'Bearer rotated-token');
+  });
+
   test('cli › channel set stores the access token encrypted; simulate inbound is for the simulator only', async () => {
     const ws = await createWorkspace(server);
     const connected = await cliJson<{ provider: string; access_token_set: boolean }>(
