@@ -83,6 +83,7 @@ export function createMessageService(
    * windows and what the automation engines do about them; returns the ids it stored (not duplicates).
    */
   async function receive(caller: Caller, inbounds: { inbound: InboundMessage; id: string }[]): Promise<Set<string>> {
+    if (inbounds.length === 0) return new Set();
     const [stored, queued] = await db.transaction().execute(async (trx) => {
       const senders = await openSendersWindows(trx, deps, caller.workspaceId, inbounds);
       const entries = inbounds.map((entry) => ({ ...entry, sender: senders.get(entry.inbound.from)! }));

@@ -310,6 +310,9 @@ describe(`messaging (${ENGINE})`, () => {
       unrouted: 0,
       rejected: 1,
     });
+    const onlyBad = await postWebhook(bad);
+    assert.equal(onlyBad.status, 200, onlyBad.text);
+    assert.deepEqual(onlyBad.body, { ...(response.body as object), messages: 0, duplicates: 0 });
   });
 
   test('webhook › a message delivered late never moves the contact’s last message back', async () => {
