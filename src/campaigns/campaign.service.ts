@@ -9,7 +9,7 @@ import { outboundMessage, queueOutbound } from '../messages/message.service.js';
 import { templateContent, type TemplateContent } from '../messages/template-message.js';
 import { emitStatusChanges, emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { Caller, Deps } from '../shared/context.js';
-import { AppError, errors } from '../shared/errors.js';
+import { errors, validOrNull } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { tagKey } from '../tags/tag.repository.js';
 import { templateRepository, type TemplateRow, type TranslationRow } from '../templates/template.repository.js';
@@ -360,18 +360,14 @@ async function composer(db: Db, campaign: Selectable<CampaignTable>) {
   if (!template) return null;
   const translations = await templates.translations([template.id]);
   const variables = JSON.parse(campaign.variables ?? '[]') as string[];
-  const contentOf = (values: string[]): TemplateContent | null => {
-    try {
-      return templateContent(template, translations, {
+  const contentOf = (values: string[]): TemplateContent | null =>
+    validOrNull(() =>
+      templateContent(template, translations, {
         template_id: template.id,
         language: campaign.language ?? undefined,
         variables: values,
-      });
-    } catch (error) {
-      if (error instanceof AppError) return null;
-      throw error;
-    }
-  };
+      }),
+    );
   const shared = contentOf(variables.map((variable) => (hasPlaceholder(variable) ? 'sample' : variable)));
   if (!shared) return null;
   if (!variables.some(hasPlaceholder)) return () => shared;

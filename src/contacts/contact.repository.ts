@@ -69,6 +69,17 @@ export function newContactRow(fields: {
 export function contactRepository(db: Kysely<Database>) {
   const base = (workspaceId: string) => contactsOf(db, workspaceId);
 
+  /** Inserts the rows whose phone is not taken yet, in one statement; returns how many it inserted. */
+  async function insertAllIfAbsent(rows: ContactRow[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const result = await db
+      .insertInto('contacts')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows);
+  }
+
   return {
     findById: async (workspaceId: string, id: string) => (await selectById(db, workspaceId, id))[0],
 
@@ -97,24 +108,9 @@ export function contactRepository(db: Kysely<Database>) {
         .executeTakeFirst(),
 
     /** Inserts unless the phone exists already; says whether it inserted. */
-    async insertIfAbsent(row: ContactRow): Promise<boolean> {
-      const result = await db
-        .insertInto('contacts')
-        .values(row)
-        .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows) === 1;
-    },
+    insertIfAbsent: async (row: ContactRow): Promise<boolean> => (await insertAllIfAbsent([row])) === 1,
 
-    /** Inserts the rows whose phone is not taken yet (new senders), in one statement. */
-    async insertAllIfAbsent(rows: ContactRow[]): Promise<void> {
-      if (rows.length === 0) return;
-      await db
-        .insertInto('contacts')
-        .values(rows)
-        .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
-        .execute();
-    },
+    insertAllIfAbsent,
 
     /**
      * Moves each sender's last_inbound_at and last_message_at forward to their newest message (never

@@ -3,7 +3,7 @@ import { parseName, parsePhone } from '../contacts/contact.input.js';
 import { contactRepository, newContactRow, type ContactRow } from '../contacts/contact.repository.js';
 import type { ContactService } from '../contacts/contact.service.js';
 import type { Caller, Deps } from '../shared/context.js';
-import { AppError, errors } from '../shared/errors.js';
+import { errors, validOrNull } from '../shared/errors.js';
 import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
 import { noteQueued, queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -130,7 +130,7 @@ export function createMessageService(
      */
     async receiveAll(caller: Caller, inbounds: InboundMessage[]): Promise<ReceiveOutcome[]> {
       const accepted = inbounds.map((inbound) => {
-        const phone = phoneOrNull(inbound.from);
+        const phone = validOrNull(() => parsePhone(inbound.from)); // not a phone number: refused
         return phone === null ? null : { inbound: { ...inbound, from: phone }, id: newId() };
       });
       const inserted = await receive(
@@ -226,7 +226,7 @@ export interface InboundListener {
   received(trx: Deps['db'], workspaceId: string, messages: ReceivedMessage[]): Promise<void>;
 }
 
-function received(entry: { inbound: InboundMessage; sender: Sender; id: string }): ReceivedMessage {
+function received(entry: { inbound: InboundMessage; sender: ContactRow; id: string }): ReceivedMessage {
   return {
     id: entry.id,
     contactId: entry.sender.id,
@@ -239,8 +239,6 @@ function received(entry: { inbound: InboundMessage; sender: Sender; id: string }
 /** What became of an inbound message: stored, already stored (a retried delivery), or refused. */
 export type ReceiveOutcome = 'stored' | 'duplicate' | 'rejected';
 
-type Sender = ContactRow;
-
 /**
  * Opens each sender's window at their newest message and returns the senders' rows by phone. A
  * phone that is no contact's yet becomes one (named by its WhatsApp profile). The window moves for
@@ -251,7 +249,7 @@ async function openSendersWindows(
   { dialect, newId, clock }: Pick<Deps, 'dialect' | 'newId' | 'clock'>,
   workspaceId: string,
   inbounds: { inbound: InboundMessage }[],
-): Promise<Map<string, Sender>> {
+): Promise<Map<string, ContactRow>> {
   const newest = new Map<string, string>();
   for (const { inbound } of inbounds) {
     const sent = toStoredTimestamp(inbound.timestamp);
@@ -269,7 +267,7 @@ async function openSendersWindows(
           id: newId(),
           workspaceId,
           phone,
-          name: nameOrNull(names.get(phone) ?? null),
+          name: parseName(names.get(phone) ?? ''),
           email: null,
           customAttributes: '{}',
           at: toStoredTimestamp(clock.now()),
@@ -281,7 +279,7 @@ async function openSendersWindows(
   return senders;
 }
 
-function inboundRow(caller: Caller, entry: { inbound: InboundMessage; sender: Sender; id: string }, now: string) {
+function inboundRow(caller: Caller, entry: { inbound: InboundMessage; sender: ContactRow; id: string }, now: string) {
   const { inbound, sender, id } = entry;
   return {
     sender,
@@ -299,27 +297,6 @@ function inboundRow(caller: Caller, entry: { inbound: InboundMessage; sender: Se
       updated_at: now,
     },
   };
-}
-
-/** A sender's number in E.164, or null when it is not a phone number (the message is refused). */
-function phoneOrNull(raw: string): string | null {
-  try {
-    return parsePhone(raw);
-  } catch (error) {
-    if (error instanceof AppError) return null;
-    throw error;
-  }
-}
-
-/** A WhatsApp profile name as a contact name; one the contact rules refuse is left out. */
-function nameOrNull(profileName: string | null): string | null {
-  if (profileName === null) return null;
-  try {
-    return parseName(profileName);
-  } catch (error) {
-    if (error instanceof AppError) return null;
-    throw error;
-  }
 }
 
 /** A new outbound message row, due at once. */

@@ -20,6 +20,16 @@ export class AppError extends Error {
   }
 }
 
+/** What `parse` returns, or null when it refuses the input (an AppError); other errors propagate. */
+export function validOrNull<T>(parse: () => T): T | null {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof AppError) return null;
+    throw error;
+  }
+}
+
 /** Every error code Parley answers with, its status and title; the OpenAPI document lists them. */
 export const ERROR_CODES = {
   validation_failed: { status: 400, title: 'The request is not valid' },
