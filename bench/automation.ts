@@ -29,7 +29,7 @@ const settings = {
   backlogSteps: Number(env.BENCH_BACKLOG_STEPS ?? 30_000),
   /** Steps fall due at the target rate, spread evenly: lateness shows whether the scheduler keeps up. */
   stepsDuePerSecond: 1_000,
-  replies: Number(env.BENCH_FLOW_REPLIES ?? 300),
+  replies: Number(env.BENCH_FLOW_REPLIES ?? 1_000),
   /** Statements between BEGIN and COMMIT in a PostgreSQL flow reply (the relay baseline runs as many). */
   replyStatements: 10,
   relayPort: Number(env.BENCH_RELAY_PORT ?? 18447),
