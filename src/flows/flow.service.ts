@@ -12,7 +12,7 @@ import { outboundMessage, WINDOW_MS, type OutboxQueue, type ReceivedMessage } fr
 import { templateContent } from '../messages/template-message.js';
 import { emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { Caller, Deps } from '../shared/context.js';
-import { AppError, errors } from '../shared/errors.js';
+import { AppError, errors, validOrNull } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { tagRepository } from '../tags/tag.repository.js';
@@ -550,12 +550,8 @@ function replyOf(message: ReceivedMessage): Reply {
 function accepted(validate: 'any' | 'email' | 'phone' | 'number', text: string | null): string | null {
   const value = text?.trim();
   if (!value) return null;
-  try {
-    if (validate === 'email') return parseEmail(value);
-    if (validate === 'phone') return parsePhone(value);
-  } catch {
-    return null;
-  }
+  if (validate === 'email') return validOrNull(() => parseEmail(value));
+  if (validate === 'phone') return validOrNull(() => parsePhone(value));
   if (validate === 'number') return /^-?\d+(?:[.,]\d+)?$/.test(value) ? value.replace(',', '.') : null;
   return value;
 }

@@ -10,7 +10,7 @@ import type { Audience, CampaignStatus } from '../campaigns/campaign.schema.js';
 import { parsePhone } from '../contacts/contact.input.js';
 import type { Database } from '../db/schema.js';
 import type { Deps } from '../shared/context.js';
-import { errors } from '../shared/errors.js';
+import { errors, validOrNull } from '../shared/errors.js';
 import { formatTimestamp } from '../shared/time.js';
 import { tagKey } from '../tags/tag.repository.js';
 import { templateRepository, type TemplateRow, type TranslationRow } from '../templates/template.repository.js';
@@ -201,13 +201,7 @@ function audienceTags({ audience }: CampaignEntry): string[] {
 /** The audience's phones in E.164; one that does not parse is reported by the checks, not looked up. */
 function audiencePhones({ audience }: CampaignEntry): string[] {
   if (!('contact_phones' in audience)) return [];
-  return audience.contact_phones.flatMap((phone) => {
-    try {
-      return [parsePhone(phone)];
-    } catch {
-      return [];
-    }
-  });
+  return audience.contact_phones.flatMap((phone) => validOrNull(() => parsePhone(phone)) ?? []);
 }
 
 /** The audiences' tags that the document defines or the workspace has. */
