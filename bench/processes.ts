@@ -15,10 +15,10 @@ export async function parleyCli(args: string[], env: NodeJS.ProcessEnv): Promise
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
-/** A throwaway PostgreSQL cluster from scripts/postgres-temp.sh. */
+/** A throwaway PostgreSQL cluster from scripts/postgres-temp.sh, durable as a deployment's (fsync on). */
 export async function startPostgres(port: number): Promise<{ url: string; stop: () => Promise<void> }> {
   const script = `${ROOT}scripts/postgres-temp.sh`;
-  const { stdout } = await run('bash', [script, 'start', String(port)]);
+  const { stdout } = await run('bash', [script, 'start', String(port), 'durable']);
   const [dir, url] = stdout.trim().split(/\s+/);
   if (!dir || !url) throw new Error(`postgres-temp.sh printed "${stdout}"`);
   return { url, stop: async () => void (await run('bash', [script, 'stop', dir])) };

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Starts a throwaway PostgreSQL cluster on loopback and prints its URL; `stop DIR` stops it.
+#   start [PORT]          for tests: no fsync, no synchronous commit (a crash loses nothing a test needs)
+#   start PORT durable    for benchmarks: PostgreSQL's own durability settings, as a deployment runs
 # Used by scripts/test.sh and the benchmarks. Runs the server as the `postgres` user when root.
 set -euo pipefail
 
@@ -20,11 +22,13 @@ if [ "${1:-}" = stop ]; then
 fi
 
 port=${2:-54329}
+durability="-c fsync=off -c synchronous_commit=off"
+[ "${3:-}" = durable ] && durability=""
 dir=$(mktemp -d /tmp/parley-pg.XXXXXX)
 chmod 755 "$dir"
 [ "$(id -u)" = 0 ] && chown postgres "$dir"
 as_pg "$bindir/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
 as_pg "$bindir/pg_ctl" -D "$dir/data" -l "$dir/log" -w \
-  -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c max_connections=200" start >/dev/null
+  -o "-c listen_addresses=127.0.0.1 -p $port -k $dir $durability -c max_connections=200" start >/dev/null
 "$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres parley
 echo "$dir postgres://postgres@127.0.0.1:$port/parley"
