@@ -10,7 +10,7 @@ import { createIdGenerator } from '../src/shared/ids.js';
 import { toStoredTimestamp } from '../src/shared/time.js';
 import type { Engine } from './config.js';
 import { startGraphSink, type GraphSink } from './graph-sink.js';
-import { httpsJson, NodeProcess, parleyCli, startPostgres } from './processes.js';
+import { generatedCertificate, httpsJson, NodeProcess, parleyCli, startPostgres } from './processes.js';
 import { writeMarkdown } from './report.js';
 
 /**
@@ -290,10 +290,7 @@ async function runEngine(engine: Engine): Promise<Result> {
     const contactIds = await seedContacts(db, workspaceId, settings.recipients);
 
     server = new NodeProcess('parley', 'src/main.ts', processEnv, env.BENCH_SERVER_NODE_OPTIONS?.split(' ') ?? []);
-    const ca = () => {
-      const file = path.join(dataDir, 'tls', 'cert.pem');
-      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
-    };
+    const ca = () => generatedCertificate(dataDir);
     const baseUrl = `https://127.0.0.1:${settings.port}`;
     await server.waitUntilReady(`${baseUrl}/healthz`, ca);
     const api = (action: string, body: unknown) =>

@@ -7,7 +7,7 @@ import { openDatabase } from '../src/db/connection.js';
 import { systemClock } from '../src/shared/clock.js';
 import { createIdGenerator } from '../src/shared/ids.js';
 import { toStoredTimestamp } from '../src/shared/time.js';
-import { NodeProcess, parleyCli } from './processes.js';
+import { generatedCertificate, NodeProcess, parleyCli } from './processes.js';
 import { writeMarkdown } from './report.js';
 
 /**
@@ -125,10 +125,7 @@ async function main() {
   });
   try {
     const baseUrl = `https://127.0.0.1:${settings.port}`;
-    const cert = () => {
-      const file = path.join(dataDir, 'tls', 'cert.pem');
-      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
-    };
+    const cert = () => generatedCertificate(dataDir);
     await server.waitUntilReady(`${baseUrl}/healthz`, cert);
     const context = await browser.newContext({ baseURL: baseUrl, ignoreHTTPSErrors: true });
     const page = await context.newPage();

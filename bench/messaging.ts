@@ -8,7 +8,7 @@ import { systemClock } from '../src/shared/clock.js';
 import { createIdGenerator } from '../src/shared/ids.js';
 import type { Engine } from './config.js';
 import { startGraphSink, type GraphSink } from './graph-sink.js';
-import { NodeProcess, parleyCli, startPostgres } from './processes.js';
+import { generatedCertificate, NodeProcess, parleyCli, startPostgres } from './processes.js';
 import { writeMarkdown } from './report.js';
 
 /**
@@ -205,10 +205,7 @@ async function runEngine(engine: Engine): Promise<Result> {
     await enqueue(where, workspaceId, settings.outboxMessages);
 
     server = new NodeProcess('parley', 'src/main.ts', processEnv, env.BENCH_SERVER_NODE_OPTIONS?.split(' ') ?? []);
-    const ca = () => {
-      const file = path.join(dataDir, 'tls', 'cert.pem');
-      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
-    };
+    const ca = () => generatedCertificate(dataDir);
     const baseUrl = `https://127.0.0.1:${settings.port}`;
     await server.waitUntilReady(`${baseUrl}/healthz`, ca);
     await waitFor(() => sink.received() >= settings.outboxMessages, 'the outbox to drain');

@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Agent, request } from 'undici';
@@ -13,6 +14,12 @@ const ROOT = new URL('..', import.meta.url).pathname;
 export async function parleyCli(args: string[], env: NodeJS.ProcessEnv): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, ['bin/parley.js', ...args], { cwd: ROOT, env });
   return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+/** The certificate Parley generates in DATA_DIR/tls on first start, once it exists (for waitUntilReady). */
+export function generatedCertificate(dataDir: string): string | null {
+  const file = path.join(dataDir, 'tls', 'cert.pem');
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
 }
 
 /** A throwaway PostgreSQL cluster from scripts/postgres-temp.sh, durable as a deployment's (fsync on). */

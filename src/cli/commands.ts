@@ -75,6 +75,16 @@ async function workspaceCaller(services: Services, id: string): Promise<Caller> 
   return caller;
 }
 
+/** The run of a command for one workspace: `--workspace`, checked to exist, becomes the caller. */
+function inWorkspace(
+  run: (services: Services, caller: Caller, options: CommandInput['options']) => Promise<unknown>,
+): Command['run'] {
+  return async ({ services: open, options }) => {
+    const services = await open();
+    return run(services, await workspaceCaller(services, options.workspace!), options);
+  };
+}
+
 async function readJsonFile(file: string): Promise<unknown> {
   let raw: string;
   try {
@@ -203,9 +213,7 @@ export const COMMANDS: Command[] = [
       'messages-per-second': text,
     },
     required: ['workspace', 'provider'],
-    async run({ services: open, options }) {
-      const services = await open();
-      const caller = await workspaceCaller(services, options.workspace!);
+    run: inWorkspace(async (services, caller, options) => {
       if (options.provider === 'simulator') return services.channels.useSimulator(caller);
       if (options.provider !== 'whatsapp-cloud') {
         throw errors.validation('provider', 'must be simulator or whatsapp-cloud');
@@ -219,29 +227,23 @@ export const COMMANDS: Command[] = [
         accessToken: options['access-token']!,
         ...(messagesPerSecond !== undefined && { messagesPerSecond }),
       });
-    },
+    }),
   },
   {
     name: 'templates sync',
     usage: '--workspace ID',
     options: { workspace: text },
     required: ['workspace'],
-    async run({ services: open, options }) {
-      const services = await open();
-      const caller = await workspaceCaller(services, options.workspace!);
-      return services.templateSync.sync(caller);
-    },
+    run: inWorkspace((services, caller) => services.templateSync.sync(caller)),
   },
   {
     name: 'simulate inbound',
     usage: '--workspace ID --from PHONE --text TEXT',
     options: { workspace: text, from: text, text },
     required: ['workspace', 'from', 'text'],
-    async run({ services: open, options }) {
-      const services = await open();
-      const caller = await workspaceCaller(services, options.workspace!);
-      return services.messages.simulateInbound(caller, { from: options.from!, text: options.text! });
-    },
+    run: inWorkspace((services, caller, options) =>
+      services.messages.simulateInbound(caller, { from: options.from!, text: options.text! }),
+    ),
   },
   {
     name: 'campaign create',
@@ -259,9 +261,7 @@ export const COMMANDS: Command[] = [
       'scheduled-at': text,
     },
     required: ['workspace', 'name', 'template-id'],
-    async run({ services: open, options }) {
-      const services = await open();
-      const caller = await workspaceCaller(services, options.workspace!);
+    run: inWorkspace(async (services, caller, options) => {
       const audiences = [
         options.tag !== undefined && { tag: options.tag },
         options['contact-ids'] !== undefined && {
@@ -280,52 +280,42 @@ export const COMMANDS: Command[] = [
         ...(options['scheduled-at'] !== undefined && { scheduled_at: options['scheduled-at'] }),
       };
       return services.campaigns.create(caller, checked(CreateCampaignBody, input));
-    },
+    }),
   },
   {
     name: 'campaign list',
     usage: '--workspace ID [--status scheduled|sending|sent|cancelled|failed]',
     options: { workspace: text, status: text },
     required: ['workspace'],
-    async run({ services: open, options }) {
-      const services = await open();
-      const caller = await workspaceCaller(services, options.workspace!);
-      return services.campaigns.list(caller, checked(ListCampaignsBody, { status: options.status ?? '' }));
-    },
+    run: inWorkspace((services, caller, options) =>
+      services.campaigns.list(caller, checked(ListCampaignsBody, { status: options.status ?? '' })),
+    ),
   },
   ...(['get', 'cancel'] as const).map((action): Command => ({
     name: `campaign ${action}`,
     usage: '--workspace ID --id CAMPAIGN_ID',
     options: { workspace: text, id: text },
     required: ['workspace', 'id'],
-    async run({ services: open, options }) {
-      const services = await open();
-      const caller = { workspaceId: idOption(options.workspace!, 'workspace') };
-      return services.campaigns[action](caller, { campaign_id: idOption(options.id!, 'id') });
-    },
+    run: inWorkspace((services, caller, options) =>
+      services.campaigns[action](caller, { campaign_id: idOption(options.id!, 'id') }),
+    ),
   })),
   {
     name: 'webhook create',
     usage: '--workspace ID --url URL --events EVENT,EVENT…',
     options: { workspace: text, url: text, events: text },
     required: ['workspace', 'url', 'events'],
-    async run({ services: open, options }) {
-      const services = await open();
-      const caller = await workspaceCaller(services, options.workspace!);
+    run: inWorkspace(async (services, caller, options) => {
       const events = options.events!.split(',').map((event) => event.trim());
       return services.outgoingWebhooks.create(caller, checked(CreateWebhookBody, { url: options.url, events }));
-    },
+    }),
   },
   {
     name: 'webhook list',
     usage: '--workspace ID',
     options: { workspace: text },
     required: ['workspace'],
-    async run({ services: open, options }) {
-      const services = await open();
-      const caller = await workspaceCaller(services, options.workspace!);
-      return services.outgoingWebhooks.list(caller);
-    },
+    run: inWorkspace((services, caller) => services.outgoingWebhooks.list(caller)),
   },
   {
     name: 'webhook delete',

@@ -1,7 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, FlowRunTable } from '../db/schema.js';
-import { formatTimestamp } from '../shared/time.js';
-import type { FlowRecord } from '../triggers/trigger.schema.js';
 import type { FlowDefinition } from './flow.definition.js';
 
 export type RunRow = Selectable<FlowRunTable>;
@@ -56,26 +54,6 @@ export function flowRepository(db: Kysely<Database>) {
         run,
         definition: JSON.parse(flow_definition) as FlowDefinition,
       }));
-    },
-
-    /** A run as the new-flow-triggered feed shows it. */
-    async record(workspaceId: string, id: string): Promise<FlowRecord | undefined> {
-      const row = await db
-        .selectFrom('flow_runs as r')
-        .innerJoin('flows as f', 'f.id', 'r.flow_id')
-        .innerJoin('contacts as c', 'c.id', 'r.contact_id')
-        .select(['r.id', 'r.flow_id', 'f.name as flow_name', 'r.status', 'r.context', 'r.created_at'])
-        .select(['r.contact_id', 'c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
-        .where('r.workspace_id', '=', workspaceId)
-        .where('r.id', '=', id)
-        .executeTakeFirst();
-      return (
-        row && {
-          ...row,
-          context: JSON.parse(row.context) as Record<string, unknown>,
-          created_at: formatTimestamp(row.created_at),
-        }
-      );
     },
   };
 }

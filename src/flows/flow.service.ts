@@ -17,6 +17,7 @@ import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { tagRepository } from '../tags/tag.repository.js';
 import { templateRepository } from '../templates/template.repository.js';
+import { triggerRepository } from '../triggers/trigger.repository.js';
 import type { FlowRecord } from '../triggers/trigger.schema.js';
 import {
   flowDefinitionProblems,
@@ -502,7 +503,7 @@ export function createFlowService(
         ] as const;
       });
       wakeFor(queued);
-      return (await flowRepository(db).record(caller.workspaceId, runId))!;
+      return (await triggerRepository(db).flowRun(caller.workspaceId, runId))!;
     },
 
     /** Inbound messages: each answers its contact's waiting run, or starts a flow by keyword. */

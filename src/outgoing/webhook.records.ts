@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { flowRepository } from '../flows/flow.repository.js';
 import { presentMessage } from '../messages/message.presenter.js';
-import { sequenceRepository } from '../sequences/sequence.repository.js';
 import { formatTimestamp } from '../shared/time.js';
+import { triggerRepository } from '../triggers/trigger.repository.js';
 import type { CampaignRecord } from '../triggers/trigger.schema.js';
 
 type Db = Kysely<Database>;
@@ -57,14 +56,16 @@ export const eventRecords = {
     );
   },
 
-  // Runs and enrolments start one at a time, so their repositories' single-record reads suffice.
+  // Runs and enrolments start one at a time, so their feeds' single-record reads suffice.
   async 'new-flow-triggered'(db: Db, subjects: EventSubject[]): Promise<Map<string, unknown>> {
-    const records = await Promise.all(subjects.map((s) => flowRepository(db).record(s.workspaceId, s.id)));
+    const records = await Promise.all(subjects.map((s) => triggerRepository(db).flowRun(s.workspaceId, s.id)));
     return new Map(records.flatMap((record) => (record ? [[record.id, record]] : [])));
   },
 
   async 'new-sequence-triggered'(db: Db, subjects: EventSubject[]): Promise<Map<string, unknown>> {
-    const records = await Promise.all(subjects.map((s) => sequenceRepository(db).record(s.workspaceId, s.id)));
+    const records = await Promise.all(
+      subjects.map((s) => triggerRepository(db).sequenceEnrolment(s.workspaceId, s.id)),
+    );
     return new Map(records.flatMap((record) => (record ? [[record.id, record]] : [])));
   },
 

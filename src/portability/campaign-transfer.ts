@@ -116,7 +116,7 @@ export async function exportCampaigns(db: Db, workspaceId: string): Promise<Camp
     .execute();
   const audiences = rows.map((row) => JSON.parse(row.audience) as Audience);
   const ids = audiences.flatMap((audience) => ('contact_ids' in audience ? audience.contact_ids : []));
-  const phonesById = await contactPhonesById(db, workspaceId, [...new Set(ids)]);
+  const phonesById = await contactsBy(db, workspaceId, 'id', [...new Set(ids)]);
   return rows.map((row, i) => ({
     name: row.name,
     template_name: row.template_name,
@@ -133,7 +133,7 @@ async function createInput(db: Db, workspaceId: string, entry: CampaignEntry) {
   const template = await templateRepository(db).findByName(workspaceId, entry.template_name ?? '');
   // Checked before the first write; only a concurrent change could get here.
   if (!template) throw errors.notFound('template', 'template_name');
-  const idsByPhone = await contactIdsByPhone(db, workspaceId, audiencePhones(entry));
+  const idsByPhone = await contactsBy(db, workspaceId, 'phone', audiencePhones(entry));
   return {
     template_id: template.id,
     language: entry.language ?? undefined,
@@ -214,7 +214,7 @@ async function knownTagKeys(db: Db, workspaceId: string, entries: CampaignEntry[
 /** The audiences' phones that are contacts of the document or of the workspace. */
 async function knownPhones(db: Db, workspaceId: string, entries: CampaignEntry[], data: WorkspaceData) {
   const named = [...new Set(entries.flatMap(audiencePhones))];
-  const stored = await contactIdsByPhone(db, workspaceId, named);
+  const stored = await contactsBy(db, workspaceId, 'phone', named);
   return new Set([...(data.contacts ?? []).map((c) => parsePhone(c.phone)), ...stored.keys()]);
 }
 
@@ -229,30 +229,18 @@ async function storedTagKeys(db: Db, workspaceId: string, keys: string[]): Promi
   return rows.map((row) => row.name_key);
 }
 
-async function contactIdsByPhone(db: Db, workspaceId: string, phones: string[]): Promise<Map<string, string>> {
+/** Contacts' ids by phone or phones by id: an import's recipients in, an export's out. */
+async function contactsBy(db: Db, workspaceId: string, key: 'id' | 'phone', values: string[]) {
+  const other = key === 'id' ? 'phone' : 'id';
   const found = new Map<string, string>();
-  for (let start = 0; start < phones.length; start += CHUNK) {
+  for (let start = 0; start < values.length; start += CHUNK) {
     const rows = await db
       .selectFrom('contacts')
       .select(['id', 'phone'])
       .where('workspace_id', '=', workspaceId)
-      .where('phone', 'in', phones.slice(start, start + CHUNK))
+      .where(key, 'in', values.slice(start, start + CHUNK))
       .execute();
-    for (const row of rows) found.set(row.phone, row.id);
-  }
-  return found;
-}
-
-async function contactPhonesById(db: Db, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  for (let start = 0; start < ids.length; start += CHUNK) {
-    const rows = await db
-      .selectFrom('contacts')
-      .select(['id', 'phone'])
-      .where('workspace_id', '=', workspaceId)
-      .where('id', 'in', ids.slice(start, start + CHUNK))
-      .execute();
-    for (const row of rows) found.set(row.id, row.phone);
+    for (const row of rows) found.set(row[key], row[other]);
   }
   return found;
 }

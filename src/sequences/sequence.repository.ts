@@ -1,7 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, SequenceEnrolmentTable } from '../db/schema.js';
-import { formatTimestamp } from '../shared/time.js';
-import type { SequenceRecord } from '../triggers/trigger.schema.js';
 import type { SequenceDefinition } from './sequence.schema.js';
 
 export type EnrolmentRow = Selectable<SequenceEnrolmentTable>;
@@ -72,25 +70,5 @@ export function sequenceRepository(db: Kysely<Database>) {
               .where(isRunning)
               .execute()
           ).map(({ definition, ...row }) => ({ row, definition: JSON.parse(definition) as SequenceDefinition })),
-
-    /** An enrolment as the new-sequence-triggered feed shows it. */
-    async record(workspaceId: string, id: string): Promise<SequenceRecord | undefined> {
-      const row = await db
-        .selectFrom('sequence_enrolments as e')
-        .innerJoin('sequences as s', 's.id', 'e.sequence_id')
-        .innerJoin('contacts as c', 'c.id', 'e.contact_id')
-        .select(['e.id', 'e.sequence_id', 's.name as sequence_name', 'e.status', 'e.context', 'e.created_at'])
-        .select(['e.contact_id', 'c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
-        .where('e.workspace_id', '=', workspaceId)
-        .where('e.id', '=', id)
-        .executeTakeFirst();
-      return (
-        row && {
-          ...row,
-          context: JSON.parse(row.context) as Record<string, unknown>,
-          created_at: formatTimestamp(row.created_at),
-        }
-      );
-    },
   };
 }

@@ -8,6 +8,7 @@ import type { Caller, Deps } from '../shared/context.js';
 import { errors, type FieldError } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from '../templates/template.repository.js';
+import { triggerRepository } from '../triggers/trigger.repository.js';
 import type { SequenceRecord } from '../triggers/trigger.schema.js';
 import { sequenceRepository, type EnrolmentRow } from './sequence.repository.js';
 import {
@@ -167,7 +168,7 @@ export function createSequenceService(
         const running = await sequenceRepository(db).running(caller.workspaceId, [contact.id]);
         throw errors.alreadyEnrolled(running.find((r) => r.row.sequence_id === sequence.id)?.row.id ?? '');
       }
-      return (await sequenceRepository(db).record(caller.workspaceId, enrolment.id))!;
+      return (await triggerRepository(db).sequenceEnrolment(caller.workspaceId, enrolment.id))!;
     },
 
     /** Contacts wrote in: enrolments that exit on a reply end; those waiting for one go on. */

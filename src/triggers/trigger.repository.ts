@@ -1,7 +1,8 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { precompile } from '../db/precompile.js';
 import type { Database } from '../db/schema.js';
-import { TRIGGER_LIMIT } from './trigger.schema.js';
+import { presentRun } from './trigger.presenter.js';
+import { TRIGGER_LIMIT, type FlowRecord, type SequenceRecord } from './trigger.schema.js';
 
 // Feeds are polled all day long, so each query (with and without its filter) is compiled once.
 const inboundMessages = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
@@ -30,23 +31,22 @@ const sentCampaigns = (db: Kysely<Database>, workspaceId: string, limit = TRIGGE
     .limit(limit);
 const selectSentCampaigns = precompile((db, workspaceId: string) => sentCampaigns(db, workspaceId));
 
-const flowRuns = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
+const flowRunRows = (db: Kysely<Database>, workspaceId: string) =>
   db
     .selectFrom('flow_runs as r')
     .innerJoin('flows as f', 'f.id', 'r.flow_id')
     .innerJoin('contacts as c', 'c.id', 'r.contact_id')
     .select(['r.id', 'r.flow_id', 'f.name as flow_name', 'r.status', 'r.context', 'r.created_at', 'r.contact_id'])
     .select(['c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
-    .where('r.workspace_id', '=', workspaceId)
-    .orderBy('r.created_at', 'desc')
-    .orderBy('r.id', 'desc')
-    .limit(limit);
+    .where('r.workspace_id', '=', workspaceId);
+const flowRuns = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
+  flowRunRows(db, workspaceId).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(limit);
 const selectFlowRuns = precompile((db, workspaceId: string) => flowRuns(db, workspaceId));
 const selectFlowRunsOf = precompile((db, workspaceId: string, flowId: string) =>
   flowRuns(db, workspaceId).where('r.flow_id', '=', flowId),
 );
 
-const sequenceEnrolments = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
+const enrolmentRows = (db: Kysely<Database>, workspaceId: string) =>
   db
     .selectFrom('sequence_enrolments as e')
     .innerJoin('sequences as s', 's.id', 'e.sequence_id')
@@ -61,10 +61,9 @@ const sequenceEnrolments = (db: Kysely<Database>, workspaceId: string, limit = T
       'e.contact_id',
     ])
     .select(['c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
-    .where('e.workspace_id', '=', workspaceId)
-    .orderBy('e.created_at', 'desc')
-    .orderBy('e.id', 'desc')
-    .limit(limit);
+    .where('e.workspace_id', '=', workspaceId);
+const sequenceEnrolments = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
+  enrolmentRows(db, workspaceId).orderBy('e.created_at', 'desc').orderBy('e.id', 'desc').limit(limit);
 const selectEnrolments = precompile((db, workspaceId: string) => sequenceEnrolments(db, workspaceId));
 const selectEnrolmentsOf = precompile((db, workspaceId: string, sequenceId: string) =>
   sequenceEnrolments(db, workspaceId).where('e.sequence_id', '=', sequenceId),
@@ -96,6 +95,18 @@ export function triggerRepository(db: Kysely<Database>) {
 
     sequenceEnrolments: (workspaceId: string, sequenceId: string | undefined) =>
       sequenceId ? selectEnrolmentsOf(db, workspaceId, sequenceId) : selectEnrolments(db, workspaceId),
+
+    /** One run as new-flow-triggered shows it: what trigger-flow answers and its webhook event carries. */
+    async flowRun(workspaceId: string, id: string): Promise<FlowRecord | undefined> {
+      const row = await flowRunRows(db, workspaceId).where('r.id', '=', id).executeTakeFirst();
+      return row && presentRun(row);
+    },
+
+    /** One enrolment as new-sequence-triggered shows it (trigger-sequence's answer, its webhook event). */
+    async sequenceEnrolment(workspaceId: string, id: string): Promise<SequenceRecord | undefined> {
+      const row = await enrolmentRows(db, workspaceId).where('e.id', '=', id).executeTakeFirst();
+      return row && presentRun(row);
+    },
 
     /** Pages of the same feeds for cursor pagination: `limit` records after a position. */
     pages: {

@@ -1,40 +1,8 @@
 import type { Caller, Deps } from '../shared/context.js';
 import { cutPage, type CursorCodec, type CursorScope, type Page, type PageRequest } from '../shared/cursor.js';
-import { formatTimestamp } from '../shared/time.js';
+import { presentCampaign, presentRun } from './trigger.presenter.js';
 import { triggerRepository, type FeedPosition } from './trigger.repository.js';
 import type { CampaignRecord, FlowRecord, SequenceRecord } from './trigger.schema.js';
-
-type Json = Record<string, unknown>;
-
-interface CampaignRow {
-  id: string;
-  name: string;
-  status: string;
-  template_id: string | null;
-  template_name: string | null;
-  created_at: string;
-  sent_at: string | null;
-}
-interface RunRow {
-  context: string;
-  created_at: string;
-}
-
-const presentCampaign = (row: CampaignRow): CampaignRecord => ({
-  id: row.id,
-  name: row.name,
-  status: row.status,
-  template_id: row.template_id,
-  template_name: row.template_name,
-  campaign_created_at: formatTimestamp(row.created_at),
-  created_at: formatTimestamp(row.sent_at!),
-});
-
-const presentRun = <Row extends RunRow>({ context, created_at, ...row }: Row) => ({
-  ...row,
-  context: JSON.parse(context) as Json,
-  created_at: formatTimestamp(created_at),
-});
 
 // Ids are stored lower-case; an upper-case filter must match on SQLite as it does on PostgreSQL.
 const idFilter = (id: string | undefined) => id?.toLowerCase() || undefined;
