@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { presentMessage } from '../messages/message.presenter.js';
-import { formatTimestamp } from '../shared/time.js';
 import { triggerRepository } from '../triggers/trigger.repository.js';
 import type { CampaignRecord } from '../triggers/trigger.schema.js';
 
@@ -31,29 +30,8 @@ export const eventRecords = {
   },
 
   async 'new-campaign-sent'(db: Db, subjects: EventSubject[]): Promise<Map<string, CampaignRecord>> {
-    const rows = await inChunks(subjects, (ids) =>
-      db
-        .selectFrom('campaigns as k')
-        .leftJoin('templates as t', 't.id', 'k.template_id')
-        .select(['k.id', 'k.name', 'k.status', 'k.template_id', 't.name as template_name', 'k.created_at', 'k.sent_at'])
-        .where('k.id', 'in', ids)
-        .where('k.sent_at', 'is not', null)
-        .execute(),
-    );
-    return new Map(
-      rows.map((row) => [
-        row.id,
-        {
-          id: row.id,
-          name: row.name,
-          status: row.status,
-          template_id: row.template_id,
-          template_name: row.template_name,
-          campaign_created_at: formatTimestamp(row.created_at),
-          created_at: formatTimestamp(row.sent_at!),
-        },
-      ]),
-    );
+    const records = await inChunks(subjects, (ids) => triggerRepository(db).sentCampaignsById(ids));
+    return new Map(records.map((record) => [record.id, record]));
   },
 
   // Runs and enrolments start one at a time, so their feeds' single-record reads suffice.

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { precompile } from '../db/precompile.js';
 import type { Database } from '../db/schema.js';
-import { presentRun } from './trigger.presenter.js';
-import { TRIGGER_LIMIT, type FlowRecord, type SequenceRecord } from './trigger.schema.js';
+import { presentCampaign, presentRun } from './trigger.presenter.js';
+import { TRIGGER_LIMIT, type CampaignRecord, type FlowRecord, type SequenceRecord } from './trigger.schema.js';
 
 // Feeds are polled all day long, so each query (with and without its filter) is compiled once.
 const inboundMessages = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
@@ -19,13 +19,15 @@ const selectInboundOfType = precompile((db, workspaceId: string, type: string) =
   inboundMessages(db, workspaceId).where('m.type', '=', type),
 );
 
-const sentCampaigns = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
+const sentCampaignRows = (db: Kysely<Database>) =>
   db
     .selectFrom('campaigns as k')
     .leftJoin('templates as t', 't.id', 'k.template_id')
     .select(['k.id', 'k.name', 'k.status', 'k.template_id', 't.name as template_name', 'k.created_at', 'k.sent_at'])
+    .where('k.sent_at', 'is not', null);
+const sentCampaigns = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
+  sentCampaignRows(db)
     .where('k.workspace_id', '=', workspaceId)
-    .where('k.sent_at', 'is not', null)
     .orderBy('k.sent_at', 'desc')
     .orderBy('k.id', 'desc')
     .limit(limit);
@@ -95,6 +97,11 @@ export function triggerRepository(db: Kysely<Database>) {
 
     sequenceEnrolments: (workspaceId: string, sequenceId: string | undefined) =>
       sequenceId ? selectEnrolmentsOf(db, workspaceId, sequenceId) : selectEnrolments(db, workspaceId),
+
+    /** Sent campaigns by id (of any workspace), as new-campaign-sent shows them: their webhook events. */
+    async sentCampaignsById(ids: string[]): Promise<CampaignRecord[]> {
+      return (await sentCampaignRows(db).where('k.id', 'in', ids).execute()).map(presentCampaign);
+    },
 
     /** One run as new-flow-triggered shows it: what trigger-flow answers and its webhook event carries. */
     async flowRun(workspaceId: string, id: string): Promise<FlowRecord | undefined> {
