@@ -87,6 +87,25 @@ export function createFlowService(
     if (!withoutJobs.has(run)) await cancelJobs(trx, run.id);
   }
 
+  /** Pauses the run at a node until its job is due: the timeout of a wait, or a webhook call. */
+  async function pauseForJob(
+    trx: Trx,
+    run: RunRow,
+    at: Partial<RunRow> & { node_id: string },
+    kind: 'flow_timeout' | 'flow_webhook',
+    dueAt: Date,
+  ): Promise<void> {
+    await update(trx, run, at);
+    withoutJobs.delete(run);
+    await scheduleJob(trx, deps, {
+      workspaceId: run.workspace_id,
+      kind,
+      subjectId: run.id,
+      payload: { node_id: at.node_id },
+      dueAt,
+    });
+  }
+
   /** Queues a message for the run's contact; free-form ones only inside the 24-hour window. */
   async function send(trx: Trx, contact: ContactRow, type: string, content: object): Promise<string | null> {
     const lastInbound = contact.last_inbound_at ? Date.parse(contact.last_inbound_at) : null;
@@ -157,15 +176,8 @@ export function createFlowService(
     node: Extract<FlowNode, { type: 'ask' | 'wait_for_reply' }>,
     retries: number,
   ) {
-    await update(trx, run, { status: 'waiting', node_id: node.id, retries });
-    withoutJobs.delete(run);
-    await scheduleJob(trx, deps, {
-      workspaceId: run.workspace_id,
-      kind: 'flow_timeout',
-      subjectId: run.id,
-      payload: { node_id: node.id },
-      dueAt: new Date(clock.now().getTime() + parseDuration(node.timeout)),
-    });
+    const dueAt = new Date(clock.now().getTime() + parseDuration(node.timeout));
+    await pauseForJob(trx, run, { status: 'waiting', node_id: node.id, retries }, 'flow_timeout', dueAt);
   }
 
   /** Walks from `nodeId` until the flow waits or ends. */
@@ -242,15 +254,7 @@ export function createFlowService(
           break;
         case 'webhook':
           // The call happens outside any transaction, as a job: a slow endpoint holds up nothing else.
-          await update(trx, run, { status: 'active', node_id: node.id });
-          withoutJobs.delete(run);
-          return scheduleJob(trx, deps, {
-            workspaceId: run.workspace_id,
-            kind: 'flow_webhook',
-            subjectId: run.id,
-            payload: { node_id: node.id },
-            dueAt: clock.now(),
-          });
+          return pauseForJob(trx, run, { status: 'active', node_id: node.id }, 'flow_webhook', clock.now());
         case 'handoff':
           await contactRepository(trx).update(contact.workspace_id, contact.id, {
             handoff_at: now(),
