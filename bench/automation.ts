@@ -439,7 +439,7 @@ async function relayBaselines(agent: Agent, sink: GraphSink, dataDir: string, da
     });
     const baseUrl = `https://127.0.0.1:${settings.relayPort}`;
     try {
-      await relay.waitUntilReady(`${baseUrl}/`, () => fs.readFileSync(path.join(dataDir, 'tls', 'cert.pem'), 'utf8'));
+      await relay.waitUntilReady(`${baseUrl}/`, () => generatedCertificate(dataDir));
       const { latencies, stealPercent } = await replyLatencies(agent, baseUrl, sink);
       const result = {
         label: variant.label,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { WorkspaceDataset } from './dataset.js';
-import { NodeProcess, parleyCli } from './processes.js';
+import { generatedCertificate, NodeProcess, parleyCli } from './processes.js';
 import { machine, writeMarkdown } from './report.js';
 import { SqliteSeeder } from './seed-sqlite.js';
 
@@ -137,7 +137,7 @@ async function main() {
     log(`seeded in ${seedSeconds.toFixed(1)} s; starting servers`);
 
     const certFile = path.join(dataDir, 'tls', 'cert.pem');
-    const readCa = () => (fs.existsSync(certFile) ? fs.readFileSync(certFile, 'utf8') : null);
+    const readCa = () => generatedCertificate(dataDir);
     const parley = new NodeProcess('parley', 'src/main.ts', { ...processEnv, PORT: String(settings.port) });
     servers.push(parley);
     await parley.waitUntilReady(`https://127.0.0.1:${settings.port}/healthz`, readCa);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadBenchConfig, type BenchConfig, type Engine } from './config.js';
 import { NAME_QUERY, WorkspaceDataset, phoneFor } from './dataset.js';
 import { measure, type LoadTarget, type Scenario } from './load.js';
-import { NodeProcess, httpsJson, parleyCli, startPostgres } from './processes.js';
+import { generatedCertificate, NodeProcess, httpsJson, parleyCli, startPostgres } from './processes.js';
 import { consoleSummary, markdown, writeMarkdown, type EngineResult } from './report.js';
 import { PostgresSeeder } from './seed-postgres.js';
 import { SqliteSeeder } from './seed-sqlite.js';
@@ -226,7 +226,7 @@ function check(scenario: Scenario, body: unknown, expected: { searchName: number
 
 async function startServers(environment: Environment, config: BenchConfig) {
   const certFile = path.join(environment.dataDir, 'tls', 'cert.pem');
-  const readCa = () => (fs.existsSync(certFile) ? fs.readFileSync(certFile, 'utf8') : null);
+  const readCa = () => generatedCertificate(environment.dataDir);
   const profile = process.env.BENCH_CPU_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const parley = new NodeProcess(
     'parley',

@@ -35,17 +35,11 @@ export const eventRecords = {
   },
 
   // Runs and enrolments start one at a time, so their feeds' single-record reads suffice.
-  async 'new-flow-triggered'(db: Db, subjects: EventSubject[]): Promise<Map<string, unknown>> {
-    const records = await Promise.all(subjects.map((s) => triggerRepository(db).flowRun(s.workspaceId, s.id)));
-    return new Map(records.flatMap((record) => (record ? [[record.id, record]] : [])));
-  },
+  'new-flow-triggered': (db: Db, subjects: EventSubject[]) =>
+    eachRecord(subjects, (s) => triggerRepository(db).flowRun(s.workspaceId, s.id)),
 
-  async 'new-sequence-triggered'(db: Db, subjects: EventSubject[]): Promise<Map<string, unknown>> {
-    const records = await Promise.all(
-      subjects.map((s) => triggerRepository(db).sequenceEnrolment(s.workspaceId, s.id)),
-    );
-    return new Map(records.flatMap((record) => (record ? [[record.id, record]] : [])));
-  },
+  'new-sequence-triggered': (db: Db, subjects: EventSubject[]) =>
+    eachRecord(subjects, (s) => triggerRepository(db).sequenceEnrolment(s.workspaceId, s.id)),
 
   async 'message-status-changed'(db: Db, subjects: EventSubject[]): Promise<Map<string, unknown>> {
     const rows = await inChunks(subjects, (ids) =>
@@ -60,6 +54,15 @@ export const eventRecords = {
     return new Map(rows.map((row) => [row.id, presentMessage(row)]));
   },
 };
+
+/** Each subject's record, read one by one; a subject without one is absent. */
+async function eachRecord<Entry extends { id: string }>(
+  subjects: EventSubject[],
+  read: (subject: EventSubject) => Promise<Entry | undefined>,
+): Promise<Map<string, Entry>> {
+  const records = await Promise.all(subjects.map(read));
+  return new Map(records.flatMap((record) => (record ? [[record.id, record] as const] : [])));
+}
 
 async function inChunks<Row>(subjects: EventSubject[], query: (ids: string[]) => Promise<Row[]>): Promise<Row[]> {
   const ids = [...new Set(subjects.map((subject) => subject.id))];

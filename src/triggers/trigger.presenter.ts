@@ -12,7 +12,7 @@ interface CampaignRow {
   created_at: string;
   sent_at: string | null;
 }
-interface RunRow {
+interface RunFeedRow {
   context: string;
   created_at: string;
 }
@@ -29,7 +29,7 @@ export const presentCampaign = (row: CampaignRow): CampaignRecord => ({
 });
 
 /** A flow run or sequence enrolment as its feed shows it. */
-export const presentRun = <Row extends RunRow>({ context, created_at, ...row }: Row) => ({
+export const presentRun = <Row extends RunFeedRow>({ context, created_at, ...row }: Row) => ({
   ...row,
   context: JSON.parse(context) as Json,
   created_at: formatTimestamp(created_at),
