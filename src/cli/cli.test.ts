@@ -248,6 +248,9 @@ describe(`parley CLI (${ENGINE})`, () => {
     const cases: [string[], RegExp][] = [
       [['token', 'create', '--workspace', unknown], /^parley: workspace not found \(not_found\)$/],
       [['export', '--workspace', unknown], /^parley: workspace not found \(not_found\)$/],
+      // Every --workspace command checks the workspace first, so a mistyped one is not an empty answer.
+      [['webhook', 'list', '--workspace', unknown], /^parley: workspace not found \(not_found\)$/],
+      [['campaign', 'get', '--workspace', unknown, '--id', unknown], /^parley: workspace not found \(not_found\)$/],
       [['workspace', 'set', '--id', unknown, '--poll-interval', '5'], /workspace not found/],
       [['token', 'revoke', '--id', unknown], /^parley: token not found \(not_found\)$/],
       [['export', '--workspace', 'acme'], /^parley: workspace: must be an id \(a UUID\) \(validation_failed\)$/],
