@@ -1,4 +1,5 @@
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
+import { SQLiteDatabase } from '../src/db/sqlite-driver.js';
 import { DIGIT_GRAMS_FUNCTION, registerDigitGrams } from '../src/db/digit-grams.js';
 import type { WorkspaceDataset } from './dataset.js';
 
@@ -16,7 +17,7 @@ export class SqliteSeeder {
   private readonly db: SQLite.Database;
 
   constructor(file: string) {
-    this.db = new SQLite(file);
+    this.db = new SQLiteDatabase(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
+import { sqliteDriverPath } from './sqlite-driver.js';
 
 /** How often the background connection copies the write-ahead log back into the database file. */
 const CHECKPOINT_INTERVAL_MS = 200;
@@ -31,7 +31,7 @@ export function checkpointInBackground(database: SQLite.Database, file: string):
     eval: true,
     workerData: {
       file,
-      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+      driver: sqliteDriverPath,
       intervalMs: CHECKPOINT_INTERVAL_MS,
     },
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import {
   Kysely,
   PostgresDialect,
@@ -15,6 +15,7 @@ import {
 import pg from 'pg';
 import { checkpointInBackground } from './checkpointer.js';
 import { registerDigitGrams } from './digit-grams.js';
+import { SQLiteDatabase } from './sqlite-driver.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -39,7 +40,8 @@ export function openDatabase(
 
 function openSqlite(file: string, backgroundCheckpoints: boolean): Kysely<Database> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const database = new SQLite(file);
+  createPrivately(file);
+  const database = new SQLiteDatabase(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
@@ -53,7 +55,26 @@ function openSqlite(file: string, backgroundCheckpoints: boolean): Kysely<Databa
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, close) }) });
 }
 
+/**
+ * The database holds contacts, conversations and sealed secrets: only Parley's user may read it. SQLite
+ * creates the -wal and -shm files with the database file's permissions, so they follow.
+ */
+function createPrivately(file: string): void {
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  // Files made by an older Parley under a looser umask are tightened too.
+  for (const existing of [file, `${file}-wal`, `${file}-shm`]) {
+    if (fs.existsSync(existing)) fs.chmodSync(existing, 0o600);
+  }
+}
+
 const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Kysely begins deferred transactions; one that reads, then writes while another process writes,
+ * cannot wait for the lock (SQLite answers "database is locked" at once to avoid a deadlock).
+ * Transactions begin IMMEDIATE: they take the write lock first and wait for it under busy_timeout.
+ */
+const BEGIN_IMMEDIATE = 'begin immediate';
 
 /**
  * Kysely prepares every query anew; preparing costs more than running a point lookup, so the
@@ -68,7 +89,7 @@ function withStatementCache(database: SQLite.Database, close: () => void): Sqlit
       if (statement) {
         statements.delete(sql);
       } else {
-        statement = database.prepare(sql);
+        statement = database.prepare(sql === 'begin' ? BEGIN_IMMEDIATE : sql);
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
       }
       statements.set(sql, statement);

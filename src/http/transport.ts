@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.js';
 import { AppError } from '../shared/errors.js';
 import type { Api } from './types.js';
@@ -27,6 +28,7 @@ export function registerTransport(app: Api, config: Config): void {
     );
   });
   closeConnectionsWhenStopping(app);
+  answerOversizedBodiesWhole(app);
 }
 
 /** The API speaks JSON only (anything else is a 415), and no text may hold NUL, which PostgreSQL refuses. */
@@ -62,5 +64,39 @@ function closeConnectionsWhenStopping(app: Api): void {
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) void reply.header('connection', 'close');
+  });
+}
+
+/** How much of an oversized body is read and discarded so its sender gets the 413; past this the connection is cut. */
+const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+const MAX_DISCARD_MS = 30_000;
+
+/**
+ * A body over the limit is refused before it is read, and the connection is closed after the answer.
+ * A client still sending then sees a reset (EPIPE) instead of the 413: the rest of the body is read
+ * and discarded first, within bounds, as a web server's lingering close does.
+ */
+function answerOversizedBodiesWhole(app: Api): void {
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode === 413) await discardRestOfBody(request.raw);
+  });
+}
+
+function discardRestOfBody(body: IncomingMessage): Promise<void> {
+  if (body.complete || body.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const done = () => {
+      clearTimeout(timer);
+      body.off('data', count).off('end', done).off('close', done).off('error', done);
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > MAX_DISCARDED_BYTES) done();
+    };
+    const timer = setTimeout(done, MAX_DISCARD_MS);
+    body.on('data', count).once('end', done).once('close', done).once('error', done);
+    body.resume();
   });
 }
