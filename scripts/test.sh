@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# The whole test suite, on SQLite and on PostgreSQL side by side (each file gets its own database,
-# so the two runs share nothing but the machine); each run's report is printed when it ends.
-# PostgreSQL: PARLEY_TEST_DATABASE_URL if set, else a throwaway cluster from scripts/postgres-temp.sh.
+# The whole test suite, on SQLite and on PostgreSQL (each file gets its own database, so runs share
+# nothing but the machine), on every Node line in PARLEY_TEST_NODES (paths of node binaries; default:
+# the node on PATH). SQLite runs on every line, since its driver is the part that differs between
+# them; PostgreSQL on the first line given. Two runs go at a time; each run's report is printed when
+# all have ended. PostgreSQL: PARLEY_TEST_DATABASE_URL if set, else a throwaway cluster
+# from scripts/postgres-temp.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
 
 files=(src/**/*.test.ts test/**/*.test.ts)
+read -r -a nodes <<<"${PARLEY_TEST_NODES:-$(command -v node)}"
 npm run build:web --silent # the dashboard the browser tests load
-run_suite() {
-  node --import tsx --test --test-reporter=spec --test-concurrency=2 "${files[@]}"
-}
 
 pg_dir=""
 if [ -z "${PARLEY_TEST_DATABASE_URL:-}" ]; then
@@ -19,18 +20,37 @@ if [ -z "${PARLEY_TEST_DATABASE_URL:-}" ]; then
 fi
 DATABASE_URL="$PARLEY_TEST_DATABASE_URL" node bin/parley.js migrate >/dev/null
 
-reports=$(mktemp -d)
-PARLEY_TEST_DATABASE_URL='' run_suite >"$reports/sqlite" 2>&1 &
-sqlite_run=$!
-PARLEY_TEST_DATABASE_URL="$PARLEY_TEST_DATABASE_URL" run_suite >"$reports/postgres" 2>&1 &
-postgres_run=$!
+# run_suite NODE ENGINE REPORT: the whole suite under one node binary on one engine.
+run_suite() {
+  local database_url=""
+  [ "$2" = postgres ] && database_url="$PARLEY_TEST_DATABASE_URL"
+  # The node binary's folder first on PATH, so every process a test starts runs the same line.
+  PATH="$(dirname "$1"):$PATH" PARLEY_TEST_DATABASE_URL="$database_url" \
+    "$1" --import tsx --test --test-reporter=spec --test-concurrency=2 "${files[@]}" >"$3" 2>&1
+}
 
+runs=("${nodes[0]} postgres")
+for node in "${nodes[@]}"; do runs+=("$node sqlite"); done
+reports=$(mktemp -d)
 status=0
-wait "$sqlite_run" || status=1
-echo "== Tests on SQLite"
-cat "$reports/sqlite"
-wait "$postgres_run" || status=1
-echo "== Tests on PostgreSQL"
-cat "$reports/postgres"
+running=0
+for i in "${!runs[@]}"; do
+  read -r node engine <<<"${runs[$i]}"
+  run_suite "$node" "$engine" "$reports/$i" &
+  running=$((running + 1))
+  if [ "$running" -ge 2 ]; then
+    wait -n || status=1
+    running=$((running - 1))
+  fi
+done
+while [ "$running" -gt 0 ]; do
+  wait -n || status=1
+  running=$((running - 1))
+done
+for i in "${!runs[@]}"; do
+  read -r node engine <<<"${runs[$i]}"
+  echo "== Tests on $engine, Node $("$node" --version)"
+  cat "$reports/$i"
+done
 rm -rf "$reports"
 exit "$status"
