@@ -38,9 +38,7 @@ describe(`secrets in the log (${ENGINE})`, () => {
       'POST',
       '/api/dashboard/tokens',
       { name: 'ci' },
-      {
-        'idempotency-key': secret('key'),
-      },
+      { 'idempotency-key': 'mint-ci-token' },
     );
     assert.equal(token.status, 200, token.text);
     const invite = await session.send<{ token: string }>('POST', '/api/dashboard/invites', {
@@ -113,6 +111,7 @@ describe('redactSecrets', () => {
       ['/invite/abc?x=1#top', '/invite/[redacted]?x=1#top'],
       ['/api/dashboard/invites/abc', '/api/dashboard/invites/[redacted]'],
       ['/api/dashboard/invites/accept', '/api/dashboard/invites/accept'],
+      ['/api/dashboard/invites/accept-abc', '/api/dashboard/invites/[redacted]'],
       ['/reset-password/abc', '/reset-password/[redacted]'],
       [
         '/hook?hub.mode=subscribe&hub.verify_token=s3cret&hub.challenge=9',

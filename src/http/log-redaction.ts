@@ -11,7 +11,7 @@ const VALUE = String.raw`[^/?&#\s"\\]+`;
 const SECRETS_IN_URLS: readonly RegExp[] = [
   // The dashboard's invitation link, and the API call its page makes (`accept` is the route itself).
   new RegExp(String.raw`(?<=/invite/)${VALUE}`, 'g'),
-  new RegExp(String.raw`(?<=/api/dashboard/invites/)(?!accept\b)${VALUE}`, 'g'),
+  new RegExp(String.raw`(?<=/api/dashboard/invites/)(?!accept(?!${VALUE}))${VALUE}`, 'g'),
   // A password-reset link.
   new RegExp(String.raw`(?<=/reset-password/)${VALUE}`, 'g'),
   // Query parameters such as Meta's `hub.verify_token`, OAuth's `access_token`, or any `…secret`/`…password`.
