@@ -1,5 +1,5 @@
-import type { FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
+import type { LogTarget } from './http/log-redaction.js';
 import { buildServer } from './http/server.js';
 import { loadTls, type TlsMaterial } from './http/tls.js';
 import type { Api } from './http/types.js';
@@ -15,10 +15,7 @@ export interface App {
 }
 
 /** Builds the whole application: database, services and the HTTPS server (not yet listening). */
-export async function createApp(
-  config: Config,
-  options: { clock?: Clock; logger?: FastifyServerOptions['logger'] } = {},
-): Promise<App> {
+export async function createApp(config: Config, options: { clock?: Clock; logger?: LogTarget } = {}): Promise<App> {
   const services = await openServices(config, options.clock, { backgroundCheckpoints: true });
   const tls = config.trustProxy ? null : await loadTls(config);
   const server = await buildServer({ config, services, tls, logger: options.logger ?? { level: config.logLevel } });

@@ -94,7 +94,10 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
 
   app.post(
     '/api/dashboard/invites',
-    { config: { access: 'session' }, schema: { hide, body: Type.Object({ email: Email, role: Role }) } },
+    {
+      config: { access: 'session', secretResponse: true },
+      schema: { hide, body: Type.Object({ email: Email, role: Role }) },
+    },
     async (request) => accounts.invite(sessionUserOf(request), request.body),
   );
 

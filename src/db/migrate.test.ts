@@ -33,7 +33,7 @@ async function scratchDatabase(): Promise<{ dataDir: string; databaseUrl: string
   };
 }
 
-/** Rows as the first release stored them: a workspace, one contact, one inbound message. */
+/** Rows as the first release stored them: a workspace, one contact, one inbound message, one stored response. */
 async function seedFirstRelease({ db }: DatabaseHandle) {
   const at = '2026-01-01T00:00:00.000Z';
   const ids = {
@@ -73,6 +73,9 @@ async function seedFirstRelease({ db }: DatabaseHandle) {
       provider_message_id, error, created_at, updated_at)
     VALUES (${ids.message}, ${ids.workspace}, ${ids.contact}, 'inbound', 'text', ${'{"body":"hi"}'}, 'received',
       'wamid.OLD', NULL, ${at}, ${at})`.execute(db);
+  // An Idempotency-Key response as releases before 0009 kept it: a minted token in clear.
+  await sql`INSERT INTO idempotency_keys (workspace_id, key, fingerprint, status_code, response_body, created_at)
+    VALUES (${ids.workspace}, 'k', 'f', 200, ${'{"token":"parley_old-secret"}'}, ${at})`.execute(db);
   return ids;
 }
 
@@ -114,6 +117,8 @@ describe(`migrations (${ENGINE})`, () => {
           created_at: '2026-01-01T00:00:00.000+00:00',
         },
       ]);
+      const stored = await services.deps.db.selectFrom('idempotency_keys').selectAll().execute();
+      assert.deepEqual(stored, [], 'stored responses, which may hold secrets in clear, are dropped');
     } finally {
       await services.deps.db.destroy();
     }

@@ -215,9 +215,13 @@ export interface FlowRunTable {
 
 export interface IdempotencyKeyTable {
   workspace_id: string;
+  /** Whose key it is: the principal's token id (`session:<user id>` for the dashboard). */
+  caller: string;
   key: string;
   fingerprint: string;
+  /** Null while the first request runs. */
   status_code: number | null;
+  /** Null once completed when the response carried a secret: it is never stored. */
   response_body: string | null;
   created_at: string;
 }

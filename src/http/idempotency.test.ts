@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { createWorkspace } from '../../test/factories.js';
+import { asClient, createWorkspace, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE, startServer } from '../../test/server.js';
+import { openSession } from '../../test/session-client.js';
 import type { Contact } from '../contacts/contact.schema.js';
 
 const server = await startServer();
@@ -11,6 +12,27 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 interface Problem {
   code: string;
   errors?: { field: string }[];
+}
+
+const { services } = server.app;
+const OWNER_PASSWORD = 'correct horse battery';
+
+/** Another API token of the workspace's owner: another caller with the same rights. */
+async function secondToken(ws: TestWorkspace): Promise<TestWorkspace> {
+  const issued = await services.tokens.create({ workspaceId: ws.workspaceId, userId: ws.userId, name: 'second' });
+  return asClient(server.http, { ...ws, token: issued.token, tokenId: issued.id });
+}
+
+/** A workspace's owner signed in to the dashboard over HTTPS. */
+async function dashboardOwner() {
+  const email = `owner-${randomUUID()}@example.com`;
+  const { workspace } = await services.workspaces.setup({ name: 'Dashboard', email, password: OWNER_PASSWORD });
+  return { workspaceId: workspace.id, session: await openSession(server.http, { email, password: OWNER_PASSWORD }) };
+}
+
+/** Every idempotency row of a workspace, as stored (the test reads the table only to prove what is absent). */
+async function storedKeys(workspaceId: string) {
+  return services.deps.db.selectFrom('idempotency_keys').selectAll().where('workspace_id', '=', workspaceId).execute();
 }
 
 const key = () => `retry-${randomUUID()}`;
@@ -106,6 +128,120 @@ describe(`idempotency (${ENGINE})`, () => {
     assert.notEqual(b.body.id, a.body.id);
   });
 
+  test('Idempotency-Key › keys are per caller: another token sending the same key runs as its own request', async () => {
+    const mine = await createWorkspace(server);
+    const other = await secondToken(mine);
+    const k = key();
+    const body = { phone: '+14155550110', name: 'Ada' };
+    const first = await mine.action<Contact>('create-contact', body, withKey(k));
+    assert.equal(first.status, 201);
+    await mine.action('update-contact', { contact_id: first.body.id, name: 'Renamed' });
+
+    const theirs = await other.action<Contact>('create-contact', body, withKey(k));
+    assert.equal(theirs.headers['idempotent-replayed'], undefined, "not the first caller's stored response");
+    assert.equal(theirs.status, 200, 'ran: the contact exists, so the upsert answers 200');
+    assert.equal(theirs.body.name, 'Ada');
+    const otherBody = await other.action<Contact>('create-contact', { phone: '+14155550111' }, withKey(k));
+    assert.equal(otherBody.status, 422, 'the key is now theirs too, bound to their first request');
+    const replayed = await mine.action<Contact>('create-contact', body, withKey(k));
+    assert.equal(replayed.headers['idempotent-replayed'], 'true', 'the first caller still gets its own response');
+    assert.equal(replayed.text, first.text);
+  });
+
+  test("Idempotency-Key › a dashboard session and its user's token are different callers", async () => {
+    const { workspaceId, session } = await dashboardOwner();
+    const k = key();
+    const viaSession = await session.send<Contact>(
+      'POST',
+      '/api/v1/actions/create-contact',
+      { phone: '+14155550112' },
+      withKey(k),
+    );
+    assert.equal(viaSession.status, 201, viaSession.text);
+    const owner = await services.deps.db
+      .selectFrom('users')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    const issued = await services.tokens.create({ workspaceId, userId: owner.id, name: 'api' });
+    const viaToken = await server.http.send<Contact>('POST', '/api/v1/actions/create-contact', {
+      token: issued.token,
+      body: { phone: '+14155550113' },
+      headers: withKey(k),
+    });
+    assert.equal(viaToken.status, 201, viaToken.text);
+    assert.equal(viaToken.headers['idempotent-replayed'], undefined);
+  });
+
+  test("Idempotency-Key › a new webhook's secret is not stored: the retry is a 409 without it, and nothing runs twice", async () => {
+    const ws = await createWorkspace(server);
+    const k = key();
+    const body = { url: 'https://203.0.113.10/hook', events: ['new-message-received'] };
+    const created = await ws.action<{ id: string; secret: string }>('create-webhook', body, withKey(k));
+    assert.equal(created.status, 200, created.text);
+    assert.match(created.body.secret, /^whsec_/);
+
+    const retry = await ws.action<Problem & { status: number }>('create-webhook', body, withKey(k));
+    assert.equal(retry.status, 409);
+    assert.match(String(retry.headers['content-type']), /^application\/problem\+json/);
+    assert.equal(retry.body.code, 'idempotency_secret_withheld');
+    assert.equal(retry.headers['idempotent-replayed'], 'true');
+    assert.ok(!retry.text.includes(created.body.secret), 'the secret is not shown again');
+    assert.equal((await ws.action<unknown[]>('list-webhooks')).body.length, 1, 'one webhook');
+    const reused = await ws.action<Problem>(
+      'create-webhook',
+      { ...body, url: 'https://203.0.113.11/hook' },
+      withKey(k),
+    );
+    assert.equal(reused.body.code, 'idempotency_key_reused', 'the key stays bound to its request');
+
+    const rows = await storedKeys(ws.workspaceId);
+    assert.equal(rows.length, 1);
+    assert.deepEqual([rows[0]!.status_code, rows[0]!.response_body], [200, null]);
+    assert.ok(!JSON.stringify(rows).includes(created.body.secret.slice('whsec_'.length)), 'the row holds no secret');
+  });
+
+  test('Idempotency-Key › a refused request on a secret-bearing route is stored and replayed as usual', async () => {
+    const ws = await createWorkspace(server);
+    const k = key();
+    const body = { url: 'https://10.1.2.3/hook', events: ['new-message-received'] };
+    const refused = await ws.action<Problem>('create-webhook', body, withKey(k));
+    assert.equal(refused.status, 400, refused.text);
+    const retry = await ws.action<Problem>('create-webhook', body, withKey(k));
+    assert.equal(retry.headers['idempotent-replayed'], 'true');
+    assert.equal(retry.text, refused.text);
+  });
+
+  test('Idempotency-Key › a dashboard token and an invitation are not stored: their retries are 409s without them', async () => {
+    const { workspaceId, session } = await dashboardOwner();
+    const tokenKey = key();
+    const issued = await session.send<{ token: string }>(
+      'POST',
+      '/api/dashboard/tokens',
+      { name: 'ci' },
+      withKey(tokenKey),
+    );
+    assert.equal(issued.status, 200, issued.text);
+    const tokenRetry = await session.send<Problem>('POST', '/api/dashboard/tokens', { name: 'ci' }, withKey(tokenKey));
+    assert.equal(tokenRetry.status, 409);
+    assert.equal(tokenRetry.body.code, 'idempotency_secret_withheld');
+    assert.ok(!tokenRetry.text.includes(issued.body.token));
+    assert.equal((await session.send<unknown[]>('GET', '/api/dashboard/tokens')).body.length, 1, 'one token minted');
+
+    const inviteKey = key();
+    const invite = { email: `member-${randomUUID()}@example.com`, role: 'member' };
+    const invited = await session.send<{ token: string }>('POST', '/api/dashboard/invites', invite, withKey(inviteKey));
+    assert.equal(invited.status, 200, invited.text);
+    const inviteRetry = await session.send<Problem>('POST', '/api/dashboard/invites', invite, withKey(inviteKey));
+    assert.equal(inviteRetry.status, 409);
+    assert.equal(inviteRetry.body.code, 'idempotency_secret_withheld');
+    assert.ok(!inviteRetry.text.includes(invited.body.token));
+
+    const stored = JSON.stringify(await storedKeys(workspaceId));
+    assert.ok(!stored.includes(issued.body.token.slice('parley_'.length)), 'no row holds the API token');
+    assert.ok(!stored.includes(invited.body.token), 'no row holds the invitation token');
+  });
+
   test('Idempotency-Key › an invalid key is a 400 naming the header, and nothing is written', async () => {
     const ws = await createWorkspace(server);
     for (const bad of ['k'.repeat(300), 'has space', '']) {
@@ -140,6 +276,7 @@ describe(`idempotency (${ENGINE})`, () => {
       .insertInto('idempotency_keys')
       .values({
         workspace_id: ws.workspaceId,
+        caller: ws.tokenId,
         key: k,
         fingerprint: 'left by a crashed request',
         created_at: server.clock.now().toISOString(),

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import type { Principal } from '../workspaces/token.service.js';
 import { PROBLEM_CONTENT_TYPE } from './problem.js';
 import type { Api } from './types.js';
 
@@ -16,7 +17,10 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /**
  * `Idempotency-Key` on POST actions: the first request's response is stored and replayed for a
  * retry with the same key and body within 24 hours; the same key with another body is a 422.
- * A pending row claims the key first, so two concurrent retries cannot both do the work.
+ * Keys belong to their caller (the token, or the dashboard user), so no one else's retry can
+ * replay a response. A pending row claims the key first, so two concurrent retries cannot both
+ * do the work. A route whose answer carries a secret (`config.secretResponse`) keeps only the
+ * fact that it succeeded: its retry is a 409, and the secret exists nowhere but in the first answer.
  */
 export function registerIdempotency(app: Api, { db, clock }: Pick<Deps, 'db' | 'clock'>): void {
   const keys = idempotencyKeys(db);
@@ -28,7 +32,7 @@ export function registerIdempotency(app: Api, { db, clock }: Pick<Deps, 'db' | '
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
       throw errors.validation('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
     }
-    const workspaceId = request.principal.workspaceId;
+    const owner = keyOwner(request.principal);
     // The query string counts only when there is one (paging parameters), so older fingerprints still match.
     const query = request.url.split('?')[1];
     const fingerprint = createHash('sha256')
@@ -39,21 +43,22 @@ export function registerIdempotency(app: Api, { db, clock }: Pick<Deps, 'db' | '
       lastSweep = now;
       await keys.deleteOlderThan(toStoredTimestamp(new Date(now - RETENTION_MS)));
     }
-    await keys.releaseStale(workspaceId, key, {
+    await keys.releaseStale(owner, key, {
       expiredBefore: toStoredTimestamp(new Date(now - RETENTION_MS)),
       abandonedBefore: toStoredTimestamp(new Date(now - ABANDONED_CLAIM_MS)),
     });
-    if (await keys.claim(workspaceId, key, fingerprint, toStoredTimestamp(new Date(now)))) {
+    if (await keys.claim(owner, key, fingerprint, toStoredTimestamp(new Date(now)))) {
       request.idempotencyKey = key;
       return;
     }
-    const stored = await keys.find(workspaceId, key);
+    const stored = await keys.find(owner, key);
     if (stored && stored.fingerprint !== fingerprint) throw errors.idempotencyKeyReused();
-    if (!stored || stored.status_code === null || stored.response_body === null) throw errors.idempotencyInProgress();
+    if (!stored || stored.status_code === null) throw errors.idempotencyInProgress();
+    void reply.header('idempotent-replayed', 'true');
+    if (stored.response_body === null) throw errors.idempotencySecretWithheld();
     return (
       reply
         .code(stored.status_code)
-        .header('idempotent-replayed', 'true')
         // Stored errors are problem documents and keep their media type on replay.
         .type(stored.status_code >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json; charset=utf-8')
         .serializer((payload) => payload as string)
@@ -65,52 +70,60 @@ export function registerIdempotency(app: Api, { db, clock }: Pick<Deps, 'db' | '
     const key = request.idempotencyKey;
     if (key === null || !request.principal) return payload;
     request.idempotencyKey = null;
+    const owner = keyOwner(request.principal);
     // A server error is not a result: release the key so the client's retry runs again.
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await keys.release(request.principal.workspaceId, key);
+      await keys.release(owner, key);
     } else {
-      await keys.complete(request.principal.workspaceId, key, reply.statusCode, payload);
+      const carriesSecret = request.routeOptions.config.secretResponse === true && reply.statusCode < 400;
+      await keys.complete(owner, key, reply.statusCode, carriesSecret ? null : payload);
     }
     return payload;
   });
 }
 
+interface KeyOwner {
+  workspaceId: string;
+  caller: string;
+}
+
+/** Whose keys a request uses: its workspace's, and within it its token's or dashboard user's. */
+function keyOwner(principal: Principal): KeyOwner {
+  return { workspaceId: principal.workspaceId, caller: principal.tokenId };
+}
+
 /** SQL for idempotency keys. */
 function idempotencyKeys(db: Kysely<Database>) {
+  const ownedBy = (owner: KeyOwner, key: string) => (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
+    eb.and([eb('workspace_id', '=', owner.workspaceId), eb('caller', '=', owner.caller), eb('key', '=', key)]);
   return {
     /** Inserts a pending claim; false when the key exists already. */
-    async claim(workspaceId: string, key: string, fingerprint: string, createdAt: string): Promise<boolean> {
+    async claim(owner: KeyOwner, key: string, fingerprint: string, createdAt: string): Promise<boolean> {
       const result = await db
         .insertInto('idempotency_keys')
-        .values({ workspace_id: workspaceId, key, fingerprint, created_at: createdAt })
-        .onConflict((oc) => oc.columns(['workspace_id', 'key']).doNothing())
+        .values({ workspace_id: owner.workspaceId, caller: owner.caller, key, fingerprint, created_at: createdAt })
+        .onConflict((oc) => oc.columns(['workspace_id', 'caller', 'key']).doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows) === 1;
     },
-    find: (workspaceId: string, key: string) =>
-      db
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .where('key', '=', key)
-        .executeTakeFirst(),
-    async complete(workspaceId: string, key: string, statusCode: number, body: string): Promise<void> {
+    find: (owner: KeyOwner, key: string) =>
+      db.selectFrom('idempotency_keys').selectAll().where(ownedBy(owner, key)).executeTakeFirst(),
+    /** Stores the result; a null body records that the response carried a secret. */
+    async complete(owner: KeyOwner, key: string, statusCode: number, body: string | null): Promise<void> {
       await db
         .updateTable('idempotency_keys')
         .set({ status_code: statusCode, response_body: body })
-        .where('workspace_id', '=', workspaceId)
-        .where('key', '=', key)
+        .where(ownedBy(owner, key))
         .execute();
     },
-    async release(workspaceId: string, key: string): Promise<void> {
-      await db.deleteFrom('idempotency_keys').where('workspace_id', '=', workspaceId).where('key', '=', key).execute();
+    async release(owner: KeyOwner, key: string): Promise<void> {
+      await db.deleteFrom('idempotency_keys').where(ownedBy(owner, key)).execute();
     },
     /** Frees a key whose result expired, or whose claim was abandoned by a crashed request. */
-    async releaseStale(workspaceId: string, key: string, cutoffs: { expiredBefore: string; abandonedBefore: string }) {
+    async releaseStale(owner: KeyOwner, key: string, cutoffs: { expiredBefore: string; abandonedBefore: string }) {
       await db
         .deleteFrom('idempotency_keys')
-        .where('workspace_id', '=', workspaceId)
-        .where('key', '=', key)
+        .where(ownedBy(owner, key))
         .where((eb) =>
           eb.or([
             eb('created_at', '<', cutoffs.expiredBefore),

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
 import { registerAuth } from './auth.js';
 import { registerIdempotency } from './idempotency.js';
+import { redactingLogger, type LogTarget } from './log-redaction.js';
 import { registerOpenApi } from './openapi.js';
 import { registerErrorHandling } from './problem.js';
 import type { TlsMaterial } from './tls.js';
@@ -18,7 +19,7 @@ export interface ServerOptions {
   services: Services;
   /** Absent only behind a TLS-terminating proxy (TRUST_PROXY). */
   tls: TlsMaterial | null;
-  logger: FastifyServerOptions['logger'];
+  logger: LogTarget;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -27,7 +28,7 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 export async function buildServer({ config, services, tls, logger }: ServerOptions): Promise<Api> {
   const app = Fastify({
     ...(tls && { https: { cert: tls.cert, key: tls.key } }),
-    logger,
+    logger: redactingLogger(logger),
     // One log line per request, written in onResponse with the workspace and latency.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,

@@ -26,6 +26,11 @@ declare module 'fastify' {
     access?: Access;
     /** A polling trigger's name: each is limited to one call per workspace interval per token. */
     poll?: string;
+    /**
+     * The success response carries a secret (a new token, a signing secret, an invitation): an
+     * Idempotency-Key retry answers 409 `idempotency_secret_withheld` instead of storing it.
+     */
+    secretResponse?: boolean;
   }
 }
 

@@ -30,12 +30,12 @@ export function registerWebhookRoutes(app: Api, webhooks: WebhookService): void 
   app.post(
     '/api/v1/actions/create-webhook',
     {
-      config: { access: 'write' },
+      config: { access: 'write', secretResponse: true },
       schema: {
         operationId: 'createWebhook',
         tags,
         summary: 'Subscribe a URL to events',
-        description: `Events: ${WEBHOOK_EVENTS.join(', ')}. The URL must be https on a public address; loopback and private-network addresses are refused here and again, after DNS resolution, on every attempt. At most ${SUBSCRIPTIONS_MAX} webhooks per workspace. The answer carries the signing \`secret\`, shown only this once. ${ABOUT}`,
+        description: `Events: ${WEBHOOK_EVENTS.join(', ')}. The URL must be https on a public address; loopback and private-network addresses are refused here and again, after DNS resolution, on every attempt. At most ${SUBSCRIPTIONS_MAX} webhooks per workspace. The answer carries the signing \`secret\`, shown only this once: a retry with the same \`Idempotency-Key\` answers 409 \`idempotency_secret_withheld\`. ${ABOUT}`,
         body: CreateWebhookBody,
         response: { 200: CreatedWebhookSchema, ...actionErrors() },
       },

@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   conflict: { status: 409, title: 'The request conflicts with the current state' },
   already_enrolled: { status: 409, title: 'The contact is already in this sequence' },
   idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is still running' },
+  idempotency_secret_withheld: { status: 409, title: 'Already done; the secret it returned is not shown again' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'The request body must be application/json' },
   idempotency_key_reused: { status: 422, title: 'The Idempotency-Key was used with a different request' },
@@ -96,6 +97,11 @@ export const errors = {
     make(
       'idempotency_request_in_progress',
       'A request with this Idempotency-Key is still being processed; retry later',
+    ),
+  idempotencySecretWithheld: () =>
+    make(
+      'idempotency_secret_withheld',
+      'A request with this Idempotency-Key was already done; its answer carried a secret, which is shown only once and is not stored',
     ),
   idempotencyKeyReused: () =>
     make('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body or endpoint'),

@@ -23,7 +23,7 @@ export function registerSettingsRoutes(app: Api, tokens: TokenService, workspace
   app.post(
     '/api/dashboard/tokens',
     {
-      config: { access: 'session' },
+      config: { access: 'session', secretResponse: true },
       schema: {
         hide,
         body: Type.Object({
