@@ -17,8 +17,6 @@ const MAX_LOCK_MS = 3_600_000;
 let unknownUserHash: Promise<string> | undefined;
 const hashForUnknownUser = () => (unknownUserHash ??= hashPassword(randomBytes(16).toString('hex')));
 
-export type { Role };
-
 /** Who a dashboard session belongs to. */
 export interface SessionUser {
   userId: string;
@@ -175,8 +173,9 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
         .select(['i.id', 'i.email', 'i.role', 'i.workspace_id', 'i.expires_at', 'i.accepted_at', 'w.name as workspace'])
         .where('i.token_hash', '=', hashOf(token))
         .executeTakeFirst();
-      if (!invite || Date.parse(invite.expires_at) <= clock.now().getTime())
+      if (!invite || Date.parse(invite.expires_at) <= clock.now().getTime()) {
         throw errors.notFound('invitation', 'token');
+      }
       if (invite.accepted_at) throw invitationUsed();
       return invite;
     },
