@@ -1,4 +1,6 @@
 import { registerAccountRoutes } from './accounts/account.routes.js';
+import { registerMemberRoutes } from './accounts/member.routes.js';
+import { registerPasswordRoutes } from './accounts/password.routes.js';
 import { registerDashboardStatic } from './dashboard/static.routes.js';
 import { registerAutomationDashboardRoutes } from './dashboard/automation.routes.js';
 import { registerSettingsRoutes } from './workspaces/settings.routes.js';
@@ -47,6 +49,8 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerWebhookRoutes(app, services.outgoingWebhooks);
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
   registerAccountRoutes(app, services.accounts);
+  registerMemberRoutes(app, services.members);
+  registerPasswordRoutes(app, services.passwords);
   registerSettingsRoutes(app, services.tokens, services.workspaces);
   registerChannelDashboardRoutes(app, services, config);
   registerTemplateDashboardRoutes(app, services.templates, services.templateSync);

@@ -29,6 +29,8 @@ import { createTemplateSyncService } from './templates/template-sync.js';
 import { createTemplateService } from './templates/template.service.js';
 import { createTriggerService } from './triggers/trigger.service.js';
 import { createAccountService } from './accounts/account.service.js';
+import { createMemberService } from './accounts/member.service.js';
+import { createPasswordService } from './accounts/password.service.js';
 import { createTokenService } from './workspaces/token.service.js';
 import { createWorkspaceService } from './workspaces/workspace.service.js';
 import { createWhatsappWebhookService } from './webhooks/whatsapp.service.js';
@@ -100,6 +102,8 @@ export function createServices(deps: Deps, config: Config) {
     deps,
     workspaces,
     accounts: createAccountService(deps, workspaces),
+    members: createMemberService(deps),
+    passwords: createPasswordService(deps),
     tokens: createTokenService(deps),
     contacts,
     contactViews: {

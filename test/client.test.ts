@@ -309,7 +309,7 @@ describe(`poll (${ENGINE})`, () => {
 
   test('poll › an error no retry can fix (a revoked token) ends the poll with it', async () => {
     const ws = await busyWorkspace();
-    await server.app.services.tokens.revoke(ws.tokenId, ws.workspaceId);
+    await server.app.services.tokens.revoke(ws.tokenId);
     const polling = poll(clientOf(ws), 'new-message-received', { store: memoryStore(), onRecord: () => undefined });
     await assert.rejects(polling, (error) => error instanceof ParleyApiError && error.status === 401);
   });

@@ -3,10 +3,11 @@ import type { FastifyReply } from 'fastify';
 import { sessionUserOf, type Api } from '../http/types.js';
 import { SESSION_COOKIE } from '../http/session-auth.js';
 import type { AccountService, NewSession } from './account.service.js';
+import { permissionsOf, ROLES } from './roles.js';
 
 const Email = Type.String({ minLength: 3, maxLength: 254 });
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
-const Role = Type.Union([Type.Literal('owner'), Type.Literal('member')]);
+const Role = Type.Union(ROLES.map((role) => Type.Literal(role)));
 /** Dashboard endpoints are the dashboard's own contract, not the integration API's: kept out of OpenAPI. */
 const hide = true;
 
@@ -27,7 +28,13 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
     const user = request.sessionUser;
     return {
       setup_needed: user ? false : await accounts.needsSetup(),
-      user: user && { id: user.userId, email: user.email, name: user.name, role: user.role },
+      user: user && {
+        id: user.userId,
+        email: user.email,
+        name: user.name,
+        role: user.role,
+        permissions: permissionsOf(user.role),
+      },
       workspace: user && { id: user.workspaceId, name: user.workspaceName },
       csrf_token: user?.csrfToken ?? null,
     };

@@ -1,9 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { hashPassword, verifyPassword } from '../workspaces/password.js';
 import type { WorkspaceService } from '../workspaces/workspace.service.js';
+import { requirePermission, type Role } from './roles.js';
+import { hashOfSecret as hashOf, newSecretToken as secretToken } from './secret-token.js';
 
 const SESSION_TTL_MS = 7 * 24 * 3_600_000;
 const INVITE_TTL_MS = 7 * 24 * 3_600_000;
@@ -14,8 +16,6 @@ const MAX_LOCK_MS = 3_600_000;
 /** Checked against when the email has no user, so a wrong email costs the same time as a wrong password. */
 let unknownUserHash: Promise<string> | undefined;
 const hashForUnknownUser = () => (unknownUserHash ??= hashPassword(randomBytes(16).toString('hex')));
-
-export type Role = 'owner' | 'member';
 
 /** Who a dashboard session belongs to. */
 export interface SessionUser {
@@ -35,9 +35,6 @@ export interface NewSession {
   csrfToken: string;
   expiresAt: Date;
 }
-
-const secretToken = () => randomBytes(32).toString('base64url');
-const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /**
  * Dashboard accounts: password logins with a per-email lockout, sessions kept as hashes of the
@@ -148,10 +145,11 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
 
     /** Invites a teammate (owners only); the link's token is returned once. */
     async invite(owner: SessionUser, input: { email: string; role: Role }) {
-      if (owner.role !== 'owner') throw errors.ownerOnly();
+      requirePermission(owner, 'manage_team');
       const email = input.email.trim().toLowerCase();
       const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-      if (taken) throw errors.conflict(`A user with email ${email} already exists`);
+      // An email belongs to one user; saying nothing more keeps other workspaces' people private.
+      if (taken) throw errors.conflictOn('email', 'already has a Parley account, so it cannot be invited');
       const token = secretToken();
       const invite = {
         id: newId(),
@@ -175,9 +173,10 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
         .select(['i.id', 'i.email', 'i.role', 'i.workspace_id', 'i.expires_at', 'i.accepted_at', 'w.name as workspace'])
         .where('i.token_hash', '=', hashOf(token))
         .executeTakeFirst();
-      if (!invite || invite.accepted_at || Date.parse(invite.expires_at) <= clock.now().getTime()) {
+      if (!invite || Date.parse(invite.expires_at) <= clock.now().getTime()) {
         throw errors.notFound('invitation', 'token');
       }
+      if (invite.accepted_at) throw invitationUsed();
       return invite;
     },
 
@@ -194,8 +193,8 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
           .where('id', '=', invite.id)
           .where('accepted_at', 'is', null)
           .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) throw errors.notFound('invitation', 'token');
-        await trx
+        if (Number(claimed.numUpdatedRows) !== 1) throw invitationUsed();
+        const created = await trx
           .insertInto('users')
           .values({
             id: userId,
@@ -206,7 +205,12 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
             role: invite.role,
             created_at: now(),
           })
-          .execute();
+          .onConflict((oc) => oc.column('email').doNothing())
+          .executeTakeFirst();
+        // Invited twice (here or by another workspace) and already joined with this email.
+        if (Number(created.numInsertedOrUpdatedRows) !== 1) {
+          throw errors.conflict('This email already has a Parley account; log in with it instead');
+        }
       });
       return openSession(userId, invite.workspace_id);
     },
@@ -218,8 +222,11 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
         .select(['id', 'email', 'name', 'role', 'created_at'])
         .where('workspace_id', '=', workspaceId)
         .orderBy('created_at')
+        .orderBy('id')
         .execute(),
   };
 }
+
+const invitationUsed = () => errors.conflict('This invitation has already been used; log in instead');
 
 export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { can, requirePermission } from '../accounts/roles.js';
 import type { Config } from '../config.js';
 import { sessionUserOf, type Api } from '../http/types.js';
 import { recentMessages } from '../messages/recent-messages.js';
@@ -37,7 +38,7 @@ export function registerChannelDashboardRoutes(
       verify_token_set: config.whatsappVerifyToken !== null,
       app_secret_set: config.whatsappAppSecret !== null,
       // The handshake secret is for whoever connects the number in Meta: owners only.
-      verify_token: user.role === 'owner' ? config.whatsappVerifyToken : null,
+      verify_token: can(user.role, 'manage_channel') ? config.whatsappVerifyToken : null,
     };
   });
 
@@ -46,7 +47,7 @@ export function registerChannelDashboardRoutes(
     { config: { access: 'session' }, schema: { hide, body: ChannelBody } },
     async (request) => {
       const user = sessionUserOf(request);
-      if (user.role !== 'owner') throw errors.ownerOnly();
+      requirePermission(user, 'manage_channel');
       const body = request.body;
       if (body.provider === 'simulator') return channels.useSimulator(user);
       const accessToken =

@@ -151,6 +151,19 @@ export const COMMANDS: Command[] = [
     },
   },
   {
+    name: 'user reset-password',
+    usage: '--email EMAIL',
+    options: { email: text },
+    required: ['email'],
+    async run({ config, services: open, options }) {
+      const services = await open();
+      const reset = await services.passwords.issueReset(options.email!);
+      // In the fragment: browsers never send it, so the token stays out of request logs.
+      const link = `${config.publicBaseUrl}/reset-password#${reset.token}`;
+      return { email: reset.email, link, expires_at: reset.expires_at };
+    },
+  },
+  {
     name: 'import',
     usage: '--workspace ID FILE.json',
     options: { workspace: text },

@@ -16,6 +16,7 @@ const SECTIONS = [
   'simulator',
   'settings',
   'invite',
+  'reset-password',
 ];
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

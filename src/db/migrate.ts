@@ -10,6 +10,7 @@ import * as dashboard from './migrations/0006_dashboard.js';
 import * as outgoingWebhooks from './migrations/0007_outgoing_webhooks.js';
 import * as cursorIndexes from './migrations/0008_cursor_indexes.js';
 import * as idempotencyPerCaller from './migrations/0009_idempotency_per_caller.js';
+import * as people from './migrations/0010_people.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0007_outgoing_webhooks': outgoingWebhooks,
   '0008_cursor_indexes': cursorIndexes,
   '0009_idempotency_per_caller': idempotencyPerCaller,
+  '0010_people': people,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -25,6 +25,7 @@ export interface Database {
   sessions: SessionTable;
   login_failures: LoginFailureTable;
   invites: InviteTable;
+  password_resets: PasswordResetTable;
   conversations: ConversationTable;
   webhook_subscriptions: WebhookSubscriptionTable;
   webhook_deliveries: WebhookDeliveryTable;
@@ -264,6 +265,16 @@ export interface InviteTable {
   created_at: string;
   expires_at: string;
   accepted_at: string | null;
+}
+
+/** A one-time password reset link (only its token's hash), minted by `parley user reset-password`. */
+export interface PasswordResetTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 /** A conversation's inbox state (one per contact that has one): read up to, assigned to, done at. */

@@ -93,6 +93,7 @@ export const errors = {
       resource,
     }),
   conflict: (message: string, extra: Record<string, unknown> = {}) => make('conflict', message, [], extra),
+  conflictOn: (field: string, message: string) => make('conflict', `${field}: ${message}`, [{ field, message }]),
   idempotencyInProgress: () =>
     make(
       'idempotency_request_in_progress',

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { requirePermission } from '../accounts/roles.js';
 import { sessionUserOf, type Api } from '../http/types.js';
-import { errors } from '../shared/errors.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { TokenService } from './token.service.js';
 import type { WorkspaceService } from './workspace.service.js';
@@ -42,7 +42,7 @@ export function registerSettingsRoutes(app: Api, tokens: TokenService, workspace
   app.delete(
     '/api/dashboard/tokens/:id',
     { config: { access: 'session' }, schema: { hide, params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } },
-    async (request) => tokens.revoke(request.params.id.toLowerCase(), sessionUserOf(request).workspaceId),
+    async (request) => tokens.revoke(request.params.id.toLowerCase(), sessionUserOf(request)),
   );
 
   app.get('/api/dashboard/workspace', { config: { access: 'session' }, schema: { hide } }, async (request) => {
@@ -70,7 +70,7 @@ export function registerSettingsRoutes(app: Api, tokens: TokenService, workspace
     },
     async (request) => {
       const user = sessionUserOf(request);
-      if (user.role !== 'owner') throw errors.ownerOnly();
+      requirePermission(user, 'manage_workspace');
       const { name, time_zone, poll_interval_seconds } = request.body;
       const workspace = await workspaces.update(user.workspaceId, {
         name,

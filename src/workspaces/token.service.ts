@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { requirePermission, type Role } from '../accounts/roles.js';
 import { precompile } from '../db/precompile.js';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
@@ -15,6 +16,13 @@ export interface Principal {
   scope: TokenScope;
   pollIntervalSeconds: number;
   rateLimitPerMinute: number;
+}
+
+/** A dashboard user revoking a token. */
+export interface TokenRevoker {
+  workspaceId: string;
+  userId: string;
+  role: Role;
 }
 
 export interface IssuedToken {
@@ -103,12 +111,16 @@ export function createTokenService({ db, clock, newId }: Deps) {
         .orderBy('t.id', 'desc')
         .execute(),
 
-    /** Revokes a token by id (optionally only within one workspace). Revoking twice is harmless. */
-    async revoke(tokenId: string, workspaceId?: string): Promise<{ id: string; revoked_at: string }> {
-      let query = db.selectFrom('api_tokens').select(['id', 'revoked_at']).where('id', '=', tokenId);
-      if (workspaceId) query = query.where('workspace_id', '=', workspaceId);
+    /**
+     * Revokes a token by id; a dashboard user (`by`) only within their workspace, and another
+     * user's token only if their role may. Revoking twice is harmless.
+     */
+    async revoke(tokenId: string, by?: TokenRevoker): Promise<{ id: string; revoked_at: string }> {
+      let query = db.selectFrom('api_tokens').select(['id', 'user_id', 'revoked_at']).where('id', '=', tokenId);
+      if (by) query = query.where('workspace_id', '=', by.workspaceId);
       const existing = await query.executeTakeFirst();
       if (!existing) throw errors.notFound('token', 'id');
+      if (by && existing.user_id !== by.userId) requirePermission(by, 'revoke_any_token');
       const revokedAt = existing.revoked_at ?? toStoredTimestamp(clock.now());
       await db.updateTable('api_tokens').set({ revoked_at: revokedAt }).where('id', '=', tokenId).execute();
       return { id: tokenId, revoked_at: revokedAt };

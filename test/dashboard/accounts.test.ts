@@ -132,7 +132,7 @@ describe(`dashboard: accounts and API tokens (${ENGINE})`, () => {
     );
     await teammate.goto(`/invite/${invite.token}`);
     const reused = await server.http.send('GET', `/api/dashboard/invites/${invite.token}`);
-    assert.equal(reused.status, 404, 'an invitation is used once');
+    assert.equal(reused.status, 409, 'an invitation is used once');
   });
 
   test('accessible and responsive: no serious axe findings; usable at 375 px', async () => {

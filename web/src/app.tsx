@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { dashboard, setCsrfToken, whenSignedOut } from './api';
 import { Login, Setup, AcceptInvite } from './pages/sign-in';
+import { ResetPassword } from './pages/reset-password';
 import { Shell } from './shell';
 import { useLocation } from './router';
 import { SessionContext, type SessionState } from './session';
@@ -20,6 +21,7 @@ export function App() {
   }, []);
 
   if (!session) return <p class="loading">Loading…</p>;
+  if (url.pathname === '/reset-password') return <ResetPassword token={url.hash.slice(1)} onDone={refresh} />;
   const invite = /^\/invite\/([^/]+)$/.exec(url.pathname);
   if (invite && !session.user) return <AcceptInvite token={invite[1]!} onDone={refresh} />;
   if (session.setup_needed) return <Setup onDone={refresh} />;

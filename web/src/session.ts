@@ -1,10 +1,24 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 
+/** What a role may do beyond every user (src/accounts/roles.ts, the one table). */
+export type Permission = 'manage_team' | 'manage_workspace' | 'manage_channel' | 'revoke_any_token';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  role: 'owner' | 'member';
+  permissions: Permission[];
+}
+
+/** Whether the user's role grants a permission (the server checks it again). */
+export const can = (user: SessionUser, permission: Permission): boolean => user.permissions.includes(permission);
+
 /** What GET /api/dashboard/session answers. */
 export interface SessionState {
   setup_needed: boolean;
-  user: { id: string; email: string; name: string; role: 'owner' | 'member' } | null;
+  user: SessionUser | null;
   workspace: { id: string; name: string } | null;
   csrf_token: string | null;
 }

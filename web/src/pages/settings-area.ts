@@ -1,4 +1,5 @@
-/** Settings → Channel, Workspace and Team, and the Simulator: one import for the route table. */
+/** Settings → Channel, Workspace, Team and Your account, and the Simulator: one import for the route table. */
+export { AccountSettings } from './settings-account';
 export { ChannelSettings } from './settings-channel';
 export { TeamSettings } from './settings-team';
 export { WorkspaceSettings } from './settings-workspace';

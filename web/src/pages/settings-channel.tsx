@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { action, ApiError, dashboard } from '../api';
 import { Link } from '../router';
-import { useSession } from '../session';
+import { can, useSession } from '../session';
 import { CopyButton, ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 
@@ -72,7 +72,7 @@ function CurrentChannel({ channel }: { channel: Channel }) {
 
 function ChannelForm({ channel, onSaved }: { channel: Channel; onSaved: () => void }) {
   const { user } = useSession();
-  const owner = user.role === 'owner';
+  const owner = can(user, 'manage_channel');
   const [saved, setSaved] = useState(false);
   /** A field's state; editing it clears "Channel saved." */
   const useField = <T,>(initial: T) => {

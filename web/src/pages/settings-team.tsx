@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import { dashboard } from '../api';
-import { useSession } from '../session';
-import { CopyButton, ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../ui';
+import { ApiError, dashboard } from '../api';
+import { can, useSession } from '../session';
+import { ConfirmButton, CopyButton, ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 
 type Role = 'owner' | 'member';
@@ -21,21 +21,42 @@ interface Invite {
   expires_at: string;
 }
 
+interface PendingInvite {
+  id: string;
+  email: string;
+  role: Role;
+  expires_at: string;
+}
+
 const roleLabel = (role: Role) => (role === 'owner' ? 'Owner' : 'Member');
 
-/** Settings → Team: who is in the workspace, and (owners) inviting someone by a one-time link. */
+/** Settings → Team: who is in the workspace; owners invite, remove, change roles and withdraw invitations. */
 export function TeamSettings() {
-  const { user } = useSession();
+  const { user, refresh } = useSession();
+  const manages = can(user, 'manage_team');
   const team = useAsync(() => dashboard.get<TeamMember[]>('team'), []);
+  const invites = useAsync(() => (manages ? dashboard.get<PendingInvite[]>('invites') : Promise.resolve([])), []);
+  const [roleError, setRoleError] = useState<unknown>(null);
+  const changeRole = async (member: TeamMember, role: Role) => {
+    setRoleError(null);
+    try {
+      await dashboard.put(`team/${member.id}`, { role });
+      if (member.id === user.id) await refresh(); // what this page offers follows the new role
+    } catch (error) {
+      setRoleError(error);
+    }
+    team.reload();
+  };
   return (
     <Page title="Team">
       <SettingsNav />
-      {user.role === 'owner' ? (
-        <InviteForm onInvited={team.reload} />
+      {manages ? (
+        <InviteForm onInvited={invites.reload} />
       ) : (
         <p class="muted">Only a workspace owner can invite teammates.</p>
       )}
       <ErrorNote error={team.error} />
+      <ErrorNote error={roleError} />
       <div class="table-wrap">
         <table>
           <caption class="visually-hidden">Team members</caption>
@@ -45,6 +66,11 @@ export function TeamSettings() {
               <th scope="col">Email</th>
               <th scope="col">Role</th>
               <th scope="col">Joined</th>
+              {manages && (
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -55,14 +81,93 @@ export function TeamSettings() {
                   {member.id === user.id && <span class="muted"> (you)</span>}
                 </td>
                 <td>{member.email}</td>
-                <td>{roleLabel(member.role)}</td>
+                <td>
+                  {manages ? (
+                    <select
+                      aria-label={`Role of ${member.email}`}
+                      value={member.role}
+                      onChange={(e) => void changeRole(member, e.currentTarget.value as Role)}
+                    >
+                      <option value="member">Member</option>
+                      <option value="owner">Owner</option>
+                    </select>
+                  ) : (
+                    roleLabel(member.role)
+                  )}
+                </td>
                 <td>{formatTime(member.created_at)}</td>
+                {manages && (
+                  <td>
+                    {member.id !== user.id && (
+                      <ConfirmButton
+                        label="Remove"
+                        question={`Remove ${member.email} from the workspace? They are signed out at once and their API tokens stop working.`}
+                        confirmLabel="Remove member"
+                        danger
+                        onConfirm={async () => {
+                          await dashboard.delete(`team/${member.id}`);
+                          team.reload();
+                        }}
+                      />
+                    )}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      {manages && <PendingInvites invites={invites.data ?? []} error={invites.error} onRevoked={invites.reload} />}
     </Page>
+  );
+}
+
+function PendingInvites(props: { invites: PendingInvite[]; error: unknown; onRevoked: () => void }) {
+  return (
+    <section aria-labelledby="pending-title">
+      <h2 id="pending-title">Pending invitations</h2>
+      <ErrorNote error={props.error} />
+      {props.invites.length === 0 ? (
+        <p class="muted">No invitation is waiting to be accepted.</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Pending invitations</caption>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Expires</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.invites.map((invite) => (
+                <tr key={invite.id}>
+                  <td>{invite.email}</td>
+                  <td>{roleLabel(invite.role)}</td>
+                  <td>{formatTime(invite.expires_at)}</td>
+                  <td>
+                    <ConfirmButton
+                      label="Revoke"
+                      question={`Revoke the invitation for ${invite.email}? Its link stops working.`}
+                      confirmLabel="Revoke invitation"
+                      danger
+                      onConfirm={async () => {
+                        await dashboard.delete(`invites/${invite.id}`);
+                        props.onRevoked();
+                      }}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   );
 }
 
@@ -77,12 +182,21 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
     onInvited();
   });
   const link = invite && `${location.origin}/invite/${invite.token}`;
+  const emailError = send.error instanceof ApiError ? send.error.fieldMessage('email') : undefined;
 
   return (
     <section aria-labelledby="invite-title">
       <h2 id="invite-title">Invite a teammate</h2>
       <form class="inline-form" onSubmit={send.onSubmit} aria-labelledby="invite-title">
-        <TextField label="Email" type="email" required maxLength={254} value={email} onValue={setEmail} />
+        <TextField
+          label="Email"
+          type="email"
+          required
+          maxLength={254}
+          value={email}
+          onValue={setEmail}
+          error={emailError && `Email ${emailError}`}
+        />
         <div class="field">
           <label for="invite-role">Role</label>
           <select id="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
@@ -94,7 +208,7 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
           Create invite link
         </button>
       </form>
-      <ErrorNote error={send.error} />
+      {!emailError && <ErrorNote error={send.error} />}
       <div role="status">
         {invite && link && (
           <div class="notice">

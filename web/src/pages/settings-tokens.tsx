@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { dashboard } from '../api';
+import { can, useSession } from '../session';
 import { ConfirmButton, CopyButton, ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 
@@ -22,6 +23,7 @@ interface IssuedToken {
 
 /** Settings → API Tokens: mint (shown once), list and revoke the tokens integrations use. */
 export function ApiTokens() {
+  const { user } = useSession();
   const tokens = useAsync(() => dashboard.get<TokenRow[]>('tokens'), []);
   const [name, setName] = useState('');
   const [scope, setScope] = useState<'full' | 'read'>('full');
@@ -37,6 +39,7 @@ export function ApiTokens() {
       <SettingsNav />
       <p>
         Integrations call Parley's API with a bearer token. Give each integration its own, so you can revoke one alone.
+        A token acts as you; you can revoke your own tokens, and an owner can revoke any.
       </p>
       <form class="inline-form" onSubmit={create.onSubmit} aria-label="Create a token">
         <TextField
@@ -98,7 +101,7 @@ export function ApiTokens() {
                 <td>
                   {token.revoked_at ? (
                     `Revoked ${formatTime(token.revoked_at)}`
-                  ) : (
+                  ) : token.created_by !== user.email && !can(user, 'revoke_any_token') ? null : (
                     <ConfirmButton
                       label={`Revoke`}
                       question={`Revoke “${token.name}”? Integrations using it stop working at once.`}

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, dashboard } from '../api';
-import { useSession } from '../session';
+import { can, useSession } from '../session';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 
@@ -25,7 +25,7 @@ export function WorkspaceSettings() {
 
 function WorkspaceForm({ workspace }: { workspace: Workspace }) {
   const { user, refresh } = useSession();
-  const owner = user.role === 'owner';
+  const owner = can(user, 'manage_workspace');
   const [name, setName] = useState(workspace.name);
   const [timeZone, setTimeZone] = useState(workspace.time_zone);
   const [pollSeconds, setPollSeconds] = useState(String(workspace.poll_interval_seconds));

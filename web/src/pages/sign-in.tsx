@@ -5,7 +5,8 @@ import { ErrorNote, TextField, useSubmit } from '../ui';
 
 type Done = { onDone: () => Promise<void> };
 
-function Centered(props: { title: string; children: preact.ComponentChildren }) {
+/** A sign-in card: the brand, a heading and its content, alone on the page. */
+export function Centered(props: { title: string; children: preact.ComponentChildren }) {
   useEffect(() => {
     document.title = `${props.title} · Parley`;
   }, [props.title]);

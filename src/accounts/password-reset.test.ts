@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { cliJson, runCli, stderrLines } from '../../test/cli.js';
+import { logInOverHttp, ownerSession } from '../../test/dashboard-session.js';
+import { ENGINE, startServer } from '../../test/server.js';
+
+const server = await startServer();
+const NEW_PASSWORD = 'a remembered passphrase';
+
+interface ResetOutput {
+  email: string;
+  link: string;
+  expires_at: string;
+}
+interface Problem {
+  code: string;
+  detail: string;
+  errors?: { field: string; message: string }[];
+}
+
+/** `parley user reset-password`: the printed link's token (after the #, never sent to a server). */
+async function resetToken(email: string): Promise<{ output: ResetOutput; token: string }> {
+  const output = await cliJson<ResetOutput>(server, 'user', 'reset-password', '--email', email);
+  const [, token] = /^https:\/\/[^/]+\/reset-password#([A-Za-z0-9_-]{43})$/.exec(output.link) ?? [];
+  assert.ok(token, `a link to the reset page: ${output.link}`);
+  return { output, token };
+}
+
+const useLink = (token: string, password = NEW_PASSWORD) =>
+  server.http.send<Problem>('POST', '/api/dashboard/password-reset', { body: { token, password } });
+const logIn = (email: string, password: string) =>
+  server.http.send('POST', '/api/dashboard/login', { body: { email, password } });
+
+describe(`password reset by the CLI's link (${ENGINE})`, () => {
+  test('reset-password › prints a one-time link; it sets the password once and ends every session', async () => {
+    const owner = await ownerSession(server);
+    const { output, token } = await resetToken(owner.email.toUpperCase());
+    assert.equal(output.email, owner.email);
+    assert.ok(Date.parse(output.expires_at) > Date.now());
+    const stored = await server.app.services.deps.db.selectFrom('password_resets').select('token_hash').execute();
+    assert.ok(!JSON.stringify(stored).includes(token), 'only a hash of the token is stored');
+
+    const tooShort = await useLink(token, 'short');
+    assert.deepEqual([tooShort.status, tooShort.body.errors?.[0]?.field], [400, 'password']);
+    assert.equal((await owner.send('GET', '/api/dashboard/tokens')).status, 200, 'a refusal changes nothing');
+
+    assert.equal((await useLink(token)).status, 200);
+    assert.equal((await owner.send('GET', '/api/dashboard/tokens')).status, 401, 'sessions end');
+    assert.equal((await logIn(owner.email, owner.password)).status, 401);
+    assert.equal((await logIn(owner.email, NEW_PASSWORD)).status, 200);
+
+    const again = await useLink(token, 'yet another passphrase');
+    assert.deepEqual([again.status, again.body.code], [409, 'conflict']);
+    assert.match(again.body.detail, /already used/);
+    assert.equal((await logIn(owner.email, NEW_PASSWORD)).status, 200, 'the second use changed nothing');
+  });
+
+  test('reset-password › a link expires, and a newer link replaces an older one', async () => {
+    const owner = await ownerSession(server);
+    const { token: older } = await resetToken(owner.email);
+    const { token: newer } = await resetToken(owner.email);
+    assert.equal((await useLink(older)).status, 404, 'the older link stopped working');
+
+    server.clock.advance(48 * 3_600_000); // the CLI stamps the link by the real clock; the server's stands still
+    const expired = await useLink(newer);
+    assert.deepEqual([expired.status, expired.body.code], [404, 'not_found']);
+    assert.equal((await logInOverHttp(server, owner)).email, owner.email, 'the password is unchanged');
+  });
+
+  test('reset-password › an unknown email or a missing --email fails with one line and no link', async () => {
+    const unknown = await runCli(server, 'user', 'reset-password', '--email', 'nobody@example.com');
+    assert.deepEqual([unknown.code, unknown.stdout], [1, '']);
+    assert.deepEqual(stderrLines(unknown), ['parley: user not found (not_found)']);
+    const missing = await runCli(server, 'user', 'reset-password');
+    assert.equal(missing.code, 2);
+    assert.match(stderrLines(missing)[0]!, /--email is required/);
+  });
+
+  test('reset-password › a made-up token is a 404 and a malformed body a 400', async () => {
+    const madeUp = await useLink('A'.repeat(43));
+    assert.deepEqual([madeUp.status, madeUp.body.code], [404, 'not_found']);
+    const malformed = await server.http.send<Problem>('POST', '/api/dashboard/password-reset', {
+      body: { token: 'x'.repeat(500), password: NEW_PASSWORD },
+    });
+    assert.deepEqual([malformed.status, malformed.body.code], [400, 'validation_failed']);
+  });
+});

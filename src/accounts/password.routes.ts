@@ -1,0 +1,34 @@
+import { Type } from '@sinclair/typebox';
+import { sessionUserOf, type Api } from '../http/types.js';
+import type { PasswordService } from './password.service.js';
+
+const hide = true;
+const Password = Type.String({ minLength: 1, maxLength: 1024 });
+
+/** The signed-in user's password change, and setting a new one through a reset link. */
+export function registerPasswordRoutes(app: Api, passwords: PasswordService): void {
+  app.put(
+    '/api/dashboard/password',
+    {
+      config: { access: 'session' },
+      schema: { hide, body: Type.Object({ current_password: Password, new_password: Password }) },
+    },
+    async (request) => {
+      const { current_password, new_password } = request.body;
+      await passwords.change(sessionUserOf(request), { currentPassword: current_password, newPassword: new_password });
+      return { ok: true };
+    },
+  );
+
+  app.post(
+    '/api/dashboard/password-reset',
+    {
+      config: { access: 'public' },
+      schema: { hide, body: Type.Object({ token: Type.String({ maxLength: 100 }), password: Password }) },
+    },
+    async (request) => {
+      await passwords.reset(request.body);
+      return { ok: true };
+    },
+  );
+}

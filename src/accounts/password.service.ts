@@ -1,0 +1,94 @@
+import type { Deps } from '../shared/context.js';
+import { errors } from '../shared/errors.js';
+import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
+import { hashPassword, verifyPassword } from '../workspaces/password.js';
+import type { SessionUser } from './account.service.js';
+import { checkNewPassword } from './password-rule.js';
+import { hashOfSecret, newSecretToken } from './secret-token.js';
+
+/** How long a reset link works: long enough for the operator to hand it over, short for a leaked one. */
+const RESET_TTL_MS = 24 * 3_600_000;
+
+/**
+ * A user's own password: changed with the current one, or — forgotten — reset through a one-time
+ * link the operator mints with `parley user reset-password` (Parley sends no email). Only the
+ * link token's hash is stored, as for invitations.
+ */
+export function createPasswordService({ db, clock, newId }: Deps) {
+  const now = () => toStoredTimestamp(clock.now());
+
+  return {
+    /** Changes the signed-in user's password; their other sessions end, this one stays. */
+    async change(user: SessionUser, input: { currentPassword: string; newPassword: string }): Promise<void> {
+      const { password_hash } = await db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('id', '=', user.userId)
+        .executeTakeFirstOrThrow();
+      if (!(await verifyPassword(input.currentPassword, password_hash))) {
+        throw errors.validation('current_password', 'is not your current password');
+      }
+      checkNewPassword('new_password', input.newPassword);
+      const newHash = await hashPassword(input.newPassword);
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ password_hash: newHash }).where('id', '=', user.userId).execute();
+        await trx
+          .deleteFrom('sessions')
+          .where('user_id', '=', user.userId)
+          .where('csrf_token', '!=', user.csrfToken)
+          .execute();
+      });
+    },
+
+    /** Mints a reset link's token for the user with this email; an earlier link of theirs stops working. */
+    async issueReset(emailGiven: string): Promise<{ email: string; token: string; expires_at: string }> {
+      const email = emailGiven.trim().toLowerCase();
+      const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      if (!user) throw errors.notFound('user', 'email');
+      const token = newSecretToken();
+      const expiresAt = toStoredTimestamp(new Date(clock.now().getTime() + RESET_TTL_MS));
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('password_resets').where('user_id', '=', user.id).execute();
+        await trx
+          .insertInto('password_resets')
+          .values({
+            id: newId(),
+            user_id: user.id,
+            token_hash: hashOfSecret(token),
+            created_at: now(),
+            expires_at: expiresAt,
+          })
+          .execute();
+      });
+      return { email, token, expires_at: formatTimestamp(expiresAt) };
+    },
+
+    /** Sets a new password through a reset link, once; every session of the user ends. */
+    async reset(input: { token: string; password: string }): Promise<void> {
+      const reset = await db
+        .selectFrom('password_resets')
+        .select(['id', 'user_id', 'expires_at', 'used_at'])
+        .where('token_hash', '=', hashOfSecret(input.token))
+        .executeTakeFirst();
+      if (!reset || Date.parse(reset.expires_at) <= clock.now().getTime()) throw errors.notFound('reset link', 'token');
+      if (reset.used_at) throw linkUsed();
+      checkNewPassword('password', input.password);
+      const newHash = await hashPassword(input.password);
+      await db.transaction().execute(async (trx) => {
+        const claimed = await trx
+          .updateTable('password_resets')
+          .set({ used_at: now() })
+          .where('id', '=', reset.id)
+          .where('used_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) !== 1) throw linkUsed();
+        await trx.updateTable('users').set({ password_hash: newHash }).where('id', '=', reset.user_id).execute();
+        await trx.deleteFrom('sessions').where('user_id', '=', reset.user_id).execute();
+      });
+    },
+  };
+}
+
+const linkUsed = () => errors.conflict('This reset link was already used; ask for a new one');
+
+export type PasswordService = ReturnType<typeof createPasswordService>;
