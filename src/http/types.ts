@@ -26,6 +26,11 @@ declare module 'fastify' {
     access?: Access;
     /** A polling trigger's name: each is limited to one call per workspace interval per token. */
     poll?: string;
+    /**
+     * A sign-in attempt (log in, first-run set-up, accepting an invitation, resetting a password):
+     * each failure counts against the per-client-address limit on password guessing.
+     */
+    signInAttempt?: boolean;
   }
 }
 
