@@ -65,10 +65,12 @@ export function registerAuth(
     }
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // Before the answer leaves, so the client's next attempt already sees the hit given back.
+  app.addHook('onSend', async (request, reply, payload) => {
     if (request.routeOptions.config.signInAttempt && reply.statusCode < 400) {
       await signInLimiter.refund(signInKey(request));
     }
+    return payload;
   });
 
   async function authorise(request: FastifyRequest, reply: FastifyReply): Promise<void> {
