@@ -255,7 +255,7 @@ async function runEngine(engine: Engine): Promise<Result> {
   const { db } = openDatabase(where);
   try {
     const setup = await parleyCli(
-      ['setup', '--workspace', 'bench', '--email', 'bench@bench.example', '--password', 'bench-pass'],
+      ['setup', '--workspace', 'bench', '--email', 'bench@bench.example', '--password', 'bench-pass-phrase'],
       processEnv,
     );
     const workspaceId = (setup.workspace as { id: string }).id;

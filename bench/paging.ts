@@ -61,7 +61,7 @@ async function timed(agent: Agent, url: string, init: { token?: string; body?: s
 async function createWorkspaces(processEnv: NodeJS.ProcessEnv) {
   const setup = async (name: string) => {
     const output = await parleyCli(
-      ['setup', '--workspace', name, '--email', `${name}@bench.example`, '--password', 'bench-pass'],
+      ['setup', '--workspace', name, '--email', `${name}@bench.example`, '--password', 'bench-pass-phrase'],
       processEnv,
     );
     return (output.workspace as { id: string }).id;

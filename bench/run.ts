@@ -78,7 +78,10 @@ async function createWorkspaces(env: NodeJS.ProcessEnv, config: BenchConfig): Pr
   const runId = Date.now().toString(36);
   const setup = async (name: string) => {
     const email = `${name}-${runId}@bench.example`;
-    const output = await parleyCli(['setup', '--workspace', name, '--email', email, '--password', 'bench-pass'], env);
+    const output = await parleyCli(
+      ['setup', '--workspace', name, '--email', email, '--password', 'bench-pass-phrase'],
+      env,
+    );
     return (output.workspace as { id: string }).id;
   };
   const benchId = await setup('bench');

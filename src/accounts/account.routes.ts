@@ -43,7 +43,7 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
   app.post(
     '/api/dashboard/setup',
     {
-      config: { access: 'public' },
+      config: { access: 'public', signInAttempt: true },
       schema: {
         hide,
         body: Type.Object({ workspace: Type.String({ maxLength: 200 }), email: Email, password: Password }),
@@ -57,7 +57,10 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
 
   app.post(
     '/api/dashboard/login',
-    { config: { access: 'public' }, schema: { hide, body: Type.Object({ email: Email, password: Password }) } },
+    {
+      config: { access: 'public', signInAttempt: true },
+      schema: { hide, body: Type.Object({ email: Email, password: Password }) },
+    },
     async (request, reply) => {
       setSessionCookie(reply, await accounts.login(request.body.email, request.body.password));
       return { ok: true };
@@ -83,7 +86,7 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
   app.post(
     '/api/dashboard/invites/accept',
     {
-      config: { access: 'public' },
+      config: { access: 'public', signInAttempt: true },
       schema: {
         hide,
         body: Type.Object({

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Database, LoginFailureTable } from '../db/schema.js';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { hashPassword, verifyPassword } from '../workspaces/password.js';
+import { requirePasswordRule } from '../workspaces/password-rule.js';
 import type { WorkspaceService } from '../workspaces/workspace.service.js';
 import { requirePermission, type Role } from './roles.js';
-import { hashOfSecret as hashOf, newSecretToken as secretToken } from './secret-token.js';
+import { hashOfSecret, newSecretToken } from './secret-token.js';
 
 const SESSION_TTL_MS = 7 * 24 * 3_600_000;
 const INVITE_TTL_MS = 7 * 24 * 3_600_000;
@@ -13,6 +16,7 @@ const INVITE_TTL_MS = 7 * 24 * 3_600_000;
 const FREE_ATTEMPTS = 5;
 const FIRST_LOCK_MS = 60_000;
 const MAX_LOCK_MS = 3_600_000;
+const FORGET_FAILURES_MS = 24 * 3_600_000;
 /** Checked against when the email has no user, so a wrong email costs the same time as a wrong password. */
 let unknownUserHash: Promise<string> | undefined;
 const hashForUnknownUser = () => (unknownUserHash ??= hashPassword(randomBytes(16).toString('hex')));
@@ -36,6 +40,10 @@ export interface NewSession {
   expiresAt: Date;
 }
 
+type LoginFailureCount = Omit<LoginFailureTable, 'email'>;
+
+const alreadySetUp = () => errors.conflict('Parley is already set up; log in instead');
+
 /**
  * Dashboard accounts: password logins with a per-email lockout, sessions kept as hashes of the
  * cookie's secret, and invitations that let a teammate choose their own password.
@@ -44,41 +52,78 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
-  async function lockedFor(email: string): Promise<number> {
-    const row = await db.selectFrom('login_failures').selectAll().where('email', '=', email).executeTakeFirst();
-    const until = row?.locked_until ? Date.parse(row.locked_until) : 0;
-    return Math.max(0, Math.ceil((until - clock.now().getTime()) / 1000));
+  /** Seconds until a stored moment, or 0 once it has passed (or is null). */
+  const secondsUntil = (at: string | null) =>
+    at ? Math.max(0, Math.ceil((Date.parse(at) - clock.now().getTime()) / 1000)) : 0;
+
+  /** Failures older than a day are forgotten (a lock lasts at most MAX_LOCK_MS). */
+  const staleBefore = () => toStoredTimestamp(new Date(clock.now().getTime() - FORGET_FAILURES_MS));
+
+  /** The lock an email gets at its `failures`-th counted attempt: none before FREE_ATTEMPTS, then doubling. */
+  function lockAfter(failures: number): string | null {
+    const over = failures - FREE_ATTEMPTS;
+    if (over < 0) return null;
+    return toStoredTimestamp(new Date(clock.now().getTime() + Math.min(MAX_LOCK_MS, FIRST_LOCK_MS * 2 ** over)));
   }
 
-  async function recordFailure(email: string): Promise<void> {
-    // Failures older than a day are forgotten (a lock lasts at most MAX_LOCK_MS); the table stays small.
-    const stale = toStoredTimestamp(new Date(clock.now().getTime() - 24 * 3_600_000));
-    await db.deleteFrom('login_failures').where('updated_at', '<', stale).execute();
-    const row = await db.selectFrom('login_failures').selectAll().where('email', '=', email).executeTakeFirst();
-    const failures = (row?.failures ?? 0) + 1;
-    const over = failures - FREE_ATTEMPTS;
-    const lockMs = over >= 0 ? Math.min(MAX_LOCK_MS, FIRST_LOCK_MS * 2 ** over) : 0;
-    const values = {
-      failures,
-      locked_until: lockMs > 0 ? toStoredTimestamp(new Date(clock.now().getTime() + lockMs)) : null,
-      updated_at: now(),
-    };
-    await db
+  /**
+   * Counts a login attempt on `email` before its password is checked, and refuses while the email is
+   * locked. The attempt that reaches FREE_ATTEMPTS locks it at once (a success clears the count), so
+   * attempts in parallel cannot check more passwords than the limit. The count is a compare-and-set:
+   * losing the race means another attempt was counted, so the loop ends at the latest once that lock is set.
+   */
+  async function countAttempt(email: string): Promise<void> {
+    for (;;) {
+      const row = await db.selectFrom('login_failures').selectAll().where('email', '=', email).executeTakeFirst();
+      const wait = secondsUntil(row?.locked_until ?? null);
+      if (wait > 0) throw errors.loginLocked(wait);
+      const previous = row && row.updated_at >= staleBefore() ? row.failures : 0;
+      const values = { failures: previous + 1, locked_until: lockAfter(previous + 1), updated_at: now() };
+      if (row ? await updateCount(email, row.failures, values) : await insertCount(email, values)) return;
+    }
+  }
+
+  async function updateCount(email: string, seen: number, values: LoginFailureCount): Promise<boolean> {
+    const result = await db
+      .updateTable('login_failures')
+      .set(values)
+      .where('email', '=', email)
+      .where('failures', '=', seen)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Rows are only created here, so stale ones (made-up emails among them) are swept here. */
+  async function insertCount(email: string, values: LoginFailureCount): Promise<boolean> {
+    await db.deleteFrom('login_failures').where('updated_at', '<', staleBefore()).execute();
+    const result = await db
       .insertInto('login_failures')
       .values({ email, ...values })
-      .onConflict((oc) => oc.column('email').doUpdateSet(values))
-      .execute();
+      .onConflict((oc) => oc.column('email').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows) === 1;
+  }
+
+  /** Claims the installation for the one first-run set-up, inside the transaction that creates it. */
+  async function claimFirstRun(trx: Transaction<Database>): Promise<void> {
+    const claimed = await trx
+      .insertInto('first_run')
+      .values({ id: 1, completed_at: now() })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    const anyUser = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows) !== 1 || anyUser) throw alreadySetUp();
   }
 
   async function openSession(userId: string, workspaceId: string): Promise<NewSession> {
     await db.deleteFrom('sessions').where('expires_at', '<=', now()).execute(); // housekeeping, at a rare moment
-    const secret = secretToken();
-    const csrfToken = secretToken();
+    const secret = newSecretToken();
+    const csrfToken = newSecretToken();
     const expiresAt = new Date(clock.now().getTime() + SESSION_TTL_MS);
     await db
       .insertInto('sessions')
       .values({
-        id_hash: hashOf(secret),
+        id_hash: hashOfSecret(secret),
         user_id: userId,
         workspace_id: workspaceId,
         csrf_token: csrfToken,
@@ -97,27 +142,23 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
 
     /** First-run set-up from the browser: the first workspace and its owner, logged in. */
     async setupFirstWorkspace(input: { workspace: string; email: string; password: string }): Promise<NewSession> {
-      if (!(await this.needsSetup())) throw errors.conflict('Parley is already set up; log in instead');
-      const { workspace, user } = await workspaces.setup({ name: input.workspace, ...input });
+      if (!(await this.needsSetup())) throw alreadySetUp(); // the claim decides; this spares the hashing
+      const { workspace, user } = await workspaces.setup({ name: input.workspace, ...input }, claimFirstRun);
       return openSession(user.id, workspace.id);
     },
 
     async login(emailGiven: string, password: string): Promise<NewSession> {
       const email = emailGiven.trim().toLowerCase();
-      const wait = await lockedFor(email);
-      if (wait > 0) throw errors.loginLocked(wait);
+      await countAttempt(email);
       const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
       const matches = await verifyPassword(password, user?.password_hash ?? (await hashForUnknownUser()));
-      if (!user || !matches) {
-        await recordFailure(email);
-        throw errors.invalidCredentials();
-      }
+      if (!user || !matches) throw errors.invalidCredentials();
       await db.deleteFrom('login_failures').where('email', '=', email).execute();
       return openSession(user.id, user.workspace_id);
     },
 
     async logout(secret: string): Promise<void> {
-      await db.deleteFrom('sessions').where('id_hash', '=', hashOf(secret)).execute();
+      await db.deleteFrom('sessions').where('id_hash', '=', hashOfSecret(secret)).execute();
     },
 
     /** The session's user, or null when the cookie is unknown or expired. */
@@ -128,7 +169,7 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
         .innerJoin('workspaces as w', 'w.id', 's.workspace_id')
         .select(['s.user_id', 's.csrf_token', 's.expires_at', 'u.email', 'u.name', 'u.role'])
         .select(['w.id as workspace_id', 'w.name as workspace_name', 'w.rate_limit_per_minute'])
-        .where('s.id_hash', '=', hashOf(secret))
+        .where('s.id_hash', '=', hashOfSecret(secret))
         .executeTakeFirst();
       if (!row || Date.parse(row.expires_at) <= clock.now().getTime()) return null;
       return {
@@ -150,13 +191,13 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
       const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
       // An email belongs to one user; saying nothing more keeps other workspaces' people private.
       if (taken) throw errors.conflictOn('email', 'already has a Parley account, so it cannot be invited');
-      const token = secretToken();
+      const token = newSecretToken();
       const invite = {
         id: newId(),
         workspace_id: owner.workspaceId,
         email,
         role: input.role,
-        token_hash: hashOf(token),
+        token_hash: hashOfSecret(token),
         invited_by: owner.userId,
         created_at: now(),
         expires_at: toStoredTimestamp(new Date(clock.now().getTime() + INVITE_TTL_MS)),
@@ -171,7 +212,7 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
         .selectFrom('invites as i')
         .innerJoin('workspaces as w', 'w.id', 'i.workspace_id')
         .select(['i.id', 'i.email', 'i.role', 'i.workspace_id', 'i.expires_at', 'i.accepted_at', 'w.name as workspace'])
-        .where('i.token_hash', '=', hashOf(token))
+        .where('i.token_hash', '=', hashOfSecret(token))
         .executeTakeFirst();
       if (!invite || Date.parse(invite.expires_at) <= clock.now().getTime()) {
         throw errors.notFound('invitation', 'token');
@@ -183,7 +224,7 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
     /** Accepting an invitation creates the user with the password they chose, logged in. */
     async acceptInvite(input: { token: string; name: string; password: string }): Promise<NewSession> {
       const invite = await this.openInvite(input.token);
-      if (input.password.length < 8) throw errors.validation('password', 'must be at least 8 characters');
+      requirePasswordRule(input.password);
       const userId = newId();
       const passwordHash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {

@@ -37,7 +37,7 @@ async function setup(): Promise<SetupOutput & { email: string }> {
     '--email',
     email,
     '--password',
-    'pw-12345678',
+    'correct horse battery',
   );
   return { ...output, email };
 }
@@ -58,7 +58,16 @@ describe(`parley CLI (${ENGINE})`, () => {
   test('setup › prints the new workspace and its owner as JSON', async () => {
     const email = `Owner-${randomUUID()}@Example.com`;
     const name = `Acme ${randomUUID().slice(0, 8)}`;
-    const result = await runCli(server, 'setup', '--workspace', name, '--email', email, '--password', 'pw-12345678');
+    const result = await runCli(
+      server,
+      'setup',
+      '--workspace',
+      name,
+      '--email',
+      email,
+      '--password',
+      'correct horse battery',
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stderr, '');
     const output = JSON.parse(result.stdout) as SetupOutput;
@@ -83,7 +92,7 @@ describe(`parley CLI (${ENGINE})`, () => {
       '--email',
       first.email.toUpperCase(),
       '--password',
-      'pw-12345678',
+      'correct horse battery',
     );
     assertFails(again, 1, /already exists \(conflict\)$/);
     const { count } = await server.app.services.deps.db
@@ -94,11 +103,22 @@ describe(`parley CLI (${ENGINE})`, () => {
     assert.equal(Number(count), 0, 'no workspace without an owner is left behind');
   });
 
-  test('setup › a short password or a bad email exits 1 naming the option', async () => {
+  test('setup › a short or common password or a bad email exits 1 naming the option', async () => {
     const email = `x-${randomUUID()}@example.com`;
-    const short = await runCli(server, 'setup', '--workspace', 'W', '--email', email, '--password', 'short');
-    assertFails(short, 1, /password: must be at least 8 characters/);
-    const bad = await runCli(server, 'setup', '--workspace', 'W', '--email', 'nobody', '--password', 'pw-12345678');
+    const short = await runCli(server, 'setup', '--workspace', 'W', '--email', email, '--password', 'elevenchars');
+    assertFails(short, 1, /password: must be at least 12 characters/);
+    const common = await runCli(server, 'setup', '--workspace', 'W', '--email', email, '--password', 'password1234');
+    assertFails(common, 1, /password: is too common or predictable/);
+    const bad = await runCli(
+      server,
+      'setup',
+      '--workspace',
+      'W',
+      '--email',
+      'nobody',
+      '--password',
+      'correct horse battery',
+    );
     assertFails(bad, 1, /email: must be an email address/);
   });
 

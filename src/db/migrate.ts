@@ -11,6 +11,7 @@ import * as outgoingWebhooks from './migrations/0007_outgoing_webhooks.js';
 import * as cursorIndexes from './migrations/0008_cursor_indexes.js';
 import * as idempotencyPerCaller from './migrations/0009_idempotency_per_caller.js';
 import * as people from './migrations/0010_people.js';
+import * as loginGuard from './migrations/0011_login_guard.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0008_cursor_indexes': cursorIndexes,
   '0009_idempotency_per_caller': idempotencyPerCaller,
   '0010_people': people,
+  '0011_login_guard': loginGuard,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -24,6 +24,8 @@ export interface Database {
   jobs: JobTable;
   sessions: SessionTable;
   login_failures: LoginFailureTable;
+  rate_limits: RateLimitTable;
+  first_run: FirstRunTable;
   invites: InviteTable;
   password_resets: PasswordResetTable;
   conversations: ConversationTable;
@@ -253,6 +255,19 @@ export interface LoginFailureTable {
   failures: number;
   locked_until: string | null;
   updated_at: string;
+}
+
+/** A fixed-window counter shared by every process: `hits` in the window that ends at `expires_at`. */
+export interface RateLimitTable {
+  key: string;
+  hits: number;
+  expires_at: string;
+}
+
+/** At most one row (id 1), written by the first-run set-up that claimed the installation. */
+export interface FirstRunTable {
+  id: number;
+  completed_at: string;
 }
 
 export interface InviteTable {

@@ -88,6 +88,19 @@ describe(`auth (${ENGINE})`, () => {
     assert.deepEqual((await other.action('search-contacts', {})).body, [], 'the refused write wrote nothing');
   });
 
+  test('tokens › a revoked token gets the very 401 an unknown token gets', async () => {
+    const ws = await createWorkspace(server);
+    await server.app.services.tokens.revoke(ws.tokenId);
+    const unknown = `parley_${randomBytes(32).toString('base64url')}`;
+    const answers = [await get('/api/v1/me', `Bearer ${ws.token}`), await get('/api/v1/me', `Bearer ${unknown}`)];
+    const [revoked, guessed] = answers.map((res) => {
+      const { status, code, title, detail } = res.body as Problem & { title: string };
+      return { status, code, title, detail, challenge: res.headers['www-authenticate'] };
+    });
+    assertUnauthorized(answers[0]!, ws.token);
+    assert.deepEqual(revoked, guessed);
+  });
+
   test('tokens › every documented operation refuses a request without a token', async () => {
     const doc = await server.http.send<{ paths: Record<string, Record<string, unknown>> }>(
       'GET',

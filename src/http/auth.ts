@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from '../shared/clock.js';
+import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import type { AccountService } from '../accounts/account.service.js';
 import type { TokenService } from '../workspaces/token.service.js';
@@ -11,22 +11,32 @@ import {
   sessionUserOf,
 } from './session-auth.js';
 import { isFollowUpPage } from './pagination.js';
-import { FixedWindowLimiter, type RateDecision } from './rate-limit.js';
+import { clientNetwork } from './client-address.js';
+import { FixedWindowLimiter, SharedWindowLimiter, type RateDecision } from './rate-limit.js';
 import type { Access, Api } from './types.js';
 
 const MINUTE_MS = 60_000;
 /** Requests per minute per client address while no valid token is presented (slows token guessing). */
 const ANONYMOUS_LIMIT_PER_MINUTE = 120;
+/** Failed sign-in attempts per client address (an IPv6 /64) and window, across every email (password spraying). */
+const SIGN_IN_FAILURES_PER_ADDRESS = 20;
+const SIGN_IN_WINDOW_MS = 10 * MINUTE_MS;
 
 /**
  * Authentication, scopes and rate limits for every API route. A route's `config.access` says who
  * may call it; `config.poll` marks trigger feeds, which are limited to one call per workspace
  * interval per token (0 = no interval: the "raised rate limit" for trusted pollers, whose polls then
  * count like any other request); everything else, follow-up pages of a feed included, shares the
- * per-token request budget.
+ * per-token request budget. Sign-in attempts (`config.signInAttempt`) are limited per client address
+ * in the database, so every process sharing it counts them together.
  */
-export function registerAuth(app: Api, deps: { tokens: TokenService; accounts: AccountService; clock: Clock }): void {
+export function registerAuth(
+  app: Api,
+  deps: { tokens: TokenService; accounts: AccountService } & Pick<Deps, 'db' | 'clock'>,
+): void {
   const limiter = new FixedWindowLimiter(deps.clock);
+  const signInLimiter = new SharedWindowLimiter(deps);
+  const signInKey = (request: FastifyRequest) => `sign-in:${clientNetwork(request.ip)}`;
 
   /**
    * The dashboard's requests: its own routes, and API routes called with the session cookie and
@@ -48,6 +58,22 @@ export function registerAuth(app: Api, deps: { tokens: TokenService; accounts: A
   }
 
   app.addHook('onRequest', async (request, reply) => {
+    await authorise(request, reply);
+    // Counted before the handler, so parallel attempts cannot all slip in; given back on success below.
+    if (request.routeOptions.config.signInAttempt) {
+      enforce(reply, await signInLimiter.hit(signInKey(request), SIGN_IN_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS));
+    }
+  });
+
+  // Before the answer leaves, so the client's next attempt already sees the hit given back.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.routeOptions.config.signInAttempt && reply.statusCode < 400) {
+      await signInLimiter.refund(signInKey(request));
+    }
+    return payload;
+  });
+
+  async function authorise(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const access = request.routeOptions.config.access ?? defaultAccess(request.routeOptions.url);
     if (access === 'public') {
       if (request.url.startsWith('/api/dashboard/')) requireSameOrigin(request);
@@ -73,7 +99,7 @@ export function registerAuth(app: Api, deps: { tokens: TokenService; accounts: A
     if (access === 'write' && request.principal.scope === 'read') {
       throw errors.insufficientScope('This token is read-only; this action needs a token with full access');
     }
-  });
+  }
 
   // Polls are counted after validation, so a malformed poll does not use up the interval.
   app.addHook('preHandler', async (request, reply) => {

@@ -1,4 +1,6 @@
+import type { Deps } from '../shared/context.js';
 import type { Clock } from '../shared/clock.js';
+import { toStoredTimestamp } from '../shared/time.js';
 
 export interface RateDecision {
   allowed: boolean;
@@ -45,5 +47,59 @@ export class FixedWindowLimiter {
     for (const [key, window] of this.windows) {
       if (now - window.start >= window.windowMs) this.windows.delete(key);
     }
+  }
+}
+
+/**
+ * Fixed-window counters kept in the database, for limits that must hold for the whole deployment
+ * (several Parley processes on one database behave as one). A hit is one atomic upsert-increment,
+ * so concurrent requests cannot slip past the limit between a read and a write.
+ */
+export class SharedWindowLimiter {
+  constructor(private readonly deps: Pick<Deps, 'db' | 'clock'>) {}
+
+  /** Counts one hit on `key` and says whether it fits `limit` hits per `windowMs`. */
+  async hit(key: string, limit: number, windowMs: number): Promise<RateDecision> {
+    const now = this.deps.clock.now();
+    const nowStored = toStoredTimestamp(now);
+    const nextExpiry = toStoredTimestamp(new Date(now.getTime() + windowMs));
+    const window = await this.deps.db
+      .insertInto('rate_limits')
+      .values({ key, hits: 1, expires_at: nextExpiry })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet((eb) => {
+          const expired = eb('rate_limits.expires_at', '<=', nowStored);
+          return {
+            hits: eb
+              .case()
+              .when(expired)
+              .then(1)
+              .else(eb('rate_limits.hits', '+', 1))
+              .end(),
+            expires_at: eb.case().when(expired).then(nextExpiry).else(eb.ref('rate_limits.expires_at')).end(),
+          };
+        }),
+      )
+      .returning(['hits', 'expires_at'])
+      .executeTakeFirstOrThrow();
+    // A new window began: a moment to drop the windows of keys that went quiet.
+    if (window.hits === 1) await this.deps.db.deleteFrom('rate_limits').where('expires_at', '<=', nowStored).execute();
+    return {
+      allowed: window.hits <= limit,
+      limit,
+      remaining: Math.max(0, limit - window.hits),
+      resetSeconds: Math.max(1, Math.ceil((Date.parse(window.expires_at) - now.getTime()) / 1000)),
+    };
+  }
+
+  /** Gives back one hit on `key` in its current window (a limit that counts only failures). */
+  async refund(key: string): Promise<void> {
+    await this.deps.db
+      .updateTable('rate_limits')
+      .set((eb) => ({ hits: eb('hits', '-', 1) }))
+      .where('key', '=', key)
+      .where('hits', '>', 0)
+      .where('expires_at', '>', toStoredTimestamp(this.deps.clock.now()))
+      .execute();
   }
 }

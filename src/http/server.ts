@@ -31,7 +31,9 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
     logger: redactingLogger(logger),
     // One log line per request, written in onResponse with the workspace and latency.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
+    // One proxy hop: the client address is the one that proxy appended to X-Forwarded-For, not a
+    // left-most entry the client wrote itself (which would let it dodge the per-address sign-in limit).
+    trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -48,7 +50,7 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
   await app.register(fastifyCookie);
   registerErrorHandling(app);
   registerTransport(app, config);
-  registerAuth(app, { tokens: services.tokens, accounts: services.accounts, clock: services.deps.clock });
+  registerAuth(app, { tokens: services.tokens, accounts: services.accounts, ...services.deps });
   registerIdempotency(app, services.deps);
   await registerOpenApi(app, config.publicBaseUrl);
   registerRoutes(app, services, config);

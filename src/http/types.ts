@@ -31,6 +31,11 @@ declare module 'fastify' {
      * Idempotency-Key retry answers 409 `idempotency_secret_withheld` instead of storing it.
      */
     secretResponse?: boolean;
+    /**
+     * A sign-in attempt (log in, first-run set-up, accepting an invitation, resetting a password):
+     * each failure counts against the per-client-address limit on password guessing.
+     */
+    signInAttempt?: boolean;
   }
 }
 

@@ -130,8 +130,8 @@ export function createTokenService({ db, clock, newId }: Deps) {
     async authenticate(token: string): Promise<Principal> {
       if (!TOKEN_PATTERN.test(token)) throw errors.unauthorized('The bearer token is malformed');
       const [row] = await selectToken(db, hashToken(token));
-      if (!row) throw errors.unauthorized('The bearer token is not known');
-      if (row.revoked_at) throw errors.unauthorized('The bearer token has been revoked');
+      // One answer for both: it does not confirm that a leaked token was ever real.
+      if (!row || row.revoked_at) throw errors.unauthorized('The bearer token is not known or has been revoked');
       await touch(row.id, row.last_used_at);
       return {
         tokenId: row.id,

@@ -1,10 +1,11 @@
 import { isTimeZone } from '../automation/schedule-time.js';
-import type { Selectable } from 'kysely';
-import type { UserTable, WorkspaceTable } from '../db/schema.js';
+import type { Selectable, Transaction } from 'kysely';
+import type { Database, UserTable, WorkspaceTable } from '../db/schema.js';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { hashPassword } from './password.js';
+import { requirePasswordRule } from './password-rule.js';
 
 export type Workspace = Selectable<WorkspaceTable>;
 export type User = Omit<Selectable<UserTable>, 'password_hash'>;
@@ -20,16 +21,18 @@ export interface WorkspaceSettings {
 /** Workspaces (the spec's tenants) and their users. */
 export function createWorkspaceService({ db, clock, newId }: Deps) {
   return {
-    /** Creates a workspace and its owner in one transaction. */
-    async setup(input: {
-      name: string;
-      email: string;
-      password: string;
-    }): Promise<{ workspace: Workspace; user: User }> {
+    /**
+     * Creates a workspace and its owner in one transaction. `claim`, when given, runs first in that
+     * transaction and may refuse by throwing (the first-run set-up claims the installation there).
+     */
+    async setup(
+      input: { name: string; email: string; password: string },
+      claim?: (trx: Transaction<Database>) => Promise<void>,
+    ): Promise<{ workspace: Workspace; user: User }> {
       const email = input.email.trim().toLowerCase();
       if (!input.name.trim()) throw errors.validation('workspace', 'must not be empty');
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw errors.validation('email', 'must be an email address');
-      if (input.password.length < 8) throw errors.validation('password', 'must be at least 8 characters');
+      requirePasswordRule(input.password);
       const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
       if (taken) throw errors.conflict(`A user with email ${email} already exists`);
       const now = toStoredTimestamp(clock.now());
@@ -52,6 +55,7 @@ export function createWorkspaceService({ db, clock, newId }: Deps) {
       };
       const passwordHash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {
+        await claim?.(trx);
         await trx.insertInto('workspaces').values(workspace).execute();
         await trx
           .insertInto('users')

@@ -5,6 +5,24 @@ import { ErrorNote, TextField, useSubmit } from '../ui';
 
 type Done = { onDone: () => Promise<void> };
 
+/** Mirrors the server's password rule (src/workspaces/password-rule.ts), which has the last word. */
+const PASSWORD_HINT = 'At least 12 characters, not a common password: a few unrelated words work well.';
+
+/**
+ * A field's error from the server, named by the field's label ("Password must be at least 12
+ * characters"); the form's note then shows only what no field shows.
+ */
+function fieldErrors(error: unknown, labels: Record<string, string>) {
+  const messages = Object.fromEntries(
+    Object.entries(labels).map(([field, label]) => {
+      const message = error instanceof ApiError ? error.fieldMessage(field) : undefined;
+      return [field, message && `${label} ${message}`];
+    }),
+  );
+  const shownByFields = Object.values(messages).some(Boolean);
+  return { field: (name: string) => messages[name], note: shownByFields ? null : error };
+}
+
 /** A sign-in card: the brand, a heading and its content, alone on the page. */
 export function Centered(props: { title: string; children: preact.ComponentChildren }) {
   useEffect(() => {
@@ -59,7 +77,11 @@ export function Setup({ onDone }: Done) {
     navigate('/settings/channel', { replace: true });
     await onDone();
   });
-  const field = (name: string) => (error instanceof ApiError ? error.fieldMessage(name) : undefined);
+  const { field, note } = fieldErrors(error, {
+    workspace: 'Workspace name',
+    email: 'Your email',
+    password: 'Password',
+  });
   return (
     <Centered title="Set up your workspace">
       <p>Welcome to Parley. Create your workspace and its owner account; you can invite teammates later.</p>
@@ -84,14 +106,14 @@ export function Setup({ onDone }: Done) {
           label="Password"
           type="password"
           autoComplete="new-password"
-          minLength={8}
+          minLength={12}
           required
-          hint="At least 8 characters."
+          hint={PASSWORD_HINT}
           value={password}
           onValue={setPassword}
           error={field('password')}
         />
-        <ErrorNote error={error} />
+        <ErrorNote error={note} />
         <button class="primary" type="submit" disabled={busy}>
           Create workspace
         </button>
@@ -120,6 +142,7 @@ export function AcceptInvite({ token, onDone }: Done & { token: string }) {
     navigate('/inbox', { replace: true });
     await onDone();
   });
+  const { field, note } = fieldErrors(error, { password: 'Password' });
   if (loadError) {
     return (
       <Centered title="Invitation">
@@ -139,12 +162,14 @@ export function AcceptInvite({ token, onDone }: Done & { token: string }) {
           label="Choose a password"
           type="password"
           autoComplete="new-password"
-          minLength={8}
+          minLength={12}
           required
+          hint={PASSWORD_HINT}
           value={password}
           onValue={setPassword}
+          error={field('password')}
         />
-        <ErrorNote error={error} />
+        <ErrorNote error={note} />
         <button class="primary" type="submit" disabled={busy}>
           Join workspace
         </button>
