@@ -10,7 +10,7 @@ export function registerPasswordRoutes(app: Api, passwords: PasswordService): vo
   app.put(
     '/api/dashboard/password',
     {
-      config: { access: 'session' },
+      config: { access: 'session', signInAttempt: true },
       schema: { hide, body: Type.Object({ current_password: Password, new_password: Password }) },
     },
     async (request) => {
@@ -23,7 +23,7 @@ export function registerPasswordRoutes(app: Api, passwords: PasswordService): vo
   app.post(
     '/api/dashboard/password-reset',
     {
-      config: { access: 'public' },
+      config: { access: 'public', signInAttempt: true },
       schema: { hide, body: Type.Object({ token: Type.String({ maxLength: 100 }), password: Password }) },
     },
     async (request) => {

@@ -3,7 +3,7 @@ import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { hashPassword, verifyPassword } from '../workspaces/password.js';
 import type { SessionUser } from './account.service.js';
-import { checkNewPassword } from './password-rule.js';
+import { requirePasswordRule } from '../workspaces/password-rule.js';
 import { hashOfSecret, newSecretToken } from './secret-token.js';
 
 /** How long a reset link works: long enough for the operator to hand it over, short for a leaked one. */
@@ -28,7 +28,7 @@ export function createPasswordService({ db, clock, newId }: Deps) {
       if (!(await verifyPassword(input.currentPassword, password_hash))) {
         throw errors.validation('current_password', 'is not your current password');
       }
-      checkNewPassword('new_password', input.newPassword);
+      requirePasswordRule(input.newPassword, 'new_password');
       const newHash = await hashPassword(input.newPassword);
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('users').set({ password_hash: newHash }).where('id', '=', user.userId).execute();
@@ -72,7 +72,7 @@ export function createPasswordService({ db, clock, newId }: Deps) {
         .executeTakeFirst();
       if (!reset || Date.parse(reset.expires_at) <= clock.now().getTime()) throw errors.notFound('reset link', 'token');
       if (reset.used_at) throw linkUsed();
-      checkNewPassword('password', input.password);
+      requirePasswordRule(input.password);
       const newHash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {
         const claimed = await trx
