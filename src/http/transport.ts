@@ -1,9 +1,7 @@
 import type { Config } from '../config.js';
-import { AppError } from '../shared/errors.js';
+import { AppError, errors, type FieldError } from '../shared/errors.js';
+import { unstorableJson, type JsonProblem } from '../shared/storable-json.js';
 import type { Api } from './types.js';
-
-/** A `\u0000` escape that is not itself escaped (`\\u0000` is a backslash followed by text). */
-const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/;
 
 /**
  * What every request goes through before routing: JSON-only bodies, HTTPS enforcement behind a
@@ -29,18 +27,26 @@ export function registerTransport(app: Api, config: Config): void {
   closeConnectionsWhenStopping(app);
 }
 
-/** The API speaks JSON only (anything else is a 415), and no text may hold NUL, which PostgreSQL refuses. */
+/**
+ * The API speaks JSON only (anything else is a 415), and a body must be JSON the database can hold
+ * alike on every engine (see unstorableJson): refused here, once, before any route sees it.
+ */
 function acceptJsonOnly(app: Api): void {
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
-    const body = raw.toString();
-    if (NUL_ESCAPE.test(body)) {
-      done(new AppError(400, 'validation_failed', 'Text must not contain NUL (\\u0000) characters'), undefined);
-      return;
-    }
-    void parseJson(request, body, done);
+    void parseJson(request, raw.toString(), (error: Error | null, body?: unknown) => {
+      if (error) return done(error, undefined);
+      const problems = unstorableJson(body);
+      if (problems.length > 0) return done(errors.validationMany(problems.map(asBodyField)), undefined);
+      done(null, body);
+    });
   });
+}
+
+/** A problem in the body named as validation errors name fields (`metadata.note`; `body` for the whole). */
+function asBodyField({ path, message }: JsonProblem): FieldError {
+  return { field: path.join('.') || 'body', message };
 }
 
 /** The left-most X-Forwarded-Proto is what the client used (proxies append theirs). */
