@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createTemplate, createWorkspace, type TestWorkspace } from '../../test/factories.js';
+import { createTemplate, createWorkspace, logInToDashboard, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE, startServer, type HttpResponse } from '../../test/server.js';
 import type { Contact } from '../contacts/contact.schema.js';
 
@@ -175,6 +175,17 @@ describe(`errors (${ENGINE})`, () => {
     const deepest = `{"phone": "+14155550100", "metadata": ${nested(63)}}`;
     const created = await post(ws, 'create-contact', deepest, 'application/json');
     assert.equal(created.status, 201, created.text);
+  });
+
+  test('400 › a NUL in a query string, or a URL path that is no UTF-8, is refused in the same shape', async () => {
+    const session = await logInToDashboard(server);
+    for (const pathname of ['/api/dashboard/contacts?query=a%00b', '/api/dashboard/contacts/export.csv?tag=%00']) {
+      const problem = assertProblem(await session.send('GET', pathname), 400, 'validation_failed');
+      assert.match(problem.detail, /NUL/, pathname);
+    }
+    for (const pathname of ['/api/dashboard/invites/%FF', '/api/dashboard/contacts/%ED%A0%80/activity']) {
+      assertProblem(await session.send('GET', pathname), 400, 'validation_failed');
+    }
   });
 
   test('401 › a missing token is unauthorized, in the same shape', async () => {

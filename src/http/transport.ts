@@ -9,6 +9,7 @@ import type { Api } from './types.js';
  */
 export function registerTransport(app: Api, config: Config): void {
   acceptJsonOnly(app);
+  refuseUnstorableUrlText(app);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
     // The health check is exempt: orchestrators probe the container directly, not through the proxy.
@@ -38,14 +39,22 @@ function acceptJsonOnly(app: Api): void {
     void parseJson(request, raw.toString(), (error: Error | null, body?: unknown) => {
       if (error) return done(error, undefined);
       const problems = unstorableJson(body);
-      if (problems.length > 0) return done(errors.validationMany(problems.map(asBodyField)), undefined);
+      if (problems.length > 0) return done(errors.validationMany(problems.map(asField)), undefined);
       done(null, body);
     });
   });
 }
 
-/** A problem in the body named as validation errors name fields (`metadata.note`; `body` for the whole). */
-function asBodyField({ path, message }: JsonProblem): FieldError {
+/** The query string and path parameters reach the database as text too, so they follow the body's rule. */
+function refuseUnstorableUrlText(app: Api): void {
+  app.addHook('preValidation', (request, _reply, done) => {
+    const problems = unstorableJson({ ...(request.query as object), ...(request.params as object) });
+    done(problems.length > 0 ? errors.validationMany(problems.map(asField)) : undefined);
+  });
+}
+
+/** A problem named as validation errors name fields (`metadata.note`; `body` for the whole body). */
+function asField({ path, message }: JsonProblem): FieldError {
   return { field: path.join('.') || 'body', message };
 }
 
