@@ -1,5 +1,5 @@
 /** How deep objects and arrays may nest in JSON that Parley takes in; the outermost value is level 1. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 /** Enough to show what is wrong; a body with more bad text is usually the wrong body. */
 const MAX_PROBLEMS = 20;
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one (code units: no u flag). */
