@@ -137,3 +137,37 @@ export async function recordInboundMessage(
     .execute();
   return id;
 }
+
+/** A dashboard session over HTTPS, as the browser holds it: its cookie and CSRF token go with every request. */
+export interface DashboardSession {
+  workspaceId: string;
+  email: string;
+  password: string;
+  /** Sends with the session cookie and X-CSRF-Token (override or add headers, e.g. Origin). */
+  send<T = unknown>(
+    method: 'GET' | 'POST',
+    pathname: string,
+    options?: { body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<HttpResponse<T>>;
+}
+
+/** A new workspace whose owner logged in through POST /api/dashboard/login. */
+export async function logInToDashboard(server: TestServer): Promise<DashboardSession> {
+  const email = `owner-${randomUUID()}@example.com`;
+  const password = 'correct horse battery';
+  const { workspace } = await server.app.services.workspaces.setup({ name: 'Dashboard', email, password });
+  const login = await server.http.send('POST', '/api/dashboard/login', { body: { email, password } });
+  if (login.status !== 200) throw new Error(`login failed: ${login.text}`);
+  const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+  const session = await server.http.send<{ csrf_token: string }>('GET', '/api/dashboard/session', {
+    headers: { cookie },
+  });
+  const authentication = { cookie, 'x-csrf-token': session.body.csrf_token };
+  return {
+    workspaceId: workspace.id,
+    email,
+    password,
+    send: (method, pathname, options = {}) =>
+      server.http.send(method, pathname, { ...options, headers: { ...authentication, ...options.headers } }),
+  };
+}

@@ -435,5 +435,27 @@ describe(`campaigns (${ENGINE})`, () => {
     );
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /audience/);
+    const lone = await runCli(
+      server,
+      'campaign',
+      'create',
+      ...workspace,
+      '--name',
+      'Y',
+      '--template-id',
+      template.id,
+      '--tag',
+      'cli',
+      '--variables',
+      '["\\ud800","ORD-1"]',
+    );
+    assert.equal(lone.code, 1, lone.stderr);
+    assert.match(lone.stderr, /^parley: variables\.0: must not contain a lone UTF-16 surrogate/);
+    const all = await cliJson<Campaign[]>(server, 'campaign', 'list', ...workspace);
+    assert.deepEqual(
+      all.map((c) => c.id),
+      [created.id],
+      'the refused campaigns were not created',
+    );
   });
 });

@@ -8,6 +8,7 @@ import type { Services } from '../services.js';
 import type { Caller } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { registerFormats } from '../shared/formats.js';
+import { unstorableJson } from '../shared/storable-json.js';
 import { formatTimestamp } from '../shared/time.js';
 import { CreateWebhookBody, ListDeliveriesBody } from '../outgoing/webhook.schema.js';
 
@@ -37,13 +38,19 @@ function integerOption(value: string | undefined, field: string): number | undef
   return Number(value);
 }
 
-/** A JSON option value (e.g. --variables '["Ada","ORD-1"]'). */
+/** A JSON option value (e.g. --variables '["Ada","ORD-1"]'), held to the same rules as a request body. */
 function jsonOption(value: string, field: string): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(value);
+    parsed = JSON.parse(value);
   } catch {
     throw errors.validation(field, 'must be JSON, e.g. ["Ada","ORD-1"]');
   }
+  const problems = unstorableJson(parsed);
+  if (problems.length > 0) {
+    throw errors.validationMany(problems.map(({ path, message }) => ({ field: [field, ...path].join('.'), message })));
+  }
+  return parsed;
 }
 
 /** The CLI's input checked against the same schema the API validates with; problems name their path. */

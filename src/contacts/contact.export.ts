@@ -6,12 +6,25 @@ export const EXPORT_COLUMNS = ['phone', 'name', 'email', 'tags', 'created_at', '
 
 /** Cells a spreadsheet would read as a formula (OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * The same after a `;`: a spreadsheet whose locale separates cells with `;` (much of Europe) splits
+ * the line there, and the part after it is a cell of its own (quotes around it do not stop that).
+ */
+const FORMULA_AFTER_SEMICOLON = /;(?=[=+\-@\t\r])/g;
 /** An E.164 phone (`+` and digits only) is at worst read as a number, never as a formula. */
 const PLAIN_PHONE = /^\+\d{1,15}$/;
+/** An apostrophe the export put in front of a formula character, at the start or after a `;`. */
+const NEUTRALISED = /(^|;)'(?=[=+\-@\t\r])/g;
 
-/** A cell a spreadsheet shows as text: one that could start a formula gets a leading apostrophe. */
+/** A cell a spreadsheet shows as text: wherever it could start a formula, an apostrophe goes first. */
 export function neutraliseCell(value: string): string {
-  return FORMULA_START.test(value) && !PLAIN_PHONE.test(value) ? `'${value}` : value;
+  const cell = value.replace(FORMULA_AFTER_SEMICOLON, ";'");
+  return FORMULA_START.test(cell) && !PLAIN_PHONE.test(cell) ? `'${cell}` : cell;
+}
+
+/** A cell of an exported file as it was before neutraliseCell, so an export imports back unchanged. */
+export function restoreCell(cell: string): string {
+  return cell.replace(NEUTRALISED, '$1');
 }
 
 function exportRecord(contact: Contact): string[] {
@@ -35,7 +48,9 @@ export function contactsCsv(batches: AsyncIterable<Contact[]>): Readable {
   async function* records() {
     for await (const batch of batches) for (const contact of batch) yield exportRecord(contact);
   }
-  const csv = stringify({ header: true, columns: EXPORT_COLUMNS });
+  // A cell holding `;` is quoted too: read with `;` as the separator, the part of the line before it
+  // then ends inside an open quote, so the phone that starts the line cannot start a formula there.
+  const csv = stringify({ header: true, columns: EXPORT_COLUMNS, quoted_match: ';' });
   const source = Readable.from(records());
   source.on('error', (error) => csv.destroy(error));
   return source.pipe(csv);

@@ -7,6 +7,7 @@ import { AppError, errors } from '../shared/errors.js';
 import { normalizePhone } from '../shared/phone.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { tagKey, tagRepository } from '../tags/tag.repository.js';
+import { restoreCell } from './contact.export.js';
 import { mergeAttributes, parseEmail, parseName, parseTagNames } from './contact.input.js';
 import { contactRepository, newContactRow, type ContactRow } from './contact.repository.js';
 import type { ContactEvents } from './contact.service.js';
@@ -42,8 +43,6 @@ interface ImportRow {
 const BATCH = 500;
 const MAX_NAME = 256;
 const MAX_REPORTED_ERRORS = 1000;
-/** A cell the export neutralised against formula injection (`'=…`) is read back without the apostrophe. */
-const NEUTRALISED = /^'(?=[=+\-@\t\r])/;
 
 /** Which column feeds what; exactly one phone column, and no field twice. */
 function checkMapping(columns: ColumnTarget[]): void {
@@ -73,7 +72,8 @@ function readRow(cells: string[], columns: ColumnTarget[], row: number): ImportR
   const problems: RowError[] = [];
   const result: ImportRow = { row, phone: '', tags: [], attributes: {} };
   columns.forEach((target, index) => {
-    const cell = (cells[index] ?? '').replace(NEUTRALISED, '').trim();
+    // A cell the export neutralised against formula injection (`'=…`) is read back without the apostrophes.
+    const cell = restoreCell(cells[index] ?? '').trim();
     if (target === '' || (cell === '' && target !== 'phone')) return;
     try {
       if (target === 'phone') {

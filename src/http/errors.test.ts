@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createTemplate, createWorkspace, type TestWorkspace } from '../../test/factories.js';
+import { createTemplate, createWorkspace, logInToDashboard, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE, startServer, type HttpResponse } from '../../test/server.js';
 import type { Contact } from '../contacts/contact.schema.js';
 
@@ -132,6 +132,62 @@ describe(`errors (${ENGINE})`, () => {
     assert.equal((created.body as { name: string }).name, 'back\\u0000slash');
   });
 
+  test('400 › a lone UTF-16 surrogate in a value or a key is refused on every engine, and nothing is written', async () => {
+    const ws = await createWorkspace(server);
+    const refused: [string, string, string][] = [
+      ['create-contact', '{"phone": "+14155550100", "metadata": {"note": "a\\ud800b"}}', 'metadata.note'],
+      ['create-contact', '{"phone": "+14155550100", "name": "\\udc00Ada"}', 'name'],
+      ['create-contact', '{"phone": "+14155550100", "metadata": {"\\ud800": "v"}}', 'metadata'],
+      ['simulate-inbound-message', '{"phone": "+14155550100", "text": "hi \\udbff"}', 'text'],
+      ['save-sequence', '{"name": "Welcome \\ud800", "steps": [{"action": {"type": "add_tag", "tag": "x"}}]}', 'name'],
+      [
+        'save-flow',
+        '{"name": "Support", "definition": {"start": "a", "nodes": [{"id": "a", "type": "send_text", "text": "\\ud800"}]}}',
+        'definition.nodes.0.text',
+      ],
+    ];
+    for (const [action, raw, field] of refused) {
+      const problem = assertProblem(await post(ws, action, raw, 'application/json'), 400, 'validation_failed');
+      assert.deepEqual(fieldsOf(problem), [field], `${action}: ${raw}`);
+      assert.match(problem.detail, /surrogate/);
+    }
+    await assertNothingWritten(ws);
+    const paired = await post(
+      ws,
+      'create-contact',
+      '{"phone": "+14155550100", "name": "Ada \\ud83d\\ude00"}',
+      'application/json',
+    );
+    assert.equal(paired.status, 201, 'a surrogate pair (an emoji) is ordinary text');
+    assert.equal((paired.body as Contact).name, 'Ada \u{1F600}');
+  });
+
+  test('400 › JSON nested deeper than 64 levels is refused on every engine; 64 levels are accepted', async () => {
+    const ws = await createWorkspace(server);
+    const nested = (levels: number) => '{"k":'.repeat(levels) + '1' + '}'.repeat(levels);
+    const deep = `{"phone": "+14155550100", "metadata": ${nested(5000)}}`;
+    const problem = assertProblem(await post(ws, 'create-contact', deep, 'application/json'), 400, 'validation_failed');
+    assert.match(problem.detail, /64 levels/);
+    const arrays = `{"phone": "+14155550100", "tags": ${'['.repeat(65)}${']'.repeat(65)}}`;
+    assertProblem(await post(ws, 'create-contact', arrays, 'application/json'), 400, 'validation_failed');
+    await assertNothingWritten(ws);
+    // The body is level 1 and metadata level 2, so 62 more objects reach the cap exactly.
+    const deepest = `{"phone": "+14155550100", "metadata": ${nested(63)}}`;
+    const created = await post(ws, 'create-contact', deepest, 'application/json');
+    assert.equal(created.status, 201, created.text);
+  });
+
+  test('400 › a NUL in a query string, or a URL path that is no UTF-8, is refused in the same shape', async () => {
+    const session = await logInToDashboard(server);
+    for (const pathname of ['/api/dashboard/contacts?query=a%00b', '/api/dashboard/contacts/export.csv?tag=%00']) {
+      const problem = assertProblem(await session.send('GET', pathname), 400, 'validation_failed');
+      assert.match(problem.detail, /NUL/, pathname);
+    }
+    for (const pathname of ['/api/dashboard/invites/%FF', '/api/dashboard/contacts/%ED%A0%80/activity']) {
+      assertProblem(await session.send('GET', pathname), 400, 'validation_failed');
+    }
+  });
+
   test('401 › a missing token is unauthorized, in the same shape', async () => {
     const res = await server.http.send('POST', '/api/v1/actions/search-contacts', { body: {} });
     assertProblem(res, 401, 'unauthorized', '/api/v1/actions/search-contacts');
@@ -238,6 +294,8 @@ describe(`errors (${ENGINE})`, () => {
       ['{"__proto__": {"admin": true}, "phone": "+14155550100"}', 'application/json', 400],
       ['[{"phone": "+14155550100"}]', 'application/json', 400],
       [JSON.stringify(wrongTypes), 'application/json', 400],
+      ['{"phone": "+14155550100", "name": "\\ud800", "query": "\\udc00"}', 'application/json', 400],
+      [`{"phone": "+14155550100", "metadata": ${'['.repeat(5000)}${']'.repeat(5000)}}`, 'application/json', 400],
       ['{"phone":"+14155550100","name":"A"}', 'text/plain', 415],
       ['phone=%2B14155550100', 'application/x-www-form-urlencoded', 415],
       [JSON.stringify({ phone: '+14155550100', blob: 'x'.repeat(1024 * 1024 + 1) }), 'application/json', 413],

@@ -59,6 +59,10 @@ export function toAppError(error: FastifyError, request: FastifyRequest): AppErr
       return new AppError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError(413, 'payload_too_large', 'The request body exceeds the size limit');
+    case 'FST_ERR_BAD_URL':
+      return new AppError(400, 'validation_failed', 'The URL path is not valid: a %-escape in it is not UTF-8 text');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError(400, 'validation_failed', 'The URL path is not valid: a part of it is too long');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new AppError(400, 'invalid_json', 'The request body is not valid JSON');
@@ -87,6 +91,12 @@ function validationField(v: AjvError, error: FastifyError): FieldError {
 
 /** Methods a path may be registered with; a wrong one on a known path is a 405, not a 404. */
 const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** What the router refuses before any route runs (a malformed URL path) answers with a problem document too. */
+export function frameworkErrorProblem(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void reply.header('x-request-id', request.id); // no hook runs for these, the one that sets it included
+  void sendProblem(request, reply, toAppError(error, request));
+}
 
 /** Every error, and every unknown route or method, answers with a problem document. */
 export function registerErrorHandling(app: Api): void {

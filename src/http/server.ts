@@ -8,7 +8,7 @@ import { registerAuth } from './auth.js';
 import { registerIdempotency } from './idempotency.js';
 import { redactingLogger, type LogTarget } from './log-redaction.js';
 import { registerOpenApi } from './openapi.js';
-import { registerErrorHandling } from './problem.js';
+import { frameworkErrorProblem, registerErrorHandling } from './problem.js';
 import type { TlsMaterial } from './tls.js';
 import { registerTransport } from './transport.js';
 import type { Api } from './types.js';
@@ -41,6 +41,7 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
     // GET routes would otherwise answer HEAD too, and a HEAD poll would use up the polling interval.
     exposeHeadRoutes: false,
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } },
+    frameworkErrors: frameworkErrorProblem,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('principal', null);

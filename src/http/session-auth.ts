@@ -29,11 +29,20 @@ export function requireCsrfToken(request: FastifyRequest, user: SessionUser): vo
   if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) throw errors.csrfTokenInvalid();
 }
 
-/** A browser's change from another origin (login CSRF, for instance) is refused before it runs. */
+/**
+ * A browser's change from another origin (login CSRF, for instance) is refused before it runs; so is
+ * one from an opaque origin (`Origin: null`: a sandboxed frame, a data: or file: page) or with an
+ * Origin no browser sends, since neither can be this server's own.
+ */
 export function requireSameOrigin(request: FastifyRequest): void {
   const origin = request.headers.origin;
   if (SAFE_METHODS.has(request.method) || !origin) return;
-  if (new URL(origin).host !== request.headers.host) throw errors.csrfTokenInvalid();
+  if (originHost(origin) !== request.headers.host) throw errors.csrfTokenInvalid();
+}
+
+/** The host (and port) an Origin header names, or null when it names none (`null`, unparseable). */
+function originHost(origin: string): string | null {
+  return URL.canParse(origin) ? new URL(origin).host : null;
 }
 
 /** A session acts with full access in its workspace, like a full-scope token of its user. */

@@ -1,10 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.js';
-import { AppError } from '../shared/errors.js';
+import { AppError, errors, type FieldError } from '../shared/errors.js';
+import { unstorableJson, type JsonProblem } from '../shared/storable-json.js';
 import type { Api } from './types.js';
-
-/** A `\u0000` escape that is not itself escaped (`\\u0000` is a backslash followed by text). */
-const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/;
 
 /**
  * What every request goes through before routing: JSON-only bodies, HTTPS enforcement behind a
@@ -12,6 +10,7 @@ const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/;
  */
 export function registerTransport(app: Api, config: Config): void {
   acceptJsonOnly(app);
+  refuseUnstorableUrlText(app);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
     // The health check is exempt: orchestrators probe the container directly, not through the proxy.
@@ -32,18 +31,34 @@ export function registerTransport(app: Api, config: Config): void {
   answerOversizedBodiesWhole(app);
 }
 
-/** The API speaks JSON only (anything else is a 415), and no text may hold NUL, which PostgreSQL refuses. */
+/**
+ * The API speaks JSON only (anything else is a 415), and a body must be JSON the database can hold
+ * alike on every engine (see unstorableJson): refused here, once, before any route sees it.
+ */
 function acceptJsonOnly(app: Api): void {
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, raw, done) => {
-    const body = raw.toString();
-    if (NUL_ESCAPE.test(body)) {
-      done(new AppError(400, 'validation_failed', 'Text must not contain NUL (\\u0000) characters'), undefined);
-      return;
-    }
-    void parseJson(request, body, done);
+    void parseJson(request, raw.toString(), (error: Error | null, body?: unknown) => {
+      if (error) return done(error, undefined);
+      const problems = unstorableJson(body);
+      if (problems.length > 0) return done(errors.validationMany(problems.map(asField)), undefined);
+      done(null, body);
+    });
   });
+}
+
+/** The query string and path parameters reach the database as text too, so they follow the body's rule. */
+function refuseUnstorableUrlText(app: Api): void {
+  app.addHook('preValidation', (request, _reply, done) => {
+    const problems = unstorableJson({ ...(request.query as object), ...(request.params as object) });
+    done(problems.length > 0 ? errors.validationMany(problems.map(asField)) : undefined);
+  });
+}
+
+/** A problem named as validation errors name fields (`metadata.note`; `body` for the whole body). */
+function asField({ path, message }: JsonProblem): FieldError {
+  return { field: path.join('.') || 'body', message };
 }
 
 /** The left-most X-Forwarded-Proto is what the client used (proxies append theirs). */

@@ -286,6 +286,13 @@ async function optedOutAt(ws: TestWorkspace, phone: string): Promise<string | nu
   return row.opted_out_at;
 }
 
+/** `{"k": {"k": … 1}}`, `levels` objects deep. */
+function nestedObject(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { k: 1 };
+  for (let level = 1; level < levels; level++) value = { k: value };
+  return value;
+}
+
 /** One broken field each: [label, how to break sampleDocument(), the problem reported, also run through the CLI]. */
 const BAD_FIELDS: [string, (d: WorkspaceData) => void, string, boolean][] = [
   [
@@ -336,6 +343,24 @@ const BAD_FIELDS: [string, (d: WorkspaceData) => void, string, boolean][] = [
     (d) => (d.contacts![1]!.custom_attributes = { note: 'a\u0000b' }),
     '/contacts/1/custom_attributes/note: must not contain the NUL character',
     false,
+  ],
+  [
+    'lone surrogate',
+    (d) => (d.contacts![1]!.name = 'Grace \ud800'),
+    '/contacts/1/name: must not contain a lone UTF-16 surrogate',
+    true,
+  ],
+  [
+    'lone surrogate in a property name',
+    (d) => (d.contacts![1]!.custom_attributes = { '\udc00': 'x' }),
+    '/contacts/1/custom_attributes: a property name must not contain a lone UTF-16 surrogate',
+    true,
+  ],
+  [
+    'nested too deep',
+    (d) => (d.contacts![1]!.custom_attributes = nestedObject(100)),
+    `/contacts/1/custom_attributes${'/k'.repeat(61)}: nests deeper than 64 levels`,
+    true,
   ],
   [
     'sequence naming an unknown template',

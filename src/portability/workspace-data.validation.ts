@@ -3,6 +3,7 @@ import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import { parseEmail, parsePhone } from '../contacts/contact.input.js';
 import { AppError, errors, type FieldError } from '../shared/errors.js';
+import { unstorableJson } from '../shared/storable-json.js';
 import { headerProblem } from '../templates/template.service.js';
 import { NOT_BLANK, WorkspaceDataSchema, type WorkspaceData } from './workspace-data.schema.js';
 
@@ -14,7 +15,7 @@ const MAX_PROBLEMS = 20;
  * so a bad file is refused before anything is written. Each problem names its JSON Pointer path.
  */
 export function validateWorkspaceData(document: unknown): WorkspaceData {
-  const problems = [...nulCharacters(document, ''), ...schemaProblems(document)];
+  const problems = [...unstorableText(document), ...schemaProblems(document)];
   if (problems.length === 0) problems.push(...ruleProblems(document as WorkspaceData));
   if (problems.length > 0) throw errors.validationMany(capped(problems));
   return document as WorkspaceData;
@@ -97,16 +98,13 @@ function describeUnion(error: ValueError): string {
   return nonNull ? `${describeSchemaError(nonNull)} (or null)` : error.message;
 }
 
-/** Both engines would refuse U+0000 half-way through the import (PostgreSQL text and jsonb cannot hold it). */
-function nulCharacters(value: unknown, path: string): FieldError[] {
-  const message = 'must not contain the NUL character (U+0000)';
-  if (typeof value === 'string') return value.includes('\u0000') ? [{ field: path || '/', message }] : [];
-  if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, child]) => {
-    const childPath = `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    const keyProblem = key.includes('\u0000') ? [{ field: childPath, message: `its name ${message}` }] : [];
-    return [...keyProblem, ...nulCharacters(child, childPath)];
-  });
+/** Text PostgreSQL would refuse half-way through the import, and nesting too deep, by JSON Pointer. */
+function unstorableText(document: unknown): FieldError[] {
+  return unstorableJson(document).map(({ path, message }) => ({ field: jsonPointer(path), message }));
+}
+
+function jsonPointer(path: string[]): string {
+  return path.map((key) => `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('') || '/';
 }
 
 /** Rules beyond the schema that the services would otherwise enforce only while writing. */

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { logInToDashboard, type DashboardSession } from '../../test/factories.js';
+import { ENGINE, startServer } from '../../test/server.js';
+
+const server = await startServer();
+
+/** Names a spreadsheet would run as a formula, read with `,` or (as many European locales do) with `;`. */
+const HOSTILE_NAMES = [
+  '=1+2',
+  '+SUM(A1)',
+  '-2+3',
+  '@cmd',
+  '\tTab',
+  'Ada;=HYPERLINK("https://evil.example")',
+  'Ada; ok;+cmd|calc;',
+  'x;-1;@y',
+];
+
+/** Where a cell could start a formula: at its start, or (read with `;`) at any part's start. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_PHONE = /^\+\d{1,15}$/;
+
+async function exportCsv(session: DashboardSession): Promise<string> {
+  const res = await session.send<string>('GET', '/api/dashboard/contacts/export.csv');
+  assert.equal(res.status, 200, res.text);
+  return res.text;
+}
+
+async function importCsv(session: DashboardSession, csv: string) {
+  return session.send<{ created: number; errors: { field: string }[] }>('POST', '/api/dashboard/contacts/import', {
+    body: { csv, columns: ['phone', 'name', '', '', '', '', ''] },
+  });
+}
+
+describe(`contacts CSV (${ENGINE})`, () => {
+  test('export › no cell starts a formula, read with "," or with ";", and the import reads the names back', async () => {
+    const session = await logInToDashboard(server);
+    for (const [i, name] of HOSTILE_NAMES.entries()) {
+      const phone = `+1415555${String(i).padStart(4, '0')}`;
+      const created = await session.send('POST', '/api/v1/actions/create-contact', { body: { phone, name } });
+      assert.equal(created.status, 201, created.text);
+    }
+    const csv = await exportCsv(session);
+    const asFormulas = (cells: string[]) => cells.filter((cell) => FORMULA_START.test(cell) && !PLAIN_PHONE.test(cell));
+    const byComma: string[][] = parse(csv);
+    assert.deepEqual(asFormulas(byComma.flat()), [], 'read with ","');
+    const bySemicolon: string[][] = parse(csv, { delimiter: ';', relax_quotes: true, relax_column_count: true });
+    assert.deepEqual(asFormulas(bySemicolon.flatMap((row) => row.slice(1))), [], 'read with ";"');
+    for (const [first, ...rest] of bySemicolon) {
+      // Read with ";", a row's first part starts with its phone: it must stop inside an open quote, no formula.
+      if (rest.length > 0) assert.equal(first!.split('"').length % 2, 0, `an open quote ends ${first}`);
+    }
+    const rows = parse<{ name: string }>(csv, { columns: true });
+    const semicolons = rows.filter((row) => row.name.includes(';')).map((row) => row.name);
+    assert.equal(semicolons.length, 3, csv);
+    for (const name of semicolons) assert.ok(csv.includes(`,"${name.replaceAll('"', '""')}",`), `quoted: ${name}`);
+
+    const other = await logInToDashboard(server);
+    const imported = await importCsv(other, csv);
+    assert.equal(imported.status, 200, imported.text);
+    assert.deepEqual([imported.body.created, imported.body.errors], [HOSTILE_NAMES.length, []]);
+    const listed = await other.send<{ contacts: { name: string }[] }>('GET', '/api/dashboard/contacts');
+    assert.deepEqual(
+      listed.body.contacts.map((contact) => contact.name).sort(),
+      HOSTILE_NAMES.map((name) => name.trim()).sort(),
+      'the import takes the neutralising apostrophes out again (and trims cells, as always)',
+    );
+  });
+
+  test('import › a lone UTF-16 surrogate in the CSV is a 400 naming csv, and nothing is imported', async () => {
+    const session = await logInToDashboard(server);
+    const res = await importCsv(session, 'phone,name\n+14155550100,Ada \ud800\n');
+    assert.equal(res.status, 400, res.text);
+    assert.deepEqual(
+      res.body.errors.map((e) => e.field),
+      ['csv'],
+    );
+    const contacts = await session.send<{ contacts: unknown[] }>('GET', '/api/dashboard/contacts');
+    assert.deepEqual(contacts.body.contacts, []);
+  });
+});

@@ -1,0 +1,52 @@
+/** How deep objects and arrays may nest in JSON that Parley takes in; the outermost value is level 1. */
+const MAX_JSON_DEPTH = 64;
+/** Enough to show what is wrong; a body with more bad text is usually the wrong body. */
+const MAX_PROBLEMS = 20;
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one (code units: no u flag). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A place in a parsed JSON value that Parley does not store, and why. */
+export interface JsonProblem {
+  /** Property names and array indexes from the outermost value down to the offending one. */
+  path: string[];
+  message: string;
+}
+
+/**
+ * Why a text cannot be stored alike on both engines, or null: PostgreSQL refuses NUL and lone UTF-16
+ * surrogates (which no UTF-8 text can hold), where SQLite would keep them or store mangled bytes.
+ */
+function textProblem(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
+  if (LONE_SURROGATE.test(text)) return 'must not contain a lone UTF-16 surrogate (an unpaired \\uD800–\\uDFFF escape)';
+  return null;
+}
+
+/**
+ * What keeps a parsed JSON value out of the database: text (values and property names) holding NUL
+ * or a lone surrogate, and nesting deeper than MAX_JSON_DEPTH, which the code that walks stored
+ * JSON (and PostgreSQL's own parser) need not survive. At most MAX_PROBLEMS; [] when all is well.
+ */
+export function unstorableJson(value: unknown): JsonProblem[] {
+  const problems: JsonProblem[] = [];
+  const visit = (node: unknown, path: string[], depth: number): void => {
+    if (problems.length >= MAX_PROBLEMS) return;
+    if (typeof node === 'string') {
+      const message = textProblem(node);
+      if (message) problems.push({ path, message });
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    if (depth > MAX_JSON_DEPTH) {
+      problems.push({ path, message: `nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays` });
+      return;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      const message = textProblem(key);
+      if (message) problems.push({ path, message: `a property name ${message}` });
+      visit(child, [...path, key], depth + 1);
+    }
+  };
+  visit(value, [], 1);
+  return problems;
+}
