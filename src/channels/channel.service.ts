@@ -211,12 +211,8 @@ async function requireMetaConfirms(
     description = await graph.describeNumber(phoneNumberId, wabaId, accessToken);
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;
-    throw errors.conflict(
-      `Meta could not be asked about this phone number (${error.message}); nothing was saved, retry`,
-      {
-        retryable: true,
-      },
-    );
+    const message = `Meta could not be asked about this phone number (${error.message}); nothing was saved, retry`;
+    throw errors.conflict(message, { retryable: true });
   }
   if (description.connectable) return;
   const meta = description.metaMessage ? ` Meta says: ${description.metaMessage}` : '';
