@@ -73,15 +73,18 @@ export function createChannelService({ db, clock }: Deps, secrets: SecretBox, gr
   const row = (workspaceId: string) =>
     db.selectFrom('channels').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
 
-  // Values are wrapped: the cache cannot hold "no channel" as undefined.
+  // Values are wrapped: the cache cannot hold "no channel" as undefined. A save clears entries while
+  // other requests may be loading them; ignoreFetchAbort lets those loads finish instead of rejecting.
   const cachedRows = new LRUCache<string, Loaded<{ channel: Awaited<ReturnType<typeof row>> }>>({
     max: CACHE_ENTRIES,
     ttl: CACHE_MS,
+    ignoreFetchAbort: true,
     fetchMethod: async (workspaceId) => ({ channel: await row(workspaceId), loadedAt: performance.now() }),
   });
   const cachedOwners = new LRUCache<string, Loaded<{ workspaceId: string | null }>>({
     max: CACHE_ENTRIES,
     ttl: CACHE_MS,
+    ignoreFetchAbort: true,
     fetchMethod: async (phoneNumberId) => {
       const channel = await db
         .selectFrom('channels')
