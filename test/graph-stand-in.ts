@@ -311,15 +311,11 @@ function phoneNumberFields(number: StandInNumber) {
   };
 }
 
-/** `GET /{phone-number-id}?fields=…`: the fields asked for, and the id, as Meta answers. */
+/** `GET /{phone-number-id}`: every field, or with `?fields=…` those asked for and the id, as Meta answers. */
 function sendPhoneNumber(res: http.ServerResponse, number: StandInNumber, url: URL): void {
-  const asked = url.searchParams.get('fields')?.split(',') ?? [
-    'verified_name',
-    'display_phone_number',
-    'quality_rating',
-  ];
-  const fields = phoneNumberFields(number);
-  send(res, 200, Object.fromEntries(Object.entries(fields).filter(([name]) => name === 'id' || asked.includes(name))));
+  const asked = url.searchParams.get('fields')?.split(',');
+  const fields = Object.entries(phoneNumberFields(number));
+  send(res, 200, Object.fromEntries(asked ? fields.filter(([name]) => name === 'id' || asked.includes(name)) : fields));
 }
 
 /** `GET /{waba-id}/phone_numbers`: the WABA's numbers, paged. */
