@@ -38,6 +38,7 @@ const settings = {
   output: env.BENCH_OUTPUT ?? 'BENCHMARKS.md',
 };
 const APP_SECRET = 'bench-app-secret';
+const WABA_ID = '2000002';
 const PHONE_NUMBER_ID = '1000002';
 
 interface Result {
@@ -210,7 +211,7 @@ function signedReply(from: string, sequence: number): { body: string; signature:
     object: 'whatsapp_business_account',
     entry: [
       {
-        id: '2000002',
+        id: WABA_ID,
         changes: [
           {
             field: 'messages',
@@ -240,7 +241,7 @@ async function runEngine(engine: Engine): Promise<Result> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `parley-bench-automation-${engine}-`));
   const postgres = engine === 'postgres' ? await startPostgres(settings.pgPort) : null;
   const where = { databaseUrl: postgres?.url ?? null, dataDir };
-  const sink: GraphSink = await startGraphSink();
+  const sink: GraphSink = await startGraphSink({ phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID });
   const processEnv: NodeJS.ProcessEnv = {
     PATH: env.PATH,
     HOME: env.HOME,
@@ -275,7 +276,7 @@ async function runEngine(engine: Engine): Promise<Result> {
         '--phone-number-id',
         PHONE_NUMBER_ID,
         '--waba-id',
-        '2000002',
+        WABA_ID,
         '--access-token',
         'bench-token',
         '--messages-per-second',

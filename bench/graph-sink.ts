@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 /**
  * The benchmark's Graph API: answers `POST /{version}/{phone-number-id}/messages` with Meta's
  * success shape as fast as it can and counts what arrives (per second), keeping no bodies, so
- * 100,000 sends cost it little memory. The test suite's stand-in (test/graph-stand-in.ts) is the
- * one that checks payloads.
+ * 100,000 sends cost it little memory. It also describes its one business number, so
+ * `parley channel set` can confirm it. The test suite's stand-in (test/graph-stand-in.ts) is the
+ * one that checks payloads and tokens.
  */
 export interface GraphSink {
   url: string;
@@ -15,12 +16,24 @@ export interface GraphSink {
   close(): Promise<void>;
 }
 
-export async function startGraphSink(): Promise<GraphSink> {
+export async function startGraphSink(number: { phoneNumberId: string; wabaId: string }): Promise<GraphSink> {
   const arrivals: number[] = [];
   let sequence = 0;
+  const described = JSON.stringify({
+    id: number.phoneNumberId,
+    display_phone_number: '+1 555-010-0000',
+    verified_name: 'Parley Bench',
+    quality_rating: 'GREEN',
+  });
   const server = http.createServer((request, response) => {
     request.resume();
     request.on('end', () => {
+      const path = new URL(request.url ?? '/', 'http://sink').pathname.split('/').slice(2).join('/');
+      if (request.method === 'GET' && (path === number.phoneNumberId || path === `${number.wabaId}/phone_numbers`)) {
+        const body = path === number.phoneNumberId ? described : `{"data":[${described}]}`;
+        response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+        return;
+      }
       if (request.method !== 'POST' || !/\/messages$/.test(request.url ?? '')) {
         response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"code":100}}');
         return;

@@ -30,6 +30,7 @@ const settings = {
   output: env.BENCH_OUTPUT ?? 'BENCHMARKS.md',
 };
 const APP_SECRET = 'bench-app-secret';
+const WABA_ID = '2000001';
 const PHONE_NUMBER_ID = '1000001';
 const PACE = 80;
 
@@ -117,7 +118,7 @@ function webhookBody(sequence: number, size: number): string {
     object: 'whatsapp_business_account',
     entry: [
       {
-        id: '2000001',
+        id: WABA_ID,
         changes: [
           {
             field: 'messages',
@@ -174,7 +175,7 @@ async function runEngine(engine: Engine): Promise<Result> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `parley-bench-messaging-${engine}-`));
   const postgres = engine === 'postgres' ? await startPostgres(settings.pgPort) : null;
   const where = { databaseUrl: postgres?.url ?? null, dataDir };
-  const sink = await startGraphSink();
+  const sink = await startGraphSink({ phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID });
   const processEnv: NodeJS.ProcessEnv = {
     PATH: env.PATH,
     HOME: env.HOME,
@@ -195,7 +196,7 @@ async function runEngine(engine: Engine): Promise<Result> {
     const channel = (perSecond: number) =>
       parleyCli(
         ['channel', 'set', '--workspace', workspaceId, '--provider', 'whatsapp-cloud'].concat(
-          ['--phone-number-id', PHONE_NUMBER_ID, '--waba-id', '2000001', '--access-token', 'bench-token'],
+          ['--phone-number-id', PHONE_NUMBER_ID, '--waba-id', WABA_ID, '--access-token', 'bench-token'],
           ['--messages-per-second', String(perSecond)],
         ),
         processEnv,

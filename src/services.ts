@@ -48,8 +48,8 @@ export function createServices(deps: Deps, config: Config) {
     tagged: (trx, workspaceId, contactId, names) => sequences.onTagged(trx, workspaceId, contactId, names),
   };
   const contacts = createContactService(deps, () => contactEvents, cursors);
-  const channels = createChannelService(deps, secrets);
   const graph = createGraphClient({ graphUrl: config.whatsappGraphUrl, apiVersion: config.whatsappApiVersion });
+  const channels = createChannelService(deps, secrets, graph);
   // The dashboard's live updates: the message service and the outbox tell it what changed.
   const inboxEvents = createEventHub();
   // Outgoing webhooks: queued by the events in their transactions, sent by the worker once woken after the commit.

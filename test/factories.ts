@@ -171,3 +171,17 @@ export async function logInToDashboard(server: TestServer): Promise<DashboardSes
       server.http.send(method, pathname, { ...options, headers: { ...authentication, ...options.headers } }),
   };
 }
+
+/** A dashboard session over HTTP: the session cookie and its CSRF token, sent as the web app sends them. */
+export async function logInOverHttp(http: HttpClient, credentials: { email: string; password: string }) {
+  const login = await http.send('POST', '/api/dashboard/login', { body: credentials });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
+  const setCookie = [login.headers['set-cookie'] ?? []].flat();
+  const cookie = setCookie.map((header) => header.split(';')[0]).join('; ');
+  const session = await http.send<{ csrf_token: string }>('GET', '/api/dashboard/session', { headers: { cookie } });
+  const headers = { cookie, 'x-csrf-token': session.body.csrf_token };
+  return {
+    send: <T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', pathname: string, body?: unknown) =>
+      http.send<T>(method, pathname, { headers, ...(body !== undefined && { body }) }),
+  };
+}

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
@@ -7,7 +7,14 @@ import type { MetaTemplate } from '../src/channels/whatsapp-cloud.js';
 /**
  * The one stand-in for Meta's Graph API in the test suite: plain HTTP on a random loopback port,
  * answering in Meta's documented formats. Point WHATSAPP_GRAPH_URL at `url`.
+ *
+ * Like Meta, it answers only the access tokens it knows (its own `accessToken` and those given to
+ * `addPhoneNumber` or `grantAccess`; any other gets Meta's code 190), and a phone number or WhatsApp
+ * Business Account only to a token that may read its WABA. Sends and media check the token only.
  */
+
+/** The access token of every stand-in unless it is started with another: stand-ins can share numbers. */
+export const STAND_IN_ACCESS_TOKEN = 'EAAG-stand-in-system-user';
 
 export interface RecordedRequest {
   method: string;
@@ -26,6 +33,15 @@ export interface ScriptedResponse {
 
 export interface GraphStandIn {
   url: string;
+  /** The system user's token the stand-in was started with. */
+  accessToken: string;
+  /**
+   * A business phone number Meta knows, in WABA `wabaId` (a new one unless given), readable with
+   * `accessToken` (the stand-in's unless given): what a workspace connects its channel with.
+   */
+  addPhoneNumber(options?: { wabaId?: string; accessToken?: string; verifiedName?: string }): StandInNumber;
+  /** Lets one more token read a WABA and its numbers (another system user's, or a rotated token). */
+  grantAccess(wabaId: string, accessToken: string): void;
   /** Every request received, in order, including refused ones. */
   requests: RecordedRequest[];
   /** The next `times` requests of any kind get this response instead of the normal answer. */
@@ -50,19 +66,33 @@ export interface GraphStandIn {
   close(): Promise<void>;
 }
 
+/** A phone number the stand-in serves, and the ids and token that connect it. */
+export interface StandInNumber {
+  phoneNumberId: string;
+  wabaId: string;
+  accessToken: string;
+  displayPhoneNumber: string;
+  verifiedName: string;
+}
+
 export interface StandInMedia {
   bytes: Buffer;
   mime_type: string;
   sha256?: string;
 }
 
-const TEMPLATES_PER_PAGE = 2;
+/** Small pages, so every list is read across several of them. */
+const ITEMS_PER_PAGE = 2;
 /** The path of Meta's media download host (lookaside.fbsbx.com), served here on the stand-in's own origin. */
 const MEDIA_DOWNLOAD_PATH = '/whatsapp_business/attachments/';
 
 interface State {
   apiVersion: string;
   url: string;
+  accessToken: string;
+  /** Each WhatsApp Business Account's readers: the tokens that may read it and its numbers. */
+  wabaReaders: Map<string, Set<string>>;
+  numbers: Map<string, StandInNumber>;
   requests: RecordedRequest[];
   failures: { response: ScriptedResponse; remaining: number }[];
   templates: Map<string, MetaTemplate[]>;
@@ -88,10 +118,13 @@ export function metaError(code: number, title: string, details?: string) {
 }
 
 /** Starts the stand-in; it is closed automatically after the calling file's (or suite's) tests. */
-export async function startGraphStandIn(options: { apiVersion: string }): Promise<GraphStandIn> {
+export async function startGraphStandIn(options: { apiVersion: string; accessToken?: string }): Promise<GraphStandIn> {
   const state: State = {
     apiVersion: options.apiVersion,
     url: '',
+    accessToken: options.accessToken ?? STAND_IN_ACCESS_TOKEN,
+    wabaReaders: new Map(),
+    numbers: new Map(),
     requests: [],
     failures: [],
     templates: new Map(),
@@ -121,9 +154,15 @@ export async function startGraphStandIn(options: { apiVersion: string }): Promis
   after(close);
   return {
     url: state.url,
+    accessToken: state.accessToken,
+    addPhoneNumber: (numberOptions = {}) => addPhoneNumber(state, numberOptions),
+    grantAccess: (wabaId, accessToken) => grantAccess(state, wabaId, accessToken),
     requests: state.requests,
     failNext: (response, times = 1) => state.failures.push({ response, remaining: times }),
-    setTemplates: (wabaId, templates) => state.templates.set(wabaId, templates),
+    setTemplates: (wabaId, templates) => {
+      if (!state.wabaReaders.has(wabaId)) grantAccess(state, wabaId, state.accessToken);
+      state.templates.set(wabaId, templates);
+    },
     setMedia: (mediaId, media) => state.media.set(mediaId, media),
     holdMessagesAfter: (count) => {
       state.hold = { answerFirst: count };
@@ -132,6 +171,39 @@ export async function startGraphStandIn(options: { apiVersion: string }): Promis
     release,
     close,
   };
+}
+
+function grantAccess(state: State, wabaId: string, accessToken: string): void {
+  const readers = state.wabaReaders.get(wabaId) ?? new Set<string>();
+  readers.add(accessToken);
+  state.wabaReaders.set(wabaId, readers);
+}
+
+function addPhoneNumber(
+  state: State,
+  options: { wabaId?: string; accessToken?: string; verifiedName?: string },
+): StandInNumber {
+  const phoneNumberId = String(randomInt(100_000_000_000, 999_999_999_999));
+  const number = {
+    phoneNumberId,
+    wabaId: options.wabaId ?? String(randomInt(100_000_000_000, 999_999_999_999)),
+    accessToken: options.accessToken ?? state.accessToken,
+    displayPhoneNumber: `+1 555-${phoneNumberId.slice(-7, -4)}-${phoneNumberId.slice(-4)}`,
+    verifiedName: options.verifiedName ?? `Business ${phoneNumberId.slice(-4)}`,
+  };
+  grantAccess(state, number.wabaId, number.accessToken);
+  state.numbers.set(phoneNumberId, number);
+  return number;
+}
+
+function knowsToken(state: State, accessToken: string): boolean {
+  return (
+    accessToken === state.accessToken || [...state.wabaReaders.values()].some((readers) => readers.has(accessToken))
+  );
+}
+
+function mayRead(state: State, accessToken: string, wabaId: string | undefined): boolean {
+  return wabaId !== undefined && (state.wabaReaders.get(wabaId)?.has(accessToken) ?? false);
 }
 
 async function handle(state: State, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -148,15 +220,23 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
   }
   const scripted = takeScriptedFailure(state);
   if (scripted) return send(res, scripted.status, scripted.body, scripted.headers);
-  if (!/^Bearer \S+$/.test(req.headers.authorization ?? '')) return sendInvalidToken(res);
+  const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+  if (token === undefined || !knowsToken(state, token)) return sendInvalidToken(res);
   if (text && body === undefined) return send(res, 400, metaError(100, 'Invalid parameter', 'Body is not valid JSON'));
 
   const url = new URL(req.url ?? '/', state.url);
   if (req.method === 'GET' && url.pathname === MEDIA_DOWNLOAD_PATH) return sendMediaBytes(state, res, url);
   const [version, objectId, edge, ...rest] = url.pathname.split('/').slice(1);
   const known = version === state.apiVersion && objectId && rest.length === 0;
+  const readable = known && mayRead(state, token, state.numbers.get(objectId)?.wabaId ?? objectId);
   if (known && req.method === 'POST' && edge === 'messages') return sendMessage(res, body);
-  if (known && req.method === 'GET' && edge === 'message_templates') return sendTemplates(state, res, objectId, url);
+  if (readable && req.method === 'GET' && edge === 'message_templates' && state.templates.has(objectId)) {
+    return sendPage(res, state.templates.get(objectId)!, url);
+  }
+  if (readable && req.method === 'GET' && edge === 'phone_numbers') return sendPhoneNumbers(state, res, objectId, url);
+  if (readable && req.method === 'GET' && edge === undefined && state.numbers.has(objectId)) {
+    return sendPhoneNumber(res, state.numbers.get(objectId)!, url);
+  }
   if (known && req.method === 'GET' && edge === undefined && state.media.has(objectId)) {
     return sendMediaInfo(state, res, objectId);
   }
@@ -200,13 +280,11 @@ function sendMessage(res: http.ServerResponse, body: unknown): void {
 }
 
 /** Graph API cursor paging: `after` names the last item seen; `next` is an absolute URL, absent on the last page. */
-function sendTemplates(state: State, res: http.ServerResponse, wabaId: string, url: URL): void {
-  const templates = state.templates.get(wabaId);
-  if (!templates) return sendUnsupported(res, 'GET', wabaId);
+function sendPage(res: http.ServerResponse, items: unknown[], url: URL): void {
   const after = url.searchParams.get('after');
   const start = after === null ? 0 : decodeCursor(after) + 1;
   if (Number.isNaN(start)) return send(res, 400, metaError(100, 'Invalid parameter', 'after: not a valid cursor'));
-  const data = templates.slice(start, start + TEMPLATES_PER_PAGE);
+  const data = items.slice(start, start + ITEMS_PER_PAGE);
   if (data.length === 0) return send(res, 200, { data });
   const lastIndex = start + data.length - 1;
   const next = new URL(url);
@@ -215,9 +293,35 @@ function sendTemplates(state: State, res: http.ServerResponse, wabaId: string, u
     data,
     paging: {
       cursors: { before: encodeCursor(start), after: encodeCursor(lastIndex) },
-      ...(lastIndex < templates.length - 1 && { next: next.href }),
+      ...(lastIndex < items.length - 1 && { next: next.href }),
     },
   });
+}
+
+/** A phone number's fields as Meta names them. */
+function phoneNumberFields(number: StandInNumber) {
+  return {
+    verified_name: number.verifiedName,
+    code_verification_status: 'VERIFIED',
+    display_phone_number: number.displayPhoneNumber,
+    quality_rating: 'GREEN',
+    platform_type: 'CLOUD_API',
+    throughput: { level: 'STANDARD' },
+    id: number.phoneNumberId,
+  };
+}
+
+/** `GET /{phone-number-id}`: every field, or with `?fields=…` those asked for and the id, as Meta answers. */
+function sendPhoneNumber(res: http.ServerResponse, number: StandInNumber, url: URL): void {
+  const asked = url.searchParams.get('fields')?.split(',');
+  const fields = Object.entries(phoneNumberFields(number));
+  send(res, 200, Object.fromEntries(asked ? fields.filter(([name]) => name === 'id' || asked.includes(name)) : fields));
+}
+
+/** `GET /{waba-id}/phone_numbers`: the WABA's numbers, paged. */
+function sendPhoneNumbers(state: State, res: http.ServerResponse, wabaId: string, url: URL): void {
+  const numbers = [...state.numbers.values()].filter((number) => number.wabaId === wabaId);
+  sendPage(res, numbers.map(phoneNumberFields), url);
 }
 
 /** Meta's "Retrieve Media URL" answer; the URL carries an expiry and a hash, as lookaside URLs do. */

@@ -42,10 +42,11 @@ interface Contact {
 /** A workspace whose channel is WhatsApp Cloud at Parley's pace `messagesPerSecond`, with room for many API calls. */
 async function cloudWorkspace(messagesPerSecond: number): Promise<Cloud> {
   const ws = await createWorkspace(server, { rateLimitPerMinute: 100_000 });
-  const phoneNumberId = String(randomInt(100_000_000, 999_999_999));
+  // The stand-ins' shared token: the processes' own stand-ins accept what this one confirmed.
+  const { phoneNumberId, wabaId, accessToken } = graph.addPhoneNumber();
   await services.channels.useWhatsappCloud(
     { workspaceId: ws.workspaceId },
-    { phoneNumberId, wabaId: '4000001', accessToken: `token-${phoneNumberId}`, messagesPerSecond },
+    { phoneNumberId, wabaId, accessToken, messagesPerSecond },
   );
   return { ws, phoneNumberId };
 }

@@ -1,7 +1,7 @@
-import { randomInt } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { signBody } from '../src/webhooks/whatsapp.fixtures.js';
 import { createWorkspace, type TestWorkspace } from './factories.js';
-import { startGraphStandIn, type GraphStandIn } from './graph-stand-in.js';
+import { startGraphStandIn, type GraphStandIn, type StandInNumber } from './graph-stand-in.js';
 import { startServer, type HttpResponse, type TestServer } from './server.js';
 
 export const API_VERSION = 'v23.0';
@@ -11,6 +11,7 @@ export const APP_SECRET = 'test-app-secret';
 export interface CloudWorkspace {
   ws: TestWorkspace;
   phoneNumberId: string;
+  wabaId: string;
   accessToken: string;
 }
 
@@ -18,6 +19,8 @@ export interface WhatsappTestBed {
   graph: GraphStandIn;
   server: TestServer;
   cloudWorkspace: () => Promise<CloudWorkspace>;
+  /** Connects a workspace to a number of its own on the stand-in (a business of its own: number, WABA, token). */
+  connect: (workspaceId: string, options?: { messagesPerSecond?: number }) => Promise<StandInNumber>;
   /** Posts a webhook body signed as Meta signs it (or with the given signature header). */
   postWebhook: <T = unknown>(body: object, signature?: string) => Promise<HttpResponse<T>>;
 }
@@ -40,18 +43,24 @@ export async function startWhatsappServer(
     },
     options,
   );
+  // Each workspace gets its own token, so a mix-up of workspaces' credentials shows.
+  const connect = async (workspaceId: string, options: { messagesPerSecond?: number } = {}) => {
+    const number = graph.addPhoneNumber({ accessToken: `token-${randomUUID()}` });
+    const { phoneNumberId, wabaId, accessToken } = number;
+    await server.app.services.channels.useWhatsappCloud(
+      { workspaceId },
+      { phoneNumberId, wabaId, accessToken, ...options },
+    );
+    return number;
+  };
   return {
     graph,
     server,
+    connect,
     cloudWorkspace: async () => {
       const ws = await createWorkspace(server);
-      const phoneNumberId = String(randomInt(100_000_000, 999_999_999));
-      const accessToken = `token-${phoneNumberId}`;
-      await server.app.services.channels.useWhatsappCloud(
-        { workspaceId: ws.workspaceId },
-        { phoneNumberId, wabaId: '4000001', accessToken },
-      );
-      return { ws, phoneNumberId, accessToken };
+      const { phoneNumberId, wabaId, accessToken } = await connect(ws.workspaceId);
+      return { ws, phoneNumberId, wabaId, accessToken };
     },
     postWebhook: <T = unknown>(body: object, signature?: string) => {
       const raw = JSON.stringify(body);

@@ -136,7 +136,7 @@ describe(`campaigns (${ENGINE})`, () => {
       { workspaceId },
       {
         phoneNumberId: cloud.phoneNumberId,
-        wabaId: '4000001',
+        wabaId: cloud.wabaId,
         accessToken: cloud.accessToken,
         messagesPerSecond: 1000,
       },

@@ -1,8 +1,10 @@
 import { LRUCache } from 'lru-cache';
+import { isUniqueViolation } from '../db/sql.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import { GraphError, type GraphClient, type NumberDescription } from './whatsapp-cloud.js';
 
 export type ChannelProvider = 'simulator' | 'whatsapp-cloud';
 
@@ -63,20 +65,26 @@ function lookup<V extends object>(cache: LRUCache<string, Loaded<V>>, key: strin
   return cache.forceFetch(key, { allowStale: servable });
 }
 
-/** Each workspace's channel: the built-in simulator until WhatsApp Cloud credentials are set. */
-export function createChannelService({ db, clock }: Deps, secrets: SecretBox) {
+/**
+ * Each workspace's channel: the built-in simulator until WhatsApp Cloud credentials are set. Meta
+ * must confirm those credentials (`graph.describeNumber`) before they are saved.
+ */
+export function createChannelService({ db, clock }: Deps, secrets: SecretBox, graph: GraphClient) {
   const row = (workspaceId: string) =>
     db.selectFrom('channels').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
 
-  // Values are wrapped: the cache cannot hold "no channel" as undefined.
+  // Values are wrapped: the cache cannot hold "no channel" as undefined. A save clears entries while
+  // other requests may be loading them; ignoreFetchAbort lets those loads finish instead of rejecting.
   const cachedRows = new LRUCache<string, Loaded<{ channel: Awaited<ReturnType<typeof row>> }>>({
     max: CACHE_ENTRIES,
     ttl: CACHE_MS,
+    ignoreFetchAbort: true,
     fetchMethod: async (workspaceId) => ({ channel: await row(workspaceId), loadedAt: performance.now() }),
   });
   const cachedOwners = new LRUCache<string, Loaded<{ workspaceId: string | null }>>({
     max: CACHE_ENTRIES,
     ttl: CACHE_MS,
+    ignoreFetchAbort: true,
     fetchMethod: async (phoneNumberId) => {
       const channel = await db
         .selectFrom('channels')
@@ -119,21 +127,24 @@ export function createChannelService({ db, clock }: Deps, secrets: SecretBox) {
       return this.get(caller);
     },
 
+    /**
+     * Connects a WhatsApp Cloud number once Meta confirms, with the given token, that the number is
+     * the WABA's. Meta is asked first, so only someone who controls the number ever learns that it
+     * cannot be connected because it is connected elsewhere (and then only that).
+     */
     async useWhatsappCloud(caller: Caller, settings: CloudSettings): Promise<Channel> {
       const phoneNumberId = requireDigits(settings.phoneNumberId, 'phone_number_id');
       const wabaId = requireDigits(settings.wabaId, 'waba_id');
       const accessToken = settings.accessToken.trim();
       if (!accessToken) throw errors.validation('access_token', 'must not be empty');
+      const perSecond = messagesPerSecond(settings.messagesPerSecond);
+      await requireMetaConfirms(graph, phoneNumberId, wabaId, accessToken);
       const owner = (await cachedOwners.forceFetch(phoneNumberId, { forceRefresh: true })).workspaceId;
-      if (owner && owner !== caller.workspaceId) {
-        throw errors.conflict(`Phone number id ${phoneNumberId} is already connected to another workspace`);
-      }
-      await save(caller.workspaceId, {
-        provider: 'whatsapp-cloud',
-        phoneNumberId,
-        wabaId,
-        accessToken: secrets.seal(accessToken),
-        messagesPerSecond: messagesPerSecond(settings.messagesPerSecond),
+      if (owner && owner !== caller.workspaceId) throw errors.numberNotConnectable();
+      const cloud = { phoneNumberId, wabaId, accessToken: secrets.seal(accessToken), messagesPerSecond: perSecond };
+      // Another workspace may have saved the number since the check: the unique index decides.
+      await save(caller.workspaceId, { provider: 'whatsapp-cloud', ...cloud }).catch((error: unknown) => {
+        throw isUniqueViolation(error) ? errors.numberNotConnectable() : error;
       });
       return this.get(caller);
     },
@@ -189,6 +200,41 @@ function upsertValues(
     created_at: now,
     updated_at: now,
   };
+}
+
+/** Refuses credentials Meta does not confirm, naming the field to fix; nothing is saved. */
+async function requireMetaConfirms(
+  graph: GraphClient,
+  phoneNumberId: string,
+  wabaId: string,
+  accessToken: string,
+): Promise<void> {
+  let description: NumberDescription;
+  try {
+    description = await graph.describeNumber(phoneNumberId, wabaId, accessToken);
+  } catch (error) {
+    if (!(error instanceof GraphError)) throw error;
+    const message = `Meta could not be asked about this phone number (${error.message}); nothing was saved, retry`;
+    throw errors.conflict(message, { retryable: true });
+  }
+  if (description.connectable) return;
+  const meta = description.metaMessage ? ` Meta says: ${description.metaMessage}` : '';
+  switch (description.refused) {
+    case 'access_token':
+      throw errors.validation('access_token', `Meta does not accept this access token.${meta}`);
+    case 'phone_number':
+      throw errors.validation('phone_number_id', `This access token cannot read this phone number id at Meta.${meta}`);
+    case 'waba':
+      throw errors.validation(
+        'waba_id',
+        `This access token cannot read this WhatsApp Business Account id at Meta.${meta}`,
+      );
+    case 'not_in_waba':
+      throw errors.validation(
+        'phone_number_id',
+        "This phone number id is not one of the WhatsApp Business Account id's phone numbers.",
+      );
+  }
 }
 
 function requireDigits(value: string, field: string): string {

@@ -10,7 +10,7 @@ const PHONE_NUMBER_ID = '106540352242922';
 const TOKEN = 'EAAG-test-token';
 const TO = '+14155550100';
 
-const standIn = await startGraphStandIn({ apiVersion: API_VERSION });
+const standIn = await startGraphStandIn({ apiVersion: API_VERSION, accessToken: TOKEN });
 const client = createGraphClient({ graphUrl: standIn.url, apiVersion: API_VERSION });
 after(() => client.close());
 
@@ -235,6 +235,65 @@ describe('whatsapp cloud › listTemplates', () => {
 
     assert.equal(error.retryable, false);
     assert.equal(standIn.requests.length, before + 1);
+  });
+});
+
+describe('whatsapp cloud › describeNumber', () => {
+  test('reads the number with the token, then finds it among the WABA’s numbers across pages', async () => {
+    const { wabaId } = standIn.addPhoneNumber();
+    for (let i = 0; i < 3; i++) standIn.addPhoneNumber({ wabaId });
+    const number = standIn.addPhoneNumber({ wabaId, verifiedName: 'Acme Support' }); // on the third page
+    const before = standIn.requests.length;
+
+    const described = await client.describeNumber(number.phoneNumberId, number.wabaId, TOKEN);
+
+    assert.deepEqual(described, {
+      connectable: true,
+      number: {
+        id: number.phoneNumberId,
+        display_phone_number: number.displayPhoneNumber,
+        verified_name: 'Acme Support',
+        quality_rating: 'GREEN',
+      },
+    });
+    const [first, ...listing] = standIn.requests.slice(before);
+    assert.equal(
+      first!.path,
+      `/${API_VERSION}/${number.phoneNumberId}?fields=display_phone_number,verified_name,quality_rating`,
+    );
+    assert.equal(listing[0]!.path, `/${API_VERSION}/${number.wabaId}/phone_numbers`);
+    assert.equal(listing.length, 3, 'the listing is read page by page until the number shows');
+    for (const request of [first!, ...listing]) assert.equal(request.headers.authorization, `Bearer ${TOKEN}`);
+  });
+
+  test('refuses what Meta does not confirm: the token, the number, the WABA, or the pair', async () => {
+    const number = standIn.addPhoneNumber();
+    const otherBusiness = standIn.addPhoneNumber({ accessToken: 'EAAG-other-business' });
+    const refusal = async (phoneNumberId: string, wabaId: string, token: string) => {
+      const described = await client.describeNumber(phoneNumberId, wabaId, token);
+      assert.equal(described.connectable, false);
+      return described.connectable ? null : described.refused;
+    };
+
+    assert.equal(await refusal(number.phoneNumberId, number.wabaId, 'EAAG-made-up'), 'access_token');
+    assert.equal(await refusal(otherBusiness.phoneNumberId, number.wabaId, TOKEN), 'phone_number');
+    assert.equal(await refusal(number.phoneNumberId, otherBusiness.wabaId, TOKEN), 'waba');
+    const sameBusiness = standIn.addPhoneNumber();
+    assert.equal(await refusal(number.phoneNumberId, sameBusiness.wabaId, TOKEN), 'not_in_waba');
+  });
+
+  test('passes on Meta’s own words, and throws when Meta could not be asked', async () => {
+    const number = standIn.addPhoneNumber();
+    const described = await client.describeNumber(number.phoneNumberId, number.wabaId, 'EAAG-made-up');
+    assert.deepEqual(described, {
+      connectable: false,
+      refused: 'access_token',
+      metaMessage: 'Invalid OAuth access token - Cannot parse access token',
+    });
+
+    standIn.failNext({ status: 503, body: metaError(2, 'Service temporarily unavailable') });
+    const error = await rejection(client.describeNumber(number.phoneNumberId, number.wabaId, TOKEN));
+    assert.equal(error.retryable, true);
   });
 });
 

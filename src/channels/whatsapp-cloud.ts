@@ -23,6 +23,12 @@ export interface GraphClient {
   sendMessage(phoneNumberId: string, accessToken: string, payload: object): Promise<{ wamid: string }>;
   /** Every template of a WhatsApp Business Account, fetching Meta's pages as they are consumed. */
   listTemplates(wabaId: string, accessToken: string): AsyncIterable<MetaTemplate>;
+  /**
+   * What Meta says, asked with `accessToken`, about connecting a business phone number: the number as
+   * the token reads it, if WhatsApp Business Account `wabaId` lists it among its numbers. Throws a
+   * (retryable) GraphError only when Meta could not be asked; a refusal is an answer.
+   */
+  describeNumber(phoneNumberId: string, wabaId: string, accessToken: string): Promise<NumberDescription>;
   /** Meta's "Retrieve Media URL": a short-lived (5 min) download URL and the file's type, hash and size. */
   getMediaInfo(mediaId: string, accessToken: string): Promise<MediaInfo>;
   /** The bytes behind a media URL, sent the token; redirects stay on the URL's origin, size is capped. */
@@ -52,6 +58,27 @@ export interface MetaTemplate {
   category: string;
   components: MetaTemplateComponent[];
 }
+
+/** A business phone number as `GET /{phone-number-id}` and `GET /{waba-id}/phone_numbers` describe it. */
+export interface MetaPhoneNumber {
+  id: string;
+  display_phone_number: string;
+  verified_name: string;
+  /** GREEN, YELLOW, RED or UNKNOWN; null when Meta leaves it out. */
+  quality_rating: string | null;
+}
+
+/**
+ * describeNumber's answer. A refusal names what Meta would not confirm: the token itself, reading the
+ * number, reading the WABA, or the number being one of the WABA's; `metaMessage` is Meta's own words.
+ */
+export type NumberDescription =
+  | { connectable: true; number: MetaPhoneNumber }
+  | {
+      connectable: false;
+      refused: 'access_token' | 'phone_number' | 'waba' | 'not_in_waba';
+      metaMessage: string | null;
+    };
 
 export interface MetaTemplateComponent {
   type: string;
@@ -177,6 +204,16 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
     return parseJson(response.text);
   }
 
+  /** Every item of a Graph API list, fetching its pages as they are consumed. */
+  async function* listItems<T>(firstPage: string, accessToken: string): AsyncIterable<T> {
+    let url: string | undefined = firstPage;
+    while (url) {
+      const page = (await call('GET', url, accessToken)) as Page<T> | undefined;
+      yield* page?.data ?? [];
+      url = nextPageUrl(page?.paging?.next);
+    }
+  }
+
   /** Follows `paging.next` only on the Graph API's own origin: the access token must go nowhere else. */
   function nextPageUrl(next: unknown): string | undefined {
     if (typeof next !== 'string') return undefined;
@@ -223,13 +260,26 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
       return { wamid };
     },
 
-    async *listTemplates(wabaId, accessToken) {
-      let url: string | undefined = `${base}/${encodeURIComponent(wabaId)}/message_templates?limit=100`;
-      while (url) {
-        const page = (await call('GET', url, accessToken)) as TemplatePage | undefined;
-        yield* page?.data ?? [];
-        url = nextPageUrl(page?.paging?.next);
+    listTemplates: (wabaId, accessToken) =>
+      listItems<MetaTemplate>(`${base}/${encodeURIComponent(wabaId)}/message_templates?limit=100`, accessToken),
+
+    async describeNumber(phoneNumberId, wabaId, accessToken) {
+      let number: MetaPhoneNumber;
+      try {
+        const url = `${base}/${encodeURIComponent(phoneNumberId)}?fields=${PHONE_NUMBER_FIELDS}`;
+        number = phoneNumberOf(await call('GET', url, accessToken));
+      } catch (error) {
+        return refusal(error, 'phone_number');
       }
+      try {
+        const listing = `${base}/${encodeURIComponent(wabaId)}/phone_numbers`;
+        for await (const listed of listItems<{ id?: unknown }>(listing, accessToken)) {
+          if (listed.id === phoneNumberId) return { connectable: true, number };
+        }
+      } catch (error) {
+        return refusal(error, 'waba');
+      }
+      return { connectable: false, refused: 'not_in_waba', metaMessage: null };
     },
 
     async getMediaInfo(mediaId, accessToken) {
@@ -248,6 +298,26 @@ function unreachable(error: unknown): GraphError {
     { httpStatus: null, code: null, title: 'Graph API unreachable', details, retryable: true },
     { cause: error },
   );
+}
+
+const PHONE_NUMBER_FIELDS = 'display_phone_number,verified_name,quality_rating';
+/** Meta's "access token expired or invalid". */
+const INVALID_TOKEN_CODE = 190;
+
+/** A Graph API refusal as describeNumber's answer; Meta being unreachable or overloaded is thrown on. */
+function refusal(error: unknown, asking: 'phone_number' | 'waba'): NumberDescription {
+  if (!(error instanceof GraphError) || error.retryable) throw error;
+  const refused = error.code === INVALID_TOKEN_CODE ? 'access_token' : asking;
+  return { connectable: false, refused, metaMessage: error.title };
+}
+
+function phoneNumberOf(body: unknown): MetaPhoneNumber {
+  const { id, display_phone_number, verified_name, quality_rating } = (body ?? {}) as Record<string, unknown>;
+  if (typeof id !== 'string' || typeof display_phone_number !== 'string' || typeof verified_name !== 'string') {
+    throw unexpectedResponse(200, 'no id, display_phone_number or verified_name in the phone number response');
+  }
+  const rating = typeof quality_rating === 'string' ? quality_rating : null;
+  return { id, display_phone_number, verified_name, quality_rating: rating };
 }
 
 function headerValue(header: string | string[] | undefined): string | undefined {
@@ -305,8 +375,9 @@ interface SendResponse {
   messages?: { id?: unknown }[];
 }
 
-interface TemplatePage {
-  data?: MetaTemplate[];
+/** A page of a Graph API list: `{"data": [...], "paging": {"cursors": {...}, "next": "…"}}`. */
+interface Page<T> {
+  data?: T[];
   paging?: { next?: unknown };
 }
 

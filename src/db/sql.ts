@@ -16,6 +16,12 @@ export function containsIgnoringCase(
   return sql<SqlBool>`${target} like ${pattern} escape '\\'`;
 }
 
+/** The error a unique index raises, on either engine (PostgreSQL 23505, SQLite's SQLITE_CONSTRAINT_UNIQUE). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
 /** Column types for jsonRows, as PostgreSQL names them. */
 export type JsonRowType = 'text' | 'uuid' | 'integer' | 'timestamptz' | 'jsonb';
 

@@ -120,6 +120,28 @@ describe(`download-media (${ENGINE})`, () => {
     assert.equal(fs.existsSync(mediaDir(cloud.ws)), false, 'nothing is written');
   });
 
+  test('download-media › a read-only token is refused with 403: it would write a file and call Meta', async () => {
+    const cloud = await cloudWorkspace();
+    const mediaId = newMediaId();
+    const bytes = randomBytes(1024);
+    graph.setMedia(mediaId, { bytes, mime_type: 'image/jpeg' });
+    const messageId = await imageReceived(cloud, mediaId, bytes);
+    const issued = await server.app.services.tokens.create({
+      workspaceId: cloud.ws.workspaceId,
+      userId: cloud.ws.userId,
+      name: 'read-only',
+      scope: 'read',
+    });
+    const reader = asClient(api, { ...cloud.ws, token: issued.token, tokenId: issued.id });
+
+    const before = graph.requests.length;
+    const refused = await download(reader, messageId);
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(refused.body.code, 'insufficient_scope');
+    assert.equal(graph.requests.length, before, 'Meta is not asked');
+    assert.equal(fs.existsSync(mediaDir(cloud.ws)), false, 'nothing is downloaded');
+  });
+
   test('download-media › Meta’s refusal and a workspace on the simulator are 409s', async () => {
     const cloud = await cloudWorkspace();
     const messageId = await imageReceived(cloud, newMediaId(), randomBytes(16)); // unknown to the stand-in
@@ -150,36 +172,39 @@ describe('graph client › media', () => {
   test('getMediaInfo › reads Meta’s answer, file_size as a number or a numeric string', async () => {
     const mediaId = newMediaId();
     graph.setMedia(mediaId, { bytes: Buffer.from('%PDF-1.7'), mime_type: 'application/pdf' });
-    const info = await client.getMediaInfo(mediaId, 'EAAG-token');
+    const info = await client.getMediaInfo(mediaId, graph.accessToken);
     assert.equal(info.mime_type, 'application/pdf');
     assert.equal(info.file_size, 8);
-    assert.deepEqual(await client.downloadMedia(info.url, 'EAAG-token'), Buffer.from('%PDF-1.7'));
+    assert.deepEqual(await client.downloadMedia(info.url, graph.accessToken), Buffer.from('%PDF-1.7'));
     const body = { messaging_product: 'whatsapp', url: info.url, mime_type: 'image/jpeg', sha256: 'ab', id: mediaId };
     graph.failNext({ status: 200, body: { ...body, file_size: '303833' } });
-    assert.equal((await client.getMediaInfo(mediaId, 'EAAG-token')).file_size, 303833);
+    assert.equal((await client.getMediaInfo(mediaId, graph.accessToken)).file_size, 303833);
   });
 
   test('downloadMedia › follows a redirect on the same origin only, refuses plain http and caps the size', async () => {
     const mediaId = newMediaId();
     graph.setMedia(mediaId, { bytes: Buffer.from('OggS'), mime_type: 'audio/ogg' });
-    const { url } = await client.getMediaInfo(mediaId, 'EAAG-token');
+    const { url } = await client.getMediaInfo(mediaId, graph.accessToken);
     graph.failNext({ status: 302, body: '', headers: { location: url } });
-    assert.deepEqual(await client.downloadMedia(`${graph.url}/moved`, 'EAAG-token'), Buffer.from('OggS'));
+    assert.deepEqual(await client.downloadMedia(`${graph.url}/moved`, graph.accessToken), Buffer.from('OggS'));
 
     graph.failNext({ status: 302, body: '', headers: { location: 'https://elsewhere.example/file' } });
     const before = graph.requests.length;
-    const away = await failure(client.downloadMedia(url, 'EAAG-token'));
+    const away = await failure(client.downloadMedia(url, graph.accessToken));
     assert.match(away.message, /leaves/);
     assert.equal(graph.requests.length, before + 1, 'the redirect is not followed');
-    assert.match((await failure(client.downloadMedia('http://elsewhere.example/f', 'EAAG-token'))).message, /https/);
+    assert.match(
+      (await failure(client.downloadMedia('http://elsewhere.example/f', graph.accessToken))).message,
+      /https/,
+    );
 
     const big = newMediaId();
     graph.setMedia(big, { bytes: randomBytes(2048), mime_type: 'video/mp4' });
-    const large = await client.getMediaInfo(big, 'EAAG-token');
-    const tooLarge = await failure(client.downloadMedia(large.url, 'EAAG-token'));
+    const large = await client.getMediaInfo(big, graph.accessToken);
+    const tooLarge = await failure(client.downloadMedia(large.url, graph.accessToken));
     assert.equal(tooLarge.title, 'Media too large');
     assert.equal(tooLarge.retryable, false);
     graph.failNext({ status: 200, body: 'x'.repeat(2048) }); // chunked: no Content-Length to refuse early
-    assert.equal((await failure(client.downloadMedia(large.url, 'EAAG-token'))).title, 'Media too large');
+    assert.equal((await failure(client.downloadMedia(large.url, graph.accessToken))).title, 'Media too large');
   });
 });

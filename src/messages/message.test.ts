@@ -86,7 +86,7 @@ describe(`messaging (${ENGINE})`, () => {
     assert.equal(sent.status, 'sent');
     assert.match(sent.provider_message_id ?? '', /^wamid\./);
     const [request] = sentTo(cloud.phoneNumberId);
-    assert.equal(request?.headers.authorization, `Bearer token-${cloud.phoneNumberId}`);
+    assert.equal(request?.headers.authorization, `Bearer ${cloud.accessToken}`);
     assert.deepEqual(request?.body, {
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
@@ -386,10 +386,11 @@ describe(`messaging (${ENGINE})`, () => {
       return sentTo(cloud.phoneNumberId).at(-1)?.headers.authorization;
     };
     assert.equal(await tokenOfNextSend(), `Bearer ${cloud.accessToken}`);
+    graph.grantAccess(cloud.wabaId, 'rotated-token');
     await cliJson(
       server,
       ...['channel', 'set', '--workspace', cloud.ws.workspaceId, '--provider', 'whatsapp-cloud'],
-      ...['--phone-number-id', cloud.phoneNumberId, '--waba-id', '4000001', '--access-token', 'rotated-token'],
+      ...['--phone-number-id', cloud.phoneNumberId, '--waba-id', cloud.wabaId, '--access-token', 'rotated-token'],
     );
     // The server caches channel rows; another process's change reaches it within seconds (channel.service.ts).
     const deadline = Date.now() + 10_000;
@@ -403,27 +404,16 @@ describe(`messaging (${ENGINE})`, () => {
 
   test('cli › channel set stores the access token encrypted; simulate inbound is for the simulator only', async () => {
     const ws = await createWorkspace(server);
+    const { phoneNumberId, wabaId } = graph.addPhoneNumber({ accessToken: 'EAAG-secret-token' });
     const connected = await cliJson<{ provider: string; access_token_set: boolean }>(
       server,
-      ...[
-        'channel',
-        'set',
-        '--workspace',
-        ws.workspaceId,
-        '--provider',
-        'whatsapp-cloud',
-        '--phone-number-id',
-        '5550001',
-        '--waba-id',
-        '5550002',
-        '--access-token',
-        'EAAG-secret-token',
-      ],
+      ...['channel', 'set', '--workspace', ws.workspaceId, '--provider', 'whatsapp-cloud'],
+      ...['--phone-number-id', phoneNumberId, '--waba-id', wabaId, '--access-token', 'EAAG-secret-token'],
     );
     assert.deepEqual(connected, {
       provider: 'whatsapp-cloud',
-      phone_number_id: '5550001',
-      waba_id: '5550002',
+      phone_number_id: phoneNumberId,
+      waba_id: wabaId,
       access_token_set: true,
       messages_per_second: 80,
     });

@@ -94,6 +94,11 @@ export const errors = {
     }),
   conflict: (message: string, extra: Record<string, unknown> = {}) => make('conflict', message, [], extra),
   conflictOn: (field: string, message: string) => make('conflict', `${field}: ${message}`, [{ field, message }]),
+  /** Says no more: whose number it is, or whether it is connected anywhere, is not the caller's business. */
+  numberNotConnectable: () =>
+    make('conflict', 'This phone number cannot be connected', [
+      { field: 'phone_number_id', message: 'This phone number id cannot be connected.' },
+    ]),
   idempotencyInProgress: () =>
     make(
       'idempotency_request_in_progress',

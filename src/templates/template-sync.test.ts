@@ -30,8 +30,7 @@ function metaTemplate(name: string, language: string, status: string, body: stri
 describe(`template sync (${ENGINE})`, () => {
   test('templates sync › pulls every page of the WABA’s templates; status webhooks update a translation', async () => {
     const ws = await createWorkspace(server);
-    const wabaId = String(randomInt(1e9));
-    const phoneNumberId = String(randomInt(1e9));
+    const { phoneNumberId, wabaId } = graph.addPhoneNumber({ accessToken: 'EAAG-sync' });
     await cliJson(
       server,
       ...['channel', 'set', '--workspace', ws.workspaceId, '--provider', 'whatsapp-cloud'],

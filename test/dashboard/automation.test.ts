@@ -178,11 +178,7 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     const { server: wa } = whatsapp;
     const { owner, template, page } = await signedIn(wa);
     const { workspaceId } = owner;
-    const phoneNumberId = String(randomInt(100_000_000, 999_999_999));
-    await wa.app.services.channels.useWhatsappCloud(
-      { workspaceId },
-      { phoneNumberId, wabaId: '4000001', accessToken: `token-${phoneNumberId}`, messagesPerSecond: 1000 },
-    );
+    await whatsapp.connect(workspaceId, { messagesPerSecond: 1000 });
     await insertTaggedContacts(wa, workspaceId, 20, 'vip');
 
     await page.goto('/campaigns');

@@ -9,17 +9,13 @@ import { ENGINE } from '../server.js';
 import { API_VERSION, startWhatsappServer } from '../whatsapp.js';
 
 const HOUR = 60 * 60 * 1000;
-const { server, graph, postWebhook } = await startWhatsappServer({ outbox: true });
+const { server, graph, postWebhook, connect } = await startWhatsappServer({ outbox: true });
 const { db } = server.app.services.deps;
 
 /** A workspace on the Graph API stand-in and its owner, who can log in. */
 async function cloudOwner(name: string) {
   const owner = await createOwner(server, name);
-  const phoneNumberId = String(randomInt(100_000_000, 999_999_999));
-  await server.app.services.channels.useWhatsappCloud(
-    { workspaceId: owner.workspaceId },
-    { phoneNumberId, wabaId: '4000001', accessToken: `token-${phoneNumberId}` },
-  );
+  const { phoneNumberId } = await connect(owner.workspaceId);
   return { ...owner, phoneNumberId };
 }
 

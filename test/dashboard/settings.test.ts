@@ -3,8 +3,15 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { ENGINE, startServer } from '../server.js';
 import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
+import { startGraphStandIn } from '../graph-stand-in.js';
+import { API_VERSION } from '../whatsapp.js';
 
-const server = await startServer({ WHATSAPP_VERIFY_TOKEN: 'verify-me-please' });
+const graph = await startGraphStandIn({ apiVersion: API_VERSION });
+const server = await startServer({
+  WHATSAPP_VERIFY_TOKEN: 'verify-me-please',
+  WHATSAPP_GRAPH_URL: graph.url,
+  WHATSAPP_API_VERSION: API_VERSION,
+});
 const { services } = server.app;
 
 /** A teammate who joined by invitation, with the password they chose. */
@@ -64,26 +71,35 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     assert.equal(await page.getByTestId('verify-token').textContent(), 'verify-me-please');
     await screenshot(page, 'settings-channel-simulator');
 
+    const number = graph.addPhoneNumber({ accessToken: 'EAAG-secret-token' });
     await page.getByLabel('WhatsApp Cloud API').check();
     await page.getByLabel('Phone number id').fill('not-a-number');
-    await page.getByLabel('WhatsApp Business Account id').fill('4000001');
-    await page.getByLabel('Access token').fill('EAAG-secret-token');
+    await page.getByLabel('WhatsApp Business Account id').fill(number.wabaId);
+    await page.getByLabel('Access token').fill('EAAG-mistyped-token');
     await page.getByRole('button', { name: 'Save channel' }).click();
     await page.getByText("must be Meta's numeric id").waitFor();
     assert.equal((await services.channels.get(owner)).provider, 'simulator', 'bad input changes nothing');
 
-    await page.getByLabel('Phone number id').fill('1098765432');
+    // Meta is asked before anything is saved; its refusal is shown at the field to fix.
+    await page.getByLabel('Phone number id').fill(number.phoneNumberId);
+    await page.getByRole('button', { name: 'Save channel' }).click();
+    await page.getByText('Meta does not accept this access token.').waitFor();
+    assert.equal(await page.getByLabel('Access token').getAttribute('aria-invalid'), 'true');
+    await screenshot(page, 'settings-channel-refused');
+    assert.equal((await services.channels.get(owner)).provider, 'simulator', 'a refused token changes nothing');
+
+    await page.getByLabel('Access token').fill('EAAG-secret-token');
     await page.getByLabel('Messages per second').fill('20');
     await page.getByRole('button', { name: 'Save channel' }).click();
     await page.getByRole('status').getByText('Channel saved.').waitFor();
     const current = page.getByTestId('current-channel');
     await current.getByText('Current channel: WhatsApp Cloud').waitFor();
-    await current.getByText('1098765432').waitFor();
+    await current.getByText(number.phoneNumberId).waitFor();
     assert.ok(!(await page.content()).includes('EAAG-secret-token'), 'the token is never shown');
     const credentials = await services.channels.cloudCredentials(owner.workspaceId);
     assert.deepEqual(credentials, {
-      phoneNumberId: '1098765432',
-      wabaId: '4000001',
+      phoneNumberId: number.phoneNumberId,
+      wabaId: number.wabaId,
       accessToken: 'EAAG-secret-token',
       messagesPerSecond: 20,
     });
@@ -252,11 +268,8 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
 
   test('Simulator: refused while the workspace sends through WhatsApp Cloud', async () => {
     const owner = await createOwner(server, 'Cloud Shop');
-    await services.channels.useWhatsappCloud(owner, {
-      phoneNumberId: '2098765432',
-      wabaId: '4000002',
-      accessToken: 'token',
-    });
+    const { phoneNumberId, wabaId, accessToken } = graph.addPhoneNumber();
+    await services.channels.useWhatsappCloud(owner, { phoneNumberId, wabaId, accessToken });
     const { page } = await newPage(server);
     await logIn(page, owner);
     await page.goto('/simulator');

@@ -7,7 +7,7 @@ import { createTemplate } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 
-const { graph, server } = await startWhatsappServer();
+const { graph, server, connect } = await startWhatsappServer();
 
 /** Meta's message_templates entry (one per name and language), as the template sync tests use it. */
 function metaTemplate(name: string, language: string, status: string, body: string) {
@@ -129,11 +129,7 @@ describe(`dashboard: templates (${ENGINE})`, () => {
 
   test('Sync from WhatsApp pulls the templates and shows what changed; the simulator says why it cannot', async () => {
     const { owner, page } = await signedIn();
-    const wabaId = String(randomInt(1e9));
-    await server.app.services.channels.useWhatsappCloud(
-      { workspaceId: owner.workspaceId },
-      { phoneNumberId: String(randomInt(1e9)), wabaId, accessToken: 'EAAG-dashboard' },
-    );
+    const { wabaId } = await connect(owner.workspaceId);
     graph.setTemplates(wabaId, [
       metaTemplate('order_update', 'en_US', 'APPROVED', 'Hi {{1}}, order {{2}} shipped.'),
       metaTemplate('order_update', 'de', 'PENDING', 'Hallo {{1}}, Bestellung {{2}} ist unterwegs.'),

@@ -560,7 +560,7 @@ export interface paths {
     put?: never;
     /**
      * Fetch the media of a received message into DATA_DIR
-     * @description The first call fetches the file from WhatsApp Cloud, checks the SHA-256 Meta reports and stores it at `DATA_DIR/media/<workspace id>/<media id>`; later calls answer from that file without calling Meta. A message without media is a 422 `message_has_no_media`; a workspace on the simulator, a media id Meta no longer serves or a file that does not match Meta's SHA-256 is a 409 (nothing is stored).
+     * @description The first call fetches the file from WhatsApp Cloud, checks the SHA-256 Meta reports and stores it at `DATA_DIR/media/<workspace id>/<media id>`; later calls answer from that file without calling Meta. It needs a full-access token (a read-only token is a 403 `insufficient_scope`). A message without media is a 422 `message_has_no_media`; a workspace on the simulator, a media id Meta no longer serves or a file that does not match Meta's SHA-256 is a 409 (nothing is stored).
      */
     post: operations['downloadMedia'];
     delete?: never;

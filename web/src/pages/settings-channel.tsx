@@ -135,6 +135,12 @@ function ChannelForm({ channel, onSaved }: { channel: Channel; onSaved: () => vo
           </label>
         </div>
         {provider === 'whatsapp-cloud' && (
+          <p class="hint">
+            Before saving, Parley asks Meta with this access token for the phone number and for the WhatsApp Business
+            Account's numbers: only a number Meta confirms is the account's is connected.
+          </p>
+        )}
+        {provider === 'whatsapp-cloud' && (
           <div class="form-grid">
             <TextField
               label="Phone number id"
