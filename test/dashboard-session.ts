@@ -1,16 +1,33 @@
 /** The dashboard's API as a browser calls it: a session cookie, and the CSRF token on every change. */
 import { randomUUID } from 'node:crypto';
-import type { HttpResponse, TestServer } from './server.js';
+import type { HttpClient, HttpResponse, TestServer } from './server.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** A signed-in dashboard user, calling /api/dashboard/* and the API with their session. */
-export interface DashboardSession {
-  userId: string;
+/** What serves Parley over HTTPS: the in-process test server, or a Parley process the test started. */
+interface Served {
+  http: HttpClient;
+}
+
+interface Credentials {
   email: string;
   password: string;
+}
+
+/** A signed-in dashboard user, calling /api/dashboard/* and the API with their session. */
+export interface DashboardSession extends Credentials {
+  userId: string;
   workspaceId: string;
-  send<T = unknown>(method: Method, pathname: string, body?: unknown): Promise<HttpResponse<T>>;
+  /** The session cookie's value (a secret: tests look for it where it must not be). */
+  cookie: string;
+  csrfToken: string;
+  /** Sends with the session cookie, and X-CSRF-Token on changes; `headers` add or override (e.g. Origin). */
+  send<T = unknown>(
+    method: Method,
+    pathname: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<HttpResponse<T>>;
 }
 
 interface SessionAnswer {
@@ -19,36 +36,47 @@ interface SessionAnswer {
   csrf_token: string | null;
 }
 
-/** Wraps a session cookie taken from a response's Set-Cookie (login, setup or joining). */
+/** Wraps the session cookie a response set (login, setup or joining). */
 async function sessionFrom(
-  server: TestServer,
+  { http }: Served,
   response: HttpResponse,
-  credentials: { email: string; password: string },
+  credentials: Credentials,
 ): Promise<DashboardSession> {
   if (response.status !== 200) throw new Error(`no session: ${response.status} ${response.text}`);
-  const setCookie = [response.headers['set-cookie'] ?? []].flat().map(String);
-  const cookie = setCookie.find((c) => c.startsWith('__Host-parley_session='))!.split(';')[0]!;
-  const session = await server.http.send<SessionAnswer>('GET', '/api/dashboard/session', { headers: { cookie } });
-  const csrf = session.body.csrf_token ?? '';
+  const cookie = /__Host-parley_session=([^;]+)/.exec(String(response.headers['set-cookie']))?.[1];
+  if (!cookie) throw new Error('no session cookie was set');
+  const withCookie = { cookie: `__Host-parley_session=${cookie}` };
+  const session = await http.send<SessionAnswer>('GET', '/api/dashboard/session', { headers: withCookie });
+  const csrfToken = session.body.csrf_token ?? '';
   return {
-    ...credentials,
+    email: credentials.email,
+    password: credentials.password,
     userId: session.body.user!.id,
     workspaceId: session.body.workspace!.id,
-    send: (method, pathname, body) =>
-      server.http.send(method, pathname, {
-        headers: { cookie, ...(method !== 'GET' && { 'x-csrf-token': csrf }) },
+    cookie,
+    csrfToken,
+    send: (method, pathname, body, headers = {}) =>
+      http.send(method, pathname, {
         ...(body !== undefined && { body }),
+        headers: { ...withCookie, ...(method !== 'GET' && { 'x-csrf-token': csrfToken }), ...headers },
       }),
   };
 }
 
 /** Logs in through POST /api/dashboard/login. */
-export async function logInOverHttp(
-  server: TestServer,
-  credentials: { email: string; password: string },
-): Promise<DashboardSession> {
-  const response = await server.http.send('POST', '/api/dashboard/login', { body: credentials });
+export async function logInOverHttp(server: Served, credentials: Credentials): Promise<DashboardSession> {
+  const { email, password } = credentials;
+  const response = await server.http.send('POST', '/api/dashboard/login', { body: { email, password } });
   return sessionFrom(server, response, credentials);
+}
+
+/** Sets up a fresh server's first workspace through POST /api/dashboard/setup, as its first page does. */
+export async function setUpOverHttp(
+  server: Served,
+  setup: Credentials & { workspace: string },
+): Promise<DashboardSession> {
+  const response = await server.http.send('POST', '/api/dashboard/setup', { body: setup });
+  return sessionFrom(server, response, setup);
 }
 
 /** A new workspace's owner (set up as `parley setup` does), logged in. */

@@ -8,7 +8,7 @@ import { hashPassword, verifyPassword } from '../workspaces/password.js';
 import { requirePasswordRule } from '../workspaces/password-rule.js';
 import type { WorkspaceService } from '../workspaces/workspace.service.js';
 import { requirePermission, type Role } from './roles.js';
-import { hashOfSecret, newSecretToken } from './secret-token.js';
+import { claimOneTimeLink, hashOfSecret, newSecretToken } from './secret-token.js';
 
 const SESSION_TTL_MS = 7 * 24 * 3_600_000;
 const INVITE_TTL_MS = 7 * 24 * 3_600_000;
@@ -228,13 +228,7 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
       const userId = newId();
       const passwordHash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {
-        const claimed = await trx
-          .updateTable('invites')
-          .set({ accepted_at: now() })
-          .where('id', '=', invite.id)
-          .where('accepted_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) throw invitationUsed();
+        await claimOneTimeLink(trx, 'invites', invite.id, now(), invitationUsed);
         const created = await trx
           .insertInto('users')
           .values({

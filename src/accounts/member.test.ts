@@ -173,6 +173,23 @@ describe(`team: members and roles (${ENGINE})`, () => {
     assert.deepEqual((await owner.send('GET', '/api/dashboard/invites')).body, []);
   });
 
+  test('invitations › one link used twice at once makes one teammate; the other use is a clean 409', async () => {
+    const owner = await ownerSession(server);
+    const { token } = await inviteOverHttp(owner, `race-${randomUUID()}@example.com`);
+    const answers = await Promise.all(
+      ['Ann', 'Bea'].map((name) =>
+        server.http.send<Problem>('POST', '/api/dashboard/invites/accept', {
+          body: { token, name, password: `${name} has a password` },
+        }),
+      ),
+    );
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409]);
+    const refused = answers.find((a) => a.status === 409)!;
+    assert.equal(refused.body.code, 'conflict');
+    assert.match(refused.body.detail, /already been used/);
+    assert.equal((await team(owner)).length, 2, 'the owner and one teammate');
+  });
+
   test('one email, one user › a second acceptance is a clean 409, whichever invitation it is', async () => {
     const first = await ownerSession(server);
     const second = await ownerSession(server);

@@ -55,6 +55,21 @@ describe(`password reset by the CLI's link (${ENGINE})`, () => {
     assert.equal((await logIn(owner.email, NEW_PASSWORD)).status, 200, 'the second use changed nothing');
   });
 
+  test('reset-password › one link used twice at once sets one of the two passwords; the other use is a 409', async () => {
+    const owner = await ownerSession(server);
+    const { token } = await resetToken(owner.email);
+    const passwords = ['first remembered phrase', 'second remembered phrase'];
+    const answers = await Promise.all(passwords.map((password) => useLink(token, password)));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409]);
+    assert.equal(answers.find((a) => a.status === 409)!.body.code, 'conflict');
+    const logins = await Promise.all(passwords.map((password) => logIn(owner.email, password)));
+    assert.deepEqual(
+      logins.map((login) => login.status),
+      answers.map((answer) => (answer.status === 200 ? 200 : 401)),
+      'the password of the use that won is set',
+    );
+  });
+
   test('reset-password › a link expires, and a newer link replaces an older one', async () => {
     const owner = await ownerSession(server);
     const { token: older } = await resetToken(owner.email);

@@ -4,7 +4,7 @@ import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { hashPassword, verifyPassword } from '../workspaces/password.js';
 import type { SessionUser } from './account.service.js';
 import { requirePasswordRule } from '../workspaces/password-rule.js';
-import { hashOfSecret, newSecretToken } from './secret-token.js';
+import { claimOneTimeLink, hashOfSecret, newSecretToken } from './secret-token.js';
 
 /** How long a reset link works: long enough for the operator to hand it over, short for a leaked one. */
 const RESET_TTL_MS = 24 * 3_600_000;
@@ -75,13 +75,7 @@ export function createPasswordService({ db, clock, newId }: Deps) {
       requirePasswordRule(input.password);
       const newHash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {
-        const claimed = await trx
-          .updateTable('password_resets')
-          .set({ used_at: now() })
-          .where('id', '=', reset.id)
-          .where('used_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) throw linkUsed();
+        await claimOneTimeLink(trx, 'password_resets', reset.id, now(), linkUsed);
         await trx.updateTable('users').set({ password_hash: newHash }).where('id', '=', reset.user_id).execute();
         await trx.deleteFrom('sessions').where('user_id', '=', reset.user_id).execute();
       });

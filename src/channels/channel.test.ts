@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { cliJson, runCli, stderrLines } from '../../test/cli.js';
-import { logInOverHttp } from '../../test/factories.js';
+import { ownerSession } from '../../test/dashboard-session.js';
 import type { StandInNumber } from '../../test/graph-stand-in.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer } from '../../test/whatsapp.js';
@@ -21,9 +21,7 @@ interface Problem {
 
 /** A workspace's owner, logged in to the dashboard over HTTP. */
 async function owner(name = `Shop ${randomUUID().slice(0, 8)}`) {
-  const credentials = { email: `owner-${randomUUID()}@example.com`, password: 'correct horse battery' };
-  const { workspace } = await services.workspaces.setup({ name, ...credentials });
-  const dashboard = await logInOverHttp(server.http, credentials);
+  const dashboard = await ownerSession(server, name);
   const saveChannel = (body: object) => dashboard.send<Problem>('PUT', '/api/dashboard/channel', body);
   const connect = (number: Pick<StandInNumber, 'phoneNumberId' | 'wabaId' | 'accessToken'>) =>
     saveChannel({
@@ -32,7 +30,7 @@ async function owner(name = `Shop ${randomUUID().slice(0, 8)}`) {
       waba_id: number.wabaId,
       access_token: number.accessToken,
     });
-  return { workspaceId: workspace.id, name, saveChannel, connect };
+  return { workspaceId: dashboard.workspaceId, name, saveChannel, connect };
 }
 
 const providerOf = async (workspaceId: string) => (await services.channels.get({ workspaceId })).provider;

@@ -25,20 +25,21 @@ interface Me {
   token: { id: string; scope: string };
 }
 
+/** `parley setup`'s arguments; the password, unless given, is one the password rule accepts. */
+const setupArgs = (workspace: string, email: string, password = 'correct horse battery') => [
+  'setup',
+  '--workspace',
+  workspace,
+  '--email',
+  email,
+  '--password',
+  password,
+];
+
 /** A workspace made through `parley setup`, with unique names (PostgreSQL runs share one database). */
 async function setup(): Promise<SetupOutput & { email: string }> {
   const email = `owner-${randomUUID()}@example.com`;
-  const name = `CLI ${randomUUID().slice(0, 8)}`;
-  const output = await cliJson<SetupOutput>(
-    server,
-    'setup',
-    '--workspace',
-    name,
-    '--email',
-    email,
-    '--password',
-    'correct horse battery',
-  );
+  const output = await cliJson<SetupOutput>(server, ...setupArgs(`CLI ${randomUUID().slice(0, 8)}`, email));
   return { ...output, email };
 }
 
@@ -58,16 +59,7 @@ describe(`parley CLI (${ENGINE})`, () => {
   test('setup › prints the new workspace and its owner as JSON', async () => {
     const email = `Owner-${randomUUID()}@Example.com`;
     const name = `Acme ${randomUUID().slice(0, 8)}`;
-    const result = await runCli(
-      server,
-      'setup',
-      '--workspace',
-      name,
-      '--email',
-      email,
-      '--password',
-      'correct horse battery',
-    );
+    const result = await runCli(server, ...setupArgs(name, email));
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stderr, '');
     const output = JSON.parse(result.stdout) as SetupOutput;
@@ -84,16 +76,7 @@ describe(`parley CLI (${ENGINE})`, () => {
   test('setup › a duplicate email (in any case) exits 1 and creates nothing', async () => {
     const first = await setup();
     const name = `Dup ${randomUUID().slice(0, 8)}`;
-    const again = await runCli(
-      server,
-      'setup',
-      '--workspace',
-      name,
-      '--email',
-      first.email.toUpperCase(),
-      '--password',
-      'correct horse battery',
-    );
+    const again = await runCli(server, ...setupArgs(name, first.email.toUpperCase()));
     assertFails(again, 1, /already exists \(conflict\)$/);
     const { count } = await server.app.services.deps.db
       .selectFrom('workspaces')
@@ -105,20 +88,11 @@ describe(`parley CLI (${ENGINE})`, () => {
 
   test('setup › a short or common password or a bad email exits 1 naming the option', async () => {
     const email = `x-${randomUUID()}@example.com`;
-    const short = await runCli(server, 'setup', '--workspace', 'W', '--email', email, '--password', 'elevenchars');
+    const short = await runCli(server, ...setupArgs('W', email, 'elevenchars'));
     assertFails(short, 1, /password: must be at least 12 characters/);
-    const common = await runCli(server, 'setup', '--workspace', 'W', '--email', email, '--password', 'password1234');
+    const common = await runCli(server, ...setupArgs('W', email, 'password1234'));
     assertFails(common, 1, /password: is too common or predictable/);
-    const bad = await runCli(
-      server,
-      'setup',
-      '--workspace',
-      'W',
-      '--email',
-      'nobody',
-      '--password',
-      'correct horse battery',
-    );
+    const bad = await runCli(server, ...setupArgs('W', 'nobody'));
     assertFails(bad, 1, /email: must be an email address/);
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { logInToDashboard, type DashboardSession } from '../../test/factories.js';
+import { ownerSession, type DashboardSession } from '../../test/dashboard-session.js';
 import { ENGINE, startServer } from '../../test/server.js';
 
 const server = await startServer();
@@ -30,16 +30,17 @@ async function exportCsv(session: DashboardSession): Promise<string> {
 
 async function importCsv(session: DashboardSession, csv: string) {
   return session.send<{ created: number; errors: { field: string }[] }>('POST', '/api/dashboard/contacts/import', {
-    body: { csv, columns: ['phone', 'name', '', '', '', '', ''] },
+    csv,
+    columns: ['phone', 'name', '', '', '', '', ''],
   });
 }
 
 describe(`contacts CSV (${ENGINE})`, () => {
   test('export › no cell starts a formula, read with "," or with ";", and the import reads the names back', async () => {
-    const session = await logInToDashboard(server);
+    const session = await ownerSession(server);
     for (const [i, name] of HOSTILE_NAMES.entries()) {
       const phone = `+1415555${String(i).padStart(4, '0')}`;
-      const created = await session.send('POST', '/api/v1/actions/create-contact', { body: { phone, name } });
+      const created = await session.send('POST', '/api/v1/actions/create-contact', { phone, name });
       assert.equal(created.status, 201, created.text);
     }
     const csv = await exportCsv(session);
@@ -57,7 +58,7 @@ describe(`contacts CSV (${ENGINE})`, () => {
     assert.equal(semicolons.length, 3, csv);
     for (const name of semicolons) assert.ok(csv.includes(`,"${name.replaceAll('"', '""')}",`), `quoted: ${name}`);
 
-    const other = await logInToDashboard(server);
+    const other = await ownerSession(server);
     const imported = await importCsv(other, csv);
     assert.equal(imported.status, 200, imported.text);
     assert.deepEqual([imported.body.created, imported.body.errors], [HOSTILE_NAMES.length, []]);
@@ -70,7 +71,7 @@ describe(`contacts CSV (${ENGINE})`, () => {
   });
 
   test('import › a lone UTF-16 surrogate in the CSV is a 400 naming csv, and nothing is imported', async () => {
-    const session = await logInToDashboard(server);
+    const session = await ownerSession(server);
     const res = await importCsv(session, 'phone,name\n+14155550100,Ada \ud800\n');
     assert.equal(res.status, 400, res.text);
     assert.deepEqual(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createTemplate, createWorkspace, logInToDashboard, type TestWorkspace } from '../../test/factories.js';
+import { ownerSession } from '../../test/dashboard-session.js';
+import { createTemplate, createWorkspace, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE, startServer, type HttpResponse } from '../../test/server.js';
 import type { Contact } from '../contacts/contact.schema.js';
 
@@ -178,7 +179,7 @@ describe(`errors (${ENGINE})`, () => {
   });
 
   test('400 › a NUL in a query string, or a URL path that is no UTF-8, is refused in the same shape', async () => {
-    const session = await logInToDashboard(server);
+    const session = await ownerSession(server);
     for (const pathname of ['/api/dashboard/contacts?query=a%00b', '/api/dashboard/contacts/export.csv?tag=%00']) {
       const problem = assertProblem(await session.send('GET', pathname), 400, 'validation_failed');
       assert.match(problem.detail, /NUL/, pathname);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { ownerSession } from '../../test/dashboard-session.js';
 import { asClient, createWorkspace, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE, startServer } from '../../test/server.js';
-import { openSession } from '../../test/session-client.js';
 import type { Contact } from '../contacts/contact.schema.js';
 
 const server = await startServer();
@@ -15,19 +15,11 @@ interface Problem {
 }
 
 const { services } = server.app;
-const OWNER_PASSWORD = 'correct horse battery';
 
 /** Another API token of the workspace's owner: another caller with the same rights. */
 async function secondToken(ws: TestWorkspace): Promise<TestWorkspace> {
   const issued = await services.tokens.create({ workspaceId: ws.workspaceId, userId: ws.userId, name: 'second' });
   return asClient(server.http, { ...ws, token: issued.token, tokenId: issued.id });
-}
-
-/** A workspace's owner signed in to the dashboard over HTTPS. */
-async function dashboardOwner() {
-  const email = `owner-${randomUUID()}@example.com`;
-  const { workspace } = await services.workspaces.setup({ name: 'Dashboard', email, password: OWNER_PASSWORD });
-  return { workspaceId: workspace.id, session: await openSession(server.http, { email, password: OWNER_PASSWORD }) };
 }
 
 /** Every idempotency row of a workspace, as stored (the test reads the table only to prove what is absent). */
@@ -149,7 +141,7 @@ describe(`idempotency (${ENGINE})`, () => {
   });
 
   test("Idempotency-Key › a dashboard session and its user's token are different callers", async () => {
-    const { workspaceId, session } = await dashboardOwner();
+    const session = await ownerSession(server);
     const k = key();
     const viaSession = await session.send<Contact>(
       'POST',
@@ -158,12 +150,8 @@ describe(`idempotency (${ENGINE})`, () => {
       withKey(k),
     );
     assert.equal(viaSession.status, 201, viaSession.text);
-    const owner = await services.deps.db
-      .selectFrom('users')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .executeTakeFirstOrThrow();
-    const issued = await services.tokens.create({ workspaceId, userId: owner.id, name: 'api' });
+    const { workspaceId, userId } = session;
+    const issued = await services.tokens.create({ workspaceId, userId, name: 'api' });
     const viaToken = await server.http.send<Contact>('POST', '/api/v1/actions/create-contact', {
       token: issued.token,
       body: { phone: '+14155550113' },
@@ -213,7 +201,7 @@ describe(`idempotency (${ENGINE})`, () => {
   });
 
   test('Idempotency-Key › a dashboard token and an invitation are not stored: their retries are 409s without them', async () => {
-    const { workspaceId, session } = await dashboardOwner();
+    const session = await ownerSession(server);
     const tokenKey = key();
     const issued = await session.send<{ token: string }>(
       'POST',
@@ -237,7 +225,7 @@ describe(`idempotency (${ENGINE})`, () => {
     assert.equal(inviteRetry.body.code, 'idempotency_secret_withheld');
     assert.ok(!inviteRetry.text.includes(invited.body.token));
 
-    const stored = JSON.stringify(await storedKeys(workspaceId));
+    const stored = JSON.stringify(await storedKeys(session.workspaceId));
     assert.ok(!stored.includes(issued.body.token.slice('parley_'.length)), 'no row holds the API token');
     assert.ok(!stored.includes(invited.body.token), 'no row holds the invitation token');
   });

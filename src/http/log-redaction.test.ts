@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
+import { logInOverHttp, setUpOverHttp } from '../../test/dashboard-session.js';
 import { startParleyProcess, type LogLine, type ParleyProcess } from '../../test/parley-process.js';
 import { ENGINE, startServer } from '../../test/server.js';
-import { openSession } from '../../test/session-client.js';
 import { redactSecrets } from './log-redaction.js';
 
 const secret = (label: string) => `${label}-${randomBytes(12).toString('base64url')}`;
@@ -28,11 +28,11 @@ describe(`secrets in the log (${ENGINE})`, () => {
     const child = await startParleyProcess('logged', server.env, server.app.tls!.cert);
     const { http } = child;
     const owner = { workspace: 'Logs', email: 'owner@example.com', password: secret('owner-password') };
-    const setup = await openSession(http, owner, '/api/dashboard/setup');
+    const setup = await setUpOverHttp(child, owner);
     const wrongPassword = secret('wrong-password');
     const refused = await http.send('POST', '/api/dashboard/login', { body: { ...owner, password: wrongPassword } });
     assert.equal(refused.status, 401);
-    const session = await openSession(http, owner);
+    const session = await logInOverHttp(child, owner);
 
     const token = await session.send<{ token: string }>(
       'POST',

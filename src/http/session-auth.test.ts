@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { logInToDashboard } from '../../test/factories.js';
+import { ownerSession } from '../../test/dashboard-session.js';
 import { ENGINE, startServer, type HttpResponse } from '../../test/server.js';
 
 const server = await startServer();
@@ -16,7 +16,7 @@ function assertForbidden(res: HttpResponse, what: string): void {
 
 describe(`session auth (${ENGINE})`, () => {
   test('origin › an opaque or unparseable Origin on a change is a 403, and changes nothing', async () => {
-    const session = await logInToDashboard(server);
+    const session = await ownerSession(server);
     const changes: [string, unknown][] = [
       ['/api/v1/actions/create-contact', { phone: '+14155550100' }],
       ['/api/dashboard/contacts/import', { csv: 'phone\n+14155550101', columns: ['phone'] }],
@@ -25,7 +25,7 @@ describe(`session auth (${ENGINE})`, () => {
     ];
     for (const origin of OPAQUE_OR_MALFORMED_ORIGINS) {
       for (const [pathname, body] of changes) {
-        assertForbidden(await session.send('POST', pathname, { body, headers: { origin } }), `${origin} ${pathname}`);
+        assertForbidden(await session.send('POST', pathname, body, { origin }), `${origin} ${pathname}`);
       }
     }
     const contacts = await session.send<{ contacts: unknown[] }>('GET', '/api/dashboard/contacts');
@@ -34,7 +34,7 @@ describe(`session auth (${ENGINE})`, () => {
   });
 
   test('origin › login, setup and invitation acceptance refuse an opaque or unparseable Origin with 403', async () => {
-    const session = await logInToDashboard(server);
+    const session = await ownerSession(server);
     const publicChanges: [string, unknown][] = [
       ['/api/dashboard/login', { email: session.email, password: session.password }],
       ['/api/dashboard/setup', { workspace: 'W', email: 'x@example.com', password: 'correct horse battery' }],
@@ -50,13 +50,15 @@ describe(`session auth (${ENGINE})`, () => {
   });
 
   test('origin › the server’s own origin, or none, is let through', async () => {
-    const session = await logInToDashboard(server);
-    const own = await session.send('POST', '/api/v1/actions/create-contact', {
-      body: { phone: '+14155550102' },
-      headers: { origin: server.baseUrl },
-    });
+    const session = await ownerSession(server);
+    const own = await session.send(
+      'POST',
+      '/api/v1/actions/create-contact',
+      { phone: '+14155550102' },
+      { origin: server.baseUrl },
+    );
     assert.equal(own.status, 201, own.text);
-    const none = await session.send('POST', '/api/v1/actions/create-contact', { body: { phone: '+14155550103' } });
+    const none = await session.send('POST', '/api/v1/actions/create-contact', { phone: '+14155550103' });
     assert.equal(none.status, 201, none.text);
   });
 });

@@ -1,6 +1,6 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
-import { messageOf } from './api';
+import { ApiError, dashboard, messageOf } from './api';
 
 /** Loads data for a page and reloads on demand; stale answers (deps changed meanwhile) are dropped. */
 export function useAsync<T>(load: () => Promise<T>, deps: unknown[]) {
@@ -129,6 +129,68 @@ export function ConfirmButton(props: {
       </dialog>
     </>
   );
+}
+
+/** A danger button that asks first, then deletes `/api/dashboard/<path>` and calls `onDeleted`. */
+export function DeleteButton(props: {
+  label: string;
+  question: string;
+  confirmLabel: string;
+  path: string;
+  onDeleted: () => void;
+}) {
+  const { path, onDeleted, ...asked } = props;
+  return (
+    <ConfirmButton
+      {...asked}
+      danger
+      onConfirm={async () => {
+        await dashboard.delete(path);
+        onDeleted();
+      }}
+    />
+  );
+}
+
+/** A list as a table, named for screen readers; `actions` adds a last column for each row's buttons. */
+export function Table(props: { caption: string; columns: string[]; actions?: boolean; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption class="visually-hidden">{props.caption}</caption>
+        <thead>
+          <tr>
+            {props.columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+            {props.actions && (
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * A form's field errors from the server, named by each field's label ("Password must be at least 12
+ * characters"); the form's note then shows only what no field shows.
+ */
+export function fieldErrors(error: unknown, labels: Record<string, string>) {
+  const messages = Object.fromEntries(
+    Object.entries(labels).map(([field, label]) => {
+      const message = error instanceof ApiError ? error.fieldMessage(field) : undefined;
+      return [field, message && `${label} ${message}`];
+    }),
+  );
+  const shownByFields = Object.values(messages).some(Boolean);
+  return { field: (name: string) => messages[name], note: shownByFields ? null : error };
 }
 
 /** Runs a form's submit handler, tracking whether it is busy and what went wrong. */

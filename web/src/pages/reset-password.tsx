@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { ApiError, dashboard } from '../api';
 import { Link } from '../router';
-import { ErrorNote, TextField, useSubmit } from '../ui';
+import { ErrorNote, fieldErrors, useSubmit } from '../ui';
+import { NewPasswordField } from './password-field';
 import { Centered } from './sign-in';
 
 /**
@@ -17,7 +18,7 @@ export function ResetPassword({ token, onDone }: { token: string; onDone: () => 
     setDone(true);
   });
   const problem = save.error instanceof ApiError ? save.error.problem : null;
-  const passwordError = problem?.errors?.find((e) => e.field === 'password')?.message;
+  const { field, note } = fieldErrors(save.error, { password: 'New password' });
 
   if (done) {
     return (
@@ -43,17 +44,8 @@ export function ResetPassword({ token, onDone }: { token: string; onDone: () => 
   return (
     <Centered title="Choose a new password">
       <form onSubmit={save.onSubmit}>
-        <TextField
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          required
-          hint="At least 12 characters."
-          value={password}
-          onValue={setPassword}
-          error={passwordError && `New password ${passwordError}`}
-        />
-        {!passwordError && <ErrorNote error={save.error} />}
+        <NewPasswordField label="New password" value={password} onValue={setPassword} error={field('password')} />
+        <ErrorNote error={note} />
         <button class="primary" type="submit" disabled={save.busy}>
           Set new password
         </button>

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
-import { ApiError, dashboard } from '../api';
+import { dashboard } from '../api';
 import { useSession } from '../session';
-import { ErrorNote, Page, TextField, useSubmit } from '../ui';
+import { ErrorNote, Page, TextField, fieldErrors, useSubmit } from '../ui';
+import { NewPasswordField } from './password-field';
 import { SettingsNav } from './settings-nav';
 
 /** The password fields by their API names, with the labels their errors are shown under. */
-const LABELS = { current_password: 'Current password', new_password: 'New password' } as const;
+const LABELS = { current_password: 'Current password', new_password: 'New password' };
 
 /** Settings → Your account: the signed-in user changes their own password. */
 export function AccountSettings() {
@@ -20,11 +21,7 @@ export function AccountSettings() {
     setNext('');
     setChanged(true);
   });
-  const fieldError = (field: keyof typeof LABELS) => {
-    const message = save.error instanceof ApiError ? save.error.fieldMessage(field) : undefined;
-    return message && `${LABELS[field]} ${message}`;
-  };
-  const hasFieldError = save.error instanceof ApiError && Boolean(save.error.problem.errors?.length);
+  const { field, note } = fieldErrors(save.error, LABELS);
 
   return (
     <Page title="Your account">
@@ -42,19 +39,16 @@ export function AccountSettings() {
           required
           value={current}
           onValue={setCurrent}
-          error={fieldError('current_password')}
+          error={field('current_password')}
         />
-        <TextField
+        <NewPasswordField
           label={LABELS.new_password}
-          type="password"
-          autoComplete="new-password"
-          required
-          hint="At least 12 characters. You stay signed in here; your other sessions end."
+          outcome="You stay signed in here; your other sessions end."
           value={next}
           onValue={setNext}
-          error={fieldError('new_password')}
+          error={field('new_password')}
         />
-        {!hasFieldError && <ErrorNote error={save.error} />}
+        <ErrorNote error={note} />
         <button class="primary" type="submit" disabled={save.busy}>
           Change password
         </button>

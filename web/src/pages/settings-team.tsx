@@ -1,7 +1,18 @@
 import { useState } from 'preact/hooks';
-import { ApiError, dashboard } from '../api';
+import { dashboard } from '../api';
 import { can, useSession } from '../session';
-import { ConfirmButton, CopyButton, ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../ui';
+import {
+  CopyButton,
+  DeleteButton,
+  ErrorNote,
+  Page,
+  Table,
+  TextField,
+  fieldErrors,
+  formatTime,
+  useAsync,
+  useSubmit,
+} from '../ui';
 import { SettingsNav } from './settings-nav';
 
 type Role = 'owner' | 'member';
@@ -57,66 +68,45 @@ export function TeamSettings() {
       )}
       <ErrorNote error={team.error} />
       <ErrorNote error={roleError} />
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">Team members</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
-              {manages && (
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
+      <Table caption="Team members" columns={['Name', 'Email', 'Role', 'Joined']} actions={manages}>
+        {team.data?.map((member) => (
+          <tr key={member.id}>
+            <td>
+              {member.name}
+              {member.id === user.id && <span class="muted"> (you)</span>}
+            </td>
+            <td>{member.email}</td>
+            <td>
+              {manages ? (
+                <select
+                  aria-label={`Role of ${member.email}`}
+                  value={member.role}
+                  onChange={(e) => void changeRole(member, e.currentTarget.value as Role)}
+                >
+                  <option value="member">Member</option>
+                  <option value="owner">Owner</option>
+                </select>
+              ) : (
+                roleLabel(member.role)
               )}
-            </tr>
-          </thead>
-          <tbody>
-            {team.data?.map((member) => (
-              <tr key={member.id}>
-                <td>
-                  {member.name}
-                  {member.id === user.id && <span class="muted"> (you)</span>}
-                </td>
-                <td>{member.email}</td>
-                <td>
-                  {manages ? (
-                    <select
-                      aria-label={`Role of ${member.email}`}
-                      value={member.role}
-                      onChange={(e) => void changeRole(member, e.currentTarget.value as Role)}
-                    >
-                      <option value="member">Member</option>
-                      <option value="owner">Owner</option>
-                    </select>
-                  ) : (
-                    roleLabel(member.role)
-                  )}
-                </td>
-                <td>{formatTime(member.created_at)}</td>
-                {manages && (
-                  <td>
-                    {member.id !== user.id && (
-                      <ConfirmButton
-                        label="Remove"
-                        question={`Remove ${member.email} from the workspace? They are signed out at once and their API tokens stop working.`}
-                        confirmLabel="Remove member"
-                        danger
-                        onConfirm={async () => {
-                          await dashboard.delete(`team/${member.id}`);
-                          team.reload();
-                        }}
-                      />
-                    )}
-                  </td>
+            </td>
+            <td>{formatTime(member.created_at)}</td>
+            {manages && (
+              <td>
+                {member.id !== user.id && (
+                  <DeleteButton
+                    label="Remove"
+                    question={`Remove ${member.email} from the workspace? They are signed out at once and their API tokens stop working.`}
+                    confirmLabel="Remove member"
+                    path={`team/${member.id}`}
+                    onDeleted={team.reload}
+                  />
                 )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+              </td>
+            )}
+          </tr>
+        ))}
+      </Table>
       {manages && <PendingInvites invites={invites.data ?? []} error={invites.error} onRevoked={invites.reload} />}
     </Page>
   );
@@ -130,42 +120,24 @@ function PendingInvites(props: { invites: PendingInvite[]; error: unknown; onRev
       {props.invites.length === 0 ? (
         <p class="muted">No invitation is waiting to be accepted.</p>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Pending invitations</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.invites.map((invite) => (
-                <tr key={invite.id}>
-                  <td>{invite.email}</td>
-                  <td>{roleLabel(invite.role)}</td>
-                  <td>{formatTime(invite.expires_at)}</td>
-                  <td>
-                    <ConfirmButton
-                      label="Revoke"
-                      question={`Revoke the invitation for ${invite.email}? Its link stops working.`}
-                      confirmLabel="Revoke invitation"
-                      danger
-                      onConfirm={async () => {
-                        await dashboard.delete(`invites/${invite.id}`);
-                        props.onRevoked();
-                      }}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table caption="Pending invitations" columns={['Email', 'Role', 'Expires']} actions>
+          {props.invites.map((invite) => (
+            <tr key={invite.id}>
+              <td>{invite.email}</td>
+              <td>{roleLabel(invite.role)}</td>
+              <td>{formatTime(invite.expires_at)}</td>
+              <td>
+                <DeleteButton
+                  label="Revoke"
+                  question={`Revoke the invitation for ${invite.email}? Its link stops working.`}
+                  confirmLabel="Revoke invitation"
+                  path={`invites/${invite.id}`}
+                  onDeleted={props.onRevoked}
+                />
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </section>
   );
@@ -182,7 +154,7 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
     onInvited();
   });
   const link = invite && `${location.origin}/invite/${invite.token}`;
-  const emailError = send.error instanceof ApiError ? send.error.fieldMessage('email') : undefined;
+  const { field, note } = fieldErrors(send.error, { email: 'Email' });
 
   return (
     <section aria-labelledby="invite-title">
@@ -195,7 +167,7 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
           maxLength={254}
           value={email}
           onValue={setEmail}
-          error={emailError && `Email ${emailError}`}
+          error={field('email')}
         />
         <div class="field">
           <label for="invite-role">Role</label>
@@ -208,7 +180,7 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
           Create invite link
         </button>
       </form>
-      {!emailError && <ErrorNote error={send.error} />}
+      <ErrorNote error={note} />
       <div role="status">
         {invite && link && (
           <div class="notice">

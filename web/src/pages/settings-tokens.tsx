@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { dashboard } from '../api';
 import { can, useSession } from '../session';
-import { ConfirmButton, CopyButton, ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../ui';
+import { CopyButton, DeleteButton, ErrorNote, Page, Table, TextField, formatTime, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 
 interface TokenRow {
@@ -73,52 +73,32 @@ export function ApiTokens() {
         </div>
       )}
       <ErrorNote error={tokens.error} />
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">API tokens</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Access</th>
-              <th scope="col">Created by</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.data?.map((token) => (
-              <tr key={token.id} class={token.revoked_at ? 'muted' : ''}>
-                <td>{token.name}</td>
-                <td>
-                  <code>{token.prefix}…</code>
-                </td>
-                <td>{token.scope === 'read' ? 'Read only' : 'Full'}</td>
-                <td>{token.created_by}</td>
-                <td>{formatTime(token.last_used_at)}</td>
-                <td>
-                  {token.revoked_at ? (
-                    `Revoked ${formatTime(token.revoked_at)}`
-                  ) : token.created_by !== user.email && !can(user, 'revoke_any_token') ? null : (
-                    <ConfirmButton
-                      label={`Revoke`}
-                      question={`Revoke “${token.name}”? Integrations using it stop working at once.`}
-                      confirmLabel="Revoke token"
-                      danger
-                      onConfirm={async () => {
-                        await dashboard.delete(`tokens/${token.id}`);
-                        tokens.reload();
-                      }}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table caption="API tokens" columns={['Name', 'Prefix', 'Access', 'Created by', 'Last used']} actions>
+        {tokens.data?.map((token) => (
+          <tr key={token.id} class={token.revoked_at ? 'muted' : ''}>
+            <td>{token.name}</td>
+            <td>
+              <code>{token.prefix}…</code>
+            </td>
+            <td>{token.scope === 'read' ? 'Read only' : 'Full'}</td>
+            <td>{token.created_by}</td>
+            <td>{formatTime(token.last_used_at)}</td>
+            <td>
+              {token.revoked_at ? (
+                `Revoked ${formatTime(token.revoked_at)}`
+              ) : token.created_by !== user.email && !can(user, 'revoke_any_token') ? null : (
+                <DeleteButton
+                  label="Revoke"
+                  question={`Revoke “${token.name}”? Integrations using it stop working at once.`}
+                  confirmLabel="Revoke token"
+                  path={`tokens/${token.id}`}
+                  onDeleted={tokens.reload}
+                />
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
     </Page>
   );
 }

@@ -1,27 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { dashboard, ApiError } from '../api';
+import { dashboard } from '../api';
 import { navigate } from '../router';
-import { ErrorNote, TextField, useSubmit } from '../ui';
+import { ErrorNote, TextField, fieldErrors, useSubmit } from '../ui';
+import { NewPasswordField } from './password-field';
 
 type Done = { onDone: () => Promise<void> };
-
-/** Mirrors the server's password rule (src/workspaces/password-rule.ts), which has the last word. */
-const PASSWORD_HINT = 'At least 12 characters, not a common password: a few unrelated words work well.';
-
-/**
- * A field's error from the server, named by the field's label ("Password must be at least 12
- * characters"); the form's note then shows only what no field shows.
- */
-function fieldErrors(error: unknown, labels: Record<string, string>) {
-  const messages = Object.fromEntries(
-    Object.entries(labels).map(([field, label]) => {
-      const message = error instanceof ApiError ? error.fieldMessage(field) : undefined;
-      return [field, message && `${label} ${message}`];
-    }),
-  );
-  const shownByFields = Object.values(messages).some(Boolean);
-  return { field: (name: string) => messages[name], note: shownByFields ? null : error };
-}
 
 /** A sign-in card: the brand, a heading and its content, alone on the page. */
 export function Centered(props: { title: string; children: preact.ComponentChildren }) {
@@ -102,13 +85,9 @@ export function Setup({ onDone }: Done) {
           onValue={setEmail}
           error={field('email')}
         />
-        <TextField
+        <NewPasswordField
           label="Password"
-          type="password"
-          autoComplete="new-password"
           minLength={12}
-          required
-          hint={PASSWORD_HINT}
           value={password}
           onValue={setPassword}
           error={field('password')}
@@ -158,13 +137,9 @@ export function AcceptInvite({ token, onDone }: Done & { token: string }) {
       </p>
       <form onSubmit={onSubmit}>
         <TextField label="Your name" autoComplete="name" value={name} onValue={setName} />
-        <TextField
+        <NewPasswordField
           label="Choose a password"
-          type="password"
-          autoComplete="new-password"
           minLength={12}
-          required
-          hint={PASSWORD_HINT}
           value={password}
           onValue={setPassword}
           error={field('password')}
