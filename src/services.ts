@@ -32,6 +32,7 @@ import { createAccountService } from './accounts/account.service.js';
 import { createTokenService } from './workspaces/token.service.js';
 import { createWorkspaceService } from './workspaces/workspace.service.js';
 import { createWhatsappWebhookService } from './webhooks/whatsapp.service.js';
+import { createRateWindows } from './shared/rate-windows.js';
 import { emitWebhookEvents } from './outgoing/webhook.events.js';
 import { createWebhookService } from './outgoing/webhook.service.js';
 import { createWebhookWorker } from './outgoing/webhook.worker.js';
@@ -124,7 +125,7 @@ export function createServices(deps: Deps, config: Config) {
     graph,
     media: createMediaService(deps, channels, graph, config.dataDir),
     templateSync,
-    webhooks: createWhatsappWebhookService(channels, messages, templateSync),
+    webhooks: createWhatsappWebhookService(channels, messages, templateSync, createRateWindows(deps)),
     outgoingWebhooks: createWebhookService(deps, secrets, { allowPrivate: config.allowPrivateWebhooks }, () =>
       webhookWorker.wake(),
     ),

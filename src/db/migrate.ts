@@ -9,6 +9,7 @@ import * as automation from './migrations/0005_automation.js';
 import * as dashboard from './migrations/0006_dashboard.js';
 import * as outgoingWebhooks from './migrations/0007_outgoing_webhooks.js';
 import * as cursorIndexes from './migrations/0008_cursor_indexes.js';
+import * as webhook from './migrations/0009_webhook.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0006_dashboard': dashboard,
   '0007_outgoing_webhooks': outgoingWebhooks,
   '0008_cursor_indexes': cursorIndexes,
+  '0009_webhook': webhook,
 };
 
 class InCodeProvider implements MigrationProvider {

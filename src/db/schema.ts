@@ -28,6 +28,8 @@ export interface Database {
   conversations: ConversationTable;
   webhook_subscriptions: WebhookSubscriptionTable;
   webhook_deliveries: WebhookDeliveryTable;
+  rate_windows: RateWindowTable;
+  event_streams: EventStreamTable;
 }
 
 export interface WorkspaceTable {
@@ -304,4 +306,18 @@ export interface WebhookDeliveryTable {
   attempt_log: string;
   created_at: string;
   updated_at: string;
+}
+
+/** A fixed-window rate counter shared by every Parley process. */
+export interface RateWindowTable {
+  key: string;
+  count: number;
+  expires_at: string;
+}
+
+/** A dashboard event stream open in some Parley process, counted against its session's bound. */
+export interface EventStreamTable {
+  id: string;
+  session_hash: string;
+  seen_at: string;
 }

@@ -61,6 +61,24 @@ export interface TemplateStatusEvent {
 
 export type WebhookEvent = InboundMessageEvent | StatusEvent | TemplateStatusEvent;
 
+/** A UTF-16 surrogate without its other half: JSON may escape one (`\ud800`), no text encoding can store it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A delivery's JSON (its signature already checked), every string made well-formed: a lone surrogate
+ * becomes U+FFFD, so the customer's message is kept, and stored alike by SQLite and PostgreSQL (whose
+ * jsonb refuses it). Undefined when the bytes are not JSON.
+ */
+export function readWebhookJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'), (_key, value: unknown) =>
+      typeof value === 'string' ? value.replace(LONE_SURROGATE, '\ufffd') : value,
+    );
+  } catch {
+    return undefined;
+  }
+}
+
 /** The events in a webhook body, in body order; null when the body is not a WhatsApp Business Account webhook. */
 export function parseWebhook(body: unknown): WebhookEvent[] | null {
   if (!isRecord(body) || body.object !== 'whatsapp_business_account') return null;
