@@ -10,6 +10,7 @@ import { createContactDashboardService } from './contacts/contact.dashboard.js';
 import { createContactImportService } from './contacts/contact.import.js';
 import { createDropdownService } from './dropdowns/dropdown.service.js';
 import { createEventHub } from './inbox/event-hub.js';
+import { createEventStreams } from './inbox/event-streams.js';
 import { createInboxService } from './inbox/inbox.service.js';
 import { createMediaService } from './messages/media.js';
 import { createMessageService } from './messages/message.service.js';
@@ -61,6 +62,7 @@ export function createServices(deps: Deps, config: Config) {
     if (work.kinds.has('deliveries')) webhookWorker.wake();
   };
   const inbox = createInboxService(deps, inboxEvents);
+  const eventStreams = createEventStreams(deps);
   // The outbox reports the simulator's receipts through the message service, which wakes the outbox.
   const outbox = createOutbox(deps, channels, graph, () => messages, inboxEvents, wakeFor);
   const messages = createMessageService(
@@ -100,7 +102,7 @@ export function createServices(deps: Deps, config: Config) {
   return {
     deps,
     workspaces,
-    accounts: createAccountService(deps, workspaces),
+    accounts: createAccountService(deps, workspaces, (sessionId) => eventStreams.sessionEnded(sessionId)),
     tokens: createTokenService(deps),
     contacts,
     contactViews: {
@@ -116,6 +118,7 @@ export function createServices(deps: Deps, config: Config) {
     messages,
     inbox,
     inboxEvents,
+    eventStreams,
     outbox,
     scheduler,
     sequences,

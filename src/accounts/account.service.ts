@@ -19,6 +19,8 @@ export type Role = 'owner' | 'member';
 
 /** Who a dashboard session belongs to. */
 export interface SessionUser {
+  /** The session's id: the hash of its cookie's secret (only the hash is stored). */
+  sessionId: string;
   userId: string;
   email: string;
   name: string;
@@ -43,7 +45,12 @@ const hashOf = (secret: string) => createHash('sha256').update(secret).digest('h
  * Dashboard accounts: password logins with a per-email lockout, sessions kept as hashes of the
  * cookie's secret, and invitations that let a teammate choose their own password.
  */
-export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
+export function createAccountService(
+  deps: Deps,
+  workspaces: WorkspaceService,
+  /** Told of each session logged out, after it is deleted (its live update streams end). */
+  sessionEnded: (sessionId: string) => void,
+) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
@@ -120,7 +127,9 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
     },
 
     async logout(secret: string): Promise<void> {
-      await db.deleteFrom('sessions').where('id_hash', '=', hashOf(secret)).execute();
+      const sessionId = hashOf(secret);
+      await db.deleteFrom('sessions').where('id_hash', '=', sessionId).execute();
+      sessionEnded(sessionId);
     },
 
     /** The session's user, or null when the cookie is unknown or expired. */
@@ -129,12 +138,13 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
         .innerJoin('workspaces as w', 'w.id', 's.workspace_id')
-        .select(['s.user_id', 's.csrf_token', 's.expires_at', 'u.email', 'u.name', 'u.role'])
+        .select(['s.id_hash', 's.user_id', 's.csrf_token', 's.expires_at', 'u.email', 'u.name', 'u.role'])
         .select(['w.id as workspace_id', 'w.name as workspace_name', 'w.rate_limit_per_minute'])
         .where('s.id_hash', '=', hashOf(secret))
         .executeTakeFirst();
       if (!row || Date.parse(row.expires_at) <= clock.now().getTime()) return null;
       return {
+        sessionId: row.id_hash,
         userId: row.user_id,
         email: row.email,
         name: row.name,
