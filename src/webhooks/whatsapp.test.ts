@@ -26,19 +26,19 @@ function postRaw(raw: string, headers: Record<string, string> = {}) {
 }
 
 describe(`WhatsApp webhook (${ENGINE})`, () => {
-  test('webhook › a lone UTF-16 surrogate in a text and a profile name is stored as U+FFFD, answered 200', async () => {
+  test('webhook › lone UTF-16 surrogates and U+0000 in a text and a profile name are stored as U+FFFD, answered 200', async () => {
     const cloud = await cloudWorkspace();
     const body = inboundTextWebhook({
       phoneNumberId: cloud.phoneNumberId,
       from: '14155550190',
       name: 'Ada \ud800',
-      text: 'broken \ud800 emoji \udc00 here 😀',
+      text: 'broken \ud800 emoji \udc00 here 😀 \u0000',
     });
     const response = await postWebhook(body);
     assert.equal(response.status, 200, response.text);
     assert.equal((response.body as { messages: number }).messages, 1);
     assert.deepEqual(await received(cloud, '+14155550190'), {
-      text: 'broken \ufffd emoji \ufffd here 😀',
+      text: 'broken \ufffd emoji \ufffd here 😀 \ufffd',
       name: 'Ada \ufffd',
     });
   });
