@@ -1,9 +1,9 @@
 import type { ChannelService } from '../channels/channel.service.js';
-import type { RateWindows } from '../shared/rate-windows.js';
 import type { MessageService } from '../messages/message.service.js';
 import type { TemplateSyncService } from '../templates/template-sync.js';
 import { errors } from '../shared/errors.js';
 import { groupCommit } from '../shared/group-commit.js';
+import type { RateWindows } from '../shared/rate-windows.js';
 import type { InboundMessageEvent, StatusEvent, WebhookEvent } from './whatsapp.payload.js';
 
 /**
