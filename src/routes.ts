@@ -56,6 +56,11 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerTemplateDashboardRoutes(app, services.templates, services.templateSync);
   registerAutomationDashboardRoutes(app, services.deps.db);
   registerContactDashboardRoutes(app, { contacts: services.contacts, ...services.contactViews });
-  registerInboxRoutes(app, services.inbox, services.inboxEvents, { service: services.media, dataDir: config.dataDir });
+  registerInboxRoutes(
+    app,
+    services.inbox,
+    { hub: services.inboxEvents, streams: services.eventStreams },
+    { service: services.media, dataDir: config.dataDir },
+  );
   registerDashboardStatic(app);
 }

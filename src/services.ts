@@ -10,6 +10,7 @@ import { createContactDashboardService } from './contacts/contact.dashboard.js';
 import { createContactImportService } from './contacts/contact.import.js';
 import { createDropdownService } from './dropdowns/dropdown.service.js';
 import { createEventHub } from './inbox/event-hub.js';
+import { createEventStreams } from './inbox/event-streams.js';
 import { createInboxService } from './inbox/inbox.service.js';
 import { createMediaService } from './messages/media.js';
 import { createMessageService } from './messages/message.service.js';
@@ -30,6 +31,7 @@ import { createTemplateService } from './templates/template.service.js';
 import { createTriggerService } from './triggers/trigger.service.js';
 import { createAccountService } from './accounts/account.service.js';
 import { createMemberService } from './accounts/member.service.js';
+import { SharedWindowLimiter } from './http/rate-limit.js';
 import { createPasswordService } from './accounts/password.service.js';
 import { createTokenService } from './workspaces/token.service.js';
 import { createWorkspaceService } from './workspaces/workspace.service.js';
@@ -62,6 +64,8 @@ export function createServices(deps: Deps, config: Config) {
     if (work.kinds.has('deliveries')) webhookWorker.wake();
   };
   const inbox = createInboxService(deps, inboxEvents);
+  const eventStreams = createEventStreams(deps);
+  const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
   // The outbox reports the simulator's receipts through the message service, which wakes the outbox.
   const outbox = createOutbox(deps, channels, graph, () => messages, inboxEvents, wakeFor);
   const messages = createMessageService(
@@ -101,9 +105,9 @@ export function createServices(deps: Deps, config: Config) {
   return {
     deps,
     workspaces,
-    accounts: createAccountService(deps, workspaces),
-    members: createMemberService(deps),
-    passwords: createPasswordService(deps),
+    accounts: createAccountService(deps, workspaces, sessionEnded),
+    members: createMemberService(deps, sessionEnded),
+    passwords: createPasswordService(deps, sessionEnded),
     tokens: createTokenService(deps),
     contacts,
     contactViews: {
@@ -119,6 +123,7 @@ export function createServices(deps: Deps, config: Config) {
     messages,
     inbox,
     inboxEvents,
+    eventStreams,
     outbox,
     scheduler,
     sequences,
@@ -128,7 +133,7 @@ export function createServices(deps: Deps, config: Config) {
     graph,
     media: createMediaService(deps, channels, graph, config.dataDir),
     templateSync,
-    webhooks: createWhatsappWebhookService(channels, messages, templateSync),
+    webhooks: createWhatsappWebhookService(channels, messages, templateSync, new SharedWindowLimiter(deps)),
     outgoingWebhooks: createWebhookService(deps, secrets, { allowPrivate: config.allowPrivateWebhooks }, () =>
       webhookWorker.wake(),
     ),

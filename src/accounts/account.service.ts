@@ -9,6 +9,7 @@ import { requirePasswordRule } from '../workspaces/password-rule.js';
 import type { WorkspaceService } from '../workspaces/workspace.service.js';
 import { requirePermission, type Role } from './roles.js';
 import { claimOneTimeLink, hashOfSecret, newSecretToken } from './secret-token.js';
+import type { SessionEnded } from './session-end.js';
 
 const SESSION_TTL_MS = 7 * 24 * 3_600_000;
 const INVITE_TTL_MS = 7 * 24 * 3_600_000;
@@ -23,6 +24,8 @@ const hashForUnknownUser = () => (unknownUserHash ??= hashPassword(randomBytes(1
 
 /** Who a dashboard session belongs to. */
 export interface SessionUser {
+  /** The session's id: the hash of its cookie's secret (only the hash is stored). */
+  sessionId: string;
   userId: string;
   email: string;
   name: string;
@@ -48,7 +51,12 @@ const alreadySetUp = () => errors.conflict('Parley is already set up; log in ins
  * Dashboard accounts: password logins with a per-email lockout, sessions kept as hashes of the
  * cookie's secret, and invitations that let a teammate choose their own password.
  */
-export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
+export function createAccountService(
+  deps: Deps,
+  workspaces: WorkspaceService,
+  /** Told of each session logged out, after it is deleted (its live update streams end). */
+  sessionEnded: SessionEnded,
+) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
@@ -158,7 +166,9 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
     },
 
     async logout(secret: string): Promise<void> {
-      await db.deleteFrom('sessions').where('id_hash', '=', hashOfSecret(secret)).execute();
+      const sessionId = hashOfSecret(secret);
+      await db.deleteFrom('sessions').where('id_hash', '=', sessionId).execute();
+      sessionEnded(sessionId);
     },
 
     /** The session's user, or null when the cookie is unknown or expired. */
@@ -167,12 +177,13 @@ export function createAccountService(deps: Deps, workspaces: WorkspaceService) {
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
         .innerJoin('workspaces as w', 'w.id', 's.workspace_id')
-        .select(['s.user_id', 's.csrf_token', 's.expires_at', 'u.email', 'u.name', 'u.role'])
+        .select(['s.id_hash', 's.user_id', 's.csrf_token', 's.expires_at', 'u.email', 'u.name', 'u.role'])
         .select(['w.id as workspace_id', 'w.name as workspace_name', 'w.rate_limit_per_minute'])
         .where('s.id_hash', '=', hashOfSecret(secret))
         .executeTakeFirst();
       if (!row || Date.parse(row.expires_at) <= clock.now().getTime()) return null;
       return {
+        sessionId: row.id_hash,
         userId: row.user_id,
         email: row.email,
         name: row.name,

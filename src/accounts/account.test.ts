@@ -60,6 +60,7 @@ async function invitation(server: TestServer, owner: Awaited<ReturnType<typeof c
     name: 'Owner',
     role: 'owner',
     workspaceName: 'Guarded',
+    sessionId: '',
     csrfToken: '',
     rateLimitPerMinute: 60,
   };

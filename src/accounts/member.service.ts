@@ -5,6 +5,7 @@ import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import type { SessionUser } from './account.service.js';
 import { requirePermission, type Role } from './roles.js';
+import { deleteUserSessions, type SessionEnded } from './session-end.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -12,7 +13,7 @@ type Db = Kysely<Database> | Transaction<Database>;
  * Settings → Team for owners: removing a member, changing a role, the pending invitations and
  * withdrawing one. A workspace always keeps at least one owner.
  */
-export function createMemberService({ db, dialect, clock }: Deps) {
+export function createMemberService({ db, dialect, clock }: Deps, sessionEnded: SessionEnded) {
   /**
    * Runs an owner's change of the team with the workspace's row locked on PostgreSQL (SQLite runs
    * one write transaction at a time), and checks the owner is still one: two owners demoting each
@@ -55,14 +56,17 @@ export function createMemberService({ db, dialect, clock }: Deps) {
   }
 
   return {
-    /** Removes a member: their sessions, API tokens and reset links go with them (ON DELETE CASCADE). */
+    /** Removes a member: their sessions end; API tokens and reset links go with them (ON DELETE CASCADE). */
     async remove(owner: SessionUser, userId: string): Promise<{ id: string; email: string }> {
-      return asOwner(owner, async (trx) => {
+      const { removed, endedSessions } = await asOwner(owner, async (trx) => {
         const member = await memberOf(trx, owner.workspaceId, userId);
         await keepAnOwner(trx, owner.workspaceId, member);
+        const ended = await deleteUserSessions(trx, member.id);
         await trx.deleteFrom('users').where('id', '=', member.id).execute();
-        return { id: member.id, email: member.email };
+        return { removed: { id: member.id, email: member.email }, endedSessions: ended };
       });
+      endedSessions.forEach(sessionEnded);
+      return removed;
     },
 
     /** Makes a member an owner or an owner a member; the change applies to their open sessions at once. */

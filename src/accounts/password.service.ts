@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword } from '../workspaces/password.js';
 import type { SessionUser } from './account.service.js';
 import { requirePasswordRule } from '../workspaces/password-rule.js';
 import { claimOneTimeLink, hashOfSecret, newSecretToken } from './secret-token.js';
+import { deleteUserSessions, type SessionEnded } from './session-end.js';
 
 /** How long a reset link works: long enough for the operator to hand it over, short for a leaked one. */
 const RESET_TTL_MS = 24 * 3_600_000;
@@ -14,7 +15,7 @@ const RESET_TTL_MS = 24 * 3_600_000;
  * link the operator mints with `parley user reset-password` (Parley sends no email). Only the
  * link token's hash is stored, as for invitations.
  */
-export function createPasswordService({ db, clock, newId }: Deps) {
+export function createPasswordService({ db, clock, newId }: Deps, sessionEnded: SessionEnded) {
   const now = () => toStoredTimestamp(clock.now());
 
   return {
@@ -30,14 +31,11 @@ export function createPasswordService({ db, clock, newId }: Deps) {
       }
       requirePasswordRule(input.newPassword, 'new_password');
       const newHash = await hashPassword(input.newPassword);
-      await db.transaction().execute(async (trx) => {
+      const ended = await db.transaction().execute(async (trx) => {
         await trx.updateTable('users').set({ password_hash: newHash }).where('id', '=', user.userId).execute();
-        await trx
-          .deleteFrom('sessions')
-          .where('user_id', '=', user.userId)
-          .where('csrf_token', '!=', user.csrfToken)
-          .execute();
+        return deleteUserSessions(trx, user.userId, user.sessionId);
       });
+      ended.forEach(sessionEnded);
     },
 
     /** Mints a reset link's token for the user with this email; an earlier link of theirs stops working. */
@@ -74,11 +72,12 @@ export function createPasswordService({ db, clock, newId }: Deps) {
       if (reset.used_at) throw linkUsed();
       requirePasswordRule(input.password);
       const newHash = await hashPassword(input.password);
-      await db.transaction().execute(async (trx) => {
+      const ended = await db.transaction().execute(async (trx) => {
         await claimOneTimeLink(trx, 'password_resets', reset.id, now(), linkUsed);
         await trx.updateTable('users').set({ password_hash: newHash }).where('id', '=', reset.user_id).execute();
-        await trx.deleteFrom('sessions').where('user_id', '=', reset.user_id).execute();
+        return deleteUserSessions(trx, reset.user_id);
       });
+      ended.forEach(sessionEnded);
     },
   };
 }

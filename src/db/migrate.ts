@@ -12,6 +12,7 @@ import * as cursorIndexes from './migrations/0008_cursor_indexes.js';
 import * as idempotencyPerCaller from './migrations/0009_idempotency_per_caller.js';
 import * as people from './migrations/0010_people.js';
 import * as loginGuard from './migrations/0011_login_guard.js';
+import * as webhook from './migrations/0012_webhook.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0009_idempotency_per_caller': idempotencyPerCaller,
   '0010_people': people,
   '0011_login_guard': loginGuard,
+  '0012_webhook': webhook,
 };
 
 class InCodeProvider implements MigrationProvider {

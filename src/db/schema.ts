@@ -31,6 +31,7 @@ export interface Database {
   conversations: ConversationTable;
   webhook_subscriptions: WebhookSubscriptionTable;
   webhook_deliveries: WebhookDeliveryTable;
+  event_streams: EventStreamTable;
 }
 
 export interface WorkspaceTable {
@@ -334,4 +335,11 @@ export interface WebhookDeliveryTable {
   attempt_log: string;
   created_at: string;
   updated_at: string;
+}
+
+/** A dashboard event stream open in some Parley process, counted against its session's bound. */
+export interface EventStreamTable {
+  id: string;
+  session_hash: string;
+  seen_at: string;
 }

@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { hostOf, isPrivateLiteral, publicOnlyLookup } from '../shared/public-address.js';
+import { hostOf, isPrivateHost, publicOnlyLookup } from '../shared/public-address.js';
 
 export interface CallOut {
   url: string;
@@ -16,12 +16,20 @@ export function createFlowWebhookClient(options: { allowPrivate: boolean }) {
     connect: options.allowPrivate ? {} : { lookup: publicOnlyLookup },
     maxResponseSize: 1_000_000,
   });
+  /** Why a node may not call `raw`, or null; checked when a flow is saved and again before each call. */
+  const targetProblem = (raw: string): string | null => {
+    if (!URL.canParse(raw)) return 'must be a valid URL';
+    const url = new URL(raw);
+    if (options.allowPrivate || !isPrivateHost(url)) return null;
+    return `must not point to a loopback or private address (${hostOf(url)})`;
+  };
+
   return {
+    targetProblem,
+
     async call(callOut: CallOut): Promise<CallOutResult> {
-      const url = new URL(callOut.url);
-      if (!options.allowPrivate && isPrivateLiteral(url)) {
-        return { ok: false, error: `${hostOf(url)} is a private address` };
-      }
+      const problem = targetProblem(callOut.url);
+      if (problem) return { ok: false, error: `url ${problem}` };
       try {
         const response = await request(callOut.url, {
           dispatcher: agent,

@@ -445,6 +445,11 @@ export function createFlowService(
       if (problems.length > 0)
         throw errors.validationMany(problems.map((p) => ({ ...p, field: `/definition${p.field}` })));
       const definition = input.definition as FlowDefinition;
+      const targets = definition.nodes.flatMap((node, i) => {
+        const problem = node.type === 'webhook' ? webhooks.targetProblem(node.url) : null;
+        return problem ? [{ field: `/definition/nodes/${i}/url`, message: problem }] : [];
+      });
+      if (targets.length > 0) throw errors.validationMany(targets);
       const name = input.name.trim();
       const id = await db.transaction().execute(async (trx) => {
         const flows = flowRepository(trx);

@@ -92,6 +92,19 @@ export class SharedWindowLimiter {
     };
   }
 
+  /** Seconds until `key`'s window ends if it already holds `limit` hits, else null; counts nothing. */
+  async limitedFor(key: string, limit: number): Promise<number | null> {
+    const now = this.deps.clock.now();
+    const window = await this.deps.db
+      .selectFrom('rate_limits')
+      .select(['hits', 'expires_at'])
+      .where('key', '=', key)
+      .where('expires_at', '>', toStoredTimestamp(now))
+      .executeTakeFirst();
+    if (!window || window.hits < limit) return null;
+    return Math.max(1, Math.ceil((Date.parse(window.expires_at) - now.getTime()) / 1000));
+  }
+
   /** Gives back one hit on `key` in its current window (a limit that counts only failures). */
   async refund(key: string): Promise<void> {
     await this.deps.db

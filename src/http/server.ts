@@ -46,7 +46,6 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
 
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotencyKey', null);
-  app.decorateRequest('rawBody', null);
   app.decorateRequest('sessionUser', null);
   await app.register(fastifyCookie);
   registerErrorHandling(app);

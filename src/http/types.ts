@@ -19,8 +19,6 @@ declare module 'fastify' {
     /** The dashboard user, when the request came with a session cookie. */
     sessionUser: SessionUser | null;
     idempotencyKey: string | null;
-    /** The body's bytes, kept only where a signature covers them (Meta's webhook). */
-    rawBody: Buffer | null;
   }
   interface FastifyContextConfig {
     access?: Access;

@@ -5,12 +5,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessionUserOf, type Api } from '../http/types.js';
 import type { MediaService } from '../messages/media.js';
 import type { EventHub, InboxEvent } from './event-hub.js';
+import { HEARTBEAT_MS, type EventStreams } from './event-streams.js';
 import { decodeCursor, type InboxService, type Viewer } from './inbox.service.js';
 
 const hide = true;
 const access = 'session' as const;
-/** Comments on an idle stream keep proxies from closing it and let the browser notice a dead one. */
-const HEARTBEAT_MS = 15_000;
 /** Media a browser may show inline; anything else (SVG, HTML, PDF…) downloads as a file. */
 const INLINE_TYPES = /^(image\/(jpeg|png|gif|webp)|audio\/[\w.+-]+|video\/[\w.+-]+)$/;
 
@@ -24,7 +23,7 @@ const viewerOf = (request: FastifyRequest): Viewer => {
 export function registerInboxRoutes(
   app: Api,
   inbox: InboxService,
-  hub: EventHub,
+  live: { hub: EventHub; streams: EventStreams },
   media: { service: MediaService; dataDir: string },
 ): void {
   app.get(
@@ -106,23 +105,26 @@ export function registerInboxRoutes(
     },
   );
 
-  registerEventStream(app, hub);
+  registerEventStream(app, live.hub, live.streams);
 }
 
 /**
  * GET /api/dashboard/events: Server-Sent Events of the session's workspace (new messages, status
- * changes, conversation changes), with a heartbeat comment every 15 s. Streams end when the server
- * closes, so shutdown never waits on an open browser tab; EventSource reconnects by itself.
+ * changes, conversation changes), with a heartbeat comment every 15 s. At most STREAMS_PER_SESSION
+ * per session (429 past them); a stream ends when its session does (logout, removal, expiry) and
+ * when the server closes, so shutdown never waits on an open browser tab; EventSource reconnects by
+ * itself after a restart.
  */
-function registerEventStream(app: Api, hub: EventHub): void {
+function registerEventStream(app: Api, hub: EventHub, streams: EventStreams): void {
   const open = new Set<() => void>();
   app.addHook('preClose', (done) => {
     for (const end of open) end();
     done();
   });
 
-  app.get('/api/dashboard/events', { config: { access }, schema: { hide } }, (request, reply: FastifyReply) => {
-    const { workspaceId } = sessionUserOf(request);
+  app.get('/api/dashboard/events', { config: { access }, schema: { hide } }, async (request, reply: FastifyReply) => {
+    const { workspaceId, sessionId } = sessionUserOf(request);
+    const streamId = await streams.open(sessionId);
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
@@ -130,6 +132,8 @@ function registerEventStream(app: Api, hub: EventHub): void {
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
       'x-request-id': request.id,
+      // An ended stream's connection is not reused (EventSource opens a new one), so it never idles on.
+      connection: 'close',
     });
     // Tells EventSource how soon to reconnect after the stream ends (a restart, a deploy).
     raw.write('retry: 2000\n\n');
@@ -137,15 +141,29 @@ function registerEventStream(app: Api, hub: EventHub): void {
       for (const event of events) raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
     };
     const unsubscribe = hub.subscribe(workspaceId, send);
-    const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    // The heartbeat's comment keeps proxies from closing an idle stream; its touch notices an ended session.
+    const beat = async () => {
+      const alive = await streams.touch(streamId).catch(() => false);
+      if (!open.has(end)) return;
+      if (alive) raw.write(': heartbeat\n\n');
+      else end();
+    };
+    const heartbeat = setInterval(() => void beat(), HEARTBEAT_MS);
     heartbeat.unref();
+    const forget = streams.onSessionEnd(sessionId, () => end());
     const end = () => {
+      if (!open.delete(end)) return;
       clearInterval(heartbeat);
       unsubscribe();
-      open.delete(end);
+      forget();
       if (!raw.writableEnded) raw.end();
+      streams.close(streamId).catch((error: unknown) => request.log.warn({ err: error }, 'event stream not forgotten'));
     };
     open.add(end);
     request.raw.on('close', end);
+    // A closed tab half-closes the connection, which the server keeps open (allowHalfOpen) until a write fails.
+    request.raw.socket.once('end', end);
+    // The tab may have gone while the stream was being counted.
+    if (request.raw.socket.destroyed) end();
   });
 }

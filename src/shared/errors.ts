@@ -115,6 +115,13 @@ export const errors = {
     make('rate_limited', `Rate limit exceeded; retry in ${retryAfterSeconds} s`, [], {
       retry_after: retryAfterSeconds,
     }),
+  tooManyStreams: (limit: number, retryAfterSeconds: number) =>
+    make(
+      'rate_limited',
+      `This session already has ${limit} live update streams open (one per dashboard tab); close a tab`,
+      [],
+      { retry_after: retryAfterSeconds },
+    ),
   pollTooFrequent: (intervalSeconds: number, retryAfterSeconds: number) =>
     make(
       'poll_too_frequent',

@@ -2,29 +2,59 @@ import dns from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
- * Loopback, private, link-local, carrier-grade NAT and unspecified ranges: never the target of a
- * call-out Parley makes for a workspace (flow webhook nodes, outgoing webhooks).
+ * IPv4 ranges that are not the public internet: this network, private, carrier-grade NAT,
+ * loopback, link-local, IETF protocol assignments, benchmarking, multicast, reserved (with the
+ * broadcast address). Never the target of a call-out Parley makes for a workspace (flow webhook
+ * nodes, outgoing webhooks).
  */
-const PRIVATE = new BlockList();
-for (const [network, prefix] of [
+const PRIVATE_IPV4: readonly (readonly [string, number])[] = [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
   ['100.64.0.0', 10],
   ['127.0.0.0', 8],
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
   ['192.168.0.0', 16],
-] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+];
+
+/** IPv6 ranges that are never public: unspecified, loopback, discard, Teredo, local NAT64, ULA, link- and site-local, multicast. */
+const PRIVATE_IPV6: readonly (readonly [string, number])[] = [
   ['::', 128],
   ['::1', 128],
+  ['100::', 64],
+  ['2001::', 32],
+  ['64:ff9b:1::', 48],
   ['fc00::', 7],
   ['fe80::', 10],
-] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv6');
+  ['fec0::', 10],
+  ['ff00::', 8],
+];
+
+/**
+ * IPv6 prefixes that carry an IPv4 address in their bits (IPv4-compatible `::a.b.c.d`, NAT64
+ * `64:ff9b::a.b.c.d`, 6to4 `2002:AABB:CCDD::`): each private IPv4 range is refused under each, while
+ * their public addresses stay reachable (DNS64 networks resolve every IPv4-only host to NAT64).
+ * IPv4-mapped `::ffff:a.b.c.d` needs none: BlockList checks it against the IPv4 ranges itself.
+ */
+const IPV4_CARRIERS: readonly { embed: (high: string, low: string) => string; prefix: number }[] = [
+  { embed: (high, low) => `::${high}:${low}`, prefix: 96 },
+  { embed: (high, low) => `64:ff9b::${high}:${low}`, prefix: 96 },
+  { embed: (high, low) => `2002:${high}:${low}::`, prefix: 16 },
+];
+
+const PRIVATE = new BlockList();
+for (const [network, prefix] of PRIVATE_IPV4) {
+  PRIVATE.addSubnet(network, prefix, 'ipv4');
+  const [a, b, c, d] = network.split('.').map(Number) as [number, number, number, number];
+  const high = ((a << 8) | b).toString(16);
+  const low = ((c << 8) | d).toString(16);
+  for (const carrier of IPV4_CARRIERS) PRIVATE.addSubnet(carrier.embed(high, low), carrier.prefix + prefix, 'ipv6');
 }
+for (const [network, prefix] of PRIVATE_IPV6) PRIVATE.addSubnet(network, prefix, 'ipv6');
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -32,20 +62,28 @@ LOOPBACK.addAddress('::1', 'ipv6');
 
 const family = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
 
-/** Whether an IP address is in a private or loopback range (IPv4-mapped IPv6 ones too: BlockList maps them). */
+/** Whether an IP address is in a private or loopback range, or an IPv6 form of one. */
 export function isPrivateAddress(address: string): boolean {
   return PRIVATE.check(address, family(address));
 }
 
-/** A URL's host without the brackets of an IPv6 literal. */
+/** A URL's host without the brackets of an IPv6 literal, or the final dot of a fully qualified name (`localhost.`). */
 export function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '');
+  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
 }
 
 /** Whether a URL's host is a private IP literal (names are checked when they are resolved). */
 export function isPrivateLiteral(url: URL): boolean {
   const host = hostOf(url);
   return isIP(host) !== 0 && isPrivateAddress(host);
+}
+
+/**
+ * Whether a workspace may not call this URL's host: a private IP literal, or a loopback name. Other
+ * names are checked when they are resolved (publicOnlyLookup), so this never touches DNS.
+ */
+export function isPrivateHost(url: URL): boolean {
+  return isPrivateLiteral(url) || isLoopbackHost(hostOf(url));
 }
 
 /** Whether a host is loopback: `localhost` (and its subdomains) or a loopback IP literal. */

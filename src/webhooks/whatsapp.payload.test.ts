@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inboundTextWebhook, messagesWebhook, statusWebhook, templateStatusWebhook } from './whatsapp.fixtures.js';
-import { parseWebhook, type InboundMessageEvent, type StatusEvent, type WebhookEvent } from './whatsapp.payload.js';
+import {
+  parseWebhook,
+  readWebhookJson,
+  type InboundMessageEvent,
+  type StatusEvent,
+  type WebhookEvent,
+} from './whatsapp.payload.js';
 
 // The example values of Meta's webhook reference pages.
 const LINE = { phoneNumberId: '106540352242922', displayPhoneNumber: '15550783881' };
@@ -473,5 +479,24 @@ describe('webhook fixtures', () => {
     const event = onlyEvent(JSON.parse(JSON.stringify(body)), 'status');
     assert.equal(event.recipient, '+14155550100');
     assert.deepEqual(event.errors, errors);
+  });
+});
+
+describe('readWebhookJson', () => {
+  const read = (json: string) => readWebhookJson(Buffer.from(json));
+
+  test('replaces lone surrogates and U+0000 in every string with U+FFFD, keeping surrogate pairs', () => {
+    const json = String.raw`{"a":"x\ud800y","b":["\udc00","\ud83d\ude00"],"c":{"d":"nul\u0000"},"e":"\ud800\ud800\udc00"}`;
+    assert.deepEqual(read(json), { a: 'x\ufffdy', b: ['\ufffd', '😀'], c: { d: 'nul\ufffd' }, e: '\ufffd𐀀' });
+  });
+
+  test('leaves well-formed text, numbers and the rest as parsed', () => {
+    const body = { object: 'whatsapp_business_account', n: 12, ok: true, none: null, text: 'Grüße 👋' };
+    assert.deepEqual(read(JSON.stringify(body)), body);
+  });
+
+  test('is undefined for bytes that are not JSON', () => {
+    assert.equal(read('{'), undefined);
+    assert.equal(read(''), undefined);
   });
 });

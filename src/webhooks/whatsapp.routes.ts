@@ -3,16 +3,18 @@ import type { Config } from '../config.js';
 import { readErrors } from '../http/responses.js';
 import type { Api } from '../http/types.js';
 import { errors } from '../shared/errors.js';
-import { parseWebhook } from './whatsapp.payload.js';
+import { parseWebhook, readWebhookJson } from './whatsapp.payload.js';
 import type { WhatsappWebhookService } from './whatsapp.service.js';
 import { verifyHandshake, verifySignature } from './whatsapp.signature.js';
 
 const tags = ['Webhooks'];
+/** Meta's deliveries are a few kilobytes; this bounds what an unsigned request can make Parley read and hash. */
+const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Meta's webhook for the WhatsApp Cloud API: GET answers the subscription handshake, POST
  * receives messages and statuses. The signature covers the raw bytes, so this plugin keeps them
- * (its own JSON parser) and checks them before anything is read or stored.
+ * (its own body parser) and checks them before they are parsed or anything is stored.
  */
 export function registerWhatsappWebhookRoutes(app: Api, config: Config, webhooks: WhatsappWebhookService): void {
   app.get(
@@ -39,25 +41,27 @@ export function registerWhatsappWebhookRoutes(app: Api, config: Config, webhooks
 
   void app.register((plugin: Api, _options, registered) => {
     plugin.removeAllContentTypeParsers();
-    plugin.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw: Buffer, done) => {
-      request.rawBody = raw;
-      try {
-        done(null, raw.length === 0 ? null : JSON.parse(raw.toString('utf8')));
-      } catch {
-        done(null, undefined);
-      }
-    });
+    // The body stays bytes until its signature is checked: nothing unsigned is parsed.
+    plugin.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, raw: Buffer, done) =>
+      done(null, raw),
+    );
     plugin.post(
       '/webhooks/whatsapp',
       {
         config: { access: 'public' },
+        bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
+        // An address that keeps sending unsigned deliveries is answered before its body is read.
+        onRequest: async (request) => {
+          const wait = await webhooks.refusedFor(request.ip);
+          if (wait !== null) throw errors.rateLimited(wait);
+        },
         schema: {
           hide: true,
           operationId: 'receiveWhatsappWebhook',
           tags,
           summary: 'Inbound messages and delivery statuses from Meta',
           description:
-            'Verified with `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with WHATSAPP_APP_SECRET); a bad signature is a 401 and nothing is stored. Messages are stored once per wamid.',
+            'Verified with `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with WHATSAPP_APP_SECRET) before the body is parsed; a bad signature is a 401 and nothing is stored. Messages are stored once per wamid.',
           response: {
             200: Type.Object({
               messages: Type.Integer(),
@@ -72,12 +76,13 @@ export function registerWhatsappWebhookRoutes(app: Api, config: Config, webhooks
         },
       },
       async (request) => {
-        const secret = config.whatsappAppSecret;
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const signature = request.headers['x-hub-signature-256'];
-        if (!secret || !request.rawBody || !verifySignature(request.rawBody, signature as string | undefined, secret)) {
-          throw errors.webhookSignatureInvalid();
+        const secret = config.whatsappAppSecret;
+        if (!secret || !verifySignature(raw, typeof signature === 'string' ? signature : undefined, secret)) {
+          await webhooks.refuse(request.ip);
         }
-        const events = parseWebhook(request.body);
+        const events = parseWebhook(readWebhookJson(raw));
         if (events === null) throw errors.validation('object', 'must be whatsapp_business_account');
         return webhooks.apply(events);
       },

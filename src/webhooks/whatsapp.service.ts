@@ -1,8 +1,19 @@
 import type { ChannelService } from '../channels/channel.service.js';
 import type { MessageService } from '../messages/message.service.js';
 import type { TemplateSyncService } from '../templates/template-sync.js';
+import { errors } from '../shared/errors.js';
 import { groupCommit } from '../shared/group-commit.js';
+import type { SharedWindowLimiter } from '../http/rate-limit.js';
 import type { InboundMessageEvent, StatusEvent, WebhookEvent } from './whatsapp.payload.js';
+
+/**
+ * Unsigned (or wrongly signed) deliveries one client address may send per minute; past them it is
+ * answered 429 before its body is read. Signed deliveries are not counted: they come from Meta,
+ * and a counter written per delivery would cost each one a commit.
+ */
+const REFUSALS_PER_MINUTE = 30;
+const MINUTE_MS = 60_000;
+const refusalKey = (address: string) => `whatsapp-webhook-refused:${address}`;
 
 export interface WebhookOutcome {
   messages: number;
@@ -19,12 +30,15 @@ export interface WebhookOutcome {
 /**
  * Applies webhook deliveries: inbound messages and delivery statuses, by workspace. Deliveries
  * that arrive together are written together (group commit): one transaction for the messages
- * and one for the statuses of each workspace, however many deliveries are waiting.
+ * and one for the statuses of each workspace, however many deliveries are waiting. A batch that fails
+ * is applied again delivery by delivery (groupCommit), where what the batch already committed is found
+ * stored: one bad delivery fails only itself.
  */
 export function createWhatsappWebhookService(
   channels: ChannelService,
   messages: MessageService,
   templateSync: TemplateSyncService,
+  limiter: SharedWindowLimiter,
 ) {
   async function applyDeliveries(deliveries: WebhookEvent[][]): Promise<WebhookOutcome[]> {
     const outcomes = deliveries.map(emptyOutcome);
@@ -72,7 +86,19 @@ export function createWhatsappWebhookService(
     return outcomes;
   }
 
-  return { apply: groupCommit(applyDeliveries) };
+  return {
+    apply: groupCommit(applyDeliveries),
+
+    /** Seconds a client address must wait after too many refused deliveries, or null. */
+    refusedFor: (address: string): Promise<number | null> =>
+      limiter.limitedFor(refusalKey(address), REFUSALS_PER_MINUTE),
+
+    /** Counts a delivery refused for its signature against its address, then refuses it. */
+    async refuse(address: string): Promise<never> {
+      await limiter.hit(refusalKey(address), REFUSALS_PER_MINUTE, MINUTE_MS);
+      throw errors.webhookSignatureInvalid();
+    },
+  };
 }
 
 function emptyOutcome(): WebhookOutcome {

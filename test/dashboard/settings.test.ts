@@ -20,6 +20,7 @@ async function createMember(owner: Awaited<ReturnType<typeof createOwner>>) {
   const password = 'member has a password';
   const invite = await services.accounts.invite(
     {
+      sessionId: '',
       userId: owner.userId,
       email: owner.email,
       name: 'Owner',
