@@ -3,11 +3,10 @@ import type { FastifyReply } from 'fastify';
 import { sessionUserOf, type Api } from '../http/types.js';
 import { SESSION_COOKIE } from '../http/session-auth.js';
 import type { AccountService, NewSession } from './account.service.js';
-import { permissionsOf, ROLES } from './roles.js';
+import { permissionsOf, RoleSchema } from './roles.js';
 
 const Email = Type.String({ minLength: 3, maxLength: 254 });
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
-const Role = Type.Union(ROLES.map((role) => Type.Literal(role)));
 /** Dashboard endpoints are the dashboard's own contract, not the integration API's: kept out of OpenAPI. */
 const hide = true;
 
@@ -106,7 +105,7 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
     '/api/dashboard/invites',
     {
       config: { access: 'session', secretResponse: true },
-      schema: { hide, body: Type.Object({ email: Email, role: Role }) },
+      schema: { hide, body: Type.Object({ email: Email, role: RoleSchema }) },
     },
     async (request) => accounts.invite(sessionUserOf(request), request.body),
   );

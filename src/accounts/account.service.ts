@@ -8,7 +8,8 @@ import { hashPassword, verifyPassword } from '../workspaces/password.js';
 import { requirePasswordRule } from '../workspaces/password-rule.js';
 import type { WorkspaceService } from '../workspaces/workspace.service.js';
 import { requirePermission, type Role } from './roles.js';
-import { claimOneTimeLink, hashOfSecret, newSecretToken } from './secret-token.js';
+import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
+import { claimOneTimeLink } from './one-time-link.js';
 import type { SessionEnded } from './session-end.js';
 
 const SESSION_TTL_MS = 7 * 24 * 3_600_000;

@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { sessionUserOf, type Api } from '../http/types.js';
 import type { MemberService } from './member.service.js';
-import { ROLES } from './roles.js';
+import { RoleSchema } from './roles.js';
 
 /** Dashboard endpoints are the dashboard's own contract, not the integration API's: kept out of OpenAPI. */
 const hide = true;
 const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
-const Role = Type.Union(ROLES.map((role) => Type.Literal(role)));
 
 /** Settings → Team for owners: remove a member, change a role, list and withdraw pending invitations. */
 export function registerMemberRoutes(app: Api, members: MemberService): void {
@@ -18,7 +17,7 @@ export function registerMemberRoutes(app: Api, members: MemberService): void {
 
   app.put(
     '/api/dashboard/team/:id',
-    { config: { access: 'session' }, schema: { hide, params: IdParams, body: Type.Object({ role: Role }) } },
+    { config: { access: 'session' }, schema: { hide, params: IdParams, body: Type.Object({ role: RoleSchema }) } },
     async (request) => members.changeRole(sessionUserOf(request), request.params.id.toLowerCase(), request.body.role),
   );
 

@@ -7,8 +7,6 @@ import type { SessionUser } from './account.service.js';
 import { requirePermission, type Role } from './roles.js';
 import { deleteUserSessions, type SessionEnded } from './session-end.js';
 
-type Db = Kysely<Database> | Transaction<Database>;
-
 /**
  * Settings → Team for owners: removing a member, changing a role, the pending invitations and
  * withdrawing one. A workspace always keeps at least one owner.
@@ -30,7 +28,7 @@ export function createMemberService({ db, dialect, clock }: Deps, sessionEnded: 
     });
   }
 
-  async function memberOf(trx: Db, workspaceId: string, userId: string) {
+  async function memberOf(trx: Kysely<Database>, workspaceId: string, userId: string) {
     const member = await trx
       .selectFrom('users')
       .select(['id', 'email', 'role'])
@@ -42,7 +40,7 @@ export function createMemberService({ db, dialect, clock }: Deps, sessionEnded: 
   }
 
   /** Refuses to take the owner role from the workspace's last owner. */
-  async function keepAnOwner(trx: Db, workspaceId: string, member: { role: Role }): Promise<void> {
+  async function keepAnOwner(trx: Kysely<Database>, workspaceId: string, member: { role: Role }): Promise<void> {
     if (member.role !== 'owner') return;
     const { owners } = await trx
       .selectFrom('users')

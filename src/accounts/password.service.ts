@@ -4,7 +4,8 @@ import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { hashPassword, verifyPassword } from '../workspaces/password.js';
 import type { SessionUser } from './account.service.js';
 import { requirePasswordRule } from '../workspaces/password-rule.js';
-import { claimOneTimeLink, hashOfSecret, newSecretToken } from './secret-token.js';
+import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
+import { claimOneTimeLink } from './one-time-link.js';
 import { deleteUserSessions, type SessionEnded } from './session-end.js';
 
 /** How long a reset link works: long enough for the operator to hand it over, short for a leaked one. */

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { errors } from '../shared/errors.js';
 
 /**
@@ -5,7 +6,7 @@ import { errors } from '../shared/errors.js';
  * templates, automation and the API; create API tokens for themselves and revoke their own;
  * change their own password). The one table every check reads; README's roles table mirrors it.
  */
-export const ROLE_PERMISSIONS = {
+const ROLE_PERMISSIONS = {
   owner: ['manage_team', 'manage_workspace', 'manage_channel', 'revoke_any_token'],
   member: [],
 } as const satisfies Record<string, readonly string[]>;
@@ -13,8 +14,8 @@ export const ROLE_PERMISSIONS = {
 export type Role = keyof typeof ROLE_PERMISSIONS;
 export type Permission = (typeof ROLE_PERMISSIONS)[Role][number];
 
-/** The roles, in the order the dashboard offers them. */
-export const ROLES = Object.keys(ROLE_PERMISSIONS) as Role[];
+/** The roles, in the order the dashboard offers them, as a request schema. */
+export const RoleSchema = Type.Union((Object.keys(ROLE_PERMISSIONS) as Role[]).map((role) => Type.Literal(role)));
 
 /** Whether a role grants a permission. */
 export function can(role: Role, permission: Permission): boolean {

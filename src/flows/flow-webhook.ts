@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { hostOf, isPrivateHost, publicOnlyLookup } from '../shared/public-address.js';
+import { hostOf, isPrivateHost, PRIVATE_TARGET, publicOnlyLookup } from '../shared/public-address.js';
 
 export interface CallOut {
   url: string;
@@ -21,7 +21,7 @@ export function createFlowWebhookClient(options: { allowPrivate: boolean }) {
     if (!URL.canParse(raw)) return 'must be a valid URL';
     const url = new URL(raw);
     if (options.allowPrivate || !isPrivateHost(url)) return null;
-    return `must not point to a loopback or private address (${hostOf(url)})`;
+    return `${PRIVATE_TARGET} (${hostOf(url)})`;
   };
 
   return {

@@ -1,11 +1,15 @@
 import dns from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { hostOf, isLoopbackHost, isPrivateAddress, isPrivateLiteral } from '../shared/public-address.js';
+import {
+  hostOf,
+  isLoopbackHost,
+  isPrivateAddress,
+  isPrivateLiteral,
+  PRIVATE_TARGET,
+} from '../shared/public-address.js';
 
 /** How long creating a subscription waits for its host name to resolve. */
 const LOOKUP_TIMEOUT_MS = 3_000;
-
-const PRIVATE_TARGET = 'must not point to a loopback or private address';
 
 /**
  * Why a webhook URL is not an acceptable target, or null: https, and not a private IP literal. With

@@ -62,6 +62,9 @@ LOOPBACK.addAddress('::1', 'ipv6');
 
 const family = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
 
+/** How a refused target is described, wherever a workspace gives Parley a URL to call. */
+export const PRIVATE_TARGET = 'must not point to a loopback or private address';
+
 /** Whether an IP address is in a private or loopback range, or an IPv6 form of one. */
 export function isPrivateAddress(address: string): boolean {
   return PRIVATE.check(address, family(address));

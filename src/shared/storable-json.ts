@@ -4,6 +4,11 @@ const MAX_JSON_DEPTH = 64;
 const MAX_PROBLEMS = 20;
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one (code units: no u flag). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Every character no engine stores alike: NUL and lone surrogates. */
+const UNSTORABLE_TEXT = new RegExp(`\\u0000|${LONE_SURROGATE.source}`, 'g');
+
+/** The text with each character no engine stores alike (NUL, a lone surrogate) replaced by U+FFFD. */
+export const makeStorable = (text: string): string => text.replace(UNSTORABLE_TEXT, '\ufffd');
 
 /** A place in a parsed JSON value that Parley does not store, and why. */
 export interface JsonProblem {

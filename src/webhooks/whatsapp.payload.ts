@@ -1,3 +1,4 @@
+import { makeStorable } from '../shared/storable-json.js';
 import { MESSAGE_TYPES } from '../triggers/trigger.schema.js';
 
 /**
@@ -62,13 +63,6 @@ export interface TemplateStatusEvent {
 export type WebhookEvent = InboundMessageEvent | StatusEvent | TemplateStatusEvent;
 
 /**
- * What no engine stores alike: a UTF-16 surrogate without its other half (JSON may escape one,
- * `\ud800`; PostgreSQL's jsonb refuses it) and U+0000 (PostgreSQL's text refuses it, SQLite keeps it).
- */
-// eslint-disable-next-line no-control-regex -- U+0000 is one of the characters to find
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/**
  * A delivery's JSON (its signature already checked), every string made storable: an unstorable
  * character becomes U+FFFD, so the customer's message is kept, and stored alike by SQLite and
  * PostgreSQL. Undefined when the bytes are not JSON.
@@ -76,7 +70,7 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 export function readWebhookJson(raw: Buffer): unknown {
   try {
     return JSON.parse(raw.toString('utf8'), (_key, value: unknown) =>
-      typeof value === 'string' ? value.replace(UNSTORABLE, '\ufffd') : value,
+      typeof value === 'string' ? makeStorable(value) : value,
     );
   } catch {
     return undefined;

@@ -1,7 +1,7 @@
 import { errors } from '../shared/errors.js';
 
 /** The one password rule: every way a password is chosen (set-up, invitation, CLI, change, reset) checks it. */
-export const MIN_PASSWORD_LENGTH = 12;
+const MIN_PASSWORD_LENGTH = 12;
 
 /**
  * What the most common passwords are built on (from the published breach top lists): a password that

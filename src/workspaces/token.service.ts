@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { requirePermission, type Role } from '../accounts/roles.js';
+import { requirePermission } from '../accounts/roles.js';
 import { precompile } from '../db/precompile.js';
 import type { Deps } from '../shared/context.js';
+import type { SessionUser } from '../accounts/account.service.js';
 import { errors } from '../shared/errors.js';
+import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
 import { toStoredTimestamp } from '../shared/time.js';
 
 /** `full` may do everything; `read` is refused (403) on every action that writes or sends. */
@@ -19,11 +20,7 @@ export interface Principal {
 }
 
 /** A dashboard user revoking a token. */
-export interface TokenRevoker {
-  workspaceId: string;
-  userId: string;
-  role: Role;
-}
+type TokenRevoker = Pick<SessionUser, 'workspaceId' | 'userId' | 'role'>;
 
 export interface IssuedToken {
   id: string;
@@ -58,10 +55,6 @@ const selectToken = precompile((db, tokenHash: string) =>
     .where('api_tokens.token_hash', '=', tokenHash),
 );
 
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
 /**
  * API tokens: 256 random bits behind a recognisable `parley_` prefix (secret scanners can spot it),
  * stored only as a SHA-256 hash — a slow hash adds nothing for secrets of this entropy.
@@ -77,14 +70,14 @@ export function createTokenService({ db, clock, newId }: Deps) {
     }): Promise<IssuedToken> {
       const name = input.name.trim();
       if (!name || name.length > 100) throw errors.validation('name', 'must be 1 to 100 characters');
-      const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+      const token = TOKEN_PREFIX + newSecretToken();
       const record = {
         id: newId(),
         workspace_id: input.workspaceId,
         user_id: input.userId,
         name,
         token_prefix: token.slice(0, TOKEN_PREFIX.length + 6),
-        token_hash: hashToken(token),
+        token_hash: hashOfSecret(token),
         scope: input.scope ?? 'full',
         created_at: toStoredTimestamp(clock.now()),
       };
@@ -129,7 +122,7 @@ export function createTokenService({ db, clock, newId }: Deps) {
     /** Resolves a bearer token to its principal, or throws unauthorized. */
     async authenticate(token: string): Promise<Principal> {
       if (!TOKEN_PATTERN.test(token)) throw errors.unauthorized('The bearer token is malformed');
-      const [row] = await selectToken(db, hashToken(token));
+      const [row] = await selectToken(db, hashOfSecret(token));
       // One answer for both: it does not confirm that a leaked token was ever real.
       if (!row || row.revoked_at) throw errors.unauthorized('The bearer token is not known or has been revoked');
       await touch(row.id, row.last_used_at);

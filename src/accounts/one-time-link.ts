@@ -1,12 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-
-/** A secret for a link or a cookie: 256 random bits, URL-safe. */
-export const newSecretToken = (): string => randomBytes(32).toString('base64url');
-
-/** What is stored of such a secret: its SHA-256 (a slow hash adds nothing at this entropy). */
-export const hashOfSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 /** The tables of one-time links, and the column that marks a link used. */
 const USED_AT = { invites: 'accepted_at', password_resets: 'used_at' } as const;
