@@ -13,10 +13,15 @@ files=(src/**/*.test.ts test/**/*.test.ts)
 read -r -a nodes <<<"${PARLEY_TEST_NODES:-$(command -v node)}"
 npm run build:web --silent # the dashboard the browser tests load
 
+reports=$(mktemp -d)
 pg_dir=""
+cleanup() {
+  rm -rf "$reports"
+  [ -z "$pg_dir" ] || bash scripts/postgres-temp.sh stop "$pg_dir"
+}
+trap cleanup EXIT
 if [ -z "${PARLEY_TEST_DATABASE_URL:-}" ]; then
   read -r pg_dir PARLEY_TEST_DATABASE_URL < <(bash scripts/postgres-temp.sh start 54329)
-  trap 'bash scripts/postgres-temp.sh stop "$pg_dir"' EXIT
 fi
 DATABASE_URL="$PARLEY_TEST_DATABASE_URL" node bin/parley.js migrate >/dev/null
 
@@ -31,7 +36,6 @@ run_suite() {
 
 runs=("${nodes[0]} postgres")
 for node in "${nodes[@]}"; do runs+=("$node sqlite"); done
-reports=$(mktemp -d)
 status=0
 running=0
 for i in "${!runs[@]}"; do
@@ -52,5 +56,4 @@ for i in "${!runs[@]}"; do
   echo "== Tests on $engine, Node $("$node" --version)"
   cat "$reports/$i"
 done
-rm -rf "$reports"
 exit "$status"

@@ -14,7 +14,7 @@ import type { MetaTemplate } from '../src/channels/whatsapp-cloud.js';
  */
 
 /** The access token of every stand-in unless it is started with another: stand-ins can share numbers. */
-export const STAND_IN_ACCESS_TOKEN = 'EAAG-stand-in-system-user';
+const STAND_IN_ACCESS_TOKEN = 'EAAG-stand-in-system-user';
 
 export interface RecordedRequest {
   method: string;

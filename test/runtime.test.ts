@@ -20,7 +20,7 @@ const NODE = `Node ${process.versions.node}`;
 describe(`runtime on ${NODE} (${ENGINE})`, () => {
   // better-sqlite3 12 on Node ≥ 22 aborted about one CLI run in six when its statements were
   // garbage-collected at exit (SIGABRT, exit 134).
-  test('parley CLI › 50 runs in a row all exit 0', async () => {
+  test('parley CLI › 50 runs in a row all exit 0', { skip: ENGINE !== 'sqlite' }, async () => {
     const ws = await createWorkspace(server);
     await ws.action('create-contact', { phone: '+14155550100', name: 'Ada' });
     for (let run = 1; run <= 50; run++) {
@@ -38,7 +38,7 @@ describe(`runtime on ${NODE} (${ENGINE})`, () => {
     const body = Buffer.from(JSON.stringify({ phone: '+14155550100', blob: 'x'.repeat(5 * 1024 * 1024) }));
     for (let attempt = 1; attempt <= 5; attempt++) {
       const answer = await postWithNodeClient(`${parley.baseUrl}/api/v1/actions/create-contact`, ws.token, body);
-      assert.equal(answer, '413 payload_too_large', `attempt ${attempt}`);
+      assert.match(answer, /^413 \{.*"code":"payload_too_large"/, `attempt ${attempt}`);
     }
   });
 
@@ -79,7 +79,7 @@ describe(`runtime on ${NODE} (${ENGINE})`, () => {
   );
 });
 
-/** POSTs with node:https (which writes the whole body before reading) and returns "status code" or the socket error. */
+/** POSTs with node:https (which writes the whole body before reading) and returns "status body" or the socket error. */
 function postWithNodeClient(url: string, token: string, body: Buffer): Promise<string> {
   return new Promise((resolve) => {
     const headers = {
@@ -90,7 +90,7 @@ function postWithNodeClient(url: string, token: string, body: Buffer): Promise<s
     const call = https.request(url, { method: 'POST', ca: server.app.tls!.cert, headers }, (response) => {
       let text = '';
       response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve(`${response.statusCode} ${(JSON.parse(text) as { code: string }).code}`));
+      response.on('end', () => resolve(`${response.statusCode} ${text}`));
     });
     call.on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code}`));
     call.end(body);
