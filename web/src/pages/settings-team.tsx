@@ -46,7 +46,10 @@ export function TeamSettings() {
   const { user, refresh } = useSession();
   const manages = can(user, 'manage_team');
   const team = useAsync(() => dashboard.get<TeamMember[]>('team'), []);
-  const invites = useAsync(() => (manages ? dashboard.get<PendingInvite[]>('invites') : Promise.resolve([])), []);
+  const invites = useAsync(
+    () => (manages ? dashboard.get<PendingInvite[]>('invites') : Promise.resolve([])),
+    [manages],
+  );
   const [roleError, setRoleError] = useState<unknown>(null);
   const changeRole = async (member: TeamMember, role: Role) => {
     setRoleError(null);
