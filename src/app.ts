@@ -19,6 +19,7 @@ export async function createApp(config: Config, options: { clock?: Clock; logger
   const services = await openServices(config, options.clock, { backgroundCheckpoints: true });
   const tls = config.trustProxy ? null : await loadTls(config);
   const server = await buildServer({ config, services, tls, logger: options.logger ?? { level: config.logLevel } });
+  services.simulator.start(server.log);
   services.outbox.start(server.log);
   services.scheduler.start(server.log);
   services.webhookWorker.start(server.log);
@@ -30,6 +31,7 @@ export async function createApp(config: Config, options: { clock?: Clock; logger
       await server.close();
       await services.scheduler.stop();
       await services.outbox.stop();
+      services.simulator.stop();
       await services.webhookWorker.stop();
       await services.graph.close();
       await services.flowWebhooks.close();

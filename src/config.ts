@@ -18,6 +18,8 @@ export interface Config {
   encryptionKey: string | null;
   /** Flow webhook nodes may call loopback and private addresses (PARLEY_ALLOW_PRIVATE_WEBHOOKS). */
   allowPrivateWebhooks: boolean;
+  /** How long a send whose outcome is unknown waits for Meta's status before it is sent again (OUTBOX_GRACE_SECONDS). */
+  outboxGraceMs: number;
   logLevel: string;
 }
 
@@ -60,6 +62,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (encryptionKey && Buffer.from(encryptionKey, 'base64').length !== 32) {
     problems.push('PARLEY_ENCRYPTION_KEY must be 32 bytes, base64-encoded (e.g. openssl rand -base64 32)');
   }
+  const graceSeconds = Number(text('OUTBOX_GRACE_SECONDS') ?? 900);
+  if (!Number.isInteger(graceSeconds) || graceSeconds < 1) {
+    problems.push('OUTBOX_GRACE_SECONDS must be a whole number of seconds, at least 1');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     host,
@@ -76,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     whatsappVerifyToken: text('WHATSAPP_VERIFY_TOKEN'),
     encryptionKey,
     allowPrivateWebhooks: parseFlag(text('PARLEY_ALLOW_PRIVATE_WEBHOOKS')),
+    outboxGraceMs: graceSeconds * 1000,
     logLevel,
   };
 }

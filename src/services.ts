@@ -1,11 +1,13 @@
 import { createScheduler } from './automation/scheduler.js';
 import { createCampaignService } from './campaigns/campaign.service.js';
 import { createChannelService } from './channels/channel.service.js';
+import { createSimulatorProvider } from './channels/simulator.provider.js';
 import { createGraphClient } from './channels/whatsapp-cloud.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
-import { createContactService, type ContactEvents } from './contacts/contact.service.js';
+import { createContactService } from './contacts/contact.service.js';
+import { createTagging, type ContactEvents } from './contacts/tagging.js';
 import { createContactDashboardService } from './contacts/contact.dashboard.js';
 import { createContactImportService } from './contacts/contact.import.js';
 import { createDropdownService } from './dropdowns/dropdown.service.js';
@@ -15,6 +17,7 @@ import { createInboxService } from './inbox/inbox.service.js';
 import { createMediaService } from './messages/media.js';
 import { createMessageService } from './messages/message.service.js';
 import { createOutbox } from './messages/outbox.js';
+import { createOutbound } from './messages/outbound/outbound.js';
 import { createPortabilityService } from './portability/portability.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import type { Deps } from './shared/context.js';
@@ -47,11 +50,14 @@ export function createServices(deps: Deps, config: Config) {
   const templates = createTemplateService(deps, cursors);
   // Contacts and messages tell the automation engines about tags and replies; the engines are built below.
   const contactEvents: ContactEvents = {
-    tagged: (trx, workspaceId, contactId, names) => sequences.onTagged(trx, workspaceId, contactId, names),
+    tagged: (trx, workspaceId, links) => sequences.onTagged(trx, workspaceId, links),
   };
-  const contacts = createContactService(deps, () => contactEvents, cursors);
+  const tagging = createTagging(deps, () => contactEvents);
+  const contacts = createContactService(deps, tagging, cursors);
   const graph = createGraphClient({ graphUrl: config.whatsappGraphUrl, apiVersion: config.whatsappApiVersion });
-  const channels = createChannelService(deps, secrets, graph);
+  // The simulator reports its receipts through the message service, as Meta's status webhooks do.
+  const simulator = createSimulatorProvider({ newId: deps.newId, statuses: () => messages });
+  const channels = createChannelService(deps, secrets, graph, simulator);
   // The dashboard's live updates: the message service and the outbox tell it what changed.
   const inboxEvents = createEventHub();
   // Outgoing webhooks: queued by the events in their transactions, sent by the worker once woken after the commit.
@@ -66,13 +72,14 @@ export function createServices(deps: Deps, config: Config) {
   const inbox = createInboxService(deps, inboxEvents);
   const eventStreams = createEventStreams(deps);
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
-  // The outbox reports the simulator's receipts through the message service, which wakes the outbox.
-  const outbox = createOutbox(deps, channels, graph, () => messages, inboxEvents, wakeFor);
+  const outbox = createOutbox(deps, channels, { graceMs: config.outboxGraceMs }, inboxEvents, wakeFor);
+  // Every sender queues through the one outbound path: the sending rules, then the outbox.
+  const outbound = createOutbound(deps, outbox);
   const messages = createMessageService(
     deps,
     contacts,
     channels,
-    outbox,
+    outbound,
     wakeFor,
     () => ({
       async received(trx, workspaceId, received) {
@@ -87,8 +94,8 @@ export function createServices(deps: Deps, config: Config) {
     inboxEvents,
   );
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
-  const flows = createFlowService(deps, contacts, flowWebhooks, outbox, wakeFor, () => contactEvents);
-  const sequences = createSequenceService(deps, contacts, wakeFor, () => flows.start);
+  const flows = createFlowService(deps, contacts, flowWebhooks, outbound, wakeFor, tagging);
+  const sequences = createSequenceService(deps, contacts, tagging, wakeFor, () => flows.start);
   const campaigns = createCampaignService(deps, () => scheduler.wake());
   const scheduler = createScheduler(
     deps,
@@ -100,7 +107,7 @@ export function createServices(deps: Deps, config: Config) {
     },
     wakeFor,
   );
-  const templateSync = createTemplateSyncService(deps, templates, channels, graph);
+  const templateSync = createTemplateSyncService(deps, templates, channels);
   const workspaces = createWorkspaceService(deps);
   return {
     deps,
@@ -112,7 +119,7 @@ export function createServices(deps: Deps, config: Config) {
     contacts,
     contactViews: {
       dashboard: createContactDashboardService(deps),
-      imports: createContactImportService(deps, () => contactEvents),
+      imports: createContactImportService(deps, tagging),
     },
     tags: createTagService(deps, cursors),
     templates,
@@ -125,13 +132,14 @@ export function createServices(deps: Deps, config: Config) {
     inboxEvents,
     eventStreams,
     outbox,
+    simulator,
     scheduler,
     sequences,
     flows,
     flowWebhooks,
     campaigns,
     graph,
-    media: createMediaService(deps, channels, graph, config.dataDir),
+    media: createMediaService(deps, channels, config.dataDir),
     templateSync,
     webhooks: createWhatsappWebhookService(channels, messages, templateSync, new SharedWindowLimiter(deps)),
     outgoingWebhooks: createWebhookService(deps, secrets, { allowPrivate: config.allowPrivateWebhooks }, () =>

@@ -265,6 +265,8 @@ function sendMessage(res: http.ServerResponse, body: unknown): void {
   if (message.messaging_product !== 'whatsapp') {
     return send(res, 400, metaError(100, 'The parameter messaging_product is required.'));
   }
+  // Meta's "mark message as read": `{ messaging_product, status: 'read', message_id }` → `{ success: true }`.
+  if (message.status === 'read' && typeof message.message_id === 'string') return send(res, 200, { success: true });
   if (typeof message.to !== 'string' || message.to === '') {
     return send(res, 400, metaError(100, 'The parameter to is required.'));
   }

@@ -5,8 +5,9 @@ import { given } from '../contacts/contact.input.js';
 import { searchNeedle } from '../contacts/contact.search.js';
 import type { CampaignTable, ContactTable, Database } from '../db/schema.js';
 import { containsIgnoringCase } from '../db/sql.js';
-import { outboundMessage, queueOutbound } from '../messages/message.service.js';
-import { templateContent, type TemplateContent } from '../messages/template-message.js';
+import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/outbound/queue.js';
+import { isRefusal } from '../messages/outbound/rules.js';
+import { templateContent, type TemplateContent } from '../messages/outbound/template.js';
 import { emitStatusChanges, emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors, validOrNull } from '../shared/errors.js';
@@ -25,7 +26,15 @@ type Db = Kysely<Database>;
 type CampaignRow = Selectable<CampaignTable> & { template_name: string | null };
 type Recipient = Pick<
   Selectable<ContactTable>,
-  'id' | 'name' | 'phone' | 'email' | 'custom_attributes' | 'opted_out_at'
+  | 'id'
+  | 'workspace_id'
+  | 'name'
+  | 'phone'
+  | 'email'
+  | 'custom_attributes'
+  | 'opted_out_at'
+  | 'last_inbound_at'
+  | 'window_closed_at'
 >;
 type MessageCounts = Omit<Campaign['counts'], 'recipients' | 'skipped'>;
 
@@ -85,11 +94,11 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
     }
     const audience = await audienceOf(trx, campaign.workspace_id, JSON.parse(campaign.audience) as Audience);
     const at = now();
-    const rows = audience.flatMap((contact) => {
+    // A broadcast never reaches a contact who opted out, whatever the template's category.
+    const rows = audience.flatMap((contact): OutboundRow[] => {
       const content = contact.opted_out_at ? null : compose(contact);
-      return content
-        ? [outboundMessage(newId(), campaign.workspace_id, contact.id, 'template', content, at, campaign.id)]
-        : [];
+      const prepared = content && prepareOutbound(deps, contact, { type: 'template', content }, campaign.id);
+      return prepared && !isRefusal(prepared) ? [prepared] : [];
     });
     await queueOutbound(trx, rows);
     await trx
@@ -378,7 +387,8 @@ async function composer(db: Db, campaign: Selectable<CampaignTable>) {
 async function audienceOf(db: Db, workspaceId: string, audience: Audience): Promise<Recipient[]> {
   const contacts = db
     .selectFrom('contacts as c')
-    .select(['c.id', 'c.name', 'c.phone', 'c.email', 'c.custom_attributes', 'c.opted_out_at'])
+    .select(['c.id', 'c.workspace_id', 'c.name', 'c.phone', 'c.email', 'c.custom_attributes', 'c.opted_out_at'])
+    .select(['c.last_inbound_at', 'c.window_closed_at'])
     .where('c.workspace_id', '=', workspaceId);
   if ('contact_ids' in audience) {
     const found: Recipient[] = [];

@@ -50,8 +50,7 @@ export function registerChannelDashboardRoutes(
       requirePermission(user, 'manage_channel');
       const body = request.body;
       if (body.provider === 'simulator') return channels.useSimulator(user);
-      const accessToken =
-        body.access_token?.trim() || (await channels.cloudCredentials(user.workspaceId))?.accessToken || '';
+      const accessToken = body.access_token?.trim() || (await channels.savedAccessToken(user.workspaceId)) || '';
       const missing = [
         ['phone_number_id', body.phone_number_id?.trim()],
         ['waba_id', body.waba_id?.trim()],

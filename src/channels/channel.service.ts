@@ -4,9 +4,12 @@ import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import type { ChannelProvider } from './provider.js';
+import type { SimulatorProvider } from './simulator.provider.js';
 import { GraphError, type GraphClient, type NumberDescription } from './whatsapp-cloud.js';
+import { whatsappCloudProvider } from './whatsapp-cloud.provider.js';
 
-export type ChannelProvider = 'simulator' | 'whatsapp-cloud';
+export type ChannelKind = 'simulator' | 'whatsapp-cloud';
 
 /** Meta's default throughput per business number, and the most it grants; 0 lifts Parley's limit. */
 export const DEFAULT_MESSAGES_PER_SECOND = 80;
@@ -15,7 +18,7 @@ export const UNLIMITED = 0;
 
 /** A workspace's channel as it may be shown: the access token only as "set". */
 export interface Channel {
-  provider: ChannelProvider;
+  provider: ChannelKind;
   phone_number_id: string | null;
   waba_id: string | null;
   access_token_set: boolean;
@@ -69,7 +72,12 @@ function lookup<V extends object>(cache: LRUCache<string, Loaded<V>>, key: strin
  * Each workspace's channel: the built-in simulator until WhatsApp Cloud credentials are set. Meta
  * must confirm those credentials (`graph.describeNumber`) before they are saved.
  */
-export function createChannelService({ db, clock }: Deps, secrets: SecretBox, graph: GraphClient) {
+export function createChannelService(
+  { db, clock }: Deps,
+  secrets: SecretBox,
+  graph: GraphClient,
+  simulator: SimulatorProvider,
+) {
   const row = (workspaceId: string) =>
     db.selectFrom('channels').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
 
@@ -149,16 +157,26 @@ export function createChannelService({ db, clock }: Deps, secrets: SecretBox, gr
       return this.get(caller);
     },
 
-    /** The credentials to send with, or null when the workspace uses the simulator. */
-    async cloudCredentials(workspaceId: string): Promise<(CloudCredentials & { messagesPerSecond: number }) | null> {
+    /**
+     * `providerFor(channel)`: the only place that knows which provider a workspace's channel uses — the
+     * simulator until WhatsApp Cloud credentials are saved. Decrypts the token: callers keep the
+     * provider for a batch rather than asking per message.
+     */
+    async providerOf(workspaceId: string): Promise<ChannelProvider> {
       const { channel } = await lookup(cachedRows, workspaceId);
-      if (channel?.provider !== 'whatsapp-cloud' || !channel.access_token) return null;
-      return {
+      if (channel?.provider !== 'whatsapp-cloud' || !channel.access_token) return simulator.forWorkspace(workspaceId);
+      return whatsappCloudProvider(graph, {
         phoneNumberId: channel.phone_number_id!,
         wabaId: channel.waba_id!,
         accessToken: secrets.open(channel.access_token),
         messagesPerSecond: channel.messages_per_second,
-      };
+      });
+    },
+
+    /** The saved access token, to keep when the number's other settings change; null with the simulator. */
+    async savedAccessToken(workspaceId: string): Promise<string | null> {
+      const { channel } = await lookup(cachedRows, workspaceId);
+      return channel?.provider === 'whatsapp-cloud' && channel.access_token ? secrets.open(channel.access_token) : null;
     },
 
     /** The workspaces connected to a WhatsApp Business Account (template webhooks name the WABA). */
@@ -182,7 +200,7 @@ export function createChannelService({ db, clock }: Deps, secrets: SecretBox, gr
 function upsertValues(
   fields: {
     workspaceId: string;
-    provider: ChannelProvider;
+    provider: ChannelKind;
     phoneNumberId: string | null;
     wabaId: string | null;
     accessToken: string | null;

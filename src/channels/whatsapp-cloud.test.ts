@@ -113,10 +113,11 @@ describe('whatsapp cloud › sendMessage', () => {
     assert.deepEqual(await client.sendMessage(PHONE_NUMBER_ID, TOKEN, textPayload(TO, 'hi', false)), { wamid });
   });
 
-  test('a 2xx without a message id is a permanent error: the message may have been accepted', async () => {
+  test('a 2xx without a message id is not retryable, its outcome unknown: the message may have been accepted', async () => {
     const error = await failedSend({ status: 200, body: { messaging_product: 'whatsapp', messages: [] } });
     assert.equal(error.title, 'Unexpected Graph API response');
     assert.equal(error.retryable, false);
+    assert.equal(error.outcomeUnknown, true);
   });
 });
 

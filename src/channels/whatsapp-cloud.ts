@@ -21,6 +21,8 @@ export interface GraphClientOptions {
 export interface GraphClient {
   /** Sends one message; resolves with Meta's message id (`wamid.…`), or throws a GraphError. */
   sendMessage(phoneNumberId: string, accessToken: string, payload: object): Promise<{ wamid: string }>;
+  /** Marks a received message read (Meta shows the customer blue ticks); throws a GraphError. */
+  markRead(phoneNumberId: string, accessToken: string, wamid: string): Promise<void>;
   /** Every template of a WhatsApp Business Account, fetching Meta's pages as they are consumed. */
   listTemplates(wabaId: string, accessToken: string): AsyncIterable<MetaTemplate>;
   /**
@@ -100,6 +102,8 @@ export interface GraphErrorFields {
   retryable: boolean;
   retryAfterMs?: number;
   fbtraceId?: string;
+  /** The request may have reached Meta and been acted on (the answer was lost): a send may have gone out. */
+  outcomeUnknown?: boolean;
 }
 
 /** A failed Graph API call, classified so the caller knows whether retrying can succeed. */
@@ -111,6 +115,7 @@ export class GraphError extends Error implements GraphErrorFields {
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
   readonly fbtraceId?: string;
+  readonly outcomeUnknown: boolean;
 
   constructor(fields: GraphErrorFields, options?: ErrorOptions) {
     const prefix = fields.code === null ? '' : `(#${fields.code}) `;
@@ -123,6 +128,7 @@ export class GraphError extends Error implements GraphErrorFields {
     this.retryable = fields.retryable;
     this.retryAfterMs = fields.retryAfterMs;
     this.fbtraceId = fields.fbtraceId;
+    this.outcomeUnknown = fields.outcomeUnknown ?? false;
   }
 }
 
@@ -255,9 +261,23 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
     async sendMessage(phoneNumberId, accessToken, payload) {
       const body = await call('POST', `${base}/${encodeURIComponent(phoneNumberId)}/messages`, accessToken, payload);
       const wamid = (body as SendResponse | undefined)?.messages?.[0]?.id;
-      // Not retryable: Meta answered 2xx, so the message may well have been accepted.
-      if (typeof wamid !== 'string') throw unexpectedResponse(200, 'no messages[0].id in the send response');
+      // Meta answered 2xx, so the message may well have been accepted: its outcome is unknown.
+      if (typeof wamid !== 'string') {
+        throw new GraphError({
+          httpStatus: 200,
+          code: null,
+          title: 'Unexpected Graph API response',
+          details: 'no messages[0].id in the send response',
+          retryable: false,
+          outcomeUnknown: true,
+        });
+      }
       return { wamid };
+    },
+
+    async markRead(phoneNumberId, accessToken, wamid) {
+      const payload = { messaging_product: 'whatsapp', status: 'read', message_id: wamid };
+      await call('POST', `${base}/${encodeURIComponent(phoneNumberId)}/messages`, accessToken, payload);
     },
 
     listTemplates: (wabaId, accessToken) =>
@@ -292,10 +312,22 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
   };
 }
 
+/** Connection failures that happen before a request is written: Meta cannot have seen it. */
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
 function unreachable(error: unknown): GraphError {
   const details = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  const outcomeUnknown = !(typeof code === 'string' && NOT_CONNECTED.has(code));
   return new GraphError(
-    { httpStatus: null, code: null, title: 'Graph API unreachable', details, retryable: true },
+    { httpStatus: null, code: null, title: 'Graph API unreachable', details, retryable: true, outcomeUnknown },
     { cause: error },
   );
 }

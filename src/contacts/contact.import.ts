@@ -6,11 +6,10 @@ import type { Caller, Deps } from '../shared/context.js';
 import { AppError, errors } from '../shared/errors.js';
 import { normalizePhone } from '../shared/phone.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import { tagKey, tagRepository } from '../tags/tag.repository.js';
 import { restoreCell } from './contact.export.js';
 import { mergeAttributes, parseEmail, parseName, parseTagNames } from './contact.input.js';
 import { contactRepository, newContactRow, type ContactRow } from './contact.repository.js';
-import type { ContactEvents } from './contact.service.js';
+import type { Tagging } from './tagging.js';
 
 /** What a CSV column feeds: a contact field, an attribute (`attribute:KEY`), or nothing (`""`). */
 export type ColumnTarget = string;
@@ -100,7 +99,7 @@ function readRow(cells: string[], columns: ColumnTarget[], row: number): ImportR
 }
 
 /** The CSV import: validates every row, then upserts the good ones by phone in batches. */
-export function createContactImportService(deps: Deps, events?: () => ContactEvents) {
+export function createContactImportService(deps: Deps, tagging: Tagging) {
   const { db, newId, clock } = deps;
 
   /** Upserts one batch in a transaction; returns how many contacts it created. */
@@ -123,32 +122,12 @@ export function createContactImportService(deps: Deps, events?: () => ContactEve
       if (existing)
         await contacts.update(caller.workspaceId, existing.id, { ...changes(existing, row), updated_at: at });
     }
-    await tagBatch(trx, caller, batch, after, at);
+    const links = batch.flatMap((row) => {
+      const contact = after.get(row.phone);
+      return contact ? [{ contactId: contact.id, names: row.tags }] : [];
+    });
+    await tagging.addTags(trx, caller.workspaceId, links);
     return fresh.length;
-  }
-
-  async function tagBatch(
-    trx: Kysely<Database>,
-    caller: Caller,
-    batch: ImportRow[],
-    byPhone: Map<string, ContactRow>,
-    at: string,
-  ): Promise<void> {
-    const names = [...new Map(batch.flatMap((row) => row.tags.map((name) => [tagKey(name), name]))).values()];
-    if (names.length === 0) return;
-    const tags = new Map(
-      (await tagRepository(trx).ensure(caller.workspaceId, names, newId, at)).map((t) => [t.name_key, t.id]),
-    );
-    for (const row of batch) {
-      const contact = byPhone.get(row.phone);
-      if (!contact || row.tags.length === 0) continue;
-      await contactRepository(trx).addTags(
-        contact.id,
-        row.tags.map((name) => tags.get(tagKey(name))!),
-        at,
-      );
-      await events?.().tagged(trx, caller.workspaceId, contact.id, row.tags);
-    }
   }
 
   return {

@@ -16,6 +16,7 @@ const CONTACT_COLUMNS = [
   'opted_out_at',
   'last_message_at',
   'last_inbound_at',
+  'window_closed_at',
   'handoff_at',
   'created_at',
   'updated_at',
@@ -58,6 +59,7 @@ export function newContactRow(fields: {
     custom_attributes: fields.customAttributes,
     opted_out_at: null,
     last_message_at: null,
+    window_closed_at: null,
     last_inbound_at: null,
     handoff_at: null,
     created_at: fields.at,
@@ -161,27 +163,6 @@ export function contactRepository(db: Kysely<Database>) {
         .execute();
       for (const row of rows) names.get(row.contact_id)?.push(row.name);
       return names;
-    },
-
-    async addTags(contactId: string, tagIds: string[], createdAt: string): Promise<void> {
-      if (tagIds.length === 0) return;
-      await db
-        .insertInto('contact_tags')
-        .values(tagIds.map((tagId) => ({ contact_id: contactId, tag_id: tagId, created_at: createdAt })))
-        .onConflict((oc) => oc.columns(['contact_id', 'tag_id']).doNothing())
-        .execute();
-    },
-
-    async removeTags(contactId: string, tagIds: string[]): Promise<void> {
-      if (tagIds.length === 0) return;
-      await db.deleteFrom('contact_tags').where('contact_id', '=', contactId).where('tag_id', 'in', tagIds).execute();
-    },
-
-    async replaceTags(contactId: string, tagIds: string[], createdAt: string): Promise<void> {
-      let removal = db.deleteFrom('contact_tags').where('contact_id', '=', contactId);
-      if (tagIds.length > 0) removal = removal.where('tag_id', 'not in', tagIds);
-      await removal.execute();
-      await this.addTags(contactId, tagIds, createdAt);
     },
   };
 }

@@ -17,17 +17,13 @@ import type {
   UpdateContactInput,
 } from './contact.schema.js';
 import { searchContacts, searchContactsById, type ContactSearch } from './contact.search.js';
+import type { Tagging } from './tagging.js';
 
 /** The spec's limit on search-contacts. */
 export const SEARCH_LIMIT = 50;
 
 /** Contacts: upsert by phone, lookups by id/phone/email, search, tagging. */
-/** What the automation engines hear about contacts (a tag can end a sequence enrolment). */
-export interface ContactEvents {
-  tagged(trx: Kysely<Database>, workspaceId: string, contactId: string, tagNames: string[]): Promise<void>;
-}
-
-export function createContactService(deps: Deps, events: () => ContactEvents, cursors: CursorCodec) {
+export function createContactService(deps: Deps, tagging: Tagging, cursors: CursorCodec) {
   const { db, dialect, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
@@ -81,22 +77,6 @@ export function createContactService(deps: Deps, events: () => ContactEvents, cu
     throw errors.validation('contact_id', 'give contact_id or phone');
   }
 
-  async function applyTags(
-    trx: Kysely<Database>,
-    caller: Caller,
-    contactId: string,
-    names: string[],
-    mode: 'add' | 'replace',
-  ) {
-    const at = now();
-    const tags = await tagRepository(trx).ensure(caller.workspaceId, names, newId, at);
-    const ids = tags.map((tag) => tag.id);
-    const contacts = contactRepository(trx);
-    if (mode === 'add') await contacts.addTags(contactId, ids, at);
-    else await contacts.replaceTags(contactId, ids, at);
-    await events().tagged(trx, caller.workspaceId, contactId, names);
-  }
-
   return {
     /** Upsert keyed by phone: creates the contact, or updates the given fields of the existing one. */
     async create(caller: Caller, input: CreateContactInput): Promise<{ contact: Contact; created: boolean }> {
@@ -122,7 +102,7 @@ export function createContactService(deps: Deps, events: () => ContactEvents, cu
           await contacts.update(caller.workspaceId, row.id, { ...profileChanges(row, input, email), updated_at: at });
           row = (await contacts.findById(caller.workspaceId, row.id))!;
         }
-        await applyTags(trx, caller, row.id, tagNames, 'add');
+        await tagging.addTags(trx, caller.workspaceId, [{ contactId: row.id, names: tagNames }]);
         return { contact: await present(trx, row), created };
       });
     },
@@ -143,7 +123,7 @@ export function createContactService(deps: Deps, events: () => ContactEvents, cu
           ...profileChanges(row, input, email),
           updated_at: now(),
         });
-        if (tagNames) await applyTags(trx, caller, row.id, tagNames, 'replace');
+        if (tagNames) await tagging.replaceTags(trx, caller.workspaceId, row.id, tagNames);
         return present(trx, (await contacts.findById(caller.workspaceId, row.id))!);
       });
     },
@@ -208,7 +188,7 @@ export function createContactService(deps: Deps, events: () => ContactEvents, cu
       if (!name) throw errors.validation('tag', 'must not be empty');
       return db.transaction().execute(async (trx) => {
         const row = await resolve(trx, caller, ref);
-        await applyTags(trx, caller, row.id, [name], 'add');
+        await tagging.addTags(trx, caller.workspaceId, [{ contactId: row.id, names: [name] }]);
         return touchAndPresent(trx, caller, row.id);
       });
     },
@@ -226,9 +206,8 @@ export function createContactService(deps: Deps, events: () => ContactEvents, cu
     async removeTag(caller: Caller, ref: ContactRef, tag: string): Promise<Contact> {
       return db.transaction().execute(async (trx) => {
         const row = await resolve(trx, caller, ref);
-        const existing = await tagRepository(trx).findByName(caller.workspaceId, tag);
-        if (!existing) return present(trx, row);
-        await contactRepository(trx).removeTags(row.id, [existing.id]);
+        if (!(await tagRepository(trx).findByName(caller.workspaceId, tag))) return present(trx, row);
+        await tagging.removeTags(trx, caller.workspaceId, [row.id], [tag]);
         return touchAndPresent(trx, caller, row.id);
       });
     },
@@ -245,12 +224,14 @@ export function createContactService(deps: Deps, events: () => ContactEvents, cu
         const contacts = contactRepository(trx);
         const rows = await contacts.findByIds(caller.workspaceId, ids);
         if (rows.length !== ids.length) throw errors.notFound('contact', 'contact_ids');
-        const existing = action === 'remove' ? await tagRepository(trx).findByName(caller.workspaceId, name) : null;
-        for (const row of rows) {
-          if (action === 'add') await applyTags(trx, caller, row.id, [name], 'add');
-          else if (existing) await contacts.removeTags(row.id, [existing.id]);
-          await contacts.update(caller.workspaceId, row.id, { updated_at: now() });
-        }
+        if (action === 'add') {
+          await tagging.addTags(
+            trx,
+            caller.workspaceId,
+            ids.map((contactId) => ({ contactId, names: [name] })),
+          );
+        } else await tagging.removeTags(trx, caller.workspaceId, ids, [name]);
+        for (const id of ids) await contacts.update(caller.workspaceId, id, { updated_at: now() });
         return rows.length;
       });
     },

@@ -77,6 +77,8 @@ export interface ContactTable {
   opted_out_at: string | null;
   last_message_at: string | null;
   last_inbound_at: string | null;
+  /** When the channel said the customer service window closed (it reopens with their next message). */
+  window_closed_at: string | null;
   handoff_at: string | null;
   created_at: string;
   updated_at: string;

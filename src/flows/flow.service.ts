@@ -5,17 +5,20 @@ import { cancelJobs, scheduleJob, type Job } from '../automation/scheduler.js';
 import type { Interactive } from '../channels/whatsapp-payloads.js';
 import { parseEmail, parsePhone } from '../contacts/contact.input.js';
 import { contactRepository, type ContactRow } from '../contacts/contact.repository.js';
-import type { ContactEvents, ContactService } from '../contacts/contact.service.js';
+import type { ContactService } from '../contacts/contact.service.js';
+import type { Tagging } from '../contacts/tagging.js';
 import type { Database } from '../db/schema.js';
 import { messageText } from '../messages/message.record.js';
-import { outboundMessage, WINDOW_MS, type OutboxQueue, type ReceivedMessage } from '../messages/message.service.js';
-import { templateContent } from '../messages/template-message.js';
+import type { ReceivedMessage } from '../messages/message.service.js';
+import { textContent, type OutboundContent } from '../messages/outbound/content.js';
+import type { Outbound } from '../messages/outbound/outbound.js';
+import { isRefusal } from '../messages/outbound/rules.js';
+import { templateContent } from '../messages/outbound/template.js';
 import { emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { AppError, errors, validOrNull } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
-import { tagRepository } from '../tags/tag.repository.js';
 import { templateRepository } from '../templates/template.repository.js';
 import { triggerRepository } from '../triggers/trigger.repository.js';
 import type { FlowRecord } from '../triggers/trigger.schema.js';
@@ -50,10 +53,10 @@ export function createFlowService(
   deps: Deps,
   contacts: ContactService,
   webhooks: FlowWebhookClient,
-  outbox: OutboxQueue,
+  outbound: Outbound,
   /** Wakes the workers a committed transaction queued work for. */
   wakeFor: (work: QueuedWork) => void,
-  events: () => ContactEvents,
+  tagging: Tagging,
 ) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
@@ -106,15 +109,10 @@ export function createFlowService(
     });
   }
 
-  /** Queues a message for the run's contact; free-form ones only inside the 24-hour window. */
-  async function send(trx: Trx, contact: ContactRow, type: string, content: object): Promise<string | null> {
-    const lastInbound = contact.last_inbound_at ? Date.parse(contact.last_inbound_at) : null;
-    if (type !== 'template' && (lastInbound === null || clock.now().getTime() >= lastInbound + WINDOW_MS)) {
-      return 'customer_service_window_closed';
-    }
-    const message = outboundMessage(newId(), contact.workspace_id, contact.id, type, content, now());
-    await outbox.queueNow(trx, message, contact.phone);
-    return null;
+  /** Queues a message for the run's contact; what the sending rules refuse is the node's failure. */
+  async function send(trx: Trx, contact: ContactRow, message: OutboundContent): Promise<string | null> {
+    const queued = await outbound.queueNow(trx, contact, message);
+    return isRefusal(queued) ? queued.refused : null;
   }
 
   async function sendTemplate(
@@ -133,7 +131,7 @@ export function createFlowService(
         language: node.language,
         variables,
       });
-      return send(trx, contact, 'template', content);
+      return await send(trx, contact, { type: 'template', content });
     } catch (error) {
       if (error instanceof AppError) return error.code;
       throw error;
@@ -199,7 +197,7 @@ export function createFlowService(
       let failure: string | null = null;
       switch (node.type) {
         case 'send_text':
-          failure = await send(trx, contact, 'text', { body: render(node.text, scope), preview_url: false });
+          failure = await send(trx, contact, textContent(render(node.text, scope)));
           current = node.next;
           break;
         case 'send_template':
@@ -208,14 +206,14 @@ export function createFlowService(
           break;
         case 'send_buttons':
         case 'send_list':
-          failure = await send(trx, contact, 'interactive', {
-            interactive: interactiveOf(node, scope),
-            text: render(node.text, scope),
+          failure = await send(trx, contact, {
+            type: 'interactive',
+            content: { interactive: interactiveOf(node, scope), text: render(node.text, scope) },
           });
           current = node.next;
           break;
         case 'ask':
-          failure = await send(trx, contact, 'text', { body: render(node.text, scope), preview_url: false });
+          failure = await send(trx, contact, textContent(render(node.text, scope)));
           if (!failure) return waitAt(trx, run, node, 0);
           break;
         case 'wait_for_reply':
@@ -232,19 +230,12 @@ export function createFlowService(
           break;
         }
         case 'add_tag': {
-          const tags = await tagRepository(trx).ensure(contact.workspace_id, [node.tag], newId, now());
-          await contactRepository(trx).addTags(
-            contact.id,
-            tags.map((tag) => tag.id),
-            now(),
-          );
-          await events().tagged(trx, contact.workspace_id, contact.id, [node.tag]);
+          await tagging.addTags(trx, contact.workspace_id, [{ contactId: contact.id, names: [node.tag] }]);
           current = node.next;
           break;
         }
         case 'remove_tag': {
-          const tag = await tagRepository(trx).findByName(contact.workspace_id, node.tag);
-          if (tag) await contactRepository(trx).removeTags(contact.id, [tag.id]);
+          await tagging.removeTags(trx, contact.workspace_id, [contact.id], [node.tag]);
           current = node.next;
           break;
         }
@@ -328,10 +319,11 @@ export function createFlowService(
             ? leaveWait(trx, run, definition, node.on_timeout, current)
             : finish(trx, run, 'failed', 'invalid_answer');
         }
-        const failure = await send(trx, current, 'text', {
-          body: render(node.retry_text ?? node.text, { contact, context }),
-          preview_url: false,
-        });
+        const failure = await send(
+          trx,
+          current,
+          textContent(render(node.retry_text ?? node.text, { contact, context })),
+        );
         return failure ? finish(trx, run, 'failed', failure) : waitAt(trx, run, node, run.retries + 1);
       }
       current = await setAttribute(trx, current, node.attribute, value);

@@ -98,7 +98,15 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
       db
         .selectFrom('contacts as c')
         .leftJoin('conversations as cv', 'cv.contact_id', 'c.id')
-        .select(['c.id', 'c.name', 'c.phone', 'c.opted_out_at', 'c.last_inbound_at', 'c.handoff_at'])
+        .select([
+          'c.id',
+          'c.name',
+          'c.phone',
+          'c.opted_out_at',
+          'c.last_inbound_at',
+          'c.window_closed_at',
+          'c.handoff_at',
+        ])
         .select(['cv.read_at', 'cv.done_at', 'cv.assignee_id'])
         .where('c.workspace_id', '=', workspaceId)
         .where('c.id', '=', contactId)

@@ -1,7 +1,7 @@
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import { WINDOW_MS } from '../messages/message.service.js';
+import { windowClosesAt } from '../messages/outbound/rules.js';
 import type { EventHub } from './event-hub.js';
 import { at, presentInboxMessage, type InboxMessage } from './inbox.presenter.js';
 import { inboxRepository, type InboxFilter, type Keyset } from './inbox.repository.js';
@@ -91,8 +91,7 @@ export function createInboxService(deps: Deps, hub: EventHub) {
       const rows = await repository().thread(viewer.workspaceId, contact.id, before, THREAD_PAGE + 1);
       const page = rows.slice(0, THREAD_PAGE);
       const oldest = page.at(-1);
-      const lastInbound = contact.last_inbound_at ? Date.parse(contact.last_inbound_at) : null;
-      const closesAt = lastInbound === null ? null : new Date(lastInbound + WINDOW_MS);
+      const closesAt = windowClosesAt(contact);
       const messages: InboxMessage[] = page.reverse().map(presentInboxMessage);
       return {
         contact: { id: contact.id, name: contact.name, phone: contact.phone, opted_out: contact.opted_out_at !== null },

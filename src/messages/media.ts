@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import type { ChannelService } from '../channels/channel.service.js';
-import { GraphError, type GraphClient } from '../channels/whatsapp-cloud.js';
 import { Uuid } from '../http/responses.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
@@ -41,7 +40,7 @@ interface MediaRef {
 }
 
 /** Received media: fetched from the Graph API into DATA_DIR on first request, served from there afterwards. */
-export function createMediaService({ db, newId }: Deps, channels: ChannelService, graph: GraphClient, dataDir: string) {
+export function createMediaService({ db, newId }: Deps, channels: ChannelService, dataDir: string) {
   return {
     /**
      * download-media: the message's media as a file under DATA_DIR. The first call fetches it from
@@ -64,11 +63,7 @@ export function createMediaService({ db, newId }: Deps, channels: ChannelService
 
       const cached = await storedFile(file);
       if (cached) return present(cached, media.mimeType ?? UNKNOWN_MIME_TYPE);
-      const credentials = await channels.cloudCredentials(caller.workspaceId);
-      if (!credentials) {
-        throw errors.conflict('Media is downloaded from WhatsApp Cloud; this workspace uses the simulator');
-      }
-      const fetched = await fetchMedia(graph, media.id, credentials.accessToken);
+      const fetched = await (await channels.providerOf(caller.workspaceId)).fetchMedia(media.id);
       await writeAtomically(file, fetched.bytes, newId());
       return present({ size: fetched.bytes.length, sha256: fetched.sha256 }, media.mimeType ?? fetched.mimeType);
     },
@@ -83,36 +78,6 @@ function mediaOf(type: string, content: string): MediaRef {
     throw errors.messageHasNoMedia(type, `this ${type} message has no media id from Meta`);
   }
   return { id, mimeType: typeof mime_type === 'string' ? mime_type : null };
-}
-
-/** Meta's URL for the media, then its bytes, which must hash to the SHA-256 Meta reported. */
-async function fetchMedia(graph: GraphClient, mediaId: string, accessToken: string) {
-  try {
-    const info = await graph.getMediaInfo(mediaId, accessToken);
-    const bytes = await graph.downloadMedia(info.url, accessToken);
-    const digest = createHash('sha256').update(bytes).digest();
-    const sha256 = digest.toString('hex');
-    if (!sha256Matches(digest, info.sha256)) {
-      throw errors.conflict(
-        `Media ${mediaId} does not match the sha256 Meta reported for it (corrupted in transit?); nothing was stored, retry`,
-        { media_id: mediaId, reported_sha256: info.sha256, received_sha256: sha256 },
-      );
-    }
-    return { bytes, sha256, mimeType: info.mime_type };
-  } catch (error) {
-    if (!(error instanceof GraphError)) throw error;
-    // Not a 500: Meta refusing (an expired media id, a revoked token) is the workspace's state, not a bug here.
-    throw errors.conflict(`Meta did not serve media ${mediaId}: ${error.message}`, {
-      media_id: mediaId,
-      meta_code: error.code,
-      retryable: error.retryable,
-    });
-  }
-}
-
-/** Meta's media endpoint reports hex; its webhooks carry the same digest in base64. */
-function sha256Matches(digest: Buffer, reported: string): boolean {
-  return reported.toLowerCase() === digest.toString('hex') || reported === digest.toString('base64');
 }
 
 interface StoredFile {

@@ -93,6 +93,7 @@ describe(`messaging (${ENGINE})`, () => {
       to: '+14155550171',
       type: 'text',
       text: { preview_url: true, body: 'Your order *ships* today: https://example.com/t/1' },
+      biz_opaque_callback_data: queued.body.id,
     });
   });
 
@@ -142,6 +143,7 @@ describe(`messaging (${ENGINE})`, () => {
           { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'ORD-7' }] },
         ],
       },
+      biz_opaque_callback_data: queued.body.id,
     });
 
     const refused = async (body: object) =>
@@ -194,6 +196,21 @@ describe(`messaging (${ENGINE})`, () => {
     const result = await settled(cloud.ws, failed.body.id);
     assert.equal(result.status, 'failed');
     assert.equal(result.error?.code, 131047);
+    server.clock.advance(20 * 60_000);
+    await settled(cloud.ws, failed.body.id);
+    assert.equal(sentTo(cloud.phoneNumberId).length, 3, 'a final failure is never retried');
+
+    // Meta said the window is closed, though Parley counted it open: later sends are refused at once…
+    const refused = await cloud.ws.action<{ code: string }>('send-text-message', {
+      phone: '+14155550173',
+      message: 'three',
+    });
+    assert.equal(refused.status, 422, refused.text);
+    assert.equal(refused.body.code, 'customer_service_window_closed');
+    // …until the customer writes again.
+    await customerWrites(cloud, '+14155550173');
+    const reopened = await cloud.ws.action<Message>('send-text-message', { phone: '+14155550173', message: 'four' });
+    assert.equal(reopened.status, 200, reopened.text);
   });
 
   test('webhook › a bad signature is a 401 and stores nothing; a retried delivery is stored once', async () => {

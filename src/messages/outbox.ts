@@ -1,20 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelService } from '../channels/channel.service.js';
-import { GraphError, type GraphClient } from '../channels/whatsapp-cloud.js';
-import { interactivePayload, templatePayload, textPayload, type Interactive } from '../channels/whatsapp-payloads.js';
+import type { ChannelProvider, SendError, SendOutcome } from '../channels/provider.js';
 import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
 import type { Deps } from '../shared/context.js';
 import { noteHandOff, queuedIn, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { createWakeLoop } from '../shared/wake-loop.js';
 import { messageRepository, type MessageError, type OutboxChange } from './message.repository.js';
-import { queueOutbound, type MessageEvents, type OutboundMessage } from './message.service.js';
-import type { TemplateContent } from './template-message.js';
+import type { MessageEvents } from './message.service.js';
+import { storedContent } from './outbound/content.js';
+import { queueOutbound, type OutboundRow } from './outbound/queue.js';
 import { ThroughputLimiter } from './throughput.js';
 
 const BATCH = 200;
-/** A claimed message is due again after this long, so a crash mid-send leaves it to be retried. */
-const LEASE_MS = 60_000;
 /** Retries back off exponentially (with jitter) up to this, for at most MAX_ATTEMPTS tries. */
 const MAX_BACKOFF_MS = 15 * 60_000;
 const BASE_BACKOFF_MS = 1_000;
@@ -22,58 +20,46 @@ const MAX_ATTEMPTS = 10;
 /** Retries due later are found by this poll; new messages wake the outbox at once. */
 const POLL_MS = 1_000;
 const CONCURRENCY = 32;
-/** The simulator's delivery receipts, after the send. */
-const SIMULATED_DELIVERY_MS = 1_000;
-const SIMULATED_READ_MS = 3_000;
 
 /** What delivering one message changes on its row, and what to do once that is stored. */
 interface Outcome {
   change: OutboxChange;
   /** A settled message's new status, announced to webhook subscribers with the change. */
   statusChange?: StatusChange;
-  afterwards?: () => void;
+  /** The channel said the contact's customer service window is closed. */
+  closesWindowOf?: { workspaceId: string; contactId: string };
 }
 
-type CredentialsCache = (workspaceId: string) => ReturnType<ChannelService['cloudCredentials']>;
+type ProviderCache = (workspaceId: string) => Promise<ChannelProvider>;
 
-/** Where the simulator's receipts go: the same path as Meta's status webhooks. */
-export interface StatusSink {
-  applyStatuses(
-    caller: { workspaceId: string },
-    updates: { wamid: string; status: 'delivered' | 'read'; errors: [] }[],
-  ): Promise<unknown>;
-}
+/** How long a send whose outcome is unknown waits for the channel's status before it is sent again. */
+export const DEFAULT_GRACE_MS = 15 * 60_000;
 
 /**
- * The durable outbox: a send is committed (status queued, next_attempt_at set) before any
- * network call; this worker claims due messages with a lease, delivers them through the
- * workspace's channel and records the outcome. Retryable failures (429, 5xx, Meta's rate-limit
- * codes, network errors) come back with backoff; permanent ones fail the message with Meta's code.
+ * The durable outbox: a send is committed (status queued, next_attempt_at set) before any network
+ * call; this worker claims due messages with a lease, paces them, sends each through its workspace's
+ * channel provider and records the outcome the provider classified: sent, failed, retried later with
+ * backoff — or, when the outcome is unknown (a crash or a lost answer mid-send), left for the grace
+ * period, in which a status webhook naming the message settles it (Meta has no idempotency key).
  */
 export function createOutbox(
   deps: Deps,
   channels: ChannelService,
-  graph: GraphClient,
-  statuses: () => StatusSink,
+  options: { graceMs?: number } = {},
   events: MessageEvents = { publish: () => undefined },
   /** Wakes the workers a committed transaction queued work for (the webhook deliveries of status changes). */
   wakeFor: (work: QueuedWork) => void = () => undefined,
 ) {
-  const { db, dialect, clock, newId } = deps;
+  const { db, dialect, clock } = deps;
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const limiter = new ThroughputLimiter();
-  const timers = new Set<NodeJS.Timeout>();
   let log: FastifyBaseLogger | undefined;
 
-  const later = (ms: number, run: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      run();
-    }, ms);
-    timer.unref();
-    timers.add(timer);
-  };
-
-  const leaseFromNow = () => toStoredTimestamp(new Date(clock.now().getTime() + LEASE_MS));
+  /**
+   * A claim's lease is the grace period: a process that dies mid-send leaves its messages' outcome
+   * unknown, and they are sent again only once a status naming them had time to arrive.
+   */
+  const leaseFromNow = () => toStoredTimestamp(new Date(clock.now().getTime() + graceMs));
 
   /**
    * Claims the due messages in one statement: moving next_attempt_at past now is the lease, and
@@ -102,40 +88,37 @@ export function createOutbox(
     return claimed.map((m) => ({ ...m, phone: m.phone! }));
   }
 
-  async function deliver(message: LeasedMessage, credentialsOf: CredentialsCache): Promise<Outcome> {
-    const credentials = await credentialsOf(message.workspace_id);
-    if (!credentials) return simulate(message);
-    if (credentials.messagesPerSecond > 0) await limiter.take(credentials.phoneNumberId, credentials.messagesPerSecond);
-    try {
-      const { wamid } = await graph.sendMessage(credentials.phoneNumberId, credentials.accessToken, payloadOf(message));
-      return settled(message, { status: 'sent', provider_message_id: wamid });
-    } catch (error) {
-      if (!(error instanceof GraphError)) throw error;
-      if (error.retryable && message.attempts < MAX_ATTEMPTS) {
-        const due = clock.now().getTime() + (error.retryAfterMs ?? backoff(message.attempts));
-        return { change: { id: message.id, next_attempt_at: toStoredTimestamp(new Date(due)) } };
-      }
-      return settled(message, { status: 'failed', error: errorOf(error) });
+  async function deliver(message: LeasedMessage, providerOf: ProviderCache): Promise<Outcome> {
+    const provider = await providerOf(message.workspace_id);
+    if (provider.pace) await limiter.take(provider.pace.key, provider.pace.perSecond);
+    const content = storedContent(message.type, message.content);
+    return outcomeOf(message, await provider.send({ messageId: message.id, to: message.phone, message: content }));
+  }
+
+  function outcomeOf(message: LeasedMessage, sent: SendOutcome): Outcome {
+    const at = clock.now().getTime();
+    switch (sent.outcome) {
+      case 'accepted':
+        return settled(message, { status: 'sent', provider_message_id: sent.providerMessageId });
+      case 'retry':
+        if (message.attempts >= MAX_ATTEMPTS) return settled(message, { status: 'failed', error: errorOf(sent.error) });
+        return { change: dueAgain(message, at + (sent.afterMs ?? backoff(message.attempts))) };
+      case 'unknown':
+        return { change: dueAgain(message, at + graceMs) };
+      case 'failed':
+        return {
+          ...settled(message, { status: 'failed', error: errorOf(sent.error) }),
+          ...(sent.windowClosed && {
+            closesWindowOf: { workspaceId: message.workspace_id, contactId: message.contact_id },
+          }),
+        };
     }
   }
 
-  function simulate(message: LeasedMessage): Outcome {
-    const wamid = `wamid.SIMULATED.${newId()}`;
-    const caller = { workspaceId: message.workspace_id };
-    const receipt = (status: 'delivered' | 'read') => () =>
-      void statuses()
-        .applyStatuses(caller, [{ wamid, status, errors: [] }])
-        .catch((error: unknown) => {
-          log?.error({ err: error, message_id: message.id }, 'simulated receipt failed');
-        });
-    return {
-      ...settled(message, { status: 'sent', provider_message_id: wamid }),
-      afterwards: () => {
-        later(SIMULATED_DELIVERY_MS, receipt('delivered'));
-        later(SIMULATED_READ_MS, receipt('read'));
-      },
-    };
-  }
+  const dueAgain = (message: LeasedMessage, at: number) => ({
+    id: message.id,
+    next_attempt_at: toStoredTimestamp(new Date(at)),
+  });
 
   function settled(
     message: LeasedMessage,
@@ -163,10 +146,26 @@ export function createOutbox(
         deps,
         outcomes.flatMap((outcome) => outcome.statusChange ?? []),
       );
+      await closeWindows(
+        trx,
+        outcomes.flatMap((outcome) => outcome.closesWindowOf ?? []),
+      );
       return queuedIn(trx);
     });
     wakeFor(queued);
-    for (const outcome of outcomes) outcome.afterwards?.();
+  }
+
+  /** Marks the contacts' windows closed as the channel said (before their 24 hours seemed up). */
+  async function closeWindows(trx: Deps['db'], contacts: { workspaceId: string; contactId: string }[]) {
+    const at = toStoredTimestamp(clock.now());
+    for (const { workspaceId, contactId } of contacts) {
+      await trx
+        .updateTable('contacts')
+        .set({ window_closed_at: at })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', contactId)
+        .execute();
+    }
   }
 
   /** Committed messages this process leased when it wrote them (queueNow), waiting for the next round. */
@@ -178,7 +177,7 @@ export function createOutbox(
    * here as well could send it twice.
    */
   function nextHandOffs(): LeasedMessage[] {
-    const fresh = clock.now().getTime() - LEASE_MS / 2;
+    const fresh = clock.now().getTime() - graceMs / 2;
     return handedOff
       .splice(0, BATCH)
       .filter((entry) => entry.handedAt > fresh)
@@ -192,10 +191,10 @@ export function createOutbox(
   async function round(): Promise<boolean> {
     const handOffs = nextHandOffs();
     const claimed = handOffs.length > 0 ? handOffs : await claimDue();
-    const credentialsOf = credentialsCache();
+    const providerOf = providerCache();
     for (let i = 0; i < claimed.length; i += CONCURRENCY) {
       const chunk = claimed.slice(i, i + CONCURRENCY);
-      const outcomes = await Promise.all(chunk.map((message) => deliverSafely(message, credentialsOf)));
+      const outcomes = await Promise.all(chunk.map((message) => deliverSafely(message, providerOf)));
       await record(outcomes.filter((outcome): outcome is Outcome => outcome !== null));
       announce(chunk.filter((_, j) => outcomes[j] !== null));
     }
@@ -224,19 +223,19 @@ export function createOutbox(
     }
   }
 
-  /** A workspace's channel, read (and its token decrypted) once per batch rather than per message. */
-  function credentialsCache(): CredentialsCache {
-    const cache = new Map<string, ReturnType<CredentialsCache>>();
+  /** A workspace's channel provider, read (and its token decrypted) once per batch rather than per message. */
+  function providerCache(): ProviderCache {
+    const cache = new Map<string, Promise<ChannelProvider>>();
     return (workspaceId) => {
-      let credentials = cache.get(workspaceId);
-      if (!credentials) cache.set(workspaceId, (credentials = channels.cloudCredentials(workspaceId)));
-      return credentials;
+      let provider = cache.get(workspaceId);
+      if (!provider) cache.set(workspaceId, (provider = channels.providerOf(workspaceId)));
+      return provider;
     };
   }
 
-  async function deliverSafely(message: LeasedMessage, credentialsOf: CredentialsCache): Promise<Outcome | null> {
+  async function deliverSafely(message: LeasedMessage, providerOf: ProviderCache): Promise<Outcome | null> {
     try {
-      return await deliver(message, credentialsOf);
+      return await deliver(message, providerOf);
     } catch (error) {
       // Unexpected (a database error): the lease brings the message back later.
       log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
@@ -254,7 +253,7 @@ export function createOutbox(
      * noted as a hand-off (queued-work.ts): the commit's wake passes it to `send`, which saves the
      * claim's round trip. A crash before the send leaves it to the lease, like any claimed message.
      */
-    async queueNow(trx: Deps['db'], message: OutboundMessage, phone: string): Promise<void> {
+    async queueNow(trx: Deps['db'], message: OutboundRow, phone: string): Promise<void> {
       if (!loop.started) return queueOutbound(trx, [message]);
       await queueOutbound(trx, [{ ...message, next_attempt_at: leaseFromNow(), attempts: 1 }]);
       const { id, workspace_id, contact_id, type, content } = message;
@@ -276,8 +275,6 @@ export function createOutbox(
 
     /** Waits for the messages in flight; queued ones stay queued for the next start. */
     async stop(): Promise<void> {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
       await loop.stop();
     },
 
@@ -286,30 +283,14 @@ export function createOutbox(
   };
 }
 
-function payloadOf(message: LeasedMessage): object {
-  // Meta advises the leading + : without it a number may be read in the business number's country.
-  const to = message.phone;
-  const content = JSON.parse(message.content) as Record<string, unknown>;
-  if (message.type === 'text') return textPayload(to, content.body as string, content.preview_url === true);
-  if (message.type === 'interactive') return interactivePayload(to, content.interactive as Interactive);
-  const template = content as unknown as TemplateContent;
-  return templatePayload(to, {
-    name: template.template_name,
-    language: template.language,
-    ...(template.header && { header: template.header }),
-    bodyParams: template.body_parameters,
-    buttonParams: template.url_button_parameters.map((b) => ({ index: b.index, subType: 'url', param: b.text })),
-  });
-}
-
 /** Exponential backoff with full jitter: spreads the retries of a burst that failed together. */
 function backoff(attempts: number): number {
   const ceiling = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (attempts - 1));
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }
 
-function errorOf(error: GraphError): MessageError {
-  return { code: error.code, title: error.title, details: error.details ?? null };
+function errorOf(error: SendError): MessageError {
+  return { code: error.code, title: error.title, details: error.details };
 }
 
 export type Outbox = ReturnType<typeof createOutbox>;

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { countByState } from '../automation/state-counts.js';
 import type { ContactService } from '../contacts/contact.service.js';
+import type { TagLink, Tagging } from '../contacts/tagging.js';
 import type { Database } from '../db/schema.js';
 import { emitWebhookEvents } from '../outgoing/webhook.events.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
@@ -28,6 +29,7 @@ import { createStepRunner, EnrolmentChanges, exitOnTags, timeZoneFor, type FlowS
 export function createSequenceService(
   deps: Deps,
   contacts: ContactService,
+  tagging: Tagging,
   /** Wakes the workers a committed transaction queued work for. */
   wakeFor: (work: QueuedWork) => void,
   startFlow: () => FlowStarter,
@@ -76,7 +78,7 @@ export function createSequenceService(
   }
 
   return {
-    handler: createStepRunner(deps, startFlow),
+    handler: createStepRunner(deps, tagging, startFlow),
 
     /** Creates a sequence, or replaces the definition of the one `id` names. Names are unique per workspace. */
     async save(caller: Caller, input: SaveSequenceInput): Promise<Sequence> {
@@ -192,9 +194,16 @@ export function createSequenceService(
     },
 
     /** A contact got tags: enrolments that exit on one of them end. */
-    async onTagged(trx: Kysely<Database>, workspaceId: string, contactId: string, tagNames: string[]): Promise<void> {
+    async onTagged(trx: Kysely<Database>, workspaceId: string, links: TagLink[]): Promise<void> {
+      const running = await sequenceRepository(trx).running(workspaceId, [...new Set(links.map((l) => l.contactId))]);
       const changes = new EnrolmentChanges(deps);
-      exitOnTags(changes, await sequenceRepository(trx).running(workspaceId, [contactId]), tagNames);
+      for (const { contactId, names } of links) {
+        exitOnTags(
+          changes,
+          running.filter((enrolment) => enrolment.row.contact_id === contactId),
+          names,
+        );
+      }
       await changes.write(trx);
     },
   };

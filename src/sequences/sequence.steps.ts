@@ -3,14 +3,16 @@ import { render } from '../automation/render.js';
 import { durationMs, nextSendingTime } from '../automation/schedule-time.js';
 import { scheduleJobs, type Job, type NewJob } from '../automation/scheduler.js';
 import { contactRepository, type ContactRow } from '../contacts/contact.repository.js';
+import type { Tagging } from '../contacts/tagging.js';
 import type { Database } from '../db/schema.js';
 import { jsonRows } from '../db/sql.js';
-import { outboundMessage, queueOutbound, WINDOW_MS, type OutboundMessage } from '../messages/message.service.js';
-import { templateContent } from '../messages/template-message.js';
+import { textContent, type OutboundContent } from '../messages/outbound/content.js';
+import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/outbound/queue.js';
+import { isRefusal } from '../messages/outbound/rules.js';
+import { templateContent } from '../messages/outbound/template.js';
 import type { Deps } from '../shared/context.js';
 import { AppError } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import { tagKey, tagRepository } from '../tags/tag.repository.js';
 import { templateRepository, type TemplateRow, type TranslationRow } from '../templates/template.repository.js';
 import { sequenceRepository, type EnrolmentRow } from './sequence.repository.js';
 import type { SequenceAction, SequenceDefinition } from './sequence.schema.js';
@@ -46,10 +48,14 @@ export class EnrolmentChanges {
   private readonly enrolments = new Map<string, EnrolmentChange>();
   private cancelled: string[] = [];
   private tags: { workspaceId: string; contactId: string; tag: string }[] = [];
-  private messages: OutboundMessage[] = [];
+  private messages: OutboundRow[] = [];
   private jobs: NewJob[] = [];
 
-  constructor(private readonly deps: Deps) {}
+  /** `tagging` is needed only by the changes of steps that add tags. */
+  constructor(
+    private readonly deps: Deps,
+    private readonly tagging?: Tagging,
+  ) {}
 
   touches(enrolmentId: string): boolean {
     return this.enrolments.has(enrolmentId);
@@ -94,7 +100,7 @@ export class EnrolmentChanges {
     this.cancelled.push(enrolmentId);
   }
 
-  queue(message: OutboundMessage): void {
+  queue(message: OutboundRow): void {
     this.messages.push(message);
   }
 
@@ -132,26 +138,16 @@ export class EnrolmentChanges {
     this.jobs = [];
   }
 
-  /** The tags (created where new), then the contacts' links to them, one statement per workspace. */
+  /** The tags added, through the one tagging operation, one call per workspace. */
   private async writeTags(trx: Db): Promise<void> {
-    const { newId, clock } = this.deps;
-    const at = toStoredTimestamp(clock.now());
+    if (!this.tagging) return;
     for (const workspaceId of new Set(this.tags.map((t) => t.workspaceId))) {
       const added = this.tags.filter((t) => t.workspaceId === workspaceId);
-      const tags = await tagRepository(trx).ensure(workspaceId, [...new Set(added.map((t) => t.tag))], newId, at);
-      const idByKey = new Map(tags.map((tag) => [tag.name_key, tag.id]));
-      const links = added.map((t) => ({
-        contact_id: t.contactId,
-        tag_id: idByKey.get(tagKey(t.tag))!,
-        created_at: at,
-      }));
-      for (let i = 0; i < links.length; i += 500) {
-        await trx
-          .insertInto('contact_tags')
-          .values(links.slice(i, i + 500))
-          .onConflict((oc) => oc.columns(['contact_id', 'tag_id']).doNothing())
-          .execute();
-      }
+      await this.tagging.addTags(
+        trx,
+        workspaceId,
+        added.map((t) => ({ contactId: t.contactId, names: [t.tag] })),
+      );
     }
   }
 }
@@ -271,14 +267,12 @@ const DIRECT_ACTIONS = new Set<SequenceAction['type']>(['remove_tag', 'start_flo
  * on PostgreSQL. A step whose action writes the database itself (a tag, a flow) first writes what
  * the chunk changed so far, and the steps after it are loaded again, so each sees the one before.
  */
-export function createStepRunner(deps: Deps, startFlow: () => FlowStarter) {
-  const { clock, newId } = deps;
-
+export function createStepRunner(deps: Deps, tagging: Tagging, startFlow: () => FlowStarter) {
   async function runBatch(trx: Db, jobs: Job[]): Promise<void> {
     let rest = jobs;
     while (rest.length > 0) {
       const state = await loadState(trx, rest);
-      const changes = new EnrolmentChanges(deps);
+      const changes = new EnrolmentChanges(deps, tagging);
       let done = 0;
       for (const job of rest) {
         if (changes.touches(job.subject_id)) break; // a second job of one enrolment sees the first's result
@@ -337,16 +331,23 @@ export function createStepRunner(deps: Deps, startFlow: () => FlowStarter) {
     state: StepState,
   ): string | null {
     const scope = { contact, context: JSON.parse(enrolment.context) as Record<string, unknown> };
-    const at = toStoredTimestamp(clock.now());
-    const queue = (type: string, content: object) =>
-      changes.queue(outboundMessage(newId(), enrolment.workspace_id, contact.id, type, content, at));
+    /** Queues the message with the chunk, or says what the sending rules refused. */
+    const queue = (message: OutboundContent) => {
+      const prepared = prepareOutbound(deps, contact, message);
+      if (isRefusal(prepared)) return prepared;
+      changes.queue(prepared);
+      return null;
+    };
     if (action.type === 'send_template') {
       const found = state.templates.get(action.template_id.toLowerCase());
       if (!found) return 'template_not_found';
       try {
         const variables = (action.variables ?? []).map((value) => render(value, scope));
         const input = { template_id: found.template.id, language: action.language, variables };
-        queue('template', templateContent(found.template, found.translations, input));
+        return (
+          queue({ type: 'template', content: templateContent(found.template, found.translations, input) })?.refused ??
+          null
+        );
       } catch (error) {
         if (error instanceof AppError) return error.code;
         throw error;
@@ -355,10 +356,9 @@ export function createStepRunner(deps: Deps, startFlow: () => FlowStarter) {
       changes.addTag(enrolment.workspace_id, contact.id, action.tag);
       exitOnTags(changes, state.running.get(contact.id) ?? [], [action.tag]);
     } else if (action.type === 'send_text') {
-      const lastInbound = contact.last_inbound_at ? Date.parse(contact.last_inbound_at) : null;
-      if (lastInbound !== null && clock.now().getTime() < lastInbound + WINDOW_MS) {
-        queue('text', { body: render(action.text, scope), preview_url: false });
-      } else if (action.outside_window === 'fail') return 'customer_service_window_closed';
+      // Outside the window the step is skipped, unless the sequence says to fail.
+      const refusal = queue(textContent(render(action.text, scope)));
+      if (refusal && action.outside_window === 'fail') return refusal.refused;
     }
     return null;
   }
@@ -371,8 +371,7 @@ export function createStepRunner(deps: Deps, startFlow: () => FlowStarter) {
   ): Promise<void> {
     const { workspace_id: workspaceId } = enrolment;
     if (action.type === 'remove_tag') {
-      const tag = await tagRepository(trx).findByName(workspaceId, action.tag);
-      if (tag) await contactRepository(trx).removeTags(contact.id, [tag.id]);
+      await tagging.removeTags(trx, workspaceId, [contact.id], [action.tag]);
     } else if (action.type === 'start_flow') {
       const context = JSON.parse(enrolment.context) as Record<string, unknown>;
       await startFlow()(trx, workspaceId, action.flow_id, contact, context);

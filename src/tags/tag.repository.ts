@@ -21,6 +21,14 @@ export function tagRepository(db: Kysely<Database>) {
         .where('name_key', '=', tagKey(name))
         .executeTakeFirst(),
 
+    /** The ids of the tags with these names, as a subquery. */
+    idsByNames: (workspaceId: string, names: string[]) =>
+      db
+        .selectFrom('tags')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .where('name_key', 'in', names.map(tagKey)),
+
     /** Returns the tags with these names, creating the missing ones (race-safe). */
     async ensure(workspaceId: string, names: string[], newId: IdGenerator, now: string): Promise<TagRow[]> {
       if (names.length === 0) return [];

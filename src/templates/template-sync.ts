@@ -1,8 +1,7 @@
 import { Value } from '@sinclair/typebox/value';
 import type { ChannelService } from '../channels/channel.service.js';
-import type { GraphClient, MetaTemplate, MetaTemplateComponent } from '../channels/whatsapp-cloud.js';
+import type { MetaTemplate, MetaTemplateComponent } from '../channels/whatsapp-cloud.js';
 import type { Caller, Deps } from '../shared/context.js';
-import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { TemplateInputSchema, type TemplateInput, type TranslationInput } from './template.schema.js';
 import type { TemplateService } from './template.service.js';
@@ -15,19 +14,12 @@ export interface SyncResult {
 }
 
 /** Templates from the WhatsApp Business Account: pulled on demand, statuses pushed by Meta's webhook. */
-export function createTemplateSyncService(
-  { db, clock }: Deps,
-  templates: TemplateService,
-  channels: ChannelService,
-  graph: GraphClient,
-) {
+export function createTemplateSyncService({ db, clock }: Deps, templates: TemplateService, channels: ChannelService) {
   return {
     /** `parley templates sync`: every template of the WABA, upserted by name and language. */
     async sync(caller: Caller): Promise<SyncResult> {
-      const credentials = await channels.cloudCredentials(caller.workspaceId);
-      if (!credentials) throw errors.conflict('Templates sync from WhatsApp Cloud; this workspace uses the simulator');
       const entries: MetaTemplate[] = [];
-      for await (const entry of graph.listTemplates(credentials.wabaId, credentials.accessToken)) entries.push(entry);
+      for await (const entry of (await channels.providerOf(caller.workspaceId)).syncTemplates()) entries.push(entry);
       const { inputs, skipped } = templateInputs(entries);
       for (const input of inputs) await templates.upsert(caller, input);
       const translations = inputs.reduce((sum, input) => sum + input.translations.length, 0);

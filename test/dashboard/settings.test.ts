@@ -97,12 +97,13 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     await current.getByText('Current channel: WhatsApp Cloud').waitFor();
     await current.getByText(number.phoneNumberId).waitFor();
     assert.ok(!(await page.content()).includes('EAAG-secret-token'), 'the token is never shown');
-    const credentials = await services.channels.cloudCredentials(owner.workspaceId);
-    assert.deepEqual(credentials, {
-      phoneNumberId: number.phoneNumberId,
-      wabaId: number.wabaId,
-      accessToken: 'EAAG-secret-token',
-      messagesPerSecond: 20,
+    assert.equal(await services.channels.savedAccessToken(owner.workspaceId), 'EAAG-secret-token');
+    assert.deepEqual(await services.channels.get(owner), {
+      provider: 'whatsapp-cloud',
+      phone_number_id: number.phoneNumberId,
+      waba_id: number.wabaId,
+      access_token_set: true,
+      messages_per_second: 20,
     });
     await screenshot(page, 'settings-channel-cloud');
 
@@ -111,7 +112,7 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     await page.getByLabel('Messages per second').fill('30');
     await page.getByRole('button', { name: 'Save channel' }).click();
     await page.getByTestId('current-channel').getByText('30').waitFor();
-    assert.equal((await services.channels.cloudCredentials(owner.workspaceId))?.accessToken, 'EAAG-secret-token');
+    assert.equal(await services.channels.savedAccessToken(owner.workspaceId), 'EAAG-secret-token');
 
     await page.getByLabel('Simulator (try Parley without WhatsApp)').check();
     await page.getByRole('button', { name: 'Save channel' }).click();

@@ -1,9 +1,9 @@
-import { errors } from '../shared/errors.js';
-import { extractPlaceholders } from '../templates/placeholders.js';
-import { displayedTranslation } from '../templates/template.presenter.js';
-import type { TemplateRow, TranslationRow } from '../templates/template.repository.js';
-import type { Button } from '../templates/template.schema.js';
-import type { SendTemplateInput } from './message.schema.js';
+import { errors } from '../../shared/errors.js';
+import { extractPlaceholders } from '../../templates/placeholders.js';
+import { displayedTranslation } from '../../templates/template.presenter.js';
+import type { TemplateRow, TranslationRow } from '../../templates/template.repository.js';
+import type { Button } from '../../templates/template.schema.js';
+import type { SendTemplateInput } from '../message.schema.js';
 
 const MEDIA_HEADERS = ['IMAGE', 'VIDEO', 'DOCUMENT'];
 
@@ -14,6 +14,8 @@ const MEDIA_HEADERS = ['IMAGE', 'VIDEO', 'DOCUMENT'];
 export interface TemplateContent {
   template_id: string;
   template_name: string;
+  /** Meta's category (MARKETING, UTILITY, AUTHENTICATION): contacts who opted out get no marketing. */
+  category: string;
   language: string;
   body_parameters: string[];
   header: { type: 'image' | 'video' | 'document'; link: string } | null;
@@ -36,6 +38,7 @@ export function templateContent(
   return {
     template_id: template.id,
     template_name: template.name,
+    category: template.category,
     language: translation.language,
     body_parameters: bodyParameters,
     header: mediaHeader(translation, input.header_media_url),

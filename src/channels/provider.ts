@@ -1,0 +1,55 @@
+import type { OutboundContent } from '../messages/outbound/content.js';
+import type { MetaTemplate } from './whatsapp-cloud.js';
+
+/** One message to send: Parley's id travels with it so the channel's status reports can name it. */
+export interface SendRequest {
+  messageId: string;
+  /** The recipient as the channel addresses them (E.164 for WhatsApp). */
+  to: string;
+  message: OutboundContent;
+}
+
+/** A send failure as the message keeps it: the channel's code, its title and details. */
+export interface SendError {
+  code: number | null;
+  title: string;
+  details: string | null;
+}
+
+/**
+ * What became of a send, classified once, by the provider:
+ * - `accepted`: the channel took it and gave its id;
+ * - `retry`: it cannot have gone out and may succeed later (throughput, an outage), after `afterMs` if the
+ *   channel said when;
+ * - `failed`: final for this message, never retried automatically; `windowClosed` when the channel says the
+ *   contact's customer service window is closed;
+ * - `unknown`: the request may have reached the channel and the answer was lost: sending again could
+ *   deliver it twice.
+ */
+export type SendOutcome =
+  | { outcome: 'accepted'; providerMessageId: string }
+  | { outcome: 'retry'; error: SendError; afterMs: number | null }
+  | { outcome: 'failed'; error: SendError; windowClosed: boolean }
+  | { outcome: 'unknown'; error: SendError };
+
+/** A media file a customer sent, fetched from the channel and checked against its digest. */
+export interface FetchedMedia {
+  bytes: Buffer;
+  /** Hex SHA-256 of `bytes`. */
+  sha256: string;
+  mimeType: string;
+}
+
+/** A workspace's channel to its customers (Chatwoot's provider services are the model). */
+export interface ChannelProvider {
+  /** True for the simulator: nothing leaves Parley, and customers' messages can be simulated. */
+  readonly simulated: boolean;
+  /** Sends are paced to at most `perSecond` per `key` (a business number); null: no pacing. */
+  readonly pace: { key: string; perSecond: number } | null;
+  send(request: SendRequest): Promise<SendOutcome>;
+  /** Every message template of the channel's account, as the channel describes them. */
+  syncTemplates(): AsyncIterable<MetaTemplate>;
+  fetchMedia(mediaId: string): Promise<FetchedMedia>;
+  /** Tells the customer their message was read (blue ticks). */
+  markRead(providerMessageId: string): Promise<void>;
+}

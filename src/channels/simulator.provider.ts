@@ -1,0 +1,73 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { errors } from '../shared/errors.js';
+import type { ChannelProvider } from './provider.js';
+
+/** The simulator's delivery receipts, after the send. */
+const SIMULATED_DELIVERY_MS = 1_000;
+const SIMULATED_READ_MS = 3_000;
+
+/** Where the simulator's receipts go: the same path as Meta's status webhooks. */
+export interface StatusSink {
+  applyStatuses(
+    caller: { workspaceId: string },
+    updates: { wamid: string; status: 'delivered' | 'read'; errors: [] }[],
+  ): Promise<unknown>;
+}
+
+/**
+ * The built-in channel of a workspace without WhatsApp Cloud: every send is accepted and, a moment
+ * later, reported delivered and read, as Meta's status webhooks would. Nothing leaves Parley.
+ */
+export function createSimulatorProvider(deps: { newId: () => string; statuses: () => StatusSink }) {
+  const timers = new Set<NodeJS.Timeout>();
+  let log: FastifyBaseLogger | undefined;
+
+  function later(ms: number, run: () => Promise<unknown>): void {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run().catch((error: unknown) => log?.error({ err: error }, 'simulated receipt failed'));
+    }, ms);
+    timer.unref();
+    timers.add(timer);
+  }
+
+  const notOnWhatsapp = (what: string) => errors.conflict(`${what} WhatsApp Cloud; this workspace uses the simulator`);
+
+  /** Refuses at the first item asked for, as a channel with no templates to sync. */
+  const syncTemplates = (): AsyncIterable<never> => ({
+    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(notOnWhatsapp('Templates sync from')) }),
+  });
+
+  return {
+    /** The simulator as the channel of one workspace (its receipts are that workspace's). */
+    forWorkspace(workspaceId: string): ChannelProvider {
+      return {
+        simulated: true,
+        pace: null,
+        send() {
+          const wamid = `wamid.SIMULATED.${deps.newId()}`;
+          const receipt = (status: 'delivered' | 'read') => () =>
+            deps.statuses().applyStatuses({ workspaceId }, [{ wamid, status, errors: [] }]);
+          later(SIMULATED_DELIVERY_MS, receipt('delivered'));
+          later(SIMULATED_READ_MS, receipt('read'));
+          return Promise.resolve({ outcome: 'accepted', providerMessageId: wamid });
+        },
+        syncTemplates,
+        fetchMedia: () => Promise.reject(notOnWhatsapp('Media is downloaded from')),
+        markRead: () => Promise.resolve(),
+      };
+    },
+
+    start(logger: FastifyBaseLogger): void {
+      log = logger;
+    },
+
+    /** Drops the receipts not yet reported. */
+    stop(): void {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
+
+export type SimulatorProvider = ReturnType<typeof createSimulatorProvider>;

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { errors } from '../shared/errors.js';
+import type { OutboundContent } from '../messages/outbound/content.js';
+import type { ChannelProvider, SendError, SendOutcome } from './provider.js';
+import { GraphError, type GraphClient } from './whatsapp-cloud.js';
+import { interactivePayload, templatePayload, textPayload } from './whatsapp-payloads.js';
+
+/** A workspace's WhatsApp Cloud number and the token it sends with. */
+export interface CloudChannel {
+  phoneNumberId: string;
+  wabaId: string;
+  accessToken: string;
+  messagesPerSecond: number;
+}
+
+/** Send failures that are final for the message: retrying cannot help, and may cost money. */
+const FINAL_CODES = new Set([
+  131026, // Message undeliverable (not on WhatsApp, old app version, blocked the business…)
+  131049, // Not delivered to maintain a healthy ecosystem: Meta's per-user marketing limit
+  130472, // The user's number is part of one of Meta's experiments
+]);
+/** Meta's "Re-engagement message": more than 24 hours since the customer last wrote. */
+const WINDOW_CLOSED_CODE = 131047;
+/** Throughput (130429) and (business, consumer) pair rate (131056): slow down, then retry. */
+const THROTTLED_CODES = new Set([130429, 131056]);
+
+/** The WhatsApp Cloud API as a channel: Meta's documented requests, its errors classified once, here. */
+export function whatsappCloudProvider(graph: GraphClient, channel: CloudChannel): ChannelProvider {
+  const { phoneNumberId, wabaId, accessToken } = channel;
+  return {
+    simulated: false,
+    pace: channel.messagesPerSecond > 0 ? { key: phoneNumberId, perSecond: channel.messagesPerSecond } : null,
+
+    async send({ messageId, to, message }) {
+      try {
+        const { wamid } = await graph.sendMessage(phoneNumberId, accessToken, metaMessage(to, message, messageId));
+        return { outcome: 'accepted', providerMessageId: wamid };
+      } catch (error) {
+        if (!(error instanceof GraphError)) throw error;
+        return classify(error);
+      }
+    },
+
+    syncTemplates: () => graph.listTemplates(wabaId, accessToken),
+
+    async fetchMedia(mediaId) {
+      try {
+        const info = await graph.getMediaInfo(mediaId, accessToken);
+        const bytes = await graph.downloadMedia(info.url, accessToken);
+        const digest = createHash('sha256').update(bytes).digest();
+        const sha256 = digest.toString('hex');
+        if (!sha256Matches(digest, info.sha256)) {
+          throw errors.conflict(
+            `Media ${mediaId} does not match the sha256 Meta reported for it (corrupted in transit?); nothing was stored, retry`,
+            { media_id: mediaId, reported_sha256: info.sha256, received_sha256: sha256 },
+          );
+        }
+        return { bytes, sha256, mimeType: info.mime_type };
+      } catch (error) {
+        if (!(error instanceof GraphError)) throw error;
+        // Not a 500: Meta refusing (an expired media id, a revoked token) is the workspace's state, not a bug here.
+        throw errors.conflict(`Meta did not serve media ${mediaId}: ${error.message}`, {
+          media_id: mediaId,
+          meta_code: error.code,
+          retryable: error.retryable,
+        });
+      }
+    },
+
+    async markRead(providerMessageId) {
+      await graph.markRead(phoneNumberId, accessToken, providerMessageId);
+    },
+  };
+}
+
+/**
+ * Meta's request for a message. `biz_opaque_callback_data` carries Parley's message id: Meta echoes it
+ * in every status webhook of the message, so a send whose answer was lost (a crash) is recognised.
+ */
+export function metaMessage(to: string, message: OutboundContent, messageId: string): object {
+  return { ...payloadOf(to, message), biz_opaque_callback_data: messageId };
+}
+
+function payloadOf(to: string, message: OutboundContent): object {
+  switch (message.type) {
+    case 'text':
+      return textPayload(to, message.content.body, message.content.preview_url);
+    case 'interactive':
+      return interactivePayload(to, message.content.interactive);
+    case 'template': {
+      const template = message.content;
+      return templatePayload(to, {
+        name: template.template_name,
+        language: template.language,
+        ...(template.header && { header: template.header }),
+        bodyParams: template.body_parameters,
+        buttonParams: template.url_button_parameters.map((b) => ({ index: b.index, subType: 'url', param: b.text })),
+      });
+    }
+  }
+}
+
+/** Meta's error codes decide (as Meta advises), then whether the call can be retried at all. */
+export function classify(error: GraphError): SendOutcome {
+  const reason: SendError = { code: error.code, title: error.title, details: error.details };
+  if (error.outcomeUnknown) return { outcome: 'unknown', error: reason };
+  if (error.code === WINDOW_CLOSED_CODE) return { outcome: 'failed', error: reason, windowClosed: true };
+  if (error.code !== null && FINAL_CODES.has(error.code))
+    return { outcome: 'failed', error: reason, windowClosed: false };
+  if ((error.code !== null && THROTTLED_CODES.has(error.code)) || error.retryable) {
+    return { outcome: 'retry', error: reason, afterMs: error.retryAfterMs ?? null };
+  }
+  return { outcome: 'failed', error: reason, windowClosed: false };
+}
+
+/** Meta's media endpoint reports hex; its webhooks carry the same digest in base64. */
+function sha256Matches(digest: Buffer, reported: string): boolean {
+  return reported.toLowerCase() === digest.toString('hex') || reported === digest.toString('base64');
+}
