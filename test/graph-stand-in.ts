@@ -63,6 +63,13 @@ export interface GraphStandIn {
   held: RecordedRequest[];
   /** Stops holding: held sends whose client is still connected get their normal answer. */
   release(): void;
+  /**
+   * From now on, reports each message it accepts as Meta does: a `sent` status webhook (Meta's
+   * documented "status: sent" example) that echoes the send's `biz_opaque_callback_data`. `deliver`
+   * posts the body and says whether it was taken; a report not taken is tried again every 200 ms for a
+   * minute, as Meta retries. A held send whose client has gone is then accepted too: Meta got it.
+   */
+  reportStatuses(deliver: (body: object) => Promise<boolean>): void;
   close(): Promise<void>;
 }
 
@@ -102,6 +109,7 @@ interface State {
   held: RecordedRequest[];
   /** Resumes each held request (it answers, unless its client has gone). */
   heldResumers: (() => void)[];
+  reportStatus: ((body: object) => Promise<boolean>) | null;
 }
 
 /** Meta's error envelope, e.g. metaError(131047, 'Re-engagement message', 'More than 24 hours …'). */
@@ -132,6 +140,7 @@ export async function startGraphStandIn(options: { apiVersion: string; accessTok
     hold: null,
     held: [],
     heldResumers: [],
+    reportStatus: null,
   };
   const release = () => {
     state.hold = null;
@@ -169,6 +178,9 @@ export async function startGraphStandIn(options: { apiVersion: string; accessTok
     },
     held: state.held,
     release,
+    reportStatuses: (deliver) => {
+      state.reportStatus = deliver;
+    },
     close,
   };
 }
@@ -216,7 +228,7 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
     res.on('close', () => (clientGone = true));
     state.held.push(recorded);
     await new Promise<void>((resume) => state.heldResumers.push(resume));
-    if (clientGone) return;
+    if (clientGone && !state.reportStatus) return;
   }
   const scripted = takeScriptedFailure(state);
   if (scripted) return send(res, scripted.status, scripted.body, scripted.headers);
@@ -229,7 +241,7 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
   const [version, objectId, edge, ...rest] = url.pathname.split('/').slice(1);
   const known = version === state.apiVersion && objectId && rest.length === 0;
   const readable = known && mayRead(state, token, state.numbers.get(objectId)?.wabaId ?? objectId);
-  if (known && req.method === 'POST' && edge === 'messages') return sendMessage(res, body);
+  if (known && req.method === 'POST' && edge === 'messages') return sendMessage(state, res, body, objectId);
   if (readable && req.method === 'GET' && edge === 'message_templates' && state.templates.has(objectId)) {
     return sendPage(res, state.templates.get(objectId)!, url);
   }
@@ -260,7 +272,7 @@ function takeScriptedFailure(state: State): ScriptedResponse | undefined {
 }
 
 /** Checks what Meta itself checks first, so a malformed payload fails here as it would in production. */
-function sendMessage(res: http.ServerResponse, body: unknown): void {
+function sendMessage(state: State, res: http.ServerResponse, body: unknown, phoneNumberId: string): void {
   const message = (body ?? {}) as Record<string, unknown>;
   if (message.messaging_product !== 'whatsapp') {
     return send(res, 400, metaError(100, 'The parameter messaging_product is required.'));
@@ -274,11 +286,50 @@ function sendMessage(res: http.ServerResponse, body: unknown): void {
   if (typeof type !== 'string' || typeof message[type] !== 'object') {
     return send(res, 400, metaError(100, 'Invalid parameter', `Param ${String(type)} must be a JSON object`));
   }
+  const wamid = newWamid();
   send(res, 200, {
     messaging_product: 'whatsapp',
     contacts: [{ input: message.to, wa_id: message.to.replace(/\D/g, '') }],
-    messages: [{ id: newWamid(), ...(type === 'template' && { message_status: 'accepted' }) }],
+    messages: [{ id: wamid, ...(type === 'template' && { message_status: 'accepted' }) }],
   });
+  const number = state.numbers.get(phoneNumberId);
+  if (state.reportStatus && number) {
+    void reportSent(state.reportStatus, sentStatus(number, wamid, message.to, message.biz_opaque_callback_data));
+  }
+}
+
+/** Meta's status webhook for a message it sent, with the send's callback data echoed when it had some. */
+function sentStatus(number: StandInNumber, wamid: string, to: string, callbackData: unknown) {
+  const status = {
+    id: wamid,
+    status: 'sent',
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    recipient_id: to.replace(/\D/g, ''),
+    ...(typeof callbackData === 'string' && { biz_opaque_callback_data: callbackData }),
+    conversation: { id: randomBytes(16).toString('hex'), origin: { type: 'marketing' } },
+    pricing: { billable: true, pricing_model: 'PMP', category: 'marketing', type: 'regular' },
+  };
+  const metadata = {
+    display_phone_number: number.displayPhoneNumber.replace(/\D/g, ''),
+    phone_number_id: number.phoneNumberId,
+  };
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: number.wabaId,
+        changes: [{ value: { messaging_product: 'whatsapp', metadata, statuses: [status] }, field: 'messages' }],
+      },
+    ],
+  };
+}
+
+/** Posts a report until it is taken, as Meta retries a webhook (here every 200 ms, for a minute). */
+async function reportSent(deliver: (body: object) => Promise<boolean>, body: object): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (await deliver(body).catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** Graph API cursor paging: `after` names the last item seen; `next` is an absolute URL, absent on the last page. */

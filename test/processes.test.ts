@@ -15,7 +15,8 @@ import { asClient, createTemplate, createWorkspace, type TestWorkspace } from '.
 import { startGraphStandIn, type RecordedRequest } from './graph-stand-in.js';
 import { standbyParleyProcess, startParleyProcess, type ParleyProcess } from './parley-process.js';
 import { ENGINE } from './server.js';
-import { API_VERSION, startWhatsappServer } from './whatsapp.js';
+import { API_VERSION, APP_SECRET, startWhatsappServer } from './whatsapp.js';
+import { signBody } from '../src/webhooks/whatsapp.fixtures.js';
 import { newContactRow } from '../src/contacts/contact.repository.js';
 
 // The in-process server is only the test's handle on the database (its outbox and scheduler are
@@ -335,6 +336,62 @@ describe(`real processes (${ENGINE})`, () => {
         `${left.fateUnknown.size - left.held.length} answered but not yet recorded; ${JSON.stringify(left.state)}`,
     );
     const logged = errorsOf([await first, restarted]);
+    if (logged.length > 0) t.diagnostic(`errors logged:\n${logged.join('\n')}`);
+  });
+
+  test('SIGKILL mid-campaign while Meta reports statuses, then a restart: every recipient gets the template exactly once', async (t) => {
+    // Meta has no idempotency key: a send the kill left unknown waits for Meta's status naming it
+    // (biz_opaque_callback_data) and is sent again only after the grace period with no such status.
+    const env = { ...server.env, OUTBOX_GRACE_SECONDS: '15' };
+    const first = startParleyProcess('first', env, certificate);
+    const standby = standbyParleyProcess('restarted', env, certificate);
+    let alive: ParleyProcess | null = null;
+    graph.reportStatuses(async (body) => {
+      const raw = JSON.stringify(body);
+      const headers = { 'content-type': 'application/json', 'x-hub-signature-256': signBody(raw, APP_SECRET) };
+      return (await alive?.http.send('POST', '/webhooks/whatsapp', { rawBody: raw, headers }))?.status === 200;
+    });
+    const cloud = await cloudWorkspace(100);
+    const contacts = await insertContacts(cloud.ws.workspaceId, 300);
+    const template = await createTemplate(services, cloud.ws.workspaceId, {
+      name: `promo_${randomInt(1e9)}`,
+      category: 'MARKETING',
+    });
+    alive = await first;
+    // Meta answers 60 sends, then stops answering: the sends after those are in flight at the kill.
+    graph.holdMessagesAfter(60);
+    const created = await asClient(alive.http, cloud.ws).action<Campaign>('create-campaign', {
+      name: 'Promo',
+      template_id: template.id,
+      variables: ['{{contact.name}}', 'PROMO'],
+      audience: { contact_ids: contacts.map((c) => c.id) },
+    });
+    assert.equal(created.status, 200, created.text);
+    await poll(
+      'sends held mid-campaign',
+      async () => graph.held.length,
+      (held) => held > 0,
+    );
+    await alive.kill();
+    alive = null;
+    const left = await whatTheKillLeft(cloud);
+    assert.ok(left.held.length > 0, 'sends were in flight at the kill');
+
+    // Meta goes on: it sends what it held and reports it, retrying until a process takes the report.
+    graph.release();
+    alive = await standby.start();
+    const campaignSent = (state: Progress) => !state.messages.queued && state.campaigns[0] === 'sent';
+    await poll('the restarted process to finish', () => progress(cloud.ws.workspaceId), campaignSent);
+
+    const expected = contacts.map((c) => keyOf(c.phone, template.name)).sort();
+    await assertOneSentMessageEach(cloud.ws.workspaceId, expected);
+    assert.deepEqual(
+      differences(sendsOf(graph.requests, cloud), expected),
+      none,
+      'Meta got the template once per recipient: no send the kill left unknown went twice',
+    );
+    t.diagnostic(`at the kill: ${left.sends.length} sends had reached Meta, ${left.held.length} held unanswered`);
+    const logged = errorsOf([alive]);
     if (logged.length > 0) t.diagnostic(`errors logged:\n${logged.join('\n')}`);
   });
 
