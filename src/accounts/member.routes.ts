@@ -2,23 +2,24 @@ import { Type } from '@sinclair/typebox';
 import { sessionUserOf, type Api } from '../http/types.js';
 import type { MemberService } from './member.service.js';
 import { RoleSchema } from './roles.js';
+import { Uuid } from '../http/responses.js';
 
 /** Dashboard endpoints are the dashboard's own contract, not the integration API's: kept out of OpenAPI. */
 const hide = true;
-const IdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+const IdParams = Type.Object({ id: Uuid() });
 
 /** Settings → Team for owners: remove a member, change a role, list and withdraw pending invitations. */
 export function registerMemberRoutes(app: Api, members: MemberService): void {
   app.delete(
     '/api/dashboard/team/:id',
     { config: { access: 'session' }, schema: { hide, params: IdParams } },
-    async (request) => members.remove(sessionUserOf(request), request.params.id.toLowerCase()),
+    async (request) => members.remove(sessionUserOf(request), request.params.id),
   );
 
   app.put(
     '/api/dashboard/team/:id',
     { config: { access: 'session' }, schema: { hide, params: IdParams, body: Type.Object({ role: RoleSchema }) } },
-    async (request) => members.changeRole(sessionUserOf(request), request.params.id.toLowerCase(), request.body.role),
+    async (request) => members.changeRole(sessionUserOf(request), request.params.id, request.body.role),
   );
 
   app.get('/api/dashboard/invites', { config: { access: 'session' }, schema: { hide } }, async (request) =>
@@ -28,6 +29,6 @@ export function registerMemberRoutes(app: Api, members: MemberService): void {
   app.delete(
     '/api/dashboard/invites/:id',
     { config: { access: 'session' }, schema: { hide, params: IdParams } },
-    async (request) => members.revokeInvite(sessionUserOf(request), request.params.id.toLowerCase()),
+    async (request) => members.revokeInvite(sessionUserOf(request), request.params.id),
   );
 }

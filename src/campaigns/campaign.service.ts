@@ -136,9 +136,7 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
   }
 
   async function get(caller: Caller, input: { campaign_id: string }): Promise<Campaign> {
-    const row = await campaignRows(db, caller.workspaceId)
-      .where('k.id', '=', input.campaign_id.toLowerCase())
-      .executeTakeFirst();
+    const row = await campaignRows(db, caller.workspaceId).where('k.id', '=', input.campaign_id).executeTakeFirst();
     if (!row) throw errors.notFound('campaign', 'campaign_id');
     return (await presentAll(db, [row]))[0]!;
   }
@@ -183,7 +181,7 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
 
     /** cancel-campaign: drops the pending job and fails the messages the outbox has not sent yet. */
     async cancel(caller: Caller, input: { campaign_id: string }): Promise<Campaign> {
-      const id = input.campaign_id.toLowerCase();
+      const id = input.campaign_id;
       await db.transaction().execute(async (trx) => {
         const at = now();
         const cancelled = await trx
@@ -329,7 +327,7 @@ async function refuseCancel(db: Db, workspaceId: string, id: string): Promise<ne
 /** Finds the template and checks it as campaignTemplateCheck does; a foreign or unknown id is a 404. */
 async function checkTemplate(db: Db, workspaceId: string, input: Omit<CreateCampaignInput, 'name'>) {
   const templates = templateRepository(db);
-  const template = await templates.findById(workspaceId, input.template_id.toLowerCase());
+  const template = await templates.findById(workspaceId, input.template_id);
   if (!template) throw errors.notFound('template', 'template_id');
   const language = campaignTemplateCheck(template, await templates.translations([template.id]), input);
   return { templateId: template.id, language, variables: input.variables ?? [] };
@@ -421,7 +419,7 @@ async function normaliseAudience(db: Db, workspaceId: string, audience: Audience
     return { tag };
   }
   if ('contact_ids' in audience) {
-    const ids = [...new Set(audience.contact_ids.map((id) => id.toLowerCase()))];
+    const ids = [...new Set(audience.contact_ids)];
     await requireContacts(db, workspaceId, ids);
     return { contact_ids: ids };
   }

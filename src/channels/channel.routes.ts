@@ -6,6 +6,7 @@ import { recentMessages } from '../messages/recent-messages.js';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import type { ChannelService } from './channel.service.js';
+import { Uuid } from '../http/responses.js';
 
 const hide = true;
 const Digits = Type.String({ maxLength: 40 });
@@ -70,9 +71,8 @@ export function registerChannelDashboardRoutes(
     '/api/dashboard/simulator/messages',
     {
       config: { access: 'session' },
-      schema: { hide, querystring: Type.Object({ contact_id: Type.String({ format: 'uuid' }) }) },
+      schema: { hide, querystring: Type.Object({ contact_id: Uuid() }) },
     },
-    async (request) =>
-      recentMessages(deps.db, sessionUserOf(request).workspaceId, request.query.contact_id.toLowerCase()),
+    async (request) => recentMessages(deps.db, sessionUserOf(request).workspaceId, request.query.contact_id),
   );
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import type { ParseArgsConfig } from 'node:util';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { lowercaseIds } from '../http/responses.js';
 import { CreateCampaignBody, ListCampaignsBody } from '../campaigns/campaign.schema.js';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
@@ -56,7 +57,7 @@ function jsonOption(value: string, field: string): unknown {
 /** The CLI's input checked against the same schema the API validates with; problems name their path. */
 function checked<T extends TSchema>(schema: T, value: unknown): Static<T> {
   registerFormats();
-  if (Value.Check(schema, value)) return value;
+  if (Value.Check(schema, value)) return lowercaseIds(schema, value);
   const problems = [...Value.Errors(schema, value)].map((error) => ({
     field: error.path || '/',
     message: error.message,

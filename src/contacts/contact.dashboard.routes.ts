@@ -4,6 +4,7 @@ import type { ContactDashboardService } from './contact.dashboard.js';
 import { contactsCsv } from './contact.export.js';
 import type { ContactImportService } from './contact.import.js';
 import type { ContactService } from './contact.service.js';
+import { Uuid } from '../http/responses.js';
 
 const hide = true;
 const config = { access: 'session' as const };
@@ -48,7 +49,7 @@ export function registerContactDashboardRoutes(
       schema: {
         hide,
         body: Type.Object({
-          contact_ids: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 1000 }),
+          contact_ids: Type.Array(Uuid(), { minItems: 1, maxItems: 1000 }),
           tag: Type.String({ minLength: 1, maxLength: 64 }),
           action: Type.Union([Type.Literal('add'), Type.Literal('remove')]),
         }),
@@ -95,7 +96,7 @@ export function registerContactDashboardRoutes(
 
   app.get(
     '/api/dashboard/contacts/:id/activity',
-    { config, schema: { hide, params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } },
+    { config, schema: { hide, params: Type.Object({ id: Uuid() }) } },
     async (request) => dashboard.activity(sessionUserOf(request), request.params.id),
   );
 }

@@ -62,7 +62,7 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
   /** Finds the contact a request names by `contact_id` or `phone`, or throws not_found. */
   async function resolve(trx: Kysely<Database>, caller: Caller, ref: ContactRef): Promise<ContactRow> {
     const contacts = contactRepository(trx);
-    const id = given(ref.contact_id)?.toLowerCase(); // UUIDs are case-insensitive; SQLite compares text
+    const id = given(ref.contact_id);
     const phone = given(ref.phone);
     if (id) {
       const row = await contacts.findById(caller.workspaceId, id);
@@ -219,7 +219,7 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
     async tagMany(caller: Caller, contactIds: string[], tag: string, action: 'add' | 'remove'): Promise<number> {
       const [name] = parseTagNames([tag], 'tag');
       if (!name) throw errors.validation('tag', 'must not be empty');
-      const ids = [...new Set(contactIds.map((id) => id.toLowerCase()))];
+      const ids = [...new Set(contactIds)];
       return db.transaction().execute(async (trx) => {
         const contacts = contactRepository(trx);
         const rows = await contacts.findByIds(caller.workspaceId, ids);

@@ -455,7 +455,7 @@ export function createFlowService(
             ]);
           }
         }
-        const existing = input.id ? await flows.find(caller.workspaceId, input.id.toLowerCase()) : undefined;
+        const existing = input.id ? await flows.find(caller.workspaceId, input.id) : undefined;
         if (input.id && !existing) throw errors.notFound('flow', 'id');
         const named = await flows.findByName(caller.workspaceId, name);
         if (named && named.id !== existing?.id)
@@ -481,7 +481,7 @@ export function createFlowService(
     /** get-flow: the definition and how many runs are in each state. */
     async get(caller: Caller, input: { flow_id: string }): Promise<Flow> {
       const flows = flowRepository(db);
-      const flow = await flows.find(caller.workspaceId, input.flow_id.toLowerCase());
+      const flow = await flows.find(caller.workspaceId, input.flow_id);
       if (!flow) throw errors.notFound('flow', 'flow_id');
       return present(
         flow,
@@ -492,8 +492,7 @@ export function createFlowService(
 
     /** trigger-flow: starts a run for the contact and walks it until it waits. */
     async trigger(caller: Caller, input: TriggerFlowInput): Promise<FlowRecord> {
-      if (!(await flowRepository(db).find(caller.workspaceId, input.flow_id.toLowerCase())))
-        throw errors.notFound('flow', 'flow_id');
+      if (!(await flowRepository(db).find(caller.workspaceId, input.flow_id))) throw errors.notFound('flow', 'flow_id');
       const contact = await contacts.recipientOrNew(caller, input);
       if (contact.opted_out_at) throw errors.optedOut();
       const [runId, queued] = await db.transaction().execute(async (trx) => {

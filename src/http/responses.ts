@@ -47,13 +47,46 @@ export const NullableField = <T extends TSchema & { type: string; enum?: unknown
 /**
  * A UUID string in the 8-4-4-4-12 form. The pattern matters for input: ajv's `uuid` format alone
  * also admits a `urn:uuid:` prefix, which PostgreSQL refuses with an error (a 500, not a 400).
+ * Ids are case-insensitive and stored lower-case: a request's are lower-cased here, once, as they are
+ * validated (`x-lowercase`, see lowercaseKeyword), so no service compares cases.
  */
 export const Uuid = (description?: string) =>
   Type.String({
     format: 'uuid',
     pattern: '^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$',
+    'x-lowercase': true,
     ...(description && { description }),
   });
+
+/** The ajv keyword behind `x-lowercase`: a string is replaced, in the request, by its lower-case form. */
+export const lowercaseKeyword = {
+  keyword: 'x-lowercase',
+  modifying: true,
+  schemaType: 'boolean',
+  compile: (enabled: boolean) =>
+    function lowercase(
+      data: unknown,
+      context?: { parentData: Record<string | number, unknown>; parentDataProperty: string | number },
+    ) {
+      if (enabled && typeof data === 'string' && context?.parentData) {
+        context.parentData[context.parentDataProperty] = data.toLowerCase();
+      }
+      return true;
+    },
+} as const;
+
+/** `x-lowercase` for input checked without ajv (the CLI checks with TypeBox's Value): the same ids lower-cased. */
+export function lowercaseIds(schema: TSchema, value: unknown): unknown {
+  if (schema['x-lowercase'] === true && typeof value === 'string') return value.toLowerCase();
+  const branches = (schema.anyOf ?? schema.oneOf ?? []) as TSchema[];
+  if (branches.length > 0) return branches.reduce((current, branch) => lowercaseIds(branch, current), value);
+  if (Array.isArray(value) && schema.items) return value.map((item) => lowercaseIds(schema.items as TSchema, item));
+  if (typeof value !== 'object' || value === null || !schema.properties) return value;
+  const properties = schema.properties as Record<string, TSchema>;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, properties[key] ? lowercaseIds(properties[key], item) : item]),
+  );
+}
 
 /** A timestamp in the spec's form (ISO 8601, UTC, `+00:00`). */
 export const Timestamp = (description?: string) =>

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
 import { registerAuth } from './auth.js';
+import { lowercaseKeyword } from './responses.js';
 import { registerIdempotency } from './idempotency.js';
 import { redactingLogger, type LogTarget } from './log-redaction.js';
 import { registerOpenApi } from './openapi.js';
@@ -40,7 +41,10 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
     return503OnClosing: true,
     // GET routes would otherwise answer HEAD too, and a HEAD poll would use up the polling interval.
     exposeHeadRoutes: false,
-    ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } },
+    ajv: {
+      customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false },
+      plugins: [(ajv) => ajv.addKeyword(lowercaseKeyword)],
+    },
     frameworkErrors: frameworkErrorProblem,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

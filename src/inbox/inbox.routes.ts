@@ -7,13 +7,14 @@ import type { MediaService } from '../messages/media.js';
 import type { EventHub, InboxEvent } from './event-hub.js';
 import { HEARTBEAT_MS, type EventStreams } from './event-streams.js';
 import { decodeCursor, type InboxService, type Viewer } from './inbox.service.js';
+import { Uuid } from '../http/responses.js';
 
 const hide = true;
 const access = 'session' as const;
 /** Media a browser may show inline; anything else (SVG, HTML, PDF…) downloads as a file. */
 const INLINE_TYPES = /^(image\/(jpeg|png|gif|webp)|audio\/[\w.+-]+|video\/[\w.+-]+)$/;
 
-const ContactParams = Type.Object({ contactId: Type.String({ format: 'uuid' }) });
+const ContactParams = Type.Object({ contactId: Uuid() });
 const viewerOf = (request: FastifyRequest): Viewer => {
   const user = sessionUserOf(request);
   return { workspaceId: user.workspaceId, userId: user.userId };
@@ -49,17 +50,13 @@ export function registerInboxRoutes(
       schema: { hide, params: ContactParams, querystring: Type.Object({ before: Type.Optional(Type.String()) }) },
     },
     async (request) =>
-      inbox.thread(
-        viewerOf(request),
-        request.params.contactId.toLowerCase(),
-        decodeCursor(request.query.before, 'before'),
-      ),
+      inbox.thread(viewerOf(request), request.params.contactId, decodeCursor(request.query.before, 'before')),
   );
 
   app.post(
     '/api/dashboard/conversations/:contactId/read',
     { config: { access }, schema: { hide, params: ContactParams } },
-    async (request) => inbox.markRead(viewerOf(request), request.params.contactId.toLowerCase()),
+    async (request) => inbox.markRead(viewerOf(request), request.params.contactId),
   );
 
   app.post(
@@ -69,28 +66,23 @@ export function registerInboxRoutes(
       schema: {
         hide,
         params: ContactParams,
-        body: Type.Object({ user_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]) }),
+        body: Type.Object({ user_id: Type.Union([Uuid(), Type.Null()]) }),
       },
     },
-    async (request) =>
-      inbox.assign(
-        viewerOf(request),
-        request.params.contactId.toLowerCase(),
-        request.body.user_id?.toLowerCase() ?? null,
-      ),
+    async (request) => inbox.assign(viewerOf(request), request.params.contactId, request.body.user_id),
   );
 
   app.post(
     '/api/dashboard/conversations/:contactId/done',
     { config: { access }, schema: { hide, params: ContactParams, body: Type.Object({ done: Type.Boolean() }) } },
-    async (request) => inbox.setDone(viewerOf(request), request.params.contactId.toLowerCase(), request.body.done),
+    async (request) => inbox.setDone(viewerOf(request), request.params.contactId, request.body.done),
   );
 
   app.get(
     '/api/dashboard/media/:messageId',
-    { config: { access }, schema: { hide, params: Type.Object({ messageId: Type.String({ format: 'uuid' }) }) } },
+    { config: { access }, schema: { hide, params: Type.Object({ messageId: Uuid() }) } },
     async (request, reply) => {
-      const file = await media.service.download(viewerOf(request), request.params.messageId.toLowerCase());
+      const file = await media.service.download(viewerOf(request), request.params.messageId);
       const inline = INLINE_TYPES.test(file.mime_type);
       return reply
         .headers({

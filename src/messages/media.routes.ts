@@ -24,6 +24,6 @@ export function registerMediaRoutes(app: Api, media: MediaService): void {
         response: { 200: Type.Ref(DownloadedMediaSchema), ...actionErrors(404, 409) },
       },
     },
-    async (request) => media.download(principalOf(request), request.body.message_id.toLowerCase()),
+    async (request) => media.download(principalOf(request), request.body.message_id),
   );
 }

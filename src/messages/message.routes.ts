@@ -63,7 +63,7 @@ export function registerMessageRoutes(app: Api, messages: MessageService): void 
         response: { 200: message, ...actionErrors(404) },
       },
     },
-    async (request) => messages.get(principalOf(request), request.body.message_id.toLowerCase()),
+    async (request) => messages.get(principalOf(request), request.body.message_id),
   );
 
   app.post(

@@ -105,7 +105,7 @@ export function createMessageService(
     /** send-template-message: always allowed for an approved translation; an unknown phone becomes a contact. */
     async sendTemplate(caller: Caller, input: SendTemplateInput): Promise<Message> {
       const templates = templateRepository(db);
-      const template = await templates.findById(caller.workspaceId, input.template_id.toLowerCase());
+      const template = await templates.findById(caller.workspaceId, input.template_id);
       if (!template) throw errors.notFound('template', 'template_id');
       const content = templateContent(template, await templates.translations([template.id]), input);
       const contact = await contacts.recipientOrNew(caller, input);

@@ -84,6 +84,10 @@ describe(`messaging (${ENGINE})`, () => {
 
     const sent = await settled(cloud.ws, queued.body.id);
     assert.equal(sent.status, 'sent');
+    // Ids are case-insensitive: the API lower-cases them as it validates the request.
+    const shouted = await cloud.ws.action<Message>('get-message', { message_id: queued.body.id.toUpperCase() });
+    assert.equal(shouted.status, 200, shouted.text);
+    assert.equal(shouted.body.id, queued.body.id);
     assert.match(sent.provider_message_id ?? '', /^wamid\./);
     const [request] = sentTo(cloud.phoneNumberId);
     assert.equal(request?.headers.authorization, `Bearer ${cloud.accessToken}`);

@@ -122,7 +122,7 @@ export function createWebhookService(
      */
     async replay(caller: Caller, input: { delivery_id: string }): Promise<Delivery> {
       const webhooks = webhookRepository(db);
-      const delivery = await webhooks.findDelivery(caller.workspaceId, input.delivery_id.toLowerCase());
+      const delivery = await webhooks.findDelivery(caller.workspaceId, input.delivery_id);
       if (!delivery) throw errors.notFound('delivery', 'delivery_id');
       const owner = await subscription(caller, delivery.subscription_id);
       const at = now();

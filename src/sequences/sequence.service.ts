@@ -111,7 +111,7 @@ export function createSequenceService(
     /** get-sequence: the steps and how many enrolments are in each state. */
     async get(caller: Caller, input: { sequence_id: string }): Promise<Sequence> {
       const sequences = sequenceRepository(db);
-      const sequence = await sequences.find(caller.workspaceId, input.sequence_id.toLowerCase());
+      const sequence = await sequences.find(caller.workspaceId, input.sequence_id);
       if (!sequence) throw errors.notFound('sequence', 'sequence_id');
       const enrolments = await countByState(db, ENROLMENT_STATES, {
         table: 'sequence_enrolments',
@@ -122,7 +122,7 @@ export function createSequenceService(
 
     /** trigger-sequence: enrols the contact (once at a time) and schedules the first step. */
     async trigger(caller: Caller, input: TriggerSequenceInput): Promise<SequenceRecord> {
-      const sequence = await sequenceRepository(db).find(caller.workspaceId, input.sequence_id.toLowerCase());
+      const sequence = await sequenceRepository(db).find(caller.workspaceId, input.sequence_id);
       if (!sequence) throw errors.notFound('sequence', 'sequence_id');
       const contact = await contacts.recipientOrNew(caller, input);
       if (contact.opted_out_at) throw errors.optedOut();

@@ -4,6 +4,7 @@ import { sessionUserOf, type Api } from '../http/types.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { TokenService } from './token.service.js';
 import type { WorkspaceService } from './workspace.service.js';
+import { Uuid } from '../http/responses.js';
 
 const hide = true;
 const at = (value: string | null) => value && formatTimestamp(value);
@@ -41,8 +42,8 @@ export function registerSettingsRoutes(app: Api, tokens: TokenService, workspace
 
   app.delete(
     '/api/dashboard/tokens/:id',
-    { config: { access: 'session' }, schema: { hide, params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } },
-    async (request) => tokens.revoke(request.params.id.toLowerCase(), sessionUserOf(request)),
+    { config: { access: 'session' }, schema: { hide, params: Type.Object({ id: Uuid() }) } },
+    async (request) => tokens.revoke(request.params.id, sessionUserOf(request)),
   );
 
   app.get('/api/dashboard/workspace', { config: { access: 'session' }, schema: { hide } }, async (request) => {
