@@ -8,6 +8,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { createContactService, type ContactEvents } from './contacts/contact.service.js';
 import { createContactDashboardService } from './contacts/contact.dashboard.js';
 import { createContactImportService } from './contacts/contact.import.js';
+import { createOptOutService } from './contacts/opt-out.js';
 import { createDropdownService } from './dropdowns/dropdown.service.js';
 import { createEventHub } from './inbox/event-hub.js';
 import { createEventStreams } from './inbox/event-streams.js';
@@ -68,6 +69,7 @@ export function createServices(deps: Deps, config: Config) {
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
   // The outbox reports the simulator's receipts through the message service, which wakes the outbox.
   const outbox = createOutbox(deps, channels, graph, () => messages, inboxEvents, wakeFor);
+  const optOut = createOptOutService(deps, outbox);
   const messages = createMessageService(
     deps,
     contacts,
@@ -79,6 +81,8 @@ export function createServices(deps: Deps, config: Config) {
         const contactIds = [...new Set(received.map((message) => message.contactId))];
         const subjects = received.map((message) => ({ workspaceId, id: message.id }));
         await emitWebhookEvents(trx, deps, 'new-message-received', subjects);
+        // First: a contact who just opted out is opted out before any engine may message them.
+        await optOut.listener.received(trx, workspaceId, received);
         await inbox.onInbound(trx, workspaceId, contactIds);
         await sequences.onInbound(trx, workspaceId, contactIds);
         await flows.onInbound(trx, workspaceId, received);
@@ -110,6 +114,7 @@ export function createServices(deps: Deps, config: Config) {
     passwords: createPasswordService(deps, sessionEnded),
     tokens: createTokenService(deps),
     contacts,
+    optOut,
     contactViews: {
       dashboard: createContactDashboardService(deps),
       imports: createContactImportService(deps, () => contactEvents),
@@ -133,7 +138,7 @@ export function createServices(deps: Deps, config: Config) {
     graph,
     media: createMediaService(deps, channels, graph, config.dataDir),
     templateSync,
-    webhooks: createWhatsappWebhookService(channels, messages, templateSync, new SharedWindowLimiter(deps)),
+    webhooks: createWhatsappWebhookService(channels, messages, templateSync, new SharedWindowLimiter(deps), optOut),
     outgoingWebhooks: createWebhookService(deps, secrets, { allowPrivate: config.allowPrivateWebhooks }, () =>
       webhookWorker.wake(),
     ),

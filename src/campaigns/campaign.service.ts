@@ -27,7 +27,7 @@ type Recipient = Pick<
   Selectable<ContactTable>,
   'id' | 'name' | 'phone' | 'email' | 'custom_attributes' | 'opted_out_at'
 >;
-type MessageCounts = Omit<Campaign['counts'], 'recipients' | 'skipped'>;
+type MessageCounts = Omit<Campaign['counts'], 'recipients' | 'skipped' | 'opted_out'>;
 
 /** Rows per multi-row insert and ids per IN list: well under both engines' bound-parameter limits. */
 const CHUNK = 500;
@@ -94,7 +94,12 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
     await queueOutbound(trx, rows);
     await trx
       .updateTable('campaigns')
-      .set({ recipients: rows.length, skipped: audience.length - rows.length, updated_at: at })
+      .set({
+        recipients: rows.length,
+        skipped: audience.length - rows.length,
+        opted_out: audience.filter((contact) => contact.opted_out_at).length,
+        updated_at: at,
+      })
       .where('id', '=', campaign.id)
       .execute();
     await scheduleCheck(trx, campaign);
@@ -516,7 +521,7 @@ function present(row: CampaignRow, counts: MessageCounts): Campaign {
     audience: JSON.parse(row.audience) as Campaign['audience'],
     scheduled_at: formatTimestamp(row.scheduled_at),
     sent_at: formatTimestamp(row.sent_at),
-    counts: { recipients: row.recipients, skipped: row.skipped, ...counts },
+    counts: { recipients: row.recipients, skipped: row.skipped, opted_out: row.opted_out, ...counts },
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
   };

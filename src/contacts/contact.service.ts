@@ -123,6 +123,10 @@ export function createContactService(deps: Deps, events: () => ContactEvents, cu
           row = (await contacts.findById(caller.workspaceId, row.id))!;
         }
         await applyTags(trx, caller, row.id, tagNames, 'add');
+        if (input.opted_out !== undefined) {
+          await contacts.setOptedOut(caller.workspaceId, row.id, input.opted_out, at);
+          row = (await contacts.findById(caller.workspaceId, row.id))!;
+        }
         return { contact: await present(trx, row), created };
       });
     },
@@ -144,6 +148,8 @@ export function createContactService(deps: Deps, events: () => ContactEvents, cu
           updated_at: now(),
         });
         if (tagNames) await applyTags(trx, caller, row.id, tagNames, 'replace');
+        if (input.opted_out !== undefined)
+          await contacts.setOptedOut(caller.workspaceId, row.id, input.opted_out, now());
         return present(trx, (await contacts.findById(caller.workspaceId, row.id))!);
       });
     },
@@ -213,13 +219,9 @@ export function createContactService(deps: Deps, events: () => ContactEvents, cu
       });
     },
 
-    /** Records that a contact opted out of messages (or opted back in). */
+    /** Records that a contact opted out of marketing (or opted back in); an existing opt-out keeps its date. */
     async setOptedOut(caller: Caller, contactId: string, optedOut: boolean): Promise<void> {
-      const at = now();
-      await contactRepository(db).update(caller.workspaceId, contactId, {
-        opted_out_at: optedOut ? at : null,
-        updated_at: at,
-      });
+      await contactRepository(db).setOptedOut(caller.workspaceId, contactId, optedOut, now());
     },
 
     /** Removes a tag from a contact; removing a tag it does not carry is harmless. */
