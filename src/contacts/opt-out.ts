@@ -173,15 +173,15 @@ function checkedSettings(settings: OptOutSettings): OptOutSettings {
   const start = distinctKeywords(settings.start_keywords, 'start_keywords');
   const stopForms = new Set(stop.map(normalizeKeyword));
   const both = start.find((word) => stopForms.has(normalizeKeyword(word)));
-  if (both !== undefined) throw errors.validation('start_keywords', `"${both}" is also a stop keyword`);
+  if (both !== undefined) throw errors.validation('start_keywords', `must not repeat a stop keyword ("${both}")`);
   return { stop_keywords: stop, start_keywords: start, confirm: settings.confirm };
 }
 
 function distinctKeywords(words: string[], field: string): string[] {
   const seen = new Map<string, string>();
-  for (const [index, word] of words.entries()) {
+  for (const word of words) {
     const form = normalizeKeyword(word);
-    if (form === '') throw errors.validation(`${field}.${index}`, 'must contain a letter or a digit');
+    if (form === '') throw errors.validation(field, `need a letter or a digit in each word ("${word}" has none)`);
     if (!seen.has(form)) seen.set(form, word.trim());
   }
   return [...seen.values()];
