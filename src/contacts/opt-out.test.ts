@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { ownerSession } from '../../test/dashboard-session.js';
 import { createWorkspace, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
 import { startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
@@ -233,5 +235,27 @@ describe(`opt-out (${ENGINE})`, () => {
     const bad = await ws.action('update-contact', { phone, opted_out: 'yes' });
     assert.equal(bad.status, 400, bad.text);
     assert.equal((await contactOf(ws, phone)).opted_out, true);
+  });
+
+  test('csv › an opted_out column opts contacts out or in (yes/no, true/false); another value is reported; the export shows it', async () => {
+    const session = await ownerSession(server);
+    const csv = ['Phone,Opted out', '+14155550101,yes', '+14155550102,false', '+14155550103,maybe'].join('\n');
+    const imported = await session.send<{ created: number; errors: { row: number; field: string; message: string }[] }>(
+      'POST',
+      '/api/dashboard/contacts/import',
+      { csv, columns: ['phone', 'opted_out'], has_header: true },
+    );
+    assert.equal(imported.status, 200, imported.text);
+    assert.equal(imported.body.created, 2);
+    assert.deepEqual(imported.body.errors, [
+      { row: 4, field: 'opted_out', message: '"maybe" is not yes or no (true/false)' },
+    ]);
+    const exported = await session.send<string>('GET', '/api/dashboard/contacts/export.csv');
+    assert.equal(exported.status, 200, exported.text);
+    const rows = parse<{ phone: string; opted_out: string }>(exported.text, { columns: true });
+    assert.deepEqual(rows.map((row) => [row.phone, row.opted_out]).sort(), [
+      ['+14155550101', 'true'],
+      ['+14155550102', 'false'],
+    ]);
   });
 });
