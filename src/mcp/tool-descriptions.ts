@@ -8,7 +8,7 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Shows who this token belongs to: the user, the workspace (name, poll_interval_seconds for the trigger feeds, rate_limit_per_minute) and whether the token may write (scope "full") or only read ("read"). Call it first when unsure what the workspace allows.',
 
   createContact:
-    'Creates a contact, or updates the one with the same phone (upsert by phone): name and email are set when given, metadata is merged, tags are added (unknown tags are created). The phone is required in international form (e.g. +14155550100). Use update_contact to change a contact found by id, or to replace its tags.',
+    'Creates a contact, or updates the one with the same phone (upsert by phone): name and email are set when given, metadata is merged, tags are added (unknown tags are created). `opted_out` true opts the contact out of marketing (false opts them back in). The phone is required in international form (e.g. +14155550100). Use update_contact to change a contact found by id, or to replace its tags.',
   updateContact:
     "Changes an existing contact found by contact_id or phone: only the fields given are written; tags given replace the contact's whole tag set; an empty string clears name or email; `opted_out` true opts the contact out of marketing (false opts them back in). With contact_id, a phone changes the number. Fails with not_found for an unknown contact (use create_contact to create one).",
   getContact:
