@@ -4,13 +4,15 @@ import { parse } from 'csv-parse/sync';
 import { ownerSession } from '../../test/dashboard-session.js';
 import { createWorkspace, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
-import { startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
+import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
 import type { Message } from '../messages/message.schema.js';
 import { inboundMessageWebhook } from '../webhooks/whatsapp.fixtures.js';
 import type { Contact } from './contact.schema.js';
 import { DEFAULT_START_KEYWORDS, DEFAULT_STOP_KEYWORDS } from './opt-out.keywords.js';
 
-const { server, cloudWorkspace, postWebhook } = await startWhatsappServer();
+// The outbox runs: the confirmation is checked where it ends, in the request to Meta.
+const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer({ outbox: true });
+const { outbox } = server.app.services;
 
 let phones = 0;
 /** Each test has its own workspace; distinct numbers still keep one test's contacts apart. */
@@ -203,7 +205,24 @@ describe(`opt-out (${ENGINE})`, () => {
     assert.equal(tapped.status, 200, tapped.text);
     assert.equal(tapped.body.messages, 1);
     assert.equal((await contactOf(cloud.ws, phone)).opted_out, true);
-    assert.equal((await textsTo(cloud.ws, phone)).length, 1);
+    outbox.wake();
+    await outbox.idle();
+    const sent = graph.requests.filter((r) => r.path === `/${API_VERSION}/${cloud.phoneNumberId}/messages`);
+    assert.deepEqual(
+      sent.map((request) => request.body),
+      [
+        {
+          messaging_product: 'whatsapp',
+          recipient_type: 'individual',
+          to: phone,
+          type: 'text',
+          text: {
+            body: 'You are unsubscribed and will no longer receive marketing messages from us. Reply START to subscribe again.',
+            preview_url: false,
+          },
+        },
+      ],
+    );
 
     // The `user_preference_changed` system message of Meta's earlier user preferences reference.
     const resume = inboundMessageWebhook({
