@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { ownerSession } from '../../test/dashboard-session.js';
-import { createWorkspace, type TestWorkspace } from '../../test/factories.js';
+import { createTemplate, createWorkspace, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
+import type { Campaign } from '../campaigns/campaign.schema.js';
 import type { Message } from '../messages/message.schema.js';
 import { inboundMessageWebhook } from '../webhooks/whatsapp.fixtures.js';
 import type { Contact } from './contact.schema.js';
@@ -12,7 +13,7 @@ import { DEFAULT_START_KEYWORDS, DEFAULT_STOP_KEYWORDS } from './opt-out.keyword
 
 // The outbox runs: the confirmation is checked where it ends, in the request to Meta.
 const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer({ outbox: true });
-const { outbox } = server.app.services;
+const { outbox, scheduler } = server.app.services;
 
 let phones = 0;
 /** Each test has its own workspace; distinct numbers still keep one test's contacts apart. */
@@ -276,5 +277,35 @@ describe(`opt-out (${ENGINE})`, () => {
       ['+14155550101', 'true'],
       ['+14155550102', 'false'],
     ]);
+  });
+
+  test('campaign › a contact who wrote Unsubscribe is skipped and counted as opted out; the others get the template', async () => {
+    const ws = await createWorkspace(server);
+    const [stays, leaves] = [newPhone(), newPhone()];
+    for (const phone of [stays, leaves]) {
+      const created = await ws.action('create-contact', { phone, name: 'Ada', tags: 'news' });
+      assert.equal(created.status, 201, created.text);
+    }
+    await writes(ws, leaves, 'Unsubscribe');
+    const template = await createTemplate(server.app.services, ws.workspaceId, {
+      category: 'MARKETING',
+      translations: [{ language: 'en_US', status: 'APPROVED', body: 'New arrivals this week.' }],
+    });
+    const created = await ws.action<Campaign>('create-campaign', {
+      name: 'Weekly news',
+      template_id: template.id,
+      audience: { tag: 'news' },
+    });
+    assert.equal(created.status, 200, created.text);
+    await scheduler.runDue(ws.workspaceId);
+    const campaign = await ws.action<Campaign>('get-campaign', { campaign_id: created.body.id });
+    assert.deepEqual(
+      [campaign.body.counts.recipients, campaign.body.counts.skipped, campaign.body.counts.opted_out],
+      [1, 1, 1],
+    );
+    const templatesTo = async (phone: string) =>
+      (await ws.action<Message[]>('list-messages', { phone })).body.filter((message) => message.type === 'template');
+    assert.equal((await templatesTo(stays)).length, 1);
+    assert.equal((await templatesTo(leaves)).length, 0);
   });
 });
