@@ -59,7 +59,7 @@ export function createOptOutService(deps: Deps, outbox: OutboxQueue) {
   const listener: InboundListener = {
     async received(trx, workspaceId, messages) {
       const candidates = messages.filter(mayChangeMind);
-      if (candidates.length === 0) return; // most messages: no settings read
+      if (candidates.length === 0) return; // media, long texts: no settings read
       const settings = await optOutRepository(trx).settings(workspaceId);
       for (const message of candidates) {
         const intent = intentOf(message, settings);
