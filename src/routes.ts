@@ -8,6 +8,7 @@ import { registerChannelDashboardRoutes } from './channels/channel.routes.js';
 import { registerCampaignRoutes } from './campaigns/campaign.routes.js';
 import { registerContactRoutes } from './contacts/contact.routes.js';
 import { registerContactDashboardRoutes } from './contacts/contact.dashboard.routes.js';
+import { registerOptOutRoutes } from './contacts/opt-out.routes.js';
 import { registerDropdownRoutes } from './dropdowns/dropdown.routes.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import type { Api } from './http/types.js';
@@ -35,6 +36,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerHealthRoutes(app, services.deps);
   registerMeRoutes(app, services.workspaces);
   registerContactRoutes(app, services.contacts);
+  registerOptOutRoutes(app, services.optOut);
   registerTagRoutes(app, services.tags);
   registerTemplateRoutes(app, services.templates);
   registerTriggerRoutes(app, services.triggers);

@@ -10,6 +10,7 @@ import { createContactService } from './contacts/contact.service.js';
 import { createTagging, type ContactEvents } from './contacts/tagging.js';
 import { createContactDashboardService } from './contacts/contact.dashboard.js';
 import { createContactImportService } from './contacts/contact.import.js';
+import { createOptOutService } from './contacts/opt-out.js';
 import { createDropdownService } from './dropdowns/dropdown.service.js';
 import { createEventHub } from './inbox/event-hub.js';
 import { createEventStreams } from './inbox/event-streams.js';
@@ -75,6 +76,7 @@ export function createServices(deps: Deps, config: Config) {
   const outbox = createOutbox(deps, channels, { graceMs: config.outboxGraceMs }, inboxEvents, wakeFor);
   // Every sender queues through the one outbound path: the sending rules, then the outbox.
   const outbound = createOutbound(deps, outbox);
+  const optOut = createOptOutService(deps, outbound);
   const messages = createMessageService(
     deps,
     contacts,
@@ -86,6 +88,8 @@ export function createServices(deps: Deps, config: Config) {
         const contactIds = [...new Set(received.map((message) => message.contactId))];
         const subjects = received.map((message) => ({ workspaceId, id: message.id }));
         await emitWebhookEvents(trx, deps, 'new-message-received', subjects);
+        // First: a contact who just opted out is opted out before any engine may message them.
+        await optOut.listener.received(trx, workspaceId, received);
         await inbox.onInbound(trx, workspaceId, contactIds);
         await sequences.onInbound(trx, workspaceId, contactIds);
         await flows.onInbound(trx, workspaceId, received);
@@ -117,6 +121,7 @@ export function createServices(deps: Deps, config: Config) {
     passwords: createPasswordService(deps, sessionEnded),
     tokens: createTokenService(deps),
     contacts,
+    optOut,
     contactViews: {
       dashboard: createContactDashboardService(deps),
       imports: createContactImportService(deps, tagging),
@@ -141,7 +146,7 @@ export function createServices(deps: Deps, config: Config) {
     graph,
     media: createMediaService(deps, channels, config.dataDir),
     templateSync,
-    webhooks: createWhatsappWebhookService(channels, messages, templateSync, new SharedWindowLimiter(deps)),
+    webhooks: createWhatsappWebhookService(channels, messages, templateSync, new SharedWindowLimiter(deps), optOut),
     outgoingWebhooks: createWebhookService(deps, secrets, { allowPrivate: config.allowPrivateWebhooks }, () =>
       webhookWorker.wake(),
     ),

@@ -56,6 +56,19 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     expect: (result) => assert.equal(result.email, 'ada@example.com'),
   },
   {
+    tool: 'update_opt_out_settings',
+    input: () => ({ start_keywords: ['START', 'YES'], confirm: false }),
+    expect: (result) => assert.deepEqual([result.start_keywords, result.confirm], [['START', 'YES'], false]),
+  },
+  {
+    tool: 'get_opt_out_settings',
+    input: () => ({}),
+    expect: (result) => {
+      assert.ok((result.stop_keywords as string[]).includes('STOP'));
+      assert.deepEqual(result.start_keywords, ['START', 'YES']);
+    },
+  },
+  {
     tool: 'get_contact',
     input: () => ({ email: 'ada@example.com' }),
     expect: (result, s) => assert.equal(result.id, s.contactId),

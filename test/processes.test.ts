@@ -369,7 +369,7 @@ describe(`real processes (${ENGINE})`, () => {
     assert.equal(created.status, 200, created.text);
     await poll(
       'sends held mid-campaign',
-      async () => graph.held.length,
+      () => Promise.resolve(graph.held.length),
       (held) => held > 0,
     );
     await alive.kill();

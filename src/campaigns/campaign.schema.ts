@@ -116,6 +116,7 @@ export const CampaignSchema = Type.Object(
         skipped: Count(
           'Audience members not messaged: opted out at dispatch, or a placeholder had no value for them (a contact without a name for {{contact.name}})',
         ),
+        opted_out: Count('Of the skipped, those who had opted out of marketing when the campaign was dispatched'),
         queued: Count('Messages still waiting in the outbox'),
         sent: Count('Accepted by WhatsApp, no delivery receipt yet'),
         delivered: Count('Delivered to the phone, not read yet'),

@@ -36,7 +36,7 @@ type Recipient = Pick<
   | 'last_inbound_at'
   | 'window_closed_at'
 >;
-type MessageCounts = Omit<Campaign['counts'], 'recipients' | 'skipped'>;
+type MessageCounts = Omit<Campaign['counts'], 'recipients' | 'skipped' | 'opted_out'>;
 
 /** Rows per multi-row insert and ids per IN list: well under both engines' bound-parameter limits. */
 const CHUNK = 500;
@@ -103,7 +103,12 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
     await queueOutbound(trx, rows);
     await trx
       .updateTable('campaigns')
-      .set({ recipients: rows.length, skipped: audience.length - rows.length, updated_at: at })
+      .set({
+        recipients: rows.length,
+        skipped: audience.length - rows.length,
+        opted_out: audience.filter((contact) => contact.opted_out_at).length,
+        updated_at: at,
+      })
       .where('id', '=', campaign.id)
       .execute();
     await scheduleCheck(trx, campaign);
@@ -524,7 +529,7 @@ function present(row: CampaignRow, counts: MessageCounts): Campaign {
     audience: JSON.parse(row.audience) as Campaign['audience'],
     scheduled_at: formatTimestamp(row.scheduled_at),
     sent_at: formatTimestamp(row.sent_at),
-    counts: { recipients: row.recipients, skipped: row.skipped, ...counts },
+    counts: { recipients: row.recipients, skipped: row.skipped, opted_out: row.opted_out, ...counts },
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
   };

@@ -126,6 +126,7 @@ async function listCampaigns(cloud: CloudWorkspace, status = ''): Promise<string
 const counts = (fields: Partial<Campaign['counts']>): Campaign['counts'] => ({
   recipients: 0,
   skipped: 0,
+  opted_out: 0,
   queued: 0,
   sent: 0,
   delivered: 0,
@@ -170,7 +171,7 @@ describe(`campaigns (${ENGINE})`, () => {
     await runDue(cloud);
     const sending = await getCampaign(cloud, created.id);
     assert.equal(sending.status, 'sending');
-    assert.deepEqual(sending.counts, counts({ recipients: 1000, skipped: 1, sent: 1000 }));
+    assert.deepEqual(sending.counts, counts({ recipients: 1000, skipped: 1, opted_out: 1, sent: 1000 }));
 
     const requests = sentTo(cloud);
     assert.equal(requests.length, 1000);

@@ -2,7 +2,16 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Contact } from './contact.schema.js';
 
-export const EXPORT_COLUMNS = ['phone', 'name', 'email', 'tags', 'created_at', 'last_message_at', 'attributes'];
+export const EXPORT_COLUMNS = [
+  'phone',
+  'name',
+  'email',
+  'tags',
+  'created_at',
+  'last_message_at',
+  'attributes',
+  'opted_out',
+];
 
 /** Cells a spreadsheet would read as a formula (OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -37,6 +46,7 @@ function exportRecord(contact: Contact): string[] {
     contact.created_at,
     contact.last_message_at ?? '',
     attributes,
+    String(contact.opted_out),
   ].map(neutraliseCell);
 }
 

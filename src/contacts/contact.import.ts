@@ -37,6 +37,7 @@ interface ImportRow {
   email?: string | null;
   tags: string[];
   attributes: Record<string, string>;
+  optedOut?: boolean;
 }
 
 const BATCH = 500;
@@ -48,7 +49,8 @@ function checkMapping(columns: ColumnTarget[]): void {
   const seen = new Set<string>();
   for (const target of columns) {
     if (target === '') continue;
-    const known = ['phone', 'name', 'email', 'tags'].includes(target) || /^attribute:\S.{0,63}$/.test(target);
+    const known =
+      ['phone', 'name', 'email', 'tags', 'opted_out'].includes(target) || /^attribute:\S.{0,63}$/.test(target);
     if (!known) throw errors.validation('columns', `unknown column target "${target}"`);
     if (seen.has(target)) throw errors.validation('columns', `"${target}" is mapped to two columns`);
     seen.add(target);
@@ -87,6 +89,8 @@ function readRow(cells: string[], columns: ColumnTarget[], row: number): ImportR
         result.email = parseEmail(cell);
       } else if (target === 'tags') {
         result.tags = parseTagNames(cell);
+      } else if (target === 'opted_out') {
+        result.optedOut = parseYesNo(cell);
       } else {
         result.attributes[target.slice('attribute:'.length)] = cell;
       }
@@ -127,6 +131,10 @@ export function createContactImportService(deps: Deps, tagging: Tagging) {
       return contact ? [{ contactId: contact.id, names: row.tags }] : [];
     });
     await tagging.addTags(trx, caller.workspaceId, links);
+    for (const row of batch) {
+      if (row.optedOut !== undefined)
+        await contacts.setOptedOut(caller.workspaceId, after.get(row.phone)!.id, row.optedOut, at);
+    }
     return fresh.length;
   }
 
@@ -170,6 +178,16 @@ export function createContactImportService(deps: Deps, tagging: Tagging) {
       };
     },
   };
+}
+
+const YES = /^(true|yes|y|1|opted out)$/i;
+const NO = /^(false|no|n|0|subscribed)$/i;
+
+/** An opted-out cell: yes/no in the forms spreadsheets write (our export writes true/false). */
+function parseYesNo(cell: string): boolean {
+  if (YES.test(cell)) return true;
+  if (NO.test(cell)) return false;
+  throw errors.validation('opted_out', `"${cell}" is not yes or no (true/false)`);
 }
 
 function newContact(workspaceId: string, row: ImportRow, id: string, at: string): ContactRow {

@@ -145,6 +145,21 @@ export function contactRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /**
+     * Opts a contact out of marketing (or back in). An opt-out already recorded keeps its time;
+     * says whether the state changed, so what follows a change (the one confirmation) happens once.
+     */
+    async setOptedOut(workspaceId: string, id: string, optedOut: boolean, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable('contacts')
+        .set({ opted_out_at: optedOut ? at : null, updated_at: at })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .where('opted_out_at', optedOut ? 'is' : 'is not', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
     /** Tag names of one contact, alphabetical. */
     async tagNamesOf(contactId: string): Promise<string[]> {
       return (await selectTagNames(db, contactId)).map((row) => row.name);

@@ -13,7 +13,10 @@ export const ContactSchema = Type.Object(
     custom_attributes: Type.Record(Type.String(), Type.Unknown(), {
       description: 'Free attributes; `metadata` in create/update requests is merged into them',
     }),
-    opted_out: Type.Boolean({ description: 'The contact asked not to receive messages' }),
+    opted_out: Type.Boolean({
+      description:
+        'The contact opted out of marketing (a keyword such as STOP, the marketing opt-out button, their WhatsApp settings, or set here): campaigns, sequences and marketing templates skip them',
+    }),
     last_message_at: NullableField(Timestamp('Latest message in either direction; null if never messaged')),
     created_at: Timestamp(),
     updated_at: Timestamp(),
@@ -36,6 +39,9 @@ const Metadata = Type.Record(Type.String(), Type.Unknown(), {
 });
 const Name = Type.String({ maxLength: 256 });
 const Email = Type.String({ maxLength: 320, description: 'An email address; `""` means none' });
+const OptedOut = Type.Boolean({
+  description: 'Opts the contact out of marketing (true) or back in (false); an existing opt-out keeps its date',
+});
 
 export const CreateContactBody = Type.Object({
   phone: Phone,
@@ -45,6 +51,7 @@ export const CreateContactBody = Type.Object({
     Tags('Tag names, comma-separated (`"vip,fr"`) or an array; added to the contact, unknown tags are created'),
   ),
   metadata: Type.Optional(Metadata),
+  opted_out: Type.Optional(OptedOut),
 });
 export type CreateContactInput = Static<typeof CreateContactBody>;
 
@@ -56,6 +63,7 @@ export const UpdateContactBody = Type.Object(
     email: Type.Optional(Type.String({ maxLength: 320, description: 'New email; `""` clears it' })),
     tags: Type.Optional(Tags('Tag names, comma-separated or an array; replaces the tag set, unknown tags are created')),
     metadata: Type.Optional(Metadata),
+    opted_out: Type.Optional(OptedOut),
   },
   {
     description:

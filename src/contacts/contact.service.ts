@@ -103,6 +103,10 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
           row = (await contacts.findById(caller.workspaceId, row.id))!;
         }
         await tagging.addTags(trx, caller.workspaceId, [{ contactId: row.id, names: tagNames }]);
+        if (input.opted_out !== undefined) {
+          await contacts.setOptedOut(caller.workspaceId, row.id, input.opted_out, at);
+          row = (await contacts.findById(caller.workspaceId, row.id))!;
+        }
         return { contact: await present(trx, row), created };
       });
     },
@@ -124,6 +128,8 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
           updated_at: now(),
         });
         if (tagNames) await tagging.replaceTags(trx, caller.workspaceId, row.id, tagNames);
+        if (input.opted_out !== undefined)
+          await contacts.setOptedOut(caller.workspaceId, row.id, input.opted_out, now());
         return present(trx, (await contacts.findById(caller.workspaceId, row.id))!);
       });
     },
@@ -193,13 +199,9 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
       });
     },
 
-    /** Records that a contact opted out of messages (or opted back in). */
+    /** Records that a contact opted out of marketing (or opted back in); an existing opt-out keeps its date. */
     async setOptedOut(caller: Caller, contactId: string, optedOut: boolean): Promise<void> {
-      const at = now();
-      await contactRepository(db).update(caller.workspaceId, contactId, {
-        opted_out_at: optedOut ? at : null,
-        updated_at: at,
-      });
+      await contactRepository(db).setOptedOut(caller.workspaceId, contactId, optedOut, now());
     },
 
     /** Removes a tag from a contact; removing a tag it does not carry is harmless. */

@@ -32,6 +32,7 @@ export interface Database {
   webhook_subscriptions: WebhookSubscriptionTable;
   webhook_deliveries: WebhookDeliveryTable;
   event_streams: EventStreamTable;
+  opt_out_settings: OptOutSettingsTable;
 }
 
 export interface WorkspaceTable {
@@ -166,6 +167,8 @@ export interface CampaignTable {
   recipients: Generated<number>;
   /** Audience members not messaged (opted out when the campaign was dispatched). */
   skipped: Generated<number>;
+  /** Of the skipped, those who had opted out of marketing. */
+  opted_out: Generated<number>;
   scheduled_at: string | null;
   sent_at: string | null;
   created_at: string;
@@ -344,4 +347,16 @@ export interface EventStreamTable {
   id: string;
   session_hash: string;
   seen_at: string;
+}
+
+/** A workspace's opt-out keywords and confirmation setting; no row means the defaults. */
+export interface OptOutSettingsTable {
+  workspace_id: string;
+  /** JSON array of keywords that opt a contact out of marketing. */
+  stop_keywords: string;
+  /** JSON array of keywords that opt them back in. */
+  start_keywords: string;
+  /** 1 when a contact who opts out is told so once. */
+  confirm: number;
+  updated_at: string;
 }

@@ -8,13 +8,17 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Shows who this token belongs to: the user, the workspace (name, poll_interval_seconds for the trigger feeds, rate_limit_per_minute) and whether the token may write (scope "full") or only read ("read"). Call it first when unsure what the workspace allows.',
 
   createContact:
-    'Creates a contact, or updates the one with the same phone (upsert by phone): name and email are set when given, metadata is merged, tags are added (unknown tags are created). The phone is required in international form (e.g. +14155550100). Use update_contact to change a contact found by id, or to replace its tags.',
+    'Creates a contact, or updates the one with the same phone (upsert by phone): name and email are set when given, metadata is merged, tags are added (unknown tags are created). `opted_out` true opts the contact out of marketing (false opts them back in). The phone is required in international form (e.g. +14155550100). Use update_contact to change a contact found by id, or to replace its tags.',
   updateContact:
-    "Changes an existing contact found by contact_id or phone: only the fields given are written; tags given replace the contact's whole tag set; an empty string clears name or email. With contact_id, a phone changes the number. Fails with not_found for an unknown contact (use create_contact to create one).",
+    "Changes an existing contact found by contact_id or phone: only the fields given are written; tags given replace the contact's whole tag set; an empty string clears name or email; `opted_out` true opts the contact out of marketing (false opts them back in). With contact_id, a phone changes the number. Fails with not_found for an unknown contact (use create_contact to create one).",
   getContact:
     'Fetches one contact by exactly one of contact_id, phone or email, with its tags, custom attributes, opt-out state and latest message time. Use search_contacts to find contacts by part of a name, phone or email or by tag.',
   searchContacts:
     'Finds contacts: `query` is a case-insensitive substring of name, phone or email; `tag` and `email` filter exactly; filters combine with AND; no filter lists every contact. Ordered by latest message first. Returns a page of `data` (default 50, `limit` up to 500) and `next_cursor`: when next_cursor is not null, call again with the same filters and `cursor` = next_cursor to get the next page; null means there are no more.',
+  getOptOutSettings:
+    "Shows how contacts opt out of marketing in this workspace: `stop_keywords` (a contact whose whole message, or tapped button, is one of them is opted out), `start_keywords` (opt back in) and `confirm` (the contact is told once, in the keyword's language, that they are unsubscribed). A contact's state is `opted_out` in get_contact.",
+  updateOptOutSettings:
+    'Changes the opt-out keywords (each list is replaced whole; a word may not be in both) or `confirm`. Matching ignores case, accents and surrounding punctuation, so list each word once. To opt one contact out or back in, use update_contact with `opted_out`.',
   addTag:
     'Adds one tag to a contact (by contact_id or phone); an unknown tag is created. Adding a tag can enrol the contact in sequences that start on that tag. Returns the contact.',
   removeTag:

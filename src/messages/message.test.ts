@@ -328,6 +328,7 @@ describe(`messaging (${ENGINE})`, () => {
       duplicates: 1,
       statuses: 0,
       template_statuses: 0,
+      marketing_preferences: 0,
       unrouted: 0,
       rejected: 1,
     });

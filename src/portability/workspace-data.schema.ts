@@ -100,7 +100,7 @@ export const WorkspaceDataSchema = Type.Object(
                 description: 'Merged into the existing attributes, one level deep; null removes a key',
               }),
             ),
-            opted_out: Type.Optional(Type.Boolean({ description: 'The contact opted out of messages' })),
+            opted_out: Type.Optional(Type.Boolean({ description: 'The contact opted out of marketing messages' })),
           },
           { additionalProperties: false },
         ),

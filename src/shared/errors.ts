@@ -52,7 +52,7 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, title: 'The request body must be application/json' },
   idempotency_key_reused: { status: 422, title: 'The Idempotency-Key was used with a different request' },
   customer_service_window_closed: { status: 422, title: 'Outside the 24-hour customer service window' },
-  contact_opted_out: { status: 422, title: 'The contact opted out of messages' },
+  contact_opted_out: { status: 422, title: 'The contact opted out of marketing messages' },
   template_not_approved: { status: 422, title: 'The template translation is not approved' },
   template_language_unavailable: { status: 422, title: 'The template has no such translation' },
   template_variables_mismatch: { status: 422, title: 'The variables do not match the template' },
@@ -138,7 +138,7 @@ export const errors = {
       [],
       { window_closed_at: closedAt },
     ),
-  optedOut: () => make('contact_opted_out', 'The contact opted out of messages'),
+  optedOut: () => make('contact_opted_out', 'The contact opted out of marketing messages'),
   alreadyEnrolled: (enrolmentId: string) =>
     make(
       'already_enrolled',

@@ -34,6 +34,8 @@ function summary(event: WebhookEvent): (string | null)[] {
       return [event.wamid, event.phoneNumberId];
     case 'template_status':
       return [event.templateName, event.status];
+    case 'marketing_preference':
+      return [event.from, event.value];
   }
 }
 

@@ -60,7 +60,17 @@ export interface TemplateStatusEvent {
   reason: string | null;
 }
 
-export type WebhookEvent = InboundMessageEvent | StatusEvent | TemplateStatusEvent;
+/** Meta's `user_preferences`: a WhatsApp user stopped or resumed marketing messages from the business. */
+export interface MarketingPreferenceEvent {
+  kind: 'marketing_preference';
+  phoneNumberId: string;
+  /** The user's wa_id with a leading `+`. */
+  from: string;
+  profileName: string | null;
+  value: 'stop' | 'resume';
+}
+
+export type WebhookEvent = InboundMessageEvent | StatusEvent | TemplateStatusEvent | MarketingPreferenceEvent;
 
 /**
  * A delivery's JSON (its signature already checked), every string made storable: an unstorable
@@ -87,6 +97,7 @@ function parseChange(entry: Json, change: Json): WebhookEvent[] {
   const value = record(change.value);
   switch (change.field) {
     case 'messages':
+    case 'user_preferences': // same value shape, with `user_preferences[]` instead of `messages[]`
       return parseMessagesChange(value);
     case 'message_template_status_update':
       return compact([templateStatus(entry, value)]);
@@ -110,6 +121,7 @@ function parseMessagesChange(value: Json): WebhookEvent[] {
   return compact([
     ...records(value.messages).map((message) => inboundMessage(message, line, contacts)),
     ...records(value.statuses).map((status) => deliveryStatus(status, phoneNumberId)),
+    ...records(value.user_preferences).map((preference) => marketingPreference(preference, phoneNumberId, contacts)),
   ]);
 }
 
@@ -186,6 +198,14 @@ function statusError(raw: Json): StatusError | null {
     ...(message !== null && { message }),
     ...(details !== null && { details }),
   };
+}
+
+/** One `user_preferences` item; other categories than `marketing_messages` change nothing Parley tracks. */
+function marketingPreference(raw: Json, phoneNumberId: string, contacts: Json[]): MarketingPreferenceEvent | null {
+  const from = e164(raw.wa_id);
+  const value = raw.value;
+  if (from === null || raw.category !== 'marketing_messages' || (value !== 'stop' && value !== 'resume')) return null;
+  return { kind: 'marketing_preference', phoneNumberId, from, profileName: profileName(contacts, raw.wa_id), value };
 }
 
 function templateStatus(entry: Json, value: Json): TemplateStatusEvent | null {

@@ -68,6 +68,7 @@ export function registerWhatsappWebhookRoutes(app: Api, config: Config, webhooks
               duplicates: Type.Integer(),
               statuses: Type.Integer(),
               template_statuses: Type.Integer(),
+              marketing_preferences: Type.Integer(),
               unrouted: Type.Integer(),
               rejected: Type.Integer(),
             }),

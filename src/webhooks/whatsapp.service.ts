@@ -4,7 +4,8 @@ import type { TemplateSyncService } from '../templates/template-sync.js';
 import { errors } from '../shared/errors.js';
 import { groupCommit } from '../shared/group-commit.js';
 import type { SharedWindowLimiter } from '../http/rate-limit.js';
-import type { InboundMessageEvent, StatusEvent, WebhookEvent } from './whatsapp.payload.js';
+import type { OptOutService } from '../contacts/opt-out.js';
+import type { InboundMessageEvent, MarketingPreferenceEvent, StatusEvent, WebhookEvent } from './whatsapp.payload.js';
 
 /**
  * Unsigned (or wrongly signed) deliveries one client address may send per minute; past them it is
@@ -23,6 +24,8 @@ export interface WebhookOutcome {
   unrouted: number;
   /** Template translations whose status Meta changed. */
   template_statuses: number;
+  /** Marketing stop/resume preferences applied to contacts (Meta's `user_preferences`). */
+  marketing_preferences: number;
   /** Events Parley cannot store (e.g. a sender number that is not a valid phone number). */
   rejected: number;
 }
@@ -39,6 +42,7 @@ export function createWhatsappWebhookService(
   messages: MessageService,
   templateSync: TemplateSyncService,
   limiter: SharedWindowLimiter,
+  optOut: OptOutService,
 ) {
   async function applyDeliveries(deliveries: WebhookEvent[][]): Promise<WebhookOutcome[]> {
     const outcomes = deliveries.map(emptyOutcome);
@@ -50,6 +54,7 @@ export function createWhatsappWebhookService(
     };
     const inbound = new ByWorkspace<InboundMessageEvent>();
     const statuses = new ByWorkspace<StatusEvent>();
+    const preferences = new ByWorkspace<MarketingPreferenceEvent>();
     for (const [delivery, events] of deliveries.entries()) {
       const outcome = outcomes[delivery]!;
       for (const event of events) {
@@ -61,6 +66,7 @@ export function createWhatsappWebhookService(
         const workspaceId = await workspaceOf(event.phoneNumberId);
         if (!workspaceId) outcome.unrouted++;
         else if (event.kind === 'message') inbound.add(workspaceId, event, outcome);
+        else if (event.kind === 'marketing_preference') preferences.add(workspaceId, event, outcome);
         else statuses.add(workspaceId, event, outcome);
       }
     }
@@ -83,6 +89,13 @@ export function createWhatsappWebhookService(
       );
       applied.forEach((changed, i) => (entries[i]!.outcome.statuses += changed ? 1 : 0));
     }
+    for (const [workspaceId, entries] of preferences) {
+      const applied = await optOut.applyPreferences(
+        { workspaceId },
+        entries.map((entry) => entry.event),
+      );
+      applied.forEach((done, i) => (entries[i]!.outcome.marketing_preferences += done ? 1 : 0));
+    }
     return outcomes;
   }
 
@@ -102,7 +115,15 @@ export function createWhatsappWebhookService(
 }
 
 function emptyOutcome(): WebhookOutcome {
-  return { messages: 0, duplicates: 0, statuses: 0, template_statuses: 0, unrouted: 0, rejected: 0 };
+  return {
+    messages: 0,
+    duplicates: 0,
+    statuses: 0,
+    template_statuses: 0,
+    marketing_preferences: 0,
+    unrouted: 0,
+    rejected: 0,
+  };
 }
 
 /** Events grouped by workspace, each remembering the outcome of the delivery it came in. */

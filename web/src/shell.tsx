@@ -7,7 +7,14 @@ import { InboxRoutes } from './pages/inbox/routes';
 import { ContactImport, ContactPage, ContactsList } from './pages/contacts';
 import { AutomationRoutes } from './pages/automation/routes';
 import { TemplateEditor, TemplateView, TemplatesList } from './pages/templates';
-import { AccountSettings, ChannelSettings, Simulator, TeamSettings, WorkspaceSettings } from './pages/settings-area';
+import {
+  AccountSettings,
+  ChannelSettings,
+  OptOutSettingsPage,
+  Simulator,
+  TeamSettings,
+  WorkspaceSettings,
+} from './pages/settings-area';
 
 /** Every signed-in page, by path. */
 const routes: Route[] = [
@@ -26,6 +33,7 @@ const routes: Route[] = [
   },
   { pattern: /^\/settings\/channel$/, render: () => <ChannelSettings /> },
   { pattern: /^\/settings\/workspace$/, render: () => <WorkspaceSettings /> },
+  { pattern: /^\/settings\/opt-out$/, render: () => <OptOutSettingsPage /> },
   { pattern: /^\/settings\/team$/, render: () => <TeamSettings /> },
   { pattern: /^\/settings\/account$/, render: () => <AccountSettings /> },
   { pattern: /^\/simulator$/, render: () => <Simulator /> },

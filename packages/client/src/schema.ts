@@ -160,6 +160,43 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/get-opt-out-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The keywords that opt contacts out of marketing and back in */
+    post: operations['getOptOutSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/update-opt-out-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change the opt-out keywords or whether contacts are told they are unsubscribed
+     * @description Keyword lists are replaced whole; a keyword may not be in both lists. Keywords are matched against the whole message, ignoring case, accents and surrounding punctuation.
+     */
+    post: operations['updateOptOutSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/list-tags': {
     parameters: {
       query?: never;
@@ -988,7 +1025,7 @@ export interface components {
       custom_attributes: {
         [key: string]: unknown;
       };
-      /** @description The contact asked not to receive messages */
+      /** @description The contact opted out of marketing (a keyword such as STOP, the marketing opt-out button, their WhatsApp settings, or set here): campaigns, sequences and marketing templates skip them */
       opted_out: boolean;
       /**
        * Format: date-time
@@ -1012,6 +1049,14 @@ export interface components {
       data: components['schemas']['Contact'][];
       /** @description Pass as `cursor` for the next page; null on the last page */
       next_cursor: string | null;
+    };
+    OptOutSettings: {
+      /** @description A contact whose whole message (or tapped button) is one of these is opted out of marketing. Case, accents and surrounding punctuation do not count. */
+      stop_keywords: string[];
+      /** @description A contact whose whole message is one of these is opted back in. */
+      start_keywords: string[];
+      /** @description A contact who opts out by keyword or button is told once, in the language of the word they used, that they are unsubscribed. */
+      confirm: boolean;
     };
     Tag: {
       /** Format: uuid */
@@ -1617,6 +1662,8 @@ export interface components {
         recipients: number;
         /** @description Audience members not messaged: opted out at dispatch, or a placeholder had no value for them (a contact without a name for {{contact.name}}) */
         skipped: number;
+        /** @description Of the skipped, those who had opted out of marketing when the campaign was dispatched */
+        opted_out: number;
         /** @description Messages still waiting in the outbox */
         queued: number;
         /** @description Accepted by WhatsApp, no delivery receipt yet */
@@ -1881,6 +1928,8 @@ export interface operations {
           metadata?: {
             [key: string]: unknown;
           };
+          /** @description Opts the contact out of marketing (true) or back in (false); an existing opt-out keeps its date */
+          opted_out?: boolean;
         };
       };
     };
@@ -2019,6 +2068,8 @@ export interface operations {
           metadata?: {
             [key: string]: unknown;
           };
+          /** @description Opts the contact out of marketing (true) or back in (false); an existing opt-out keeps its date */
+          opted_out?: boolean;
         };
       };
     };
@@ -2577,6 +2628,234 @@ export interface operations {
       };
       /** @description No such resource in this workspace (not_found) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getOptOutSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OptOutSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateOptOutSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Only the fields given change. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A contact whose whole message (or tapped button) is one of these is opted out of marketing. Case, accents and surrounding punctuation do not count. Replaces the list. */
+          stop_keywords?: string[];
+          /** @description A contact whose whole message is one of these is opted back in. Replaces the list. */
+          start_keywords?: string[];
+          /** @description A contact who opts out by keyword or button is told once, in the language of the word they used, that they are unsubscribed. */
+          confirm?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OptOutSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -7,6 +7,7 @@ import { problemsOf, ProblemList, TemplateFields, useTemplates, type TemplateCho
 interface Counts {
   recipients: number;
   skipped: number;
+  opted_out: number;
   queued: number;
   sent: number;
   delivered: number;
@@ -293,6 +294,7 @@ const COUNT_LABELS: [keyof Counts, string][] = [
   ['failed', 'Failed'],
   ['replied', 'Replied'],
   ['skipped', 'Skipped'],
+  ['opted_out', 'Of which opted out'],
 ];
 
 /** /campaigns/:id: status, a live progress bar, the counts, and cancel. */

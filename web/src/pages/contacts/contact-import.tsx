@@ -26,6 +26,7 @@ const FIELDS = [
   { value: 'name', label: 'Name', pattern: /^(name|full ?name|contact|contact ?name)$/ },
   { value: 'email', label: 'Email', pattern: /^e-?mail/ },
   { value: 'tags', label: 'Tags', pattern: /^(tags?|labels?)$/ },
+  { value: 'opted_out', label: 'Opted out', pattern: /^(opted[ _-]?out|unsubscribed)$/ },
 ];
 /** Columns of Parley's own export that an import does not write. */
 const IGNORED = /^(created_at|last_message_at|attributes|id)$/;

@@ -42,9 +42,7 @@ export function ContactPage({ id }: { id: string }) {
         <div class="contact-grid">
           <section aria-labelledby="profile-title" class="panel">
             <h2 id="profile-title">Profile</h2>
-            <p class={shown.opted_out ? 'warning' : 'muted'}>
-              {shown.opted_out ? 'Opted out: this contact receives no messages.' : 'Subscribed to messages.'}
-            </p>
+            <OptOutToggle contact={shown} onSaved={setShown} />
             <ProfileForm contact={shown} onSaved={setShown} />
             <p class="muted">
               Added {formatTime(shown.created_at)} · last message {formatTime(shown.last_message_at)}
@@ -63,6 +61,26 @@ export function ContactPage({ id }: { id: string }) {
       {activity.data && <Runs title="Sequences" runs={activity.data.sequences} />}
       {activity.data && <Runs title="Flows" runs={activity.data.flows} />}
     </Page>
+  );
+}
+
+/** The contact's marketing opt-out, and the button that changes it. */
+function OptOutToggle({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
+  const change = useSubmit(async () => {
+    onSaved(await action<Contact>('update-contact', { contact_id: contact.id, opted_out: !contact.opted_out }));
+  });
+  return (
+    <div class="opt-out">
+      <p class={contact.opted_out ? 'warning' : 'muted'} data-testid="opt-out-state">
+        {contact.opted_out
+          ? 'Opted out of marketing: campaigns, sequences and marketing templates skip this contact.'
+          : 'Subscribed to marketing messages.'}
+      </p>
+      <button type="button" disabled={change.busy} onClick={() => void change.run()}>
+        {contact.opted_out ? 'Opt back in to marketing' : 'Opt out of marketing'}
+      </button>
+      <ErrorNote error={change.error} />
+    </div>
   );
 }
 

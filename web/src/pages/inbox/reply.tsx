@@ -30,12 +30,10 @@ export function ReplyBox({ thread, onSent }: { thread: Thread; onSent: () => voi
     setText('');
     onSent();
   });
-  const closed = contact.opted_out || !win.open;
-  const reason = contact.opted_out
-    ? 'This contact opted out of messages, so nothing can be sent to them.'
-    : !win.last_inbound_at
-      ? 'This contact has never written to you, so no 24-hour window is open. WhatsApp only allows template messages until they write.'
-      : `The 24-hour window closed ${formatTime(win.closes_at)} (24 hours after their last message). WhatsApp only allows template messages until they write again.`;
+  const closed = !win.open;
+  const reason = !win.last_inbound_at
+    ? 'This contact has never written to you, so no 24-hour window is open. WhatsApp only allows template messages until they write.'
+    : `The 24-hour window closed ${formatTime(win.closes_at)} (24 hours after their last message). WhatsApp only allows template messages until they write again.`;
 
   return (
     <section class="reply" aria-label="Write a reply">
@@ -60,6 +58,8 @@ export function ReplyBox({ thread, onSent }: { thread: Thread; onSent: () => voi
           ) : (
             <small id="reply-window" class="hint">
               You can reply freely until {formatTime(win.closes_at)}. Ctrl+Enter sends.
+              {contact.opted_out &&
+                ' This contact opted out of marketing: replies are fine, marketing templates are not.'}
             </small>
           )}
         </div>
@@ -69,11 +69,9 @@ export function ReplyBox({ thread, onSent }: { thread: Thread; onSent: () => voi
               Send
             </button>
           )}
-          {!contact.opted_out && (
-            <button type="button" aria-expanded={templateOpen} onClick={() => setTemplateOpen(!templateOpen)}>
-              {closed ? 'Send a template instead' : 'Send a template'}
-            </button>
-          )}
+          <button type="button" aria-expanded={templateOpen} onClick={() => setTemplateOpen(!templateOpen)}>
+            {closed ? 'Send a template instead' : 'Send a template'}
+          </button>
         </div>
         <ErrorNote error={send.error} />
       </form>

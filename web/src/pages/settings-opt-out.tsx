@@ -1,0 +1,111 @@
+import { useId, useState } from 'preact/hooks';
+import { action } from '../api';
+import { ErrorNote, Page, fieldErrors, useAsync, useSubmit } from '../ui';
+import { SettingsNav } from './settings-nav';
+
+/** What get-opt-out-settings answers. */
+interface OptOutSettings {
+  stop_keywords: string[];
+  start_keywords: string[];
+  confirm: boolean;
+}
+
+const LABELS = { stop_keywords: 'Stop keywords', start_keywords: 'Resume keywords' };
+
+/** Settings → Opt-out: the words that unsubscribe a contact from marketing and back, and the confirmation. */
+export function OptOutSettingsPage() {
+  const settings = useAsync(() => action<OptOutSettings>('get-opt-out-settings'), []);
+  return (
+    <Page title="Opt-out">
+      <SettingsNav />
+      <ErrorNote error={settings.error} />
+      {settings.data && <OptOutForm settings={settings.data} />}
+    </Page>
+  );
+}
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+function OptOutForm({ settings }: { settings: OptOutSettings }) {
+  const [stop, setStop] = useState(settings.stop_keywords.join('\n'));
+  const [start, setStart] = useState(settings.start_keywords.join('\n'));
+  const [confirm, setConfirm] = useState(settings.confirm);
+  // What was last saved: the note shows while the form still holds it.
+  const [savedForm, setSavedForm] = useState<string | null>(null);
+  const saved = savedForm === JSON.stringify([stop, start, confirm]);
+  const save = useSubmit(async () => {
+    const next = await action<OptOutSettings>('update-opt-out-settings', {
+      stop_keywords: lines(stop),
+      start_keywords: lines(start),
+      confirm,
+    });
+    const shown = [next.stop_keywords.join('\n'), next.start_keywords.join('\n')] as const;
+    setStop(shown[0]);
+    setStart(shown[1]);
+    setSavedForm(JSON.stringify([...shown, next.confirm]));
+  });
+  const errors = fieldErrors(save.error, LABELS);
+  return (
+    <form onSubmit={save.onSubmit} aria-label="Opt-out settings" class="settings-form">
+      <p class="muted">
+        A contact whose whole message (or a tapped button) is a stop keyword is opted out of marketing: campaigns,
+        sequences and marketing templates skip them. Case, accents and punctuation do not count.
+      </p>
+      <KeywordList
+        label={LABELS.stop_keywords}
+        value={stop}
+        onValue={setStop}
+        hint="One per line."
+        error={errors.field('stop_keywords')}
+      />
+      <KeywordList
+        label={LABELS.start_keywords}
+        value={start}
+        onValue={setStart}
+        hint="One per line; opts the contact back in."
+        error={errors.field('start_keywords')}
+      />
+      <label class="check">
+        <input type="checkbox" checked={confirm} onChange={(e) => setConfirm(e.currentTarget.checked)} />
+        Tell a contact once, in the language of their keyword, that they are unsubscribed
+      </label>
+      <button class="primary" type="submit" disabled={save.busy}>
+        Save opt-out settings
+      </button>
+      <ErrorNote error={errors.note} />
+      <p role="status" class="status-line">
+        {saved ? 'Opt-out settings saved.' : ''}
+      </p>
+    </form>
+  );
+}
+
+function KeywordList(props: {
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  hint: string;
+  error: string | undefined;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <textarea
+        id={id}
+        rows={6}
+        value={props.value}
+        onInput={(e) => props.onValue(e.currentTarget.value)}
+        aria-describedby={`${id}-note`}
+        aria-invalid={props.error ? true : undefined}
+      />
+      <small id={`${id}-note`} class={props.error ? 'error' : 'hint'}>
+        {props.error ?? props.hint}
+      </small>
+    </div>
+  );
+}
