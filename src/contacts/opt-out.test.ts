@@ -209,6 +209,10 @@ describe(`opt-out (${ENGINE})`, () => {
     outbox.wake();
     await outbox.idle();
     const sent = graph.requests.filter((r) => r.path === `/${API_VERSION}/${cloud.phoneNumberId}/messages`);
+    assert.match(
+      String((sent[0]?.body as { biz_opaque_callback_data?: string }).biz_opaque_callback_data),
+      /^[0-9a-f-]{36}$/,
+    );
     assert.deepEqual(
       sent.map((request) => request.body),
       [
@@ -221,6 +225,8 @@ describe(`opt-out (${ENGINE})`, () => {
             body: 'You are unsubscribed and will no longer receive marketing messages from us. Reply START to subscribe again.',
             preview_url: false,
           },
+          // Parley's message id, which Meta echoes in the reply's statuses.
+          biz_opaque_callback_data: (sent[0]?.body as { biz_opaque_callback_data?: string }).biz_opaque_callback_data,
         },
       ],
     );
