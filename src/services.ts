@@ -15,6 +15,7 @@ import { createInboxService } from './inbox/inbox.service.js';
 import { createMediaService } from './messages/media.js';
 import { createMessageService } from './messages/message.service.js';
 import { createOutbox } from './messages/outbox.js';
+import { createStatusService } from './messages/statuses.js';
 import { createPortabilityService } from './portability/portability.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import type { Deps } from './shared/context.js';
@@ -66,8 +67,9 @@ export function createServices(deps: Deps, config: Config) {
   const inbox = createInboxService(deps, inboxEvents);
   const eventStreams = createEventStreams(deps);
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
-  // The outbox reports the simulator's receipts through the message service, which wakes the outbox.
-  const outbox = createOutbox(deps, channels, graph, () => messages, inboxEvents, wakeFor);
+  // Meta's status webhooks and the simulator's receipts (reported by the outbox) take one path.
+  const statuses = createStatusService(deps, wakeFor, inboxEvents);
+  const outbox = createOutbox(deps, channels, graph, () => statuses, inboxEvents, wakeFor);
   const messages = createMessageService(
     deps,
     contacts,
@@ -121,6 +123,7 @@ export function createServices(deps: Deps, config: Config) {
     portability: createPortabilityService(deps, contacts, templates, { sequences, flows }),
     channels,
     messages,
+    statuses,
     inbox,
     inboxEvents,
     eventStreams,
@@ -133,7 +136,7 @@ export function createServices(deps: Deps, config: Config) {
     graph,
     media: createMediaService(deps, channels, graph, config.dataDir),
     templateSync,
-    webhooks: createWhatsappWebhookService(channels, messages, templateSync, new SharedWindowLimiter(deps)),
+    webhooks: createWhatsappWebhookService(channels, messages, statuses, templateSync, new SharedWindowLimiter(deps)),
     outgoingWebhooks: createWebhookService(deps, secrets, { allowPrivate: config.allowPrivateWebhooks }, () =>
       webhookWorker.wake(),
     ),

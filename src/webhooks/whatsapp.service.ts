@@ -1,5 +1,6 @@
 import type { ChannelService } from '../channels/channel.service.js';
 import type { MessageService } from '../messages/message.service.js';
+import type { StatusService } from '../messages/statuses.js';
 import type { TemplateSyncService } from '../templates/template-sync.js';
 import { errors } from '../shared/errors.js';
 import { groupCommit } from '../shared/group-commit.js';
@@ -37,6 +38,7 @@ export interface WebhookOutcome {
 export function createWhatsappWebhookService(
   channels: ChannelService,
   messages: MessageService,
+  statuses: StatusService,
   templateSync: TemplateSyncService,
   limiter: SharedWindowLimiter,
 ) {
@@ -49,7 +51,7 @@ export function createWhatsappWebhookService(
       return workspaces.get(phoneNumberId)!;
     };
     const inbound = new ByWorkspace<InboundMessageEvent>();
-    const statuses = new ByWorkspace<StatusEvent>();
+    const statusEvents = new ByWorkspace<StatusEvent>();
     for (const [delivery, events] of deliveries.entries()) {
       const outcome = outcomes[delivery]!;
       for (const event of events) {
@@ -61,7 +63,7 @@ export function createWhatsappWebhookService(
         const workspaceId = await workspaceOf(event.phoneNumberId);
         if (!workspaceId) outcome.unrouted++;
         else if (event.kind === 'message') inbound.add(workspaceId, event, outcome);
-        else statuses.add(workspaceId, event, outcome);
+        else statusEvents.add(workspaceId, event, outcome);
       }
     }
     for (const [workspaceId, entries] of inbound) {
@@ -76,8 +78,8 @@ export function createWhatsappWebhookService(
         else outcome.rejected++;
       });
     }
-    for (const [workspaceId, entries] of statuses) {
-      const applied = await messages.applyStatuses(
+    for (const [workspaceId, entries] of statusEvents) {
+      const applied = await statuses.applyStatuses(
         { workspaceId },
         entries.map((entry) => entry.event),
       );
