@@ -40,6 +40,7 @@ import { createWhatsappWebhookService } from './webhooks/whatsapp.service.js';
 import { emitWebhookEvents } from './outgoing/webhook.events.js';
 import { createWebhookService } from './outgoing/webhook.service.js';
 import { createWebhookWorker } from './outgoing/webhook.worker.js';
+import { createWorkspaceEventService } from './workspace-events/event.service.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(deps: Deps, config: Config) {
@@ -104,6 +105,7 @@ export function createServices(deps: Deps, config: Config) {
   );
   const templateSync = createTemplateSyncService(deps, templates, channels, graph);
   const workspaces = createWorkspaceService(deps);
+  const workspaceEvents = createWorkspaceEventService(deps);
   return {
     deps,
     workspaces,
@@ -136,7 +138,15 @@ export function createServices(deps: Deps, config: Config) {
     graph,
     media: createMediaService(deps, channels, graph, config.dataDir),
     templateSync,
-    webhooks: createWhatsappWebhookService(channels, messages, statuses, templateSync, new SharedWindowLimiter(deps)),
+    workspaceEvents,
+    webhooks: createWhatsappWebhookService(
+      channels,
+      messages,
+      statuses,
+      templateSync,
+      new SharedWindowLimiter(deps),
+      workspaceEvents,
+    ),
     outgoingWebhooks: createWebhookService(deps, secrets, { allowPrivate: config.allowPrivateWebhooks }, () =>
       webhookWorker.wake(),
     ),

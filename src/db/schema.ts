@@ -32,6 +32,8 @@ export interface Database {
   webhook_subscriptions: WebhookSubscriptionTable;
   webhook_deliveries: WebhookDeliveryTable;
   event_streams: EventStreamTable;
+  early_statuses: EarlyStatusTable;
+  workspace_events: WorkspaceEventTable;
 }
 
 export interface WorkspaceTable {
@@ -137,6 +139,8 @@ export interface MessageTable {
   campaign_id: string | null;
   created_at: string;
   updated_at: string;
+  /** Outbound: what Meta's status webhooks said beyond the status (pricing, conversation, callback data), JSON. */
+  delivery: string | null;
 }
 
 export interface ChannelTable {
@@ -342,4 +346,24 @@ export interface EventStreamTable {
   id: string;
   session_hash: string;
   seen_at: string;
+}
+
+/** A status webhook for a wamid no message had yet: applied when the send is recorded. */
+export interface EarlyStatusTable {
+  id: string;
+  workspace_id: string;
+  wamid: string;
+  status_update: string;
+  received_at: string;
+}
+
+/** The workspace event log: Meta's `value.errors` and account updates. */
+export interface WorkspaceEventTable {
+  id: string;
+  workspace_id: string;
+  kind: string;
+  summary: string;
+  details: string;
+  occurred_at: string | null;
+  created_at: string;
 }

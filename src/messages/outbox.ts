@@ -42,6 +42,8 @@ export interface StatusSink {
     caller: { workspaceId: string },
     updates: { wamid: string; status: 'delivered' | 'read'; errors: [] }[],
   ): Promise<unknown>;
+  /** Applies the statuses that arrived before these sends were recorded (statuses.ts). */
+  sendsRecorded(wamids: string[]): Promise<void>;
 }
 
 /**
@@ -167,6 +169,12 @@ export function createOutbox(
     });
     wakeFor(queued);
     for (const outcome of outcomes) outcome.afterwards?.();
+    const wamids = outcomes.flatMap((outcome) => outcome.change.provider_message_id ?? []);
+    if (wamids.length > 0) {
+      await statuses()
+        .sendsRecorded(wamids)
+        .catch((error: unknown) => log?.error({ err: error }, 'applying early statuses failed'));
+    }
   }
 
   /** Committed messages this process leased when it wrote them (queueNow), waiting for the next round. */

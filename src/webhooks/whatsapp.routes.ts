@@ -70,6 +70,7 @@ export function registerWhatsappWebhookRoutes(app: Api, config: Config, webhooks
               template_statuses: Type.Integer(),
               unrouted: Type.Integer(),
               rejected: Type.Integer(),
+              account_events: Type.Integer(),
             }),
             ...readErrors(),
           },

@@ -5,7 +5,8 @@ import type { TemplateSyncService } from '../templates/template-sync.js';
 import { errors } from '../shared/errors.js';
 import { groupCommit } from '../shared/group-commit.js';
 import type { SharedWindowLimiter } from '../http/rate-limit.js';
-import type { InboundMessageEvent, StatusEvent, WebhookEvent } from './whatsapp.payload.js';
+import type { WorkspaceEventService } from '../workspace-events/event.service.js';
+import type { AccountEvent, InboundMessageEvent, StatusEvent, WebhookEvent } from './whatsapp.payload.js';
 
 /**
  * Unsigned (or wrongly signed) deliveries one client address may send per minute; past them it is
@@ -26,6 +27,8 @@ export interface WebhookOutcome {
   template_statuses: number;
   /** Events Parley cannot store (e.g. a sender number that is not a valid phone number). */
   rejected: number;
+  /** Account updates and `value.errors` recorded in workspace event logs. */
+  account_events: number;
 }
 
 /**
@@ -41,7 +44,14 @@ export function createWhatsappWebhookService(
   statuses: StatusService,
   templateSync: TemplateSyncService,
   limiter: SharedWindowLimiter,
+  eventLog: WorkspaceEventService,
 ) {
+  /** The workspaces an account event concerns: its business number's, else every one on its account. */
+  async function workspacesOf(event: AccountEvent, workspaceOf: (phoneNumberId: string) => Promise<string | null>) {
+    if (event.phoneNumberId !== null) return [await workspaceOf(event.phoneNumberId)].filter((id) => id !== null);
+    return event.wabaId === null ? [] : channels.workspacesOfWaba(event.wabaId);
+  }
+
   async function applyDeliveries(deliveries: WebhookEvent[][]): Promise<WebhookOutcome[]> {
     const outcomes = deliveries.map(emptyOutcome);
     const workspaces = new Map<string, string | null>();
@@ -52,12 +62,20 @@ export function createWhatsappWebhookService(
     };
     const inbound = new ByWorkspace<InboundMessageEvent>();
     const statusEvents = new ByWorkspace<StatusEvent>();
+    const accountEvents: { workspaceIds: string[]; event: AccountEvent }[] = [];
     for (const [delivery, events] of deliveries.entries()) {
       const outcome = outcomes[delivery]!;
       for (const event of events) {
         if (event.kind === 'template_status') {
           const { wabaId, templateName, language, status } = event;
           outcome.template_statuses += await templateSync.applyStatus(wabaId, templateName, language, status);
+          continue;
+        }
+        if (event.kind === 'account_event') {
+          const workspaceIds = await workspacesOf(event, workspaceOf);
+          if (workspaceIds.length === 0) outcome.unrouted++;
+          else outcome.account_events++;
+          accountEvents.push({ workspaceIds, event });
           continue;
         }
         const workspaceId = await workspaceOf(event.phoneNumberId);
@@ -85,6 +103,7 @@ export function createWhatsappWebhookService(
       );
       applied.forEach((changed, i) => (entries[i]!.outcome.statuses += changed ? 1 : 0));
     }
+    await eventLog.record(accountEvents);
     return outcomes;
   }
 
@@ -104,7 +123,15 @@ export function createWhatsappWebhookService(
 }
 
 function emptyOutcome(): WebhookOutcome {
-  return { messages: 0, duplicates: 0, statuses: 0, template_statuses: 0, unrouted: 0, rejected: 0 };
+  return {
+    messages: 0,
+    duplicates: 0,
+    statuses: 0,
+    template_statuses: 0,
+    unrouted: 0,
+    rejected: 0,
+    account_events: 0,
+  };
 }
 
 /** Events grouped by workspace, each remembering the outcome of the delivery it came in. */
