@@ -169,12 +169,15 @@ export function createOutbox(
     });
     wakeFor(queued);
     for (const outcome of outcomes) outcome.afterwards?.();
+  }
+
+  /** Statuses that overtook these recorded sends are applied now (one look per round, not per chunk). */
+  async function applyEarlyStatuses(outcomes: Outcome[]): Promise<void> {
     const wamids = outcomes.flatMap((outcome) => outcome.change.provider_message_id ?? []);
-    if (wamids.length > 0) {
-      await statuses()
-        .sendsRecorded(wamids)
-        .catch((error: unknown) => log?.error({ err: error }, 'applying early statuses failed'));
-    }
+    if (wamids.length === 0) return;
+    await statuses()
+      .sendsRecorded(wamids)
+      .catch((error: unknown) => log?.error({ err: error }, 'applying early statuses failed'));
   }
 
   /** Committed messages this process leased when it wrote them (queueNow), waiting for the next round. */
@@ -201,12 +204,16 @@ export function createOutbox(
     const handOffs = nextHandOffs();
     const claimed = handOffs.length > 0 ? handOffs : await claimDue();
     const credentialsOf = credentialsCache();
+    const recorded: Outcome[] = [];
     for (let i = 0; i < claimed.length; i += CONCURRENCY) {
       const chunk = claimed.slice(i, i + CONCURRENCY);
       const outcomes = await Promise.all(chunk.map((message) => deliverSafely(message, credentialsOf)));
-      await record(outcomes.filter((outcome): outcome is Outcome => outcome !== null));
+      const delivered = outcomes.filter((outcome): outcome is Outcome => outcome !== null);
+      await record(delivered);
+      recorded.push(...delivered);
       announce(chunk.filter((_, j) => outcomes[j] !== null));
     }
+    await applyEarlyStatuses(recorded);
     return handOffs.length > 0 || handedOff.length > 0 || claimed.length === BATCH;
   }
 
