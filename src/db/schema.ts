@@ -365,5 +365,7 @@ export interface WorkspaceEventTable {
   summary: string;
   details: string;
   occurred_at: string | null;
+  /** One row per event however often Meta delivers it (its id when Meta gives no time to tell retries by). */
+  dedupe_key: string;
   created_at: string;
 }

@@ -6,8 +6,14 @@ export type WorkspaceEventRow = Selectable<WorkspaceEventTable>;
 /** SQL for the workspace event log. */
 export function workspaceEventRepository(db: Kysely<Database>) {
   return {
+    /** Inserts events, skipping any already recorded (a retried delivery). */
     async insert(rows: Insertable<WorkspaceEventTable>[]): Promise<void> {
-      if (rows.length > 0) await db.insertInto('workspace_events').values(rows).execute();
+      if (rows.length === 0) return;
+      await db
+        .insertInto('workspace_events')
+        .values(rows)
+        .onConflict((oc) => oc.columns(['workspace_id', 'dedupe_key']).doNothing())
+        .execute();
     },
 
     /** The newest events first (the time Parley recorded them, then id). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Caller, Deps } from '../shared/context.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { plainReason } from '../messages/error-reasons.js';
@@ -15,15 +16,21 @@ export function createWorkspaceEventService({ db, clock, newId }: Deps) {
       const createdAt = toStoredTimestamp(clock.now());
       await workspaceEventRepository(db).insert(
         entries.flatMap(({ workspaceIds, event }) =>
-          workspaceIds.map((workspaceId) => ({
-            id: newId(),
-            workspace_id: workspaceId,
-            kind: event.field,
-            summary: event.summary,
-            details: JSON.stringify(event.details),
-            occurred_at: event.occurredAt && toStoredTimestamp(event.occurredAt),
-            created_at: createdAt,
-          })),
+          workspaceIds.map((workspaceId) => {
+            const id = newId();
+            const details = JSON.stringify(event.details);
+            const occurredAt = event.occurredAt && toStoredTimestamp(event.occurredAt);
+            return {
+              id,
+              workspace_id: workspaceId,
+              kind: event.field,
+              summary: event.summary,
+              details,
+              occurred_at: occurredAt,
+              dedupe_key: occurredAt === null ? id : digest(`${event.field}\n${occurredAt}\n${details}`),
+              created_at: createdAt,
+            };
+          }),
         ),
       );
     },
@@ -49,3 +56,7 @@ function presentEvent(row: WorkspaceEventRow): WorkspaceEvent {
 }
 
 export type WorkspaceEventService = ReturnType<typeof createWorkspaceEventService>;
+
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}

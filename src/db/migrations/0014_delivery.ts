@@ -34,8 +34,11 @@ export async function up(db: Kysely<Database>, dialect: Dialect): Promise<void> 
     // Meta's object as delivered, so nothing it said is lost.
     .addColumn('details', t.json, (c) => c.notNull())
     .addColumn('occurred_at', t.timestamp)
+    // Meta retries a delivery it thinks failed: the same event (field, time, object) is recorded once.
+    .addColumn('dedupe_key', 'text', (c) => c.notNull())
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
+  await sql`CREATE UNIQUE INDEX workspace_events_dedupe ON workspace_events (workspace_id, dedupe_key)`.execute(db);
   await sql`CREATE INDEX workspace_events_feed ON workspace_events (workspace_id, created_at DESC, id DESC)`.execute(
     db,
   );
