@@ -61,20 +61,19 @@ export function documentedStatusWebhook(options: DocumentedStatusOptions): Json 
 }
 
 /** The reference's `value.errors` example: Meta could not deliver a webhook's content (throughput, 130429). */
+export const RATE_LIMIT_ERROR = {
+  code: 130429,
+  title: 'Rate limit hit',
+  message: 'Rate limit hit',
+  error_data: {
+    details:
+      'Message failed to send because there were too many messages sent from this phone number in a short period of time',
+  },
+};
+
+/** A messages change carrying only `value.errors`. */
 export function valueErrorsWebhook(line: BusinessLine): Json {
-  return messagesWebhook(line, {
-    errors: [
-      {
-        code: 130429,
-        title: 'Rate limit hit',
-        message: 'Rate limit hit',
-        error_data: {
-          details:
-            'Message failed to send because there were too many messages sent from this phone number in a short period of time',
-        },
-      },
-    ],
-  });
+  return messagesWebhook(line, { errors: [RATE_LIMIT_ERROR] });
 }
 
 /** One account-level change (`account_update`, `phone_number_quality_update`, `account_alerts`, …). */

@@ -289,15 +289,14 @@ function accountEvent(entry: Json, field: unknown, value: Json): AccountEvent | 
 
 /** A messages change's `value.errors`: Meta could not deliver something to the business (e.g. 130429). */
 function valueErrors(value: Json, phoneNumberId: string): AccountEvent[] {
-  return compact(records(value.errors).map(statusError)).map((error) => ({
-    kind: 'account_event',
-    phoneNumberId,
-    wabaId: null,
-    field: 'errors',
-    summary: `error ${error.code}: ${error.title}`,
-    details: { ...error },
-    occurredAt: null,
-  }));
+  return records(value.errors).flatMap((raw) => {
+    const error = statusError(raw);
+    if (error === null) return [];
+    const summary = `error ${error.code}: ${error.title}`;
+    return [
+      { kind: 'account_event', phoneNumberId, wabaId: null, field: 'errors', summary, details: raw, occurredAt: null },
+    ];
+  });
 }
 
 function isMessageType(value: string): value is MessageType {

@@ -6,6 +6,7 @@ import {
   ACCOUNT_ALERT,
   ACCOUNT_VIOLATION,
   QUALITY_DOWNGRADE,
+  RATE_LIMIT_ERROR,
   accountWebhook,
   valueErrorsWebhook,
 } from '../webhooks/whatsapp.delivery-fixtures.js';
@@ -49,6 +50,7 @@ describe(`workspace event log (${ENGINE})`, () => {
       'More messages were sent than this number’s throughput allows; they are retried after a pause.',
     );
     assert.deepEqual(quality!.details, QUALITY_DOWNGRADE, "Meta's object is kept whole");
+    assert.deepEqual(rateLimit!.details, RATE_LIMIT_ERROR);
     assert.equal(violation!.occurred_at, at.toISOString().replace('Z', '+00:00'));
     assert.equal(violation!.reason, null);
 
