@@ -28,6 +28,7 @@ import { registerWhatsappWebhookRoutes } from './webhooks/whatsapp.routes.js';
 import { registerMeRoutes } from './workspaces/me.routes.js';
 import { registerWebhookRoutes } from './outgoing/webhook.routes.js';
 import type { Config } from './config.js';
+import { registerWorkspaceEventRoutes } from './workspace-events/event.routes.js';
 
 /** The route table: every endpoint Parley serves, domain by domain. */
 export function registerRoutes(app: Api, services: Services, config: Config): void {
@@ -49,6 +50,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerCampaignRoutes(app, services.campaigns);
   registerWhatsappWebhookRoutes(app, config, services.webhooks);
   registerWebhookRoutes(app, services.outgoingWebhooks);
+  registerWorkspaceEventRoutes(app, services.workspaceEvents);
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
   registerAccountRoutes(app, services.accounts);
   registerMemberRoutes(app, services.members);

@@ -19,6 +19,7 @@ import { createMediaService } from './messages/media.js';
 import { createMessageService } from './messages/message.service.js';
 import { createOutbox } from './messages/outbox.js';
 import { createOutbound } from './messages/outbound/outbound.js';
+import { createStatusService } from './messages/statuses.js';
 import { createPortabilityService } from './portability/portability.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import type { Deps } from './shared/context.js';
@@ -43,6 +44,7 @@ import { createWhatsappWebhookService } from './webhooks/whatsapp.service.js';
 import { emitWebhookEvents } from './outgoing/webhook.events.js';
 import { createWebhookService } from './outgoing/webhook.service.js';
 import { createWebhookWorker } from './outgoing/webhook.worker.js';
+import { createWorkspaceEventService } from './workspace-events/event.service.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(deps: Deps, config: Config) {
@@ -57,7 +59,7 @@ export function createServices(deps: Deps, config: Config) {
   const contacts = createContactService(deps, tagging, cursors);
   const graph = createGraphClient({ graphUrl: config.whatsappGraphUrl, apiVersion: config.whatsappApiVersion });
   // The simulator reports its receipts through the message service, as Meta's status webhooks do.
-  const simulator = createSimulatorProvider({ newId: deps.newId, statuses: () => messages });
+  const simulator = createSimulatorProvider({ newId: deps.newId, statuses: () => statuses });
   const channels = createChannelService(deps, secrets, graph, simulator);
   // The dashboard's live updates: the message service and the outbox tell it what changed.
   const inboxEvents = createEventHub();
@@ -73,7 +75,9 @@ export function createServices(deps: Deps, config: Config) {
   const inbox = createInboxService(deps, inboxEvents);
   const eventStreams = createEventStreams(deps);
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
-  const outbox = createOutbox(deps, channels, { graceMs: config.outboxGraceMs }, inboxEvents, wakeFor);
+  // Meta's status webhooks and the simulator's receipts take one path.
+  const statuses = createStatusService(deps, wakeFor, inboxEvents);
+  const outbox = createOutbox(deps, channels, () => statuses, { graceMs: config.outboxGraceMs }, inboxEvents, wakeFor);
   // Every sender queues through the one outbound path: the sending rules, then the outbox.
   const outbound = createOutbound(deps, outbox);
   const optOut = createOptOutService(deps, outbound);
@@ -113,6 +117,7 @@ export function createServices(deps: Deps, config: Config) {
   );
   const templateSync = createTemplateSyncService(deps, templates, channels);
   const workspaces = createWorkspaceService(deps);
+  const workspaceEvents = createWorkspaceEventService(deps);
   return {
     deps,
     workspaces,
@@ -133,6 +138,7 @@ export function createServices(deps: Deps, config: Config) {
     portability: createPortabilityService(deps, contacts, templates, { sequences, flows }),
     channels,
     messages,
+    statuses,
     inbox,
     inboxEvents,
     eventStreams,
@@ -146,7 +152,16 @@ export function createServices(deps: Deps, config: Config) {
     graph,
     media: createMediaService(deps, channels, config.dataDir),
     templateSync,
-    webhooks: createWhatsappWebhookService(channels, messages, templateSync, new SharedWindowLimiter(deps), optOut),
+    workspaceEvents,
+    webhooks: createWhatsappWebhookService(
+      channels,
+      messages,
+      statuses,
+      templateSync,
+      new SharedWindowLimiter(deps),
+      workspaceEvents,
+      optOut,
+    ),
     outgoingWebhooks: createWebhookService(deps, secrets, { allowPrivate: config.allowPrivateWebhooks }, () =>
       webhookWorker.wake(),
     ),

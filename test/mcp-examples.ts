@@ -42,6 +42,12 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     expect: (result) => assert.equal((result.token as Json).scope, 'full'),
   },
   {
+    tool: 'list_workspace_events',
+    input: () => ({ limit: 5 }),
+    // A fresh simulator workspace: Meta has reported nothing.
+    expect: (result) => assert.deepEqual(rows(result), []),
+  },
+  {
     tool: 'create_contact',
     input: (s) => ({ phone: s.phone, name: 'Ada', tags: 'lead', metadata: { plan: 'pro' } }),
     expect: (result, s) => {

@@ -340,7 +340,7 @@ describe(`campaigns (${ENGINE})`, () => {
     assert.deepEqual(cancelled.body.counts, counts({ failed: 1 }));
     const failed = await cloud.ws.action<Message>('get-message', { message_id: message.id });
     assert.equal(failed.body.status, 'failed');
-    assert.deepEqual(failed.body.error, { code: null, title: 'campaign cancelled', details: null });
+    assert.deepEqual(failed.body.error, { code: null, title: 'campaign cancelled', details: null, reason: null });
     const row = await db
       .selectFrom('messages')
       .select('next_attempt_at')

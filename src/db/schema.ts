@@ -33,6 +33,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   event_streams: EventStreamTable;
   opt_out_settings: OptOutSettingsTable;
+  early_statuses: EarlyStatusTable;
+  workspace_events: WorkspaceEventTable;
 }
 
 export interface WorkspaceTable {
@@ -140,6 +142,8 @@ export interface MessageTable {
   campaign_id: string | null;
   created_at: string;
   updated_at: string;
+  /** Outbound: what Meta's status webhooks said beyond the status (pricing, conversation, callback data), JSON. */
+  delivery: string | null;
 }
 
 export interface ChannelTable {
@@ -359,4 +363,26 @@ export interface OptOutSettingsTable {
   /** 1 when a contact who opts out is told so once. */
   confirm: number;
   updated_at: string;
+}
+
+/** A status webhook for a wamid no message had yet: applied when the send is recorded. */
+export interface EarlyStatusTable {
+  id: string;
+  workspace_id: string;
+  wamid: string;
+  status_update: string;
+  received_at: string;
+}
+
+/** The workspace event log: Meta's `value.errors` and account updates. */
+export interface WorkspaceEventTable {
+  id: string;
+  workspace_id: string;
+  kind: string;
+  summary: string;
+  details: string;
+  occurred_at: string | null;
+  /** One row per event however often Meta delivers it (its id when Meta gives no time to tell retries by). */
+  dedupe_key: string;
+  created_at: string;
 }

@@ -1,4 +1,6 @@
 import { formatTimestamp } from '../shared/time.js';
+import type { StatusDelivery } from '../webhooks/whatsapp.payload.js';
+import { plainReason } from './error-reasons.js';
 import type { MessageError, MessageRow } from './message.repository.js';
 import type { Message } from './message.schema.js';
 
@@ -13,8 +15,24 @@ export function presentMessage(row: MessageRow): Message {
     contact_id: row.contact_id,
     contact_phone: row.contact_phone,
     provider_message_id: row.provider_message_id,
-    error: row.error ? (JSON.parse(row.error) as MessageError) : null,
+    error: row.error ? presentError(JSON.parse(row.error) as MessageError) : null,
+    ...presentDelivery(row.delivery ? (JSON.parse(row.delivery) as StatusDelivery) : null),
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
+  };
+}
+
+function presentError(error: MessageError) {
+  return { code: error.code, title: error.title, details: error.details, reason: plainReason(error.code) };
+}
+
+function presentDelivery(delivery: StatusDelivery | null) {
+  const conversation = delivery?.conversation;
+  return {
+    pricing: delivery?.pricing ?? null,
+    conversation: conversation
+      ? { ...conversation, expires_at: conversation.expires_at && formatTimestamp(conversation.expires_at) }
+      : null,
+    biz_opaque_callback_data: delivery?.biz_opaque_callback_data ?? null,
   };
 }

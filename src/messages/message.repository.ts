@@ -6,11 +6,25 @@ import { inboundFeedRecord, type MessageSender } from './message.record.js';
 import type { MessageStatus } from './message.schema.js';
 
 export type NewMessage = Omit<Insertable<MessageTable>, 'feed_record' | 'direction'>;
-export type MessageRow = Selectable<MessageTable> & { contact_phone: string };
+/** `delivery` is absent on a message presented as it is queued: no status has arrived yet. */
+export type MessageRow = Omit<Selectable<MessageTable>, 'delivery'> & {
+  delivery?: string | null;
+  contact_phone: string;
+};
 export interface MessageError {
   code: number | null;
   title: string;
   details: string | null;
+}
+
+/** What a status webhook changes on a message: an absent field keeps its value. */
+export interface StatusChangeRow {
+  status?: MessageStatus;
+  error?: MessageError;
+  delivery?: string;
+  /** Reconciliation: the wamid of a send the outbox never recorded, which is then never sent again. */
+  provider_message_id?: string;
+  next_attempt_at?: null;
 }
 
 /** What the outbox records for a message it tried: an absent field keeps its value. */
@@ -70,16 +84,16 @@ export function messageRepository(db: Kysely<Database>) {
     findById: (workspaceId: string, id: string): Promise<MessageRow | undefined> =>
       withContact().where('m.workspace_id', '=', workspaceId).where('m.id', '=', id).executeTakeFirst(),
 
-    /** Status webhooks name messages by wamid; they need only the current status, so no join. */
-    findOutboundByWamids: (workspaceId: string, wamids: string[]) =>
-      wamids.length === 0
+    /** Status webhooks name messages by wamid, or by Parley's id (biz_opaque_callback_data); no join needed. */
+    findOutboundBy: (workspaceId: string, key: 'provider_message_id' | 'id', values: string[]) =>
+      values.length === 0
         ? Promise.resolve([])
         : db
             .selectFrom('messages')
-            .select(['id', 'contact_id', 'status', 'provider_message_id'])
+            .select(['id', 'contact_id', 'status', 'provider_message_id', 'delivery'])
             .where('workspace_id', '=', workspaceId)
             .where('direction', '=', 'outbound')
-            .where('provider_message_id', 'in', wamids)
+            .where(key, 'in', values)
             .execute(),
 
     /** Records the outcomes of an outbox chunk in one statement. */
@@ -92,19 +106,23 @@ export function messageRepository(db: Kysely<Database>) {
         next_attempt_at: 'timestamptz',
         updated_at: 'timestamptz',
       });
+      // A status webhook that overtook the outbox (it named the message by its id, and so stored its
+      // wamid) stays: Meta's word on a send outranks the outbox's, which may be a timeout.
+      const outboxDecides = sql`(m.provider_message_id IS NULL OR m.status = 'queued')`;
       await sql`UPDATE messages AS m SET
-          status = COALESCE(v.status, m.status),
-          provider_message_id = COALESCE(v.provider_message_id, m.provider_message_id),
-          error = COALESCE(v.error, m.error),
-          next_attempt_at = v.next_attempt_at,
+          status = CASE WHEN ${outboxDecides} THEN COALESCE(v.status, m.status) ELSE m.status END,
+          provider_message_id = COALESCE(m.provider_message_id, v.provider_message_id),
+          error = CASE WHEN ${outboxDecides} THEN COALESCE(v.error, m.error) ELSE m.error END,
+          next_attempt_at = CASE WHEN ${outboxDecides} THEN v.next_attempt_at ELSE m.next_attempt_at END,
           updated_at = COALESCE(v.updated_at, m.updated_at)
         FROM ${v} WHERE m.id = v.id`.execute(db);
     },
 
-    async setStatus(id: string, status: MessageStatus, at: string, error: MessageError | null): Promise<void> {
+    async applyStatusChange(id: string, change: StatusChangeRow, at: string): Promise<void> {
+      const { error, ...rest } = change;
       await db
         .updateTable('messages')
-        .set({ status, updated_at: at, ...(error && { error: JSON.stringify(error) }) })
+        .set({ ...rest, updated_at: at, ...(error && { error: JSON.stringify(error) }) })
         .where('id', '=', id)
         .execute();
     },

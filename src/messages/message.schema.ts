@@ -81,10 +81,39 @@ export const MessageSchema = Type.Object(
           code: NullableField(Type.Integer({ description: "Meta's error code" })),
           title: Type.String(),
           details: NullableField(Type.String()),
+          reason: NullableField(
+            Type.String({ description: "What Meta's code means, in plain words; null for Parley's own errors" }),
+          ),
         }),
         Type.Null(),
       ],
       { description: 'Why a message failed' },
+    ),
+    pricing: Type.Union(
+      [
+        Type.Object({
+          billable: NullableField(Type.Boolean()),
+          pricing_model: NullableField(Type.String({ description: 'e.g. `PMP` (per message) or `CBP`' })),
+          category: NullableField(Type.String({ description: 'e.g. `marketing`, `utility`, `service`' })),
+          type: NullableField(Type.String({ description: 'e.g. `regular`, `free_customer_service`' })),
+        }),
+        Type.Null(),
+      ],
+      { description: "Outbound: the `pricing` of Meta's latest status webhook that had one" },
+    ),
+    conversation: Type.Union(
+      [
+        Type.Object({
+          id: NullableField(Type.String()),
+          origin_type: NullableField(Type.String({ description: 'e.g. `marketing`, `service`' })),
+          expires_at: NullableField(Timestamp()),
+        }),
+        Type.Null(),
+      ],
+      { description: "Outbound: the `conversation` of Meta's status webhooks" },
+    ),
+    biz_opaque_callback_data: NullableField(
+      Type.String({ description: "Outbound: what Meta's status webhooks echoed from the send (Parley's message id)" }),
     ),
     created_at: Timestamp(),
     updated_at: Timestamp(),

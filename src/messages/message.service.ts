@@ -4,7 +4,6 @@ import { contactRepository, newContactRow, type ContactRow } from '../contacts/c
 import type { ContactService } from '../contacts/contact.service.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors, validOrNull } from '../shared/errors.js';
-import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from '../templates/template.repository.js';
@@ -15,9 +14,6 @@ import { textContent, type OutboundContent } from './outbound/content.js';
 import type { Outbound } from './outbound/outbound.js';
 import { isRefusal, type Refusal } from './outbound/rules.js';
 import { templateContent } from './outbound/template.js';
-
-/** Status order: a webhook that arrives late never moves a message back (read stays read). */
-const STATUS_RANK: Record<string, number> = { queued: 0, sent: 1, delivered: 2, read: 3, failed: 4 };
 
 export interface InboundMessage {
   from: string;
@@ -34,12 +30,6 @@ export interface MessageEvents {
 }
 
 const noMessageEvents: MessageEvents = { publish: () => undefined };
-
-export interface StatusUpdate {
-  wamid: string;
-  status: 'sent' | 'delivered' | 'read' | 'failed';
-  errors: { code: number; title: string; details?: string | undefined }[];
-}
 
 /** Sending (through the outbox) and receiving messages. */
 export function createMessageService(
@@ -129,41 +119,6 @@ export function createMessageService(
       return accepted.map((entry) => (!entry ? 'rejected' : inserted.has(entry.id) ? 'stored' : 'duplicate'));
     },
 
-    /**
-     * Applies delivery statuses from Meta in one transaction, in order; a status older than the
-     * message's current one is ignored (read stays read). Says for each whether it changed a message.
-     */
-    async applyStatuses(caller: Caller, updates: StatusUpdate[]): Promise<boolean[]> {
-      const changed: { type: 'status'; contact_id: string; message_id: string }[] = [];
-      const statusChanges: StatusChange[] = [];
-      const [result, queued] = await db.transaction().execute(async (trx) => {
-        const messages = messageRepository(trx);
-        const known = new Map(
-          (await messages.findOutboundByWamids(caller.workspaceId, [...new Set(updates.map((u) => u.wamid))])).map(
-            (message) => [message.provider_message_id, message],
-          ),
-        );
-        const applied: boolean[] = [];
-        for (const update of updates) {
-          const message = known.get(update.wamid);
-          const advances = !!message && (STATUS_RANK[update.status] ?? 0) > (STATUS_RANK[message.status] ?? 0);
-          if (message && advances) {
-            const error = update.errors[0];
-            await messages.setStatus(message.id, update.status, now(), error ? errorOf(error) : null);
-            message.status = update.status;
-            changed.push({ type: 'status', contact_id: message.contact_id, message_id: message.id });
-            statusChanges.push({ workspaceId: caller.workspaceId, id: message.id, status: update.status });
-          }
-          applied.push(advances);
-        }
-        await emitStatusChanges(trx, deps, statusChanges);
-        return [applied, queuedIn(trx)] as const;
-      });
-      wakeFor(queued);
-      events.publish(caller.workspaceId, changed);
-      return result;
-    },
-
     /** The simulator's stand-in for a customer writing in (CLI, API): stored like a webhook's message. */
     async simulateInbound(caller: Caller, input: { from: string; text: string }): Promise<Message> {
       if ((await channels.get(caller)).provider !== 'simulator') {
@@ -191,10 +146,6 @@ export function createMessageService(
       return presentMessage(row);
     },
   };
-}
-
-function errorOf(error: StatusUpdate['errors'][number]) {
-  return { code: error.code, title: error.title, details: error.details ?? null };
 }
 
 /** An inbound message as the automation engines see it, in the transaction that stored it. */

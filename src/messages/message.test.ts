@@ -280,7 +280,13 @@ describe(`messaging (${ENGINE})`, () => {
     assert.equal((await postWebhook(failed)).status, 200);
     const result = (await cloud.ws.action<Message>('get-message', { message_id: other.body.id })).body;
     assert.equal(result.status, 'failed');
-    assert.deepEqual(result.error, { code: 131026, title: 'Message undeliverable', details: null });
+    assert.deepEqual(result.error, {
+      code: 131026,
+      title: 'Message undeliverable',
+      details: null,
+      reason:
+        'The message could not be delivered: the number may not be on WhatsApp, use an old app version or not have accepted the latest terms.',
+    });
   });
 
   test('simulator › a send moves through sent, delivered and read; simulate-inbound opens the window', async () => {
@@ -329,6 +335,7 @@ describe(`messaging (${ENGINE})`, () => {
       statuses: 0,
       template_statuses: 0,
       marketing_preferences: 0,
+      account_events: 0,
       unrouted: 0,
       rejected: 1,
     });

@@ -35,6 +35,11 @@ type ProviderCache = (workspaceId: string) => Promise<ChannelProvider>;
 /** How long a send whose outcome is unknown waits for the channel's status before it is sent again. */
 export const DEFAULT_GRACE_MS = 15 * 60_000;
 
+/** Statuses that overtook their sends: kept by the status path (statuses.ts), applied once the sends are recorded. */
+export interface EarlyStatuses {
+  sendsRecorded(wamids: string[]): Promise<void>;
+}
+
 /**
  * The durable outbox: a send is committed (status queued, next_attempt_at set) before any network
  * call; this worker claims due messages with a lease, paces them, sends each through its workspace's
@@ -45,6 +50,7 @@ export const DEFAULT_GRACE_MS = 15 * 60_000;
 export function createOutbox(
   deps: Deps,
   channels: ChannelService,
+  earlyStatuses: () => EarlyStatuses,
   options: { graceMs?: number } = {},
   events: MessageEvents = { publish: () => undefined },
   /** Wakes the workers a committed transaction queued work for (the webhook deliveries of status changes). */
@@ -168,6 +174,15 @@ export function createOutbox(
     }
   }
 
+  /** Statuses that overtook these recorded sends are applied now (one look per round, not per chunk). */
+  async function applyEarlyStatuses(outcomes: Outcome[]): Promise<void> {
+    const wamids = outcomes.flatMap((outcome) => outcome.change.provider_message_id ?? []);
+    if (wamids.length === 0) return;
+    await earlyStatuses()
+      .sendsRecorded(wamids)
+      .catch((error: unknown) => log?.error({ err: error }, 'applying early statuses failed'));
+  }
+
   /** Committed messages this process leased when it wrote them (queueNow), waiting for the next round. */
   const handedOff: { message: LeasedMessage; handedAt: number }[] = [];
 
@@ -192,12 +207,16 @@ export function createOutbox(
     const handOffs = nextHandOffs();
     const claimed = handOffs.length > 0 ? handOffs : await claimDue();
     const providerOf = providerCache();
+    const recorded: Outcome[] = [];
     for (let i = 0; i < claimed.length; i += CONCURRENCY) {
       const chunk = claimed.slice(i, i + CONCURRENCY);
       const outcomes = await Promise.all(chunk.map((message) => deliverSafely(message, providerOf)));
-      await record(outcomes.filter((outcome): outcome is Outcome => outcome !== null));
+      const delivered = outcomes.filter((outcome): outcome is Outcome => outcome !== null);
+      await record(delivered);
+      recorded.push(...delivered);
       announce(chunk.filter((_, j) => outcomes[j] !== null));
     }
+    await applyEarlyStatuses(recorded);
     return handOffs.length > 0 || handedOff.length > 0 || claimed.length === BATCH;
   }
 

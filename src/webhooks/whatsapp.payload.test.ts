@@ -36,6 +36,8 @@ function summary(event: WebhookEvent): (string | null)[] {
       return [event.templateName, event.status];
     case 'marketing_preference':
       return [event.from, event.value];
+    case 'account_event':
+      return [event.field, event.summary];
   }
 }
 
@@ -266,6 +268,11 @@ describe('parseWebhook › statuses', () => {
       timestamp: new Date(1750857384 * 1000),
       recipient: '+16505551234',
       errors: [],
+      delivery: {
+        pricing: { billable: true, pricing_model: 'PMP', category: 'service', type: null },
+        conversation: { id: 'a75d17ad06104c51166f948319b03c6a', origin_type: 'service', expires_at: null },
+        biz_opaque_callback_data: null,
+      },
     });
   });
 
@@ -426,12 +433,23 @@ describe('parseWebhook › batches and malformed bodies', () => {
     assert.deepEqual(parseWebhook(body), []);
   });
 
-  test('fields other than messages and template status updates yield no events', () => {
-    const body = {
+  test('fields Parley does not record yield no events; account updates become account events', () => {
+    const change = (field: string) => ({
       object: 'whatsapp_business_account',
-      entry: [{ id: '1', changes: [{ field: 'account_update', value: { event: 'VERIFIED_ACCOUNT' } }] }],
-    };
-    assert.deepEqual(parseWebhook(body), []);
+      entry: [{ id: '1', time: 1739321024, changes: [{ field, value: { event: 'VERIFIED_ACCOUNT' } }] }],
+    });
+    assert.deepEqual(parseWebhook(change('message_echoes')), []);
+    assert.deepEqual(parseWebhook(change('account_update')), [
+      {
+        kind: 'account_event',
+        phoneNumberId: null,
+        wabaId: '1',
+        field: 'account_update',
+        summary: 'account update: VERIFIED_ACCOUNT',
+        details: { event: 'VERIFIED_ACCOUNT' },
+        occurredAt: new Date(1739321024 * 1000),
+      },
+    ]);
     assert.deepEqual(parseWebhook({ object: 'whatsapp_business_account' }), [], 'no entry at all');
   });
 

@@ -46,6 +46,33 @@ export interface StatusEvent {
   /** The recipient in E.164, or null when Meta identifies them only by a business-scoped user id. */
   recipient: string | null;
   errors: StatusError[];
+  delivery: StatusDelivery;
+}
+
+/** What a status says beyond the status itself, as get-message shows it. */
+export interface StatusDelivery {
+  pricing: {
+    billable: boolean | null;
+    pricing_model: string | null;
+    category: string | null;
+    type: string | null;
+  } | null;
+  conversation: { id: string | null; origin_type: string | null; expires_at: string | null } | null;
+  /** Echoed from the send: Parley writes its message id there. */
+  biz_opaque_callback_data: string | null;
+}
+
+/** A `value.errors` entry or an account update: recorded in the workspace event log. */
+export interface AccountEvent {
+  kind: 'account_event';
+  /** Routes the event: the business number when Meta names one, else every workspace on the account. */
+  phoneNumberId: string | null;
+  wabaId: string | null;
+  /** The webhook field (`account_update`, …) or `errors` for a messages change's `value.errors`. */
+  field: string;
+  summary: string;
+  details: Json;
+  occurredAt: Date | null;
 }
 
 export interface TemplateStatusEvent {
@@ -70,7 +97,8 @@ export interface MarketingPreferenceEvent {
   value: 'stop' | 'resume';
 }
 
-export type WebhookEvent = InboundMessageEvent | StatusEvent | TemplateStatusEvent | MarketingPreferenceEvent;
+export type WebhookEvent =
+  InboundMessageEvent | StatusEvent | TemplateStatusEvent | MarketingPreferenceEvent | AccountEvent;
 
 /**
  * A delivery's JSON (its signature already checked), every string made storable: an unstorable
@@ -102,7 +130,7 @@ function parseChange(entry: Json, change: Json): WebhookEvent[] {
     case 'message_template_status_update':
       return compact([templateStatus(entry, value)]);
     default:
-      return [];
+      return compact([accountEvent(entry, change.field, value)]);
   }
 }
 
@@ -122,6 +150,7 @@ function parseMessagesChange(value: Json): WebhookEvent[] {
     ...records(value.messages).map((message) => inboundMessage(message, line, contacts)),
     ...records(value.statuses).map((status) => deliveryStatus(status, phoneNumberId)),
     ...records(value.user_preferences).map((preference) => marketingPreference(preference, phoneNumberId, contacts)),
+    ...valueErrors(value, phoneNumberId),
   ]);
 }
 
@@ -184,6 +213,27 @@ function deliveryStatus(raw: Json, phoneNumberId: string): StatusEvent | null {
     timestamp,
     recipient: e164(raw.recipient_id),
     errors: compact(records(raw.errors).map(statusError)),
+    delivery: statusDelivery(raw),
+  };
+}
+
+function statusDelivery(raw: Json): StatusDelivery {
+  const pricing = isRecord(raw.pricing) ? raw.pricing : null;
+  const conversation = isRecord(raw.conversation) ? raw.conversation : null;
+  const expiration = conversation && unixTime(conversation.expiration_timestamp);
+  return {
+    pricing: pricing && {
+      billable: typeof pricing.billable === 'boolean' ? pricing.billable : null,
+      pricing_model: text(pricing.pricing_model),
+      category: text(pricing.category),
+      type: text(pricing.type),
+    },
+    conversation: conversation && {
+      id: text(conversation.id),
+      origin_type: text(record(conversation.origin).type),
+      expires_at: expiration ? expiration.toISOString() : null,
+    },
+    biz_opaque_callback_data: text(raw.biz_opaque_callback_data),
   };
 }
 
@@ -227,6 +277,47 @@ function templateStatus(entry: Json, value: Json): TemplateStatusEvent | null {
     status,
     reason: reason === 'NONE' ? null : reason,
   };
+}
+
+/** The account-level fields Meta documents for a WhatsApp Business Account subscription. */
+const ACCOUNT_FIELDS = new Set([
+  'account_update',
+  'account_alerts',
+  'account_review_update',
+  'business_capability_update',
+  'phone_number_quality_update',
+  'phone_number_name_update',
+  'security',
+]);
+
+function accountEvent(entry: Json, field: unknown, value: Json): AccountEvent | null {
+  if (typeof field !== 'string' || !ACCOUNT_FIELDS.has(field)) return null;
+  const wabaId = idText(entry.id);
+  if (wabaId === null) return null;
+  const event = text(value.event) ?? text(value.decision) ?? text(record(value.alert_info).alert_type);
+  return {
+    kind: 'account_event',
+    phoneNumberId: null,
+    wabaId,
+    field,
+    summary: [field.replaceAll('_', ' '), event, text(value.display_phone_number) ?? text(value.phone_number)]
+      .filter((part) => part !== null)
+      .join(': '),
+    details: value,
+    occurredAt: unixTime(entry.time),
+  };
+}
+
+/** A messages change's `value.errors`: Meta could not deliver something to the business (e.g. 130429). */
+function valueErrors(value: Json, phoneNumberId: string): AccountEvent[] {
+  return records(value.errors).flatMap((raw) => {
+    const error = statusError(raw);
+    if (error === null) return [];
+    const summary = `error ${error.code}: ${error.title}`;
+    return [
+      { kind: 'account_event', phoneNumberId, wabaId: null, field: 'errors', summary, details: raw, occurredAt: null },
+    ];
+  });
 }
 
 function isMessageType(value: string): value is MessageType {

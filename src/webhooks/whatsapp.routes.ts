@@ -71,6 +71,7 @@ export function registerWhatsappWebhookRoutes(app: Api, config: Config, webhooks
               marketing_preferences: Type.Integer(),
               unrouted: Type.Integer(),
               rejected: Type.Integer(),
+              account_events: Type.Integer(),
             }),
             ...readErrors(),
           },

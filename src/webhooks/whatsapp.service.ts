@@ -1,11 +1,19 @@
 import type { ChannelService } from '../channels/channel.service.js';
 import type { MessageService } from '../messages/message.service.js';
+import type { StatusService } from '../messages/statuses.js';
 import type { TemplateSyncService } from '../templates/template-sync.js';
 import { errors } from '../shared/errors.js';
 import { groupCommit } from '../shared/group-commit.js';
 import type { SharedWindowLimiter } from '../http/rate-limit.js';
 import type { OptOutService } from '../contacts/opt-out.js';
-import type { InboundMessageEvent, MarketingPreferenceEvent, StatusEvent, WebhookEvent } from './whatsapp.payload.js';
+import type { WorkspaceEventService } from '../workspace-events/event.service.js';
+import type {
+  AccountEvent,
+  InboundMessageEvent,
+  MarketingPreferenceEvent,
+  StatusEvent,
+  WebhookEvent,
+} from './whatsapp.payload.js';
 
 /**
  * Unsigned (or wrongly signed) deliveries one client address may send per minute; past them it is
@@ -28,6 +36,8 @@ export interface WebhookOutcome {
   marketing_preferences: number;
   /** Events Parley cannot store (e.g. a sender number that is not a valid phone number). */
   rejected: number;
+  /** Account updates and `value.errors` recorded in workspace event logs. */
+  account_events: number;
 }
 
 /**
@@ -40,10 +50,18 @@ export interface WebhookOutcome {
 export function createWhatsappWebhookService(
   channels: ChannelService,
   messages: MessageService,
+  statuses: StatusService,
   templateSync: TemplateSyncService,
   limiter: SharedWindowLimiter,
+  eventLog: WorkspaceEventService,
   optOut: OptOutService,
 ) {
+  /** The workspaces an account event concerns: its business number's, else every one on its account. */
+  async function workspacesOf(event: AccountEvent, workspaceOf: (phoneNumberId: string) => Promise<string | null>) {
+    if (event.phoneNumberId !== null) return [await workspaceOf(event.phoneNumberId)].filter((id) => id !== null);
+    return event.wabaId === null ? [] : channels.workspacesOfWaba(event.wabaId);
+  }
+
   async function applyDeliveries(deliveries: WebhookEvent[][]): Promise<WebhookOutcome[]> {
     const outcomes = deliveries.map(emptyOutcome);
     const workspaces = new Map<string, string | null>();
@@ -53,8 +71,9 @@ export function createWhatsappWebhookService(
       return workspaces.get(phoneNumberId)!;
     };
     const inbound = new ByWorkspace<InboundMessageEvent>();
-    const statuses = new ByWorkspace<StatusEvent>();
+    const statusEvents = new ByWorkspace<StatusEvent>();
     const preferences = new ByWorkspace<MarketingPreferenceEvent>();
+    const accountEvents: { workspaceIds: string[]; event: AccountEvent }[] = [];
     for (const [delivery, events] of deliveries.entries()) {
       const outcome = outcomes[delivery]!;
       for (const event of events) {
@@ -63,11 +82,18 @@ export function createWhatsappWebhookService(
           outcome.template_statuses += await templateSync.applyStatus(wabaId, templateName, language, status);
           continue;
         }
+        if (event.kind === 'account_event') {
+          const workspaceIds = await workspacesOf(event, workspaceOf);
+          if (workspaceIds.length === 0) outcome.unrouted++;
+          else outcome.account_events++;
+          accountEvents.push({ workspaceIds, event });
+          continue;
+        }
         const workspaceId = await workspaceOf(event.phoneNumberId);
         if (!workspaceId) outcome.unrouted++;
         else if (event.kind === 'message') inbound.add(workspaceId, event, outcome);
         else if (event.kind === 'marketing_preference') preferences.add(workspaceId, event, outcome);
-        else statuses.add(workspaceId, event, outcome);
+        else statusEvents.add(workspaceId, event, outcome);
       }
     }
     for (const [workspaceId, entries] of inbound) {
@@ -82,8 +108,8 @@ export function createWhatsappWebhookService(
         else outcome.rejected++;
       });
     }
-    for (const [workspaceId, entries] of statuses) {
-      const applied = await messages.applyStatuses(
+    for (const [workspaceId, entries] of statusEvents) {
+      const applied = await statuses.applyStatuses(
         { workspaceId },
         entries.map((entry) => entry.event),
       );
@@ -96,6 +122,7 @@ export function createWhatsappWebhookService(
       );
       applied.forEach((done, i) => (entries[i]!.outcome.marketing_preferences += done ? 1 : 0));
     }
+    await eventLog.record(accountEvents);
     return outcomes;
   }
 
@@ -123,6 +150,7 @@ function emptyOutcome(): WebhookOutcome {
     marketing_preferences: 0,
     unrouted: 0,
     rejected: 0,
+    account_events: 0,
   };
 }
 

@@ -3,6 +3,7 @@ import { dashboard } from './api';
 import { Link, match, navigate, type Route } from './router';
 import { useSession } from './session';
 import { ApiTokens } from './pages/settings-tokens';
+import { WorkspaceEvents } from './pages/settings-events';
 import { InboxRoutes } from './pages/inbox/routes';
 import { ContactImport, ContactPage, ContactsList } from './pages/contacts';
 import { AutomationRoutes } from './pages/automation/routes';
@@ -36,6 +37,7 @@ const routes: Route[] = [
   { pattern: /^\/settings\/opt-out$/, render: () => <OptOutSettingsPage /> },
   { pattern: /^\/settings\/team$/, render: () => <TeamSettings /> },
   { pattern: /^\/settings\/account$/, render: () => <AccountSettings /> },
+  { pattern: /^\/settings\/events$/, render: () => <WorkspaceEvents /> },
   { pattern: /^\/simulator$/, render: () => <Simulator /> },
 ];
 

@@ -920,6 +920,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/list-workspace-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What Meta reported about the account and number, newest first
+     * @description Meta's account updates (bans, reviews, quality and messaging-limit changes, alerts, display-name decisions, security) and the `errors` a messages webhook carries (e.g. 130429), as Parley recorded them, newest first: the latest `limit` (default 50, at most 100).
+     */
+    post: operations['listWorkspaceEvents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1267,7 +1287,32 @@ export interface components {
         code: number | null;
         title: string;
         details: string | null;
+        /** @description What Meta's code means, in plain words; null for Parley's own errors */
+        reason: string | null;
       } | null;
+      /** @description Outbound: the `pricing` of Meta's latest status webhook that had one */
+      pricing: {
+        billable: boolean | null;
+        /** @description e.g. `PMP` (per message) or `CBP` */
+        pricing_model: string | null;
+        /** @description e.g. `marketing`, `utility`, `service` */
+        category: string | null;
+        /** @description e.g. `regular`, `free_customer_service` */
+        type: string | null;
+      } | null;
+      /** @description Outbound: the `conversation` of Meta's status webhooks */
+      conversation: {
+        id: string | null;
+        /** @description e.g. `marketing`, `service` */
+        origin_type: string | null;
+        /**
+         * Format: date-time
+         * @example 2026-11-22T09:30:00.000+00:00
+         */
+        expires_at: string | null;
+      } | null;
+      /** @description Outbound: what Meta's status webhooks echoed from the send (Parley's message id) */
+      biz_opaque_callback_data: string | null;
       /**
        * Format: date-time
        * @example 2026-11-22T09:30:00.000+00:00
@@ -1775,6 +1820,32 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       updated_at: string;
+    };
+    WorkspaceEvent: {
+      /** Format: uuid */
+      id: string;
+      /** @description Meta's webhook field: `account_update`, `account_alerts`, `account_review_update`, `business_capability_update`, `phone_number_quality_update`, `phone_number_name_update`, `security`, or `errors` (a messages webhook's `value.errors`) */
+      kind: string;
+      /** @description One line for people, e.g. `error 130429: Rate limit hit` */
+      summary: string;
+      /** @description For `errors`: what Meta's code means, in plain words */
+      reason: string | null;
+      /** @description Meta's object as delivered */
+      details: {
+        [key: string]: unknown;
+      };
+      /**
+       * Format: date-time
+       * @description When Meta says it happened (the entry's `time`), when it says
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      occurred_at: string | null;
+      /**
+       * Format: date-time
+       * @description When Parley recorded it
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
     };
   };
   responses: never;
@@ -6988,6 +7059,119 @@ export interface operations {
       };
       /** @description No such resource in this workspace (not_found) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listWorkspaceEvents: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description How many events (default 50) */
+          limit?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkspaceEvent'][];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
         headers: {
           [name: string]: unknown;
         };

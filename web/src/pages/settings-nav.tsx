@@ -6,6 +6,7 @@ const tabs = [
   { href: '/settings/workspace', label: 'Workspace' },
   { href: '/settings/opt-out', label: 'Opt-out' },
   { href: '/settings/team', label: 'Team' },
+  { href: '/settings/events', label: 'WhatsApp events' },
   { href: '/settings/account', label: 'Your account' },
 ];
 
