@@ -360,6 +360,7 @@ describe(`real processes (${ENGINE})`, () => {
     alive = await first;
     // Meta answers 60 sends, then stops answering: the sends after those are in flight at the kill.
     graph.holdMessagesAfter(60);
+    const heldBefore = graph.held.length;
     const created = await asClient(alive.http, cloud.ws).action<Campaign>('create-campaign', {
       name: 'Promo',
       template_id: template.id,
@@ -370,7 +371,7 @@ describe(`real processes (${ENGINE})`, () => {
     await poll(
       'sends held mid-campaign',
       () => Promise.resolve(graph.held.length),
-      (held) => held > 0,
+      (held) => held > heldBefore,
     );
     await alive.kill();
     alive = null;
