@@ -13,6 +13,7 @@ import { createEventHub } from './inbox/event-hub.js';
 import { createEventStreams } from './inbox/event-streams.js';
 import { createInboxService } from './inbox/inbox.service.js';
 import { createMediaService } from './messages/media.js';
+import { createInboundService } from './messages/inbound.js';
 import { createMessageService } from './messages/message.service.js';
 import { createOutbox } from './messages/outbox.js';
 import { createPortabilityService } from './portability/portability.service.js';
@@ -68,11 +69,11 @@ export function createServices(deps: Deps, config: Config) {
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
   // The outbox reports the simulator's receipts through the message service, which wakes the outbox.
   const outbox = createOutbox(deps, channels, graph, () => messages, inboxEvents, wakeFor);
-  const messages = createMessageService(
+  const messages = createMessageService(deps, contacts, outbox, wakeFor, inboxEvents);
+  // Inbound messages: stored, then heard by outgoing webhooks, the inbox and the automation engines.
+  const inbound = createInboundService(
     deps,
-    contacts,
     channels,
-    outbox,
     wakeFor,
     () => ({
       async received(trx, workspaceId, received) {
@@ -121,6 +122,7 @@ export function createServices(deps: Deps, config: Config) {
     portability: createPortabilityService(deps, contacts, templates, { sequences, flows }),
     channels,
     messages,
+    inbound,
     inbox,
     inboxEvents,
     eventStreams,
@@ -133,7 +135,7 @@ export function createServices(deps: Deps, config: Config) {
     graph,
     media: createMediaService(deps, channels, graph, config.dataDir),
     templateSync,
-    webhooks: createWhatsappWebhookService(channels, messages, templateSync, new SharedWindowLimiter(deps)),
+    webhooks: createWhatsappWebhookService(channels, inbound, messages, templateSync, new SharedWindowLimiter(deps)),
     outgoingWebhooks: createWebhookService(deps, secrets, { allowPrivate: config.allowPrivateWebhooks }, () =>
       webhookWorker.wake(),
     ),

@@ -8,7 +8,8 @@ import { contactRepository, type ContactRow } from '../contacts/contact.reposito
 import type { ContactEvents, ContactService } from '../contacts/contact.service.js';
 import type { Database } from '../db/schema.js';
 import { messageText } from '../messages/message.record.js';
-import { outboundMessage, WINDOW_MS, type OutboxQueue, type ReceivedMessage } from '../messages/message.service.js';
+import type { ReceivedMessage } from '../messages/inbound.js';
+import { outboundMessage, WINDOW_MS, type OutboxQueue } from '../messages/message.service.js';
 import { templateContent } from '../messages/template-message.js';
 import { emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { Caller, Deps } from '../shared/context.js';

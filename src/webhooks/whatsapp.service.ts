@@ -1,4 +1,5 @@
 import type { ChannelService } from '../channels/channel.service.js';
+import type { InboundService } from '../messages/inbound.js';
 import type { MessageService } from '../messages/message.service.js';
 import type { TemplateSyncService } from '../templates/template-sync.js';
 import { errors } from '../shared/errors.js';
@@ -36,6 +37,7 @@ export interface WebhookOutcome {
  */
 export function createWhatsappWebhookService(
   channels: ChannelService,
+  inbound: InboundService,
   messages: MessageService,
   templateSync: TemplateSyncService,
   limiter: SharedWindowLimiter,
@@ -48,7 +50,7 @@ export function createWhatsappWebhookService(
         workspaces.set(phoneNumberId, await channels.workspaceOfNumber(phoneNumberId));
       return workspaces.get(phoneNumberId)!;
     };
-    const inbound = new ByWorkspace<InboundMessageEvent>();
+    const messagesByWorkspace = new ByWorkspace<InboundMessageEvent>();
     const statuses = new ByWorkspace<StatusEvent>();
     for (const [delivery, events] of deliveries.entries()) {
       const outcome = outcomes[delivery]!;
@@ -60,12 +62,12 @@ export function createWhatsappWebhookService(
         }
         const workspaceId = await workspaceOf(event.phoneNumberId);
         if (!workspaceId) outcome.unrouted++;
-        else if (event.kind === 'message') inbound.add(workspaceId, event, outcome);
+        else if (event.kind === 'message') messagesByWorkspace.add(workspaceId, event, outcome);
         else statuses.add(workspaceId, event, outcome);
       }
     }
-    for (const [workspaceId, entries] of inbound) {
-      const results = await messages.receiveAll(
+    for (const [workspaceId, entries] of messagesByWorkspace) {
+      const results = await inbound.receiveAll(
         { workspaceId },
         entries.map((entry) => entry.event),
       );
