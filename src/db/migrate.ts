@@ -13,6 +13,7 @@ import * as idempotencyPerCaller from './migrations/0009_idempotency_per_caller.
 import * as people from './migrations/0010_people.js';
 import * as loginGuard from './migrations/0011_login_guard.js';
 import * as webhook from './migrations/0012_webhook.js';
+import * as inbound from './migrations/0013_inbound.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0010_people': people,
   '0011_login_guard': loginGuard,
   '0012_webhook': webhook,
+  '0013_inbound': inbound,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -1,8 +1,16 @@
 import type { ChannelService } from '../channels/channel.service.js';
-import { parseName, parsePhone } from '../contacts/contact.input.js';
-import { contactRepository, newContactRow, type ContactRow } from '../contacts/contact.repository.js';
+import { parsePhone } from '../contacts/contact.input.js';
+import type { ContactRow } from '../contacts/contact.repository.js';
 import type { Caller, Deps } from '../shared/context.js';
-import { errors, validOrNull } from '../shared/errors.js';
+import { errors } from '../shared/errors.js';
+import type { Amendment } from '../webhooks/whatsapp.payload.js';
+import { storeAll, type SenderEntry } from './inbound-store.js';
+import {
+  openSendersWindows,
+  recordSenderIdentities,
+  senderAddresses,
+  type AddressedInbound,
+} from './inbound-senders.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { presentMessage } from './message.presenter.js';
@@ -12,12 +20,18 @@ import type { MessageEvents } from './message.service.js';
 
 /** An inbound message as the webhook parser hands it over. */
 export interface InboundMessage {
-  from: string;
+  /** The sender's wa_id digits (or an E.164 phone), null when Meta names them only by user id. */
+  from: string | null;
+  /** The sender's business-scoped user id. */
+  userId: string | null;
   profileName: string | null;
   wamid: string;
   timestamp: Date;
   type: string;
+  /** The type object, with Meta's `context`, `referral` and `identity` when sent. */
   content: Record<string, unknown>;
+  /** An edit or revocation of an earlier message. */
+  amends: Amendment | null;
 }
 
 /** An inbound message as the automation engines see it, in the transaction that stored it. */
@@ -38,13 +52,8 @@ export interface InboundListener {
   received(trx: Deps['db'], workspaceId: string, messages: ReceivedMessage[]): Promise<void>;
 }
 
-/** What became of an inbound message: stored, already stored (a retried delivery), or refused. */
+/** What became of an inbound message: stored (or applied), already stored (a retried delivery), or refused. */
 export type ReceiveOutcome = 'stored' | 'duplicate' | 'rejected';
-
-interface Entry {
-  inbound: InboundMessage;
-  id: string;
-}
 
 /** Receiving messages: from webhooks (receiveAll) and from the simulator (simulateInbound). */
 export function createInboundService(
@@ -56,46 +65,48 @@ export function createInboundService(
   events: MessageEvents,
 ) {
   const { db, clock, newId } = deps;
-  const now = () => toStoredTimestamp(clock.now());
 
   /**
-   * Stores inbound messages (senders' phones already in E.164) in one transaction, with their senders'
-   * windows and what the automation engines do about them; returns the ids it stored (not duplicates).
+   * Stores inbound messages in one transaction, with their senders, their senders' windows, what
+   * they amend or react to, and what the automation engines do about them. One outcome and id per message.
    */
-  async function receive(caller: Caller, inbounds: Entry[]): Promise<Set<string>> {
-    if (inbounds.length === 0) return new Set();
-    const [stored, queued] = await db.transaction().execute(async (trx) => {
-      const senders = await openSendersWindows(trx, deps, caller.workspaceId, inbounds);
-      const entries = inbounds.map((entry) => ({ ...entry, sender: senders.get(entry.inbound.from)! }));
-      const ids = await messageRepository(trx).insertInbound(entries.map((entry) => inboundRow(caller, entry, now())));
-      const fresh = entries.filter((entry) => ids.has(entry.id));
-      await inboundListener().received(trx, caller.workspaceId, fresh.map(received));
-      return [fresh, queuedIn(trx)] as const;
+  async function receive(
+    caller: Caller,
+    inbounds: InboundMessage[],
+  ): Promise<{ outcome: ReceiveOutcome; id: string }[]> {
+    const workspaceId = caller.workspaceId;
+    const at = toStoredTimestamp(clock.now());
+    const [outcomes, changed, queued] = await db.transaction().execute(async (trx) => {
+      const addresses = await senderAddresses(trx, workspaceId, inbounds);
+      const entries = inbounds.map((inbound, i) => ({ inbound, address: addresses[i] ?? null, id: newId() }));
+      const addressed = entries.filter((entry): entry is Entry => entry.address !== null);
+      const senders = await openSendersWindows(trx, deps, workspaceId, addressed);
+      const withSenders = addressed.map((entry) => ({ ...entry, sender: senders.get(entry.address.phone)! }));
+      await recordSenderIdentities(trx, workspaceId, withSenders);
+      const { stored, results } = await storeAll(trx, workspaceId, withSenders, at);
+      await inboundListener().received(trx, workspaceId, stored.map(received));
+      const outcomes = entries.map(({ id }) => results.get(id) ?? { outcome: 'rejected' as const, id });
+      return [outcomes, results, queuedIn(trx)] as const;
     });
     wakeFor(queued);
     events.publish(
-      caller.workspaceId,
-      stored.map((entry) => ({ type: 'message', contact_id: entry.sender.id, message_id: entry.id })),
+      workspaceId,
+      [...changed.values()]
+        .filter((result) => result.outcome === 'stored')
+        .map((result) => ({ type: 'message', contact_id: result.contactId, message_id: result.id })),
     );
-    return new Set(stored.map((entry) => entry.id));
+    return outcomes;
   }
 
   return {
     /**
      * Stores inbound messages from webhooks in one transaction: each once (Meta retries deliveries;
      * the wamid decides), unknown senders created with their profile name, each sender's 24-hour
-     * window opened. A sender number that is not a phone number is rejected. One outcome per message.
+     * window opened; edits and revocations applied to the message they change. One outcome per message.
      */
     async receiveAll(caller: Caller, inbounds: InboundMessage[]): Promise<ReceiveOutcome[]> {
-      const accepted = inbounds.map((inbound) => {
-        const phone = validOrNull(() => parsePhone(inbound.from)); // not a phone number: refused
-        return phone === null ? null : { inbound: { ...inbound, from: phone }, id: newId() };
-      });
-      const inserted = await receive(
-        caller,
-        accepted.filter((entry) => entry !== null),
-      );
-      return accepted.map((entry) => (!entry ? 'rejected' : inserted.has(entry.id) ? 'stored' : 'duplicate'));
+      if (inbounds.length === 0) return [];
+      return (await receive(caller, inbounds)).map((result) => result.outcome);
     },
 
     /** The simulator's stand-in for a customer writing in (CLI, API): stored like a webhook's message. */
@@ -108,87 +119,30 @@ export function createInboundService(
       }
       const inbound = {
         from: parsePhone(input.from, 'from'),
+        userId: null,
         profileName: null,
         wamid: `wamid.SIMULATED.${newId()}`,
         timestamp: clock.now(),
         type: 'text',
         content: { body: input.text },
+        amends: null,
       };
-      const id = newId();
-      await receive(caller, [{ inbound, id }]);
+      const [{ id }] = (await receive(caller, [inbound])) as [{ id: string }, ...unknown[]];
       return presentMessage((await messageRepository(db).findById(caller.workspaceId, id))!);
     },
   };
 }
 
+type Entry = AddressedInbound & { id: string };
+
 export type InboundService = ReturnType<typeof createInboundService>;
 
-function received(entry: Entry & { sender: ContactRow }): ReceivedMessage {
+function received(entry: SenderEntry): ReceivedMessage {
   return {
     id: entry.id,
     contactId: entry.sender.id,
     contact: entry.sender,
     type: entry.inbound.type,
     content: entry.inbound.content,
-  };
-}
-
-/**
- * Opens each sender's window at their newest message and returns the senders' rows by phone. A
- * phone that is no contact's yet becomes one (named by its WhatsApp profile). The window moves for
- * duplicates too: their original already moved it at least as far, so that changes nothing.
- */
-async function openSendersWindows(
-  trx: Deps['db'],
-  { dialect, newId, clock }: Pick<Deps, 'dialect' | 'newId' | 'clock'>,
-  workspaceId: string,
-  inbounds: Entry[],
-): Promise<Map<string, ContactRow>> {
-  const newest = new Map<string, string>();
-  for (const { inbound } of inbounds) {
-    const sent = toStoredTimestamp(inbound.timestamp);
-    const known = newest.get(inbound.from);
-    if (known === undefined || known < sent) newest.set(inbound.from, sent);
-  }
-  const contacts = contactRepository(trx);
-  const senders = new Map((await contacts.openWindows(dialect, workspaceId, newest)).map((row) => [row.phone, row]));
-  const unknown = new Map([...newest].filter(([phone]) => !senders.has(phone)));
-  if (unknown.size > 0) {
-    const names = new Map(inbounds.map(({ inbound }) => [inbound.from, inbound.profileName]));
-    await contacts.insertAllIfAbsent(
-      [...unknown.keys()].map((phone) =>
-        newContactRow({
-          id: newId(),
-          workspaceId,
-          phone,
-          name: parseName(names.get(phone) ?? ''),
-          email: null,
-          customAttributes: '{}',
-          at: toStoredTimestamp(clock.now()),
-        }),
-      ),
-    );
-    for (const row of await contacts.openWindows(dialect, workspaceId, unknown)) senders.set(row.phone, row);
-  }
-  return senders;
-}
-
-function inboundRow(caller: Caller, entry: Entry & { sender: ContactRow }, now: string) {
-  const { inbound, sender, id } = entry;
-  return {
-    sender,
-    message: {
-      id,
-      workspace_id: caller.workspaceId,
-      contact_id: sender.id,
-      type: inbound.type,
-      content: JSON.stringify(inbound.content),
-      status: 'received',
-      provider_message_id: inbound.wamid,
-      error: null,
-      next_attempt_at: null,
-      created_at: toStoredTimestamp(inbound.timestamp),
-      updated_at: now,
-    },
   };
 }

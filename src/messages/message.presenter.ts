@@ -1,9 +1,14 @@
 import { formatTimestamp } from '../shared/time.js';
 import type { MessageError, MessageRow } from './message.repository.js';
-import type { Message } from './message.schema.js';
+import type { Message, MessageEdit } from './message.schema.js';
+
+/** Columns only inbound messages fill; a message built in memory (just queued) may lack them. */
+type InboundColumn = 'sent_at' | 'reply_to_message_id' | 'reaction' | 'edits' | 'revoked_at';
 
 /** The public form of a stored message. */
-export function presentMessage(row: MessageRow): Message {
+export function presentMessage(
+  row: Omit<MessageRow, InboundColumn> & Partial<Pick<MessageRow, InboundColumn>>,
+): Message {
   return {
     id: row.id,
     direction: row.direction,
@@ -14,7 +19,16 @@ export function presentMessage(row: MessageRow): Message {
     contact_phone: row.contact_phone,
     provider_message_id: row.provider_message_id,
     error: row.error ? (JSON.parse(row.error) as MessageError) : null,
+    sent_at: timestampOrNull(row.sent_at),
+    reply_to_message_id: row.reply_to_message_id ?? null,
+    reaction: row.reaction ?? null,
+    edits: row.edits ? (JSON.parse(row.edits) as MessageEdit[]) : [],
+    revoked_at: timestampOrNull(row.revoked_at),
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
   };
+}
+
+function timestampOrNull(value: string | null | undefined): string | null {
+  return value ? formatTimestamp(value) : null;
 }

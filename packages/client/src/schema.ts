@@ -1095,7 +1095,19 @@ export interface components {
       /** @description WhatsApp message id (wamid) */
       provider_message_id: string | null;
       /**
+       * Format: uuid
+       * @description The message this one quotes (a reply) or reacts to (a reaction), when Parley has it
+       */
+      reply_to_message_id: string | null;
+      /**
        * Format: date-time
+       * @description When the contact sent it (Meta's timestamp)
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      sent_at: string | null;
+      /**
+       * Format: date-time
+       * @description When Parley recorded the message: the order of this feed
        * @example 2026-11-22T09:30:00.000+00:00
        */
       created_at: string;
@@ -1225,6 +1237,40 @@ export interface components {
       } | null;
       /**
        * Format: date-time
+       * @description Inbound: when the contact sent it (Meta's timestamp); created_at is when Parley received it
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      sent_at: string | null;
+      /**
+       * Format: uuid
+       * @description The message this one quotes (a reply) or reacts to (a reaction), when Parley has it
+       */
+      reply_to_message_id: string | null;
+      /** @description The contact's current reaction emoji to this message */
+      reaction: string | null;
+      /** @description Earlier versions of a message its sender edited, oldest first */
+      edits: {
+        type: string;
+        /** @description The content before this edit */
+        content: {
+          [key: string]: unknown;
+        };
+        /**
+         * Format: date-time
+         * @description When the sender edited it
+         * @example 2026-11-22T09:30:00.000+00:00
+         */
+        edited_at: string;
+      }[];
+      /**
+       * Format: date-time
+       * @description When the sender deleted the message for everyone; its content is kept here
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      revoked_at: string | null;
+      /**
+       * Format: date-time
+       * @description When Parley recorded the message
        * @example 2026-11-22T09:30:00.000+00:00
        */
       created_at: string;
