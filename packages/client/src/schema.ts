@@ -978,7 +978,7 @@ export interface components {
     Contact: {
       /** Format: uuid */
       id: string;
-      /** @description E.164, e.g. +14155550100 */
+      /** @description E.164, e.g. +14155550100; for a WhatsApp sender whose wa_id is no valid number, that id with `+`; for a sender known only by a business-scoped user id, that id (replies go to it) */
       phone: string;
       name: string | null;
       email: string | null;
@@ -996,6 +996,14 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       last_message_at: string | null;
+      /** @description Meta's wa_id where it differs from the phone (e.g. Mexico's `521…` form) */
+      wa_id: string | null;
+      /** @description WhatsApp's business-scoped user id (e.g. `US.13491208655302741918`) */
+      bsuid: string | null;
+      /** @description The click-to-WhatsApp ad `referral` of the first message that carried one, as Meta sent it */
+      first_touch: {
+        [key: string]: unknown;
+      } | null;
       /**
        * Format: date-time
        * @example 2026-11-22T09:30:00.000+00:00
