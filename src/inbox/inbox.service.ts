@@ -93,7 +93,13 @@ export function createInboxService(deps: Deps, hub: EventHub) {
       const oldest = page.at(-1);
       const lastInbound = contact.last_inbound_at ? Date.parse(contact.last_inbound_at) : null;
       const closesAt = lastInbound === null ? null : new Date(lastInbound + WINDOW_MS);
-      const messages: InboxMessage[] = page.reverse().map(presentInboxMessage);
+      const quotedIds = page.map((row) => row.reply_to_message_id).filter((id) => id !== null);
+      const quoted = new Map(
+        (await repository().messagesByIds(viewer.workspaceId, [...new Set(quotedIds)])).map((row) => [row.id, row]),
+      );
+      const messages: InboxMessage[] = page
+        .reverse()
+        .map((row) => presentInboxMessage(row, quoted.get(row.reply_to_message_id ?? '')));
       return {
         contact: { id: contact.id, name: contact.name, phone: contact.phone, opted_out: contact.opted_out_at !== null },
         conversation: {
