@@ -68,6 +68,9 @@ export async function senderAddresses(
   return addresses;
 }
 
+/** A time before every window: moving a window "forward" to it changes nothing. */
+const NEVER = toStoredTimestamp(new Date(0));
+
 /** An inbound message with its sender's address. */
 export interface AddressedInbound {
   inbound: InboundMessage;
@@ -87,7 +90,8 @@ export async function openSendersWindows(
 ): Promise<Map<string, ContactRow>> {
   const newest = new Map<string, string>();
   for (const { inbound, address } of inbounds) {
-    const sent = toStoredTimestamp(inbound.timestamp);
+    // A system message (a number change) is not the person writing: it finds the contact, opens no window.
+    const sent = inbound.type === 'system' ? NEVER : toStoredTimestamp(inbound.timestamp);
     const known = newest.get(address.phone);
     if (known === undefined || known < sent) newest.set(address.phone, sent);
   }

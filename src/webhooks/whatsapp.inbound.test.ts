@@ -184,6 +184,17 @@ describe(`inbound senders are never dropped (${ENGINE})`, () => {
     );
     assert.equal((messages[1]?.content as { wa_id: string }).wa_id, to);
   });
+
+  test('system › a number change opens no 24-hour window', async () => {
+    const cloud = await cloudWorkspace();
+    const [from, to] = [newWaId(), newWaId()];
+    const created = await cloud.ws.action<Contact>('create-contact', { phone: `+${from}` });
+    assert.equal(created.status, 201, created.text);
+    await deliver(messagesWebhook(cloud, { messages: [documented.changedNumber(from, newWamid(), to)] }));
+    const send = await cloud.ws.action<{ code: string }>('send-text-message', { phone: `+${to}`, message: 'Hi' });
+    assert.equal(send.status, 422, send.text);
+    assert.equal(send.body.code, 'customer_service_window_closed');
+  });
 });
 
 describe(`pollers never miss a message (${ENGINE})`, () => {
