@@ -1,6 +1,6 @@
 import type { ContactRow } from '../contacts/contact.repository.js';
 import type { Deps } from '../shared/context.js';
-import { toStoredTimestamp } from '../shared/time.js';
+import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import type { AddressedInbound } from './inbound-senders.js';
 import { contactRepository } from '../contacts/contact.repository.js';
 import { phoneOfWaId } from './inbound-senders.js';
@@ -149,7 +149,7 @@ async function applyAmendment(
   const earlier = {
     type: original.type,
     content: JSON.parse(original.content) as Json,
-    edited_at: timestamp.toISOString(),
+    edited_at: formatTimestamp(toStoredTimestamp(timestamp)),
     provider_message_id: wamid,
   };
   await messages.amend(
