@@ -21,6 +21,8 @@ export async function up(db: Kysely<Database>, dialect: Dialect): Promise<void> 
   for (const [name, type] of messageColumns) {
     await db.schema.alterTable('messages').addColumn(name, sql.raw(type)).execute();
   }
+  // Until now an inbound message's created_at was Meta's time.
+  await sql`UPDATE messages SET sent_at = created_at WHERE direction = 'inbound'`.execute(db);
   const contactColumns: [string, string][] = [
     ['wa_id', 'text'],
     ['bsuid', 'text'],
