@@ -135,7 +135,9 @@ export async function recordSenderIdentities(
     if (address.waId !== null && sender.wa_id !== address.waId) change.wa_id = address.waId;
     if (address.bsuid !== null && sender.bsuid !== address.bsuid) change.bsuid = address.bsuid;
     const name = parseName(inbound.profileName ?? '');
-    if (name !== null && sender.name_from_whatsapp && sender.name !== name) change.name = name;
+    // Only the sender's newest message names them: Meta retries late deliveries with their old profile.
+    const newest = toStoredTimestamp(inbound.timestamp) >= (sender.last_inbound_at ?? '');
+    if (name !== null && newest && sender.name_from_whatsapp && sender.name !== name) change.name = name;
     const referral = inbound.content.referral;
     if (referral && sender.first_touch === null && change.first_touch === undefined) {
       change.first_touch = JSON.stringify(referral);

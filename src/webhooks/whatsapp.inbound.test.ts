@@ -169,6 +169,20 @@ describe(`inbound senders are never dropped (${ENGINE})`, () => {
     assert.equal((await conversation(cloud, { contact_id: joined.id })).length, 2);
   });
 
+  test('profile name › a newer profile name renames a WhatsApp-named contact; a late older one does not', async () => {
+    const cloud = await cloudWorkspace();
+    const from = newWaId();
+    const at = (msAgo: number) => String(Math.floor((server.clock.now().getTime() - msAgo) / 1000));
+    const named = (name: string, msAgo: number) =>
+      documentedWebhook(cloud, { ...documented.forwarded(from, newWamid()), timestamp: at(msAgo) }, [
+        { profile: { name }, wa_id: from },
+      ]);
+    await deliver(named('Sheena', 60_000));
+    await deliver(named('Sheena Nelson', 0));
+    await deliver(named('Old Sheena', 3_600_000));
+    assert.equal((await contactOf(cloud, `+${from}`)).name, 'Sheena Nelson');
+  });
+
   test('system › user_changed_number moves the contact to the new number, the change kept in history', async () => {
     const cloud = await cloudWorkspace();
     const [from, to] = [newWaId(), newWaId()];
