@@ -41,10 +41,17 @@ export async function senderAddresses(
   inbounds: InboundMessage[],
 ): Promise<(SenderAddress | null)[]> {
   const contacts = contactRepository(trx);
-  const userIds = inbounds.map((inbound) => inbound.userId).filter((userId) => userId !== null);
+  const userIds = inbounds.flatMap((inbound) => [inbound.userId, previousUserId(inbound)]).filter((id) => id !== null);
   const byUserId = await contacts.phonesByBsuid(workspaceId, [...new Set(userIds)]);
   const addresses: (SenderAddress | null)[] = [];
-  for (const { from, userId } of inbounds) {
+  for (const inbound of inbounds) {
+    const { from, userId } = inbound;
+    const previous = previousUserId(inbound);
+    if (from === null && previous !== null && byUserId.has(previous)) {
+      // A changed user id: the contact is found by the old one (the system message then records the new one).
+      addresses.push({ phone: byUserId.get(previous)!, waId: null, bsuid: null });
+      continue;
+    }
     if (from === null) {
       addresses.push(userId === null ? null : { phone: byUserId.get(userId) ?? userId, waId: null, bsuid: userId });
       continue;
@@ -70,6 +77,12 @@ export async function senderAddresses(
 
 /** A time before every window: moving a window "forward" to it changes nothing. */
 const NEVER = toStoredTimestamp(new Date(0));
+
+/** The user id a system message says the sender had before (`user_changed_user_id`, `user_changed_number`). */
+function previousUserId(inbound: InboundMessage): string | null {
+  const previous = inbound.type === 'system' ? inbound.content.previous_user_id : null;
+  return typeof previous === 'string' && previous !== '' ? previous : null;
+}
 
 /** An inbound message with its sender's address. */
 export interface AddressedInbound {

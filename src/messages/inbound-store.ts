@@ -162,7 +162,8 @@ async function applyAmendment(
 
 /**
  * `user_changed_number`: the contact moves to the new number (unless another contact has it); the
- * system message stays in their history. A changed business-scoped user id replaces the old one.
+ * system message stays in their history. A changed business-scoped user id (`user_changed_user_id`,
+ * or the new id of a number change) replaces the old one.
  */
 async function applySystemChange(trx: Trx, workspaceId: string, entry: SenderEntry): Promise<void> {
   const system = entry.inbound.content;
@@ -174,8 +175,14 @@ async function applySystemChange(trx: Trx, workspaceId: string, entry: SenderEnt
     const phone = phoneOfWaId(newWaId) ?? `+${newWaId.replace(/^\+/, '')}`;
     await contacts.changePhoneIfFree(workspaceId, entry.sender.phone, phone);
   }
-  if (typeof system.user_id === 'string' && system.user_id !== entry.sender.bsuid) {
-    const holders = await contacts.phonesByBsuid(workspaceId, [system.user_id]);
-    if (holders.size === 0) await contacts.update(workspaceId, entry.sender.id, { bsuid: system.user_id });
+  const newUserId = typeof system.user_id === 'string' ? system.user_id : null;
+  if (newUserId && newUserId !== entry.sender.bsuid) {
+    const holders = await contacts.phonesByBsuid(workspaceId, [newUserId]);
+    if (holders.size > 0) return;
+    await contacts.update(workspaceId, entry.sender.id, { bsuid: newUserId });
+    // A contact known only by user id is addressed by the new one.
+    if (entry.sender.phone === entry.sender.bsuid) {
+      await contacts.changePhoneIfFree(workspaceId, entry.sender.phone, newUserId);
+    }
   }
 }

@@ -232,6 +232,23 @@ export const documented = {
   }),
 
   /**
+   * …/messages/system: `user_changed_user_id` (changelog of Aug 11, 2026): the user's BSUID changed and no
+   * phone number is shared; the previous id is reported beside the new one.
+   */
+  changedUserId: (previousUserId: string, userId: string, wamid: string): Json => ({
+    from_user_id: userId,
+    id: wamid,
+    timestamp: unixSeconds(new Date()),
+    type: 'system',
+    system: {
+      body: 'User Sheena Nelson changed their user ID',
+      type: 'user_changed_user_id',
+      previous_user_id: previousUserId,
+      user_id: userId,
+    },
+  }),
+
+  /**
    * …/business-scoped-user-ids: a message from a user known by business-scoped user id only (no
    * `from`, `from_user_id` instead; the contact has `user_id` and a username, no wa_id).
    */

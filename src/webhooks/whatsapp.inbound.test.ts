@@ -183,6 +183,24 @@ describe(`inbound senders are never dropped (${ENGINE})`, () => {
     assert.equal((await contactOf(cloud, `+${from}`)).name, 'Sheena Nelson');
   });
 
+  test('system › user_changed_user_id gives the same contact its new user id', async () => {
+    const cloud = await cloudWorkspace();
+    const [previous, next] = [`US.${randomInt(1e9)}1`, `US.${randomInt(1e9)}2`];
+    await deliver(messagesWebhook(cloud, documented.fromUserIdOnly(previous, newWamid(), 'Hi')));
+    const [first] = (await cloud.ws.get<MessageRecord[]>('/v1/triggers/new-message-received')).body;
+    const outcome = await deliver(
+      messagesWebhook(cloud, { messages: [documented.changedUserId(previous, next, newWamid())] }),
+    );
+    assert.equal(outcome.messages, 1);
+    const contact = (await cloud.ws.action<Contact>('get-contact', { contact_id: first?.contact_id })).body;
+    assert.deepEqual([contact.bsuid, contact.phone], [next, next]);
+    const messages = await conversation(cloud, { contact_id: contact.id });
+    assert.deepEqual(
+      messages.map((message) => message.type),
+      ['text', 'system'],
+    );
+  });
+
   test('system › user_changed_number moves the contact to the new number, the change kept in history', async () => {
     const cloud = await cloudWorkspace();
     const [from, to] = [newWaId(), newWaId()];
