@@ -24,7 +24,7 @@ export interface WebhookOutcome {
   unrouted: number;
   /** Template translations whose status Meta changed. */
   template_statuses: number;
-  /** Events Parley cannot store (e.g. a sender number that is not a valid phone number). */
+  /** Messages Parley cannot store (no sender it can address); a wa_id that is no valid number is still stored. */
   rejected: number;
 }
 
