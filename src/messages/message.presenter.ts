@@ -19,16 +19,12 @@ export function presentMessage(
     contact_phone: row.contact_phone,
     provider_message_id: row.provider_message_id,
     error: row.error ? (JSON.parse(row.error) as MessageError) : null,
-    sent_at: timestampOrNull(row.sent_at),
+    sent_at: formatTimestamp(row.sent_at ?? null),
     reply_to_message_id: row.reply_to_message_id ?? null,
     reaction: row.reaction ?? null,
     edits: row.edits ? (JSON.parse(row.edits) as MessageEdit[]) : [],
-    revoked_at: timestampOrNull(row.revoked_at),
+    revoked_at: formatTimestamp(row.revoked_at ?? null),
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
   };
-}
-
-function timestampOrNull(value: string | null | undefined): string | null {
-  return value ? formatTimestamp(value) : null;
 }

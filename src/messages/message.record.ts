@@ -53,7 +53,7 @@ export function inboundFeedRecord(message: InboundMessage, sender: MessageSender
     contact_email: sender.email,
     provider_message_id: message.provider_message_id,
     reply_to_message_id: message.reply_to_message_id ?? null,
-    sent_at: message.sent_at ? formatTimestamp(message.sent_at) : null,
+    sent_at: formatTimestamp(message.sent_at ?? null),
     created_at: formatTimestamp(message.created_at),
   };
   return JSON.stringify(record);
