@@ -16,6 +16,7 @@ import { createEventHub } from './inbox/event-hub.js';
 import { createEventStreams } from './inbox/event-streams.js';
 import { createInboxService } from './inbox/inbox.service.js';
 import { createMediaService } from './messages/media.js';
+import { createInboundService } from './messages/inbound.js';
 import { createMessageService } from './messages/message.service.js';
 import { createOutbox } from './messages/outbox.js';
 import { createOutbound } from './messages/outbound/outbound.js';
@@ -81,11 +82,11 @@ export function createServices(deps: Deps, config: Config) {
   // Every sender queues through the one outbound path: the sending rules, then the outbox.
   const outbound = createOutbound(deps, outbox);
   const optOut = createOptOutService(deps, outbound);
-  const messages = createMessageService(
+  const messages = createMessageService(deps, contacts, outbound, wakeFor, inboxEvents);
+  // Inbound messages: stored, then heard by outgoing webhooks, opt-out, the inbox and the automation engines.
+  const inbound = createInboundService(
     deps,
-    contacts,
     channels,
-    outbound,
     wakeFor,
     () => ({
       async received(trx, workspaceId, received) {
@@ -139,6 +140,7 @@ export function createServices(deps: Deps, config: Config) {
     channels,
     messages,
     statuses,
+    inbound,
     inbox,
     inboxEvents,
     eventStreams,
@@ -155,7 +157,7 @@ export function createServices(deps: Deps, config: Config) {
     workspaceEvents,
     webhooks: createWhatsappWebhookService(
       channels,
-      messages,
+      inbound,
       statuses,
       templateSync,
       new SharedWindowLimiter(deps),

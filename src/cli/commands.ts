@@ -263,7 +263,7 @@ export const COMMANDS: Command[] = [
     options: { workspace: text, from: text, text },
     required: ['workspace', 'from', 'text'],
     run: inWorkspace((services, caller, options) =>
-      services.messages.simulateInbound(caller, { from: options.from!, text: options.text! }),
+      services.inbound.simulateInbound(caller, { from: options.from!, text: options.text! }),
     ),
   },
   {

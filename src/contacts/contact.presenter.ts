@@ -11,6 +11,9 @@ export const PRESENTED_COLUMNS = [
   'custom_attributes',
   'opted_out_at',
   'last_message_at',
+  'wa_id',
+  'bsuid',
+  'first_touch',
   'created_at',
   'updated_at',
 ] as const;
@@ -27,6 +30,9 @@ export function presentContact(row: PresentedRow, tags: string[]): Contact {
     custom_attributes: JSON.parse(row.custom_attributes) as Record<string, unknown>,
     opted_out: row.opted_out_at !== null,
     last_message_at: formatTimestamp(row.last_message_at),
+    wa_id: row.wa_id,
+    bsuid: row.bsuid,
+    first_touch: row.first_touch ? (JSON.parse(row.first_touch) as Record<string, unknown>) : null,
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
   };

@@ -18,6 +18,10 @@ const CONTACT_COLUMNS = [
   'last_inbound_at',
   'window_closed_at',
   'handoff_at',
+  'wa_id',
+  'bsuid',
+  'name_from_whatsapp',
+  'first_touch',
   'created_at',
   'updated_at',
 ] as const;
@@ -62,6 +66,10 @@ export function newContactRow(fields: {
     window_closed_at: null,
     last_inbound_at: null,
     handoff_at: null,
+    wa_id: null,
+    bsuid: null,
+    name_from_whatsapp: 0,
+    first_touch: null,
     created_at: fields.at,
     updated_at: fields.at,
   };
@@ -134,6 +142,25 @@ export function contactRepository(db: Kysely<Database>) {
         WHERE c.workspace_id = v.sender_workspace AND c.phone = v.sender_phone
         RETURNING ${sql.join(CONTACT_COLUMNS.map((column) => sql.ref(column)))}`.execute(db);
       return rows;
+    },
+
+    /** Moves the contact with phone `from` to phone `to` unless another contact has it; says whether it moved. */
+    async changePhoneIfFree(workspaceId: string, from: string, to: string): Promise<boolean> {
+      if ((await selectByPhone(db, workspaceId, to)).length > 0) return false;
+      const result = await db
+        .updateTable('contacts')
+        .set({ phone: to })
+        .where('workspace_id', '=', workspaceId)
+        .where('phone', '=', from)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** The phones of the contacts that have these business-scoped user ids, by user id. */
+    async phonesByBsuid(workspaceId: string, bsuids: string[]): Promise<Map<string, string>> {
+      if (bsuids.length === 0) return new Map();
+      const rows = await contactsOf(db, workspaceId).where('bsuid', 'in', bsuids).execute();
+      return new Map(rows.map((row) => [row.bsuid!, row.phone]));
     },
 
     async update(workspaceId: string, id: string, fields: Updateable<ContactTable>): Promise<void> {

@@ -6,7 +6,10 @@ import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 export const ContactSchema = Type.Object(
   {
     id: Uuid(),
-    phone: Type.String({ description: 'E.164, e.g. +14155550100' }),
+    phone: Type.String({
+      description:
+        'E.164, e.g. +14155550100; for a WhatsApp sender whose wa_id is no valid number, that id with `+`; for a sender known only by a business-scoped user id, that id (replies go to it)',
+    }),
     name: NullableField(Type.String()),
     email: NullableField(Type.String()),
     tags: Type.Array(Type.String(), { description: 'Tag names, alphabetical' }),
@@ -18,6 +21,17 @@ export const ContactSchema = Type.Object(
         'The contact opted out of marketing (a keyword such as STOP, the marketing opt-out button, their WhatsApp settings, or set here): campaigns, sequences and marketing templates skip them',
     }),
     last_message_at: NullableField(Timestamp('Latest message in either direction; null if never messaged')),
+    wa_id: NullableField(
+      Type.String({ description: "Meta's wa_id where it differs from the phone (e.g. Mexico's `521…` form)" }),
+    ),
+    bsuid: NullableField(
+      Type.String({ description: "WhatsApp's business-scoped user id (e.g. `US.13491208655302741918`)" }),
+    ),
+    first_touch: NullableField(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'The click-to-WhatsApp ad `referral` of the first message that carried one, as Meta sent it',
+      }),
+    ),
     created_at: Timestamp(),
     updated_at: Timestamp(),
   },

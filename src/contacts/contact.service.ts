@@ -256,7 +256,8 @@ function profileChanges(
 ): Updateable<ContactTable> {
   const attributes = JSON.parse(row.custom_attributes) as Record<string, unknown>;
   return {
-    ...(input.name !== undefined && { name: parseName(input.name) }),
+    // A name a person typed is never replaced by a WhatsApp profile name.
+    ...(input.name !== undefined && { name: parseName(input.name), name_from_whatsapp: 0 }),
     ...(email !== undefined && { email }),
     ...(input.metadata && { custom_attributes: JSON.stringify(mergeAttributes(attributes, input.metadata)) }),
   };

@@ -1,7 +1,7 @@
 import type { Caller, Deps } from '../shared/context.js';
 import { errors, validOrNull } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import type { InboundListener, ReceivedMessage } from '../messages/message.service.js';
+import type { InboundListener, ReceivedMessage } from '../messages/inbound.js';
 import { textContent } from '../messages/outbound/content.js';
 import type { Outbound } from '../messages/outbound/outbound.js';
 import { parseName, parsePhone } from './contact.input.js';

@@ -114,6 +114,8 @@ describe(`migrations (${ENGINE})`, () => {
           contact_name: 'Ada Lovelace',
           contact_email: 'ada1815@example.org',
           provider_message_id: 'wamid.OLD',
+          reply_to_message_id: null,
+          sent_at: null,
           created_at: '2026-01-01T00:00:00.000+00:00',
         },
       ]);

@@ -13,6 +13,7 @@ import * as idempotencyPerCaller from './migrations/0009_idempotency_per_caller.
 import * as people from './migrations/0010_people.js';
 import * as loginGuard from './migrations/0011_login_guard.js';
 import * as webhook from './migrations/0012_webhook.js';
+import * as inbound from './migrations/0013_inbound.js';
 import * as delivery from './migrations/0014_delivery.js';
 import * as optOut from './migrations/0015_opt_out.js';
 import * as outbound from './migrations/0016_outbound.js';
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0010_people': people,
   '0011_login_guard': loginGuard,
   '0012_webhook': webhook,
+  '0013_inbound': inbound,
   '0014_delivery': delivery,
   '0015_opt_out': optOut,
   '0016_outbound': outbound,

@@ -83,6 +83,14 @@ export interface ContactTable {
   /** When the channel said the customer service window closed (it reopens with their next message). */
   window_closed_at: string | null;
   handoff_at: string | null;
+  /** Meta's wa_id as sent, where it differs from the phone (e.g. Mexico's `521…`) or fails validation. */
+  wa_id: string | null;
+  /** The business-scoped user id Meta sends (`from_user_id`); the only identity of a sender without a phone. */
+  bsuid: string | null;
+  /** The name came from the WhatsApp profile (a newer profile name replaces it), not from a person. */
+  name_from_whatsapp: Generated<number>;
+  /** The click-to-WhatsApp ad `referral` of the contact's first message that carried one (JSON). */
+  first_touch: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -140,6 +148,16 @@ export interface MessageTable {
   attempts: Generated<number>;
   next_attempt_at: string | null;
   campaign_id: string | null;
+  /** Inbound: Meta's send time (created_at is when Parley recorded the message, the feeds' order). */
+  sent_at: Generated<string | null>;
+  /** The message a reply quotes or a reaction reacts to, when it is one Parley has. */
+  reply_to_message_id: Generated<string | null>;
+  /** The contact's current reaction emoji to this message. */
+  reaction: Generated<string | null>;
+  /** Earlier versions of an edited message, oldest first (JSON array). */
+  edits: Generated<string | null>;
+  /** When the sender deleted the message for everyone (its content is kept). */
+  revoked_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
   /** Outbound: what Meta's status webhooks said beyond the status (pricing, conversation, callback data), JSON. */

@@ -9,7 +9,7 @@ import type { ContactService } from '../contacts/contact.service.js';
 import type { Tagging } from '../contacts/tagging.js';
 import type { Database } from '../db/schema.js';
 import { messageText } from '../messages/message.record.js';
-import type { ReceivedMessage } from '../messages/message.service.js';
+import type { ReceivedMessage } from '../messages/inbound.js';
 import { textContent, type OutboundContent } from '../messages/outbound/content.js';
 import type { Outbound } from '../messages/outbound/outbound.js';
 import { isRefusal } from '../messages/outbound/rules.js';

@@ -5,13 +5,28 @@ import { formatTimestamp } from '../shared/time.js';
 
 const PREVIEW_LENGTH = 140;
 
-/** A message as the inbox shows it: the public message plus a one-line text for lists and screen readers. */
-export type InboxMessage = Message & { preview: string };
+/** The message a reply quotes, as the thread shows it above the reply. */
+export interface Quote {
+  id: string;
+  direction: string;
+  preview: string;
+}
 
-/** The public message with its preview. */
-export function presentInboxMessage(row: MessageRow): InboxMessage {
+/**
+ * A message as the inbox shows it: the public message plus a one-line text for lists and screen
+ * readers, and the message it quotes when it is a reply.
+ */
+export type InboxMessage = Message & { preview: string; quote: Quote | null };
+
+/** The public message with its preview, and the quoted message's when given. */
+export function presentInboxMessage(row: MessageRow, quoted?: MessageRow): InboxMessage {
   const message = presentMessage(row);
-  return { ...message, preview: previewOf(message.type, message.content) };
+  const quote = quoted && {
+    id: quoted.id,
+    direction: quoted.direction,
+    preview: previewOf(quoted.type, JSON.parse(quoted.content) as Record<string, unknown>),
+  };
+  return { ...message, preview: previewOf(message.type, message.content), quote: quote ?? null };
 }
 
 /**
@@ -47,6 +62,8 @@ function textOf(type: string, content: Record<string, unknown>): string {
       const kind = type[0]!.toUpperCase() + type.slice(1);
       return caption ? `${kind}: ${caption}` : kind;
     }
+    case 'reaction':
+      return string(content.emoji) ? `Reacted ${string(content.emoji)}` : 'Removed a reaction';
     case 'location':
       return `Location${string(content.name) ? `: ${string(content.name)}` : ''}`;
     default:

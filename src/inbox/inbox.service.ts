@@ -92,7 +92,13 @@ export function createInboxService(deps: Deps, hub: EventHub) {
       const page = rows.slice(0, THREAD_PAGE);
       const oldest = page.at(-1);
       const closesAt = windowClosesAt(contact);
-      const messages: InboxMessage[] = page.reverse().map(presentInboxMessage);
+      const quotedIds = page.map((row) => row.reply_to_message_id).filter((id) => id !== null);
+      const quoted = new Map(
+        (await repository().messagesByIds(viewer.workspaceId, [...new Set(quotedIds)])).map((row) => [row.id, row]),
+      );
+      const messages: InboxMessage[] = page
+        .reverse()
+        .map((row) => presentInboxMessage(row, quoted.get(row.reply_to_message_id ?? '')));
       return {
         contact: { id: contact.id, name: contact.name, phone: contact.phone, opted_out: contact.opted_out_at !== null },
         conversation: {

@@ -2,10 +2,15 @@ import { formatTimestamp } from '../shared/time.js';
 import type { StatusDelivery } from '../webhooks/whatsapp.payload.js';
 import { plainReason } from './error-reasons.js';
 import type { MessageError, MessageRow } from './message.repository.js';
-import type { Message } from './message.schema.js';
+import type { Message, MessageEdit } from './message.schema.js';
+
+/** Columns only inbound messages fill; a message built in memory (just queued) may lack them. */
+type InboundColumn = 'sent_at' | 'reply_to_message_id' | 'reaction' | 'edits' | 'revoked_at';
 
 /** The public form of a stored message. */
-export function presentMessage(row: MessageRow): Message {
+export function presentMessage(
+  row: Omit<MessageRow, InboundColumn> & Partial<Pick<MessageRow, InboundColumn>>,
+): Message {
   return {
     id: row.id,
     direction: row.direction,
@@ -17,6 +22,11 @@ export function presentMessage(row: MessageRow): Message {
     provider_message_id: row.provider_message_id,
     error: row.error ? presentError(JSON.parse(row.error) as MessageError) : null,
     ...presentDelivery(row.delivery ? (JSON.parse(row.delivery) as StatusDelivery) : null),
+    sent_at: formatTimestamp(row.sent_at ?? null),
+    reply_to_message_id: row.reply_to_message_id ?? null,
+    reaction: row.reaction ?? null,
+    edits: row.edits ? (JSON.parse(row.edits) as MessageEdit[]) : [],
+    revoked_at: formatTimestamp(row.revoked_at ?? null),
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
   };

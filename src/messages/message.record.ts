@@ -22,6 +22,9 @@ export interface InboundMessage {
   /** Meta's type-specific content, as JSON text. */
   content: string;
   provider_message_id: string | null;
+  /** Meta's send time (absent in records written before it was kept). */
+  sent_at?: string | null;
+  reply_to_message_id?: string | null;
   created_at: string;
 }
 
@@ -49,6 +52,8 @@ export function inboundFeedRecord(message: InboundMessage, sender: MessageSender
     contact_name: sender.name,
     contact_email: sender.email,
     provider_message_id: message.provider_message_id,
+    reply_to_message_id: message.reply_to_message_id ?? null,
+    sent_at: formatTimestamp(message.sent_at ?? null),
     created_at: formatTimestamp(message.created_at),
   };
   return JSON.stringify(record);

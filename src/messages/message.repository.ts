@@ -84,6 +84,41 @@ export function messageRepository(db: Kysely<Database>) {
     findById: (workspaceId: string, id: string): Promise<MessageRow | undefined> =>
       withContact().where('m.workspace_id', '=', workspaceId).where('m.id', '=', id).executeTakeFirst(),
 
+    /** The ids of this workspace's messages (either direction) with these wamids, by wamid. */
+    async idsByWamid(workspaceId: string, wamids: string[]): Promise<Map<string, string>> {
+      if (wamids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('messages')
+        .select(['id', 'provider_message_id'])
+        .where('workspace_id', '=', workspaceId)
+        .where('provider_message_id', 'in', wamids)
+        .execute();
+      return new Map(rows.map((row) => [row.provider_message_id!, row.id]));
+    },
+
+    /** The inbound message of this workspace with this wamid, as edits and revocations need it. */
+    findInboundByWamid: (workspaceId: string, wamid: string) =>
+      db
+        .selectFrom('messages')
+        .select(['id', 'type', 'content', 'edits', 'revoked_at'])
+        .where('workspace_id', '=', workspaceId)
+        .where('direction', '=', 'inbound')
+        .where('provider_message_id', '=', wamid)
+        .executeTakeFirst(),
+
+    /** Sets what an edit, revocation or reaction changed on a message. */
+    async amend(
+      id: string,
+      fields: Partial<Pick<MessageRow, 'type' | 'content' | 'edits' | 'revoked_at' | 'reaction'>>,
+      at: string,
+    ): Promise<void> {
+      await db
+        .updateTable('messages')
+        .set({ ...fields, updated_at: at })
+        .where('id', '=', id)
+        .execute();
+    },
+
     /** Status webhooks name messages by wamid, or by Parley's id (biz_opaque_callback_data); no join needed. */
     findOutboundBy: (workspaceId: string, key: 'provider_message_id' | 'id', values: string[]) =>
       values.length === 0

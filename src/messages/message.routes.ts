@@ -8,13 +8,14 @@ import {
   SendTextBody,
   SimulateInboundBody,
 } from './message.schema.js';
+import type { InboundService } from './inbound.js';
 import type { MessageService } from './message.service.js';
 
 const tags = ['Messages'];
 const message = Type.Ref(MessageSchema);
 
 /** The message actions of spec §4: both queue the message in the outbox and return it. */
-export function registerMessageRoutes(app: Api, messages: MessageService): void {
+export function registerMessageRoutes(app: Api, messages: MessageService, inbound: InboundService): void {
   app.addSchema(MessageSchema);
 
   app.post(
@@ -81,6 +82,6 @@ export function registerMessageRoutes(app: Api, messages: MessageService): void 
       },
     },
     async (request) =>
-      messages.simulateInbound(principalOf(request), { from: request.body.phone, text: request.body.text }),
+      inbound.simulateInbound(principalOf(request), { from: request.body.phone, text: request.body.text }),
   );
 }

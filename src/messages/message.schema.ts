@@ -65,6 +65,13 @@ export const SimulateInboundBody = Type.Object({
   text: Type.String({ minLength: 1, maxLength: TEXT_MAX_LENGTH }),
 });
 
+const MessageEditSchema = Type.Object({
+  type: Type.String(),
+  content: Type.Record(Type.String(), Type.Unknown(), { description: 'The content before this edit' }),
+  edited_at: Timestamp('When the sender edited it'),
+});
+export type MessageEdit = Static<typeof MessageEditSchema>;
+
 export const MessageSchema = Type.Object(
   {
     id: Uuid(),
@@ -115,7 +122,18 @@ export const MessageSchema = Type.Object(
     biz_opaque_callback_data: NullableField(
       Type.String({ description: "Outbound: what Meta's status webhooks echoed from the send (Parley's message id)" }),
     ),
-    created_at: Timestamp(),
+    sent_at: NullableField(
+      Timestamp("Inbound: when the contact sent it (Meta's timestamp); created_at is when Parley received it"),
+    ),
+    reply_to_message_id: NullableField(
+      Uuid('The message this one quotes (a reply) or reacts to (a reaction), when Parley has it'),
+    ),
+    reaction: NullableField(Type.String({ description: "The contact's current reaction emoji to this message" })),
+    edits: Type.Array(MessageEditSchema, {
+      description: 'Earlier versions of a message its sender edited, oldest first',
+    }),
+    revoked_at: NullableField(Timestamp('When the sender deleted the message for everyone; its content is kept here')),
+    created_at: Timestamp('When Parley recorded the message'),
     updated_at: Timestamp(),
   },
   { $id: 'Message' },

@@ -39,7 +39,11 @@ export const MessageRecordSchema = Type.Object(
     }),
     ...contactFields,
     provider_message_id: NullableField(Type.String({ description: 'WhatsApp message id (wamid)' })),
-    created_at: Timestamp(),
+    reply_to_message_id: NullableField(
+      Uuid('The message this one quotes (a reply) or reacts to (a reaction), when Parley has it'),
+    ),
+    sent_at: NullableField(Timestamp("When the contact sent it (Meta's timestamp)")),
+    created_at: Timestamp('When Parley recorded the message: the order of this feed'),
   },
   {
     $id: 'MessageReceivedRecord',

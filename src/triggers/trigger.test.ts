@@ -98,6 +98,8 @@ describe(`triggers (${ENGINE})`, () => {
       contact_name: 'Ada Lovelace',
       contact_email: 'ada@example.com',
       provider_message_id: 'wamid.THIRD',
+      reply_to_message_id: null,
+      sent_at: null,
       created_at: thirdAt,
     });
     assert.deepEqual(

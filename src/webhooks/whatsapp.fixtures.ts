@@ -128,3 +128,141 @@ function newWamid(): string {
 function unixSeconds(date: Date): string {
   return String(Math.floor(date.getTime() / 1000));
 }
+
+/**
+ * Inbound messages in the shapes of Meta's "messages" webhook reference pages
+ * (developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/messages/…),
+ * with the example values those pages use. Each builder names the page it follows; `from` is a
+ * WhatsApp user's wa_id (digits), `wamid` the new message's id.
+ */
+export const documented = {
+  /** …/messages/text: a reply (`context` with the quoted message's wamid and the business number). */
+  reply: (from: string, wamid: string, quoted: string, body: string): Json => ({
+    context: { from: EXAMPLE_DISPLAY_PHONE_NUMBER, id: quoted },
+    from,
+    id: wamid,
+    timestamp: unixSeconds(new Date()),
+    type: 'text',
+    text: { body },
+  }),
+
+  /** …/messages/text: a forwarded text (`context.forwarded`; `frequently_forwarded` past 5 hops). */
+  forwarded: (from: string, wamid: string, frequently = false): Json => ({
+    context: frequently ? { frequently_forwarded: true } : { forwarded: true },
+    from,
+    id: wamid,
+    timestamp: unixSeconds(new Date()),
+    type: 'text',
+    text: { body: 'Check out this deal!' },
+  }),
+
+  /** …/messages/text: the "Message business" button of a product message (`context.referred_product`). */
+  productEnquiry: (from: string, wamid: string, quoted: string): Json => ({
+    context: {
+      from: EXAMPLE_DISPLAY_PHONE_NUMBER,
+      id: quoted,
+      referred_product: { catalog_id: '194836987003835', product_retailer_id: 'di9ozbzfi4' },
+    },
+    from,
+    id: wamid,
+    timestamp: unixSeconds(new Date()),
+    type: 'text',
+    text: { body: 'Is this in stock?' },
+  }),
+
+  /** …/messages/text: a first message sent from a click-to-WhatsApp ad (`referral`). */
+  fromAd: (from: string, wamid: string): Json => ({
+    referral: {
+      source_url: 'https://fb.me/3cr4Wqqkv',
+      source_id: '120226305854810726',
+      source_type: 'ad',
+      body: 'Chat with us',
+      headline: 'Chat with Lucky Shrub!',
+      media_type: 'image',
+      image_url: 'https://scontent.xx.fbcdn.net/v/t45.1600-4/407953217_n.png',
+      ctwa_clid:
+        'Aff-n8ZTODiE79d22KtAwQKj9e_mIEOOj27vDVwFjN80dp4_0NiNhEgpGo0AHemvuSoifXaytfTzcchptiErTKCqTrJ5nW1h7IHYeYymGb5K5J5iVROpBhWAGaIAeUzHL50',
+      welcome_message: { text: 'Hi there! Let us know how we can help!' },
+    },
+    from,
+    id: wamid,
+    timestamp: unixSeconds(new Date()),
+    type: 'text',
+    text: { body: 'Can I get more info about this?' },
+  }),
+
+  /** …/messages/reaction: a reaction to a message (an empty `emoji` removes it). */
+  reaction: (from: string, wamid: string, reactedTo: string, emoji: string): Json => ({
+    from,
+    id: wamid,
+    timestamp: unixSeconds(new Date()),
+    type: 'reaction',
+    reaction: { message_id: reactedTo, emoji },
+  }),
+
+  /** …/messages/edit: the new version of a message, whole, under `edit.message`. */
+  edit: (from: string, wamid: string, original: string, body: string): Json => ({
+    from,
+    id: wamid,
+    timestamp: unixSeconds(new Date()),
+    type: 'edit',
+    edit: { original_message_id: original, message: { type: 'text', text: { body } } },
+  }),
+
+  /** …/messages/revoke: the user deleted a message for everyone. */
+  revoke: (from: string, wamid: string, original: string): Json => ({
+    from,
+    id: wamid,
+    timestamp: unixSeconds(new Date()),
+    type: 'revoke',
+    revoke: { original_message_id: original },
+  }),
+
+  /** …/messages/system: `user_changed_number` (sent without a `contacts` array). */
+  changedNumber: (from: string, wamid: string, newWaId: string): Json => ({
+    from,
+    id: wamid,
+    timestamp: unixSeconds(new Date()),
+    type: 'system',
+    system: {
+      body: `User Sheena Nelson changed from ${from} to ${newWaId}`,
+      wa_id: newWaId,
+      type: 'user_changed_number',
+    },
+  }),
+
+  /**
+   * …/messages/system: `user_changed_user_id` (changelog of Aug 11, 2026): the user's BSUID changed and no
+   * phone number is shared; the previous id is reported beside the new one.
+   */
+  changedUserId: (previousUserId: string, userId: string, wamid: string): Json => ({
+    from_user_id: userId,
+    id: wamid,
+    timestamp: unixSeconds(new Date()),
+    type: 'system',
+    system: {
+      body: 'User Sheena Nelson changed their user ID',
+      type: 'user_changed_user_id',
+      previous_user_id: previousUserId,
+      user_id: userId,
+    },
+  }),
+
+  /**
+   * …/business-scoped-user-ids: a message from a user known by business-scoped user id only (no
+   * `from`, `from_user_id` instead; the contact has `user_id` and a username, no wa_id).
+   */
+  fromUserIdOnly: (userId: string, wamid: string, body: string): { contacts: Json[]; messages: Json[] } => ({
+    contacts: [{ profile: { name: 'Sheena Nelson', username: '@sheena.nelson' }, user_id: userId }],
+    messages: [{ from_user_id: userId, id: wamid, timestamp: unixSeconds(new Date()), type: 'text', text: { body } }],
+  }),
+};
+
+/** A `messages` change holding one documented message from `from`, with their profile unless `contacts` is given. */
+export function documentedWebhook(line: BusinessLine, message: Json, contacts?: Json[]): Json {
+  const waId = message.from;
+  return messagesWebhook(line, {
+    contacts: contacts ?? [{ profile: { name: 'Sheena Nelson' }, wa_id: waId }],
+    messages: [message],
+  });
+}

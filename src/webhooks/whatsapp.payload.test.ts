@@ -84,13 +84,14 @@ describe('parseWebhook › inbound messages', () => {
         kind: 'message',
         phoneNumberId: '106540352242922',
         displayPhoneNumber: '15550783881',
-        from: '+16505551234',
+        from: '16505551234',
+        userId: null,
         profileName: 'Sheena Nelson',
         wamid: WAMID,
         timestamp: SENT_AT,
         type: 'text',
         content: { body: 'Does it come in another color?' },
-        context: null,
+        amends: null,
       },
     ]);
   });
@@ -142,12 +143,11 @@ describe('parseWebhook › inbound messages', () => {
       type: 'interactive',
       interactive: { type: 'button_reply', button_reply: { id: 'cancel-button', title: 'Cancel' } },
     });
-    assert.deepEqual(buttonReply.content, { button_reply: { id: 'cancel-button', title: 'Cancel' } });
-    assert.equal(buttonReply.context, REPLIED_TO);
+    assert.deepEqual(buttonReply.content, { button_reply: { id: 'cancel-button', title: 'Cancel' }, context });
 
     const listReply = { id: 'priority_express', title: 'Priority Mail Express', description: 'Next Day to 2 Days' };
     const list = parseOne({ context, type: 'interactive', interactive: { type: 'list_reply', list_reply: listReply } });
-    assert.deepEqual(list.content, { list_reply: listReply });
+    assert.deepEqual(list.content, { list_reply: listReply, context });
   });
 
   test('a completed WhatsApp Flow (nfm_reply) keeps its response_json as sent', () => {
@@ -163,8 +163,11 @@ describe('parseWebhook › inbound messages', () => {
       type: 'button',
       button: { payload: 'approve_67_schedule', text: 'Approve' },
     });
-    assert.deepEqual(event.content, { payload: 'approve_67_schedule', text: 'Approve' });
-    assert.equal(event.context, REPLIED_TO);
+    assert.deepEqual(event.content, {
+      payload: 'approve_67_schedule',
+      text: 'Approve',
+      context: { from: '15550783881', id: REPLIED_TO },
+    });
   });
 
   test('a reaction keeps the reacted-to wamid and emoji; a removed reaction has no emoji', () => {
@@ -227,16 +230,14 @@ describe('parseWebhook › inbound messages', () => {
     assert.deepEqual(event.content, { question: 'Lunch?', options: ['Pizza', 'Salad'], type: 'poll' });
   });
 
-  test('fields Meta adds are ignored: identity hashes, referrals, forwarded flags', () => {
-    const event = parseOne({
+  test('what Meta sends beside the type object is kept in the content: context, identity, referral', () => {
+    const envelope = {
       context: { forwarded: true },
       identity: { acknowledged: true, created_timestamp: 1602532300000, hash: 'Sjvjlx8G6Z0=' },
       referral: { source_url: 'https://fb.me/x', source_type: 'ad', source_id: '1' },
-      type: 'text',
-      text: { body: 'Hi' },
-    });
-    assert.deepEqual(event.content, { body: 'Hi' });
-    assert.equal(event.context, null, 'a forwarded message replies to nothing');
+    };
+    const event = parseOne({ ...envelope, type: 'text', text: { body: 'Hi' } });
+    assert.deepEqual(event.content, { body: 'Hi', ...envelope });
   });
 });
 
@@ -476,13 +477,14 @@ describe('webhook fixtures', () => {
         kind: 'message',
         phoneNumberId: '123',
         displayPhoneNumber: '15550783881',
-        from: '+14155550100',
+        from: '14155550100',
+        userId: null,
         profileName: 'Ada',
         wamid: 'wamid.X',
         timestamp,
         type: 'text',
         content: { body: 'Hello' },
-        context: null,
+        amends: null,
       },
     ]);
   });

@@ -18,17 +18,25 @@ export interface InboundMessageEvent {
   kind: 'message';
   phoneNumberId: string;
   displayPhoneNumber: string | null;
-  /** The sender in E.164: Meta's `from` digits with a leading `+`. */
-  from: string;
+  /** Meta's `from` (the sender's wa_id digits), or null when Meta names the sender only by user id. */
+  from: string | null;
+  /** The sender's business-scoped user id (`from_user_id`), when Meta sends one. */
+  userId: string | null;
   profileName: string | null;
   wamid: string;
   timestamp: Date;
   type: MessageType;
-  /** The type-specific object Meta sent, e.g. `{ body }` for text, `{ button_reply: { id, title } }` for interactive. */
+  /**
+   * The type-specific object Meta sent, e.g. `{ body }` for text, `{ button_reply: { id, title } }` for
+   * interactive; with Meta's `context` (reply, forward, referred product) and ad `referral` when present.
+   */
   content: Json;
-  /** The wamid this message replies to. */
-  context: string | null;
+  /** An edit or revocation of an earlier message, applied to it rather than stored as a new one. */
+  amends: Amendment | null;
 }
+
+/** A sender's change to a message they sent earlier (Meta's `edit` and `revoke` message types). */
+export type Amendment = { kind: 'edit' | 'revoke'; originalWamid: string };
 
 export interface StatusError {
   code: number;
@@ -156,29 +164,60 @@ function parseMessagesChange(value: Json): WebhookEvent[] {
 
 function inboundMessage(raw: Json, line: BusinessLine, contacts: Json[]): InboundMessageEvent | null {
   const wamid = text(raw.id);
-  const from = e164(raw.from);
+  const from = waId(raw.from);
+  const userId = text(raw.from_user_id);
   const timestamp = unixTime(raw.timestamp);
-  if (wamid === null || from === null || timestamp === null) return null;
+  if (wamid === null || (from === null && userId === null) || timestamp === null) return null;
+  const amends = amendment(raw);
+  // An edit carries the new version of the message, whole, under `edit.message`.
+  const message = amends?.kind === 'edit' ? record(record(raw.edit).message) : raw;
   return {
     kind: 'message',
     ...line,
     from,
-    profileName: profileName(contacts, raw.from),
+    userId,
+    profileName: profileName(contacts, raw),
     wamid,
     timestamp,
-    ...messageContent(raw),
-    context: text(record(raw.context).id),
+    ...messageContent(message),
+    amends,
   };
 }
 
-/** The sender's profile: the contact with their wa_id, or the only contact, as wa_id and `from` may differ. */
-function profileName(contacts: Json[], from: unknown): string | null {
+function amendment(raw: Json): Amendment | null {
+  const kind = raw.type;
+  if (kind !== 'edit' && kind !== 'revoke') return null;
+  const originalWamid = text(record(raw[kind]).original_message_id);
+  return originalWamid === null ? null : { kind, originalWamid };
+}
+
+/**
+ * The sender's profile: the contact with their wa_id or user id, or the only contact, as wa_id and
+ * `from` may differ (Mexico, Argentina).
+ */
+function profileName(contacts: Json[], raw: Json): string | null {
   const sender =
-    contacts.find((contact) => contact.wa_id === from) ?? (contacts.length === 1 ? contacts[0] : undefined);
+    contacts.find(
+      (contact) =>
+        (raw.from !== undefined && contact.wa_id === raw.from) ||
+        (raw.from_user_id !== undefined && contact.user_id === raw.from_user_id),
+    ) ?? (contacts.length === 1 ? contacts[0] : undefined);
   return text(record(sender?.profile).name);
 }
 
 function messageContent(raw: Json): { type: MessageType; content: Json } {
+  const { type, content } = typeContent(raw);
+  return { type, content: { ...content, ...envelope(raw) } };
+}
+
+/** What Meta sends beside the type object: reply/forward `context`, ad `referral`, `identity`. */
+function envelope(raw: Json): Json {
+  return Object.fromEntries(
+    (['context', 'referral', 'identity'] as const).filter((key) => isRecord(raw[key])).map((key) => [key, raw[key]]),
+  );
+}
+
+function typeContent(raw: Json): { type: MessageType; content: Json } {
   const metaType = text(raw.type) ?? 'unknown';
   switch (metaType) {
     case 'contacts':
@@ -255,7 +294,13 @@ function marketingPreference(raw: Json, phoneNumberId: string, contacts: Json[])
   const from = e164(raw.wa_id);
   const value = raw.value;
   if (from === null || raw.category !== 'marketing_messages' || (value !== 'stop' && value !== 'resume')) return null;
-  return { kind: 'marketing_preference', phoneNumberId, from, profileName: profileName(contacts, raw.wa_id), value };
+  return {
+    kind: 'marketing_preference',
+    phoneNumberId,
+    from,
+    profileName: profileName(contacts, { from: raw.wa_id }),
+    value,
+  };
 }
 
 function templateStatus(entry: Json, value: Json): TemplateStatusEvent | null {
@@ -328,7 +373,16 @@ function isDeliveryStatus(value: unknown): value is DeliveryStatus {
   return (DELIVERY_STATUSES as readonly unknown[]).includes(value);
 }
 
-/** Meta writes WhatsApp ids as international digits without `+`; wa_id quirks (e.g. Mexico's `521`) are kept as sent. */
+/**
+ * A wa_id as Meta wrote it (international digits, no `+`), kept raw: whether it is a valid phone
+ * number (Mexico's `521…` is not) is decided where the sender is stored, so no message is dropped here.
+ */
+function waId(value: unknown): string | null {
+  const digits = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+  return typeof digits === 'string' && /^\+?\d{1,20}$/.test(digits) ? digits.replace(/^\+/, '') : null;
+}
+
+/** Meta writes WhatsApp ids as international digits without `+`. */
 function e164(value: unknown): string | null {
   return typeof value === 'string' && /^\d{6,15}$/.test(value) ? `+${value}` : null;
 }

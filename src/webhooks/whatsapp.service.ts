@@ -1,5 +1,5 @@
 import type { ChannelService } from '../channels/channel.service.js';
-import type { MessageService } from '../messages/message.service.js';
+import type { InboundService } from '../messages/inbound.js';
 import type { StatusService } from '../messages/statuses.js';
 import type { TemplateSyncService } from '../templates/template-sync.js';
 import { errors } from '../shared/errors.js';
@@ -34,7 +34,7 @@ export interface WebhookOutcome {
   template_statuses: number;
   /** Marketing stop/resume preferences applied to contacts (Meta's `user_preferences`). */
   marketing_preferences: number;
-  /** Events Parley cannot store (e.g. a sender number that is not a valid phone number). */
+  /** Messages Parley cannot store (no sender it can address); a wa_id that is no valid number is still stored. */
   rejected: number;
   /** Account updates and `value.errors` recorded in workspace event logs. */
   account_events: number;
@@ -49,7 +49,7 @@ export interface WebhookOutcome {
  */
 export function createWhatsappWebhookService(
   channels: ChannelService,
-  messages: MessageService,
+  inbound: InboundService,
   statuses: StatusService,
   templateSync: TemplateSyncService,
   limiter: SharedWindowLimiter,
@@ -70,7 +70,7 @@ export function createWhatsappWebhookService(
         workspaces.set(phoneNumberId, await channels.workspaceOfNumber(phoneNumberId));
       return workspaces.get(phoneNumberId)!;
     };
-    const inbound = new ByWorkspace<InboundMessageEvent>();
+    const messagesByWorkspace = new ByWorkspace<InboundMessageEvent>();
     const statusEvents = new ByWorkspace<StatusEvent>();
     const preferences = new ByWorkspace<MarketingPreferenceEvent>();
     const accountEvents: { workspaceIds: string[]; event: AccountEvent }[] = [];
@@ -91,13 +91,13 @@ export function createWhatsappWebhookService(
         }
         const workspaceId = await workspaceOf(event.phoneNumberId);
         if (!workspaceId) outcome.unrouted++;
-        else if (event.kind === 'message') inbound.add(workspaceId, event, outcome);
+        else if (event.kind === 'message') messagesByWorkspace.add(workspaceId, event, outcome);
         else if (event.kind === 'marketing_preference') preferences.add(workspaceId, event, outcome);
         else statusEvents.add(workspaceId, event, outcome);
       }
     }
-    for (const [workspaceId, entries] of inbound) {
-      const results = await messages.receiveAll(
+    for (const [workspaceId, entries] of messagesByWorkspace) {
+      const results = await inbound.receiveAll(
         { workspaceId },
         entries.map((entry) => entry.event),
       );

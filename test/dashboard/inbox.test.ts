@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { createHash, randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { inboundMessageWebhook, inboundTextWebhook, statusWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
+import {
+  documented,
+  documentedWebhook,
+  inboundMessageWebhook,
+  inboundTextWebhook,
+  statusWebhook,
+} from '../../src/webhooks/whatsapp.fixtures.js';
 import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
 import { createTemplate } from '../factories.js';
 import { ENGINE } from '../server.js';
@@ -210,6 +216,30 @@ describe(`dashboard: inbox (${ENGINE})`, () => {
     await image.waitFor();
     await page.waitForFunction(() => document.querySelector<HTMLImageElement>('.bubble-media img')?.complete);
     assert.equal(await image.evaluate((img: HTMLImageElement) => img.naturalWidth), 1);
+  });
+
+  test('a reply shows the message it quotes, a reaction its emoji, an edit and a deletion their marks', async () => {
+    const owner = await cloudOwner('Quote Bakery');
+    const from = '4915112340007';
+    const line = { phoneNumberId: owner.phoneNumberId };
+    const [first, second] = ['wamid.QUOTED1', 'wamid.QUOTED2'];
+    await postWebhook(documentedWebhook(line, documented.forwarded(from, first)));
+    await postWebhook(documentedWebhook(line, documented.forwarded(from, second)));
+    await postWebhook(documentedWebhook(line, documented.reply(from, 'wamid.REPLY1', first, 'Is it still on?')));
+    await postWebhook(documentedWebhook(line, documented.reaction(from, 'wamid.REACT1', first, '\u{1F382}')));
+    await postWebhook(documentedWebhook(line, documented.edit(from, 'wamid.EDIT1', first, 'Check out this cake!')));
+    await postWebhook(documentedWebhook(line, documented.revoke(from, 'wamid.REVOKE1', second)));
+    const { page } = await newPage(server);
+    await logIn(page, owner);
+    await conversation(page, /\+4915112340007/).click();
+    const messages = page.getByRole('list', { name: 'Messages' });
+    const reply = messages.getByRole('listitem').filter({ hasText: 'Is it still on?' });
+    await reply.locator('blockquote').getByText('Check out this cake!').waitFor();
+    assert.match((await reply.locator('blockquote').textContent()) ?? '', /In reply to their message/);
+    const edited = messages.getByRole('listitem').filter({ hasText: 'Check out this cake!' }).first();
+    await edited.getByText('Edited').waitFor();
+    await edited.getByTitle('Their reaction').getByText('\u{1F382}').waitFor();
+    await messages.getByRole('listitem').filter({ hasText: 'Deleted by the sender' }).waitFor();
   });
 
   test('the inbox and a thread are accessible and fit a 375 px screen', async () => {

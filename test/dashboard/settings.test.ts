@@ -126,7 +126,7 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
 
   test('Channel: a test message is simulated inside the 24-hour window and explained outside it', async () => {
     const owner = await createOwner(server, 'Test Send Shop');
-    await services.messages.simulateInbound(owner, { from: '+14155550111', text: 'hi' });
+    await services.inbound.simulateInbound(owner, { from: '+14155550111', text: 'hi' });
     await services.contacts.create(owner, { phone: '+14155550122', name: 'Quiet Quinn' });
     const { page } = await newPage(server);
     await logIn(page, owner);
@@ -285,7 +285,7 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
 
   test('accessible and responsive: Channel and Simulator (and the other settings pages)', async () => {
     const owner = await createOwner(server);
-    await services.messages.simulateInbound(owner, { from: '+14155550155', text: 'A fairly long message to wrap' });
+    await services.inbound.simulateInbound(owner, { from: '+14155550155', text: 'A fairly long message to wrap' });
     const { page } = await newPage(server, { bypassCSP: true });
     await logIn(page, owner);
     for (const [path, heading] of [

@@ -1035,7 +1035,7 @@ export interface components {
     Contact: {
       /** Format: uuid */
       id: string;
-      /** @description E.164, e.g. +14155550100 */
+      /** @description E.164, e.g. +14155550100; for a WhatsApp sender whose wa_id is no valid number, that id with `+`; for a sender known only by a business-scoped user id, that id (replies go to it) */
       phone: string;
       name: string | null;
       email: string | null;
@@ -1053,6 +1053,14 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       last_message_at: string | null;
+      /** @description Meta's wa_id where it differs from the phone (e.g. Mexico's `521…` form) */
+      wa_id: string | null;
+      /** @description WhatsApp's business-scoped user id (e.g. `US.13491208655302741918`) */
+      bsuid: string | null;
+      /** @description The click-to-WhatsApp ad `referral` of the first message that carried one, as Meta sent it */
+      first_touch: {
+        [key: string]: unknown;
+      } | null;
       /**
        * Format: date-time
        * @example 2026-11-22T09:30:00.000+00:00
@@ -1160,7 +1168,19 @@ export interface components {
       /** @description WhatsApp message id (wamid) */
       provider_message_id: string | null;
       /**
+       * Format: uuid
+       * @description The message this one quotes (a reply) or reacts to (a reaction), when Parley has it
+       */
+      reply_to_message_id: string | null;
+      /**
        * Format: date-time
+       * @description When the contact sent it (Meta's timestamp)
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      sent_at: string | null;
+      /**
+       * Format: date-time
+       * @description When Parley recorded the message: the order of this feed
        * @example 2026-11-22T09:30:00.000+00:00
        */
       created_at: string;
@@ -1315,6 +1335,40 @@ export interface components {
       biz_opaque_callback_data: string | null;
       /**
        * Format: date-time
+       * @description Inbound: when the contact sent it (Meta's timestamp); created_at is when Parley received it
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      sent_at: string | null;
+      /**
+       * Format: uuid
+       * @description The message this one quotes (a reply) or reacts to (a reaction), when Parley has it
+       */
+      reply_to_message_id: string | null;
+      /** @description The contact's current reaction emoji to this message */
+      reaction: string | null;
+      /** @description Earlier versions of a message its sender edited, oldest first */
+      edits: {
+        type: string;
+        /** @description The content before this edit */
+        content: {
+          [key: string]: unknown;
+        };
+        /**
+         * Format: date-time
+         * @description When the sender edited it
+         * @example 2026-11-22T09:30:00.000+00:00
+         */
+        edited_at: string;
+      }[];
+      /**
+       * Format: date-time
+       * @description When the sender deleted the message for everyone; its content is kept here
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      revoked_at: string | null;
+      /**
+       * Format: date-time
+       * @description When Parley recorded the message
        * @example 2026-11-22T09:30:00.000+00:00
        */
       created_at: string;

@@ -129,6 +129,14 @@ function MessageBubble({ message: m }: { message: InboxMessage }) {
   return (
     <li class={`bubble ${m.direction}`} data-status={m.status}>
       <span class="visually-hidden">{m.direction === 'inbound' ? 'They wrote: ' : 'You sent: '}</span>
+      {m.quote && (
+        <blockquote class="bubble-quote">
+          <span class="visually-hidden">
+            In reply to {m.quote.direction === 'inbound' ? 'their' : 'your'} message:{' '}
+          </span>
+          {m.quote.preview}
+        </blockquote>
+      )}
       {MEDIA.includes(m.type) ? (
         <Media message={m} />
       ) : (
@@ -138,6 +146,13 @@ function MessageBubble({ message: m }: { message: InboxMessage }) {
         <span class="muted bubble-kind">Template {m.content.template_name}</span>
       )}
       <span class="bubble-meta">
+        {m.revoked_at && <span class="bubble-note">Deleted by the sender</span>}
+        {m.edits.length > 0 && !m.revoked_at && <span class="bubble-note">Edited</span>}
+        {m.reaction && (
+          <span class="bubble-reaction" title="Their reaction">
+            {m.reaction}
+          </span>
+        )}
         <time dateTime={m.created_at}>{formatTime(m.created_at)}</time>
         {tick && (
           <span class={`tick tick-${m.status}`} title={tick.label}>

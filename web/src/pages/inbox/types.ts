@@ -9,6 +9,14 @@ export interface InboxMessage {
   error: { code: number | null; title: string; details: string | null } | null;
   created_at: string;
   preview: string;
+  /** The message this one quotes (a reply), as a one-line preview. */
+  quote: { id: string; direction: 'inbound' | 'outbound'; preview: string } | null;
+  /** The contact's reaction to this message. */
+  reaction: string | null;
+  /** Earlier versions, when the sender edited it. */
+  edits: unknown[];
+  /** When the sender deleted it for everyone. */
+  revoked_at: string | null;
 }
 
 export interface Member {
