@@ -279,7 +279,9 @@ function sendMessage(state: State, res: http.ServerResponse, body: unknown, phon
   }
   // Meta's "mark message as read": `{ messaging_product, status: 'read', message_id }` → `{ success: true }`.
   if (message.status === 'read' && typeof message.message_id === 'string') return send(res, 200, { success: true });
-  if (typeof message.to !== 'string' || message.to === '') {
+  // A phone number in `to`, or a business-scoped user id in `recipient`.
+  const to = typeof message.to === 'string' ? message.to : message.recipient;
+  if (typeof to !== 'string' || to === '') {
     return send(res, 400, metaError(100, 'The parameter to is required.'));
   }
   const type = message.type;
@@ -289,12 +291,12 @@ function sendMessage(state: State, res: http.ServerResponse, body: unknown, phon
   const wamid = newWamid();
   send(res, 200, {
     messaging_product: 'whatsapp',
-    contacts: [{ input: message.to, wa_id: message.to.replace(/\D/g, '') }],
+    contacts: [{ input: to, wa_id: to.replace(/\D/g, '') }],
     messages: [{ id: wamid, ...(type === 'template' && { message_status: 'accepted' }) }],
   });
   const number = state.numbers.get(phoneNumberId);
   if (state.reportStatus && number) {
-    void reportSent(state.reportStatus, sentStatus(number, wamid, message.to, message.biz_opaque_callback_data));
+    void reportSent(state.reportStatus, sentStatus(number, wamid, to, message.biz_opaque_callback_data));
   }
 }
 

@@ -134,6 +134,23 @@ describe('whatsapp cloud provider › the request for each kind of message', () 
     assert.deepEqual(lastSend(), { ...envelope, type: 'interactive', interactive, ...callback });
   });
 
+  test('to a user Meta named only by business-scoped user id: `recipient` instead of `to`', async () => {
+    const bsuid = 'US.13491208655302741918';
+    await provider.send({
+      messageId: MESSAGE_ID,
+      to: bsuid,
+      message: { type: 'text', content: { body: 'hi', preview_url: false } },
+    });
+    assert.deepEqual(lastSend(), {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      recipient: bsuid,
+      type: 'text',
+      text: { preview_url: false, body: 'hi' },
+      ...callback,
+    });
+  });
+
   test('markRead posts Meta’s read receipt for a received message', async () => {
     await provider.markRead('wamid.HBgLMTQxNTU1NTAxMDAVAgASGBQzQUFGMjY4');
     assert.deepEqual(lastSend(), {

@@ -6,12 +6,23 @@
  * Meta may prepend the business number's own country code and the message goes astray.
  */
 
+/** A business-scoped user id (Meta's BSUID, e.g. `US.13491208655302741918`): a user known without a phone number. */
+const BSUID = /^[A-Z]{2}\.[0-9A-Za-z]+$/;
+
+/**
+ * Who a message goes to: a phone number in `to`, or a user Meta named only by BSUID in `recipient`
+ * (Meta's parameter for user ids; a contact's address is its BSUID until Meta shares the number).
+ */
+function addressed(to: string) {
+  return BSUID.test(to) ? { recipient: to } : { to };
+}
+
 /** A free-form text message (only allowed within the 24-hour customer service window). */
 export function textPayload(to: string, body: string, previewUrl: boolean) {
   return {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
-    to,
+    ...addressed(to),
     type: 'text',
     text: { preview_url: previewUrl, body },
   };
@@ -46,7 +57,7 @@ export function templatePayload(to: string, template: TemplateMessage) {
   return {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
-    to,
+    ...addressed(to),
     type: 'template',
     template: {
       name: template.name,
@@ -96,5 +107,11 @@ export type Interactive =
 
 /** An interactive message (like text, only inside the 24-hour customer service window). */
 export function interactivePayload(to: string, interactive: Interactive) {
-  return { messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'interactive', interactive };
+  return {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    ...addressed(to),
+    type: 'interactive',
+    interactive,
+  };
 }
