@@ -73,7 +73,7 @@ export function createServices(deps: Deps, config: Config) {
     if (work.kinds.has('jobs')) scheduler.wake();
     if (work.kinds.has('deliveries')) webhookWorker.wake();
   };
-  const inbox = createInboxService(deps, inboxEvents);
+  const inbox = createInboxService(deps, inboxEvents, channels);
   const eventStreams = createEventStreams(deps);
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
   // Meta's status webhooks and the simulator's receipts take one path.

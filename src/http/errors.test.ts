@@ -289,6 +289,9 @@ describe(`errors (${ENGINE})`, () => {
       sequence_id: 5,
       flow_id: 5,
       context: 'x',
+      stop_keywords: 5,
+      start_keywords: {},
+      confirm: 'yes',
     };
     const inputs: [string, string | undefined, number][] = [
       ['{"phone":', 'application/json', 400],

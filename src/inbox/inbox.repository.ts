@@ -113,17 +113,16 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
         .executeTakeFirst(),
 
     /** The newest inbound message's time: reading a thread reads up to it. */
-    async newestInboundAt(contactId: string): Promise<string | null> {
-      const row = await db
+    /** The contact's latest message to the business: when Parley recorded it, and the channel's id. */
+    newestInbound: (contactId: string) =>
+      db
         .selectFrom('messages')
-        .select('created_at')
+        .select(['created_at', 'provider_message_id'])
         .where('contact_id', '=', contactId)
         .where('direction', '=', 'inbound')
         .orderBy('created_at', 'desc')
         .limit(1)
-        .executeTakeFirst();
-      return row?.created_at ?? null;
-    },
+        .executeTakeFirst(),
 
     members: (workspaceId: string) =>
       db

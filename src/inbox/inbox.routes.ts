@@ -56,7 +56,7 @@ export function registerInboxRoutes(
   app.post(
     '/api/dashboard/conversations/:contactId/read',
     { config: { access }, schema: { hide, params: ContactParams } },
-    async (request) => inbox.markRead(viewerOf(request), request.params.contactId),
+    async (request) => inbox.markRead(viewerOf(request), request.params.contactId, request.log),
   );
 
   app.post(

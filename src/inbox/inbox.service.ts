@@ -1,3 +1,6 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ChannelService } from '../channels/channel.service.js';
+import { GraphError } from '../channels/whatsapp-cloud.js';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -7,6 +10,8 @@ import { at, presentInboxMessage, type InboxMessage } from './inbox.presenter.js
 import { inboxRepository, type InboxFilter, type Keyset } from './inbox.repository.js';
 
 const LIST_PAGE = 50;
+
+type Log = Pick<FastifyBaseLogger, 'warn'>;
 const THREAD_PAGE = 50;
 
 /** The dashboard user acting: the inbox is per workspace, "mine" per user. */
@@ -31,12 +36,26 @@ export function decodeCursor(cursor: string | undefined, field: string): Keyset 
 }
 
 /** The shared inbox: conversations, their threads, and who handles them. */
-export function createInboxService(deps: Deps, hub: EventHub) {
+export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<ChannelService, 'providerOf'>) {
   const { db, dialect, clock } = deps;
   const repository = () => inboxRepository(db, dialect);
   const now = () => toStoredTimestamp(clock.now());
   const announce = (viewer: Viewer, contactId: string) =>
     hub.publish(viewer.workspaceId, [{ type: 'conversation', contact_id: contactId }]);
+
+  /**
+   * The customer sees their messages read (blue ticks) once the team has read the conversation. Meta
+   * marks every earlier message read with the newest. Not seeing the ticks is no reason to fail the
+   * team's action: Meta's refusal is only logged.
+   */
+  async function tellReadOnWhatsapp(workspaceId: string, wamid: string, log: Log): Promise<void> {
+    try {
+      await (await channels.providerOf(workspaceId)).markRead(wamid);
+    } catch (error) {
+      if (!(error instanceof GraphError)) throw error;
+      log.warn({ err: error, workspace_id: workspaceId }, 'Meta refused the read receipt');
+    }
+  }
 
   async function contactOf(viewer: Viewer, contactId: string) {
     const contact = await repository().contact(viewer.workspaceId, contactId);
@@ -122,12 +141,13 @@ export function createInboxService(deps: Deps, hub: EventHub) {
     },
 
     /** Marks the conversation read up to its newest inbound message (or now, if later). */
-    async markRead(viewer: Viewer, contactId: string): Promise<{ read_at: string | null }> {
+    async markRead(viewer: Viewer, contactId: string, log: Log): Promise<{ read_at: string | null }> {
       const contact = await contactOf(viewer, contactId);
-      const newest = await repository().newestInboundAt(contact.id);
-      const readAt = newest && newest > now() ? newest : now();
+      const newest = await repository().newestInbound(contact.id);
+      const readAt = newest && newest.created_at > now() ? newest.created_at : now();
       await repository().saveState(viewer.workspaceId, contact.id, { read_at: readAt }, now());
       announce(viewer, contact.id);
+      if (newest?.provider_message_id) await tellReadOnWhatsapp(viewer.workspaceId, newest.provider_message_id, log);
       return { read_at: at(readAt) };
     },
 

@@ -3,7 +3,7 @@ import { contactRepository, newContactRow, type ContactRow } from '../contacts/c
 import type { Deps } from '../shared/context.js';
 import { normalizePhone } from '../shared/phone.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import type { InboundMessage } from './inbound.js';
+import type { InboundMessage } from './inbound-message.js';
 
 type Trx = Deps['db'];
 

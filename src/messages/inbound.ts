@@ -3,7 +3,7 @@ import { parsePhone } from '../contacts/contact.input.js';
 import type { ContactRow } from '../contacts/contact.repository.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
-import type { Amendment } from '../webhooks/whatsapp.payload.js';
+import type { InboundMessage } from './inbound-message.js';
 import { storeAll, type SenderEntry } from './inbound-store.js';
 import {
   openSendersWindows,
@@ -17,22 +17,6 @@ import { presentMessage } from './message.presenter.js';
 import { messageRepository } from './message.repository.js';
 import { TEXT_MAX_LENGTH, type Message } from './message.schema.js';
 import type { MessageEvents } from './message.service.js';
-
-/** An inbound message as the webhook parser hands it over. */
-export interface InboundMessage {
-  /** The sender's wa_id digits (or an E.164 phone), null when Meta names them only by user id. */
-  from: string | null;
-  /** The sender's business-scoped user id. */
-  userId: string | null;
-  profileName: string | null;
-  wamid: string;
-  timestamp: Date;
-  type: string;
-  /** The type object, with Meta's `context`, `referral` and `identity` when sent. */
-  content: Record<string, unknown>;
-  /** An edit or revocation of an earlier message. */
-  amends: Amendment | null;
-}
 
 /** An inbound message as the automation engines see it, in the transaction that stored it. */
 export interface ReceivedMessage {

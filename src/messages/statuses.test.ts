@@ -14,14 +14,7 @@ const HOUR = 3_600_000;
 /** A workspace whose customer wrote in (the window is open), and a text sent to them, settled. */
 async function sentText(phone: string): Promise<{ cloud: CloudWorkspace; message: Message }> {
   const cloud = await cloudWorkspace();
-  const inbound = inboundTextWebhook({
-    phoneNumberId: cloud.phoneNumberId,
-    from: phone,
-    wamid: `wamid.IN${randomInt(1e9)}`,
-    text: 'hello',
-    timestamp: server.clock.now(),
-  });
-  assert.equal((await postWebhook(inbound)).status, 200);
+  await customerWrites(cloud, phone);
   const queued = await cloud.ws.action<Message>('send-text-message', { phone, message: 'hi' });
   assert.equal(queued.status, 200, queued.text);
   return { cloud, message: await settled(cloud, queued.body.id) };
@@ -51,6 +44,17 @@ async function postStatus(
 
 const sendsFrom = (phoneNumberId: string) =>
   graph.requests.filter((r) => r.method === 'POST' && r.path === `/${API_VERSION}/${phoneNumberId}/messages`);
+
+/** The contact writes in, opening the window for a text reply. */
+async function customerWrites(cloud: CloudWorkspace, phone: string): Promise<void> {
+  const inbound = inboundTextWebhook({
+    phoneNumberId: cloud.phoneNumberId,
+    from: phone,
+    text: 'hi',
+    timestamp: server.clock.now(),
+  });
+  assert.equal((await postWebhook(inbound)).status, 200);
+}
 
 describe(`delivery statuses (${ENGINE})`, () => {
   test('get-message › shows the pricing, conversation and callback data of Meta’s status webhooks', async () => {
@@ -98,13 +102,7 @@ describe(`delivery statuses (${ENGINE})`, () => {
   test('webhook › a status that arrives before Parley recorded the send is applied once it is', async () => {
     const cloud = await cloudWorkspace();
     const phone = '+14155550182';
-    const inbound = inboundTextWebhook({
-      phoneNumberId: cloud.phoneNumberId,
-      from: phone,
-      text: 'hi',
-      timestamp: server.clock.now(),
-    });
-    assert.equal((await postWebhook(inbound)).status, 200);
+    await customerWrites(cloud, phone);
     const wamid = `wamid.EARLY${randomInt(1e9)}`;
     // Meta's `delivered` overtakes the answer to the send (no callback data: an older send's shape).
     const early = await postStatus(cloud, { wamid, status: 'delivered', recipient: '14155550182' });
@@ -127,13 +125,7 @@ describe(`delivery statuses (${ENGINE})`, () => {
   test('webhook › a status naming Parley’s id reconciles a send the outbox never recorded; it is not sent again', async () => {
     const cloud = await cloudWorkspace();
     const phone = '+14155550183';
-    const inbound = inboundTextWebhook({
-      phoneNumberId: cloud.phoneNumberId,
-      from: phone,
-      text: 'hi',
-      timestamp: server.clock.now(),
-    });
-    assert.equal((await postWebhook(inbound)).status, 200);
+    await customerWrites(cloud, phone);
     // The send's outcome is unknown to Parley (a 5xx here; a crash or a timeout in life): it is due again later.
     graph.failNext({ status: 500, body: metaError(131000, 'Something went wrong') });
     const queued = await cloud.ws.action<Message>('send-text-message', { phone, message: 'hello' });

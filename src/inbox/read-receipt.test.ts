@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ownerSession } from '../../test/dashboard-session.js';
+import { metaError } from '../../test/graph-stand-in.js';
+import { ENGINE } from '../../test/server.js';
+import { API_VERSION, startWhatsappServer } from '../../test/whatsapp.js';
+import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
+
+const { graph, server, connect, postWebhook } = await startWhatsappServer();
+
+interface Conversations {
+  conversations: { contact_id: string; phone: string; unread: number }[];
+}
+
+describe(`inbox › read receipts (${ENGINE})`, () => {
+  test('reading a conversation shows the customer blue ticks on WhatsApp; Meta refusing them fails nothing', async () => {
+    const owner = await ownerSession(server);
+    const number = await connect(owner.workspaceId);
+    const wamid = 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=';
+    const inbound = inboundTextWebhook({
+      phoneNumberId: number.phoneNumberId,
+      from: '16505551234',
+      wamid,
+      text: 'Is my order on its way?',
+      timestamp: server.clock.now(),
+    });
+    assert.equal((await postWebhook(inbound)).status, 200);
+    const listed = await owner.send<Conversations>('GET', '/api/dashboard/conversations');
+    const conversation = listed.body.conversations.find((c) => c.phone === '+16505551234')!;
+    assert.equal(conversation.unread, 1);
+
+    const read = await owner.send('POST', `/api/dashboard/conversations/${conversation.contact_id}/read`, {});
+    assert.equal(read.status, 200, read.text);
+    const receipts = graph.requests.filter(
+      (r) =>
+        r.path === `/${API_VERSION}/${number.phoneNumberId}/messages` &&
+        r.headers.authorization === `Bearer ${number.accessToken}`,
+    );
+    // Meta's "mark message as read" request: the newest message, and with it every earlier one.
+    assert.deepEqual(
+      receipts.map((r) => r.body),
+      [{ messaging_product: 'whatsapp', status: 'read', message_id: wamid }],
+    );
+
+    graph.failNext({ status: 400, body: metaError(100, 'Invalid parameter') });
+    const again = await owner.send('POST', `/api/dashboard/conversations/${conversation.contact_id}/read`, {});
+    assert.equal(again.status, 200, 'the conversation is read in Parley all the same');
+  });
+});
