@@ -292,6 +292,7 @@ describe(`errors (${ENGINE})`, () => {
       stop_keywords: 5,
       start_keywords: {},
       confirm: 'yes',
+      limit: 'x',
     };
     const inputs: [string, string | undefined, number][] = [
       ['{"phone":', 'application/json', 400],
