@@ -103,9 +103,18 @@ export function keywordIntent(
   const said = normalizeKeyword(text);
   if (said === '') return null;
   const language = LANGUAGE_OF.get(said) ?? 'en';
-  if (keywords.stop.some((word) => normalizeKeyword(word) === said)) return { action: 'stop', language };
-  if (keywords.start.some((word) => normalizeKeyword(word) === said)) return { action: 'start', language };
+  if (formsOf(keywords.stop).has(said)) return { action: 'stop', language };
+  if (formsOf(keywords.start).has(said)) return { action: 'start', language };
   return null;
+}
+
+/** A keyword list's comparable forms, worked out once per list (a batch's messages share its settings). */
+const FORMS = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+function formsOf(words: readonly string[]): ReadonlySet<string> {
+  let forms = FORMS.get(words);
+  if (!forms) FORMS.set(words, (forms = new Set(words.map(normalizeKeyword))));
+  return forms;
 }
 
 /** The one message that tells a contact they are unsubscribed, in their language, naming how to come back. */
