@@ -147,7 +147,9 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
       const readAt = newest && newest.created_at > now() ? newest.created_at : now();
       await repository().saveState(viewer.workspaceId, contact.id, { read_at: readAt }, now());
       announce(viewer, contact.id);
-      if (newest?.provider_message_id) await tellReadOnWhatsapp(viewer.workspaceId, newest.provider_message_id, log);
+      // Only news is told: re-reading a conversation with nothing new from the customer calls Meta for nothing.
+      const unseen = newest?.provider_message_id && newest.created_at > (contact.read_at ?? '');
+      if (unseen) await tellReadOnWhatsapp(viewer.workspaceId, newest.provider_message_id!, log);
       return { read_at: at(readAt) };
     },
 

@@ -17,33 +17,43 @@ describe(`inbox › read receipts (${ENGINE})`, () => {
     const owner = await ownerSession(server);
     const number = await connect(owner.workspaceId);
     const wamid = 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=';
-    const inbound = inboundTextWebhook({
-      phoneNumberId: number.phoneNumberId,
-      from: '16505551234',
-      wamid,
-      text: 'Is my order on its way?',
-      timestamp: server.clock.now(),
-    });
-    assert.equal((await postWebhook(inbound)).status, 200);
+    const customerWrites = async (id: string, text: string) => {
+      const inbound = inboundTextWebhook({
+        phoneNumberId: number.phoneNumberId,
+        from: '16505551234',
+        wamid: id,
+        text,
+        timestamp: server.clock.now(),
+      });
+      assert.equal((await postWebhook(inbound)).status, 200);
+    };
+    await customerWrites(wamid, 'Is my order on its way?');
     const listed = await owner.send<Conversations>('GET', '/api/dashboard/conversations');
     const conversation = listed.body.conversations.find((c) => c.phone === '+16505551234')!;
     assert.equal(conversation.unread, 1);
 
     const read = await owner.send('POST', `/api/dashboard/conversations/${conversation.contact_id}/read`, {});
     assert.equal(read.status, 200, read.text);
-    const receipts = graph.requests.filter(
-      (r) =>
-        r.path === `/${API_VERSION}/${number.phoneNumberId}/messages` &&
-        r.headers.authorization === `Bearer ${number.accessToken}`,
-    );
+    const receipts = () =>
+      graph.requests.filter(
+        (r) =>
+          r.path === `/${API_VERSION}/${number.phoneNumberId}/messages` &&
+          r.headers.authorization === `Bearer ${number.accessToken}`,
+      );
     // Meta's "mark message as read" request: the newest message, and with it every earlier one.
     assert.deepEqual(
-      receipts.map((r) => r.body),
+      receipts().map((r) => r.body),
       [{ messaging_product: 'whatsapp', status: 'read', message_id: wamid }],
     );
+    const reread = await owner.send('POST', `/api/dashboard/conversations/${conversation.contact_id}/read`, {});
+    assert.equal(reread.status, 200, reread.text);
+    assert.equal(receipts().length, 1, 'nothing new from the customer: Meta is not asked again');
 
+    server.clock.advance(1000);
+    await customerWrites('wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgB=', 'Hello?');
     graph.failNext({ status: 400, body: metaError(100, 'Invalid parameter') });
     const again = await owner.send('POST', `/api/dashboard/conversations/${conversation.contact_id}/read`, {});
     assert.equal(again.status, 200, 'the conversation is read in Parley all the same');
+    assert.equal(receipts().length, 2, 'the new message was told to Meta, which refused');
   });
 });
