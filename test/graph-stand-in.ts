@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -110,6 +111,13 @@ interface State {
   /** Resumes each held request (it answers, unless its client has gone). */
   heldResumers: (() => void)[];
   reportStatus: ((body: object) => Promise<boolean>) | null;
+}
+
+/** A send's body with its `biz_opaque_callback_data` checked to be a Parley message id, and set aside. */
+export function withCallbackChecked(body: unknown): Record<string, unknown> {
+  const { biz_opaque_callback_data: callback, ...rest } = body as Record<string, unknown>;
+  assert.match(String(callback), /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/);
+  return rest;
 }
 
 /** Meta's error envelope, e.g. metaError(131047, 'Re-engagement message', 'More than 24 hours …'). */

@@ -9,6 +9,7 @@ import type { Message } from '../messages/message.schema.js';
 import { tagRepository } from '../tags/tag.repository.js';
 import type { CampaignRecord } from '../triggers/trigger.schema.js';
 import { inboundTextWebhook, statusWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { withCallbackChecked } from '../../test/graph-stand-in.js';
 import type { Campaign } from './campaign.schema.js';
 import { newContactRow } from '../contacts/contact.repository.js';
 
@@ -97,13 +98,6 @@ const templatePayload = (to: string, name: string, customer: string, code: strin
     ],
   },
 });
-
-/** The request body with its callback data checked to be a message id and set aside. */
-function withCallbackChecked(body: unknown) {
-  const { biz_opaque_callback_data: callback, ...rest } = body as { biz_opaque_callback_data: string };
-  assert.match(callback, /^[0-9a-f-]{36}$/);
-  return rest;
-}
 
 async function createCampaign(cloud: CloudWorkspace, body: object): Promise<Campaign> {
   const response = await cloud.ws.action<Campaign>('create-campaign', body);
