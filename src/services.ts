@@ -155,15 +155,15 @@ export function createServices(deps: Deps, config: Config) {
     media: createMediaService(deps, channels, config.dataDir),
     templateSync,
     workspaceEvents,
-    webhooks: createWhatsappWebhookService(
+    webhooks: createWhatsappWebhookService({
       channels,
       inbound,
       statuses,
       templateSync,
-      new SharedWindowLimiter(deps),
-      workspaceEvents,
+      limiter: new SharedWindowLimiter(deps),
+      eventLog: workspaceEvents,
       optOut,
-    ),
+    }),
     outgoingWebhooks: createWebhookService(deps, secrets, { allowPrivate: config.allowPrivateWebhooks }, () =>
       webhookWorker.wake(),
     ),

@@ -47,15 +47,24 @@ export interface WebhookOutcome {
  * is applied again delivery by delivery (groupCommit), where what the batch already committed is found
  * stored: one bad delivery fails only itself.
  */
-export function createWhatsappWebhookService(
-  channels: ChannelService,
-  inbound: InboundService,
-  statuses: StatusService,
-  templateSync: TemplateSyncService,
-  limiter: SharedWindowLimiter,
-  eventLog: WorkspaceEventService,
-  optOut: OptOutService,
-) {
+export function createWhatsappWebhookService({
+  channels,
+  inbound,
+  statuses,
+  templateSync,
+  limiter,
+  eventLog,
+  optOut,
+}: {
+  channels: ChannelService;
+  inbound: InboundService;
+  statuses: StatusService;
+  templateSync: TemplateSyncService;
+  /** Counts refused deliveries per client address. */
+  limiter: SharedWindowLimiter;
+  eventLog: WorkspaceEventService;
+  optOut: OptOutService;
+}) {
   /** The workspaces an account event concerns: its business number's, else every one on its account. */
   async function workspacesOf(event: AccountEvent, workspaceOf: (phoneNumberId: string) => Promise<string | null>) {
     if (event.phoneNumberId !== null) return [await workspaceOf(event.phoneNumberId)].filter((id) => id !== null);
