@@ -4,6 +4,7 @@ import type { OutboundContent } from '../messages/outbound/content.js';
 import type { ChannelProvider, SendError, SendOutcome } from './provider.js';
 import { GraphError, type GraphClient } from './whatsapp-cloud.js';
 import { interactivePayload, templatePayload, textPayload } from './whatsapp-payloads.js';
+import { templateMessage } from '../messages/outbound/template.js';
 
 /** A workspace's WhatsApp Cloud number and the token it sends with. */
 export interface CloudChannel {
@@ -87,16 +88,8 @@ function payloadOf(to: string, message: OutboundContent): object {
       return textPayload(to, message.content.body, message.content.preview_url);
     case 'interactive':
       return interactivePayload(to, message.content.interactive);
-    case 'template': {
-      const template = message.content;
-      return templatePayload(to, {
-        name: template.template_name,
-        language: template.language,
-        ...(template.header && { header: template.header }),
-        bodyParams: template.body_parameters,
-        buttonParams: template.url_button_parameters.map((b) => ({ index: b.index, subType: 'url', param: b.text })),
-      });
-    }
+    case 'template':
+      return templatePayload(to, templateMessage(message.content));
   }
 }
 

@@ -74,7 +74,7 @@ describe('whatsapp cloud › sendMessage', () => {
       name: 'order_shipped',
       language: 'en_US',
       header: { type: 'image', link: 'https://cdn.example.com/parcel.png' },
-      bodyParams: ['Ada', 'ORD-1'],
+      bodyParams: [{ text: 'Ada' }, { text: 'ORD-1' }],
       buttonParams: [{ index: 0, subType: 'url', param: 'ORD-1' }],
     });
     await client.sendMessage(PHONE_NUMBER_ID, TOKEN, payload);
@@ -303,7 +303,7 @@ describe('whatsapp cloud › templatePayload', () => {
     const payload = templatePayload(TO, {
       name: 'hello_world',
       language: 'en_US',
-      header: { type: 'text', text: [] },
+      header: { type: 'text', params: [] },
       bodyParams: [],
       buttonParams: [],
     });
@@ -314,7 +314,7 @@ describe('whatsapp cloud › templatePayload', () => {
     const payload = templatePayload(TO, {
       name: 'survey',
       language: 'fr',
-      header: { type: 'text', text: ['Ada'] },
+      header: { type: 'text', params: [{ text: 'Ada' }] },
       bodyParams: [],
       buttonParams: [{ index: 1, subType: 'quick_reply', param: 'survey-yes' }],
     });

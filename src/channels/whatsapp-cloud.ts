@@ -58,6 +58,8 @@ export interface MetaTemplate {
   language: string;
   status: string;
   category: string;
+  /** NAMED when the placeholders are names (`{{first_name}}`); Meta omits it or says POSITIONAL otherwise. */
+  parameter_format?: string;
   components: MetaTemplateComponent[];
 }
 
@@ -86,7 +88,7 @@ export interface MetaTemplateComponent {
   type: string;
   format?: string;
   text?: string;
-  buttons?: { type: string; text: string; url?: string; phone_number?: string }[];
+  buttons?: { type: string; text?: string; url?: string; phone_number?: string; otp_type?: string }[];
   example?: Record<string, unknown>;
 }
 

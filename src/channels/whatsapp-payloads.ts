@@ -28,22 +28,27 @@ export function textPayload(to: string, body: string, previewUrl: boolean) {
   };
 }
 
-export type TemplateHeader = { type: 'text'; text: string[] } | { type: 'image' | 'video' | 'document'; link: string };
-
-export interface TemplateButtonParam {
-  /** The button's position in the template, 0-based. */
-  index: number;
-  subType: 'url' | 'quick_reply';
-  /** The URL suffix for a url button; the payload returned on tap for a quick_reply button. */
-  param: string;
+/** A text parameter; `name` is the placeholder's name in a NAMED template (Meta's `parameter_name`). */
+export interface TemplateParam {
+  text: string;
+  name?: string;
 }
+
+export type TemplateHeader =
+  { type: 'text'; params: TemplateParam[] } | { type: 'image' | 'video' | 'document'; link: string };
+
+export type TemplateButtonParam =
+  /** A URL button's dynamic suffix (also an OTP button's code); a quick reply's payload. */
+  | { index: number; subType: 'url' | 'quick_reply'; param: string }
+  /** A copy-code button's coupon code. */
+  | { index: number; subType: 'copy_code'; couponCode: string };
 
 export interface TemplateMessage {
   name: string;
   /** The translation's language code, e.g. en_US. */
   language: string;
   header?: TemplateHeader;
-  bodyParams: string[];
+  bodyParams: TemplateParam[];
   buttonParams: TemplateButtonParam[];
 }
 
@@ -67,25 +72,41 @@ export function templatePayload(to: string, template: TemplateMessage) {
   };
 }
 
-function textParameter(text: string) {
-  return { type: 'text', text };
+/** Meta's text parameter; a named one as in Meta's "named parameters" send example. */
+function textParameter({ text, name }: TemplateParam) {
+  return name === undefined ? { type: 'text', text } : { type: 'text', parameter_name: name, text };
 }
 
 function headerComponent(header: TemplateHeader | undefined) {
   if (!header) return null;
   if (header.type === 'text') {
-    return header.text.length > 0 ? { type: 'header', parameters: header.text.map(textParameter) } : null;
+    return header.params.length > 0 ? { type: 'header', parameters: header.params.map(textParameter) } : null;
   }
   return { type: 'header', parameters: [{ type: header.type, [header.type]: { link: header.link } }] };
 }
 
-function bodyComponent(params: string[]) {
+function bodyComponent(params: TemplateParam[]) {
   return params.length > 0 ? { type: 'body', parameters: params.map(textParameter) } : null;
 }
 
 function buttonComponent(button: TemplateButtonParam) {
-  const parameter =
-    button.subType === 'quick_reply' ? { type: 'payload', payload: button.param } : textParameter(button.param);
+  switch (button.subType) {
+    case 'copy_code':
+      // Meta's "Sending coupon code templates" syntax: upper-case sub_type, the index as a number.
+      return {
+        type: 'button',
+        sub_type: 'COPY_CODE',
+        index: button.index,
+        parameters: [{ type: 'coupon_code', coupon_code: button.couponCode }],
+      };
+    case 'quick_reply':
+      return quickReplyOrUrl(button, { type: 'payload', payload: button.param });
+    case 'url':
+      return quickReplyOrUrl(button, textParameter({ text: button.param }));
+  }
+}
+
+function quickReplyOrUrl(button: { index: number; subType: 'url' | 'quick_reply' }, parameter: object) {
   return { type: 'button', sub_type: button.subType, index: String(button.index), parameters: [parameter] };
 }
 

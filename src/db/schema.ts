@@ -128,6 +128,10 @@ export interface TemplateTranslationTable {
   header_content: string | null;
   footer: string | null;
   buttons: string;
+  /** POSITIONAL or NAMED (Meta's `parameter_format`). */
+  parameter_format: Generated<string>;
+  /** JSON array of Meta's components Parley keeps but cannot send yet (carousel, limited-time offer). */
+  other_components: Generated<string>;
   created_at: string;
   updated_at: string;
 }

@@ -28,7 +28,7 @@ export function registerDropdownRoutes(app: Api, dropdowns: DropdownService): vo
       schema: {
         operationId: 'dropdownTemplateVariables',
         tags: ['Dropdowns'],
-        summary: 'A template\'s placeholders as {id: "1", label: "{{1}}"}',
+        summary: 'Every variable of a template as {id, label}: body "1" (or a name), then "header_1", "button_0_1"',
         querystring: Type.Object({ template_id: Uuid('Parley template id') }, { required: ['template_id'] }),
         response: { 200: ChoiceList, ...readErrors(404) },
       },

@@ -30,10 +30,12 @@ export function createDropdownService({ db }: Deps, templates: TemplateService) 
     },
     sequences: (caller: Caller) => named('sequences', caller),
     flows: (caller: Caller) => named('flows', caller),
-    /** The template's placeholders as `{id: "1", label: "{{1}}"}`. */
+    /**
+     * Every variable of the template, as send-template-message's `variables` keys: the body's
+     * `{id: "1", label: "{{1}}"}` (or a name), then e.g. `header_1`, `button_0_1`, `button_1_coupon_code`.
+     */
     async templateVariables(caller: Caller, templateId: string): Promise<Choice[]> {
-      const template = await templates.get(caller, templateId);
-      return template.placeholders.map((n) => ({ id: n, label: `{{${n}}}` }));
+      return (await templates.get(caller, templateId)).variables;
     },
   };
 }

@@ -38,19 +38,31 @@ export const SendTemplateBody = Type.Object(
     ),
     variables: Type.Optional(
       Type.Union(
-        [Type.Array(Variable, { maxItems: 100 }), Type.Record(Type.String({ pattern: '^[0-9]+$' }), Variable)],
+        [
+          Type.Array(Variable, { maxItems: 100 }),
+          Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$' }), Variable, { maxProperties: 100 }),
+        ],
         {
-          description: 'Body placeholder values in order, or keyed by placeholder number (`{"1":"Ada","2":"ORD-1"}`)',
+          description:
+            'Every variable, keyed by the ids `/api/v1/dropdowns/template-variables` lists: body placeholders ' +
+            '(`"1"` or a NAMED template\'s `"first_name"`), `"header_1"`, `"button_0_1"` (a URL button\'s suffix), ' +
+            '`"button_1_coupon_code"` (a copy-code button), e.g. `{"1":"Ada","header_1":"May","button_0_1":"ORD-1"}`; ' +
+            "or the body's values in order as an array",
         },
       ),
     ),
     header_media_url: Type.Optional(
-      Type.String({ maxLength: 2048, description: 'https URL of the image, video or document of a media header' }),
+      Type.String({
+        maxLength: 2048,
+        description:
+          "https URL of the image, video or document of a media header; default: the template's own header_content",
+      }),
     ),
     button_variables: Type.Optional(
       Type.Array(Variable, {
         maxItems: 10,
-        description: 'The dynamic suffix of each URL button with a `{{1}}`, in button order',
+        description:
+          'The dynamic suffix of each URL button with a `{{1}}`, in button order (the same as `variables` `button_<index>_1`)',
       }),
     ),
   },

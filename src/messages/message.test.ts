@@ -161,10 +161,6 @@ describe(`messaging (${ENGINE})`, () => {
     assert.equal(await refused({ ...base, language: 'de', variables: ['Ada', 'x'] }), 'template_not_approved');
     assert.equal(await refused({ ...base, language: 'fr', variables: ['Ada', 'x'] }), 'template_language_unavailable');
     assert.equal(
-      await refused({ ...base, header_media_url: undefined, variables: ['Ada', 'x'] }),
-      'header_media_required',
-    );
-    assert.equal(
       await refused({ ...base, template_id: '01900000-0000-7000-8000-000000000000', variables: ['Ada', 'x'] }),
       'not_found',
     );

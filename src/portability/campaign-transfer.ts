@@ -188,6 +188,8 @@ function translationRow(t: TranslationInput): TranslationRow {
     header_content: t.header_content ?? null,
     footer: t.footer ?? null,
     buttons: JSON.stringify(t.buttons ?? []),
+    parameter_format: t.parameter_format ?? 'POSITIONAL',
+    other_components: JSON.stringify(t.other_components ?? []),
     created_at: '',
     updated_at: '',
   };

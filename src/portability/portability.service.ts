@@ -37,10 +37,13 @@ export interface ImportSummary {
  * header type kept verbatim (typed as the strings they are) — a backup never drops a value it does
  * not recognise; re-importing it names the field instead.
  */
-export type ExportedTranslation = Omit<Required<TranslationInput>, 'status' | 'header_type'> & {
+export type ExportedTranslation = Omit<
+  Required<TranslationInput>,
+  'status' | 'header_type' | 'parameter_format' | 'other_components'
+> & {
   status: string;
   header_type: string | null;
-};
+} & Pick<TranslationInput, 'parameter_format' | 'other_components'>;
 export type ExportedTemplate = Omit<TemplateInput, 'category' | 'translations'> & {
   category: string;
   translations: ExportedTranslation[];
@@ -57,6 +60,11 @@ function exportTranslation(t: TranslationRow): ExportedTranslation {
     header_content: t.header_content,
     footer: t.footer,
     buttons: JSON.parse(t.buttons) as ExportedTranslation['buttons'],
+    // Written only when not the default, so a plain template's export reads as before.
+    ...(t.parameter_format === 'NAMED' && { parameter_format: 'NAMED' as const }),
+    ...(t.other_components !== '[]' && {
+      other_components: JSON.parse(t.other_components) as Required<TranslationInput>['other_components'],
+    }),
   };
 }
 

@@ -404,7 +404,7 @@ const BAD_FIELDS: [string, (d: WorkspaceData) => void, string, boolean][] = [
   [
     'campaign with too few variables',
     (d) => (d.campaigns![1]!.variables = []),
-    '/campaigns/1/variables: the template expects 1 value(s); 0 given',
+    '/campaigns/1/variables: the template expects 1 value(s) (1); 0 given; missing 1',
     false,
   ],
   [
@@ -812,6 +812,16 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
         { type: 'QUICK_REPLY', text: 'Talk to a person' },
       ],
       placeholders: ['1', '2', '3'],
+      parameter_format: 'POSITIONAL',
+      header_placeholders: [],
+      button_placeholders: [{ index: 0, placeholder: '1' }],
+      variables: [
+        { id: '1', label: '{{1}}' },
+        { id: '2', label: '{{2}}' },
+        { id: '3', label: '{{3}}' },
+        { id: 'button_0_1', label: 'Button "Track order" {{1}}' },
+      ],
+      missing_capabilities: [],
       translations: [{ language: 'en_US', status: 'APPROVED' }],
     });
     const sale = await get('spring_sale');

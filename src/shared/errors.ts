@@ -7,6 +7,14 @@ export interface FieldError {
   message: string;
 }
 
+/** A send's variables against the template's: ids as `/api/v1/dropdowns/template-variables` lists them. */
+export interface VariablesMismatch {
+  needed: string[];
+  given: number;
+  missing: string[];
+  unknown: string[];
+}
+
 export class AppError extends Error {
   constructor(
     readonly status: number,
@@ -57,6 +65,7 @@ export const ERROR_CODES = {
   template_language_unavailable: { status: 422, title: 'The template has no such translation' },
   template_variables_mismatch: { status: 422, title: 'The variables do not match the template' },
   header_media_required: { status: 422, title: 'The template header needs a media URL' },
+  template_not_sendable: { status: 422, title: 'The template uses a component Parley cannot send yet' },
   webhook_signature_invalid: { status: 401, title: 'The webhook signature does not match' },
   rate_limited: { status: 429, title: 'Too many requests' },
   login_locked: { status: 429, title: 'Too many failed logins; wait before trying again' },
@@ -157,12 +166,27 @@ export const errors = {
     make('template_language_unavailable', `The template has no ${language} translation`, [
       { field: 'language', message: `available: ${available.join(', ')}` },
     ]),
-  templateVariablesMismatch: (field: string, expected: number, given: number) =>
-    make(
+  /** `needed`: every variable id the translation takes; `missing`/`unknown`: what the request got wrong. */
+  templateVariablesMismatch: (field: string, mismatch: VariablesMismatch) => {
+    const { needed, given, missing, unknown } = mismatch;
+    const listed = needed.length > 0 ? ` (${needed.join(', ')})` : '';
+    const wrong = [
+      ...(missing.length > 0 ? [`missing ${missing.join(', ')}`] : []),
+      ...(unknown.length > 0 ? [`unknown ${unknown.join(', ')}`] : []),
+    ];
+    return make(
       'template_variables_mismatch',
-      `${field}: the template expects ${expected} value(s); ${given} given`,
-      [{ field, message: `expected ${expected}, got ${given}` }],
-      { expected, given },
+      `${field}: the template expects ${needed.length} value(s)${listed}; ${given} given${wrong.map((w) => `; ${w}`).join('')}`,
+      [{ field, message: `expected ${needed.length}, got ${given}` }],
+      { expected: needed.length, given, needed, missing, unknown },
+    );
+  },
+  templateNotSendable: (capabilities: string[]) =>
+    make(
+      'template_not_sendable',
+      `Parley cannot send this template yet: it needs ${capabilities.join(', ')} support`,
+      [{ field: 'template_id', message: `needs ${capabilities.join(', ')}` }],
+      { missing_capabilities: capabilities },
     ),
   headerMediaRequired: (headerType: string) =>
     make('header_media_required', `The template has a ${headerType} header: give its header_media_url`, [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { extractPlaceholders } from './placeholders.js';
+import { extractPlaceholders, fillPlaceholders } from './placeholders.js';
 
 describe('extractPlaceholders', () => {
   test('lists each placeholder number once, ascending, whatever order the body uses', () => {
@@ -37,5 +37,24 @@ describe('extractPlaceholders', () => {
 
   test('reads placeholders across lines and WhatsApp markup', () => {
     assert.deepEqual(extractPlaceholders('*Order {{2}}*\n_for {{1}}_\n~{{4}}~'), ['1', '2', '4']);
+  });
+});
+
+describe('extractPlaceholders › NAMED', () => {
+  test('lists names once, in order of first appearance; numbers are not names', () => {
+    assert.deepEqual(extractPlaceholders('{{order_id}} for {{first_name}}, {{order_id}} {{1}}', 'NAMED'), [
+      'order_id',
+      'first_name',
+    ]);
+    assert.deepEqual(extractPlaceholders('{{ first_name }} {{Name}} {{a-b}}', 'NAMED'), ['first_name']);
+  });
+});
+
+describe('fillPlaceholders', () => {
+  test('replaces every occurrence, numbered or named, and leaves unknown ones as written', () => {
+    const numbered = new Map([['1', 'Ada']]);
+    assert.equal(fillPlaceholders('Hi {{1}}, {{ 01 }} and {{2}}', 'POSITIONAL', numbered), 'Hi Ada, Ada and {{2}}');
+    const named = new Map([['first_name', 'Ada']]);
+    assert.equal(fillPlaceholders('Hi {{first_name}} {{x}}', 'NAMED', named), 'Hi Ada {{x}}');
   });
 });

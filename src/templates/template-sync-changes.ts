@@ -51,6 +51,15 @@ async function snapshot(templates: TemplateService, caller: Caller): Promise<Sna
 }
 
 function sameContent(a: TranslationRow, b: TranslationRow): boolean {
-  const fields = ['status', 'body', 'header_type', 'header_content', 'footer', 'buttons'] as const;
+  const fields = [
+    'status',
+    'body',
+    'header_type',
+    'header_content',
+    'footer',
+    'buttons',
+    'parameter_format',
+    'other_components',
+  ] as const;
   return fields.every((field) => a[field] === b[field]);
 }

@@ -65,11 +65,18 @@ export function templateInputs(entries: MetaTemplate[]): { inputs: TemplateInput
   return { inputs: [...byName.values()], skipped };
 }
 
+/** The components a translation models; any other (a carousel, a limited-time offer) is kept whole. */
+const MODELLED = ['HEADER', 'BODY', 'FOOTER', 'BUTTONS'];
+
+/** Meta's fixed label of a button Meta may list without text. */
+const DEFAULT_BUTTON_TEXT: Record<string, string> = { COPY_CODE: 'Copy offer code', OTP: 'Copy code' };
+
 function translationOf(entry: MetaTemplate): TranslationInput {
   const part = (type: string): MetaTemplateComponent | undefined => entry.components.find((c) => c.type === type);
   const header = part('HEADER');
   const footer = part('FOOTER')?.text;
   const buttons = part('BUTTONS')?.buttons ?? [];
+  const others = entry.components.filter((c) => !MODELLED.includes(c.type.toUpperCase()));
   return {
     language: entry.language,
     status: entry.status,
@@ -78,11 +85,14 @@ function translationOf(entry: MetaTemplate): TranslationInput {
     header_content: header ? (header.text ?? mediaExample(header)) : null,
     footer: footer ?? null,
     buttons: buttons.map((b) => ({
-      type: b.type as 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY',
-      text: b.text,
+      type: b.type,
+      text: b.text ?? DEFAULT_BUTTON_TEXT[b.type] ?? '',
       ...(b.url !== undefined && { url: b.url }),
       ...(b.phone_number !== undefined && { phone_number: b.phone_number }),
+      ...(b.otp_type !== undefined && { otp_type: b.otp_type }),
     })),
+    parameter_format: entry.parameter_format?.toUpperCase() === 'NAMED' ? 'NAMED' : 'POSITIONAL',
+    ...(others.length > 0 && { other_components: others }),
   };
 }
 

@@ -1,5 +1,12 @@
 import { formatTimestamp } from '../shared/time.js';
 import { extractPlaceholders } from './placeholders.js';
+import {
+  buttonPlaceholders,
+  headerPlaceholders,
+  missingCapabilities,
+  translationParts,
+  variableSlots,
+} from './template-variables.js';
 import type { TemplateRow, TranslationRow } from './template.repository.js';
 import type { Button, Template } from './template.schema.js';
 
@@ -23,9 +30,26 @@ export function presentTemplate(template: TemplateRow, translations: Translation
     header_content: shown.header_content ?? '',
     ...(shown.footer ? { footer: shown.footer } : {}),
     buttons: JSON.parse(shown.buttons) as Button[],
-    placeholders: extractPlaceholders(shown.body),
+    ...variablesOf(shown),
     translations: translations.map((t) => ({ language: t.language, status: t.status })),
     created_at: formatTimestamp(template.created_at),
+  };
+}
+
+/** What a send of this translation must give, in every form get-template shows. */
+function variablesOf(row: TranslationRow) {
+  const parts = translationParts(row);
+  const format = parts.parameter_format;
+  return {
+    placeholders: extractPlaceholders(parts.body, format),
+    parameter_format: format,
+    header_placeholders: headerPlaceholders(parts),
+    button_placeholders: buttonPlaceholders(parts.buttons, format).map(({ index, placeholder }) => ({
+      index,
+      placeholder,
+    })),
+    variables: variableSlots(parts).map(({ id, label }) => ({ id, label })),
+    missing_capabilities: missingCapabilities(row),
   };
 }
 
@@ -67,7 +91,7 @@ export function presentTemplateDetail(template: TemplateRow, translations: Trans
       header_content: t.header_content ?? '',
       footer: t.footer ?? '',
       buttons: JSON.parse(t.buttons) as Button[],
-      placeholders: extractPlaceholders(t.body),
+      placeholders: extractPlaceholders(t.body, translationParts(t).parameter_format),
     })),
     created_at: formatTimestamp(template.created_at),
   };

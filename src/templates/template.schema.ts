@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { pageSchema } from '../http/pagination.js';
 import { Nullable, NullableField, Timestamp, Uuid } from '../http/responses.js';
+import { PARAMETER_FORMATS } from './placeholders.js';
 
 /** Meta's template statuses. */
 export const TEMPLATE_STATUSES = [
@@ -17,7 +18,8 @@ export const TEMPLATE_STATUSES = [
 ] as const;
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 export const HEADER_TYPES = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
-export const BUTTON_TYPES = ['URL', 'PHONE_NUMBER', 'QUICK_REPLY'] as const;
+/** COPY_CODE: a coupon copied on tap; OTP: an authentication template's one-time-password button. */
+export const BUTTON_TYPES = ['URL', 'PHONE_NUMBER', 'QUICK_REPLY', 'COPY_CODE', 'OTP'] as const;
 export const FOOTER_MAX_LENGTH = 60;
 /** The server cap on list-templates. */
 export const TEMPLATE_LIST_CAP = 1000;
@@ -31,6 +33,9 @@ const buttonFields = {
   text: Type.String({ minLength: 1, maxLength: 25 }),
   url: Type.Optional(Type.String({ maxLength: 2000, description: 'May contain one {{n}} placeholder' })),
   phone_number: Type.Optional(Type.String({ maxLength: 20 })),
+  otp_type: Type.Optional(
+    Type.String({ maxLength: 20, description: "An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP" }),
+  ),
 };
 export const ButtonSchema = Type.Object(buttonFields, { $id: 'TemplateButton' });
 export type Button = Static<typeof ButtonSchema>;
@@ -49,7 +54,24 @@ export const TemplateSchema = Type.Object(
     header_content: Type.String({ description: 'Header text (TEXT) or media URL; "" when there is no header' }),
     footer: Type.Optional(Type.String({ maxLength: FOOTER_MAX_LENGTH })),
     buttons: Type.Array(Type.Ref(ButtonSchema)),
-    placeholders: Type.Array(Type.String(), { description: 'Distinct placeholder numbers of the body, ascending' }),
+    placeholders: Type.Array(Type.String(), {
+      description: 'Distinct placeholders of the body in the order values are given (numbers ascending, or names)',
+    }),
+    parameter_format: Type.String({
+      enum: [...PARAMETER_FORMATS],
+      description: 'POSITIONAL ({{1}}) or NAMED ({{first_name}}) placeholders',
+    }),
+    header_placeholders: Type.Array(Type.String(), { description: 'Placeholders of a TEXT header' }),
+    button_placeholders: Type.Array(Type.Object({ index: Type.Integer({ minimum: 0 }), placeholder: Type.String() }), {
+      description: 'Values buttons take: a URL suffix placeholder, or `coupon_code` for a copy-code button',
+    }),
+    variables: Type.Array(Type.Object({ id: Type.String(), label: Type.String() }), {
+      description:
+        'Every key send-template-message `variables` needs: body placeholders, then `header_<p>`, then `button_<index>_<p>`',
+    }),
+    missing_capabilities: Type.Array(Type.String(), {
+      description: 'What Parley cannot send in this template yet (e.g. "carousel"); empty when it can be sent',
+    }),
     translations: Type.Array(Type.Object({ language: Type.String(), status: Type.String() }), {
       description: 'Every translation and its status',
     }),
@@ -89,6 +111,13 @@ export const TranslationInputSchema = Type.Object(
     header_content: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
     footer: Type.Optional(Nullable(Type.String({ maxLength: FOOTER_MAX_LENGTH }))),
     buttons: Type.Optional(Type.Array(Type.Object(buttonFields, { additionalProperties: false }), { maxItems: 10 })),
+    parameter_format: Type.Optional(literals(PARAMETER_FORMATS)),
+    other_components: Type.Optional(
+      Type.Array(Type.Object({ type: Type.String({ minLength: 1, maxLength: 40 }) }), {
+        maxItems: 10,
+        description: "Meta's components Parley keeps whole but cannot send yet (CAROUSEL, LIMITED_TIME_OFFER)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

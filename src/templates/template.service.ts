@@ -181,6 +181,8 @@ function translationFields(t: TranslationInput) {
     header_content: headerType ? (t.header_content ?? null) : null,
     footer: t.footer ?? null,
     buttons: JSON.stringify(t.buttons ?? []),
+    parameter_format: t.parameter_format ?? 'POSITIONAL',
+    other_components: JSON.stringify(t.other_components ?? []),
   };
 }
 

@@ -115,6 +115,17 @@ describe(`templates (${ENGINE})`, () => {
         { type: 'QUICK_REPLY', text: 'Thanks' },
       ],
       placeholders: ['1', '2', '3'],
+      // Added by issue 20: every variable a send takes, keyed as send-template-message's `variables`.
+      parameter_format: 'POSITIONAL',
+      header_placeholders: [],
+      button_placeholders: [{ index: 0, placeholder: '1' }],
+      variables: [
+        { id: '1', label: '{{1}}' },
+        { id: '2', label: '{{2}}' },
+        { id: '3', label: '{{3}}' },
+        { id: 'button_0_1', label: 'Button "Track" {{1}}' },
+      ],
+      missing_capabilities: [],
       translations: [{ language: 'en_US', status: 'APPROVED' }],
       created_at: createdAt,
     });

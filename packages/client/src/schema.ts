@@ -479,7 +479,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A template's placeholders as {id: "1", label: "{{1}}"} */
+    /** Every variable of a template as {id, label}: body "1" (or a name), then "header_1", "button_0_1" */
     get: operations['dropdownTemplateVariables'];
     put?: never;
     post?: never;
@@ -984,6 +984,7 @@ export interface components {
         | 'template_language_unavailable'
         | 'template_variables_mismatch'
         | 'header_media_required'
+        | 'template_not_sendable'
         | 'webhook_signature_invalid'
         | 'rate_limited'
         | 'login_locked'
@@ -1103,11 +1104,13 @@ export interface components {
       next_cursor: string | null;
     };
     TemplateButton: {
-      type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY';
+      type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP';
       text: string;
       /** @description May contain one {{n}} placeholder */
       url?: string;
       phone_number?: string;
+      /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
+      otp_type?: string;
     };
     Template: {
       /** Format: uuid */
@@ -1129,8 +1132,27 @@ export interface components {
       header_content: string;
       footer?: string;
       buttons: components['schemas']['TemplateButton'][];
-      /** @description Distinct placeholder numbers of the body, ascending */
+      /** @description Distinct placeholders of the body in the order values are given (numbers ascending, or names) */
       placeholders: string[];
+      /**
+       * @description POSITIONAL ({{1}}) or NAMED ({{first_name}}) placeholders
+       * @enum {string}
+       */
+      parameter_format: 'POSITIONAL' | 'NAMED';
+      /** @description Placeholders of a TEXT header */
+      header_placeholders: string[];
+      /** @description Values buttons take: a URL suffix placeholder, or `coupon_code` for a copy-code button */
+      button_placeholders: {
+        index: number;
+        placeholder: string;
+      }[];
+      /** @description Every key send-template-message `variables` needs: body placeholders, then `header_<p>`, then `button_<index>_<p>` */
+      variables: {
+        id: string;
+        label: string;
+      }[];
+      /** @description What Parley cannot send in this template yet (e.g. "carousel"); empty when it can be sent */
+      missing_capabilities: string[];
       /** @description Every translation and its status */
       translations: {
         language: string;
@@ -4423,15 +4445,15 @@ export interface operations {
           template_id: string;
           /** @description Translation to send; default: the one get-template shows */
           language?: string;
-          /** @description Body placeholder values in order, or keyed by placeholder number (`{"1":"Ada","2":"ORD-1"}`) */
+          /** @description Every variable, keyed by the ids `/api/v1/dropdowns/template-variables` lists: body placeholders (`"1"` or a NAMED template's `"first_name"`), `"header_1"`, `"button_0_1"` (a URL button's suffix), `"button_1_coupon_code"` (a copy-code button), e.g. `{"1":"Ada","header_1":"May","button_0_1":"ORD-1"}`; or the body's values in order as an array */
           variables?:
             | string[]
             | {
                 [key: string]: string;
               };
-          /** @description https URL of the image, video or document of a media header */
+          /** @description https URL of the image, video or document of a media header; default: the template's own header_content */
           header_media_url?: string;
-          /** @description The dynamic suffix of each URL button with a `{{1}}`, in button order */
+          /** @description The dynamic suffix of each URL button with a `{{1}}`, in button order (the same as `variables` `button_<index>_1`) */
           button_variables?: string[];
         };
       };

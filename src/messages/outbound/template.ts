@@ -1,15 +1,26 @@
+import type { TemplateButtonParam, TemplateMessage, TemplateParam } from '../../channels/whatsapp-payloads.js';
 import { errors } from '../../shared/errors.js';
-import { extractPlaceholders } from '../../templates/placeholders.js';
+import { fillPlaceholders } from '../../templates/placeholders.js';
 import { displayedTranslation } from '../../templates/template.presenter.js';
 import type { TemplateRow, TranslationRow } from '../../templates/template.repository.js';
-import type { Button } from '../../templates/template.schema.js';
+import {
+  COUPON_CODE,
+  missingCapabilities,
+  translationParts,
+  variableSlots,
+  type TranslationParts,
+  type VariableSlot,
+} from '../../templates/template-variables.js';
 import type { SendTemplateInput } from '../message.schema.js';
+import { templateVariableValues } from './template-variables.js';
 
 const MEDIA_HEADERS = ['IMAGE', 'VIDEO', 'DOCUMENT'];
+const HTTPS_URL = /^https:\/\/\S+$/;
 
 /**
  * What a template message stores: enough to build Meta's request later without reading the
  * template again (it may change while the message waits), and the rendered text for people.
+ * Fields marked optional were added later; messages stored before them lack them.
  */
 export interface TemplateContent {
   template_id: string;
@@ -18,8 +29,15 @@ export interface TemplateContent {
   category: string;
   language: string;
   body_parameters: string[];
-  header: { type: 'image' | 'video' | 'document'; link: string } | null;
+  /** A NAMED template's body placeholder names, in `body_parameters` order (Meta's `parameter_name`). */
+  body_parameter_names?: string[];
+  header:
+    | { type: 'image' | 'video' | 'document'; link: string }
+    | { type: 'text'; parameters: string[]; parameter_names?: string[] }
+    | null;
+  /** URL buttons' suffixes; an OTP button's one-time code. */
   url_button_parameters: { index: number; text: string }[];
+  copy_code_parameters?: { index: number; coupon_code: string }[];
   text: string;
 }
 
@@ -33,19 +51,36 @@ export function templateContent(
   if (translation.status !== 'APPROVED') {
     throw errors.templateNotApproved(translation.language, translation.status);
   }
-  const placeholders = extractPlaceholders(translation.body);
-  const bodyParameters = orderedVariables(input.variables, placeholders);
+  const missing = missingCapabilities(translation);
+  if (missing.length > 0) throw errors.templateNotSendable(missing);
+  const parts = translationParts(translation);
+  const slots = variableSlots(parts);
+  const values = templateVariableValues(slots, input);
+  const named = parts.parameter_format === 'NAMED';
+  const body = slots.filter((slot) => slot.part === 'body');
+  const buttons = slots.filter((slot) => slot.part === 'button');
+  const coupons = buttons
+    .filter((slot) => slot.placeholder === COUPON_CODE)
+    .map((slot) => ({ index: slot.button_index!, coupon_code: values.get(slot.id)! }));
   return {
     template_id: template.id,
     template_name: template.name,
     category: template.category,
     language: translation.language,
-    body_parameters: bodyParameters,
-    header: mediaHeader(translation, input.header_media_url),
-    url_button_parameters: urlButtonParameters(JSON.parse(translation.buttons) as Button[], input.button_variables),
-    text: placeholders.reduce(
-      (text, number, i) => text.replace(new RegExp(`\\{\\{\\s*0*${number}\\s*\\}\\}`, 'g'), bodyParameters[i]!),
-      translation.body,
+    body_parameters: body.map((slot) => values.get(slot.id)!),
+    ...(named && { body_parameter_names: body.map((slot) => slot.placeholder) }),
+    header: mediaHeader(parts, input.header_media_url) ?? textHeader(slots, values, named),
+    url_button_parameters: [
+      ...buttons
+        .filter((slot) => slot.placeholder !== COUPON_CODE)
+        .map((slot) => ({ index: slot.button_index!, text: values.get(slot.id)! })),
+      ...otpButtons(parts, body, values),
+    ],
+    ...(coupons.length > 0 && { copy_code_parameters: coupons }),
+    text: fillPlaceholders(
+      parts.body,
+      parts.parameter_format,
+      new Map(body.map((slot) => [slot.placeholder, values.get(slot.id)!])),
     ),
   };
 }
@@ -62,34 +97,59 @@ function chooseTranslation(translations: TranslationRow[], language: string | un
   return match;
 }
 
-/** Variables as an array (in placeholder order) or an object keyed by placeholder number. */
-function orderedVariables(variables: SendTemplateInput['variables'], placeholders: string[]): string[] {
-  const values = Array.isArray(variables)
-    ? variables
-    : placeholders.map((n) => variables?.[n]).filter((v): v is string => v !== undefined);
-  const given = Array.isArray(variables) ? variables.length : Object.keys(variables ?? {}).length;
-  if (values.length !== placeholders.length || given !== placeholders.length) {
-    throw errors.templateVariablesMismatch('variables', placeholders.length, given);
+/**
+ * A media header's link: the request's `header_media_url`, else the template's own sample
+ * (`header_content`, Meta's `header_handle` when synced) when it is an https URL.
+ */
+function mediaHeader(parts: TranslationParts, url: string | undefined): TemplateContent['header'] {
+  if (!parts.header_type || !MEDIA_HEADERS.includes(parts.header_type)) return null;
+  const type = parts.header_type.toLowerCase() as 'image' | 'video' | 'document';
+  if (url !== undefined) {
+    if (!HTTPS_URL.test(url)) throw errors.validation('header_media_url', 'must be an https URL');
+    return { type, link: url };
   }
-  if (values.some((v) => v.trim() === '')) throw errors.validation('variables', 'must not be empty strings');
-  return values;
+  if (parts.header_content && HTTPS_URL.test(parts.header_content)) return { type, link: parts.header_content };
+  throw errors.headerMediaRequired(parts.header_type);
 }
 
-function mediaHeader(translation: TranslationRow, url: string | undefined): TemplateContent['header'] {
-  if (!translation.header_type || !MEDIA_HEADERS.includes(translation.header_type)) return null;
-  if (!url) {
-    throw errors.headerMediaRequired(translation.header_type);
-  }
-  if (!/^https:\/\/\S+$/.test(url)) throw errors.validation('header_media_url', 'must be an https URL');
-  return { type: translation.header_type.toLowerCase() as 'image' | 'video' | 'document', link: url };
+function textHeader(slots: VariableSlot[], values: Map<string, string>, named: boolean): TemplateContent['header'] {
+  const header = slots.filter((slot) => slot.part === 'header');
+  if (header.length === 0) return null;
+  return {
+    type: 'text',
+    parameters: header.map((slot) => values.get(slot.id)!),
+    ...(named && { parameter_names: header.map((slot) => slot.placeholder) }),
+  };
 }
 
-function urlButtonParameters(buttons: Button[], variables: string[] = []): TemplateContent['url_button_parameters'] {
-  const dynamic = buttons
-    .map((button, index) => ({ button, index }))
-    .filter(({ button }) => button.type === 'URL' && /\{\{\s*\d+\s*\}\}/.test(button.url ?? ''));
-  if (variables.length !== dynamic.length) {
-    throw errors.templateVariablesMismatch('button_variables', dynamic.length, variables.length);
-  }
-  return dynamic.map(({ index }, i) => ({ index, text: variables[i]! }));
+/** Meta's authentication templates: the OTP button repeats the body's one-time code as a url parameter. */
+function otpButtons(parts: TranslationParts, body: VariableSlot[], values: Map<string, string>) {
+  const code = body[0] && values.get(body[0].id);
+  if (code === undefined) return [];
+  return parts.buttons.flatMap((button, index) => (button.type === 'OTP' ? [{ index, text: code }] : []));
+}
+
+/** The stored content as the channel's template message (what whatsapp-payloads turns into Meta's JSON). */
+export function templateMessage(content: TemplateContent): TemplateMessage {
+  const params = (texts: string[], names: string[] | undefined): TemplateParam[] =>
+    texts.map((text, i) => (names?.[i] === undefined ? { text } : { text, name: names[i] }));
+  const header = content.header;
+  const buttons: TemplateButtonParam[] = [
+    ...content.url_button_parameters.map((b) => ({ index: b.index, subType: 'url' as const, param: b.text })),
+    ...(content.copy_code_parameters ?? []).map((b) => ({
+      index: b.index,
+      subType: 'copy_code' as const,
+      couponCode: b.coupon_code,
+    })),
+  ];
+  return {
+    name: content.template_name,
+    language: content.language,
+    ...(header && {
+      header:
+        header.type === 'text' ? { type: 'text', params: params(header.parameters, header.parameter_names) } : header,
+    }),
+    bodyParams: params(content.body_parameters, content.body_parameter_names),
+    buttonParams: buttons.sort((a, b) => a.index - b.index),
+  };
 }

@@ -1,0 +1,62 @@
+import { errors } from '../../shared/errors.js';
+import type { VariableSlot } from '../../templates/template-variables.js';
+import { COUPON_CODE } from '../../templates/template-variables.js';
+import type { SendTemplateInput } from '../message.schema.js';
+
+type VariableFields = Pick<SendTemplateInput, 'variables' | 'button_variables'>;
+
+/**
+ * The value of every variable the translation takes, keyed by slot id, from the one variable map
+ * (`variables`, keyed by the ids template-variables lists, or an array of the body's values in order)
+ * and the older `button_variables` (URL buttons' suffixes in button order). Too few, unknown or empty
+ * values are refused here, with the list of what the template needs, before anything is queued.
+ */
+export function templateVariableValues(slots: VariableSlot[], input: VariableFields): Map<string, string> {
+  const given = new Map<string, string>();
+  const unknown: string[] = [];
+  const put = (field: string, id: string, value: string) => {
+    if (given.has(id)) throw errors.validation(field, `gives ${id} again: name each variable once`);
+    if (value.trim() === '') throw errors.validation(field, `${id} must not be an empty string`);
+    given.set(id, value);
+  };
+
+  const body = slots.filter((slot) => slot.part === 'body');
+  const { variables } = input;
+  if (Array.isArray(variables)) {
+    // The array form names the body's values only, in order, as before the map existed.
+    if (variables.length !== body.length) throw mismatch('variables', slots, given, variables.length);
+    variables.forEach((value, i) => put('variables', body[i]!.id, value));
+  } else {
+    for (const [id, value] of Object.entries(variables ?? {})) {
+      if (slots.some((slot) => slot.id === id)) put('variables', id, value);
+      else unknown.push(id);
+    }
+  }
+
+  if (input.button_variables !== undefined) {
+    const urlSlots = slots.filter((slot) => slot.part === 'button' && slot.placeholder !== COUPON_CODE);
+    if (input.button_variables.length !== urlSlots.length) {
+      throw mismatch('button_variables', urlSlots, new Map(), input.button_variables.length);
+    }
+    input.button_variables.forEach((value, i) => put('button_variables', urlSlots[i]!.id, value));
+  }
+
+  const givenCount = given.size + unknown.length;
+  if (unknown.length > 0 || given.size !== slots.length) throw mismatch('variables', slots, given, givenCount, unknown);
+  return given;
+}
+
+function mismatch(
+  field: string,
+  slots: VariableSlot[],
+  given: Map<string, string>,
+  count: number,
+  unknown: string[] = [],
+) {
+  return errors.templateVariablesMismatch(field, {
+    needed: slots.map((slot) => slot.id),
+    given: count,
+    missing: slots.filter((slot) => !given.has(slot.id)).map((slot) => slot.id),
+    unknown,
+  });
+}
