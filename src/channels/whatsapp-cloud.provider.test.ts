@@ -106,6 +106,58 @@ describe('whatsapp cloud provider › the request for each kind of message', () 
     });
   });
 
+  test('a NAMED template: each header and body parameter carries its parameter_name', async () => {
+    const content = template({
+      header: { type: 'text', parameters: ['SKBUP2-4CPIG9'], parameter_names: ['order_number'] },
+      body_parameters: ['Jessica', 'SKBUP2-4CPIG9'],
+      body_parameter_names: ['first_name', 'order_number'],
+    });
+    await send({ type: 'template', content });
+    // Meta's "Named parameters" send example.
+    assert.deepEqual((lastSend() as { template: object }).template, {
+      name: 'order_shipped',
+      language: { code: 'en_US' },
+      components: [
+        { type: 'header', parameters: [{ type: 'text', parameter_name: 'order_number', text: 'SKBUP2-4CPIG9' }] },
+        {
+          type: 'body',
+          parameters: [
+            { type: 'text', parameter_name: 'first_name', text: 'Jessica' },
+            { type: 'text', parameter_name: 'order_number', text: 'SKBUP2-4CPIG9' },
+          ],
+        },
+      ],
+    });
+  });
+
+  test('a copy-code button takes its coupon code; buttons go in template order', async () => {
+    const content = template({
+      body_parameters: ['25OFF'],
+      url_button_parameters: [{ index: 1, text: 'fall25' }],
+      copy_code_parameters: [{ index: 0, coupon_code: '25OFF' }],
+    });
+    await send({ type: 'template', content });
+    // Meta's "Sending coupon code templates": sub_type COPY_CODE, a coupon_code parameter.
+    assert.deepEqual((lastSend() as { template: { components: object[] } }).template.components, [
+      { type: 'body', parameters: [{ type: 'text', text: '25OFF' }] },
+      { type: 'button', sub_type: 'COPY_CODE', index: 0, parameters: [{ type: 'coupon_code', coupon_code: '25OFF' }] },
+      { type: 'button', sub_type: 'url', index: '1', parameters: [{ type: 'text', text: 'fall25' }] },
+    ]);
+  });
+
+  test('a one-time password: the code in the body and in the OTP button (a url button to Meta)', async () => {
+    const content = template({
+      body_parameters: ['J$FpnYnP'],
+      url_button_parameters: [{ index: 0, text: 'J$FpnYnP' }],
+    });
+    await send({ type: 'template', content });
+    // Meta's "Copy code authentication templates" send example.
+    assert.deepEqual((lastSend() as { template: { components: object[] } }).template.components, [
+      { type: 'body', parameters: [{ type: 'text', text: 'J$FpnYnP' }] },
+      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'J$FpnYnP' }] },
+    ]);
+  });
+
   test('reply buttons', async () => {
     const interactive = {
       type: 'button' as const,

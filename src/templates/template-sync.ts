@@ -9,7 +9,7 @@ import type { TemplateService } from './template.service.js';
 export interface SyncResult {
   templates: number;
   translations: number;
-  /** Translations Parley cannot represent (e.g. a carousel), with the reason. */
+  /** Translations Parley cannot represent (e.g. a location header), with the reason. */
   skipped: { name: string; language: string; reason: string }[];
 }
 
