@@ -27,14 +27,14 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     "Lists the workspace's tags (optionally those whose name contains `name`), alphabetical. Returns a page of `data` and `next_cursor`: pass next_cursor as `cursor` to get the next page (`limit` up to 500); null means no more.",
 
   getTemplate:
-    "Fetches one WhatsApp message template by template_id: its body, header, buttons, the placeholders {{1}}, {{2}}… it expects, its translations and each one's approval status. Call it before send_template_message to know how many `variables` to pass and which language is APPROVED.",
+    "Fetches one WhatsApp message template by template_id: its body, header, buttons, the placeholders {{1}}, {{2}}… it expects, `variables` (every id a send must fill: body, header and button variables), `missing_capabilities`, its translations and each one's approval status. Call it before send_template_message to know which `variables` to pass and which language is APPROVED.",
   listTemplates:
     'Lists message templates, alphabetical, optionally filtered by name substring and by translation status (e.g. "APPROVED", the only ones that can be sent). Returns a page of `data` and `next_cursor`: pass next_cursor as `cursor` for the next page (`limit` up to 500); null means no more.',
 
   sendTextMessage:
     "Sends a free-form text to a contact (by contact_id or phone; up to 4096 characters). Only allowed within 24 hours of the contact's latest inbound message (WhatsApp's customer service window): outside it the call fails with customer_service_window_closed, and you must use send_template_message instead. Contacts who opted out cannot be messaged. The message is queued and delivered in the background; check it later with get_message.",
   sendTemplateMessage:
-    'Sends an approved WhatsApp template to a contact (by contact_id or phone; an unknown phone becomes a new contact). Always allowed, also outside the 24-hour window: use it to start or resume a conversation. The translation (`language`, default the one get_template shows) must be APPROVED, and `variables` must fill every body placeholder, in order or keyed by number; a media header needs header_media_url. Queued and delivered in the background; check with get_message.',
+    'Sends an approved WhatsApp template to a contact (by contact_id or phone; an unknown phone becomes a new contact). Always allowed, also outside the 24-hour window: use it to start or resume a conversation. The translation (`language`, default the one get_template shows) must be APPROVED, and `variables` must give every variable get_template lists under `variables`, keyed by its id (body "1"/"2" or a name, "header_1", "button_0_1", "button_1_coupon_code"; an array fills the body in order); a media header uses header_media_url, else the template’s own sample. Queued and delivered in the background; check with get_message.',
   getMessage:
     "Fetches one message by message_id: its direction, content, delivery status (queued, sent, delivered, read, failed, or received for inbound), what WhatsApp reported with it (pricing, conversation) and, when it failed, WhatsApp's error with a plain-language reason. Use it to check whether a message you sent was delivered, and why not.",
   listWorkspaceEvents:
