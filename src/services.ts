@@ -105,7 +105,7 @@ export function createServices(deps: Deps, config: Config) {
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
   const flows = createFlowService(deps, contacts, flowWebhooks, outbound, wakeFor, tagging);
   const sequences = createSequenceService(deps, contacts, tagging, wakeFor, () => flows.start);
-  const campaigns = createCampaignService(deps, () => scheduler.wake());
+  const campaigns = createCampaignService(deps, () => scheduler.wake(), channels);
   const scheduler = createScheduler(
     deps,
     {

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { randomInt, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { createWorkspace, type TestWorkspace } from '../../test/factories.js';
+import { createTemplate, createWorkspace, type TestWorkspace } from '../../test/factories.js';
+import type { Campaign } from '../campaigns/campaign.schema.js';
 import { withCallbackChecked, type StandInNumber } from '../../test/graph-stand-in.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer } from '../../test/whatsapp.js';
 import type { Message } from '../messages/message.schema.js';
-import { inboundTextWebhook, phoneNumberQualityWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundMessageWebhook, inboundTextWebhook, phoneNumberQualityWebhook } from '../webhooks/whatsapp.fixtures.js';
 import type { Channel } from './channel.service.js';
 
 const { graph, server, postWebhook } = await startWhatsappServer({ outbox: true });
@@ -186,5 +187,80 @@ describe(`several numbers per workspace (${ENGINE})`, () => {
       [first.phoneNumberId, null],
       [second.phoneNumberId, 'TIER_10K'],
     ]);
+  });
+
+  test('create-campaign › from_phone_number_id sends from that number; removed before it sends, its messages fail', async () => {
+    const { ws, first, second } = await twoNumbers();
+    const { services } = server.app;
+    const template = await createTemplate(services, ws.workspaceId);
+    const contacts = [];
+    for (const phone of ['+14155550191', '+14155550192']) {
+      contacts.push((await ws.action<{ id: string }>('create-contact', { phone, name: 'Ada' })).body.id);
+    }
+    const campaign = (from: StandInNumber, scheduledAt?: string) =>
+      ws.action<Campaign>('create-campaign', {
+        name: `From ${from.phoneNumberId}`,
+        template_id: template.id,
+        variables: ['{{contact.name}}', 'ORD-1'],
+        audience: { contact_ids: contacts },
+        from_phone_number_id: from.phoneNumberId,
+        ...(scheduledAt && { scheduled_at: scheduledAt }),
+      });
+    const runDue = async () => {
+      await services.scheduler.runDue(ws.workspaceId);
+      services.outbox.wake();
+      await services.outbox.idle();
+    };
+    const sendsFrom = (number: StandInNumber) =>
+      graph.requests.filter(
+        (r) => r.method === 'POST' && r.path === `/${API_VERSION}/${number.phoneNumberId}/messages`,
+      );
+
+    const now = await campaign(second);
+    assert.equal(now.status, 200, now.text);
+    const [, secondChannel] = await channelsOf(ws);
+    assert.equal(now.body.channel_id, secondChannel?.id);
+    await runDue();
+    assert.equal(sendsFrom(second).length, 2, 'both messages from the number the campaign chose');
+    assert.equal(sendsFrom(first).length, 0);
+
+    const later = await campaign(first, new Date(server.clock.now().getTime() + 60_000).toISOString());
+    assert.equal(later.status, 200, later.text);
+    const [firstChannel] = await channelsOf(ws);
+    // The number is removed while the campaign waits: its messages must not go out from another number.
+    assert.equal((await ws.action('remove-channel', { channel_id: firstChannel!.id })).status, 200);
+    server.clock.advance(60_000);
+    await runDue();
+    const counts = (await ws.action<Campaign>('get-campaign', { campaign_id: later.body.id })).body.counts;
+    assert.equal(counts.failed, 2, JSON.stringify(counts));
+    assert.equal(sendsFrom(first).length, 0, 'nothing went out from the removed number');
+    assert.equal(sendsFrom(second).length, 2, 'nor from another number');
+
+    const unknown = await campaign(first);
+    assert.equal(unknown.status, 422, unknown.text);
+    assert.equal((unknown.body as unknown as Problem).code, 'unknown_phone_number');
+  });
+
+  test('download-media › media a customer sent to the second number is fetched with that number’s token', async () => {
+    const { ws, second } = await twoNumbers();
+    const mediaId = String(randomInt(1e12, 2e14));
+    const bytes = randomBytes(1024);
+    graph.setMedia(mediaId, { bytes, mime_type: 'image/jpeg' });
+    const wamid = `wamid.IN${randomInt(1e9)}`;
+    const sha256 = createHash('sha256').update(bytes).digest('base64');
+    const image = inboundMessageWebhook({
+      phoneNumberId: second.phoneNumberId,
+      from: '14155550183',
+      wamid,
+      type: 'image',
+      content: { mime_type: 'image/jpeg', sha256, id: mediaId },
+    });
+    assert.equal((await postWebhook(image)).status, 200);
+    const [message] = (await ws.action<Message[]>('list-messages', { phone: '+14155550183' })).body;
+    const before = graph.requests.length;
+    const downloaded = await ws.action('download-media', { message_id: message!.id });
+    assert.equal(downloaded.status, 200, downloaded.text);
+    const asked = graph.requests.slice(before).find((r) => r.path === `/${API_VERSION}/${mediaId}`);
+    assert.equal(asked?.headers.authorization, `Bearer ${second.accessToken}`);
   });
 });
