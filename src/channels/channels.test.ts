@@ -193,7 +193,7 @@ describe(`several numbers per workspace (${ENGINE})`, () => {
     const { ws, first, second } = await twoNumbers();
     const { services } = server.app;
     const template = await createTemplate(services, ws.workspaceId);
-    const contacts = [];
+    const contacts: string[] = [];
     for (const phone of ['+14155550191', '+14155550192']) {
       contacts.push((await ws.action<{ id: string }>('create-contact', { phone, name: 'Ada' })).body.id);
     }
