@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { cliJson, runCli, stderrLines } from '../../test/cli.js';
 import { createTemplate, createWorkspace, type TestWorkspace } from '../../test/factories.js';
 import type { Campaign } from '../campaigns/campaign.schema.js';
 import { withCallbackChecked, type StandInNumber } from '../../test/graph-stand-in.js';
@@ -262,5 +263,46 @@ describe(`several numbers per workspace (${ENGINE})`, () => {
     assert.equal(downloaded.status, 200, downloaded.text);
     const asked = graph.requests.slice(before).find((r) => r.path === `/${API_VERSION}/${mediaId}`);
     assert.equal(asked?.headers.authorization, `Bearer ${second.accessToken}`);
+  });
+
+  test('cli › channel add, list and remove; a second number is added beside the first, not over it', async () => {
+    const ws = await createWorkspace(server);
+    const [first, second] = [newNumber(), newNumber()];
+    const add = (number: StandInNumber, ...extra: string[]) => [
+      ...['channel', 'add', '--workspace', ws.workspaceId, '--provider', 'whatsapp-cloud'],
+      ...['--phone-number-id', number.phoneNumberId, '--waba-id', number.wabaId, '--access-token', number.accessToken],
+      ...extra,
+    ];
+    await cliJson<Channel>(server, ...add(first));
+    const added = await cliJson<Channel>(server, ...add(second, '--default'));
+    assert.equal(added.is_default, true, '--default makes the new number the default');
+    const simulated = await cliJson<Channel>(
+      server,
+      ...['channel', 'add', '--workspace', ws.workspaceId, '--provider', 'simulator', '--phone-number-id', '4242'],
+    );
+    assert.equal(simulated.is_default, false);
+
+    const list = () => cliJson<{ channels: Channel[] }>(server, 'channel', 'list', '--workspace', ws.workspaceId);
+    assert.deepEqual(
+      (await list()).channels.map((c) => [c.provider, c.phone_number_id, c.is_default]),
+      [
+        ['whatsapp-cloud', second.phoneNumberId, true],
+        ['whatsapp-cloud', first.phoneNumberId, false],
+        ['simulator', '4242', false],
+      ],
+    );
+
+    const duplicate = await runCli(server, ...add(first));
+    assert.notEqual(duplicate.code, 0);
+    assert.match(stderrLines(duplicate).join('\n'), /phone_number_id: is already one of this workspace/);
+
+    await cliJson(server, 'channel', 'remove', '--workspace', ws.workspaceId, '--id', added.id!);
+    assert.deepEqual(
+      (await list()).channels.map((c) => [c.phone_number_id, c.is_default]),
+      [
+        [first.phoneNumberId, true],
+        ['4242', false],
+      ],
+    );
   });
 });
