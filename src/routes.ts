@@ -4,7 +4,7 @@ import { registerPasswordRoutes } from './accounts/password.routes.js';
 import { registerDashboardStatic } from './dashboard/static.routes.js';
 import { registerAutomationDashboardRoutes } from './dashboard/automation.routes.js';
 import { registerSettingsRoutes } from './workspaces/settings.routes.js';
-import { registerChannelDashboardRoutes } from './channels/channel.routes.js';
+import { registerChannelDashboardRoutes, registerChannelRoutes } from './channels/channel.routes.js';
 import { registerCampaignRoutes } from './campaigns/campaign.routes.js';
 import { registerContactRoutes } from './contacts/contact.routes.js';
 import { registerContactDashboardRoutes } from './contacts/contact.dashboard.routes.js';
@@ -38,6 +38,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerMeRoutes(app, services.workspaces);
   registerContactRoutes(app, services.contacts);
   registerOptOutRoutes(app, services.optOut);
+  registerChannelRoutes(app, services.channels);
   registerTagRoutes(app, services.tags);
   registerTemplateRoutes(app, services.templates);
   registerTriggerRoutes(app, services.triggers);

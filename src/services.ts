@@ -80,7 +80,7 @@ export function createServices(deps: Deps, config: Config) {
   const statuses = createStatusService(deps, wakeFor, inboxEvents);
   const outbox = createOutbox(deps, channels, () => statuses, { graceMs: config.outboxGraceMs }, inboxEvents, wakeFor);
   // Every sender queues through the one outbound path: the sending rules, then the outbox.
-  const outbound = createOutbound(deps, outbox);
+  const outbound = createOutbound(deps, outbox, channels);
   const optOut = createOptOutService(deps, outbound);
   const messages = createMessageService(deps, contacts, outbound, wakeFor, inboxEvents);
   // Inbound messages: stored, then heard by outgoing webhooks, opt-out, the inbox and the automation engines.
@@ -105,7 +105,7 @@ export function createServices(deps: Deps, config: Config) {
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
   const flows = createFlowService(deps, contacts, flowWebhooks, outbound, wakeFor, tagging);
   const sequences = createSequenceService(deps, contacts, tagging, wakeFor, () => flows.start);
-  const campaigns = createCampaignService(deps, () => scheduler.wake());
+  const campaigns = createCampaignService(deps, () => scheduler.wake(), channels);
   const scheduler = createScheduler(
     deps,
     {

@@ -19,6 +19,7 @@ export interface ExampleState {
   sequenceId: string;
   flowId: string;
   campaignId: string;
+  channelId: string;
 }
 
 export interface ToolExample {
@@ -73,6 +74,29 @@ export const TOOL_EXAMPLES: ToolExample[] = [
       assert.ok((result.stop_keywords as string[]).includes('STOP'));
       assert.deepEqual(result.start_keywords, ['START', 'YES']);
     },
+  },
+  {
+    tool: 'add_channel',
+    // A simulated number: nothing leaves Parley, and sends may name it as from_phone_number_id.
+    input: () => ({ provider: 'simulator', phone_number_id: '4242' }),
+    expect: (result, s) => {
+      assert.deepEqual([result.provider, result.phone_number_id, result.is_default], ['simulator', '4242', true]);
+      s.channelId = result.id as string;
+    },
+  },
+  {
+    tool: 'list_channels',
+    input: () => ({}),
+    expect: (result, s) =>
+      assert.deepEqual(
+        (result.channels as Row[]).map((c) => c.id),
+        [s.channelId],
+      ),
+  },
+  {
+    tool: 'remove_channel',
+    input: (s) => ({ channel_id: s.channelId }),
+    expect: (result, s) => assert.equal(result.id, s.channelId),
   },
   {
     tool: 'get_contact',

@@ -63,6 +63,13 @@ export const CreateCampaignBody = Type.Object({
   ),
   variables: Type.Optional(Type.Array(Variable, { maxItems: 100, description: 'Body placeholder values, in order' })),
   audience: AudienceSchema,
+  from_phone_number_id: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,30}$',
+      description:
+        "The workspace's number to send from (list-channels); default: each contact's conversation number, else the default channel",
+    }),
+  ),
   scheduled_at: Type.Optional(
     Type.Union([Timestamp(), Type.Literal('')], {
       description: 'When to send (ISO 8601 with an offset); absent, "" or in the past: now',
@@ -105,6 +112,11 @@ export const CampaignSchema = Type.Object(
         ),
       },
       { description: 'Exactly one of `tag`, `contact_ids`, `search`, as given' },
+    ),
+    channel_id: NullableField(
+      Uuid(
+        "The channel it sends from (from_phone_number_id); null: each contact's conversation number, else the default",
+      ),
     ),
     scheduled_at: NullableField(Timestamp('When it was scheduled to send; null: sent on creation')),
     sent_at: NullableField(

@@ -9,6 +9,7 @@ import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/ou
 import { isRefusal } from '../messages/outbound/rules.js';
 import { templateContent, type TemplateContent } from '../messages/outbound/template.js';
 import { emitStatusChanges, emitWebhookEvents } from '../outgoing/webhook.events.js';
+import type { ChannelService } from '../channels/channel.service.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors, validOrNull } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
@@ -59,7 +60,11 @@ const hasPlaceholder = (variable: string) => render(variable, BLANK_SCOPE) !== v
  * the audience and queues every message in the job's transaction (so they exist exactly if it
  * committed); a check every second marks the campaign sent once the outbox has settled them all.
  */
-export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
+export function createCampaignService(
+  deps: Deps,
+  wakeScheduler: () => void,
+  channels: Pick<ChannelService, 'channelIdOf'>,
+) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
@@ -97,8 +102,9 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
     // A broadcast never reaches a contact who opted out, whatever the template's category.
     const rows = audience.flatMap((contact): OutboundRow[] => {
       const content = contact.opted_out_at ? null : compose(contact);
-      const prepared = content && prepareOutbound(deps, contact, { type: 'template', content }, campaign.id);
-      return prepared && !isRefusal(prepared) ? [prepared] : [];
+      if (!content) return [];
+      const prepared = prepareOutbound(deps, contact, { type: 'template', content }, campaign.id, campaign.channel_id);
+      return isRefusal(prepared) ? [] : [prepared];
     });
     await queueOutbound(trx, rows);
     await trx
@@ -157,7 +163,9 @@ export function createCampaignService(deps: Deps, wakeScheduler: () => void) {
     async create(caller: Caller, input: CreateCampaignInput): Promise<Campaign> {
       const name = input.name.trim();
       if (!name) throw errors.validation('name', 'must not be blank');
-      const definition = await campaignDefinition(db, caller.workspaceId, input);
+      const from = input.from_phone_number_id;
+      const channelId = from ? await channels.channelIdOf(caller.workspaceId, from) : null;
+      const definition = { ...(await campaignDefinition(db, caller.workspaceId, input)), channel_id: channelId };
       const id = newId();
       await db
         .transaction()
@@ -228,6 +236,8 @@ export interface CampaignDefinition {
   /** JSON object, as stored. */
   audience: string;
   scheduled_at: string | null;
+  /** The channel to send from; absent: each contact's conversation number, else the default. */
+  channel_id?: string | null;
 }
 
 /**
@@ -527,6 +537,7 @@ function present(row: CampaignRow, counts: MessageCounts): Campaign {
     language: row.language,
     variables: JSON.parse(row.variables ?? '[]') as string[],
     audience: JSON.parse(row.audience) as Campaign['audience'],
+    channel_id: row.channel_id,
     scheduled_at: formatTimestamp(row.scheduled_at),
     sent_at: formatTimestamp(row.sent_at),
     counts: { recipients: row.recipients, skipped: row.skipped, opted_out: row.opted_out, ...counts },

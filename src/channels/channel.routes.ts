@@ -1,24 +1,81 @@
 import { Type } from '@sinclair/typebox';
 import { can, requirePermission } from '../accounts/roles.js';
 import type { Config } from '../config.js';
-import { sessionUserOf, type Api } from '../http/types.js';
+import { principalOf, sessionUserOf, type Api } from '../http/types.js';
+import { actionErrors } from '../http/responses.js';
 import { recentMessages } from '../messages/recent-messages.js';
 import type { Deps } from '../shared/context.js';
-import { errors } from '../shared/errors.js';
-import type { ChannelService } from './channel.service.js';
+import type { ChannelService, CloudSettings } from './channel.service.js';
+import {
+  AddChannelBody,
+  ChannelFields,
+  ChannelList,
+  ChannelSchema,
+  newChannelOf,
+  RemoveChannelBody,
+} from './channel.schema.js';
 import { Uuid } from '../http/responses.js';
 
 const hide = true;
-const Digits = Type.String({ maxLength: 40 });
+const tags = ['Channels'];
+const channel = Type.Ref(ChannelSchema);
 
-const ChannelBody = Type.Object({
-  provider: Type.Union([Type.Literal('simulator'), Type.Literal('whatsapp-cloud')]),
-  phone_number_id: Type.Optional(Digits),
-  waba_id: Type.Optional(Digits),
-  /** Blank keeps the token already saved (it is never shown, so the form cannot send it back). */
-  access_token: Type.Optional(Type.String({ maxLength: 4096 })),
-  messages_per_second: Type.Optional(Type.Integer()),
-});
+/** Settings → Channel's form: blank `access_token` keeps the saved one (it is never shown, so the form cannot send it back). */
+const ChannelBody = Type.Object(ChannelFields);
+
+/** list-channels, add-channel, remove-channel: a workspace's numbers. */
+export function registerChannelRoutes(app: Api, channels: ChannelService): void {
+  app.addSchema(ChannelSchema);
+
+  app.post(
+    '/api/v1/actions/list-channels',
+    {
+      config: { access: 'read' },
+      schema: {
+        operationId: 'listChannels',
+        tags,
+        summary: "The workspace's numbers (channels), the default first, with Meta's quality rating and messaging tier",
+        body: Type.Object({}),
+        response: { 200: ChannelList, ...actionErrors() },
+      },
+    },
+    async (request) => ({ channels: await channels.list(principalOf(request)) }),
+  );
+
+  app.post(
+    '/api/v1/actions/add-channel',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'addChannel',
+        tags,
+        summary: 'Connect another WhatsApp Cloud number (or a simulated one) to the workspace',
+        description:
+          'Meta is asked first, with the given token, whether the number is one of the WABA’s; nothing is saved otherwise. A number connected to another workspace is refused (409).',
+        body: AddChannelBody,
+        response: { 200: channel, ...actionErrors() },
+      },
+    },
+    async (request) => channels.add(principalOf(request), newChannelOf(request.body), request.body.default ?? false),
+  );
+
+  app.post(
+    '/api/v1/actions/remove-channel',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'removeChannel',
+        tags,
+        summary: 'Disconnect a number; its messages stay, those still queued on it fail',
+        description:
+          'When the default is removed, the oldest remaining channel becomes the default; without any channel the workspace uses the built-in simulator.',
+        body: RemoveChannelBody,
+        response: { 200: channel, ...actionErrors(404) },
+      },
+    },
+    async (request) => channels.remove(principalOf(request), request.body.channel_id),
+  );
+}
 
 /**
  * Settings → Channel and the Simulator's conversation view, for the dashboard (session only): the
@@ -51,19 +108,8 @@ export function registerChannelDashboardRoutes(
       requirePermission(user, 'manage_channel');
       const body = request.body;
       if (body.provider === 'simulator') return channels.useSimulator(user);
-      const accessToken = body.access_token?.trim() || (await channels.savedAccessToken(user.workspaceId)) || '';
-      const missing = [
-        ['phone_number_id', body.phone_number_id?.trim()],
-        ['waba_id', body.waba_id?.trim()],
-        ['access_token', accessToken],
-      ].find(([, value]) => !value);
-      if (missing) throw errors.validation(missing[0]!, 'is required for WhatsApp Cloud');
-      return channels.useWhatsappCloud(user, {
-        phoneNumberId: body.phone_number_id!,
-        wabaId: body.waba_id!,
-        accessToken,
-        ...(body.messages_per_second !== undefined && { messagesPerSecond: body.messages_per_second }),
-      });
+      const settings = newChannelOf(body, (await channels.savedAccessToken(user.workspaceId)) ?? '');
+      return channels.useWhatsappCloud(user, settings as CloudSettings);
     },
   );
 

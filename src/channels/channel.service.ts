@@ -4,9 +4,10 @@ import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import { channelRepository, type ChannelRow } from './channel.repository.js';
 import type { ChannelProvider } from './provider.js';
 import type { SimulatorProvider } from './simulator.provider.js';
-import { GraphError, type GraphClient, type NumberDescription } from './whatsapp-cloud.js';
+import { GraphError, type GraphClient, type MetaPhoneNumber, type NumberDescription } from './whatsapp-cloud.js';
 import { whatsappCloudProvider } from './whatsapp-cloud.provider.js';
 
 export type ChannelKind = 'simulator' | 'whatsapp-cloud';
@@ -18,18 +19,21 @@ export const UNLIMITED = 0;
 
 /** A workspace's channel as it may be shown: the access token only as "set". */
 export interface Channel {
+  /** null: the built-in simulator of a workspace that has no channel. */
+  id: string | null;
   provider: ChannelKind;
   phone_number_id: string | null;
+  display_phone_number: string | null;
+  verified_name: string | null;
   waba_id: string | null;
   access_token_set: boolean;
   messages_per_second: number;
-}
-
-/** What the outbox needs to send through WhatsApp Cloud. */
-export interface CloudCredentials {
-  phoneNumberId: string;
-  wabaId: string;
-  accessToken: string;
+  /** Sends that name no number, to contacts who never wrote to one, go out on the default. */
+  is_default: boolean;
+  /** Meta's GREEN, YELLOW, RED or UNKNOWN. */
+  quality_rating: string | null;
+  /** Meta's messaging limit tier (TIER_250 … TIER_UNLIMITED), from its phone_number_quality_update webhooks. */
+  messaging_limit_tier: string | null;
 }
 
 export interface CloudSettings {
@@ -39,12 +43,22 @@ export interface CloudSettings {
   messagesPerSecond?: number;
 }
 
+/** A channel to add: a WhatsApp Cloud number Meta confirms, or a simulated one (numbered, to be named by sends). */
+export type NewChannel =
+  ({ provider: 'whatsapp-cloud' } & CloudSettings) | { provider: 'simulator'; phoneNumberId?: string };
+
 const SIMULATOR: Channel = {
+  id: null,
   provider: 'simulator',
   phone_number_id: null,
+  display_phone_number: null,
+  verified_name: null,
   waba_id: null,
   access_token_set: false,
   messages_per_second: DEFAULT_MESSAGES_PER_SECOND,
+  is_default: true,
+  quality_rating: null,
+  messaging_limit_tier: null,
 };
 
 /**
@@ -68,157 +82,305 @@ function lookup<V extends object>(cache: LRUCache<string, Loaded<V>>, key: strin
   return cache.forceFetch(key, { allowStale: servable });
 }
 
+/** Where an inbound webhook for a number goes: the workspace and the channel that have it. */
+export interface NumberRoute {
+  workspaceId: string;
+  channelId: string;
+}
+
+/** The channel a message goes out on, and its provider. */
+export interface SendingChannel {
+  /** null: the built-in simulator of a workspace without channels. */
+  channelId: string | null;
+  provider: ChannelProvider;
+}
+
+/** The columns a channel's settings set (a default channel given another kind loses the old number's). */
+type ChannelSettings = Partial<Omit<ChannelRow, 'id' | 'workspace_id' | 'is_default' | 'created_at' | 'updated_at'>> &
+  Pick<ChannelRow, 'provider' | 'messages_per_second'>;
+
+const NO_NUMBER = {
+  phone_number_id: null,
+  waba_id: null,
+  access_token: null,
+  display_phone_number: null,
+  verified_name: null,
+  quality_rating: null,
+  messaging_limit_tier: null,
+};
+
+const isDefault = (row: ChannelRow) => row.is_default === 1;
+
 /**
- * Each workspace's channel: the built-in simulator until WhatsApp Cloud credentials are set. Meta
- * must confirm those credentials (`graph.describeNumber`) before they are saved.
+ * Each workspace's channels: any number of WhatsApp Cloud numbers (each confirmed by Meta,
+ * `graph.describeNumber`, before it is saved) and simulated ones; one is the default. A workspace
+ * without any sends through the built-in simulator.
  */
 export function createChannelService(
-  { db, clock }: Deps,
+  { db, clock, newId }: Deps,
   secrets: SecretBox,
   graph: GraphClient,
   simulator: SimulatorProvider,
 ) {
-  const row = (workspaceId: string) =>
-    db.selectFrom('channels').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
-
-  // Values are wrapped: the cache cannot hold "no channel" as undefined. A save clears entries while
+  // Values are wrapped: the cache cannot hold "no route" as undefined. A save clears entries while
   // other requests may be loading them; ignoreFetchAbort lets those loads finish instead of rejecting.
-  const cachedRows = new LRUCache<string, Loaded<{ channel: Awaited<ReturnType<typeof row>> }>>({
+  const cachedLists = new LRUCache<string, Loaded<{ channels: ChannelRow[] }>>({
     max: CACHE_ENTRIES,
     ttl: CACHE_MS,
     ignoreFetchAbort: true,
-    fetchMethod: async (workspaceId) => ({ channel: await row(workspaceId), loadedAt: performance.now() }),
+    fetchMethod: async (workspaceId) => ({
+      channels: await channelRepository(db).listOf(workspaceId),
+      loadedAt: performance.now(),
+    }),
   });
-  const cachedOwners = new LRUCache<string, Loaded<{ workspaceId: string | null }>>({
+  const cachedRoutes = new LRUCache<string, Loaded<{ route: NumberRoute | null }>>({
     max: CACHE_ENTRIES,
     ttl: CACHE_MS,
     ignoreFetchAbort: true,
     fetchMethod: async (phoneNumberId) => {
-      const channel = await db
-        .selectFrom('channels')
-        .select('workspace_id')
-        .where('phone_number_id', '=', phoneNumberId)
-        .where('provider', '=', 'whatsapp-cloud')
-        .executeTakeFirst();
-      return { workspaceId: channel?.workspace_id ?? null, loadedAt: performance.now() };
+      const channel = await channelRepository(db).cloudChannelOf(phoneNumberId);
+      const route = channel ? { workspaceId: channel.workspace_id, channelId: channel.id } : null;
+      return { route, loadedAt: performance.now() };
     },
   });
 
-  async function save(workspaceId: string, fields: Omit<Parameters<typeof upsertValues>[0], 'workspaceId'>) {
-    const values = upsertValues({ workspaceId, ...fields }, toStoredTimestamp(clock.now()));
-    const { provider, phone_number_id, waba_id, access_token, messages_per_second, updated_at } = values;
-    const changes = { provider, phone_number_id, waba_id, access_token, messages_per_second, updated_at };
-    await db
-      .insertInto('channels')
-      .values(values)
-      .onConflict((oc) => oc.column('workspace_id').doUpdateSet(changes))
-      .execute();
-    cachedRows.delete(workspaceId);
-    cachedOwners.clear(); // the number may have moved to or from this workspace
+  const channelsOf = async (workspaceId: string) => (await lookup(cachedLists, workspaceId)).channels;
+  /** Read past the cache: for changes, and for what the caller has just changed. */
+  const freshChannelsOf = async (workspaceId: string) =>
+    (await cachedLists.forceFetch(workspaceId, { forceRefresh: true })).channels;
+
+  function providerFor(workspaceId: string, channel: ChannelRow | undefined): ChannelProvider {
+    if (channel?.provider !== 'whatsapp-cloud' || !channel.access_token) return simulator.forWorkspace(workspaceId);
+    return whatsappCloudProvider(graph, {
+      phoneNumberId: channel.phone_number_id!,
+      wabaId: channel.waba_id!,
+      accessToken: secrets.open(channel.access_token),
+      messagesPerSecond: channel.messages_per_second,
+    });
+  }
+
+  /** A Cloud number's settings once Meta confirms them, as the columns that keep them (token sealed). */
+  async function confirmedCloud(workspaceId: string, settings: CloudSettings): Promise<ChannelSettings> {
+    const phoneNumberId = requireDigits(settings.phoneNumberId, 'phone_number_id');
+    const wabaId = requireDigits(settings.wabaId, 'waba_id');
+    const accessToken = settings.accessToken.trim();
+    if (!accessToken) throw errors.validation('access_token', 'must not be empty');
+    const perSecond = messagesPerSecond(settings.messagesPerSecond);
+    const number = await requireMetaConfirms(graph, phoneNumberId, wabaId, accessToken);
+    const owner = (await cachedRoutes.forceFetch(phoneNumberId, { forceRefresh: true })).route;
+    if (owner && owner.workspaceId !== workspaceId) throw errors.numberNotConnectable();
+    return {
+      provider: 'whatsapp-cloud',
+      phone_number_id: phoneNumberId,
+      waba_id: wabaId,
+      access_token: secrets.seal(accessToken),
+      messages_per_second: perSecond,
+      display_phone_number: number.display_phone_number,
+      verified_name: number.verified_name,
+      quality_rating: number.quality_rating,
+    };
+  }
+
+  /**
+   * Writes a change to a workspace's channels in one transaction. The unique indexes decide races on
+   * `phoneNumberId`: this workspace has it on another channel, or another workspace saved it since the check.
+   */
+  async function write(
+    workspaceId: string,
+    phoneNumberId: string | null | undefined,
+    change: (channels: ReturnType<typeof channelRepository>) => Promise<void>,
+  ): Promise<void> {
+    try {
+      await db.transaction().execute((trx) => change(channelRepository(trx)));
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const own = (await channelRepository(db).listOf(workspaceId)).some(
+        (row) => row.phone_number_id === phoneNumberId,
+      );
+      throw own
+        ? errors.conflictOn('phone_number_id', 'is already one of this workspace’s channels')
+        : errors.numberNotConnectable();
+    } finally {
+      cachedLists.delete(workspaceId);
+      cachedRoutes.clear(); // a number may have moved to or from this workspace
+    }
+  }
+
+  /** The default channel as shown (the built-in simulator when the workspace has none). */
+  async function defaultChannel(caller: Caller): Promise<Channel> {
+    const channel = (await freshChannelsOf(caller.workspaceId)).find(isDefault);
+    return channel ? present(channel) : SIMULATOR;
+  }
+
+  /** Replaces the default channel's settings, or creates it: `parley channel set`, Settings → Channel. */
+  async function replaceDefault(caller: Caller, settings: ChannelSettings): Promise<Channel> {
+    const now = toStoredTimestamp(clock.now());
+    const current = (await freshChannelsOf(caller.workspaceId)).find(isDefault);
+    await write(caller.workspaceId, settings.phone_number_id, async (channels) => {
+      if (current) await channels.update(current.id, { ...NO_NUMBER, ...settings, updated_at: now });
+      else await channels.insert(newRow(newId(), caller.workspaceId, settings, now, true));
+    });
+    return defaultChannel(caller);
   }
 
   return {
-    async get(caller: Caller): Promise<Channel> {
-      const channel = await row(caller.workspaceId);
-      if (!channel) return SIMULATOR;
-      return {
-        provider: channel.provider,
-        phone_number_id: channel.phone_number_id,
-        waba_id: channel.waba_id,
-        access_token_set: channel.access_token !== null,
-        messages_per_second: channel.messages_per_second,
-      };
+    get: defaultChannel,
+
+    /** Every channel of the workspace, the default first; only the built-in simulator when it has none. */
+    async list(caller: Caller): Promise<Channel[]> {
+      const rows = await freshChannelsOf(caller.workspaceId);
+      return rows.length === 0 ? [SIMULATOR] : rows.map(present);
     },
 
-    async useSimulator(caller: Caller): Promise<Channel> {
-      await save(caller.workspaceId, { provider: 'simulator', phoneNumberId: null, wabaId: null, accessToken: null });
-      return this.get(caller);
-    },
+    /** The default channel becomes the simulator. */
+    useSimulator: (caller: Caller) =>
+      replaceDefault(caller, { provider: 'simulator', messages_per_second: DEFAULT_MESSAGES_PER_SECOND }),
 
     /**
-     * Connects a WhatsApp Cloud number once Meta confirms, with the given token, that the number is
-     * the WABA's. Meta is asked first, so only someone who controls the number ever learns that it
-     * cannot be connected because it is connected elsewhere (and then only that).
+     * The default channel becomes this WhatsApp Cloud number once Meta confirms, with the given token,
+     * that the number is the WABA's. Meta is asked first, so only someone who controls the number ever
+     * learns that it cannot be connected because it is connected elsewhere (and then only that).
      */
     async useWhatsappCloud(caller: Caller, settings: CloudSettings): Promise<Channel> {
-      const phoneNumberId = requireDigits(settings.phoneNumberId, 'phone_number_id');
-      const wabaId = requireDigits(settings.wabaId, 'waba_id');
-      const accessToken = settings.accessToken.trim();
-      if (!accessToken) throw errors.validation('access_token', 'must not be empty');
-      const perSecond = messagesPerSecond(settings.messagesPerSecond);
-      await requireMetaConfirms(graph, phoneNumberId, wabaId, accessToken);
-      const owner = (await cachedOwners.forceFetch(phoneNumberId, { forceRefresh: true })).workspaceId;
-      if (owner && owner !== caller.workspaceId) throw errors.numberNotConnectable();
-      const cloud = { phoneNumberId, wabaId, accessToken: secrets.seal(accessToken), messagesPerSecond: perSecond };
-      // Another workspace may have saved the number since the check: the unique index decides.
-      await save(caller.workspaceId, { provider: 'whatsapp-cloud', ...cloud }).catch((error: unknown) => {
-        throw isUniqueViolation(error) ? errors.numberNotConnectable() : error;
+      return replaceDefault(caller, await confirmedCloud(caller.workspaceId, settings));
+    },
+
+    /** Adds a channel; the workspace's first, or one added with `makeDefault`, becomes its default. */
+    async add(caller: Caller, channel: NewChannel, makeDefault = false): Promise<Channel> {
+      const settings: ChannelSettings =
+        channel.provider === 'whatsapp-cloud'
+          ? await confirmedCloud(caller.workspaceId, channel)
+          : {
+              provider: 'simulator',
+              messages_per_second: DEFAULT_MESSAGES_PER_SECOND,
+              phone_number_id:
+                channel.phoneNumberId === undefined ? null : requireDigits(channel.phoneNumberId, 'phone_number_id'),
+            };
+      const id = newId();
+      const first = (await freshChannelsOf(caller.workspaceId)).length === 0;
+      await write(caller.workspaceId, settings.phone_number_id, async (channels) => {
+        await channels.insert(newRow(id, caller.workspaceId, settings, toStoredTimestamp(clock.now()), first));
+        if (makeDefault && !first) await channels.makeDefault(caller.workspaceId, id);
       });
-      return this.get(caller);
+      return present((await freshChannelsOf(caller.workspaceId)).find((row) => row.id === id)!);
     },
 
     /**
-     * `providerFor(channel)`: the only place that knows which provider a workspace's channel uses — the
-     * simulator until WhatsApp Cloud credentials are saved. Decrypts the token: callers keep the
-     * provider for a batch rather than asking per message.
+     * Removes a channel. Its messages keep naming it; messages still queued on it fail rather than go
+     * out from another number. When it was the default, the oldest remaining channel becomes the default.
      */
-    async providerOf(workspaceId: string): Promise<ChannelProvider> {
-      const { channel } = await lookup(cachedRows, workspaceId);
-      if (channel?.provider !== 'whatsapp-cloud' || !channel.access_token) return simulator.forWorkspace(workspaceId);
-      return whatsappCloudProvider(graph, {
-        phoneNumberId: channel.phone_number_id!,
-        wabaId: channel.waba_id!,
-        accessToken: secrets.open(channel.access_token),
-        messagesPerSecond: channel.messages_per_second,
+    async remove(caller: Caller, channelId: string): Promise<Channel> {
+      const channel = (await freshChannelsOf(caller.workspaceId)).find((row) => row.id === channelId);
+      if (!channel) throw errors.notFound('channel', 'channel_id');
+      await write(caller.workspaceId, null, async (channels) => {
+        await channels.remove(caller.workspaceId, channelId);
+        if (!isDefault(channel)) return;
+        const next = (await channels.listOf(caller.workspaceId))[0];
+        if (next) await channels.makeDefault(caller.workspaceId, next.id);
       });
+      return present(channel);
     },
 
-    /** The saved access token, to keep when the number's other settings change; null with the simulator. */
+    /** The id of the workspace's channel with this number (a simulated one too); unknown: 422 naming `field`. */
+    async channelIdOf(workspaceId: string, phoneNumberId: string, field = 'from_phone_number_id'): Promise<string> {
+      const channel = (await channelsOf(workspaceId)).find((row) => row.phone_number_id === phoneNumberId);
+      if (!channel) throw errors.unknownNumber(field, phoneNumberId);
+      return channel.id;
+    },
+
+    /**
+     * The only place that knows which provider a channel uses: `channelId`'s while the workspace has
+     * it, else the default's, else the built-in simulator. Decrypts the token: callers keep the
+     * provider for a batch rather than asking per message.
+     */
+    async providerOf(workspaceId: string, channelId?: string | null): Promise<ChannelProvider> {
+      const channels = await channelsOf(workspaceId);
+      return providerFor(workspaceId, channels.find((row) => row.id === channelId) ?? channels.find(isDefault));
+    },
+
+    /**
+     * The channel a message goes out on: the one it was queued on (`named`; null when that channel was
+     * removed: the message must not go out from another number), else the contact's conversation
+     * number while the workspace has it, else the default (or the built-in simulator).
+     */
+    async sendingChannel(
+      workspaceId: string,
+      named: string | null,
+      conversation: string | null,
+    ): Promise<SendingChannel | null> {
+      const channels = await channelsOf(workspaceId);
+      const channel = named
+        ? channels.find((row) => row.id === named)
+        : (channels.find((row) => row.id === conversation) ?? channels.find(isDefault));
+      if (named && !channel) return null;
+      return { channelId: channel?.id ?? null, provider: providerFor(workspaceId, channel) };
+    },
+
+    /** The default channel's saved access token, to keep when its other settings change; null with the simulator. */
     async savedAccessToken(workspaceId: string): Promise<string | null> {
-      const { channel } = await lookup(cachedRows, workspaceId);
+      const channel = (await channelsOf(workspaceId)).find(isDefault);
       return channel?.provider === 'whatsapp-cloud' && channel.access_token ? secrets.open(channel.access_token) : null;
     },
 
     /** The workspaces connected to a WhatsApp Business Account (template webhooks name the WABA). */
-    async workspacesOfWaba(wabaId: string): Promise<string[]> {
-      const rows = await db
-        .selectFrom('channels')
-        .select('workspace_id')
-        .where('waba_id', '=', wabaId)
-        .where('provider', '=', 'whatsapp-cloud')
-        .execute();
-      return rows.map((row) => row.workspace_id);
+    workspacesOfWaba: (wabaId: string): Promise<string[]> => channelRepository(db).workspacesOfWaba(wabaId),
+
+    /** Routes an inbound webhook: the workspace and channel that have this phone number id. */
+    async routeOfNumber(phoneNumberId: string): Promise<NumberRoute | null> {
+      return (await lookup(cachedRoutes, phoneNumberId)).route;
     },
 
-    /** Routes an inbound webhook: the workspace whose channel has this phone number id. */
+    /** The workspace whose channel has this phone number id. */
     async workspaceOfNumber(phoneNumberId: string): Promise<string | null> {
-      return (await lookup(cachedOwners, phoneNumberId)).workspaceId;
+      return (await lookup(cachedRoutes, phoneNumberId)).route?.workspaceId ?? null;
+    },
+
+    /**
+     * Meta's `phone_number_quality_update`, which names the number by WABA and display number: keeps its
+     * messaging limit tier. Returns how many channels it changed.
+     */
+    async applyQualityUpdate(wabaId: string, value: Record<string, unknown>): Promise<number> {
+      const display = textOf(value.display_phone_number)?.replace(/\D/g, '') ?? '';
+      // current_limit is being replaced by max_daily_conversations_per_business (Meta, 2026).
+      const tier = textOf(value.max_daily_conversations_per_business) ?? textOf(value.current_limit);
+      if (display === '' || tier === null) return 0;
+      const at = toStoredTimestamp(clock.now());
+      const changed = await channelRepository(db).applyFacts(wabaId, display, { messaging_limit_tier: tier }, at);
+      if (changed.length > 0) cachedLists.clear();
+      return changed.length;
     },
   };
 }
 
-function upsertValues(
-  fields: {
-    workspaceId: string;
-    provider: ChannelKind;
-    phoneNumberId: string | null;
-    wabaId: string | null;
-    accessToken: string | null;
-    messagesPerSecond?: number;
-  },
-  now: string,
-) {
+function newRow(id: string, workspaceId: string, settings: ChannelSettings, now: string, isDefault: boolean) {
   return {
-    workspace_id: fields.workspaceId,
-    provider: fields.provider,
-    phone_number_id: fields.phoneNumberId,
-    waba_id: fields.wabaId,
-    access_token: fields.accessToken,
-    messages_per_second: fields.messagesPerSecond ?? DEFAULT_MESSAGES_PER_SECOND,
+    ...NO_NUMBER,
+    ...settings,
+    id,
+    workspace_id: workspaceId,
+    is_default: isDefault ? 1 : 0,
     created_at: now,
     updated_at: now,
   };
 }
+
+function present(row: ChannelRow): Channel {
+  return {
+    id: row.id,
+    provider: row.provider,
+    phone_number_id: row.phone_number_id,
+    display_phone_number: row.display_phone_number,
+    verified_name: row.verified_name,
+    waba_id: row.waba_id,
+    access_token_set: row.access_token !== null,
+    messages_per_second: row.messages_per_second,
+    is_default: row.is_default === 1,
+    quality_rating: row.quality_rating,
+    messaging_limit_tier: row.messaging_limit_tier,
+  };
+}
+
+const textOf = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 
 /** Refuses credentials Meta does not confirm, naming the field to fix; nothing is saved. */
 async function requireMetaConfirms(
@@ -226,7 +388,7 @@ async function requireMetaConfirms(
   phoneNumberId: string,
   wabaId: string,
   accessToken: string,
-): Promise<void> {
+): Promise<MetaPhoneNumber> {
   let description: NumberDescription;
   try {
     description = await graph.describeNumber(phoneNumberId, wabaId, accessToken);
@@ -235,7 +397,7 @@ async function requireMetaConfirms(
     const message = `Meta could not be asked about this phone number (${error.message}); nothing was saved, retry`;
     throw errors.conflict(message, { retryable: true });
   }
-  if (description.connectable) return;
+  if (description.connectable) return description.number;
   const meta = description.metaMessage ? ` Meta says: ${description.metaMessage}` : '';
   switch (description.refused) {
     case 'access_token':

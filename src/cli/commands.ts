@@ -7,6 +7,7 @@ import { CreateCampaignBody, ListCampaignsBody } from '../campaigns/campaign.sch
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
 import type { Caller } from '../shared/context.js';
+import { AddChannelBody, newChannelOf } from '../channels/channel.schema.js';
 import { errors } from '../shared/errors.js';
 import { registerFormats } from '../shared/formats.js';
 import { unstorableJson } from '../shared/storable-json.js';
@@ -251,6 +252,47 @@ export const COMMANDS: Command[] = [
     }),
   },
   {
+    name: 'channel list',
+    usage: '--workspace ID',
+    options: { workspace: text },
+    required: ['workspace'],
+    run: inWorkspace(async (services, caller) => ({ channels: await services.channels.list(caller) })),
+  },
+  {
+    name: 'channel add',
+    usage:
+      '--workspace ID --provider whatsapp-cloud --phone-number-id PNID --waba-id WABA --access-token TOKEN [--messages-per-second N] [--default] | --provider simulator [--phone-number-id N] [--default]',
+    options: {
+      workspace: text,
+      provider: text,
+      'phone-number-id': text,
+      'waba-id': text,
+      'access-token': text,
+      'messages-per-second': text,
+      // A flag: parseArgs gives `true` when present.
+      default: { type: 'boolean' },
+    },
+    required: ['workspace', 'provider'],
+    run: inWorkspace(async (services, caller, options) => {
+      const messagesPerSecond = integerOption(options['messages-per-second'], 'messages-per-second');
+      const body = checked(AddChannelBody, {
+        provider: options.provider,
+        phone_number_id: options['phone-number-id'],
+        waba_id: options['waba-id'],
+        access_token: options['access-token'],
+        messages_per_second: messagesPerSecond,
+      });
+      return services.channels.add(caller, newChannelOf(body), options.default !== undefined);
+    }),
+  },
+  {
+    name: 'channel remove',
+    usage: '--workspace ID --id CHANNEL_ID',
+    options: { workspace: text, id: text },
+    required: ['workspace', 'id'],
+    run: inWorkspace((services, caller, options) => services.channels.remove(caller, idOption(options.id!, 'id'))),
+  },
+  {
     name: 'templates sync',
     usage: '--workspace ID',
     options: { workspace: text },
@@ -269,7 +311,7 @@ export const COMMANDS: Command[] = [
   {
     name: 'campaign create',
     usage:
-      '--workspace ID --name NAME --template-id ID (--tag TAG | --contact-ids ID,ID… | --search QUERY) [--language CODE] [--variables JSON_ARRAY] [--scheduled-at ISO_TIME]',
+      '--workspace ID --name NAME --template-id ID (--tag TAG | --contact-ids ID,ID… | --search QUERY) [--language CODE] [--variables JSON_ARRAY] [--scheduled-at ISO_TIME] [--from-phone-number-id PNID]',
     options: {
       workspace: text,
       name: text,
@@ -280,6 +322,7 @@ export const COMMANDS: Command[] = [
       language: text,
       variables: text,
       'scheduled-at': text,
+      'from-phone-number-id': text,
     },
     required: ['workspace', 'name', 'template-id'],
     run: inWorkspace(async (services, caller, options) => {
@@ -299,6 +342,7 @@ export const COMMANDS: Command[] = [
         ...(options.language !== undefined && { language: options.language }),
         ...(options.variables !== undefined && { variables: jsonOption(options.variables, 'variables') }),
         ...(options['scheduled-at'] !== undefined && { scheduled_at: options['scheduled-at'] }),
+        ...(options['from-phone-number-id'] !== undefined && { from_phone_number_id: options['from-phone-number-id'] }),
       };
       return services.campaigns.create(caller, checked(CreateCampaignBody, input));
     }),

@@ -22,6 +22,7 @@ const CONTACT_COLUMNS = [
   'bsuid',
   'name_from_whatsapp',
   'first_touch',
+  'conversation_channel_id',
   'created_at',
   'updated_at',
 ] as const;
@@ -70,6 +71,7 @@ export function newContactRow(fields: {
     bsuid: null,
     name_from_whatsapp: 0,
     first_touch: null,
+    conversation_channel_id: null,
     created_at: fields.at,
     updated_at: fields.at,
   };

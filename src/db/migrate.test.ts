@@ -11,12 +11,14 @@ import { openDatabase, type DatabaseHandle } from './connection.js';
 import { migrateTo } from './migrate.js';
 
 /** A database of its own: a fresh SQLite file, or a fresh database on the test PostgreSQL server. */
-async function scratchDatabase(): Promise<{ dataDir: string; databaseUrl: string | null; drop: () => Promise<void> }> {
+async function scratchDatabase(
+  suffix = '',
+): Promise<{ dataDir: string; databaseUrl: string | null; drop: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-upgrade-'));
   const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
   const serverUrl = process.env.PARLEY_TEST_DATABASE_URL;
   if (!serverUrl) return { dataDir, databaseUrl: null, drop: () => Promise.resolve(removeDir()) };
-  const name = `parley_upgrade_${process.pid}`;
+  const name = `parley_upgrade_${process.pid}${suffix}`;
   const admin = openDatabase({ databaseUrl: serverUrl, dataDir });
   await sql.raw(`DROP DATABASE IF EXISTS ${name}`).execute(admin.db);
   await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
@@ -26,6 +28,11 @@ async function scratchDatabase(): Promise<{ dataDir: string; databaseUrl: string
     dataDir,
     databaseUrl: url.toString(),
     drop: async () => {
+      // A closed pool's backends may still be exiting; FORCE would then terminate them under a client.
+      const connected = sql.raw(`SELECT pid FROM pg_stat_activity WHERE datname = '${name}'`);
+      for (let i = 0; i < 50 && (await connected.execute(admin.db)).rows.length > 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(admin.db);
       await admin.db.destroy();
       removeDir();
@@ -82,6 +89,54 @@ async function seedFirstRelease({ db }: DatabaseHandle) {
 describe(`migrations (${ENGINE})`, () => {
   const scratch = scratchDatabase();
   after(async () => (await scratch).drop());
+
+  test('0020_channels › a workspace’s one channel becomes its default, unchanged, still routing its number', async () => {
+    const separate = await scratchDatabase('_channels');
+    after(() => separate.drop());
+    const old = openDatabase({ databaseUrl: separate.databaseUrl, dataDir: separate.dataDir });
+    await migrateTo(old.db, old.dialect, '0001_initial');
+    const { workspace } = await seedFirstRelease(old);
+    await migrateTo(old.db, old.dialect, '0016_outbound');
+    const at = '2026-01-01T00:00:00.000Z';
+    await sql`INSERT INTO channels (workspace_id, provider, phone_number_id, waba_id, access_token,
+          messages_per_second, created_at, updated_at)
+        VALUES (${workspace}, 'whatsapp-cloud', '106540352242922', '102290129340398', 'sealed-token', 40, ${at}, ${at})`.execute(
+      old.db,
+    );
+    await old.db.destroy();
+
+    const config = loadConfig({
+      DATA_DIR: separate.dataDir,
+      ...(separate.databaseUrl && { DATABASE_URL: separate.databaseUrl }),
+    });
+    const services = await openServices(config);
+    try {
+      const [channel, ...others] = await services.channels.list({ workspaceId: workspace });
+      assert.deepEqual(others, []);
+      const { id, ...shown } = channel!;
+      assert.match(String(id), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      assert.deepEqual(shown, {
+        provider: 'whatsapp-cloud',
+        phone_number_id: '106540352242922',
+        display_phone_number: null,
+        verified_name: null,
+        waba_id: '102290129340398',
+        access_token_set: true,
+        messages_per_second: 40,
+        is_default: true,
+        quality_rating: null,
+        messaging_limit_tier: null,
+      });
+      const stored = await services.deps.db.selectFrom('channels').select('access_token').executeTakeFirstOrThrow();
+      assert.equal(stored.access_token, 'sealed-token', 'the sealed token is copied as it was');
+      assert.deepEqual(await services.channels.routeOfNumber('106540352242922'), {
+        workspaceId: workspace,
+        channelId: id,
+      });
+    } finally {
+      await services.deps.db.destroy();
+    }
+  });
 
   test('upgrading a first-release database keeps its rows, indexes its contacts and backfills feed records', async () => {
     const { dataDir, databaseUrl } = await scratch;

@@ -18,6 +18,7 @@ import * as delivery from './migrations/0014_delivery.js';
 import * as optOut from './migrations/0015_opt_out.js';
 import * as outbound from './migrations/0016_outbound.js';
 import * as templateParameters from './migrations/0018_template_parameters.js';
+import * as channels from './migrations/0020_channels.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0015_opt_out': optOut,
   '0016_outbound': outbound,
   '0018_template_parameters': templateParameters,
+  '0020_channels': channels,
 };
 
 class InCodeProvider implements MigrationProvider {

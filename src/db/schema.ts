@@ -91,6 +91,8 @@ export interface ContactTable {
   name_from_whatsapp: Generated<number>;
   /** The click-to-WhatsApp ad `referral` of the contact's first message that carried one (JSON). */
   first_touch: string | null;
+  /** The channel the contact last wrote to: where conversations with them continue. */
+  conversation_channel_id: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -166,9 +168,12 @@ export interface MessageTable {
   updated_at: string;
   /** Outbound: what Meta's status webhooks said beyond the status (pricing, conversation, callback data), JSON. */
   delivery: string | null;
+  /** The channel the message went out (once sent) or came in on; null before 0020 and while queued unnamed. */
+  channel_id: Generated<string | null>;
 }
 
 export interface ChannelTable {
+  id: string;
   workspace_id: string;
   provider: 'simulator' | 'whatsapp-cloud';
   phone_number_id: string | null;
@@ -176,6 +181,14 @@ export interface ChannelTable {
   /** Sealed with the secret box; never the plain token. */
   access_token: string | null;
   messages_per_second: number;
+  /** 1 for the workspace's default channel (at most one per workspace), else 0. */
+  is_default: Generated<number>;
+  display_phone_number: string | null;
+  verified_name: string | null;
+  /** Meta's GREEN / YELLOW / RED / UNKNOWN. */
+  quality_rating: string | null;
+  /** Meta's messaging limit tier, e.g. TIER_1K; null until Meta says. */
+  messaging_limit_tier: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -197,6 +210,8 @@ export interface CampaignTable {
   opted_out: Generated<number>;
   scheduled_at: string | null;
   sent_at: string | null;
+  /** The channel the campaign sends from; null: each contact's conversation number, else the default. */
+  channel_id: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

@@ -293,6 +293,9 @@ describe(`errors (${ENGINE})`, () => {
       start_keywords: {},
       confirm: 'yes',
       limit: 'x',
+      provider: 5,
+      channel_id: 5,
+      from_phone_number_id: 5,
     };
     const inputs: [string, string | undefined, number][] = [
       ['{"phone":', 'application/json', 400],

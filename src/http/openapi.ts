@@ -55,6 +55,7 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
         { name: 'Triggers', description: 'Polling feeds, newest first' },
         { name: 'Dropdowns', description: 'Pick-lists for integration tools' },
         { name: 'Webhooks', description: 'Signed push delivery of events to your URLs, with a delivery log' },
+        { name: 'Channels', description: "The workspace's business numbers (WhatsApp Cloud or simulated)" },
       ],
     },
     refResolver: {

@@ -117,7 +117,7 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
     newestInbound: (contactId: string) =>
       db
         .selectFrom('messages')
-        .select(['created_at', 'provider_message_id'])
+        .select(['created_at', 'provider_message_id', 'channel_id'])
         .where('contact_id', '=', contactId)
         .where('direction', '=', 'inbound')
         .orderBy('created_at', 'desc')

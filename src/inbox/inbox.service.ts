@@ -46,11 +46,15 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
   /**
    * The customer sees their messages read (blue ticks) once the team has read the conversation. Meta
    * marks every earlier message read with the newest. Not seeing the ticks is no reason to fail the
-   * team's action: Meta's refusal is only logged.
+   * team's action: Meta's refusal is only logged. The number the message came in on tells Meta.
    */
-  async function tellReadOnWhatsapp(workspaceId: string, wamid: string, log: Log): Promise<void> {
+  async function tellReadOnWhatsapp(
+    workspaceId: string,
+    message: { provider_message_id: string; channel_id: string | null },
+    log: Log,
+  ): Promise<void> {
     try {
-      await (await channels.providerOf(workspaceId)).markRead(wamid);
+      await (await channels.providerOf(workspaceId, message.channel_id)).markRead(message.provider_message_id);
     } catch (error) {
       if (!(error instanceof GraphError)) throw error;
       log.warn({ err: error, workspace_id: workspaceId }, 'Meta refused the read receipt');
@@ -149,7 +153,12 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
       announce(viewer, contact.id);
       // Only news is told: re-reading a conversation with nothing new from the customer calls Meta for nothing.
       const unseen = newest?.provider_message_id && newest.created_at > (contact.read_at ?? '');
-      if (unseen) await tellReadOnWhatsapp(viewer.workspaceId, newest.provider_message_id!, log);
+      if (unseen)
+        await tellReadOnWhatsapp(
+          viewer.workspaceId,
+          { ...newest, provider_message_id: newest.provider_message_id! },
+          log,
+        );
       return { read_at: at(readAt) };
     },
 

@@ -15,6 +15,12 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Fetches one contact by exactly one of contact_id, phone or email, with its tags, custom attributes, opt-out state and latest message time. Use search_contacts to find contacts by part of a name, phone or email or by tag.',
   searchContacts:
     'Finds contacts: `query` is a case-insensitive substring of name, phone or email; `tag` and `email` filter exactly; filters combine with AND; no filter lists every contact. Ordered by latest message first. Returns a page of `data` (default 50, `limit` up to 500) and `next_cursor`: when next_cursor is not null, call again with the same filters and `cursor` = next_cursor to get the next page; null means there are no more.',
+  listChannels:
+    "Lists the workspace's business numbers (channels), the default first: each one's phone_number_id (pass it as `from_phone_number_id` to send from that number), display number, provider (whatsapp-cloud or simulator), Meta's quality rating and messaging limit tier. Without any channel the workspace uses the built-in simulator (id null).",
+  addChannel:
+    'Connects another WhatsApp Cloud number (phone_number_id, waba_id, access_token) or a simulated number. Meta is asked first whether the token may use the number; nothing is saved otherwise. The first channel, or one added with `default` true, becomes the default. A number already connected elsewhere fails with conflict.',
+  removeChannel:
+    'Disconnects a number by channel_id (from list_channels). Its messages stay; messages still queued on it fail rather than go out from another number. If it was the default, the oldest remaining channel becomes the default.',
   getOptOutSettings:
     "Shows how contacts opt out of marketing in this workspace: `stop_keywords` (a contact whose whole message, or tapped button, is one of them is opted out), `start_keywords` (opt back in) and `confirm` (the contact is told once, in the keyword's language, that they are unsubscribed). A contact's state is `opted_out` in get_contact.",
   updateOptOutSettings:

@@ -14,4 +14,6 @@ export interface InboundMessage {
   content: Record<string, unknown>;
   /** An edit or revocation of an earlier message. */
   amends: Amendment | null;
+  /** The channel (business number) it came in on; absent for the simulator's built-in channel. */
+  channelId?: string | null;
 }

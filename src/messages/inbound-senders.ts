@@ -135,7 +135,8 @@ export async function openSendersWindows(
 
 /**
  * Keeps what the messages say about their senders: Meta's raw wa_id and user id, a newer WhatsApp
- * profile name (only over a name that came from WhatsApp), and the first ad that brought them.
+ * profile name (only over a name that came from WhatsApp), the first ad that brought them, and the
+ * number they last wrote to.
  */
 export async function recordSenderIdentities(
   trx: Trx,
@@ -151,6 +152,11 @@ export async function recordSenderIdentities(
     // Only the sender's newest message names them: Meta retries late deliveries with their old profile.
     const newest = toStoredTimestamp(inbound.timestamp) >= (sender.last_inbound_at ?? '');
     if (name !== null && newest && sender.name_from_whatsapp && sender.name !== name) change.name = name;
+    // The conversation continues on the number the contact last wrote to (a system message is not them writing).
+    const channelId = inbound.channelId ?? null;
+    if (newest && inbound.type !== 'system' && channelId !== null && sender.conversation_channel_id !== channelId) {
+      change.conversation_channel_id = channelId;
+    }
     const referral = inbound.content.referral;
     if (referral && sender.first_touch === null && change.first_touch === undefined) {
       change.first_touch = JSON.stringify(referral);

@@ -116,6 +116,7 @@ function inboundRow(workspaceId: string, entry: SenderEntry, replyTo: string | n
       error: null,
       next_attempt_at: null,
       reply_to_message_id: replyTo,
+      channel_id: inbound.channelId ?? null,
       // Feeds order by when Parley recorded a message: Meta retries late deliveries with their first timestamp.
       sent_at: toStoredTimestamp(inbound.timestamp),
       created_at: at,

@@ -63,7 +63,9 @@ export function createMediaService({ db, newId }: Deps, channels: ChannelService
 
       const cached = await storedFile(file);
       if (cached) return present(cached, media.mimeType ?? UNKNOWN_MIME_TYPE);
-      const fetched = await (await channels.providerOf(caller.workspaceId)).fetchMedia(media.id);
+      // Media ids are fetched with the token of the number the message came in on.
+      const provider = await channels.providerOf(caller.workspaceId, row.channel_id);
+      const fetched = await provider.fetchMedia(media.id);
       await writeAtomically(file, fetched.bytes, newId());
       return present({ size: fetched.bytes.length, sha256: fetched.sha256 }, media.mimeType ?? fetched.mimeType);
     },

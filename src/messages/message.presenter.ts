@@ -5,7 +5,7 @@ import type { MessageError, MessageRow } from './message.repository.js';
 import type { Message, MessageEdit } from './message.schema.js';
 
 /** Columns only inbound messages fill; a message built in memory (just queued) may lack them. */
-type InboundColumn = 'sent_at' | 'reply_to_message_id' | 'reaction' | 'edits' | 'revoked_at';
+type InboundColumn = 'sent_at' | 'reply_to_message_id' | 'reaction' | 'edits' | 'revoked_at' | 'channel_id';
 
 /** The public form of a stored message. */
 export function presentMessage(
@@ -27,6 +27,7 @@ export function presentMessage(
     reaction: row.reaction ?? null,
     edits: row.edits ? (JSON.parse(row.edits) as MessageEdit[]) : [],
     revoked_at: formatTimestamp(row.revoked_at ?? null),
+    channel_id: row.channel_id ?? null,
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
   };

@@ -36,6 +36,8 @@ export interface OutboxChange {
   /** When to try again; null once the message is settled (sent or failed). */
   next_attempt_at: string | null;
   updated_at?: string;
+  /** The channel it was sent on. */
+  channel_id?: string | null;
 }
 
 /** Rows per multi-row insert: well under both engines' bound-parameter limits. */
@@ -140,6 +142,7 @@ export function messageRepository(db: Kysely<Database>) {
         error: 'jsonb',
         next_attempt_at: 'timestamptz',
         updated_at: 'timestamptz',
+        channel_id: 'uuid',
       });
       // A status webhook that overtook the outbox (it named the message by its id, and so stored its
       // wamid) stays: Meta's word on a send outranks the outbox's, which may be a timeout.
@@ -149,7 +152,8 @@ export function messageRepository(db: Kysely<Database>) {
           provider_message_id = COALESCE(m.provider_message_id, v.provider_message_id),
           error = CASE WHEN ${outboxDecides} THEN COALESCE(v.error, m.error) ELSE m.error END,
           next_attempt_at = CASE WHEN ${outboxDecides} THEN v.next_attempt_at ELSE m.next_attempt_at END,
-          updated_at = COALESCE(v.updated_at, m.updated_at)
+          updated_at = COALESCE(v.updated_at, m.updated_at),
+          channel_id = COALESCE(v.channel_id, m.channel_id)
         FROM ${v} WHERE m.id = v.id`.execute(db);
     },
 

@@ -12,6 +12,13 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 const recipient = {
   contact_id: Type.Optional(ContactId),
   phone: Type.Optional(PhoneRef),
+  from_phone_number_id: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,30}$',
+      description:
+        "The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel",
+    }),
+  ),
 };
 
 export const SendTextBody = Type.Object(
@@ -145,6 +152,11 @@ export const MessageSchema = Type.Object(
       description: 'Earlier versions of a message its sender edited, oldest first',
     }),
     revoked_at: NullableField(Timestamp('When the sender deleted the message for everyone; its content is kept here')),
+    channel_id: NullableField(
+      Uuid(
+        'The channel (business number, see list-channels) it came in on or went out on; null while queued without a named number, and for messages before several numbers',
+      ),
+    ),
     created_at: Timestamp('When Parley recorded the message'),
     updated_at: Timestamp(),
   },

@@ -31,9 +31,14 @@ export function createMessageService(
   const { db } = deps;
 
   /** Queues the message (the sending rules allow it, or the refusal is the API's problem), then wakes the outbox. */
-  async function queue(caller: Caller, contact: ContactRow, content: OutboundContent): Promise<Message> {
+  async function queue(
+    caller: Caller,
+    contact: ContactRow,
+    content: OutboundContent,
+    channelId: string | null,
+  ): Promise<Message> {
     const [message, queued] = await db.transaction().execute(async (trx) => {
-      const prepared = await outbound.queueNow(trx, contact, content);
+      const prepared = await outbound.queueNow(trx, contact, content, channelId);
       if (isRefusal(prepared)) throw problemOf(prepared);
       return [prepared, queuedIn(trx)] as const;
     });
@@ -51,8 +56,9 @@ export function createMessageService(
   return {
     /** send-text-message: only inside the 24-hour window that the contact's last inbound message opened. */
     async sendText(caller: Caller, input: SendTextInput): Promise<Message> {
+      const channelId = await outbound.channelNamed(caller.workspaceId, input.from_phone_number_id);
       const contact = await contacts.recipient(caller, input);
-      return queue(caller, contact, textContent(input.message, input.preview_url ?? false));
+      return queue(caller, contact, textContent(input.message, input.preview_url ?? false), channelId);
     },
 
     /** send-template-message: always allowed for an approved translation; an unknown phone becomes a contact. */
@@ -61,8 +67,9 @@ export function createMessageService(
       const template = await templates.findById(caller.workspaceId, input.template_id);
       if (!template) throw errors.notFound('template', 'template_id');
       const content = templateContent(template, await templates.translations([template.id]), input);
+      const channelId = await outbound.channelNamed(caller.workspaceId, input.from_phone_number_id);
       const contact = await contacts.recipientOrNew(caller, input);
-      return queue(caller, contact, { type: 'template', content });
+      return queue(caller, contact, { type: 'template', content }, channelId);
     },
 
     async get(caller: Caller, messageId: string): Promise<Message> {

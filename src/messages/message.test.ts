@@ -442,18 +442,25 @@ describe(`messaging (${ENGINE})`, () => {
 
   test('cli › channel set stores the access token encrypted; simulate inbound is for the simulator only', async () => {
     const ws = await createWorkspace(server);
-    const { phoneNumberId, wabaId } = graph.addPhoneNumber({ accessToken: 'EAAG-secret-token' });
-    const connected = await cliJson<{ provider: string; access_token_set: boolean }>(
+    const number = graph.addPhoneNumber({ accessToken: 'EAAG-secret-token' });
+    const { phoneNumberId, wabaId } = number;
+    const { id, ...connected } = await cliJson<{ id: string; provider: string; access_token_set: boolean }>(
       server,
       ...['channel', 'set', '--workspace', ws.workspaceId, '--provider', 'whatsapp-cloud'],
       ...['--phone-number-id', phoneNumberId, '--waba-id', wabaId, '--access-token', 'EAAG-secret-token'],
     );
+    assert.match(id, /^[0-9a-f-]{36}$/);
     assert.deepEqual(connected, {
       provider: 'whatsapp-cloud',
       phone_number_id: phoneNumberId,
+      display_phone_number: number.displayPhoneNumber,
+      verified_name: number.verifiedName,
       waba_id: wabaId,
       access_token_set: true,
       messages_per_second: 80,
+      is_default: true,
+      quality_rating: 'GREEN',
+      messaging_limit_tier: null,
     });
     const stored = await server.app.services.deps.db
       .selectFrom('channels')

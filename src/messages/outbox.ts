@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChannelService } from '../channels/channel.service.js';
-import type { ChannelProvider, SendError, SendOutcome } from '../channels/provider.js';
+import type { ChannelService, SendingChannel } from '../channels/channel.service.js';
+import type { SendError, SendOutcome } from '../channels/provider.js';
 import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
 import type { Deps } from '../shared/context.js';
 import { noteHandOff, queuedIn, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
@@ -30,7 +30,14 @@ interface Outcome {
   closesWindowOf?: { workspaceId: string; contactId: string };
 }
 
-type ProviderCache = (workspaceId: string) => Promise<ChannelProvider>;
+type ChannelCache = (message: LeasedMessage) => Promise<SendingChannel | null>;
+
+/** A message queued on a channel the workspace has since removed: it must not go out from another number. */
+const CHANNEL_REMOVED: MessageError = {
+  code: null,
+  title: 'Channel removed',
+  details: 'The number this message was to be sent from was removed from the workspace before it was sent',
+};
 
 /** How long a send whose outcome is unknown waits for the channel's status before it is sent again. */
 export const DEFAULT_GRACE_MS = 15 * 60_000;
@@ -85,27 +92,35 @@ export function createOutbox(
       .set((eb) => ({ next_attempt_at: lease, attempts: eb('attempts', '+', 1) }))
       .where('id', 'in', due)
       .where('next_attempt_at', '<=', now)
-      .returning(['id', 'workspace_id', 'contact_id', 'type', 'content', 'attempts'])
-      // The recipient's number comes back with the claim: one round trip fewer per batch.
-      .returning((eb) =>
+      .returning(['id', 'workspace_id', 'contact_id', 'type', 'content', 'attempts', 'channel_id'])
+      // The recipient's number and conversation channel come back with the claim: fewer round trips per batch.
+      .returning((eb) => [
         eb.selectFrom('contacts').select('phone').whereRef('contacts.id', '=', 'messages.contact_id').as('phone'),
-      )
+        eb
+          .selectFrom('contacts')
+          .select('conversation_channel_id')
+          .whereRef('contacts.id', '=', 'messages.contact_id')
+          .as('conversation_channel_id'),
+      ])
       .execute();
-    return claimed.map((m) => ({ ...m, phone: m.phone! }));
+    return claimed.map((m) => ({ ...m, phone: m.phone!, conversation_channel_id: m.conversation_channel_id ?? null }));
   }
 
-  async function deliver(message: LeasedMessage, providerOf: ProviderCache): Promise<Outcome> {
-    const provider = await providerOf(message.workspace_id);
+  async function deliver(message: LeasedMessage, channelOf: ChannelCache): Promise<Outcome> {
+    const channel = await channelOf(message);
+    if (!channel) return settled(message, { status: 'failed', error: CHANNEL_REMOVED });
+    const { provider, channelId } = channel;
     if (provider.pace) await limiter.take(provider.pace.key, provider.pace.perSecond);
     const content = storedContent(message.type, message.content);
-    return outcomeOf(message, await provider.send({ messageId: message.id, to: message.phone, message: content }));
+    const sent = await provider.send({ messageId: message.id, to: message.phone, message: content });
+    return outcomeOf(message, sent, channelId);
   }
 
-  function outcomeOf(message: LeasedMessage, sent: SendOutcome): Outcome {
+  function outcomeOf(message: LeasedMessage, sent: SendOutcome, channelId: string | null): Outcome {
     const at = clock.now().getTime();
     switch (sent.outcome) {
       case 'accepted':
-        return settled(message, { status: 'sent', provider_message_id: sent.providerMessageId });
+        return settled(message, { status: 'sent', provider_message_id: sent.providerMessageId, channel_id: channelId });
       case 'retry':
         if (message.attempts >= MAX_ATTEMPTS) return settled(message, { status: 'failed', error: errorOf(sent.error) });
         return { change: dueAgain(message, at + (sent.afterMs ?? backoff(message.attempts))) };
@@ -113,7 +128,7 @@ export function createOutbox(
         return { change: dueAgain(message, at + graceMs) };
       case 'failed':
         return {
-          ...settled(message, { status: 'failed', error: errorOf(sent.error) }),
+          ...settled(message, { status: 'failed', error: errorOf(sent.error), channel_id: channelId }),
           ...(sent.windowClosed && {
             closesWindowOf: { workspaceId: message.workspace_id, contactId: message.contact_id },
           }),
@@ -128,7 +143,12 @@ export function createOutbox(
 
   function settled(
     message: LeasedMessage,
-    result: { status: 'sent' | 'failed'; provider_message_id?: string; error?: MessageError },
+    result: {
+      status: 'sent' | 'failed';
+      provider_message_id?: string;
+      error?: MessageError;
+      channel_id?: string | null;
+    },
   ): Outcome {
     return {
       change: { id: message.id, ...result, next_attempt_at: null, updated_at: toStoredTimestamp(clock.now()) },
@@ -206,11 +226,11 @@ export function createOutbox(
   async function round(): Promise<boolean> {
     const handOffs = nextHandOffs();
     const claimed = handOffs.length > 0 ? handOffs : await claimDue();
-    const providerOf = providerCache();
+    const channelOf = channelCache();
     const recorded: Outcome[] = [];
     for (let i = 0; i < claimed.length; i += CONCURRENCY) {
       const chunk = claimed.slice(i, i + CONCURRENCY);
-      const outcomes = await Promise.all(chunk.map((message) => deliverSafely(message, providerOf)));
+      const outcomes = await Promise.all(chunk.map((message) => deliverSafely(message, channelOf)));
       const delivered = outcomes.filter((outcome): outcome is Outcome => outcome !== null);
       await record(delivered);
       recorded.push(...delivered);
@@ -242,19 +262,22 @@ export function createOutbox(
     }
   }
 
-  /** A workspace's channel provider, read (and its token decrypted) once per batch rather than per message. */
-  function providerCache(): ProviderCache {
-    const cache = new Map<string, Promise<ChannelProvider>>();
-    return (workspaceId) => {
-      let provider = cache.get(workspaceId);
-      if (!provider) cache.set(workspaceId, (provider = channels.providerOf(workspaceId)));
-      return provider;
+  /** A message's channel and provider, read (and its token decrypted) once per batch rather than per message. */
+  function channelCache(): ChannelCache {
+    const cache = new Map<string, Promise<SendingChannel | null>>();
+    return ({ workspace_id, channel_id, conversation_channel_id }) => {
+      const key = `${workspace_id} ${channel_id ?? ''} ${channel_id ? '' : (conversation_channel_id ?? '')}`;
+      let channel = cache.get(key);
+      if (!channel) {
+        cache.set(key, (channel = channels.sendingChannel(workspace_id, channel_id, conversation_channel_id)));
+      }
+      return channel;
     };
   }
 
-  async function deliverSafely(message: LeasedMessage, providerOf: ProviderCache): Promise<Outcome | null> {
+  async function deliverSafely(message: LeasedMessage, channelOf: ChannelCache): Promise<Outcome | null> {
     try {
-      return await deliver(message, providerOf);
+      return await deliver(message, channelOf);
     } catch (error) {
       // Unexpected (a database error): the lease brings the message back later.
       log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
@@ -272,11 +295,19 @@ export function createOutbox(
      * noted as a hand-off (queued-work.ts): the commit's wake passes it to `send`, which saves the
      * claim's round trip. A crash before the send leaves it to the lease, like any claimed message.
      */
-    async queueNow(trx: Deps['db'], message: OutboundRow, phone: string): Promise<void> {
+    async queueNow(
+      trx: Deps['db'],
+      message: OutboundRow,
+      contact: { phone: string; conversation_channel_id: string | null },
+    ): Promise<void> {
       if (!loop.started) return queueOutbound(trx, [message]);
       await queueOutbound(trx, [{ ...message, next_attempt_at: leaseFromNow(), attempts: 1 }]);
-      const { id, workspace_id, contact_id, type, content } = message;
-      noteHandOff(trx, { id, workspace_id, contact_id, type, content, attempts: 1, phone });
+      const { id, workspace_id, contact_id, type, content, channel_id } = message;
+      const { phone, conversation_channel_id } = contact;
+      noteHandOff(trx, {
+        ...{ id, workspace_id, contact_id, type, content, attempts: 1 },
+        ...{ phone, channel_id, conversation_channel_id },
+      });
     },
 
     /** Sends committed hand-offs (see queueNow). */

@@ -66,6 +66,7 @@ export const ERROR_CODES = {
   template_variables_mismatch: { status: 422, title: 'The variables do not match the template' },
   header_media_required: { status: 422, title: 'The template header needs a media URL' },
   template_not_sendable: { status: 422, title: 'The template uses a component Parley cannot send yet' },
+  unknown_phone_number: { status: 422, title: 'The workspace has no channel with this phone number id' },
   webhook_signature_invalid: { status: 401, title: 'The webhook signature does not match' },
   rate_limited: { status: 429, title: 'Too many requests' },
   login_locked: { status: 429, title: 'Too many failed logins; wait before trying again' },
@@ -107,6 +108,11 @@ export const errors = {
   numberNotConnectable: () =>
     make('conflict', 'This phone number cannot be connected', [
       { field: 'phone_number_id', message: 'This phone number id cannot be connected.' },
+    ]),
+  /** A send or campaign named a number that is not one of the workspace's channels. */
+  unknownNumber: (field: string, phoneNumberId: string) =>
+    make('unknown_phone_number', `${field}: ${phoneNumberId} is not one of this workspace's numbers`, [
+      { field, message: "is not one of this workspace's numbers (see list-channels)" },
     ]),
   idempotencyInProgress: () =>
     make(

@@ -16,6 +16,9 @@ export interface LeasedMessage {
   content: string;
   attempts: number;
   phone: string;
+  /** The channel the sender named; null: the contact's conversation channel, else the default. */
+  channel_id: string | null;
+  conversation_channel_id: string | null;
 }
 
 export interface QueuedWork {

@@ -99,6 +99,31 @@ export function templateStatusWebhook(options: TemplateStatusOptions): Json {
   return envelope(options.wabaId, { value, field: 'message_template_status_update' });
 }
 
+/**
+ * A `phone_number_quality_update` body, as Meta's webhook reference shows it (its example: event
+ * THROUGHPUT_UPGRADE, current_limit TIER_UNLIMITED; `old_limit` only for messaging limit changes,
+ * `max_daily_conversations_per_business` replacing `current_limit` from 2026). The number is named by display number.
+ */
+export function phoneNumberQualityWebhook(options: {
+  wabaId: string;
+  displayPhoneNumber: string;
+  event: string;
+  currentLimit?: string;
+  oldLimit?: string;
+  maxDailyConversations?: string;
+}): Json {
+  const value = {
+    display_phone_number: options.displayPhoneNumber,
+    event: options.event,
+    ...(options.oldLimit !== undefined && { old_limit: options.oldLimit }),
+    ...(options.currentLimit !== undefined && { current_limit: options.currentLimit }),
+    ...(options.maxDailyConversations !== undefined && {
+      max_daily_conversations_per_business: options.maxDailyConversations,
+    }),
+  };
+  return envelope(options.wabaId, { value, field: 'phone_number_quality_update' });
+}
+
 /** The `X-Hub-Signature-256` value Meta sends with this exact body. */
 export function signBody(body: string | Buffer, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;

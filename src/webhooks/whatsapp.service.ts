@@ -1,4 +1,4 @@
-import type { ChannelService } from '../channels/channel.service.js';
+import type { ChannelService, NumberRoute } from '../channels/channel.service.js';
 import type { InboundService } from '../messages/inbound.js';
 import type { StatusService } from '../messages/statuses.js';
 import type { TemplateSyncService } from '../templates/template-sync.js';
@@ -73,13 +73,13 @@ export function createWhatsappWebhookService({
 
   async function applyDeliveries(deliveries: WebhookEvent[][]): Promise<WebhookOutcome[]> {
     const outcomes = deliveries.map(emptyOutcome);
-    const workspaces = new Map<string, string | null>();
-    const workspaceOf = async (phoneNumberId: string) => {
-      if (!workspaces.has(phoneNumberId))
-        workspaces.set(phoneNumberId, await channels.workspaceOfNumber(phoneNumberId));
-      return workspaces.get(phoneNumberId)!;
+    const routes = new Map<string, NumberRoute | null>();
+    const routeOf = async (phoneNumberId: string) => {
+      if (!routes.has(phoneNumberId)) routes.set(phoneNumberId, await channels.routeOfNumber(phoneNumberId));
+      return routes.get(phoneNumberId)!;
     };
-    const messagesByWorkspace = new ByWorkspace<InboundMessageEvent>();
+    const workspaceOf = async (phoneNumberId: string) => (await routeOf(phoneNumberId))?.workspaceId ?? null;
+    const messagesByWorkspace = new ByWorkspace<InboundMessageEvent & { channelId: string }>();
     const statusEvents = new ByWorkspace<StatusEvent>();
     const preferences = new ByWorkspace<MarketingPreferenceEvent>();
     const accountEvents: { workspaceIds: string[]; event: AccountEvent }[] = [];
@@ -92,17 +92,21 @@ export function createWhatsappWebhookService({
           continue;
         }
         if (event.kind === 'account_event') {
+          if (event.field === 'phone_number_quality_update' && event.wabaId !== null) {
+            await channels.applyQualityUpdate(event.wabaId, event.details);
+          }
           const workspaceIds = await workspacesOf(event, workspaceOf);
           if (workspaceIds.length === 0) outcome.unrouted++;
           else outcome.account_events++;
           accountEvents.push({ workspaceIds, event });
           continue;
         }
-        const workspaceId = await workspaceOf(event.phoneNumberId);
-        if (!workspaceId) outcome.unrouted++;
-        else if (event.kind === 'message') messagesByWorkspace.add(workspaceId, event, outcome);
-        else if (event.kind === 'marketing_preference') preferences.add(workspaceId, event, outcome);
-        else statusEvents.add(workspaceId, event, outcome);
+        const route = await routeOf(event.phoneNumberId);
+        if (!route) outcome.unrouted++;
+        else if (event.kind === 'message')
+          messagesByWorkspace.add(route.workspaceId, { ...event, channelId: route.channelId }, outcome);
+        else if (event.kind === 'marketing_preference') preferences.add(route.workspaceId, event, outcome);
+        else statusEvents.add(route.workspaceId, event, outcome);
       }
     }
     for (const [workspaceId, entries] of messagesByWorkspace) {

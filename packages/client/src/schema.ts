@@ -197,6 +197,63 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/list-channels': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The workspace's numbers (channels), the default first, with Meta's quality rating and messaging tier */
+    post: operations['listChannels'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/add-channel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Connect another WhatsApp Cloud number (or a simulated one) to the workspace
+     * @description Meta is asked first, with the given token, whether the number is one of the WABA’s; nothing is saved otherwise. A number connected to another workspace is refused (409).
+     */
+    post: operations['addChannel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/remove-channel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Disconnect a number; its messages stay, those still queued on it fail
+     * @description When the default is removed, the oldest remaining channel becomes the default; without any channel the workspace uses the built-in simulator.
+     */
+    post: operations['removeChannel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/list-tags': {
     parameters: {
       query?: never;
@@ -985,6 +1042,7 @@ export interface components {
         | 'template_variables_mismatch'
         | 'header_media_required'
         | 'template_not_sendable'
+        | 'unknown_phone_number'
         | 'webhook_signature_invalid'
         | 'rate_limited'
         | 'login_locked'
@@ -1086,6 +1144,33 @@ export interface components {
       start_keywords: string[];
       /** @description A contact who opts out by keyword or button is told once, in the language of the word they used, that they are unsubscribed. */
       confirm: boolean;
+    };
+    Channel: {
+      /**
+       * Format: uuid
+       * @description null: the built-in simulator of a workspace that has no channel
+       */
+      id: string | null;
+      /** @description `whatsapp-cloud` (a number of a WhatsApp Business Account) or `simulator` (nothing leaves Parley) */
+      provider: 'simulator' | 'whatsapp-cloud';
+      /** @description Meta's phone number id; sends name it as `from_phone_number_id` */
+      phone_number_id: string | null;
+      /** @description The number as Meta displays it */
+      display_phone_number: string | null;
+      /** @description The business name Meta verified for the number */
+      verified_name: string | null;
+      /** @description The WhatsApp Business Account id */
+      waba_id: string | null;
+      /** @description The access token is saved (it is never shown) */
+      access_token_set: boolean;
+      /** @description Sends are paced to this many per second on this number; 0: no limit */
+      messages_per_second: number;
+      /** @description Sends that name no number, to contacts who never wrote to one of the numbers, go out on the default */
+      is_default: boolean;
+      /** @description Meta's quality rating: GREEN, YELLOW, RED or UNKNOWN */
+      quality_rating: string | null;
+      /** @description Meta's messaging limit tier (e.g. TIER_1K), from its phone_number_quality_update webhooks */
+      messaging_limit_tier: string | null;
     };
     Tag: {
       /** Format: uuid */
@@ -1388,6 +1473,11 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       revoked_at: string | null;
+      /**
+       * Format: uuid
+       * @description The channel (business number, see list-channels) it came in on or went out on; null while queued without a named number, and for messages before several numbers
+       */
+      channel_id: string | null;
       /**
        * Format: date-time
        * @description When Parley recorded the message
@@ -1765,6 +1855,11 @@ export interface components {
           email?: string;
         };
       };
+      /**
+       * Format: uuid
+       * @description The channel it sends from (from_phone_number_id); null: each contact's conversation number, else the default
+       */
+      channel_id: string | null;
       /**
        * Format: date-time
        * @description When it was scheduled to send; null: sent on creation
@@ -3068,6 +3163,367 @@ export interface operations {
       };
     };
   };
+  listChannels: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            channels: components['schemas']['Channel'][];
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  addChannel: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A WhatsApp Cloud number is saved only once Meta confirms, with the given token, that it is the WABA’s */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description `whatsapp-cloud` (a number of a WhatsApp Business Account) or `simulator` (nothing leaves Parley) */
+          provider: 'simulator' | 'whatsapp-cloud';
+          /** @description Meta's phone number id (required for whatsapp-cloud; optional for a simulated number) */
+          phone_number_id?: string;
+          /** @description The WhatsApp Business Account id (whatsapp-cloud) */
+          waba_id?: string;
+          /** @description A system user token with whatsapp_business_messaging (whatsapp-cloud); stored encrypted, never shown */
+          access_token?: string;
+          /** @description Pacing of this number (default 80; 0: no limit) */
+          messages_per_second?: number;
+          /** @description Make it the workspace's default channel (the first channel always is) */
+          default?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Channel'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  removeChannel: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The channel to remove (list-channels)
+           */
+          channel_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Channel'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   listTags: {
     parameters: {
       query?: {
@@ -4306,6 +4762,8 @@ export interface operations {
            * @example +14155550100
            */
           phone?: string;
+          /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
+          from_phone_number_id?: string;
           /** @description The text; WhatsApp markup (*bold*, _italic_, ~strike~, ```mono```) passes through */
           message: string;
           /** @description Show a preview of the first URL (default false) */
@@ -4438,6 +4896,8 @@ export interface operations {
            * @example +14155550100
            */
           phone?: string;
+          /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
+          from_phone_number_id?: string;
           /**
            * Format: uuid
            * @description Parley template id
@@ -4822,6 +5282,8 @@ export interface operations {
            * @example +14155550100
            */
           phone?: string;
+          /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
+          from_phone_number_id?: string;
           /** @description How many messages (default 50) */
           limit?: number;
         };
@@ -5950,6 +6412,8 @@ export interface operations {
                   email?: string;
                 };
               };
+          /** @description The workspace's number to send from (list-channels); default: each contact's conversation number, else the default channel */
+          from_phone_number_id?: string;
           /** @description When to send (ISO 8601 with an offset); absent, "" or in the past: now */
           scheduled_at?: string | '';
         };

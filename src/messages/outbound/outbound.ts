@@ -1,3 +1,4 @@
+import type { ChannelService } from '../../channels/channel.service.js';
 import type { ContactRow } from '../../contacts/contact.repository.js';
 import type { Deps } from '../../shared/context.js';
 import type { OutboundContent } from './content.js';
@@ -6,7 +7,11 @@ import { isRefusal, type Refusal } from './rules.js';
 
 /** How a message is queued to be sent right after its transaction commits (the outbox's queueNow). */
 export interface OutboxQueue {
-  queueNow(trx: Deps['db'], message: OutboundRow, phone: string): Promise<void>;
+  queueNow(
+    trx: Deps['db'],
+    message: OutboundRow,
+    contact: Pick<ContactRow, 'phone' | 'conversation_channel_id'>,
+  ): Promise<void>;
 }
 
 /**
@@ -14,11 +19,30 @@ export interface OutboxQueue {
  * the sending rules, then queued in the caller's transaction and sent right after its commit. A refusal
  * is returned, not thrown: each caller maps it (an HTTP problem, a flow's failure).
  */
-export function createOutbound(deps: Pick<Deps, 'newId' | 'clock'>, outbox: OutboxQueue) {
+export function createOutbound(
+  deps: Pick<Deps, 'newId' | 'clock'>,
+  outbox: OutboxQueue,
+  channels: Pick<ChannelService, 'channelIdOf'>,
+) {
   return {
-    async queueNow(trx: Deps['db'], contact: ContactRow, message: OutboundContent): Promise<OutboundRow | Refusal> {
-      const prepared = prepareOutbound(deps, contact, message);
-      if (!isRefusal(prepared)) await outbox.queueNow(trx, prepared, contact.phone);
+    /**
+     * The channel a send names by its `from_phone_number_id` (an unknown number is refused with 422,
+     * before anything is written); null when it names none: the outbox then sends on the contact's
+     * conversation number, else the workspace default.
+     */
+    async channelNamed(workspaceId: string, fromPhoneNumberId: string | undefined): Promise<string | null> {
+      return fromPhoneNumberId ? channels.channelIdOf(workspaceId, fromPhoneNumberId) : null;
+    },
+
+    /** `channelId`: the channel to send from (channelNamed), null for the contact's or the default. */
+    async queueNow(
+      trx: Deps['db'],
+      contact: ContactRow,
+      message: OutboundContent,
+      channelId: string | null = null,
+    ): Promise<OutboundRow | Refusal> {
+      const prepared = prepareOutbound(deps, contact, message, null, channelId);
+      if (!isRefusal(prepared)) await outbox.queueNow(trx, prepared, contact);
       return prepared;
     },
   };

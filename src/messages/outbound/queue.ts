@@ -18,6 +18,7 @@ function newOutboundRow(
   message: OutboundContent,
   at: string,
   campaignId: string | null,
+  channelId: string | null,
 ) {
   return {
     id,
@@ -30,6 +31,8 @@ function newOutboundRow(
     error: null,
     next_attempt_at: at,
     campaign_id: campaignId,
+    // Named by the sender; null: the contact's conversation number, else the default, when it is sent.
+    channel_id: channelId,
     created_at: at,
     updated_at: at,
   };
@@ -38,17 +41,20 @@ function newOutboundRow(
 /**
  * Every sender's first step: the message as a row to queue, or why the sending rules refuse it
  * (rules.ts). Batches (campaigns, sequences) queue the rows together with `queueOutbound`.
+ * `channelId` is the channel the sender named (`from_phone_number_id`, a campaign's number); without
+ * one the outbox sends on the contact's conversation number, else the workspace default, chosen when
+ * it sends, so a number removed meanwhile is never used.
  */
 export function prepareOutbound(
   { newId, clock }: Pick<Deps, 'newId' | 'clock'>,
   contact: Recipient,
   message: OutboundContent,
   campaignId: string | null = null,
+  channelId: string | null = null,
 ): OutboundRow | Refusal {
   const now = clock.now();
-  return (
-    refusalFor(contact, message, now) ?? newOutboundRow(newId(), contact, message, toStoredTimestamp(now), campaignId)
-  );
+  const at = toStoredTimestamp(now);
+  return refusalFor(contact, message, now) ?? newOutboundRow(newId(), contact, message, at, campaignId, channelId);
 }
 
 /** Rows per multi-row insert (13 bound values each, well under both engines' parameter limits). */

@@ -1,0 +1,95 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ChannelTable, Database } from '../db/schema.js';
+
+export type ChannelRow = Selectable<ChannelTable>;
+export type NewChannelRow = Omit<ChannelRow, 'is_default'> & { is_default: number };
+
+/** What Meta says about a number (describeNumber, phone_number_quality_update), kept on its channel. */
+export type NumberFacts = Partial<
+  Pick<ChannelRow, 'display_phone_number' | 'verified_name' | 'quality_rating' | 'messaging_limit_tier'>
+>;
+
+/** SQL for channels: the only place they are read and written. */
+export function channelRepository(db: Kysely<Database>) {
+  return {
+    /** A workspace's channels, the default first, then oldest first. */
+    listOf: (workspaceId: string): Promise<ChannelRow[]> =>
+      db
+        .selectFrom('channels')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('is_default', 'desc')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+
+    /** The WhatsApp Cloud channel of a phone number id, whichever workspace has it. */
+    cloudChannelOf: (phoneNumberId: string) =>
+      db
+        .selectFrom('channels')
+        .select(['id', 'workspace_id'])
+        .where('phone_number_id', '=', phoneNumberId)
+        .where('provider', '=', 'whatsapp-cloud')
+        .executeTakeFirst(),
+
+    async insert(row: NewChannelRow): Promise<void> {
+      await db.insertInto('channels').values(row).execute();
+    },
+
+    async update(id: string, changes: Partial<Omit<ChannelRow, 'id' | 'workspace_id'>>): Promise<void> {
+      await db.updateTable('channels').set(changes).where('id', '=', id).execute();
+    },
+
+    /** Deletes a workspace's channel; false when it has no such channel. */
+    async remove(workspaceId: string, id: string): Promise<boolean> {
+      const deleted = await db
+        .deleteFrom('channels')
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(deleted.numDeletedRows) > 0;
+    },
+
+    /** Makes `id` the workspace's default channel (at most one: the others are cleared first). */
+    async makeDefault(workspaceId: string, id: string): Promise<void> {
+      await db
+        .updateTable('channels')
+        .set({ is_default: 0 })
+        .where('workspace_id', '=', workspaceId)
+        .where('is_default', '=', 1)
+        .execute();
+      await db.updateTable('channels').set({ is_default: 1 }).where('id', '=', id).execute();
+    },
+
+    workspacesOfWaba: async (wabaId: string): Promise<string[]> => {
+      const rows = await db
+        .selectFrom('channels')
+        .select('workspace_id')
+        .distinct()
+        .where('waba_id', '=', wabaId)
+        .where('provider', '=', 'whatsapp-cloud')
+        .execute();
+      return rows.map((row) => row.workspace_id);
+    },
+
+    /** Keeps Meta's news about a WABA's number, named by its display number (as the webhook names it). */
+    async applyFacts(wabaId: string, displayDigits: string, facts: NumberFacts, at: string): Promise<string[]> {
+      const numbers = await db
+        .selectFrom('channels')
+        .select(['id', 'display_phone_number'])
+        .where('waba_id', '=', wabaId)
+        .where('provider', '=', 'whatsapp-cloud')
+        .execute();
+      const ids = numbers
+        .filter((row) => (row.display_phone_number ?? '').replace(/\D/g, '') === displayDigits)
+        .map((row) => row.id);
+      if (ids.length > 0)
+        await db
+          .updateTable('channels')
+          .set({ ...facts, updated_at: at })
+          .where('id', 'in', ids)
+          .execute();
+      return ids;
+    },
+  };
+}

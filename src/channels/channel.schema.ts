@@ -1,0 +1,91 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { NullableField, Uuid } from '../http/responses.js';
+import { errors } from '../shared/errors.js';
+import type { NewChannel } from './channel.service.js';
+
+const Digits = (description: string) => Type.String({ maxLength: 40, description });
+const Provider = Type.Union([Type.Literal('simulator'), Type.Literal('whatsapp-cloud')], {
+  description: '`whatsapp-cloud` (a number of a WhatsApp Business Account) or `simulator` (nothing leaves Parley)',
+});
+
+/** A workspace's channel: one business number (or the simulator), as the API shows it. */
+export const ChannelSchema = Type.Object(
+  {
+    id: NullableField(Uuid('null: the built-in simulator of a workspace that has no channel')),
+    provider: Provider,
+    phone_number_id: NullableField(Digits("Meta's phone number id; sends name it as `from_phone_number_id`")),
+    display_phone_number: NullableField(Type.String({ description: 'The number as Meta displays it' })),
+    verified_name: NullableField(Type.String({ description: 'The business name Meta verified for the number' })),
+    waba_id: NullableField(Digits('The WhatsApp Business Account id')),
+    access_token_set: Type.Boolean({ description: 'The access token is saved (it is never shown)' }),
+    messages_per_second: Type.Integer({
+      description: 'Sends are paced to this many per second on this number; 0: no limit',
+    }),
+    is_default: Type.Boolean({
+      description:
+        'Sends that name no number, to contacts who never wrote to one of the numbers, go out on the default',
+    }),
+    quality_rating: NullableField(Type.String({ description: "Meta's quality rating: GREEN, YELLOW, RED or UNKNOWN" })),
+    messaging_limit_tier: NullableField(
+      Type.String({
+        description: "Meta's messaging limit tier (e.g. TIER_1K), from its phone_number_quality_update webhooks",
+      }),
+    ),
+  },
+  { $id: 'Channel' },
+);
+
+export const ChannelList = Type.Object({ channels: Type.Array(Type.Ref(ChannelSchema)) });
+
+/** The fields that connect a channel (add-channel, and the dashboard's Settings → Channel). */
+export const ChannelFields = {
+  provider: Provider,
+  phone_number_id: Type.Optional(
+    Digits("Meta's phone number id (required for whatsapp-cloud; optional for a simulated number)"),
+  ),
+  waba_id: Type.Optional(Digits('The WhatsApp Business Account id (whatsapp-cloud)')),
+  access_token: Type.Optional(
+    Type.String({
+      maxLength: 4096,
+      description:
+        'A system user token with whatsapp_business_messaging (whatsapp-cloud); stored encrypted, never shown',
+    }),
+  ),
+  messages_per_second: Type.Optional(Type.Integer({ description: 'Pacing of this number (default 80; 0: no limit)' })),
+};
+
+export const AddChannelBody = Type.Object(
+  {
+    ...ChannelFields,
+    default: Type.Optional(
+      Type.Boolean({ description: "Make it the workspace's default channel (the first channel always is)" }),
+    ),
+  },
+  {
+    description:
+      'A WhatsApp Cloud number is saved only once Meta confirms, with the given token, that it is the WABA’s',
+  },
+);
+export type AddChannelInput = Static<typeof AddChannelBody>;
+
+export const RemoveChannelBody = Type.Object({ channel_id: Uuid('The channel to remove (list-channels)') });
+
+/** A request's channel fields as the service takes them; a Cloud number's missing field is named. */
+export function newChannelOf(body: Static<typeof AddChannelBody>, savedAccessToken = ''): NewChannel {
+  const phoneNumberId = body.phone_number_id?.trim() || undefined;
+  if (body.provider === 'simulator') return { provider: 'simulator', ...(phoneNumberId && { phoneNumberId }) };
+  const accessToken = body.access_token?.trim() || savedAccessToken;
+  const missing = [
+    ['phone_number_id', phoneNumberId],
+    ['waba_id', body.waba_id?.trim()],
+    ['access_token', accessToken],
+  ].find(([, value]) => !value);
+  if (missing) throw errors.validation(missing[0]!, 'is required for WhatsApp Cloud');
+  return {
+    provider: 'whatsapp-cloud',
+    phoneNumberId: phoneNumberId!,
+    wabaId: body.waba_id!,
+    accessToken,
+    ...(body.messages_per_second !== undefined && { messagesPerSecond: body.messages_per_second }),
+  };
+}
