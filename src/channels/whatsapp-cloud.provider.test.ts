@@ -137,10 +137,10 @@ describe('whatsapp cloud provider › the request for each kind of message', () 
       copy_code_parameters: [{ index: 0, coupon_code: '25OFF' }],
     });
     await send({ type: 'template', content });
-    // Meta's "Sending coupon code templates": sub_type COPY_CODE, a coupon_code parameter.
+    // Meta's "Sending limited-time offer templates" example writes the copy-code button this way.
     assert.deepEqual((lastSend() as { template: { components: object[] } }).template.components, [
       { type: 'body', parameters: [{ type: 'text', text: '25OFF' }] },
-      { type: 'button', sub_type: 'COPY_CODE', index: 0, parameters: [{ type: 'coupon_code', coupon_code: '25OFF' }] },
+      { type: 'button', sub_type: 'copy_code', index: 0, parameters: [{ type: 'coupon_code', coupon_code: '25OFF' }] },
       { type: 'button', sub_type: 'url', index: '1', parameters: [{ type: 'text', text: 'fall25' }] },
     ]);
   });

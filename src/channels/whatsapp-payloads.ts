@@ -49,6 +49,8 @@ export interface TemplateMessage {
   language: string;
   header?: TemplateHeader;
   bodyParams: TemplateParam[];
+  /** A limited-time offer's end (Unix time, ms). */
+  offerExpirationMs?: number;
   buttonParams: TemplateButtonParam[];
 }
 
@@ -57,6 +59,7 @@ export function templatePayload(to: string, template: TemplateMessage) {
   const components = [
     headerComponent(template.header),
     bodyComponent(template.bodyParams),
+    offerComponent(template.offerExpirationMs),
     ...template.buttonParams.map(buttonComponent),
   ].filter((component) => component !== null);
   return {
@@ -89,13 +92,22 @@ function bodyComponent(params: TemplateParam[]) {
   return params.length > 0 ? { type: 'body', parameters: params.map(textParameter) } : null;
 }
 
+/** Meta's "Sending limited-time offer templates": the offer's expiry, between the body and the buttons. */
+function offerComponent(expirationMs: number | undefined) {
+  if (expirationMs === undefined) return null;
+  return {
+    type: 'limited_time_offer',
+    parameters: [{ type: 'limited_time_offer', limited_time_offer: { expiration_time_ms: expirationMs } }],
+  };
+}
+
 function buttonComponent(button: TemplateButtonParam) {
   switch (button.subType) {
     case 'copy_code':
-      // Meta's "Sending coupon code templates" syntax: upper-case sub_type, the index as a number.
+      // As Meta's limited-time offer send example writes it: sub_type copy_code, the index as a number.
       return {
         type: 'button',
-        sub_type: 'COPY_CODE',
+        sub_type: 'copy_code',
         index: button.index,
         parameters: [{ type: 'coupon_code', coupon_code: button.couponCode }],
       };

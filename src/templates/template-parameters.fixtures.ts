@@ -129,7 +129,10 @@ export const carouselTemplate: MetaTemplate = {
   ],
 } as MetaTemplate;
 
-/** "Limited-time offer templates": a LIMITED_TIME_OFFER component beside a copy-code button. */
+/**
+ * "Limited-time offer templates" (its creation example): an image header, the LIMITED_TIME_OFFER
+ * component with an expiry, a body, then the copy-code button first and a URL button.
+ */
 export const limitedTimeOfferTemplate: MetaTemplate = {
   id: '6189224342350806',
   name: 'limited_time_offer_caribbean_pkg_2023',
@@ -137,13 +140,29 @@ export const limitedTimeOfferTemplate: MetaTemplate = {
   status: 'APPROVED',
   category: 'MARKETING',
   components: [
+    {
+      type: 'HEADER',
+      format: 'IMAGE',
+      example: { header_handle: ['https://scontent.whatsapp.net/v/t61.29466-34/caribe.jpg'] },
+    },
     { type: 'LIMITED_TIME_OFFER', limited_time_offer: { text: 'Expiring offer!', has_expiration: true } },
     {
       type: 'BODY',
       text: 'Good news, {{1}}! Use code {{2}} to get 25% off all Caribbean Destination packages!',
       example: { body_text: [['Pablo', 'CARIBE25']] },
     },
-    { type: 'BUTTONS', buttons: [{ type: 'COPY_CODE', text: 'Copy offer code', example: 'CARIBE25' }] },
+    {
+      type: 'BUTTONS',
+      buttons: [
+        { type: 'COPY_CODE', text: 'Copy offer code', example: 'CARIBE25' },
+        {
+          type: 'URL',
+          text: 'Book now!',
+          url: 'https://awesomedestinations.com/offers?code={{1}}',
+          example: ['https://awesomedestinations.com/offers?ref=n3mtql'],
+        },
+      ],
+    },
   ],
 } as MetaTemplate;
 

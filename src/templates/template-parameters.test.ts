@@ -94,7 +94,12 @@ describe(`template parameters (${ENGINE})`, () => {
     assert.deepEqual(otp.variables, [{ id: '1', label: '{{1}}' }], 'the OTP button repeats the body’s code');
     assert.equal(byName(imageTemplate.name).header_content, 'https://scontent.whatsapp.net/v/t61.29466-34/launch.jpg');
     assert.deepEqual(byName(carouselTemplate.name).missing_capabilities, ['carousel']);
-    assert.deepEqual(byName(limitedTimeOfferTemplate.name).missing_capabilities, ['limited-time offer']);
+    const offer = byName(limitedTimeOfferTemplate.name);
+    assert.deepEqual(offer.missing_capabilities, []);
+    assert.deepEqual(
+      offer.variables.map((v) => v.id),
+      ['1', '2', 'offer_expiration_time_ms', 'button_0_coupon_code', 'button_1_1'],
+    );
     assert.deepEqual(coupon.missing_capabilities, []);
 
     // The pick-list integrations build `variables` from: every part that takes a value.
@@ -145,7 +150,7 @@ describe(`template parameters (${ENGINE})`, () => {
           { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'fall25' }] },
           {
             type: 'button',
-            sub_type: 'COPY_CODE',
+            sub_type: 'copy_code',
             index: 1,
             parameters: [{ type: 'coupon_code', coupon_code: '25OFF' }],
           },
@@ -163,7 +168,7 @@ describe(`template parameters (${ENGINE})`, () => {
     assert.deepEqual(older.request.template, request.template);
   });
 
-  test('send-template-message › named parameters, a one-time password and the template’s own image as Meta documents', async () => {
+  test('send-template-message › named parameters, a one-time password, a limited-time offer and the template’s own image as Meta documents', async () => {
     const { cloud, byName } = await syncedWorkspace();
     const named = await sendAndDeliver(cloud, {
       template_id: byName(namedTemplate.name).id,
@@ -203,6 +208,46 @@ describe(`template parameters (${ENGINE})`, () => {
       ],
     });
 
+    // Meta's "Sending limited-time offer templates" example: header, body, the offer's expiry, copy code, URL.
+    const offer = await sendAndDeliver(cloud, {
+      template_id: byName(limitedTimeOfferTemplate.name).id,
+      variables: {
+        '1': 'Pablo',
+        '2': 'CARIBE25',
+        offer_expiration_time_ms: '1699400090000',
+        button_0_coupon_code: 'CARIBE25',
+        button_1_1: 'n3mtql',
+      },
+    });
+    assert.deepEqual(offer.request.template, {
+      name: 'limited_time_offer_caribbean_pkg_2023',
+      language: { code: 'en_US' },
+      components: [
+        {
+          type: 'header',
+          parameters: [{ type: 'image', image: { link: 'https://scontent.whatsapp.net/v/t61.29466-34/caribe.jpg' } }],
+        },
+        {
+          type: 'body',
+          parameters: [
+            { type: 'text', text: 'Pablo' },
+            { type: 'text', text: 'CARIBE25' },
+          ],
+        },
+        {
+          type: 'limited_time_offer',
+          parameters: [{ type: 'limited_time_offer', limited_time_offer: { expiration_time_ms: 1699400090000 } }],
+        },
+        {
+          type: 'button',
+          sub_type: 'copy_code',
+          index: 0,
+          parameters: [{ type: 'coupon_code', coupon_code: 'CARIBE25' }],
+        },
+        { type: 'button', sub_type: 'url', index: '1', parameters: [{ type: 'text', text: 'n3mtql' }] },
+      ],
+    });
+
     // Without header_media_url, a media header shows the template's own sample.
     const image = await sendAndDeliver(cloud, { template_id: byName(imageTemplate.name).id });
     assert.deepEqual(image.request.template, {
@@ -217,12 +262,12 @@ describe(`template parameters (${ENGINE})`, () => {
     });
   });
 
-  test('send-template-message › too few, unknown or unsendable: a 422 naming what the template needs, nothing queued', async () => {
+  test('send-template-message › too few, unknown, malformed or unsendable: a 4xx naming what the template needs, nothing queued', async () => {
     const { cloud, byName } = await syncedWorkspace();
     const coupon = byName(couponTemplate.name).id;
     const refused = async (body: object) => {
       const res = await cloud.ws.action<Mismatch>('send-template-message', { phone: '+14155550191', ...body });
-      assert.equal(res.status, 422, res.text);
+      assert.ok(res.status === 422 || res.status === 400, res.text);
       return res.body;
     };
     const needed = ['1', '2', 'header_1', 'button_0_1', 'button_1_coupon_code'];
@@ -248,8 +293,11 @@ describe(`template parameters (${ENGINE})`, () => {
       [carousel.code, (carousel as unknown as { missing_capabilities: string[] }).missing_capabilities],
       ['template_not_sendable', ['carousel']],
     );
-    const offer = await refused({ template_id: byName(limitedTimeOfferTemplate.name).id, variables: ['a', 'b'] });
-    assert.equal(offer.code, 'template_not_sendable');
+    const offer = await refused({
+      template_id: byName(limitedTimeOfferTemplate.name).id,
+      variables: { '1': 'a', '2': 'b', button_0_coupon_code: 'C', button_1_1: 'd', offer_expiration_time_ms: 'soon' },
+    });
+    assert.equal(offer.code, 'validation_failed');
 
     // A media header whose content is no URL (an upload handle) still needs header_media_url.
     const handle = await createTemplate(server.app.services, cloud.ws.workspaceId, {

@@ -50,16 +50,16 @@ describe(`template sync (${ENGINE})`, () => {
       },
     ]);
 
-    const result = await cliJson<{ templates: number; translations: number; skipped: { name: string }[] }>(
-      server,
-      ...['templates', 'sync', '--workspace', ws.workspaceId],
-    );
+    const result = await cliJson<{
+      templates: number;
+      translations: number;
+      skipped: { name: string; language: string; reason: string }[];
+    }>(server, ...['templates', 'sync', '--workspace', ws.workspaceId]);
     assert.equal(result.templates, 2);
     assert.equal(result.translations, 3);
-    assert.deepEqual(
-      result.skipped.map((s) => s.name),
-      ['store_location'],
-    );
+    assert.deepEqual(result.skipped, [
+      { name: 'store_location', language: 'en_US', reason: 'Parley does not support LOCATION headers yet' },
+    ]);
 
     const listed = await ws.action<Template[]>('list-templates', {});
     const order = listed.body.find((t) => t.name === 'order_update');

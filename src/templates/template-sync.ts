@@ -3,7 +3,13 @@ import type { ChannelService } from '../channels/channel.service.js';
 import type { MetaTemplate, MetaTemplateComponent } from '../channels/whatsapp-cloud.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import { TemplateInputSchema, type TemplateInput, type TranslationInput } from './template.schema.js';
+import {
+  BUTTON_TYPES,
+  HEADER_TYPES,
+  TemplateInputSchema,
+  type TemplateInput,
+  type TranslationInput,
+} from './template.schema.js';
 import type { TemplateService } from './template.service.js';
 
 export interface SyncResult {
@@ -51,11 +57,8 @@ export function templateInputs(entries: MetaTemplate[]): { inputs: TemplateInput
     const input = { name: entry.name, category: entry.category, translations: [translationOf(entry)] };
     const problem = [...Value.Errors(TemplateInputSchema, input)][0];
     if (problem) {
-      skipped.push({
-        name: entry.name,
-        language: entry.language,
-        reason: `${problem.path || '/'}: ${problem.message}`,
-      });
+      const reason = unsupportedKind(input.translations[0]!) ?? `${problem.path || '/'}: ${problem.message}`;
+      skipped.push({ name: entry.name, language: entry.language, reason });
       continue;
     }
     const template = byName.get(entry.name);
@@ -63,6 +66,16 @@ export function templateInputs(entries: MetaTemplate[]): { inputs: TemplateInput
     else byName.set(entry.name, input);
   }
   return { inputs: [...byName.values()], skipped };
+}
+
+/** A kind of header or button Parley has no model for, named as Meta names it. */
+function unsupportedKind(translation: TranslationInput): string | null {
+  const known = (values: readonly string[], value: string) => values.includes(value);
+  if (translation.header_type && !known(HEADER_TYPES, translation.header_type)) {
+    return `Parley does not support ${translation.header_type} headers yet`;
+  }
+  const button = translation.buttons?.find((b) => !known(BUTTON_TYPES, b.type));
+  return button ? `Parley does not support ${button.type} buttons yet` : null;
 }
 
 /** The components a translation models; any other (a carousel, a limited-time offer) is kept whole. */

@@ -9,24 +9,34 @@ export interface TranslationParts {
   header_content: string | null;
   buttons: Button[];
   parameter_format: ParameterFormat;
+  /** Meta's components kept whole (see `other_components`). */
+  other_components: OtherComponent[];
+}
+
+/** A component Parley keeps as Meta lists it; a limited-time offer says whether it expires. */
+export interface OtherComponent {
+  type: string;
+  limited_time_offer?: { text?: string; has_expiration?: boolean };
 }
 
 /**
  * One value a send must give, keyed by the id `/api/v1/dropdowns/template-variables` lists:
  * the body's placeholder (`"1"`, `"first_name"`), `header_<placeholder>`, `button_<index>_<placeholder>`,
- * or `button_<index>_coupon_code` for a copy-code button.
+ * `button_<index>_coupon_code` for a copy-code button, or `offer_expiration_time_ms` for a limited-time
+ * offer that expires.
  */
 export interface VariableSlot {
   id: string;
   label: string;
-  part: 'body' | 'header' | 'button';
-  /** The placeholder inside its text, or `coupon_code`. */
+  part: 'body' | 'header' | 'button' | 'offer';
+  /** The placeholder inside its text, `coupon_code` or `expiration_time_ms`. */
   placeholder: string;
   /** The button's position (0-based), for a button slot. */
   button_index?: number;
 }
 
 export const COUPON_CODE = 'coupon_code';
+export const OFFER_EXPIRATION = 'offer_expiration_time_ms';
 
 /** Every variable of a translation, body first, then header, then buttons in order. */
 export function variableSlots(parts: TranslationParts): VariableSlot[] {
@@ -50,8 +60,25 @@ export function variableSlots(parts: TranslationParts): VariableSlot[] {
     placeholder,
     button_index: index,
   }));
-  return [...body, ...header, ...buttons];
+  return [...body, ...header, ...offerSlots(parts.other_components), ...buttons];
 }
+
+/** Meta's limited-time offer with `has_expiration` takes the offer's end as a Unix time in milliseconds. */
+function offerSlots(components: OtherComponent[]): VariableSlot[] {
+  const expires = components.some((c) => isLimitedTimeOffer(c) && c.limited_time_offer?.has_expiration === true);
+  return expires
+    ? [
+        {
+          id: OFFER_EXPIRATION,
+          label: 'Offer expires (Unix time, ms)',
+          part: 'offer',
+          placeholder: 'expiration_time_ms',
+        },
+      ]
+    : [];
+}
+
+const isLimitedTimeOffer = (c: OtherComponent) => c.type.toUpperCase() === 'LIMITED_TIME_OFFER';
 
 /** The placeholders of a TEXT header, in the order Meta expects their values. */
 export function headerPlaceholders(
@@ -83,14 +110,17 @@ export function translationParts(row: TranslationRow): TranslationParts {
     header_content: row.header_content,
     buttons: JSON.parse(row.buttons) as Button[],
     parameter_format: row.parameter_format === 'NAMED' ? 'NAMED' : 'POSITIONAL',
+    other_components: JSON.parse(row.other_components) as OtherComponent[],
   };
 }
 
 /** Meta's components Parley keeps but cannot send, by the name a refusal gives the missing capability. */
-const CAPABILITIES: Record<string, string> = { CAROUSEL: 'carousel', LIMITED_TIME_OFFER: 'limited-time offer' };
+const CAPABILITIES: Record<string, string> = { CAROUSEL: 'carousel' };
 
-/** What a translation needs that Parley cannot send yet: one entry per kept component. */
+/** What a translation needs that Parley cannot send yet: one entry per kept component it cannot fill. */
 export function missingCapabilities(row: Pick<TranslationRow, 'other_components'>): string[] {
-  const components = JSON.parse(row.other_components) as { type: string }[];
-  return components.map((c) => CAPABILITIES[c.type.toUpperCase()] ?? c.type.toLowerCase());
+  const components = JSON.parse(row.other_components) as OtherComponent[];
+  return components
+    .filter((c) => !isLimitedTimeOffer(c))
+    .map((c) => CAPABILITIES[c.type.toUpperCase()] ?? c.type.toLowerCase());
 }

@@ -67,7 +67,7 @@ export const TemplateSchema = Type.Object(
     }),
     variables: Type.Array(Type.Object({ id: Type.String(), label: Type.String() }), {
       description:
-        'Every key send-template-message `variables` needs: body placeholders, then `header_<p>`, then `button_<index>_<p>`',
+        'Every key send-template-message `variables` needs: body placeholders, `header_<p>`, `offer_expiration_time_ms`, `button_<index>_<p>`',
     }),
     missing_capabilities: Type.Array(Type.String(), {
       description: 'What Parley cannot send in this template yet (e.g. "carousel"); empty when it can be sent',
@@ -115,7 +115,8 @@ export const TranslationInputSchema = Type.Object(
     other_components: Type.Optional(
       Type.Array(Type.Object({ type: Type.String({ minLength: 1, maxLength: 40 }) }), {
         maxItems: 10,
-        description: "Meta's components Parley keeps whole but cannot send yet (CAROUSEL, LIMITED_TIME_OFFER)",
+        description:
+          "Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL)",
       }),
     ),
   },

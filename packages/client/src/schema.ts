@@ -1231,7 +1231,7 @@ export interface components {
         index: number;
         placeholder: string;
       }[];
-      /** @description Every key send-template-message `variables` needs: body placeholders, then `header_<p>`, then `button_<index>_<p>` */
+      /** @description Every key send-template-message `variables` needs: body placeholders, `header_<p>`, `offer_expiration_time_ms`, `button_<index>_<p>` */
       variables: {
         id: string;
         label: string;

@@ -5,6 +5,7 @@ import { displayedTranslation } from '../../templates/template.presenter.js';
 import type { TemplateRow, TranslationRow } from '../../templates/template.repository.js';
 import {
   COUPON_CODE,
+  OFFER_EXPIRATION,
   missingCapabilities,
   translationParts,
   variableSlots,
@@ -38,6 +39,8 @@ export interface TemplateContent {
   /** URL buttons' suffixes; an OTP button's one-time code. */
   url_button_parameters: { index: number; text: string }[];
   copy_code_parameters?: { index: number; coupon_code: string }[];
+  /** A limited-time offer's end (Unix time, ms), when the template's offer expires. */
+  offer_expiration_time_ms?: number;
   text: string;
 }
 
@@ -77,6 +80,7 @@ export function templateContent(
       ...otpButtons(parts, body, values),
     ],
     ...(coupons.length > 0 && { copy_code_parameters: coupons }),
+    ...offerExpiration(values),
     text: fillPlaceholders(
       parts.body,
       parts.parameter_format,
@@ -129,6 +133,15 @@ function otpButtons(parts: TranslationParts, body: VariableSlot[], values: Map<s
   return parts.buttons.flatMap((button, index) => (button.type === 'OTP' ? [{ index, text: code }] : []));
 }
 
+function offerExpiration(values: Map<string, string>): Pick<TemplateContent, 'offer_expiration_time_ms'> {
+  const value = values.get(OFFER_EXPIRATION);
+  if (value === undefined) return {};
+  if (!/^\d{1,15}$/.test(value.trim())) {
+    throw errors.validation('variables', `${OFFER_EXPIRATION} must be a Unix time in milliseconds`);
+  }
+  return { offer_expiration_time_ms: Number(value.trim()) };
+}
+
 /** The stored content as the channel's template message (what whatsapp-payloads turns into Meta's JSON). */
 export function templateMessage(content: TemplateContent): TemplateMessage {
   const params = (texts: string[], names: string[] | undefined): TemplateParam[] =>
@@ -150,6 +163,7 @@ export function templateMessage(content: TemplateContent): TemplateMessage {
         header.type === 'text' ? { type: 'text', params: params(header.parameters, header.parameter_names) } : header,
     }),
     bodyParams: params(content.body_parameters, content.body_parameter_names),
+    ...(content.offer_expiration_time_ms !== undefined && { offerExpirationMs: content.offer_expiration_time_ms }),
     buttonParams: buttons.sort((a, b) => a.index - b.index),
   };
 }
