@@ -47,8 +47,11 @@ type Quoting<T> = T & { context?: ReplyContext };
  * What a business sends, typed by kind. `content` is exactly what the message row stores (and the API
  * shows): enough to build the channel's request later without reading anything else again. The shapes
  * are Meta's own objects, as received messages store them, so the inbox shows both directions alike.
+ * `reply_to_message_id` is the Parley id of the message a reply quotes (or a reaction is on).
  */
-export type OutboundContent =
+export type OutboundContent = OutboundKind & { reply_to_message_id?: string };
+
+type OutboundKind =
   | { type: 'text'; content: Quoting<{ body: string; preview_url: boolean }> }
   | { type: 'interactive'; content: Quoting<{ interactive: Interactive; text: string }> }
   | { type: 'template'; content: Quoting<TemplateContent> }

@@ -30,6 +30,7 @@ function newOutboundRow(
     error: null,
     next_attempt_at: at,
     campaign_id: campaignId,
+    reply_to_message_id: message.reply_to_message_id ?? null,
     created_at: at,
     updated_at: at,
   };
@@ -51,7 +52,7 @@ export function prepareOutbound(
   );
 }
 
-/** Rows per multi-row insert (13 bound values each, well under both engines' parameter limits). */
+/** Rows per multi-row insert (14 bound values each, well under both engines' parameter limits). */
 const INSERT_ROWS = 500;
 
 /**
