@@ -44,7 +44,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerDropdownRoutes(app, services.dropdowns);
   registerMessageRoutes(app, services.messages, services.inbound);
   registerMessageListRoutes(app, { contacts: services.contacts, db: services.deps.db });
-  registerMediaRoutes(app, services.media);
+  registerMediaRoutes(app, services.media, services.mediaUploads);
   registerSequenceRoutes(app, services.sequences);
   registerFlowRoutes(app, services.flows);
   registerCampaignRoutes(app, services.campaigns);

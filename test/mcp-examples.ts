@@ -153,6 +153,11 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     },
   },
   {
+    tool: 'upload_media',
+    input: () => ({ data: Buffer.from('Order ORD-1: 2 boxes').toString('base64'), mime_type: 'text/plain' }),
+    expect: (result) => assert.equal(result.type, 'document'),
+  },
+  {
     tool: 'send_media_message',
     input: (s) => ({ phone: s.phone, type: 'image', media_url: 'https://cdn.example.com/box.jpg', caption: 'Packed' }),
     expect: (result) =>

@@ -75,8 +75,21 @@ export function whatsappCloudProvider(graph: GraphClient, channel: CloudChannel)
       }
     },
 
-    async markRead(providerMessageId) {
-      await graph.markRead(phoneNumberId, accessToken, providerMessageId);
+    async markRead(providerMessageId, typing) {
+      await graph.markRead(phoneNumberId, accessToken, providerMessageId, typing);
+    },
+
+    async uploadMedia(file) {
+      try {
+        return (await graph.uploadMedia(phoneNumberId, accessToken, file)).id;
+      } catch (error) {
+        if (!(error instanceof GraphError)) throw error;
+        // Meta refusing the file (its type, a revoked token) is the workspace's state, not a bug here.
+        throw errors.conflict(`Meta did not take the upload: ${error.message}`, {
+          meta_code: error.code,
+          retryable: error.retryable,
+        });
+      }
     },
   };
 }

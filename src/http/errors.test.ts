@@ -313,6 +313,8 @@ describe(`errors (${ENGINE})`, () => {
       contacts: 'x',
       message_id: 5,
       emoji: 5,
+      data: 5,
+      mime_type: 5,
     };
     const inputs: [string, string | undefined, number][] = [
       ['{"phone":', 'application/json', 400],
@@ -332,8 +334,10 @@ describe(`errors (${ENGINE})`, () => {
         // Unknown fields are ignored everywhere, so an action without fields takes `wrongTypes` as an empty body.
         if (!hasFields && raw === JSON.stringify(wrongTypes)) continue;
         const res = await post(ws, action, raw, type);
-        assert.equal(res.status, status, `${action} ${type} ${raw.slice(0, 40)}: ${res.text}`);
-        assertProblem(res, status, (res.body as Problem).code);
+        // upload-media takes files of up to 100 MB in base64: 1 MiB is just too little, not too much.
+        const expected = action === 'upload-media' && status === 413 ? 400 : status;
+        assert.equal(res.status, expected, `${action} ${type} ${raw.slice(0, 40)}: ${res.text}`);
+        assertProblem(res, expected, (res.body as Problem).code);
       }
     }
     await assertNothingWritten(ws);

@@ -12,7 +12,7 @@ import { messageRepository } from './message.repository.js';
 export const MEDIA_TYPES: readonly string[] = ['image', 'audio', 'video', 'document', 'sticker'];
 
 /** Meta's media ids are numeric; the id becomes a file name, so nothing that could leave the folder passes. */
-const MEDIA_ID = /^[0-9A-Za-z_-]{1,128}$/;
+export const MEDIA_ID = /^[0-9A-Za-z_-]{1,128}$/;
 
 /** The type a cached file is answered with when its message has no `mime_type` (Meta always sends one). */
 const UNKNOWN_MIME_TYPE = 'application/octet-stream';
@@ -102,7 +102,7 @@ async function storedFile(file: string): Promise<StoredFile | null> {
 }
 
 /** Writes beside the target, flushes, then renames: a reader sees the whole file or none. */
-async function writeAtomically(file: string, bytes: Buffer, unique: string): Promise<void> {
+export async function writeAtomically(file: string, bytes: Buffer, unique: string): Promise<void> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${unique}.part`;
   try {

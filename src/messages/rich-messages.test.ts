@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { createTemplate, type TestWorkspace } from '../../test/factories.js';
+import { createTemplate, createWorkspace, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
-import { metaError } from '../../test/graph-stand-in.js';
+import { metaError, type UploadForm } from '../../test/graph-stand-in.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
 import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
 import type { Message } from './message.schema.js';
@@ -459,5 +459,114 @@ describe(`rich messages (${ENGINE})`, () => {
       closed,
     );
     await refused(chat, 'send-reaction', { message_id: chat.inbound.id, emoji: '👍' }, 422, closed);
+  });
+
+  test('upload-media › Meta’s multipart upload, its media id kept; send-media-message names it; the file stays for the inbox', async () => {
+    const chat = await openChat();
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const uploaded = await chat.cloud.ws.action<{ media_id: string; type: string; size: number; sha256: string }>(
+      'upload-media',
+      { data: png.toString('base64'), mime_type: 'image/png', filename: 'dot.png' },
+    );
+    assert.equal(uploaded.status, 200, uploaded.text);
+    assert.equal(uploaded.body.type, 'image');
+    assert.equal(uploaded.body.size, png.length);
+    // Meta's "Upload media": POST /{phone-number-id}/media, multipart with messaging_product, type and file.
+    const request = graph.requests.at(-1)!;
+    assert.equal(request.path, `/${API_VERSION}/${chat.cloud.phoneNumberId}/media`);
+    assert.equal(request.headers.authorization, `Bearer ${chat.cloud.accessToken}`);
+    const form = request.body as UploadForm;
+    assert.deepEqual(form.fields, { messaging_product: 'whatsapp', type: 'image/png' });
+    assert.equal(form.file?.name, 'dot.png');
+    assert.equal(form.file?.type, 'image/png');
+    assert.ok(form.file?.bytes.equals(png), 'Meta received the very bytes');
+    assert.match(uploaded.body.media_id, /^\d+$/, "Meta's media id");
+
+    const { message, meta } = await sent(chat, 'send-media-message', {
+      type: 'image',
+      media_id: uploaded.body.media_id,
+      caption: 'A dot',
+    });
+    assert.deepEqual(meta, {
+      ...envelope(chat.phone),
+      type: 'image',
+      image: { id: uploaded.body.media_id, caption: 'A dot' },
+    });
+    // The uploaded file is kept: download-media answers from it without asking Meta.
+    const requests = graph.requests.length;
+    const kept = await chat.cloud.ws.action<{ sha256: string; size: number }>('download-media', {
+      message_id: message.id,
+    });
+    assert.equal(kept.status, 200, kept.text);
+    assert.equal(kept.body.sha256, uploaded.body.sha256);
+    assert.equal(graph.requests.length, requests);
+
+    // A file of the wrong kind for the message is refused before anything is queued.
+    const pdf = await chat.cloud.ws.action<{ media_id: string }>('upload-media', {
+      data: Buffer.from('%PDF-1.4 invoice').toString('base64'),
+      mime_type: 'application/pdf',
+    });
+    assert.equal(pdf.status, 200, pdf.text);
+    await refused(
+      chat,
+      'send-media-message',
+      { type: 'image', media_id: pdf.body.media_id },
+      422,
+      'media_not_accepted',
+    );
+    // Another workspace cannot name this workspace's upload.
+    const stranger = await openChat();
+    await refused(
+      stranger,
+      'send-media-message',
+      { type: 'image', media_id: uploaded.body.media_id },
+      404,
+      'not_found',
+    );
+  });
+
+  test('upload-media › Meta’s type and size limits checked before anything is uploaded', async () => {
+    const cloud = await cloudWorkspace();
+    const uploads = () =>
+      graph.requests.filter((r) => r.path === `/${API_VERSION}/${cloud.phoneNumberId}/media`).length;
+    const upload = (body: object) => cloud.ws.action<{ code: string; detail: string }>('upload-media', body);
+    const b64 = (size: number, head = '') =>
+      Buffer.concat([Buffer.from(head, 'latin1'), Buffer.alloc(size - head.length)]).toString('base64');
+    const staticWebp = 'RIFF\0\0\0\0WEBPVP8 ';
+    const animatedWebp = 'RIFF\0\0\0\0WEBPVP8X\x0a\0\0\0\x02';
+    const cases: [object, number, string][] = [
+      [{ data: b64(10), mime_type: 'image/gif' }, 422, 'media_not_accepted'],
+      [{ data: b64(10), mime_type: 'application/pdf', type: 'image' }, 422, 'media_not_accepted'],
+      [{ data: b64(5 * 1024 * 1024 + 1), mime_type: 'image/jpeg' }, 422, 'media_not_accepted'],
+      [{ data: b64(100 * 1024 + 1, staticWebp), mime_type: 'image/webp' }, 422, 'media_not_accepted'],
+      [{ data: 'not base64!', mime_type: 'image/png' }, 400, 'validation_failed'],
+      [{ data: b64(10), mime_type: 'image/png', type: 'gif' }, 400, 'validation_failed'],
+    ];
+    for (const [body, status, code] of cases) {
+      const response = await upload(body);
+      assert.equal(response.status, status, response.text);
+      assert.equal(response.body.code, code, response.text);
+    }
+    assert.equal(uploads(), 0, 'nothing reached Meta');
+    const animated = await upload({ data: b64(300 * 1024, animatedWebp), mime_type: 'image/webp' });
+    assert.equal(animated.status, 200, 'an animated sticker may be up to 500 KB');
+    assert.equal(uploads(), 1);
+  });
+
+  test('upload-media › on the simulator: its own media id, nothing leaves Parley', async () => {
+    const ws = await createWorkspace(server);
+    const before = graph.requests.length;
+    const uploaded = await ws.action<{ media_id: string; type: string }>('upload-media', {
+      data: Buffer.from('hello').toString('base64'),
+      mime_type: 'text/plain',
+      filename: 'hello.txt',
+    });
+    assert.equal(uploaded.status, 200, uploaded.text);
+    assert.equal(uploaded.body.type, 'document');
+    assert.match(uploaded.body.media_id, /^simulated-/);
+    assert.equal(graph.requests.length, before);
   });
 });
