@@ -42,7 +42,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerTemplateRoutes(app, services.templates);
   registerTriggerRoutes(app, services.triggers);
   registerDropdownRoutes(app, services.dropdowns);
-  registerMessageRoutes(app, services.messages, services.inbound);
+  registerMessageRoutes(app, services.messages, services.inbound, services.readReceipts);
   registerMessageListRoutes(app, { contacts: services.contacts, db: services.deps.db });
   registerMediaRoutes(app, services.media, services.mediaUploads);
   registerSequenceRoutes(app, services.sequences);

@@ -153,6 +153,11 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     },
   },
   {
+    tool: 'mark_as_read',
+    input: (s) => ({ message_id: s.inboundId, typing_indicator: true }),
+    expect: (result, s) => assert.equal(result.message_id, s.inboundId),
+  },
+  {
     tool: 'upload_media',
     input: () => ({ data: Buffer.from('Order ORD-1: 2 boxes').toString('base64'), mime_type: 'text/plain' }),
     expect: (result) => assert.equal(result.type, 'document'),

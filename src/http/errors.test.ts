@@ -315,6 +315,7 @@ describe(`errors (${ENGINE})`, () => {
       emoji: 5,
       data: 5,
       mime_type: 5,
+      typing_indicator: 'yes',
     };
     const inputs: [string, string | undefined, number][] = [
       ['{"phone":', 'application/json', 400],

@@ -35,6 +35,8 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     "Sends a free-form text to a contact (by contact_id or phone; up to 4096 characters). Only allowed within 24 hours of the contact's latest inbound message (WhatsApp's customer service window): outside it the call fails with customer_service_window_closed, and you must use send_template_message instead. Contacts who opted out cannot be messaged. The message is queued and delivered in the background; check it later with get_message.",
   sendTemplateMessage:
     'Sends an approved WhatsApp template to a contact (by contact_id or phone; an unknown phone becomes a new contact). Always allowed, also outside the 24-hour window: use it to start or resume a conversation. The translation (`language`, default the one get_template shows) must be APPROVED, and `variables` must fill every body placeholder, in order or keyed by number; a media header needs header_media_url. Queued and delivered in the background; check with get_message.',
+  markAsRead:
+    'Tells a contact their message (`message_id`, one they sent) was read: WhatsApp shows blue ticks on it and every earlier message. With `typing_indicator` true the contact also sees that a reply is being typed (until it is sent, or 25 seconds): use it just before a reply that takes a moment.',
   uploadMedia:
     "Uploads a file (base64 `data` with its `mime_type`) for send_media_message, which then takes the answered `media_id`. WhatsApp's limits are checked first: image jpeg/png ≤ 5 MB, video mp4/3gpp ≤ 16 MB, audio ≤ 16 MB, document (pdf, text, Office) ≤ 100 MB, sticker webp ≤ 100 KB (animated 500 KB). Prefer send_media_message with a public `media_url` when the file is already online.",
   sendMediaMessage:

@@ -17,6 +17,7 @@ import {
 } from './message.schema.js';
 import type { InboundService } from './inbound.js';
 import type { MessageService } from './message.service.js';
+import { MarkAsReadBody, ReadReceiptSchema, type ReadReceiptService } from './read-receipt.js';
 
 const tags = ['Messages'];
 const message = Type.Ref(MessageSchema);
@@ -26,8 +27,31 @@ const FREE_FORM =
   "Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery.";
 
 /** The message actions of spec §4 and the rich kinds: each queues the message in the outbox and returns it. */
-export function registerMessageRoutes(app: Api, messages: MessageService, inbound: InboundService): void {
+export function registerMessageRoutes(
+  app: Api,
+  messages: MessageService,
+  inbound: InboundService,
+  receipts: ReadReceiptService,
+): void {
   app.addSchema(MessageSchema);
+  app.addSchema(ReadReceiptSchema);
+
+  app.post(
+    '/api/v1/actions/mark-as-read',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'markAsRead',
+        tags,
+        summary: 'Tell the contact their message was read, optionally with a typing indicator',
+        description:
+          '`message_id` names a message the contact sent (a message Parley sent is a 400; one without a WhatsApp id a 422 `message_not_on_whatsapp`). WhatsApp shows it and every earlier message read (blue ticks); with `typing_indicator` the contact also sees that a reply is being typed, until it is sent or for 25 seconds. Meta refusing is a 409. The inbox does the same when a team member opens the conversation (its typing indicator is a workspace setting).',
+        body: MarkAsReadBody,
+        response: { 200: Type.Ref(ReadReceiptSchema), ...actionErrors(404) },
+      },
+    },
+    async (request) => receipts.markAsRead(principalOf(request), request.body),
+  );
 
   /** A send action of the rich kinds: its route, documentation and error responses, alike for all. */
   const sendRoute = <B extends TSchema>(

@@ -569,4 +569,41 @@ describe(`rich messages (${ENGINE})`, () => {
     assert.match(uploaded.body.media_id, /^simulated-/);
     assert.equal(graph.requests.length, before);
   });
+
+  test('mark-as-read › Meta’s read receipt for a received message, with the typing indicator when asked', async () => {
+    const chat = await openChat();
+    const read = await chat.cloud.ws.action<{ provider_message_id: string }>('mark-as-read', {
+      message_id: chat.inbound.id,
+    });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.body.provider_message_id, chat.inbound.wamid);
+    // Meta's "Mark messages as read" request.
+    assert.deepEqual(sendsOf(chat.cloud).at(-1)?.body, {
+      messaging_product: 'whatsapp',
+      status: 'read',
+      message_id: chat.inbound.wamid,
+    });
+    const typing = await chat.cloud.ws.action('mark-as-read', { message_id: chat.inbound.id, typing_indicator: true });
+    assert.equal(typing.status, 200, typing.text);
+    // Meta's "Typing indicators" request.
+    assert.deepEqual(sendsOf(chat.cloud).at(-1)?.body, {
+      messaging_product: 'whatsapp',
+      status: 'read',
+      message_id: chat.inbound.wamid,
+      typing_indicator: { type: 'text' },
+    });
+
+    const ours = await sent(chat, 'send-text-message', { message: 'On it' });
+    const receipts = sendsOf(chat.cloud).length;
+    const outbound = await chat.cloud.ws.action<{ code: string }>('mark-as-read', { message_id: ours.message.id });
+    assert.equal(outbound.status, 400, 'a message Parley sent is not the customer’s to read');
+    const stranger = await cloudWorkspace();
+    const foreign = await stranger.ws.action<{ code: string }>('mark-as-read', { message_id: chat.inbound.id });
+    assert.equal(foreign.status, 404);
+    assert.equal(sendsOf(chat.cloud).length, receipts, 'refusals never reach Meta');
+
+    graph.failNext({ status: 400, body: metaError(100, 'Invalid parameter') });
+    const refusedByMeta = await chat.cloud.ws.action<{ code: string }>('mark-as-read', { message_id: chat.inbound.id });
+    assert.equal(refusedByMeta.status, 409, refusedByMeta.text);
+  });
 });
