@@ -6,6 +6,7 @@ import type { ChannelService } from '../channels/channel.service.js';
 import { Uuid } from '../http/responses.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
+import { mediaUploadRepository } from './media-upload.repository.js';
 import { messageRepository } from './message.repository.js';
 
 /** The inbound types whose content is Meta's media object (`{ id, mime_type, sha256, caption? }`). */
@@ -62,7 +63,9 @@ export function createMediaService({ db, newId }: Deps, channels: ChannelService
       });
 
       const cached = await storedFile(file);
-      if (cached) return present(cached, media.mimeType ?? UNKNOWN_MIME_TYPE);
+      // A file the team uploaded (upload-media) is named by id only in its message: its type is the upload's.
+      const uploaded = media.mimeType ? undefined : await mediaUploadRepository(db).find(caller.workspaceId, media.id);
+      if (cached) return present(cached, media.mimeType ?? uploaded?.mime_type ?? UNKNOWN_MIME_TYPE);
       const fetched = await (await channels.providerOf(caller.workspaceId)).fetchMedia(media.id);
       await writeAtomically(file, fetched.bytes, newId());
       return present({ size: fetched.bytes.length, sha256: fetched.sha256 }, media.mimeType ?? fetched.mimeType);
