@@ -6,13 +6,19 @@ import { asClient } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 
-const { server, postWebhook, connect } = await startWhatsappServer({ outbox: true });
+const { server, graph, postWebhook, connect } = await startWhatsappServer({ outbox: true });
+
+/** Polls a condition the browser's actions bring about (a request reaching the stand-in). */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  assert.ok(condition(), 'the condition came true');
+}
 
 /** A 1×1 PNG: small enough to upload, real enough for the browser to draw. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 describe(`dashboard: rich messages in the thread (${ENGINE})`, () => {
-  test('media, buttons, a list, a link button, a location, contact cards, a reaction and a quote, as the customer sees them', async () => {
+  test('media, buttons, a list, a link button, a location, contact cards, a reaction and a quote, as the customer sees them; the typing indicator setting', async () => {
     const owner = await createOwner(server, 'Lucky Shrub');
     const { phoneNumberId } = await connect(owner.workspaceId);
     const issued = await server.app.services.tokens.create({
@@ -101,5 +107,34 @@ describe(`dashboard: rich messages in the thread (${ENGINE})`, () => {
     await thread.getByRole('list', { name: 'Contact cards' }).getByText('Barbara J. Johnson').waitFor();
     await thread.getByText('Reacted 🌵').waitFor();
     await screenshot(page, 'inbox-rich-messages');
+
+    // The workspace's typing indicator, switched on in the inbox, goes with the next read receipt.
+    await page.getByRole('link', { name: '← Inbox' }).click();
+    const typing = page.getByLabel('Show customers a typing indicator when a conversation is opened');
+    assert.equal(await typing.isChecked(), false);
+    await typing.check();
+    await page.waitForFunction(async () => {
+      const response = await fetch('/api/dashboard/inbox/settings');
+      return ((await response.json()) as { typing_indicator: boolean }).typing_indicator;
+    });
+    server.clock.advance(1000); // news since the conversation was last read: a receipt is due
+    const next = inboundTextWebhook({
+      phoneNumberId,
+      from: phone.slice(1),
+      wamid: 'wamid.HBgLMTY1MDUwNzY1MjAVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTgA',
+      text: 'And cacti?',
+      timestamp: server.clock.now(),
+    });
+    assert.equal((await postWebhook(next)).status, 200);
+    await page.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: /Pablo/ }).click();
+    await thread.getByText('And cacti?').waitFor();
+    await waitUntil(() =>
+      graph.requests.some(
+        (r) =>
+          (r.body as { message_id?: string; typing_indicator?: unknown } | null)?.message_id ===
+            'wamid.HBgLMTY1MDUwNzY1MjAVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTgA' &&
+          JSON.stringify((r.body as { typing_indicator?: unknown }).typing_indicator) === '{"type":"text"}',
+      ),
+    );
   });
 });
