@@ -43,9 +43,9 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerTemplateRoutes(app, services.templates);
   registerTriggerRoutes(app, services.triggers);
   registerDropdownRoutes(app, services.dropdowns);
-  registerMessageRoutes(app, services.messages, services.inbound);
+  registerMessageRoutes(app, services.messages, services.inbound, services.readReceipts);
   registerMessageListRoutes(app, { contacts: services.contacts, db: services.deps.db });
-  registerMediaRoutes(app, services.media);
+  registerMediaRoutes(app, services.media, services.mediaUploads);
   registerSequenceRoutes(app, services.sequences);
   registerFlowRoutes(app, services.flows);
   registerCampaignRoutes(app, services.campaigns);

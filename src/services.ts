@@ -16,6 +16,8 @@ import { createEventHub } from './inbox/event-hub.js';
 import { createEventStreams } from './inbox/event-streams.js';
 import { createInboxService } from './inbox/inbox.service.js';
 import { createMediaService } from './messages/media.js';
+import { createMediaUploadService } from './messages/media-upload.js';
+import { createReadReceiptService } from './messages/read-receipt.js';
 import { createInboundService } from './messages/inbound.js';
 import { createMessageService } from './messages/message.service.js';
 import { createOutbox } from './messages/outbox.js';
@@ -153,6 +155,8 @@ export function createServices(deps: Deps, config: Config) {
     campaigns,
     graph,
     media: createMediaService(deps, channels, config.dataDir),
+    mediaUploads: createMediaUploadService(deps, channels, config.dataDir),
+    readReceipts: createReadReceiptService(deps, channels),
     templateSync,
     workspaceEvents,
     webhooks: createWhatsappWebhookService({

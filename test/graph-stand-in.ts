@@ -227,8 +227,10 @@ function mayRead(state: State, accessToken: string, wabaId: string | undefined):
 }
 
 async function handle(state: State, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  const text = await readBody(req);
-  const body = parseJson(text);
+  const raw = await readBody(req);
+  const text = raw.toString('utf8');
+  const isForm = (req.headers['content-type'] ?? '').startsWith('multipart/form-data');
+  const body = isForm ? await parseForm(raw, req.headers['content-type']!) : parseJson(text);
   const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: body ?? null };
   state.requests.push(recorded);
   if (mustHold(state, req)) {
@@ -250,6 +252,9 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
   const known = version === state.apiVersion && objectId && rest.length === 0;
   const readable = known && mayRead(state, token, state.numbers.get(objectId)?.wabaId ?? objectId);
   if (known && req.method === 'POST' && edge === 'messages') return sendMessage(state, res, body, objectId);
+  if (known && req.method === 'POST' && edge === 'media' && state.numbers.has(objectId)) {
+    return uploadMedia(state, res, body as UploadForm | undefined);
+  }
   if (readable && req.method === 'GET' && edge === 'message_templates' && state.templates.has(objectId)) {
     return sendPage(res, state.templates.get(objectId)!, url);
   }
@@ -459,10 +464,49 @@ function send(res: http.ServerResponse, status: number, body: unknown, headers: 
   res.end(isText ? body : JSON.stringify(body));
 }
 
-async function readBody(req: http.IncomingMessage): Promise<string> {
+async function readBody(req: http.IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** A media upload as the stand-in records it: the form's fields, and its file part. */
+export interface UploadForm {
+  fields: Record<string, string>;
+  file: { name: string; type: string; bytes: Buffer } | null;
+}
+
+/** A multipart/form-data body, parsed as a server would; undefined when it is not valid multipart. */
+async function parseForm(raw: Buffer, contentType: string): Promise<UploadForm | undefined> {
+  try {
+    const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
+    const fields: Record<string, string> = {};
+    let file: UploadForm['file'] = null;
+    for (const [name, value] of form.entries()) {
+      if (typeof value === 'string') fields[name] = value;
+      else if (name === 'file')
+        file = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+    }
+    return { fields, file };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Meta's "Upload media": `messaging_product`, the file's MIME `type` and the `file` part are required;
+ * the answer is `{ "id": "<MEDIA_ID>" }`. The file is then served like any media Meta keeps.
+ */
+function uploadMedia(state: State, res: http.ServerResponse, form: UploadForm | undefined): void {
+  if (form?.fields.messaging_product !== 'whatsapp') {
+    return send(res, 400, metaError(100, 'The parameter messaging_product is required.'));
+  }
+  if (!form.file || !form.fields.type) {
+    return send(res, 400, metaError(100, 'Invalid parameter', 'Param file and type are required'));
+  }
+  const id = String(randomInt(100_000_000_000_000, 300_000_000_000_000));
+  state.media.set(id, { bytes: form.file.bytes, mime_type: form.fields.type });
+  send(res, 200, { id });
 }
 
 function parseJson(text: string): unknown {

@@ -177,6 +177,42 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     },
   },
   {
+    tool: 'mark_as_read',
+    input: (s) => ({ message_id: s.inboundId, typing_indicator: true }),
+    expect: (result, s) => assert.equal(result.message_id, s.inboundId),
+  },
+  {
+    tool: 'upload_media',
+    input: () => ({ data: Buffer.from('Order ORD-1: 2 boxes').toString('base64'), mime_type: 'text/plain' }),
+    expect: (result) => assert.equal(result.type, 'document'),
+  },
+  {
+    tool: 'send_media_message',
+    input: (s) => ({ phone: s.phone, type: 'image', media_url: 'https://cdn.example.com/box.jpg', caption: 'Packed' }),
+    expect: (result) =>
+      assert.deepEqual(result.content, { link: 'https://cdn.example.com/box.jpg', caption: 'Packed' }),
+  },
+  {
+    tool: 'send_interactive_message',
+    input: (s) => ({ phone: s.phone, type: 'button', body: 'Track it?', buttons: [{ id: 'track', title: 'Track' }] }),
+    expect: (result) => assert.equal(result.type, 'interactive'),
+  },
+  {
+    tool: 'send_location',
+    input: (s) => ({ phone: s.phone, latitude: 52.52, longitude: 13.405, name: 'Depot' }),
+    expect: (result) => assert.deepEqual(result.content, { latitude: 52.52, longitude: 13.405, name: 'Depot' }),
+  },
+  {
+    tool: 'send_contacts',
+    input: (s) => ({ phone: s.phone, contacts: [{ name: { formatted_name: 'Support', first_name: 'Support' } }] }),
+    expect: (result) => assert.equal(result.type, 'contacts'),
+  },
+  {
+    tool: 'send_reaction',
+    input: (s) => ({ message_id: s.inboundId, emoji: '👍' }),
+    expect: (result, s) => assert.equal(result.reply_to_message_id, s.inboundId),
+  },
+  {
     tool: 'new_message_received',
     input: () => ({ message_type: 'text' }),
     expect: (result, s) => assert.deepEqual(ids(result), [s.inboundId]),

@@ -1,5 +1,5 @@
 import type { OutboundContent } from '../messages/outbound/content.js';
-import type { MetaTemplate } from './whatsapp-cloud.js';
+import type { MediaFile, MetaTemplate } from './whatsapp-cloud.js';
 
 /** One message to send: Parley's id travels with it so the channel's status reports can name it. */
 export interface SendRequest {
@@ -50,6 +50,8 @@ export interface ChannelProvider {
   /** Every message template of the channel's account, as the channel describes them. */
   syncTemplates(): AsyncIterable<MetaTemplate>;
   fetchMedia(mediaId: string): Promise<FetchedMedia>;
-  /** Tells the customer their message was read (blue ticks). */
-  markRead(providerMessageId: string): Promise<void>;
+  /** Tells the customer their message was read (blue ticks), and with `typing` that a reply is being written. */
+  markRead(providerMessageId: string, typing?: boolean): Promise<void>;
+  /** Uploads a file for media messages to name; resolves with the channel's media id. */
+  uploadMedia(file: MediaFile): Promise<string>;
 }

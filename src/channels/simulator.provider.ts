@@ -55,6 +55,8 @@ export function createSimulatorProvider(deps: { newId: () => string; statuses: (
         syncTemplates,
         fetchMedia: () => Promise.reject(notOnWhatsapp('Media is downloaded from')),
         markRead: () => Promise.resolve(),
+        // Nothing leaves Parley: the simulator's media ids are its own, kept like Meta's.
+        uploadMedia: () => Promise.resolve(`simulated-${deps.newId()}`),
       };
     },
 

@@ -186,6 +186,222 @@ describe('whatsapp cloud provider › the request for each kind of message', () 
     assert.deepEqual(lastSend(), { ...envelope, type: 'interactive', interactive, ...callback });
   });
 
+  // Meta's "Media messages" reference: `{ type: '<MEDIA_TYPE>', '<MEDIA_TYPE>': { id | link, caption, filename } }`.
+  test('media by the id of an uploaded file, and by link: image, video, audio, document, sticker', async () => {
+    const cases: [OutboundContent, object][] = [
+      [
+        { type: 'image', content: { id: '1479537139650973', caption: 'The best succulent ever?' } },
+        { type: 'image', image: { id: '1479537139650973', caption: 'The best succulent ever?' } },
+      ],
+      [
+        { type: 'image', content: { link: 'https://www.luckyshrub.com/assets/succulents/aloe.png' } },
+        { type: 'image', image: { link: 'https://www.luckyshrub.com/assets/succulents/aloe.png' } },
+      ],
+      [
+        {
+          type: 'video',
+          content: { link: 'https://www.luckyshrub.com/assets/videos/repotting.mp4', caption: 'A succulent eclipse!' },
+        },
+        {
+          type: 'video',
+          video: { link: 'https://www.luckyshrub.com/assets/videos/repotting.mp4', caption: 'A succulent eclipse!' },
+        },
+      ],
+      [
+        { type: 'audio', content: { id: '1013859600285441' } },
+        { type: 'audio', audio: { id: '1013859600285441' } },
+      ],
+      [
+        {
+          type: 'document',
+          content: { id: '1376223850470843', caption: 'Lucky Shrub Invoice', filename: 'order_abc123.pdf' },
+        },
+        {
+          type: 'document',
+          document: { id: '1376223850470843', caption: 'Lucky Shrub Invoice', filename: 'order_abc123.pdf' },
+        },
+      ],
+      [
+        { type: 'sticker', content: { id: '798882015472548' } },
+        { type: 'sticker', sticker: { id: '798882015472548' } },
+      ],
+    ];
+    for (const [message, expected] of cases) {
+      await send(message);
+      assert.deepEqual(lastSend(), { ...envelope, ...expected, ...callback });
+    }
+  });
+
+  test('reply buttons with a text header and a footer', async () => {
+    // Meta's "Interactive reply buttons messages" example, with its text header and footer.
+    const interactive = {
+      type: 'button' as const,
+      header: { type: 'text' as const, text: 'Lucky Shrub' },
+      body: {
+        text: 'Hi Pablo! Your gardening workshop is scheduled for 9am tomorrow. Use the buttons if you need to reschedule. Thank you!',
+      },
+      footer: { text: 'Lucky Shrub: Your gateway to succulents!™' },
+      action: {
+        buttons: [
+          { type: 'reply' as const, reply: { id: 'change-button', title: 'Change' } },
+          { type: 'reply' as const, reply: { id: 'cancel-button', title: 'Cancel' } },
+        ],
+      },
+    };
+    await send({ type: 'interactive', content: { interactive, text: interactive.body.text } });
+    assert.deepEqual(lastSend(), {
+      ...envelope,
+      type: 'interactive',
+      interactive: {
+        type: 'button',
+        header: { type: 'text', text: 'Lucky Shrub' },
+        body: {
+          text: 'Hi Pablo! Your gardening workshop is scheduled for 9am tomorrow. Use the buttons if you need to reschedule. Thank you!',
+        },
+        footer: { text: 'Lucky Shrub: Your gateway to succulents!™' },
+        action: {
+          buttons: [
+            { type: 'reply', reply: { id: 'change-button', title: 'Change' } },
+            { type: 'reply', reply: { id: 'cancel-button', title: 'Cancel' } },
+          ],
+        },
+      },
+      ...callback,
+    });
+  });
+
+  test('a call-to-action URL button', async () => {
+    // Meta's "Interactive CTA URL button messages" example request.
+    const interactive = {
+      type: 'cta_url' as const,
+      header: { type: 'text' as const, text: 'Available Dates' },
+      body: { text: 'Tap the button below to see available dates.' },
+      footer: { text: 'Dates subject to change.' },
+      action: {
+        name: 'cta_url' as const,
+        parameters: {
+          display_text: 'See Dates',
+          url: 'https://www.luckyshrub.com?clickID=kqDGWd24Q5TRwoEQTICY7W1JKoXvaZOXWAS7h1P76s0R7Paec4',
+        },
+      },
+    };
+    await send({ type: 'interactive', content: { interactive, text: interactive.body.text } });
+    assert.deepEqual(lastSend(), {
+      ...envelope,
+      type: 'interactive',
+      interactive: {
+        type: 'cta_url',
+        header: { type: 'text', text: 'Available Dates' },
+        body: { text: 'Tap the button below to see available dates.' },
+        footer: { text: 'Dates subject to change.' },
+        action: {
+          name: 'cta_url',
+          parameters: {
+            display_text: 'See Dates',
+            url: 'https://www.luckyshrub.com?clickID=kqDGWd24Q5TRwoEQTICY7W1JKoXvaZOXWAS7h1P76s0R7Paec4',
+          },
+        },
+      },
+      ...callback,
+    });
+  });
+
+  test('a location: latitude and longitude as the strings Meta documents', async () => {
+    await send({
+      type: 'location',
+      content: {
+        latitude: 37.44216251868683,
+        longitude: -122.16153582049394,
+        name: 'Philz Coffee',
+        address: '101 Forest Ave, Palo Alto, CA 94301',
+      },
+    });
+    // Meta's "Location messages" example request.
+    assert.deepEqual(lastSend(), {
+      ...envelope,
+      type: 'location',
+      location: {
+        latitude: '37.44216251868683',
+        longitude: '-122.16153582049394',
+        name: 'Philz Coffee',
+        address: '101 Forest Ave, Palo Alto, CA 94301',
+      },
+      ...callback,
+    });
+  });
+
+  test('contact cards', async () => {
+    // Meta's "Contacts messages" example (one card, trimmed to name, phone, email, org and url).
+    const card = {
+      name: { formatted_name: 'Barbara J. Johnson', first_name: 'Barbara', last_name: 'Johnson' },
+      phones: [{ phone: '+16505559999', type: 'Landline', wa_id: '16505559999' }],
+      emails: [{ email: 'bjohnson@luckyshrub.com', type: 'Work' }],
+      org: { company: 'Lucky Shrub', department: 'Legal', title: 'Lead Counsel' },
+      urls: [{ url: 'https://www.luckyshrub.com', type: 'Company' }],
+    };
+    await send({ type: 'contacts', content: { contacts: [card] } });
+    assert.deepEqual(lastSend(), {
+      ...envelope,
+      type: 'contacts',
+      contacts: [
+        {
+          name: { formatted_name: 'Barbara J. Johnson', first_name: 'Barbara', last_name: 'Johnson' },
+          phones: [{ phone: '+16505559999', type: 'Landline', wa_id: '16505559999' }],
+          emails: [{ email: 'bjohnson@luckyshrub.com', type: 'Work' }],
+          org: { company: 'Lucky Shrub', department: 'Legal', title: 'Lead Counsel' },
+          urls: [{ url: 'https://www.luckyshrub.com', type: 'Company' }],
+        },
+      ],
+      ...callback,
+    });
+  });
+
+  test('a reaction to a message, and its removal', async () => {
+    // Meta's "Reaction messages" example; an empty emoji removes the reaction.
+    const wamid = 'wamid.HBgLMTY0NjcwNDM1OTUVAgASGBQzQTdCNTg5RjY1MEMyRjlGMjRGNgA=';
+    await send({ type: 'reaction', content: { message_id: wamid, emoji: '\uD83D\uDE00' } });
+    assert.deepEqual(lastSend(), {
+      ...envelope,
+      type: 'reaction',
+      reaction: { message_id: wamid, emoji: '😀' },
+      ...callback,
+    });
+    await send({ type: 'reaction', content: { message_id: wamid, emoji: '' } });
+    assert.deepEqual(lastSend(), {
+      ...envelope,
+      type: 'reaction',
+      reaction: { message_id: wamid, emoji: '' },
+      ...callback,
+    });
+  });
+
+  test('a reply quotes its message with Meta’s context.message_id, beside the message object', async () => {
+    // Meta's "Contextual replies": `"context": { "message_id": "<WAMID>" }` at the top level of the request.
+    const quoted = 'wamid.HBgLMTY0NjcwNDM1OTUVAgASGBQzQUYyOTRDMjA2RkZBNUYzOTBDNwA=';
+    await send({
+      type: 'text',
+      content: { body: 'We ship on Monday', preview_url: false, context: { message_id: quoted } },
+    });
+    assert.deepEqual(lastSend(), {
+      ...envelope,
+      context: { message_id: quoted },
+      type: 'text',
+      text: { preview_url: false, body: 'We ship on Monday' },
+      ...callback,
+    });
+    await send({
+      type: 'image',
+      content: { link: 'https://www.luckyshrub.com/a.png', context: { message_id: quoted } },
+    });
+    assert.deepEqual(lastSend(), {
+      ...envelope,
+      context: { message_id: quoted },
+      type: 'image',
+      image: { link: 'https://www.luckyshrub.com/a.png' },
+      ...callback,
+    });
+  });
+
   test('to a user Meta named only by business-scoped user id: `recipient` instead of `to`', async () => {
     const bsuid = 'US.13491208655302741918';
     await provider.send({

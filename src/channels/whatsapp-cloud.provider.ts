@@ -3,7 +3,15 @@ import { errors } from '../shared/errors.js';
 import type { OutboundContent } from '../messages/outbound/content.js';
 import type { ChannelProvider, SendError, SendOutcome } from './provider.js';
 import { GraphError, type GraphClient } from './whatsapp-cloud.js';
-import { interactivePayload, templatePayload, textPayload } from './whatsapp-payloads.js';
+import {
+  contactsPayload,
+  interactivePayload,
+  locationPayload,
+  mediaPayload,
+  reactionPayload,
+  templatePayload,
+  textPayload,
+} from './whatsapp-payloads.js';
 import { templateMessage } from '../messages/outbound/template.js';
 
 /** A workspace's WhatsApp Cloud number and the token it sends with. */
@@ -68,18 +76,40 @@ export function whatsappCloudProvider(graph: GraphClient, channel: CloudChannel)
       }
     },
 
-    async markRead(providerMessageId) {
-      await graph.markRead(phoneNumberId, accessToken, providerMessageId);
+    async markRead(providerMessageId, typing) {
+      await graph.markRead(phoneNumberId, accessToken, providerMessageId, typing);
+    },
+
+    async uploadMedia(file) {
+      try {
+        return (await graph.uploadMedia(phoneNumberId, accessToken, file)).id;
+      } catch (error) {
+        if (!(error instanceof GraphError)) throw error;
+        // Meta refusing the file (its type, a revoked token) is the workspace's state, not a bug here.
+        throw errors.conflict(`Meta did not take the upload: ${error.message}`, {
+          meta_code: error.code,
+          retryable: error.retryable,
+        });
+      }
     },
   };
 }
 
 /**
  * Meta's request for a message. `biz_opaque_callback_data` carries Parley's message id: Meta echoes it
- * in every status webhook of the message, so a send whose answer was lost (a crash) is recognised.
+ * in every status webhook of the message, so a send whose answer was lost (a crash) is recognised. A
+ * reply carries Meta's `context.message_id`: the customer sees the quoted message above it.
  */
 export function metaMessage(to: string, message: OutboundContent, messageId: string): object {
-  return { ...payloadOf(to, message), biz_opaque_callback_data: messageId };
+  const context = 'context' in message.content ? message.content.context : undefined;
+  return { ...payloadOf(to, message), ...(context && { context }), biz_opaque_callback_data: messageId };
+}
+
+/** A stored content without the reply context, which Meta takes beside the message object, not in it. */
+function withoutContext<T extends object>(content: T & { context?: unknown }): T {
+  const rest: T & { context?: unknown } = { ...content };
+  delete rest.context;
+  return rest;
 }
 
 function payloadOf(to: string, message: OutboundContent): object {
@@ -90,6 +120,18 @@ function payloadOf(to: string, message: OutboundContent): object {
       return interactivePayload(to, message.content.interactive);
     case 'template':
       return templatePayload(to, templateMessage(message.content));
+    case 'image':
+    case 'video':
+    case 'audio':
+    case 'document':
+    case 'sticker':
+      return mediaPayload(to, message.type, withoutContext(message.content));
+    case 'location':
+      return locationPayload(to, withoutContext(message.content));
+    case 'contacts':
+      return contactsPayload(to, message.content.contacts);
+    case 'reaction':
+      return reactionPayload(to, message.content);
   }
 }
 

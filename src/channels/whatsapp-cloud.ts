@@ -1,4 +1,4 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, FormData, request, type Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../shared/clock.js';
 
 /**
@@ -21,8 +21,13 @@ export interface GraphClientOptions {
 export interface GraphClient {
   /** Sends one message; resolves with Meta's message id (`wamid.…`), or throws a GraphError. */
   sendMessage(phoneNumberId: string, accessToken: string, payload: object): Promise<{ wamid: string }>;
-  /** Marks a received message read (Meta shows the customer blue ticks); throws a GraphError. */
-  markRead(phoneNumberId: string, accessToken: string, wamid: string): Promise<void>;
+  /**
+   * Marks a received message read (Meta shows the customer blue ticks), with Meta's typing indicator
+   * when `typing` (shown until the reply, or 25 s); throws a GraphError.
+   */
+  markRead(phoneNumberId: string, accessToken: string, wamid: string, typing?: boolean): Promise<void>;
+  /** Meta's "Upload media": the file as multipart form data; resolves with Meta's media id. */
+  uploadMedia(phoneNumberId: string, accessToken: string, file: MediaFile): Promise<{ id: string }>;
   /** Every template of a WhatsApp Business Account, fetching Meta's pages as they are consumed. */
   listTemplates(wabaId: string, accessToken: string): AsyncIterable<MetaTemplate>;
   /**
@@ -36,6 +41,13 @@ export interface GraphClient {
   /** The bytes behind a media URL, sent the token; redirects stay on the URL's origin, size is capped. */
   downloadMedia(url: string, accessToken: string): Promise<Buffer>;
   close(): Promise<void>;
+}
+
+/** A file to upload: its bytes, MIME type and (for documents) the name the customer sees. */
+export interface MediaFile {
+  bytes: Buffer;
+  mimeType: string;
+  filename: string;
 }
 
 /** `GET /{media-id}` as Meta answers it (`file_size` normalised to a number; Meta may send a string). */
@@ -191,12 +203,14 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
     payload?: object,
   ): Promise<RawResponse> {
     const headers: Record<string, string> = { authorization: `Bearer ${accessToken}` };
-    if (payload) headers['content-type'] = 'application/json';
+    // Form data sets its own multipart content type, with the boundary.
+    const isForm = payload instanceof FormData;
+    if (payload && !isForm) headers['content-type'] = 'application/json';
     try {
       const response = await request(url, {
         method,
         headers,
-        body: payload && JSON.stringify(payload),
+        body: isForm ? payload : payload && JSON.stringify(payload),
         dispatcher: agent,
       });
       return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
@@ -277,9 +291,27 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
       return { wamid };
     },
 
-    async markRead(phoneNumberId, accessToken, wamid) {
-      const payload = { messaging_product: 'whatsapp', status: 'read', message_id: wamid };
+    async markRead(phoneNumberId, accessToken, wamid, typing = false) {
+      // Meta's "Typing indicators": the read receipt with `typing_indicator: { type: 'text' }`.
+      const payload = {
+        messaging_product: 'whatsapp',
+        status: 'read',
+        message_id: wamid,
+        ...(typing && { typing_indicator: { type: 'text' } }),
+      };
       await call('POST', `${base}/${encodeURIComponent(phoneNumberId)}/messages`, accessToken, payload);
+    },
+
+    async uploadMedia(phoneNumberId, accessToken, file) {
+      // Meta's "Upload media" request: `messaging_product`, the MIME `type` and the `file` part.
+      const form = new FormData();
+      form.append('messaging_product', 'whatsapp');
+      form.append('type', file.mimeType);
+      form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.mimeType }), file.filename);
+      const body = await call('POST', `${base}/${encodeURIComponent(phoneNumberId)}/media`, accessToken, form);
+      const id = (body as { id?: unknown } | undefined)?.id;
+      if (typeof id !== 'string') throw unexpectedResponse(200, 'no id in the media upload response');
+      return { id };
     },
 
     listTemplates: (wabaId, accessToken) =>

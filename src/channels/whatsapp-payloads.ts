@@ -6,6 +6,14 @@
  * Meta may prepend the business number's own country code and the message goes astray.
  */
 
+import type {
+  ContactsContent,
+  LocationContent,
+  MediaContent,
+  MediaType,
+  ReactionContent,
+} from '../messages/outbound/content.js';
+
 /** A business-scoped user id (Meta's BSUID, e.g. `US.13491208655302741918`): a user known without a phone number. */
 const BSUID = /^[A-Z]{2}\.[0-9A-Za-z]+$/;
 
@@ -17,15 +25,44 @@ function addressed(to: string) {
   return BSUID.test(to) ? { recipient: to } : { to };
 }
 
+/** Meta's envelope around one message object: `{ type, [type]: object }` to one user. */
+function messagePayload(to: string, type: string, object: object) {
+  return { messaging_product: 'whatsapp', recipient_type: 'individual', ...addressed(to), type, [type]: object };
+}
+
 /** A free-form text message (only allowed within the 24-hour customer service window). */
 export function textPayload(to: string, body: string, previewUrl: boolean) {
-  return {
-    messaging_product: 'whatsapp',
-    recipient_type: 'individual',
-    ...addressed(to),
-    type: 'text',
-    text: { preview_url: previewUrl, body },
-  };
+  return messagePayload(to, 'text', { preview_url: previewUrl, body });
+}
+
+/**
+ * A media message (Meta's "Media messages": `{ type: 'image', image: { id | link, caption } }`); the
+ * object is Meta's own, as stored.
+ */
+export function mediaPayload(to: string, type: MediaType, media: MediaContent) {
+  return messagePayload(to, type, media);
+}
+
+/**
+ * A location pin. Meta's "Location messages" reference documents latitude and longitude as strings of
+ * decimal degrees (`"latitude": "37.44216251868683"`); Parley keeps them as numbers, as webhooks carry them.
+ */
+export function locationPayload(to: string, location: LocationContent) {
+  return messagePayload(to, 'location', {
+    ...location,
+    latitude: String(location.latitude),
+    longitude: String(location.longitude),
+  });
+}
+
+/** Contact cards (Meta's "Contacts messages": `contacts: [{ name: { formatted_name, … }, phones, … }]`). */
+export function contactsPayload(to: string, contacts: ContactsContent['contacts']) {
+  return messagePayload(to, 'contacts', contacts);
+}
+
+/** An emoji on one of the conversation's messages (Meta's "Reaction messages"); "" removes it. */
+export function reactionPayload(to: string, reaction: ReactionContent) {
+  return messagePayload(to, 'reaction', reaction);
 }
 
 /** A text parameter; `name` is the placeholder's name in a NAMED template (Meta's `parameter_name`). */
@@ -122,29 +159,39 @@ function quickReplyOrUrl(button: { index: number; subType: 'url' | 'quick_reply'
   return { type: 'button', sub_type: button.subType, index: String(button.index), parameters: [parameter] };
 }
 
-/** Reply buttons (up to 3) or a list (up to 10 rows in sections): Meta's `interactive` object. */
-export type Interactive =
-  | {
-      type: 'button';
-      body: { text: string };
-      action: { buttons: { type: 'reply'; reply: { id: string; title: string } }[] };
-    }
-  | {
-      type: 'list';
-      body: { text: string };
-      action: {
-        button: string;
-        sections: { title: string; rows: { id: string; title: string; description?: string }[] }[];
-      };
-    };
+/** The optional text header and footer of an interactive message. */
+interface InteractiveFrame {
+  header?: { type: 'text'; text: string };
+  footer?: { text: string };
+}
+
+/**
+ * Reply buttons (up to 3), a list (up to 10 rows in sections) or a call-to-action URL button: Meta's
+ * `interactive` object ("Interactive reply buttons / list / CTA URL button messages").
+ */
+export type Interactive = InteractiveFrame &
+  (
+    | {
+        type: 'button';
+        body: { text: string };
+        action: { buttons: { type: 'reply'; reply: { id: string; title: string } }[] };
+      }
+    | {
+        type: 'list';
+        body: { text: string };
+        action: {
+          button: string;
+          sections: { title: string; rows: { id: string; title: string; description?: string }[] }[];
+        };
+      }
+    | {
+        type: 'cta_url';
+        body: { text: string };
+        action: { name: 'cta_url'; parameters: { display_text: string; url: string } };
+      }
+  );
 
 /** An interactive message (like text, only inside the 24-hour customer service window). */
 export function interactivePayload(to: string, interactive: Interactive) {
-  return {
-    messaging_product: 'whatsapp',
-    recipient_type: 'individual',
-    ...addressed(to),
-    type: 'interactive',
-    interactive,
-  };
+  return messagePayload(to, 'interactive', interactive);
 }

@@ -17,6 +17,7 @@ import * as inbound from './migrations/0013_inbound.js';
 import * as delivery from './migrations/0014_delivery.js';
 import * as optOut from './migrations/0015_opt_out.js';
 import * as outbound from './migrations/0016_outbound.js';
+import * as richMessages from './migrations/0017_rich_messages.js';
 import * as templateParameters from './migrations/0018_template_parameters.js';
 import * as channels from './migrations/0020_channels.js';
 
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0014_delivery': delivery,
   '0015_opt_out': optOut,
   '0016_outbound': outbound,
+  '0017_rich_messages': richMessages,
   '0018_template_parameters': templateParameters,
   '0020_channels': channels,
 };

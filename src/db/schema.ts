@@ -35,6 +35,8 @@ export interface Database {
   opt_out_settings: OptOutSettingsTable;
   early_statuses: EarlyStatusTable;
   workspace_events: WorkspaceEventTable;
+  media_uploads: MediaUploadTable;
+  inbox_settings: InboxSettingsTable;
 }
 
 export interface WorkspaceTable {
@@ -422,4 +424,24 @@ export interface WorkspaceEventTable {
   /** One row per event however often Meta delivers it (its id when Meta gives no time to tell retries by). */
   dedupe_key: string;
   created_at: string;
+}
+
+/** A file uploaded to the workspace's channel; media messages name it by `media_id`. */
+export interface MediaUploadTable {
+  workspace_id: string;
+  media_id: string;
+  type: string;
+  mime_type: string;
+  size: number;
+  sha256: string;
+  filename: string | null;
+  created_at: string;
+}
+
+/** The inbox's per-workspace choices; a workspace without a row uses the defaults. */
+export interface InboxSettingsTable {
+  workspace_id: string;
+  /** 1: opening a conversation shows the customer a typing indicator with the read receipt. */
+  typing_indicator: number;
+  updated_at: string;
 }

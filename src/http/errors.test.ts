@@ -296,6 +296,29 @@ describe(`errors (${ENGINE})`, () => {
       provider: 5,
       channel_id: 5,
       from_phone_number_id: 5,
+      reply_to_message_id: 5,
+      media_id: 5,
+      media_url: 5,
+      caption: 5,
+      filename: 5,
+      type: 5,
+      body: 5,
+      header: 5,
+      footer: 5,
+      buttons: 'x',
+      button: 5,
+      sections: 'x',
+      display_text: 5,
+      url: 5,
+      latitude: 'x',
+      longitude: 'x',
+      address: 5,
+      contacts: 'x',
+      message_id: 5,
+      emoji: 5,
+      data: 5,
+      mime_type: 5,
+      typing_indicator: 'yes',
     };
     const inputs: [string, string | undefined, number][] = [
       ['{"phone":', 'application/json', 400],
@@ -315,8 +338,10 @@ describe(`errors (${ENGINE})`, () => {
         // Unknown fields are ignored everywhere, so an action without fields takes `wrongTypes` as an empty body.
         if (!hasFields && raw === JSON.stringify(wrongTypes)) continue;
         const res = await post(ws, action, raw, type);
-        assert.equal(res.status, status, `${action} ${type} ${raw.slice(0, 40)}: ${res.text}`);
-        assertProblem(res, status, (res.body as Problem).code);
+        // upload-media takes files of up to 100 MB in base64: 1 MiB is just too little, not too much.
+        const expected = action === 'upload-media' && status === 413 ? 400 : status;
+        assert.equal(res.status, expected, `${action} ${type} ${raw.slice(0, 40)}: ${res.text}`);
+        assertProblem(res, expected, (res.body as Problem).code);
       }
     }
     await assertNothingWritten(ws);

@@ -66,6 +66,12 @@ function textOf(type: string, content: Record<string, unknown>): string {
       return string(content.emoji) ? `Reacted ${string(content.emoji)}` : 'Removed a reaction';
     case 'location':
       return `Location${string(content.name) ? `: ${string(content.name)}` : ''}`;
+    case 'contacts': {
+      const [first] = Array.isArray(content.contacts)
+        ? (content.contacts as { name?: { formatted_name?: unknown } }[])
+        : [];
+      return `Contact: ${string(first?.name?.formatted_name) || 'card'}`;
+    }
     default:
       return `${type[0]?.toUpperCase() ?? ''}${type.slice(1)} message`;
   }

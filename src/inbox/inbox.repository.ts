@@ -175,5 +175,24 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
         .where('id', '=', contactId)
         .execute();
     },
+
+    /** Whether opening a conversation shows the customer a typing indicator (off without a settings row). */
+    async typingIndicator(workspaceId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('inbox_settings')
+        .select('typing_indicator')
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirst();
+      return row?.typing_indicator === 1;
+    },
+
+    async saveTypingIndicator(workspaceId: string, on: boolean, at: string): Promise<void> {
+      const fields = { typing_indicator: on ? 1 : 0, updated_at: at };
+      await db
+        .insertInto('inbox_settings')
+        .values({ workspace_id: workspaceId, ...fields })
+        .onConflict((oc) => oc.column('workspace_id').doUpdateSet(fields))
+        .execute();
+    },
   };
 }

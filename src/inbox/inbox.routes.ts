@@ -59,6 +59,16 @@ export function registerInboxRoutes(
     async (request) => inbox.markRead(viewerOf(request), request.params.contactId, request.log),
   );
 
+  app.get('/api/dashboard/inbox/settings', { config: { access }, schema: { hide } }, async (request) =>
+    inbox.settings(viewerOf(request)),
+  );
+
+  app.put(
+    '/api/dashboard/inbox/settings',
+    { config: { access }, schema: { hide, body: Type.Object({ typing_indicator: Type.Boolean() }) } },
+    async (request) => inbox.updateSettings(viewerOf(request), request.body),
+  );
+
   app.post(
     '/api/dashboard/conversations/:contactId/assign',
     {

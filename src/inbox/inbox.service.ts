@@ -14,6 +14,12 @@ const LIST_PAGE = 50;
 type Log = Pick<FastifyBaseLogger, 'warn'>;
 const THREAD_PAGE = 50;
 
+/** The inbox's per-workspace choices. */
+export interface InboxSettings {
+  /** Opening a conversation with news from the customer also shows them a typing indicator. */
+  typing_indicator: boolean;
+}
+
 /** The dashboard user acting: the inbox is per workspace, "mine" per user. */
 export interface Viewer {
   workspaceId: string;
@@ -54,7 +60,8 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
     log: Log,
   ): Promise<void> {
     try {
-      await (await channels.providerOf(workspaceId, message.channel_id)).markRead(message.provider_message_id);
+      const typing = await repository().typingIndicator(workspaceId);
+      await (await channels.providerOf(workspaceId, message.channel_id)).markRead(message.provider_message_id, typing);
     } catch (error) {
       if (!(error instanceof GraphError)) throw error;
       log.warn({ err: error, workspace_id: workspaceId }, 'Meta refused the read receipt');
@@ -160,6 +167,17 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
           log,
         );
       return { read_at: at(readAt) };
+    },
+
+    /** The inbox's workspace settings. */
+    async settings(viewer: Viewer): Promise<InboxSettings> {
+      return { typing_indicator: await repository().typingIndicator(viewer.workspaceId) };
+    },
+
+    /** Turns the typing indicator shown when a conversation is opened on or off, for the whole workspace. */
+    async updateSettings(viewer: Viewer, settings: InboxSettings): Promise<InboxSettings> {
+      await repository().saveTypingIndicator(viewer.workspaceId, settings.typing_indicator, now());
+      return settings;
     },
 
     /** Assigns the conversation to a member of the workspace, or to nobody. */

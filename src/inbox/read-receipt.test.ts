@@ -56,4 +56,36 @@ describe(`inbox › read receipts (${ENGINE})`, () => {
     assert.equal(again.status, 200, 'the conversation is read in Parley all the same');
     assert.equal(receipts().length, 2, 'the new message was told to Meta, which refused');
   });
+
+  test('with the workspace’s typing indicator on, opening a conversation also shows the customer a reply is coming', async () => {
+    const owner = await ownerSession(server);
+    const number = await connect(owner.workspaceId);
+    const settings = await owner.send<{ typing_indicator: boolean }>('GET', '/api/dashboard/inbox/settings');
+    assert.deepEqual(settings.body, { typing_indicator: false }, 'off by default');
+    const saved = await owner.send('PUT', '/api/dashboard/inbox/settings', { typing_indicator: true });
+    assert.equal(saved.status, 200, saved.text);
+    const bad = await owner.send<{ code: string }>('PUT', '/api/dashboard/inbox/settings', { typing_indicator: 'yes' });
+    assert.equal(bad.status, 400);
+    assert.deepEqual((await owner.send('GET', '/api/dashboard/inbox/settings')).body, { typing_indicator: true });
+
+    const wamid = 'wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBJDQjZCMzlEQUE4OTJBMTE4RTUA';
+    const inbound = inboundTextWebhook({
+      phoneNumberId: number.phoneNumberId,
+      from: '16505551299',
+      wamid,
+      text: 'Can I change the size?',
+      timestamp: server.clock.now(),
+    });
+    assert.equal((await postWebhook(inbound)).status, 200);
+    const listed = await owner.send<Conversations>('GET', '/api/dashboard/conversations');
+    const conversation = listed.body.conversations.find((c) => c.phone === '+16505551299')!;
+    await owner.send('POST', `/api/dashboard/conversations/${conversation.contact_id}/read`, {});
+    // Meta's "Typing indicators" request: the read receipt with `typing_indicator: { type: 'text' }`.
+    assert.deepEqual(graph.requests.at(-1)?.body, {
+      messaging_product: 'whatsapp',
+      status: 'read',
+      message_id: wamid,
+      typing_indicator: { type: 'text' },
+    });
+  });
 });

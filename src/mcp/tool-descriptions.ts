@@ -41,6 +41,20 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     "Sends a free-form text to a contact (by contact_id or phone; up to 4096 characters). Only allowed within 24 hours of the contact's latest inbound message (WhatsApp's customer service window): outside it the call fails with customer_service_window_closed, and you must use send_template_message instead. Contacts who opted out cannot be messaged. The message is queued and delivered in the background; check it later with get_message.",
   sendTemplateMessage:
     'Sends an approved WhatsApp template to a contact (by contact_id or phone; an unknown phone becomes a new contact). Always allowed, also outside the 24-hour window: use it to start or resume a conversation. The translation (`language`, default the one get_template shows) must be APPROVED, and `variables` must give every variable get_template lists under `variables`, keyed by its id (body "1"/"2" or a name, "header_1", "button_0_1", "button_1_coupon_code"; an array fills the body in order); a media header uses header_media_url, else the template’s own sample. Queued and delivered in the background; check with get_message.',
+  markAsRead:
+    'Tells a contact their message (`message_id`, one they sent) was read: WhatsApp shows blue ticks on it and every earlier message. With `typing_indicator` true the contact also sees that a reply is being typed (until it is sent, or 25 seconds): use it just before a reply that takes a moment.',
+  uploadMedia:
+    "Uploads a file (base64 `data` with its `mime_type`) for send_media_message, which then takes the answered `media_id`. WhatsApp's limits are checked first: image jpeg/png ≤ 5 MB, video mp4/3gpp ≤ 16 MB, audio ≤ 16 MB, document (pdf, text, Office) ≤ 100 MB, sticker webp ≤ 100 KB (animated 500 KB). Prefer send_media_message with a public `media_url` when the file is already online.",
+  sendMediaMessage:
+    "Sends an image, video, audio, document or sticker to a contact (by contact_id or phone): give `type` and either `media_url` (a public https URL) or `media_id` from upload_media; `caption` for image/video/document, `filename` for documents. Like send_text_message, only within the 24-hour customer service window. `reply_to_message_id` quotes one of the contact's messages.",
+  sendInteractiveMessage:
+    'Sends tappable choices: `type` "button" with 1-3 `buttons` ({id, title ≤ 20 chars}), "list" with a `button` label and `sections` (≤ 10 rows in all), or "cta_url" with `display_text` and `url`. `body` is the text; optional `header` and `footer`. The customer\'s tap arrives as an inbound message carrying the id. Only within the 24-hour window.',
+  sendLocation:
+    'Sends a map pin (`latitude`, `longitude`, optional `name` and `address`) to a contact. Only within the 24-hour customer service window.',
+  sendContacts:
+    "Sends contact cards in WhatsApp's format: each has `name.formatted_name`, and optionally phones (a `wa_id` adds a Message button), emails, urls, org, addresses, birthday. Only within the 24-hour customer service window.",
+  sendReaction:
+    "Reacts with an emoji to one of a contact's messages (`message_id`, Parley's id; it must have reached WhatsApp); an empty `emoji` removes the reaction. Only within the 24-hour customer service window.",
   getMessage:
     "Fetches one message by message_id: its direction, content, delivery status (queued, sent, delivered, read, failed, or received for inbound), what WhatsApp reported with it (pricing, conversation) and, when it failed, WhatsApp's error with a plain-language reason. Use it to check whether a message you sent was delivered, and why not.",
   listWorkspaceEvents:

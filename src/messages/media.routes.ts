@@ -2,13 +2,15 @@ import { Type } from '@sinclair/typebox';
 import { actionErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
 import { DownloadedMediaSchema, DownloadMediaBody, type MediaService } from './media.js';
+import { UPLOAD_BODY_LIMIT, UploadedMediaSchema, UploadMediaBody, type MediaUploadService } from './media-upload.js';
 
 /**
  * download-media: a received image, audio, video, document or sticker, fetched into DATA_DIR. It
  * writes a file and calls Meta with the workspace's token, so it needs a full-access token.
  */
-export function registerMediaRoutes(app: Api, media: MediaService): void {
+export function registerMediaRoutes(app: Api, media: MediaService, uploads: MediaUploadService): void {
   app.addSchema(DownloadedMediaSchema);
+  app.addSchema(UploadedMediaSchema);
 
   app.post(
     '/api/v1/actions/download-media',
@@ -25,5 +27,23 @@ export function registerMediaRoutes(app: Api, media: MediaService): void {
       },
     },
     async (request) => media.download(principalOf(request), request.body.message_id),
+  );
+
+  app.post(
+    '/api/v1/actions/upload-media',
+    {
+      config: { access: 'write' },
+      bodyLimit: UPLOAD_BODY_LIMIT,
+      schema: {
+        operationId: 'uploadMedia',
+        tags: ['Messages'],
+        summary: 'Upload a file for media messages (base64)',
+        description:
+          "The file (`data`, base64) is checked against WhatsApp's limits for its kind (`type`, default: the kind that takes `mime_type`): image jpeg/png ≤ 5 MB, video mp4/3gpp ≤ 16 MB, audio aac/amr/mpeg/mp4/ogg ≤ 16 MB, document (pdf, text, Office) ≤ 100 MB, sticker webp ≤ 100 KB (animated ≤ 500 KB); outside them the answer is 422 `media_not_accepted` and nothing is uploaded. It is then uploaded to the workspace's channel (WhatsApp Cloud's media endpoint; the simulator gives its own ids) and kept under `DATA_DIR/media/<workspace id>/<media id>`. Send it with send-media-message and the answered `media_id`. Meta refusing the upload is a 409. The request body may be up to about 134 MB.",
+        body: UploadMediaBody,
+        response: { 200: Type.Ref(UploadedMediaSchema), ...actionErrors(409) },
+      },
+    },
+    async (request) => uploads.upload(principalOf(request), request.body),
   );
 }

@@ -6,13 +6,14 @@ import type { ChannelService } from '../channels/channel.service.js';
 import { Uuid } from '../http/responses.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
+import { mediaUploadRepository } from './media-upload.repository.js';
 import { messageRepository } from './message.repository.js';
 
 /** The inbound types whose content is Meta's media object (`{ id, mime_type, sha256, caption? }`). */
 export const MEDIA_TYPES: readonly string[] = ['image', 'audio', 'video', 'document', 'sticker'];
 
 /** Meta's media ids are numeric; the id becomes a file name, so nothing that could leave the folder passes. */
-const MEDIA_ID = /^[0-9A-Za-z_-]{1,128}$/;
+export const MEDIA_ID = /^[0-9A-Za-z_-]{1,128}$/;
 
 /** The type a cached file is answered with when its message has no `mime_type` (Meta always sends one). */
 const UNKNOWN_MIME_TYPE = 'application/octet-stream';
@@ -62,10 +63,11 @@ export function createMediaService({ db, newId }: Deps, channels: ChannelService
       });
 
       const cached = await storedFile(file);
-      if (cached) return present(cached, media.mimeType ?? UNKNOWN_MIME_TYPE);
+      // A file the team uploaded (upload-media) is named by id only in its message: its type is the upload's.
+      const uploaded = media.mimeType ? undefined : await mediaUploadRepository(db).find(caller.workspaceId, media.id);
+      if (cached) return present(cached, media.mimeType ?? uploaded?.mime_type ?? UNKNOWN_MIME_TYPE);
       // Media ids are fetched with the token of the number the message came in on.
-      const provider = await channels.providerOf(caller.workspaceId, row.channel_id);
-      const fetched = await provider.fetchMedia(media.id);
+      const fetched = await (await channels.providerOf(caller.workspaceId, row.channel_id)).fetchMedia(media.id);
       await writeAtomically(file, fetched.bytes, newId());
       return present({ size: fetched.bytes.length, sha256: fetched.sha256 }, media.mimeType ?? fetched.mimeType);
     },
@@ -104,7 +106,7 @@ async function storedFile(file: string): Promise<StoredFile | null> {
 }
 
 /** Writes beside the target, flushes, then renames: a reader sees the whole file or none. */
-async function writeAtomically(file: string, bytes: Buffer, unique: string): Promise<void> {
+export async function writeAtomically(file: string, bytes: Buffer, unique: string): Promise<void> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${unique}.part`;
   try {

@@ -21,9 +21,23 @@ const recipient = {
   ),
 };
 
+/** Every send may quote one of the contact's messages (Meta's `context.message_id`). */
+const replyTo = {
+  reply_to_message_id: Type.Optional(
+    Uuid("Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp"),
+  ),
+};
+
+/** Meta's limits on the texts of a media or interactive message. */
+export const CAPTION_MAX_LENGTH = 1024;
+const Caption = Type.String({ minLength: 1, maxLength: CAPTION_MAX_LENGTH });
+const ShortText = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description });
+const HttpsUrl = (description: string) => Type.String({ minLength: 9, maxLength: 2048, description });
+
 export const SendTextBody = Type.Object(
   {
     ...recipient,
+    ...replyTo,
     message: Type.String({
       minLength: 1,
       maxLength: TEXT_MAX_LENGTH,
@@ -39,6 +53,7 @@ const Variable = Type.String({ maxLength: 1024 });
 export const SendTemplateBody = Type.Object(
   {
     ...recipient,
+    ...replyTo,
     template_id: Uuid('Parley template id'),
     language: Type.Optional(
       Type.String({ maxLength: 16, description: 'Translation to send; default: the one get-template shows' }),
@@ -76,6 +91,144 @@ export const SendTemplateBody = Type.Object(
   { description: 'Name the contact by `contact_id` or `phone`; an unknown phone becomes a new contact' },
 );
 export type SendTemplateInput = Static<typeof SendTemplateBody>;
+
+const MediaKind = Type.String({
+  enum: ['image', 'video', 'audio', 'document', 'sticker'],
+  description: 'The kind of media, as WhatsApp shows it',
+});
+
+export const SendMediaBody = Type.Object(
+  {
+    ...recipient,
+    ...replyTo,
+    type: MediaKind,
+    media_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 128, description: 'The `media_id` upload-media answered' }),
+    ),
+    media_url: Type.Optional(HttpsUrl('A public https URL WhatsApp fetches the file from (instead of `media_id`)')),
+    caption: Type.Optional(Type.String({ ...Caption, description: 'image, video and document only' })),
+    filename: Type.Optional(ShortText(240, 'document only: the file name the customer sees')),
+  },
+  { description: 'Name the contact by `contact_id` or `phone`, and the file by `media_id` or `media_url`' },
+);
+export type SendMediaInput = Static<typeof SendMediaBody>;
+
+const InteractiveButton = Type.Object({
+  id: ShortText(256, 'What the tap reports back (button_reply.id)'),
+  title: ShortText(20, 'The button label'),
+});
+const ListRow = Type.Object({
+  id: ShortText(200, 'What the choice reports back (list_reply.id)'),
+  title: ShortText(24, 'The row label'),
+  description: Type.Optional(ShortText(72, 'A second line under the title')),
+});
+const ListSection = Type.Object({
+  title: ShortText(24, 'The section heading'),
+  rows: Type.Array(ListRow, { minItems: 1, maxItems: 10 }),
+});
+
+export const SendInteractiveBody = Type.Object(
+  {
+    ...recipient,
+    ...replyTo,
+    type: Type.String({
+      enum: ['button', 'list', 'cta_url'],
+      description: '`button`: up to 3 reply buttons; `list`: a menu of up to 10 rows; `cta_url`: one link button',
+    }),
+    body: Type.String({ minLength: 1, maxLength: CAPTION_MAX_LENGTH, description: 'The message text' }),
+    header: Type.Optional(ShortText(60, 'A bold first line')),
+    footer: Type.Optional(ShortText(60, 'A grey last line')),
+    buttons: Type.Optional(Type.Array(InteractiveButton, { minItems: 1, maxItems: 3, description: '`button` only' })),
+    button: Type.Optional(ShortText(20, '`list` only: the label of the button that opens the list')),
+    sections: Type.Optional(
+      Type.Array(ListSection, { minItems: 1, maxItems: 10, description: '`list` only: at most 10 rows in all' }),
+    ),
+    display_text: Type.Optional(ShortText(20, '`cta_url` only: the button label')),
+    url: Type.Optional(HttpsUrl('`cta_url` only: the https URL the button opens')),
+  },
+  { description: 'Name the contact by `contact_id` or `phone`; the fields after `footer` depend on `type`' },
+);
+export type SendInteractiveInput = Static<typeof SendInteractiveBody>;
+
+export const SendLocationBody = Type.Object(
+  {
+    ...recipient,
+    ...replyTo,
+    latitude: Type.Number({ minimum: -90, maximum: 90, description: 'Decimal degrees' }),
+    longitude: Type.Number({ minimum: -180, maximum: 180, description: 'Decimal degrees' }),
+    name: Type.Optional(ShortText(1000, 'The place’s name')),
+    address: Type.Optional(ShortText(1000, 'The place’s address')),
+  },
+  { description: 'Name the contact by `contact_id` or `phone`' },
+);
+export type SendLocationInput = Static<typeof SendLocationBody>;
+
+const CardText = Type.String({ maxLength: 1000 });
+const Typed = (field: string) =>
+  Type.Array(Type.Object({ [field]: CardText, type: Type.Optional(CardText) }), { maxItems: 20 });
+/** Meta's contact object ("Contacts messages"): a name with `formatted_name`, and optional details. */
+const ContactCard = Type.Object({
+  name: Type.Object(
+    {
+      formatted_name: Type.String({ minLength: 1, maxLength: 1000 }),
+      first_name: Type.Optional(CardText),
+      last_name: Type.Optional(CardText),
+      middle_name: Type.Optional(CardText),
+      suffix: Type.Optional(CardText),
+      prefix: Type.Optional(CardText),
+    },
+    { additionalProperties: false },
+  ),
+  phones: Type.Optional(
+    Type.Array(Type.Object({ phone: CardText, type: Type.Optional(CardText), wa_id: Type.Optional(CardText) }), {
+      maxItems: 20,
+    }),
+  ),
+  emails: Type.Optional(Typed('email')),
+  urls: Type.Optional(Typed('url')),
+  org: Type.Optional(
+    Type.Object({
+      company: Type.Optional(CardText),
+      department: Type.Optional(CardText),
+      title: Type.Optional(CardText),
+    }),
+  ),
+  addresses: Type.Optional(
+    Type.Array(
+      Type.Object({
+        street: Type.Optional(CardText),
+        city: Type.Optional(CardText),
+        state: Type.Optional(CardText),
+        zip: Type.Optional(CardText),
+        country: Type.Optional(CardText),
+        country_code: Type.Optional(CardText),
+        type: Type.Optional(CardText),
+      }),
+      { maxItems: 20 },
+    ),
+  ),
+  birthday: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' })),
+});
+
+export const SendContactsBody = Type.Object(
+  {
+    ...recipient,
+    ...replyTo,
+    contacts: Type.Array(ContactCard, { minItems: 1, maxItems: 257, description: "Contact cards in Meta's format" }),
+  },
+  { description: 'Name the contact by `contact_id` or `phone`' },
+);
+export type SendContactsInput = Static<typeof SendContactsBody>;
+
+export const SendReactionBody = Type.Object(
+  {
+    ...recipient,
+    message_id: Uuid("Parley id of the contact's message to react to; it must have reached WhatsApp"),
+    emoji: Type.String({ maxLength: 16, description: 'One emoji; "" removes the reaction' }),
+  },
+  { description: 'The contact is the message’s; `contact_id` or `phone`, when given, must name them' },
+);
+export type SendReactionInput = Static<typeof SendReactionBody>;
 
 export const GetMessageBody = Type.Object({ message_id: Uuid('Parley message id') });
 

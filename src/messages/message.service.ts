@@ -6,11 +6,29 @@ import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { templateRepository } from '../templates/template.repository.js';
 import { presentMessage } from './message.presenter.js';
 import { messageRepository } from './message.repository.js';
-import type { Message, SendTemplateInput, SendTextInput } from './message.schema.js';
-import { textContent, type OutboundContent } from './outbound/content.js';
+import { mediaUploadRepository } from './media-upload.repository.js';
+import type {
+  Message,
+  SendContactsInput,
+  SendInteractiveInput,
+  SendLocationInput,
+  SendMediaInput,
+  SendReactionInput,
+  SendTemplateInput,
+  SendTextInput,
+} from './message.schema.js';
+import { textContent, type MediaType, type OutboundContent } from './outbound/content.js';
+import { checkMimeType } from './outbound/media-limits.js';
 import type { Outbound } from './outbound/outbound.js';
+import { contactsContent, interactiveContent, locationContent, mediaContent } from './outbound/rich.js';
 import { isRefusal, type Refusal } from './outbound/rules.js';
 import { templateContent } from './outbound/template.js';
+
+/** What every send request may add: a message to quote and the number to send from. */
+interface SendOptions {
+  reply_to_message_id?: string | undefined;
+  from_phone_number_id?: string | undefined;
+}
 
 /** Hears of messages once committed (new ones, and status changes): the dashboard's live updates. */
 export interface MessageEvents {
@@ -53,12 +71,49 @@ export function createMessageService(
     });
   }
 
+  /**
+   * One of the contact's messages, by Parley id, that WhatsApp knows (it has a wamid): what a reply
+   * quotes or a reaction is on. Another contact's message answers like an unknown one.
+   */
+  async function messageOnWhatsapp(caller: Caller, contact: ContactRow, field: string, messageId: string) {
+    const row = await messageRepository(db).findById(caller.workspaceId, messageId);
+    if (!row || row.contact_id !== contact.id) throw errors.notFound('message', field);
+    if (!row.provider_message_id) throw errors.messageNotOnWhatsapp(field);
+    return { id: row.id, wamid: row.provider_message_id };
+  }
+
+  /**
+   * Queues `content` for the contact `findContact` names: the number to send from is checked first (so a
+   * request naming an unknown one creates no contact), then the quoted message, if any.
+   */
+  async function send(
+    caller: Caller,
+    request: SendOptions,
+    findContact: () => Promise<ContactRow>,
+    content: OutboundContent,
+  ): Promise<Message> {
+    const channelId = await outbound.channelNamed(caller.workspaceId, request.from_phone_number_id);
+    const contact = await findContact();
+    if (request.reply_to_message_id === undefined) return queue(caller, contact, content, channelId);
+    const quoted = await messageOnWhatsapp(caller, contact, 'reply_to_message_id', request.reply_to_message_id);
+    const context = { message_id: quoted.wamid };
+    const reply = { ...content, content: { ...content.content, context }, reply_to_message_id: quoted.id };
+    return queue(caller, contact, reply as OutboundContent, channelId);
+  }
+
+  /** A media_id must name a file this workspace uploaded, of a type the kind of media takes. */
+  async function checkUpload(caller: Caller, type: MediaType, mediaId: string | undefined): Promise<void> {
+    if (mediaId === undefined) return;
+    const upload = await mediaUploadRepository(db).find(caller.workspaceId, mediaId);
+    if (!upload) throw errors.notFound('uploaded media', 'media_id');
+    checkMimeType('media_id', type, upload.mime_type);
+  }
+
   return {
     /** send-text-message: only inside the 24-hour window that the contact's last inbound message opened. */
     async sendText(caller: Caller, input: SendTextInput): Promise<Message> {
-      const channelId = await outbound.channelNamed(caller.workspaceId, input.from_phone_number_id);
-      const contact = await contacts.recipient(caller, input);
-      return queue(caller, contact, textContent(input.message, input.preview_url ?? false), channelId);
+      const content = textContent(input.message, input.preview_url ?? false);
+      return send(caller, input, () => contacts.recipient(caller, input), content);
     },
 
     /** send-template-message: always allowed for an approved translation; an unknown phone becomes a contact. */
@@ -67,9 +122,45 @@ export function createMessageService(
       const template = await templates.findById(caller.workspaceId, input.template_id);
       if (!template) throw errors.notFound('template', 'template_id');
       const content = templateContent(template, await templates.translations([template.id]), input);
+      return send(caller, input, () => contacts.recipientOrNew(caller, input), { type: 'template', content });
+    },
+
+    /** send-media-message: a file uploaded with upload-media, or an https link WhatsApp fetches. */
+    async sendMedia(caller: Caller, input: SendMediaInput): Promise<Message> {
+      const type = input.type as MediaType;
+      const content = mediaContent(input, type);
+      await checkUpload(caller, type, input.media_id);
+      return send(caller, input, () => contacts.recipient(caller, input), content);
+    },
+
+    /** send-interactive-message: reply buttons, a list or a call-to-action URL button. */
+    async sendInteractive(caller: Caller, input: SendInteractiveInput): Promise<Message> {
+      return send(caller, input, () => contacts.recipient(caller, input), interactiveContent(input));
+    },
+
+    async sendLocation(caller: Caller, input: SendLocationInput): Promise<Message> {
+      return send(caller, input, () => contacts.recipient(caller, input), locationContent(input));
+    },
+
+    async sendContacts(caller: Caller, input: SendContactsInput): Promise<Message> {
+      return send(caller, input, () => contacts.recipient(caller, input), contactsContent(input));
+    },
+
+    /** send-reaction: an emoji on one of the contact's messages ("" removes it); the contact is the message's. */
+    async sendReaction(caller: Caller, input: SendReactionInput): Promise<Message> {
       const channelId = await outbound.channelNamed(caller.workspaceId, input.from_phone_number_id);
-      const contact = await contacts.recipientOrNew(caller, input);
-      return queue(caller, contact, { type: 'template', content }, channelId);
+      const target = await messageRepository(db).findById(caller.workspaceId, input.message_id);
+      if (!target) throw errors.notFound('message', 'message_id');
+      const named = input.contact_id || input.phone ? await contacts.recipient(caller, input) : null;
+      const contact = named ?? (await contacts.recipient(caller, { contact_id: target.contact_id }));
+      const reacted = await messageOnWhatsapp(caller, contact, 'message_id', target.id);
+      const reaction = { message_id: reacted.wamid, emoji: input.emoji };
+      return queue(
+        caller,
+        contact,
+        { type: 'reaction', content: reaction, reply_to_message_id: reacted.id },
+        channelId,
+      );
     },
 
     async get(caller: Caller, messageId: string): Promise<Message> {

@@ -73,6 +73,8 @@ export const ERROR_CODES = {
   poll_too_frequent: { status: 429, title: 'Polling faster than the workspace allows' },
   internal_error: { status: 500, title: 'Internal server error' },
   message_has_no_media: { status: 422, title: 'The message has no media to download' },
+  message_not_on_whatsapp: { status: 422, title: 'The message has not reached WhatsApp, so it cannot be quoted' },
+  media_not_accepted: { status: 422, title: 'WhatsApp does not accept this file for this kind of media' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -207,4 +209,14 @@ export const errors = {
       [{ field: 'message_id', message: 'names a message without media' }],
       { message_type: type },
     ),
+  /** A reply or reaction names a message WhatsApp has no id for (still queued, failed, or simulated away). */
+  messageNotOnWhatsapp: (field: string) =>
+    make(
+      'message_not_on_whatsapp',
+      `${field}: the message has no WhatsApp id yet (queued or failed), so WhatsApp cannot show what it refers to`,
+      [{ field, message: 'names a message WhatsApp does not know' }],
+    ),
+  /** A file outside Meta's documented limits for its kind of media (type, size). */
+  mediaNotAccepted: (field: string, message: string, extra: Record<string, unknown>) =>
+    make('media_not_accepted', `${field}: ${message}`, [{ field, message }], extra),
 };

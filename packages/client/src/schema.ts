@@ -546,6 +546,126 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/mark-as-read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Tell the contact their message was read, optionally with a typing indicator
+     * @description `message_id` names a message the contact sent (a message Parley sent is a 400; one without a WhatsApp id a 422 `message_not_on_whatsapp`). WhatsApp shows it and every earlier message read (blue ticks); with `typing_indicator` the contact also sees that a reply is being typed, until it is sent or for 25 seconds. Meta refusing is a 409. The inbox does the same when a team member opens the conversation (its typing indicator is a workspace setting).
+     */
+    post: operations['markAsRead'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/send-media-message': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an image, video, audio, document or sticker
+     * @description The file is one uploaded with upload-media (`media_id`) or a public https `media_url` WhatsApp fetches (a private or loopback address is refused). An uploaded file's type must be one WhatsApp takes for that kind of media (422 `media_not_accepted`). A caption is shown under images, videos and documents; a file name under documents. Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery.
+     */
+    post: operations['sendMediaMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/send-interactive-message': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send reply buttons, a list or a call-to-action URL button
+     * @description `button`: 1–3 `buttons` (unique ids and titles); `list`: a `button` label and `sections` with at most 10 rows in all; `cta_url`: `display_text` and an https `url`. A customer's tap arrives as an inbound interactive message with the button's or row's id. Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery.
+     */
+    post: operations['sendInteractiveMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/send-location': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a location pin
+     * @description Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery.
+     */
+    post: operations['sendLocation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/send-contacts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send contact cards
+     * @description `contacts` are Meta's contact objects: a `name` with `formatted_name`, then `phones`, `emails`, `urls`, `org`, `addresses`, `birthday`. A phone with a `wa_id` gets a Message button. Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery.
+     */
+    post: operations['sendContacts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/send-reaction': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * React with an emoji to one of the contact's messages
+     * @description `message_id` names a message (sent or received) that reached WhatsApp; an empty `emoji` removes the reaction. Allowed only within the 24-hour customer service window, like any free-form message.
+     */
+    post: operations['sendReaction'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/send-text-message': {
     parameters: {
       query?: never;
@@ -657,6 +777,26 @@ export interface paths {
      * @description The first call fetches the file from WhatsApp Cloud, checks the SHA-256 Meta reports and stores it at `DATA_DIR/media/<workspace id>/<media id>`; later calls answer from that file without calling Meta. It needs a full-access token (a read-only token is a 403 `insufficient_scope`). A message without media is a 422 `message_has_no_media`; a workspace on the simulator, a media id Meta no longer serves or a file that does not match Meta's SHA-256 is a 409 (nothing is stored).
      */
     post: operations['downloadMedia'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/upload-media': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upload a file for media messages (base64)
+     * @description The file (`data`, base64) is checked against WhatsApp's limits for its kind (`type`, default: the kind that takes `mime_type`): image jpeg/png ≤ 5 MB, video mp4/3gpp ≤ 16 MB, audio aac/amr/mpeg/mp4/ogg ≤ 16 MB, document (pdf, text, Office) ≤ 100 MB, sticker webp ≤ 100 KB (animated ≤ 500 KB); outside them the answer is 422 `media_not_accepted` and nothing is uploaded. It is then uploaded to the workspace's channel (WhatsApp Cloud's media endpoint; the simulator gives its own ids) and kept under `DATA_DIR/media/<workspace id>/<media id>`. Send it with send-media-message and the answered `media_id`. Meta refusing the upload is a 409. The request body may be up to about 134 MB.
+     */
+    post: operations['uploadMedia'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1048,7 +1188,9 @@ export interface components {
         | 'login_locked'
         | 'poll_too_frequent'
         | 'internal_error'
-        | 'message_has_no_media';
+        | 'message_has_no_media'
+        | 'message_not_on_whatsapp'
+        | 'media_not_accepted';
       /** @description The request path */
       instance: string;
       /** @description Quote this when reporting a problem */
@@ -1490,6 +1632,13 @@ export interface components {
        */
       updated_at: string;
     };
+    ReadReceipt: {
+      /** Format: uuid */
+      message_id: string;
+      /** @description The wamid WhatsApp was told about */
+      provider_message_id: string;
+      typing_indicator: boolean;
+    };
     DownloadedMedia: {
       /** Format: uuid */
       message_id: string;
@@ -1503,6 +1652,23 @@ export interface components {
       sha256: string;
       /** @description The file, relative to DATA_DIR: `media/<workspace id>/<media id>` */
       path: string;
+    };
+    UploadedMedia: {
+      /** @description The channel's media id: give it to send-media-message as `media_id` */
+      media_id: string;
+      /** @enum {string} */
+      type: 'image' | 'video' | 'audio' | 'document' | 'sticker';
+      mime_type: string;
+      /** @description Bytes */
+      size: number;
+      /** @description SHA-256 of the file, hex */
+      sha256: string;
+      filename: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
     };
     Sequence: {
       /** Format: uuid */
@@ -4741,6 +4907,908 @@ export interface operations {
       };
     };
   };
+  markAsRead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley id of a message the contact sent
+           */
+          message_id: string;
+          /** @description Also show the contact that a reply is being typed (until it is sent, or 25 s) */
+          typing_indicator?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReadReceipt'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  sendMediaMessage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Name the contact by `contact_id` or `phone`, and the file by `media_id` or `media_url` */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Parley contact id */
+          contact_id?: string | '';
+          /**
+           * @description International number; formatting is normalised (`+1 (415) 555-0100` = `+14155550100`)
+           * @example +14155550100
+           */
+          phone?: string;
+          /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
+          from_phone_number_id?: string;
+          /**
+           * Format: uuid
+           * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
+           */
+          reply_to_message_id?: string;
+          /**
+           * @description The kind of media, as WhatsApp shows it
+           * @enum {string}
+           */
+          type: 'image' | 'video' | 'audio' | 'document' | 'sticker';
+          /** @description The `media_id` upload-media answered */
+          media_id?: string;
+          /** @description A public https URL WhatsApp fetches the file from (instead of `media_id`) */
+          media_url?: string;
+          /** @description image, video and document only */
+          caption?: string;
+          /** @description document only: the file name the customer sees */
+          filename?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  sendInteractiveMessage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Name the contact by `contact_id` or `phone`; the fields after `footer` depend on `type` */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Parley contact id */
+          contact_id?: string | '';
+          /**
+           * @description International number; formatting is normalised (`+1 (415) 555-0100` = `+14155550100`)
+           * @example +14155550100
+           */
+          phone?: string;
+          /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
+          from_phone_number_id?: string;
+          /**
+           * Format: uuid
+           * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
+           */
+          reply_to_message_id?: string;
+          /**
+           * @description `button`: up to 3 reply buttons; `list`: a menu of up to 10 rows; `cta_url`: one link button
+           * @enum {string}
+           */
+          type: 'button' | 'list' | 'cta_url';
+          /** @description The message text */
+          body: string;
+          /** @description A bold first line */
+          header?: string;
+          /** @description A grey last line */
+          footer?: string;
+          /** @description `button` only */
+          buttons?: {
+            /** @description What the tap reports back (button_reply.id) */
+            id: string;
+            /** @description The button label */
+            title: string;
+          }[];
+          /** @description `list` only: the label of the button that opens the list */
+          button?: string;
+          /** @description `list` only: at most 10 rows in all */
+          sections?: {
+            /** @description The section heading */
+            title: string;
+            rows: {
+              /** @description What the choice reports back (list_reply.id) */
+              id: string;
+              /** @description The row label */
+              title: string;
+              /** @description A second line under the title */
+              description?: string;
+            }[];
+          }[];
+          /** @description `cta_url` only: the button label */
+          display_text?: string;
+          /** @description `cta_url` only: the https URL the button opens */
+          url?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  sendLocation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Name the contact by `contact_id` or `phone` */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Parley contact id */
+          contact_id?: string | '';
+          /**
+           * @description International number; formatting is normalised (`+1 (415) 555-0100` = `+14155550100`)
+           * @example +14155550100
+           */
+          phone?: string;
+          /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
+          from_phone_number_id?: string;
+          /**
+           * Format: uuid
+           * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
+           */
+          reply_to_message_id?: string;
+          /** @description Decimal degrees */
+          latitude: number;
+          /** @description Decimal degrees */
+          longitude: number;
+          /** @description The place’s name */
+          name?: string;
+          /** @description The place’s address */
+          address?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  sendContacts: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Name the contact by `contact_id` or `phone` */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Parley contact id */
+          contact_id?: string | '';
+          /**
+           * @description International number; formatting is normalised (`+1 (415) 555-0100` = `+14155550100`)
+           * @example +14155550100
+           */
+          phone?: string;
+          /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
+          from_phone_number_id?: string;
+          /**
+           * Format: uuid
+           * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
+           */
+          reply_to_message_id?: string;
+          /** @description Contact cards in Meta's format */
+          contacts: {
+            name: {
+              formatted_name: string;
+              first_name?: string;
+              last_name?: string;
+              middle_name?: string;
+              suffix?: string;
+              prefix?: string;
+            };
+            phones?: {
+              phone: string;
+              type?: string;
+              wa_id?: string;
+            }[];
+            emails?: {
+              email: string;
+              type?: string;
+            }[];
+            urls?: {
+              url: string;
+              type?: string;
+            }[];
+            org?: {
+              company?: string;
+              department?: string;
+              title?: string;
+            };
+            addresses?: {
+              street?: string;
+              city?: string;
+              state?: string;
+              zip?: string;
+              country?: string;
+              country_code?: string;
+              type?: string;
+            }[];
+            /** @description YYYY-MM-DD */
+            birthday?: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  sendReaction: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The contact is the message’s; `contact_id` or `phone`, when given, must name them */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Parley contact id */
+          contact_id?: string | '';
+          /**
+           * @description International number; formatting is normalised (`+1 (415) 555-0100` = `+14155550100`)
+           * @example +14155550100
+           */
+          phone?: string;
+          /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
+          from_phone_number_id?: string;
+          /**
+           * Format: uuid
+           * @description Parley id of the contact's message to react to; it must have reached WhatsApp
+           */
+          message_id: string;
+          /** @description One emoji; "" removes the reaction */
+          emoji: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   sendTextMessage: {
     parameters: {
       query?: never;
@@ -4764,6 +5832,11 @@ export interface operations {
           phone?: string;
           /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
           from_phone_number_id?: string;
+          /**
+           * Format: uuid
+           * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
+           */
+          reply_to_message_id?: string;
           /** @description The text; WhatsApp markup (*bold*, _italic_, ~strike~, ```mono```) passes through */
           message: string;
           /** @description Show a preview of the first URL (default false) */
@@ -4898,6 +5971,11 @@ export interface operations {
           phone?: string;
           /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
           from_phone_number_id?: string;
+          /**
+           * Format: uuid
+           * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
+           */
+          reply_to_message_id?: string;
           /**
            * Format: uuid
            * @description Parley template id
@@ -5453,6 +6531,131 @@ export interface operations {
       };
       /** @description No such resource in this workspace (not_found) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  uploadMedia: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: byte
+           * @description The file, base64-encoded
+           */
+          data: string;
+          /** @example image/jpeg */
+          mime_type: string;
+          /**
+           * @description The kind of media message it is for; default: the kind that takes this MIME type
+           * @enum {string}
+           */
+          type?: 'image' | 'video' | 'audio' | 'document' | 'sticker';
+          /** @description The file name (shown under a document) */
+          filename?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UploadedMedia'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -33,6 +33,7 @@ function newOutboundRow(
     campaign_id: campaignId,
     // Named by the sender; null: the contact's conversation number, else the default, when it is sent.
     channel_id: channelId,
+    reply_to_message_id: message.reply_to_message_id ?? null,
     created_at: at,
     updated_at: at,
   };
@@ -57,7 +58,7 @@ export function prepareOutbound(
   return refusalFor(contact, message, now) ?? newOutboundRow(newId(), contact, message, at, campaignId, channelId);
 }
 
-/** Rows per multi-row insert (13 bound values each, well under both engines' parameter limits). */
+/** Rows per multi-row insert (15 bound values each, well under both engines' parameter limits). */
 const INSERT_ROWS = 500;
 
 /**

@@ -3,6 +3,7 @@ import { dashboard } from '../../api';
 import { Link } from '../../router';
 import { ErrorNote, Page, formatTime, useAsync } from '../../ui';
 import { useLiveReload } from './events';
+import { InboxSettingsToggle } from './settings';
 import type { ConversationPage, ConversationSummary } from './types';
 
 const FILTERS = [
@@ -41,7 +42,7 @@ export function Inbox({ url }: { url: URL }) {
   const unread = conversations.filter((c) => c.unread > 0).length;
 
   return (
-    <Page title="Inbox">
+    <Page title="Inbox" actions={<InboxSettingsToggle />}>
       <nav class="tabs" aria-label="Conversations to show">
         {FILTERS.map((f) => (
           <Link key={f.value} href={`/inbox?filter=${f.value}`} aria-current={f.value === filter ? 'page' : undefined}>

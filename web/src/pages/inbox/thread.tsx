@@ -5,6 +5,7 @@ import { useSession } from '../../session';
 import { ErrorNote, Page, formatTime, useAsync } from '../../ui';
 import { useLiveReload } from './events';
 import { ReplyBox } from './reply';
+import { RICH_TYPES, RichContent } from './rich';
 import type { InboxMessage, Thread } from './types';
 
 /** One conversation: its messages (newest last, live), who handles it, and the reply box. */
@@ -139,6 +140,8 @@ function MessageBubble({ message: m }: { message: InboxMessage }) {
       )}
       {MEDIA.includes(m.type) ? (
         <Media message={m} />
+      ) : RICH_TYPES.includes(m.type) ? (
+        <RichContent message={m} />
       ) : (
         <p class="bubble-text">{m.preview ? bodyOf(m) : `${m.type} message`}</p>
       )}
@@ -179,28 +182,33 @@ function bodyOf(m: InboxMessage): string {
   return m.preview;
 }
 
-/** Received media through the dashboard's media endpoint: images inline, everything else as a link. */
+/**
+ * Media through the dashboard's media endpoint (received files, and files the team uploaded): images
+ * inline, everything else as a link. Media sent by link is shown as that link: the dashboard never
+ * loads a third party's file by itself.
+ */
 function Media({ message: m }: { message: InboxMessage }) {
   const [broken, setBroken] = useState(false);
-  const src = `/api/dashboard/media/${m.id}`;
+  const link = typeof m.content.link === 'string' ? m.content.link : null;
+  const src = link ?? `/api/dashboard/media/${m.id}`;
   const caption = typeof m.content.caption === 'string' ? m.content.caption : null;
-  const mime = typeof m.content.mime_type === 'string' ? m.content.mime_type : m.type;
-  const inline = (m.type === 'image' || m.type === 'sticker') && !broken && m.direction === 'inbound';
+  const filename = typeof m.content.filename === 'string' ? m.content.filename : null;
+  const mime = typeof m.content.mime_type === 'string' ? m.content.mime_type : (filename ?? m.type);
+  const inline = (m.type === 'image' || m.type === 'sticker') && !broken && !link;
   return (
     <figure class="bubble-media">
       {inline && (
-        <img src={src} alt={caption ?? `${m.type} from the contact`} loading="lazy" onError={() => setBroken(true)} />
+        <img
+          src={src}
+          alt={caption ?? (m.direction === 'inbound' ? `${m.type} from the contact` : `${m.type} you sent`)}
+          loading="lazy"
+          onError={() => setBroken(true)}
+        />
       )}
       <figcaption>
-        {m.direction === 'inbound' ? (
-          <a href={src} target="_blank" rel="noopener">
-            {m.type[0]!.toUpperCase() + m.type.slice(1)} ({mime})
-          </a>
-        ) : (
-          <span>
-            {m.type} ({mime})
-          </span>
-        )}
+        <a href={src} target="_blank" rel="noopener noreferrer">
+          {m.type[0]!.toUpperCase() + m.type.slice(1)} ({mime})
+        </a>
         {caption && <span> — {caption}</span>}
       </figcaption>
     </figure>

@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import type { ChannelService } from '../channels/channel.service.js';
+import { Timestamp } from '../http/responses.js';
+import type { Caller, Deps } from '../shared/context.js';
+import { errors } from '../shared/errors.js';
+import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
+import { MEDIA_ID, writeAtomically } from './media.js';
+import { mediaUploadRepository, type MediaUploadRow } from './media-upload.repository.js';
+import { MEDIA_TYPES, type MediaType } from './outbound/content.js';
+import { bareMimeType, checkMimeType, checkSize, LARGEST_MEDIA_BYTES, MEDIA_LIMITS } from './outbound/media-limits.js';
+
+/** The largest upload-media body: the largest file Meta takes, in base64, and room for the other fields. */
+export const UPLOAD_BODY_LIMIT = Math.ceil(LARGEST_MEDIA_BYTES / 3) * 4 + 64 * 1024;
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export const UploadMediaBody = Type.Object({
+  data: Type.String({
+    minLength: 1,
+    maxLength: UPLOAD_BODY_LIMIT,
+    contentEncoding: 'base64',
+    description: 'The file, base64-encoded',
+  }),
+  mime_type: Type.String({ minLength: 3, maxLength: 255, examples: ['image/jpeg'] }),
+  type: Type.Optional(
+    Type.String({
+      enum: [...MEDIA_TYPES],
+      description: 'The kind of media message it is for; default: the kind that takes this MIME type',
+    }),
+  ),
+  filename: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 240, description: 'The file name (shown under a document)' }),
+  ),
+});
+export type UploadMediaInput = Static<typeof UploadMediaBody>;
+
+export const UploadedMediaSchema = Type.Object(
+  {
+    media_id: Type.String({ description: "The channel's media id: give it to send-media-message as `media_id`" }),
+    type: Type.String({ enum: [...MEDIA_TYPES] }),
+    mime_type: Type.String(),
+    size: Type.Integer({ description: 'Bytes' }),
+    sha256: Type.String({ description: 'SHA-256 of the file, hex' }),
+    filename: Type.Union([Type.String(), Type.Null()]),
+    created_at: Timestamp(),
+  },
+  { $id: 'UploadedMedia' },
+);
+export type UploadedMedia = Static<typeof UploadedMediaSchema>;
+
+/**
+ * upload-media: a file checked against Meta's limits for its kind, uploaded to the workspace's channel
+ * (Meta's media endpoint, or the simulator), kept under DATA_DIR/media/<workspace>/<media id> for the
+ * inbox, and recorded so send-media-message can name it by id.
+ */
+export function createMediaUploadService({ db, clock, newId }: Deps, channels: ChannelService, dataDir: string) {
+  return {
+    async upload(caller: Caller, input: UploadMediaInput): Promise<UploadedMedia> {
+      const mimeType = bareMimeType(input.mime_type);
+      const type = input.type ? (input.type as MediaType) : kindOf(mimeType);
+      checkMimeType('mime_type', type, mimeType);
+      const bytes = decode(input.data);
+      checkSize('data', type, bytes);
+      const filename = input.filename ?? `${type}-${newId()}`;
+      const provider = await channels.providerOf(caller.workspaceId);
+      const mediaId = await provider.uploadMedia({ bytes, mimeType, filename });
+      if (!MEDIA_ID.test(mediaId)) throw new Error(`the channel answered an unusable media id: ${mediaId}`);
+      await writeAtomically(path.join(dataDir, 'media', caller.workspaceId, mediaId), bytes, newId());
+      const row: MediaUploadRow = {
+        workspace_id: caller.workspaceId,
+        media_id: mediaId,
+        type,
+        mime_type: mimeType,
+        size: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        filename: input.filename ?? null,
+        created_at: toStoredTimestamp(clock.now()),
+      };
+      await mediaUploadRepository(db).insert(row);
+      return presentUpload(row);
+    },
+  };
+}
+
+/** The first kind of media that takes this MIME type (image/webp is a sticker). */
+function kindOf(mimeType: string): MediaType {
+  const kind = MEDIA_TYPES.find((type) => MEDIA_LIMITS[type].mimeTypes.includes(mimeType));
+  if (!kind) {
+    throw errors.mediaNotAccepted('mime_type', `WhatsApp takes no media of type ${mimeType}`, {
+      accepted_mime_types: MEDIA_TYPES.flatMap((type) => MEDIA_LIMITS[type].mimeTypes),
+    });
+  }
+  return kind;
+}
+
+function decode(data: string): Buffer {
+  const compact = data.replace(/\s+/g, '');
+  if (!BASE64.test(compact) || compact.length % 4 === 1) throw errors.validation('data', 'must be base64');
+  const bytes = Buffer.from(compact, 'base64');
+  if (bytes.length === 0) throw errors.validation('data', 'is an empty file');
+  return bytes;
+}
+
+function presentUpload(row: MediaUploadRow): UploadedMedia {
+  return {
+    media_id: row.media_id,
+    type: row.type,
+    mime_type: row.mime_type,
+    size: row.size,
+    sha256: row.sha256,
+    filename: row.filename,
+    created_at: formatTimestamp(row.created_at),
+  };
+}
+
+export type MediaUploadService = ReturnType<typeof createMediaUploadService>;
