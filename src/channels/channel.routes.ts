@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { can, requirePermission } from '../accounts/roles.js';
 import type { Config } from '../config.js';
 import { principalOf, sessionUserOf, type Api } from '../http/types.js';
@@ -56,7 +57,7 @@ export function registerChannelRoutes(app: Api, channels: ChannelService): void 
         response: { 200: channel, ...actionErrors() },
       },
     },
-    async (request) => channels.add(principalOf(request), newChannelOf(request.body), request.body.default ?? false),
+    async (request) => channels.add(channelManager(request), newChannelOf(request.body), request.body.default ?? false),
   );
 
   app.post(
@@ -73,8 +74,14 @@ export function registerChannelRoutes(app: Api, channels: ChannelService): void 
         response: { 200: channel, ...actionErrors(404) },
       },
     },
-    async (request) => channels.remove(principalOf(request), request.body.channel_id),
+    async (request) => channels.remove(channelManager(request), request.body.channel_id),
   );
+}
+
+/** The caller of a channel change: any full token, or a dashboard user who may manage the channel (an owner). */
+function channelManager(request: FastifyRequest) {
+  if (request.sessionUser) requirePermission(request.sessionUser, 'manage_channel');
+  return principalOf(request);
 }
 
 /**
