@@ -6,7 +6,7 @@ import { principalOf, sessionUserOf, type Api } from '../http/types.js';
 import { actionErrors } from '../http/responses.js';
 import { recentMessages } from '../messages/recent-messages.js';
 import type { Deps } from '../shared/context.js';
-import type { ChannelService, CloudSettings } from './channel.service.js';
+import type { ChannelService } from './channel.service.js';
 import {
   AddChannelBody,
   ChannelFields,
@@ -113,10 +113,9 @@ export function registerChannelDashboardRoutes(
     async (request) => {
       const user = sessionUserOf(request);
       requirePermission(user, 'manage_channel');
-      const body = request.body;
-      if (body.provider === 'simulator') return channels.useSimulator(user);
-      const settings = newChannelOf(body, (await channels.savedAccessToken(user.workspaceId)) ?? '');
-      return channels.useWhatsappCloud(user, settings as CloudSettings);
+      const settings = newChannelOf(request.body, (await channels.savedAccessToken(user.workspaceId)) ?? '');
+      if (settings.provider === 'simulator') return channels.useSimulator(user);
+      return channels.useWhatsappCloud(user, settings);
     },
   );
 
