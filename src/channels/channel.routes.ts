@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { can, requirePermission } from '../accounts/roles.js';
 import type { Config } from '../config.js';
 import { principalOf, sessionUserOf, type Api } from '../http/types.js';
 import { actionErrors } from '../http/responses.js';
 import { recentMessages } from '../messages/recent-messages.js';
 import type { Deps } from '../shared/context.js';
-import type { ChannelService, CloudSettings } from './channel.service.js';
+import type { ChannelService } from './channel.service.js';
 import {
   AddChannelBody,
   ChannelFields,
@@ -56,7 +57,7 @@ export function registerChannelRoutes(app: Api, channels: ChannelService): void 
         response: { 200: channel, ...actionErrors() },
       },
     },
-    async (request) => channels.add(principalOf(request), newChannelOf(request.body), request.body.default ?? false),
+    async (request) => channels.add(channelManager(request), newChannelOf(request.body), request.body.default ?? false),
   );
 
   app.post(
@@ -73,8 +74,14 @@ export function registerChannelRoutes(app: Api, channels: ChannelService): void 
         response: { 200: channel, ...actionErrors(404) },
       },
     },
-    async (request) => channels.remove(principalOf(request), request.body.channel_id),
+    async (request) => channels.remove(channelManager(request), request.body.channel_id),
   );
+}
+
+/** The caller of a channel change: any full token, or a dashboard user who may manage the channel (an owner). */
+function channelManager(request: FastifyRequest) {
+  if (request.sessionUser) requirePermission(request.sessionUser, 'manage_channel');
+  return principalOf(request);
 }
 
 /**
@@ -106,10 +113,9 @@ export function registerChannelDashboardRoutes(
     async (request) => {
       const user = sessionUserOf(request);
       requirePermission(user, 'manage_channel');
-      const body = request.body;
-      if (body.provider === 'simulator') return channels.useSimulator(user);
-      const settings = newChannelOf(body, (await channels.savedAccessToken(user.workspaceId)) ?? '');
-      return channels.useWhatsappCloud(user, settings as CloudSettings);
+      const settings = newChannelOf(request.body, (await channels.savedAccessToken(user.workspaceId)) ?? '');
+      if (settings.provider === 'simulator') return channels.useSimulator(user);
+      return channels.useWhatsappCloud(user, settings);
     },
   );
 

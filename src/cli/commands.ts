@@ -40,6 +40,17 @@ function integerOption(value: string | undefined, field: string): number | undef
   return Number(value);
 }
 
+/** `channel set` and `channel add` options as the add-channel request body. */
+function channelBodyOf(options: Record<string, string | undefined>) {
+  return {
+    provider: options.provider,
+    phone_number_id: options['phone-number-id'],
+    waba_id: options['waba-id'],
+    access_token: options['access-token'],
+    messages_per_second: integerOption(options['messages-per-second'], 'messages-per-second'),
+  };
+}
+
 /** A JSON option value (e.g. --variables '["Ada","ORD-1"]'), held to the same rules as a request body. */
 function jsonOption(value: string, field: string): unknown {
   let parsed: unknown;
@@ -236,19 +247,9 @@ export const COMMANDS: Command[] = [
     },
     required: ['workspace', 'provider'],
     run: inWorkspace(async (services, caller, options) => {
-      if (options.provider === 'simulator') return services.channels.useSimulator(caller);
-      if (options.provider !== 'whatsapp-cloud') {
-        throw errors.validation('provider', 'must be simulator or whatsapp-cloud');
-      }
-      const missing = ['phone-number-id', 'waba-id', 'access-token'].filter((name) => !options[name]);
-      if (missing.length > 0) throw errors.validation(missing[0]!, 'is required for whatsapp-cloud');
-      const messagesPerSecond = integerOption(options['messages-per-second'], 'messages-per-second');
-      return services.channels.useWhatsappCloud(caller, {
-        phoneNumberId: options['phone-number-id']!,
-        wabaId: options['waba-id']!,
-        accessToken: options['access-token']!,
-        ...(messagesPerSecond !== undefined && { messagesPerSecond }),
-      });
+      const settings = newChannelOf(checked(AddChannelBody, channelBodyOf(options)));
+      if (settings.provider === 'simulator') return services.channels.useSimulator(caller);
+      return services.channels.useWhatsappCloud(caller, settings);
     }),
   },
   {
@@ -274,15 +275,8 @@ export const COMMANDS: Command[] = [
     },
     required: ['workspace', 'provider'],
     run: inWorkspace(async (services, caller, options) => {
-      const messagesPerSecond = integerOption(options['messages-per-second'], 'messages-per-second');
-      const body = checked(AddChannelBody, {
-        provider: options.provider,
-        phone_number_id: options['phone-number-id'],
-        waba_id: options['waba-id'],
-        access_token: options['access-token'],
-        messages_per_second: messagesPerSecond,
-      });
-      return services.channels.add(caller, newChannelOf(body), options.default !== undefined);
+      const settings = newChannelOf(checked(AddChannelBody, channelBodyOf(options)));
+      return services.channels.add(caller, settings, options.default !== undefined);
     }),
   },
   {

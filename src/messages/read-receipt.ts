@@ -39,7 +39,9 @@ export function createReadReceiptService({ db }: Deps, channels: Pick<ChannelSer
       if (!row.provider_message_id) throw errors.messageNotOnWhatsapp('message_id');
       const typing = input.typing_indicator ?? false;
       try {
-        await (await channels.providerOf(caller.workspaceId)).markRead(row.provider_message_id, typing);
+        // Meta is told by the number the message came in on.
+        const provider = await channels.providerOf(caller.workspaceId, row.channel_id);
+        await provider.markRead(row.provider_message_id, typing);
       } catch (error) {
         if (!(error instanceof GraphError)) throw error;
         throw errors.conflict(`Meta refused the read receipt: ${error.message}`, { meta_code: error.code });

@@ -71,26 +71,28 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     );
     assert.equal(await page.getByTestId('verify-token').textContent(), 'verify-me-please');
     await screenshot(page, 'settings-channel-simulator');
+    // The default channel's form (the Numbers section below has its own, with the same labels).
+    const sendThrough = page.getByRole('form', { name: 'Send through' });
 
     const number = graph.addPhoneNumber({ accessToken: 'EAAG-secret-token' });
-    await page.getByLabel('WhatsApp Cloud API').check();
-    await page.getByLabel('Phone number id').fill('not-a-number');
-    await page.getByLabel('WhatsApp Business Account id').fill(number.wabaId);
-    await page.getByLabel('Access token').fill('EAAG-mistyped-token');
+    await sendThrough.getByLabel('WhatsApp Cloud API').check();
+    await sendThrough.getByLabel('Phone number id').fill('not-a-number');
+    await sendThrough.getByLabel('WhatsApp Business Account id').fill(number.wabaId);
+    await sendThrough.getByLabel('Access token').fill('EAAG-mistyped-token');
     await page.getByRole('button', { name: 'Save channel' }).click();
     await page.getByText("must be Meta's numeric id").waitFor();
     assert.equal((await services.channels.get(owner)).provider, 'simulator', 'bad input changes nothing');
 
     // Meta is asked before anything is saved; its refusal is shown at the field to fix.
-    await page.getByLabel('Phone number id').fill(number.phoneNumberId);
+    await sendThrough.getByLabel('Phone number id').fill(number.phoneNumberId);
     await page.getByRole('button', { name: 'Save channel' }).click();
     await page.getByText('Meta does not accept this access token.').waitFor();
-    assert.equal(await page.getByLabel('Access token').getAttribute('aria-invalid'), 'true');
+    assert.equal(await sendThrough.getByLabel('Access token').getAttribute('aria-invalid'), 'true');
     await screenshot(page, 'settings-channel-refused');
     assert.equal((await services.channels.get(owner)).provider, 'simulator', 'a refused token changes nothing');
 
-    await page.getByLabel('Access token').fill('EAAG-secret-token');
-    await page.getByLabel('Messages per second').fill('20');
+    await sendThrough.getByLabel('Access token').fill('EAAG-secret-token');
+    await sendThrough.getByLabel('Messages per second').fill('20');
     await page.getByRole('button', { name: 'Save channel' }).click();
     await page.getByRole('status').getByText('Channel saved.').waitFor();
     const current = page.getByTestId('current-channel');
@@ -98,23 +100,30 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     await current.getByText(number.phoneNumberId).waitFor();
     assert.ok(!(await page.content()).includes('EAAG-secret-token'), 'the token is never shown');
     assert.equal(await services.channels.savedAccessToken(owner.workspaceId), 'EAAG-secret-token');
-    assert.deepEqual(await services.channels.get(owner), {
+    const { id, ...saved } = await services.channels.get(owner);
+    assert.ok(id);
+    assert.deepEqual(saved, {
       provider: 'whatsapp-cloud',
       phone_number_id: number.phoneNumberId,
+      display_phone_number: number.displayPhoneNumber,
+      verified_name: number.verifiedName,
       waba_id: number.wabaId,
       access_token_set: true,
       messages_per_second: 20,
+      is_default: true,
+      quality_rating: 'GREEN',
+      messaging_limit_tier: null,
     });
     await screenshot(page, 'settings-channel-cloud');
 
     // Changing the rate keeps the saved token when the token field is left blank.
     await page.reload();
-    await page.getByLabel('Messages per second').fill('30');
+    await sendThrough.getByLabel('Messages per second').fill('30');
     await page.getByRole('button', { name: 'Save channel' }).click();
-    await page.getByTestId('current-channel').getByText('30').waitFor();
+    await page.getByTestId('current-channel').getByText('30', { exact: true }).waitFor();
     assert.equal(await services.channels.savedAccessToken(owner.workspaceId), 'EAAG-secret-token');
 
-    await page.getByLabel('Simulator (try Parley without WhatsApp)').check();
+    await sendThrough.getByLabel('Simulator (try Parley without WhatsApp)').check();
     await page.getByRole('button', { name: 'Save channel' }).click();
     await page.getByTestId('current-channel').getByText('Current channel: Simulator').waitFor();
     assert.equal((await services.channels.get(owner)).provider, 'simulator');
@@ -143,6 +152,53 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     await screenshot(page, 'settings-channel-window-closed');
   });
 
+  test('Channel: the owner adds a second number, makes it the default, sees its quality, and removes the first', async () => {
+    const owner = await createOwner(server, 'Two Numbers Shop');
+    const [first, second] = [
+      graph.addPhoneNumber({ accessToken: 'EAAG-first-token' }),
+      graph.addPhoneNumber({ accessToken: 'EAAG-second-token' }),
+    ];
+    const { page } = await newPage(server);
+    await logIn(page, owner);
+    await page.goto('/settings/channel');
+    const numbers = page.getByTestId('numbers');
+    await numbers.getByText('Built-in simulator').waitFor();
+    const addForm = page.getByRole('form', { name: 'Add a number' });
+    const add = async (number: typeof first, token: string) => {
+      await addForm.getByLabel('Phone number id').fill(number.phoneNumberId);
+      await addForm.getByLabel('WhatsApp Business Account id').fill(number.wabaId);
+      await addForm.getByLabel('Access token').fill(token);
+      await addForm.getByRole('button', { name: 'Add number' }).click();
+    };
+
+    await add(first, 'EAAG-wrong-token');
+    await addForm.getByText('Meta does not accept this access token.').waitFor();
+    assert.equal(await addForm.getByLabel('Access token').getAttribute('aria-invalid'), 'true');
+    assert.equal((await services.channels.get(owner)).id, null, 'a refused token saves nothing');
+
+    await add(first, 'EAAG-first-token');
+    await addForm.getByText(`Number ${first.displayPhoneNumber} added.`).waitFor();
+    await addForm.getByLabel('Make it the default').check();
+    await add(second, 'EAAG-second-token');
+    await addForm.getByText(`Number ${second.displayPhoneNumber} added.`).waitFor();
+    const row = (number: typeof first) => numbers.getByRole('listitem').filter({ hasText: number.phoneNumberId });
+    await row(second).getByText('default').waitFor();
+    assert.equal(await row(first).getByText('default').count(), 0);
+    assert.match((await row(second).textContent()) ?? '', /WhatsApp Cloud.*quality GREEN/);
+    await screenshot(page, 'settings-channel-numbers');
+    assert.ok(!(await page.content()).includes('EAAG-second-token'), 'tokens are never shown');
+
+    await row(first)
+      .getByRole('button', { name: `Remove number ${first.phoneNumberId}` })
+      .click();
+    await row(first).waitFor({ state: 'detached' });
+    const channels = await services.channels.list(owner);
+    assert.deepEqual(
+      channels.map((c) => [c.phone_number_id, c.is_default]),
+      [[second.phoneNumberId, true]],
+    );
+  });
+
   test('Channel and Workspace: a member sees them read-only, and changing them is refused', async () => {
     const owner = await createOwner(server, 'Member Shop');
     const member = await createMember(owner);
@@ -164,6 +220,9 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     assert.equal(await page.getByTestId('verify-token').count(), 0, 'the verify token is for owners');
     const channel = await sendFromPage(page, 'PUT', '/api/dashboard/channel', { provider: 'simulator' });
     assert.deepEqual([channel.status, channel.body.code], [403, 'owner_only']);
+    assert.equal(await page.getByRole('form', { name: 'Add a number' }).count(), 0);
+    const added = await sendFromPage(page, 'POST', '/api/v1/actions/add-channel', { provider: 'simulator' });
+    assert.deepEqual([added.status, added.body.code], [403, 'owner_only']);
   });
 
   test('Workspace: the owner renames it and changes the time zone; the top bar follows', async () => {
@@ -296,7 +355,9 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     ] as const) {
       await page.goto(path);
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
-      if (path === '/settings/channel') await page.getByLabel('WhatsApp Cloud API').check();
+      if (path === '/settings/channel') {
+        await page.getByRole('form', { name: 'Send through' }).getByLabel('WhatsApp Cloud API').check();
+      }
       assert.deepEqual(await seriousAccessibilityViolations(page), [], path);
     }
 
@@ -305,7 +366,9 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     for (const path of ['/settings/channel', '/simulator']) {
       await phone.goto(path);
       await phone.getByRole('heading', { level: 1 }).waitFor();
-      if (path === '/settings/channel') await phone.getByLabel('WhatsApp Cloud API').check();
+      if (path === '/settings/channel') {
+        await phone.getByRole('form', { name: 'Send through' }).getByLabel('WhatsApp Cloud API').check();
+      }
       if (path === '/simulator') {
         await phone.getByLabel('Contact or phone number').fill('+14155550155');
         await phone.getByRole('button', { name: /\+14155550155/ }).click();

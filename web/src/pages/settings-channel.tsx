@@ -4,6 +4,10 @@ import { Link } from '../router';
 import { can, useSession } from '../session';
 import { CopyButton, ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
+import type { components } from '../../../packages/client/src/schema';
+
+/** One of the workspace's numbers, as list-channels shows it. */
+type BusinessNumber = components['schemas']['Channel'];
 
 type Provider = 'simulator' | 'whatsapp-cloud';
 
@@ -23,7 +27,7 @@ interface ChannelState {
   verify_token: string | null;
 }
 
-/** Settings → Channel: the simulator or WhatsApp Cloud, Meta's webhook, and a test message. */
+/** Settings → Channel: the workspace's numbers, the default channel, Meta's webhook, and a test message. */
 export function ChannelSettings() {
   const state = useAsync(() => dashboard.get<ChannelState>('channel'), []);
   return (
@@ -33,6 +37,7 @@ export function ChannelSettings() {
       {state.data && (
         <>
           <CurrentChannel channel={state.data.channel} />
+          <Numbers onChanged={state.reload} />
           <ChannelForm channel={state.data.channel} onSaved={state.reload} />
           <Webhook state={state.data} />
           <TestMessage provider={state.data.channel.provider} />
@@ -67,6 +72,160 @@ function CurrentChannel({ channel }: { channel: Channel }) {
         <dd>{channel.messages_per_second === 0 ? 'no limit' : channel.messages_per_second}</dd>
       </dl>
     </div>
+  );
+}
+
+/** The workspace's numbers: each with Meta's quality and tier; owners add and remove them. */
+function Numbers({ onChanged }: { onChanged: () => void }) {
+  const { user } = useSession();
+  const owner = can(user, 'manage_channel');
+  const list = useAsync(() => action<{ channels: BusinessNumber[] }>('list-channels'), []);
+  const changed = () => {
+    list.reload();
+    onChanged();
+  };
+  const [removing, setRemoving] = useState<string | null>(null);
+  const [removeError, setRemoveError] = useState<unknown>(null);
+  const removeNumber = async (channel: BusinessNumber) => {
+    setRemoving(channel.id);
+    setRemoveError(null);
+    try {
+      await action('remove-channel', { channel_id: channel.id });
+      changed();
+    } catch (error) {
+      setRemoveError(error);
+    } finally {
+      setRemoving(null);
+    }
+  };
+  return (
+    <section aria-labelledby="numbers-title">
+      <h2 id="numbers-title">Numbers</h2>
+      <p class="hint">
+        Replies go out on the number the customer last wrote to; other messages on the default, unless a send names its
+        number (<code>from_phone_number_id</code>).
+      </p>
+      <ErrorNote error={list.error ?? removeError} />
+      <ul class="settings-numbers" data-testid="numbers">
+        {list.data?.channels.map((channel) => (
+          <li key={channel.id ?? 'built-in'}>
+            <strong>
+              {channel.display_phone_number ?? (channel.id ? channel.phone_number_id : 'Built-in simulator')}
+            </strong>
+            {channel.verified_name && ` ${channel.verified_name}`}
+            {channel.is_default && <em> · default</em>}
+            <br />
+            {channel.provider === 'simulator' ? 'Simulator' : 'WhatsApp Cloud'}
+            {channel.phone_number_id && ` · phone number id ${channel.phone_number_id}`}
+            {channel.quality_rating && ` · quality ${channel.quality_rating}`}
+            {channel.messaging_limit_tier && ` · messaging limit ${channel.messaging_limit_tier}`}{' '}
+            {owner && channel.id && (
+              <button
+                type="button"
+                disabled={removing === channel.id}
+                aria-label={`Remove number ${channel.phone_number_id ?? channel.id}`}
+                onClick={() => void removeNumber(channel)}
+              >
+                Remove
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {owner && <AddNumber onAdded={changed} />}
+    </section>
+  );
+}
+
+/** Connects another number: Meta must confirm it, with the token given, before it is saved. */
+function AddNumber({ onAdded }: { onAdded: () => void }) {
+  const [provider, setProvider] = useState<Provider>('whatsapp-cloud');
+  const [phoneNumberId, setPhoneNumberId] = useState('');
+  const [wabaId, setWabaId] = useState('');
+  const [accessToken, setAccessToken] = useState('');
+  const [makeDefault, setMakeDefault] = useState(false);
+  const [added, setAdded] = useState<string | null>(null);
+  const add = useSubmit(async () => {
+    setAdded(null);
+    const cloud = provider === 'whatsapp-cloud' && { waba_id: wabaId, access_token: accessToken };
+    const channel = await action<BusinessNumber>('add-channel', {
+      provider,
+      ...(phoneNumberId && { phone_number_id: phoneNumberId }),
+      ...cloud,
+      default: makeDefault,
+    });
+    setPhoneNumberId('');
+    setAccessToken('');
+    setAdded(channel.display_phone_number ?? channel.phone_number_id ?? 'Simulator');
+    onAdded();
+  });
+  const fieldError = (field: string) => (add.error instanceof ApiError ? add.error.fieldMessage(field) : undefined);
+  return (
+    <form onSubmit={add.onSubmit} aria-labelledby="add-number-title">
+      <h3 id="add-number-title">Add a number</h3>
+      <div class="settings-choices">
+        <label>
+          <input
+            type="radio"
+            name="new-provider"
+            checked={provider === 'whatsapp-cloud'}
+            onChange={() => setProvider('whatsapp-cloud')}
+          />{' '}
+          WhatsApp Cloud API
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="new-provider"
+            checked={provider === 'simulator'}
+            onChange={() => setProvider('simulator')}
+          />{' '}
+          Simulated number
+        </label>
+      </div>
+      <div class="form-grid">
+        <TextField
+          label="Phone number id"
+          required={provider === 'whatsapp-cloud'}
+          inputMode="numeric"
+          value={phoneNumberId}
+          onValue={setPhoneNumberId}
+          error={fieldError('phone_number_id')}
+        />
+        {provider === 'whatsapp-cloud' && (
+          <>
+            <TextField
+              label="WhatsApp Business Account id"
+              required
+              inputMode="numeric"
+              value={wabaId}
+              onValue={setWabaId}
+              error={fieldError('waba_id')}
+            />
+            <TextField
+              label="Access token"
+              type="password"
+              autoComplete="off"
+              required
+              value={accessToken}
+              onValue={setAccessToken}
+              error={fieldError('access_token')}
+            />
+          </>
+        )}
+      </div>
+      <label>
+        <input type="checkbox" checked={makeDefault} onChange={(e) => setMakeDefault(e.currentTarget.checked)} /> Make
+        it the default
+      </label>
+      <button type="submit" disabled={add.busy}>
+        Add number
+      </button>
+      {!(add.error instanceof ApiError && add.error.problem.errors?.length) && <ErrorNote error={add.error} />}
+      <p role="status" class="status-line">
+        {added && `Number ${added} added.`}
+      </p>
+    </form>
   );
 }
 
