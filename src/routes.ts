@@ -39,7 +39,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerContactRoutes(app, services.contacts);
   registerOptOutRoutes(app, services.optOut);
   registerTagRoutes(app, services.tags);
-  registerTemplateRoutes(app, services.templates);
+  registerTemplateRoutes(app, services.templates, services.templateSubmission);
   registerTriggerRoutes(app, services.triggers);
   registerDropdownRoutes(app, services.dropdowns);
   registerMessageRoutes(app, services.messages, services.inbound);

@@ -17,6 +17,7 @@ import * as inbound from './migrations/0013_inbound.js';
 import * as delivery from './migrations/0014_delivery.js';
 import * as optOut from './migrations/0015_opt_out.js';
 import * as outbound from './migrations/0016_outbound.js';
+import * as templateSubmission from './migrations/0019_template_submission.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0014_delivery': delivery,
   '0015_opt_out': optOut,
   '0016_outbound': outbound,
+  '0019_template_submission': templateSubmission,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -128,6 +128,14 @@ export interface TemplateTranslationTable {
   header_content: string | null;
   footer: string | null;
   buttons: string;
+  /** Meta's id of this name + language, once submitted from Parley or synced. */
+  meta_template_id: Generated<string | null>;
+  /** Sample values submitted to Meta, keyed by variable id ("1", "header_1", "button_0_1"); JSON. */
+  examples: Generated<string | null>;
+  /** Meta's reason for the last rejection (or pause); null otherwise. */
+  rejection_reason: Generated<string | null>;
+  /** Meta's quality score: GREEN, YELLOW, RED or UNKNOWN; null until Meta rates it. */
+  quality_score: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

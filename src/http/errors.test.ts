@@ -293,6 +293,8 @@ describe(`errors (${ENGINE})`, () => {
       start_keywords: {},
       confirm: 'yes',
       limit: 'x',
+      category: 5,
+      translations: 'x',
     };
     const inputs: [string, string | undefined, number][] = [
       ['{"phone":', 'application/json', 400],

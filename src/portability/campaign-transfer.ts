@@ -188,6 +188,10 @@ function translationRow(t: TranslationInput): TranslationRow {
     header_content: t.header_content ?? null,
     footer: t.footer ?? null,
     buttons: JSON.stringify(t.buttons ?? []),
+    meta_template_id: null,
+    examples: null,
+    rejection_reason: null,
+    quality_score: null,
     created_at: '',
     updated_at: '',
   };

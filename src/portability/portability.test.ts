@@ -812,6 +812,9 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
         { type: 'QUICK_REPLY', text: 'Talk to a person' },
       ],
       placeholders: ['1', '2', '3'],
+      meta_template_id: null,
+      rejection_reason: null,
+      quality_score: null,
       translations: [{ language: 'en_US', status: 'APPROVED' }],
     });
     const sale = await get('spring_sale');

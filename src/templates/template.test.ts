@@ -115,6 +115,9 @@ describe(`templates (${ENGINE})`, () => {
         { type: 'QUICK_REPLY', text: 'Thanks' },
       ],
       placeholders: ['1', '2', '3'],
+      meta_template_id: null,
+      rejection_reason: null,
+      quality_score: null,
       translations: [{ language: 'en_US', status: 'APPROVED' }],
       created_at: createdAt,
     });
