@@ -57,7 +57,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerPasswordRoutes(app, services.passwords);
   registerSettingsRoutes(app, services.tokens, services.workspaces);
   registerChannelDashboardRoutes(app, services, config);
-  registerTemplateDashboardRoutes(app, services.templates, services.templateSync);
+  registerTemplateDashboardRoutes(app, services.templates, services.templateSync, services.templateSubmission);
   registerAutomationDashboardRoutes(app, services.deps.db);
   registerContactDashboardRoutes(app, { contacts: services.contacts, ...services.contactViews });
   registerInboxRoutes(

@@ -75,25 +75,6 @@ export function createTemplateService({ db, clock, newId }: Deps, cursors: Curso
       return presentTemplateDetail(template, translations);
     },
 
-    /** The dashboard's "new template": a name already taken is refused instead of merged into. */
-    async create(caller: Caller, input: TemplateInput): Promise<TemplateDetail> {
-      checkTranslations(input.translations);
-      if (await templateRepository(db).findByName(caller.workspaceId, input.name)) {
-        throw errors.validation('name', 'is already used by another template of this workspace');
-      }
-      const created = await this.upsert(caller, input);
-      return this.detail(caller, created.id);
-    },
-
-    /** The dashboard's edit: category and translations (upserted by language); Meta never renames a template. */
-    async update(caller: Caller, templateId: string, input: Omit<TemplateInput, 'name'>): Promise<TemplateDetail> {
-      const template = await templateRepository(db).findById(caller.workspaceId, templateId.toLowerCase());
-      if (!template) throw errors.notFound('template', 'template_id');
-      checkTranslations(input.translations);
-      await this.upsert(caller, { ...input, name: template.name });
-      return this.detail(caller, template.id);
-    },
-
     /** Templates with every translation, for export. */
     async exportAll(caller: Caller): Promise<{ template: TemplateRow; translations: TranslationRow[] }[]> {
       const templates = await templateRepository(db).all(caller.workspaceId);
