@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import { cliJson, runCli, stderrLines } from '../../test/cli.js';
 import { createWorkspace } from '../../test/factories.js';
 import { templateError } from '../../test/graph-stand-in.js';
 import { ENGINE } from '../../test/server.js';
@@ -325,5 +329,28 @@ describe(`template submission (${ENGINE})`, () => {
     assert.equal(await server.app.services.scheduler.runDue(ws.workspaceId), 1);
     const approved = await ws.action<Template>('get-template', { template_id: made.body.id });
     assert.equal(approved.body.status, 'APPROVED');
+  });
+
+  test('parley templates push › submits a template file, then an edit of the same name; a bad file exits 1', async () => {
+    const { ws, wabaId } = await cloudWorkspace();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-push-'));
+    const file = path.join(dir, 'seasonal.json');
+    fs.writeFileSync(file, JSON.stringify(SEASONAL));
+    const pushed = await cliJson<Template>(server, 'templates', 'push', '--workspace', ws.workspaceId, file);
+    assert.deepEqual([pushed.name, pushed.status], ['seasonal_promotion', 'PENDING']);
+    const [created] = requestsTo('POST', new RegExp(`^/${API_VERSION}/${wabaId}/message_templates$`));
+    assert.deepEqual(created!.body, SEASONAL_META_BODY);
+
+    const edited = { ...SEASONAL, translations: [{ language: 'en_US', body: 'Sale on now' }] };
+    fs.writeFileSync(file, JSON.stringify(edited));
+    const again = await cliJson<Template>(server, 'templates', 'push', '--workspace', ws.workspaceId, file);
+    assert.equal(again.id, pushed.id, 'the same template, edited');
+    const [edit] = requestsTo('POST', new RegExp(`^/${API_VERSION}/${pushed.meta_template_id}$`));
+    assert.deepEqual(edit!.body, { category: 'MARKETING', components: [{ type: 'BODY', text: 'Sale on now' }] });
+
+    fs.writeFileSync(file, JSON.stringify({ ...SEASONAL, name: 'Not Valid' }));
+    const bad = await runCli(server, 'templates', 'push', '--workspace', ws.workspaceId, file);
+    assert.equal(bad.code, 1);
+    assert.match(stderrLines(bad)[0] ?? '', /\/name/);
   });
 });

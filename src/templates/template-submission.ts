@@ -150,6 +150,17 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
       return templates.get(caller, template.id);
     },
 
+    /** `parley templates push`: a template file submitted as new, or as an edit of the template of that name. */
+    async push(caller: Caller, input: CreateTemplateInput): Promise<Template> {
+      const existing = await templateRepository(db).findByName(caller.workspaceId, input.name);
+      if (!existing) return this.create(caller, input);
+      return this.update(caller, {
+        template_id: existing.id,
+        category: input.category,
+        translations: input.translations,
+      });
+    },
+
     /** delete-template: deleted at Meta first (by name, or one translation by its id), then in Parley. */
     async remove(caller: Caller, input: DeleteTemplateInput): Promise<{ deleted: string[] }> {
       const template = await templateRepository(db).findById(caller.workspaceId, input.template_id.toLowerCase());
