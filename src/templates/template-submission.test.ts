@@ -353,4 +353,33 @@ describe(`template submission (${ENGINE})`, () => {
     assert.equal(bad.code, 1);
     assert.match(stderrLines(bad)[0] ?? '', /\/name/);
   });
+
+  test('update-template › a synced template is edited at Meta by the id the sync recorded', async () => {
+    const { ws, wabaId } = await cloudWorkspace();
+    const metaId = '594425479261596';
+    const components = [{ type: 'BODY', text: 'Your code is {{1}}' }];
+    // A template made in WhatsApp Manager: Meta lists it, and knows it by its id.
+    graph.setTemplates(wabaId, [
+      { id: metaId, name: 'login_code', language: 'en', status: 'APPROVED', category: 'UTILITY', components },
+    ]);
+    graph.submittedTemplates.set(metaId, {
+      wabaId,
+      name: 'login_code',
+      language: 'en',
+      category: 'UTILITY',
+      components,
+    });
+    await cliJson(server, 'templates', 'sync', '--workspace', ws.workspaceId);
+    const [synced] = (await ws.action<Template[]>('list-templates', {})).body;
+    assert.equal(synced?.meta_template_id, metaId);
+
+    const res = await ws.action<Template>('update-template', {
+      template_id: synced.id,
+      category: 'UTILITY',
+      translations: [{ language: 'en', body: 'Your login code is {{1}}', examples: { '1': '123456' } }],
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(requestsTo('POST', new RegExp(`^/${API_VERSION}/${metaId}$`)).length, 1);
+    assert.equal(requestsTo('POST', new RegExp(`^/${API_VERSION}/${wabaId}/message_templates$`)).length, 0);
+  });
 });

@@ -4,6 +4,7 @@ import type { MetaTemplate, MetaTemplateComponent } from '../channels/whatsapp-c
 import type { Caller, Deps } from '../shared/context.js';
 import type { TemplateQualityEvent, TemplateStatusEvent } from '../webhooks/whatsapp.payload.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import { templateRepository } from './template.repository.js';
 import { TemplateInputSchema, type TemplateInput, type TranslationInput } from './template.schema.js';
 import type { TemplateService } from './template.service.js';
 
@@ -23,6 +24,7 @@ export function createTemplateSyncService({ db, clock }: Deps, templates: Templa
       for await (const entry of (await channels.providerOf(caller.workspaceId)).syncTemplates()) entries.push(entry);
       const { inputs, skipped } = templateInputs(entries);
       for (const input of inputs) await templates.upsert(caller, input);
+      await templateRepository(db).recordMetaIds(caller.workspaceId, entries);
       const translations = inputs.reduce((sum, input) => sum + input.translations.length, 0);
       return { templates: inputs.length, translations, skipped };
     },

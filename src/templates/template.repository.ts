@@ -92,6 +92,24 @@ export function templateRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Meta's id of each synced name + language, so an edit from Parley reaches the same template at Meta. */
+    async recordMetaIds(workspaceId: string, entries: { id: string; name: string; language: string }[]): Promise<void> {
+      for (const entry of entries) {
+        await db
+          .updateTable('template_translations')
+          .set({ meta_template_id: entry.id })
+          .where('language', '=', entry.language)
+          .where('template_id', 'in', (eb) =>
+            eb
+              .selectFrom('templates')
+              .select('id')
+              .where('workspace_id', '=', workspaceId)
+              .where('name', '=', entry.name),
+          )
+          .execute();
+      }
+    },
+
     /** Deletes translations; a template left with none is deleted too (it could no longer be shown). */
     async deleteTranslations(templateId: string, languages: string[]): Promise<void> {
       await db.transaction().execute(async (trx) => {
