@@ -113,7 +113,7 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
     });
   }
 
-  /** The translation's id from the refusal on, and what is already with Meta. */
+  /** The 422 for Meta's refusal: the field its words point at, its words, and what was kept. */
   function refused(input: CreateTemplateInput, refusal: { index: number; reason: string }, acceptedCount: number) {
     const named = fieldOfReason(refusal.reason);
     const field = named === 'name' || named === 'category' ? named : `translations.${refusal.index}.${named}`;
