@@ -40,7 +40,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerOptOutRoutes(app, services.optOut);
   registerChannelRoutes(app, services.channels);
   registerTagRoutes(app, services.tags);
-  registerTemplateRoutes(app, services.templates);
+  registerTemplateRoutes(app, services.templates, services.templateSubmission);
   registerTriggerRoutes(app, services.triggers);
   registerDropdownRoutes(app, services.dropdowns);
   registerMessageRoutes(app, services.messages, services.inbound, services.readReceipts);
@@ -58,7 +58,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerPasswordRoutes(app, services.passwords);
   registerSettingsRoutes(app, services.tokens, services.workspaces);
   registerChannelDashboardRoutes(app, services, config);
-  registerTemplateDashboardRoutes(app, services.templates, services.templateSync);
+  registerTemplateDashboardRoutes(app, services.templates, services.templateSync, services.templateSubmission);
   registerAutomationDashboardRoutes(app, services.deps.db);
   registerContactDashboardRoutes(app, { contacts: services.contacts, ...services.contactViews });
   registerInboxRoutes(

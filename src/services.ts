@@ -34,6 +34,7 @@ import { createSequenceService } from './sequences/sequence.service.js';
 import { createFlowWebhookClient } from './flows/flow-webhook.js';
 import { createFlowService } from './flows/flow.service.js';
 import { createTagService } from './tags/tag.service.js';
+import { createTemplateSubmissionService } from './templates/template-submission.js';
 import { createTemplateSyncService } from './templates/template-sync.js';
 import { createTemplateService } from './templates/template.service.js';
 import { createTriggerService } from './triggers/trigger.service.js';
@@ -108,6 +109,7 @@ export function createServices(deps: Deps, config: Config) {
   const flows = createFlowService(deps, contacts, flowWebhooks, outbound, wakeFor, tagging);
   const sequences = createSequenceService(deps, contacts, tagging, wakeFor, () => flows.start);
   const campaigns = createCampaignService(deps, () => scheduler.wake(), channels);
+  const templateSubmission = createTemplateSubmissionService(deps, templates, channels);
   const scheduler = createScheduler(
     deps,
     {
@@ -115,6 +117,7 @@ export function createServices(deps: Deps, config: Config) {
       flow_timeout: flows.handlers.timeout,
       flow_webhook: flows.handlers.webhook,
       ...campaigns.handlers,
+      template_review: templateSubmission.reviewHandler,
     },
     wakeFor,
   );
@@ -158,6 +161,7 @@ export function createServices(deps: Deps, config: Config) {
     mediaUploads: createMediaUploadService(deps, channels, config.dataDir),
     readReceipts: createReadReceiptService(deps, channels),
     templateSync,
+    templateSubmission,
     workspaceEvents,
     webhooks: createWhatsappWebhookService({
       channels,

@@ -50,6 +50,11 @@ export interface GraphStandIn {
   /** The templates `GET /{version}/{wabaId}/message_templates` serves; an unset WABA is unknown to Meta. */
   setTemplates(wabaId: string, templates: MetaTemplate[]): void;
   /**
+   * Templates created (`POST /{wabaId}/message_templates`), edited (`POST /{templateId}`) and not yet
+   * deleted (`DELETE /{wabaId}/message_templates?name=…[&hsm_id=…]`), by Meta's id.
+   */
+  submittedTemplates: Map<string, SubmittedTemplate>;
+  /**
    * Media `GET /{version}/{mediaId}` describes and its download URL (on the stand-in) serves;
    * `sha256` overrides the digest reported, which is otherwise the hex SHA-256 of `bytes`.
    */
@@ -83,6 +88,15 @@ export interface StandInNumber {
   verifiedName: string;
 }
 
+/** A template translation as submitted, with the WABA it belongs to. */
+export interface SubmittedTemplate {
+  wabaId: string;
+  name: string;
+  language: string;
+  category: string;
+  components: unknown[];
+}
+
 export interface StandInMedia {
   bytes: Buffer;
   mime_type: string;
@@ -104,6 +118,7 @@ interface State {
   requests: RecordedRequest[];
   failures: { response: ScriptedResponse; remaining: number }[];
   templates: Map<string, MetaTemplate[]>;
+  submitted: Map<string, SubmittedTemplate>;
   media: Map<string, StandInMedia>;
   /** Message sends still to answer before holding starts; null when not holding. */
   hold: { answerFirst: number } | null;
@@ -144,6 +159,7 @@ export async function startGraphStandIn(options: { apiVersion: string; accessTok
     requests: [],
     failures: [],
     templates: new Map(),
+    submitted: new Map(),
     media: new Map(),
     hold: null,
     held: [],
@@ -180,6 +196,7 @@ export async function startGraphStandIn(options: { apiVersion: string; accessTok
       if (!state.wabaReaders.has(wabaId)) grantAccess(state, wabaId, state.accessToken);
       state.templates.set(wabaId, templates);
     },
+    submittedTemplates: state.submitted,
     setMedia: (mediaId, media) => state.media.set(mediaId, media),
     holdMessagesAfter: (count) => {
       state.hold = { answerFirst: count };
@@ -257,6 +274,14 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
   }
   if (readable && req.method === 'GET' && edge === 'message_templates' && state.templates.has(objectId)) {
     return sendPage(res, state.templates.get(objectId)!, url);
+  }
+  if (readable && edge === 'message_templates' && req.method === 'POST')
+    return createTemplate(state, res, objectId, body);
+  if (readable && edge === 'message_templates' && req.method === 'DELETE')
+    return deleteTemplate(state, res, objectId, url);
+  const submitted = known && edge === undefined ? state.submitted.get(objectId) : undefined;
+  if (submitted && req.method === 'POST' && mayRead(state, token, submitted.wabaId)) {
+    return editTemplate(res, submitted, body);
   }
   if (readable && req.method === 'GET' && edge === 'phone_numbers') return sendPhoneNumbers(state, res, objectId, url);
   if (readable && req.method === 'GET' && edge === undefined && state.numbers.has(objectId)) {
@@ -345,6 +370,75 @@ async function reportSent(deliver: (body: object) => Promise<boolean>, body: obj
     if (await deliver(body).catch(() => false)) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/**
+ * Meta's "Create and manage templates": `{"id": "572279198452421", "status": "PENDING", "category":
+ * "MARKETING"}`; a name that already has the language is refused as Meta does (subcode 2388024).
+ */
+function createTemplate(state: State, res: http.ServerResponse, wabaId: string, body: unknown): void {
+  const { name, language, category, components } = (body ?? {}) as Record<string, unknown>;
+  if (typeof name !== 'string' || typeof language !== 'string' || typeof category !== 'string') {
+    return send(res, 400, metaError(100, 'Invalid parameter', 'name, language and category are required'));
+  }
+  if (!Array.isArray(components) || !components.some((c) => (c as { type?: unknown }).type === 'BODY')) {
+    return send(res, 400, metaError(100, 'Invalid parameter', 'components must include a BODY'));
+  }
+  const taken = [...state.submitted.values()].some(
+    (t) => t.wabaId === wabaId && t.name === name && t.language === language,
+  );
+  if (taken) {
+    return send(
+      res,
+      400,
+      templateError(
+        2388024,
+        'Content in this language already exists',
+        `Content for ${language} already exists for the template ${name}.`,
+      ),
+    );
+  }
+  const id = String(randomInt(100_000_000_000_000, 300_000_000_000_000));
+  state.submitted.set(id, { wabaId, name, language, category, components });
+  send(res, 200, { id, status: 'PENDING', category });
+}
+
+/** Meta's template edit: `{"success": true}` (Meta reviews the template again). */
+function editTemplate(res: http.ServerResponse, template: SubmittedTemplate, body: unknown): void {
+  const { category, components } = (body ?? {}) as Record<string, unknown>;
+  if (Array.isArray(components)) template.components = components;
+  if (typeof category === 'string') template.category = category;
+  send(res, 200, { success: true });
+}
+
+/** Meta's template deletion by name (every language), or one translation with `hsm_id`: `{"success": true}`. */
+function deleteTemplate(state: State, res: http.ServerResponse, wabaId: string, url: URL): void {
+  const name = url.searchParams.get('name');
+  const hsmId = url.searchParams.get('hsm_id');
+  const matches = [...state.submitted.entries()].filter(
+    ([id, t]) => t.wabaId === wabaId && t.name === name && (hsmId === null || id === hsmId),
+  );
+  if (matches.length === 0) {
+    return send(res, 400, metaError(100, 'Invalid parameter', `No template named ${name} in this account`));
+  }
+  for (const [id] of matches) state.submitted.delete(id);
+  send(res, 200, { success: true });
+}
+
+/** A template management error: Meta adds a title and message for a person (`error_user_title`, `error_user_msg`). */
+export function templateError(subcode: number, userTitle: string, userMessage: string) {
+  return {
+    error: {
+      message: 'Invalid parameter',
+      type: 'OAuthException',
+      code: 100,
+      error_subcode: subcode,
+      is_transient: false,
+      error_user_title: userTitle,
+      error_user_msg: userMessage,
+      fbtrace_id: fbtraceId(),
+    },
+  };
 }
 
 /** Graph API cursor paging: `after` names the last item seen; `next` is an absolute URL, absent on the last page. */

@@ -20,6 +20,8 @@ export interface ExampleState {
   flowId: string;
   campaignId: string;
   channelId: string;
+  /** A template created through the tools (submitted to the simulator), then edited and deleted. */
+  submittedTemplateId: string;
 }
 
 export interface ToolExample {
@@ -139,6 +141,32 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     tool: 'get_template',
     input: (s) => ({ template_id: s.templateId }),
     expect: (result) => assert.deepEqual(result.placeholders, ['1', '2']),
+  },
+  {
+    tool: 'create_template',
+    input: () => ({
+      name: `mcp_welcome_${randomInt(1e9)}`,
+      category: 'UTILITY',
+      translations: [{ language: 'en', body: 'Welcome {{1}}', examples: { '1': 'Ada' } }],
+    }),
+    expect: (result, s) => {
+      assert.equal(result.status, 'PENDING');
+      s.submittedTemplateId = result.id as string;
+    },
+  },
+  {
+    tool: 'update_template',
+    input: (s) => ({
+      template_id: s.submittedTemplateId,
+      category: 'UTILITY',
+      translations: [{ language: 'en', body: 'Welcome back {{1}}', examples: { '1': 'Ada' } }],
+    }),
+    expect: (result) => assert.equal(result.body, 'Welcome back {{1}}'),
+  },
+  {
+    tool: 'delete_template',
+    input: (s) => ({ template_id: s.submittedTemplateId }),
+    expect: (result) => assert.deepEqual(result.deleted, ['en']),
   },
   {
     tool: 'simulate_inbound_message',

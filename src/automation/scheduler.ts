@@ -5,7 +5,8 @@ import type { Deps } from '../shared/context.js';
 import { noteQueued, queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 
-export type JobKind = 'sequence_step' | 'flow_timeout' | 'flow_webhook' | 'campaign_dispatch' | 'campaign_check';
+export type JobKind =
+  'sequence_step' | 'flow_timeout' | 'flow_webhook' | 'campaign_dispatch' | 'campaign_check' | 'template_review';
 
 export interface Job {
   id: string;

@@ -1,5 +1,5 @@
 import type { OutboundContent } from '../messages/outbound/content.js';
-import type { MediaFile, MetaTemplate } from './whatsapp-cloud.js';
+import type { MediaFile, MetaTemplate, MetaTemplateComponent } from './whatsapp-cloud.js';
 
 /** One message to send: Parley's id travels with it so the channel's status reports can name it. */
 export interface SendRequest {
@@ -40,6 +40,28 @@ export interface FetchedMedia {
   mimeType: string;
 }
 
+/** One template translation as the channel reviews it (Meta's name, language, category and components). */
+export interface TemplateSubmission {
+  name: string;
+  language: string;
+  category: string;
+  components: MetaTemplateComponent[];
+}
+
+/**
+ * What the channel said to a template submission: accepted for review under its id (with the status
+ * it gave), or refused with its reason. `reviewsAfterMs` is set when the channel will send no status
+ * webhook and Parley must apply its decision (APPROVED) itself after that delay: the simulator.
+ */
+export type TemplateOutcome =
+  { outcome: 'accepted'; metaTemplateId: string; status: string; reviewsAfterMs: number | null } | TemplateRefusal;
+
+/** The channel refused a template request; `reason` is its own words. */
+export interface TemplateRefusal {
+  outcome: 'refused';
+  reason: string;
+}
+
 /** A workspace's channel to its customers (Chatwoot's provider services are the model). */
 export interface ChannelProvider {
   /** True for the simulator: nothing leaves Parley, and customers' messages can be simulated. */
@@ -54,4 +76,10 @@ export interface ChannelProvider {
   markRead(providerMessageId: string, typing?: boolean): Promise<void>;
   /** Uploads a file for media messages to name; resolves with the channel's media id. */
   uploadMedia(file: MediaFile): Promise<string>;
+  /** Submits a new template translation for review. */
+  submitTemplate(template: TemplateSubmission): Promise<TemplateOutcome>;
+  /** Submits an edited translation (its category and components) for review again. */
+  editTemplate(metaTemplateId: string, template: TemplateSubmission): Promise<TemplateOutcome>;
+  /** Deletes a template: one translation when its id is given, else every language of the name. */
+  deleteTemplate(name: string, metaTemplateId?: string): Promise<{ outcome: 'deleted' } | TemplateRefusal>;
 }

@@ -5,6 +5,8 @@ import type { ChannelProvider } from './provider.js';
 /** The simulator's delivery receipts, after the send. */
 const SIMULATED_DELIVERY_MS = 1_000;
 const SIMULATED_READ_MS = 3_000;
+/** The simulator approves a submitted template after this long, as Meta's review would (durably: a job). */
+export const SIMULATED_REVIEW_MS = 10_000;
 
 /** Where the simulator's receipts go: the same path as Meta's status webhooks. */
 export interface StatusSink {
@@ -30,6 +32,9 @@ export function createSimulatorProvider(deps: { newId: () => string; statuses: (
     timer.unref();
     timers.add(timer);
   }
+
+  const underReview = (metaTemplateId: string) =>
+    ({ outcome: 'accepted', metaTemplateId, status: 'PENDING', reviewsAfterMs: SIMULATED_REVIEW_MS }) as const;
 
   const notOnWhatsapp = (what: string) => errors.conflict(`${what} WhatsApp Cloud; this workspace uses the simulator`);
 
@@ -57,6 +62,9 @@ export function createSimulatorProvider(deps: { newId: () => string; statuses: (
         markRead: () => Promise.resolve(),
         // Nothing leaves Parley: the simulator's media ids are its own, kept like Meta's.
         uploadMedia: () => Promise.resolve(`simulated-${deps.newId()}`),
+        submitTemplate: () => Promise.resolve(underReview(`simulated-${deps.newId()}`)),
+        editTemplate: (metaTemplateId) => Promise.resolve(underReview(metaTemplateId)),
+        deleteTemplate: () => Promise.resolve({ outcome: 'deleted' }),
       };
     },
 

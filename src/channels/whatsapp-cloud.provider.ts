@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { errors } from '../shared/errors.js';
 import type { OutboundContent } from '../messages/outbound/content.js';
-import type { ChannelProvider, SendError, SendOutcome } from './provider.js';
+import type { ChannelProvider, SendError, SendOutcome, TemplateRefusal } from './provider.js';
 import { GraphError, type GraphClient } from './whatsapp-cloud.js';
 import {
   contactsPayload,
@@ -92,7 +92,45 @@ export function whatsappCloudProvider(graph: GraphClient, channel: CloudChannel)
         });
       }
     },
+
+    submitTemplate: (template) =>
+      refusedOr(async () => {
+        const created = await graph.createTemplate(wabaId, accessToken, template);
+        return { outcome: 'accepted', metaTemplateId: created.id, status: created.status, reviewsAfterMs: null };
+      }),
+
+    editTemplate: (metaTemplateId, { category, components }) =>
+      refusedOr(async () => {
+        await graph.editTemplate(metaTemplateId, accessToken, { category, components });
+        // Meta reviews an edited template again; its answer is `{"success": true}`, the status comes by webhook.
+        return { outcome: 'accepted', metaTemplateId, status: 'PENDING', reviewsAfterMs: null };
+      }),
+
+    deleteTemplate: (name, metaTemplateId) =>
+      refusedOr(async () => {
+        await graph.deleteTemplate(wabaId, accessToken, name, metaTemplateId);
+        return { outcome: 'deleted' };
+      }),
   };
+}
+
+/**
+ * A template call whose refusal by Meta is an answer for the user (a 4xx naming what is wrong), not a
+ * failure; Meta being unreachable or overloaded is thrown on as a conflict to retry.
+ */
+async function refusedOr<T>(call: () => Promise<T>): Promise<T | TemplateRefusal> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof GraphError)) throw error;
+    if (error.retryable || error.outcomeUnknown) {
+      throw errors.conflict(`Meta did not answer the template request (${error.message}); retry`, {
+        meta_code: error.code,
+        retryable: true,
+      });
+    }
+    return { outcome: 'refused', reason: error.userMessage ?? error.message };
+  }
 }
 
 /**

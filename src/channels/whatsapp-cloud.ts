@@ -30,6 +30,12 @@ export interface GraphClient {
   uploadMedia(phoneNumberId: string, accessToken: string, file: MediaFile): Promise<{ id: string }>;
   /** Every template of a WhatsApp Business Account, fetching Meta's pages as they are consumed. */
   listTemplates(wabaId: string, accessToken: string): AsyncIterable<MetaTemplate>;
+  /** Submits one template translation for review: `POST /{waba_id}/message_templates`. */
+  createTemplate(wabaId: string, accessToken: string, template: NewMetaTemplate): Promise<CreatedMetaTemplate>;
+  /** Edits a submitted translation (Meta reviews it again): `POST /{template_id}`. */
+  editTemplate(metaTemplateId: string, accessToken: string, edit: MetaTemplateEdit): Promise<void>;
+  /** Deletes a template by name (every language), or one translation with its id as `hsm_id`. */
+  deleteTemplate(wabaId: string, accessToken: string, name: string, metaTemplateId?: string): Promise<void>;
   /**
    * What Meta says, asked with `accessToken`, about connecting a business phone number: the number as
    * the token reads it, if WhatsApp Business Account `wabaId` lists it among its numbers. Throws a
@@ -96,11 +102,39 @@ export type NumberDescription =
       metaMessage: string | null;
     };
 
+/** The body of `POST /{waba_id}/message_templates`. */
+export interface NewMetaTemplate {
+  name: string;
+  language: string;
+  category: string;
+  components: MetaTemplateComponent[];
+}
+
+/** Meta's answer to a template creation: its id, e.g. `{"id": "572279198452421", "status": "PENDING", "category": "MARKETING"}`. */
+export interface CreatedMetaTemplate {
+  id: string;
+  status: string;
+  category: string;
+}
+
+/** The body of `POST /{template_id}`: what an edit may change. */
+export interface MetaTemplateEdit {
+  category: string;
+  components: MetaTemplateComponent[];
+}
+
 export interface MetaTemplateComponent {
   type: string;
   format?: string;
   text?: string;
-  buttons?: { type: string; text?: string; url?: string; phone_number?: string; otp_type?: string }[];
+  buttons?: {
+    type: string;
+    text?: string;
+    url?: string;
+    phone_number?: string;
+    otp_type?: string;
+    example?: string[];
+  }[];
   example?: Record<string, unknown>;
 }
 
@@ -118,6 +152,8 @@ export interface GraphErrorFields {
   fbtraceId?: string;
   /** The request may have reached Meta and been acted on (the answer was lost): a send may have gone out. */
   outcomeUnknown?: boolean;
+  /** Meta's words for a person (`error_user_title: error_user_msg`), which template management errors carry. */
+  userMessage?: string;
 }
 
 /** A failed Graph API call, classified so the caller knows whether retrying can succeed. */
@@ -130,6 +166,7 @@ export class GraphError extends Error implements GraphErrorFields {
   readonly retryAfterMs?: number;
   readonly fbtraceId?: string;
   readonly outcomeUnknown: boolean;
+  readonly userMessage?: string;
 
   constructor(fields: GraphErrorFields, options?: ErrorOptions) {
     const prefix = fields.code === null ? '' : `(#${fields.code}) `;
@@ -143,6 +180,7 @@ export class GraphError extends Error implements GraphErrorFields {
     this.retryAfterMs = fields.retryAfterMs;
     this.fbtraceId = fields.fbtraceId;
     this.outcomeUnknown = fields.outcomeUnknown ?? false;
+    this.userMessage = fields.userMessage;
   }
 }
 
@@ -180,6 +218,8 @@ function isRetryable(httpStatus: number, code: number | null): boolean {
   return httpStatus === 429 || httpStatus >= 500;
 }
 
+type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
 interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -197,7 +237,7 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
   const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
 
   async function exchange(
-    method: 'GET' | 'POST',
+    method: HttpMethod,
     url: string,
     accessToken: string,
     payload?: object,
@@ -220,7 +260,7 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
     }
   }
 
-  async function call(method: 'GET' | 'POST', url: string, accessToken: string, payload?: object): Promise<unknown> {
+  async function call(method: HttpMethod, url: string, accessToken: string, payload?: object): Promise<unknown> {
     const response = await exchange(method, url, accessToken, payload);
     if (response.status < 200 || response.status >= 300) throw errorFromResponse(response, clock.now());
     return parseJson(response.text);
@@ -317,6 +357,20 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
     listTemplates: (wabaId, accessToken) =>
       listItems<MetaTemplate>(`${base}/${encodeURIComponent(wabaId)}/message_templates?limit=100`, accessToken),
 
+    async createTemplate(wabaId, accessToken, template) {
+      const url = `${base}/${encodeURIComponent(wabaId)}/message_templates`;
+      return createdTemplateOf(await call('POST', url, accessToken, template));
+    },
+
+    async editTemplate(metaTemplateId, accessToken, edit) {
+      await call('POST', `${base}/${encodeURIComponent(metaTemplateId)}`, accessToken, edit);
+    },
+
+    async deleteTemplate(wabaId, accessToken, name, metaTemplateId) {
+      const query = new URLSearchParams({ name, ...(metaTemplateId !== undefined && { hsm_id: metaTemplateId }) });
+      await call('DELETE', `${base}/${encodeURIComponent(wabaId)}/message_templates?${query}`, accessToken);
+    },
+
     async describeNumber(phoneNumberId, wabaId, accessToken) {
       let number: MetaPhoneNumber;
       try {
@@ -384,6 +438,14 @@ function phoneNumberOf(body: unknown): MetaPhoneNumber {
   }
   const rating = typeof quality_rating === 'string' ? quality_rating : null;
   return { id, display_phone_number, verified_name, quality_rating: rating };
+}
+
+function createdTemplateOf(body: unknown): CreatedMetaTemplate {
+  const { id, status, category } = (body ?? {}) as Record<string, unknown>;
+  if (typeof id !== 'string' || typeof status !== 'string') {
+    throw unexpectedResponse(200, 'no id or status in the template creation response');
+  }
+  return { id, status, category: typeof category === 'string' ? category : '' };
 }
 
 function headerValue(header: string | string[] | undefined): string | undefined {
@@ -483,7 +545,13 @@ function errorFromResponse(response: RawResponse, now: Date): GraphError {
     retryable: isRetryable(response.status, code),
     retryAfterMs: retryAfterMs(response.headers['retry-after'], now),
     fbtraceId: typeof error.fbtrace_id === 'string' ? error.fbtrace_id : undefined,
+    userMessage: userMessageOf(error),
   });
+}
+
+function userMessageOf(error: Record<string, unknown>): string | undefined {
+  const parts = [error.error_user_title, error.error_user_msg].filter((p) => typeof p === 'string' && p !== '');
+  return parts.length > 0 ? parts.join(': ') : undefined;
 }
 
 /** Messaging errors carry `{details}`; template management errors may carry a bare string. */

@@ -13,6 +13,7 @@ import { registerFormats } from '../shared/formats.js';
 import { unstorableJson } from '../shared/storable-json.js';
 import { formatTimestamp } from '../shared/time.js';
 import { CreateWebhookBody, ListDeliveriesBody } from '../outgoing/webhook.schema.js';
+import { CreateTemplateBody } from '../templates/template.schema.js';
 
 export interface CommandInput {
   config: Config;
@@ -292,6 +293,19 @@ export const COMMANDS: Command[] = [
     options: { workspace: text },
     required: ['workspace'],
     run: inWorkspace((services, caller) => services.templateSync.sync(caller)),
+  },
+  {
+    name: 'templates push',
+    usage: '--workspace ID FILE.json',
+    options: { workspace: text },
+    required: ['workspace'],
+    positionals: 1,
+    async run({ services: open, options, positionals }) {
+      const input = checked(CreateTemplateBody, await readJsonFile(positionals[0]!));
+      const services = await open();
+      const caller = await workspaceCaller(services, options.workspace!);
+      return services.templateSubmission.push(caller, input);
+    },
   },
   {
     name: 'simulate inbound',

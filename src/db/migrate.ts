@@ -19,6 +19,7 @@ import * as optOut from './migrations/0015_opt_out.js';
 import * as outbound from './migrations/0016_outbound.js';
 import * as richMessages from './migrations/0017_rich_messages.js';
 import * as templateParameters from './migrations/0018_template_parameters.js';
+import * as templateSubmission from './migrations/0019_template_submission.js';
 import * as channels from './migrations/0020_channels.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0016_outbound': outbound,
   '0017_rich_messages': richMessages,
   '0018_template_parameters': templateParameters,
+  '0019_template_submission': templateSubmission,
   '0020_channels': channels,
 };
 

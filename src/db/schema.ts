@@ -136,6 +136,14 @@ export interface TemplateTranslationTable {
   parameter_format: Generated<string>;
   /** JSON array of Meta's components Parley keeps but cannot send yet (carousel, limited-time offer). */
   other_components: Generated<string>;
+  /** Meta's id of this name + language, once submitted from Parley or synced. */
+  meta_template_id: Generated<string | null>;
+  /** Sample values submitted to Meta, keyed by variable id ("1", "header_1", "button_0_1"); JSON. */
+  examples: Generated<string | null>;
+  /** Meta's reason for the last rejection (or pause); null otherwise. */
+  rejection_reason: Generated<string | null>;
+  /** Meta's quality score: GREEN, YELLOW, RED or UNKNOWN; null until Meta rates it. */
+  quality_score: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

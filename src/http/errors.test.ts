@@ -319,6 +319,8 @@ describe(`errors (${ENGINE})`, () => {
       data: 5,
       mime_type: 5,
       typing_indicator: 'yes',
+      category: 5,
+      translations: 'x',
     };
     const inputs: [string, string | undefined, number][] = [
       ['{"phone":', 'application/json', 400],

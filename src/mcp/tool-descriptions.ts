@@ -34,6 +34,12 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
 
   getTemplate:
     "Fetches one WhatsApp message template by template_id: its body, header, buttons, the placeholders {{1}}, {{2}}… it expects, `variables` (every id a send must fill: body, header and button variables), `missing_capabilities`, its translations and each one's approval status. Call it before send_template_message to know which `variables` to pass and which language is APPROVED.",
+  createTemplate:
+    'Creates a WhatsApp message template and submits each translation to Meta for review (the simulator approves after a short delay). Give `examples`: a sample value for every variable, keyed "1", "2"… for the body, "header_1" for a text header, "button_<index>_1" for a URL button. The template starts PENDING; check get_template later for APPROVED or REJECTED (with `rejection_reason`). A refusal by Meta fails with template_refused naming the field.',
+  updateTemplate:
+    "Edits a template's category and translations (matched by language; a new language is added) and submits them to Meta for review again: the edited translation is PENDING until Meta decides. Needs examples like create_template. Meta never renames a template.",
+  deleteTemplate:
+    'Deletes a template at Meta and in Parley: every translation, or only `language`. Messages already sent are kept. Fails with template_refused, deleting nothing, when Meta refuses.',
   listTemplates:
     'Lists message templates, alphabetical, optionally filtered by name substring and by translation status (e.g. "APPROVED", the only ones that can be sent). Returns a page of `data` and `next_cursor`: pass next_cursor as `cursor` for the next page (`limit` up to 500); null means no more.',
 

@@ -190,6 +190,10 @@ function translationRow(t: TranslationInput): TranslationRow {
     buttons: JSON.stringify(t.buttons ?? []),
     parameter_format: t.parameter_format ?? 'POSITIONAL',
     other_components: JSON.stringify(t.other_components ?? []),
+    meta_template_id: null,
+    examples: null,
+    rejection_reason: null,
+    quality_score: null,
     created_at: '',
     updated_at: '',
   };

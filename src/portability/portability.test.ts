@@ -822,6 +822,9 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
         { id: 'button_0_1', label: 'Button "Track order" {{1}}' },
       ],
       missing_capabilities: [],
+      meta_template_id: null,
+      rejection_reason: null,
+      quality_score: null,
       translations: [{ language: 'en_US', status: 'APPROVED' }],
     });
     const sale = await get('spring_sale');

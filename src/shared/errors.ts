@@ -67,6 +67,7 @@ export const ERROR_CODES = {
   header_media_required: { status: 422, title: 'The template header needs a media URL' },
   template_not_sendable: { status: 422, title: 'The template uses a component Parley cannot send yet' },
   unknown_phone_number: { status: 422, title: 'The workspace has no channel with this phone number id' },
+  template_refused: { status: 422, title: 'Meta refused the template' },
   webhook_signature_invalid: { status: 401, title: 'The webhook signature does not match' },
   rate_limited: { status: 429, title: 'Too many requests' },
   login_locked: { status: 429, title: 'Too many failed logins; wait before trying again' },
@@ -105,6 +106,8 @@ export const errors = {
       resource,
     }),
   conflict: (message: string, extra: Record<string, unknown> = {}) => make('conflict', message, [], extra),
+  /** The channel (Meta) refused a template submission, edit or deletion; `message` carries its words. */
+  templateRefused: (field: string, message: string) => make('template_refused', message, [{ field, message }]),
   conflictOn: (field: string, message: string) => make('conflict', `${field}: ${message}`, [{ field, message }]),
   /** Says no more: whose number it is, or whether it is connected anywhere, is not the caller's business. */
   numberNotConnectable: () =>

@@ -2,22 +2,24 @@ import { Type } from '@sinclair/typebox';
 import { Uuid } from '../http/responses.js';
 import { sessionUserOf, type Api } from '../http/types.js';
 import { syncWithChanges } from './template-sync-changes.js';
+import type { TemplateSubmissionService } from './template-submission.js';
 import type { TemplateSyncService } from './template-sync.js';
-import { TemplateInputSchema } from './template.schema.js';
+import { CreateTemplateBody, UpdateTemplateBody } from './template.schema.js';
 import type { TemplateService } from './template.service.js';
 
 const hide = true;
 const IdParams = Type.Object({ id: Uuid('Parley template id') });
-const TemplateUpdateBody = Type.Omit(TemplateInputSchema, ['name'], { additionalProperties: false });
+const TemplateUpdateBody = Type.Omit(UpdateTemplateBody, ['template_id'], { additionalProperties: false });
 
 /**
  * The dashboard's template endpoints (session only): every translation in full, create and edit
- * (the public API only reads templates), and "Sync from WhatsApp". All go through TemplateService.
+ * (submitted to Meta, as create- and update-template do), and "Sync from WhatsApp".
  */
 export function registerTemplateDashboardRoutes(
   app: Api,
   templates: TemplateService,
   templateSync: TemplateSyncService,
+  submission: TemplateSubmissionService,
 ): void {
   const caller = (request: Parameters<typeof sessionUserOf>[0]) => ({
     workspaceId: sessionUserOf(request).workspaceId,
@@ -31,14 +33,21 @@ export function registerTemplateDashboardRoutes(
 
   app.post(
     '/api/dashboard/templates',
-    { config: { access: 'session' }, schema: { hide, body: TemplateInputSchema } },
-    async (request) => templates.create(caller(request), request.body),
+    { config: { access: 'session' }, schema: { hide, body: CreateTemplateBody } },
+    async (request) => {
+      const created = await submission.create(caller(request), request.body);
+      return templates.detail(caller(request), created.id);
+    },
   );
 
   app.put(
     '/api/dashboard/templates/:id',
     { config: { access: 'session' }, schema: { hide, params: IdParams, body: TemplateUpdateBody } },
-    async (request) => templates.update(caller(request), request.params.id, request.body),
+    async (request) => {
+      const input = { ...request.body, template_id: request.params.id };
+      const updated = await submission.update(caller(request), input);
+      return templates.detail(caller(request), updated.id);
+    },
   );
 
   app.post('/api/dashboard/templates/sync', { config: { access: 'session' }, schema: { hide } }, async (request) =>

@@ -2,7 +2,9 @@ import { Value } from '@sinclair/typebox/value';
 import type { ChannelService } from '../channels/channel.service.js';
 import type { MetaTemplate, MetaTemplateComponent } from '../channels/whatsapp-cloud.js';
 import type { Caller, Deps } from '../shared/context.js';
+import type { TemplateQualityEvent, TemplateStatusEvent } from '../webhooks/whatsapp.payload.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import { templateRepository } from './template.repository.js';
 import {
   BUTTON_TYPES,
   HEADER_TYPES,
@@ -28,20 +30,37 @@ export function createTemplateSyncService({ db, clock }: Deps, templates: Templa
       for await (const entry of (await channels.providerOf(caller.workspaceId)).syncTemplates()) entries.push(entry);
       const { inputs, skipped } = templateInputs(entries);
       for (const input of inputs) await templates.upsert(caller, input);
+      await templateRepository(db).recordMetaIds(caller.workspaceId, entries);
       const translations = inputs.reduce((sum, input) => sum + input.translations.length, 0);
       return { templates: inputs.length, translations, skipped };
     },
 
-    /** Meta's message_template_status_update: the translation's new status, in every workspace on that WABA. */
-    async applyStatus(wabaId: string, name: string, language: string, status: string): Promise<number> {
-      const workspaces = await channels.workspacesOfWaba(wabaId);
+    /**
+     * Meta's message_template_status_update (status, with the rejection or pause reason) and
+     * message_template_quality_update, for the translation in every workspace on that WABA: found by
+     * Meta's id, or by name and language when Parley never learnt the id (a template made in WhatsApp Manager).
+     */
+    async applyReview(event: TemplateStatusEvent | TemplateQualityEvent): Promise<number> {
+      const workspaces = await channels.workspacesOfWaba(event.wabaId);
       if (workspaces.length === 0) return 0;
+      const change =
+        event.kind === 'template_quality'
+          ? { quality_score: event.quality }
+          : { status: event.status, rejection_reason: event.status === 'APPROVED' ? null : event.reason };
       const result = await db
         .updateTable('template_translations')
-        .set({ status, updated_at: toStoredTimestamp(clock.now()) })
-        .where('language', '=', language)
+        .set({ ...change, updated_at: toStoredTimestamp(clock.now()) })
         .where('template_id', 'in', (eb) =>
-          eb.selectFrom('templates').select('id').where('name', '=', name).where('workspace_id', 'in', workspaces),
+          eb.selectFrom('templates').select('id').where('workspace_id', 'in', workspaces),
+        )
+        .where((eb) =>
+          eb.or([
+            eb('meta_template_id', '=', event.templateId),
+            eb.and([
+              eb('language', '=', event.language),
+              eb('template_id', 'in', eb.selectFrom('templates').select('id').where('name', '=', event.templateName)),
+            ]),
+          ]),
         )
         .executeTakeFirst();
       return Number(result.numUpdatedRows);

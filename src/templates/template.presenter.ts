@@ -31,6 +31,7 @@ export function presentTemplate(template: TemplateRow, translations: Translation
     ...(shown.footer ? { footer: shown.footer } : {}),
     buttons: JSON.parse(shown.buttons) as Button[],
     ...variablesOf(shown),
+    ...review(shown),
     translations: translations.map((t) => ({ language: t.language, status: t.status })),
     created_at: formatTimestamp(template.created_at),
   };
@@ -53,6 +54,11 @@ function variablesOf(row: TranslationRow) {
   };
 }
 
+/** Where Meta's review of a translation stands, beyond its status. */
+function review(t: TranslationRow) {
+  return { meta_template_id: t.meta_template_id, rejection_reason: t.rejection_reason, quality_score: t.quality_score };
+}
+
 /** One translation in full: what the dashboard shows when a user picks it. */
 export interface TranslationDetail {
   language: string;
@@ -63,6 +69,11 @@ export interface TranslationDetail {
   footer: string;
   buttons: Button[];
   placeholders: string[];
+  meta_template_id: string | null;
+  rejection_reason: string | null;
+  quality_score: string | null;
+  /** The sample values last submitted to Meta, keyed by variable id. */
+  examples: Record<string, string>;
 }
 
 /** A template with all its translations in full (dashboard only; the public API shows one). */
@@ -92,6 +103,8 @@ export function presentTemplateDetail(template: TemplateRow, translations: Trans
       footer: t.footer ?? '',
       buttons: JSON.parse(t.buttons) as Button[],
       placeholders: extractPlaceholders(t.body, translationParts(t).parameter_format),
+      ...review(t),
+      examples: t.examples ? (JSON.parse(t.examples) as Record<string, string>) : {},
     })),
     created_at: formatTimestamp(template.created_at),
   };

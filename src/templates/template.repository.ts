@@ -81,6 +81,52 @@ export function templateRepository(db: Kysely<Database>) {
             .orderBy('id')
             .execute(),
 
+    /** The simulator's review: the template's translation still PENDING under Meta's id `metaTemplateId` is approved. */
+    async approvePending(templateId: string, metaTemplateId: string, at: string): Promise<void> {
+      await db
+        .updateTable('template_translations')
+        .set({ status: 'APPROVED', rejection_reason: null, updated_at: at })
+        .where('template_id', '=', templateId)
+        .where('meta_template_id', '=', metaTemplateId)
+        .where('status', '=', 'PENDING')
+        .execute();
+    },
+
+    /** Meta's id of each synced name + language, so an edit from Parley reaches the same template at Meta. */
+    async recordMetaIds(workspaceId: string, entries: { id: string; name: string; language: string }[]): Promise<void> {
+      for (const entry of entries) {
+        await db
+          .updateTable('template_translations')
+          .set({ meta_template_id: entry.id })
+          .where('language', '=', entry.language)
+          .where('template_id', 'in', (eb) =>
+            eb
+              .selectFrom('templates')
+              .select('id')
+              .where('workspace_id', '=', workspaceId)
+              .where('name', '=', entry.name),
+          )
+          .execute();
+      }
+    },
+
+    /** Deletes translations; a template left with none is deleted too (it could no longer be shown). */
+    async deleteTranslations(templateId: string, languages: string[]): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .deleteFrom('template_translations')
+          .where('template_id', '=', templateId)
+          .where('language', 'in', languages)
+          .execute();
+        const left = await trx
+          .selectFrom('template_translations')
+          .select('id')
+          .where('template_id', '=', templateId)
+          .executeTakeFirst();
+        if (!left) await trx.deleteFrom('templates').where('id', '=', templateId).execute();
+      });
+    },
+
     /** All templates of a workspace with their translations, for export. */
     all: (workspaceId: string) =>
       db.selectFrom('templates').selectAll().where('workspace_id', '=', workspaceId).orderBy('name').execute(),

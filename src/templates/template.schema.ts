@@ -72,6 +72,15 @@ export const TemplateSchema = Type.Object(
     missing_capabilities: Type.Array(Type.String(), {
       description: 'What Parley cannot send in this template yet (e.g. "carousel"); empty when it can be sent',
     }),
+    meta_template_id: NullableField(Type.String({ description: "Meta's id of the translation shown, once submitted" })),
+    rejection_reason: NullableField(
+      Type.String({ description: 'Why Meta rejected (or paused) the translation shown; null otherwise' }),
+    ),
+    quality_score: NullableField(
+      Type.String({
+        description: "Meta's quality score of the translation shown (GREEN, YELLOW, RED, UNKNOWN); null until rated",
+      }),
+    ),
     translations: Type.Array(Type.Object({ language: Type.String(), status: Type.String() }), {
       description: 'Every translation and its status',
     }),
@@ -100,6 +109,17 @@ export const TemplateList = Type.Array(Type.Ref(TemplateSchema), {
 
 /** A page of list-templates (`paginate=cursor`). */
 export const TemplatePage = pageSchema(Type.Ref(TemplateSchema), 'TemplatePage');
+
+/** Sample values Meta reviews a template with, keyed by the template-variables pick-list's ids. */
+const Examples = Type.Record(
+  Type.String({ pattern: '^(\\d+|header_1|button_\\d+_1)$' }),
+  Type.String({ minLength: 1, maxLength: 1024 }),
+  {
+    description:
+      'A sample value for every variable, which Meta requires to review a template: body placeholders "1", "2"…, "header_1" for a text header\'s variable, "button_<index>_1" for a URL button\'s',
+    examples: [{ '1': 'Pablo', '2': '860198-230332', button_0_1: 'summer2023' }],
+  },
+);
 
 /** A translation as imported or synced. */
 export const TranslationInputSchema = Type.Object(
@@ -138,3 +158,54 @@ export const TemplateInputSchema = Type.Object(
   { additionalProperties: false },
 );
 export type TemplateInput = Static<typeof TemplateInputSchema>;
+
+/** A translation to submit to Meta: its status is Meta's to give; sample values for Meta's review. */
+export const SubmittedTranslationSchema = Type.Composite(
+  [Type.Omit(TranslationInputSchema, ['status']), Type.Object({ examples: Type.Optional(Examples) })],
+  { additionalProperties: false },
+);
+export type SubmittedTranslation = Static<typeof SubmittedTranslationSchema>;
+
+const submittedTranslations = Type.Array(SubmittedTranslationSchema, {
+  minItems: 1,
+  maxItems: 100,
+  description: 'Each translation (language) is submitted to Meta for review on its own',
+});
+
+/** create-template. */
+export const CreateTemplateBody = Type.Object(
+  {
+    name: TemplateInputSchema.properties.name,
+    category: TemplateInputSchema.properties.category,
+    translations: submittedTranslations,
+  },
+  { additionalProperties: false },
+);
+export type CreateTemplateInput = Static<typeof CreateTemplateBody>;
+
+/** update-template: translations are matched by language (a new language is submitted as new). */
+export const UpdateTemplateBody = Type.Object(
+  {
+    template_id: Uuid('Parley template id'),
+    category: TemplateInputSchema.properties.category,
+    translations: submittedTranslations,
+  },
+  { additionalProperties: false },
+);
+export type UpdateTemplateInput = Static<typeof UpdateTemplateBody>;
+
+export const DeletedTemplate = Type.Object({
+  deleted: Type.Array(Type.String(), { description: 'Languages of the translations deleted' }),
+});
+
+/** delete-template: the whole template (every language), or one translation. */
+export const DeleteTemplateBody = Type.Object(
+  {
+    template_id: Uuid('Parley template id'),
+    language: Type.Optional(
+      Type.String({ minLength: 2, maxLength: 15, description: 'Deletes only this translation; omit for all' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type DeleteTemplateInput = Static<typeof DeleteTemplateBody>;

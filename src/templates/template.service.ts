@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { cutPage, type CursorCodec, type Page, type PageRequest } from '../shared/cursor.js';
 import { errors, type FieldError } from '../shared/errors.js';
@@ -61,46 +63,7 @@ export function createTemplateService({ db, clock, newId }: Deps, cursors: Curso
 
     /** Creates or updates a template by name; translations are upserted by language. */
     async upsert(caller: Caller, input: TemplateInput): Promise<Template> {
-      const at = toStoredTimestamp(clock.now());
-      const templateId = await db.transaction().execute(async (trx) => {
-        const existing = await templateRepository(trx).findByName(caller.workspaceId, input.name);
-        const id = existing?.id ?? newId();
-        if (existing) {
-          await trx
-            .updateTable('templates')
-            .set({ category: input.category, updated_at: at })
-            .where('id', '=', id)
-            .execute();
-        } else {
-          await trx
-            .insertInto('templates')
-            .values({
-              id,
-              workspace_id: caller.workspaceId,
-              name: input.name,
-              category: input.category,
-              created_at: at,
-              updated_at: at,
-            })
-            .execute();
-        }
-        for (const translation of input.translations) {
-          const fields = translationFields(translation);
-          await trx
-            .insertInto('template_translations')
-            .values({
-              id: newId(),
-              template_id: id,
-              language: translation.language,
-              ...fields,
-              created_at: at,
-              updated_at: at,
-            })
-            .onConflict((oc) => oc.columns(['template_id', 'language']).doUpdateSet({ ...fields, updated_at: at }))
-            .execute();
-        }
-        return id;
-      });
+      const templateId = await db.transaction().execute((trx) => writeTemplate(trx, { clock, newId }, caller, input));
       return this.get(caller, templateId);
     },
 
@@ -110,25 +73,6 @@ export function createTemplateService({ db, clock, newId }: Deps, cursors: Curso
       const translations = template ? await templateRepository(db).translations([template.id]) : [];
       if (!template || translations.length === 0) throw errors.notFound('template', 'template_id');
       return presentTemplateDetail(template, translations);
-    },
-
-    /** The dashboard's "new template": a name already taken is refused instead of merged into. */
-    async create(caller: Caller, input: TemplateInput): Promise<TemplateDetail> {
-      checkTranslations(input.translations);
-      if (await templateRepository(db).findByName(caller.workspaceId, input.name)) {
-        throw errors.validation('name', 'is already used by another template of this workspace');
-      }
-      const created = await this.upsert(caller, input);
-      return this.detail(caller, created.id);
-    },
-
-    /** The dashboard's edit: category and translations (upserted by language); Meta never renames a template. */
-    async update(caller: Caller, templateId: string, input: Omit<TemplateInput, 'name'>): Promise<TemplateDetail> {
-      const template = await templateRepository(db).findById(caller.workspaceId, templateId.toLowerCase());
-      if (!template) throw errors.notFound('template', 'template_id');
-      checkTranslations(input.translations);
-      await this.upsert(caller, { ...input, name: template.name });
-      return this.detail(caller, template.id);
     },
 
     /** Templates with every translation, for export. */
@@ -149,7 +93,9 @@ export function headerProblem(t: Pick<TranslationInput, 'header_type' | 'header_
 }
 
 /** Problems upsert would meet, named by translation index so a form can show each beside its input. */
-function checkTranslations(translations: TranslationInput[]): void {
+export function checkTranslations(
+  translations: Pick<TranslationInput, 'language' | 'header_type' | 'header_content'>[],
+): void {
   const problems: FieldError[] = [];
   const seen = new Set<string>();
   translations.forEach((t, i) => {
@@ -168,6 +114,61 @@ function listFilter(input: TemplateFilter): TemplateFilter {
     throw errors.validation('status', `must be one of ${TEMPLATE_STATUSES.join(', ')}`);
   }
   return { name: input.name?.trim().toLowerCase() || undefined, status: status || undefined };
+}
+
+/** What Meta said to a translation Parley submitted (its id; the review starts afresh) and the samples sent. */
+export interface SubmittedFields {
+  meta_template_id: string;
+  examples: string;
+  rejection_reason: null;
+  quality_score: null;
+}
+
+/**
+ * Writes a template by name in the caller's transaction, its translations upserted by language
+ * (`submitted[i]` records Meta's answer to translation i, when it was submitted); returns its id.
+ */
+export async function writeTemplate(
+  trx: Kysely<Database>,
+  { clock, newId }: Pick<Deps, 'clock' | 'newId'>,
+  caller: Caller,
+  input: TemplateInput,
+  submitted: (SubmittedFields | undefined)[] = [],
+): Promise<string> {
+  const at = toStoredTimestamp(clock.now());
+  const existing = await templateRepository(trx).findByName(caller.workspaceId, input.name);
+  const id = existing?.id ?? newId();
+  if (existing) {
+    await trx.updateTable('templates').set({ category: input.category, updated_at: at }).where('id', '=', id).execute();
+  } else {
+    await trx
+      .insertInto('templates')
+      .values({
+        id,
+        workspace_id: caller.workspaceId,
+        name: input.name,
+        category: input.category,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  }
+  for (const [i, translation] of input.translations.entries()) {
+    const fields = { ...translationFields(translation), ...submitted[i] };
+    await trx
+      .insertInto('template_translations')
+      .values({
+        id: newId(),
+        template_id: id,
+        language: translation.language,
+        ...fields,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) => oc.columns(['template_id', 'language']).doUpdateSet({ ...fields, updated_at: at }))
+      .execute();
+  }
+  return id;
 }
 
 function translationFields(t: TranslationInput) {

@@ -126,6 +126,9 @@ describe(`templates (${ENGINE})`, () => {
         { id: 'button_0_1', label: 'Button "Track" {{1}}' },
       ],
       missing_capabilities: [],
+      meta_template_id: null,
+      rejection_reason: null,
+      quality_score: null,
       translations: [{ language: 'en_US', status: 'APPROVED' }],
       created_at: createdAt,
     });

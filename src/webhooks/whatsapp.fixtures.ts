@@ -44,6 +44,23 @@ export interface TemplateStatusOptions {
   reason?: string;
 }
 
+/**
+ * A `message_template_quality_update` body, as Meta's webhook reference documents it:
+ * `{previous_quality_score, new_quality_score, message_template_id, message_template_name, message_template_language}`.
+ */
+export function templateQualityWebhook(
+  options: Omit<TemplateStatusOptions, 'event' | 'reason'> & { previous: string; quality: string },
+): Json {
+  const value = {
+    previous_quality_score: options.previous,
+    new_quality_score: options.quality,
+    message_template_id: options.templateId,
+    message_template_name: options.name,
+    message_template_language: options.language,
+  };
+  return envelope(options.wabaId, { value, field: 'message_template_quality_update' });
+}
+
 /** A webhook body holding one `messages` change with the given value parts (contacts, messages, statuses). */
 export function messagesWebhook(line: BusinessLine, parts: Json): Json {
   const value = {

@@ -34,6 +34,8 @@ function summary(event: WebhookEvent): (string | null)[] {
       return [event.wamid, event.phoneNumberId];
     case 'template_status':
       return [event.templateName, event.status];
+    case 'template_quality':
+      return [event.templateName, event.quality];
     case 'marketing_preference':
       return [event.from, event.value];
     case 'account_event':

@@ -95,6 +95,17 @@ export interface TemplateStatusEvent {
   reason: string | null;
 }
 
+/** Meta's message_template_quality_update: a template translation's new quality score. */
+export interface TemplateQualityEvent {
+  kind: 'template_quality';
+  wabaId: string;
+  templateId: string;
+  templateName: string;
+  language: string;
+  /** GREEN, YELLOW, RED or UNKNOWN (quality pending). */
+  quality: string;
+}
+
 /** Meta's `user_preferences`: a WhatsApp user stopped or resumed marketing messages from the business. */
 export interface MarketingPreferenceEvent {
   kind: 'marketing_preference';
@@ -106,7 +117,12 @@ export interface MarketingPreferenceEvent {
 }
 
 export type WebhookEvent =
-  InboundMessageEvent | StatusEvent | TemplateStatusEvent | MarketingPreferenceEvent | AccountEvent;
+  | InboundMessageEvent
+  | StatusEvent
+  | TemplateStatusEvent
+  | TemplateQualityEvent
+  | MarketingPreferenceEvent
+  | AccountEvent;
 
 /**
  * A delivery's JSON (its signature already checked), every string made storable: an unstorable
@@ -137,6 +153,8 @@ function parseChange(entry: Json, change: Json): WebhookEvent[] {
       return parseMessagesChange(value);
     case 'message_template_status_update':
       return compact([templateStatus(entry, value)]);
+    case 'message_template_quality_update':
+      return compact([templateQuality(entry, value)]);
     default:
       return compact([accountEvent(entry, change.field, value)]);
   }
@@ -322,6 +340,19 @@ function templateStatus(entry: Json, value: Json): TemplateStatusEvent | null {
     status,
     reason: reason === 'NONE' ? null : reason,
   };
+}
+
+/** Meta's documented message_template_quality_update value: `new_quality_score` for the template id, name and language. */
+function templateQuality(entry: Json, value: Json): TemplateQualityEvent | null {
+  const wabaId = idText(entry.id);
+  const templateId = idText(value.message_template_id);
+  const templateName = text(value.message_template_name);
+  const language = text(value.message_template_language);
+  const quality = text(value.new_quality_score);
+  if (wabaId === null || templateId === null || templateName === null || language === null || quality === null) {
+    return null;
+  }
+  return { kind: 'template_quality', wabaId, templateId, templateName, language, quality };
 }
 
 /** The account-level fields Meta documents for a WhatsApp Business Account subscription. */

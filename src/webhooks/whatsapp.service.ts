@@ -30,7 +30,7 @@ export interface WebhookOutcome {
   statuses: number;
   /** Events for a phone number id no workspace has connected. */
   unrouted: number;
-  /** Template translations whose status Meta changed. */
+  /** Template translations whose status or quality score Meta changed. */
   template_statuses: number;
   /** Marketing stop/resume preferences applied to contacts (Meta's `user_preferences`). */
   marketing_preferences: number;
@@ -86,9 +86,8 @@ export function createWhatsappWebhookService({
     for (const [delivery, events] of deliveries.entries()) {
       const outcome = outcomes[delivery]!;
       for (const event of events) {
-        if (event.kind === 'template_status') {
-          const { wabaId, templateName, language, status } = event;
-          outcome.template_statuses += await templateSync.applyStatus(wabaId, templateName, language, status);
+        if (event.kind === 'template_status' || event.kind === 'template_quality') {
+          outcome.template_statuses += await templateSync.applyReview(event);
           continue;
         }
         if (event.kind === 'account_event') {

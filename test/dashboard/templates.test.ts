@@ -6,8 +6,11 @@ import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations
 import { createTemplate } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
+import { SIMULATED_REVIEW_MS } from '../../src/channels/simulator.provider.js';
+import { templateQualityWebhook, templateStatusWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
+import { templateError } from '../graph-stand-in.js';
 
-const { graph, server, connect } = await startWhatsappServer();
+const { graph, server, connect, postWebhook } = await startWhatsappServer();
 
 /** Meta's message_templates entry (one per name and language), as the template sync tests use it. */
 function metaTemplate(name: string, language: string, status: string, body: string) {
@@ -36,7 +39,7 @@ async function signedIn(options: { width?: number; bypassCSP?: boolean } = {}) {
 }
 
 describe(`dashboard: templates (${ENGINE})`, () => {
-  test('create a template with two translations; the PENDING one is viewable through the picker', async () => {
+  test('create a template with two translations: submitted for review, Pending, then approved by the simulator', async () => {
     const { owner, page } = await signedIn();
     await page.getByRole('link', { name: 'Templates' }).click();
     await page.getByRole('heading', { name: 'Templates' }).waitFor();
@@ -47,7 +50,6 @@ describe(`dashboard: templates (${ENGINE})`, () => {
     await page.getByLabel('Category').selectOption('UTILITY');
     const en = translation(page, 1);
     await en.getByLabel('Language').fill('en_US');
-    await en.getByLabel('Status').selectOption('APPROVED');
     await en.getByLabel('Header', { exact: true }).selectOption('TEXT');
     await en.getByLabel('Header text').fill('Order update');
     await en.getByLabel('Body').fill('Hi {{1}}, your order {{2}} has *shipped*.');
@@ -71,18 +73,26 @@ describe(`dashboard: templates (${ENGINE})`, () => {
     await en.getByLabel('Button 1 text').fill('Track');
     await en.getByLabel('Button 1 URL').fill('https://example.com/t/{{1}}');
     await en.getByRole('list', { name: 'Buttons' }).getByText('Track').waitFor();
+    await en.getByLabel('Sample for button 1’s {{1}}').fill('ORD-7');
 
     await page.getByRole('button', { name: 'Add translation' }).click();
     const de = translation(page, 2);
     await de.getByLabel('Language').fill('de');
-    await de.getByLabel('Status').selectOption('PENDING');
     await de.getByLabel('Body').fill('Hallo {{1}}, Bestellung {{2}} ist unterwegs.');
+    await de.getByLabel('Sample for {{1}}').fill('Ada');
     await screenshot(page, 'template-editor');
+
+    // A sample left out is named beside the samples, before anything is submitted.
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await de.locator('small.error', { hasText: 'Meta needs a sample value for 2' }).waitFor();
+    assert.deepEqual(await server.app.services.templates.list({ workspaceId: owner.workspaceId }, {}), []);
+    await de.getByLabel('Sample for {{2}}').fill('B-12');
 
     await page.getByRole('button', { name: 'Create template' }).click();
     await page.getByRole('heading', { name: 'order_update' }).waitFor();
-    // Opens on the translation get-template shows: the approved one.
     assert.equal(await page.getByLabel('Translation', { exact: true }).inputValue(), 'en_US');
+    await page.getByRole('heading', { name: 'en_US Pending' }).waitFor();
+    await page.getByTestId('meta-review').getByText('Submitted as').waitFor();
     await page.getByLabel('Translation', { exact: true }).selectOption('de');
     await page.getByTestId('template-body').getByText('Hallo {{1}}, Bestellung {{2}} ist unterwegs.').waitFor();
     await page.getByRole('heading', { name: 'de Pending' }).waitFor();
@@ -90,21 +100,82 @@ describe(`dashboard: templates (${ENGINE})`, () => {
     assert.match(page.url(), /\?language=de$/, 'the chosen translation is in the address, so it can be shared');
     await screenshot(page, 'template-view');
 
-    const [saved] = await server.app.services.templates.list({ workspaceId: owner.workspaceId }, {});
-    assert.deepEqual(saved?.translations, [
-      { language: 'en_US', status: 'APPROVED' },
-      { language: 'de', status: 'PENDING' },
-    ]);
-    assert.equal(saved?.footer, 'Reply STOP to opt out');
-    assert.deepEqual(saved?.buttons, [{ type: 'URL', text: 'Track', url: 'https://example.com/t/{{1}}' }]);
+    const detail = await server.app.services.templates.detail(
+      { workspaceId: owner.workspaceId },
+      page.url().split('/').at(-1)!.split('?')[0]!,
+    );
+    assert.deepEqual(
+      detail.translations.map((t) => [t.language, t.status, t.examples]),
+      [
+        ['en_US', 'PENDING', { '1': 'Ada', '2': 'ORD-7', button_0_1: 'ORD-7' }],
+        ['de', 'PENDING', { '1': 'Ada', '2': 'B-12' }],
+      ],
+    );
+
+    // The simulator's review is a job: due after its delay, approved when it runs.
+    server.clock.advance(SIMULATED_REVIEW_MS);
+    assert.equal(await server.app.services.scheduler.runDue(owner.workspaceId), 2);
+    await page.reload();
+    await page.getByRole('heading', { name: 'de Approved' }).waitFor();
 
     await page.getByRole('link', { name: 'Edit' }).click();
     await page.getByRole('heading', { name: 'Edit order_update' }).waitFor();
-    await translation(page, 2).getByLabel('Status').selectOption('APPROVED');
+    await translation(page, 2).getByText('Approved', { exact: true }).waitFor();
+    assert.equal(await translation(page, 2).getByLabel('Sample for {{2}}').inputValue(), 'B-12', 'samples are kept');
+    await translation(page, 2).getByLabel('Body').fill('Hallo {{1}}, Bestellung {{2}} ist da.');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('heading', { name: 'order_update' }).waitFor();
     await page.getByLabel('Translation', { exact: true }).selectOption('de');
-    await page.getByRole('heading', { name: 'de Approved' }).waitFor();
+    await page.getByRole('heading', { name: 'de Pending' }).waitFor();
+    await page.getByTestId('template-body').getByText('Hallo {{1}}, Bestellung {{2}} ist da.').waitFor();
+  });
+
+  test('on WhatsApp Cloud: Meta’s refusal beside the field; rejection reason and quality from its webhooks', async () => {
+    const { owner, page } = await signedIn();
+    const { wabaId } = await connect(owner.workspaceId);
+    graph.failNext({
+      status: 400,
+      body: templateError(2388024, 'Content in this language already exists', 'Content for en_US already exists.'),
+    });
+    await page.goto('/templates/new');
+    await page.getByLabel('Name', { exact: true }).fill('promo_code');
+    const en = translation(page, 1);
+    await en.getByLabel('Language').fill('en_US');
+    await en.getByLabel('Body').fill('Use code {{1}} today');
+    await en.getByLabel('Sample for {{1}}').fill('SAVE10');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await en.locator('small.error', { hasText: 'Content in this language already exists' }).waitFor();
+    assert.equal(await en.getByLabel('Language').getAttribute('aria-invalid'), 'true');
+
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('heading', { name: 'en_US Pending' }).waitFor();
+    const [metaId, submitted] = [...graph.submittedTemplates.entries()].find(([, t]) => t.wabaId === wabaId)!;
+    assert.equal(submitted.name, 'promo_code');
+    await postWebhook(
+      templateStatusWebhook({
+        wabaId,
+        templateId: Number(metaId),
+        name: 'promo_code',
+        language: 'en_US',
+        event: 'REJECTED',
+        reason: 'INCORRECT_CATEGORY',
+      }),
+    );
+    await postWebhook(
+      templateQualityWebhook({
+        wabaId,
+        templateId: Number(metaId),
+        name: 'promo_code',
+        language: 'en_US',
+        previous: 'UNKNOWN',
+        quality: 'RED',
+      }),
+    );
+    await page.reload();
+    await page.getByRole('heading', { name: 'en_US Rejected' }).waitFor();
+    await page.getByTestId('rejection-reason').getByText('Meta’s reason: Incorrect category').waitFor();
+    await page.getByTestId('meta-review').getByText(`Submitted as ${metaId} · Quality: Red`).waitFor();
+    await screenshot(page, 'template-rejected');
   });
 
   test('field errors appear beside their inputs and nothing is saved', async () => {

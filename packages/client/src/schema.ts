@@ -314,6 +314,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/create-template': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a template and submit it to Meta
+     * @description A new name (Meta's rule: lower case, digits, _). Give `examples`: a sample for every variable, which Meta requires. Each translation is submitted to the WhatsApp Business Account for review (`POST /{waba_id}/message_templates`; the simulator approves it after a short delay); its `status` is then PENDING until Meta decides, and `rejection_reason` says why Meta rejected it. A refusal by Meta is a 422 `template_refused` naming the field it most likely concerns, with Meta's words.
+     */
+    post: operations['createTemplate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/update-template': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Edit a template and submit it to Meta again
+     * @description Category and translations, matched by language: a translation Meta knows is edited (`POST /{template_id}`), a new language is created; others are left as they are. Meta never renames a template. Each translation is submitted to the WhatsApp Business Account for review (`POST /{waba_id}/message_templates`; the simulator approves it after a short delay); its `status` is then PENDING until Meta decides, and `rejection_reason` says why Meta rejected it. A refusal by Meta is a 422 `template_refused` naming the field it most likely concerns, with Meta's words.
+     */
+    post: operations['updateTemplate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/delete-template': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Delete a template at Meta and in Parley
+     * @description Every translation (Meta deletes the name), or only `language` (Meta deletes that translation by its id). Meta refusing is a 422 `template_refused`; then nothing is deleted in Parley.
+     */
+    post: operations['deleteTemplate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/triggers/new-message-received': {
     parameters: {
       query?: never;
@@ -1183,6 +1243,7 @@ export interface components {
         | 'header_media_required'
         | 'template_not_sendable'
         | 'unknown_phone_number'
+        | 'template_refused'
         | 'webhook_signature_invalid'
         | 'rate_limited'
         | 'login_locked'
@@ -1380,6 +1441,12 @@ export interface components {
       }[];
       /** @description What Parley cannot send in this template yet (e.g. "carousel"); empty when it can be sent */
       missing_capabilities: string[];
+      /** @description Meta's id of the translation shown, once submitted */
+      meta_template_id: string | null;
+      /** @description Why Meta rejected (or paused) the translation shown; null otherwise */
+      rejection_reason: string | null;
+      /** @description Meta's quality score of the translation shown (GREEN, YELLOW, RED, UNKNOWN); null until rated */
+      quality_score: string | null;
       /** @description Every translation and its status */
       translations: {
         language: string;
@@ -3998,6 +4065,442 @@ export interface operations {
       };
       /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createTemplate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Meta's rule: lower case, digits, _ */
+          name: string;
+          category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+          /** @description Each translation (language) is submitted to Meta for review on its own */
+          translations: {
+            language: string;
+            body: string;
+            header_type?: ('TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT') | null;
+            header_content?: string | null;
+            footer?: string | null;
+            buttons?: {
+              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP';
+              text: string;
+              /** @description May contain one {{n}} placeholder */
+              url?: string;
+              phone_number?: string;
+              /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
+              otp_type?: string;
+            }[];
+            parameter_format?: 'POSITIONAL' | 'NAMED';
+            /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
+            other_components?: {
+              type: string;
+            }[];
+            /**
+             * @description A sample value for every variable, which Meta requires to review a template: body placeholders "1", "2"…, "header_1" for a text header's variable, "button_<index>_1" for a URL button's
+             * @example {
+             *       "1": "Pablo",
+             *       "2": "860198-230332",
+             *       "button_0_1": "summer2023"
+             *     }
+             */
+            examples?: {
+              [key: string]: string;
+            };
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Template'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateTemplate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley template id
+           */
+          template_id: string;
+          category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+          /** @description Each translation (language) is submitted to Meta for review on its own */
+          translations: {
+            language: string;
+            body: string;
+            header_type?: ('TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT') | null;
+            header_content?: string | null;
+            footer?: string | null;
+            buttons?: {
+              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP';
+              text: string;
+              /** @description May contain one {{n}} placeholder */
+              url?: string;
+              phone_number?: string;
+              /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
+              otp_type?: string;
+            }[];
+            parameter_format?: 'POSITIONAL' | 'NAMED';
+            /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
+            other_components?: {
+              type: string;
+            }[];
+            /**
+             * @description A sample value for every variable, which Meta requires to review a template: body placeholders "1", "2"…, "header_1" for a text header's variable, "button_<index>_1" for a URL button's
+             * @example {
+             *       "1": "Pablo",
+             *       "2": "860198-230332",
+             *       "button_0_1": "summer2023"
+             *     }
+             */
+            examples?: {
+              [key: string]: string;
+            };
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Template'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteTemplate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley template id
+           */
+          template_id: string;
+          /** @description Deletes only this translation; omit for all */
+          language?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Languages of the translations deleted */
+            deleted: string[];
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -2,7 +2,13 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
 import { ErrorNote, Page, TextField, useSubmit } from '../../ui';
-import { CATEGORIES, categoryLabel, type TemplateDetail, type TranslationDetail } from './template-parts';
+import {
+  CATEGORIES,
+  categoryLabel,
+  neededExamples,
+  type TemplateDetail,
+  type TranslationDetail,
+} from './template-parts';
 import { TranslationFields, type TranslationDraft } from './translation-fields';
 
 let nextKey = 1;
@@ -38,14 +44,14 @@ function draftOf(t: TranslationDetail): TranslationDraft {
       url: b.url ?? '',
       phone_number: b.phone_number ?? '',
     })),
+    samples: t.examples,
   };
 }
 
 /** The API's translation input: empty optional parts are left out, as Meta's format has them. */
 function inputOf(d: TranslationDraft) {
-  return {
+  const translation = {
     language: d.language.trim(),
-    status: d.status,
     body: d.body,
     header_type: d.header_type || null,
     header_content: d.header_type ? d.header_content : null,
@@ -57,6 +63,11 @@ function inputOf(d: TranslationDraft) {
       ...(b.type === 'PHONE_NUMBER' && { phone_number: b.phone_number }),
     })),
   };
+  // Samples of variables the translation no longer has (an edited body) are not sent.
+  const examples = Object.fromEntries(
+    neededExamples(translation).flatMap((v) => (d.samples[v]?.trim() ? [[v, d.samples[v]]] : [])),
+  );
+  return { ...translation, examples };
 }
 
 /** New template (no id) or edit one: name, category and each translation, with a live preview. */
@@ -109,8 +120,8 @@ export function TemplateEditor({ id }: { id?: string }) {
         <Link href={id ? `/templates/${id}` : '/templates'}>← {id ? 'Back to the template' : 'All templates'}</Link>
       </p>
       <p class="hint">
-        Parley records templates; Meta approves them. Submit the template in WhatsApp Manager, then record it here (or
-        use Sync from WhatsApp, which also keeps statuses current).
+        {id ? 'Saving changes' : 'Creating the template'} submits each translation to Meta for review: it is Pending
+        until Meta approves or rejects it (the simulator approves it after a short while).
       </p>
       <form onSubmit={save.onSubmit} aria-label={title} noValidate>
         <div class="field-row">

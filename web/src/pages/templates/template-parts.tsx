@@ -1,15 +1,14 @@
 import type { ComponentChildren } from 'preact';
+import { neededExamples } from '../../../../src/templates/meta-components';
 import { extractPlaceholders } from '../../../../src/templates/placeholders';
 
-export { extractPlaceholders };
+export { extractPlaceholders, neededExamples };
 
 /** Meta's limit on a template footer. */
 export const FOOTER_MAX = 60;
 export const CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 export const HEADER_TYPES = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
 export const BUTTON_TYPES = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER'] as const;
-/** The statuses a user may record by hand; the rest arrive from Meta (sync, webhooks). */
-export const EDITABLE_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED'] as const;
 
 export interface TemplateButton {
   type: string;
@@ -38,6 +37,10 @@ export interface TranslationDetail {
   footer: string;
   buttons: TemplateButton[];
   placeholders: string[];
+  meta_template_id: string | null;
+  rejection_reason: string | null;
+  quality_score: string | null;
+  examples: Record<string, string>;
 }
 
 export interface TemplateDetail {

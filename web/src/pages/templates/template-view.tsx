@@ -75,7 +75,23 @@ export function TemplateView({ id, language }: { id: string; language: string | 
           {shown.status !== 'APPROVED' && (
             <p class="warning">Only approved translations can be sent; this one is {statusLabel(shown.status)}.</p>
           )}
+          {shown.rejection_reason && (
+            <p class="warning" data-testid="rejection-reason">
+              Meta’s reason: {statusLabel(shown.rejection_reason)}
+            </p>
+          )}
           <dl class="template-fields">
+            <dt>Meta’s review</dt>
+            <dd data-testid="meta-review">
+              {shown.meta_template_id ? (
+                <>
+                  Submitted as <code>{shown.meta_template_id}</code>
+                </>
+              ) : (
+                <span class="muted">Not submitted from Parley</span>
+              )}
+              {' · '}Quality: {shown.quality_score ? statusLabel(shown.quality_score) : 'not rated yet'}
+            </dd>
             <dt>Header</dt>
             <dd>
               {shown.header_type ? (

@@ -4,10 +4,10 @@ import { TextField } from '../../ui';
 import {
   BUTTON_TYPES,
   buttonLabel,
-  EDITABLE_STATUSES,
-  extractPlaceholders,
   FOOTER_MAX,
   HEADER_TYPES,
+  neededExamples,
+  StatusBadge,
   statusLabel,
   TemplatePreview,
 } from './template-parts';
@@ -24,14 +24,23 @@ export interface TranslationDraft {
   key: number;
   saved: boolean;
   language: string;
+  /** Meta's status of a saved translation (shown, never edited: Meta decides it). */
   status: string;
   header_type: string;
   header_content: string;
   body: string;
   footer: string;
   buttons: ButtonDraft[];
-  /** Sample values for the preview only; never saved. */
+  /** Sample values by variable id ("1", "header_1", "button_0_1"): Meta reviews with them; the preview shows them. */
   samples: Record<string, string>;
+}
+
+/** The label of a variable's sample input, by its id. */
+function sampleLabel(variable: string): string {
+  if (variable === 'header_1') return 'Sample for the header’s {{1}}';
+  const button = /^button_(\d+)_1$/.exec(variable);
+  if (button) return `Sample for button ${Number(button[1]) + 1}’s {{1}}`;
+  return `Sample for {{${variable}}}`;
 }
 
 const MAX_BUTTONS = 10;
@@ -48,7 +57,7 @@ export function TranslationFields(props: {
   const id = useId();
   const set = (patch: Partial<TranslationDraft>) => onChange({ ...draft, ...patch });
   const fieldError = (field: string) => props.error?.fieldMessage(`translations.${index}.${field}`);
-  const placeholders = extractPlaceholders(draft.body);
+  const variables = neededExamples({ ...draft, header_type: draft.header_type || null });
   const setButton = (i: number, patch: Partial<ButtonDraft>) =>
     set({ buttons: draft.buttons.map((b, j) => (j === i ? { ...b, ...patch } : b)) });
 
@@ -76,16 +85,12 @@ export function TranslationFields(props: {
               hint={draft.saved ? 'A saved translation keeps its language.' : 'Meta’s code, e.g. en_US, de, pt_BR'}
               error={fieldError('language')}
             />
-            <div class="field">
-              <label for={`${id}-status`}>Status</label>
-              <select id={`${id}-status`} value={draft.status} onChange={(e) => set({ status: e.currentTarget.value })}>
-                {[...new Set([...EDITABLE_STATUSES, draft.status])].map((s) => (
-                  <option key={s} value={s}>
-                    {statusLabel(s)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            {draft.saved && (
+              <div class="field">
+                <span class="field-label">Status</span>
+                <StatusBadge status={draft.status} />
+              </div>
+            )}
           </div>
           <div class="field-row">
             <div class="field">
@@ -122,17 +127,19 @@ export function TranslationFields(props: {
             hint="Numbered placeholders such as {{1}} are filled in when the message is sent."
             error={fieldError('body')}
           />
-          {placeholders.length > 0 && (
+          {variables.length > 0 && (
             <fieldset class="samples">
-              <legend>Sample values (preview only)</legend>
-              {placeholders.map((p) => (
+              <legend>Sample values (Meta reviews the template with them)</legend>
+              {variables.map((v) => (
                 <TextField
-                  key={p}
-                  label={`Sample for {{${p}}}`}
-                  value={draft.samples[p] ?? ''}
-                  onValue={(value) => set({ samples: { ...draft.samples, [p]: value } })}
+                  key={v}
+                  label={sampleLabel(v)}
+                  value={draft.samples[v] ?? ''}
+                  required
+                  onValue={(value) => set({ samples: { ...draft.samples, [v]: value } })}
                 />
               ))}
+              {fieldError('examples') && <small class="error">{fieldError('examples')}</small>}
             </fieldset>
           )}
           <FooterField
