@@ -45,6 +45,8 @@ export interface TemplateSubmission {
   name: string;
   language: string;
   category: string;
+  /** NAMED for `{{first_name}}` placeholders; Meta's default is POSITIONAL. */
+  parameter_format?: 'NAMED';
   components: MetaTemplateComponent[];
 }
 

@@ -107,6 +107,8 @@ export interface NewMetaTemplate {
   name: string;
   language: string;
   category: string;
+  /** NAMED for `{{first_name}}` placeholders; Meta's default is POSITIONAL. */
+  parameter_format?: 'NAMED';
   components: MetaTemplateComponent[];
 }
 
@@ -133,7 +135,8 @@ export interface MetaTemplateComponent {
     url?: string;
     phone_number?: string;
     otp_type?: string;
-    example?: string[];
+    /** A URL button's sample URL; a copy-code button's sample coupon (a plain string). */
+    example?: string[] | string;
   }[];
   example?: Record<string, unknown>;
 }

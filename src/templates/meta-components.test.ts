@@ -34,6 +34,44 @@ describe('metaComponents', () => {
     });
     assert.deepEqual(needed, ['1', '2', 'header_1', 'button_1_1']);
   });
+
+  test("a NAMED template's samples are Meta's named params; a copy-code button's sample is its coupon", () => {
+    // Meta's "Create and manage templates" (named parameters) and "Copy code buttons" examples.
+    const built = metaComponents({
+      body: 'Thank you, {{first_name}}! Your order number is {{order_number}}.',
+      header_type: 'TEXT',
+      header_content: 'Our {{sale_name}} is on!',
+      parameter_format: 'NAMED',
+      buttons: [{ type: 'COPY_CODE', text: 'Copy offer code' }],
+      examples: {
+        first_name: 'Pablo',
+        order_number: '860198-230332',
+        header_sale_name: 'Summer Sale',
+        button_0_coupon_code: '250FF',
+      },
+    });
+    assert.deepEqual(built, {
+      components: [
+        {
+          type: 'HEADER',
+          format: 'TEXT',
+          text: 'Our {{sale_name}} is on!',
+          example: { header_text_named_params: [{ param_name: 'sale_name', example: 'Summer Sale' }] },
+        },
+        {
+          type: 'BODY',
+          text: 'Thank you, {{first_name}}! Your order number is {{order_number}}.',
+          example: {
+            body_text_named_params: [
+              { param_name: 'first_name', example: 'Pablo' },
+              { param_name: 'order_number', example: '860198-230332' },
+            ],
+          },
+        },
+        { type: 'BUTTONS', buttons: [{ type: 'COPY_CODE', example: '250FF' }] },
+      ],
+    });
+  });
 });
 
 describe('fieldOfReason', () => {

@@ -1,16 +1,18 @@
 import type { MetaTemplateComponent } from '../channels/whatsapp-cloud.js';
 import type { FieldError } from '../shared/errors.js';
-import { extractPlaceholders } from './placeholders.js';
+import { extractPlaceholders, type ParameterFormat } from './placeholders.js';
+import { headerPlaceholders, variableSlots, type OtherComponent, type TranslationParts } from './template-variables.js';
 import type { Button } from './template.schema.js';
 
 /**
  * Parley's translation → Meta's template components, for submitting a template to the WABA
  * (`POST /{waba_id}/message_templates`, "Create and manage templates" in Meta's docs). The reverse,
  * Meta → Parley, is template-sync's `translationOf`: the two stay symmetric (a media header's
- * `header_content` is its `example.header_handle[0]` both ways).
+ * `header_content` is its `example.header_handle[0]` both ways; other components pass through whole).
  *
- * Sample values (`examples`) are keyed by the variable ids the template-variables pick-list uses:
- * body placeholders "1", "2"…, the text header's "header_1", a URL button's "button_<index>_1".
+ * Sample values (`examples`) are keyed by the variable ids the template-variables pick-list uses
+ * (`variableSlots`): body placeholders "1" or "first_name", "header_1", "button_<index>_1",
+ * "button_<index>_coupon_code".
  */
 export interface SubmittableTranslation {
   body: string;
@@ -18,8 +20,12 @@ export interface SubmittableTranslation {
   header_content?: string | null | undefined;
   footer?: string | null | undefined;
   buttons?: Button[] | undefined;
+  parameter_format?: string | undefined;
+  other_components?: OtherComponent[] | undefined;
   examples?: Record<string, string> | undefined;
 }
+
+type Sample = (id: string) => string;
 
 /** Meta's components for a translation, or the problems (field relative to the translation) that stop it. */
 export function metaComponents(
@@ -38,61 +44,96 @@ export function metaComponents(
     problems.push({ field: 'examples', message: `${unknown.join(', ')}: no such variable${expected}` });
   }
   if (problems.length > 0) return { problems };
-  const sample = (id: string) => examples[id]!;
+  const parts = partsOf(t);
+  const sample: Sample = (id) => examples[id]!;
   const components: MetaTemplateComponent[] = [];
-  const header = headerComponent(t, sample);
+  const header = headerComponent(parts, sample);
   if (header) components.push(header);
-  const bodyIds = extractPlaceholders(t.body);
-  components.push({
-    type: 'BODY',
-    text: t.body,
-    ...(bodyIds.length > 0 && { example: { body_text: [bodyIds.map(sample)] } }),
-  });
+  components.push({ type: 'BODY', text: t.body, ...textExample('body', t.body, parts.parameter_format, sample, '') });
   if (t.footer) components.push({ type: 'FOOTER', text: t.footer });
-  if (t.buttons?.length)
-    components.push({ type: 'BUTTONS', buttons: t.buttons.map((b, i) => metaButton(b, i, sample)) });
+  components.push(...(parts.other_components as MetaTemplateComponent[]));
+  if (parts.buttons.length > 0) {
+    components.push({ type: 'BUTTONS', buttons: parts.buttons.map((b, i) => metaButton(b, i, sample)) });
+  }
   return { components };
 }
 
-/** The variable ids a translation needs samples for, in the pick-list's order. */
+/**
+ * The variable ids a translation needs samples for, in the pick-list's order: every variable a send
+ * fills, except a limited-time offer's expiry (a send-time value Meta takes no sample for).
+ */
 export function neededExamples(t: SubmittableTranslation): string[] {
-  const header = t.header_type === 'TEXT' && hasPlaceholder(t.header_content) ? ['header_1'] : [];
-  const buttons = (t.buttons ?? []).flatMap((b, i) =>
-    b.type === 'URL' && hasPlaceholder(b.url) ? [`button_${i}_1`] : [],
-  );
-  return [...extractPlaceholders(t.body), ...header, ...buttons];
+  return variableSlots(partsOf(t))
+    .filter((slot) => slot.part !== 'offer')
+    .map((slot) => slot.id);
 }
 
-function hasPlaceholder(text: string | null | undefined): boolean {
-  return text ? extractPlaceholders(text).length > 0 : false;
+function partsOf(t: SubmittableTranslation): TranslationParts {
+  return {
+    body: t.body,
+    header_type: t.header_type ?? null,
+    header_content: t.header_content ?? null,
+    buttons: t.buttons ?? [],
+    parameter_format: t.parameter_format === 'NAMED' ? 'NAMED' : 'POSITIONAL',
+    other_components: t.other_components ?? [],
+  };
 }
 
-function headerComponent(t: SubmittableTranslation, sample: (id: string) => string): MetaTemplateComponent | null {
-  if (!t.header_type || !t.header_content) return null;
-  if (t.header_type !== 'TEXT') {
-    // Meta takes a media header's sample as an uploaded asset handle, which Parley keeps as the header content.
-    return { type: 'HEADER', format: t.header_type, example: { header_handle: [t.header_content] } };
+/**
+ * Meta's `example` of a text's variables: `<part>_text` lists the numbered samples in order (the body's
+ * nested once more); a NAMED template's `<part>_text_named_params` pairs each name with its sample.
+ */
+function textExample(part: 'body' | 'header', text: string, format: ParameterFormat, sample: Sample, prefix: string) {
+  const placeholders = extractPlaceholders(text, format);
+  if (placeholders.length === 0) return {};
+  if (format === 'NAMED') {
+    const params = placeholders.map((name) => ({ param_name: name, example: sample(prefix + name) }));
+    return { example: { [`${part}_text_named_params`]: params } };
   }
+  const samples = placeholders.map((p) => sample(prefix + p));
+  return { example: { [`${part}_text`]: part === 'body' ? [samples] : samples } };
+}
+
+function headerComponent(parts: TranslationParts, sample: Sample): MetaTemplateComponent | null {
+  if (!parts.header_type || !parts.header_content) return null;
+  if (parts.header_type !== 'TEXT') {
+    // Meta takes a media header's sample as an uploaded asset handle, which Parley keeps as the header content.
+    return { type: 'HEADER', format: parts.header_type, example: { header_handle: [parts.header_content] } };
+  }
+  const example = headerPlaceholders(parts).length > 0 ? textExample : () => ({});
   return {
     type: 'HEADER',
     format: 'TEXT',
-    text: t.header_content,
-    ...(hasPlaceholder(t.header_content) && { example: { header_text: [sample('header_1')] } }),
+    text: parts.header_content,
+    ...example('header', parts.header_content, parts.parameter_format, sample, 'header_'),
   };
 }
 
 type MetaButton = NonNullable<MetaTemplateComponent['buttons']>[number];
 
-function metaButton(b: Button, index: number, sample: (id: string) => string): MetaButton {
-  if (b.type === 'PHONE_NUMBER') return { type: 'PHONE_NUMBER', text: b.text, phone_number: b.phone_number ?? '' };
-  if (b.type !== 'URL') return { type: b.type, text: b.text };
-  return {
-    type: 'URL',
-    text: b.text,
-    url: b.url ?? '',
-    // Meta's sample for a URL variable is the whole URL with the variable filled in.
-    ...(hasPlaceholder(b.url) && { example: [fillFirst(b.url!, sample(`button_${index}_1`))] }),
-  };
+function metaButton(b: Button, index: number, sample: Sample): MetaButton {
+  switch (b.type) {
+    case 'PHONE_NUMBER':
+      return { type: 'PHONE_NUMBER', text: b.text, phone_number: b.phone_number ?? '' };
+    // Meta's "Copy code buttons": the sample coupon is a plain string.
+    case 'COPY_CODE':
+      return { type: 'COPY_CODE', example: sample(`button_${index}_coupon_code`) };
+    // Meta's authentication templates: `{"type": "OTP", "otp_type": "COPY_CODE", "text": "Copy code"}`.
+    case 'OTP':
+      return { type: 'OTP', otp_type: b.otp_type ?? 'COPY_CODE', text: b.text };
+    case 'URL':
+      return {
+        type: 'URL',
+        text: b.text,
+        url: b.url ?? '',
+        // Meta's sample for a URL variable is the whole URL with the variable filled in.
+        ...(extractPlaceholders(b.url ?? '').length > 0 && {
+          example: [fillFirst(b.url!, sample(`button_${index}_1`))],
+        }),
+      };
+    default:
+      return { type: b.type, text: b.text };
+  }
 }
 
 function fillFirst(url: string, value: string): string {

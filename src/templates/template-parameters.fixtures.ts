@@ -64,7 +64,7 @@ export const couponTemplate: MetaTemplate = {
       ],
     },
   ],
-} as MetaTemplate;
+};
 
 /** "Copy code authentication templates": Meta's fixed body with the code as {{1}}, an OTP button. */
 export const authenticationTemplate: MetaTemplate = {

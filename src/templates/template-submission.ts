@@ -60,6 +60,8 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
         name: input.name,
         language: t.language,
         category: input.category,
+        // Meta reads `{{first_name}}` as a named parameter only when the request says so.
+        ...(t.parameter_format === 'NAMED' && { parameter_format: 'NAMED' as const }),
         components: components[index]!,
       };
       const outcome = await send(provider, submission, metaIds.get(t.language) ?? null);
