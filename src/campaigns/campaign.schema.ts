@@ -52,8 +52,21 @@ export type Audience = Static<typeof AudienceSchema>;
 const Variable = Type.String({
   maxLength: 1024,
   description:
-    'Body placeholder value; may use {{contact.name}}, {{contact.phone}}, {{contact.email}}, {{attributes.KEY}}, filled per recipient',
+    'A variable value; may use {{contact.name}}, {{contact.phone}}, {{contact.email}}, {{attributes.KEY}}, filled per recipient',
 });
+
+/** A template's variables as send-template-message takes them: keyed by the pick-list's ids, or the body's in order. */
+export const CampaignVariables = Type.Union(
+  [
+    Type.Array(Variable, { maxItems: 100 }),
+    Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$' }), Variable, { maxProperties: 100 }),
+  ],
+  {
+    description:
+      'Every variable keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1":"{{contact.name}}","button_0_1":"ORD-1"}`), or the body placeholder values in order',
+  },
+);
+export type CampaignVariables = Static<typeof CampaignVariables>;
 
 export const CreateCampaignBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -61,7 +74,7 @@ export const CreateCampaignBody = Type.Object({
   language: Type.Optional(
     Type.String({ maxLength: 16, description: 'Translation to send; default: the one get-template shows' }),
   ),
-  variables: Type.Optional(Type.Array(Variable, { maxItems: 100, description: 'Body placeholder values, in order' })),
+  variables: Type.Optional(CampaignVariables),
   audience: AudienceSchema,
   from_phone_number_id: Type.Optional(
     Type.String({
@@ -98,7 +111,9 @@ export const CampaignSchema = Type.Object(
     template_id: NullableField(Uuid('Null once the template is deleted')),
     template_name: NullableField(Type.String()),
     language: NullableField(Type.String({ description: 'The translation sent, fixed when the campaign was created' })),
-    variables: Type.Array(Type.String(), { description: 'As given: placeholders are filled per recipient' }),
+    variables: Type.Union([Type.Array(Type.String()), Type.Record(Type.String(), Type.String())], {
+      description: 'As given (in order, or keyed by variable id): placeholders are filled per recipient',
+    }),
     audience: Type.Object(
       {
         tag: Type.Optional(Type.String()),

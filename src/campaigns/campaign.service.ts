@@ -20,6 +20,7 @@ import {
   type Audience,
   type Campaign,
   type CampaignStatus,
+  type CampaignVariables,
   type CreateCampaignInput,
 } from './campaign.schema.js';
 
@@ -231,7 +232,7 @@ export type CampaignService = ReturnType<typeof createCampaignService>;
 export interface CampaignDefinition {
   template_id: string;
   language: string;
-  /** JSON array, as stored. */
+  /** JSON array or object, as stored. */
   variables: string;
   /** JSON object, as stored. */
   audience: string;
@@ -359,13 +360,13 @@ export function campaignTemplateCheck(
   input: Pick<CreateCampaignInput, 'language' | 'variables'>,
 ): string {
   const variables = input.variables ?? [];
-  if (variables.some((variable) => /\{\{\s*context\./.test(variable))) {
+  if (valuesOf(variables).some((variable) => /\{\{\s*context\./.test(variable))) {
     throw errors.validation('variables', 'a campaign has no context: use {{contact.…}} or {{attributes.…}}');
   }
   const content = templateContent(template, translations, {
     template_id: template.id,
     language: given(input.language),
-    variables: variables.map((variable) => (hasPlaceholder(variable) ? 'sample' : variable)),
+    variables: withSamples(variables),
   });
   // The translation is fixed now: the default one may change before a scheduled campaign is due.
   return content.language;
@@ -381,8 +382,8 @@ async function composer(db: Db, campaign: Selectable<CampaignTable>) {
   const template = campaign.template_id && (await templates.findById(campaign.workspace_id, campaign.template_id));
   if (!template) return null;
   const translations = await templates.translations([template.id]);
-  const variables = JSON.parse(campaign.variables ?? '[]') as string[];
-  const contentOf = (values: string[]): TemplateContent | null =>
+  const variables = storedVariables(campaign.variables);
+  const contentOf = (values: CampaignVariables): TemplateContent | null =>
     validOrNull(() =>
       templateContent(template, translations, {
         template_id: template.id,
@@ -390,11 +391,30 @@ async function composer(db: Db, campaign: Selectable<CampaignTable>) {
         variables: values,
       }),
     );
-  const shared = contentOf(variables.map((variable) => (hasPlaceholder(variable) ? 'sample' : variable)));
+  const shared = contentOf(withSamples(variables));
   if (!shared) return null;
-  if (!variables.some(hasPlaceholder)) return () => shared;
-  return (contact: Recipient) => contentOf(variables.map((variable) => render(variable, { contact, context: {} })));
+  if (!valuesOf(variables).some(hasPlaceholder)) return () => shared;
+  return (contact: Recipient) =>
+    contentOf(mapVariables(variables, (variable) => render(variable, { contact, context: {} })));
 }
+
+/** The values of a campaign's variables, whichever form they were given in. */
+const valuesOf = (variables: CampaignVariables): string[] =>
+  Array.isArray(variables) ? variables : Object.values(variables);
+
+/** The variables with each value mapped, in the form they were given (in order, or keyed by variable id). */
+function mapVariables(variables: CampaignVariables, map: (value: string) => string): CampaignVariables {
+  if (Array.isArray(variables)) return variables.map(map);
+  return Object.fromEntries(Object.entries(variables).map(([id, value]) => [id, map(value)]));
+}
+
+/** A value for every variable as checks need it: each per-recipient placeholder stands in as "sample". */
+const withSamples = (variables: CampaignVariables) =>
+  mapVariables(variables, (variable) => (hasPlaceholder(variable) ? 'sample' : variable));
+
+/** A campaign's stored variables (JSON: an array, or an object keyed by variable id). */
+export const storedVariables = (json: string | null): CampaignVariables =>
+  JSON.parse(json ?? '[]') as CampaignVariables;
 
 /** Every contact of the audience (opted-out ones included, to be counted), in id (creation) order. */
 async function audienceOf(db: Db, workspaceId: string, audience: Audience): Promise<Recipient[]> {
@@ -535,7 +555,7 @@ function present(row: CampaignRow, counts: MessageCounts): Campaign {
     template_id: row.template_id,
     template_name: row.template_name,
     language: row.language,
-    variables: JSON.parse(row.variables ?? '[]') as string[],
+    variables: storedVariables(row.variables),
     audience: JSON.parse(row.audience) as Campaign['audience'],
     channel_id: row.channel_id,
     scheduled_at: formatTimestamp(row.scheduled_at),

@@ -77,7 +77,6 @@ async function insertContacts(workspaceId: string, count: number, tag?: string):
 const sentTo = (cloud: CloudWorkspace) =>
   graph.requests.filter((r) => r.method === 'POST' && r.path === `/${API_VERSION}/${cloud.phoneNumberId}/messages`);
 
-/** Meta's payload for a template whose body takes the customer's name and a code. */
 /** Meta's template request; every send carries a Parley message id, for Meta to echo in its statuses. */
 const templatePayload = (to: string, name: string, customer: string, code: string) => ({
   messaging_product: 'whatsapp',
@@ -190,6 +189,62 @@ describe(`campaigns (${ENGINE})`, () => {
       feed.body.map((record) => [record.id, record.status, record.template_name, record.created_at]),
       [[created.id, 'sent', template.name, sent.sent_at]],
     );
+  });
+
+  test('variables keyed by the pick-list ids fill the header, the body per recipient, and a URL button', async () => {
+    const cloud = await cloudWorkspace();
+    const { workspaceId } = cloud.ws;
+    const template = await createTemplate(services, workspaceId, {
+      translations: [
+        {
+          language: 'en_US',
+          status: 'APPROVED',
+          header_type: 'TEXT',
+          header_content: 'Your {{1}} order',
+          body: 'Hi {{1}}, it has shipped.',
+          buttons: [{ type: 'URL', text: 'Track', url: 'https://shop.example/track/{{1}}' }],
+        },
+      ],
+    });
+    const contacts = await insertContacts(workspaceId, 2);
+    const variables = { '1': '{{contact.name}}', header_1: 'spring', button_0_1: 'ORD-7' };
+    const created = await createCampaign(cloud, {
+      name: 'Shipped',
+      template_id: template.id,
+      variables,
+      audience: { contact_ids: contacts.map((c) => c.id) },
+    });
+    assert.deepEqual(created.variables, variables);
+
+    await runDue(cloud);
+    const bodies = new Map(sentTo(cloud).map(({ body }) => [(body as { to: string }).to, withCallbackChecked(body)]));
+    for (const contact of contacts) {
+      // Meta's "Send template messages": a text header parameter, the body's, then the URL button's suffix.
+      assert.deepEqual(bodies.get(contact.phone), {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: contact.phone,
+        type: 'template',
+        template: {
+          name: template.name,
+          language: { code: 'en_US' },
+          components: [
+            { type: 'header', parameters: [{ type: 'text', text: 'spring' }] },
+            { type: 'body', parameters: [{ type: 'text', text: contact.name }] },
+            { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'ORD-7' }] },
+          ],
+        },
+      });
+    }
+
+    const missing = await cloud.ws.action<Problem>('create-campaign', {
+      name: 'Shipped again',
+      template_id: template.id,
+      variables: { '1': '{{contact.name}}' },
+      audience: { contact_ids: contacts.map((c) => c.id) },
+    });
+    assert.equal(missing.status, 422, missing.text);
+    assert.equal(missing.body.code, 'template_variables_mismatch');
   });
 
   test('create-campaign › refused up front, and nothing is written', async () => {

@@ -319,7 +319,7 @@ export const COMMANDS: Command[] = [
   {
     name: 'campaign create',
     usage:
-      '--workspace ID --name NAME --template-id ID (--tag TAG | --contact-ids ID,ID… | --search QUERY) [--language CODE] [--variables JSON_ARRAY] [--scheduled-at ISO_TIME] [--from-phone-number-id PNID]',
+      '--workspace ID --name NAME --template-id ID (--tag TAG | --contact-ids ID,ID… | --search QUERY) [--language CODE] [--variables JSON] [--scheduled-at ISO_TIME] [--from-phone-number-id PNID]',
     options: {
       workspace: text,
       name: text,

@@ -4,6 +4,7 @@ import {
   campaignDefinition,
   insertScheduledCampaign,
   replaceScheduledCampaign,
+  storedVariables,
   type CampaignDefinition,
 } from '../campaigns/campaign.service.js';
 import type { Audience, CampaignStatus } from '../campaigns/campaign.schema.js';
@@ -121,7 +122,7 @@ export async function exportCampaigns(db: Db, workspaceId: string): Promise<Camp
     name: row.name,
     template_name: row.template_name,
     language: row.language,
-    variables: JSON.parse(row.variables ?? '[]') as string[],
+    variables: storedVariables(row.variables),
     audience: documentAudience(audiences[i]!, phonesById),
     scheduled_at: formatTimestamp(row.scheduled_at),
     status: row.status as CampaignStatus,

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { AUDIENCE_CONTACTS_MAX, CAMPAIGN_STATUSES } from '../campaigns/campaign.schema.js';
+import { AUDIENCE_CONTACTS_MAX, CAMPAIGN_STATUSES, CampaignVariables } from '../campaigns/campaign.schema.js';
 import { TemplateInputSchema, TranslationInputSchema } from '../templates/template.schema.js';
 import { AutomationEntrySchema } from './automation-data.js';
 
@@ -53,7 +53,7 @@ const CampaignEntrySchema = Type.Object(
     language: Type.Optional(
       OrNull(Type.String({ ...LANGUAGE, description: 'The translation sent; default: the one get-template shows' })),
     ),
-    variables: Type.Optional(Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 100 })),
+    variables: Type.Optional(CampaignVariables),
     audience: CampaignAudienceSchema,
     scheduled_at: Type.Optional(
       OrNull(Type.String({ format: 'date-time', description: 'ISO 8601 with an offset; null or past: at once' })),

@@ -2076,8 +2076,12 @@ export interface components {
       template_name: string | null;
       /** @description The translation sent, fixed when the campaign was created */
       language: string | null;
-      /** @description As given: placeholders are filled per recipient */
-      variables: string[];
+      /** @description As given (in order, or keyed by variable id): placeholders are filled per recipient */
+      variables:
+        | string[]
+        | {
+            [key: string]: string;
+          };
       /** @description Exactly one of `tag`, `contact_ids`, `search`, as given */
       audience: {
         tag?: string;
@@ -8096,8 +8100,12 @@ export interface operations {
           template_id: string;
           /** @description Translation to send; default: the one get-template shows */
           language?: string;
-          /** @description Body placeholder values, in order */
-          variables?: string[];
+          /** @description Every variable keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1":"{{contact.name}}","button_0_1":"ORD-1"}`), or the body placeholder values in order */
+          variables?:
+            | string[]
+            | {
+                [key: string]: string;
+              };
           /** @description Exactly one of `tag`, `contact_ids` or `search`. Resolved when the campaign is dispatched: contacts tagged or created until then are included. */
           audience:
             | {
