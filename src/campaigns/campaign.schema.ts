@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
+import { TemplateVariables } from '../messages/message.schema.js';
 
 /** scheduled → sending → sent; cancelled by request; failed when the template is unusable when due. */
 export const CAMPAIGN_STATUSES = ['scheduled', 'sending', 'sent', 'cancelled', 'failed'] as const;
@@ -55,16 +56,10 @@ const Variable = Type.String({
     'A variable value; may use {{contact.name}}, {{contact.phone}}, {{contact.email}}, {{attributes.KEY}}, filled per recipient',
 });
 
-/** A template's variables as send-template-message takes them: keyed by the pick-list's ids, or the body's in order. */
-export const CampaignVariables = Type.Union(
-  [
-    Type.Array(Variable, { maxItems: 100 }),
-    Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$' }), Variable, { maxProperties: 100 }),
-  ],
-  {
-    description:
-      'Every variable keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1":"{{contact.name}}","button_0_1":"ORD-1"}`), or the body placeholder values in order',
-  },
+/** A template's variables as send-template-message takes them, with per-recipient placeholders. */
+export const CampaignVariables = TemplateVariables(
+  Variable,
+  'Every variable keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1":"{{contact.name}}","button_0_1":"ORD-1"}`), or the body placeholder values in order',
 );
 export type CampaignVariables = Static<typeof CampaignVariables>;
 

@@ -7,6 +7,7 @@ import type { CampaignTable, ContactTable, Database } from '../db/schema.js';
 import { containsIgnoringCase } from '../db/sql.js';
 import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/outbound/queue.js';
 import { isRefusal } from '../messages/outbound/rules.js';
+import { mapVariables, variableValues } from '../messages/outbound/template-variables.js';
 import { templateContent, type TemplateContent } from '../messages/outbound/template.js';
 import { emitStatusChanges, emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { ChannelService } from '../channels/channel.service.js';
@@ -360,7 +361,7 @@ export function campaignTemplateCheck(
   input: Pick<CreateCampaignInput, 'language' | 'variables'>,
 ): string {
   const variables = input.variables ?? [];
-  if (valuesOf(variables).some((variable) => /\{\{\s*context\./.test(variable))) {
+  if (variableValues(variables).some((variable) => /\{\{\s*context\./.test(variable))) {
     throw errors.validation('variables', 'a campaign has no context: use {{contact.…}} or {{attributes.…}}');
   }
   const content = templateContent(template, translations, {
@@ -393,19 +394,9 @@ async function composer(db: Db, campaign: Selectable<CampaignTable>) {
     );
   const shared = contentOf(withSamples(variables));
   if (!shared) return null;
-  if (!valuesOf(variables).some(hasPlaceholder)) return () => shared;
+  if (!variableValues(variables).some(hasPlaceholder)) return () => shared;
   return (contact: Recipient) =>
     contentOf(mapVariables(variables, (variable) => render(variable, { contact, context: {} })));
-}
-
-/** The values of a campaign's variables, whichever form they were given in. */
-const valuesOf = (variables: CampaignVariables): string[] =>
-  Array.isArray(variables) ? variables : Object.values(variables);
-
-/** The variables with each value mapped, in the form they were given (in order, or keyed by variable id). */
-function mapVariables(variables: CampaignVariables, map: (value: string) => string): CampaignVariables {
-  if (Array.isArray(variables)) return variables.map(map);
-  return Object.fromEntries(Object.entries(variables).map(([id, value]) => [id, map(value)]));
 }
 
 /** A value for every variable as checks need it: each per-recipient placeholder stands in as "sample". */

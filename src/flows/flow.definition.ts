@@ -9,6 +9,7 @@ import {
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import { durationMs } from '../automation/schedule-time.js';
+import { TemplateVariables } from '../messages/message.schema.js';
 import type { FieldError } from '../shared/errors.js';
 
 // Patterns rather than `format`s: TypeBox's checker knows no formats unless registered, and ajv
@@ -117,9 +118,10 @@ export const FlowNodeSchema = Type.Union(
         Type.String({ minLength: 2, maxLength: 15, description: 'The translation to send, such as en_US' }),
       ),
       variables: Type.Optional(
-        Type.Array(Type.String(), {
-          description: 'Values for the body placeholders {{1}}, {{2}}, ... in order; may contain {{...}} placeholders',
-        }),
+        TemplateVariables(
+          Type.String(),
+          'Keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1": …, "button_0_1": …}`), or the body placeholder values {{1}}, {{2}}, … in order; values may contain {{...}} placeholders',
+        ),
       ),
       next: Next,
     }),

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ContactId, PhoneRef } from '../contacts/contact.schema.js';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 
@@ -50,6 +50,19 @@ export const SendTextBody = Type.Object(
 export type SendTextInput = Static<typeof SendTextBody>;
 
 const Variable = Type.String({ maxLength: 1024 });
+
+/**
+ * A template's variables as every sender takes them: keyed by the ids `/api/v1/dropdowns/template-variables`
+ * lists (body placeholders, `header_1`, `button_0_1`, …), or the body's values in order.
+ */
+export const TemplateVariables = <T extends TSchema>(value: T, description: string) =>
+  Type.Union(
+    [
+      Type.Array(value, { maxItems: 100 }),
+      Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$' }), value, { maxProperties: 100 }),
+    ],
+    { description },
+  );
 export const SendTemplateBody = Type.Object(
   {
     ...recipient,
@@ -59,18 +72,12 @@ export const SendTemplateBody = Type.Object(
       Type.String({ maxLength: 16, description: 'Translation to send; default: the one get-template shows' }),
     ),
     variables: Type.Optional(
-      Type.Union(
-        [
-          Type.Array(Variable, { maxItems: 100 }),
-          Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$' }), Variable, { maxProperties: 100 }),
-        ],
-        {
-          description:
-            'Every variable, keyed by the ids `/api/v1/dropdowns/template-variables` lists: body placeholders ' +
-            '(`"1"` or a NAMED template\'s `"first_name"`), `"header_1"`, `"button_0_1"` (a URL button\'s suffix), ' +
-            '`"button_1_coupon_code"` (a copy-code button), e.g. `{"1":"Ada","header_1":"May","button_0_1":"ORD-1"}`; ' +
-            "or the body's values in order as an array",
-        },
+      TemplateVariables(
+        Variable,
+        'Every variable, keyed by the ids `/api/v1/dropdowns/template-variables` lists: body placeholders ' +
+          '(`"1"` or a NAMED template\'s `"first_name"`), `"header_1"`, `"button_0_1"` (a URL button\'s suffix), ' +
+          '`"button_1_coupon_code"` (a copy-code button), e.g. `{"1":"Ada","header_1":"May","button_0_1":"ORD-1"}`; ' +
+          "or the body's values in order as an array",
       ),
     ),
     header_media_url: Type.Optional(

@@ -3,7 +3,7 @@ import { DurationSchema, SendingHoursSchema } from '../automation/schedule-time.
 import { StateCountsSchema } from '../automation/state-counts.js';
 import { ContactId, PhoneRef } from '../contacts/contact.schema.js';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
-import { TEXT_MAX_LENGTH } from '../messages/message.schema.js';
+import { TEXT_MAX_LENGTH, TemplateVariables } from '../messages/message.schema.js';
 
 const TagName = Type.String({ minLength: 1, maxLength: 64 });
 const PlaceholderText = (maxLength: number, description: string) =>
@@ -23,7 +23,10 @@ export const SequenceActionSchema = Type.Union(
           Type.String({ maxLength: 16, description: 'Default: the translation get-template shows' }),
         ),
         variables: Type.Optional(
-          Type.Array(PlaceholderText(1024, 'Body placeholder value, in order'), { maxItems: 100 }),
+          TemplateVariables(
+            PlaceholderText(1024, 'A variable value; may use {{contact.…}}, {{attributes.…}}, {{context.…}}'),
+            'Keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1": …, "button_0_1": …}`), or the body placeholder values in order',
+          ),
         ),
       },
       { additionalProperties: false },

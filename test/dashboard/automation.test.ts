@@ -174,6 +174,46 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     await screenshot(page, 'flows');
   });
 
+  test('a campaign of a template with a URL button: the picker asks for every variable, and Meta gets them all', async () => {
+    const { server: wa, graph } = whatsapp;
+    const { owner, page } = await signedIn(wa);
+    const { workspaceId } = owner;
+    const { phoneNumberId } = await whatsapp.connect(workspaceId, { messagesPerSecond: 1000 });
+    await insertTaggedContacts(wa, workspaceId, 1, 'buyers');
+    const template = await createTemplate(wa.app.services, workspaceId, {
+      name: `tracking_${randomInt(1e9)}`,
+      translations: [
+        {
+          language: 'en_US',
+          status: 'APPROVED',
+          body: 'Hi {{1}}, your order has shipped.',
+          buttons: [{ type: 'URL', text: 'Track', url: 'https://shop.example/track/{{1}}' }],
+        },
+      ],
+    });
+
+    await page.goto('/campaigns');
+    await page.getByRole('link', { name: 'New campaign' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Shipped');
+    await page.getByLabel('Template', { exact: true }).selectOption(template.id);
+    await page.getByLabel('Variable {{1}}').fill('{{contact.name}}');
+    await page.getByLabel('Variable Button "Track" {{1}}').fill('ORD-7');
+    await page.getByLabel('Tag', { exact: true }).fill('buyers');
+    await page.getByRole('button', { name: 'Send campaign' }).click();
+    await page.getByRole('heading', { name: 'Shipped' }).waitFor();
+
+    await wa.app.services.scheduler.runDue(workspaceId);
+    wa.app.services.outbox.wake();
+    await wa.app.services.outbox.idle();
+    const sent = graph.requests.filter((r) => r.path.endsWith(`/${phoneNumberId}/messages`));
+    assert.equal(sent.length, 1);
+    // Meta's "Send template messages": the body's parameter, then the URL button's suffix.
+    assert.deepEqual((sent[0]!.body as { template: { components: unknown } }).template.components, [
+      { type: 'body', parameters: [{ type: 'text', text: 'Customer 0' }] },
+      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'ORD-7' }] },
+    ]);
+  });
+
   test('a campaign to a tag of 20 contacts: the progress bar and counts reach all sent', async () => {
     const { server: wa } = whatsapp;
     const { owner, template, page } = await signedIn(wa);

@@ -1760,7 +1760,12 @@ export interface components {
               template_id: string;
               /** @description Default: the translation get-template shows */
               language?: string;
-              variables?: string[];
+              /** @description Keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1": …, "button_0_1": …}`), or the body placeholder values in order */
+              variables?:
+                | string[]
+                | {
+                    [key: string]: string;
+                  };
             }
           | {
               /** @enum {string} */
@@ -1860,8 +1865,12 @@ export interface components {
             template_id: string;
             /** @description The translation to send, such as en_US */
             language?: string;
-            /** @description Values for the body placeholders {{1}}, {{2}}, ... in order; may contain {{...}} placeholders */
-            variables?: string[];
+            /** @description Keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1": …, "button_0_1": …}`), or the body placeholder values {{1}}, {{2}}, … in order; values may contain {{...}} placeholders */
+            variables?:
+              | string[]
+              | {
+                  [key: string]: string;
+                };
             /** @description The node to go to next; without it the flow ends after this node */
             next?: string;
           }
@@ -7528,7 +7537,12 @@ export interface operations {
                   template_id: string;
                   /** @description Default: the translation get-template shows */
                   language?: string;
-                  variables?: string[];
+                  /** @description Keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1": …, "button_0_1": …}`), or the body placeholder values in order */
+                  variables?:
+                    | string[]
+                    | {
+                        [key: string]: string;
+                      };
                 }
               | {
                   /** @enum {string} */

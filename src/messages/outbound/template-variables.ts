@@ -5,6 +5,22 @@ import type { SendTemplateInput } from '../message.schema.js';
 
 type VariableFields = Pick<SendTemplateInput, 'variables' | 'button_variables'>;
 
+/** A template's variables in either form a sender gives them (keyed by variable id, or the body's in order). */
+export type TemplateVariables = NonNullable<SendTemplateInput['variables']>;
+
+/** The values of the variables, whichever form they were given in. */
+export const variableValues = (variables: TemplateVariables): string[] =>
+  Array.isArray(variables) ? variables : Object.values(variables);
+
+/**
+ * The variables with each value mapped, in the form they were given: how campaigns, sequences and flows
+ * fill `{{contact.name}}`-style placeholders per recipient.
+ */
+export function mapVariables(variables: TemplateVariables, map: (value: string) => string): TemplateVariables {
+  if (Array.isArray(variables)) return variables.map(map);
+  return Object.fromEntries(Object.entries(variables).map(([id, value]) => [id, map(value)]));
+}
+
 /**
  * The value of every variable the translation takes, keyed by slot id, from the one variable map
  * (`variables`, keyed by the ids template-variables lists, or an array of the body's values in order)

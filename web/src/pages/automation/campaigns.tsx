@@ -2,7 +2,14 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { action, ApiError } from '../../api';
 import { Link, navigate } from '../../router';
 import { ConfirmButton, ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
-import { problemsOf, ProblemList, TemplateFields, useTemplates, type TemplateChoice } from './common';
+import {
+  problemsOf,
+  ProblemList,
+  TemplateFields,
+  useTemplates,
+  type TemplateChoice,
+  type TemplateVariables,
+} from './common';
 
 interface Counts {
   recipients: number;
@@ -22,7 +29,7 @@ interface Campaign {
   status: 'scheduled' | 'sending' | 'sent' | 'cancelled' | 'failed';
   template_name: string | null;
   language: string | null;
-  variables: string[];
+  variables: TemplateVariables;
   audience: { tag?: string; contact_ids?: string[]; search?: { query?: string; tag?: string; email?: string } };
   scheduled_at: string | null;
   sent_at: string | null;

@@ -142,6 +142,8 @@ export interface TemplateSummary {
   status: string;
   body: string;
   placeholders: string[];
+  /** Every variable a send fills (body, header, buttons), keyed as send-template-message's `variables`. */
+  variables?: { id: string; label: string }[];
   translations: { language: string; status: string }[];
 }
 
@@ -150,13 +152,40 @@ export function useTemplates(status = '') {
   return useAsync(() => action<TemplateSummary[]>('list-templates', { status }), [status]);
 }
 
+/** A template's variables as the API takes them: the body's values in order, or keyed by variable id. */
+export type TemplateVariables = string[] | Record<string, string>;
+
 export interface TemplateChoice {
   template_id: string;
   language: string;
-  variables: string[];
+  variables: TemplateVariables;
 }
 
-/** Template, translation and one input per body placeholder, as send_template steps and campaigns take them. */
+/** True when the choice gives any variable (an empty list or map is left out of what is saved). */
+export const givesVariables = (variables: TemplateVariables) => Object.keys(variables).length > 0;
+
+/** A stored `variables` value, or none when it is neither form. */
+export const storedVariables = (value: unknown): TemplateVariables =>
+  Array.isArray(value) || (typeof value === 'object' && value !== null) ? (value as TemplateVariables) : [];
+
+/**
+ * The variable inputs of a template: one per variable it takes. Values stay an array while only the
+ * body takes variables (the form integrations know), and become a map keyed by id once a header or
+ * button does.
+ */
+function variableInputs(template: TemplateSummary, variables: TemplateVariables) {
+  const slots = template.variables ?? template.placeholders.map((p) => ({ id: p, label: `{{${p}}}` }));
+  const valueOf = (id: string) =>
+    (Array.isArray(variables) ? variables[template.placeholders.indexOf(id)] : variables[id]) ?? '';
+  const withValue = (id: string, value: string): TemplateVariables => {
+    const values = slots.map((slot) => (slot.id === id ? value : valueOf(slot.id)));
+    const bodyOnly = slots.every((slot, i) => template.placeholders[i] === slot.id);
+    return bodyOnly ? values : Object.fromEntries(slots.map((slot, i) => [slot.id, values[i]!]));
+  };
+  return { slots, valueOf, withValue };
+}
+
+/** Template, translation and one input per variable, as send_template steps and campaigns take them. */
 export function TemplateFields(props: {
   templates: TemplateSummary[];
   value: TemplateChoice;
@@ -167,6 +196,7 @@ export function TemplateFields(props: {
   const id = useId();
   const { value, onChange } = props;
   const template = props.templates.find((t) => t.id === value.template_id);
+  const inputs = template && variableInputs(template, value.variables);
   const languages =
     template?.translations.filter((t) => !props.approvedOnly || t.status === 'APPROVED').map((t) => t.language) ?? [];
   const choose = (templateId: string) => {
@@ -210,19 +240,15 @@ export function TemplateFields(props: {
           ))}
         </select>
       </div>
-      {template?.placeholders.map((placeholder, i) => (
-        <div class="field" key={placeholder}>
-          <label for={`${id}-v${i}`}>{`Variable {{${placeholder}}}`}</label>
+      {inputs?.slots.map((slot, i) => (
+        <div class="field" key={slot.id}>
+          <label for={`${id}-v${i}`}>{`Variable ${slot.label}`}</label>
           <input
             id={`${id}-v${i}`}
-            value={value.variables[i] ?? ''}
+            value={inputs.valueOf(slot.id)}
             placeholder="e.g. {{contact.name}}"
             aria-invalid={props.invalid?.('variables') ? true : undefined}
-            onInput={(e) => {
-              const variables = template.placeholders.map((_, j) => value.variables[j] ?? '');
-              variables[i] = e.currentTarget.value;
-              onChange({ ...value, variables });
-            }}
+            onInput={(e) => onChange({ ...value, variables: inputs.withValue(slot.id, e.currentTarget.value) })}
           />
         </div>
       ))}

@@ -1,5 +1,5 @@
 import { useId } from 'preact/hooks';
-import { ProblemList, TemplateFields, type FieldProblem, type TemplateSummary } from './common';
+import { ProblemList, storedVariables, TemplateFields, type FieldProblem, type TemplateSummary } from './common';
 
 export type FlowNode = { id: string; type: NodeType } & Record<string, unknown>;
 
@@ -188,7 +188,7 @@ export function NodeEditor(props: {
           value={{
             template_id: (node.template_id as string | undefined) ?? '',
             language: (node.language as string | undefined) ?? '',
-            variables: (node.variables as string[] | undefined) ?? [],
+            variables: storedVariables(node.variables),
           }}
           onChange={(v) =>
             props.onChange({ ...node, template_id: v.template_id, language: v.language, variables: v.variables })

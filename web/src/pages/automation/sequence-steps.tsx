@@ -4,11 +4,14 @@ import {
   formatDuration,
   newKey,
   parseDuration,
+  givesVariables,
   ProblemList,
+  storedVariables,
   TemplateFields,
   type Choice,
   type DurationDraft,
   type FieldProblem,
+  type TemplateChoice,
   type TemplateSummary,
 } from './common';
 
@@ -29,7 +32,7 @@ export interface StepDraft {
   delayFrom: 'previous' | 'enrolment';
   withinHours: boolean;
   type: ActionType;
-  template: { template_id: string; language: string; variables: string[] };
+  template: TemplateChoice;
   text: string;
   outsideWindow: 'skip' | 'fail';
   tag: string;
@@ -76,7 +79,7 @@ export function stepDraft(step: SequenceStep): StepDraft {
     template: {
       template_id: str('template_id'),
       language: str('language'),
-      variables: Array.isArray(a.variables) ? (a.variables as string[]) : [],
+      variables: storedVariables(a.variables),
     },
     text: str('text'),
     outsideWindow: a.outside_window === 'fail' ? 'fail' : 'skip',
@@ -105,7 +108,7 @@ function actionOf(d: StepDraft): SequenceStep['action'] {
         type: d.type,
         template_id: d.template.template_id,
         ...(d.template.language && { language: d.template.language }),
-        ...(d.template.variables.length > 0 && { variables: d.template.variables }),
+        ...(givesVariables(d.template.variables) && { variables: d.template.variables }),
       };
     case 'send_text':
       return { type: d.type, text: d.text, ...(d.outsideWindow === 'fail' && { outside_window: 'fail' }) };
