@@ -104,7 +104,18 @@ describe(`dashboard: inbox (${ENGINE})`, () => {
 
   test('outside the 24-hour window the reply box is disabled with the reason, and a template can be sent', async () => {
     const owner = await cloudOwner('Late Bakery');
-    const template = await createTemplate(server.app.services, owner.workspaceId);
+    const template = await createTemplate(server.app.services, owner.workspaceId, {
+      translations: [
+        {
+          language: 'en_US',
+          status: 'APPROVED',
+          header_type: 'TEXT',
+          header_content: 'Order {{1}}',
+          body: 'Hi {{1}}, your order {{2}} has shipped.',
+          buttons: [{ type: 'URL', text: 'Track', url: 'https://bakery.example/track/{{1}}' }],
+        },
+      ],
+    });
     const contactId = await customerWrites(owner, '4915112340002', 'Do you deliver?');
     server.clock.advance(25 * HOUR);
 
@@ -123,14 +134,31 @@ describe(`dashboard: inbox (${ENGINE})`, () => {
     await page.getByLabel('Template', { exact: true }).selectOption({ label: `${template.name} (en_US)` });
     await page.getByLabel('Variable {{1}}').fill('Ada');
     await page.getByLabel('Variable {{2}}').fill('ORD-7');
+    await page.getByLabel('Variable Header {{1}}').fill('ORD-7');
+    await page.getByLabel('Variable Button "Track" {{1}}').fill('ord-7');
     await page.getByText('Hi Ada, your order ORD-7 has shipped.').waitFor();
     await screenshot(page, 'inbox-thread-template');
     await page.getByRole('button', { name: 'Send template' }).click();
     const bubble = page.locator('.bubble.outbound', { hasText: 'Hi Ada, your order ORD-7 has shipped.' });
     await bubble.getByText('Sent', { exact: true }).waitFor();
-    const sent = sendsTo(owner.phoneNumberId).at(-1)?.body as { type: string; template: { name: string } };
+    const sent = sendsTo(owner.phoneNumberId).at(-1)?.body as {
+      type: string;
+      template: { name: string; components: unknown };
+    };
     assert.equal(sent.type, 'template');
     assert.equal(sent.template.name, template.name);
+    // Meta's "Send template messages": the header's, the body's and the URL button's parameters.
+    assert.deepEqual(sent.template.components, [
+      { type: 'header', parameters: [{ type: 'text', text: 'ORD-7' }] },
+      {
+        type: 'body',
+        parameters: [
+          { type: 'text', text: 'Ada' },
+          { type: 'text', text: 'ORD-7' },
+        ],
+      },
+      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'ord-7' }] },
+    ]);
 
     // A contact who never wrote: no window at all.
     const created = await server.app.services.contacts.create(

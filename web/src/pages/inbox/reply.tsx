@@ -10,8 +10,9 @@ interface Template {
   status: string;
   body: string;
   header_type: string | null;
-  buttons: { type: string; text: string; url?: string }[];
   placeholders: string[];
+  /** Every variable a send fills (body, header, buttons), keyed as send-template-message's `variables`. */
+  variables: { id: string; label: string }[];
 }
 
 const MEDIA_HEADERS = ['IMAGE', 'VIDEO', 'DOCUMENT'];
@@ -94,10 +95,7 @@ function TemplateForm({ contactId, onSent }: { contactId: string; onSent: () => 
   const [templateId, setTemplateId] = useState('');
   const [variables, setVariables] = useState<Record<string, string>>({});
   const [headerUrl, setHeaderUrl] = useState('');
-  const [buttonVariables, setButtonVariables] = useState<string[]>([]);
   const template = approved.find((t) => t.id === templateId);
-  const dynamicButtons =
-    template?.buttons.filter((b) => b.type === 'URL' && /\{\{\s*\d+\s*\}\}/.test(b.url ?? '')) ?? [];
   const preview = template?.placeholders.reduce(
     (body, n) => body.replace(new RegExp(`\\{\\{\\s*0*${n}\\s*\\}\\}`, 'g'), variables[n] || `{{${n}}}`),
     template.body,
@@ -108,9 +106,9 @@ function TemplateForm({ contactId, onSent }: { contactId: string; onSent: () => 
       contact_id: contactId,
       template_id: template.id,
       language: template.language,
-      variables: template.placeholders.map((n) => variables[n] ?? ''),
+      // Keyed by the ids get-template lists: body, text header and button variables alike.
+      variables: Object.fromEntries(template.variables.map((v) => [v.id, variables[v.id] ?? ''])),
       ...(template.header_type && MEDIA_HEADERS.includes(template.header_type) && { header_media_url: headerUrl }),
-      ...(dynamicButtons.length > 0 && { button_variables: dynamicButtons.map((_, i) => buttonVariables[i] ?? '') }),
     });
     onSent();
   });
@@ -140,14 +138,14 @@ function TemplateForm({ contactId, onSent }: { contactId: string; onSent: () => 
           <small class="hint">No approved templates yet: add one under Templates.</small>
         )}
       </div>
-      {template?.placeholders.map((n) => (
+      {template?.variables.map((v) => (
         <TextField
-          key={n}
-          label={`Variable {{${n}}}`}
+          key={v.id}
+          label={`Variable ${v.label}`}
           required
           maxLength={1024}
-          value={variables[n] ?? ''}
-          onValue={(value) => setVariables({ ...variables, [n]: value })}
+          value={variables[v.id] ?? ''}
+          onValue={(value) => setVariables({ ...variables, [v.id]: value })}
         />
       ))}
       {template?.header_type && MEDIA_HEADERS.includes(template.header_type) && (
@@ -160,15 +158,6 @@ function TemplateForm({ contactId, onSent }: { contactId: string; onSent: () => 
           hint="An https address of the file"
         />
       )}
-      {dynamicButtons.map((b, i) => (
-        <TextField
-          key={b.text}
-          label={`Button "${b.text}" link ending`}
-          required
-          value={buttonVariables[i] ?? ''}
-          onValue={(value) => setButtonVariables(Object.assign([...buttonVariables], { [i]: value }))}
-        />
-      ))}
       {preview && (
         <div class="template-preview">
           <span class="muted">Preview</span>
