@@ -35,6 +35,16 @@ export interface Command {
 
 const text = { type: 'string' } as const;
 
+/** The options that describe a channel, for `channel set` and `channel add`. */
+const channelOptions = {
+  workspace: text,
+  provider: text,
+  'phone-number-id': text,
+  'waba-id': text,
+  'access-token': text,
+  'messages-per-second': text,
+} as const;
+
 function integerOption(value: string | undefined, field: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw errors.validation(field, 'must be a whole number');
@@ -238,14 +248,7 @@ export const COMMANDS: Command[] = [
     name: 'channel set',
     usage:
       '--workspace ID --provider simulator | --provider whatsapp-cloud --phone-number-id PNID --waba-id WABA --access-token TOKEN [--messages-per-second N]',
-    options: {
-      workspace: text,
-      provider: text,
-      'phone-number-id': text,
-      'waba-id': text,
-      'access-token': text,
-      'messages-per-second': text,
-    },
+    options: channelOptions,
     required: ['workspace', 'provider'],
     run: inWorkspace(async (services, caller, options) => {
       const settings = newChannelOf(checked(AddChannelBody, channelBodyOf(options)));
@@ -264,16 +267,8 @@ export const COMMANDS: Command[] = [
     name: 'channel add',
     usage:
       '--workspace ID --provider whatsapp-cloud --phone-number-id PNID --waba-id WABA --access-token TOKEN [--messages-per-second N] [--default] | --provider simulator [--phone-number-id N] [--default]',
-    options: {
-      workspace: text,
-      provider: text,
-      'phone-number-id': text,
-      'waba-id': text,
-      'access-token': text,
-      'messages-per-second': text,
-      // A flag: parseArgs gives `true` when present.
-      default: { type: 'boolean' },
-    },
+    // `default` is a flag: parseArgs gives `true` when present.
+    options: { ...channelOptions, default: { type: 'boolean' } },
     required: ['workspace', 'provider'],
     run: inWorkspace(async (services, caller, options) => {
       const settings = newChannelOf(checked(AddChannelBody, channelBodyOf(options)));

@@ -52,7 +52,12 @@ async function threeStepSequence(cloud: CloudWorkspace, extra: object = {}) {
       { delay: 'P1D', action: { type: 'add_tag', tag: 'onboarded' } },
       {
         delay: 'P2D',
-        action: { type: 'send_template', template_id: reminder.id, variables: ['{{contact.name}}', 'soon'] },
+        // Keyed by the template-variables ids, as send-template-message takes them (the first step uses the array form).
+        action: {
+          type: 'send_template',
+          template_id: reminder.id,
+          variables: { '1': '{{contact.name}}', '2': 'soon' },
+        },
       },
     ],
     ...extra,
