@@ -194,22 +194,12 @@ function AddNumber({ onAdded }: { onAdded: () => void }) {
         />
         {provider === 'whatsapp-cloud' && (
           <>
-            <TextField
-              label="WhatsApp Business Account id"
-              required
-              inputMode="numeric"
-              value={wabaId}
-              onValue={setWabaId}
-              error={fieldError('waba_id')}
-            />
-            <TextField
-              label="Access token"
-              type="password"
-              autoComplete="off"
-              required
-              value={accessToken}
-              onValue={setAccessToken}
-              error={fieldError('access_token')}
+            <CloudCredentialFields
+              wabaId={wabaId}
+              setWabaId={setWabaId}
+              accessToken={accessToken}
+              setAccessToken={setAccessToken}
+              fieldError={fieldError}
             />
           </>
         )}
@@ -226,6 +216,40 @@ function AddNumber({ onAdded }: { onAdded: () => void }) {
         {added && `Number ${added} added.`}
       </p>
     </form>
+  );
+}
+
+/** A Cloud number's account id and access token; with a token saved, leaving it blank keeps it. */
+function CloudCredentialFields(props: {
+  wabaId: string;
+  setWabaId: (value: string) => void;
+  accessToken: string;
+  setAccessToken: (value: string) => void;
+  fieldError: (field: string) => string | undefined;
+  tokenSaved?: boolean;
+  tokenHint?: string;
+}) {
+  return (
+    <>
+      <TextField
+        label="WhatsApp Business Account id"
+        required
+        inputMode="numeric"
+        value={props.wabaId}
+        onValue={props.setWabaId}
+        error={props.fieldError('waba_id')}
+      />
+      <TextField
+        label="Access token"
+        type="password"
+        autoComplete="off"
+        required={!props.tokenSaved}
+        value={props.accessToken}
+        onValue={props.setAccessToken}
+        hint={props.tokenSaved ? 'A token is saved; leave blank to keep it.' : props.tokenHint}
+        error={props.fieldError('access_token')}
+      />
+    </>
   );
 }
 
@@ -310,27 +334,14 @@ function ChannelForm({ channel, onSaved }: { channel: Channel; onSaved: () => vo
               hint="Meta → WhatsApp → API Setup"
               error={fieldError('phone_number_id')}
             />
-            <TextField
-              label="WhatsApp Business Account id"
-              required
-              inputMode="numeric"
-              value={wabaId}
-              onValue={setWabaId}
-              error={fieldError('waba_id')}
-            />
-            <TextField
-              label="Access token"
-              type="password"
-              autoComplete="off"
-              required={!channel.access_token_set}
-              value={accessToken}
-              onValue={setAccessToken}
-              hint={
-                channel.access_token_set
-                  ? 'A token is saved; leave blank to keep it.'
-                  : 'A permanent system-user token with whatsapp_business_messaging.'
-              }
-              error={fieldError('access_token')}
+            <CloudCredentialFields
+              wabaId={wabaId}
+              setWabaId={setWabaId}
+              accessToken={accessToken}
+              setAccessToken={setAccessToken}
+              fieldError={fieldError}
+              tokenSaved={channel.access_token_set}
+              tokenHint="A permanent system-user token with whatsapp_business_messaging."
             />
             <TextField
               label="Messages per second"
