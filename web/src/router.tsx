@@ -41,6 +41,41 @@ export function Link({ href, children, ...rest }: LinkProps) {
   );
 }
 
+/**
+ * A route's page whose code is fetched on its first visit (esbuild puts each dynamic import in its own
+ * chunk), so the JavaScript a first load fetches stays small however many pages the dashboard grows.
+ */
+export function lazy<M>(
+  load: () => Promise<M>,
+  render: (module: M, params: string[], url: URL) => ComponentChildren,
+): Route['render'] {
+  let loaded: M | undefined;
+  let pending: Promise<M> | undefined;
+  function LazyPage({ params, url }: { params: string[]; url: URL }) {
+    const [module, setModule] = useState(loaded);
+    const [failed, setFailed] = useState(false);
+    useEffect(() => {
+      if (module) return;
+      (pending ??= load()).then(
+        (m) => setModule((loaded = m)),
+        () => {
+          pending = undefined;
+          setFailed(true);
+        },
+      );
+    }, [module]);
+    if (failed) {
+      return (
+        <p role="alert" class="page">
+          This page could not be loaded. Check the connection and reload the page.
+        </p>
+      );
+    }
+    return module ? <>{render(module, params, url)}</> : <p class="page" aria-busy="true" />;
+  }
+  return (params, url) => <LazyPage params={params} url={url} />;
+}
+
 export interface Route {
   pattern: RegExp;
   render: (params: string[], url: URL) => ComponentChildren;

@@ -1,44 +1,44 @@
 import { useEffect, useState } from 'preact/hooks';
 import { dashboard } from './api';
-import { Link, match, navigate, type Route } from './router';
+import { lazy, Link, match, navigate, type Route } from './router';
 import { useSession } from './session';
-import { ApiTokens } from './pages/settings-tokens';
-import { WorkspaceEvents } from './pages/settings-events';
 import { InboxRoutes } from './pages/inbox/routes';
-import { ContactImport, ContactPage, ContactsList } from './pages/contacts';
+import { ContactPage, ContactsList } from './pages/contacts';
 import { AutomationRoutes } from './pages/automation/routes';
-import { TemplateEditor, TemplateView, TemplatesList } from './pages/templates';
-import {
-  AccountSettings,
-  ChannelSettings,
-  OptOutSettingsPage,
-  Simulator,
-  TeamSettings,
-  WorkspaceSettings,
-} from './pages/settings-area';
 
+const templates = () => import('./pages/templates');
+const settings = () => import('./pages/settings-area');
 /** Every signed-in page, by path. */
 const routes: Route[] = [
-  { pattern: /^\/settings\/tokens$/, render: () => <ApiTokens /> },
+  { pattern: /^\/settings\/tokens$/, render: lazy(settings, (m) => <m.ApiTokens />) },
   ...InboxRoutes,
   { pattern: /^\/contacts$/, render: () => <ContactsList /> },
-  { pattern: /^\/contacts\/import$/, render: () => <ContactImport /> },
+  {
+    pattern: /^\/contacts\/import$/,
+    render: lazy(
+      () => import('./pages/contacts/contact-import'),
+      (m) => <m.ContactImport />,
+    ),
+  },
   { pattern: /^\/contacts\/([^/]+)$/, render: ([id]) => <ContactPage key={id} id={id!} /> },
   ...AutomationRoutes,
-  { pattern: /^\/templates$/, render: () => <TemplatesList /> },
-  { pattern: /^\/templates\/new$/, render: () => <TemplateEditor /> },
-  { pattern: /^\/templates\/([^/]+)\/edit$/, render: ([id]) => <TemplateEditor key={id} id={id} /> },
+  { pattern: /^\/templates$/, render: lazy(templates, (m) => <m.TemplatesList />) },
+  { pattern: /^\/templates\/new$/, render: lazy(templates, (m) => <m.TemplateEditor />) },
+  {
+    pattern: /^\/templates\/([^/]+)\/edit$/,
+    render: lazy(templates, (m, [id]) => <m.TemplateEditor key={id} id={id} />),
+  },
   {
     pattern: /^\/templates\/([^/]+)$/,
-    render: ([id], url) => <TemplateView id={id!} language={url.searchParams.get('language')} />,
+    render: lazy(templates, (m, [id], url) => <m.TemplateView id={id!} language={url.searchParams.get('language')} />),
   },
-  { pattern: /^\/settings\/channel$/, render: () => <ChannelSettings /> },
-  { pattern: /^\/settings\/workspace$/, render: () => <WorkspaceSettings /> },
-  { pattern: /^\/settings\/opt-out$/, render: () => <OptOutSettingsPage /> },
-  { pattern: /^\/settings\/team$/, render: () => <TeamSettings /> },
-  { pattern: /^\/settings\/account$/, render: () => <AccountSettings /> },
-  { pattern: /^\/settings\/events$/, render: () => <WorkspaceEvents /> },
-  { pattern: /^\/simulator$/, render: () => <Simulator /> },
+  { pattern: /^\/settings\/channel$/, render: lazy(settings, (m) => <m.ChannelSettings />) },
+  { pattern: /^\/settings\/workspace$/, render: lazy(settings, (m) => <m.WorkspaceSettings />) },
+  { pattern: /^\/settings\/opt-out$/, render: lazy(settings, (m) => <m.OptOutSettingsPage />) },
+  { pattern: /^\/settings\/team$/, render: lazy(settings, (m) => <m.TeamSettings />) },
+  { pattern: /^\/settings\/account$/, render: lazy(settings, (m) => <m.AccountSettings />) },
+  { pattern: /^\/settings\/events$/, render: lazy(settings, (m) => <m.WorkspaceEvents />) },
+  { pattern: /^\/simulator$/, render: lazy(settings, (m) => <m.Simulator />) },
 ];
 
 const sections = [

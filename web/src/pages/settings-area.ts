@@ -1,7 +1,9 @@
-/** Settings → Channel, Workspace, Opt-out, Team and Your account, and the Simulator: one import for the route table. */
+/** The Settings pages and the Simulator: one lazily loaded chunk for the route table. */
 export { AccountSettings } from './settings-account';
 export { ChannelSettings } from './settings-channel';
 export { OptOutSettingsPage } from './settings-opt-out';
 export { TeamSettings } from './settings-team';
 export { WorkspaceSettings } from './settings-workspace';
 export { Simulator } from './simulator';
+export { ApiTokens } from './settings-tokens';
+export { WorkspaceEvents } from './settings-events';

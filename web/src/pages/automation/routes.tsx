@@ -1,17 +1,18 @@
-import type { Route } from '../../router';
-import { CampaignList, CampaignPage, NewCampaign } from './campaigns';
-import { FlowList, FlowPage } from './flows';
-import { SequenceList, SequencePage } from './sequences';
+import { lazy, type Route } from '../../router';
 
-/** Sequences, flows and campaigns, by path. */
+const campaigns = () => import('./campaigns');
+const flows = () => import('./flows');
+const sequences = () => import('./sequences');
+
+/** Sequences, flows and campaigns, by path; each loads on its first visit. */
 export const AutomationRoutes: Route[] = [
-  { pattern: /^\/sequences$/, render: () => <SequenceList /> },
-  { pattern: /^\/sequences\/new$/, render: () => <SequencePage key="new" /> },
-  { pattern: /^\/sequences\/([^/]+)$/, render: ([id]) => <SequencePage key={id} id={id} /> },
-  { pattern: /^\/flows$/, render: () => <FlowList /> },
-  { pattern: /^\/flows\/new$/, render: () => <FlowPage key="new" /> },
-  { pattern: /^\/flows\/([^/]+)$/, render: ([id]) => <FlowPage key={id} id={id} /> },
-  { pattern: /^\/campaigns$/, render: () => <CampaignList /> },
-  { pattern: /^\/campaigns\/new$/, render: () => <NewCampaign /> },
-  { pattern: /^\/campaigns\/([^/]+)$/, render: ([id]) => <CampaignPage key={id} id={id!} /> },
+  { pattern: /^\/sequences$/, render: lazy(sequences, (m) => <m.SequenceList />) },
+  { pattern: /^\/sequences\/new$/, render: lazy(sequences, (m) => <m.SequencePage key="new" />) },
+  { pattern: /^\/sequences\/([^/]+)$/, render: lazy(sequences, (m, [id]) => <m.SequencePage key={id} id={id} />) },
+  { pattern: /^\/flows$/, render: lazy(flows, (m) => <m.FlowList />) },
+  { pattern: /^\/flows\/new$/, render: lazy(flows, (m) => <m.FlowPage key="new" />) },
+  { pattern: /^\/flows\/([^/]+)$/, render: lazy(flows, (m, [id]) => <m.FlowPage key={id} id={id} />) },
+  { pattern: /^\/campaigns$/, render: lazy(campaigns, (m) => <m.CampaignList />) },
+  { pattern: /^\/campaigns\/new$/, render: lazy(campaigns, (m) => <m.NewCampaign />) },
+  { pattern: /^\/campaigns\/([^/]+)$/, render: lazy(campaigns, (m, [id]) => <m.CampaignPage key={id} id={id!} />) },
 ];

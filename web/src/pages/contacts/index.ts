@@ -1,3 +1,2 @@
 export { ContactsList } from './contacts-list';
 export { ContactPage } from './contact-page';
-export { ContactImport } from './contact-import';
