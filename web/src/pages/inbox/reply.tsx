@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { action } from '../../api';
 import { ErrorNote, TextField, formatTime, useAsync, useSubmit } from '../../ui';
 import type { Thread } from './types';
@@ -25,7 +25,10 @@ export function ReplyBox({ thread, onSent }: { thread: Thread; onSent: () => voi
   const [text, setText] = useState('');
   const [templateOpen, setTemplateOpen] = useState(false);
   const { window: win, contact } = thread;
+  const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => setTemplateOpen(false), [contact.id]);
+  // Opening a conversation is for answering it: the reply box has the focus (the page stays at the newest message).
+  useEffect(() => box.current?.focus({ preventScroll: true }), [contact.id, win.open]);
   const send = useSubmit(async () => {
     await action('send-text-message', { contact_id: contact.id, message: text });
     setText('');
@@ -43,6 +46,7 @@ export function ReplyBox({ thread, onSent }: { thread: Thread; onSent: () => voi
           <label for="reply-text">Reply</label>
           <textarea
             id="reply-text"
+            ref={box}
             value={text}
             maxLength={4096}
             disabled={closed}

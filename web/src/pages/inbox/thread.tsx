@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { dashboard } from '../../api';
 import { Link } from '../../router';
 import { useSession } from '../../session';
@@ -6,9 +6,13 @@ import { ErrorNote, Page, formatTime, useAsync } from '../../ui';
 import { useLiveReload } from './events';
 import { ReplyBox } from './reply';
 import { RICH_TYPES, RichContent } from './rich';
+import { useThreadScroll, useWhenVisible } from './thread-scroll';
 import type { InboxMessage, Thread } from './types';
 
-/** One conversation: its messages (newest last, live), who handles it, and the reply box. */
+/**
+ * One conversation: its messages (newest last, live; opened at the newest, earlier ones loading
+ * upward as the top is reached), who handles it, and the reply box, always in view.
+ */
 export function ThreadPage({ contactId }: { contactId: string }) {
   const thread = useAsync(() => dashboard.get<Thread>(`conversations/${contactId}`), [contactId]);
   const [older, setOlder] = useState<{ messages: InboxMessage[]; next: string | null } | null>(null);
@@ -35,19 +39,29 @@ export function ThreadPage({ contactId }: { contactId: string }) {
 
   const data = thread.data;
   const title = data ? (data.contact.name ?? data.contact.phone) : 'Conversation';
+  const loading = useRef(false);
   const loadEarlier = async () => {
     const before = older ? older.next : data?.next_before;
-    if (!before) return;
+    if (!before || loading.current) return;
+    loading.current = true;
     try {
       const page = await dashboard.get<Thread>(`conversations/${contactId}?before=${encodeURIComponent(before)}`);
       setOlder({ messages: [...page.messages, ...(older?.messages ?? [])], next: page.next_before });
     } catch (e) {
       setError(e);
+    } finally {
+      loading.current = false;
     }
   };
   const current = new Set(data?.messages.map((m) => m.id));
   const messages = [...(older?.messages.filter((m) => !current.has(m.id)) ?? []), ...(data?.messages ?? [])];
   const moreBefore = older ? older.next : data?.next_before;
+  useThreadScroll(
+    contactId,
+    messages.map((m) => m.id),
+  );
+  const earlierButton = useRef<HTMLButtonElement>(null);
+  useWhenVisible(earlierButton, () => void loadEarlier(), !!moreBefore);
 
   return (
     <Page
@@ -65,7 +79,7 @@ export function ThreadPage({ contactId }: { contactId: string }) {
       {data && (
         <>
           {moreBefore && (
-            <button type="button" class="load-more" onClick={() => void loadEarlier()}>
+            <button type="button" class="load-more" ref={earlierButton} onClick={() => void loadEarlier()}>
               Load earlier messages
             </button>
           )}
