@@ -23,7 +23,7 @@ const present = (row: QuickReplyRow): QuickReply => ({
 function shortcutOf(value: string): string {
   const shortcut = value.trim().replace(/^\//, '').toLowerCase();
   if (!SHORTCUT.test(shortcut)) {
-    throw errors.validation('shortcut', 'use up to 32 letters, digits, "-" or "_", with no spaces (e.g. "hours")');
+    throw errors.validation('shortcut', 'may have up to 32 letters, digits, "-" or "_", and no spaces (e.g. "hours")');
   }
   return shortcut;
 }
@@ -47,7 +47,7 @@ export function createQuickReplyService({ db, clock, newId }: Deps) {
   async function checkFree(caller: Caller, shortcut: string, ownId: string | null): Promise<void> {
     const taken = await repository().byShortcut(caller.workspaceId, shortcut);
     if (taken && taken.id !== ownId)
-      throw errors.conflictOn('shortcut', `another quick reply already uses /${shortcut}`);
+      throw errors.conflictOn('shortcut', `is taken: another quick reply uses /${shortcut}`);
   }
 
   return {

@@ -4,6 +4,7 @@ import { Link, match, navigate, type Route } from './router';
 import { useSession } from './session';
 import { ApiTokens } from './pages/settings-tokens';
 import { WorkspaceEvents } from './pages/settings-events';
+import { QuickRepliesSettings } from './pages/settings-quick-replies';
 import { InboxRoutes } from './pages/inbox/routes';
 import { ContactImport, ContactPage, ContactsList } from './pages/contacts';
 import { AutomationRoutes } from './pages/automation/routes';
@@ -38,6 +39,7 @@ const routes: Route[] = [
   { pattern: /^\/settings\/team$/, render: () => <TeamSettings /> },
   { pattern: /^\/settings\/account$/, render: () => <AccountSettings /> },
   { pattern: /^\/settings\/events$/, render: () => <WorkspaceEvents /> },
+  { pattern: /^\/settings\/quick-replies$/, render: () => <QuickRepliesSettings /> },
   { pattern: /^\/simulator$/, render: () => <Simulator /> },
 ];
 

@@ -32,7 +32,11 @@ export function ThreadPage({ contactId }: { contactId: string }) {
   const thread = useAsync(() => dashboard.get<Thread>(`conversations/${contactId}`), [contactId]);
   const [older, setOlder] = useState<{ pages: Thread[]; next: string | null } | null>(null);
   const [error, setError] = useState<unknown>(null);
-  useEffect(() => setOlder(null), [contactId]);
+  const [replyTo, setReplyTo] = useState<InboxMessage | null>(null);
+  useEffect(() => {
+    setOlder(null);
+    setReplyTo(null);
+  }, [contactId]);
   useLiveReload(thread.reload, (event) => event.contact_id === contactId);
 
   // Opening the thread reads it, and so does every new inbound message while it is open.
@@ -99,12 +103,12 @@ export function ThreadPage({ contactId }: { contactId: string }) {
               'note' in entry ? (
                 <NoteBubble key={entry.note.id} note={entry.note} />
               ) : (
-                <MessageBubble key={entry.message.id} message={entry.message} />
+                <MessageBubble key={entry.message.id} message={entry.message} onReply={setReplyTo} />
               ),
             )}
           </ol>
           {entries.length === 0 && <p class="muted">No messages yet.</p>}
-          <ReplyBox thread={data} onSent={thread.reload} />
+          <ReplyBox thread={data} onSent={thread.reload} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         </>
       )}
     </Page>
@@ -188,7 +192,7 @@ function NoteBubble({ note }: { note: ConversationNote }) {
  * A message: who sent it (outbound), its text (a template's rendered text), media, time, and for
  * outbound ones the delivery tick.
  */
-function MessageBubble({ message: m }: { message: InboxMessage }) {
+function MessageBubble({ message: m, onReply }: { message: InboxMessage; onReply: (m: InboxMessage) => void }) {
   const tick = m.direction === 'outbound' ? TICKS[m.status] : undefined;
   const sender = m.direction === 'outbound' && m.sender ? senderLabel(m.sender) : null;
   return (
@@ -221,6 +225,11 @@ function MessageBubble({ message: m }: { message: InboxMessage }) {
           <span class="bubble-reaction" title="Their reaction">
             {m.reaction}
           </span>
+        )}
+        {m.provider_message_id && m.type !== 'reaction' && !m.revoked_at && (
+          <button type="button" class="link bubble-reply" onClick={() => onReply(m)}>
+            Reply<span class="visually-hidden"> to this message</span>
+          </button>
         )}
         <time dateTime={m.created_at}>{formatTime(m.created_at)}</time>
         {tick && (

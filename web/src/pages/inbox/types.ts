@@ -6,6 +6,8 @@ export interface InboxMessage {
   status: 'queued' | 'sent' | 'delivered' | 'read' | 'failed' | 'received';
   content: Record<string, unknown>;
   contact_id: string;
+  /** WhatsApp's id (wamid): only a message WhatsApp knows can be quoted. */
+  provider_message_id: string | null;
   error: { code: number | null; title: string; details: string | null } | null;
   created_at: string;
   preview: string;
