@@ -21,6 +21,7 @@ import { registerFlowRoutes } from './flows/flow.routes.js';
 import { registerSequenceRoutes } from './sequences/sequence.routes.js';
 import type { Services } from './services.js';
 import { registerTagRoutes } from './tags/tag.routes.js';
+import { registerQuickReplyRoutes } from './quick-replies/quick-reply.routes.js';
 import { registerTemplateRoutes } from './templates/template.routes.js';
 import { registerTemplateDashboardRoutes } from './templates/template-dashboard.routes.js';
 import { registerTriggerRoutes } from './triggers/trigger.routes.js';
@@ -51,6 +52,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerCampaignRoutes(app, services.campaigns);
   registerWhatsappWebhookRoutes(app, config, services.webhooks);
   registerWebhookRoutes(app, services.outgoingWebhooks);
+  registerQuickReplyRoutes(app, services.quickReplies);
   registerWorkspaceEventRoutes(app, services.workspaceEvents);
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
   registerAccountRoutes(app, services.accounts);

@@ -47,6 +47,7 @@ import { createWorkspaceService } from './workspaces/workspace.service.js';
 import { createWhatsappWebhookService } from './webhooks/whatsapp.service.js';
 import { emitWebhookEvents } from './outgoing/webhook.events.js';
 import { createWebhookService } from './outgoing/webhook.service.js';
+import { createQuickReplyService } from './quick-replies/quick-reply.service.js';
 import { createWebhookWorker } from './outgoing/webhook.worker.js';
 import { createWorkspaceEventService } from './workspace-events/event.service.js';
 
@@ -176,6 +177,7 @@ export function createServices(deps: Deps, config: Config) {
       webhookWorker.wake(),
     ),
     webhookWorker,
+    quickReplies: createQuickReplyService(deps),
   };
 }
 

@@ -102,10 +102,17 @@ export function createCampaignService(
     const audience = await audienceOf(trx, campaign.workspace_id, JSON.parse(campaign.audience) as Audience);
     const at = now();
     // A broadcast never reaches a contact who opted out, whatever the template's category.
+    const campaignSender = { type: 'campaign' as const, id: campaign.id };
     const rows = audience.flatMap((contact): OutboundRow[] => {
       const content = contact.opted_out_at ? null : compose(contact);
       if (!content) return [];
-      const prepared = prepareOutbound(deps, contact, { type: 'template', content }, campaign.id, campaign.channel_id);
+      const prepared = prepareOutbound(
+        deps,
+        contact,
+        { type: 'template', content },
+        campaignSender,
+        campaign.channel_id,
+      );
       return isRefusal(prepared) ? [] : [prepared];
     });
     await queueOutbound(trx, rows);

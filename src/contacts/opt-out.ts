@@ -39,7 +39,7 @@ export function createOptOutService(deps: Deps, outbound: Outbound) {
    * too late to answer is refused by them, and goes unanswered).
    */
   async function sendConfirmation(trx: Deps['db'], contact: ContactRow, body: string) {
-    await outbound.queueNow(trx, contact, textContent(body));
+    await outbound.queueNow(trx, contact, textContent(body), { type: 'system', id: null });
   }
 
   /** Applies one intent; on a fresh opt-out the contact wrote, tells them once (when `settings` want it). */

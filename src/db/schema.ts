@@ -37,6 +37,8 @@ export interface Database {
   workspace_events: WorkspaceEventTable;
   media_uploads: MediaUploadTable;
   inbox_settings: InboxSettingsTable;
+  conversation_notes: ConversationNoteTable;
+  quick_replies: QuickReplyTable;
 }
 
 export interface WorkspaceTable {
@@ -180,6 +182,34 @@ export interface MessageTable {
   delivery: string | null;
   /** The channel the message went out (once sent) or came in on; null before 0020 and while queued unnamed. */
   channel_id: Generated<string | null>;
+  /** Outbound: who sent it (see Sender), recorded where it is queued; null for inbound and before 0021. */
+  sender_type: Generated<SenderType | null>;
+  /** The member, token, campaign, sequence or flow that sent it; null for Parley itself. */
+  sender_id: Generated<string | null>;
+}
+
+/** Who sends an outbound message: a team member, an API token, an automation, or Parley itself (opt-out replies). */
+export type SenderType = 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system';
+
+/** A staff member's private note in a conversation: never sent to the customer. */
+export interface ConversationNoteTable {
+  id: string;
+  workspace_id: string;
+  contact_id: string;
+  /** The member who wrote it; kept when they leave. */
+  author_id: string | null;
+  body: string;
+  created_at: string;
+}
+
+/** A workspace's saved answer, typed in the composer as `/shortcut`. */
+export interface QuickReplyTable {
+  id: string;
+  workspace_id: string;
+  shortcut: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface ChannelTable {

@@ -110,14 +110,15 @@ export function createFlowService(
     });
   }
 
-  /** Queues a message for the run's contact; what the sending rules refuse is the node's failure. */
-  async function send(trx: Trx, contact: ContactRow, message: OutboundContent): Promise<string | null> {
-    const queued = await outbound.queueNow(trx, contact, message);
+  /** Queues a message of the run's flow for its contact; what the sending rules refuse is the node's failure. */
+  async function send(trx: Trx, run: RunRow, contact: ContactRow, message: OutboundContent): Promise<string | null> {
+    const queued = await outbound.queueNow(trx, contact, message, { type: 'flow', id: run.flow_id });
     return isRefusal(queued) ? queued.refused : null;
   }
 
   async function sendTemplate(
     trx: Trx,
+    run: RunRow,
     contact: ContactRow,
     node: Extract<FlowNode, { type: 'send_template' }>,
     scope: Parameters<typeof render>[1],
@@ -132,7 +133,7 @@ export function createFlowService(
         language: node.language,
         variables,
       });
-      return await send(trx, contact, { type: 'template', content });
+      return await send(trx, run, contact, { type: 'template', content });
     } catch (error) {
       if (error instanceof AppError) return error.code;
       throw error;
@@ -198,23 +199,23 @@ export function createFlowService(
       let failure: string | null = null;
       switch (node.type) {
         case 'send_text':
-          failure = await send(trx, contact, textContent(render(node.text, scope)));
+          failure = await send(trx, run, contact, textContent(render(node.text, scope)));
           current = node.next;
           break;
         case 'send_template':
-          failure = await sendTemplate(trx, contact, node, scope);
+          failure = await sendTemplate(trx, run, contact, node, scope);
           current = node.next;
           break;
         case 'send_buttons':
         case 'send_list':
-          failure = await send(trx, contact, {
+          failure = await send(trx, run, contact, {
             type: 'interactive',
             content: { interactive: interactiveOf(node, scope), text: render(node.text, scope) },
           });
           current = node.next;
           break;
         case 'ask':
-          failure = await send(trx, contact, textContent(render(node.text, scope)));
+          failure = await send(trx, run, contact, textContent(render(node.text, scope)));
           if (!failure) return waitAt(trx, run, node, 0);
           break;
         case 'wait_for_reply':
@@ -322,6 +323,7 @@ export function createFlowService(
         }
         const failure = await send(
           trx,
+          run,
           current,
           textContent(render(node.retry_text ?? node.text, { contact, context })),
         );

@@ -321,6 +321,8 @@ describe(`errors (${ENGINE})`, () => {
       typing_indicator: 'yes',
       category: 5,
       translations: 'x',
+      shortcut: 5,
+      quick_reply_id: 5,
     };
     const inputs: [string, string | undefined, number][] = [
       ['{"phone":', 'application/json', 400],

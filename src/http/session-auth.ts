@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AccountService, SessionUser } from '../accounts/account.service.js';
 import { errors } from '../shared/errors.js';
+import { SESSION_TOKEN_PREFIX } from '../shared/context.js';
 import type { Principal } from '../workspaces/token.service.js';
 
 /** `__Host-`: the browser keeps it only if Secure, Path=/ and without Domain (no subdomain can set it). */
@@ -48,7 +49,7 @@ function originHost(origin: string): string | null {
 /** A session acts with full access in its workspace, like a full-scope token of its user. */
 export function sessionPrincipal(user: SessionUser): Principal {
   return {
-    tokenId: `session:${user.userId}`,
+    tokenId: `${SESSION_TOKEN_PREFIX}${user.userId}`,
     userId: user.userId,
     workspaceId: user.workspaceId,
     scope: 'full',

@@ -2,6 +2,7 @@ import { presentMessage } from '../messages/message.presenter.js';
 import type { MessageRow } from '../messages/message.repository.js';
 import type { Message } from '../messages/message.schema.js';
 import { formatTimestamp } from '../shared/time.js';
+import type { MessageSender } from './senders.js';
 
 const PREVIEW_LENGTH = 140;
 
@@ -14,19 +15,23 @@ export interface Quote {
 
 /**
  * A message as the inbox shows it: the public message plus a one-line text for lists and screen
- * readers, and the message it quotes when it is a reply.
+ * readers, the message it quotes when it is a reply, and who sent it (outbound, when known).
  */
-export type InboxMessage = Message & { preview: string; quote: Quote | null };
+export type InboxMessage = Message & { preview: string; quote: Quote | null; sender: MessageSender | null };
 
-/** The public message with its preview, and the quoted message's when given. */
-export function presentInboxMessage(row: MessageRow, quoted?: MessageRow): InboxMessage {
+/** The public message with its preview, and the quoted message's and the sender when given. */
+export function presentInboxMessage(
+  row: MessageRow,
+  quoted?: MessageRow,
+  sender: MessageSender | null = null,
+): InboxMessage {
   const message = presentMessage(row);
   const quote = quoted && {
     id: quoted.id,
     direction: quoted.direction,
     preview: previewOf(quoted.type, JSON.parse(quoted.content) as Record<string, unknown>),
   };
-  return { ...message, preview: previewOf(message.type, message.content), quote: quote ?? null };
+  return { ...message, preview: previewOf(message.type, message.content), quote: quote ?? null, sender };
 }
 
 /**

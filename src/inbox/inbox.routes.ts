@@ -59,6 +59,19 @@ export function registerInboxRoutes(
     async (request) => inbox.markRead(viewerOf(request), request.params.contactId, request.log),
   );
 
+  app.post(
+    '/api/dashboard/conversations/:contactId/notes',
+    {
+      config: { access },
+      schema: {
+        hide,
+        params: ContactParams,
+        body: Type.Object({ body: Type.String({ maxLength: 4096 }) }),
+      },
+    },
+    async (request) => inbox.addNote(viewerOf(request), request.params.contactId, request.body.body),
+  );
+
   app.get('/api/dashboard/inbox/settings', { config: { access }, schema: { hide } }, async (request) =>
     inbox.settings(viewerOf(request)),
   );

@@ -8,6 +8,8 @@ import { windowClosesAt } from '../messages/outbound/rules.js';
 import type { EventHub } from './event-hub.js';
 import { at, presentInboxMessage, type InboxMessage } from './inbox.presenter.js';
 import { inboxRepository, type InboxFilter, type Keyset } from './inbox.repository.js';
+import { noteRepository } from './notes.js';
+import { namedSenders } from './senders.js';
 
 const LIST_PAGE = 50;
 
@@ -43,7 +45,7 @@ export function decodeCursor(cursor: string | undefined, field: string): Keyset 
 
 /** The shared inbox: conversations, their threads, and who handles them. */
 export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<ChannelService, 'providerOf'>) {
-  const { db, dialect, clock } = deps;
+  const { db, dialect, clock, newId } = deps;
   const repository = () => inboxRepository(db, dialect);
   const now = () => toStoredTimestamp(clock.now());
   const announce = (viewer: Viewer, contactId: string) =>
@@ -113,8 +115,9 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
     },
 
     /**
-     * A conversation's page of messages (oldest first, `next_before` pages back), its state, the
-     * 24-hour window as of the server's clock, and the workspace's members to assign.
+     * A conversation's page of messages (oldest first, `next_before` pages back) with who sent each
+     * and the staff's notes written in the same stretch of time, its state, the 24-hour window as of
+     * the server's clock, and the workspace's members to assign.
      */
     async thread(viewer: Viewer, contactId: string, before: Keyset | null) {
       const contact = await contactOf(viewer, contactId);
@@ -126,9 +129,18 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
       const quoted = new Map(
         (await repository().messagesByIds(viewer.workspaceId, [...new Set(quotedIds)])).map((row) => [row.id, row]),
       );
+      const senderOf = await namedSenders(db, viewer.workspaceId, page);
       const messages: InboxMessage[] = page
         .reverse()
-        .map((row) => presentInboxMessage(row, quoted.get(row.reply_to_message_id ?? '')));
+        .map((row) => presentInboxMessage(row, quoted.get(row.reply_to_message_id ?? ''), senderOf(row)));
+      // The page's stretch of time: from its oldest message (the start, on the last page) up to the cursor.
+      const morePages = rows.length > THREAD_PAGE;
+      const notes = await noteRepository(db).between(
+        viewer.workspaceId,
+        contact.id,
+        morePages && oldest ? oldest.created_at : null,
+        before?.at ?? null,
+      );
       return {
         contact: { id: contact.id, name: contact.name, phone: contact.phone, opted_out: contact.opted_out_at !== null },
         conversation: {
@@ -145,10 +157,22 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
           now: at(now()),
         },
         messages,
+        notes,
         next_before:
           rows.length > THREAD_PAGE && oldest ? encodeCursor({ at: oldest.created_at, id: oldest.id }) : null,
         members: await repository().members(viewer.workspaceId),
       };
+    },
+
+    /** Adds a private note to the conversation: staff see it in the thread; it is never sent. */
+    async addNote(viewer: Viewer, contactId: string, body: string) {
+      if (!body.trim()) throw errors.validation('body', 'is empty: write the note first');
+      const contact = await contactOf(viewer, contactId);
+      const id = newId();
+      const note = { id, workspace_id: viewer.workspaceId, contact_id: contact.id, author_id: viewer.userId, body };
+      await noteRepository(db).insert({ ...note, created_at: now() });
+      announce(viewer, contact.id);
+      return { id };
     },
 
     /** Marks the conversation read up to its newest inbound message (or now, if later). */

@@ -104,4 +104,11 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Trigger feed of flow runs that started, newest first (optionally for one flow_id). Returns a page of `data` and `next_cursor` (pass it as `cursor` for older records; `limit` up to 500). A call without `cursor` is a poll, allowed once per workspace poll interval per feed (default 30 s); following pages with `cursor` are not limited by it.',
   newSequenceTriggered:
     'Trigger feed of sequence enrolments, newest first (optionally for one sequence_id). Returns a page of `data` and `next_cursor` (pass it as `cursor` for older records; `limit` up to 500). A call without `cursor` is a poll, allowed once per workspace poll interval per feed (default 30 s); following pages with `cursor` are not limited by it.',
+  listQuickReplies:
+    "Lists the workspace's quick replies (saved answers staff insert with `/shortcut` in the inbox), by shortcut; `query` matches the shortcut or the answer. Use an answer's `body` as the text of send_text_message to answer a customer the way the team does.",
+  createQuickReply:
+    'Saves an answer (`body`) under a `shortcut` (letters, digits, - and _; a leading / is dropped). A shortcut already used in the workspace fails with conflict: use update_quick_reply to change it.',
+  updateQuickReply:
+    'Changes a quick reply (by quick_reply_id from list_quick_replies): its shortcut, its answer, or both; fields not given keep their value.',
+  deleteQuickReply: 'Deletes a quick reply by quick_reply_id and returns it as it was.',
 };

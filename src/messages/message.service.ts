@@ -1,6 +1,6 @@
 import type { ContactRow } from '../contacts/contact.repository.js';
 import type { ContactService } from '../contacts/contact.service.js';
-import type { Caller, Deps } from '../shared/context.js';
+import { SESSION_TOKEN_PREFIX, type Caller, type Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { templateRepository } from '../templates/template.repository.js';
@@ -20,6 +20,7 @@ import type {
 import { textContent, type MediaType, type OutboundContent } from './outbound/content.js';
 import { checkMimeType } from './outbound/media-limits.js';
 import type { Outbound } from './outbound/outbound.js';
+import type { Sender } from './outbound/queue.js';
 import { contactsContent, interactiveContent, locationContent, mediaContent } from './outbound/rich.js';
 import { isRefusal, type Refusal } from './outbound/rules.js';
 import { templateContent } from './outbound/template.js';
@@ -56,7 +57,7 @@ export function createMessageService(
     channelId: string | null,
   ): Promise<Message> {
     const [message, queued] = await db.transaction().execute(async (trx) => {
-      const prepared = await outbound.queueNow(trx, contact, content, channelId);
+      const prepared = await outbound.queueNow(trx, contact, content, senderOf(caller), channelId);
       if (isRefusal(prepared)) throw problemOf(prepared);
       return [prepared, queuedIn(trx)] as const;
     });
@@ -169,6 +170,12 @@ export function createMessageService(
       return presentMessage(row);
     },
   };
+}
+
+/** Who sent an action's message: the dashboard member of a session, else the API token. */
+function senderOf(caller: Caller): Sender {
+  if (caller.userId && caller.tokenId?.startsWith(SESSION_TOKEN_PREFIX)) return { type: 'user', id: caller.userId };
+  return { type: 'api', id: caller.tokenId ?? null };
 }
 
 /** A refused send as the API answers it. */

@@ -334,7 +334,7 @@ export function createStepRunner(deps: Deps, tagging: Tagging, startFlow: () => 
     const scope = { contact, context: JSON.parse(enrolment.context) as Record<string, unknown> };
     /** Queues the message with the chunk, or says what the sending rules refused. */
     const queue = (message: OutboundContent) => {
-      const prepared = prepareOutbound(deps, contact, message);
+      const prepared = prepareOutbound(deps, contact, message, { type: 'sequence', id: enrolment.sequence_id });
       if (isRefusal(prepared)) return prepared;
       changes.queue(prepared);
       return null;

@@ -38,6 +38,7 @@ const routes: Route[] = [
   { pattern: /^\/settings\/team$/, render: lazy(settings, (m) => <m.TeamSettings />) },
   { pattern: /^\/settings\/account$/, render: lazy(settings, (m) => <m.AccountSettings />) },
   { pattern: /^\/settings\/events$/, render: lazy(settings, (m) => <m.WorkspaceEvents />) },
+  { pattern: /^\/settings\/quick-replies$/, render: lazy(settings, (m) => <m.QuickRepliesSettings />) },
   { pattern: /^\/simulator$/, render: lazy(settings, (m) => <m.Simulator />) },
 ];
 

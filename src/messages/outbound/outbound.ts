@@ -2,7 +2,7 @@ import type { ChannelService } from '../../channels/channel.service.js';
 import type { ContactRow } from '../../contacts/contact.repository.js';
 import type { Deps } from '../../shared/context.js';
 import type { OutboundContent } from './content.js';
-import { prepareOutbound, type OutboundRow } from './queue.js';
+import { prepareOutbound, type OutboundRow, type Sender } from './queue.js';
 import { isRefusal, type Refusal } from './rules.js';
 
 /** How a message is queued to be sent right after its transaction commits (the outbox's queueNow). */
@@ -39,9 +39,10 @@ export function createOutbound(
       trx: Deps['db'],
       contact: ContactRow,
       message: OutboundContent,
+      sender: Sender,
       channelId: string | null = null,
     ): Promise<OutboundRow | Refusal> {
-      const prepared = prepareOutbound(deps, contact, message, null, channelId);
+      const prepared = prepareOutbound(deps, contact, message, sender, channelId);
       if (!isRefusal(prepared)) await outbox.queueNow(trx, prepared, contact);
       return prepared;
     },

@@ -1,10 +1,18 @@
 import type { ContactRow } from '../../contacts/contact.repository.js';
+import type { SenderType } from '../../db/schema.js';
 import type { Deps } from '../../shared/context.js';
 import { noteQueued } from '../../shared/queued-work.js';
 import { toStoredTimestamp } from '../../shared/time.js';
 import { messageRepository } from '../message.repository.js';
 import type { OutboundContent } from './content.js';
 import { refusalFor, type Recipient as RuleRecipient, type Refusal } from './rules.js';
+
+/** Who sends a message: recorded on its row where it is queued, so the thread can say who wrote it. */
+export interface Sender {
+  type: SenderType;
+  /** The member, token, campaign, sequence or flow; null for Parley itself. */
+  id: string | null;
+}
 
 /** A new outbound message row, due at once. */
 export type OutboundRow = ReturnType<typeof newOutboundRow>;
@@ -17,7 +25,7 @@ function newOutboundRow(
   contact: Recipient,
   message: OutboundContent,
   at: string,
-  campaignId: string | null,
+  sender: Sender,
   channelId: string | null,
 ) {
   return {
@@ -30,7 +38,9 @@ function newOutboundRow(
     provider_message_id: null,
     error: null,
     next_attempt_at: at,
-    campaign_id: campaignId,
+    campaign_id: sender.type === 'campaign' ? sender.id : null,
+    sender_type: sender.type,
+    sender_id: sender.id,
     // Named by the sender; null: the contact's conversation number, else the default, when it is sent.
     channel_id: channelId,
     reply_to_message_id: message.reply_to_message_id ?? null,
@@ -50,15 +60,15 @@ export function prepareOutbound(
   { newId, clock }: Pick<Deps, 'newId' | 'clock'>,
   contact: Recipient,
   message: OutboundContent,
-  campaignId: string | null = null,
+  sender: Sender,
   channelId: string | null = null,
 ): OutboundRow | Refusal {
   const now = clock.now();
   const at = toStoredTimestamp(now);
-  return refusalFor(contact, message, now) ?? newOutboundRow(newId(), contact, message, at, campaignId, channelId);
+  return refusalFor(contact, message, now) ?? newOutboundRow(newId(), contact, message, at, sender, channelId);
 }
 
-/** Rows per multi-row insert (15 bound values each, well under both engines' parameter limits). */
+/** Rows per multi-row insert (17 bound values each, well under both engines' parameter limits). */
 const INSERT_ROWS = 500;
 
 /**

@@ -7,3 +7,4 @@ export { WorkspaceSettings } from './settings-workspace';
 export { Simulator } from './simulator';
 export { ApiTokens } from './settings-tokens';
 export { WorkspaceEvents } from './settings-events';
+export { QuickRepliesSettings } from './settings-quick-replies';

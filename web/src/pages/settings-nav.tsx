@@ -5,6 +5,7 @@ const tabs = [
   { href: '/settings/channel', label: 'Channel' },
   { href: '/settings/workspace', label: 'Workspace' },
   { href: '/settings/opt-out', label: 'Opt-out' },
+  { href: '/settings/quick-replies', label: 'Quick replies' },
   { href: '/settings/team', label: 'Team' },
   { href: '/settings/events', label: 'WhatsApp events' },
   { href: '/settings/account', label: 'Your account' },

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
-import { action } from '../../api';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { action, dashboard } from '../../api';
 import { ErrorNote, TextField, formatTime, useAsync, useSubmit } from '../../ui';
-import type { Thread } from './types';
+import { base64Of, EmojiPicker, QuickReplyMenu, useQuickReplies, type QuickReply } from './composer-tools';
+import type { InboxMessage, Thread } from './types';
 
 interface Template {
   id: string;
@@ -17,66 +18,164 @@ interface Template {
 
 const MEDIA_HEADERS = ['IMAGE', 'VIDEO', 'DOCUMENT'];
 
+/** What the composer sends: a reply to the customer, or a private note only staff see. */
+type Mode = 'reply' | 'note';
+/** The media kinds a caption goes with (WhatsApp shows none under audio or stickers). */
+const CAPTIONED = ['image', 'video', 'document'];
+
 /**
- * Replying: free text inside the 24-hour window; outside it the box is disabled with the reason, and
- * an approved template can be sent instead (WhatsApp's rule, which the API enforces too).
+ * Replying: free text, a file, emoji, a `/shortcut` quick reply, quoting a message, inside the
+ * 24-hour window; outside it the box is disabled with the reason, and an approved template can be
+ * sent instead (WhatsApp's rule, which the API enforces too). A private note can be written any time.
  */
-export function ReplyBox({ thread, onSent }: { thread: Thread; onSent: () => void }) {
+export function ReplyBox(props: {
+  thread: Thread;
+  onSent: () => void;
+  replyTo: InboxMessage | null;
+  onCancelReply: () => void;
+}) {
+  const { thread, onSent, replyTo } = props;
   const [text, setText] = useState('');
+  const [mode, setMode] = useState<Mode>('reply');
+  const [file, setFile] = useState<File | null>(null);
+  const [active, setActive] = useState(0);
   const [templateOpen, setTemplateOpen] = useState(false);
   const { window: win, contact } = thread;
+  const box = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const matches = useQuickReplies(text);
   useEffect(() => setTemplateOpen(false), [contact.id]);
-  const send = useSubmit(async () => {
-    await action('send-text-message', { contact_id: contact.id, message: text });
+  // Opening a conversation is for answering it: the reply box has the focus (the page stays at the newest message).
+  useEffect(() => box.current?.focus({ preventScroll: true }), [contact.id, win.open, mode, replyTo?.id]);
+  useEffect(() => setActive(0), [matches.length]);
+
+  const clear = () => {
     setText('');
+    setFile(null);
+    if (fileInput.current) fileInput.current.value = '';
+    props.onCancelReply();
     onSent();
+  };
+  const send = useSubmit(async () => {
+    if (mode === 'note') await dashboard.post(`conversations/${contact.id}/notes`, { body: text });
+    else await sendReply(contact.id, text, file, replyTo?.id);
+    clear();
   });
-  const closed = !win.open;
+  const insert = (value: string) => {
+    const area = box.current;
+    const at = area?.selectionStart ?? text.length;
+    setText(text.slice(0, at) + value + text.slice(area?.selectionEnd ?? at));
+    area?.focus();
+  };
+  const pick = (q: QuickReply) => {
+    setText(q.body);
+    box.current?.focus();
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (matches.length > 0 && ['ArrowDown', 'ArrowUp', 'Enter', 'Tab'].includes(e.key)) {
+      e.preventDefault();
+      if (e.key === 'ArrowDown') setActive((active + 1) % matches.length);
+      else if (e.key === 'ArrowUp') setActive((active + matches.length - 1) % matches.length);
+      else pick(matches[active]!);
+    } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void send.run();
+  };
+  const note = mode === 'note';
+  const closed = !win.open && !note;
   const reason = !win.last_inbound_at
     ? 'This contact has never written to you, so no 24-hour window is open. WhatsApp only allows template messages until they write.'
     : `The 24-hour window closed ${formatTime(win.closes_at)} (24 hours after their last message). WhatsApp only allows template messages until they write again.`;
+  const label = note ? 'Private note' : file ? 'Caption' : 'Reply';
 
   return (
-    <section class="reply" aria-label="Write a reply">
+    <section class={`reply${note ? ' reply-note' : ''}`} aria-label="Write a reply">
+      <div class="reply-modes" role="group" aria-label="Write">
+        <button type="button" aria-pressed={!note} onClick={() => setMode('reply')}>
+          Reply
+        </button>
+        <button type="button" aria-pressed={note} onClick={() => setMode('note')}>
+          Private note
+        </button>
+      </div>
       <form onSubmit={send.onSubmit} class="reply-form">
+        {replyTo && !note && (
+          <div class="reply-quote">
+            <span>
+              Replying to {replyTo.direction === 'inbound' ? 'their' : 'our'} message: <q>{replyTo.preview}</q>
+            </span>
+            <button type="button" class="link" onClick={props.onCancelReply}>
+              Cancel reply
+            </button>
+          </div>
+        )}
         <div class="field">
-          <label for="reply-text">Reply</label>
+          <label for="reply-text">{label}</label>
           <textarea
             id="reply-text"
+            ref={box}
             value={text}
             maxLength={4096}
             disabled={closed}
+            role={matches.length > 0 ? 'combobox' : undefined}
+            aria-expanded={matches.length > 0 ? true : undefined}
+            aria-controls={matches.length > 0 ? 'quick-replies' : undefined}
+            aria-activedescendant={matches[active] ? `quick-reply-${matches[active].id}` : undefined}
             aria-describedby={closed ? 'reply-closed' : 'reply-window'}
             onInput={(e) => setText(e.currentTarget.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void send.run();
-            }}
+            onKeyDown={onKeyDown}
           />
+          <QuickReplyMenu matches={matches} active={active} onPick={pick} />
           {closed ? (
             <p id="reply-closed" class="warning">
               {reason}
             </p>
           ) : (
             <small id="reply-window" class="hint">
-              You can reply freely until {formatTime(win.closes_at)}. Ctrl+Enter sends.
-              {contact.opted_out &&
+              {note
+                ? 'Only your team sees notes; they are never sent to the customer.'
+                : `You can reply freely until ${formatTime(win.closes_at)}. Type / for quick replies; Ctrl+Enter sends.`}
+              {!note &&
+                contact.opted_out &&
                 ' This contact opted out of marketing: replies are fine, marketing templates are not.'}
             </small>
           )}
         </div>
+        {!closed && !note && (
+          <div class="reply-tools">
+            <EmojiPicker onPick={insert} />
+            <label class="button reply-attach">
+              <span aria-hidden="true">📎</span> Attach a file
+              <input
+                ref={fileInput}
+                type="file"
+                class="visually-hidden"
+                onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+              />
+            </label>
+            {file && (
+              <span class="reply-file">
+                {file.name}{' '}
+                <button type="button" class="link" onClick={() => setFile(null)}>
+                  Remove
+                </button>
+              </span>
+            )}
+          </div>
+        )}
         <div class="reply-actions">
           {!closed && (
-            <button type="submit" class="primary" disabled={send.busy || !text.trim()}>
-              Send
+            <button type="submit" class="primary" disabled={send.busy || (!text.trim() && !file)}>
+              {note ? 'Add note' : 'Send'}
             </button>
           )}
-          <button type="button" aria-expanded={templateOpen} onClick={() => setTemplateOpen(!templateOpen)}>
-            {closed ? 'Send a template instead' : 'Send a template'}
-          </button>
+          {!note && (
+            <button type="button" aria-expanded={templateOpen} onClick={() => setTemplateOpen(!templateOpen)}>
+              {closed ? 'Send a template instead' : 'Send a template'}
+            </button>
+          )}
         </div>
         <ErrorNote error={send.error} />
       </form>
-      {templateOpen && (
+      {templateOpen && !note && (
         <TemplateForm
           contactId={contact.id}
           onSent={() => {
@@ -87,6 +186,28 @@ export function ReplyBox({ thread, onSent }: { thread: Thread; onSent: () => voi
       )}
     </section>
   );
+}
+
+/** A reply to the customer: the file (uploaded, then sent with the text as its caption) or the text. */
+async function sendReply(contactId: string, text: string, file: File | null, replyTo: string | undefined) {
+  const quote = replyTo ? { reply_to_message_id: replyTo } : {};
+  if (!file) {
+    await action('send-text-message', { contact_id: contactId, message: text, ...quote });
+    return;
+  }
+  const upload = await action<{ media_id: string; type: string }>('upload-media', {
+    data: await base64Of(file),
+    mime_type: file.type || 'application/octet-stream',
+    filename: file.name,
+  });
+  await action('send-media-message', {
+    contact_id: contactId,
+    type: upload.type,
+    media_id: upload.media_id,
+    ...(text.trim() && CAPTIONED.includes(upload.type) && { caption: text }),
+    ...(upload.type === 'document' && { filename: file.name }),
+    ...quote,
+  });
 }
 
 function TemplateForm({ contactId, onSent }: { contactId: string; onSent: () => void }) {

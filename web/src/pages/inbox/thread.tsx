@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { dashboard } from '../../api';
 import { Link } from '../../router';
 import { useSession } from '../../session';
@@ -6,14 +6,37 @@ import { ErrorNote, Page, formatTime, useAsync } from '../../ui';
 import { useLiveReload } from './events';
 import { ReplyBox } from './reply';
 import { RICH_TYPES, RichContent } from './rich';
-import type { InboxMessage, Thread } from './types';
+import { useThreadScroll, useWhenVisible } from './thread-scroll';
+import type { ConversationNote, InboxMessage, MessageSender, Thread } from './types';
 
-/** One conversation: its messages (newest last, live), who handles it, and the reply box. */
+/** What the thread lists: the messages and the staff's notes, in time order. */
+type Entry = { note: ConversationNote } | { message: InboxMessage };
+const entryId = (entry: Entry) => ('note' in entry ? entry.note.id : entry.message.id);
+const entryTime = (entry: Entry) => ('note' in entry ? entry.note.created_at : entry.message.created_at);
+
+/** The messages and notes of the pages shown, oldest first (a newer page's copy of a message wins). */
+function timeline(pages: Pick<Thread, 'messages' | 'notes'>[]): Entry[] {
+  const entries = new Map<string, Entry>();
+  for (const page of pages) {
+    for (const message of page.messages) entries.set(message.id, { message });
+    for (const note of page.notes) entries.set(note.id, { note });
+  }
+  return [...entries.values()].sort((a, b) => entryTime(a).localeCompare(entryTime(b)));
+}
+
+/**
+ * One conversation: its messages (newest last, live; opened at the newest, earlier ones loading
+ * upward as the top is reached), who handles it, and the reply box, always in view.
+ */
 export function ThreadPage({ contactId }: { contactId: string }) {
   const thread = useAsync(() => dashboard.get<Thread>(`conversations/${contactId}`), [contactId]);
-  const [older, setOlder] = useState<{ messages: InboxMessage[]; next: string | null } | null>(null);
+  const [older, setOlder] = useState<{ pages: Thread[]; next: string | null } | null>(null);
   const [error, setError] = useState<unknown>(null);
-  useEffect(() => setOlder(null), [contactId]);
+  const [replyTo, setReplyTo] = useState<InboxMessage | null>(null);
+  useEffect(() => {
+    setOlder(null);
+    setReplyTo(null);
+  }, [contactId]);
   useLiveReload(thread.reload, (event) => event.contact_id === contactId);
 
   // Opening the thread reads it, and so does every new inbound message while it is open.
@@ -35,19 +58,25 @@ export function ThreadPage({ contactId }: { contactId: string }) {
 
   const data = thread.data;
   const title = data ? (data.contact.name ?? data.contact.phone) : 'Conversation';
+  const loading = useRef(false);
   const loadEarlier = async () => {
     const before = older ? older.next : data?.next_before;
-    if (!before) return;
+    if (!before || loading.current) return;
+    loading.current = true;
     try {
       const page = await dashboard.get<Thread>(`conversations/${contactId}?before=${encodeURIComponent(before)}`);
-      setOlder({ messages: [...page.messages, ...(older?.messages ?? [])], next: page.next_before });
+      setOlder({ pages: [page, ...(older?.pages ?? [])], next: page.next_before });
     } catch (e) {
       setError(e);
+    } finally {
+      loading.current = false;
     }
   };
-  const current = new Set(data?.messages.map((m) => m.id));
-  const messages = [...(older?.messages.filter((m) => !current.has(m.id)) ?? []), ...(data?.messages ?? [])];
+  const entries = timeline([...(older?.pages ?? []), ...(data ? [data] : [])]);
   const moreBefore = older ? older.next : data?.next_before;
+  useThreadScroll(contactId, entries.map(entryId));
+  const earlierButton = useRef<HTMLButtonElement>(null);
+  useWhenVisible(earlierButton, () => void loadEarlier(), !!moreBefore);
 
   return (
     <Page
@@ -65,17 +94,21 @@ export function ThreadPage({ contactId }: { contactId: string }) {
       {data && (
         <>
           {moreBefore && (
-            <button type="button" class="load-more" onClick={() => void loadEarlier()}>
+            <button type="button" class="load-more" ref={earlierButton} onClick={() => void loadEarlier()}>
               Load earlier messages
             </button>
           )}
           <ol class="thread" aria-label="Messages" aria-live="polite" aria-relevant="additions">
-            {messages.map((m) => (
-              <MessageBubble key={m.id} message={m} />
-            ))}
+            {entries.map((entry) =>
+              'note' in entry ? (
+                <NoteBubble key={entry.note.id} note={entry.note} />
+              ) : (
+                <MessageBubble key={entry.message.id} message={entry.message} onReply={setReplyTo} />
+              ),
+            )}
           </ol>
-          {messages.length === 0 && <p class="muted">No messages yet.</p>}
-          <ReplyBox thread={data} onSent={thread.reload} />
+          {entries.length === 0 && <p class="muted">No messages yet.</p>}
+          <ReplyBox thread={data} onSent={thread.reload} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         </>
       )}
     </Page>
@@ -124,17 +157,54 @@ const TICKS: Record<string, { symbol: string; label: string }> = {
 };
 const MEDIA = ['image', 'sticker', 'video', 'audio', 'document'];
 
-/** A message: its text (a template's rendered text), media, time, and for outbound ones the delivery tick. */
-function MessageBubble({ message: m }: { message: InboxMessage }) {
-  const tick = m.direction === 'outbound' ? TICKS[m.status] : undefined;
+/** Who sent an outbound message, in words: the member, "API", the automation by name, or Parley. */
+export function senderLabel(sender: MessageSender): string {
+  switch (sender.type) {
+    case 'user':
+      return sender.name || 'A former team member';
+    case 'api':
+      return sender.name ? `API · ${sender.name}` : 'API';
+    case 'campaign':
+      return `Campaign ${sender.name || '(deleted)'}`;
+    case 'sequence':
+      return `Sequence ${sender.name || '(deleted)'}`;
+    case 'flow':
+      return `Flow ${sender.name || '(deleted)'}`;
+    case 'system':
+      return 'Parley (automatic reply)';
+  }
+}
+
+/** A staff member's private note: shown only here, never sent to the customer. */
+function NoteBubble({ note }: { note: ConversationNote }) {
   return (
-    <li class={`bubble ${m.direction}`} data-status={m.status}>
-      <span class="visually-hidden">{m.direction === 'inbound' ? 'They wrote: ' : 'You sent: '}</span>
+    <li class="bubble note">
+      <span class="bubble-sender">Private note · {note.author?.name || 'A former team member'}</span>
+      <p class="bubble-text">{note.body}</p>
+      <span class="bubble-meta">
+        <time dateTime={note.created_at}>{formatTime(note.created_at)}</time>
+      </span>
+    </li>
+  );
+}
+
+/**
+ * A message: who sent it (outbound), its text (a template's rendered text), media, time, and for
+ * outbound ones the delivery tick.
+ */
+function MessageBubble({ message: m, onReply }: { message: InboxMessage; onReply: (m: InboxMessage) => void }) {
+  const tick = m.direction === 'outbound' ? TICKS[m.status] : undefined;
+  const sender = m.direction === 'outbound' && m.sender ? senderLabel(m.sender) : null;
+  return (
+    <li class={`bubble ${m.direction}`} data-status={m.status} data-sender={m.sender?.type}>
+      {m.direction === 'inbound' ? (
+        <span class="visually-hidden">They wrote: </span>
+      ) : (
+        <span class="bubble-sender">{sender ?? 'Sent'}</span>
+      )}
       {m.quote && (
         <blockquote class="bubble-quote">
-          <span class="visually-hidden">
-            In reply to {m.quote.direction === 'inbound' ? 'their' : 'your'} message:{' '}
-          </span>
+          <span class="visually-hidden">In reply to {m.quote.direction === 'inbound' ? 'their' : 'our'} message: </span>
           {m.quote.preview}
         </blockquote>
       )}
@@ -155,6 +225,11 @@ function MessageBubble({ message: m }: { message: InboxMessage }) {
           <span class="bubble-reaction" title="Their reaction">
             {m.reaction}
           </span>
+        )}
+        {m.provider_message_id && m.type !== 'reaction' && !m.revoked_at && (
+          <button type="button" class="link bubble-reply" onClick={() => onReply(m)}>
+            Reply<span class="visually-hidden"> to this message</span>
+          </button>
         )}
         <time dateTime={m.created_at}>{formatTime(m.created_at)}</time>
         {tick && (
@@ -200,7 +275,7 @@ function Media({ message: m }: { message: InboxMessage }) {
       {inline && (
         <img
           src={src}
-          alt={caption ?? (m.direction === 'inbound' ? `${m.type} from the contact` : `${m.type} you sent`)}
+          alt={caption ?? (m.direction === 'inbound' ? `${m.type} from the contact` : `${m.type} sent to the contact`)}
           loading="lazy"
           onError={() => setBroken(true)}
         />

@@ -6,6 +6,8 @@ export interface InboxMessage {
   status: 'queued' | 'sent' | 'delivered' | 'read' | 'failed' | 'received';
   content: Record<string, unknown>;
   contact_id: string;
+  /** WhatsApp's id (wamid): only a message WhatsApp knows can be quoted. */
+  provider_message_id: string | null;
   error: { code: number | null; title: string; details: string | null } | null;
   created_at: string;
   preview: string;
@@ -17,6 +19,23 @@ export interface InboxMessage {
   edits: unknown[];
   /** When the sender deleted it for everyone. */
   revoked_at: string | null;
+  /** Who sent it (outbound): a member, an API token, an automation by name, or Parley itself. */
+  sender: MessageSender | null;
+}
+
+export interface MessageSender {
+  type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system';
+  id: string | null;
+  /** "" when the member, token or automation is gone. */
+  name: string;
+}
+
+/** A staff member's private note in the thread: never sent to the customer. */
+export interface ConversationNote {
+  id: string;
+  body: string;
+  author: { id: string; name: string } | null;
+  created_at: string;
 }
 
 export interface Member {
@@ -47,6 +66,8 @@ export interface Thread {
   conversation: { read_at: string | null; assignee_id: string | null; done: boolean; needs_person: boolean };
   window: { open: boolean; last_inbound_at: string | null; closes_at: string | null; now: string };
   messages: InboxMessage[];
+  /** The staff's notes written between this page's oldest message and the next page's. */
+  notes: ConversationNote[];
   next_before: string | null;
   members: Member[];
 }

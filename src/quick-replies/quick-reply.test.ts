@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createWorkspace } from '../../test/factories.js';
+import { ENGINE, startServer } from '../../test/server.js';
+import type { QuickReply } from './quick-reply.schema.js';
+
+const server = await startServer();
+
+describe(`quick replies (${ENGINE})`, () => {
+  test('create/list/update/delete-quick-reply › a saved answer under a shortcut, found by its words', async () => {
+    const ws = await createWorkspace(server);
+    const created = await ws.action<QuickReply>('create-quick-reply', {
+      shortcut: '/Hours',
+      body: 'We are open 9–17, Monday to Friday.',
+    });
+    assert.equal(created.status, 200, created.text);
+    assert.equal(created.body.shortcut, 'hours', 'stored without its "/", in lower case');
+    await ws.action('create-quick-reply', { shortcut: 'address', body: 'Bakery Lane 1, Berlin' });
+
+    const listed = await ws.action<QuickReply[]>('list-quick-replies', {});
+    assert.deepEqual(
+      listed.body.map((q) => q.shortcut),
+      ['address', 'hours'],
+    );
+    const found = await ws.action<QuickReply[]>('list-quick-replies', { query: 'BERLIN' });
+    assert.deepEqual(
+      found.body.map((q) => q.shortcut),
+      ['address'],
+    );
+
+    const updated = await ws.action<QuickReply>('update-quick-reply', {
+      quick_reply_id: created.body.id,
+      body: 'Open 9–18 now.',
+    });
+    assert.equal(updated.status, 200, updated.text);
+    assert.equal(updated.body.shortcut, 'hours', 'a field not given keeps its value');
+    assert.equal(updated.body.body, 'Open 9–18 now.');
+
+    const deleted = await ws.action<QuickReply>('delete-quick-reply', { quick_reply_id: created.body.id });
+    assert.equal(deleted.body.body, 'Open 9–18 now.', 'answers the quick reply as it was');
+    const after = await ws.action<QuickReply[]>('list-quick-replies', {});
+    assert.deepEqual(
+      after.body.map((q) => q.shortcut),
+      ['address'],
+    );
+  });
+
+  test('create/update-quick-reply › a taken shortcut is 409, an unusable one or an empty answer 400, and nothing changes', async () => {
+    const ws = await createWorkspace(server);
+    const first = await ws.action<QuickReply>('create-quick-reply', { shortcut: 'thanks', body: 'Thank you!' });
+    const other = await ws.action<QuickReply>('create-quick-reply', { shortcut: 'bye', body: 'Bye!' });
+    const taken = await ws.action<{ code: string; errors: { field: string }[] }>('create-quick-reply', {
+      shortcut: 'THANKS',
+      body: 'Again',
+    });
+    assert.equal(taken.status, 409, taken.text);
+    assert.equal(taken.body.errors[0]?.field, 'shortcut');
+    const renamed = await ws.action('update-quick-reply', { quick_reply_id: other.body.id, shortcut: 'thanks' });
+    assert.equal(renamed.status, 409, renamed.text);
+    for (const body of [
+      { shortcut: 'two words', body: 'x' },
+      { shortcut: '/', body: 'x' },
+      { shortcut: 'fine', body: '   ' },
+    ]) {
+      const res = await ws.action<{ errors: { field: string; message: string }[] }>('create-quick-reply', body);
+      assert.equal(res.status, 400, res.text);
+      assert.doesNotMatch(res.body.errors[0]?.message ?? '', /pattern/);
+    }
+    const listed = await ws.action<QuickReply[]>('list-quick-replies', {});
+    assert.deepEqual(listed.body.map((q) => [q.shortcut, q.body]).sort(), [
+      ['bye', 'Bye!'],
+      ['thanks', 'Thank you!'],
+    ]);
+    assert.equal(first.status, 200);
+  });
+
+  test('quick replies › another workspace neither sees nor changes them (404 like an unknown id)', async () => {
+    const owner = await createWorkspace(server);
+    const stranger = await createWorkspace(server);
+    const mine = await owner.action<QuickReply>('create-quick-reply', { shortcut: 'secret', body: 'Only ours' });
+    assert.deepEqual((await stranger.action<QuickReply[]>('list-quick-replies', {})).body, []);
+    for (const [action, body] of [
+      ['update-quick-reply', { quick_reply_id: mine.body.id, body: 'Theirs now' }],
+      ['delete-quick-reply', { quick_reply_id: mine.body.id }],
+    ] as const) {
+      const res = await stranger.action(action, body);
+      assert.equal(res.status, 404, res.text);
+    }
+    // The same shortcut is free in another workspace.
+    const theirs = await stranger.action('create-quick-reply', { shortcut: 'secret', body: 'Theirs' });
+    assert.equal(theirs.status, 200, theirs.text);
+    const kept = await owner.action<QuickReply[]>('list-quick-replies', {});
+    assert.deepEqual(
+      kept.body.map((q) => q.body),
+      ['Only ours'],
+    );
+  });
+});

@@ -1,0 +1,108 @@
+import { useState } from 'preact/hooks';
+import { action } from '../../api';
+import { useAsync } from '../../ui';
+
+/** The emoji a support team reaches for; a full picker would outweigh the whole dashboard. */
+const EMOJI = [
+  '😀',
+  '😊',
+  '😉',
+  '😂',
+  '🙂',
+  '😍',
+  '🤔',
+  '😅',
+  '😢',
+  '🙏',
+  '👍',
+  '👋',
+  '👏',
+  '🙌',
+  '💪',
+  '🎉',
+  '❤️',
+  '✅',
+  '❌',
+  '⭐',
+  '🔥',
+  '📦',
+  '🚚',
+  '⏰',
+];
+
+/** A small built-in emoji picker: a button that opens a grid; choosing one inserts it. */
+export function EmojiPicker({ onPick }: { onPick: (emoji: string) => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div class="emoji-picker">
+      <button type="button" aria-expanded={open} aria-controls="emoji-grid" onClick={() => setOpen(!open)}>
+        <span aria-hidden="true">😊</span> Emoji
+      </button>
+      {open && (
+        <div id="emoji-grid" class="emoji-grid" role="group" aria-label="Emoji">
+          {EMOJI.map((emoji) => (
+            <button
+              key={emoji}
+              type="button"
+              aria-label={`Insert ${emoji}`}
+              onClick={() => {
+                onPick(emoji);
+                setOpen(false);
+              }}
+            >
+              {emoji}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export interface QuickReply {
+  id: string;
+  shortcut: string;
+  body: string;
+}
+
+/** The workspace's quick replies whose shortcut starts with what follows a leading `/` (none otherwise). */
+export function useQuickReplies(text: string): QuickReply[] {
+  const saved = useAsync(() => action<QuickReply[]>('list-quick-replies', {}), []);
+  const typed = /^\/([\w-]*)$/.exec(text)?.[1]?.toLowerCase();
+  if (typed === undefined) return [];
+  return (saved.data ?? []).filter((q) => q.shortcut.startsWith(typed)).slice(0, 8);
+}
+
+/** The quick replies matching the typed `/shortcut`, as a listbox the reply box points into. */
+export function QuickReplyMenu(props: { matches: QuickReply[]; active: number; onPick: (q: QuickReply) => void }) {
+  if (props.matches.length === 0) return null;
+  return (
+    <ul id="quick-replies" class="quick-replies" role="listbox" aria-label="Quick replies">
+      {props.matches.map((q, i) => (
+        <li
+          key={q.id}
+          id={`quick-reply-${q.id}`}
+          role="option"
+          aria-selected={i === props.active}
+          // Before the textarea's blur: the pick must land while the box still has the text.
+          onMouseDown={(e) => {
+            e.preventDefault();
+            props.onPick(q);
+          }}
+        >
+          <strong>/{q.shortcut}</strong> <span class="muted">{q.body}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A chosen file's bytes as base64, as upload-media takes them. */
+export function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve((reader.result as string).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(new Error(`The file ${file.name} could not be read`));
+    reader.readAsDataURL(file);
+  });
+}

@@ -1,0 +1,123 @@
+import { useState } from 'preact/hooks';
+import { action } from '../api';
+import { ErrorNote, Page, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
+import type { QuickReply } from './inbox/composer-tools';
+import { SettingsNav } from './settings-nav';
+
+const LABELS = { shortcut: 'Shortcut', body: 'Answer' };
+
+/** Settings → Quick replies: the workspace's saved answers, typed as `/shortcut` in the inbox's reply box. */
+export function QuickRepliesSettings() {
+  const saved = useAsync(() => action<QuickReply[]>('list-quick-replies', {}), []);
+  return (
+    <Page title="Quick replies">
+      <SettingsNav />
+      <p class="muted">
+        Saved answers for the whole team: type <kbd>/</kbd> and the shortcut in a reply to insert one.
+      </p>
+      <ErrorNote error={saved.error} />
+      <QuickReplyForm onSaved={saved.reload} />
+      {saved.data && saved.data.length === 0 && <p class="muted">No quick replies yet.</p>}
+      <ul class="quick-reply-list" aria-label="Quick replies">
+        {saved.data?.map((q) => (
+          <QuickReplyRow key={q.id} quickReply={q} onChange={saved.reload} />
+        ))}
+      </ul>
+    </Page>
+  );
+}
+
+/** Adds a quick reply, or changes `quickReply` when given. */
+function QuickReplyForm(props: { quickReply?: QuickReply; onSaved: () => void; onCancel?: () => void }) {
+  const [shortcut, setShortcut] = useState(props.quickReply?.shortcut ?? '');
+  const [body, setBody] = useState(props.quickReply?.body ?? '');
+  const save = useSubmit(async () => {
+    if (props.quickReply) await action('update-quick-reply', { quick_reply_id: props.quickReply.id, shortcut, body });
+    else await action('create-quick-reply', { shortcut, body });
+    if (!props.quickReply) {
+      setShortcut('');
+      setBody('');
+    }
+    props.onSaved();
+  });
+  const errors = fieldErrors(save.error, LABELS);
+  const editing = !!props.quickReply;
+  return (
+    <form
+      class="quick-reply-form"
+      onSubmit={save.onSubmit}
+      aria-label={editing ? 'Change quick reply' : 'Add a quick reply'}
+    >
+      <TextField
+        label={LABELS.shortcut}
+        value={shortcut}
+        onValue={setShortcut}
+        required
+        maxLength={33}
+        hint="Letters, digits, - and _ (e.g. hours)"
+        error={errors.field('shortcut')}
+      />
+      <div class="field">
+        <label for={editing ? `answer-${props.quickReply!.id}` : 'answer-new'}>{LABELS.body}</label>
+        <textarea
+          id={editing ? `answer-${props.quickReply!.id}` : 'answer-new'}
+          value={body}
+          required
+          maxLength={4096}
+          aria-invalid={errors.field('body') ? true : undefined}
+          onInput={(e) => setBody(e.currentTarget.value)}
+        />
+        {errors.field('body') && <p class="error">{errors.field('body')}</p>}
+      </div>
+      <ErrorNote error={errors.note} />
+      <div class="reply-actions">
+        <button type="submit" class="primary" disabled={save.busy}>
+          {editing ? 'Save' : 'Add quick reply'}
+        </button>
+        {props.onCancel && (
+          <button type="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function QuickReplyRow({ quickReply: q, onChange }: { quickReply: QuickReply; onChange: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const remove = useSubmit(async () => {
+    if (!confirm(`Delete the quick reply /${q.shortcut}?`)) return;
+    await action('delete-quick-reply', { quick_reply_id: q.id });
+    onChange();
+  });
+  if (editing) {
+    return (
+      <li>
+        <QuickReplyForm
+          quickReply={q}
+          onSaved={() => {
+            setEditing(false);
+            onChange();
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      </li>
+    );
+  }
+  return (
+    <li>
+      <strong>/{q.shortcut}</strong>
+      <p class="quick-reply-body">{q.body}</p>
+      <div class="reply-actions">
+        <button type="button" onClick={() => setEditing(true)}>
+          Edit<span class="visually-hidden"> /{q.shortcut}</span>
+        </button>
+        <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run()}>
+          Delete<span class="visually-hidden"> /{q.shortcut}</span>
+        </button>
+      </div>
+      <ErrorNote error={remove.error} />
+    </li>
+  );
+}
