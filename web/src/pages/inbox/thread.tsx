@@ -6,6 +6,7 @@ import { ErrorNote, Page, formatTime, useAsync } from '../../ui';
 import { useLiveReload } from './events';
 import { ReplyBox } from './reply';
 import { RICH_TYPES, RichContent } from './rich';
+import { SidePanel } from './side-panel';
 import type { InboxMessage, Thread } from './types';
 
 /** One conversation: its messages (newest last, live), who handles it, and the reply box. */
@@ -60,6 +61,7 @@ export function ThreadPage({ contactId }: { contactId: string }) {
         {data?.conversation.needs_person && <span class="badge handoff">Needs a person</span>}
         {data?.conversation.done && <span class="badge done">Done</span>}
       </p>
+      {data && <SidePanel thread={data} />}
       <ErrorNote error={thread.error ?? error} />
       {!data && thread.loading && <p class="loading">Loading…</p>}
       {data && (
