@@ -93,6 +93,21 @@ export function createContactDashboardService({ db, dialect }: Deps) {
     return rows.map((row) => presentContact(row, tags.get(row.id) ?? []));
   }
 
+  /** The campaigns that messaged the contact (newest first) and how far each message got. */
+  async function campaignHistory(workspaceId: string, contactId: string) {
+    const rows = await db
+      .selectFrom('messages as m')
+      .innerJoin('campaigns as k', 'k.id', 'm.campaign_id')
+      .select(['k.id', 'k.name', 'm.status', 'm.created_at'])
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.contact_id', '=', contactId)
+      .where('m.campaign_id', 'is not', null)
+      .orderBy('m.created_at', 'desc')
+      .limit(100)
+      .execute();
+    return rows.map(({ id, name, status, created_at }) => ({ id, name, status, sent_at: formatTimestamp(created_at) }));
+  }
+
   return {
     /** One page of the contacts table, latest conversation first. */
     async page(caller: Caller, filter: ContactFilter, after: string | undefined, limit: number): Promise<ContactPage> {
@@ -120,11 +135,11 @@ export function createContactDashboardService({ db, dialect }: Deps) {
       }
     },
 
-    /** A contact's recent messages (newest last) and the sequences and flows it is or was in. */
+    /** A contact's recent messages (newest last), the sequences and flows it is or was in, its campaigns. */
     async activity(caller: Caller, contactId: string) {
       const contact = await contactRepository(db).findById(caller.workspaceId, contactId.toLowerCase());
       if (!contact) throw errors.notFound('contact', 'id');
-      const [messages, enrolments, runs] = await Promise.all([
+      const [messages, enrolments, runs, campaigns] = await Promise.all([
         db
           .selectFrom('messages')
           .select(['id', 'direction', 'type', 'status', 'content', 'created_at'])
@@ -168,6 +183,7 @@ export function createContactDashboardService({ db, dialect }: Deps) {
           .orderBy('r.created_at', 'desc')
           .limit(100)
           .execute(),
+        campaignHistory(caller.workspaceId, contact.id),
       ]);
       const presentRun = (row: (typeof enrolments)[number]) => ({
         id: row.id,
@@ -189,6 +205,7 @@ export function createContactDashboardService({ db, dialect }: Deps) {
         })),
         sequences: enrolments.map(presentRun),
         flows: runs.map(presentRun),
+        campaigns,
       };
     },
   };

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { actionErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
-import { FlowSchema, GetFlowBody, SaveFlowBody, TriggerFlowBody } from './flow.schema.js';
+import { FlowSchema, GetFlowBody, SaveFlowBody, StopFlowRunBody, TriggerFlowBody } from './flow.schema.js';
 import type { FlowService } from './flow.service.js';
 
 const tags = ['Sequences and flows'];
 
-/** trigger-flow and get-flow (spec §4), and save-flow to create or change one. */
+/** trigger-flow and get-flow (spec §4), save-flow to create or change one, stop-flow-run to end a run. */
 export function registerFlowRoutes(app: Api, flows: FlowService): void {
   app.addSchema(FlowSchema);
   const flow = Type.Ref(FlowSchema);
@@ -58,5 +58,22 @@ export function registerFlowRoutes(app: Api, flows: FlowService): void {
       },
     },
     async (request) => flows.save(principalOf(request), request.body),
+  );
+
+  app.post(
+    '/api/v1/actions/stop-flow-run',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'stopFlowRun',
+        tags,
+        summary: 'Stop a running flow for its contact',
+        description:
+          'Ends a run that is still going (waiting for the contact’s reply, or calling a webhook): it becomes `cancelled` and the contact’s next message no longer answers it. 409 when the run has already ended. Returns the run as new-flow-triggered shows it.',
+        body: StopFlowRunBody,
+        response: { 200: Type.Ref('FlowTriggeredRecord'), ...actionErrors(404) },
+      },
+    },
+    async (request) => flows.stop(principalOf(request), request.body),
   );
 }

@@ -30,6 +30,10 @@ export type SaveFlowInput = Static<typeof SaveFlowBody>;
 
 export const GetFlowBody = Type.Object({ flow_id: Uuid('Parley flow id') });
 
+export const StopFlowRunBody = Type.Object({
+  run_id: Uuid('The run (the `id` trigger-flow and new-flow-triggered give)'),
+});
+
 export const TriggerFlowBody = Type.Object(
   {
     flow_id: Uuid('Parley flow id'),

@@ -509,6 +509,25 @@ export function createFlowService(
       return (await triggerRepository(db).flowRun(caller.workspaceId, runId))!;
     },
 
+    /** stop-flow-run: an agent ends a run that is still going (waiting for the customer, or calling out). */
+    async stop(caller: Caller, input: { run_id: string }): Promise<FlowRecord> {
+      const id = input.run_id.toLowerCase();
+      await db.transaction().execute(async (trx) => {
+        const stopped = await trx
+          .updateTable('flow_runs')
+          .set({ status: 'cancelled', ended_reason: 'stopped', node_id: null, updated_at: now() })
+          .where('workspace_id', '=', caller.workspaceId)
+          .where('id', '=', id)
+          .where('status', 'in', ['active', 'waiting'])
+          .executeTakeFirst();
+        if (Number(stopped.numUpdatedRows) > 0) return cancelJobs(trx, id);
+        const run = await flowRepository(trx).run(id);
+        if (!run || run.workspace_id !== caller.workspaceId) throw errors.notFound('flow run', 'run_id');
+        throw errors.conflict(`The run has already ended (${run.status})`, { run_status: run.status });
+      });
+      return (await triggerRepository(db).flowRun(caller.workspaceId, id))!;
+    },
+
     /** Inbound messages: each answers its contact's waiting run, or starts a flow by keyword. */
     async onInbound(trx: Trx, workspaceId: string, messages: ReceivedMessage[]): Promise<void> {
       const flows = flowRepository(trx);

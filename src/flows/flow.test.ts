@@ -188,6 +188,27 @@ describe(`flows (${ENGINE})`, () => {
     );
   });
 
+  test('stop-flow-run: the next message no longer answers the run; 409 once ended; other workspaces get 404', async () => {
+    const cloud = await cloudWorkspace();
+    const flow = await saveFlow(cloud, supportFlow());
+    const customer = phone();
+    await writes(cloud, customer, { text: 'help' });
+    const [run] = (await cloud.ws.get<FlowRecord[]>(`/v1/triggers/new-flow-triggered?flow_id=${flow.id}`)).body;
+    assert.equal(run!.status, 'waiting');
+    const other = await cloudWorkspace();
+    assert.equal((await other.ws.action('stop-flow-run', { run_id: run!.id })).status, 404);
+
+    const stopped = await cloud.ws.action<FlowRecord>('stop-flow-run', { run_id: run!.id });
+    assert.equal(stopped.status, 200, stopped.text);
+    assert.equal(stopped.body.status, 'cancelled');
+    await writes(cloud, customer, { button: 'person' });
+    assert.deepEqual(sentTo(cloud, customer), ['interactive:Hi Ada, what do you need?']);
+    const fetched = await cloud.ws.action<Flow>('get-flow', { flow_id: flow.id });
+    assert.deepEqual([fetched.body.runs.cancelled, fetched.body.runs.waiting], [1, 0]);
+    const again = await cloud.ws.action('stop-flow-run', { run_id: run!.id });
+    assert.equal(again.status, 409, again.text);
+  });
+
   test('save-flow names the node at fault and writes nothing', async () => {
     const cloud = await cloudWorkspace();
     const broken = supportFlow();

@@ -288,6 +288,8 @@ describe(`errors (${ENGINE})`, () => {
       variables: 'x',
       sequence_id: 5,
       flow_id: 5,
+      run_id: 5,
+      enrolment_id: 5,
       context: 'x',
       stop_keywords: 5,
       start_keywords: {},

@@ -32,6 +32,11 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
   listTags:
     "Lists the workspace's tags (optionally those whose name contains `name`), alphabetical. Returns a page of `data` and `next_cursor`: pass next_cursor as `cursor` to get the next page (`limit` up to 500); null means no more.",
 
+  stopFlowRun:
+    "Stops a contact's flow run that is still going (by run_id, the id trigger_flow returns): it becomes cancelled and the contact's next message no longer answers it. Fails with conflict when the run already ended.",
+  stopSequenceEnrolment:
+    'Takes a contact out of a sequence (by enrolment_id, the id trigger_sequence returns): the enrolment exits with reason "stopped" and no further step is sent. Fails with conflict when it already ended.',
+
   getTemplate:
     "Fetches one WhatsApp message template by template_id: its body, header, buttons, the placeholders {{1}}, {{2}}… it expects, `variables` (every id a send must fill: body, header and button variables), `missing_capabilities`, its translations and each one's approval status. Call it before send_template_message to know which `variables` to pass and which language is APPROVED.",
   createTemplate:

@@ -1,12 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import { actionErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
-import { GetSequenceBody, SaveSequenceBody, SequenceSchema, TriggerSequenceBody } from './sequence.schema.js';
+import {
+  GetSequenceBody,
+  SaveSequenceBody,
+  SequenceSchema,
+  StopSequenceEnrolmentBody,
+  TriggerSequenceBody,
+} from './sequence.schema.js';
 import type { SequenceService } from './sequence.service.js';
 
 const tags = ['Sequences and flows'];
 
-/** trigger-sequence and get-sequence (spec §4), and save-sequence to create or change one. */
+/** trigger-sequence and get-sequence (spec §4), save-sequence to create or change one, stop-sequence-enrolment. */
 export function registerSequenceRoutes(app: Api, sequences: SequenceService): void {
   app.addSchema(SequenceSchema);
   const sequence = Type.Ref(SequenceSchema);
@@ -58,5 +64,22 @@ export function registerSequenceRoutes(app: Api, sequences: SequenceService): vo
       },
     },
     async (request) => sequences.save(principalOf(request), request.body),
+  );
+
+  app.post(
+    '/api/v1/actions/stop-sequence-enrolment',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'stopSequenceEnrolment',
+        tags,
+        summary: 'Take a contact out of a sequence',
+        description:
+          'Ends an enrolment that is still running: it becomes `exited` (reason `stopped`) and no further step is sent. 409 when it has already ended. The contact can be enrolled again afterwards. Returns the enrolment as new-sequence-triggered shows it.',
+        body: StopSequenceEnrolmentBody,
+        response: { 200: Type.Ref('SequenceTriggeredRecord'), ...actionErrors(404) },
+      },
+    },
+    async (request) => sequences.stop(principalOf(request), request.body),
   );
 }

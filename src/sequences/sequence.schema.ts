@@ -111,6 +111,10 @@ export type SaveSequenceInput = Static<typeof SaveSequenceBody>;
 
 export const GetSequenceBody = Type.Object({ sequence_id: Uuid('Parley sequence id') });
 
+export const StopSequenceEnrolmentBody = Type.Object({
+  enrolment_id: Uuid('The enrolment (the `id` trigger-sequence and new-sequence-triggered give)'),
+});
+
 export const TriggerSequenceBody = Type.Object(
   {
     sequence_id: Uuid('Parley sequence id'),

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { cancelJobs } from '../automation/scheduler.js';
 import { countByState } from '../automation/state-counts.js';
 import type { ContactService } from '../contacts/contact.service.js';
 import type { TagLink, Tagging } from '../contacts/tagging.js';
@@ -171,6 +172,27 @@ export function createSequenceService(
         throw errors.alreadyEnrolled(running.find((r) => r.row.sequence_id === sequence.id)?.row.id ?? '');
       }
       return (await triggerRepository(db).sequenceEnrolment(caller.workspaceId, enrolment.id))!;
+    },
+
+    /** stop-sequence-enrolment: an agent takes the contact out of a sequence that is still running. */
+    async stop(caller: Caller, input: { enrolment_id: string }): Promise<SequenceRecord> {
+      const id = input.enrolment_id.toLowerCase();
+      await db.transaction().execute(async (trx) => {
+        const stopped = await trx
+          .updateTable('sequence_enrolments')
+          .set({ status: 'exited', ended_reason: 'stopped', updated_at: now() })
+          .where('workspace_id', '=', caller.workspaceId)
+          .where('id', '=', id)
+          .where('status', 'in', ['active', 'waiting'])
+          .executeTakeFirst();
+        if (Number(stopped.numUpdatedRows) > 0) return cancelJobs(trx, id);
+        const [enrolment] = await sequenceRepository(trx).enrolments(caller.workspaceId, [id]);
+        if (!enrolment) throw errors.notFound('sequence enrolment', 'enrolment_id');
+        throw errors.conflict(`The enrolment has already ended (${enrolment.status})`, {
+          enrolment_status: enrolment.status,
+        });
+      });
+      return (await triggerRepository(db).sequenceEnrolment(caller.workspaceId, id))!;
     },
 
     /** Contacts wrote in: enrolments that exit on a reply end; those waiting for one go on. */

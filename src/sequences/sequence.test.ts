@@ -149,6 +149,27 @@ describe(`sequences (${ENGINE})`, () => {
     assert.equal((await cloud.ws.action('trigger-sequence', { sequence_id: sequence.id, phone: to })).status, 200);
   });
 
+  test('stop-sequence-enrolment: no further step is sent; 409 once ended; other workspaces get 404', async () => {
+    const cloud = await cloudWorkspace();
+    const { sequence, welcome } = await threeStepSequence(cloud);
+    const to = phone();
+    const enrolment = await enrol(cloud, sequence.id, to);
+    await runDue(cloud);
+    const other = await cloudWorkspace();
+    const foreign = await other.ws.action('stop-sequence-enrolment', { enrolment_id: enrolment.id });
+    assert.equal(foreign.status, 404, foreign.text);
+
+    const stopped = await cloud.ws.action<SequenceRecord>('stop-sequence-enrolment', { enrolment_id: enrolment.id });
+    assert.equal(stopped.status, 200, stopped.text);
+    assert.equal(stopped.body.status, 'exited');
+    server.clock.advance(3 * DAY);
+    await runDue(cloud);
+    assert.deepEqual(templatesTo(cloud, to), [`${welcome.name}:Ada|ORD-7`]);
+    const again = await cloud.ws.action('stop-sequence-enrolment', { enrolment_id: enrolment.id });
+    assert.equal(again.status, 409, again.text);
+    assert.equal((await cloud.ws.action('trigger-sequence', { sequence_id: sequence.id, phone: to })).status, 200);
+  });
+
   test('steps run together see each other: a tag one adds ends the contact’s other enrolment, and its own', async () => {
     const cloud = await cloudWorkspace();
     const vip = `vip${randomInt(1e9)}`;

@@ -4,7 +4,7 @@ import { Link } from '../../router';
 import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
 import { useTagNames, type Contact } from './contacts-list';
 
-interface Run {
+export interface Run {
   id: string;
   definition_id: string;
   name: string;
@@ -14,7 +14,8 @@ interface Run {
   updated_at: string;
 }
 
-interface Activity {
+/** GET /api/dashboard/contacts/:id/activity. */
+export interface Activity {
   messages: {
     id: string;
     direction: 'inbound' | 'outbound';
@@ -25,6 +26,8 @@ interface Activity {
   }[];
   sequences: Run[];
   flows: Run[];
+  /** The campaigns that messaged the contact, newest first, with how far the message got. */
+  campaigns: { id: string; name: string; status: string; sent_at: string }[];
 }
 
 /** One contact: profile, tags, attributes, the conversation and its automations. */
@@ -65,7 +68,7 @@ export function ContactPage({ id }: { id: string }) {
 }
 
 /** The contact's marketing opt-out, and the button that changes it. */
-function OptOutToggle({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
+export function OptOutToggle({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
   const change = useSubmit(async () => {
     onSaved(await action<Contact>('update-contact', { contact_id: contact.id, opted_out: !contact.opted_out }));
   });
@@ -116,7 +119,8 @@ function ProfileForm({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
   );
 }
 
-function TagEditor({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
+/** The contact's tags, each removable, and a field that adds one (existing tags suggested). */
+export function TagEditor({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
   const names = useTagNames();
   const [tag, setTag] = useState('');
   const add = useSubmit(async () => {

@@ -6,6 +6,7 @@ import { ErrorNote, Page, formatTime, useAsync } from '../../ui';
 import { useLiveReload } from './events';
 import { ReplyBox } from './reply';
 import { RICH_TYPES, RichContent } from './rich';
+import { SidePanel } from './side-panel';
 import { useThreadScroll, useWhenVisible } from './thread-scroll';
 import type { ConversationNote, InboxMessage, MessageSender, Thread } from './types';
 
@@ -89,6 +90,7 @@ export function ThreadPage({ contactId }: { contactId: string }) {
         {data?.conversation.needs_person && <span class="badge handoff">Needs a person</span>}
         {data?.conversation.done && <span class="badge done">Done</span>}
       </p>
+      {data && <SidePanel thread={data} />}
       <ErrorNote error={thread.error ?? error} />
       {!data && thread.loading && <p class="loading">Loading…</p>}
       {data && (
