@@ -1,3 +1,4 @@
 export { ContactsList } from './contacts-list';
 export { ContactPage } from './contact-page';
 export { ContactImport } from './contact-import';
+export { ContactNew } from './contact-new';
