@@ -1,10 +1,13 @@
 import { Type } from '@sinclair/typebox';
+import type { CountryCode } from 'libphonenumber-js/max';
 import { sessionUserOf, type Api } from '../http/types.js';
 import type { ContactDashboardService } from './contact.dashboard.js';
 import { contactsCsv } from './contact.export.js';
 import type { ContactImportService } from './contact.import.js';
 import type { ContactService } from './contact.service.js';
 import { Uuid } from '../http/responses.js';
+import { errors } from '../shared/errors.js';
+import { isPhoneCountry, phoneCountries } from '../shared/phone.js';
 
 const hide = true;
 const config = { access: 'session' as const };
@@ -14,6 +17,13 @@ const Filter = {
   query: Type.Optional(Type.String({ maxLength: 200 })),
   tag: Type.Optional(Type.String({ maxLength: 64 })),
 };
+
+/** The import's default country, or a 400 for a code libphonenumber does not know. */
+function defaultCountryOf(code: string | undefined): CountryCode | undefined {
+  if (!code) return undefined;
+  if (!isPhoneCountry(code)) throw errors.validation('default_country', 'is not a country code such as GB or IN');
+  return code;
+}
 
 /** The contacts area of the dashboard: the paged table, bulk tagging, CSV import and export, activity. */
 export function registerContactDashboardRoutes(
@@ -72,25 +82,37 @@ export function registerContactDashboardRoutes(
           csv: Type.String({ minLength: 1, maxLength: 20 * 1024 * 1024 }),
           columns: Type.Array(Type.String({ maxLength: 80 }), { minItems: 1, maxItems: 200 }),
           has_header: Type.Optional(Type.Boolean({ default: true })),
+          default_country: Type.Optional(Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2, e.g. GB' })),
+          dry_run: Type.Optional(Type.Boolean({ description: 'Check every row and count, writing nothing' })),
         }),
       },
     },
     async (request) => {
-      const { csv, columns, has_header } = request.body;
-      return imports.importCsv(sessionUserOf(request), csv, columns, has_header ?? true);
+      const { csv, columns, has_header, default_country, dry_run } = request.body;
+      return imports.importCsv(sessionUserOf(request), csv, {
+        columns,
+        hasHeader: has_header ?? true,
+        defaultCountry: defaultCountryOf(default_country),
+        dryRun: dry_run ?? false,
+      });
     },
   );
+
+  // The import's default-country choices; the dashboard names them in the viewer's language.
+  app.get('/api/dashboard/phone-countries', { config, schema: { hide } }, () => Promise.resolve(phoneCountries()));
 
   app.get(
     '/api/dashboard/contacts/export.csv',
     { config, schema: { hide, querystring: Type.Object(Filter) } },
     async (request, reply) => {
       const { query, tag } = request.query;
+      const caller = sessionUserOf(request);
+      const attributeKeys = await dashboard.attributeKeys(caller, { query, tag });
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="contacts.csv"`)
         .header('cache-control', 'no-store')
-        .send(contactsCsv(dashboard.all(sessionUserOf(request), { query, tag })));
+        .send(contactsCsv(dashboard.all(caller, { query, tag }), attributeKeys));
     },
   );
 

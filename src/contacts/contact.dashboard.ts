@@ -108,6 +108,21 @@ export function createContactDashboardService({ db, dialect }: Deps) {
     return rows.map(({ id, name, status, created_at }) => ({ id, name, status, sent_at: formatTimestamp(created_at) }));
   }
 
+  /** Every matching contact, in keyset batches, so an export never holds the whole set. */
+  async function* all(caller: Caller, filter: ContactFilter, batchSize = 1000): AsyncGenerator<Contact[]> {
+    const search = await resolveFilter(caller, filter);
+    if (!search) return;
+    let cursor: Cursor | null = null;
+    for (;;) {
+      const rows = await rowsAfter(search, cursor, batchSize);
+      const batch = rows.slice(0, batchSize);
+      if (batch.length > 0) yield await withTags(batch);
+      const last = batch.at(-1);
+      if (rows.length <= batchSize || !last) return;
+      cursor = { lastMessageAt: last.last_message_at && new Date(last.last_message_at).toISOString(), id: last.id };
+    }
+  }
+
   return {
     /** One page of the contacts table, latest conversation first. */
     async page(caller: Caller, filter: ContactFilter, after: string | undefined, limit: number): Promise<ContactPage> {
@@ -120,19 +135,15 @@ export function createContactDashboardService({ db, dialect }: Deps) {
       return { contacts: await withTags(shown), next: rows.length > limit && last ? encodeCursor(last) : null };
     },
 
-    /** Every matching contact, in keyset batches, so an export never holds the whole set. */
-    async *all(caller: Caller, filter: ContactFilter, batchSize = 1000): AsyncGenerator<Contact[]> {
-      const search = await resolveFilter(caller, filter);
-      if (!search) return;
-      let cursor: Cursor | null = null;
-      for (;;) {
-        const rows = await rowsAfter(search, cursor, batchSize);
-        const batch = rows.slice(0, batchSize);
-        if (batch.length > 0) yield await withTags(batch);
-        const last = batch.at(-1);
-        if (rows.length <= batchSize || !last) return;
-        cursor = { lastMessageAt: last.last_message_at && new Date(last.last_message_at).toISOString(), id: last.id };
+    all,
+
+    /** The custom attribute keys of every matching contact, sorted: the export's attribute columns. */
+    async attributeKeys(caller: Caller, filter: ContactFilter): Promise<string[]> {
+      const keys = new Set<string>();
+      for await (const batch of all(caller, filter)) {
+        for (const contact of batch) for (const key of Object.keys(contact.custom_attributes)) keys.add(key);
       }
+      return [...keys].sort();
     },
 
     /** A contact's recent messages (newest last), the sequences and flows it is or was in, its campaigns. */

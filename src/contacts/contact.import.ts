@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { AppError, errors } from '../shared/errors.js';
+import type { CountryCode } from 'libphonenumber-js/max';
 import { normalizePhone } from '../shared/phone.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { restoreCell } from './contact.export.js';
@@ -28,6 +29,16 @@ export interface ImportResult {
   skipped: number;
   duplicates: number;
   errors: RowError[];
+}
+
+/** How to read the file, and whether to write it or only check it (the preview). */
+export interface ImportOptions {
+  columns: ColumnTarget[];
+  hasHeader: boolean;
+  /** The country of numbers written without `+` or `00`; without it they are read as international. */
+  defaultCountry?: CountryCode | undefined;
+  /** Validates every row and counts what would be created and updated, writing nothing. */
+  dryRun?: boolean;
 }
 
 interface ImportRow {
@@ -68,8 +79,12 @@ function parseCsv(text: string): string[][] {
   }
 }
 
+/** Spreadsheets separate a cell's tags with `,`, `;` or `|`; all three are read. */
+const TAG_SEPARATORS = /[,;|]/;
+
 /** One CSV record as an import row, or the errors that keep it out. */
-function readRow(cells: string[], columns: ColumnTarget[], row: number): ImportRow | RowError[] {
+function readRow(cells: string[], options: ImportOptions, row: number): ImportRow | RowError[] {
+  const { columns, defaultCountry } = options;
   const problems: RowError[] = [];
   const result: ImportRow = { row, phone: '', tags: [], attributes: {} };
   columns.forEach((target, index) => {
@@ -79,8 +94,12 @@ function readRow(cells: string[], columns: ColumnTarget[], row: number): ImportR
     try {
       if (target === 'phone') {
         if (cell === '') throw errors.validation('phone', 'is required');
-        const phone = normalizePhone(cell);
-        if (!phone) throw errors.validation('phone', `"${cell}" is not a valid international phone number`);
+        const phone = normalizePhone(cell, defaultCountry);
+        if (!phone)
+          throw errors.validation(
+            'phone',
+            `"${cell}" is not a valid ${defaultCountry ? '' : 'international '}phone number`,
+          );
         result.phone = phone;
       } else if (target === 'name') {
         if (cell.length > MAX_NAME) throw errors.validation('name', `is longer than ${MAX_NAME} characters`);
@@ -88,7 +107,7 @@ function readRow(cells: string[], columns: ColumnTarget[], row: number): ImportR
       } else if (target === 'email') {
         result.email = parseEmail(cell);
       } else if (target === 'tags') {
-        result.tags = parseTagNames(cell);
+        result.tags = parseTagNames(cell.split(TAG_SEPARATORS));
       } else if (target === 'opted_out') {
         result.optedOut = parseYesNo(cell);
       } else {
@@ -144,30 +163,11 @@ export function createContactImportService(deps: Deps, tagging: Tagging) {
      * earlier in the file are skipped and reported; the rest are created or updated (blank cells
      * leave a field as it is; tags are added).
      */
-    async importCsv(caller: Caller, csv: string, columns: ColumnTarget[], hasHeader: boolean): Promise<ImportResult> {
-      checkMapping(columns);
-      const records = parseCsv(csv).slice(hasHeader ? 1 : 0);
-      const firstRow = hasHeader ? 2 : 1;
-      const problems: RowError[] = [];
-      const good: ImportRow[] = [];
-      const firstSeen = new Map<string, number>();
-      let duplicates = 0;
-      records.forEach((cells, index) => {
-        const read = readRow(cells, columns, firstRow + index);
-        if (Array.isArray(read)) return problems.push(...read);
-        const earlier = firstSeen.get(read.phone);
-        if (earlier !== undefined) {
-          duplicates++;
-          return problems.push({ row: read.row, field: 'phone', message: `same phone as row ${earlier}; skipped` });
-        }
-        firstSeen.set(read.phone, read.row);
-        good.push(read);
-      });
-      let created = 0;
-      for (let start = 0; start < good.length; start += BATCH) {
-        const batch = good.slice(start, start + BATCH);
-        created += await db.transaction().execute((trx) => upsertBatch(trx, caller, batch));
-      }
+    async importCsv(caller: Caller, csv: string, options: ImportOptions): Promise<ImportResult> {
+      checkMapping(options.columns);
+      const records = parseCsv(csv).slice(options.hasHeader ? 1 : 0);
+      const { good, problems, duplicates } = readRows(records, options);
+      const created = options.dryRun ? await countNew(caller, good) : await upsertAll(caller, good);
       return {
         rows: records.length,
         created,
@@ -178,6 +178,47 @@ export function createContactImportService(deps: Deps, tagging: Tagging) {
       };
     },
   };
+
+  /** Writes the rows in batches, one transaction each; returns how many contacts were created. */
+  async function upsertAll(caller: Caller, good: ImportRow[]): Promise<number> {
+    let created = 0;
+    for (let start = 0; start < good.length; start += BATCH) {
+      const batch = good.slice(start, start + BATCH);
+      created += await db.transaction().execute((trx) => upsertBatch(trx, caller, batch));
+    }
+    return created;
+  }
+
+  /** How many of the rows' phones are not yet contacts (the preview's "would be created"). */
+  async function countNew(caller: Caller, good: ImportRow[]): Promise<number> {
+    let known = 0;
+    for (let start = 0; start < good.length; start += BATCH) {
+      const phones = good.slice(start, start + BATCH).map((row) => row.phone);
+      known += (await contactRepository(db).findByPhones(caller.workspaceId, phones)).length;
+    }
+    return good.length - known;
+  }
+}
+
+/** Every record read as a row; rows with errors and repeats of a phone earlier in the file are kept out. */
+function readRows(records: string[][], options: ImportOptions) {
+  const firstRow = options.hasHeader ? 2 : 1;
+  const problems: RowError[] = [];
+  const good: ImportRow[] = [];
+  const firstSeen = new Map<string, number>();
+  let duplicates = 0;
+  records.forEach((cells, index) => {
+    const read = readRow(cells, options, firstRow + index);
+    if (Array.isArray(read)) return problems.push(...read);
+    const earlier = firstSeen.get(read.phone);
+    if (earlier !== undefined) {
+      duplicates++;
+      return problems.push({ row: read.row, field: 'phone', message: `same phone as row ${earlier}; skipped` });
+    }
+    firstSeen.set(read.phone, read.row);
+    good.push(read);
+  });
+  return { good, problems, duplicates };
 }
 
 const YES = /^(true|yes|y|1|opted out)$/i;

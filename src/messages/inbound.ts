@@ -102,7 +102,8 @@ export function createInboundService(
         throw errors.validation('text', `must be 1 to ${TEXT_MAX_LENGTH} characters`);
       }
       const inbound = {
-        from: parsePhone(input.from, 'from'),
+        // The REST action and the dashboard call the customer's number `phone`; the CLI's --from is the same.
+        from: parsePhone(input.from, 'phone'),
         userId: null,
         profileName: null,
         wamid: `wamid.SIMULATED.${newId()}`,

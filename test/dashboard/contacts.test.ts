@@ -25,19 +25,20 @@ const CSV = [
   '+14155550103,Grace Importer,grace@example.com,"vip, uk",',
 ].join('\r\n');
 
-/** Imports CSV through the import page and waits for the summary. */
-async function importThroughPage(page: Page, csv: string, screenshots = false): Promise<string> {
+/** Imports CSV through the import page and waits for the summary; `checked` is what the preview said. */
+async function importThroughPage(page: Page, csv: string, checked: RegExp, screenshots = false): Promise<string> {
   await page.goto('/contacts/import');
   await page
     .getByLabel('CSV file')
     .setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await page.getByRole('cell', { name: 'Grace Importer' }).waitFor();
   assert.equal(await page.getByLabel(/^phone$/i).inputValue(), 'phone', 'guessed from the header');
+  await page.getByTestId('import-check').filter({ hasText: checked }).waitFor();
   if (screenshots) {
     assert.equal(await page.getByLabel('Plan').inputValue(), 'attribute:Plan');
     await screenshot(page, 'contacts-import-preview');
   }
-  await page.getByRole('button', { name: 'Import contacts' }).click();
+  await page.getByRole('button', { name: /^Import \d+ contacts?$/ }).click();
   const summary = page.getByTestId('import-summary');
   await summary.waitFor();
   if (screenshots) await screenshot(page, 'contacts-import-result');
@@ -55,11 +56,17 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
     const { page } = await newPage(server);
     await logIn(page, owner);
 
-    const summary = await importThroughPage(page, CSV, true);
-    assert.match(summary, /5 rows: 3 created, 0 updated, 2 skipped \(1 repeated a phone\)/);
+    const checked = /5 rows: 3 contacts will be created, 0 will be updated\. 2 rows will not be imported \(1 repeat/;
+    const summary = await importThroughPage(page, CSV, checked, true);
+    assert.match(summary, /5 rows: 3 contacts created, 0 updated\. 2 rows were not imported \(1 repeat/);
+    assert.equal(
+      await page.getByTestId('import-summary').getAttribute('class'),
+      'warning',
+      'skipped rows are no success',
+    );
     const errors = page.getByRole('table', { name: 'Rows not imported' });
-    await errors.getByRole('row', { name: /4 phone "not a phone" is not a valid/ }).waitFor();
-    await errors.getByRole('row', { name: /5 phone same phone as row 2; skipped/ }).waitFor();
+    await errors.getByRole('row', { name: /4 Phone "not a phone" is not a valid/ }).waitFor();
+    await errors.getByRole('row', { name: /5 Phone same phone as row 2; skipped/ }).waitFor();
     const ada = await server.app.services.contacts.get(owner, { phone: '+14155550101' });
     assert.deepEqual(
       [ada.name, ada.email, ada.tags, ada.custom_attributes],
@@ -91,7 +98,18 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
     await page.getByLabel('Search').fill('');
     await page.getByLabel('Tag', { exact: true }).selectOption('imported-vip');
     await page.getByRole('status').getByText('Page 1: 2 contacts').waitFor();
+    await page.getByLabel('Search').fill('ada');
+    await page.getByRole('status').getByText('Page 1: 1 contact').waitFor();
 
+    await page.getByRole('link', { name: 'Ada Importer' }).click();
+    await page.getByRole('heading', { name: 'Ada Importer' }).waitFor();
+    await page.goBack();
+    await page.getByRole('status').getByText('Page 1: 1 contact').waitFor();
+    assert.deepEqual(
+      [await page.getByLabel('Search').inputValue(), await page.getByLabel('Tag', { exact: true }).inputValue()],
+      ['ada', 'imported-vip'],
+      'the search survives Back',
+    );
     await page.getByRole('link', { name: 'Ada Importer' }).click();
     await page.getByRole('heading', { name: 'Ada Importer' }).waitFor();
     await page.getByText('gold').waitFor();
@@ -112,7 +130,9 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Export CSV' }).click(),
     ]);
-    const records = parse<Record<string, string>>(fs.readFileSync(await download.path()), { columns: true });
+    const file = fs.readFileSync(await download.path());
+    assert.deepEqual([...file.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'a UTF-8 byte order mark, for Excel');
+    const records = parse<Record<string, string>>(file, { columns: true, bom: true });
     assert.equal(download.suggestedFilename(), 'contacts.csv');
     const byName = new Map(records.map((r) => [r.name, r]));
     assert.equal(records.length, 3);
@@ -122,14 +142,68 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
       'formulas are neutralised; a plain E.164 phone stays as it is',
     );
     assert.equal(byName.get('Ada L. Importer')?.email, 'ada@example.com');
-    assert.equal(byName.get('Ada L. Importer')?.attributes, '{"Plan":"gold"}');
+    assert.equal(byName.get('Ada L. Importer')?.Plan, 'gold', 'one column per custom attribute');
+    assert.equal(byName.get('Grace Importer')?.Plan, '');
     assert.equal(byName.get('Grace Importer')?.tags, 'imported-vip, uk, vip');
 
     // The export reads back: neutralised cells lose their apostrophe, every phone now exists.
-    const again = await importThroughPage(page, fs.readFileSync(await download.path(), 'utf8'));
-    assert.match(again, /3 rows: 0 created, 3 updated, 0 skipped/);
+    const again = await importThroughPage(page, file.toString('utf8'), /3 rows: 0 contacts will be created, 3 will/);
+    assert.match(again, /3 rows: 0 contacts created, 3 updated\.$/);
+    assert.deepEqual((await server.app.services.contacts.get(owner, { phone: '+14155550101' })).custom_attributes, {
+      Plan: 'gold',
+    });
     const hyperlink = await server.app.services.contacts.get(owner, { phone: '+14155550102' });
     assert.equal(hyperlink.name, '=HYPERLINK("x")');
+  });
+
+  test('Add contact names each problem by its label, in words; then opens the new contact', async () => {
+    const owner = await createOwner(server);
+    const { page } = await newPage(server);
+    await logIn(page, owner);
+    await page.goto('/contacts');
+    await page.getByRole('link', { name: 'Add contact' }).click();
+    const form = page.getByRole('form', { name: 'Add contact' });
+    await form.getByLabel('Phone').fill('12');
+    await form.getByLabel('Email').fill('not an email');
+    await form.getByRole('button', { name: 'Add contact' }).click();
+    await form.getByText('Phone must be a valid international phone number').waitFor();
+    assert.equal(await form.getByLabel('Phone').getAttribute('aria-invalid'), 'true');
+    assert.doesNotMatch((await form.textContent()) ?? '', /phone:|must match|\^\[/, 'no field names nor patterns');
+    await form.getByLabel('Phone').fill('+44 20 7946 0958');
+    await form.getByRole('button', { name: 'Add contact' }).click();
+    await form.getByText('Email must be an email address').waitFor();
+    await form.getByLabel('Email').fill('lin@example.com');
+    await form.getByLabel('Name').fill('Lin Added');
+    await form.getByLabel('Tags').fill('vip, walk-in');
+    await form.getByRole('button', { name: 'Add contact' }).click();
+    await page.getByRole('heading', { name: 'Lin Added' }).waitFor();
+    const lin = await server.app.services.contacts.get(owner, { phone: '+442079460958' });
+    assert.deepEqual([lin.email, lin.tags], ['lin@example.com', ['vip', 'walk-in']]);
+    await screenshot(page, 'contact-added');
+  });
+
+  test('import: a default country reads national numbers; ; and | separate tags; the preview checks every row', async () => {
+    const owner = await createOwner(server);
+    const { page } = await newPage(server);
+    await logIn(page, owner);
+    const csv = 'Phone,Name,Tags\r\n020 7946 0958,Brit Local,vip;uk|london\r\n+1 415 555 0199,Grace Importer,\r\n';
+    await page.goto('/contacts/import');
+    await page.getByLabel('CSV file').setInputFiles({ name: 'uk.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const check = page.getByTestId('import-check');
+    await check.filter({ hasText: '2 rows: 1 contact will be created, 0 will be updated. 1 row will not' }).waitFor();
+    const problems = page.getByRole('table', { name: 'Rows not imported' });
+    await problems.getByRole('row', { name: /2 Phone "020 7946 0958" is not a valid international phone/ }).waitFor();
+    await page.getByLabel('Country of numbers written without +').selectOption('GB');
+    await check.filter({ hasText: /^2 rows: 2 contacts will be created, 0 will be updated\.$/ }).waitFor();
+    assert.equal(await problems.count(), 0, 'no row is kept out now');
+    assert.equal(await check.getAttribute('class'), 'notice');
+    const listed = await server.app.services.contacts.search(owner, { query: '' });
+    assert.deepEqual(listed, [], 'the preview writes nothing');
+    await screenshot(page, 'contacts-import-country');
+    await page.getByRole('button', { name: 'Import 2 contacts' }).click();
+    await page.getByTestId('import-summary').filter({ hasText: '2 rows: 2 contacts created, 0 updated.' }).waitFor();
+    const brit = await server.app.services.contacts.get(owner, { phone: '+442079460958' });
+    assert.deepEqual([brit.name, [...brit.tags].sort()], ['Brit Local', ['london', 'uk', 'vip']]);
   });
 
   test('keyset paging shows every contact exactly once, latest message first, never-messaged last', async () => {
@@ -196,7 +270,7 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
     const bad = await page.evaluate(async () => (await fetch('/api/dashboard/contacts?after=nonsense')).status);
     assert.equal(bad, 400);
     const csv = await page.evaluate(async () => (await fetch('/api/dashboard/contacts/export.csv')).text());
-    assert.equal(parse(csv, { columns: true }).length, 250, 'the export pages through all of them');
+    assert.equal(parse(csv, { columns: true, bom: true }).length, 250, 'the export pages through all of them');
   });
 
   test('accessible and responsive: no serious axe findings; usable at 375 px', async () => {

@@ -3,7 +3,7 @@ import { dashboard } from './api';
 import { lazy, Link, match, navigate, type Route } from './router';
 import { useSession } from './session';
 import { InboxRoutes } from './pages/inbox/routes';
-import { ContactPage, ContactsList } from './pages/contacts';
+import { ContactNew, ContactPage, ContactsList } from './pages/contacts';
 import { AutomationRoutes } from './pages/automation/routes';
 
 const templates = () => import('./pages/templates');
@@ -13,6 +13,7 @@ const routes: Route[] = [
   { pattern: /^\/settings\/tokens$/, render: lazy(settings, (m) => <m.ApiTokens />) },
   ...InboxRoutes,
   { pattern: /^\/contacts$/, render: () => <ContactsList /> },
+  { pattern: /^\/contacts\/new$/, render: () => <ContactNew /> },
   {
     pattern: /^\/contacts\/import$/,
     render: lazy(

@@ -1,6 +1,6 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
-import { ApiError, dashboard, messageOf } from './api';
+import { ApiError, dashboard, sentencesOf, type FieldLabels } from './api';
 
 /** Loads data for a page and reloads on demand; stale answers (deps changed meanwhile) are dropped. */
 export function useAsync<T>(load: () => Promise<T>, deps: unknown[]) {
@@ -33,13 +33,29 @@ export function Page(props: { title: string; actions?: ComponentChildren; childr
   );
 }
 
-/** An error in words, announced to screen readers. */
-export function ErrorNote({ error }: { error: unknown }) {
+/**
+ * An error in words, announced to screen readers: every problem it carries, each field named by the
+ * label the form shows for it (`labels`); a field the form has no label for is not named at all.
+ */
+export function ErrorNote({ error, labels }: { error: unknown; labels?: FieldLabels }) {
   if (!error) return null;
+  const sentences = sentencesOf(error, labels);
+  if (sentences.length === 1) {
+    return (
+      <p class="error" role="alert">
+        {sentences[0]}
+      </p>
+    );
+  }
   return (
-    <p class="error" role="alert">
-      {messageOf(error)}
-    </p>
+    <div class="error" role="alert">
+      <p>{sentences.length} problems:</p>
+      <ul>
+        {sentences.map((sentence) => (
+          <li key={sentence}>{sentence}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -180,17 +196,18 @@ export function Table(props: { caption: string; columns: string[]; actions?: boo
 
 /**
  * A form's field errors from the server, named by each field's label ("Password must be at least 12
- * characters"); the form's note then shows only what no field shows.
+ * characters"); the form's note then shows every problem no field shows.
  */
-export function fieldErrors(error: unknown, labels: Record<string, string>) {
+export function fieldErrors(error: unknown, labels: FieldLabels) {
   const messages = Object.fromEntries(
     Object.entries(labels).map(([field, label]) => {
       const message = error instanceof ApiError ? error.fieldMessage(field) : undefined;
       return [field, message && `${label} ${message}`];
     }),
   );
-  const shownByFields = Object.values(messages).some(Boolean);
-  return { field: (name: string) => messages[name], note: shownByFields ? null : error };
+  const shown = Object.keys(messages).filter((field) => messages[field]);
+  const note = error instanceof ApiError && shown.length > 0 ? error.without(shown) : error;
+  return { field: (name: string) => messages[name], note };
 }
 
 /** Runs a form's submit handler, tracking whether it is busy and what went wrong. */

@@ -1,16 +1,8 @@
 import { useState } from 'preact/hooks';
 import { ApiError, currentCsrfToken, type Problem } from '../../api';
 import { Link } from '../../router';
-import { ErrorNote, Page } from '../../ui';
-
-interface ImportResult {
-  rows: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  duplicates: number;
-  errors: { row: number; field: string; message: string }[];
-}
+import { ErrorNote, Page, useAsync } from '../../ui';
+import { CountryField, IMPORT_LABELS, ImportSummary, type ImportResult } from './import-result';
 
 interface Preview {
   file: File;
@@ -74,7 +66,15 @@ function attributeKey(header: string): string {
 export function guessTarget(header: string): string {
   const key = header.trim().toLowerCase();
   if (IGNORED.test(key)) return '';
+  // Parley's export names an attribute `attribute:KEY` when KEY is also a field's column.
+  if (key.startsWith('attribute:')) return `attribute:${attributeKey(header.trim().slice('attribute:'.length))}`;
   return FIELDS.find((field) => field.pattern.test(key))?.value ?? `attribute:${attributeKey(header)}`;
+}
+
+/** What the import request carries besides the file. */
+interface ImportSettings {
+  columns: string[];
+  default_country: string;
 }
 
 /** Posts JSON with upload progress (fetch has no upload progress events). */
@@ -107,13 +107,18 @@ function upload(body: string, onProgress: (fraction: number) => void): Promise<I
   });
 }
 
-/** Contacts → Import: pick a CSV, map its columns, upload, and see what happened row by row. */
+/** Contacts → Import: pick a CSV, map its columns, see every row checked, import, and see what happened. */
 export function ContactImport() {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [columns, setColumns] = useState<string[]>([]);
+  const [country, setCountry] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const settings: ImportSettings = { columns, default_country: country };
+  const mappingValid =
+    columns.includes('phone') && new Set(columns.filter(Boolean)).size === columns.filter(Boolean).length;
+  const check = useImportCheck(preview?.text, settings, mappingValid && result === null);
 
   const choose = async (file: File | undefined) => {
     setError(null);
@@ -126,26 +131,26 @@ export function ContactImport() {
     setPreview({ file, text, header, rows });
     setColumns(header.map(guessTarget));
   };
-  const hasPhone = columns.includes('phone');
   const start = async () => {
     if (!preview) return;
     setError(null);
-    setResult(null);
     setProgress(0);
     try {
-      setResult(await upload(JSON.stringify({ csv: preview.text, columns, has_header: true }), setProgress));
+      setResult(await upload(JSON.stringify({ csv: preview.text, ...settings, has_header: true }), setProgress));
     } catch (e) {
       setError(e);
     } finally {
       setProgress(null);
     }
   };
+  const ready = check.data ? check.data.created + check.data.updated : 0;
 
   return (
     <Page title="Import contacts" actions={<Link href="/contacts">All contacts</Link>}>
       <p>
         Upload a CSV file (up to 20 MB) with a header row. Contacts are matched by phone: existing ones are updated
-        (blank cells leave a field as it is; tags are added), new ones created.
+        (blank cells leave a field as it is; tags are added), new ones created. Tags in one cell may be separated by
+        commas, semicolons or vertical bars.
       </p>
       <div class="field">
         <label for="import-file">CSV file</label>
@@ -156,66 +161,25 @@ export function ContactImport() {
           onChange={(e) => void choose(e.currentTarget.files?.[0])}
         />
       </div>
-      <ErrorNote error={error} />
-      {preview && (
+      <ErrorNote error={error} labels={IMPORT_LABELS} />
+      {preview && !result && (
         <section aria-labelledby="mapping-title">
           <h2 id="mapping-title">Columns</h2>
           <p class="muted">{preview.file.name}: choose what each column holds. One column must be the phone number.</p>
-          <div class="table-wrap">
-            <table class="import-preview">
-              <caption class="visually-hidden">The file's first rows and what each column is imported as</caption>
-              <thead>
-                <tr>
-                  {preview.header.map((name, index) => (
-                    <th scope="col" key={index}>
-                      <label for={`column-${index}`}>{name || `Column ${index + 1}`}</label>
-                      <select
-                        id={`column-${index}`}
-                        value={columns[index] ?? ''}
-                        onChange={(e) => {
-                          const next = [...columns];
-                          next[index] = e.currentTarget.value;
-                          setColumns(next);
-                        }}
-                      >
-                        <option value="">Ignore</option>
-                        {FIELDS.map((field) => (
-                          <option key={field.value} value={field.value}>
-                            {field.label}
-                          </option>
-                        ))}
-                        <option value={`attribute:${attributeKey(name || `column_${index + 1}`)}`}>
-                          Attribute “{attributeKey(name || `column_${index + 1}`)}”
-                        </option>
-                      </select>
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {preview.rows.map((row, r) => (
-                  <tr key={r}>
-                    {preview.header.map((_, c) => (
-                      <td key={c}>{row[c] ?? ''}</td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {!hasPhone && <p class="warning">Choose the column that holds the phone number.</p>}
+          <ColumnMapping preview={preview} columns={columns} onColumns={setColumns} />
+          {!columns.includes('phone') && <p class="warning">Choose the column that holds the phone number.</p>}
+          <CountryField value={country} onValue={setCountry} />
+          {check.loading && <p class="muted">Checking every row…</p>}
+          <ErrorNote error={check.error} labels={IMPORT_LABELS} />
+          {check.data && <ImportSummary result={check.data} checked />}
           <p>
             <button
               type="button"
               class="primary"
-              disabled={
-                !hasPhone ||
-                progress !== null ||
-                new Set(columns.filter(Boolean)).size !== columns.filter(Boolean).length
-              }
+              disabled={!mappingValid || progress !== null || check.loading || ready === 0}
               onClick={() => void start()}
             >
-              Import contacts
+              {check.data ? `Import ${ready} contact${ready === 1 ? '' : 's'}` : 'Import contacts'}
             </button>
           </p>
         </section>
@@ -230,45 +194,70 @@ export function ContactImport() {
           )}
         </div>
       )}
-      {result && <ImportSummary result={result} />}
+      {result && <ImportSummary result={result} checked={false} />}
+      {result && (
+        <p>
+          <Link href="/contacts">See the contacts</Link>
+        </p>
+      )}
     </Page>
   );
 }
 
-function ImportSummary({ result }: { result: ImportResult }) {
+/** Every row checked by the server (a dry run) whenever the file, the mapping or the country changes. */
+function useImportCheck(csv: string | undefined, settings: ImportSettings, enabled: boolean) {
+  const key = JSON.stringify(settings);
+  return useAsync(async () => {
+    if (!csv || !enabled) return null;
+    return upload(JSON.stringify({ csv, ...settings, has_header: true, dry_run: true }), () => undefined);
+  }, [csv, key, enabled]);
+}
+
+/** The file's header with a target picker per column, over its first rows. */
+function ColumnMapping(props: { preview: Preview; columns: string[]; onColumns: (columns: string[]) => void }) {
+  const { preview, columns } = props;
   return (
-    <section aria-labelledby="result-title">
-      <h2 id="result-title">Result</h2>
-      <p class="notice" role="status" data-testid="import-summary">
-        {result.rows} rows: {result.created} created, {result.updated} updated, {result.skipped} skipped
-        {result.duplicates > 0 ? ` (${result.duplicates} repeated a phone)` : ''}.
-      </p>
-      {result.errors.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <caption>Rows not imported</caption>
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Column</th>
-                <th scope="col">Problem</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.errors.map((e) => (
-                <tr key={`${e.row}-${e.field}`}>
-                  <td>{e.row}</td>
-                  <td>{e.field}</td>
-                  <td>{e.message}</td>
-                </tr>
+    <div class="table-wrap">
+      <table class="import-preview">
+        <caption class="visually-hidden">The file's first rows and what each column is imported as</caption>
+        <thead>
+          <tr>
+            {preview.header.map((name, index) => (
+              <th scope="col" key={index}>
+                <label for={`column-${index}`}>{name || `Column ${index + 1}`}</label>
+                <select
+                  id={`column-${index}`}
+                  value={columns[index] ?? ''}
+                  onChange={(e) => {
+                    const next = [...columns];
+                    next[index] = e.currentTarget.value;
+                    props.onColumns(next);
+                  }}
+                >
+                  <option value="">Ignore</option>
+                  {FIELDS.map((field) => (
+                    <option key={field.value} value={field.value}>
+                      {field.label}
+                    </option>
+                  ))}
+                  <option value={`attribute:${attributeKey(name || `column_${index + 1}`)}`}>
+                    Attribute “{attributeKey(name || `column_${index + 1}`)}”
+                  </option>
+                </select>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {preview.rows.map((row, r) => (
+            <tr key={r}>
+              {preview.header.map((_, c) => (
+                <td key={c}>{row[c] ?? ''}</td>
               ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <p>
-        <Link href="/contacts">See the contacts</Link>
-      </p>
-    </section>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

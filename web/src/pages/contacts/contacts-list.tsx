@@ -52,14 +52,18 @@ function filterQuery(query: string, tag: string): string {
   return params.toString();
 }
 
-/** Contacts: search as you type, filter by tag, page with keyset cursors, bulk tag, export. */
+/**
+ * Contacts: search as you type, filter by tag, page with keyset cursors, bulk tag, export. The search
+ * and tag live in the address (`?query=…&tag=…`), so Back from a contact returns to the same list.
+ */
 export function ContactsList() {
-  const [query, setQuery] = useState('');
-  const [tag, setTag] = useState('');
+  const [query, setQuery] = useState(() => new URLSearchParams(location.search).get('query') ?? '');
+  const [tag, setTag] = useState(() => new URLSearchParams(location.search).get('tag') ?? '');
   const search = useDebounced(query, SEARCH_DELAY_MS);
   // Keyset paging: the cursors of the pages before this one ("Previous" pops) and this page's;
   // a new filter starts again at page 1.
   const filter = filterQuery(search, tag);
+  useEffect(() => history.replaceState(null, '', `/contacts${filter ? `?${filter}` : ''}`), [filter]);
   const [paging, setPaging] = useState<Paging>({ filter, before: [], cursor: null });
   const { before, cursor } = paging.filter === filter ? paging : { before: [], cursor: null };
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -83,6 +87,9 @@ export function ContactsList() {
       title="Contacts"
       actions={
         <>
+          <Link class="button primary" href="/contacts/new">
+            Add contact
+          </Link>
           <Link class="button" href="/contacts/import">
             Import CSV
           </Link>
