@@ -1,5 +1,6 @@
 import type { Route } from '../../router';
-import { CampaignList, CampaignPage, NewCampaign } from './campaigns';
+import { NewCampaign } from './campaign-new';
+import { CampaignList, CampaignPage } from './campaigns';
 import { FlowList, FlowPage } from './flows';
 import { SequenceList, SequencePage } from './sequences';
 
