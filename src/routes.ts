@@ -3,6 +3,7 @@ import { registerMemberRoutes } from './accounts/member.routes.js';
 import { registerPasswordRoutes } from './accounts/password.routes.js';
 import { registerDashboardStatic } from './dashboard/static.routes.js';
 import { registerAutomationDashboardRoutes } from './dashboard/automation.routes.js';
+import { registerCampaignDashboardRoutes } from './dashboard/campaign.routes.js';
 import { registerSettingsRoutes } from './workspaces/settings.routes.js';
 import { registerChannelDashboardRoutes, registerChannelRoutes } from './channels/channel.routes.js';
 import { registerCampaignRoutes } from './campaigns/campaign.routes.js';
@@ -62,6 +63,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerChannelDashboardRoutes(app, services, config);
   registerTemplateDashboardRoutes(app, services.templates, services.templateSync, services.templateSubmission);
   registerAutomationDashboardRoutes(app, services.deps.db);
+  registerCampaignDashboardRoutes(app, { db: services.deps.db, messages: services.messages });
   registerContactDashboardRoutes(app, { contacts: services.contacts, ...services.contactViews });
   registerInboxRoutes(
     app,

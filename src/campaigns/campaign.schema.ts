@@ -71,6 +71,13 @@ export const CreateCampaignBody = Type.Object({
   ),
   variables: Type.Optional(CampaignVariables),
   audience: AudienceSchema,
+  header_media_url: Type.Optional(
+    Type.String({
+      maxLength: 2048,
+      description:
+        "https URL of the image, video or document of a media header (as send-template-message takes it); default: the template's own sample",
+    }),
+  ),
   from_phone_number_id: Type.Optional(
     Type.String({
       pattern: '^[0-9]{1,30}$',
@@ -122,6 +129,11 @@ export const CampaignSchema = Type.Object(
         ),
       },
       { description: 'Exactly one of `tag`, `contact_ids`, `search`, as given' },
+    ),
+    header_media_url: NullableField(
+      Type.String({
+        description: "The media header's https link; null: the template's own sample (or no media header)",
+      }),
     ),
     channel_id: NullableField(
       Uuid(

@@ -2,9 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { render, type RenderScope } from '../automation/render.js';
 import { cancelJobs, scheduleJob, type Job, type JobHandler } from '../automation/scheduler.js';
 import { given } from '../contacts/contact.input.js';
-import { searchNeedle } from '../contacts/contact.search.js';
-import type { CampaignTable, ContactTable, Database } from '../db/schema.js';
-import { containsIgnoringCase } from '../db/sql.js';
+import type { CampaignTable, Database } from '../db/schema.js';
 import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/outbound/queue.js';
 import { isRefusal } from '../messages/outbound/rules.js';
 import { mapVariables, variableValues } from '../messages/outbound/template-variables.js';
@@ -14,7 +12,7 @@ import type { ChannelService } from '../channels/channel.service.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors, validOrNull } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
-import { tagKey } from '../tags/tag.repository.js';
+import { audienceOf, normaliseAudience, type Recipient } from './campaign.audience.js';
 import { templateRepository, type TemplateRow, type TranslationRow } from '../templates/template.repository.js';
 import {
   CAMPAIGN_LIST_CAP,
@@ -27,22 +25,8 @@ import {
 
 type Db = Kysely<Database>;
 type CampaignRow = Selectable<CampaignTable> & { template_name: string | null };
-type Recipient = Pick<
-  Selectable<ContactTable>,
-  | 'id'
-  | 'workspace_id'
-  | 'name'
-  | 'phone'
-  | 'email'
-  | 'custom_attributes'
-  | 'opted_out_at'
-  | 'last_inbound_at'
-  | 'window_closed_at'
->;
 type MessageCounts = Omit<Campaign['counts'], 'recipients' | 'skipped' | 'opted_out'>;
 
-/** Rows per multi-row insert and ids per IN list: well under both engines' bound-parameter limits. */
-const CHUNK = 500;
 /** How often a sending campaign looks whether the outbox has settled all its messages. */
 const CHECK_EVERY_MS = 1_000;
 const CANCELLABLE: CampaignStatus[] = ['scheduled', 'sending'];
@@ -244,6 +228,7 @@ export interface CampaignDefinition {
   variables: string;
   /** JSON object, as stored. */
   audience: string;
+  header_media_url: string | null;
   scheduled_at: string | null;
   /** The channel to send from; absent: each contact's conversation number, else the default. */
   channel_id?: string | null;
@@ -258,7 +243,7 @@ export async function campaignDefinition(
   workspaceId: string,
   input: Omit<CreateCampaignInput, 'name'>,
 ): Promise<CampaignDefinition> {
-  const { templateId, language, variables } = await checkTemplate(db, workspaceId, input);
+  const { templateId, language, variables, headerMediaUrl } = await checkTemplate(db, workspaceId, input);
   const audience = await normaliseAudience(db, workspaceId, input.audience);
   const scheduledAt = scheduledTime(input.scheduled_at);
   return {
@@ -266,6 +251,7 @@ export async function campaignDefinition(
     language,
     variables: JSON.stringify(variables),
     audience: JSON.stringify(audience),
+    header_media_url: given(headerMediaUrl) ?? null,
     scheduled_at: scheduledAt && toStoredTimestamp(scheduledAt),
   };
 }
@@ -354,7 +340,12 @@ async function checkTemplate(db: Db, workspaceId: string, input: Omit<CreateCamp
   const template = await templates.findById(workspaceId, input.template_id);
   if (!template) throw errors.notFound('template', 'template_id');
   const language = campaignTemplateCheck(template, await templates.translations([template.id]), input);
-  return { templateId: template.id, language, variables: input.variables ?? [] };
+  return {
+    templateId: template.id,
+    language,
+    variables: input.variables ?? [],
+    headerMediaUrl: input.header_media_url,
+  };
 }
 
 /**
@@ -365,7 +356,7 @@ async function checkTemplate(db: Db, workspaceId: string, input: Omit<CreateCamp
 export function campaignTemplateCheck(
   template: TemplateRow,
   translations: TranslationRow[],
-  input: Pick<CreateCampaignInput, 'language' | 'variables'>,
+  input: Pick<CreateCampaignInput, 'language' | 'variables' | 'header_media_url'>,
 ): string {
   const variables = input.variables ?? [];
   if (variableValues(variables).some((variable) => /\{\{\s*context\./.test(variable))) {
@@ -375,6 +366,7 @@ export function campaignTemplateCheck(
     template_id: template.id,
     language: given(input.language),
     variables: withSamples(variables),
+    header_media_url: given(input.header_media_url),
   });
   // The translation is fixed now: the default one may change before a scheduled campaign is due.
   return content.language;
@@ -397,6 +389,7 @@ async function composer(db: Db, campaign: Selectable<CampaignTable>) {
         template_id: template.id,
         language: campaign.language ?? undefined,
         variables: values,
+        header_media_url: campaign.header_media_url ?? undefined,
       }),
     );
   const shared = contentOf(withSamples(variables));
@@ -413,72 +406,6 @@ const withSamples = (variables: CampaignVariables) =>
 /** A campaign's stored variables (JSON: an array, or an object keyed by variable id). */
 export const storedVariables = (json: string | null): CampaignVariables =>
   JSON.parse(json ?? '[]') as CampaignVariables;
-
-/** Every contact of the audience (opted-out ones included, to be counted), in id (creation) order. */
-async function audienceOf(db: Db, workspaceId: string, audience: Audience): Promise<Recipient[]> {
-  const contacts = db
-    .selectFrom('contacts as c')
-    .select(['c.id', 'c.workspace_id', 'c.name', 'c.phone', 'c.email', 'c.custom_attributes', 'c.opted_out_at'])
-    .select(['c.last_inbound_at', 'c.window_closed_at'])
-    .where('c.workspace_id', '=', workspaceId);
-  if ('contact_ids' in audience) {
-    const found: Recipient[] = [];
-    for (const ids of chunks(audience.contact_ids, CHUNK)) {
-      found.push(...(await contacts.where('c.id', 'in', ids).orderBy('c.id').execute()));
-    }
-    return found;
-  }
-  const { tag, query, email } = 'tag' in audience ? { tag: audience.tag, query: '', email: '' } : audience.search;
-  let matching = contacts;
-  if (tag) {
-    const tagged = db
-      .selectFrom('contact_tags as ct')
-      .innerJoin('tags as t', 't.id', 'ct.tag_id')
-      .select('ct.contact_id')
-      .where('t.workspace_id', '=', workspaceId)
-      .where('t.name_key', '=', tagKey(tag));
-    matching = matching.where('c.id', 'in', tagged);
-  }
-  if (email) matching = matching.where((eb) => eb(eb.fn('lower', ['c.email']), '=', email.toLowerCase()));
-  if (query) matching = matching.where(containsIgnoringCase('c.search_text', searchNeedle(query), { lowered: true }));
-  return matching.orderBy('c.id').execute();
-}
-
-/** The audience as stored: trimmed, ids lower-cased and unique, empty search filters dropped. */
-async function normaliseAudience(db: Db, workspaceId: string, audience: Audience): Promise<Audience> {
-  if ('tag' in audience) {
-    const tag = audience.tag.trim();
-    if (!tag) throw errors.validation('audience.tag', 'must not be blank');
-    return { tag };
-  }
-  if ('contact_ids' in audience) {
-    const ids = [...new Set(audience.contact_ids)];
-    await requireContacts(db, workspaceId, ids);
-    return { contact_ids: ids };
-  }
-  const query = given(audience.search.query)?.trim();
-  const tag = given(audience.search.tag)?.trim();
-  const email = given(audience.search.email)?.trim();
-  return { search: { ...(query && { query }), ...(tag && { tag }), ...(email && { email }) } };
-}
-
-async function requireContacts(db: Db, workspaceId: string, ids: string[]): Promise<void> {
-  const found = new Set<string>();
-  for (const chunk of chunks(ids, CHUNK)) {
-    const rows = await db
-      .selectFrom('contacts')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('id', 'in', chunk)
-      .execute();
-    for (const row of rows) found.add(row.id);
-  }
-  const missing = ids.filter((id) => !found.has(id));
-  if (missing.length > 0) {
-    const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ', …' : '');
-    throw errors.validation('audience.contact_ids', `${missing.length} name no contact of this workspace: ${shown}`);
-  }
-}
 
 function scheduledTime(value: string | undefined): Date | null {
   const text = given(value)?.trim();
@@ -555,6 +482,7 @@ function present(row: CampaignRow, counts: MessageCounts): Campaign {
     language: row.language,
     variables: storedVariables(row.variables),
     audience: JSON.parse(row.audience) as Campaign['audience'],
+    header_media_url: row.header_media_url,
     channel_id: row.channel_id,
     scheduled_at: formatTimestamp(row.scheduled_at),
     sent_at: formatTimestamp(row.sent_at),
@@ -562,10 +490,4 @@ function present(row: CampaignRow, counts: MessageCounts): Campaign {
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
   };
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
-  return result;
 }

@@ -247,6 +247,41 @@ describe(`campaigns (${ENGINE})`, () => {
     assert.equal(missing.body.code, 'template_variables_mismatch');
   });
 
+  test('create-campaign › a media-header template takes header_media_url; Meta gets the image in the header', async () => {
+    const cloud = await cloudWorkspace();
+    const { workspaceId } = cloud.ws;
+    const template = await createTemplate(services, workspaceId, {
+      translations: [
+        // A synced template's sample is Meta's upload handle (not a link), so a send must give the image.
+        {
+          language: 'en_US',
+          status: 'APPROVED',
+          header_type: 'IMAGE',
+          header_content: '4::aW1hZ2UvanBlZw==:ARb',
+          body: 'Spring is here.',
+        },
+      ],
+    });
+    const [contact] = await insertContacts(workspaceId, 1);
+    const base = { name: 'Spring', template_id: template.id, audience: { contact_ids: [contact!.id] } };
+    const withoutImage = await cloud.ws.action<Problem>('create-campaign', base);
+    assert.equal(withoutImage.status, 422, withoutImage.text);
+    assert.deepEqual(
+      withoutImage.body.errors?.map((e) => e.field),
+      ['header_media_url'],
+    );
+
+    const link = 'https://shop.example/spring.jpg';
+    const created = await createCampaign(cloud, { ...base, header_media_url: link });
+    assert.equal(created.header_media_url, link);
+    await runDue(cloud);
+    const [sent] = sentTo(cloud);
+    // Meta's "Send template messages", media header: {type: "image", image: {link}}.
+    assert.deepEqual((withCallbackChecked(sent!.body) as { template: { components: unknown } }).template.components, [
+      { type: 'header', parameters: [{ type: 'image', image: { link } }] },
+    ]);
+  });
+
   test('create-campaign › refused up front, and nothing is written', async () => {
     const cloud = await cloudWorkspace();
     const { workspaceId } = cloud.ws;

@@ -22,6 +22,7 @@ import * as templateParameters from './migrations/0018_template_parameters.js';
 import * as templateSubmission from './migrations/0019_template_submission.js';
 import * as channels from './migrations/0020_channels.js';
 import * as thread from './migrations/0021_thread.js';
+import * as campaignHeaderMedia from './migrations/0026_automation.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0019_template_submission': templateSubmission,
   '0020_channels': channels,
   '0021_thread': thread,
+  '0026_automation': campaignHeaderMedia,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -252,6 +252,8 @@ export interface CampaignTable {
   sent_at: string | null;
   /** The channel the campaign sends from; null: each contact's conversation number, else the default. */
   channel_id: Generated<string | null>;
+  /** The https link a media-header template sends in its header; null: the template's own sample. */
+  header_media_url: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

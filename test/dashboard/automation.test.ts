@@ -80,7 +80,7 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     await page.getByLabel('Step 2 tag').fill('');
     await page.getByRole('button', { name: 'Save sequence' }).click();
     const step2 = page.getByTestId('step-1');
-    await step2.getByRole('alert').getByText('action/tag').waitFor();
+    await step2.getByRole('alert').getByText('Tag', { exact: true }).waitFor();
     assert.equal(await step2.getByRole('alert').getByRole('listitem').count(), 1);
     assert.match((await step2.getAttribute('class'))!, /invalid/);
     assert.doesNotMatch((await page.getByTestId('step-0').getAttribute('class'))!, /invalid/);
@@ -149,7 +149,7 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     const start = page.locator('fieldset[data-node="start"]');
     await start.getByRole('alert').getByText('points at unknown node "thanks"').waitFor();
     assert.match((await start.getAttribute('class'))!, /invalid/);
-    assert.equal(await start.getByRole('alert').locator('code').textContent(), 'next');
+    assert.equal(await start.getByRole('alert').locator('.problem-field').textContent(), 'Next node');
     await page.locator('.flow-graph .box.invalid').waitFor();
     await screenshot(page, 'flow-error');
 
@@ -198,8 +198,9 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     await page.getByLabel('Template', { exact: true }).selectOption(template.id);
     await page.getByLabel('Variable {{1}}').fill('{{contact.name}}');
     await page.getByLabel('Variable Button "Track" {{1}}').fill('ORD-7');
-    await page.getByLabel('Tag', { exact: true }).fill('buyers');
-    await page.getByRole('button', { name: 'Send campaign' }).click();
+    await page.getByLabel('Tag', { exact: true }).selectOption('buyers');
+    await page.getByRole('button', { name: 'Review and send…' }).click();
+    await page.getByRole('button', { name: 'Send to 1 contact' }).click();
     await page.getByRole('heading', { name: 'Shipped' }).waitFor();
 
     await wa.app.services.scheduler.runDue(workspaceId);
@@ -229,9 +230,11 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     await page.getByLabel('Template', { exact: true }).selectOption(template.id);
     await page.getByLabel('Variable {{1}}').fill('{{contact.name}}');
     await page.getByLabel('Variable {{2}}').fill('SPRING');
-    await page.getByLabel('Tag', { exact: true }).fill('VIP');
+    await page.getByLabel('Tag', { exact: true }).selectOption('vip');
+    await page.getByRole('button', { name: 'Review and send…' }).click();
+    await page.getByTestId('confirm-send').getByText('goes to 20 contacts now').waitFor();
     await screenshot(page, 'campaign-new');
-    await page.getByRole('button', { name: 'Send campaign' }).click();
+    await page.getByRole('button', { name: 'Send to 20 contacts' }).click();
     await page.getByRole('heading', { name: 'Spring sale' }).waitFor();
     await page.getByTestId('campaign-status').getByText('Scheduled').waitFor();
 
@@ -259,12 +262,13 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     await page.getByLabel('Template', { exact: true }).selectOption(template.id);
     await page.getByLabel('Variable {{1}}').fill('friend');
     await page.getByLabel('Variable {{2}}').fill('LATER');
-    await page.getByLabel('Tag', { exact: true }).fill('vip');
+    await page.getByLabel('Tag', { exact: true }).selectOption('vip');
     await page.getByLabel('Schedule').check();
     const later = new Date(wa.clock.now().getTime() + 7 * DAY);
     const local = new Date(later.getTime() - later.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
     await page.getByLabel('Send at (your local time)').fill(local);
-    await page.getByRole('button', { name: 'Schedule campaign' }).click();
+    await page.getByRole('button', { name: 'Review and send…' }).click();
+    await page.getByRole('button', { name: 'Schedule for 20 contacts' }).click();
     await page.getByRole('heading', { name: 'Next week' }).waitFor();
     await page.getByText('Not dispatched yet.').waitFor();
     await page.getByRole('button', { name: 'Cancel campaign' }).click();
@@ -281,6 +285,89 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
       .getByText('Cancelled')
       .waitFor();
     await screenshot(page, 'campaigns');
+  });
+
+  test('a campaign form: the header image, a test send, a past time warned, labelled problems, the audience counted before sending', async () => {
+    const { server: wa, graph } = whatsapp;
+    const { owner, page } = await signedIn(wa);
+    const { workspaceId } = owner;
+    const { phoneNumberId } = await whatsapp.connect(workspaceId, { messagesPerSecond: 1000 });
+    await insertTaggedContacts(wa, workspaceId, 2, 'spring');
+    await wa.app.services.contacts.create({ workspaceId }, { phone: '+14155550999', name: 'Ada' });
+    const template = await createTemplate(wa.app.services, workspaceId, {
+      name: `spring_${randomInt(1e9)}`,
+      translations: [
+        // Synced from Meta, the header's sample is an upload handle, not a link a send could use.
+        {
+          language: 'en_US',
+          status: 'APPROVED',
+          header_type: 'IMAGE',
+          header_content: '4::aW1hZ2U=:ARb',
+          body: 'Hi {{1}}!',
+        },
+      ],
+    });
+    await page.goto('/campaigns/new');
+    await page.getByLabel('Name', { exact: true }).fill('Spring');
+    await page.getByLabel('Template', { exact: true }).selectOption(template.id);
+    await page.getByLabel('Variable {{1}}').fill('{{contact.name}}');
+    await page.getByRole('button', { name: 'Review and send…' }).click();
+    const problems = page.locator('form[aria-label="New campaign"] > .problem-list');
+    await problems.getByText('Header image link', { exact: true }).waitFor();
+    assert.doesNotMatch((await problems.textContent())!, /header_media_url|\//);
+
+    const link = 'https://shop.example/spring.jpg';
+    await page.getByLabel('Header image link').fill(link);
+    await page.getByLabel('Test number').fill('+14155550999');
+    await page.getByRole('button', { name: 'Send a test' }).click();
+    await page.getByRole('status').getByText('Test sent to +14155550999.').waitFor();
+    wa.app.services.outbox.wake();
+    await wa.app.services.outbox.idle();
+    const test = graph.requests.find(
+      (r) => r.path.endsWith(`/${phoneNumberId}/messages`) && (r.body as { to: string }).to.endsWith('14155550999'),
+    );
+    // Meta's "Send template messages": the image header by link, the body filled for the number's contact.
+    assert.deepEqual((test!.body as { template: { components: unknown } }).template.components, [
+      { type: 'header', parameters: [{ type: 'image', image: { link } }] },
+      { type: 'body', parameters: [{ type: 'text', text: 'Ada' }] },
+    ]);
+
+    await page.getByRole('button', { name: 'Review and send…' }).click();
+    await problems.getByText('Tag', { exact: true }).waitFor();
+    assert.deepEqual(await page.getByLabel('Tag', { exact: true }).locator('option').allTextContents(), [
+      'Choose a tag…',
+      'spring',
+    ]);
+    await page.getByLabel('Tag', { exact: true }).selectOption('spring');
+    await page.getByLabel('Schedule').check();
+    await page.getByLabel('Send at (your local time)').fill('2020-01-01T09:00');
+    await page.getByRole('alert').getByText('This time has already passed').waitFor();
+    await page.getByLabel('Send now').check();
+    await page.getByRole('button', { name: 'Review and send…' }).click();
+    await page.getByTestId('confirm-send').getByText('goes to 2 contacts now').waitFor();
+    await screenshot(page, 'campaign-confirm');
+    await page.getByRole('button', { name: 'Send to 2 contacts' }).click();
+    await page.getByRole('heading', { name: 'Spring' }).waitFor();
+    const stored = await wa.app.services.deps.db
+      .selectFrom('campaigns')
+      .select(['header_media_url', 'audience'])
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(stored, { header_media_url: link, audience: JSON.stringify({ tag: 'spring' }) });
+
+    const narrow = await newPage(wa, { width: 375 });
+    await logIn(narrow.page, owner);
+    await narrow.page.goto('/campaigns/new');
+    await narrow.page.getByLabel('Template', { exact: true }).selectOption(template.id);
+    await narrow.page.getByLabel('Name', { exact: true }).fill('Narrow');
+    await narrow.page.getByLabel('Header image link').fill(link);
+    await narrow.page.getByLabel('Variable {{1}}').fill('friend');
+    await narrow.page.getByLabel('Tag', { exact: true }).selectOption('spring');
+    await narrow.page.getByRole('button', { name: 'Review and send…' }).click();
+    await narrow.page.getByTestId('confirm-send').waitFor();
+    const width = await narrow.page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 375, `the campaign form fits 375 px (scroll width ${width})`);
+    await screenshot(narrow.page, 'campaign-confirm-375');
   });
 
   test('the sequences list and the sequence editor: no serious axe findings, usable at 375 px', async () => {

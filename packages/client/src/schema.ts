@@ -2221,6 +2221,8 @@ export interface components {
           email?: string;
         };
       };
+      /** @description The media header's https link; null: the template's own sample (or no media header) */
+      header_media_url: string | null;
       /**
        * Format: uuid
        * @description The channel it sends from (from_phone_number_id); null: each contact's conversation number, else the default
@@ -8527,6 +8529,8 @@ export interface operations {
                   email?: string;
                 };
               };
+          /** @description https URL of the image, video or document of a media header (as send-template-message takes it); default: the template's own sample */
+          header_media_url?: string;
           /** @description The workspace's number to send from (list-channels); default: each contact's conversation number, else the default channel */
           from_phone_number_id?: string;
           /** @description When to send (ISO 8601 with an offset); absent, "" or in the past: now */

@@ -1,15 +1,8 @@
-import { useEffect, useId, useState } from 'preact/hooks';
-import { action, ApiError } from '../../api';
-import { Link, navigate } from '../../router';
-import { ConfirmButton, ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
-import {
-  problemsOf,
-  ProblemList,
-  TemplateFields,
-  useTemplates,
-  type TemplateChoice,
-  type TemplateVariables,
-} from './common';
+import { useEffect } from 'preact/hooks';
+import { action } from '../../api';
+import { Link } from '../../router';
+import { ConfirmButton, ErrorNote, Page, formatTime, useAsync } from '../../ui';
+import type { TemplateVariables } from './common';
 
 interface Counts {
   recipients: number;
@@ -23,7 +16,7 @@ interface Counts {
   replied: number;
 }
 
-interface Campaign {
+export interface Campaign {
   id: string;
   name: string;
   status: 'scheduled' | 'sending' | 'sent' | 'cancelled' | 'failed';
@@ -105,175 +98,6 @@ export function CampaignList() {
           </table>
         </div>
       )}
-    </Page>
-  );
-}
-
-type AudienceKind = 'tag' | 'search' | 'phones';
-
-/** A datetime-local value ("2025-06-01T09:30") as ISO 8601 with the viewer's own offset. */
-export function localToIso(local: string): string {
-  const date = new Date(local);
-  const offset = -date.getTimezoneOffset();
-  const sign = offset >= 0 ? '+' : '-';
-  const pad = (n: number) => String(Math.abs(Math.trunc(n))).padStart(2, '0');
-  const seconds = local.length === 16 ? ':00' : '';
-  return `${local}${seconds}${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
-}
-
-/** Each pasted phone as a contact id (get-contact); the phones that are no contact are reported. */
-async function resolvePhones(text: string): Promise<string[]> {
-  const phones = [...new Set(text.split(/[\s,;]+/).filter(Boolean))];
-  if (phones.length === 0) throw new Error('Paste at least one phone number.');
-  const ids: string[] = [];
-  const unknown: string[] = [];
-  for (const phone of phones) {
-    try {
-      ids.push((await action<{ id: string }>('get-contact', { phone })).id);
-    } catch (error) {
-      if (error instanceof ApiError && (error.problem.status === 404 || error.problem.status === 400)) {
-        unknown.push(phone);
-      } else throw error;
-    }
-  }
-  if (unknown.length > 0) throw new Error(`No contact has these phone numbers: ${unknown.join(', ')}`);
-  return ids;
-}
-
-/** /campaigns/new: template, audience, now or later. */
-export function NewCampaign() {
-  const id = useId();
-  const templates = useTemplates('APPROVED');
-  const [name, setName] = useState('');
-  const [template, setTemplate] = useState<TemplateChoice>({ template_id: '', language: '', variables: [] });
-  const [kind, setKind] = useState<AudienceKind>('tag');
-  const [tag, setTag] = useState('');
-  const [query, setQuery] = useState('');
-  const [phones, setPhones] = useState('');
-  const [when, setWhen] = useState<'now' | 'later'>('now');
-  const [at, setAt] = useState('');
-
-  const create = useSubmit(async () => {
-    const audience =
-      kind === 'tag'
-        ? { tag }
-        : kind === 'search'
-          ? { search: { query } }
-          : { contact_ids: await resolvePhones(phones) };
-    if (when === 'later' && !at) throw new Error('Choose when to send.');
-    const campaign = await action<Campaign>('create-campaign', {
-      name,
-      template_id: template.template_id,
-      ...(template.language && { language: template.language }),
-      variables: template.variables,
-      audience,
-      ...(when === 'later' && { scheduled_at: localToIso(at) }),
-    });
-    navigate(`/campaigns/${campaign.id}`);
-  });
-  const problems = problemsOf(create.error);
-  const invalid = (field: string) => problems.some((p) => p.field === `/${field}` || p.field.startsWith(`/${field}/`));
-
-  return (
-    <Page title="New campaign" actions={<Link href="/campaigns">All campaigns</Link>}>
-      <form class="automation-editor" onSubmit={create.onSubmit} aria-label="New campaign" noValidate>
-        <TextField label="Name" required maxLength={200} value={name} onValue={setName} />
-        <fieldset class="group">
-          <legend>Message</legend>
-          <ErrorNote error={templates.error} />
-          {templates.data && templates.data.length === 0 && (
-            <p class="warning">
-              No approved templates yet: campaigns send approved templates only. See{' '}
-              <Link href="/templates">Templates</Link>.
-            </p>
-          )}
-          <TemplateFields
-            templates={templates.data ?? []}
-            value={template}
-            onChange={setTemplate}
-            approvedOnly
-            invalid={invalid}
-          />
-          <small class="hint">
-            Variables may use {'{{contact.name}}, {{contact.phone}}, {{contact.email}}, {{attributes.KEY}}'}.
-          </small>
-        </fieldset>
-        <fieldset class="group">
-          <legend>Audience</legend>
-          <div class="radio-row">
-            {(
-              [
-                ['tag', 'Contacts with a tag'],
-                ['search', 'Contacts matching a search'],
-                ['phones', 'A list of phone numbers'],
-              ] as const
-            ).map(([value, label]) => (
-              <label class="check" key={value}>
-                <input
-                  type="radio"
-                  name={`${id}-audience`}
-                  value={value}
-                  checked={kind === value}
-                  onChange={() => setKind(value)}
-                />
-                {label}
-              </label>
-            ))}
-          </div>
-          {kind === 'tag' && <TextField label="Tag" required value={tag} onValue={setTag} />}
-          {kind === 'search' && (
-            <TextField
-              label="Search"
-              value={query}
-              onValue={setQuery}
-              hint="Part of a name, phone or email; empty sends to every contact."
-            />
-          )}
-          {kind === 'phones' && (
-            <div class="field">
-              <label for={`${id}-phones`}>Phone numbers</label>
-              <textarea
-                id={`${id}-phones`}
-                value={phones}
-                onInput={(e) => setPhones(e.currentTarget.value)}
-                aria-describedby={`${id}-phones-hint`}
-              />
-              <small class="hint" id={`${id}-phones-hint`}>
-                One per line (or separated by commas); each must be an existing contact.
-              </small>
-            </div>
-          )}
-        </fieldset>
-        <fieldset class="group">
-          <legend>When</legend>
-          <div class="radio-row">
-            <label class="check">
-              <input type="radio" name={`${id}-when`} checked={when === 'now'} onChange={() => setWhen('now')} />
-              Send now
-            </label>
-            <label class="check">
-              <input type="radio" name={`${id}-when`} checked={when === 'later'} onChange={() => setWhen('later')} />
-              Schedule
-            </label>
-          </div>
-          {when === 'later' && (
-            <TextField
-              label="Send at (your local time)"
-              type="datetime-local"
-              value={at}
-              onValue={setAt}
-              hint={`Time zone: ${Intl.DateTimeFormat().resolvedOptions().timeZone}`}
-            />
-          )}
-        </fieldset>
-        <ProblemList problems={problems} />
-        {problems.length === 0 && <ErrorNote error={create.error} />}
-        <div class="form-actions">
-          <button type="submit" class="primary" disabled={create.busy}>
-            {when === 'now' ? 'Send campaign' : 'Schedule campaign'}
-          </button>
-        </div>
-      </form>
     </Page>
   );
 }

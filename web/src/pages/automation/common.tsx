@@ -72,9 +72,6 @@ export function DurationField(props: {
           </option>
         ))}
       </select>
-      <small class="hint">
-        <code>{formatDuration(props.value) ?? '—'}</code>
-      </small>
     </fieldset>
   );
 }
@@ -109,14 +106,34 @@ export function problemsUnder(problems: FieldProblem[], prefix: string): FieldPr
     .map((p) => ({ field: p.field.slice(prefix.length + 1), message: p.message }));
 }
 
-/** A list of problems next to the part they are about, announced when it appears. */
-export function ProblemList({ problems, id }: { problems: FieldProblem[]; id?: string }) {
-  if (problems.length === 0) return null;
+/**
+ * The label a form shows for a problem's field: the longest prefix `labels` names (keys are JSON
+ * Pointers, "/audience/tag"), else the pointer in words ("steps/1/delay" → "Step 2 delay").
+ */
+export function fieldLabel(pointer: string, labels: Record<string, string> = {}): string {
+  const absolute = pointer.startsWith('/') ? pointer : `/${pointer}`;
+  const prefix = Object.keys(labels)
+    .filter((key) => absolute === key || absolute.startsWith(`${key}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  if (prefix) return labels[prefix]!;
+  const parts = absolute.split('/').filter(Boolean);
+  const words = parts.map((part, i) => {
+    if (/^\d+$/.test(part)) return String(Number(part) + 1);
+    const word = part.replaceAll('_', ' ');
+    return /^\d+$/.test(parts[i + 1] ?? '') ? word.replace(/s$/, '') : word;
+  });
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A list of problems next to the part they are about, each naming its field by label, announced when it appears. */
+export function ProblemList(props: { problems: FieldProblem[]; id?: string; labels?: Record<string, string> }) {
+  if (props.problems.length === 0) return null;
   return (
-    <ul class="problem-list error" id={id} role="alert">
-      {problems.map((p) => (
+    <ul class="problem-list error" id={props.id} role="alert">
+      {props.problems.map((p) => (
         <li key={`${p.field}:${p.message}`}>
-          {p.field && <code>{p.field}</code>} {p.message}
+          {p.field && <strong class="problem-field">{fieldLabel(p.field, props.labels)}</strong>} {p.message}
         </li>
       ))}
     </ul>
@@ -141,6 +158,8 @@ export interface TemplateSummary {
   language: string;
   status: string;
   body: string;
+  /** TEXT, IMAGE, VIDEO, DOCUMENT or LOCATION; null without a header. */
+  header_type?: string | null;
   placeholders: string[];
   /** Every variable a send fills (body, header, buttons), keyed as send-template-message's `variables`. */
   variables?: { id: string; label: string }[];

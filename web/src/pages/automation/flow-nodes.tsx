@@ -81,6 +81,18 @@ const FIELDS: Record<NodeType, FieldSpec[]> = {
   end: [],
 };
 
+/** A node's fields by the labels its fieldset shows (problems name them relative to the node). */
+function nodeLabels(type: NodeType): Record<string, string> {
+  const own = FIELDS[type].map((spec): [string, string] => [`/${spec.key}`, spec.label]);
+  return {
+    '/id': 'Id',
+    '/type': 'Type',
+    '/template_id': 'Template',
+    '/language': 'Language',
+    ...Object.fromEntries(own),
+  };
+}
+
 /** Keys a node of this type keeps when its type changes. */
 const KEEP: Record<NodeType, string[]> = Object.fromEntries(
   Object.entries(FIELDS).map(([type, fields]) => [
@@ -155,7 +167,7 @@ export function NodeEditor(props: {
         {label}
         {props.isStart && <span class="node-badge">start</span>}
       </legend>
-      <ProblemList problems={problems} id={`${id}-problems`} />
+      <ProblemList problems={problems} id={`${id}-problems`} labels={nodeLabels(node.type)} />
       <div class="node-head">
         <div class="field">
           <label for={`${id}-id`}>{`${label} id`}</label>

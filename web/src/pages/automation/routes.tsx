@@ -1,6 +1,7 @@
 import { lazy, type Route } from '../../router';
 
 const campaigns = () => import('./campaigns');
+const newCampaign = () => import('./campaign-new');
 const flows = () => import('./flows');
 const sequences = () => import('./sequences');
 
@@ -13,6 +14,6 @@ export const AutomationRoutes: Route[] = [
   { pattern: /^\/flows\/new$/, render: lazy(flows, (m) => <m.FlowPage key="new" />) },
   { pattern: /^\/flows\/([^/]+)$/, render: lazy(flows, (m, [id]) => <m.FlowPage key={id} id={id} />) },
   { pattern: /^\/campaigns$/, render: lazy(campaigns, (m) => <m.CampaignList />) },
-  { pattern: /^\/campaigns\/new$/, render: lazy(campaigns, (m) => <m.NewCampaign />) },
+  { pattern: /^\/campaigns\/new$/, render: lazy(newCampaign, (m) => <m.NewCampaign />) },
   { pattern: /^\/campaigns\/([^/]+)$/, render: lazy(campaigns, (m, [id]) => <m.CampaignPage key={id} id={id!} />) },
 ];

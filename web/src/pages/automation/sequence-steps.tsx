@@ -132,6 +132,21 @@ const ACTION_FIELDS: Record<ActionType, string[]> = {
   wait_for_reply: ['timeout', 'on_timeout'],
 };
 
+/** A step's fields by the labels its fieldset shows (problems name them relative to the step). */
+const STEP_LABELS: Record<string, string> = {
+  '/delay': 'Delay',
+  '/action': 'Action',
+  '/action/template_id': 'Template',
+  '/action/language': 'Language',
+  '/action/variables': 'Variables',
+  '/action/text': 'Text',
+  '/action/outside_window': 'Outside the 24-hour window',
+  '/action/tag': 'Tag',
+  '/action/flow_id': 'Flow',
+  '/action/timeout': 'Timeout',
+  '/action/on_timeout': 'Without a reply by then',
+};
+
 /**
  * The request check reports a bad action against every action type (the schema is a union): keep
  * the problems with the chosen type's own fields, or a single general one when none is left.
@@ -174,7 +189,7 @@ export function StepEditor(props: {
       <legend>
         {title}: {ACTION_TYPES[step.type]}
       </legend>
-      <ProblemList problems={problems} id={`${id}-problems`} />
+      <ProblemList problems={problems} id={`${id}-problems`} labels={STEP_LABELS} />
       <div class="step-timing">
         <DurationField
           legend={`${title} delay`}

@@ -1,0 +1,415 @@
+import { useId, useState } from 'preact/hooks';
+import { action, ApiError, dashboard } from '../../api';
+import { Link, navigate } from '../../router';
+import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
+import type { Campaign } from './campaigns';
+import {
+  problemsOf,
+  ProblemList,
+  TemplateFields,
+  useTemplates,
+  type FieldProblem,
+  type TemplateChoice,
+  type TemplateSummary,
+} from './common';
+
+type AudienceKind = 'tag' | 'search' | 'phones';
+type Audience = { tag: string } | { search: { query: string } } | { contact_ids: string[] };
+
+/** The form's labels, by the request field a problem names. */
+const LABELS: Record<string, string> = {
+  '/name': 'Name',
+  '/template_id': 'Template',
+  '/language': 'Language',
+  '/variables': 'Variables',
+  '/audience': 'Audience',
+  '/audience/tag': 'Tag',
+  '/audience/contact_ids': 'Phone numbers',
+  '/scheduled_at': 'Send at',
+  '/phone': 'Test number',
+};
+
+/** A datetime-local value ("2025-06-01T09:30") as ISO 8601 with the viewer's own offset. */
+export function localToIso(local: string): string {
+  const date = new Date(local);
+  const offset = -date.getTimezoneOffset();
+  const sign = offset >= 0 ? '+' : '-';
+  const pad = (n: number) => String(Math.abs(Math.trunc(n))).padStart(2, '0');
+  const seconds = local.length === 16 ? ':00' : '';
+  return `${local}${seconds}${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
+}
+
+/** The media a template's header needs ("image"), or null for a text header or none. */
+const headerMedia = (template: TemplateSummary | undefined) =>
+  template?.header_type && ['IMAGE', 'VIDEO', 'DOCUMENT'].includes(template.header_type)
+    ? template.header_type.toLowerCase()
+    : null;
+
+/** A problem the form finds before asking the server, in the server's shape. */
+const refuse = (field: string, message: string) =>
+  new ApiError({ status: 400, code: 'validation_failed', title: 'Not sent', errors: [{ field, message }] });
+
+/** Each pasted phone as a contact id (get-contact); the phones that are no contact are reported. */
+async function resolvePhones(text: string): Promise<string[]> {
+  const phones = [...new Set(text.split(/[\s,;]+/).filter(Boolean))];
+  if (phones.length === 0) throw refuse('/audience/contact_ids', 'are required: paste at least one');
+  const ids: string[] = [];
+  const unknown: string[] = [];
+  for (const phone of phones) {
+    try {
+      ids.push((await action<{ id: string }>('get-contact', { phone })).id);
+    } catch (error) {
+      if (error instanceof ApiError && (error.problem.status === 404 || error.problem.status === 400)) {
+        unknown.push(phone);
+      } else throw error;
+    }
+  }
+  if (unknown.length > 0) throw refuse('/audience/contact_ids', `include numbers of no contact: ${unknown.join(', ')}`);
+  return ids;
+}
+
+/** How many contacts the audience reaches now, as the confirm step shows it. */
+interface Review {
+  audience: Audience;
+  contacts: number;
+  opted_out: number;
+}
+
+/** /campaigns/new: template, audience, now or later; a test send; the audience counted before confirming. */
+export function NewCampaign() {
+  const templates = useTemplates('APPROVED');
+  const [name, setName] = useState('');
+  const [template, setTemplate] = useState<TemplateChoice>({ template_id: '', language: '', variables: [] });
+  const [headerLink, setHeaderLink] = useState('');
+  const [audience, setAudience] = useState<AudienceDraft>({ kind: 'tag', tag: '', query: '', phones: '' });
+  const [when, setWhen] = useState<'now' | 'later'>('now');
+  const [at, setAt] = useState('');
+  const [review, setReview] = useState<Review | null>(null);
+  const chosen = templates.data?.find((t) => t.id === template.template_id);
+  const media = headerMedia(chosen);
+  const message = {
+    template_id: template.template_id,
+    ...(template.language && { language: template.language }),
+    variables: template.variables,
+    ...(media && headerLink.trim() && { header_media_url: headerLink.trim() }),
+  };
+
+  const check = useSubmit(async () => {
+    setReview(null);
+    if (!name.trim()) throw refuse('/name', 'is required');
+    if (!template.template_id) throw refuse('/template_id', 'is required: choose one');
+    if (media && !headerLink.trim())
+      throw refuse('/header_media_url', 'is required: the template shows it above the message');
+    if (when === 'later' && !at) throw refuse('/scheduled_at', 'is required: choose when to send');
+    const chosenAudience = await audienceOf(audience);
+    const counted = await dashboard.post<Omit<Review, 'audience'>>('campaigns/audience', { audience: chosenAudience });
+    setReview({ audience: chosenAudience, ...counted });
+  });
+  const create = useSubmit(async () => {
+    const campaign = await action<Campaign>('create-campaign', {
+      name,
+      ...message,
+      audience: review!.audience,
+      ...(when === 'later' && { scheduled_at: localToIso(at) }),
+    });
+    navigate(`/campaigns/${campaign.id}`);
+  });
+  const problems = problemsOf(check.error ?? create.error);
+  const invalid = (field: string) => problems.some((p) => p.field === `/${field}` || p.field.startsWith(`/${field}/`));
+  const changed =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      setReview(null);
+      set(value);
+    };
+
+  return (
+    <Page title="New campaign" actions={<Link href="/campaigns">All campaigns</Link>}>
+      <form class="automation-editor" onSubmit={check.onSubmit} aria-label="New campaign" noValidate>
+        <TextField
+          label="Name"
+          required
+          maxLength={200}
+          value={name}
+          onValue={changed(setName)}
+          aria-invalid={invalid('name') || undefined}
+        />
+        <fieldset class="group">
+          <legend>Message</legend>
+          <ErrorNote error={templates.error} />
+          {templates.data && templates.data.length === 0 && (
+            <p class="warning">
+              No approved templates yet: campaigns send approved templates only. See{' '}
+              <Link href="/templates">Templates</Link>.
+            </p>
+          )}
+          <TemplateFields
+            templates={templates.data ?? []}
+            value={template}
+            onChange={changed(setTemplate)}
+            approvedOnly
+            invalid={invalid}
+          />
+          {media && (
+            <TextField
+              label={`Header ${media} link`}
+              type="url"
+              required
+              value={headerLink}
+              onValue={changed(setHeaderLink)}
+              placeholder="https://…"
+              hint={`This template shows ${media === 'image' ? 'an' : 'a'} ${media} above the message: an https link to it.`}
+              aria-invalid={invalid('header_media_url') || undefined}
+            />
+          )}
+          <small class="hint">
+            Variables may use {'{{contact.name}}, {{contact.phone}}, {{contact.email}}, {{attributes.KEY}}'}.
+          </small>
+          <SampleSend message={message} disabled={!template.template_id} />
+        </fieldset>
+        <AudienceFields value={audience} onChange={changed(setAudience)} invalid={invalid('audience')} />
+        <ScheduleFields when={when} at={at} onWhen={changed(setWhen)} onAt={changed(setAt)} />
+        <ProblemList
+          problems={problems}
+          labels={{ ...LABELS, '/header_media_url': `Header ${media ?? 'media'} link` }}
+        />
+        {problems.length === 0 && <ErrorNote error={check.error ?? create.error} />}
+        {review ? (
+          <ConfirmSend
+            review={review}
+            name={name}
+            at={when === 'later' ? at : null}
+            busy={create.busy}
+            onConfirm={create.onSubmit}
+            onBack={() => setReview(null)}
+          />
+        ) : (
+          <div class="form-actions">
+            <button type="submit" class="primary" disabled={check.busy}>
+              Review and send…
+            </button>
+          </div>
+        )}
+      </form>
+    </Page>
+  );
+}
+
+interface AudienceDraft {
+  kind: AudienceKind;
+  tag: string;
+  query: string;
+  phones: string;
+}
+
+async function audienceOf(draft: AudienceDraft): Promise<Audience> {
+  if (draft.kind === 'tag') {
+    if (!draft.tag) throw refuse('/audience/tag', 'is required: choose one');
+    return { tag: draft.tag };
+  }
+  if (draft.kind === 'search') return { search: { query: draft.query } };
+  return { contact_ids: await resolvePhones(draft.phones) };
+}
+
+/** Who receives it: a tag chosen from the workspace's tags, a search, or pasted phone numbers. */
+function AudienceFields(props: { value: AudienceDraft; onChange: (value: AudienceDraft) => void; invalid: boolean }) {
+  const id = useId();
+  const tags = useAsync(() => action<{ id: string; name: string }[]>('list-tags', {}), []);
+  const { value, onChange } = props;
+  const set = (fields: Partial<AudienceDraft>) => onChange({ ...value, ...fields });
+  return (
+    <fieldset class="group">
+      <legend>Audience</legend>
+      <div class="radio-row">
+        {(
+          [
+            ['tag', 'Contacts with a tag'],
+            ['search', 'Contacts matching a search'],
+            ['phones', 'A list of phone numbers'],
+          ] as const
+        ).map(([kind, label]) => (
+          <label class="check" key={kind}>
+            <input
+              type="radio"
+              name={`${id}-audience`}
+              value={kind}
+              checked={value.kind === kind}
+              onChange={() => set({ kind })}
+            />
+            {label}
+          </label>
+        ))}
+      </div>
+      {value.kind === 'tag' && (
+        <div class="field">
+          <label for={`${id}-tag`}>Tag</label>
+          <select
+            id={`${id}-tag`}
+            required
+            value={value.tag}
+            aria-invalid={props.invalid || undefined}
+            onChange={(e) => set({ tag: e.currentTarget.value })}
+          >
+            <option value="">Choose a tag…</option>
+            {tags.data?.map((tag) => (
+              <option key={tag.id} value={tag.name}>
+                {tag.name}
+              </option>
+            ))}
+          </select>
+          <ErrorNote error={tags.error} />
+          {tags.data?.length === 0 && (
+            <small class="hint">
+              No tags yet: tag contacts on the <Link href="/contacts">Contacts</Link> page first.
+            </small>
+          )}
+        </div>
+      )}
+      {value.kind === 'search' && (
+        <TextField
+          label="Search"
+          value={value.query}
+          onValue={(query) => set({ query })}
+          hint="Part of a name, phone or email; empty sends to every contact."
+        />
+      )}
+      {value.kind === 'phones' && (
+        <div class="field">
+          <label for={`${id}-phones`}>Phone numbers</label>
+          <textarea
+            id={`${id}-phones`}
+            value={value.phones}
+            aria-invalid={props.invalid || undefined}
+            onInput={(e) => set({ phones: e.currentTarget.value })}
+            aria-describedby={`${id}-phones-hint`}
+          />
+          <small class="hint" id={`${id}-phones-hint`}>
+            One per line (or separated by commas); each must be an existing contact.
+          </small>
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
+/** Now or later; a time that has already passed is called out (the campaign would go at once). */
+function ScheduleFields(props: {
+  when: 'now' | 'later';
+  at: string;
+  onWhen: (w: 'now' | 'later') => void;
+  onAt: (at: string) => void;
+}) {
+  const id = useId();
+  const past = props.when === 'later' && props.at !== '' && new Date(props.at).getTime() < Date.now();
+  return (
+    <fieldset class="group">
+      <legend>When</legend>
+      <div class="radio-row">
+        <label class="check">
+          <input type="radio" name={`${id}-when`} checked={props.when === 'now'} onChange={() => props.onWhen('now')} />
+          Send now
+        </label>
+        <label class="check">
+          <input
+            type="radio"
+            name={`${id}-when`}
+            checked={props.when === 'later'}
+            onChange={() => props.onWhen('later')}
+          />
+          Schedule
+        </label>
+      </div>
+      {props.when === 'later' && (
+        <TextField
+          label="Send at (your local time)"
+          type="datetime-local"
+          value={props.at}
+          onValue={props.onAt}
+          hint={`Time zone: ${Intl.DateTimeFormat().resolvedOptions().timeZone}`}
+        />
+      )}
+      {past && (
+        <p class="warning" role="alert">
+          This time has already passed: the campaign would be sent as soon as you confirm.
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** The last step: how many contacts it reaches, then send or go back. */
+function ConfirmSend(props: {
+  review: Review;
+  name: string;
+  at: string | null;
+  busy: boolean;
+  onConfirm: (event: Event) => void;
+  onBack: () => void;
+}) {
+  const { contacts, opted_out } = props.review;
+  const reached = contacts - opted_out;
+  const noun = (n: number) => `${n} contact${n === 1 ? '' : 's'}`;
+  const when = props.at ? `on ${formatTime(localToIso(props.at))}` : 'now';
+  return (
+    <section class="confirm-send" aria-labelledby="confirm-send-title" data-testid="confirm-send">
+      <h2 id="confirm-send-title">Confirm</h2>
+      {reached === 0 ? (
+        <p role="alert">
+          Nobody would receive it: {contacts === 0 ? 'no contact is in this audience' : 'every contact in it opted out'}
+          .
+        </p>
+      ) : (
+        <p role="status">
+          “{props.name.trim()}” goes to <strong>{noun(reached)}</strong> {when}
+          {opted_out > 0 && ` (${noun(opted_out)} who opted out will be skipped)`}. Contacts who join the audience
+          before it is sent are included.
+        </p>
+      )}
+      <div class="form-actions">
+        <button type="button" onClick={props.onBack}>
+          Change something
+        </button>
+        {reached > 0 && (
+          <button type="button" class="primary" disabled={props.busy} onClick={props.onConfirm}>
+            {props.at ? `Schedule for ${noun(reached)}` : `Send to ${noun(reached)}`}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** Sends the message, its placeholders filled for that contact, to one number first. */
+function SampleSend({ message, disabled }: { message: object; disabled: boolean }) {
+  const [phone, setPhone] = useState('');
+  const [sent, setSent] = useState<string | null>(null);
+  const send = useSubmit(async () => {
+    setSent(null);
+    if (!phone.trim()) throw refuse('/phone', 'is required');
+    await dashboard.post('campaigns/sample', { ...message, phone });
+    setSent(phone.trim());
+  });
+  const problems: FieldProblem[] = problemsOf(send.error);
+  return (
+    <div class="sample-send">
+      <TextField
+        label="Test number"
+        type="tel"
+        value={phone}
+        onValue={setPhone}
+        placeholder="+14155550100"
+        autoComplete="off"
+      />
+      <button type="button" disabled={disabled || send.busy} onClick={send.onSubmit}>
+        Send a test
+      </button>
+      <ProblemList problems={problems} labels={LABELS} />
+      {problems.length === 0 && <ErrorNote error={send.error} />}
+      {sent && (
+        <p class="notice" role="status">
+          Test sent to {sent}.
+        </p>
+      )}
+    </div>
+  );
+}
