@@ -49,6 +49,9 @@ import { emitWebhookEvents } from './outgoing/webhook.events.js';
 import { createWebhookService } from './outgoing/webhook.service.js';
 import { createWebhookWorker } from './outgoing/webhook.worker.js';
 import { createWorkspaceEventService } from './workspace-events/event.service.js';
+import { conversationSpans } from './reports/conversation-spans.js';
+import { createReportService } from './reports/report.service.js';
+import { toStoredTimestamp } from './shared/time.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(deps: Deps, config: Config) {
@@ -99,6 +102,7 @@ export function createServices(deps: Deps, config: Config) {
         // First: a contact who just opted out is opted out before any engine may message them.
         await optOut.listener.received(trx, workspaceId, received);
         await inbox.onInbound(trx, workspaceId, contactIds);
+        await conversationSpans(trx).opened(workspaceId, contactIds, toStoredTimestamp(deps.clock.now()), deps.newId);
         await sequences.onInbound(trx, workspaceId, contactIds);
         await flows.onInbound(trx, workspaceId, received);
       },
@@ -163,6 +167,7 @@ export function createServices(deps: Deps, config: Config) {
     templateSync,
     templateSubmission,
     workspaceEvents,
+    reports: createReportService(deps),
     webhooks: createWhatsappWebhookService({
       channels,
       inbound,

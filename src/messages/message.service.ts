@@ -4,6 +4,7 @@ import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { templateRepository } from '../templates/template.repository.js';
+import { conversationSpans } from '../reports/conversation-spans.js';
 import { presentMessage } from './message.presenter.js';
 import { messageRepository } from './message.repository.js';
 import { mediaUploadRepository } from './media-upload.repository.js';
@@ -58,6 +59,7 @@ export function createMessageService(
     const [message, queued] = await db.transaction().execute(async (trx) => {
       const prepared = await outbound.queueNow(trx, contact, content, channelId);
       if (isRefusal(prepared)) throw problemOf(prepared);
+      await conversationSpans(trx).responded(caller.workspaceId, contact.id, prepared.created_at);
       return [prepared, queuedIn(trx)] as const;
     });
     wakeFor(queued);
