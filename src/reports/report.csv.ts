@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { Report } from './report.service.js';
+import type { Report } from './report.types.js';
 
 /** The Reports page's tables, each downloadable as CSV. */
 export const REPORT_TABLES = ['conversations', 'response-times', 'messages', 'campaigns', 'costs'] as const;

@@ -13,10 +13,8 @@ const Range = Type.Object({
 });
 /** Meta's pricing categories (marketing, utility, authentication, service, …) → price per billable message. */
 const Rates = Type.Object({
-  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
-  rates: Type.Record(Type.String({ pattern: '^[a-z_]{1,40}$' }), Type.Number({ minimum: 0, maximum: 1000 }), {
-    maxProperties: 20,
-  }),
+  currency: Type.String({ maxLength: 3 }),
+  rates: Type.Record(Type.String({ pattern: '^[a-z_]{1,40}$' }), Type.Number(), { maxProperties: 20 }),
 });
 
 /** The Reports page's endpoints: the report over a date range, each table as CSV, and the workspace's message rates. */

@@ -15,22 +15,19 @@ import {
   spread,
 } from './report.figures.js';
 import { reportRepository, type Span } from './report.repository.js';
+import type { MessageRates, Report } from './report.types.js';
 
 /** The longest range one report covers: a year and a day (a leap year's whole). */
 const MAX_DAYS = 366;
 const DEFAULT_DAYS = 30;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** No WhatsApp message costs this much in any currency Meta bills in; a larger number is a typing slip. */
+const MAX_RATE = 100_000;
 
 /** Calendar days in the workspace's time zone, both included. */
 export interface ReportRange {
   from?: string | undefined;
   to?: string | undefined;
-}
-
-/** The price per billable message by Meta's pricing category, in one currency. */
-export interface MessageRates {
-  currency: string;
-  rates: Record<string, number>;
 }
 
 const NO_RATES: MessageRates = { currency: 'USD', rates: {} };
@@ -67,6 +64,7 @@ export function createReportService(deps: Deps) {
 
     /** Sets the workspace's prices per billable message (replacing the previous ones). */
     async saveRates(caller: Caller, input: MessageRates): Promise<MessageRates> {
+      checkRates(input);
       await repository().saveRates(
         caller.workspaceId,
         input.currency,
@@ -77,7 +75,7 @@ export function createReportService(deps: Deps) {
     },
 
     /** Every table of the Reports page for the range. */
-    async report(caller: Caller, range: ReportRange) {
+    async report(caller: Caller, range: ReportRange): Promise<Report> {
       const { workspaceId } = caller;
       const timeZone = await repository().timeZone(workspaceId);
       const { from, to, days, span } = resolveRange(range, timeZone);
@@ -215,4 +213,17 @@ function dateOf(field: 'from' | 'to', value: string | undefined, timeZone: strin
 }
 
 export type ReportService = ReturnType<typeof createReportService>;
-export type Report = Awaited<ReturnType<ReportService['report']>>;
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+/** Refuses (400, naming the field) a currency that is not an ISO 4217 code or a negative or absurd rate. */
+function checkRates(input: MessageRates): void {
+  if (!CURRENCIES.has(input.currency)) {
+    throw errors.validation('currency', 'must be a currency code of three letters, such as USD or EUR');
+  }
+  for (const [category, rate] of Object.entries(input.rates)) {
+    if (!(rate >= 0 && rate <= MAX_RATE)) {
+      throw errors.validation(`rates/${category}`, `must be a price from 0 to ${MAX_RATE}`);
+    }
+  }
+}

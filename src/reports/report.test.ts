@@ -8,7 +8,7 @@ import { ENGINE } from '../../test/server.js';
 import { startWhatsappServer } from '../../test/whatsapp.js';
 import { documentedStatusWebhook } from '../webhooks/whatsapp.delivery-fixtures.js';
 import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
-import type { Report } from './report.service.js';
+import type { Report } from './report.types.js';
 
 const MINUTE = 60_000;
 const { server, connect, postWebhook } = await startWhatsappServer({ outbox: true });
@@ -248,8 +248,16 @@ describe(`reports (${ENGINE})`, () => {
       assert.equal(response.body.errors[0]?.field, field, path);
     }
     assert.equal((await session.send('GET', '/api/dashboard/reports/secrets.csv')).status, 400);
-    const badRates = await session.send('PUT', '/api/dashboard/reports/rates', { currency: 'euro', rates: {} });
-    assert.equal(badRates.status, 400);
+    const badRates: [object, string][] = [
+      [{ currency: 'euro', rates: {} }, 'currency'],
+      [{ currency: 'XYZ', rates: {} }, 'currency'],
+      [{ currency: 'EUR', rates: { marketing: -1 } }, 'rates/marketing'],
+    ];
+    for (const [body, field] of badRates) {
+      const response = await session.send<{ errors: { field: string }[] }>('PUT', '/api/dashboard/reports/rates', body);
+      assert.equal(response.status, 400, JSON.stringify(body));
+      assert.equal(response.body.errors[0]?.field, field);
+    }
     const mate = await joinedTeammate(server, session);
     const refused = await mate.send('PUT', '/api/dashboard/reports/rates', { currency: 'USD', rates: { service: 0 } });
     assert.equal(refused.status, 403);

@@ -7,6 +7,7 @@ import { WorkspaceEvents } from './pages/settings-events';
 import { InboxRoutes } from './pages/inbox/routes';
 import { ContactImport, ContactPage, ContactsList } from './pages/contacts';
 import { AutomationRoutes } from './pages/automation/routes';
+import { ReportsPage } from './pages/reports/reports';
 import { TemplateEditor, TemplateView, TemplatesList } from './pages/templates';
 import {
   AccountSettings,
@@ -39,6 +40,10 @@ const routes: Route[] = [
   { pattern: /^\/settings\/account$/, render: () => <AccountSettings /> },
   { pattern: /^\/settings\/events$/, render: () => <WorkspaceEvents /> },
   { pattern: /^\/simulator$/, render: () => <Simulator /> },
+  {
+    pattern: /^\/reports$/,
+    render: (_, url) => <ReportsPage from={url.searchParams.get('from') ?? ''} to={url.searchParams.get('to') ?? ''} />,
+  },
 ];
 
 const sections = [
@@ -48,6 +53,7 @@ const sections = [
   { href: '/sequences', label: 'Sequences' },
   { href: '/flows', label: 'Flows' },
   { href: '/campaigns', label: 'Campaigns' },
+  { href: '/reports', label: 'Reports' },
   { href: '/simulator', label: 'Simulator' },
   { href: '/settings/tokens', label: 'Settings' },
 ];
