@@ -8,6 +8,12 @@ async function main(): Promise<void> {
   const log = app.server.log;
   if (app.tls) log.info({ cert_file: app.tls.certFile, generated: app.tls.generated }, 'TLS certificate');
   await app.server.listen({ host: config.host, port: config.port });
+  // A first run: say where to go, since the dashboard's set-up and `parley setup` each make a workspace.
+  if (await app.services.accounts.needsSetup()) {
+    log.info(
+      `No workspace yet: open ${config.publicBaseUrl} to set up (or run \`parley setup\` with this server's DATA_DIR / DATABASE_URL; one or the other, not both)`,
+    );
+  }
   log.info({ url: config.publicBaseUrl, database: app.services.deps.dialect }, 'Parley is serving');
 
   let stopping = false;

@@ -14,6 +14,7 @@ import { registerDropdownRoutes } from './dropdowns/dropdown.routes.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import type { Api } from './http/types.js';
 import { registerInboxRoutes } from './inbox/inbox.routes.js';
+import { registerReportRoutes } from './reports/report.routes.js';
 import { registerMcpRoutes } from './mcp/mcp.routes.js';
 import { registerMediaRoutes } from './messages/media.routes.js';
 import { registerMessageRoutes } from './messages/message.routes.js';
@@ -65,6 +66,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerAutomationDashboardRoutes(app, services.deps.db);
   registerCampaignDashboardRoutes(app, { db: services.deps.db, messages: services.messages });
   registerContactDashboardRoutes(app, { contacts: services.contacts, ...services.contactViews });
+  registerReportRoutes(app, services.reports);
   registerInboxRoutes(
     app,
     services.inbox,

@@ -50,6 +50,9 @@ import { createWebhookService } from './outgoing/webhook.service.js';
 import { createQuickReplyService } from './quick-replies/quick-reply.service.js';
 import { createWebhookWorker } from './outgoing/webhook.worker.js';
 import { createWorkspaceEventService } from './workspace-events/event.service.js';
+import { conversationSpans } from './reports/conversation-spans.js';
+import { createReportService } from './reports/report.service.js';
+import { toStoredTimestamp } from './shared/time.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(deps: Deps, config: Config) {
@@ -100,6 +103,7 @@ export function createServices(deps: Deps, config: Config) {
         // First: a contact who just opted out is opted out before any engine may message them.
         await optOut.listener.received(trx, workspaceId, received);
         await inbox.onInbound(trx, workspaceId, contactIds);
+        await conversationSpans(trx).opened(workspaceId, contactIds, toStoredTimestamp(deps.clock.now()), deps.newId);
         await sequences.onInbound(trx, workspaceId, contactIds);
         await flows.onInbound(trx, workspaceId, received);
       },
@@ -164,6 +168,7 @@ export function createServices(deps: Deps, config: Config) {
     templateSync,
     templateSubmission,
     workspaceEvents,
+    reports: createReportService(deps),
     webhooks: createWhatsappWebhookService({
       channels,
       inbound,

@@ -445,7 +445,7 @@ async function presentAll(db: Db, rows: CampaignRow[]): Promise<Campaign[]> {
 }
 
 /** Recipients with an inbound message since their campaign message was queued (the dispatch). */
-function repliedCounts(db: Db, campaignIds: string[]) {
+export function repliedCounts(db: Db, campaignIds: string[]) {
   return db
     .selectFrom('messages as m')
     .select((eb) => ['m.campaign_id', eb.fn.count<number>('m.contact_id').distinct().as('n')])

@@ -14,6 +14,7 @@ const SECTIONS = [
   'flows',
   'campaigns',
   'simulator',
+  'reports',
   'settings',
   'invite',
   'reset-password',

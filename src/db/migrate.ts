@@ -23,6 +23,7 @@ import * as templateSubmission from './migrations/0019_template_submission.js';
 import * as channels from './migrations/0020_channels.js';
 import * as thread from './migrations/0021_thread.js';
 import * as campaignHeaderMedia from './migrations/0026_automation.js';
+import * as reports from './migrations/0024_reports.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0020_channels': channels,
   '0021_thread': thread,
   '0026_automation': campaignHeaderMedia,
+  '0024_reports': reports,
 };
 
 class InCodeProvider implements MigrationProvider {

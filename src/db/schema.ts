@@ -39,6 +39,8 @@ export interface Database {
   inbox_settings: InboxSettingsTable;
   conversation_notes: ConversationNoteTable;
   quick_replies: QuickReplyTable;
+  conversation_spans: ConversationSpanTable;
+  message_rates: MessageRateTable;
 }
 
 export interface WorkspaceTable {
@@ -483,5 +485,27 @@ export interface InboxSettingsTable {
   workspace_id: string;
   /** 1: opening a conversation shows the customer a typing indicator with the read receipt. */
   typing_indicator: number;
+  updated_at: string;
+}
+
+/** One conversation from the customer's message that opened it to the agent's "Mark done" (reports). */
+export interface ConversationSpanTable {
+  id: string;
+  workspace_id: string;
+  contact_id: string;
+  opened_at: string;
+  /** The first message a person or the API sent after it opened (not automations or campaigns). */
+  first_response_at: string | null;
+  closed_at: string | null;
+  /** The assignee when it was closed, else the agent who closed it. */
+  agent_id: string | null;
+}
+
+/** The price a workspace pays Meta per billable message, by Meta's pricing category (reports' cost). */
+export interface MessageRateTable {
+  workspace_id: string;
+  currency: string;
+  /** JSON object: category → price per message. */
+  rates: string;
   updated_at: string;
 }

@@ -5,6 +5,7 @@ import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { windowClosesAt } from '../messages/outbound/rules.js';
+import { conversationSpans } from '../reports/conversation-spans.js';
 import type { EventHub } from './event-hub.js';
 import { at, presentInboxMessage, type InboxMessage } from './inbox.presenter.js';
 import { inboxRepository, type InboxFilter, type Keyset } from './inbox.repository.js';
@@ -223,6 +224,8 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
         await inTransaction.saveState(viewer.workspaceId, contact.id, { done_at: done ? now() : null }, now());
         if (done && contact.handoff_at !== null)
           await inTransaction.clearHandoff(viewer.workspaceId, contact.id, now());
+        const agentId = contact.assignee_id ?? viewer.userId;
+        if (done) await conversationSpans(trx).closed(viewer.workspaceId, contact.id, agentId, now());
       });
       announce(viewer, contact.id);
       return { done };

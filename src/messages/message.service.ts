@@ -4,6 +4,7 @@ import { SESSION_TOKEN_PREFIX, type Caller, type Deps } from '../shared/context.
 import { errors } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { templateRepository } from '../templates/template.repository.js';
+import { conversationSpans } from '../reports/conversation-spans.js';
 import { presentMessage } from './message.presenter.js';
 import { messageRepository } from './message.repository.js';
 import { mediaUploadRepository } from './media-upload.repository.js';
@@ -59,6 +60,7 @@ export function createMessageService(
     const [message, queued] = await db.transaction().execute(async (trx) => {
       const prepared = await outbound.queueNow(trx, contact, content, senderOf(caller), channelId);
       if (isRefusal(prepared)) throw problemOf(prepared);
+      await conversationSpans(trx).responded(caller.workspaceId, contact.id, prepared.created_at);
       return [prepared, queuedIn(trx)] as const;
     });
     wakeFor(queued);

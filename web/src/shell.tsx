@@ -40,6 +40,13 @@ const routes: Route[] = [
   { pattern: /^\/settings\/account$/, render: lazy(settings, (m) => <m.AccountSettings />) },
   { pattern: /^\/settings\/events$/, render: lazy(settings, (m) => <m.WorkspaceEvents />) },
   { pattern: /^\/settings\/quick-replies$/, render: lazy(settings, (m) => <m.QuickRepliesSettings />) },
+  {
+    pattern: /^\/reports$/,
+    render: lazy(
+      () => import('./pages/reports/reports'),
+      (m, _, url) => <m.ReportsPage from={url.searchParams.get('from') ?? ''} to={url.searchParams.get('to') ?? ''} />,
+    ),
+  },
   { pattern: /^\/simulator$/, render: lazy(settings, (m) => <m.Simulator />) },
 ];
 
@@ -50,6 +57,7 @@ const sections = [
   { href: '/sequences', label: 'Sequences' },
   { href: '/flows', label: 'Flows' },
   { href: '/campaigns', label: 'Campaigns' },
+  { href: '/reports', label: 'Reports' },
   { href: '/simulator', label: 'Simulator' },
   { href: '/settings/tokens', label: 'Settings' },
 ];

@@ -1,0 +1,45 @@
+/** The Reports page's answer (GET /api/dashboard/reports); the dashboard imports these types. */
+
+/** Median and 90th percentile in seconds (nearest rank); null when there is nothing to measure. */
+export interface Spread {
+  median_seconds: number | null;
+  p90_seconds: number | null;
+}
+
+export interface Report {
+  /** Calendar days in the workspace's time zone, both included. */
+  range: { from: string; to: string; time_zone: string };
+  conversations: { day: string; opened: number; closed: number }[];
+  /** Of the conversations closed in the range: everyone first (agent null), then each agent. */
+  response_times: {
+    agent: { id: string; name: string } | null;
+    conversations: number;
+    first_response: Spread;
+    resolution: Spread;
+  }[];
+  messages: { direction: string; status: string; count: number }[];
+  /** Campaigns dispatched in the range. */
+  campaigns: {
+    id: string;
+    name: string;
+    sent_at: string | null;
+    sent: number;
+    delivered: number;
+    read: number;
+    replied: number;
+    failed: number;
+    failure_reasons: { code: number | null; title: string; reason: string; count: number }[];
+    cost: number;
+  }[];
+  costs: {
+    currency: string;
+    categories: { category: string; billable: number; rate: number | null; cost: number | null }[];
+    total: number;
+  };
+}
+
+/** The price per billable message by Meta's pricing category, in one currency. */
+export interface MessageRates {
+  currency: string;
+  rates: Record<string, number>;
+}
