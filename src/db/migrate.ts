@@ -21,6 +21,7 @@ import * as richMessages from './migrations/0017_rich_messages.js';
 import * as templateParameters from './migrations/0018_template_parameters.js';
 import * as templateSubmission from './migrations/0019_template_submission.js';
 import * as channels from './migrations/0020_channels.js';
+import * as liveEvents from './migrations/0023_live_events.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0018_template_parameters': templateParameters,
   '0019_template_submission': templateSubmission,
   '0020_channels': channels,
+  '0023_live_events': liveEvents,
 };
 
 class InCodeProvider implements MigrationProvider {

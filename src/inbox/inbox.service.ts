@@ -46,7 +46,7 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
   const { db, dialect, clock } = deps;
   const repository = () => inboxRepository(db, dialect);
   const now = () => toStoredTimestamp(clock.now());
-  const announce = (viewer: Viewer, contactId: string) =>
+  const announce = (viewer: Viewer, contactId: string): Promise<void> =>
     hub.publish(viewer.workspaceId, [{ type: 'conversation', contact_id: contactId }]);
 
   /**
@@ -157,7 +157,7 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
       const newest = await repository().newestInbound(contact.id);
       const readAt = newest && newest.created_at > now() ? newest.created_at : now();
       await repository().saveState(viewer.workspaceId, contact.id, { read_at: readAt }, now());
-      announce(viewer, contact.id);
+      await announce(viewer, contact.id);
       // Only news is told: re-reading a conversation with nothing new from the customer calls Meta for nothing.
       const unseen = newest?.provider_message_id && newest.created_at > (contact.read_at ?? '');
       if (unseen)
@@ -187,7 +187,7 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
         throw errors.notFound('user', 'user_id');
       }
       await repository().saveState(viewer.workspaceId, contact.id, { assignee_id: userId }, now());
-      announce(viewer, contact.id);
+      await announce(viewer, contact.id);
       return { assignee_id: userId };
     },
 
@@ -200,7 +200,7 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
         if (done && contact.handoff_at !== null)
           await inTransaction.clearHandoff(viewer.workspaceId, contact.id, now());
       });
-      announce(viewer, contact.id);
+      await announce(viewer, contact.id);
       return { done };
     },
 
