@@ -7,7 +7,7 @@ import { toStoredTimestamp } from '../shared/time.js';
 import { windowClosesAt } from '../messages/outbound/rules.js';
 import type { EventHub } from './event-hub.js';
 import { at, presentInboxMessage, type InboxMessage } from './inbox.presenter.js';
-import { inboxRepository, type InboxFilter, type Keyset } from './inbox.repository.js';
+import { inboxRepository, type Keyset, type ListQuery } from './inbox.repository.js';
 
 const LIST_PAGE = 50;
 
@@ -76,14 +76,8 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
 
   return {
     /** One page of conversations, latest message first. */
-    async list(viewer: Viewer, filter: InboxFilter, before: Keyset | null) {
-      const rows = await repository().listConversations(
-        viewer.workspaceId,
-        viewer.userId,
-        filter,
-        before,
-        LIST_PAGE + 1,
-      );
+    async list(viewer: Viewer, list: ListQuery, before: Keyset | null) {
+      const rows = await repository().listConversations(viewer.workspaceId, viewer.userId, list, before, LIST_PAGE + 1);
       const page = rows.slice(0, LIST_PAGE);
       const ids = page.map((row) => row.last_message_id).filter((id): id is string => !!id);
       const latest = new Map(
@@ -110,6 +104,11 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
             ? encodeCursor({ at: last.last_message_at, id: last.id })
             : null,
       };
+    },
+
+    /** How many open conversations have unread messages (the navigation's badge and the page title). */
+    async unread(viewer: Viewer): Promise<{ conversations: number }> {
+      return { conversations: await repository().unreadConversations(viewer.workspaceId) };
     },
 
     /**

@@ -5,6 +5,8 @@ import { useSession } from './session';
 import { ApiTokens } from './pages/settings-tokens';
 import { WorkspaceEvents } from './pages/settings-events';
 import { InboxRoutes } from './pages/inbox/routes';
+import { useInboxAlerts } from './pages/inbox/alerts';
+import { useUnreadConversations } from './pages/inbox/unread';
 import { ContactImport, ContactPage, ContactsList } from './pages/contacts';
 import { AutomationRoutes } from './pages/automation/routes';
 import { TemplateEditor, TemplateView, TemplatesList } from './pages/templates';
@@ -56,6 +58,8 @@ const sections = [
 export function Shell({ url }: { url: URL }) {
   const { user, workspace, refresh } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
+  const unread = useUnreadConversations();
+  useInboxAlerts();
   useEffect(() => setMenuOpen(false), [url.pathname]);
   useEffect(() => {
     if (url.pathname === '/') navigate('/inbox', { replace: true });
@@ -98,6 +102,12 @@ export function Shell({ url }: { url: URL }) {
             <li key={s.href}>
               <Link href={s.href} aria-current={section(s.href) ? 'page' : undefined}>
                 {s.label}
+                {s.href === '/inbox' && unread > 0 && (
+                  <span class="nav-count">
+                    {unread}
+                    <span class="visually-hidden"> unread</span>
+                  </span>
+                )}
               </Link>
             </li>
           ))}
