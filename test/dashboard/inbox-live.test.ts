@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createOwner, logIn, newPage } from '../browser.js';
+import { createOwner, logIn, newPage, screenshot } from '../browser.js';
 import { cliJson } from '../cli.js';
 import { asClient, createTemplate, type TestWorkspace } from '../factories.js';
 import { ENGINE, startServer } from '../server.js';
@@ -105,5 +105,78 @@ describe(`dashboard: live inbox (${ENGINE})`, () => {
     await page.goto('/inbox');
     await conversation(page, /Subscriber 3/).waitFor();
     assert.deepEqual(await conversationNames(page), ['Subscriber 3', '+14155550150']);
+  });
+
+  test('filters, search by message text, the unread count in the title and navigation, and keyboard shortcuts', async () => {
+    const { api, ...owner } = await ownerWithToken('Filter Bakery');
+    await customerWrites(api, '+14155550401', 'Where is my order 4711?');
+    const { contact_id: mine } = await customerWrites(api, '+14155550402', 'Do you deliver on Mondays?');
+    const { page } = await newPage(server);
+    await logIn(page, owner);
+    await conversation(page, /\+14155550401/).waitFor();
+    await page.getByRole('link', { name: /Inbox\s*2 unread/ }).waitFor();
+    assert.equal(await page.title(), '(2) Inbox · Parley');
+    await screenshot(page, 'inbox-list');
+
+    await page.goto(`/inbox/${mine}`);
+    await page.getByLabel('Assigned to').selectOption(owner.userId);
+    // Reading one conversation lowers the count, live.
+    await page.getByRole('link', { name: /Inbox\s*1 unread/ }).waitFor();
+
+    await page.getByRole('link', { name: /Inbox/ }).first().click();
+    const filters = page.getByRole('navigation', { name: 'Conversations to show' });
+    await filters.getByRole('link', { name: 'Assigned to me' }).click();
+    await conversation(page, /\+14155550402/).waitFor();
+    assert.deepEqual(await conversationNames(page), ['+14155550402']);
+    await filters.getByRole('link', { name: 'Unassigned' }).click();
+    await conversation(page, /\+14155550401/).waitFor();
+    assert.deepEqual(await conversationNames(page), ['+14155550401']);
+    await filters.getByRole('link', { name: 'Unread' }).click();
+    await conversation(page, /\+14155550401/).waitFor();
+    assert.deepEqual(await conversationNames(page), ['+14155550401']);
+    await filters.getByRole('link', { name: 'Open' }).click();
+    await page.keyboard.press('/');
+    await page.keyboard.type('mondays');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/q=mondays/);
+    await conversation(page, /\+14155550401/).waitFor({ state: 'detached' });
+    assert.deepEqual(await conversationNames(page), ['+14155550402']);
+
+    // j and k move between conversations; ? lists the shortcuts; r goes to the reply box.
+    await page.goto('/inbox');
+    await conversation(page, /\+14155550401/).waitFor();
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/inbox\/[0-9a-f-]{36}$/);
+    const first = page.url();
+    await page.keyboard.press('j');
+    await page.waitForURL((url) => url.href !== first);
+    await page.keyboard.press('k');
+    await page.waitForURL(first);
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await page.getByRole('button', { name: 'Close' }).click();
+    await page.keyboard.press('r');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'reply-text');
+
+    // Done with the first: on to the next.
+    await page.getByRole('button', { name: 'Mark done' }).click();
+    await page.waitForURL((url) => url.href !== first && /\/inbox\/[0-9a-f-]{36}$/.test(url.pathname));
+  });
+
+  test('at 375 px a long name ends in … on one line, and the filters and search fit', async () => {
+    const { api, ...owner } = await ownerWithToken('Narrow Bakery');
+    await act(api, 'create-contact', { phone: '+14155550501', name: 'Maximiliane Wolkenstein-Oberhausen' });
+    await customerWrites(api, '+14155550501', 'Hi there');
+    const { page } = await newPage(server, { width: 375, height: 740 });
+    await logIn(page, owner);
+    const name = page.locator('.conversation-name', { hasText: 'Maximiliane' });
+    await name.waitFor();
+    const lineHeight = await name.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+    assert.ok((await name.boundingBox())!.height < lineHeight * 1.5, 'the name stays on one line');
+    assert.ok(await name.evaluate((el) => el.scrollWidth > el.clientWidth), 'the name is cut with an ellipsis');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.equal(overflow, 0, 'nothing scrolls sideways');
+    await screenshot(page, 'inbox-list-375');
   });
 });
