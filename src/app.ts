@@ -33,6 +33,7 @@ export async function createApp(config: Config, options: { clock?: Clock; logger
       await services.outbox.stop();
       services.simulator.stop();
       await services.webhookWorker.stop();
+      await services.inboxEvents.close();
       await services.graph.close();
       await services.flowWebhooks.close();
       await services.deps.db.destroy();

@@ -70,7 +70,7 @@ export function createServices(deps: Deps, config: Config) {
   const simulator = createSimulatorProvider({ newId: deps.newId, statuses: () => statuses });
   const channels = createChannelService(deps, secrets, graph, simulator);
   // The dashboard's live updates: the message service and the outbox tell it what changed.
-  const inboxEvents = createEventHub();
+  const inboxEvents = createEventHub(deps);
   // Outgoing webhooks: queued by the events in their transactions, sent by the worker once woken after the commit.
   const webhookWorker = createWebhookWorker(deps, secrets, { allowPrivate: config.allowPrivateWebhooks });
   /** Wakes the workers a committed transaction queued work for (queued-work.ts). */

@@ -24,6 +24,7 @@ import * as channels from './migrations/0020_channels.js';
 import * as thread from './migrations/0021_thread.js';
 import * as campaignHeaderMedia from './migrations/0026_automation.js';
 import * as reports from './migrations/0024_reports.js';
+import * as liveEvents from './migrations/0023_live_events.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0021_thread': thread,
   '0026_automation': campaignHeaderMedia,
   '0024_reports': reports,
+  '0023_live_events': liveEvents,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -41,6 +41,7 @@ export interface Database {
   quick_replies: QuickReplyTable;
   conversation_spans: ConversationSpanTable;
   message_rates: MessageRateTable;
+  inbox_events: InboxEventTable;
 }
 
 export interface WorkspaceTable {
@@ -425,6 +426,18 @@ export interface WebhookDeliveryTable {
   attempt_log: string;
   created_at: string;
   updated_at: string;
+}
+
+/** A live inbox event some Parley process published, kept briefly for every process's streams to read. */
+export interface InboxEventTable {
+  id: Generated<number>;
+  workspace_id: string;
+  type: string;
+  contact_id: string;
+  message_id: string | null;
+  direction: string | null;
+  origin: string;
+  created_at: string;
 }
 
 /** A dashboard event stream open in some Parley process, counted against its session's bound. */

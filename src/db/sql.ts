@@ -1,7 +1,8 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Dialect } from './connection.js';
 
-function escapeLike(value: string): string {
+/** `value` matched literally inside a LIKE pattern (with ESCAPE '\\'). */
+export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 

@@ -1,14 +1,61 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { searchNeedle } from '../contacts/contact.search.js';
+import { containsIgnoringCase, escapeLike } from '../db/sql.js';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 
-/** Which conversations the inbox lists: not done, done, or not done and assigned to the viewer. */
-export type InboxFilter = 'open' | 'done' | 'mine';
+/**
+ * Which conversations the inbox lists. `open`: not done, and the customer has written (a campaign or
+ * sequence send alone does not open one); the others narrow `open`, except `done`.
+ */
+export const INBOX_FILTERS = ['open', 'unread', 'needs_person', 'mine', 'unassigned', 'done'] as const;
+export type InboxFilter = (typeof INBOX_FILTERS)[number];
+
+/** What the list shows: a filter, optionally one number's conversations, optionally a search. */
+export interface ListQuery {
+  filter: InboxFilter;
+  /** The number the customer last wrote to. */
+  channelId?: string | undefined;
+  /** Name, phone or message text; searching looks at every conversation, done or outbound-only too. */
+  search?: string | undefined;
+}
 
 /** A position in a newest-first list: the row's time and id (ties broken by id). */
 export interface Keyset {
   at: string;
   id: string;
+}
+
+/** Not done, or handed off after it was done (marking done clears the hand-off, so a new one reopens it). */
+const notDone = sql<SqlBool>`(cv.done_at IS NULL OR c.handoff_at IS NOT NULL)`;
+/** The customer wrote after the team last read the conversation. */
+const hasUnread = sql<SqlBool>`EXISTS (SELECT 1 FROM messages m WHERE m.contact_id = c.id AND m.direction = 'inbound'
+  AND (cv.read_at IS NULL OR m.created_at > cv.read_at))`;
+
+/** The condition on contact `c` and conversation `cv` that puts a conversation in the list asked for. */
+function listed({ filter, channelId, search }: ListQuery, userId: string, dialect: Dialect): RawBuilder<SqlBool> {
+  const conditions: RawBuilder<SqlBool>[] = [];
+  if (filter === 'done') conditions.push(sql<SqlBool>`NOT ${notDone}`);
+  else conditions.push(notDone);
+  // Outbound-only conversations (campaigns, sequences) wait outside the lists until the customer writes.
+  if (filter !== 'done' && !search) conditions.push(sql<SqlBool>`c.last_inbound_at IS NOT NULL`);
+  if (filter === 'unread') conditions.push(hasUnread);
+  if (filter === 'needs_person') conditions.push(sql<SqlBool>`c.handoff_at IS NOT NULL`);
+  if (filter === 'mine') conditions.push(sql<SqlBool>`cv.assignee_id = ${userId}`);
+  if (filter === 'unassigned') conditions.push(sql<SqlBool>`cv.assignee_id IS NULL`);
+  if (channelId) conditions.push(sql<SqlBool>`c.conversation_channel_id = ${channelId}`);
+  if (search) conditions.push(matches(search, dialect));
+  return sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`;
+}
+
+/** The contact's name, phone or email, or the text of one of their messages (text, template, caption), contains the search. */
+function matches(search: string, dialect: Dialect): RawBuilder<SqlBool> {
+  const field = (name: string) =>
+    dialect === 'postgres' ? sql`(m.content::jsonb ->> ${name})` : sql`json_extract(m.content, ${`$.${name}`})`;
+  const text = sql`lower(coalesce(${field('body')}, ${field('text')}, ${field('caption')}, ''))`;
+  const pattern = `%${escapeLike(search.toLowerCase())}%`;
+  return sql<SqlBool>`(${containsIgnoringCase('c.search_text', searchNeedle(search).toLowerCase(), { lowered: true })}
+    OR EXISTS (SELECT 1 FROM messages m WHERE m.contact_id = c.id AND ${text} LIKE ${pattern} ESCAPE '\\'))`;
 }
 
 /** SQL for the inbox: conversations are contacts with messages, plus their `conversations` state row. */
@@ -18,7 +65,7 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
      * One page of conversations, latest message first (the contacts_recent index), with the unread
      * count (inbound messages after read_at) and the id of the latest message.
      */
-    listConversations(workspaceId: string, userId: string, filter: InboxFilter, before: Keyset | null, limit: number) {
+    listConversations(workspaceId: string, userId: string, list: ListQuery, before: Keyset | null, limit: number) {
       let query = db
         .selectFrom('contacts as c')
         .leftJoin('conversations as cv', 'cv.contact_id', 'c.id')
@@ -43,11 +90,8 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
             .as('last_message_id'),
         ])
         .where('c.workspace_id', '=', workspaceId)
-        .where('c.last_message_at', 'is not', null);
-      // A hand-off after the conversation was done (marking done clears it) reopens the conversation.
-      if (filter === 'done') query = query.where('cv.done_at', 'is not', null).where('c.handoff_at', 'is', null);
-      else query = query.where((eb) => eb.or([eb('cv.done_at', 'is', null), eb('c.handoff_at', 'is not', null)]));
-      if (filter === 'mine') query = query.where('cv.assignee_id', '=', userId);
+        .where('c.last_message_at', 'is not', null)
+        .where(() => listed(list, userId, dialect));
       if (before) {
         query = query.where((eb) =>
           eb.or([
@@ -59,6 +103,18 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
       // The index stores PostgreSQL's NULLS LAST (SQLite's DESC already puts NULLs last).
       const recency = dialect === 'postgres' ? sql`c.last_message_at DESC NULLS LAST` : sql`c.last_message_at DESC`;
       return query.orderBy(recency).orderBy('c.id', 'desc').limit(limit).execute();
+    },
+
+    /** How many open conversations have messages the team has not read (the navigation's badge). */
+    async unreadConversations(workspaceId: string): Promise<number> {
+      const row = await db
+        .selectFrom('contacts as c')
+        .leftJoin('conversations as cv', 'cv.contact_id', 'c.id')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('c.workspace_id', '=', workspaceId)
+        .where(() => listed({ filter: 'unread' }, '', dialect))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
 
     /** Messages by id, with their contact's phone (the message presenter's shape). */

@@ -6,6 +6,7 @@ import { sessionUserOf, type Api } from '../http/types.js';
 import type { MediaService } from '../messages/media.js';
 import type { EventHub, InboxEvent } from './event-hub.js';
 import { HEARTBEAT_MS, type EventStreams } from './event-streams.js';
+import { INBOX_FILTERS } from './inbox.repository.js';
 import { decodeCursor, type InboxService, type Viewer } from './inbox.service.js';
 import { Uuid } from '../http/responses.js';
 
@@ -34,13 +35,22 @@ export function registerInboxRoutes(
       schema: {
         hide,
         querystring: Type.Object({
-          filter: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('done'), Type.Literal('mine')])),
+          filter: Type.Optional(Type.Union(INBOX_FILTERS.map((filter) => Type.Literal(filter)))),
+          channel_id: Type.Optional(Uuid()),
+          q: Type.Optional(Type.String({ maxLength: 200 })),
           before: Type.Optional(Type.String({ maxLength: 200 })),
         }),
       },
     },
-    async (request) =>
-      inbox.list(viewerOf(request), request.query.filter ?? 'open', decodeCursor(request.query.before, 'before')),
+    async (request) => {
+      const { filter, channel_id: channelId, q, before } = request.query;
+      const list = { filter: filter ?? 'open', channelId, search: q?.trim() || undefined };
+      return inbox.list(viewerOf(request), list, decodeCursor(before, 'before'));
+    },
+  );
+
+  app.get('/api/dashboard/inbox/unread', { config: { access }, schema: { hide } }, async (request) =>
+    inbox.unread(viewerOf(request)),
   );
 
   app.get(

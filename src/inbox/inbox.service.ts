@@ -8,7 +8,7 @@ import { windowClosesAt } from '../messages/outbound/rules.js';
 import { conversationSpans } from '../reports/conversation-spans.js';
 import type { EventHub } from './event-hub.js';
 import { at, presentInboxMessage, type InboxMessage } from './inbox.presenter.js';
-import { inboxRepository, type InboxFilter, type Keyset } from './inbox.repository.js';
+import { inboxRepository, type Keyset, type ListQuery } from './inbox.repository.js';
 import { noteRepository } from './notes.js';
 import { namedSenders } from './senders.js';
 
@@ -49,7 +49,7 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
   const { db, dialect, clock, newId } = deps;
   const repository = () => inboxRepository(db, dialect);
   const now = () => toStoredTimestamp(clock.now());
-  const announce = (viewer: Viewer, contactId: string) =>
+  const announce = (viewer: Viewer, contactId: string): Promise<void> =>
     hub.publish(viewer.workspaceId, [{ type: 'conversation', contact_id: contactId }]);
 
   /**
@@ -79,14 +79,8 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
 
   return {
     /** One page of conversations, latest message first. */
-    async list(viewer: Viewer, filter: InboxFilter, before: Keyset | null) {
-      const rows = await repository().listConversations(
-        viewer.workspaceId,
-        viewer.userId,
-        filter,
-        before,
-        LIST_PAGE + 1,
-      );
+    async list(viewer: Viewer, list: ListQuery, before: Keyset | null) {
+      const rows = await repository().listConversations(viewer.workspaceId, viewer.userId, list, before, LIST_PAGE + 1);
       const page = rows.slice(0, LIST_PAGE);
       const ids = page.map((row) => row.last_message_id).filter((id): id is string => !!id);
       const latest = new Map(
@@ -113,6 +107,11 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
             ? encodeCursor({ at: last.last_message_at, id: last.id })
             : null,
       };
+    },
+
+    /** How many open conversations have unread messages (the navigation's badge and the page title). */
+    async unread(viewer: Viewer): Promise<{ conversations: number }> {
+      return { conversations: await repository().unreadConversations(viewer.workspaceId) };
     },
 
     /**
@@ -172,7 +171,7 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
       const id = newId();
       const note = { id, workspace_id: viewer.workspaceId, contact_id: contact.id, author_id: viewer.userId, body };
       await noteRepository(db).insert({ ...note, created_at: now() });
-      announce(viewer, contact.id);
+      await announce(viewer, contact.id);
       return { id };
     },
 
@@ -182,7 +181,7 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
       const newest = await repository().newestInbound(contact.id);
       const readAt = newest && newest.created_at > now() ? newest.created_at : now();
       await repository().saveState(viewer.workspaceId, contact.id, { read_at: readAt }, now());
-      announce(viewer, contact.id);
+      await announce(viewer, contact.id);
       // Only news is told: re-reading a conversation with nothing new from the customer calls Meta for nothing.
       const unseen = newest?.provider_message_id && newest.created_at > (contact.read_at ?? '');
       if (unseen)
@@ -212,7 +211,7 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
         throw errors.notFound('user', 'user_id');
       }
       await repository().saveState(viewer.workspaceId, contact.id, { assignee_id: userId }, now());
-      announce(viewer, contact.id);
+      await announce(viewer, contact.id);
       return { assignee_id: userId };
     },
 
@@ -227,7 +226,7 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
         const agentId = contact.assignee_id ?? viewer.userId;
         if (done) await conversationSpans(trx).closed(viewer.workspaceId, contact.id, agentId, now());
       });
-      announce(viewer, contact.id);
+      await announce(viewer, contact.id);
       return { done };
     },
 

@@ -73,11 +73,16 @@ export function createInboundService(
       return [outcomes, results, queuedIn(trx)] as const;
     });
     wakeFor(queued);
-    events.publish(
+    await events.publish(
       workspaceId,
       [...changed.values()]
         .filter((result) => result.outcome === 'stored')
-        .map((result) => ({ type: 'message', contact_id: result.contactId, message_id: result.id })),
+        .map((result) => ({
+          type: 'message',
+          contact_id: result.contactId,
+          message_id: result.id,
+          direction: 'inbound',
+        })),
     );
     return outcomes;
   }

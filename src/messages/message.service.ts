@@ -34,10 +34,13 @@ interface SendOptions {
 
 /** Hears of messages once committed (new ones, and status changes): the dashboard's live updates. */
 export interface MessageEvents {
-  publish(workspaceId: string, events: { type: 'message' | 'status'; contact_id: string; message_id: string }[]): void;
+  publish(
+    workspaceId: string,
+    events: { type: 'message' | 'status'; contact_id: string; message_id: string; direction?: 'inbound' }[],
+  ): Promise<void>;
 }
 
-const noMessageEvents: MessageEvents = { publish: () => undefined };
+const noMessageEvents: MessageEvents = { publish: () => Promise.resolve() };
 
 /** The API's send actions (through the one outbound path) and reading a message back. */
 export function createMessageService(
@@ -64,7 +67,7 @@ export function createMessageService(
       return [prepared, queuedIn(trx)] as const;
     });
     wakeFor(queued);
-    events.publish(caller.workspaceId, [{ type: 'message', contact_id: contact.id, message_id: message.id }]);
+    await events.publish(caller.workspaceId, [{ type: 'message', contact_id: contact.id, message_id: message.id }]);
     return presentMessage({
       ...message,
       direction: 'outbound',

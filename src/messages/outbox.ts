@@ -59,7 +59,7 @@ export function createOutbox(
   channels: ChannelService,
   earlyStatuses: () => EarlyStatuses,
   options: { graceMs?: number } = {},
-  events: MessageEvents = { publish: () => undefined },
+  events: MessageEvents = { publish: () => Promise.resolve() },
   /** Wakes the workers a committed transaction queued work for (the webhook deliveries of status changes). */
   wakeFor: (work: QueuedWork) => void = () => undefined,
 ) {
@@ -234,7 +234,7 @@ export function createOutbox(
       const delivered = outcomes.filter((outcome): outcome is Outcome => outcome !== null);
       await record(delivered);
       recorded.push(...delivered);
-      announce(chunk.filter((_, j) => outcomes[j] !== null));
+      await announce(chunk.filter((_, j) => outcomes[j] !== null));
     }
     await applyEarlyStatuses(recorded);
     return handOffs.length > 0 || handedOff.length > 0 || claimed.length === BATCH;
@@ -247,7 +247,7 @@ export function createOutbox(
   });
 
   /** Tells listeners (the dashboard) which messages' rows the outbox just changed, per workspace. */
-  function announce(messages: LeasedMessage[]): void {
+  async function announce(messages: LeasedMessage[]): Promise<void> {
     const byWorkspace = new Map<string, LeasedMessage[]>();
     for (const message of messages) {
       const group = byWorkspace.get(message.workspace_id);
@@ -255,7 +255,7 @@ export function createOutbox(
       else byWorkspace.set(message.workspace_id, [message]);
     }
     for (const [workspaceId, changed] of byWorkspace) {
-      events.publish(
+      await events.publish(
         workspaceId,
         changed.map((message) => ({ type: 'status', contact_id: message.contact_id, message_id: message.id })),
       );

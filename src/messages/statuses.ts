@@ -63,7 +63,7 @@ export function createStatusService(
       return [{ applied, early }, queuedIn(trx)] as const;
     });
     wakeFor(queued);
-    events.publish(caller.workspaceId, changed);
+    await events.publish(caller.workspaceId, changed);
     return result;
   }
 

@@ -3,6 +3,8 @@ import { dashboard } from './api';
 import { lazy, Link, match, navigate, type Route } from './router';
 import { useSession } from './session';
 import { InboxRoutes } from './pages/inbox/routes';
+import { useInboxAlerts } from './pages/inbox/alerts';
+import { useUnreadConversations } from './pages/inbox/unread';
 import { ContactNew, ContactPage, ContactsList } from './pages/contacts';
 import { AutomationRoutes } from './pages/automation/routes';
 
@@ -66,6 +68,8 @@ const sections = [
 export function Shell({ url }: { url: URL }) {
   const { user, workspace, refresh } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
+  const unread = useUnreadConversations();
+  useInboxAlerts();
   useEffect(() => setMenuOpen(false), [url.pathname]);
   useEffect(() => {
     if (url.pathname === '/') navigate('/inbox', { replace: true });
@@ -108,6 +112,12 @@ export function Shell({ url }: { url: URL }) {
             <li key={s.href}>
               <Link href={s.href} aria-current={section(s.href) ? 'page' : undefined}>
                 {s.label}
+                {s.href === '/inbox' && unread > 0 && (
+                  <span class="nav-count">
+                    {unread}
+                    <span class="visually-hidden"> unread</span>
+                  </span>
+                )}
               </Link>
             </li>
           ))}

@@ -25,27 +25,15 @@ function emit(event: InboxEvent): void {
   for (const listener of listeners) listener(event);
 }
 
-/**
- * Calls `reload` shortly after live events that `concerns` (a burst, such as a campaign's statuses,
- * folds into a few reloads) and after the stream reconnects.
- */
-export function useLiveReload(reload: () => void, concerns: (event: InboxEvent) => boolean): void {
-  const latest = useRef({ reload, concerns });
-  latest.current = { reload, concerns };
+/** Hears every live event of the session's workspace while mounted (the stream opens with the first listener). */
+export function useLiveEvents(listen: Listener): void {
+  const latest = useRef(listen);
+  latest.current = listen;
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const listener: Listener = (event) => {
-      if (event.type !== 'reconnected' && !latest.current.concerns(event)) return;
-      if (timer !== undefined) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        latest.current.reload();
-      }, 150);
-    };
+    const listener: Listener = (event) => latest.current(event);
     listeners.add(listener);
     connect();
     return () => {
-      clearTimeout(timer);
       listeners.delete(listener);
       if (listeners.size === 0) {
         source?.close();
@@ -53,4 +41,23 @@ export function useLiveReload(reload: () => void, concerns: (event: InboxEvent) 
       }
     };
   }, []);
+}
+
+/**
+ * Calls `reload` shortly after live events that `concerns` (a burst, such as a campaign's statuses,
+ * folds into a few reloads) and after the stream reconnects.
+ */
+export function useLiveReload(reload: () => void, concerns: (event: InboxEvent) => boolean): void {
+  const latest = useRef({ reload, concerns });
+  latest.current = { reload, concerns };
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(timer.current), []);
+  useLiveEvents((event) => {
+    if (event.type !== 'reconnected' && !latest.current.concerns(event)) return;
+    if (timer.current !== undefined) return;
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      latest.current.reload();
+    }, 150);
+  });
 }

@@ -1,40 +1,73 @@
-import { useState } from 'preact/hooks';
-import { dashboard } from '../../api';
-import { Link } from '../../router';
+import { useEffect, useState } from 'preact/hooks';
+import { action, dashboard } from '../../api';
+import { Link, navigate } from '../../router';
 import { ErrorNote, Page, formatTime, useAsync } from '../../ui';
+import { AlertSettings } from './alerts';
 import { useLiveReload } from './events';
 import { InboxSettingsToggle } from './settings';
+import { InboxShortcuts, rememberOrder } from './shortcuts';
 import type { ConversationPage, ConversationSummary } from './types';
 
 const FILTERS = [
-  { value: 'open', label: 'Open' },
-  { value: 'mine', label: 'Assigned to me' },
-  { value: 'done', label: 'Done' },
+  {
+    value: 'open',
+    label: 'Open',
+    empty: 'No open conversations. Messages your contacts send appear here as they arrive.',
+  },
+  { value: 'unread', label: 'Unread', empty: 'Nothing unread.' },
+  { value: 'needs_person', label: 'Needs a person', empty: 'No conversation waits for a person.' },
+  { value: 'mine', label: 'Assigned to me', empty: 'No open conversations are assigned to you.' },
+  { value: 'unassigned', label: 'Unassigned', empty: 'Every open conversation is assigned.' },
+  { value: 'done', label: 'Done', empty: 'No conversations are done yet.' },
 ] as const;
-type Filter = (typeof FILTERS)[number]['value'];
 
-/** The shared inbox: conversations, latest message first, updated live. */
+/** One of the workspace's numbers, as list-channels answers. */
+interface BusinessNumber {
+  id: string | null;
+  display_phone_number: string | null;
+  verified_name: string | null;
+  phone_number_id: string | null;
+}
+
+/** The list's address: the filter, number and search are in the URL, so Back and reload keep them. */
+function listHref(url: URL, change: Record<string, string | null>): string {
+  const params = new URLSearchParams(url.search);
+  for (const [key, value] of Object.entries(change)) {
+    if (value) params.set(key, value);
+    else params.delete(key);
+  }
+  const query = params.toString();
+  return query ? `/inbox?${query}` : '/inbox';
+}
+
+/** The shared inbox: conversations, latest message first, filtered and searched, updated live. */
 export function Inbox({ url }: { url: URL }) {
   const requested = url.searchParams.get('filter');
-  const filter: Filter = FILTERS.some((f) => f.value === requested) ? (requested as Filter) : 'open';
-  const first = useAsync(() => dashboard.get<ConversationPage>(`conversations?filter=${filter}`), [filter]);
-  const [older, setOlder] = useState<{ filter: Filter; pages: ConversationPage[] }>({ filter, pages: [] });
+  const filter = FILTERS.find((f) => f.value === requested) ?? FILTERS[0];
+  const search = url.searchParams.get('q') ?? '';
+  const channel = url.searchParams.get('channel') ?? '';
+  const query = listHref(url, { filter: filter.value, q: search || null, channel: channel || null }).slice(
+    '/inbox?'.length,
+  );
+  const first = useAsync(() => dashboard.get<ConversationPage>(`conversations?${apiQuery(query)}`), [query]);
+  const [older, setOlder] = useState<{ query: string; pages: ConversationPage[] }>({ query, pages: [] });
   const [olderError, setOlderError] = useState<unknown>(null);
   useLiveReload(first.reload, () => true);
 
-  const pages = older.filter === filter ? older.pages : [];
+  const pages = older.query === query ? older.pages : [];
   const seen = new Set<string>();
   const conversations = [first.data, ...pages]
     .flatMap((page) => page?.conversations ?? [])
     .filter((c) => !seen.has(c.contact_id) && !!seen.add(c.contact_id));
+  rememberOrder(conversations.map((c) => c.contact_id));
   const nextBefore = (pages.at(-1) ?? first.data)?.next_before ?? null;
   const loadMore = async () => {
     if (!nextBefore) return;
     try {
       const page = await dashboard.get<ConversationPage>(
-        `conversations?filter=${filter}&before=${encodeURIComponent(nextBefore)}`,
+        `conversations?${apiQuery(query)}&before=${encodeURIComponent(nextBefore)}`,
       );
-      setOlder({ filter, pages: [...pages, page] });
+      setOlder({ query, pages: [...pages, page] });
     } catch (error) {
       setOlderError(error);
     }
@@ -43,9 +76,19 @@ export function Inbox({ url }: { url: URL }) {
 
   return (
     <Page title="Inbox" actions={<InboxSettingsToggle />}>
-      <nav class="tabs" aria-label="Conversations to show">
+      <InboxShortcuts />
+      <div class="inbox-tools">
+        <SearchBox url={url} search={search} />
+        <NumberFilter url={url} channel={channel} />
+        <AlertSettings />
+      </div>
+      <nav class="tabs inbox-filters" aria-label="Conversations to show">
         {FILTERS.map((f) => (
-          <Link key={f.value} href={`/inbox?filter=${f.value}`} aria-current={f.value === filter ? 'page' : undefined}>
+          <Link
+            key={f.value}
+            href={listHref(url, { filter: f.value })}
+            aria-current={f === filter ? 'page' : undefined}
+          >
             {f.label}
           </Link>
         ))}
@@ -55,13 +98,7 @@ export function Inbox({ url }: { url: URL }) {
       </p>
       <ErrorNote error={first.error} />
       {first.data && conversations.length === 0 && (
-        <p class="muted">
-          {filter === 'done'
-            ? 'No conversations are done yet.'
-            : filter === 'mine'
-              ? 'No open conversations are assigned to you.'
-              : 'No open conversations. Messages your contacts send appear here as they arrive.'}
-        </p>
+        <p class="muted">{search ? `No conversation mentions “${search}”.` : filter.empty}</p>
       )}
       {!first.data && first.loading && <p class="loading">Loading…</p>}
       <ul class="conversation-list" aria-label="Conversations">
@@ -75,7 +112,65 @@ export function Inbox({ url }: { url: URL }) {
           Load older conversations
         </button>
       )}
+      <p class="muted shortcuts-hint">
+        Press <kbd>?</kbd> for keyboard shortcuts.
+      </p>
     </Page>
+  );
+}
+
+/** The list's URL query as the endpoint names it (`channel` is `channel_id` there). */
+const apiQuery = (query: string) => query.replace(/(^|&)channel=/, '$1channel_id=');
+
+/** Searches names, phone numbers and message text; the search goes into the URL on submit. */
+function SearchBox({ url, search }: { url: URL; search: string }) {
+  const [text, setText] = useState(search);
+  useEffect(() => setText(search), [search]);
+  return (
+    <form
+      role="search"
+      class="conversation-search"
+      onSubmit={(event) => {
+        event.preventDefault();
+        navigate(listHref(url, { q: text.trim() || null }));
+      }}
+    >
+      <label for="conversation-search" class="visually-hidden">
+        Search conversations
+      </label>
+      <input
+        id="conversation-search"
+        type="search"
+        placeholder="Search name, number or message"
+        value={text}
+        onInput={(e) => setText(e.currentTarget.value)}
+      />
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+/** Picks one number's conversations, shown only when the workspace has several numbers. */
+function NumberFilter({ url, channel }: { url: URL; channel: string }) {
+  const numbers = useAsync(() => action<{ channels: BusinessNumber[] }>('list-channels'), []);
+  const channels = (numbers.data?.channels ?? []).filter((c) => c.id !== null);
+  if (channels.length < 2) return null;
+  return (
+    <div class="field number-filter">
+      <label for="conversation-number">Number</label>
+      <select
+        id="conversation-number"
+        value={channel}
+        onChange={(e) => navigate(listHref(url, { channel: e.currentTarget.value || null }))}
+      >
+        <option value="">All numbers</option>
+        {channels.map((c) => (
+          <option key={c.id} value={c.id!}>
+            {[c.display_phone_number ?? c.phone_number_id, c.verified_name].filter(Boolean).join(' · ')}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 

@@ -3,6 +3,7 @@ import { dashboard } from '../../api';
 import { Link } from '../../router';
 import { useSession } from '../../session';
 import { ErrorNote, Page, formatTime, useAsync } from '../../ui';
+import { afterDone } from './shortcuts';
 import { useLiveReload } from './events';
 import { ReplyBox } from './reply';
 import { RICH_TYPES, RichContent } from './rich';
@@ -121,9 +122,9 @@ function ConversationActions(props: { contactId: string; thread: Thread; onChang
   const { user } = useSession();
   const [error, setError] = useState<unknown>(null);
   const { conversation, members } = props.thread;
-  const run = (path: string, body: object) => {
+  const run = (path: string, body: object, then: () => unknown = props.onChange) => {
     setError(null);
-    dashboard.post(`conversations/${props.contactId}/${path}`, body).then(props.onChange, setError);
+    dashboard.post(`conversations/${props.contactId}/${path}`, body).then(then, setError);
   };
   return (
     <div class="conversation-actions">
@@ -142,7 +143,15 @@ function ConversationActions(props: { contactId: string; thread: Thread; onChang
           ))}
         </select>
       </div>
-      <button type="button" onClick={() => run('done', { done: !conversation.done })}>
+      <button
+        type="button"
+        // Done with this one: on to the next conversation.
+        onClick={() =>
+          conversation.done
+            ? run('done', { done: false })
+            : run('done', { done: true }, () => afterDone(props.contactId))
+        }
+      >
         {conversation.done ? 'Reopen' : 'Mark done'}
       </button>
       <ErrorNote error={error} />

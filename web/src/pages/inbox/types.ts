@@ -77,4 +77,5 @@ export interface InboxEvent {
   type: 'message' | 'status' | 'conversation' | 'reconnected';
   contact_id: string;
   message_id?: string;
+  direction?: 'inbound' | 'outbound';
 }

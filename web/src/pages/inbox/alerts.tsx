@@ -1,0 +1,88 @@
+import { useState } from 'preact/hooks';
+import { navigate } from '../../router';
+import { useLiveEvents } from './events';
+
+/** The user's choices, per browser: alerts are opt-in. */
+const NOTIFY_KEY = 'parley.inbox.notify';
+const SOUND_KEY = 'parley.inbox.sound';
+const chosen = (key: string) => localStorage.getItem(key) === 'on';
+const choose = (key: string, on: boolean) => (on ? localStorage.setItem(key, 'on') : localStorage.removeItem(key));
+
+/** A short two-tone chime made in the page (no sound file to fetch). */
+function chime(): void {
+  const audio = new AudioContext();
+  const gain = audio.createGain();
+  gain.gain.value = 0.08;
+  gain.connect(audio.destination);
+  [880, 660].forEach((frequency, i) => {
+    const tone = audio.createOscillator();
+    tone.frequency.value = frequency;
+    tone.connect(gain);
+    tone.start(audio.currentTime + i * 0.12);
+    tone.stop(audio.currentTime + i * 0.12 + 0.1);
+  });
+  setTimeout(() => void audio.close(), 500);
+}
+
+/**
+ * Tells the user of a customer's new message with a browser notification and a sound, when they
+ * turned them on and are not already looking at that conversation.
+ */
+export function useInboxAlerts(): void {
+  useLiveEvents((event) => {
+    if (event.type !== 'message' || event.direction !== 'inbound') return;
+    const looking = !document.hidden && location.pathname === `/inbox/${event.contact_id}`;
+    if (looking) return;
+    if (chosen(SOUND_KEY)) chime();
+    if (chosen(NOTIFY_KEY) && 'Notification' in window && Notification.permission === 'granted') {
+      const notification = new Notification('New message in Parley', {
+        body: 'A customer wrote. Open the conversation to read it.',
+        tag: event.contact_id,
+      });
+      notification.onclick = () => {
+        window.focus();
+        navigate(`/inbox/${event.contact_id}`);
+        notification.close();
+      };
+    }
+  });
+}
+
+/** The inbox's opt-in switches for notifications and sound. */
+export function AlertSettings() {
+  const [notify, setNotify] = useState(() => chosen(NOTIFY_KEY));
+  const [sound, setSound] = useState(() => chosen(SOUND_KEY));
+  const [refused, setRefused] = useState(false);
+  const supported = 'Notification' in window;
+  const toggleNotify = async (on: boolean) => {
+    const allowed = !on || (await Notification.requestPermission()) === 'granted';
+    setRefused(!allowed);
+    choose(NOTIFY_KEY, on && allowed);
+    setNotify(on && allowed);
+  };
+  return (
+    <fieldset class="alert-settings">
+      <legend class="visually-hidden">New message alerts</legend>
+      {supported && (
+        <label>
+          <input type="checkbox" checked={notify} onChange={(e) => void toggleNotify(e.currentTarget.checked)} />{' '}
+          Notifications
+        </label>
+      )}
+      <label>
+        <input
+          type="checkbox"
+          checked={sound}
+          onChange={(e) => {
+            choose(SOUND_KEY, e.currentTarget.checked);
+            setSound(e.currentTarget.checked);
+          }}
+        />{' '}
+        Sound
+      </label>
+      {refused && (
+        <span class="warning">The browser blocks notifications for this site; allow them in its settings.</span>
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,102 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { dashboard } from '../../api';
+import { navigate } from '../../router';
+import type { ConversationPage } from './types';
+
+/** The conversations the list last showed, in order: where "next" and "previous" lead from a thread. */
+let order: string[] = [];
+
+/** Remembers the list's order (the inbox list calls this as it renders). */
+export function rememberOrder(contactIds: string[]): void {
+  order = contactIds;
+}
+
+/** The list's order, or the open conversations' first page when no list was shown in this tab yet. */
+async function knownOrder(): Promise<string[]> {
+  if (order.length === 0) {
+    const page = await dashboard.get<ConversationPage>('conversations?filter=open');
+    order = page.conversations.map((c) => c.contact_id);
+  }
+  return order;
+}
+
+/** The conversation `step` places from this one in the list, or null at either end. */
+export async function neighbourOf(contactId: string, step: 1 | -1): Promise<string | null> {
+  const ids = await knownOrder();
+  const at = ids.indexOf(contactId);
+  // A conversation opened from elsewhere (a link, a search) is followed by the list's first.
+  return (at === -1 ? ids[0] : ids[at + step]) ?? null;
+}
+
+/** Where to go once a conversation is done: the next one in the list, else the list. */
+export async function afterDone(contactId: string): Promise<void> {
+  const next = await neighbourOf(contactId, 1).catch(() => null);
+  order = order.filter((id) => id !== contactId);
+  navigate(next ? `/inbox/${next}` : '/inbox');
+}
+
+const SHORTCUTS = [
+  { keys: 'j', does: 'Next conversation' },
+  { keys: 'k', does: 'Previous conversation' },
+  { keys: 'r', does: 'Write a reply' },
+  { keys: '/', does: 'Search conversations' },
+  { keys: '?', does: 'Show these shortcuts' },
+];
+
+/** Whether the key was typed into a field (shortcuts are letters a user may be typing). */
+const typing = (target: EventTarget | null) =>
+  target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+
+/** Moves focus along the list's conversation links (on the list page). */
+function focusAlongList(step: 1 | -1): void {
+  const links = [...document.querySelectorAll<HTMLAnchorElement>('.conversation-list .conversation-link')];
+  const at = links.findIndex((link) => link === document.activeElement);
+  links[at === -1 ? 0 : Math.min(links.length - 1, Math.max(0, at + step))]?.focus();
+}
+
+/**
+ * The inbox's keyboard shortcuts (j/k next and previous conversation, r reply, / search, ? help),
+ * on the list and in a thread, with the help dialog.
+ */
+export function InboxShortcuts({ contactId }: { contactId?: string }) {
+  const [help, setHelp] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    if (help) dialog.current?.showModal();
+    else dialog.current?.close();
+  }, [help]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.metaKey || event.ctrlKey || event.altKey || typing(event.target)) return;
+      const step = event.key === 'j' ? 1 : event.key === 'k' ? -1 : 0;
+      if (step !== 0 && contactId) {
+        void neighbourOf(contactId, step).then((id) => id && navigate(`/inbox/${id}`));
+      } else if (step !== 0) focusAlongList(step);
+      else if (event.key === 'r') document.getElementById('reply-text')?.focus();
+      else if (event.key === '/') document.getElementById('conversation-search')?.focus();
+      else if (event.key === '?') setHelp(true);
+      else return;
+      event.preventDefault();
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [contactId]);
+  return (
+    <dialog ref={dialog} class="shortcuts" aria-labelledby="shortcuts-title" onClose={() => setHelp(false)}>
+      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      <dl>
+        {SHORTCUTS.map((s) => (
+          <div key={s.keys}>
+            <dt>
+              <kbd>{s.keys}</kbd>
+            </dt>
+            <dd>{s.does}</dd>
+          </div>
+        ))}
+      </dl>
+      <button type="button" onClick={() => setHelp(false)}>
+        Close
+      </button>
+    </dialog>
+  );
+}
