@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { inboundTextWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
 import { createOwner, logIn, newPage } from '../browser.js';
-import { asClient, insertMessage } from '../factories.js';
+import { asClient, createTemplate, insertMessage } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { API_VERSION, startWhatsappServer } from '../whatsapp.js';
 
@@ -206,5 +206,41 @@ describe(`dashboard: one conversation (${ENGINE})`, () => {
     await page.getByRole('button', { name: 'Reply', exact: true }).click();
     await page.getByRole('button', { name: 'Emoji' }).click();
     await look(page, 'composer-375');
+  });
+
+  test('a template message shows its header, body, footer and buttons as the customer sees them', async () => {
+    const owner = await cloudOwner('Template Bakery');
+    const template = await createTemplate(server.app.services, owner.workspaceId, {
+      translations: [
+        {
+          language: 'en_US',
+          status: 'APPROVED',
+          header_type: 'TEXT',
+          header_content: 'Order {{1}}',
+          body: 'Hi {{1}}, your order has shipped.',
+          footer: 'Reply STOP to opt out',
+          buttons: [
+            { type: 'URL', text: 'Track it', url: 'https://bakery.example/track/{{1}}' },
+            { type: 'QUICK_REPLY', text: 'Thanks!' },
+          ],
+        },
+      ],
+    });
+    const zapier = await apiClient(owner, 'Zapier');
+    const sent = await zapier.action<{ contact_id: string }>('send-template-message', {
+      phone: '+4915112349003',
+      template_id: template.id,
+      variables: { 1: 'Ada', header_1: 'ORD-7', button_0_1: 'ord-7' },
+    });
+    assert.equal(sent.status, 200, sent.text);
+    const { page } = await newPage(server);
+    await logIn(page, owner);
+    await page.goto(`/inbox/${sent.body.contact_id}`);
+    const bubble = page.locator('.bubble.outbound', { hasText: 'Hi Ada, your order has shipped.' });
+    await bubble.locator('.rich-header', { hasText: 'Order ORD-7' }).waitFor();
+    await bubble.locator('.rich-footer', { hasText: 'Reply STOP to opt out' }).waitFor();
+    const buttons = bubble.getByRole('list', { name: 'Template buttons' });
+    assert.deepEqual(await buttons.getByRole('listitem').allTextContents(), ['Track it', 'Thanks!']);
+    await look(page, 'template-1280');
   });
 });

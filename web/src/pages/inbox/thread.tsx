@@ -253,7 +253,6 @@ function MessageBubble({ message: m, onReply }: { message: InboxMessage; onReply
 /** The full text (the preview is one shortened line). */
 function bodyOf(m: InboxMessage): string {
   if (m.type === 'text' && typeof m.content.body === 'string') return m.content.body;
-  if (m.type === 'template' && typeof m.content.text === 'string') return m.content.text;
   return m.preview;
 }
 
