@@ -149,6 +149,9 @@ describe(`dashboard: one conversation (${ENGINE})`, () => {
     await page.getByRole('button', { name: 'Add quick reply' }).click();
     await page.getByText('Shortcut may have up to 32 letters').waitFor();
     await look(page, 'quick-replies-1280');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await look(page, 'quick-replies-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // "/ve" offers it; Enter inserts the answer; an emoji goes where the cursor is.
     await page.goto(`/inbox/${contactId}`);
