@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { inboundTextWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
-import { createOwner, logIn, newPage } from '../browser.js';
+import { createOwner, logIn, newPage, seriousAccessibilityViolations } from '../browser.js';
 import { asClient, createTemplate, insertMessage } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { API_VERSION, startWhatsappServer } from '../whatsapp.js';
@@ -118,7 +118,7 @@ describe(`dashboard: one conversation (${ENGINE})`, () => {
     assert.equal(flow.status, 200, flow.text);
     assert.equal((await zapier.action('trigger-flow', { flow_id: flow.body.id, contact_id: contactId })).status, 200);
 
-    const { page } = await newPage(server);
+    const { page } = await newPage(server, { bypassCSP: true });
     await logIn(page, owner);
     await page.goto(`/inbox/${contactId}`);
     await page.getByLabel('Reply', { exact: true }).fill('Typed by Ada');
@@ -128,6 +128,8 @@ describe(`dashboard: one conversation (${ENGINE})`, () => {
     await bubble('Order received (API)').locator('.bubble-sender', { hasText: 'API · Zapier' }).waitFor();
     await bubble('Hi from the bot').locator('.bubble-sender', { hasText: 'Flow Welcome bot' }).waitFor();
     assert.equal(await page.getByText(/^You( sent)?:/).count(), 0);
+    await page.getByRole('button', { name: 'Emoji' }).click();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await look(page, 'senders-1280');
   });
 
