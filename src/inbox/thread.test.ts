@@ -31,7 +31,7 @@ const customerWrites = async (session: DashboardSession, phone: string, text: st
   (await action<{ contact_id: string }>(session, 'simulate-inbound-message', { phone, text })).contact_id;
 
 describe(`inbox thread (${ENGINE})`, () => {
-  test('thread › a campaign message names the campaign, an opt-out confirmation Parley, a member’s reply the member', async () => {
+  test('thread › campaign and sequence messages name them, an opt-out confirmation Parley, a member’s reply the member', async () => {
     const session = await ownerSession(server);
     const template = await createTemplate(server.app.services, session.workspaceId);
     const contactId = await customerWrites(session, '+4915112348001', 'Hello');
@@ -42,6 +42,11 @@ describe(`inbox thread (${ENGINE})`, () => {
       variables: ['friend', 'SPRING'],
       audience: { tag: 'vip' },
     });
+    const drip = await action<{ id: string }>(session, 'save-sequence', {
+      name: 'Onboarding',
+      steps: [{ action: { type: 'send_template', template_id: template.id, variables: ['friend', 'WELCOME'] } }],
+    });
+    await action(session, 'trigger-sequence', { sequence_id: drip.id, contact_id: contactId });
     await scheduler.runDue(session.workspaceId);
     await action(session, 'send-text-message', { contact_id: contactId, message: 'Welcome!' });
     await customerWrites(session, '+4915112348001', 'STOP');
@@ -51,6 +56,7 @@ describe(`inbox thread (${ENGINE})`, () => {
     assert.deepEqual(senders, [
       ['inbound', null],
       ['outbound', ['campaign', 'Spring sale']],
+      ['outbound', ['sequence', 'Onboarding']],
       ['outbound', ['user', session.email]],
       ['inbound', null],
       ['outbound', ['system', '']],
