@@ -22,6 +22,8 @@ export interface ExampleState {
   channelId: string;
   /** A template created through the tools (submitted to the simulator), then edited and deleted. */
   submittedTemplateId: string;
+  /** A quick reply created, changed, listed and deleted through the tools. */
+  quickReplyId: string;
 }
 
 export interface ToolExample {
@@ -167,6 +169,29 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     tool: 'delete_template',
     input: (s) => ({ template_id: s.submittedTemplateId }),
     expect: (result) => assert.deepEqual(result.deleted, ['en']),
+  },
+  {
+    tool: 'create_quick_reply',
+    input: () => ({ shortcut: '/hours', body: 'We are open 9–17.' }),
+    expect: (result, s) => {
+      assert.equal(result.shortcut, 'hours');
+      s.quickReplyId = result.id as string;
+    },
+  },
+  {
+    tool: 'update_quick_reply',
+    input: (s) => ({ quick_reply_id: s.quickReplyId, body: 'We are open 9–18.' }),
+    expect: (result) => assert.equal(result.body, 'We are open 9–18.'),
+  },
+  {
+    tool: 'list_quick_replies',
+    input: () => ({ query: 'open' }),
+    expect: (result, s) => assert.deepEqual(ids(result), [s.quickReplyId]),
+  },
+  {
+    tool: 'delete_quick_reply',
+    input: (s) => ({ quick_reply_id: s.quickReplyId }),
+    expect: (result, s) => assert.equal(result.id, s.quickReplyId),
   },
   {
     tool: 'simulate_inbound_message',

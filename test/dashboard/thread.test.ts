@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { inboundTextWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
-import { createOwner, logIn, newPage } from '../browser.js';
-import { asClient, insertMessage } from '../factories.js';
+import { createOwner, logIn, newPage, seriousAccessibilityViolations } from '../browser.js';
+import { asClient, createTemplate, insertMessage } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { API_VERSION, startWhatsappServer } from '../whatsapp.js';
 
@@ -118,7 +118,7 @@ describe(`dashboard: one conversation (${ENGINE})`, () => {
     assert.equal(flow.status, 200, flow.text);
     assert.equal((await zapier.action('trigger-flow', { flow_id: flow.body.id, contact_id: contactId })).status, 200);
 
-    const { page } = await newPage(server);
+    const { page } = await newPage(server, { bypassCSP: true });
     await logIn(page, owner);
     await page.goto(`/inbox/${contactId}`);
     await page.getByLabel('Reply', { exact: true }).fill('Typed by Ada');
@@ -128,6 +128,8 @@ describe(`dashboard: one conversation (${ENGINE})`, () => {
     await bubble('Order received (API)').locator('.bubble-sender', { hasText: 'API · Zapier' }).waitFor();
     await bubble('Hi from the bot').locator('.bubble-sender', { hasText: 'Flow Welcome bot' }).waitFor();
     assert.equal(await page.getByText(/^You( sent)?:/).count(), 0);
+    await page.getByRole('button', { name: 'Emoji' }).click();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await look(page, 'senders-1280');
   });
 
@@ -149,6 +151,9 @@ describe(`dashboard: one conversation (${ENGINE})`, () => {
     await page.getByRole('button', { name: 'Add quick reply' }).click();
     await page.getByText('Shortcut may have up to 32 letters').waitFor();
     await look(page, 'quick-replies-1280');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await look(page, 'quick-replies-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // "/ve" offers it; Enter inserts the answer; an emoji goes where the cursor is.
     await page.goto(`/inbox/${contactId}`);
@@ -206,5 +211,41 @@ describe(`dashboard: one conversation (${ENGINE})`, () => {
     await page.getByRole('button', { name: 'Reply', exact: true }).click();
     await page.getByRole('button', { name: 'Emoji' }).click();
     await look(page, 'composer-375');
+  });
+
+  test('a template message shows its header, body, footer and buttons as the customer sees them', async () => {
+    const owner = await cloudOwner('Template Bakery');
+    const template = await createTemplate(server.app.services, owner.workspaceId, {
+      translations: [
+        {
+          language: 'en_US',
+          status: 'APPROVED',
+          header_type: 'TEXT',
+          header_content: 'Order {{1}}',
+          body: 'Hi {{1}}, your order has shipped.',
+          footer: 'Reply STOP to opt out',
+          buttons: [
+            { type: 'URL', text: 'Track it', url: 'https://bakery.example/track/{{1}}' },
+            { type: 'QUICK_REPLY', text: 'Thanks!' },
+          ],
+        },
+      ],
+    });
+    const zapier = await apiClient(owner, 'Zapier');
+    const sent = await zapier.action<{ contact_id: string }>('send-template-message', {
+      phone: '+4915112349003',
+      template_id: template.id,
+      variables: { 1: 'Ada', header_1: 'ORD-7', button_0_1: 'ord-7' },
+    });
+    assert.equal(sent.status, 200, sent.text);
+    const { page } = await newPage(server);
+    await logIn(page, owner);
+    await page.goto(`/inbox/${sent.body.contact_id}`);
+    const bubble = page.locator('.bubble.outbound', { hasText: 'Hi Ada, your order has shipped.' });
+    await bubble.locator('.rich-header', { hasText: 'Order ORD-7' }).waitFor();
+    await bubble.locator('.rich-footer', { hasText: 'Reply STOP to opt out' }).waitFor();
+    const buttons = bubble.getByRole('list', { name: 'Template buttons' });
+    assert.deepEqual(await buttons.getByRole('listitem').allTextContents(), ['Track it', 'Thanks!']);
+    await look(page, 'template-1280');
   });
 });

@@ -42,6 +42,10 @@ export interface TemplateContent {
   /** A limited-time offer's end (Unix time, ms), when the template's offer expires. */
   offer_expiration_time_ms?: number;
   text: string;
+  /** For people, as WhatsApp shows the message: the text header filled in, the footer, the buttons' labels. */
+  header_text?: string | null;
+  footer?: string | null;
+  buttons?: { type: string; text: string }[];
 }
 
 /** Checks a send-template-message request against the template and renders what to store. */
@@ -86,6 +90,26 @@ export function templateContent(
       parts.parameter_format,
       new Map(body.map((slot) => [slot.placeholder, values.get(slot.id)!])),
     ),
+    ...shownParts(parts, translation.footer, slots, values),
+  };
+}
+
+/** What the thread shows of a template besides its body: the text header filled in, the footer, the buttons. */
+function shownParts(
+  parts: TranslationParts,
+  footer: string | null,
+  slots: VariableSlot[],
+  values: Map<string, string>,
+) {
+  const header = slots.filter((slot) => slot.part === 'header');
+  const headerValues = new Map(header.map((slot) => [slot.placeholder, values.get(slot.id)!]));
+  return {
+    header_text:
+      parts.header_type === 'TEXT' && parts.header_content
+        ? fillPlaceholders(parts.header_content, parts.parameter_format, headerValues)
+        : null,
+    footer: footer || null,
+    buttons: parts.buttons.map((button) => ({ type: button.type, text: button.text })),
   };
 }
 

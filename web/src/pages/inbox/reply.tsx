@@ -115,8 +115,6 @@ export function ReplyBox(props: {
             value={text}
             maxLength={4096}
             disabled={closed}
-            role={matches.length > 0 ? 'combobox' : undefined}
-            aria-expanded={matches.length > 0 ? true : undefined}
             aria-controls={matches.length > 0 ? 'quick-replies' : undefined}
             aria-activedescendant={matches[active] ? `quick-reply-${matches[active].id}` : undefined}
             aria-describedby={closed ? 'reply-closed' : 'reply-window'}

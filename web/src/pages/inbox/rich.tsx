@@ -10,11 +10,13 @@ const record = (value: unknown): Json => (value && typeof value === 'object' ? (
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(record) : []);
 
-/** The kinds this file draws; other kinds are text, templates or media. */
-export const RICH_TYPES = ['interactive', 'location', 'contacts', 'reaction'];
+/** The kinds this file draws; other kinds are text or media. */
+export const RICH_TYPES = ['template', 'interactive', 'location', 'contacts', 'reaction'];
 
 export function RichContent({ message: m }: { message: InboxMessage }) {
   switch (m.type) {
+    case 'template':
+      return <Template content={m.content} />;
     case 'interactive':
       return <Interactive content={m.content} fallback={m.preview} />;
     case 'location':
@@ -40,6 +42,38 @@ function Interactive({ content, fallback }: { content: Json; fallback: string })
       <p class="bubble-text">{text(record(interactive.body).text)}</p>
       {footer && <p class="rich-footer muted">{footer}</p>}
       <Action type={text(interactive.type)} action={record(interactive.action)} />
+    </div>
+  );
+}
+
+/**
+ * A template message as the customer sees it: header (its text, or the kind of media), body, footer
+ * and buttons. Messages stored before the header text, footer and buttons were kept show the body.
+ */
+function Template({ content }: { content: Json }) {
+  const header = record(content.header);
+  const media = ['image', 'video', 'document'].includes(text(header.type)) ? text(header.type) : '';
+  const footer = text(content.footer);
+  const buttons = list(content.buttons);
+  return (
+    <div class="rich-template">
+      {text(content.header_text) && <p class="rich-header">{text(content.header_text)}</p>}
+      {media && (
+        <p class="rich-header">
+          <a href={text(header.link)} target="_blank" rel="noopener noreferrer">
+            Header {media}
+          </a>
+        </p>
+      )}
+      <p class="bubble-text">{text(content.text)}</p>
+      {footer && <p class="rich-footer muted">{footer}</p>}
+      {buttons.length > 0 && (
+        <ul class="rich-buttons" aria-label="Template buttons">
+          {buttons.map((button, i) => (
+            <li key={i}>{text(button.text)}</li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }
