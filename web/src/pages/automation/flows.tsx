@@ -136,7 +136,10 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
           onValue={setStart}
           error={problems.find((p) => p.field === '/definition/start')?.message}
         />
-        <ProblemList problems={otherProblems.filter((p) => p.field !== '/name' && p.field !== '/definition/start')} />
+        <ProblemList
+          problems={otherProblems.filter((p) => p.field !== '/name' && p.field !== '/definition/start')}
+          labels={{ '/definition/keywords': 'Keywords', '/definition/nodes': 'Nodes', '/definition': 'Flow' }}
+        />
         <h2>Nodes</h2>
         <ErrorNote error={templates.error} />
         {nodes.map((node, i) => (
