@@ -12,8 +12,9 @@ import { inboundTextWebhook, statusWebhook } from '../webhooks/whatsapp.fixtures
 import { withCallbackChecked } from '../../test/graph-stand-in.js';
 import type { Campaign } from './campaign.schema.js';
 import { newContactRow } from '../contacts/contact.repository.js';
+import { logInOverHttp } from '../../test/dashboard-session.js';
 
-const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer({ outbox: true });
+const { graph, server, cloudWorkspace, postWebhook, connect } = await startWhatsappServer({ outbox: true });
 const { services } = server.app;
 const { scheduler, outbox, deps } = services;
 /** Modest jumps: on PostgreSQL an outbox whose clock runs far ahead would claim other files' messages. */
@@ -280,6 +281,45 @@ describe(`campaigns (${ENGINE})`, () => {
     assert.deepEqual((withCallbackChecked(sent!.body) as { template: { components: unknown } }).template.components, [
       { type: 'header', parameters: [{ type: 'image', image: { link } }] },
     ]);
+  });
+
+  test('dashboard › the audience count and the test send see only their workspace; bad input is a 400', async () => {
+    const owner = async (name: string) => {
+      const credentials = { email: `${randomUUID()}@example.com`, password: 'correct horse battery' };
+      await services.workspaces.setup({ name, ...credentials });
+      return logInOverHttp(server, credentials);
+    };
+    const [shop, other] = [await owner('Shop'), await owner('Other')];
+    const { phoneNumberId } = await connect(shop.workspaceId, { messagesPerSecond: 1000 });
+    const contacts = await insertContacts(shop.workspaceId, 3, 'vip');
+    const template = await createTemplate(services, shop.workspaceId);
+    const count = (session: typeof shop, audience: object) =>
+      session.send<{ code?: string }>('POST', '/api/dashboard/campaigns/audience', { audience });
+
+    assert.deepEqual((await count(shop, { tag: 'VIP' })).body, { contacts: 3, opted_out: 0 });
+    assert.deepEqual((await count(other, { tag: 'vip' })).body, { contacts: 0, opted_out: 0 });
+    const foreign = await count(other, { contact_ids: [contacts[0]!.id] });
+    assert.equal(foreign.status, 400, foreign.text);
+    assert.equal((await count(shop, { tag: 5 })).status, 400);
+
+    const sample = (session: typeof shop, body: object) =>
+      session.send<{ code?: string }>('POST', '/api/dashboard/campaigns/sample', {
+        template_id: template.id,
+        variables: ['{{contact.name}}', 'ORD-1'],
+        ...body,
+      });
+    assert.equal((await sample(other, { phone: contacts[0]!.phone })).status, 404);
+    assert.equal((await sample(shop, { phone: 'not a number' })).status, 400);
+    const sent = await sample(shop, { phone: contacts[0]!.phone });
+    assert.equal(sent.status, 200, sent.text);
+    outbox.wake();
+    await outbox.idle();
+    const requests = graph.requests.filter((r) => r.path === `/${API_VERSION}/${phoneNumberId}/messages`);
+    // Meta's template request, the placeholders filled for the contact with that phone.
+    assert.deepEqual(
+      requests.map((r) => withCallbackChecked(r.body)),
+      [templatePayload(contacts[0]!.phone, template.name, contacts[0]!.name, 'ORD-1')],
+    );
   });
 
   test('create-campaign › refused up front, and nothing is written', async () => {

@@ -1,9 +1,11 @@
-import { edgesOf, NODE_TYPES, type FlowNode } from './flow-nodes';
+import type { JSX } from 'preact';
+import { edgesOf, hasOpenNext, NODE_TYPES, type FlowNode } from './flow-nodes';
 
 const BOX_W = 150;
 const BOX_H = 46;
 const GAP_X = 40;
 const GAP_Y = 44;
+const PLUS_R = 9;
 
 interface Placed {
   node: FlowNode;
@@ -40,33 +42,49 @@ function layout(nodes: FlowNode[], start: string): Placed[][] {
   );
 }
 
-/** A read-only drawing of the flow: nodes as boxes, edges as arrows, the start at the top. */
-export function FlowGraph({ nodes, start, invalidIds }: { nodes: FlowNode[]; start: string; invalidIds: Set<string> }) {
+/** Enter and Space press an SVG element that acts as a button, as they press a <button>. */
+const pressable = (label: string, press: () => void): JSX.SVGAttributes<SVGGElement> => ({
+  role: 'button',
+  tabindex: 0, // lower case: on an SVG element the attribute name is taken as written
+  'aria-label': label,
+  onClick: press,
+  onKeyDown: (event: KeyboardEvent) => {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    event.preventDefault();
+    press();
+  },
+});
+
+/** A round "+" that adds a node on an edge. */
+function PlusButton(props: { x: number; y: number; label: string; onPress: () => void }) {
+  return (
+    <g class="add-node" transform={`translate(${props.x},${props.y})`} {...pressable(props.label, props.onPress)}>
+      <circle r={PLUS_R} />
+      <path d="M-4,0 H4 M0,-4 V4" />
+    </g>
+  );
+}
+
+/**
+ * The flow as a diagram people work in: nodes as boxes (click one to edit it), edges as arrows with
+ * a "+" to add a node on them, and a "+" under a node whose next step is not set yet.
+ */
+export function FlowGraph(props: {
+  nodes: FlowNode[];
+  start: string;
+  invalidIds: Set<string>;
+  onSelect: (nodeId: string) => void;
+  onInsert: (fromId: string, edge: string) => void;
+}) {
+  const { nodes, start, invalidIds } = props;
   const rows = layout(nodes, start);
   const placed = rows.flat();
   const at = new Map(placed.map((p) => [p.node.id, p]));
   const width = Math.max(...rows.map((r) => r.length), 1) * (BOX_W + GAP_X);
-  const height = rows.length * (BOX_H + GAP_Y) + 10;
-  const description = placed
-    .map(
-      (p) =>
-        `${p.node.id} (${p.node.type})${edgesOf(p.node)
-          .map(([k, t]) => `, ${k} → ${t}`)
-          .join('')}`,
-    )
-    .join('; ');
+  const height = Math.max(rows.length * (BOX_H + GAP_Y) + 10, 60);
   return (
     <figure class="flow-graph">
-      <svg
-        viewBox={`0 0 ${width} ${Math.max(height, 60)}`}
-        width={width}
-        height={Math.max(height, 60)}
-        role="img"
-        aria-labelledby="flow-graph-title"
-        aria-describedby="flow-graph-desc"
-      >
-        <title id="flow-graph-title">Flow diagram</title>
-        <desc id="flow-graph-desc">{description}</desc>
+      <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="group" aria-label="Flow diagram">
         <defs>
           <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto">
             <path d="M0,0 L10,5 L0,10 z" class="arrow-head" />
@@ -79,39 +97,60 @@ export function FlowGraph({ nodes, start, invalidIds }: { nodes: FlowNode[]; sta
             const x1 = from.x + BOX_W / 2;
             const y1 = from.y + BOX_H;
             const x2 = to.x + BOX_W / 2;
-            const back = to.y <= from.y;
-            const y2 = back ? to.y + BOX_H : to.y;
+            const y2 = to.y <= from.y ? to.y + BOX_H : to.y;
             return (
-              <line
-                key={`${from.node.id}-${kind}`}
-                class={kind === 'next' ? 'edge' : 'edge alt'}
-                x1={x1}
-                y1={y1}
-                x2={x2}
-                y2={y2}
-                marker-end="url(#arrow)"
-              />
+              <g key={`${from.node.id}-${kind}`}>
+                <line
+                  class={kind === 'next' ? 'edge' : 'edge alt'}
+                  x1={x1}
+                  y1={y1}
+                  x2={x2}
+                  y2={y2}
+                  marker-end="url(#arrow)"
+                />
+                <PlusButton
+                  x={(x1 + x2) / 2}
+                  y={(y1 + y2) / 2}
+                  label={`Add a node between ${from.node.id} and ${target} (${kind})`}
+                  onPress={() => props.onInsert(from.node.id, kind)}
+                />
+              </g>
             );
           }),
         )}
-        {placed.map((p) => (
-          <g
-            key={p.node.id}
-            class={invalidIds.has(p.node.id) ? 'box invalid' : p.node.id === start ? 'box start' : 'box'}
-            transform={`translate(${p.x},${p.y})`}
-          >
-            <rect width={BOX_W} height={BOX_H} rx={8} />
-            <text x={10} y={19}>
-              {truncate(p.node.id || '(no id)', 18)}
-            </text>
-            <text x={10} y={36} class="type">
-              {truncate(NODE_TYPES[p.node.type] ?? p.node.type, 22)}
-            </text>
-          </g>
-        ))}
+        {placed.map((p) => {
+          const shownId = truncate(p.node.id || '(no id)', 18);
+          const shownType = truncate(NODE_TYPES[p.node.type] ?? p.node.type, 22);
+          return (
+            <g key={p.node.id}>
+              <g
+                class={invalidIds.has(p.node.id) ? 'box invalid' : p.node.id === start ? 'box start' : 'box'}
+                transform={`translate(${p.x},${p.y})`}
+                {...pressable(`${shownId} ${shownType}: edit`, () => props.onSelect(p.node.id))}
+              >
+                <rect width={BOX_W} height={BOX_H} rx={8} />
+                {/* One text, so the name read out starts with what is shown ("node_3 End"). */}
+                <text x={10} y={19}>
+                  {shownId}
+                  <tspan x={10} y={36} class="type">
+                    {` ${shownType}`}
+                  </tspan>
+                </text>
+              </g>
+              {hasOpenNext(p.node) && (
+                <PlusButton
+                  x={p.x + BOX_W / 2}
+                  y={p.y + BOX_H + GAP_Y / 2}
+                  label={`Add a node after ${p.node.id}`}
+                  onPress={() => props.onInsert(p.node.id, 'next')}
+                />
+              )}
+            </g>
+          );
+        })}
       </svg>
       <figcaption class="muted">
-        Read-only diagram, from the start node down; unreachable nodes in the last row.
+        Click a node to edit it; a + adds a node there. From the start node down; unreachable nodes in the last row.
       </figcaption>
     </figure>
   );

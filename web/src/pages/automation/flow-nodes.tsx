@@ -1,5 +1,14 @@
-import { useId } from 'preact/hooks';
-import { ProblemList, storedVariables, TemplateFields, type FieldProblem, type TemplateSummary } from './common';
+import { useId, useState } from 'preact/hooks';
+import {
+  DurationField,
+  formatDuration,
+  parseDuration,
+  ProblemList,
+  storedVariables,
+  TemplateFields,
+  type FieldProblem,
+  type TemplateSummary,
+} from './common';
 
 export type FlowNode = { id: string; type: NodeType } & Record<string, unknown>;
 
@@ -31,7 +40,7 @@ interface FieldSpec {
 
 const next: FieldSpec = { key: 'next', label: 'Next node', kind: 'edge' };
 const onTimeout: FieldSpec = { key: 'on_timeout', label: 'On timeout, go to', kind: 'edge' };
-const timeout: FieldSpec = { key: 'timeout', label: 'Timeout', kind: 'duration', hint: 'ISO 8601: PT30M, PT1H, P1D' };
+const timeout: FieldSpec = { key: 'timeout', label: 'Timeout', kind: 'duration' };
 const text: FieldSpec = { key: 'text', label: 'Text', kind: 'textarea' };
 
 /** Each node type's own fields, besides id and type (buttons, branches and templates have their own editors). */
@@ -128,6 +137,25 @@ export function edgesOf(node: FlowNode): [string, string][] {
   return edges;
 }
 
+/** The node with one of its edges (a key edgesOf names: "next", "branch 2"…) pointing at `target`. */
+export function withEdge(node: FlowNode, edge: string, target: string): FlowNode {
+  const branch = /^branch (\d+)$/.exec(edge);
+  if (!branch) return { ...node, [edge]: target };
+  const branches = (node.branches as { next?: string }[]).map((b, i) =>
+    i === Number(branch[1]) - 1 ? { ...b, next: target } : b,
+  );
+  return { ...node, branches };
+}
+
+/** True when the node's type has a "next" it has not set yet: the diagram offers to add a node there. */
+export const hasOpenNext = (node: FlowNode) => FIELDS[node.type].some((spec) => spec.key === 'next') && !node.next;
+
+/** The nodes an edge may point at, as the pick-lists show them. */
+export interface NodeTarget {
+  id: string;
+  label: string;
+}
+
 /** The node as save-flow takes it: empty optional fields left out. */
 export function cleanNode(node: FlowNode): FlowNode {
   const out: FlowNode = { id: node.id, type: node.type };
@@ -147,6 +175,7 @@ export function NodeEditor(props: {
   isStart: boolean;
   problems: FieldProblem[];
   templates: TemplateSummary[];
+  targets: NodeTarget[];
   onChange: (node: FlowNode) => void;
   onRemove: () => void;
   onMakeStart: () => void;
@@ -209,10 +238,18 @@ export function NodeEditor(props: {
         />
       )}
       {FIELDS[node.type].map((spec) => (
-        <NodeField key={spec.key} spec={spec} label={label} node={node} set={set} invalid={invalid(spec.key)} />
+        <NodeField
+          key={spec.key}
+          spec={spec}
+          label={label}
+          node={node}
+          set={set}
+          invalid={invalid(spec.key)}
+          targets={props.targets}
+        />
       ))}
       {node.type === 'send_buttons' && <ButtonsEditor node={node} label={label} set={set} />}
-      {node.type === 'branch' && <BranchesEditor node={node} label={label} set={set} />}
+      {node.type === 'branch' && <BranchesEditor node={node} label={label} set={set} targets={props.targets} />}
       <div class="step-actions">
         {!props.isStart && (
           <button type="button" onClick={props.onMakeStart}>
@@ -233,10 +270,15 @@ function NodeField(props: {
   node: FlowNode;
   set: (key: string, value: unknown) => void;
   invalid: boolean;
+  targets: NodeTarget[];
 }) {
   const id = useId();
   const { spec, node, set } = props;
   const raw = node[spec.key];
+  const fieldLabel = `${props.label} ${spec.label.toLowerCase()}`;
+  if (spec.kind === 'duration') {
+    return <NodeDuration legend={fieldLabel} value={raw} onValue={(v) => set(spec.key, v)} invalid={props.invalid} />;
+  }
   const common = {
     id,
     'aria-invalid': props.invalid ? true : undefined,
@@ -267,22 +309,23 @@ function NodeField(props: {
         onInput={(e) => set(spec.key, e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))}
       />
     );
+  } else if (spec.kind === 'edge') {
+    input = (
+      <TargetSelect
+        {...common}
+        value={(raw as string) ?? ''}
+        targets={props.targets}
+        onValue={(v) => set(spec.key, v)}
+      />
+    );
   } else if (spec.kind === 'json') {
     input = <JsonInput {...common} value={raw} onValue={(v) => set(spec.key, v)} />;
   } else {
-    input = (
-      <input
-        {...common}
-        value={(raw as string) ?? ''}
-        list={spec.kind === 'edge' ? 'flow-node-ids' : undefined}
-        placeholder={spec.kind === 'edge' ? 'node id' : undefined}
-        onInput={(e) => set(spec.key, e.currentTarget.value)}
-      />
-    );
+    input = <input {...common} value={(raw as string) ?? ''} onInput={(e) => set(spec.key, e.currentTarget.value)} />;
   }
   return (
     <div class={spec.kind === 'edge' ? 'field edge' : 'field'}>
-      <label for={id}>{`${props.label} ${spec.label.toLowerCase()}`}</label>
+      <label for={id}>{fieldLabel}</label>
       {input}
       {spec.hint && (
         <small class="hint" id={`${id}-hint`}>
@@ -290,6 +333,54 @@ function NodeField(props: {
         </small>
       )}
     </div>
+  );
+}
+
+/** A node's timeout as a number and a unit; the draft is kept so the unit does not jump while typing. */
+function NodeDuration(props: {
+  legend: string;
+  value: unknown;
+  onValue: (iso: string | undefined) => void;
+  invalid: boolean;
+}) {
+  const [draft, setDraft] = useState(() =>
+    parseDuration(typeof props.value === 'string' ? props.value : undefined, { amount: '', unit: 'H' }),
+  );
+  return (
+    <DurationField
+      legend={props.legend}
+      value={draft}
+      invalid={props.invalid}
+      onChange={(next) => {
+        setDraft(next);
+        props.onValue(formatDuration(next));
+      }}
+    />
+  );
+}
+
+/** Where an edge goes: one of the flow's nodes, by id and type (never a typed id). */
+export function TargetSelect(props: {
+  id: string;
+  value: string;
+  targets: NodeTarget[];
+  onValue: (id: string) => void;
+  'aria-invalid'?: boolean;
+  /** The empty choice's text. */
+  empty?: string;
+}) {
+  const { value, targets, onValue, empty, ...rest } = props;
+  const known = value === '' || targets.some((t) => t.id === value);
+  return (
+    <select {...rest} value={value} onChange={(e) => onValue(e.currentTarget.value)}>
+      <option value="">{empty ?? '(nowhere: the flow ends)'}</option>
+      {!known && <option value={value}>{value} (no such node)</option>}
+      {targets.map((t) => (
+        <option key={t.id} value={t.id}>
+          {t.label}
+        </option>
+      ))}
+    </select>
   );
 }
 
@@ -381,7 +472,13 @@ function conditionOf(kind: ConditionKind, value: string, attribute: string): Rec
   return { [kind]: value };
 }
 
-function BranchesEditor({ node, label, set }: { node: FlowNode; label: string; set: (k: string, v: unknown) => void }) {
+function BranchesEditor(props: {
+  node: FlowNode;
+  label: string;
+  set: (k: string, v: unknown) => void;
+  targets: NodeTarget[];
+}) {
+  const { node, label, set } = props;
   const branches = (node.branches as Branch[] | undefined) ?? [];
   const change = (i: number, branch: Branch) =>
     set(
@@ -430,10 +527,10 @@ function BranchesEditor({ node, label, set }: { node: FlowNode; label: string; s
                 onValue={(v) => change(i, { ...b, when: conditionOf(kind, v, attribute) })}
               />
             )}
-            <PlainField
+            <BranchTarget
               label={`${name} go to`}
               value={b.next}
-              list="flow-node-ids"
+              targets={props.targets}
               onValue={(v) => change(i, { ...b, next: v })}
             />
             <button
@@ -457,12 +554,22 @@ function BranchesEditor({ node, label, set }: { node: FlowNode; label: string; s
   );
 }
 
-function PlainField(props: { label: string; value: string; onValue: (v: string) => void; list?: string }) {
+function PlainField(props: { label: string; value: string; onValue: (v: string) => void }) {
   const id = useId();
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
-      <input id={id} value={props.value} list={props.list} onInput={(e) => props.onValue(e.currentTarget.value)} />
+      <input id={id} value={props.value} onInput={(e) => props.onValue(e.currentTarget.value)} />
+    </div>
+  );
+}
+
+function BranchTarget(props: { label: string; value: string; targets: NodeTarget[]; onValue: (v: string) => void }) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <TargetSelect id={id} value={props.value} targets={props.targets} onValue={props.onValue} />
     </div>
   );
 }

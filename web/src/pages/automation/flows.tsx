@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
 import { action, api } from '../../api';
 import { Link, navigate } from '../../router';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
@@ -12,7 +12,7 @@ import {
   useTemplates,
 } from './common';
 import { FlowGraph } from './flow-graph';
-import { cleanNode, NodeEditor, type FlowNode } from './flow-nodes';
+import { cleanNode, edgesOf, NODE_TYPES, NodeEditor, TargetSelect, withEdge, type FlowNode } from './flow-nodes';
 import { RunTable, type RunRecord } from './sequences';
 
 const RUN_STATES = ['active', 'waiting', 'completed', 'handed_off', 'failed', 'cancelled'];
@@ -90,10 +90,27 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
   const otherProblems = problems.filter((p) => !/^\/definition\/nodes\/\d+(\/|$)/.test(p.field));
   const invalidIds = new Set(nodes.filter((_, i) => nodeProblems(i).length > 0).map((n) => n.id));
 
-  const addNode = () => {
+  const [focusId, setFocusId] = useState<string | null>(null);
+  useFocusNode(nodes, focusId, () => setFocusId(null));
+  const targets = nodes.map((n) => ({ id: n.id, label: `${n.id} (${NODE_TYPES[n.type]})` }));
+  const freshId = () => {
     let n = nodes.length + 1;
     while (nodes.some((node) => node.id === `node_${n}`)) n++;
-    setNodes([...nodes, { id: `node_${n}`, type: 'end' }]);
+    return `node_${n}`;
+  };
+  const addNode = () => {
+    const id = freshId();
+    setNodes([...nodes, { id, type: 'end' }]);
+    setFocusId(id);
+  };
+  /** A new text node on an edge: the edge points at it, and it goes on where the edge went. */
+  const insertOn = (fromId: string, edge: string) => {
+    const id = freshId();
+    const from = nodes.find((n) => n.id === fromId)!;
+    const after = edgesOf(from).find(([key]) => key === edge)?.[1];
+    const added: FlowNode = { id, type: 'send_text', text: '', ...(after && { next: after }) };
+    setNodes([...nodes.map((n) => (n === from ? withEdge(n, edge, id) : n)), added]);
+    setFocusId(id);
   };
 
   return (
@@ -113,19 +130,16 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
           onValue={setKeywords}
           hint="Comma-separated; an inbound text equal to one of them (ignoring case) starts the flow."
         />
-        <TextField
-          label="Start node"
+        <StartField
           value={start}
+          targets={targets}
           onValue={setStart}
-          list="flow-node-ids"
           error={problems.find((p) => p.field === '/definition/start')?.message}
         />
-        <datalist id="flow-node-ids">
-          {nodes.map((n) => (
-            <option key={n.id} value={n.id} />
-          ))}
-        </datalist>
-        <ProblemList problems={otherProblems.filter((p) => p.field !== '/name' && p.field !== '/definition/start')} />
+        <ProblemList
+          problems={otherProblems.filter((p) => p.field !== '/name' && p.field !== '/definition/start')}
+          labels={{ '/definition/keywords': 'Keywords', '/definition/nodes': 'Nodes', '/definition': 'Flow' }}
+        />
         <h2>Nodes</h2>
         <ErrorNote error={templates.error} />
         {nodes.map((node, i) => (
@@ -136,6 +150,7 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
             isStart={node.id === start}
             problems={nodeProblems(i)}
             templates={templates.data ?? []}
+            targets={targets}
             onChange={(changed) => setNodes(nodes.map((n, j) => (j === i ? changed : n)))}
             onRemove={() => setNodes(nodes.filter((_, j) => j !== i))}
             onMakeStart={() => setStart(node.id)}
@@ -151,7 +166,8 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
         </div>
         {save.error !== null && problems.length > 0 && (
           <p class="error" role="alert">
-            Not saved: {problems.length} problem{problems.length === 1 ? '' : 's'}, shown at the nodes.
+            Not saved: {problems.length === 1 ? 'one problem' : `${problems.length} problems`}, each shown at its node
+            (highlighted in the diagram).
           </p>
         )}
         {save.error !== null && problems.length === 0 && <ErrorNote error={save.error} />}
@@ -162,9 +178,43 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
         )}
       </form>
       <div class="automation-side">
-        <FlowGraph nodes={nodes} start={start} invalidIds={invalidIds} />
+        <FlowGraph nodes={nodes} start={start} invalidIds={invalidIds} onSelect={setFocusId} onInsert={insertOn} />
         {flow && <FlowRuns flow={flow} reload={reload} />}
       </div>
+    </div>
+  );
+}
+
+/** Brings a node's editor into view and puts the cursor in it (a click in the diagram, a node just added). */
+function useFocusNode(nodes: FlowNode[], nodeId: string | null, done: () => void) {
+  useEffect(() => {
+    if (nodeId === null) return;
+    const fieldset = document.querySelector<HTMLElement>(`fieldset[data-node="${CSS.escape(nodeId)}"]`);
+    fieldset?.scrollIntoView({ block: 'start' });
+    fieldset?.querySelector<HTMLElement>('input, select, textarea')?.focus({ preventScroll: true });
+    done();
+  }, [nodes, nodeId, done]);
+}
+
+function StartField(props: {
+  value: string;
+  targets: { id: string; label: string }[];
+  onValue: (id: string) => void;
+  error: string | undefined;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>Start node</label>
+      <TargetSelect
+        id={id}
+        value={props.value}
+        targets={props.targets}
+        onValue={props.onValue}
+        aria-invalid={props.error ? true : undefined}
+        empty="Choose a node…"
+      />
+      {props.error && <small class="error">{props.error}</small>}
     </div>
   );
 }

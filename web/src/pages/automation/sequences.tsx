@@ -169,7 +169,7 @@ function SequenceEditor({ sequence }: { sequence: Sequence | null }) {
           hint="Comma-separated tags; getting any of them ends the enrolment. Opting out always does."
         />
       </fieldset>
-      <ProblemList problems={otherProblems} />
+      <ProblemList problems={otherProblems} labels={{ '/definition/steps': 'Steps', '/steps': 'Steps' }} />
       <h2>Steps</h2>
       <ErrorNote error={templates.error ?? flows.error} />
       <ol class="steps">
