@@ -31,6 +31,10 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Removes one tag from a contact (by contact_id or phone); removing a tag the contact does not carry changes nothing. Returns the contact.',
   listTags:
     "Lists the workspace's tags (optionally those whose name contains `name`), alphabetical. Returns a page of `data` and `next_cursor`: pass next_cursor as `cursor` to get the next page (`limit` up to 500); null means no more.",
+  renameTag:
+    'Renames a tag (found by its current name, case-insensitive); contacts keep it under the new name. Sequences, flows and campaigns that name the old tag are not rewritten. Fails with conflict when another tag already has the new name.',
+  deleteTag:
+    'Deletes a tag (found by name, case-insensitive) and removes it from every contact. To take a tag off one contact only, use remove_tag.',
 
   getTemplate:
     "Fetches one WhatsApp message template by template_id: its body, header, buttons, the placeholders {{1}}, {{2}}… it expects, `variables` (every id a send must fill: body, header and button variables), `missing_capabilities`, its translations and each one's approval status. Call it before send_template_message to know which `variables` to pass and which language is APPROVED.",

@@ -5,7 +5,7 @@ import { useSession } from './session';
 import { ApiTokens } from './pages/settings-tokens';
 import { WorkspaceEvents } from './pages/settings-events';
 import { InboxRoutes } from './pages/inbox/routes';
-import { ContactImport, ContactNew, ContactPage, ContactsList } from './pages/contacts';
+import { ContactImport, ContactNew, ContactPage, ContactsList, TagsPage } from './pages/contacts';
 import { AutomationRoutes } from './pages/automation/routes';
 import { TemplateEditor, TemplateView, TemplatesList } from './pages/templates';
 import {
@@ -24,6 +24,7 @@ const routes: Route[] = [
   { pattern: /^\/contacts$/, render: () => <ContactsList /> },
   { pattern: /^\/contacts\/import$/, render: () => <ContactImport /> },
   { pattern: /^\/contacts\/new$/, render: () => <ContactNew /> },
+  { pattern: /^\/contacts\/tags$/, render: () => <TagsPage /> },
   { pattern: /^\/contacts\/([^/]+)$/, render: ([id]) => <ContactPage key={id} id={id!} /> },
   ...AutomationRoutes,
   { pattern: /^\/templates$/, render: () => <TemplatesList /> },
