@@ -135,6 +135,16 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     expect: (result) => assert.deepEqual(result.tags, ['vip']),
   },
   {
+    tool: 'rename_tag',
+    input: () => ({ tag: 'lead', name: 'prospect' }),
+    expect: (result) => assert.equal(result.name, 'prospect'),
+  },
+  {
+    tool: 'delete_tag',
+    input: () => ({ tag: 'prospect' }),
+    expect: (result) => assert.deepEqual([result.name, result.deleted], ['prospect', true]),
+  },
+  {
     tool: 'list_templates',
     input: () => ({ status: 'APPROVED' }),
     expect: (result, s) => assert.deepEqual(ids(result), [s.templateId]),

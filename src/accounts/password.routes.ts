@@ -5,8 +5,16 @@ import type { PasswordService } from './password.service.js';
 const hide = true;
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
 
-/** The signed-in user's password change, and setting a new one through a reset link. */
+/** The signed-in user's password change and sign-out elsewhere, and setting a new password through a reset link. */
 export function registerPasswordRoutes(app: Api, passwords: PasswordService): void {
+  app.post(
+    '/api/dashboard/sessions/end-others',
+    { config: { access: 'session' }, schema: { hide } },
+    async (request) => ({
+      ended: await passwords.endOtherSessions(sessionUserOf(request)),
+    }),
+  );
+
   app.put(
     '/api/dashboard/password',
     {

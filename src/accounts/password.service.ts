@@ -39,6 +39,13 @@ export function createPasswordService({ db, clock, newId }: Deps, sessionEnded: 
       ended.forEach(sessionEnded);
     },
 
+    /** Signs the user out everywhere but here (a lost phone, a shared computer); returns how many sessions ended. */
+    async endOtherSessions(user: SessionUser): Promise<number> {
+      const ended = await deleteUserSessions(db, user.userId, user.sessionId);
+      ended.forEach(sessionEnded);
+      return ended.length;
+    },
+
     /** Mints a reset link's token for the user with this email; an earlier link of theirs stops working. */
     async issueReset(emailGiven: string): Promise<{ email: string; token: string; expires_at: string }> {
       const email = emailGiven.trim().toLowerCase();

@@ -31,6 +31,10 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Removes one tag from a contact (by contact_id or phone); removing a tag the contact does not carry changes nothing. Returns the contact.',
   listTags:
     "Lists the workspace's tags (optionally those whose name contains `name`), alphabetical. Returns a page of `data` and `next_cursor`: pass next_cursor as `cursor` to get the next page (`limit` up to 500); null means no more.",
+  renameTag:
+    'Renames a tag (found by its current name, case-insensitive); contacts keep it under the new name. Sequences, flows and campaigns that name the old tag are not rewritten. Fails with conflict when another tag already has the new name.',
+  deleteTag:
+    'Deletes a tag (found by name, case-insensitive) and removes it from every contact. To take a tag off one contact only, use remove_tag.',
 
   stopFlowRun:
     "Stops a contact's flow run that is still going (by run_id, the id trigger_flow returns): it becomes cancelled and the contact's next message no longer answers it. Fails with conflict when the run already ended.",

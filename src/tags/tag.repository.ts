@@ -66,5 +66,17 @@ export function tagRepository(db: Kysely<Database>) {
       if (afterId !== null) query = query.where('id', '>', afterId);
       return query.orderBy('id').limit(limit).execute();
     },
+
+    rename: (workspaceId: string, id: string, name: string) =>
+      db
+        .updateTable('tags')
+        .set({ name, name_key: tagKey(name) })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .execute(),
+
+    /** Deletes the tag; its contact links go with it (contact_tags.tag_id cascades). */
+    remove: (workspaceId: string, id: string) =>
+      db.deleteFrom('tags').where('workspace_id', '=', workspaceId).where('id', '=', id).execute(),
   };
 }

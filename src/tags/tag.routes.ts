@@ -2,10 +2,20 @@ import { Type } from '@sinclair/typebox';
 import { listingResponse, pageQuery, pageRequest, sendListing } from '../http/pagination.js';
 import { actionErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
-import { ListTagsBody, TAG_LIST_CAP, TAG_PAGE_LIMIT, TagList, TagPage, TagSchema } from './tag.schema.js';
+import {
+  DeletedTag,
+  DeleteTagBody,
+  ListTagsBody,
+  RenameTagBody,
+  TAG_LIST_CAP,
+  TAG_PAGE_LIMIT,
+  TagList,
+  TagPage,
+  TagSchema,
+} from './tag.schema.js';
 import type { TagService } from './tag.service.js';
 
-/** list-tags (spec §4). */
+/** list-tags (spec §4); rename-tag and delete-tag. */
 export function registerTagRoutes(app: Api, tags: TagService): void {
   app.addSchema(TagSchema);
   app.addSchema(TagPage);
@@ -29,5 +39,39 @@ export function registerTagRoutes(app: Api, tags: TagService): void {
       const listing = page ? await tags.listPage(caller, request.body, page) : await tags.list(caller, request.body);
       return sendListing(reply, listing, { list: TagList, page: TagPage });
     },
+  );
+
+  app.post(
+    '/api/v1/actions/rename-tag',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'renameTag',
+        tags: ['Tags'],
+        summary: 'Rename a tag',
+        description:
+          'Contacts keep the tag under its new name. Sequences, flows and campaigns that name the old tag are not rewritten. A name another tag already has is a 409 `conflict`.',
+        body: RenameTagBody,
+        response: { 200: Type.Ref(TagSchema), ...actionErrors(404) },
+      },
+    },
+    async (request) => tags.rename(principalOf(request), request.body),
+  );
+
+  app.post(
+    '/api/v1/actions/delete-tag',
+    {
+      config: { access: 'write' },
+      schema: {
+        operationId: 'deleteTag',
+        tags: ['Tags'],
+        summary: 'Delete a tag',
+        description:
+          'Removes the tag from every contact and deletes it. Contacts themselves are not changed otherwise.',
+        body: DeleteTagBody,
+        response: { 200: DeletedTag, ...actionErrors(404) },
+      },
+    },
+    async (request) => tags.remove(principalOf(request), request.body),
   );
 }

@@ -23,3 +23,16 @@ export const TagList = Type.Array(Type.Ref(TagSchema), {
 
 /** A page of list-tags (`paginate=cursor`). */
 export const TagPage = pageSchema(Type.Ref(TagSchema), 'TagPage');
+
+const TagName = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
+
+/** rename-tag: the tag by its current name, and the new one. */
+export const RenameTagBody = Type.Object({
+  tag: TagName('The tag’s current name (case-insensitive)'),
+  name: TagName('The new name; contacts keep the tag'),
+});
+
+/** delete-tag: the tag by name; contacts lose it, nothing else changes. */
+export const DeleteTagBody = Type.Object({ tag: TagName('The tag’s name (case-insensitive)') });
+
+export const DeletedTag = Type.Object({ id: Uuid(), name: Type.String(), deleted: Type.Literal(true) });

@@ -1,5 +1,6 @@
 import type { Caller, Deps } from '../shared/context.js';
 import { cutPage, type CursorCodec, type Page, type PageRequest } from '../shared/cursor.js';
+import { errors } from '../shared/errors.js';
 import { formatTimestamp } from '../shared/time.js';
 import { tagRepository, type TagRow } from './tag.repository.js';
 import { TAG_LIST_CAP, type Tag } from './tag.schema.js';
@@ -24,7 +25,36 @@ export function createTagService({ db }: Deps, cursors: CursorCodec) {
       const { rows: shown, next_cursor } = cutPage(rows, page.limit, (row) => cursors.encode(scope, [row.id]));
       return { data: shown.map(presentTag), next_cursor };
     },
+
+    /**
+     * rename-tag: contacts keep the tag under its new name. Sequences, flows and campaigns name tags,
+     * so they follow only if edited too. A name another tag has is a 409 (merging is a choice to make
+     * on purpose: tag the contacts, then delete the old tag); a change of case alone is a rename.
+     */
+    async rename(caller: Caller, input: { tag: string; name: string }): Promise<Tag> {
+      const tags = tagRepository(db);
+      const tag = await existing(caller, input.tag);
+      const name = input.name.trim();
+      if (!name) throw errors.validation('name', 'is required');
+      const holder = await tags.findByName(caller.workspaceId, name);
+      if (holder && holder.id !== tag.id) throw errors.conflictOn('name', 'is the name of another tag');
+      await tags.rename(caller.workspaceId, tag.id, name);
+      return presentTag({ ...tag, name });
+    },
+
+    /** delete-tag: the tag and its links to contacts. */
+    async remove(caller: Caller, input: { tag: string }) {
+      const tag = await existing(caller, input.tag);
+      await tagRepository(db).remove(caller.workspaceId, tag.id);
+      return { id: tag.id, name: tag.name, deleted: true as const };
+    },
   };
+
+  async function existing(caller: Caller, name: string): Promise<TagRow> {
+    const tag = await tagRepository(db).findByName(caller.workspaceId, name);
+    if (!tag) throw errors.notFound('tag', 'tag');
+    return tag;
+  }
 }
 
 /** The name filter, lower-cased as it matches regardless of case; "" is no filter. */

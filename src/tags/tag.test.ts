@@ -104,4 +104,44 @@ describe(`tags (${ENGINE})`, () => {
       assert.equal(res.body.errors[0]?.field, 'name');
     }
   });
+
+  test('rename-tag › contacts keep the tag under the new name; a name another tag has is a 409', async () => {
+    const ws = await createWorkspace(server);
+    await tagContact(ws, ['vip', 'fr']);
+    const renamed = await ws.action<Tag>('rename-tag', { tag: 'VIP', name: 'Gold' });
+    assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    assert.equal(renamed.body.name, 'Gold');
+    assert.deepEqual(await listNames(ws, {}), ['fr', 'Gold']);
+    const tagged = await ws.action<unknown[]>('search-contacts', { tag: 'gold' });
+    assert.equal(tagged.body.length, 1, 'the contact has the tag under its new name');
+    assert.equal((await ws.action('rename-tag', { tag: 'gold', name: 'GOLD' })).status, 200, 'a change of case');
+    const taken = await ws.action<{ code: string; errors: { field: string }[] }>('rename-tag', {
+      tag: 'gold',
+      name: 'FR',
+    });
+    assert.deepEqual([taken.status, taken.body.code, taken.body.errors[0]?.field], [409, 'conflict', 'name']);
+    const unknown = await ws.action<{ code: string }>('rename-tag', { tag: 'nope', name: 'x' });
+    assert.deepEqual([unknown.status, unknown.body.code], [404, 'not_found']);
+    assert.equal((await ws.action('rename-tag', { tag: 'fr', name: '' })).status, 400);
+  });
+
+  test('delete-tag › removes the tag from every contact; another workspace’s tag is not found', async () => {
+    const ws = await createWorkspace(server);
+    const other = await createWorkspace(server);
+    await tagContact(ws, ['vip', 'fr']);
+    await tagContact(other, ['vip']);
+    const deleted = await ws.action<{ deleted: boolean; name: string }>('delete-tag', { tag: 'VIP' });
+    assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+    assert.deepEqual([deleted.body.deleted, deleted.body.name], [true, 'vip']);
+    assert.deepEqual(await listNames(ws, {}), ['fr']);
+    const contacts = await ws.action<{ tags: string[] }[]>('search-contacts', {});
+    assert.deepEqual(
+      contacts.body.map((c) => c.tags),
+      [['fr']],
+    );
+    assert.deepEqual(await listNames(other, {}), ['vip'], 'the other workspace keeps its own tag');
+    assert.equal((await ws.action('delete-tag', { tag: 'vip' })).status, 404);
+    const theirs = await ws.action('rename-tag', { tag: 'vip', name: 'mine' });
+    assert.equal(theirs.status, 404, 'a tag of another workspace answers like an unknown one');
+  });
 });

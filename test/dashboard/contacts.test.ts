@@ -206,6 +206,33 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
     assert.deepEqual([brit.name, [...brit.tags].sort()], ['Brit Local', ['london', 'uk', 'vip']]);
   });
 
+  test('Tags: renamed and deleted from the dashboard; a tag links to its contacts', async () => {
+    const owner = await createOwner(server);
+    await server.app.services.contacts.create(owner, { phone: '+14155550161', name: 'Tagged Tia', tags: 'vip, fr' });
+    await server.app.services.contacts.create(owner, { phone: '+14155550162', name: 'Other Oz', tags: 'fr' });
+    const { page } = await newPage(server);
+    await logIn(page, owner);
+    await page.goto('/contacts');
+    await page.getByRole('link', { name: 'Tags', exact: true }).click();
+    const vip = page.getByRole('row', { name: /vip/ });
+    await vip.getByRole('button', { name: 'Rename vip' }).click();
+    await vip.getByLabel('New name').fill('FR');
+    await vip.getByRole('button', { name: 'Save' }).click();
+    await vip.getByText('New name is the name of another tag').waitFor();
+    await vip.getByLabel('New name').fill('Gold');
+    await vip.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText('Renamed vip to Gold.').waitFor();
+    await screenshot(page, 'contacts-tags');
+    await page.getByRole('row', { name: /fr/ }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete tag' }).click();
+    await page.getByRole('status').getByText('Deleted fr.').waitFor();
+    const tia = await server.app.services.contacts.get(owner, { phone: '+14155550161' });
+    assert.deepEqual(tia.tags, ['Gold']);
+    await page.getByRole('link', { name: 'Gold' }).click();
+    await page.getByRole('status').getByText('Page 1: 1 contact').waitFor();
+    assert.equal(await page.getByLabel('Tag', { exact: true }).inputValue(), 'Gold');
+  });
+
   test('keyset paging shows every contact exactly once, latest message first, never-messaged last', async () => {
     const owner = await createOwner(server);
     const other = await createOwner(server);

@@ -23,6 +23,13 @@ const routes: Route[] = [
       (m) => <m.ContactImport />,
     ),
   },
+  {
+    pattern: /^\/contacts\/tags$/,
+    render: lazy(
+      () => import('./pages/contacts/tags-page'),
+      (m) => <m.TagsPage />,
+    ),
+  },
   { pattern: /^\/contacts\/([^/]+)$/, render: ([id]) => <ContactPage key={id} id={id!} /> },
   ...AutomationRoutes,
   { pattern: /^\/templates$/, render: lazy(templates, (m) => <m.TemplatesList />) },

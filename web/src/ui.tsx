@@ -93,17 +93,24 @@ export function TextField(
   );
 }
 
-/** Copies text to the clipboard and says so. */
+/**
+ * Copies text to the clipboard and says so. "Copied" belongs to the text that was copied: a new
+ * text (the next token) starts as "Copy", and a refused clipboard says so instead of claiming success.
+ */
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
-  const [copied, setCopied] = useState(false);
+  const [outcome, setOutcome] = useState<{ text: string; copied: boolean } | null>(null);
   const copy = async () => {
-    await navigator.clipboard.writeText(text);
-    setCopied(true);
-    setTimeout(() => setCopied(false), 2000);
+    try {
+      await navigator.clipboard.writeText(text);
+      setOutcome({ text, copied: true });
+    } catch {
+      setOutcome({ text, copied: false });
+    }
   };
+  const shown = outcome?.text === text ? outcome : null;
   return (
     <button type="button" onClick={() => void copy()} aria-live="polite">
-      {copied ? 'Copied' : label}
+      {shown === null ? label : shown.copied ? 'Copied' : 'Not copied: select the text and copy it'}
     </button>
   );
 }

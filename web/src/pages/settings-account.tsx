@@ -56,6 +56,38 @@ export function AccountSettings() {
           {changed ? 'Password changed.' : ''}
         </p>
       </form>
+      <OtherSessions />
+      <section aria-labelledby="more-title" class="settings-form">
+        <h2 id="more-title">More</h2>
+        <p>
+          <a href="/api/docs" target="_blank" rel="noopener">
+            API reference
+          </a>{' '}
+          describes every endpoint integrations call with a token.
+        </p>
+        <p class="muted">The dashboard is light or dark as your device's system setting is.</p>
+      </section>
     </Page>
+  );
+}
+
+/** Ends the user's sessions in other browsers and devices; this one stays. */
+function OtherSessions() {
+  const [ended, setEnded] = useState<number | null>(null);
+  const signOut = useSubmit(async () => {
+    setEnded((await dashboard.post<{ ended: number }>('sessions/end-others')).ended);
+  });
+  return (
+    <section aria-labelledby="sessions-title" class="settings-form">
+      <h2 id="sessions-title">Other sessions</h2>
+      <p>Signed in on another computer or phone you no longer use? End those sessions; you stay signed in here.</p>
+      <button type="button" disabled={signOut.busy} onClick={() => void signOut.run()}>
+        Sign out of other sessions
+      </button>
+      <ErrorNote error={signOut.error} />
+      <p role="status" class="status-line">
+        {ended === null ? '' : `Signed out of ${ended} other session${ended === 1 ? '' : 's'}.`}
+      </p>
+    </section>
   );
 }

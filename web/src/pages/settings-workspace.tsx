@@ -3,6 +3,7 @@ import { ApiError, dashboard } from '../api';
 import { can, useSession } from '../session';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
+import { timeZoneNames } from '../time-zones';
 
 interface Workspace {
   id: string;
@@ -31,10 +32,7 @@ function WorkspaceForm({ workspace }: { workspace: Workspace }) {
   const [pollSeconds, setPollSeconds] = useState(String(workspace.poll_interval_seconds));
   const [saved, setSaved] = useState(false);
   useEffect(() => setSaved(false), [name, timeZone, pollSeconds]);
-  const zones = useMemo(() => {
-    const all = Intl.supportedValuesOf('timeZone');
-    return all.includes(workspace.time_zone) ? all : [workspace.time_zone, ...all];
-  }, [workspace.time_zone]);
+  const zones = useMemo(() => timeZoneNames(workspace.time_zone), [workspace.time_zone]);
   const save = useSubmit(async () => {
     await dashboard.put<Workspace>('workspace', {
       name,

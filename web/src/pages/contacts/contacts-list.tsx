@@ -90,6 +90,9 @@ export function ContactsList() {
           <Link class="button primary" href="/contacts/new">
             Add contact
           </Link>
+          <Link class="button" href="/contacts/tags">
+            Tags
+          </Link>
           <Link class="button" href="/contacts/import">
             Import CSV
           </Link>

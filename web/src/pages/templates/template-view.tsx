@@ -1,6 +1,6 @@
-import { dashboard } from '../../api';
+import { action, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
-import { CopyButton, ErrorNote, Page, formatTime, useAsync } from '../../ui';
+import { ConfirmButton, CopyButton, ErrorNote, Page, formatTime, useAsync } from '../../ui';
 import {
   buttonLabel,
   categoryLabel,
@@ -33,9 +33,21 @@ export function TemplateView({ id, language }: { id: string; language: string | 
     <Page
       title={t.name}
       actions={
-        <Link class="button" href={`/templates/${t.id}/edit`}>
-          Edit
-        </Link>
+        <>
+          <Link class="button" href={`/templates/${t.id}/edit`}>
+            Edit
+          </Link>
+          <ConfirmButton
+            label="Delete"
+            question={`Delete ${t.name} in every language, at WhatsApp too? Campaigns, sequences and flows that send it will fail.`}
+            confirmLabel="Delete template"
+            danger
+            onConfirm={async () => {
+              await action('delete-template', { template_id: t.id });
+              navigate('/templates');
+            }}
+          />
+        </>
       }
     >
       <p>
