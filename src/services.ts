@@ -4,8 +4,6 @@ import { createChannelService } from './channels/channel.service.js';
 import { createSimulatorProvider } from './channels/simulator.provider.js';
 import { createGraphClient } from './channels/whatsapp-cloud.js';
 import type { Config } from './config.js';
-import { openDatabase } from './db/connection.js';
-import { migrateToLatest } from './db/migrate.js';
 import { createContactService } from './contacts/contact.service.js';
 import { createTagging, type ContactEvents } from './contacts/tagging.js';
 import { createContactDashboardService } from './contacts/contact.dashboard.js';
@@ -26,7 +24,7 @@ import { createStatusService } from './messages/statuses.js';
 import { createPortabilityService } from './portability/portability.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import type { Deps } from './shared/context.js';
-import { createIdGenerator } from './shared/ids.js';
+import { openDeps } from './db/open.js';
 import type { QueuedWork } from './shared/queued-work.js';
 import { createCursorCodec } from './shared/cursor.js';
 import { loadSecretBox } from './shared/secret-box.js';
@@ -194,7 +192,5 @@ export async function openServices(
   clock: Clock = systemClock,
   options: { backgroundCheckpoints?: boolean } = {},
 ): Promise<Services> {
-  const { db, dialect } = openDatabase(config, options);
-  await migrateToLatest(db, dialect);
-  return createServices({ db, dialect, clock, newId: createIdGenerator(clock) }, config);
+  return createServices(await openDeps(config, clock, options), config);
 }

@@ -6,7 +6,7 @@ import { lowercaseIds } from '../http/responses.js';
 import { CreateCampaignBody, ListCampaignsBody } from '../campaigns/campaign.schema.js';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
-import type { Caller } from '../shared/context.js';
+import type { Caller, Deps } from '../shared/context.js';
 import { AddChannelBody, newChannelOf } from '../channels/channel.schema.js';
 import { errors } from '../shared/errors.js';
 import { registerFormats } from '../shared/formats.js';
@@ -17,8 +17,10 @@ import { CreateTemplateBody } from '../templates/template.schema.js';
 
 export interface CommandInput {
   config: Config;
-  /** Opens the database (migrated) on first use. */
+  /** Opens the database (migrated) and builds every service on first use. */
   services: () => Promise<Services>;
+  /** Opens the database (migrated) alone: for a command that builds the one service it needs. */
+  deps: () => Promise<Deps>;
   options: Record<string, string | undefined>;
   positionals: string[];
 }
@@ -130,6 +132,15 @@ async function readJsonFile(file: string): Promise<unknown> {
   }
 }
 
+/** The workspace and token services alone (imported on use, without the rest of the application). */
+async function tokenServices(deps: Deps) {
+  const [{ createWorkspaceService }, { createTokenService }] = await Promise.all([
+    import('../workspaces/workspace.service.js'),
+    import('../workspaces/token.service.js'),
+  ]);
+  return { workspaces: createWorkspaceService(deps), tokens: createTokenService(deps) };
+}
+
 /** Every `parley` command. */
 export const COMMANDS: Command[] = [
   {
@@ -137,9 +148,9 @@ export const COMMANDS: Command[] = [
     usage: '--workspace NAME --email EMAIL --password PW',
     options: { workspace: text, email: text, password: text },
     required: ['workspace', 'email', 'password'],
-    async run({ services: open, options }) {
-      const services = await open();
-      const { workspace, user } = await services.workspaces.setup({
+    async run({ deps, options }) {
+      const { createWorkspaceService } = await import('../workspaces/workspace.service.js');
+      const { workspace, user } = await createWorkspaceService(await deps()).setup({
         name: options.workspace!,
         email: options.email!,
         password: options.password!,
@@ -155,13 +166,13 @@ export const COMMANDS: Command[] = [
     usage: '--workspace ID [--name NAME] [--scope full|read]',
     options: { workspace: text, name: text, scope: text },
     required: ['workspace'],
-    async run({ services: open, options }) {
+    async run({ deps, options }) {
       const workspaceId = idOption(options.workspace!, 'workspace');
       const scope = options.scope ?? 'full';
       if (scope !== 'full' && scope !== 'read') throw errors.validation('scope', 'must be full or read');
-      const services = await open();
-      const owner = await services.workspaces.owner(workspaceId);
-      const issued = await services.tokens.create({
+      const { workspaces, tokens } = await tokenServices(await deps());
+      const owner = await workspaces.owner(workspaceId);
+      const issued = await tokens.create({
         workspaceId: owner.workspace_id,
         userId: owner.id,
         name: options.name ?? 'CLI token',
@@ -175,9 +186,9 @@ export const COMMANDS: Command[] = [
     usage: '--id TOKEN_ID',
     options: { id: text },
     required: ['id'],
-    async run({ services: open, options }) {
-      const services = await open();
-      const revoked = await services.tokens.revoke(idOption(options.id!, 'id'));
+    async run({ deps, options }) {
+      const { tokens } = await tokenServices(await deps());
+      const revoked = await tokens.revoke(idOption(options.id!, 'id'));
       return { id: revoked.id, revoked_at: formatTimestamp(revoked.revoked_at) };
     },
   },

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import type { Services } from '../services.js';
+import type { Deps } from '../shared/context.js';
 import { AppError } from '../shared/errors.js';
 import { COMMANDS, type Command } from './commands.js';
 
@@ -21,6 +22,7 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } {
 /** Runs one `parley` command: JSON on stdout; a one-line error on stderr and a non-zero exit on failure. */
 async function main(argv: string[]): Promise<number> {
   let services: Services | undefined;
+  let deps: Deps | undefined;
   try {
     if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
       process.stdout.write(COMMANDS.map(usage).join('\n') + '\n');
@@ -31,7 +33,9 @@ async function main(argv: string[]): Promise<number> {
     const config = loadConfig();
     // Loaded on first use: the application graph takes seconds to import, and usage errors need none of it.
     const open = async () => (services ??= await (await import('../services.js')).openServices(config));
-    const result = await command.run({ config, services: open, options: values, positionals });
+    // The common commands need one service: the database alone spares importing the whole graph.
+    const openDeps = async () => (deps ??= await (await import('../db/open.js')).openDeps(config));
+    const result = await command.run({ config, services: open, deps: openDeps, options: values, positionals });
     // A command that serves over stdout (mcp) returns nothing to print.
     if (result !== undefined) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     return 0;
@@ -40,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
     return error instanceof UsageError ? 2 : 1;
   } finally {
     await services?.deps.db.destroy();
+    await deps?.db.destroy();
   }
 }
 

@@ -65,7 +65,6 @@ describe(`dashboard: reports (${ENGINE})`, () => {
     );
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await screenshot(page, 'reports');
-    await page.screenshot({ path: '/tmp/reports-desktop.png', fullPage: true });
 
     // A CSV of one table, for the range shown.
     const [download] = await Promise.all([
@@ -108,6 +107,5 @@ describe(`dashboard: reports (${ENGINE})`, () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.equal(overflow, 0);
     await screenshot(page, 'reports-phone');
-    await page.screenshot({ path: '/tmp/reports-phone.png', fullPage: true });
   });
 });
