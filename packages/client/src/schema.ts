@@ -1891,7 +1891,7 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: 'send_text';
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}} */
+            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
             text: string;
             /** @description The node to go to next; without it the flow ends after this node */
             next?: string;
@@ -1919,7 +1919,7 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: 'send_buttons';
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}} */
+            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
             text: string;
             buttons: {
               /** @description Unique within the node; a branch tests it with button_id */
@@ -1935,7 +1935,7 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: 'send_list';
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}} */
+            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
             text: string;
             /** @description The label of the button that opens the list */
             button: string;
@@ -1957,7 +1957,7 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: 'ask';
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}} */
+            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
             text: string;
             /** @description The contact custom attribute that receives the reply */
             attribute: string;
@@ -1973,7 +1973,7 @@ export interface components {
              * @default 0
              */
             retries: number;
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}} */
+            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
             retry_text?: string;
             /** @description The node to go to once the reply is saved */
             next: string;
