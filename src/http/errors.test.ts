@@ -323,6 +323,8 @@ describe(`errors (${ENGINE})`, () => {
       typing_indicator: 'yes',
       category: 5,
       translations: 'x',
+      button_reply: 'x',
+      list_reply: 5,
     };
     const inputs: [string, string | undefined, number][] = [
       ['{"phone":', 'application/json', 400],

@@ -794,7 +794,7 @@ export interface paths {
     put?: never;
     /**
      * Simulator: a contact writes in
-     * @description Only while the workspace uses the built-in simulator channel (409 otherwise). Stored exactly like a message from WhatsApp: it opens the 24-hour window and appears in new-message-received; an unknown phone becomes a contact.
+     * @description Only while the workspace uses the built-in simulator channel (409 otherwise). Stored exactly like a message from WhatsApp: it opens the 24-hour window and appears in new-message-received; an unknown phone becomes a contact. Give exactly one of `text`, `button_reply` (a tapped reply button) or `list_reply` (a chosen list row): taps are stored as Meta's `interactive` messages, so flows branch on the button id.
      */
     post: operations['simulateInboundMessage'];
     delete?: never;
@@ -6796,7 +6796,22 @@ export interface operations {
         'application/json': {
           /** @description The contact writing in */
           phone: string;
-          text: string;
+          text?: string;
+          /** @description The contact taps a reply button (instead of writing `text`) */
+          button_reply?: {
+            /** @description The reply button's id, as the business sent it */
+            id: string;
+            /** @description The reply button's title */
+            title: string;
+          };
+          /** @description The contact taps a list row (instead of writing `text`) */
+          list_reply?: {
+            /** @description The list row's id, as the business sent it */
+            id: string;
+            /** @description The list row's title */
+            title: string;
+            description?: string;
+          };
         };
       };
     };
