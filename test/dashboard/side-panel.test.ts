@@ -6,7 +6,7 @@ import type { Flow } from '../../src/flows/flow.schema.js';
 import type { Sequence } from '../../src/sequences/sequence.schema.js';
 import { inboundMessageWebhook, inboundTextWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
 import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
-import { asClient, createTemplate } from '../factories.js';
+import { createTemplate, ownerApi } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 
@@ -17,14 +17,7 @@ const { scheduler, outbox } = server.app.services;
 async function cloudOwner(name: string) {
   const owner = await createOwner(server, name);
   const { phoneNumberId } = await connect(owner.workspaceId);
-  const issued = await server.app.services.tokens.create({
-    workspaceId: owner.workspaceId,
-    userId: owner.userId,
-    name: 'test',
-    scope: 'full',
-  });
-  const api = asClient(server.http, { ...owner, token: issued.token, tokenId: issued.id });
-  return { ...owner, phoneNumberId, api };
+  return { ...owner, phoneNumberId, api: await ownerApi(server, owner) };
 }
 
 /** The customer writes a text, or taps a reply button, through Meta's webhook; what it starts is sent. */
