@@ -150,4 +150,33 @@ describe(`dashboard: the thread's side panel (${ENGINE})`, () => {
     await screenshot(page, 'side-panel-375');
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
   });
+
+  test('the contact page links to the conversation and starts one with a template outside the window', async () => {
+    const owner = await cloudOwner('Quiet Bakery');
+    const template = await createTemplate(server.app.services, owner.workspaceId);
+    const created = await owner.api.action<{ id: string }>('create-contact', {
+      phone: '+4915112349999',
+      name: 'Quinn',
+    });
+
+    const { page } = await newPage(server, { width: 375, height: 740 });
+    await logIn(page, owner);
+    await page.goto(`/contacts/${created.body.id}`);
+    const conversation = page.getByRole('region', { name: 'Conversation' });
+    await conversation.getByRole('link', { name: 'Start a conversation' }).waitFor();
+    await conversation.getByRole('button', { name: 'Send a template' }).click();
+    await conversation.getByLabel('Template', { exact: true }).selectOption(template.id);
+    await conversation.getByLabel('Variable {{1}}').fill('Quinn');
+    await conversation.getByLabel('Variable {{2}}').fill('B-12');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 375, `the page scrolls sideways: ${width}px`);
+    await screenshot(page, 'contact-start-conversation-375');
+    await conversation.getByRole('button', { name: 'Send template' }).click();
+
+    await page.waitForURL(`**/inbox/${created.body.id}`);
+    await page.getByRole('list', { name: 'Messages' }).getByText('Hi Quinn, your order B-12 has shipped.').waitFor();
+    await page.goto(`/contacts/${created.body.id}`);
+    await page.getByRole('link', { name: 'Open in the inbox' }).click();
+    await page.waitForURL(`**/inbox/${created.body.id}`);
+  });
 });
