@@ -56,6 +56,16 @@ export function asClient(
   };
 }
 
+/** An API client (a full-scope token) for a workspace whose owner also uses the dashboard. */
+export async function ownerApi(
+  server: TestServer,
+  owner: { workspaceId: string; userId: string },
+): Promise<TestWorkspace> {
+  const { workspaceId, userId } = owner;
+  const issued = await server.app.services.tokens.create({ workspaceId, userId, name: 'test', scope: 'full' });
+  return asClient(server.http, { workspaceId, userId, token: issued.token, tokenId: issued.id });
+}
+
 /** A template with sensible defaults, through the same service the import uses. */
 export async function createTemplate(
   services: Services,

@@ -17,7 +17,9 @@ export interface ExampleState {
   inboundId: string;
   messageId: string;
   sequenceId: string;
+  enrolmentId: string;
   flowId: string;
+  runId: string;
   campaignId: string;
   channelId: string;
   /** A template created through the tools (submitted to the simulator), then edited and deleted. */
@@ -299,7 +301,10 @@ export const TOOL_EXAMPLES: ToolExample[] = [
   {
     tool: 'trigger_sequence',
     input: (s) => ({ sequence_id: s.sequenceId, contact_id: s.contactId, context: { source: 'agent' } }),
-    expect: (result, s) => assert.equal(result.sequence_id, s.sequenceId),
+    expect: (result, s) => {
+      assert.equal(result.sequence_id, s.sequenceId);
+      s.enrolmentId = result.id as string;
+    },
   },
   {
     tool: 'get_sequence',
@@ -314,6 +319,11 @@ export const TOOL_EXAMPLES: ToolExample[] = [
         rows(result).map((row) => row.contact_id),
         [s.contactId],
       ),
+  },
+  {
+    tool: 'stop_sequence_enrolment',
+    input: (s) => ({ enrolment_id: s.enrolmentId }),
+    expect: (result) => assert.equal(result.status, 'exited'),
   },
   {
     tool: 'save_flow',
@@ -341,7 +351,10 @@ export const TOOL_EXAMPLES: ToolExample[] = [
   {
     tool: 'trigger_flow',
     input: (s) => ({ flow_id: s.flowId, phone: s.phone }),
-    expect: (result) => assert.equal(result.status, 'waiting', 'sent the greeting and waits for the reply'),
+    expect: (result, s) => {
+      assert.equal(result.status, 'waiting', 'sent the greeting and waits for the reply');
+      s.runId = result.id as string;
+    },
   },
   {
     tool: 'get_flow',
@@ -356,6 +369,11 @@ export const TOOL_EXAMPLES: ToolExample[] = [
         rows(result).map((row) => row.contact_id),
         [s.contactId],
       ),
+  },
+  {
+    tool: 'stop_flow_run',
+    input: (s) => ({ run_id: s.runId }),
+    expect: (result) => assert.equal(result.status, 'cancelled'),
   },
   {
     tool: 'create_campaign',

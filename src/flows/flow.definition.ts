@@ -45,7 +45,8 @@ const Text = (maxLength: number) =>
   Type.String({
     minLength: 1,
     maxLength,
-    description: 'Message text; may contain {{...}} placeholders such as {{contact.name}}',
+    description:
+      'Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}}',
   });
 const Attribute = (description: string) =>
   Type.String({ minLength: 1, maxLength: 64, pattern: ATTRIBUTE_PATTERN, description });

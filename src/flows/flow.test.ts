@@ -209,6 +209,25 @@ describe(`flows (${ENGINE})`, () => {
     assert.equal(again.status, 409, again.text);
   });
 
+  test('an empty placeholder takes its fallback: a contact without a name reads "Hi there,", never "Hi ,"', async () => {
+    const cloud = await cloudWorkspace();
+    await saveFlow(cloud, {
+      start: 'hi',
+      keywords: ['hello'],
+      nodes: [
+        { id: 'hi', type: 'send_text', text: 'Hi {{contact.first_name | "there"}}, how can we help?', next: 'end' },
+        { id: 'end', type: 'end' },
+      ],
+    });
+    const customer = phone();
+    const from = customer.slice(1);
+    const hello = inboundTextWebhook({ phoneNumberId: cloud.phoneNumberId, from, name: null, text: 'hello' });
+    assert.equal((await postWebhook(hello)).status, 200);
+    outbox.wake();
+    await outbox.idle();
+    assert.deepEqual(sentTo(cloud, customer), ['text:Hi there, how can we help?']);
+  });
+
   test('save-flow names the node at fault and writes nothing', async () => {
     const cloud = await cloudWorkspace();
     const broken = supportFlow();

@@ -325,6 +325,8 @@ describe(`errors (${ENGINE})`, () => {
       translations: 'x',
       shortcut: 5,
       quick_reply_id: 5,
+      button_reply: 'x',
+      list_reply: 5,
     };
     const inputs: [string, string | undefined, number][] = [
       ['{"phone":', 'application/json', 400],

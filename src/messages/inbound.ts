@@ -15,7 +15,7 @@ import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { presentMessage } from './message.presenter.js';
 import { messageRepository } from './message.repository.js';
-import { TEXT_MAX_LENGTH, type Message } from './message.schema.js';
+import { TEXT_MAX_LENGTH, type Message, type SimulateInboundInput } from './message.schema.js';
 import type { MessageEvents } from './message.service.js';
 
 /** An inbound message as the automation engines see it, in the transaction that stored it. */
@@ -99,12 +99,9 @@ export function createInboundService(
     },
 
     /** The simulator's stand-in for a customer writing in (CLI, API): stored like a webhook's message. */
-    async simulateInbound(caller: Caller, input: { from: string; text: string }): Promise<Message> {
+    async simulateInbound(caller: Caller, input: SimulatedMessage & { from: string }): Promise<Message> {
       if (!(await channels.providerOf(caller.workspaceId)).simulated) {
         throw errors.conflict('This workspace sends through WhatsApp Cloud; inbound messages come from Meta');
-      }
-      if (!input.text.trim() || input.text.length > TEXT_MAX_LENGTH) {
-        throw errors.validation('text', `must be 1 to ${TEXT_MAX_LENGTH} characters`);
       }
       const inbound = {
         // The REST action and the dashboard call the customer's number `phone`; the CLI's --from is the same.
@@ -113,8 +110,7 @@ export function createInboundService(
         profileName: null,
         wamid: `wamid.SIMULATED.${newId()}`,
         timestamp: clock.now(),
-        type: 'text',
-        content: { body: input.text },
+        ...simulatedContent(input),
         amends: null,
       };
       const [{ id }] = (await receive(caller, [inbound])) as [{ id: string }, ...unknown[]];
@@ -123,7 +119,23 @@ export function createInboundService(
   };
 }
 
+/**
+ * What the simulated contact sent, stored as the webhook parser stores Meta's: a text's `{ body }`, or a
+ * tap as Meta's `interactive` object without its `type` (`{ button_reply: { id, title } }`, `{ list_reply: … }`).
+ */
+function simulatedContent(input: SimulatedMessage): { type: string; content: Record<string, unknown> } {
+  const given = [input.text, input.button_reply, input.list_reply].filter((part) => part !== undefined);
+  if (given.length !== 1) throw errors.validation('text', 'give exactly one of text, button_reply or list_reply');
+  if (input.button_reply) return { type: 'interactive', content: { button_reply: input.button_reply } };
+  if (input.list_reply) return { type: 'interactive', content: { list_reply: input.list_reply } };
+  if (!input.text!.trim() || input.text!.length > TEXT_MAX_LENGTH) {
+    throw errors.validation('text', `must be 1 to ${TEXT_MAX_LENGTH} characters`);
+  }
+  return { type: 'text', content: { body: input.text } };
+}
+
 type Entry = AddressedInbound & { id: string };
+type SimulatedMessage = Omit<SimulateInboundInput, 'phone'>;
 
 export type InboundService = ReturnType<typeof createInboundService>;
 

@@ -181,12 +181,14 @@ export function registerMessageRoutes(
         tags,
         summary: 'Simulator: a contact writes in',
         description:
-          'Only while the workspace uses the built-in simulator channel (409 otherwise). Stored exactly like a message from WhatsApp: it opens the 24-hour window and appears in new-message-received; an unknown phone becomes a contact.',
+          "Only while the workspace uses the built-in simulator channel (409 otherwise). Stored exactly like a message from WhatsApp: it opens the 24-hour window and appears in new-message-received; an unknown phone becomes a contact. Give exactly one of `text`, `button_reply` (a tapped reply button) or `list_reply` (a chosen list row): taps are stored as Meta's `interactive` messages, so flows branch on the button id.",
         body: SimulateInboundBody,
         response: { 200: message, ...actionErrors() },
       },
     },
-    async (request) =>
-      inbound.simulateInbound(principalOf(request), { from: request.body.phone, text: request.body.text }),
+    async (request) => {
+      const { phone, ...message } = request.body;
+      return inbound.simulateInbound(principalOf(request), { from: phone, ...message });
+    },
   );
 }

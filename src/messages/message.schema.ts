@@ -239,10 +239,26 @@ export type SendReactionInput = Static<typeof SendReactionBody>;
 
 export const GetMessageBody = Type.Object({ message_id: Uuid('Parley message id') });
 
+/** A tapped reply button or list row, as Meta's messages webhook carries it in `interactive`. */
+const TappedReply = (what: string, extra = {}) =>
+  Type.Optional(
+    Type.Object(
+      {
+        id: Type.String({ minLength: 1, maxLength: 256, description: `The ${what}'s id, as the business sent it` }),
+        title: Type.String({ minLength: 1, maxLength: 100, description: `The ${what}'s title` }),
+        ...extra,
+      },
+      { description: `The contact taps a ${what} (instead of writing \`text\`)` },
+    ),
+  );
+
 export const SimulateInboundBody = Type.Object({
   phone: Type.String({ minLength: 1, maxLength: 40, description: 'The contact writing in' }),
-  text: Type.String({ minLength: 1, maxLength: TEXT_MAX_LENGTH }),
+  text: Type.Optional(Type.String({ minLength: 1, maxLength: TEXT_MAX_LENGTH })),
+  button_reply: TappedReply('reply button'),
+  list_reply: TappedReply('list row', { description: Type.Optional(Type.String({ maxLength: 100 })) }),
 });
+export type SimulateInboundInput = Static<typeof SimulateInboundBody>;
 
 const MessageEditSchema = Type.Object({
   type: Type.String(),

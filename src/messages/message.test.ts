@@ -285,6 +285,45 @@ describe(`messaging (${ENGINE})`, () => {
     });
   });
 
+  test('simulator › a tapped reply button or list row is stored as Meta’s interactive reply and answers the flow', async () => {
+    const ws = await createWorkspace(server);
+    const phone = '+14155550177';
+    const definition = {
+      start: 'menu',
+      keywords: ['menu'],
+      nodes: [
+        {
+          id: 'menu',
+          type: 'send_buttons',
+          text: 'Pick one',
+          buttons: [{ id: 'person', title: 'A person' }],
+          next: 'wait',
+        },
+        { id: 'wait', type: 'wait_for_reply', timeout: 'PT1H', next: 'route' },
+        { id: 'route', type: 'branch', branches: [{ when: { button_id: 'person' }, next: 'handoff' }], default: 'end' },
+        { id: 'handoff', type: 'handoff', note: 'tapped' },
+        { id: 'end', type: 'end' },
+      ],
+    };
+    const flow = await ws.action<{ id: string }>('save-flow', { name: 'Menu', definition });
+    assert.equal((await ws.action('simulate-inbound-message', { phone, text: 'menu' })).status, 200);
+    const button_reply = { id: 'person', title: 'A person' };
+    const tap = await ws.action<Message>('simulate-inbound-message', { phone, button_reply });
+    assert.equal(tap.status, 200, tap.text);
+    assert.deepEqual([tap.body.type, tap.body.content], ['interactive', { button_reply }]);
+    const runs = (await ws.action<{ runs: Record<string, number> }>('get-flow', { flow_id: flow.body.id })).body.runs;
+    assert.equal(runs.handed_off, 1);
+
+    const list_reply = { id: 'size_m', title: 'Medium', description: 'Fits most' };
+    const row = await ws.action<Message>('simulate-inbound-message', { phone, list_reply });
+    assert.deepEqual([row.body.type, row.body.content], ['interactive', { list_reply }]);
+    for (const body of [{ phone }, { phone, text: 'hi', button_reply }]) {
+      const refused = await ws.action<{ errors: { field: string }[] }>('simulate-inbound-message', body);
+      assert.equal(refused.status, 400, refused.text);
+      assert.equal(refused.body.errors[0]!.field, 'text');
+    }
+  });
+
   test('simulator › a send moves through sent, delivered and read; simulate-inbound opens the window', async () => {
     const ws = await createWorkspace(server);
     const inbound = await ws.action<Message>('simulate-inbound-message', { phone: '+14155550176', text: 'hello' });

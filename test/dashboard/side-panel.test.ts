@@ -6,7 +6,7 @@ import type { Flow } from '../../src/flows/flow.schema.js';
 import type { Sequence } from '../../src/sequences/sequence.schema.js';
 import { inboundMessageWebhook, inboundTextWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
 import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
-import { asClient, createTemplate } from '../factories.js';
+import { createTemplate, ownerApi } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 
@@ -17,14 +17,7 @@ const { scheduler, outbox } = server.app.services;
 async function cloudOwner(name: string) {
   const owner = await createOwner(server, name);
   const { phoneNumberId } = await connect(owner.workspaceId);
-  const issued = await server.app.services.tokens.create({
-    workspaceId: owner.workspaceId,
-    userId: owner.userId,
-    name: 'test',
-    scope: 'full',
-  });
-  const api = asClient(server.http, { ...owner, token: issued.token, tokenId: issued.id });
-  return { ...owner, phoneNumberId, api };
+  return { ...owner, phoneNumberId, api: await ownerApi(server, owner) };
 }
 
 /** The customer writes a text, or taps a reply button, through Meta's webhook; what it starts is sent. */
@@ -156,5 +149,34 @@ describe(`dashboard: the thread's side panel (${ENGINE})`, () => {
     assert.ok(width <= 375, `the page scrolls sideways: ${width}px`);
     await screenshot(page, 'side-panel-375');
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
+  });
+
+  test('the contact page links to the conversation and starts one with a template outside the window', async () => {
+    const owner = await cloudOwner('Quiet Bakery');
+    const template = await createTemplate(server.app.services, owner.workspaceId);
+    const created = await owner.api.action<{ id: string }>('create-contact', {
+      phone: '+4915112349999',
+      name: 'Quinn',
+    });
+
+    const { page } = await newPage(server, { width: 375, height: 740 });
+    await logIn(page, owner);
+    await page.goto(`/contacts/${created.body.id}`);
+    const conversation = page.getByRole('region', { name: 'Conversation' });
+    await conversation.getByRole('link', { name: 'Start a conversation' }).waitFor();
+    await conversation.getByRole('button', { name: 'Send a template' }).click();
+    await conversation.getByLabel('Template', { exact: true }).selectOption(template.id);
+    await conversation.getByLabel('Variable {{1}}').fill('Quinn');
+    await conversation.getByLabel('Variable {{2}}').fill('B-12');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 375, `the page scrolls sideways: ${width}px`);
+    await screenshot(page, 'contact-start-conversation-375');
+    await conversation.getByRole('button', { name: 'Send template' }).click();
+
+    await page.waitForURL(`**/inbox/${created.body.id}`);
+    await page.getByRole('list', { name: 'Messages' }).getByText('Hi Quinn, your order B-12 has shipped.').waitFor();
+    await page.goto(`/contacts/${created.body.id}`);
+    await page.getByRole('link', { name: 'Open in the inbox' }).click();
+    await page.waitForURL(`**/inbox/${created.body.id}`);
   });
 });

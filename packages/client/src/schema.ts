@@ -834,7 +834,7 @@ export interface paths {
     put?: never;
     /**
      * Simulator: a contact writes in
-     * @description Only while the workspace uses the built-in simulator channel (409 otherwise). Stored exactly like a message from WhatsApp: it opens the 24-hour window and appears in new-message-received; an unknown phone becomes a contact.
+     * @description Only while the workspace uses the built-in simulator channel (409 otherwise). Stored exactly like a message from WhatsApp: it opens the 24-hour window and appears in new-message-received; an unknown phone becomes a contact. Give exactly one of `text`, `button_reply` (a tapped reply button) or `list_reply` (a chosen list row): taps are stored as Meta's `interactive` messages, so flows branch on the button id.
      */
     post: operations['simulateInboundMessage'];
     delete?: never;
@@ -2011,7 +2011,7 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: 'send_text';
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}} */
+            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
             text: string;
             /** @description The node to go to next; without it the flow ends after this node */
             next?: string;
@@ -2039,7 +2039,7 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: 'send_buttons';
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}} */
+            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
             text: string;
             buttons: {
               /** @description Unique within the node; a branch tests it with button_id */
@@ -2055,7 +2055,7 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: 'send_list';
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}} */
+            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
             text: string;
             /** @description The label of the button that opens the list */
             button: string;
@@ -2077,7 +2077,7 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: 'ask';
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}} */
+            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
             text: string;
             /** @description The contact custom attribute that receives the reply */
             attribute: string;
@@ -2093,7 +2093,7 @@ export interface components {
              * @default 0
              */
             retries: number;
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}} */
+            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
             retry_text?: string;
             /** @description The node to go to once the reply is saved */
             next: string;
@@ -7187,7 +7187,22 @@ export interface operations {
         'application/json': {
           /** @description The contact writing in */
           phone: string;
-          text: string;
+          text?: string;
+          /** @description The contact taps a reply button (instead of writing `text`) */
+          button_reply?: {
+            /** @description The reply button's id, as the business sent it */
+            id: string;
+            /** @description The reply button's title */
+            title: string;
+          };
+          /** @description The contact taps a list row (instead of writing `text`) */
+          list_reply?: {
+            /** @description The list row's id, as the business sent it */
+            id: string;
+            /** @description The list row's title */
+            title: string;
+            description?: string;
+          };
         };
       };
     };

@@ -47,7 +47,7 @@ export function Simulator() {
       )}
       <div class="simulator">
         <InboundForm contact={contact} onContact={setContact} />
-        {contact && <ConversationView key={contact.id} contactId={contact.id} />}
+        {contact && <ConversationView key={contact.id} contact={contact} />}
       </div>
     </Page>
   );
@@ -148,16 +148,26 @@ function ContactPicker(props: { phone: string; onPhone: (phone: string) => void;
   );
 }
 
-function ConversationView({ contactId }: { contactId: string }) {
+function ConversationView({ contact }: { contact: Contact }) {
   const conversation = useAsync(
-    () => dashboard.get<Conversation>(`simulator/messages?contact_id=${encodeURIComponent(contactId)}`),
-    [contactId],
+    () => dashboard.get<Conversation>(`simulator/messages?contact_id=${encodeURIComponent(contact.id)}`),
+    [contact.id],
   );
   const { reload } = conversation;
   useEffect(() => {
     const timer = setInterval(() => document.visibilityState === 'visible' && reload(), REFRESH_MS);
     return () => clearInterval(timer);
   }, [reload]);
+  const [tapError, setTapError] = useState<unknown>(null);
+  const tap = async (choice: Choice) => {
+    setTapError(null);
+    try {
+      await action('simulate-inbound-message', { phone: contact.phone, [choice.kind]: choice.reply });
+      reload();
+    } catch (error) {
+      setTapError(error);
+    }
+  };
   const messages = conversation.data?.messages ?? [];
 
   return (
@@ -168,20 +178,14 @@ function ConversationView({ contactId }: { contactId: string }) {
           Refresh
         </button>
       </div>
-      <ErrorNote error={conversation.error} />
+      <ErrorNote error={conversation.error ?? tapError} />
       {messages.length === 0 && !conversation.loading && <p class="muted">No messages yet.</p>}
       <ol class="sim-bubbles" aria-live="polite" aria-label="Messages, oldest first">
         {messages.map((message) => (
           <li key={message.id} class={`sim-bubble ${message.direction}`}>
             <span class="visually-hidden">{message.direction === 'inbound' ? 'Contact: ' : 'Parley: '}</span>
             <span class="sim-bubble-text">{summary(message)}</span>
-            {buttonsOf(message).length > 0 && (
-              <span class="sim-bubble-buttons">
-                {buttonsOf(message).map((title) => (
-                  <span key={title}>{title}</span>
-                ))}
-              </span>
-            )}
+            <Choices message={message} onTap={(choice) => void tap(choice)} />
             <small class="sim-bubble-meta">
               {formatTime(message.created_at)}
               {message.direction === 'outbound' && ` · ${message.status}`}
@@ -191,6 +195,53 @@ function ConversationView({ contactId }: { contactId: string }) {
       </ol>
     </section>
   );
+}
+
+/** A reply button or list row the bot offered; tapping it sends Meta's `button_reply` / `list_reply`. */
+interface Choice {
+  kind: 'button_reply' | 'list_reply';
+  reply: { id: string; title: string; description?: string };
+}
+
+interface Interactive {
+  action?: {
+    button?: unknown;
+    buttons?: { reply?: { id?: unknown; title?: unknown } }[];
+    sections?: { rows?: { id?: unknown; title?: unknown; description?: unknown }[] }[];
+  };
+}
+
+/** The buttons and list rows of a message the bot sent, as buttons the simulated contact can tap. */
+function Choices({ message, onTap }: { message: Message; onTap: (choice: Choice) => void }) {
+  const choices = message.direction === 'outbound' ? choicesOf(message.content.interactive as Interactive) : [];
+  if (choices.length === 0) return null;
+  const list = choices[0]!.kind === 'list_reply';
+  const menu = (message.content.interactive as Interactive).action?.button;
+  return (
+    <span class="sim-bubble-buttons" role="group" aria-label={list ? `List “${String(menu)}”` : 'Reply buttons'}>
+      {choices.map((choice) => (
+        <button key={choice.reply.id} type="button" onClick={() => onTap(choice)}>
+          {choice.reply.title}
+          {choice.reply.description && <small> — {choice.reply.description}</small>}
+        </button>
+      ))}
+    </span>
+  );
+}
+
+function choicesOf(interactive: Interactive | undefined): Choice[] {
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  const buttons = (interactive?.action?.buttons ?? []).flatMap(({ reply }): Choice[] => {
+    const [id, title] = [text(reply?.id), text(reply?.title)];
+    return id && title ? [{ kind: 'button_reply', reply: { id, title } }] : [];
+  });
+  const rows = (interactive?.action?.sections ?? []).flatMap((section) =>
+    (section.rows ?? []).flatMap((row): Choice[] => {
+      const [id, title, description] = [text(row.id), text(row.title), text(row.description)];
+      return id && title ? [{ kind: 'list_reply', reply: { id, title, ...(description && { description }) } }] : [];
+    }),
+  );
+  return [...buttons, ...rows];
 }
 
 /** A message's words, whatever its type: text, buttons, template or media caption. */
@@ -206,14 +257,5 @@ function summary(message: Message): string {
     text(reply?.title) ??
     (message.type === 'template' ? `Template “${text(c.template_name) ?? '?'}”` : null) ??
     `(${message.type})`
-  );
-}
-
-/** The reply buttons a flow offered (the contact answers by typing here: the simulator sends text). */
-function buttonsOf(message: Message): string[] {
-  const interactive = message.content.interactive as
-    { action?: { buttons?: { reply?: { title?: unknown } }[] } } | undefined;
-  return (interactive?.action?.buttons ?? []).flatMap((b) =>
-    typeof b.reply?.title === 'string' ? [b.reply.title] : [],
   );
 }

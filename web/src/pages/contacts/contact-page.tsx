@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, action, dashboard } from '../../api';
-import { Link } from '../../router';
+import { Link, navigate } from '../../router';
+import { TemplateForm } from '../inbox/reply';
 import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
 import { useTagNames, type Contact } from './contacts-list';
 
@@ -60,7 +61,7 @@ export function ContactPage({ id }: { id: string }) {
         </div>
       )}
       <ErrorNote error={activity.error} />
-      {activity.data && <Conversation messages={activity.data.messages} />}
+      {activity.data && <Conversation contactId={id} messages={activity.data.messages} />}
       {activity.data && <Runs title="Sequences" runs={activity.data.sequences} />}
       {activity.data && <Runs title="Flows" runs={activity.data.flows} />}
     </Page>
@@ -224,10 +225,22 @@ function AttributeEditor({ contact, onSaved }: { contact: Contact; onSaved: (c: 
   );
 }
 
-function Conversation({ messages }: { messages: Activity['messages'] }) {
+function Conversation({ contactId, messages }: { contactId: string; messages: Activity['messages'] }) {
+  const [templateOpen, setTemplateOpen] = useState(false);
   return (
     <section aria-labelledby="conversation-title" class="panel">
-      <h2 id="conversation-title">Conversation</h2>
+      <div class="panel-header">
+        <h2 id="conversation-title">Conversation</h2>
+        <div class="page-actions">
+          <Link class="button" href={`/inbox/${contactId}`}>
+            {messages.length === 0 ? 'Start a conversation' : 'Open in the inbox'}
+          </Link>
+          <button type="button" aria-expanded={templateOpen} onClick={() => setTemplateOpen(!templateOpen)}>
+            Send a template
+          </button>
+        </div>
+      </div>
+      {templateOpen && <TemplateForm contactId={contactId} onSent={() => navigate(`/inbox/${contactId}`)} />}
       {messages.length === 0 ? (
         <p class="muted">No messages yet.</p>
       ) : (

@@ -208,7 +208,8 @@ async function sendReply(contactId: string, text: string, file: File | null, rep
   });
 }
 
-function TemplateForm({ contactId, onSent }: { contactId: string; onSent: () => void }) {
+/** Picks an approved template, asks for each of its variables and sends it (the inbox and the contact page). */
+export function TemplateForm({ contactId, onSent }: { contactId: string; onSent: () => void }) {
   const templates = useAsync(() => action<Template[]>('list-templates', { status: 'APPROVED' }), []);
   const approved = (templates.data ?? []).filter((t) => t.status === 'APPROVED');
   const [templateId, setTemplateId] = useState('');
