@@ -22,9 +22,9 @@ import * as templateParameters from './migrations/0018_template_parameters.js';
 import * as templateSubmission from './migrations/0019_template_submission.js';
 import * as channels from './migrations/0020_channels.js';
 import * as thread from './migrations/0021_thread.js';
-import * as campaignHeaderMedia from './migrations/0026_automation.js';
-import * as reports from './migrations/0024_reports.js';
-import * as liveEvents from './migrations/0023_live_events.js';
+import * as liveEvents from './migrations/0022_live_events.js';
+import * as reports from './migrations/0023_reports.js';
+import * as campaignHeaderMedia from './migrations/0024_campaign_header_media.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -51,9 +51,9 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0019_template_submission': templateSubmission,
   '0020_channels': channels,
   '0021_thread': thread,
-  '0026_automation': campaignHeaderMedia,
-  '0024_reports': reports,
-  '0023_live_events': liveEvents,
+  '0022_live_events': liveEvents,
+  '0023_reports': reports,
+  '0024_campaign_header_media': campaignHeaderMedia,
 };
 
 class InCodeProvider implements MigrationProvider {
