@@ -193,6 +193,10 @@ async function main(): Promise<void> {
     await shoot(page, `/campaigns/${campaignId}`, 'h1', 'campaign.png', true);
     const today = new Date().toISOString().slice(0, 10);
     const weekAgo = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
+    await shoot(page, '/contacts', '.contacts-table tbody tr', 'contacts.png');
+    await page.setViewportSize({ width: 375, height: 740 });
+    await shoot(page, `/inbox/${contactId}`, '.thread .bubble', 'inbox-phone.png');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await shoot(page, `/reports?from=${weekAgo}&to=${today}`, 'table', 'reports.png', true);
   } finally {
     await browser.close();
