@@ -6,6 +6,7 @@ import { principalOf, sessionUserOf, type Api } from '../http/types.js';
 import { actionErrors } from '../http/responses.js';
 import { recentMessages } from '../messages/recent-messages.js';
 import type { Deps } from '../shared/context.js';
+import { looksPubliclyReachable } from '../shared/public-address.js';
 import type { ChannelService } from './channel.service.js';
 import {
   AddChannelBody,
@@ -100,6 +101,7 @@ export function registerChannelDashboardRoutes(
     return {
       channel: await channels.get(user),
       webhook_url: `${config.publicBaseUrl}/webhooks/whatsapp`,
+      webhook_url_public: looksPubliclyReachable(new URL(config.publicBaseUrl)),
       verify_token_set: config.whatsappVerifyToken !== null,
       app_secret_set: config.whatsappAppSecret !== null,
       // The handshake secret is for whoever connects the number in Meta: owners only.

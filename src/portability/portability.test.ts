@@ -322,7 +322,7 @@ const BAD_FIELDS: [string, (d: WorkspaceData) => void, string, boolean][] = [
   [
     'header without content',
     (d) => (d.templates![1]!.translations[0]!.header_type = 'TEXT'),
-    '/templates/1/translations/0/header_content: a TEXT header needs header_content',
+    "/templates/1/translations/0/header_content: a text header needs its content (the text, or the media's link)",
     true,
   ],
   [

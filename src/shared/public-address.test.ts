@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createWorkspace } from '../../test/factories.js';
 import { ENGINE, startServer } from '../../test/server.js';
+import { looksPubliclyReachable } from './public-address.js';
 
 // As deployed (no PARLEY_ALLOW_PRIVATE_WEBHOOKS). Every check here happens when the URL is saved:
 // nothing is resolved or connected to.
@@ -77,5 +78,17 @@ describe(`private call-out targets are refused when saved (${ENGINE})`, () => {
       const response = await ws.action('create-webhook', { url, events: ['new-message-received'] });
       assert.equal(response.status, 200, `${url}: ${response.text}`);
     }
+  });
+});
+
+describe('the webhook callback URL shown in Settings → Channel', () => {
+  test('is flagged when Meta could not reach it', () => {
+    const reachable = (url: string) => looksPubliclyReachable(new URL(url));
+    assert.equal(reachable('https://parley.example.com'), true);
+    assert.equal(reachable('https://203.0.113.10:8443'), true);
+    for (const local of ['https://127.0.0.1:8443', 'https://localhost:8443', 'https://[::1]', 'https://10.0.0.5']) {
+      assert.equal(reachable(local), false, local);
+    }
+    assert.equal(reachable('https://parley:8443'), false, 'a single-label name resolves only on a local network');
   });
 });

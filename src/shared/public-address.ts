@@ -109,3 +109,13 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
     return callback(null, addresses[0]!.address, addresses[0]!.family);
   });
 };
+
+/**
+ * Whether the internet (Meta's webhooks) could reach this URL: not a private or loopback address,
+ * nor a single-label name such as `parley` that only a local network resolves. A hint, not a check:
+ * a public name may still be firewalled.
+ */
+export function looksPubliclyReachable(url: URL): boolean {
+  const host = hostOf(url);
+  return !isPrivateHost(url) && (isIP(host) !== 0 || host.includes('.'));
+}

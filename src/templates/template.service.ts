@@ -89,7 +89,9 @@ export function createTemplateService({ db, clock, newId }: Deps, cursors: Curso
 
 /** A translation's header rule, shared with the import's up-front validation: a header needs its content. */
 export function headerProblem(t: Pick<TranslationInput, 'header_type' | 'header_content'>): string | null {
-  return t.header_type && !t.header_content ? `a ${t.header_type} header needs header_content` : null;
+  if (!t.header_type || t.header_content) return null;
+  const kind = t.header_type.toLowerCase();
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} header needs its content (the text, or the media's link)`;
 }
 
 /** Problems upsert would meet, named by translation index so a form can show each beside its input. */

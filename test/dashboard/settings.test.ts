@@ -69,6 +69,8 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
       await page.getByTestId('webhook-url').textContent(),
       `${server.config.publicBaseUrl}/webhooks/whatsapp`,
     );
+    // The test server's address is loopback, which Meta could never call.
+    await page.getByTestId('webhook-url-warning').getByText('Meta cannot reach this address').waitFor();
     assert.equal(await page.getByTestId('verify-token').textContent(), 'verify-me-please');
     await screenshot(page, 'settings-channel-simulator');
     // The default channel's form (the Numbers section below has its own, with the same labels).

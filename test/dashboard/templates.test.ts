@@ -188,7 +188,7 @@ describe(`dashboard: templates (${ENGINE})`, () => {
     await first.getByLabel('Header', { exact: true }).selectOption('IMAGE');
     await first.getByLabel('Body').fill('Hello');
     await page.getByRole('button', { name: 'Create template' }).click();
-    await first.locator('small.error', { hasText: 'a IMAGE header needs header_content' }).waitFor();
+    await first.locator('small.error', { hasText: 'an image header needs its content' }).waitFor();
     assert.equal(await first.getByLabel('Header media URL').getAttribute('aria-invalid'), 'true');
     await first.getByLabel('Header media URL').fill('https://example.com/a.png');
     await page.getByRole('button', { name: 'Create template' }).click();

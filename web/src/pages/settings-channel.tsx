@@ -22,6 +22,7 @@ interface Channel {
 interface ChannelState {
   channel: Channel;
   webhook_url: string;
+  webhook_url_public: boolean;
   verify_token_set: boolean;
   app_secret_set: boolean;
   verify_token: string | null;
@@ -382,6 +383,13 @@ function Webhook({ state }: { state: ChannelState }) {
         <dt>Callback URL</dt>
         <dd class="secret">
           <code data-testid="webhook-url">{state.webhook_url}</code> <CopyButton text={state.webhook_url} />
+          {!state.webhook_url_public && (
+            <p class="warning-text" data-testid="webhook-url-warning">
+              Meta cannot reach this address: it names this machine or a private network. Set{' '}
+              <code>PUBLIC_BASE_URL</code> to the https address the internet reaches Parley at (for example through a
+              tunnel or your proxy) and restart.
+            </p>
+          )}
         </dd>
         <dt>Verify token</dt>
         <dd class="secret">
