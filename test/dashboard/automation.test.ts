@@ -191,6 +191,10 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
       await page.getByLabel('Node node_2 id').getAttribute('id'),
     );
     await page.getByLabel('Node node_2 type').selectOption('wait_for_reply');
+    await page.getByLabel('Node node_2 timeout: amount').fill('0');
+    await page.getByRole('button', { name: 'Save flow' }).click();
+    await page.getByText('Timeout must be more than zero').waitFor();
+    assert.doesNotMatch((await page.locator('main').textContent())!, /ISO 8601|PT30M/);
     await page.getByLabel('Node node_2 timeout: amount').fill('2');
     await page.getByLabel('Node node_2 timeout: unit').selectOption('H');
     await page.getByRole('button', { name: 'Add node', exact: true }).click();

@@ -118,6 +118,8 @@ export function plainMessage(message: string): string {
     [/^must be (<=|<) (\S+)$/, (op, n) => `must be ${op === '<=' ? 'at most' : 'less than'} ${n}`],
     [/^must be equal to one of the allowed values$/, () => 'must be one of the choices offered'],
     [/^must NOT have additional properties$/, () => 'has a value this form does not send'],
+    // The forms ask for a duration as a number and a unit, so the only wrong one is nothing at all.
+    [/^must be an ISO 8601 duration greater than zero/, () => 'must be more than zero'],
   ];
   for (const [pattern, words] of rules) {
     const found = pattern.exec(message);

@@ -1,5 +1,5 @@
 import { useId, useState } from 'preact/hooks';
-import { action, api, ApiError, dashboard } from '../../api';
+import { action, api, ApiError, dashboard, plainMessage } from '../../api';
 import { Link } from '../../router';
 import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
 
@@ -85,7 +85,7 @@ export interface FieldProblem {
 
 /**
  * The problems of a failed save as JSON Pointers: the services name `/steps/0/delay`, while the
- * request-schema check names `steps.0.delay`; both become the pointer.
+ * request-schema check names `steps.0.delay`; both become the pointer, and the message is in words.
  */
 export function problemsOf(error: unknown): FieldProblem[] {
   if (!(error instanceof ApiError)) return [];
@@ -95,7 +95,7 @@ export function problemsOf(error: unknown): FieldProblem[] {
     const key = `${pointer} ${message}`;
     if (seen.has(key)) return []; // a union's variants repeat the problems of the fields they share
     seen.add(key);
-    return [{ field: pointer, message }];
+    return [{ field: pointer, message: plainMessage(message) }];
   });
 }
 
