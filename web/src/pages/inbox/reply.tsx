@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
 import { ErrorNote, TextField, formatTime, useAsync, useSubmit } from '../../ui';
 import { base64Of, EmojiPicker, QuickReplyMenu, useQuickReplies, type QuickReply } from './composer-tools';
+import { reachedBySkimming } from './shortcuts';
 import type { InboxMessage, Thread } from './types';
 
 interface Template {
@@ -45,8 +46,11 @@ export function ReplyBox(props: {
   const fileInput = useRef<HTMLInputElement>(null);
   const matches = useQuickReplies(text);
   useEffect(() => setTemplateOpen(false), [contact.id]);
-  // Opening a conversation is for answering it: the reply box has the focus (the page stays at the newest message).
-  useEffect(() => box.current?.focus({ preventScroll: true }), [contact.id, win.open, mode, replyTo?.id]);
+  // Opening a conversation is for answering it: the reply box has the focus (the page stays at the newest
+  // message), unless j/k brought the reader here and the keys must keep moving between conversations.
+  useEffect(() => {
+    if (!reachedBySkimming(contact.id)) box.current?.focus({ preventScroll: true });
+  }, [contact.id, win.open, mode, replyTo?.id]);
   useEffect(() => setActive(0), [matches.length]);
 
   const clear = () => {

@@ -3,6 +3,14 @@ import { dashboard } from '../../api';
 import { navigate } from '../../router';
 import type { ConversationPage } from './types';
 
+/** The conversation j/k last moved to: it is being read, not answered yet. */
+let skimmedTo: string | null = null;
+
+/** Whether this conversation was reached with j/k, which keeps the focus off its reply box. */
+export function reachedBySkimming(contactId: string): boolean {
+  return skimmedTo === contactId;
+}
+
 /** The conversations the list last showed, in order: where "next" and "previous" lead from a thread. */
 let order: string[] = [];
 
@@ -41,6 +49,7 @@ const SHORTCUTS = [
   { keys: 'r', does: 'Write a reply' },
   { keys: '/', does: 'Search conversations' },
   { keys: '?', does: 'Show these shortcuts' },
+  { keys: 'Esc', does: 'Leave the reply box, so these keys work' },
 ];
 
 /** Whether the key was typed into a field (shortcuts are letters a user may be typing). */
@@ -67,10 +76,19 @@ export function InboxShortcuts({ contactId }: { contactId?: string }) {
   }, [help]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      // A thread opens with the reply box focused; Escape hands the keys back to the shortcuts.
+      if (event.key === 'Escape' && typing(event.target) && !event.defaultPrevented) {
+        (event.target as HTMLElement).blur();
+        return;
+      }
       if (event.metaKey || event.ctrlKey || event.altKey || typing(event.target)) return;
       const step = event.key === 'j' ? 1 : event.key === 'k' ? -1 : 0;
       if (step !== 0 && contactId) {
-        void neighbourOf(contactId, step).then((id) => id && navigate(`/inbox/${id}`));
+        void neighbourOf(contactId, step).then((id) => {
+          if (!id) return;
+          skimmedTo = id;
+          navigate(`/inbox/${id}`);
+        });
       } else if (step !== 0) focusAlongList(step);
       else if (event.key === 'r') document.getElementById('reply-text')?.focus();
       else if (event.key === '/') document.getElementById('conversation-search')?.focus();
