@@ -6,39 +6,20 @@ import {
   documented,
   documentedWebhook,
   inboundMessageWebhook,
-  inboundTextWebhook,
   statusWebhook,
 } from '../../src/webhooks/whatsapp.fixtures.js';
-import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
+import { logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
 import { createTemplate } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { API_VERSION, startWhatsappServer } from '../whatsapp.js';
+import { inboxWorld } from './inbox-world.js';
 
 const HOUR = 60 * 60 * 1000;
-const { server, graph, postWebhook, connect } = await startWhatsappServer({ outbox: true });
+const whatsapp = await startWhatsappServer({ outbox: true });
+const { server, graph, postWebhook } = whatsapp;
 const { db } = server.app.services.deps;
 
-/** A workspace on the Graph API stand-in and its owner, who can log in. */
-async function cloudOwner(name: string) {
-  const owner = await createOwner(server, name);
-  const { phoneNumberId } = await connect(owner.workspaceId);
-  return { ...owner, phoneNumberId };
-}
-
-/** A customer writes in through Meta's webhook, now by the server's clock; returns the contact's id. */
-async function customerWrites(owner: { phoneNumberId: string; workspaceId: string }, from: string, text: string) {
-  const response = await postWebhook(
-    inboundTextWebhook({ phoneNumberId: owner.phoneNumberId, from, name: null, text, timestamp: server.clock.now() }),
-  );
-  assert.equal(response.status, 200, response.text);
-  const contact = await db
-    .selectFrom('contacts')
-    .select('id')
-    .where('workspace_id', '=', owner.workspaceId)
-    .where('phone', '=', `+${from}`)
-    .executeTakeFirstOrThrow();
-  return contact.id;
-}
+const { cloudOwner, customerWrites } = inboxWorld(whatsapp);
 
 const sendsTo = (phoneNumberId: string) =>
   graph.requests.filter((r) => r.method === 'POST' && r.path === `/${API_VERSION}/${phoneNumberId}/messages`);

@@ -1,36 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { inboundTextWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
-import { createOwner, logIn, newPage, seriousAccessibilityViolations } from '../browser.js';
+import { logIn, newPage, seriousAccessibilityViolations } from '../browser.js';
 import { asClient, createTemplate, insertMessage } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { API_VERSION, startWhatsappServer } from '../whatsapp.js';
+import { inboxWorld } from './inbox-world.js';
 
-const { server, graph, postWebhook, connect } = await startWhatsappServer({ outbox: true });
-const { db } = server.app.services.deps;
+const whatsapp = await startWhatsappServer({ outbox: true });
+const { server, graph } = whatsapp;
 
-/** A workspace on the Graph API stand-in and its owner, who can log in. */
-async function cloudOwner(name: string) {
-  const owner = await createOwner(server, name);
-  const { phoneNumberId } = await connect(owner.workspaceId);
-  return { ...owner, phoneNumberId };
-}
-
-/** A customer writes in through Meta's webhook, now by the server's clock; returns the contact's id. */
-async function customerWrites(owner: { phoneNumberId: string; workspaceId: string }, from: string, text: string) {
-  const response = await postWebhook(
-    inboundTextWebhook({ phoneNumberId: owner.phoneNumberId, from, name: null, text, timestamp: server.clock.now() }),
-  );
-  assert.equal(response.status, 200, response.text);
-  const contact = await db
-    .selectFrom('contacts')
-    .select('id')
-    .where('workspace_id', '=', owner.workspaceId)
-    .where('phone', '=', `+${from}`)
-    .executeTakeFirstOrThrow();
-  return contact.id;
-}
+const { cloudOwner, customerWrites } = inboxWorld(whatsapp);
 
 /** Where an element is on screen: its top (px from the viewport's top) and whether it is wholly in view. */
 const placeOf = (page: Page, selector: string) =>
