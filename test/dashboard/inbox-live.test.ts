@@ -175,6 +175,7 @@ describe(`dashboard: live inbox (${ENGINE})`, () => {
     await logIn(page, owner);
     const name = page.locator('.conversation-name', { hasText: 'Maximiliane' });
     await name.waitFor();
+    await page.getByRole('button', { name: /Menu\s*1 unread/ }).waitFor();
     const lineHeight = await name.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
     assert.ok((await name.boundingBox())!.height < lineHeight * 1.5, 'the name stays on one line');
     assert.ok(await name.evaluate((el) => el.scrollWidth > el.clientWidth), 'the name is cut with an ellipsis');

@@ -103,6 +103,13 @@ export function Shell({ url }: { url: URL }) {
           onClick={() => setMenuOpen(!menuOpen)}
         >
           Menu
+          {/* On a phone the navigation is folded away: its unread count shows on the button. */}
+          {unread > 0 && (
+            <span class="nav-count">
+              {unread}
+              <span class="visually-hidden"> unread</span>
+            </span>
+          )}
         </button>
         <span class="brand">Parley</span>
         <span class="workspace-name">{workspace.name}</span>
