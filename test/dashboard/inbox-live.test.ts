@@ -157,8 +157,10 @@ describe(`dashboard: live inbox (${ENGINE})`, () => {
     await page.keyboard.press('k');
     await page.waitForURL(first);
     await page.keyboard.press('?');
-    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
     await page.getByRole('button', { name: 'Close' }).click();
+    await help.waitFor({ state: 'hidden' });
     await page.keyboard.press('r');
     await page.waitForFunction(() => document.activeElement?.id === 'reply-text');
 

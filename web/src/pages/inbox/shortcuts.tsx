@@ -112,7 +112,8 @@ export function InboxShortcuts({ contactId }: { contactId?: string }) {
           </div>
         ))}
       </dl>
-      <button type="button" onClick={() => setHelp(false)}>
+      {/* Closed at once (onClose updates the state), so focus is back on the page before the next key. */}
+      <button type="button" onClick={() => dialog.current?.close()}>
         Close
       </button>
     </dialog>
