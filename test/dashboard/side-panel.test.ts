@@ -5,19 +5,22 @@ import type { Page } from 'playwright-core';
 import type { Flow } from '../../src/flows/flow.schema.js';
 import type { Sequence } from '../../src/sequences/sequence.schema.js';
 import { inboundMessageWebhook, inboundTextWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
-import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
+import { logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
 import { createTemplate, ownerApi } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
+import { inboxWorld } from './inbox-world.js';
 
-const { server, postWebhook, connect } = await startWhatsappServer({ outbox: true });
+const whatsapp = await startWhatsappServer({ outbox: true });
+const { server, postWebhook } = whatsapp;
 const { scheduler, outbox } = server.app.services;
+
+const world = inboxWorld(whatsapp);
 
 /** A workspace on the Graph API stand-in: its owner (who logs in) and an API client for the same workspace. */
 async function cloudOwner(name: string) {
-  const owner = await createOwner(server, name);
-  const { phoneNumberId } = await connect(owner.workspaceId);
-  return { ...owner, phoneNumberId, api: await ownerApi(server, owner) };
+  const owner = await world.cloudOwner(name);
+  return { ...owner, api: await ownerApi(server, owner) };
 }
 
 /** The customer writes a text, or taps a reply button, through Meta's webhook; what it starts is sent. */
