@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useLayoutEffect, useState } from 'preact/hooks';
 import { action, api } from '../../api';
 import { Link, navigate } from '../../router';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
@@ -186,8 +186,9 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
 }
 
 /** Brings a node's editor into view and puts the cursor in it (a click in the diagram, a node just added). */
+// A layout effect, so the cursor is in place in the same task the editor appears (an effect waits for a frame).
 function useFocusNode(nodes: FlowNode[], nodeId: string | null, done: () => void) {
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (nodeId === null) return;
     const fieldset = document.querySelector<HTMLElement>(`fieldset[data-node="${CSS.escape(nodeId)}"]`);
     fieldset?.scrollIntoView({ block: 'start' });

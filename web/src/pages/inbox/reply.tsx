@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
 import { ErrorNote, TextField, formatTime, useAsync, useSubmit } from '../../ui';
 import { base64Of, EmojiPicker, QuickReplyMenu, useQuickReplies, type QuickReply } from './composer-tools';
@@ -48,7 +48,8 @@ export function ReplyBox(props: {
   useEffect(() => setTemplateOpen(false), [contact.id]);
   // Opening a conversation is for answering it: the reply box has the focus (the page stays at the newest
   // message), unless j/k brought the reader here and the keys must keep moving between conversations.
-  useEffect(() => {
+  // A layout effect: the cursor is in place in the same task the box appears, not a frame later.
+  useLayoutEffect(() => {
     if (!reachedBySkimming(contact.id)) box.current?.focus({ preventScroll: true });
   }, [contact.id, win.open, mode, replyTo?.id]);
   useEffect(() => setActive(0), [matches.length]);
