@@ -46,7 +46,7 @@ export async function seedThread(dataDir: string, workspaceId: string, userId: s
         type: 'text',
         content: JSON.stringify({ body: `Message ${n}` }),
         status: outbound ? 'read' : 'received',
-        provider_message_id: `wamid.bench${n}`,
+        provider_message_id: `wamid.thread${n}`,
         error: null,
         feed_record: null,
         next_attempt_at: null,
