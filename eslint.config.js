@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'coverage', 'bin', 'eslint.config.js', 'web/dist', 'test-artifacts'] },
+  { ignores: ['node_modules', 'data', '.build', 'coverage', 'bin', 'eslint.config.js', 'web/dist', 'test-artifacts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
