@@ -69,7 +69,7 @@ function QuickReplyForm(props: { quickReply?: QuickReply; onSaved: () => void; o
           onInput={(e) => setBody(e.currentTarget.value)}
         />
         <small class="hint" id={editing ? `answer-hint-${props.quickReply!.id}` : 'answer-hint-new'}>
-          {'{{contact.first_name}}'} becomes the customer’s first name when you insert the answer.
+          <code>{'{{contact.first_name}}'}</code> becomes the customer’s first name when you insert the answer.
         </small>
         {errors.field('body') && <p class="error">{errors.field('body')}</p>}
       </div>
