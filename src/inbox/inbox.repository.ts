@@ -158,6 +158,8 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
           'c.id',
           'c.name',
           'c.phone',
+          'c.email',
+          'c.custom_attributes',
           'c.opted_out_at',
           'c.last_inbound_at',
           'c.window_closed_at',

@@ -142,7 +142,15 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
         before?.at ?? null,
       );
       return {
-        contact: { id: contact.id, name: contact.name, phone: contact.phone, opted_out: contact.opted_out_at !== null },
+        contact: {
+          id: contact.id,
+          name: contact.name,
+          phone: contact.phone,
+          opted_out: contact.opted_out_at !== null,
+          // What a quick reply's placeholders name, filled in the composer.
+          email: contact.email,
+          custom_attributes: JSON.parse(contact.custom_attributes) as Record<string, unknown>,
+        },
         conversation: {
           read_at: at(contact.read_at),
           assignee_id: contact.assignee_id,

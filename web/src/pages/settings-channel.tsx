@@ -103,8 +103,8 @@ function Numbers({ onChanged }: { onChanged: () => void }) {
     <section aria-labelledby="numbers-title">
       <h2 id="numbers-title">Numbers</h2>
       <p class="hint">
-        Replies go out on the number the customer last wrote to; other messages on the default, unless a send names its
-        number (<code>from_phone_number_id</code>).
+        Replies go out on the number the customer last wrote to; other messages on the default, unless an integration
+        names another number when it sends.
       </p>
       <ErrorNote error={list.error ?? removeError} />
       <ul class="settings-numbers" data-testid="numbers">

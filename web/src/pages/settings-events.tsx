@@ -25,8 +25,12 @@ export function WorkspaceEvents() {
       <SettingsNav />
       <p>
         What Meta reported about this workspace's WhatsApp account and number: bans and policy violations, reviews,
-        quality and messaging-limit changes, alerts, and errors such as rate limits. The newest 100 are shown; the API
-        action <code>list-workspace-events</code> reads the same log.
+        quality and messaging-limit changes, alerts, and errors such as rate limits. The newest 100 are shown;
+        integrations can read the same log through the{' '}
+        <a href="/api/docs" target="_blank" rel="noopener">
+          API
+        </a>
+        .
       </p>
       <ErrorNote error={events.error} />
       {events.data?.length === 0 && <p role="status">Meta has reported nothing for this workspace yet.</p>}

@@ -65,8 +65,12 @@ function QuickReplyForm(props: { quickReply?: QuickReply; onSaved: () => void; o
           required
           maxLength={4096}
           aria-invalid={errors.field('body') ? true : undefined}
+          aria-describedby={editing ? `answer-hint-${props.quickReply!.id}` : 'answer-hint-new'}
           onInput={(e) => setBody(e.currentTarget.value)}
         />
+        <small class="hint" id={editing ? `answer-hint-${props.quickReply!.id}` : 'answer-hint-new'}>
+          <code>{'{{contact.first_name}}'}</code> becomes the customer’s first name when you insert the answer.
+        </small>
         {errors.field('body') && <p class="error">{errors.field('body')}</p>}
       </div>
       <ErrorNote error={errors.note} />

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
+import { render } from '../../../../src/automation/render';
 import { action } from '../../api';
 import { useAsync } from '../../ui';
+import type { Thread } from './types';
 
 /** The emoji a support team reaches for; a full picker would outweigh the whole dashboard. */
 const EMOJI = [
@@ -71,6 +73,15 @@ export function useQuickReplies(text: string): QuickReply[] {
   const typed = /^\/([\w-]*)$/.exec(text)?.[1]?.toLowerCase();
   if (typed === undefined) return [];
   return (saved.data ?? []).filter((q) => q.shortcut.startsWith(typed)).slice(0, 8);
+}
+
+/**
+ * A quick reply's text for the open thread's contact: `{{contact.…}}`, `{{attributes.…}}` and
+ * `{{x | "fallback"}}` filled by the automations' renderer, so a saved answer reads as a flow's would.
+ */
+export function fillQuickReply(body: string, contact: Thread['contact']): string {
+  const custom_attributes = JSON.stringify(contact.custom_attributes);
+  return render(body, { contact: { ...contact, custom_attributes }, context: {} });
 }
 
 /** The quick replies matching the typed `/shortcut`, as a listbox the reply box points into. */

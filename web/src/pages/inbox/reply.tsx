@@ -1,7 +1,14 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
 import { ErrorNote, TextField, formatTime, useAsync, useSubmit } from '../../ui';
-import { base64Of, EmojiPicker, QuickReplyMenu, useQuickReplies, type QuickReply } from './composer-tools';
+import {
+  base64Of,
+  EmojiPicker,
+  fillQuickReply,
+  QuickReplyMenu,
+  useQuickReplies,
+  type QuickReply,
+} from './composer-tools';
 import { reachedBySkimming } from './shortcuts';
 import type { InboxMessage, Thread } from './types';
 
@@ -73,7 +80,7 @@ export function ReplyBox(props: {
     area?.focus();
   };
   const pick = (q: QuickReply) => {
-    setText(q.body);
+    setText(fillQuickReply(q.body, contact));
     box.current?.focus();
   };
   const onKeyDown = (e: KeyboardEvent) => {

@@ -62,7 +62,14 @@ export interface ConversationPage {
 }
 
 export interface Thread {
-  contact: { id: string; name: string | null; phone: string; opted_out: boolean };
+  contact: {
+    id: string;
+    name: string | null;
+    phone: string;
+    opted_out: boolean;
+    email: string | null;
+    custom_attributes: Record<string, unknown>;
+  };
   conversation: { read_at: string | null; assignee_id: string | null; done: boolean; needs_person: boolean };
   window: { open: boolean; last_inbound_at: string | null; closes_at: string | null; now: string };
   messages: InboxMessage[];

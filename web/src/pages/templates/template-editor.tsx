@@ -138,7 +138,11 @@ export function TemplateEditor({ id }: { id?: string }) {
               required
               maxLength={512}
               pattern="[a-z0-9_]+"
-              hint="Lower-case letters, digits and _ (Meta’s rule), e.g. order_update"
+              hint={
+                <>
+                  Lower-case letters, digits and _ (Meta’s rule), for example <code>order_update</code>
+                </>
+              }
               error={error?.fieldMessage('name')}
             />
           )}

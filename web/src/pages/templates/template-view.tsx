@@ -74,8 +74,7 @@ export function TemplateView({ id, language }: { id: string; language: string | 
         </select>
         {shown.language !== t.default_language && (
           <small class="hint">
-            The API's get-template shows <code>{t.default_language}</code>; send-template-message can name this
-            language.
+            Sends use <code>{t.default_language}</code> unless they choose this language.
           </small>
         )}
       </div>
