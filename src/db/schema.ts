@@ -509,8 +509,10 @@ export interface ConversationSpanTable {
   opened_at: string;
   /** The first message a person or the API sent after it opened (not automations or campaigns). */
   first_response_at: string | null;
+  /** The member who sent that first response; null when an API token did (or before 0025). */
+  first_responder_id: Generated<string | null>;
   closed_at: string | null;
-  /** The assignee when it was closed, else the agent who closed it. */
+  /** Who its resolution counts for: the assignee when it was closed, else the agent who closed it. */
   agent_id: string | null;
 }
 
