@@ -192,7 +192,8 @@ export interface MessageTable {
 }
 
 /** Who sends an outbound message: a team member, an API token, an automation, or Parley itself (opt-out replies). */
-export type SenderType = 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system';
+export const SENDER_TYPES = ['user', 'api', 'campaign', 'sequence', 'flow', 'system'] as const;
+export type SenderType = (typeof SENDER_TYPES)[number];
 
 /** A staff member's private note in a conversation: never sent to the customer. */
 export interface ConversationNoteTable {
