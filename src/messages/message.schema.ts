@@ -64,6 +64,13 @@ export const TemplateVariables = <T extends TSchema>(value: T, description: stri
     ],
     { description },
   );
+/** A media header's link, as send-template-message, flows' and sequences' template steps take it. */
+export const HeaderMediaUrl = Type.String({
+  maxLength: 2048,
+  description:
+    "https URL of the image, video or document of a media header; default: the template's own header_content",
+});
+
 export const SendTemplateBody = Type.Object(
   {
     ...recipient,
@@ -81,13 +88,7 @@ export const SendTemplateBody = Type.Object(
           "or the body's values in order as an array",
       ),
     ),
-    header_media_url: Type.Optional(
-      Type.String({
-        maxLength: 2048,
-        description:
-          "https URL of the image, video or document of a media header; default: the template's own header_content",
-      }),
-    ),
+    header_media_url: Type.Optional(HeaderMediaUrl),
     button_variables: Type.Optional(
       Type.Array(Variable, {
         maxItems: 10,

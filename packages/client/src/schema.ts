@@ -1943,6 +1943,8 @@ export interface components {
                 | {
                     [key: string]: string;
                   };
+              /** @description https URL of the image, video or document of a media header; default: the template's own header_content */
+              header_media_url?: string;
             }
           | {
               /** @enum {string} */
@@ -2048,6 +2050,8 @@ export interface components {
               | {
                   [key: string]: string;
                 };
+            /** @description https URL of the image, video or document of a media header; default: the template's own header_content */
+            header_media_url?: string;
             /** @description The node to go to next; without it the flow ends after this node */
             next?: string;
           }
@@ -8006,6 +8010,8 @@ export interface operations {
                     | {
                         [key: string]: string;
                       };
+                  /** @description https URL of the image, video or document of a media header; default: the template's own header_content */
+                  header_media_url?: string;
                 }
               | {
                   /** @enum {string} */
