@@ -192,7 +192,8 @@ export interface MessageTable {
 }
 
 /** Who sends an outbound message: a team member, an API token, an automation, or Parley itself (opt-out replies). */
-export type SenderType = 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system';
+export const SENDER_TYPES = ['user', 'api', 'campaign', 'sequence', 'flow', 'system'] as const;
+export type SenderType = (typeof SENDER_TYPES)[number];
 
 /** A staff member's private note in a conversation: never sent to the customer. */
 export interface ConversationNoteTable {
@@ -509,8 +510,10 @@ export interface ConversationSpanTable {
   opened_at: string;
   /** The first message a person or the API sent after it opened (not automations or campaigns). */
   first_response_at: string | null;
+  /** The member who sent that first response; null when an API token did (or before 0025). */
+  first_responder_id: Generated<string | null>;
   closed_at: string | null;
-  /** The assignee when it was closed, else the agent who closed it. */
+  /** Who its resolution counts for: the assignee when it was closed, else the agent who closed it. */
   agent_id: string | null;
 }
 

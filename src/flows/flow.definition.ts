@@ -9,7 +9,7 @@ import {
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import { durationMs } from '../automation/schedule-time.js';
-import { TemplateVariables } from '../messages/message.schema.js';
+import { HeaderMediaUrl, TemplateVariables } from '../messages/message.schema.js';
 import type { FieldError } from '../shared/errors.js';
 
 // Patterns rather than `format`s: TypeBox's checker knows no formats unless registered, and ajv
@@ -124,6 +124,7 @@ export const FlowNodeSchema = Type.Union(
           'Keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1": …, "button_0_1": …}`), or the body placeholder values {{1}}, {{2}}, … in order; values may contain {{...}} placeholders',
         ),
       ),
+      header_media_url: Type.Optional(HeaderMediaUrl),
       next: Next,
     }),
     node('send_buttons', 'Sends a message with up to 3 reply buttons', {

@@ -14,7 +14,7 @@ import { textContent, type OutboundContent } from '../messages/outbound/content.
 import type { Outbound } from '../messages/outbound/outbound.js';
 import { isRefusal } from '../messages/outbound/rules.js';
 import { mapVariables } from '../messages/outbound/template-variables.js';
-import { templateContent } from '../messages/outbound/template.js';
+import { checkHeaderMedia, templateContent } from '../messages/outbound/template.js';
 import { emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { AppError, errors, validOrNull } from '../shared/errors.js';
@@ -132,6 +132,7 @@ export function createFlowService(
         template_id: template.id,
         language: node.language,
         variables,
+        header_media_url: node.header_media_url,
       });
       return await send(trx, run, contact, { type: 'template', content });
     } catch (error) {
@@ -449,14 +450,7 @@ export function createFlowService(
       const id = await db.transaction().execute(async (trx) => {
         const flows = flowRepository(trx);
         for (const [i, node] of definition.nodes.entries()) {
-          if (
-            node.type === 'send_template' &&
-            !(await templateRepository(trx).findById(caller.workspaceId, node.template_id.toLowerCase()))
-          ) {
-            throw errors.validationMany([
-              { field: `/definition/nodes/${i}/template_id`, message: 'names no template of this workspace' },
-            ]);
-          }
+          if (node.type === 'send_template') await checkTemplateNode(trx, caller.workspaceId, node, i);
         }
         const existing = input.id ? await flows.find(caller.workspaceId, input.id) : undefined;
         if (input.id && !existing) throw errors.notFound('flow', 'id');
@@ -592,6 +586,23 @@ function interactiveOf(
     };
   }
   return { type: 'list', body, action: { button: node.button, sections: node.sections } };
+}
+
+/** A template node must name a template of the workspace, and give a media header's link unless the template has a sample. */
+async function checkTemplateNode(
+  trx: Kysely<Database>,
+  workspaceId: string,
+  node: Extract<FlowNode, { type: 'send_template' }>,
+  index: number,
+): Promise<void> {
+  const templates = templateRepository(trx);
+  const template = await templates.findById(workspaceId, node.template_id.toLowerCase());
+  if (!template) {
+    throw errors.validationMany([
+      { field: `/definition/nodes/${index}/template_id`, message: 'names no template of this workspace' },
+    ]);
+  }
+  checkHeaderMedia(await templates.translations([template.id]), node, `/definition/nodes/${index}/header_media_url`);
 }
 
 export type FlowService = ReturnType<typeof createFlowService>;

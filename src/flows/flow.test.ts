@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
+import { createTemplate } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
 import type { FlowRecord } from '../triggers/trigger.schema.js';
@@ -111,6 +112,53 @@ async function saveFlow(cloud: CloudWorkspace, definition: object) {
 }
 
 describe(`flows (${ENGINE})`, () => {
+  test('save-flow: a template node takes header_media_url, Meta gets it as the header image; refused without one', async () => {
+    const cloud = await cloudWorkspace();
+    const template = await createTemplate(server.app.services, cloud.ws.workspaceId, {
+      name: `photo_${randomInt(1e9)}`,
+      // A synced template's sample is Meta's upload handle (not a link): a send must give the image.
+      translations: [
+        {
+          language: 'en_US',
+          status: 'APPROVED',
+          header_type: 'IMAGE',
+          header_content: '4::aW1hZ2U=:ARb',
+          body: 'New!',
+        },
+      ],
+    });
+    const definition = (extra: object) => ({
+      start: 'photo',
+      nodes: [{ id: 'photo', type: 'send_template', template_id: template.id, ...extra }],
+    });
+    const refused = await cloud.ws.action<{ code: string; errors: { field: string }[] }>('save-flow', {
+      name: `Photo ${randomInt(1e9)}`,
+      definition: definition({}),
+    });
+    assert.equal(refused.status, 422, refused.text);
+    assert.equal(refused.body.code, 'header_media_required');
+    assert.deepEqual(
+      refused.body.errors.map((e) => e.field),
+      ['/definition/nodes/0/header_media_url'],
+    );
+
+    const link = 'https://shop.example/new.jpg';
+    const flow = await saveFlow(cloud, definition({ header_media_url: link }));
+    const customer = phone();
+    const run = await cloud.ws.action<FlowRecord>('trigger-flow', { flow_id: flow.id, phone: customer });
+    assert.equal(run.status, 200, run.text);
+    outbox.wake();
+    await outbox.idle();
+    const sent = graph.requests
+      .filter((r) => r.path === `/${API_VERSION}/${cloud.phoneNumberId}/messages`)
+      .map((r) => r.body as { to: string; template?: { components: unknown } })
+      .find((body) => body.to === customer);
+    // Meta's "Send template messages", media header: {type: "header", parameters: [{type: "image", image: {link}}]}.
+    assert.deepEqual(sent?.template?.components, [
+      { type: 'header', parameters: [{ type: 'image', image: { link } }] },
+    ]);
+  });
+
   test('a keyword starts the flow; button reply, question with a retry, webhook, tag, answer', async () => {
     const cloud = await cloudWorkspace();
     const flow = await saveFlow(cloud, supportFlow());

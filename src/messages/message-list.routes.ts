@@ -4,13 +4,14 @@ import type { ContactService } from '../contacts/contact.service.js';
 import type { Database } from '../db/schema.js';
 import { actionErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
-import { ListMessagesBody, MESSAGE_LIST_MAX, MessageSchema } from './message.schema.js';
+import { ListedMessageSchema, ListMessagesBody, MESSAGE_LIST_MAX } from './message.schema.js';
 import { latestMessages } from './recent-messages.js';
 
 const DEFAULT_LIMIT = 50;
 
 /** list-messages: a contact's conversation, newest first (additive to the spec; agents read history with it). */
 export function registerMessageListRoutes(app: Api, deps: { contacts: ContactService; db: Kysely<Database> }): void {
+  app.addSchema(ListedMessageSchema);
   app.post(
     '/api/v1/actions/list-messages',
     {
@@ -19,9 +20,12 @@ export function registerMessageListRoutes(app: Api, deps: { contacts: ContactSer
         operationId: 'listMessages',
         tags: ['Messages'],
         summary: "A contact's latest messages, newest first",
-        description: `The contact's messages in both directions (inbound \`received\`, outbound with their delivery status), newest first (created_at, then id, descending): the latest \`limit\` (default ${DEFAULT_LIMIT}, at most ${MESSAGE_LIST_MAX}).`,
+        description: `The contact's messages in both directions (inbound \`received\`, outbound with their delivery status), newest first (created_at, then id, descending): the latest \`limit\` (default ${DEFAULT_LIMIT}, at most ${MESSAGE_LIST_MAX}). Each outbound message names its \`sender\`, as the dashboard's conversation does: \`{ "type": "user", "id", "name" }\` for a team member, \`api\` for an API token, \`campaign\`, \`sequence\` or \`flow\` for an automation, \`system\` for Parley's own opt-out confirmation; inbound messages have \`sender: null\`. Private notes are staff-only and never listed.`,
         body: ListMessagesBody,
-        response: { 200: Type.Array(Type.Ref(MessageSchema), { maxItems: MESSAGE_LIST_MAX }), ...actionErrors(404) },
+        response: {
+          200: Type.Array(Type.Ref(ListedMessageSchema), { maxItems: MESSAGE_LIST_MAX }),
+          ...actionErrors(404),
+        },
       },
     },
     async (request) => {

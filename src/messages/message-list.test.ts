@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createWorkspace } from '../../test/factories.js';
+import { createOwner } from '../../test/browser.js';
+import { logInOverHttp } from '../../test/dashboard-session.js';
+import { createWorkspace, ownerApi } from '../../test/factories.js';
 import { ENGINE, startServer } from '../../test/server.js';
 import type { Contact } from '../contacts/contact.schema.js';
-import type { Message } from './message.schema.js';
+import type { ListedMessage, Message } from './message.schema.js';
 
 const server = await startServer();
 
@@ -36,6 +38,34 @@ describe(`list-messages (${ENGINE})`, () => {
       latest.body.map((message) => message.id),
       all.body.slice(0, 2).map((message) => message.id),
     );
+  });
+
+  test('list-messages › names who sent each outbound message; never lists a private note', async () => {
+    const owner = await createOwner(server, 'Senders');
+    const session = await logInOverHttp(server, owner);
+    const api = await ownerApi(server, owner);
+    const phone = '+14155550124';
+    const inbound = await api.action<Message>('simulate-inbound-message', { phone, text: 'hello' });
+    const { contact_id } = inbound.body;
+    server.clock.advance(1_000);
+    const byMember = await session.send('POST', '/api/v1/actions/send-text-message', { contact_id, message: 'member' });
+    assert.equal(byMember.status, 200, byMember.text);
+    const note = await session.send('POST', `/api/dashboard/conversations/${contact_id}/notes`, { body: 'staff only' });
+    assert.equal(note.status, 200, note.text);
+    server.clock.advance(1_000);
+    assert.equal((await api.action('send-text-message', { contact_id, message: 'token' })).status, 200);
+
+    const listed = await api.action<ListedMessage[]>('list-messages', { contact_id });
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(
+      listed.body.map((message) => [message.content.body, message.sender]),
+      [
+        ['token', { type: 'api', id: api.tokenId, name: 'test' }],
+        ['member', { type: 'user', id: owner.userId, name: owner.email }],
+        ['hello', null],
+      ],
+    );
+    assert.doesNotMatch(listed.text, /staff only/);
   });
 
   test('list-messages › a contact without messages has an empty list', async () => {

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ContactId, PhoneRef } from '../contacts/contact.schema.js';
+import { SENDER_TYPES } from '../db/schema.js';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 
 /** Meta's limit on a text message body. */
@@ -63,6 +64,13 @@ export const TemplateVariables = <T extends TSchema>(value: T, description: stri
     ],
     { description },
   );
+/** A media header's link, as send-template-message, flows' and sequences' template steps take it. */
+export const HeaderMediaUrl = Type.String({
+  maxLength: 2048,
+  description:
+    "https URL of the image, video or document of a media header; default: the template's own header_content",
+});
+
 export const SendTemplateBody = Type.Object(
   {
     ...recipient,
@@ -80,13 +88,7 @@ export const SendTemplateBody = Type.Object(
           "or the body's values in order as an array",
       ),
     ),
-    header_media_url: Type.Optional(
-      Type.String({
-        maxLength: 2048,
-        description:
-          "https URL of the image, video or document of a media header; default: the template's own header_content",
-      }),
-    ),
+    header_media_url: Type.Optional(HeaderMediaUrl),
     button_variables: Type.Optional(
       Type.Array(Variable, {
         maxItems: 10,
@@ -339,6 +341,32 @@ export const MessageSchema = Type.Object(
   { $id: 'Message' },
 );
 export type Message = Static<typeof MessageSchema>;
+
+/** Who sent an outbound message, as the dashboard's thread names them. */
+const SenderSchema = Type.Union(
+  [
+    Type.Object({
+      type: Type.String({
+        enum: [...SENDER_TYPES],
+        description:
+          '`user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation)',
+      }),
+      id: NullableField(Uuid('The member, token, campaign, sequence or flow; null for `system`')),
+      name: Type.String({
+        description:
+          "The member's name (else email), or the token's, campaign's, sequence's or flow's name; empty once it is deleted",
+      }),
+    }),
+    Type.Null(),
+  ],
+  { description: 'Outbound: who sent it; null for inbound messages and for outbound ones older than the record' },
+);
+
+/** A message as list-messages returns it: with who sent it. */
+export const ListedMessageSchema = Type.Intersect([Type.Ref(MessageSchema), Type.Object({ sender: SenderSchema })], {
+  $id: 'ListedMessage',
+});
+export type ListedMessage = Static<typeof ListedMessageSchema>;
 
 /** The most messages list-messages returns in one call. */
 export const MESSAGE_LIST_MAX = 100;

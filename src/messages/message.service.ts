@@ -61,9 +61,11 @@ export function createMessageService(
     channelId: string | null,
   ): Promise<Message> {
     const [message, queued] = await db.transaction().execute(async (trx) => {
-      const prepared = await outbound.queueNow(trx, contact, content, senderOf(caller), channelId);
+      const sender = senderOf(caller);
+      const prepared = await outbound.queueNow(trx, contact, content, sender, channelId);
       if (isRefusal(prepared)) throw problemOf(prepared);
-      await conversationSpans(trx).responded(caller.workspaceId, contact.id, prepared.created_at);
+      const responderId = sender.type === 'user' ? sender.id : null;
+      await conversationSpans(trx).responded(caller.workspaceId, contact.id, prepared.created_at, responderId);
       return [prepared, queuedIn(trx)] as const;
     });
     wakeFor(queued);

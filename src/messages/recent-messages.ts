@@ -1,19 +1,23 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { namedSenders } from '../inbox/senders.js';
 import { errors } from '../shared/errors.js';
 import { presentMessage } from './message.presenter.js';
-import type { Message } from './message.schema.js';
+import type { ListedMessage } from './message.schema.js';
 
 /** How much of a conversation the simulator shows. */
 const RECENT = 50;
 
-/** A contact's latest `limit` messages in both directions, newest first (the list-messages action). */
+/**
+ * A contact's latest `limit` messages in both directions, newest first, each with who sent it (the
+ * list-messages action). Private notes live apart and never appear here.
+ */
 export async function latestMessages(
   db: Kysely<Database>,
   workspaceId: string,
   contact: { id: string; phone: string },
   limit: number,
-): Promise<Message[]> {
+): Promise<ListedMessage[]> {
   const rows = await db
     .selectFrom('messages')
     .selectAll()
@@ -23,7 +27,8 @@ export async function latestMessages(
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((row) => presentMessage({ ...row, contact_phone: contact.phone }));
+  const senderOf = await namedSenders(db, workspaceId, rows);
+  return rows.map((row) => ({ ...presentMessage({ ...row, contact_phone: contact.phone }), sender: senderOf(row) }));
 }
 
 /** A contact and their latest messages in both directions, oldest first (for the Simulator panel). */
@@ -31,7 +36,7 @@ export async function recentMessages(
   db: Kysely<Database>,
   workspaceId: string,
   contactId: string,
-): Promise<{ contact: { id: string; phone: string; name: string | null }; messages: Message[] }> {
+): Promise<{ contact: { id: string; phone: string; name: string | null }; messages: ListedMessage[] }> {
   const contact = await db
     .selectFrom('contacts')
     .select(['id', 'phone', 'name'])

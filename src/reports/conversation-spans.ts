@@ -31,11 +31,14 @@ export function conversationSpans(db: Db) {
         .execute();
     },
 
-    /** A person or the API sent a message: the open span's first response, if it had none. */
-    async responded(workspaceId: string, contactId: string, at: string): Promise<void> {
+    /**
+     * A person or the API sent a message: the open span's first response, if it had none, credited to
+     * `responderId` (the member who sent it; null for an API token).
+     */
+    async responded(workspaceId: string, contactId: string, at: string, responderId: string | null): Promise<void> {
       await db
         .updateTable('conversation_spans')
-        .set({ first_response_at: at })
+        .set({ first_response_at: at, first_responder_id: responderId })
         .where('workspace_id', '=', workspaceId)
         .where('contact_id', '=', contactId)
         .where('closed_at', 'is', null)

@@ -17,6 +17,7 @@ function tableOf(report: Report, table: ReportTable): Cell[][] {
         [
           'Agent',
           'Conversations closed',
+          'Answered first',
           'First response median (s)',
           'First response p90 (s)',
           'Resolution median (s)',
@@ -25,6 +26,7 @@ function tableOf(report: Report, table: ReportTable): Cell[][] {
         ...report.response_times.map((row) => [
           row.agent?.name ?? 'Everyone',
           row.conversations,
+          row.answered,
           row.first_response.median_seconds,
           row.first_response.p90_seconds,
           row.resolution.median_seconds,

@@ -31,11 +31,20 @@ export function reportRepository(db: Db) {
         .where('s.opened_at', '<', range.end)
         .execute(),
 
-    /** The conversations closed within the range, with their times and the agent they count for. */
+    /** The conversations closed within the range, with their times, who answered first and who closed them. */
     closed: (workspaceId: string, range: Span) =>
       spans(workspaceId)
         .leftJoin('users as u', 'u.id', 's.agent_id')
-        .select(['s.opened_at', 's.first_response_at', 's.closed_at', 's.agent_id', 'u.name as agent_name'])
+        .leftJoin('users as r', 'r.id', 's.first_responder_id')
+        .select([
+          's.opened_at',
+          's.first_response_at',
+          's.closed_at',
+          's.agent_id',
+          'u.name as agent_name',
+          's.first_responder_id',
+          'r.name as first_responder_name',
+        ])
         .where('s.closed_at', '>=', range.start)
         .where('s.closed_at', '<', range.end)
         .execute(),

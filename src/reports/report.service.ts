@@ -160,27 +160,33 @@ export function createReportService(deps: Deps) {
 
 type ClosedSpan = Awaited<ReturnType<ReturnType<typeof reportRepository>['closed']>>[number];
 
-/** First-response and resolution times of the conversations closed in the range: everyone first, then per agent. */
+/**
+ * First-response and resolution times of the conversations closed in the range: everyone first, then
+ * per agent. A first response counts for the member who sent it; a resolution for the closing agent.
+ */
 function responseTimes(rows: ClosedSpan[]) {
-  const groups = new Map<string, { agent: { id: string; name: string } | null; rows: typeof rows }>();
-  groups.set('', { agent: null, rows });
+  const agents = new Map<string, { id: string; name: string }>();
+  const meet = (id: string | null, name: string | null) => {
+    if (id && !agents.has(id)) agents.set(id, { id, name: name ?? 'Removed member' });
+  };
   for (const row of rows) {
-    if (!row.agent_id) continue;
-    const group = groups.get(row.agent_id) ?? {
-      agent: { id: row.agent_id, name: row.agent_name ?? 'Removed member' },
-      rows: [],
-    };
-    group.rows.push(row);
-    groups.set(row.agent_id, group);
+    meet(row.first_responder_id, row.first_responder_name);
+    meet(row.agent_id, row.agent_name);
   }
-  return [...groups.values()].map(({ agent, rows: closed }) => ({
-    agent,
-    conversations: closed.length,
-    first_response: spread(
-      closed.filter((row) => row.first_response_at).map((row) => secondsBetween(row.opened_at, row.first_response_at!)),
-    ),
-    resolution: spread(closed.map((row) => secondsBetween(row.opened_at, row.closed_at!))),
-  }));
+  const figures = (agent: { id: string; name: string } | null) => {
+    const closed = agent ? rows.filter((row) => row.agent_id === agent.id) : rows;
+    const answered = (agent ? rows.filter((row) => row.first_responder_id === agent.id) : rows).filter(
+      (row) => row.first_response_at,
+    );
+    return {
+      agent,
+      conversations: closed.length,
+      answered: answered.length,
+      first_response: spread(answered.map((row) => secondsBetween(row.opened_at, row.first_response_at!))),
+      resolution: spread(closed.map((row) => secondsBetween(row.opened_at, row.closed_at!))),
+    };
+  };
+  return [figures(null), ...[...agents.values()].map(figures)];
 }
 
 /** Why messages failed, grouped by Meta's error code and told in plain words; the most frequent first. */

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { createOwner } from '../../test/browser.js';
 import { joinedTeammate, logInOverHttp, type DashboardSession } from '../../test/dashboard-session.js';
-import { createTemplate } from '../../test/factories.js';
+import { createTemplate, ownerApi } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
 import { startWhatsappServer } from '../../test/whatsapp.js';
 import { documentedStatusWebhook } from '../webhooks/whatsapp.delivery-fixtures.js';
@@ -100,6 +100,7 @@ describe(`reports (${ENGINE})`, () => {
     const times = report.response_times.map((row) => [
       row.agent?.id ?? 'everyone',
       row.conversations,
+      row.answered,
       row.first_response.median_seconds,
       row.first_response.p90_seconds,
       row.resolution.median_seconds,
@@ -109,9 +110,9 @@ describe(`reports (${ENGINE})`, () => {
       new Set(times.map((row) => JSON.stringify(row))),
       new Set(
         [
-          ['everyone', 2, 120, 600, 300, 3600],
-          [mate.userId, 1, 600, 600, 3600, 3600],
-          [owner.userId, 1, 120, 120, 300, 300],
+          ['everyone', 2, 2, 120, 600, 300, 3600],
+          [mate.userId, 1, 1, 600, 600, 3600, 3600],
+          [owner.userId, 1, 1, 120, 120, 300, 300],
         ].map((row) => JSON.stringify(row)),
       ),
     );
@@ -120,6 +121,53 @@ describe(`reports (${ENGINE})`, () => {
     // A customer writing after "done" opens a new conversation.
     await customerWrites(phoneNumberId, workspaceId, '4915112345002');
     assert.equal(sum(await reportOf(owner), 'opened'), 4);
+  });
+
+  test('the first response counts for the member who replied, the resolution for the one who closed', async () => {
+    const { session: owner, phoneNumberId } = await cloudOwner();
+    const mate = await joinedTeammate(server, owner);
+
+    // Unassigned: the teammate answers after 4 minutes, the owner marks it done after 20.
+    const contactId = await customerWrites(phoneNumberId, owner.workspaceId, '4915112345101');
+    server.clock.advance(4 * MINUTE);
+    await reply(mate, contactId);
+    server.clock.advance(16 * MINUTE);
+    await reply(owner, contactId);
+    await markDone(owner, contactId);
+
+    const rows = (await reportOf(owner)).response_times;
+    const row = (id: string) => rows.find((candidate) => candidate.agent?.id === id);
+    assert.deepEqual(
+      [row(mate.userId)?.answered, row(mate.userId)?.first_response.median_seconds, row(mate.userId)?.conversations],
+      [1, 240, 0],
+    );
+    assert.equal(row(mate.userId)?.resolution.median_seconds, null);
+    assert.deepEqual(
+      [row(owner.userId)?.answered, row(owner.userId)?.first_response.median_seconds, row(owner.userId)?.conversations],
+      [0, null, 1],
+    );
+    assert.equal(row(owner.userId)?.resolution.median_seconds, 1200);
+    const everyone = rows.find((candidate) => !candidate.agent);
+    assert.deepEqual([everyone?.answered, everyone?.first_response.median_seconds], [1, 240]);
+  });
+
+  test('a first response through an API token counts overall and for no member', async () => {
+    const { session: owner, phoneNumberId } = await cloudOwner();
+    const contactId = await customerWrites(phoneNumberId, owner.workspaceId, '4915112345102');
+    server.clock.advance(3 * MINUTE);
+    const api = await ownerApi(server, owner);
+    const sent = await api.action('send-text-message', { contact_id: contactId, message: 'Automatic answer' });
+    assert.equal(sent.status, 200, sent.text);
+    await markDone(owner, contactId);
+
+    const rows = (await reportOf(owner)).response_times;
+    assert.deepEqual(
+      rows.map((row) => [row.agent?.id ?? 'everyone', row.answered, row.first_response.median_seconds]),
+      [
+        ['everyone', 1, 180],
+        [owner.userId, 0, null],
+      ],
+    );
   });
 
   test('a campaign: sent, delivered, read, replied and failed with the reason, priced at the workspace’s rates', async () => {
@@ -282,6 +330,7 @@ describe(`reports (${ENGINE})`, () => {
       {
         agent: null,
         conversations: 0,
+        answered: 0,
         first_response: { median_seconds: null, p90_seconds: null },
         resolution: { median_seconds: null, p90_seconds: null },
       },

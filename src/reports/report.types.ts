@@ -10,10 +10,15 @@ export interface Report {
   /** Calendar days in the workspace's time zone, both included. */
   range: { from: string; to: string; time_zone: string };
   conversations: { day: string; opened: number; closed: number }[];
-  /** Of the conversations closed in the range: everyone first (agent null), then each agent. */
+  /**
+   * Of the conversations closed in the range: everyone first (agent null), then each agent. An agent's
+   * first response is over the conversations they answered first (`answered`); the resolution over those
+   * counted for them when closed (`conversations`: the assignee, else whoever marked it done).
+   */
   response_times: {
     agent: { id: string; name: string } | null;
     conversations: number;
+    answered: number;
     first_response: Spread;
     resolution: Spread;
   }[];

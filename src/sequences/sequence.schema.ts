@@ -3,7 +3,7 @@ import { DurationSchema, SendingHoursSchema } from '../automation/schedule-time.
 import { StateCountsSchema } from '../automation/state-counts.js';
 import { ContactId, PhoneRef } from '../contacts/contact.schema.js';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
-import { TEXT_MAX_LENGTH, TemplateVariables } from '../messages/message.schema.js';
+import { HeaderMediaUrl, TEXT_MAX_LENGTH, TemplateVariables } from '../messages/message.schema.js';
 
 const TagName = Type.String({ minLength: 1, maxLength: 64 });
 const PlaceholderText = (maxLength: number, description: string) =>
@@ -28,6 +28,7 @@ export const SequenceActionSchema = Type.Union(
             'Keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1": …, "button_0_1": …}`), or the body placeholder values in order',
           ),
         ),
+        header_media_url: Type.Optional(HeaderMediaUrl),
       },
       { additionalProperties: false },
     ),

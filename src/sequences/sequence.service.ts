@@ -9,6 +9,7 @@ import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors, type FieldError } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
+import { checkHeaderMedia } from '../messages/outbound/template.js';
 import { templateRepository } from '../templates/template.repository.js';
 import { triggerRepository } from '../triggers/trigger.repository.js';
 import type { SequenceRecord } from '../triggers/trigger.schema.js';
@@ -42,11 +43,14 @@ export function createSequenceService(
   async function referenceProblems(trx: Kysely<Database>, workspaceId: string, steps: SaveSequenceInput['steps']) {
     const problems: FieldError[] = [];
     for (const [i, { action }] of steps.entries()) {
-      if (
-        action.type === 'send_template' &&
-        !(await templateRepository(trx).findById(workspaceId, action.template_id.toLowerCase()))
-      ) {
-        problems.push({ field: `/steps/${i}/action/template_id`, message: 'names no template of this workspace' });
+      if (action.type === 'send_template') {
+        const template = await templateRepository(trx).findById(workspaceId, action.template_id.toLowerCase());
+        if (!template) {
+          problems.push({ field: `/steps/${i}/action/template_id`, message: 'names no template of this workspace' });
+        } else {
+          const translations = await templateRepository(trx).translations([template.id]);
+          checkHeaderMedia(translations, action, `/steps/${i}/action/header_media_url`);
+        }
       }
       if (action.type === 'start_flow') {
         const flow = await trx

@@ -344,7 +344,12 @@ export function createStepRunner(deps: Deps, tagging: Tagging, startFlow: () => 
       if (!found) return 'template_not_found';
       try {
         const variables = mapVariables(action.variables ?? [], (value) => render(value, scope));
-        const input = { template_id: found.template.id, language: action.language, variables };
+        const input = {
+          template_id: found.template.id,
+          language: action.language,
+          variables,
+          header_media_url: action.header_media_url,
+        };
         return (
           queue({ type: 'template', content: templateContent(found.template, found.translations, input) })?.refused ??
           null

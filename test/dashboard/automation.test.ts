@@ -133,6 +133,42 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     await screenshot(page, 'sequences');
   });
 
+  test('a sequence step of a media-header template asks for the header image link, and saves it', async () => {
+    const { owner, template, page } = await signedIn(server);
+    const photo = await createTemplate(server.app.services, owner.workspaceId, {
+      name: `photo_${randomInt(1e9)}`,
+      translations: [
+        {
+          language: 'en_US',
+          status: 'APPROVED',
+          header_type: 'IMAGE',
+          header_content: '4::aW1hZ2U=:ARb',
+          body: 'New!',
+        },
+      ],
+    });
+    await page.goto('/sequences/new');
+    await page.getByRole('heading', { name: 'New sequence' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Photos');
+    await page.getByLabel('Template', { exact: true }).selectOption(template.id);
+    assert.equal(await page.getByLabel('Header image link').count(), 0, 'a text template has no header link');
+    await page.getByLabel('Template', { exact: true }).selectOption(photo.id);
+    const link = 'https://shop.example/new.jpg';
+    await page.getByLabel('Header image link').fill(link);
+    await screenshot(page, 'sequence-header-image');
+    await page.getByRole('button', { name: 'Save sequence' }).click();
+    await page.getByRole('heading', { name: 'Photos' }).waitFor();
+
+    const row = await server.app.services.deps.db
+      .selectFrom('sequences')
+      .select('definition')
+      .where('workspace_id', '=', owner.workspaceId)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual((JSON.parse(row.definition) as { steps: unknown }).steps, [
+      { action: { type: 'send_template', template_id: photo.id, header_media_url: link } },
+    ]);
+  });
+
   test('a flow with a dangling edge shows the error at the node; fixed, it saves and runs for a contact', async () => {
     const { page } = await signedIn(server);
     await page.goto('/flows');

@@ -50,6 +50,7 @@ describe(`dashboard: reports (${ENGINE})`, () => {
     assert.deepEqual(await everyone.getByRole('cell').allTextContents(), [
       'Everyone',
       '1',
+      '1',
       '4 min',
       '4 min',
       '25 min',
@@ -72,8 +73,8 @@ describe(`dashboard: reports (${ENGINE})`, () => {
       page.getByRole('link', { name: 'Download CSV of response times' }).click(),
     ]);
     const csv = fs.readFileSync(await download.path(), 'utf8');
-    assert.match(csv, /^\uFEFFAgent,Conversations closed,First response median \(s\),/);
-    assert.match(csv, /\nEveryone,1,240,240,1500,1500\r?\n/);
+    assert.match(csv, /^\uFEFFAgent,Conversations closed,Answered first,First response median \(s\),/);
+    assert.match(csv, /\nEveryone,1,1,240,240,1500,1500\r?\n/);
 
     // Rates: a wrong currency is named by its label; saved rates price the report.
     await page.getByLabel('Currency').fill('EU');

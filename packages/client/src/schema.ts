@@ -854,7 +854,7 @@ export interface paths {
     put?: never;
     /**
      * A contact's latest messages, newest first
-     * @description The contact's messages in both directions (inbound `received`, outbound with their delivery status), newest first (created_at, then id, descending): the latest `limit` (default 50, at most 100).
+     * @description The contact's messages in both directions (inbound `received`, outbound with their delivery status), newest first (created_at, then id, descending): the latest `limit` (default 50, at most 100). Each outbound message names its `sender`, as the dashboard's conversation does: `{ "type": "user", "id", "name" }` for a team member, `api` for an API token, `campaign`, `sequence` or `flow` for an automation, `system` for Parley's own opt-out confirmation; inbound messages have `sender: null`. Private notes are staff-only and never listed.
      */
     post: operations['listMessages'];
     delete?: never;
@@ -1866,6 +1866,23 @@ export interface components {
       provider_message_id: string;
       typing_indicator: boolean;
     };
+    ListedMessage: components['schemas']['Message'] & {
+      /** @description Outbound: who sent it; null for inbound messages and for outbound ones older than the record */
+      sender: {
+        /**
+         * @description `user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation)
+         * @enum {string}
+         */
+        type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system';
+        /**
+         * Format: uuid
+         * @description The member, token, campaign, sequence or flow; null for `system`
+         */
+        id: string | null;
+        /** @description The member's name (else email), or the token's, campaign's, sequence's or flow's name; empty once it is deleted */
+        name: string;
+      } | null;
+    };
     DownloadedMedia: {
       /** Format: uuid */
       message_id: string;
@@ -1926,6 +1943,8 @@ export interface components {
                 | {
                     [key: string]: string;
                   };
+              /** @description https URL of the image, video or document of a media header; default: the template's own header_content */
+              header_media_url?: string;
             }
           | {
               /** @enum {string} */
@@ -2031,6 +2050,8 @@ export interface components {
               | {
                   [key: string]: string;
                 };
+            /** @description https URL of the image, video or document of a media header; default: the template's own header_content */
+            header_media_url?: string;
             /** @description The node to go to next; without it the flow ends after this node */
             next?: string;
           }
@@ -7336,7 +7357,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Message'][];
+          'application/json': components['schemas']['ListedMessage'][];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
@@ -7989,6 +8010,8 @@ export interface operations {
                     | {
                         [key: string]: string;
                       };
+                  /** @description https URL of the image, video or document of a media header; default: the template's own header_content */
+                  header_media_url?: string;
                 }
               | {
                   /** @enum {string} */

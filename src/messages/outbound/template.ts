@@ -1,5 +1,5 @@
 import type { TemplateButtonParam, TemplateMessage, TemplateParam } from '../../channels/whatsapp-payloads.js';
-import { errors } from '../../shared/errors.js';
+import { AppError, errors } from '../../shared/errors.js';
 import { fillPlaceholders } from '../../templates/placeholders.js';
 import { displayedTranslation } from '../../templates/template.presenter.js';
 import type { TemplateRow, TranslationRow } from '../../templates/template.repository.js';
@@ -92,6 +92,27 @@ export function templateContent(
     ),
     ...shownParts(parts, translation.footer, slots, values),
   };
+}
+
+/**
+ * Checks only a template's media header link, as a send would (https; required unless the template
+ * has its own sample), for automations saved now and sent later; the field is named at `field`.
+ */
+export function checkHeaderMedia(
+  translations: TranslationRow[],
+  input: Pick<SendTemplateInput, 'language' | 'header_media_url'>,
+  field: string,
+): void {
+  const translation = translations.find((t) => t.language.toLowerCase() === input.language?.toLowerCase());
+  const chosen = translation ?? displayedTranslation(translations);
+  if (!chosen) return;
+  try {
+    mediaHeader(translationParts(chosen), input.header_media_url);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const fieldErrors = error.fieldErrors.map((problem) => ({ ...problem, field }));
+    throw new AppError(error.status, error.code, error.message, fieldErrors, error.extra);
+  }
 }
 
 /** What the thread shows of a template besides its body: the text header filled in, the footer, the buttons. */

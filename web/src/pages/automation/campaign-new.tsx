@@ -4,13 +4,15 @@ import { Link, navigate } from '../../router';
 import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
 import type { Campaign } from './campaigns';
 import {
+  headerMedia,
+  headerMediaLabel,
+  HeaderMediaField,
   problemsOf,
   ProblemList,
   TemplateFields,
   useTemplates,
   type FieldProblem,
   type TemplateChoice,
-  type TemplateSummary,
 } from './common';
 
 type AudienceKind = 'tag' | 'search' | 'phones';
@@ -38,12 +40,6 @@ export function localToIso(local: string): string {
   const seconds = local.length === 16 ? ':00' : '';
   return `${local}${seconds}${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
 }
-
-/** The media a template's header needs ("image"), or null for a text header or none. */
-const headerMedia = (template: TemplateSummary | undefined) =>
-  template?.header_type && ['IMAGE', 'VIDEO', 'DOCUMENT'].includes(template.header_type)
-    ? template.header_type.toLowerCase()
-    : null;
 
 /** A problem the form finds before asking the server, in the server's shape. */
 const refuse = (field: string, message: string) =>
@@ -150,18 +146,12 @@ export function NewCampaign() {
             approvedOnly
             invalid={invalid}
           />
-          {media && (
-            <TextField
-              label={`Header ${media} link`}
-              type="url"
-              required
-              value={headerLink}
-              onValue={changed(setHeaderLink)}
-              placeholder="https://…"
-              hint={`This template shows ${media === 'image' ? 'an' : 'a'} ${media} above the message: an https link to it.`}
-              aria-invalid={invalid('header_media_url') || undefined}
-            />
-          )}
+          <HeaderMediaField
+            template={chosen}
+            value={headerLink}
+            onValue={changed(setHeaderLink)}
+            invalid={invalid('header_media_url')}
+          />
           <small class="hint">
             Variables may use {'{{contact.name}}, {{contact.phone}}, {{contact.email}}, {{attributes.KEY}}'}.
           </small>
@@ -169,10 +159,7 @@ export function NewCampaign() {
         </fieldset>
         <AudienceFields value={audience} onChange={changed(setAudience)} invalid={invalid('audience')} />
         <ScheduleFields when={when} at={at} onWhen={changed(setWhen)} onAt={changed(setAt)} />
-        <ProblemList
-          problems={problems}
-          labels={{ ...LABELS, '/header_media_url': `Header ${media ?? 'media'} link` }}
-        />
+        <ProblemList problems={problems} labels={{ ...LABELS, '/header_media_url': headerMediaLabel(media) }} />
         {problems.length === 0 && <ErrorNote error={check.error ?? create.error} />}
         {review ? (
           <ConfirmSend

@@ -205,6 +205,38 @@ function variableInputs(template: TemplateSummary, variables: TemplateVariables)
 }
 
 /** Template, translation and one input per variable, as send_template steps and campaigns take them. */
+/** The media a template's header needs ("image"), or null for a text header or none. */
+export const headerMedia = (template: TemplateSummary | undefined) =>
+  template?.header_type && ['IMAGE', 'VIDEO', 'DOCUMENT'].includes(template.header_type)
+    ? template.header_type.toLowerCase()
+    : null;
+
+/** The label of a media header's link field ("Header image link"). */
+export const headerMediaLabel = (media: string | null) => `Header ${media ?? 'media'} link`;
+
+/** The link to a template's header image, video or document: shown only for templates with a media header. */
+export function HeaderMediaField(props: {
+  template: TemplateSummary | undefined;
+  value: string;
+  onValue: (value: string) => void;
+  invalid?: boolean;
+}) {
+  const media = headerMedia(props.template);
+  if (!media) return null;
+  return (
+    <TextField
+      label={headerMediaLabel(media)}
+      type="url"
+      required
+      value={props.value}
+      onValue={props.onValue}
+      placeholder="https://…"
+      hint={`This template shows ${media === 'image' ? 'an' : 'a'} ${media} above the message: an https link to it.`}
+      aria-invalid={props.invalid || undefined}
+    />
+  );
+}
+
 export function TemplateFields(props: {
   templates: TemplateSummary[];
   value: TemplateChoice;

@@ -6,6 +6,8 @@ import {
   ProblemList,
   storedVariables,
   TemplateFields,
+  HeaderMediaField,
+  headerMediaLabel,
   type FieldProblem,
   type TemplateSummary,
 } from './common';
@@ -98,6 +100,7 @@ function nodeLabels(type: NodeType): Record<string, string> {
     '/type': 'Type',
     '/template_id': 'Template',
     '/language': 'Language',
+    '/header_media_url': headerMediaLabel('image'),
     ...Object.fromEntries(own),
   };
 }
@@ -108,7 +111,7 @@ const KEEP: Record<NodeType, string[]> = Object.fromEntries(
     type,
     [
       ...fields.map((f) => f.key),
-      ...(type === 'send_template' ? ['template_id', 'language', 'variables'] : []),
+      ...(type === 'send_template' ? ['template_id', 'language', 'variables', 'header_media_url'] : []),
       ...(type === 'send_buttons' ? ['buttons'] : []),
       ...(type === 'branch' ? ['branches'] : []),
     ],
@@ -235,6 +238,14 @@ export function NodeEditor(props: {
             props.onChange({ ...node, template_id: v.template_id, language: v.language, variables: v.variables })
           }
           invalid={invalid}
+        />
+      )}
+      {node.type === 'send_template' && (
+        <HeaderMediaField
+          template={props.templates.find((t) => t.id === node.template_id)}
+          value={(node.header_media_url as string | undefined) ?? ''}
+          onValue={(link) => set('header_media_url', link || undefined)}
+          invalid={invalid('header_media_url')}
         />
       )}
       {FIELDS[node.type].map((spec) => (

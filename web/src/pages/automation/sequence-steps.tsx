@@ -8,6 +8,8 @@ import {
   ProblemList,
   storedVariables,
   TemplateFields,
+  HeaderMediaField,
+  headerMediaLabel,
   type Choice,
   type DurationDraft,
   type FieldProblem,
@@ -33,6 +35,7 @@ export interface StepDraft {
   withinHours: boolean;
   type: ActionType;
   template: TemplateChoice;
+  headerMediaUrl: string;
   text: string;
   outsideWindow: 'skip' | 'fail';
   tag: string;
@@ -57,6 +60,7 @@ export function newStep(type: ActionType = 'send_template'): StepDraft {
     withinHours: false,
     type,
     template: { template_id: '', language: '', variables: [] },
+    headerMediaUrl: '',
     text: '',
     outsideWindow: 'skip',
     tag: '',
@@ -81,6 +85,7 @@ export function stepDraft(step: SequenceStep): StepDraft {
       language: str('language'),
       variables: storedVariables(a.variables),
     },
+    headerMediaUrl: str('header_media_url'),
     text: str('text'),
     outsideWindow: a.outside_window === 'fail' ? 'fail' : 'skip',
     tag: str('tag'),
@@ -109,6 +114,7 @@ function actionOf(d: StepDraft): SequenceStep['action'] {
         template_id: d.template.template_id,
         ...(d.template.language && { language: d.template.language }),
         ...(givesVariables(d.template.variables) && { variables: d.template.variables }),
+        ...(d.headerMediaUrl.trim() && { header_media_url: d.headerMediaUrl.trim() }),
       };
     case 'send_text':
       return { type: d.type, text: d.text, ...(d.outsideWindow === 'fail' && { outside_window: 'fail' }) };
@@ -124,7 +130,7 @@ function actionOf(d: StepDraft): SequenceStep['action'] {
 
 /** The fields of each action type, so the problems of other union variants can be left out. */
 const ACTION_FIELDS: Record<ActionType, string[]> = {
-  send_template: ['template_id', 'language', 'variables'],
+  send_template: ['template_id', 'language', 'variables', 'header_media_url'],
   send_text: ['text', 'outside_window'],
   add_tag: ['tag'],
   remove_tag: ['tag'],
@@ -138,6 +144,7 @@ const STEP_LABELS: Record<string, string> = {
   '/action': 'Action',
   '/action/template_id': 'Template',
   '/action/language': 'Language',
+  '/action/header_media_url': headerMediaLabel('image'),
   '/action/variables': 'Variables',
   '/action/text': 'Text',
   '/action/outside_window': 'Outside the 24-hour window',
@@ -261,12 +268,20 @@ function ActionFields(props: {
   switch (step.type) {
     case 'send_template':
       return (
-        <TemplateFields
-          templates={props.templates}
-          value={step.template}
-          onChange={(template) => set({ template })}
-          invalid={invalid}
-        />
+        <>
+          <TemplateFields
+            templates={props.templates}
+            value={step.template}
+            onChange={(template) => set({ template })}
+            invalid={invalid}
+          />
+          <HeaderMediaField
+            template={props.templates.find((t) => t.id === step.template.template_id)}
+            value={step.headerMediaUrl}
+            onValue={(headerMediaUrl) => set({ headerMediaUrl })}
+            invalid={invalid('header_media_url')}
+          />
+        </>
       );
     case 'send_text':
       return (

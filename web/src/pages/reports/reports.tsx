@@ -105,14 +105,15 @@ function ResponseTimesTable({ report }: { report: Report }) {
     <Section title="Response times" table="response-times" report={report}>
       <p class="hint">
         Of the conversations closed in the range. First response: from the customer's message that opened the
-        conversation to the first reply by a person or the API (automations and campaigns do not count). Resolution: to
-        "Mark done". A conversation counts for its assignee, else for whoever marked it done.
+        conversation to the first reply by a person or the API (automations and campaigns do not count); it counts for
+        the person who replied. Resolution: to "Mark done"; it counts for the assignee, else for whoever marked it done.
       </p>
       <Table
         caption="First-response and resolution times"
         columns={[
           'Agent',
           'Closed',
+          'Answered first',
           'First response (median)',
           'First response (p90)',
           'Resolution (median)',
@@ -123,6 +124,7 @@ function ResponseTimesTable({ report }: { report: Report }) {
           <tr key={row.agent?.id ?? 'everyone'} class={row.agent ? '' : 'report-total'}>
             <td>{row.agent?.name ?? 'Everyone'}</td>
             <td>{row.conversations}</td>
+            <td>{row.answered}</td>
             <SpreadCells spread={row.first_response} />
             <SpreadCells spread={row.resolution} />
           </tr>
