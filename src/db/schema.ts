@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 /**
  * Row types of every table, shared by both dialects. Timestamps are ISO 8601 strings and JSON
  * columns are JSON text on both engines (the PostgreSQL connection parses them that way), so
@@ -25,6 +25,8 @@ export interface Database {
   sessions: SessionTable;
   login_failures: LoginFailureTable;
   rate_limits: RateLimitTable;
+  deployment_generation: DeploymentGenerationTable;
+  send_pacing: SendPacingTable;
   first_run: FirstRunTable;
   invites: InviteTable;
   password_resets: PasswordResetTable;
@@ -354,6 +356,18 @@ export interface RateLimitTable {
   key: string;
   hits: number;
   expires_at: string;
+}
+
+/** One row (id 1): bumped by triggers when a token, a workspace's limits or a channel changes. */
+export interface DeploymentGenerationTable {
+  id: number;
+  generation: number;
+}
+
+/** Per WhatsApp number, the next free send slot in ms since the epoch (PostgreSQL returns bigint as text). */
+export interface SendPacingTable {
+  pace_key: string;
+  next_slot_ms: ColumnType<number | string, number, number>;
 }
 
 /** At most one row (id 1), written by the first-run set-up that claimed the installation. */
