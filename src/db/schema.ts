@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { Generated } from 'kysely';
 /**
  * Row types of every table, shared by both dialects. Timestamps are ISO 8601 strings and JSON
  * columns are JSON text on both engines (the PostgreSQL connection parses them that way), so
@@ -364,10 +364,10 @@ export interface DeploymentGenerationTable {
   generation: number;
 }
 
-/** Per WhatsApp number, the next free send slot in ms since the epoch (PostgreSQL returns bigint as text). */
+/** Per WhatsApp number, the next free send slot in ms since the epoch (fractional: 80/s is 12.5 ms apart). */
 export interface SendPacingTable {
   pace_key: string;
-  next_slot_ms: ColumnType<number | string, number, number>;
+  next_slot_ms: number;
 }
 
 /** At most one row (id 1), written by the first-run set-up that claimed the installation. */

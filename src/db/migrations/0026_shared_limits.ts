@@ -8,7 +8,7 @@ import type { Database } from '../schema.js';
  * - `deployment_generation`: one counter that triggers bump whenever something a process caches
  *   changes (a token revoked or deleted, a workspace's limits, any channel), whoever wrote it (a
  *   server, the CLI, a script). Each process compares its caches against it.
- * - `send_pacing`: per WhatsApp number, the next free send slot (ms since the epoch); processes claim
+ * - `send_pacing`: per WhatsApp number, the next free send slot (ms since the epoch, fractional); processes claim
  *   slots from it, so together they never exceed the number's throughput.
  */
 export async function up(db: Kysely<Database>, dialect: Dialect): Promise<void> {
@@ -21,7 +21,7 @@ export async function up(db: Kysely<Database>, dialect: Dialect): Promise<void> 
   await db.schema
     .createTable('send_pacing')
     .addColumn('pace_key', 'text', (c) => c.primaryKey())
-    .addColumn('next_slot_ms', 'bigint', (c) => c.notNull())
+    .addColumn('next_slot_ms', 'double precision', (c) => c.notNull())
     .execute();
   for (const [table, events] of CACHED_CHANGES) {
     if (dialect === 'postgres') await postgresTrigger(db, table, events);
