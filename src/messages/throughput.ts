@@ -4,6 +4,13 @@ import type { Deps } from '../shared/context.js';
 
 /** How long a number's sends pause after Meta answers 130429 / 131056 without a Retry-After. */
 export const THROTTLED_PAUSE_MS = 1_000;
+/**
+ * A send this much past its slot (its process was busy) takes a new slot instead: late sends would
+ * crowd into the next second. Bounds the excess in any second to this share of the rate (2.5 %).
+ */
+const LATE_MS = 25;
+/** After this many late slots a send goes anyway (a process that is always this busy must still send). */
+const MAX_RESLOTS = 3;
 
 /** Sends waiting for their slots on one number, claimed together. */
 interface Waiting {
@@ -52,20 +59,28 @@ export function createSendPacer({ db, dialect }: Pick<Deps, 'db' | 'dialect'>) {
     }
   }
 
+  /** One slot of `key`, claimed with the others asked for in this tick. */
+  function slotOf(key: string, perSecond: number): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      let group = waiting.get(key);
+      if (!group) {
+        waiting.set(key, (group = { spacingMs: 1000 / perSecond, slots: [], failed: [] }));
+        setImmediate(() => void claimWaiting(key));
+      }
+      group.slots.push(resolve);
+      group.failed.push(reject);
+    });
+  }
+
   return {
     /** Resolves at the send slot claimed for one message through `key` at `perSecond`. */
     async take(key: string, perSecond: number): Promise<void> {
-      const slotMs = await new Promise<number>((resolve, reject) => {
-        let group = waiting.get(key);
-        if (!group) {
-          waiting.set(key, (group = { spacingMs: 1000 / perSecond, slots: [], failed: [] }));
-          setImmediate(() => void claimWaiting(key));
-        }
-        group.slots.push(resolve);
-        group.failed.push(reject);
-      });
-      const wait = slotMs - Date.now();
-      if (wait > 0) await sleep(wait);
+      for (let reslots = 0; ; reslots++) {
+        const slotMs = await slotOf(key, perSecond);
+        const wait = slotMs - Date.now();
+        if (wait > 0) await sleep(wait);
+        if (Date.now() - slotMs <= LATE_MS || reslots === MAX_RESLOTS) return;
+      }
     },
 
     /** The channel said `key` sends too fast: no process gets a slot for it sooner than `pauseMs` from now. */
