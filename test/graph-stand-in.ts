@@ -24,6 +24,8 @@ export interface RecordedRequest {
   headers: http.IncomingHttpHeaders;
   /** The parsed JSON body; null when there was none. */
   body: unknown;
+  /** When it arrived (Date.now()): rates are counted where Meta would count them. */
+  at: number;
 }
 
 export interface ScriptedResponse {
@@ -244,11 +246,18 @@ function mayRead(state: State, accessToken: string, wabaId: string | undefined):
 }
 
 async function handle(state: State, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const at = Date.now();
   const raw = await readBody(req);
   const text = raw.toString('utf8');
   const isForm = (req.headers['content-type'] ?? '').startsWith('multipart/form-data');
   const body = isForm ? await parseForm(raw, req.headers['content-type']!) : parseJson(text);
-  const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: body ?? null };
+  const recorded = {
+    method: req.method ?? '',
+    path: req.url ?? '',
+    headers: req.headers,
+    body: body ?? null,
+    at,
+  };
   state.requests.push(recorded);
   if (mustHold(state, req)) {
     let clientGone = false;

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { GenerationCache } from '../db/deployment-generation.js';
 import { isUniqueViolation } from '../db/sql.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
@@ -61,27 +61,6 @@ const SIMULATOR: Channel = {
   messaging_limit_tier: null,
 };
 
-/**
- * Channel rows are cached per process for the hot paths (routing each webhook, sending each message).
- * An entry older than CACHE_MS is still served while it is reloaded in the background, so no webhook
- * or send waits for the reload; one older than MAX_STALE_MS (an idle process) is reloaded first. A
- * change made in this process applies at once; one made in another within about a second of traffic,
- * and never later than MAX_STALE_MS.
- */
-const CACHE_MS = 1_000;
-const MAX_STALE_MS = 5_000;
-const CACHE_ENTRIES = 10_000;
-
-/** A cached lookup's value and when it was loaded (performance.now(), as the cache's own clock). */
-type Loaded<V> = V & { loadedAt: number };
-
-/** The cached value of `key`: served stale while reloading, up to MAX_STALE_MS (see above). */
-function lookup<V extends object>(cache: LRUCache<string, Loaded<V>>, key: string): Promise<Loaded<V>> {
-  const current = cache.peek(key, { allowStale: true });
-  const servable = current !== undefined && performance.now() - current.loadedAt < MAX_STALE_MS;
-  return cache.forceFetch(key, { allowStale: servable });
-}
-
 /** Where an inbound webhook for a number goes: the workspace and the channel that have it. */
 export interface NumberRoute {
   workspaceId: string;
@@ -122,32 +101,19 @@ export function createChannelService(
   graph: GraphClient,
   simulator: SimulatorProvider,
 ) {
-  // Values are wrapped: the cache cannot hold "no route" as undefined. A save clears entries while
-  // other requests may be loading them; ignoreFetchAbort lets those loads finish instead of rejecting.
-  const cachedLists = new LRUCache<string, Loaded<{ channels: ChannelRow[] }>>({
-    max: CACHE_ENTRIES,
-    ttl: CACHE_MS,
-    ignoreFetchAbort: true,
-    fetchMethod: async (workspaceId) => ({
-      channels: await channelRepository(db).listOf(workspaceId),
-      loadedAt: performance.now(),
-    }),
-  });
-  const cachedRoutes = new LRUCache<string, Loaded<{ route: NumberRoute | null }>>({
-    max: CACHE_ENTRIES,
-    ttl: CACHE_MS,
-    ignoreFetchAbort: true,
-    fetchMethod: async (phoneNumberId) => {
-      const channel = await channelRepository(db).cloudChannelOf(phoneNumberId);
-      const route = channel ? { workspaceId: channel.workspace_id, channelId: channel.id } : null;
-      return { route, loadedAt: performance.now() };
-    },
-  });
+  // Channel rows are cached per process for the hot paths (routing each webhook, sending each message).
+  // Any change to a channel, by any process, bumps the deployment generation, which empties the caches.
+  const cachedLists = new GenerationCache(db, (workspaceId) => channelRepository(db).listOf(workspaceId));
+  const cachedRoutes = new GenerationCache(db, (phoneNumberId) => routeOf(phoneNumberId));
 
-  const channelsOf = async (workspaceId: string) => (await lookup(cachedLists, workspaceId)).channels;
+  async function routeOf(phoneNumberId: string): Promise<NumberRoute | null> {
+    const channel = await channelRepository(db).cloudChannelOf(phoneNumberId);
+    return channel ? { workspaceId: channel.workspace_id, channelId: channel.id } : null;
+  }
+
+  const channelsOf = (workspaceId: string) => cachedLists.get(workspaceId);
   /** Read past the cache: for changes, and for what the caller has just changed. */
-  const freshChannelsOf = async (workspaceId: string) =>
-    (await cachedLists.forceFetch(workspaceId, { forceRefresh: true })).channels;
+  const freshChannelsOf = (workspaceId: string) => channelRepository(db).listOf(workspaceId);
 
   function providerFor(workspaceId: string, channel: ChannelRow | undefined): ChannelProvider {
     if (channel?.provider !== 'whatsapp-cloud' || !channel.access_token) return simulator.forWorkspace(workspaceId);
@@ -167,7 +133,7 @@ export function createChannelService(
     if (!accessToken) throw errors.validation('access_token', 'must not be empty');
     const perSecond = messagesPerSecond(settings.messagesPerSecond);
     const number = await requireMetaConfirms(graph, phoneNumberId, wabaId, accessToken);
-    const owner = (await cachedRoutes.forceFetch(phoneNumberId, { forceRefresh: true })).route;
+    const owner = await routeOf(phoneNumberId);
     if (owner && owner.workspaceId !== workspaceId) throw errors.numberNotConnectable();
     return {
       provider: 'whatsapp-cloud',
@@ -200,9 +166,6 @@ export function createChannelService(
       throw own
         ? errors.conflictOn('phone_number_id', 'is already one of this workspace’s channels')
         : errors.numberNotConnectable();
-    } finally {
-      cachedLists.delete(workspaceId);
-      cachedRoutes.clear(); // a number may have moved to or from this workspace
     }
   }
 
@@ -327,12 +290,12 @@ export function createChannelService(
 
     /** Routes an inbound webhook: the workspace and channel that have this phone number id. */
     async routeOfNumber(phoneNumberId: string): Promise<NumberRoute | null> {
-      return (await lookup(cachedRoutes, phoneNumberId)).route;
+      return cachedRoutes.get(phoneNumberId);
     },
 
     /** The workspace whose channel has this phone number id. */
     async workspaceOfNumber(phoneNumberId: string): Promise<string | null> {
-      return (await lookup(cachedRoutes, phoneNumberId)).route?.workspaceId ?? null;
+      return (await cachedRoutes.get(phoneNumberId))?.workspaceId ?? null;
     },
 
     /**
@@ -346,7 +309,6 @@ export function createChannelService(
       if (display === '' || tier === null) return 0;
       const at = toStoredTimestamp(clock.now());
       const changed = await channelRepository(db).applyFacts(wabaId, display, { messaging_limit_tier: tier }, at);
-      if (changed.length > 0) cachedLists.clear();
       return changed.length;
     },
   };

@@ -28,7 +28,8 @@ export interface SendError {
  */
 export type SendOutcome =
   | { outcome: 'accepted'; providerMessageId: string }
-  | { outcome: 'retry'; error: SendError; afterMs: number | null }
+  /** `throttled`: the number sends faster than the channel allows (every process slows down for it). */
+  | { outcome: 'retry'; error: SendError; afterMs: number | null; throttled: boolean }
   | { outcome: 'failed'; error: SendError; windowClosed: boolean }
   | { outcome: 'unknown'; error: SendError };
 

@@ -464,13 +464,15 @@ describe('whatsapp cloud provider › send errors, classified once', () => {
         outcome: 'retry',
         error: { code, title: 'Rate limit hit', details: null },
         afterMs: 7_000,
+        throttled: true,
       });
     });
   }
 
   test('a 5xx without a Meta code is retried', async () => {
     standIn.failNext({ status: 503, body: 'Service Unavailable' });
-    assert.equal((await send(text)).outcome, 'retry');
+    const outcome = await send(text);
+    assert.deepEqual([outcome.outcome, outcome.outcome === 'retry' && outcome.throttled], ['retry', false]);
   });
 
   test('a 2xx without a message id: the outcome is unknown (Meta may have accepted it)', async () => {

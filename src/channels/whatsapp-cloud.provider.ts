@@ -180,9 +180,9 @@ export function classify(error: GraphError): SendOutcome {
   if (error.code === WINDOW_CLOSED_CODE) return { outcome: 'failed', error: reason, windowClosed: true };
   if (error.code !== null && FINAL_CODES.has(error.code))
     return { outcome: 'failed', error: reason, windowClosed: false };
-  if ((error.code !== null && THROTTLED_CODES.has(error.code)) || error.retryable) {
-    return { outcome: 'retry', error: reason, afterMs: error.retryAfterMs ?? null };
-  }
+  const throttled = error.code !== null && THROTTLED_CODES.has(error.code);
+  if (throttled || error.retryable)
+    return { outcome: 'retry', error: reason, afterMs: error.retryAfterMs ?? null, throttled };
   return { outcome: 'failed', error: reason, windowClosed: false };
 }
 

@@ -26,6 +26,7 @@ import * as liveEvents from './migrations/0022_live_events.js';
 import * as reports from './migrations/0023_reports.js';
 import * as campaignHeaderMedia from './migrations/0024_campaign_header_media.js';
 import * as firstResponder from './migrations/0025_first_responder.js';
+import * as sharedLimits from './migrations/0026_shared_limits.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0023_reports': reports,
   '0024_campaign_header_media': campaignHeaderMedia,
   '0025_first_responder': firstResponder,
+  '0026_shared_limits': sharedLimits,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -25,6 +25,8 @@ export interface Database {
   sessions: SessionTable;
   login_failures: LoginFailureTable;
   rate_limits: RateLimitTable;
+  deployment_generation: DeploymentGenerationTable;
+  send_pacing: SendPacingTable;
   first_run: FirstRunTable;
   invites: InviteTable;
   password_resets: PasswordResetTable;
@@ -355,6 +357,18 @@ export interface RateLimitTable {
   key: string;
   hits: number;
   expires_at: string;
+}
+
+/** One row (id 1): bumped by triggers when a token, a workspace's limits or a channel changes. */
+export interface DeploymentGenerationTable {
+  id: number;
+  generation: number;
+}
+
+/** Per WhatsApp number, the next free send slot in ms since the epoch (fractional: 80/s is 12.5 ms apart). */
+export interface SendPacingTable {
+  pace_key: string;
+  next_slot_ms: number;
 }
 
 /** At most one row (id 1), written by the first-run set-up that claimed the installation. */

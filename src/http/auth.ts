@@ -12,7 +12,7 @@ import {
 } from './session-auth.js';
 import { isFollowUpPage } from './pagination.js';
 import { clientNetwork } from './client-address.js';
-import { FixedWindowLimiter, SharedWindowLimiter, type RateDecision } from './rate-limit.js';
+import { ReconciledWindowLimiter, SharedWindowLimiter, type RateDecision } from './rate-limit.js';
 import type { Access, Api } from './types.js';
 
 const MINUTE_MS = 60_000;
@@ -27,15 +27,20 @@ const SIGN_IN_WINDOW_MS = 10 * MINUTE_MS;
  * may call it; `config.poll` marks trigger feeds, which are limited to one call per workspace
  * interval per token (0 = no interval: the "raised rate limit" for trusted pollers, whose polls then
  * count like any other request); everything else, follow-up pages of a feed included, shares the
- * per-token request budget. Sign-in attempts (`config.signInAttempt`) are limited per client address
- * in the database, so every process sharing it counts them together.
+ * per-token request budget. The whole deployment shares every limit: per-minute budgets are counted
+ * locally and reconciled through the database (ReconciledWindowLimiter states the precision); poll
+ * intervals and sign-in attempts (`config.signInAttempt`, per client address), rare and strict, are
+ * counted exactly in the database.
  */
 export function registerAuth(
   app: Api,
   deps: { tokens: TokenService; accounts: AccountService } & Pick<Deps, 'db' | 'clock'>,
 ): void {
-  const limiter = new FixedWindowLimiter(deps.clock);
-  const signInLimiter = new SharedWindowLimiter(deps);
+  const limiter = new ReconciledWindowLimiter(deps, (error) =>
+    app.log.error({ err: error }, 'rate limit reconciliation failed'),
+  );
+  app.addHook('onClose', () => limiter.stop());
+  const exactLimiter = new SharedWindowLimiter(deps);
   const signInKey = (request: FastifyRequest) => `sign-in:${clientNetwork(request.ip)}`;
 
   /**
@@ -61,14 +66,14 @@ export function registerAuth(
     await authorise(request, reply);
     // Counted before the handler, so parallel attempts cannot all slip in; given back on success below.
     if (request.routeOptions.config.signInAttempt) {
-      enforce(reply, await signInLimiter.hit(signInKey(request), SIGN_IN_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS));
+      enforce(reply, await exactLimiter.hit(signInKey(request), SIGN_IN_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS));
     }
   });
 
   // Before the answer leaves, so the client's next attempt already sees the hit given back.
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.routeOptions.config.signInAttempt && reply.statusCode < 400) {
-      await signInLimiter.refund(signInKey(request));
+      await exactLimiter.refund(signInKey(request));
     }
     return payload;
   });
@@ -106,7 +111,7 @@ export function registerAuth(
     const feed = request.routeOptions.config.poll;
     if (!feed || !isPoll(request) || !request.principal || request.principal.pollIntervalSeconds === 0) return;
     const { tokenId, pollIntervalSeconds } = request.principal;
-    const decision = limiter.hit(`poll:${tokenId}:${feed}`, 1, pollIntervalSeconds * 1000);
+    const decision = await exactLimiter.hit(`poll:${tokenId}:${feed}`, 1, pollIntervalSeconds * 1000);
     setLimitHeaders(reply, decision);
     if (!decision.allowed) throw errors.pollTooFrequent(pollIntervalSeconds, decision.resetSeconds);
   });

@@ -1,5 +1,4 @@
 import type { Deps } from '../shared/context.js';
-import type { Clock } from '../shared/clock.js';
 import { toStoredTimestamp } from '../shared/time.js';
 
 export interface RateDecision {
@@ -10,45 +9,119 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
-/**
- * Fixed-window counters kept in this process's memory. Windows are short (a minute, a poll
- * interval), so losing them on restart costs nothing; time comes from the injected clock so
- * tests can step through intervals instantly.
- */
-export class FixedWindowLimiter {
-  private readonly windows = new Map<string, { start: number; count: number; windowMs: number }>();
-  private lastSweep = 0;
+/** How often each process adds its hits to the deployment's counts and learns the others' (see below). */
+export const RECONCILE_MS = 250;
 
-  constructor(private readonly clock: Clock) {}
+/** One key's window as this process knows it. */
+interface LocalWindow {
+  start: number;
+  windowMs: number;
+  /** The deployment's count at the last reconciliation, this process's hits included. */
+  known: number;
+  /** This process's hits since then. */
+  unsynced: number;
+}
+
+/**
+ * Per-minute budgets (per token, per session, per anonymous address) that hold for the whole
+ * deployment without a database round trip per request: each process decides from its own count
+ * plus the deployment's count as of its last reconciliation, and every RECONCILE_MS adds its new hits
+ * to the shared `rate_limits` row of the window (one multi-row upsert) and reads back the total.
+ * Windows are aligned to the clock (a minute is :00 to :00), so every process counts the same window.
+ * Precision: a refusal is always right; the deployment may admit more than the limit by what the
+ * other processes admitted in the last reconciliation interval or two. One process alone is exact.
+ */
+export class ReconciledWindowLimiter {
+  private readonly windows = new Map<string, LocalWindow>();
+  private readonly timer: NodeJS.Timeout;
+  private syncing: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'clock'>,
+    onError: (error: unknown) => void,
+  ) {
+    // One reconciliation at a time: an overlapping one would add the same hits twice.
+    this.timer = setInterval(() => {
+      this.syncing ??= this.reconcile()
+        .catch(onError)
+        .finally(() => (this.syncing = null));
+    }, RECONCILE_MS).unref();
+  }
 
   /** Counts one hit on `key` and says whether it fits `limit` hits per `windowMs`. */
   hit(key: string, limit: number, windowMs: number): RateDecision {
-    const now = this.clock.now().getTime();
-    this.sweep(now);
+    const now = this.deps.clock.now().getTime();
+    const start = now - (now % windowMs);
     let window = this.windows.get(key);
-    if (!window || now - window.start >= window.windowMs || window.windowMs !== windowMs) {
-      window = { start: now, count: 0, windowMs };
+    if (!window || window.start !== start || window.windowMs !== windowMs) {
+      window = { start, windowMs, known: 0, unsynced: 0 };
       this.windows.set(key, window);
     }
-    const allowed = window.count < limit;
-    if (allowed) window.count += 1;
+    const allowed = window.known + window.unsynced < limit;
+    if (allowed) window.unsynced += 1;
     return {
       allowed,
       limit,
-      remaining: Math.max(0, limit - window.count),
-      resetSeconds: Math.max(1, Math.ceil((window.start + windowMs - now) / 1000)),
+      remaining: Math.max(0, limit - window.known - window.unsynced),
+      resetSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
     };
   }
 
-  /** Drops expired windows now and then so idle keys do not accumulate. */
-  private sweep(now: number): void {
-    if (now - this.lastSweep < 60_000) return;
-    this.lastSweep = now;
-    for (const [key, window] of this.windows) {
-      if (now - window.start >= window.windowMs) this.windows.delete(key);
+  /** Stops reconciling, after the one in progress. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.syncing;
+  }
+
+  /** Adds this process's new hits to the deployment's windows and learns their totals; drops ended windows. */
+  private async reconcile(): Promise<void> {
+    const now = this.deps.clock.now().getTime();
+    const current = [...this.windows].filter(([key, window]) => {
+      if (window.start + window.windowMs > now) return true;
+      this.windows.delete(key);
+      return false;
+    });
+    if (current.length === 0) return;
+    // Sorted: PostgreSQL locks the rows in this order, and two processes in opposite orders would deadlock.
+    const sent = current
+      .map(([key, window]) => ({ key: sharedKey(key, window), window, delta: window.unsynced }))
+      .sort((a, b) => (a.key < b.key ? -1 : 1));
+    const totals = await this.addHits(sent);
+    for (const { key, window, delta } of sent) {
+      const total = totals.get(key);
+      if (total === undefined) continue;
+      window.known = total;
+      window.unsynced -= delta;
     }
   }
+
+  /** One upsert adding each window's delta; returns the deployment's totals by shared key. */
+  private async addHits(rows: { key: string; delta: number; window: LocalWindow }[]): Promise<Map<string, number>> {
+    const { db, clock } = this.deps;
+    const totals = await db
+      .insertInto('rate_limits')
+      .values(
+        rows.map(({ key, delta, window }) => ({
+          key,
+          hits: delta,
+          expires_at: toStoredTimestamp(new Date(window.start + window.windowMs)),
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet((eb) => ({ hits: eb('rate_limits.hits', '+', eb.ref('excluded.hits')) })),
+      )
+      .returning(['key', 'hits'])
+      .execute();
+    // Rows of ended windows go now and then (the first reconciliation of a new window finds them).
+    if (rows.some(({ window }) => window.known === 0)) {
+      await db.deleteFrom('rate_limits').where('expires_at', '<=', toStoredTimestamp(clock.now())).execute();
+    }
+    return new Map(totals.map((row) => [row.key, Number(row.hits)]));
+  }
 }
+
+/** A window's row in `rate_limits`: the key and the window's start, so every process names it alike. */
+const sharedKey = (key: string, window: LocalWindow) => `${key}@${window.start}`;
 
 /**
  * Fixed-window counters kept in the database, for limits that must hold for the whole deployment

@@ -10,7 +10,7 @@ import { messageRepository, type MessageError, type OutboxChange } from './messa
 import type { MessageEvents } from './message.service.js';
 import { storedContent } from './outbound/content.js';
 import { queueOutbound, type OutboundRow } from './outbound/queue.js';
-import { ThroughputLimiter } from './throughput.js';
+import { createSendPacer, THROTTLED_PAUSE_MS } from './throughput.js';
 
 const BATCH = 200;
 /** Retries back off exponentially (with jitter) up to this, for at most MAX_ATTEMPTS tries. */
@@ -65,7 +65,7 @@ export function createOutbox(
 ) {
   const { db, dialect, clock } = deps;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
-  const limiter = new ThroughputLimiter();
+  const pacer = createSendPacer(deps);
   let log: FastifyBaseLogger | undefined;
 
   /**
@@ -110,9 +110,12 @@ export function createOutbox(
     const channel = await channelOf(message);
     if (!channel) return settled(message, { status: 'failed', error: CHANNEL_REMOVED });
     const { provider, channelId } = channel;
-    if (provider.pace) await limiter.take(provider.pace.key, provider.pace.perSecond);
+    if (provider.pace) await pacer.take(provider.pace.key, provider.pace.perSecond);
     const content = storedContent(message.type, message.content);
     const sent = await provider.send({ messageId: message.id, to: message.phone, message: content });
+    if (sent.outcome === 'retry' && sent.throttled && provider.pace) {
+      await pacer.slowDown(provider.pace.key, sent.afterMs ?? THROTTLED_PAUSE_MS);
+    }
     return outcomeOf(message, sent, channelId);
   }
 

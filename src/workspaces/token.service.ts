@@ -1,4 +1,5 @@
 import { requirePermission } from '../accounts/roles.js';
+import { GenerationCache } from '../db/deployment-generation.js';
 import { precompile } from '../db/precompile.js';
 import type { Deps } from '../shared/context.js';
 import type { SessionUser } from '../accounts/account.service.js';
@@ -37,7 +38,7 @@ const TOKEN_PATTERN = /^parley_[A-Za-z0-9_-]{43}$/;
 /** last_used_at is written at most this often per token, so reads do not turn into writes. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Every API request runs this lookup, so it is compiled once. */
+/** Every API request whose token is not cached runs this lookup, so it is compiled once. */
 const selectToken = precompile((db, tokenHash: string) =>
   db
     .selectFrom('api_tokens')
@@ -60,6 +61,9 @@ const selectToken = precompile((db, tokenHash: string) =>
  * stored only as a SHA-256 hash — a slow hash adds nothing for secrets of this entropy.
  */
 export function createTokenService({ db, clock, newId }: Deps) {
+  // By hash (never the secret); a revocation anywhere bumps the deployment generation, which empties it.
+  const tokens = new GenerationCache(db, async (tokenHash) => (await selectToken(db, tokenHash))[0] ?? null);
+
   return {
     /** Mints a token for a user of the workspace. */
     async create(input: {
@@ -122,10 +126,10 @@ export function createTokenService({ db, clock, newId }: Deps) {
     /** Resolves a bearer token to its principal, or throws unauthorized. */
     async authenticate(token: string): Promise<Principal> {
       if (!TOKEN_PATTERN.test(token)) throw errors.unauthorized('The bearer token is malformed');
-      const [row] = await selectToken(db, hashOfSecret(token));
+      const row = await tokens.get(hashOfSecret(token));
       // One answer for both: it does not confirm that a leaked token was ever real.
       if (!row || row.revoked_at) throw errors.unauthorized('The bearer token is not known or has been revoked');
-      await touch(row.id, row.last_used_at);
+      await touch(row);
       return {
         tokenId: row.id,
         userId: row.user_id,
@@ -137,14 +141,12 @@ export function createTokenService({ db, clock, newId }: Deps) {
     },
   };
 
-  async function touch(tokenId: string, lastUsedAt: string | null): Promise<void> {
+  /** Records the use on the token's row and on its cached copy, which decides when to record again. */
+  async function touch(row: { id: string; last_used_at: string | null }): Promise<void> {
     const now = clock.now();
-    if (lastUsedAt && now.getTime() - new Date(lastUsedAt).getTime() < LAST_USED_RESOLUTION_MS) return;
-    await db
-      .updateTable('api_tokens')
-      .set({ last_used_at: toStoredTimestamp(now) })
-      .where('id', '=', tokenId)
-      .execute();
+    if (row.last_used_at && now.getTime() - new Date(row.last_used_at).getTime() < LAST_USED_RESOLUTION_MS) return;
+    row.last_used_at = toStoredTimestamp(now);
+    await db.updateTable('api_tokens').set({ last_used_at: row.last_used_at }).where('id', '=', row.id).execute();
   }
 }
 

@@ -1,0 +1,168 @@
+/**
+ * One deployment, many processes: three real Parley servers (`src/main.ts`, what `npm start` runs)
+ * on one database, requests spread over them as a load balancer would. What must hold for the
+ * deployment as a whole: the polling interval, Meta's throughput per number, live inbox updates and
+ * token revocation.
+ */
+import assert from 'node:assert/strict';
+import { randomInt, randomUUID } from 'node:crypto';
+import { after, describe, test } from 'node:test';
+import { Agent, request } from 'undici';
+import type { Campaign } from '../src/campaigns/campaign.schema.js';
+import { newContactRow } from '../src/contacts/contact.repository.js';
+import { SESSION_COOKIE } from '../src/http/session-auth.js';
+import { toStoredTimestamp } from '../src/shared/time.js';
+import { inboundTextWebhook, signBody } from '../src/webhooks/whatsapp.fixtures.js';
+import { logInOverHttp } from './dashboard-session.js';
+import { asClient, createTemplate } from './factories.js';
+import { startGraphStandIn, type RecordedRequest } from './graph-stand-in.js';
+import { startParleyProcess } from './parley-process.js';
+import { ENGINE } from './server.js';
+import { API_VERSION, APP_SECRET, startWhatsappServer } from './whatsapp.js';
+
+// The in-process server is the test's handle on the database (its outbox and workers are stopped).
+const { graph, server } = await startWhatsappServer();
+const { services } = server.app;
+const certificate = server.app.tls!.cert;
+// Each process sends to a stand-in of its own; together they are Meta, counting what arrives.
+const standIns = await Promise.all([1, 2, 3].map(() => startGraphStandIn({ apiVersion: API_VERSION })));
+after(() => Promise.all(standIns.map((standIn) => standIn.close())));
+const [a, b, c] = await Promise.all(
+  standIns.map((standIn, i) =>
+    startParleyProcess(`process ${'ABC'[i]}`, { ...server.env, WHATSAPP_GRAPH_URL: standIn.url }, certificate),
+  ),
+);
+const processes = [a!, b!, c!];
+
+/** A workspace with an owner who can sign in, a full-access token and a WhatsApp Cloud number at `messagesPerSecond`. */
+async function shop(messagesPerSecond = 80) {
+  const credentials = { email: `owner-${randomUUID()}@example.com`, password: 'correct horse battery' };
+  const { workspace, user } = await services.workspaces.setup({ name: `Shop ${randomInt(1e9)}`, ...credentials });
+  const issued = await services.tokens.create({ workspaceId: workspace.id, userId: user.id, name: 'api' });
+  const { phoneNumberId, wabaId, accessToken } = graph.addPhoneNumber();
+  await services.channels.useWhatsappCloud(
+    { workspaceId: workspace.id },
+    { phoneNumberId, wabaId, accessToken, messagesPerSecond },
+  );
+  const ids = { workspaceId: workspace.id, userId: user.id, token: issued.token, tokenId: issued.id };
+  return { credentials, phoneNumberId, through: processes.map((p) => asClient(p.http, ids)) };
+}
+
+/** Contacts written straight into the table, a batch at a time (hundreds of API calls would only be slow). */
+async function contactIds(workspaceId: string, count: number): Promise<string[]> {
+  const at = toStoredTimestamp(new Date());
+  const rows = Array.from({ length: count }, (_, i) => {
+    const [id, phone] = [services.deps.newId(), `+1415${3_000_000 + i}`];
+    return newContactRow({ id, workspaceId, phone, name: `Guest ${i}`, email: null, customAttributes: '{}', at });
+  });
+  for (let i = 0; i < rows.length; i += 200)
+    await services.deps.db
+      .insertInto('contacts')
+      .values(rows.slice(i, i + 200))
+      .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The most sends any one-second window (starting at a send) holds. */
+function busiestSecond(sends: RecordedRequest[]): number {
+  const times = sends.map((send) => send.at).sort((x, y) => x - y);
+  let most = 0;
+  for (let first = 0, last = 0; first < times.length; first++) {
+    while (last < times.length && times[last]! < times[first]! + 1000) last++;
+    most = Math.max(most, last - first);
+  }
+  return most;
+}
+
+/** Long enough for a slow machine; a hang (an event that never comes) fails instead of stalling the suite. */
+const timeout = 120_000;
+
+describe(`three processes on one database (${ENGINE})`, () => {
+  test(
+    'polling a trigger twice within the interval through two processes: the second is 429',
+    { timeout },
+    async () => {
+      const { through } = await shop();
+      const first = await through[0]!.get('/v1/triggers/new-message-received');
+      assert.equal(first.status, 200, first.text);
+      const second = await through[1]!.get<{ code: string }>('/v1/triggers/new-message-received');
+      assert.equal(second.status, 429, second.text);
+      assert.equal(second.body.code, 'poll_too_frequent');
+      assert.equal((await through[2]!.get('/v1/triggers/new-message-received')).status, 429, 'and through the third');
+    },
+  );
+
+  test(
+    'a campaign at 80 msg/s sent by three processes reaches Meta at no more than 80 in any second (±5 %)',
+    { timeout },
+    async (t) => {
+      const { phoneNumberId, through } = await shop(80);
+      const workspaceId = through[0]!.workspaceId;
+      const recipients = await contactIds(workspaceId, 480);
+      const template = await createTemplate(services, workspaceId, { name: `sale_${randomInt(1e9)}` });
+      const created = await through[0]!.action<Campaign>('create-campaign', {
+        name: 'Sale',
+        template_id: template.id,
+        variables: ['{{contact.name}}', 'SALE'],
+        audience: { contact_ids: recipients },
+      });
+      assert.equal(created.status, 200, created.text);
+      const sendsOf = (requests: RecordedRequest[]) =>
+        requests.filter((r) => r.method === 'POST' && r.path === `/${API_VERSION}/${phoneNumberId}/messages`);
+      for (let done = false; !done;) {
+        const campaign = await through[randomInt(3)]!.action<Campaign>('get-campaign', {
+          campaign_id: created.body.id,
+        });
+        done = campaign.body.status === 'sent' && campaign.body.counts.sent === recipients.length;
+        if (!done) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const perProcess = standIns.map((standIn) => sendsOf(standIn.requests));
+      const sends = perProcess.flat();
+      assert.equal(sends.length, recipients.length, 'one send per recipient');
+      assert.ok(
+        perProcess.filter((list) => list.length > 0).length >= 2,
+        `several processes sent (${perProcess.map((list) => list.length).join(' + ')}), or this tests no sharing`,
+      );
+      const most = busiestSecond(sends);
+      assert.ok(most <= 84, `at most 80 (+5 %) sends arrived in any one second; the busiest second had ${most}`);
+      t.diagnostic(`busiest second: ${most} sends; by process: ${perProcess.map((list) => list.length).join(' + ')}`);
+    },
+  );
+
+  test('an inbound message handled by process A shows in a live stream opened on process B', { timeout }, async () => {
+    const { credentials, phoneNumberId } = await shop();
+    const session = await logInOverHttp(b!, credentials);
+    const agent = new Agent({ connect: { ca: certificate } });
+    after(() => agent.destroy());
+    const stream = await request(`${b!.baseUrl}/api/dashboard/events`, {
+      dispatcher: agent,
+      reset: true,
+      headers: { cookie: `${SESSION_COOKIE}=${session.cookie}`, accept: 'text/event-stream' },
+    });
+    assert.equal(stream.statusCode, 200);
+    const raw = JSON.stringify(inboundTextWebhook({ phoneNumberId, from: '+14155550123', text: 'Is it open today?' }));
+    const posted = await a!.http.send('POST', '/webhooks/whatsapp', {
+      rawBody: raw,
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(raw, APP_SECRET) },
+    });
+    assert.equal(posted.status, 200, posted.text);
+    let received = '';
+    for await (const chunk of stream.body) {
+      received += String(chunk);
+      if (/event: message\ndata: .*"direction":"inbound"/.test(received)) break;
+    }
+    stream.body.destroy();
+    assert.match(received, /event: message\ndata: .*"direction":"inbound"/);
+  });
+
+  test('a token revoked through process C is refused by A and B on their next request', { timeout }, async () => {
+    const { credentials, through } = await shop();
+    const [viaA, viaB] = through;
+    // Both have now seen (and cached) the token.
+    assert.deepEqual([(await viaA!.get('/v1/me')).status, (await viaB!.get('/v1/me')).status], [200, 200]);
+    const owner = await logInOverHttp(c!, credentials);
+    const revoked = await owner.send('DELETE', `/api/dashboard/tokens/${viaA!.tokenId}`);
+    assert.equal(revoked.status, 200, revoked.text);
+    assert.deepEqual([(await viaA!.get('/v1/me')).status, (await viaB!.get('/v1/me')).status], [401, 401]);
+  });
+});
