@@ -25,6 +25,7 @@ import * as thread from './migrations/0021_thread.js';
 import * as liveEvents from './migrations/0022_live_events.js';
 import * as reports from './migrations/0023_reports.js';
 import * as campaignHeaderMedia from './migrations/0024_campaign_header_media.js';
+import * as search from './migrations/0027_search.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0022_live_events': liveEvents,
   '0023_reports': reports,
   '0024_campaign_header_media': campaignHeaderMedia,
+  '0027_search': search,
 };
 
 class InCodeProvider implements MigrationProvider {
