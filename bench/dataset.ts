@@ -260,3 +260,39 @@ export class WorkspaceDataset {
 
 /** The surname fragment and the phone-fragment searches the benchmark runs. */
 export const NAME_QUERY = 'kowal';
+
+/**
+ * What a user types into the search box: 3–4 letter fragments of the dataset's real first names,
+ * surnames and email domains, from the start and the middle of each word (search as you type).
+ */
+export function searchFragments(): string[] {
+  const fragments = new Set<string>();
+  const words = [...SURNAMES.filter((_, i) => i % 9 === 0), ...FIRST_NAMES.filter((_, i) => i % 13 === 0)];
+  for (const [i, word] of words.entries()) {
+    const lower = word.toLowerCase();
+    const length = i % 2 === 0 ? 3 : 4;
+    const from = i % 3 === 0 ? Math.max(0, Math.floor((lower.length - length) / 2)) : 0;
+    if (lower.length >= length) fragments.add(lower.slice(from, from + length));
+  }
+  for (const domain of DOMAINS.slice(0, 3)) fragments.add(domain.slice(0, 4));
+  return [...fragments];
+}
+
+/** A tag held by a share of the measured workspace's contacts. */
+export interface BenchTag {
+  name: string;
+  share: number;
+}
+
+/** The tag searches the issue names: one held by 60 % of contacts, one by 1 %. */
+export const BENCH_TAGS = { common: { name: 'customer', share: 0.6 }, rare: { name: 'vip', share: 0.01 } } as const;
+
+/**
+ * Contacts hold a tag when the last three hex digits of their id (random in a UUIDv7) fall below this
+ * bound: the same SQL selects about `share` of the contacts on either engine.
+ */
+export function tagHexBound(share: number): string {
+  return Math.round(share * 4096)
+    .toString(16)
+    .padStart(3, '0');
+}

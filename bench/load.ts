@@ -9,6 +9,10 @@ export interface Scenario {
   path: string;
   /** POST bodies, sent in turn across all connections so many distinct rows are read. */
   bodies?: unknown[];
+  /** Connections for this scenario, instead of the target's. */
+  connections?: number;
+  /** A load that runs beside the measured one for its whole run (warm-up included), not measured itself. */
+  beside?: Scenario;
 }
 
 export interface Measurement {
@@ -40,7 +44,7 @@ function options(scenario: Scenario, target: LoadTarget, duration: number): Opti
   };
   const base: Options = {
     url: target.baseUrl + scenario.path,
-    connections: target.connections,
+    connections: scenario.connections ?? target.connections,
     duration,
     method: scenario.method,
     headers,
@@ -77,6 +81,9 @@ function assertAllOk(scenario: Scenario, result: Result): void {
   );
 }
 
+/** Seconds the load beside a measurement starts before it and runs after it. */
+const BESIDE_MARGIN = 1;
+
 /** A warm-up run (JIT, caches), then the measured run of `duration` seconds. */
 export async function measure(
   scenario: Scenario,
@@ -84,11 +91,18 @@ export async function measure(
   durations: { warmup: number; duration: number },
   serverCpuSeconds?: () => number,
 ): Promise<Measurement> {
+  const { beside } = scenario;
+  const besideRun =
+    beside && autocannon(options(beside, target, durations.warmup + durations.duration + 2 * BESIDE_MARGIN));
+  if (besideRun) await new Promise((resolve) => setTimeout(resolve, BESIDE_MARGIN * 1000));
   if (durations.warmup > 0) assertAllOk(scenario, await autocannon(options(scenario, target, durations.warmup)));
-  const cpuBefore = serverCpuSeconds?.();
+  // The server's CPU per request means nothing while another load shares it.
+  const cpuSeconds = beside ? undefined : serverCpuSeconds;
+  const cpuBefore = cpuSeconds?.();
   const result = await autocannon(options(scenario, target, durations.duration));
-  const cpuAfter = serverCpuSeconds?.();
+  const cpuAfter = cpuSeconds?.();
   assertAllOk(scenario, result);
+  if (besideRun) assertAllOk(beside, await besideRun);
   const requests = result.latency.totalCount;
   return {
     key: scenario.key,

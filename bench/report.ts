@@ -43,14 +43,28 @@ export function checks(result: EngineResult, config: BenchConfig): Check[] {
     measured: `${endpoint(result, key).p99} ms`,
     pass: endpoint(result, key).p99 <= limit,
   });
+  // PostgreSQL shares the two cores with the server, hence its lower bar (issue 22).
+  const minRatio = result.engine === 'sqlite' ? 0.5 : 0.25;
+  const growth = endpoint(result, 'get-contact-beside-search').p99 - endpoint(result, 'get-contact-id').p99;
   return [
     ...['get-contact-phone', 'get-contact-id'].map((key) => ({
-      target: `${endpoint(result, key).label} ≥ 50 % of hello-world req/s`,
+      target: `${endpoint(result, key).label} ≥ ${minRatio * 100} % of hello-world req/s`,
       measured: `${fmt(ratio(key) * 100, 1)} %`,
-      pass: ratio(key) >= 0.5,
+      pass: ratio(key) >= minRatio,
     })),
+    {
+      target: 'get-contact p99 grows ≤ 2 ms with searches beside it',
+      measured: `${growth} ms`,
+      pass: growth <= 2,
+    },
     p99('search-name', 20, 'search-contacts (name fragment)'),
     p99('search-phone', 20, 'search-contacts (phone fragment)'),
+    p99('search-fragments', 20, 'search-contacts (3–4 letter fragments)'),
+    p99('search-tag-common', 20, 'search-contacts (tag of 60 %)'),
+    p99('search-tag-rare', 20, 'search-contacts (tag of 1 %)'),
+    p99('search-fragments-tag-common', 20, 'search-contacts (fragment + tag of 60 %)'),
+    p99('search-fragments-tag-rare', 20, 'search-contacts (fragment + tag of 1 %)'),
+    p99('search-fragments-50', 50, 'search-contacts, 50 connections'),
     p99('feed', 10, 'new-message-received'),
     p99('feed-text', 10, 'new-message-received?message_type=text'),
     { target: 'peak server RSS ≤ 300 MiB', measured: `${fmt(result.peakRssMiB)} MiB`, pass: result.peakRssMiB <= 300 },

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadBenchConfig, type BenchConfig, type Engine } from './config.js';
-import { NAME_QUERY, WorkspaceDataset, phoneFor } from './dataset.js';
+import { BENCH_TAGS, NAME_QUERY, WorkspaceDataset, phoneFor, searchFragments, type BenchTag } from './dataset.js';
 import { measure, type LoadTarget, type Scenario } from './load.js';
 import { generatedCertificate, NodeProcess, httpsJson, parleyCli, startPostgres } from './processes.js';
 import { consoleSummary, markdown, writeMarkdown, type EngineResult } from './report.js';
@@ -19,6 +19,7 @@ import { SqliteSeeder } from './seed-sqlite.js';
 interface Seeder {
   insertContacts(workspaceId: string, data: WorkspaceDataset): void | Promise<void>;
   insertMessages(workspaceId: string, data: WorkspaceDataset): void | Promise<void>;
+  tagContacts(workspaceId: string, tag: BenchTag): void | Promise<void>;
   countMatches(workspaceId: string, needle: string): number | Promise<number>;
   version(): string | Promise<string>;
   finish(): void | Promise<void>;
@@ -132,6 +133,7 @@ async function seed(seeder: Seeder, workspaces: Workspaces, config: BenchConfig)
   await seeder.insertMessages(workspaces.benchId, data);
   const messagesSeconds = seconds(started);
   log(`${config.messages} messages seeded in ${messagesSeconds.toFixed(1)} s`);
+  for (const tag of Object.values(BENCH_TAGS)) await seeder.tagContacts(workspaces.benchId, tag);
   return { data, timings: { noiseSeconds, contactsSeconds, messagesSeconds } };
 }
 
@@ -147,8 +149,58 @@ function phoneQuery(config: BenchConfig): string {
   return `${digits.slice(0, 3)}-${digits.slice(3)}`;
 }
 
+/** Connections searching while get-contact is measured beside them. */
+const BESIDE_CONNECTIONS = 5;
+
+/** search-contacts with each of the typed fragments in turn, and `extra` filters. */
+function fragmentSearch(key: string, label: string, extra: Json = {}): Scenario {
+  return {
+    key,
+    label,
+    method: 'POST',
+    path: '/api/v1/actions/search-contacts',
+    bodies: searchFragments().map((query) => ({ query, ...extra })),
+  };
+}
+
+/** The issue's search figures: fragments of real names and emails, a common and a rare tag, both together. */
+function searchScenarios(getContact: Scenario): Scenario[] {
+  const { common, rare } = BENCH_TAGS;
+  const fragments = fragmentSearch('search-fragments', `search-contacts, ${searchFragments().length} typed fragments`);
+  const tagged = (tag: BenchTag): Scenario => ({
+    key: tag === common ? 'search-tag-common' : 'search-tag-rare',
+    label: `search-contacts tag "${tag.name}" (${tag.share * 100} % of contacts)`,
+    method: 'POST',
+    path: '/api/v1/actions/search-contacts',
+    bodies: [{ tag: tag.name }],
+  });
+  return [
+    fragments,
+    tagged(common),
+    tagged(rare),
+    fragmentSearch('search-fragments-tag-common', `search-contacts, fragments + tag "${common.name}"`, {
+      tag: common.name,
+    }),
+    fragmentSearch('search-fragments-tag-rare', `search-contacts, fragments + tag "${rare.name}"`, { tag: rare.name }),
+    { ...fragments, key: 'search-fragments-50', label: `${fragments.label}, 50 connections`, connections: 50 },
+    {
+      ...getContact,
+      key: 'get-contact-beside-search',
+      label: `${getContact.label}, searches beside (${BESIDE_CONNECTIONS} connections)`,
+      beside: { ...fragments, connections: BESIDE_CONNECTIONS },
+    },
+  ];
+}
+
 function scenarios(data: WorkspaceDataset, config: BenchConfig): Scenario[] {
   const sample = spread(config.contacts, 1000);
+  const getContactById: Scenario = {
+    key: 'get-contact-id',
+    label: 'get-contact by contact_id (1,000 contacts)',
+    method: 'POST',
+    path: '/api/v1/actions/get-contact',
+    bodies: sample.map((i) => ({ contact_id: data.contactIds[i] })),
+  };
   return [
     {
       key: 'get-contact-phone',
@@ -157,13 +209,7 @@ function scenarios(data: WorkspaceDataset, config: BenchConfig): Scenario[] {
       path: '/api/v1/actions/get-contact',
       bodies: sample.map((i) => ({ phone: phoneFor(415, i) })),
     },
-    {
-      key: 'get-contact-id',
-      label: 'get-contact by contact_id (1,000 contacts)',
-      method: 'POST',
-      path: '/api/v1/actions/get-contact',
-      bodies: sample.map((i) => ({ contact_id: data.contactIds[i] })),
-    },
+    getContactById,
     {
       key: 'search-name',
       label: `search-contacts "Kowal" (name fragment)`,
@@ -185,6 +231,7 @@ function scenarios(data: WorkspaceDataset, config: BenchConfig): Scenario[] {
       method: 'GET',
       path: '/api/v1/triggers/new-message-received?message_type=text',
     },
+    ...searchScenarios(getContactById),
   ];
 }
 
@@ -212,6 +259,7 @@ function check(scenario: Scenario, body: unknown, expected: { searchName: number
     case 'get-contact-phone':
       return (body as Json).phone === (scenario.bodies?.[0] as Json).phone ? null : 'wrong contact';
     case 'get-contact-id':
+    case 'get-contact-beside-search':
       return (body as Json).id === (scenario.bodies?.[0] as Json).contact_id ? null : 'wrong contact';
     case 'search-name':
       return list?.length === Math.min(50, expected.searchName) ? null : `got ${list?.length} contacts`;
@@ -222,6 +270,16 @@ function check(scenario: Scenario, body: unknown, expected: { searchName: number
       return list?.length === 100 && (scenario.key === 'feed' || list.every((m) => m.type === 'text'))
         ? null
         : 'unexpected feed';
+    case 'search-fragments':
+    case 'search-fragments-50':
+    case 'search-fragments-tag-rare':
+      // A fragment among the 1 % may match no one in a small run.
+      return list && list.length <= 50 ? null : 'not a list of contacts';
+    case 'search-fragments-tag-common':
+    case 'search-tag-common':
+    case 'search-tag-rare':
+      // The counts are the seeder's to know; here, a full or partial page of contacts.
+      return list && list.length > 0 && list.length <= 50 ? null : `got ${list?.length} contacts`;
     default:
       return `unknown scenario ${scenario.key}`;
   }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { WorkspaceDataset } from './dataset.js';
+import { tagHexBound, type BenchTag, type WorkspaceDataset } from './dataset.js';
 
 const BATCH = 10_000;
 
@@ -71,6 +71,19 @@ export class PostgresSeeder {
       pending = send();
     }
     await pending;
+  }
+
+  /** Creates `tag` and gives it to about `tag.share` of the workspace's contacts (dataset.ts: tagHexBound). */
+  async tagContacts(workspaceId: string, tag: BenchTag): Promise<void> {
+    await this.client.query(
+      `WITH tag AS (
+         INSERT INTO tags (id, workspace_id, name, name_key, created_at)
+         VALUES (gen_random_uuid(), $1, $2, lower($2), now()) RETURNING id)
+       INSERT INTO contact_tags (contact_id, tag_id, created_at)
+         SELECT c.id, tag.id, c.created_at FROM contacts c, tag
+         WHERE c.workspace_id = $1 AND substr(c.id::text, 34, 3) < $3`,
+      [workspaceId, tag.name, tagHexBound(tag.share)],
+    );
   }
 
   /** Contacts of the workspace whose name, phone or email contains `needle` (any case). */

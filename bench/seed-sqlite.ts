@@ -1,7 +1,8 @@
 import type SQLite from 'better-sqlite3';
 import { SQLiteDatabase } from '../src/db/sqlite-driver.js';
 import { DIGIT_GRAMS_FUNCTION, registerDigitGrams } from '../src/db/digit-grams.js';
-import type { WorkspaceDataset } from './dataset.js';
+import { randomUUID } from 'node:crypto';
+import { tagHexBound, type BenchTag, type WorkspaceDataset } from './dataset.js';
 
 /** Rows per INSERT statement: 1,000 × 12 columns stays under SQLite's 32,766 bound parameters. */
 const BATCH = 1000;
@@ -123,6 +124,22 @@ export class SqliteSeeder {
         for (let i = from; i < to; i++) params.push(...row(i));
         (to - from === BATCH ? full : statement(to - from)).run(params);
       }
+    })();
+  }
+
+  /** Creates `tag` and gives it to about `tag.share` of the workspace's contacts (dataset.ts: tagHexBound). */
+  tagContacts(workspaceId: string, tag: BenchTag): void {
+    const tagId = randomUUID();
+    this.db.transaction(() => {
+      this.db
+        .prepare(`insert into tags (id, workspace_id, name, name_key, created_at) values (?, ?, ?, ?, ?)`)
+        .run(tagId, workspaceId, tag.name, tag.name.toLowerCase(), new Date().toISOString());
+      this.db
+        .prepare(
+          `insert into contact_tags (contact_id, tag_id, created_at)
+             select id, ?, created_at from contacts where workspace_id = ? and substr(id, 34, 3) < ?`,
+        )
+        .run(tagId, workspaceId, tagHexBound(tag.share));
     })();
   }
 

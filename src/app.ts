@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Config } from './config.js';
 import type { LogTarget } from './http/log-redaction.js';
 import { buildServer } from './http/server.js';
@@ -5,6 +6,9 @@ import { loadTls, type TlsMaterial } from './http/tls.js';
 import type { Api } from './http/types.js';
 import { openServices, type Services } from './services.js';
 import type { Clock } from './shared/clock.js';
+
+/** One SQLite read worker a core (up to four): more would only queue for the same cores. */
+const SQLITE_READ_WORKERS = Math.min(4, Math.max(2, os.availableParallelism()));
 
 export interface App {
   server: Api;
@@ -16,7 +20,10 @@ export interface App {
 
 /** Builds the whole application: database, services and the HTTPS server (not yet listening). */
 export async function createApp(config: Config, options: { clock?: Clock; logger?: LogTarget } = {}): Promise<App> {
-  const services = await openServices(config, options.clock, { backgroundCheckpoints: true });
+  const services = await openServices(config, options.clock, {
+    backgroundCheckpoints: true,
+    readWorkers: SQLITE_READ_WORKERS,
+  });
   const tls = config.trustProxy ? null : await loadTls(config);
   const server = await buildServer({ config, services, tls, logger: options.logger ?? { level: config.logLevel } });
   services.simulator.start(server.log);

@@ -25,6 +25,7 @@ import { createPortabilityService } from './portability/portability.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import type { Deps } from './shared/context.js';
 import { openDeps } from './db/open.js';
+import type { OpenOptions } from './db/connection.js';
 import type { QueuedWork } from './shared/queued-work.js';
 import { createCursorCodec } from './shared/cursor.js';
 import { loadSecretBox } from './shared/secret-box.js';
@@ -190,7 +191,7 @@ export type Services = ReturnType<typeof createServices>;
 export async function openServices(
   config: Config,
   clock: Clock = systemClock,
-  options: { backgroundCheckpoints?: boolean } = {},
+  options: OpenOptions = {},
 ): Promise<Services> {
   return createServices(await openDeps(config, clock, options), config);
 }

@@ -52,7 +52,7 @@ function decodeCursor(value: string): Cursor {
 }
 
 /** The dashboard's contact views: keyset pages, the export's batches and a contact's activity. */
-export function createContactDashboardService({ db, dialect }: Deps) {
+export function createContactDashboardService({ db, reads, dialect }: Deps) {
   /** The search filters, or null when the tag does not exist (nothing can match). */
   async function resolveFilter(caller: Caller, filter: ContactFilter): Promise<Omit<ContactSearch, 'limit'> | null> {
     const query = filter.query?.trim();
@@ -76,20 +76,20 @@ export function createContactDashboardService({ db, dialect }: Deps) {
       const where: RawBuilder<SqlBool> = after
         ? sql`c.last_message_at is not null and (c.last_message_at, c.id) < (${after.lastMessageAt}, ${after.id})`
         : sql`c.last_message_at is not null`;
-      rows.push(...(await searchContacts(db, dialect, { ...search, where, limit: limit + 1 })));
+      rows.push(...(await searchContacts(reads, dialect, { ...search, where, limit: limit + 1 })));
     }
     if (rows.length <= limit) {
       const where: RawBuilder<SqlBool> =
         after?.lastMessageAt === null
           ? sql`c.last_message_at is null and c.id < ${after.id}`
           : sql`c.last_message_at is null`;
-      rows.push(...(await searchContacts(db, dialect, { ...search, where, limit: limit + 1 - rows.length })));
+      rows.push(...(await searchContacts(reads, dialect, { ...search, where, limit: limit + 1 - rows.length })));
     }
     return rows;
   }
 
   async function withTags(rows: ContactRow[]): Promise<Contact[]> {
-    const tags = await contactRepository(db).tagNames(rows.map((row) => row.id));
+    const tags = await contactRepository(reads).tagNames(rows.map((row) => row.id));
     return rows.map((row) => presentContact(row, tags.get(row.id) ?? []));
   }
 

@@ -46,6 +46,13 @@ const MIN_INDEXED_QUERY = 3;
  * them, so both cost ~5 ms at ~3,000 matches; the bound sits below that because counting costs too.
  */
 const INDEX_MATCH_LIMIT = 2000;
+/**
+ * With a substring that walks the recency index too, a rare tag's contacts are fewer than the walk:
+ * it reads ~50 · contacts / (tag links · substring share) of them. Reading the links and testing
+ * each contact costs ~3 µs a link (SQLite, 200,000 contacts: "mit" + a tag of 1 %: 6 ms instead of
+ * 270 ms), so up to this many links they are the cheaper start.
+ */
+const TAG_LINK_LIMIT_WITH_QUERY = 20_000;
 
 /**
  * search-contacts: filters AND together; newest conversation first, never-messaged last.
@@ -59,9 +66,17 @@ export async function searchContacts(
   dialect: Dialect,
   search: ContactSearch,
 ): Promise<ContactRow[]> {
-  const { from, conditions } = await searchPlan(db, dialect, search);
+  const plan = await searchPlan(db, dialect, search);
+  let { from } = plan;
+  const { conditions } = plan;
   if (search.where) conditions.push(search.where);
-  if (search.tagId) conditions.push(taggedWith(search.tagId));
+  if (search.tagId && dialect === 'sqlite' && !plan.fromIndexMatches && (await fewTagLinks(db, search))) {
+    // CROSS JOIN fixes SQLite's join order: along the tag's links, then sorted.
+    from = sql`contact_tags ct cross join contacts c`;
+    conditions.push(sql`ct.tag_id = ${search.tagId}`, sql`c.id = ct.contact_id`);
+  } else if (search.tagId) {
+    conditions.push(taggedWith(dialect, search.tagId));
+  }
   const { rows } = await sql<ContactRow>`select ${COLUMNS} from ${from} where ${sql.join(conditions, sql` and `)}
     order by c.last_message_at desc nulls last, c.id desc limit ${search.limit}`.execute(db);
   return rows;
@@ -89,7 +104,7 @@ export async function searchContactsById(
     key = sql.ref('ct.contact_id');
     conditions.push(sql`ct.tag_id = ${search.tagId}`, sql`c.id = ct.contact_id`);
   } else if (search.tagId) {
-    conditions.push(taggedWith(search.tagId));
+    conditions.push(taggedWith(dialect, search.tagId));
   }
   if (search.afterId !== null) conditions.push(sql`${key} > ${search.afterId}`);
   const { rows } = await sql<PagedContactRow>`select ${PAGE_COLUMNS}, ${TAG_NAMES_JSON[dialect]} as tag_names
@@ -97,8 +112,28 @@ export async function searchContactsById(
   return rows;
 }
 
-const taggedWith = (tagId: string) =>
-  sql<SqlBool>`exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = ${tagId})`;
+/**
+ * The contact holds the tag. On SQLite the LIMIT keeps the EXISTS a per-contact probe: flattened into
+ * a join, it got a Bloom filter built from all of the tag's links before the walk began (a tag of
+ * 60 % of 200,000 contacts: 38 ms instead of 0.1 ms).
+ */
+const taggedWith = (dialect: Dialect, tagId: string) =>
+  dialect === 'sqlite'
+    ? sql<SqlBool>`exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = ${tagId} limit 1)`
+    : sql<SqlBool>`exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = ${tagId})`;
+
+/**
+ * Whether the tag's links are a cheaper start than the walk along the recency index: alone, a tag
+ * walks ~50 / share contacts, so only a tag with fewer links than INDEX_MATCH_LIMIT starts from them;
+ * with a walking substring, one with up to TAG_LINK_LIMIT_WITH_QUERY.
+ */
+async function fewTagLinks(db: Kysely<Database>, search: Pick<ContactSearch, 'tagId' | 'query'>): Promise<boolean> {
+  const limit = search.query ? TAG_LINK_LIMIT_WITH_QUERY : INDEX_MATCH_LIMIT;
+  // INDEXED BY: with two or three tags in the statistics, SQLite would rather scan every link.
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from contact_tags
+    indexed by contact_tags_tag where tag_id = ${search.tagId} limit ${limit + 1})`.execute(db);
+  return (rows[0]?.n ?? 0) <= limit;
+}
 
 /**
  * The contacts a search reads and the conditions on them, whatever the order: the workspace, the

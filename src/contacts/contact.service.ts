@@ -24,7 +24,8 @@ export const SEARCH_LIMIT = 50;
 
 /** Contacts: upsert by phone, lookups by id/phone/email, search, tagging. */
 export function createContactService(deps: Deps, tagging: Tagging, cursors: CursorCodec) {
-  const { db, dialect, clock, newId } = deps;
+  // Searches read beside other requests (connection.ts); everything else reads and writes on `db`.
+  const { db, reads, dialect, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
   async function present(trx: Kysely<Database>, row: ContactRow): Promise<Contact> {
@@ -32,7 +33,7 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
   }
 
   async function presentAll(rows: ContactRow[]): Promise<Contact[]> {
-    const tags = await contactRepository(db).tagNames(rows.map((row) => row.id));
+    const tags = await contactRepository(reads).tagNames(rows.map((row) => row.id));
     return rows.map((row) => presentContact(row, tags.get(row.id) ?? []));
   }
 
@@ -173,7 +174,7 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
     async search(caller: Caller, input: SearchContactsInput): Promise<Contact[]> {
       const filters = searchFilters(input);
       const search = await resolveSearch(caller, filters);
-      const rows = search ? await searchContacts(db, dialect, { ...search, limit: SEARCH_LIMIT }) : [];
+      const rows = search ? await searchContacts(reads, dialect, { ...search, limit: SEARCH_LIMIT }) : [];
       return presentAll(rows);
     },
 
@@ -183,7 +184,9 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
       const scope = { workspaceId: caller.workspaceId, endpoint: 'search-contacts', filters };
       const afterId = page.cursor === undefined ? null : cursors.decode(scope, page.cursor)[0]!;
       const search = await resolveSearch(caller, filters);
-      const rows = search ? await searchContactsById(db, dialect, { ...search, afterId, limit: page.limit + 1 }) : [];
+      const rows = search
+        ? await searchContactsById(reads, dialect, { ...search, afterId, limit: page.limit + 1 })
+        : [];
       const { rows: shown, next_cursor } = cutPage(rows, page.limit, (row) => cursors.encode(scope, [row.id]));
       return { data: shown.map((row) => presentContact(row, JSON.parse(row.tag_names) as string[])), next_cursor };
     },

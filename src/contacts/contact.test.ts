@@ -258,6 +258,81 @@ describe(`contacts (${ENGINE})`, () => {
     );
   });
 
+  test('search-contacts › a tag held by thousands or by a few, alone or with a substring: the 50 newest', async () => {
+    const ws = await createWorkspace(server);
+    const { db, newId } = server.app.services.deps;
+    const base = Date.parse('2026-01-01T00:00:00.000Z');
+    // Past the search's thresholds: 2,600 links walk the recency index, 60 are read as links.
+    const contacts = Array.from({ length: 5200 }, (_, i) => ({
+      id: newId(),
+      workspace_id: ws.workspaceId,
+      phone: `+1415${String(3000000 + i)}`,
+      name: i % 2 === 0 ? `Even Kowalski ${i}` : `Odd Nowak ${i}`,
+      email: null,
+      custom_attributes: '{}',
+      opted_out_at: null,
+      last_message_at: i % 5 === 0 ? null : new Date(base + i * 1000).toISOString(),
+      last_inbound_at: null,
+      created_at: new Date(base).toISOString(),
+      updated_at: new Date(base).toISOString(),
+    }));
+    const at = new Date(base).toISOString();
+    const tags = { common: newId(), rare: newId() };
+    await db
+      .insertInto('tags')
+      .values([
+        { id: tags.common, workspace_id: ws.workspaceId, name: 'Customer', name_key: 'customer', created_at: at },
+        { id: tags.rare, workspace_id: ws.workspaceId, name: 'VIP', name_key: 'vip', created_at: at },
+      ])
+      .execute();
+    const holders = { common: (i: number) => i % 4 < 2, rare: (i: number) => i % 87 === 0 };
+    const links = contacts.flatMap((contact, i) => [
+      ...(holders.common(i) ? [{ contact_id: contact.id, tag_id: tags.common, created_at: at }] : []),
+      ...(holders.rare(i) ? [{ contact_id: contact.id, tag_id: tags.rare, created_at: at }] : []),
+    ]);
+    for (let i = 0; i < contacts.length; i += 500)
+      await db
+        .insertInto('contacts')
+        .values(contacts.slice(i, i + 500))
+        .execute();
+    for (let i = 0; i < links.length; i += 500)
+      await db
+        .insertInto('contact_tags')
+        .values(links.slice(i, i + 500))
+        .execute();
+    // The expected order: newest conversation first, never-messaged last, then the newest id.
+    const newest = (keep: (i: number) => boolean) =>
+      contacts
+        .map((contact, i) => ({ ...contact, i }))
+        .filter(({ i }) => keep(i))
+        .sort((a, b) =>
+          a.last_message_at === b.last_message_at
+            ? b.id.localeCompare(a.id)
+            : a.last_message_at === null
+              ? 1
+              : b.last_message_at === null
+                ? -1
+                : b.last_message_at.localeCompare(a.last_message_at),
+        )
+        .slice(0, 50)
+        .map((contact) => contact.name);
+    const cases: [Record<string, string>, (i: number) => boolean][] = [
+      [{ tag: 'customer' }, holders.common],
+      [{ tag: 'vip' }, holders.rare],
+      [{ tag: 'customer', query: 'kowalski' }, (i) => holders.common(i) && i % 2 === 0],
+      [{ tag: 'VIP', query: 'nowak' }, (i) => holders.rare(i) && i % 2 === 1],
+      [{ tag: 'vip', query: 'kowalski 52' }, (i) => holders.rare(i) && i % 2 === 0 && String(i).startsWith('52')],
+    ];
+    for (const [filters, keep] of cases) {
+      const res = await ws.action<Contact[]>('search-contacts', filters);
+      assert.deepEqual(
+        res.body.map((c) => c.name),
+        newest(keep),
+        JSON.stringify(filters),
+      );
+    }
+  });
+
   test('contacts › a foreign workspace id answers exactly like an unknown one', async () => {
     const mine = await createWorkspace(server);
     const theirs = await createWorkspace(server);

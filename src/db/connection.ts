@@ -15,6 +15,7 @@ import {
 import pg from 'pg';
 import { checkpointInBackground } from './checkpointer.js';
 import { registerDigitGrams } from './digit-grams.js';
+import { SqliteReadPool } from './read-pool.js';
 import { SQLiteDatabase } from './sqlite-driver.js';
 import type { Database } from './schema.js';
 
@@ -23,22 +24,38 @@ export type Dialect = 'sqlite' | 'postgres';
 /** A Kysely handle and the engine behind it. */
 export interface DatabaseHandle {
   db: Kysely<Database>;
+  /**
+   * For reads outside transactions (searches, feeds, lists): on a SQLite server, a pool of read-only
+   * connections on worker threads (read-pool.ts), so they never stall the event loop; else `db` itself
+   * (PostgreSQL already runs queries on a pool of connections). Destroying `db` closes it too.
+   */
+  reads: Kysely<Database>;
   dialect: Dialect;
 }
 
-/**
- * Opens PostgreSQL when a URL is given, else the embedded SQLite file in `dataDir`. A long-running
- * server asks for `backgroundCheckpoints` (see checkpointer.ts); a CLI command does not need them.
- */
-export function openDatabase(
-  options: { databaseUrl: string | null; dataDir: string },
-  { backgroundCheckpoints = false } = {},
-): DatabaseHandle {
-  if (options.databaseUrl) return { db: openPostgres(options.databaseUrl), dialect: 'postgres' };
-  return { db: openSqlite(path.join(options.dataDir, 'parley.db'), backgroundCheckpoints), dialect: 'sqlite' };
+export interface OpenOptions {
+  /** A long-running server moves WAL checkpoints off the event loop (checkpointer.ts). */
+  backgroundCheckpoints?: boolean;
+  /** SQLite worker threads serving `reads`; 0 (a CLI command) reads on the main connection. */
+  readWorkers?: number;
 }
 
-function openSqlite(file: string, backgroundCheckpoints: boolean): Kysely<Database> {
+/** Opens PostgreSQL when a URL is given, else the embedded SQLite file in `dataDir`. */
+export function openDatabase(
+  options: { databaseUrl: string | null; dataDir: string },
+  open: OpenOptions = {},
+): DatabaseHandle {
+  if (options.databaseUrl) {
+    const db = openPostgres(options.databaseUrl);
+    return { db, reads: db, dialect: 'postgres' };
+  }
+  return { ...openSqlite(path.join(options.dataDir, 'parley.db'), open), dialect: 'sqlite' };
+}
+
+function openSqlite(
+  file: string,
+  { backgroundCheckpoints = false, readWorkers = 0 }: OpenOptions,
+): Pick<DatabaseHandle, 'db' | 'reads'> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   createPrivately(file);
   const database = new SQLiteDatabase(file);
@@ -48,11 +65,14 @@ function openSqlite(file: string, backgroundCheckpoints: boolean): Kysely<Databa
   database.pragma('busy_timeout = 5000');
   registerDigitGrams(database);
   const checkpointer = backgroundCheckpoints ? checkpointInBackground(database, file) : null;
+  const pool = readWorkers > 0 ? new SqliteReadPool(file, readWorkers) : null;
   const close = () => {
     checkpointer?.stop();
+    void pool?.close();
     database.close();
   };
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, close) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, close) }) });
+  return { db, reads: pool?.kysely() ?? db };
 }
 
 /**
@@ -131,7 +151,9 @@ function openPostgres(connectionString: string): Kysely<Database> {
     // Outside transactions, prepared statements (below) are planned for their values on every execution:
     // a generic plan cached while `jobs` was small turned the scheduler's claim into a scan of the whole
     // table once it was not. Transactions allow cached plans (see BEGIN_WITH_CACHED_PLANS).
-    options: '-c plan_cache_mode=force_custom_plan',
+    // No parallel workers: with ten connections serving requests, a search that forked two workers
+    // to walk an index took three times as long (85 ms instead of 28) on a busy two-core machine.
+    options: '-c plan_cache_mode=force_custom_plan -c max_parallel_workers_per_gather=0',
   });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
 }

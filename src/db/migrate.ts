@@ -27,6 +27,7 @@ import * as reports from './migrations/0023_reports.js';
 import * as campaignHeaderMedia from './migrations/0024_campaign_header_media.js';
 import * as firstResponder from './migrations/0025_first_responder.js';
 import * as sharedLimits from './migrations/0026_shared_limits.js';
+import * as search from './migrations/0027_search.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0024_campaign_header_media': campaignHeaderMedia,
   '0025_first_responder': firstResponder,
   '0026_shared_limits': sharedLimits,
+  '0027_search': search,
 };
 
 class InCodeProvider implements MigrationProvider {

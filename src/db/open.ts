@@ -2,19 +2,15 @@ import type { Config } from '../config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import type { Deps } from '../shared/context.js';
 import { createIdGenerator } from '../shared/ids.js';
-import { openDatabase } from './connection.js';
+import { openDatabase, type OpenOptions } from './connection.js';
 import { migrateToLatest } from './migrate.js';
 
 /**
  * The database (migrated), the clock and the id generator: what every service is built from. A CLI
  * command that needs one service builds it from these instead of importing the whole application.
  */
-export async function openDeps(
-  config: Config,
-  clock: Clock = systemClock,
-  options: { backgroundCheckpoints?: boolean } = {},
-): Promise<Deps> {
-  const { db, dialect } = openDatabase(config, options);
+export async function openDeps(config: Config, clock: Clock = systemClock, options: OpenOptions = {}): Promise<Deps> {
+  const { db, reads, dialect } = openDatabase(config, options);
   await migrateToLatest(db, dialect);
-  return { db, dialect, clock, newId: createIdGenerator(clock) };
+  return { db, reads, dialect, clock, newId: createIdGenerator(clock) };
 }

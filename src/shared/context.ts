@@ -7,6 +7,8 @@ import type { IdGenerator } from './ids.js';
 /** What every repository and service is built from: the database, its engine, time and ids. */
 export interface Deps {
   db: Kysely<Database>;
+  /** Reads that need no transaction and may run beside others (connection.ts: DatabaseHandle.reads). */
+  reads: Kysely<Database>;
   dialect: Dialect;
   clock: Clock;
   newId: IdGenerator;

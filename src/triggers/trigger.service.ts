@@ -8,8 +8,9 @@ import type { CampaignRecord, FlowRecord, SequenceRecord } from './trigger.schem
 const idFilter = (id: string | undefined) => id?.toLowerCase() || undefined;
 
 /** The polling feeds of spec §4; each returns at most 100 records, newest first. */
-export function createTriggerService({ db }: Deps, cursors: CursorCodec) {
-  const feeds = triggerRepository(db);
+export function createTriggerService({ reads }: Deps, cursors: CursorCodec) {
+  // Feeds are polled all day: they read beside other requests (connection.ts).
+  const feeds = triggerRepository(reads);
 
   /**
    * One page of a feed, newest first: rows come `limit + 1` after the cursor's position, and the

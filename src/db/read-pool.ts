@@ -1,0 +1,190 @@
+import { Worker } from 'node:worker_threads';
+import {
+  Kysely,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+} from 'kysely';
+import type { Database } from './schema.js';
+import { sqliteDriverPath } from './sqlite-driver.js';
+
+// Plain JavaScript: a worker evaluated from a string runs without the TypeScript loader. Each worker
+// keeps its prepared statements (least recently used out), as the main connection does. On Linux a
+// nice value is per thread: the workers yield the cores to the event loop (point reads, writes, TLS),
+// so searches that fill both cores slow down themselves rather than every other request.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+try {
+  const threadId = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  require('node:os').setPriority(threadId, workerData.nice);
+} catch {}
+const SQLite = require(workerData.driver);
+const database = new SQLite(workerData.file, { readonly: true });
+database.pragma('busy_timeout = 5000');
+const statements = new Map();
+function prepared(sql) {
+  let statement = statements.get(sql);
+  if (statement) statements.delete(sql);
+  else {
+    statement = database.prepare(sql);
+    if (statements.size >= workerData.cacheSize) statements.delete(statements.keys().next().value);
+  }
+  statements.set(sql, statement);
+  return statement;
+}
+parentPort.on('message', (request) => {
+  if (request === 'close') {
+    database.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    const statement = prepared(request.sql);
+    if (!statement.reader) throw Object.assign(new Error('the read pool only reads'), { code: 'PARLEY_READ_ONLY' });
+    parentPort.postMessage({ id: request.id, rows: statement.all(request.parameters) });
+  } catch (error) {
+    parentPort.postMessage({ id: request.id, error: { message: error.message, code: error.code } });
+  }
+});
+`;
+
+const STATEMENT_CACHE_SIZE = 500;
+/** Lower than the event loop's 0: about a tenth of its share of a contended core (Linux CFS weights). */
+const WORKER_NICE = 10;
+
+interface Answer {
+  id: number;
+  rows?: unknown[];
+  error?: { message: string; code?: string };
+}
+
+interface Pending {
+  resolve: (rows: unknown[]) => void;
+  reject: (error: Error) => void;
+}
+
+/** One worker thread with its read-only connection, and the statements it has been handed. */
+class ReadWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+
+  constructor(file: string) {
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file, driver: sqliteDriverPath, cacheSize: STATEMENT_CACHE_SIZE, nice: WORKER_NICE },
+    });
+    this.worker.on('message', (answer: Answer) => this.settle(answer));
+    this.worker.on('error', (error) => this.failAll(error));
+    this.worker.on('exit', () => this.failAll(new Error('SQLite read worker exited')));
+    // An idle worker keeps no process alive; one with work holds it until it answers.
+    this.worker.unref();
+  }
+
+  get queued(): number {
+    return this.pending.size;
+  }
+
+  run(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, sql, parameters });
+    });
+  }
+
+  async close(): Promise<void> {
+    const exited = new Promise((resolve) => this.worker.once('exit', resolve));
+    this.worker.postMessage('close');
+    await exited;
+  }
+
+  private settle(answer: Answer): void {
+    const pending = this.pending.get(answer.id);
+    if (!pending) return;
+    this.pending.delete(answer.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if (answer.error) pending.reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
+    else pending.resolve(answer.rows!);
+  }
+
+  private failAll(error: Error): void {
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+    this.worker.unref();
+  }
+}
+
+/**
+ * Read-only SQLite connections on worker threads. better-sqlite3 runs each statement on the calling
+ * thread, so on the main connection one long search stalls every request behind it; here it runs
+ * beside them (WAL lets readers read while the main connection writes). Each statement reads the
+ * latest commit, so a read after a write the caller saw committed finds it.
+ */
+export class SqliteReadPool {
+  private readonly workers: ReadWorker[];
+  private closing: Promise<void> | null = null;
+
+  constructor(file: string, size: number) {
+    this.workers = Array.from({ length: size }, () => new ReadWorker(file));
+  }
+
+  /** Runs one statement on the least busy worker. */
+  run(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    if (this.closing) return Promise.reject(new Error('the database is closed'));
+    let chosen = this.workers[0]!;
+    for (const worker of this.workers) if (worker.queued < chosen.queued) chosen = worker;
+    return chosen.run(sql, parameters);
+  }
+
+  /** Statements handed to the workers and not yet answered (those beyond one per worker wait). */
+  get queued(): number {
+    return this.workers.reduce((sum, worker) => sum + worker.queued, 0);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= Promise.all(this.workers.map((worker) => worker.close())).then(() => undefined);
+    return this.closing;
+  }
+
+  /** A Kysely handle whose queries run on this pool: reads only, no transactions. */
+  kysely(): Kysely<Database> {
+    return new Kysely<Database>({ dialect: readPoolDialect(this) });
+  }
+}
+
+function readPoolDialect(pool: SqliteReadPool): Dialect {
+  return {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => readPoolDriver(pool),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+  };
+}
+
+function readPoolDriver(pool: SqliteReadPool): Driver {
+  const noTransactions = () => Promise.reject(new Error('the read pool runs no transactions'));
+  const connection: DatabaseConnection = {
+    async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+      return { rows: (await pool.run(compiled.sql, compiled.parameters)) as R[] };
+    },
+    streamQuery() {
+      throw new Error('the read pool does not stream; stream on the main connection');
+    },
+  };
+  return {
+    init: () => Promise.resolve(),
+    acquireConnection: () => Promise.resolve(connection),
+    beginTransaction: noTransactions,
+    commitTransaction: noTransactions,
+    rollbackTransaction: noTransactions,
+    releaseConnection: () => Promise.resolve(),
+    destroy: () => pool.close(),
+  };
+}
