@@ -97,8 +97,11 @@ async function* recordsOf(source: string | Readable): AsyncGenerator<string[]> {
     yield* records;
     return;
   }
+  const parser = parseStream(CSV_OPTIONS);
+  // pipe() does not forward a read error (a file gone mid-way): the parser fails with it instead.
+  source.on('error', (error) => parser.destroy(error));
   try {
-    for await (const record of source.pipe(parseStream(CSV_OPTIONS))) yield record as string[];
+    for await (const record of source.pipe(parser)) yield record as string[];
   } catch (error) {
     throw asCsvProblem(error);
   }
