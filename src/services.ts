@@ -4,6 +4,7 @@ import { createChannelService } from './channels/channel.service.js';
 import { createSimulatorProvider } from './channels/simulator.provider.js';
 import { createGraphClient } from './channels/whatsapp-cloud.js';
 import type { Config } from './config.js';
+import { createContactBulk } from './contacts/contact.bulk.js';
 import { createContactService } from './contacts/contact.service.js';
 import { createTagging, type ContactEvents } from './contacts/tagging.js';
 import { createContactDashboardService } from './contacts/contact.dashboard.js';
@@ -63,7 +64,8 @@ export function createServices(deps: Deps, config: Config) {
     tagged: (trx, workspaceId, links) => sequences.onTagged(trx, workspaceId, links),
   };
   const tagging = createTagging(deps, () => contactEvents);
-  const contacts = createContactService(deps, tagging, cursors);
+  const contactBulk = createContactBulk(deps, tagging);
+  const contacts = createContactService(deps, tagging, cursors, contactBulk);
   const graph = createGraphClient({ graphUrl: config.whatsappGraphUrl, apiVersion: config.whatsappApiVersion });
   // The simulator reports its receipts through the message service, as Meta's status webhooks do.
   const simulator = createSimulatorProvider({ newId: deps.newId, statuses: () => statuses });
@@ -139,13 +141,13 @@ export function createServices(deps: Deps, config: Config) {
     optOut,
     contactViews: {
       dashboard: createContactDashboardService(deps),
-      imports: createContactImportService(deps, tagging),
+      imports: createContactImportService(contactBulk),
     },
     tags: createTagService(deps, cursors),
     templates,
     triggers: createTriggerService(deps, cursors),
     dropdowns: createDropdownService(deps, templates),
-    portability: createPortabilityService(deps, contacts, templates, { sequences, flows }),
+    portability: createPortabilityService(deps, contactBulk, templates, { sequences, flows }),
     channels,
     messages,
     statuses,

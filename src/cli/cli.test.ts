@@ -229,8 +229,11 @@ describe(`parley CLI (${ENGINE})`, () => {
       [['token', 'create'], /--workspace is required; usage: parley token create --workspace ID/],
       [['token', 'create', '--workspace'], /argument missing; usage: parley token create/],
       [['token', 'revoke', '--id', randomUUID(), '--force'], /Unknown option '--force'.*usage: parley token revoke/],
-      [['import', '--workspace', randomUUID()], /^parley: usage: parley import --workspace ID FILE\.json$/],
-      [['export', '--workspace', randomUUID(), 'extra.json'], /^parley: usage: parley export --workspace ID$/],
+      [
+        ['import', '--workspace', randomUUID()],
+        /^parley: usage: parley import --workspace ID FILE\.json \| FILE\.csv \[--columns /,
+      ],
+      [['export', '--workspace', randomUUID(), 'extra.json'], /^parley: usage: parley export --workspace ID \[--csv/],
       [['setup', '--workspace', 'W', '--email', 'a@example.com'], /--password is required/],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli(server, ...args)));

@@ -14,6 +14,7 @@ import { unstorableJson } from '../shared/storable-json.js';
 import { formatTimestamp } from '../shared/time.js';
 import { CreateWebhookBody, ListDeliveriesBody } from '../outgoing/webhook.schema.js';
 import { CreateTemplateBody } from '../templates/template.schema.js';
+import { CSV_EXPORT_OPTIONS, CSV_IMPORT_OPTIONS, isCsvFile } from './contact-csv.options.js';
 
 export interface CommandInput {
   config: Config;
@@ -207,13 +208,20 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'import',
-    usage: '--workspace ID FILE.json',
-    options: { workspace: text },
+    usage:
+      '--workspace ID FILE.json | FILE.csv [--columns phone,name,email,tags,opted_out,attribute:KEY,…] [--no-header] [--default-country CC] [--dry-run]',
+    options: { workspace: text, ...CSV_IMPORT_OPTIONS },
     required: ['workspace'],
     positionals: 1,
     async run({ services: open, options, positionals }) {
       const workspaceId = idOption(options.workspace!, 'workspace');
-      const document = await readJsonFile(positionals[0]!);
+      const file = positionals[0]!;
+      if (isCsvFile(file)) {
+        const services = await open();
+        const caller = await workspaceCaller(services, workspaceId);
+        return (await import('./contact-csv.js')).importCsvFile(services, caller, file, options);
+      }
+      const document = await readJsonFile(file);
       const services = await open();
       const workspace = await services.workspaces.get(workspaceId);
       return services.portability.import({ workspaceId: workspace.id }, document);
@@ -221,13 +229,16 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'export',
-    usage: '--workspace ID',
-    options: { workspace: text },
+    usage: '--workspace ID [--csv [--query TEXT] [--tag TAG]]',
+    options: { workspace: text, ...CSV_EXPORT_OPTIONS },
     required: ['workspace'],
     async run({ services: open, options }) {
       const workspaceId = idOption(options.workspace!, 'workspace');
       const services = await open();
       const workspace = await services.workspaces.get(workspaceId);
+      // The contacts as CSV go straight to stdout, streamed: nothing is left to print.
+      if (options.csv !== undefined)
+        return (await import('./contact-csv.js')).exportCsv(services, { workspaceId: workspace.id }, options);
       return services.portability.export({ workspaceId: workspace.id });
     },
   },

@@ -139,6 +139,9 @@ export function createContactDashboardService({ db, reads, dialect }: Deps) {
 
     /** The custom attribute keys of every matching contact, sorted: the export's attribute columns. */
     async attributeKeys(caller: Caller, filter: ContactFilter): Promise<string[]> {
+      // The whole workspace's keys come from one query; a filtered export reads its contacts for them.
+      if (!filter.query?.trim() && !filter.tag?.trim())
+        return contactRepository(db).attributeKeys(dialect, caller.workspaceId);
       const keys = new Set<string>();
       for await (const batch of all(caller, filter)) {
         for (const contact of batch) for (const key of Object.keys(contact.custom_attributes)) keys.add(key);

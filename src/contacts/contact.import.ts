@@ -1,16 +1,13 @@
-import { CsvError } from 'csv-parse';
+import type { Readable } from 'node:stream';
+import { CsvError, parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { Caller, Deps } from '../shared/context.js';
-import { AppError, errors } from '../shared/errors.js';
 import type { CountryCode } from 'libphonenumber-js/max';
+import type { Caller } from '../shared/context.js';
+import { AppError, errors } from '../shared/errors.js';
 import { normalizePhone } from '../shared/phone.js';
-import { toStoredTimestamp } from '../shared/time.js';
+import { BULK_BATCH, type BulkContact, type ContactBulk } from './contact.bulk.js';
 import { restoreCell } from './contact.export.js';
-import { mergeAttributes, parseEmail, parseName, parseTagNames } from './contact.input.js';
-import { contactRepository, newContactRow, type ContactRow } from './contact.repository.js';
-import type { Tagging } from './tagging.js';
+import { parseEmail, parseName, parseTagNames } from './contact.input.js';
 
 /** What a CSV column feeds: a contact field, an attribute (`attribute:KEY`), or nothing (`""`). */
 export type ColumnTarget = string;
@@ -33,7 +30,8 @@ export interface ImportResult {
 
 /** How to read the file, and whether to write it or only check it (the preview). */
 export interface ImportOptions {
-  columns: ColumnTarget[];
+  /** What each column feeds; without it, the header row names them (see columnsOfHeader). */
+  columns?: ColumnTarget[] | undefined;
   hasHeader: boolean;
   /** The country of numbers written without `+` or `00`; without it they are read as international. */
   defaultCountry?: CountryCode | undefined;
@@ -41,19 +39,14 @@ export interface ImportOptions {
   dryRun?: boolean;
 }
 
-interface ImportRow {
+interface ImportRow extends BulkContact {
   row: number;
-  phone: string;
-  name?: string | null;
-  email?: string | null;
-  tags: string[];
-  attributes: Record<string, string>;
-  optedOut?: boolean;
 }
 
-const BATCH = 500;
 const MAX_NAME = 256;
 const MAX_REPORTED_ERRORS = 1000;
+/** Export columns that are not contact fields an import writes. */
+const EXPORT_ONLY_COLUMNS = new Set(['created_at', 'last_message_at']);
 
 /** Which column feeds what; exactly one phone column, and no field twice. */
 function checkMapping(columns: ColumnTarget[]): void {
@@ -69,13 +62,48 @@ function checkMapping(columns: ColumnTarget[]): void {
   if (!seen.has('phone')) throw errors.validation('columns', 'map one column to phone');
 }
 
-function parseCsv(text: string): string[][] {
+/**
+ * The columns a header names, as the export writes them: contact fields by name, the export's dates
+ * ignored, `attribute:KEY` and any other column an attribute.
+ */
+export function columnsOfHeader(header: string[]): ColumnTarget[] {
+  return header.map((cell) => {
+    const name = restoreCell(cell).trim();
+    const field = name.toLowerCase();
+    if (['phone', 'name', 'email', 'tags', 'opted_out'].includes(field)) return field;
+    if (EXPORT_ONLY_COLUMNS.has(field) || name === '') return '';
+    return name.startsWith('attribute:') ? name : `attribute:${name}`;
+  });
+}
+
+const CSV_OPTIONS = { bom: true, relax_column_count: true, skip_empty_lines: true };
+
+function asCsvProblem(error: unknown): unknown {
+  return error instanceof CsvError ? errors.validation('csv', error.message) : error;
+}
+
+/**
+ * The file's records. Text is parsed whole first, so a malformed file changes nothing; a stream is
+ * parsed as it is read, so a malformed line stops the import there (the rows before it are kept).
+ */
+async function* recordsOf(source: string | Readable): AsyncGenerator<string[]> {
+  if (typeof source === 'string') {
+    let records: string[][];
+    try {
+      records = parse(source, CSV_OPTIONS);
+    } catch (error) {
+      throw asCsvProblem(error);
+    }
+    yield* records;
+    return;
+  }
+  const parser = parseStream(CSV_OPTIONS);
+  // pipe() does not forward a read error (a file gone mid-way): the parser fails with it instead.
+  source.on('error', (error) => parser.destroy(error));
   try {
-    const records: string[][] = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true });
-    return records;
+    for await (const record of source.pipe(parser)) yield record as string[];
   } catch (error) {
-    if (error instanceof CsvError) throw errors.validation('csv', error.message);
-    throw error;
+    throw asCsvProblem(error);
   }
 }
 
@@ -83,8 +111,13 @@ function parseCsv(text: string): string[][] {
 const TAG_SEPARATORS = /[,;|]/;
 
 /** One CSV record as an import row, or the errors that keep it out. */
-function readRow(cells: string[], options: ImportOptions, row: number): ImportRow | RowError[] {
-  const { columns, defaultCountry } = options;
+function readRow(
+  cells: string[],
+  options: ImportOptions,
+  columns: ColumnTarget[],
+  row: number,
+): ImportRow | RowError[] {
+  const { defaultCountry } = options;
   const problems: RowError[] = [];
   const result: ImportRow = { row, phone: '', tags: [], attributes: {} };
   columns.forEach((target, index) => {
@@ -121,104 +154,82 @@ function readRow(cells: string[], options: ImportOptions, row: number): ImportRo
   return problems.length > 0 ? problems : result;
 }
 
-/** The CSV import: validates every row, then upserts the good ones by phone in batches. */
-export function createContactImportService(deps: Deps, tagging: Tagging) {
-  const { db, newId, clock } = deps;
-
-  /** Upserts one batch in a transaction; returns how many contacts it created. */
-  async function upsertBatch(trx: Kysely<Database>, caller: Caller, batch: ImportRow[]): Promise<number> {
-    const contacts = contactRepository(trx);
-    const at = toStoredTimestamp(clock.now());
-    const phones = batch.map((row) => row.phone);
-    const before = new Map((await contacts.findByPhones(caller.workspaceId, phones)).map((r) => [r.phone, r]));
-    const fresh = batch.filter((row) => !before.has(row.phone));
-    if (fresh.length > 0) {
-      await trx
-        .insertInto('contacts')
-        .values(fresh.map((row) => newContact(caller.workspaceId, row, newId(), at)))
-        .onConflict((oc) => oc.columns(['workspace_id', 'phone']).doNothing())
-        .execute();
-    }
-    const after = new Map((await contacts.findByPhones(caller.workspaceId, phones)).map((r) => [r.phone, r]));
-    for (const row of batch) {
-      const existing = before.get(row.phone);
-      if (existing)
-        await contacts.update(caller.workspaceId, existing.id, { ...changes(existing, row), updated_at: at });
-    }
-    const links = batch.flatMap((row) => {
-      const contact = after.get(row.phone);
-      return contact ? [{ contactId: contact.id, names: row.tags }] : [];
-    });
-    await tagging.addTags(trx, caller.workspaceId, links);
-    for (const row of batch) {
-      if (row.optedOut !== undefined)
-        await contacts.setOptedOut(caller.workspaceId, after.get(row.phone)!.id, row.optedOut, at);
-    }
-    return fresh.length;
-  }
-
+/**
+ * Reads records one by one into rows, keeping the counts: rows with errors and repeats of a phone
+ * earlier in the file are kept out (the first MAX_REPORTED_ERRORS problems are reported).
+ */
+function rowReader(options: ImportOptions) {
+  const problems: RowError[] = [];
+  const firstSeen = new Map<string, number>();
+  const counts = { rows: 0, good: 0, duplicates: 0 };
+  const report = (found: RowError[]) => problems.push(...found.slice(0, MAX_REPORTED_ERRORS - problems.length));
+  let columns = options.columns;
+  let header = options.hasHeader;
+  if (columns) checkMapping(columns);
   return {
-    /**
-     * Imports a CSV whose columns map to contact fields. Rows with errors and repeats of a phone
-     * earlier in the file are skipped and reported; the rest are created or updated (blank cells
-     * leave a field as it is; tags are added).
-     */
-    async importCsv(caller: Caller, csv: string, options: ImportOptions): Promise<ImportResult> {
-      checkMapping(options.columns);
-      const records = parseCsv(csv).slice(options.hasHeader ? 1 : 0);
-      const { good, problems, duplicates } = readRows(records, options);
-      const created = options.dryRun ? await countNew(caller, good) : await upsertAll(caller, good);
-      return {
-        rows: records.length,
-        created,
-        updated: good.length - created,
-        skipped: records.length - good.length,
-        duplicates,
-        errors: problems.slice(0, MAX_REPORTED_ERRORS),
-      };
+    counts,
+    problems,
+    /** The row a record holds, or undefined for the header and rows kept out. */
+    read(cells: string[]): ImportRow | undefined {
+      if (header) {
+        header = false;
+        if (!columns) checkMapping((columns = columnsOfHeader(cells)));
+        return undefined;
+      }
+      if (!columns) throw errors.validation('columns', 'map the columns, or give the file a header row');
+      counts.rows++;
+      const read = readRow(cells, options, columns, counts.rows + (options.hasHeader ? 1 : 0));
+      if (Array.isArray(read)) return void report(read);
+      const earlier = firstSeen.get(read.phone);
+      if (earlier !== undefined) {
+        counts.duplicates++;
+        return void report([{ row: read.row, field: 'phone', message: `same phone as row ${earlier}; skipped` }]);
+      }
+      firstSeen.set(read.phone, read.row);
+      counts.good++;
+      return read;
     },
   };
-
-  /** Writes the rows in batches, one transaction each; returns how many contacts were created. */
-  async function upsertAll(caller: Caller, good: ImportRow[]): Promise<number> {
-    let created = 0;
-    for (let start = 0; start < good.length; start += BATCH) {
-      const batch = good.slice(start, start + BATCH);
-      created += await db.transaction().execute((trx) => upsertBatch(trx, caller, batch));
-    }
-    return created;
-  }
-
-  /** How many of the rows' phones are not yet contacts (the preview's "would be created"). */
-  async function countNew(caller: Caller, good: ImportRow[]): Promise<number> {
-    let known = 0;
-    for (let start = 0; start < good.length; start += BATCH) {
-      const phones = good.slice(start, start + BATCH).map((row) => row.phone);
-      known += (await contactRepository(db).findByPhones(caller.workspaceId, phones)).length;
-    }
-    return good.length - known;
-  }
 }
 
-/** Every record read as a row; rows with errors and repeats of a phone earlier in the file are kept out. */
-function readRows(records: string[][], options: ImportOptions) {
-  const firstRow = options.hasHeader ? 2 : 1;
-  const problems: RowError[] = [];
-  const good: ImportRow[] = [];
-  const firstSeen = new Map<string, number>();
-  let duplicates = 0;
-  records.forEach((cells, index) => {
-    const read = readRow(cells, options, firstRow + index);
-    if (Array.isArray(read)) return problems.push(...read);
-    const earlier = firstSeen.get(read.phone);
-    if (earlier !== undefined) {
-      duplicates++;
-      return problems.push({ row: read.row, field: 'phone', message: `same phone as row ${earlier}; skipped` });
-    }
-    firstSeen.set(read.phone, read.row);
-    good.push(read);
-  });
-  return { good, problems, duplicates };
+/** The CSV import: reads the file as a stream of records and upserts the good rows batch by batch. */
+export function createContactImportService(bulk: ContactBulk) {
+  return {
+    /**
+     * Imports a CSV whose columns map to contact fields (given, or named by its header). Rows with
+     * errors and repeats of a phone earlier in the file are skipped and reported; the rest are
+     * created or updated (blank cells leave a field as it is; tags are added). `onProgress` hears
+     * the rows read after each batch.
+     */
+    async importCsv(
+      caller: Caller,
+      source: string | Readable,
+      options: ImportOptions,
+      onProgress?: (rowsRead: number) => void,
+    ): Promise<ImportResult> {
+      const reader = rowReader(options);
+      let created = 0;
+      let batch: ImportRow[] = [];
+      const flush = async () => {
+        created += options.dryRun
+          ? await bulk.countNew(
+              caller,
+              batch.map((row) => row.phone),
+            )
+          : await bulk.upsert(caller, batch);
+        batch = [];
+        onProgress?.(reader.counts.rows);
+      };
+      for await (const cells of recordsOf(source)) {
+        const row = reader.read(cells);
+        if (row) batch.push(row);
+        if (batch.length === BULK_BATCH) await flush();
+      }
+      await flush();
+      const { rows, good, duplicates } = reader.counts;
+      return { rows, created, updated: good - created, skipped: rows - good, duplicates, errors: reader.problems };
+    },
+  };
 }
 
 const YES = /^(true|yes|y|1|opted out)$/i;
@@ -229,32 +240,6 @@ function parseYesNo(cell: string): boolean {
   if (YES.test(cell)) return true;
   if (NO.test(cell)) return false;
   throw errors.validation('opted_out', `"${cell}" is not yes or no (true/false)`);
-}
-
-function newContact(workspaceId: string, row: ImportRow, id: string, at: string): ContactRow {
-  const { phone } = row;
-  const customAttributes = JSON.stringify(row.attributes);
-  return newContactRow({
-    id,
-    workspaceId,
-    phone,
-    name: row.name ?? null,
-    email: row.email ?? null,
-    customAttributes,
-    at,
-  });
-}
-
-/** The fields a row changes on an existing contact: only those its cells fill. */
-function changes(existing: ContactRow, row: ImportRow) {
-  const attributes = JSON.parse(existing.custom_attributes) as Record<string, unknown>;
-  return {
-    ...(row.name !== undefined && { name: row.name }),
-    ...(row.email !== undefined && { email: row.email }),
-    ...(Object.keys(row.attributes).length > 0 && {
-      custom_attributes: JSON.stringify(mergeAttributes(attributes, row.attributes)),
-    }),
-  };
 }
 
 export type ContactImportService = ReturnType<typeof createContactImportService>;

@@ -189,6 +189,17 @@ export function contactRepository(db: Kysely<Database>) {
       return Number(result.numUpdatedRows) > 0;
     },
 
+    /** Every custom attribute key the workspace's contacts use, sorted, read in the database in one pass. */
+    async attributeKeys(dialect: Dialect, workspaceId: string): Promise<string[]> {
+      const keys =
+        dialect === 'postgres'
+          ? sql<{ key: string }>`SELECT DISTINCT jsonb_object_keys(custom_attributes) AS key FROM contacts
+              WHERE workspace_id = ${workspaceId}`
+          : sql<{ key: string }>`SELECT DISTINCT j.key FROM contacts AS c, json_each(c.custom_attributes) AS j
+              WHERE c.workspace_id = ${workspaceId}`;
+      return (await keys.execute(db)).rows.map((row) => row.key).sort();
+    },
+
     /** Tag names of one contact, alphabetical. */
     async tagNamesOf(contactId: string): Promise<string[]> {
       return (await selectTagNames(db, contactId)).map((row) => row.name);

@@ -1,13 +1,13 @@
-import type { Kysely, Updateable } from 'kysely';
-import type { ContactTable, Database } from '../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { cutPage, type CursorCodec, type Page, type PageRequest } from '../shared/cursor.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { tagRepository } from '../tags/tag.repository.js';
-import { given, mergeAttributes, parseEmail, parseName, parsePhone, parseTagNames } from './contact.input.js';
+import { given, parseEmail, parseName, parsePhone, parseTagNames } from './contact.input.js';
 import { presentContact } from './contact.presenter.js';
-import { contactRepository, newContactRow, type ContactRow } from './contact.repository.js';
+import { contactRepository, type ContactRow } from './contact.repository.js';
 import type {
   Contact,
   ContactRef,
@@ -18,14 +18,15 @@ import type {
 } from './contact.schema.js';
 import { searchContacts, searchContactsById, type ContactSearch } from './contact.search.js';
 import type { Tagging } from './tagging.js';
+import { contactChanges, type BulkContact, type ContactBulk } from './contact.bulk.js';
 
 /** The spec's limit on search-contacts. */
 export const SEARCH_LIMIT = 50;
 
 /** Contacts: upsert by phone, lookups by id/phone/email, search, tagging. */
-export function createContactService(deps: Deps, tagging: Tagging, cursors: CursorCodec) {
+export function createContactService(deps: Deps, tagging: Tagging, cursors: CursorCodec, bulk: ContactBulk) {
   // Searches read beside other requests (connection.ts); everything else reads and writes on `db`.
-  const { db, reads, dialect, clock, newId } = deps;
+  const { db, reads, dialect, clock } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
   async function present(trx: Kysely<Database>, row: ContactRow): Promise<Contact> {
@@ -81,34 +82,19 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
   return {
     /** Upsert keyed by phone: creates the contact, or updates the given fields of the existing one. */
     async create(caller: Caller, input: CreateContactInput): Promise<{ contact: Contact; created: boolean }> {
-      const phone = parsePhone(input.phone);
-      const email = input.email === undefined ? undefined : parseEmail(input.email);
-      const tagNames = input.tags === undefined ? [] : parseTagNames(input.tags);
+      const row: BulkContact = {
+        phone: parsePhone(input.phone),
+        ...(input.name !== undefined && { name: parseName(input.name) }),
+        ...(input.email !== undefined && { email: parseEmail(input.email) }),
+        tags: input.tags === undefined ? [] : parseTagNames(input.tags),
+        attributes: input.metadata ?? {},
+        ...(input.opted_out !== undefined && { optedOut: input.opted_out }),
+      };
       return db.transaction().execute(async (trx) => {
-        const contacts = contactRepository(trx);
-        const at = now();
-        const created = await contacts.insertIfAbsent(
-          newContactRow({
-            id: newId(),
-            workspaceId: caller.workspaceId,
-            phone,
-            name: input.name === undefined ? null : parseName(input.name),
-            email: email ?? null,
-            customAttributes: JSON.stringify(mergeAttributes({}, input.metadata ?? {})),
-            at,
-          }),
-        );
-        let row = (await contacts.findByPhone(caller.workspaceId, phone))!;
-        if (!created) {
-          await contacts.update(caller.workspaceId, row.id, { ...profileChanges(row, input, email), updated_at: at });
-          row = (await contacts.findById(caller.workspaceId, row.id))!;
-        }
-        await tagging.addTags(trx, caller.workspaceId, [{ contactId: row.id, names: tagNames }]);
-        if (input.opted_out !== undefined) {
-          await contacts.setOptedOut(caller.workspaceId, row.id, input.opted_out, at);
-          row = (await contacts.findById(caller.workspaceId, row.id))!;
-        }
-        return { contact: await present(trx, row), created };
+        const { created, existing } = await bulk.upsertBatch(trx, caller.workspaceId, [row]);
+        const id = created[0] ?? existing[0]!;
+        const stored = (await contactRepository(trx).findById(caller.workspaceId, id))!;
+        return { contact: await present(trx, stored), created: created.length === 1 };
       });
     },
 
@@ -125,7 +111,11 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
         }
         await contacts.update(caller.workspaceId, row.id, {
           ...(newPhone !== undefined && { phone: newPhone }),
-          ...profileChanges(row, input, email),
+          ...contactChanges(row, {
+            ...(input.name !== undefined && { name: parseName(input.name) }),
+            ...(email !== undefined && { email }),
+            attributes: input.metadata ?? {},
+          }),
           updated_at: now(),
         });
         if (tagNames) await tagging.replaceTags(trx, caller.workspaceId, row.id, tagNames);
@@ -249,21 +239,6 @@ type SearchFilters = { query?: string | undefined; tag?: string | undefined; ema
 function searchFilters(input: SearchContactsInput): SearchFilters {
   const filter = (value: string | undefined) => given(value)?.trim().toLowerCase() || undefined;
   return { query: filter(input.query), tag: filter(input.tag), email: filter(input.email) };
-}
-
-/** The name, email and metadata a create-or-update request changes; only the fields it carries. */
-function profileChanges(
-  row: ContactRow,
-  input: { name?: string | undefined; metadata?: Record<string, unknown> | undefined },
-  email: string | null | undefined,
-): Updateable<ContactTable> {
-  const attributes = JSON.parse(row.custom_attributes) as Record<string, unknown>;
-  return {
-    // A name a person typed is never replaced by a WhatsApp profile name.
-    ...(input.name !== undefined && { name: parseName(input.name), name_from_whatsapp: 0 }),
-    ...(email !== undefined && { email }),
-    ...(input.metadata && { custom_attributes: JSON.stringify(mergeAttributes(attributes, input.metadata)) }),
-  };
 }
 
 export type ContactService = ReturnType<typeof createContactService>;

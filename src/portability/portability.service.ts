@@ -1,5 +1,5 @@
-import type { ContactService } from '../contacts/contact.service.js';
-import { parseTagNames } from '../contacts/contact.input.js';
+import type { BulkContact, ContactBulk } from '../contacts/contact.bulk.js';
+import { parseEmail, parseName, parsePhone, parseTagNames } from '../contacts/contact.input.js';
 import { contactRepository } from '../contacts/contact.repository.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { tagRepository } from '../tags/tag.repository.js';
@@ -71,7 +71,7 @@ function exportTranslation(t: TranslationRow): ExportedTranslation {
 /** `parley import` / `parley export`: the workspace as one JSON document, for set-up and backup. */
 export function createPortabilityService(
   deps: Deps,
-  contacts: ContactService,
+  contacts: ContactBulk,
   templates: TemplateService,
   automation: { sequences: SequenceService; flows: FlowService },
 ) {
@@ -131,24 +131,20 @@ export function createPortabilityService(
     return plans;
   }
 
-  /** Contacts upserted by phone. */
+  /** Contacts upserted by phone, through the bulk path; a phone the document repeats is applied in order. */
   async function importContacts(caller: Caller, data: WorkspaceData): Promise<ImportSummary['contacts']> {
-    const counts = { created: 0, updated: 0 };
-    for (const entry of data.contacts ?? []) {
-      const { contact, created } = await contacts.create(caller, {
-        phone: entry.phone,
-        ...(entry.name !== undefined && { name: entry.name }),
-        ...(entry.email !== undefined && { email: entry.email }),
-        ...(entry.tags && { tags: entry.tags }),
-        ...(entry.custom_attributes && { metadata: entry.custom_attributes }),
-      });
+    const rows: BulkContact[] = (data.contacts ?? []).map((entry) => ({
+      phone: parsePhone(entry.phone),
+      ...(entry.name !== undefined && { name: parseName(entry.name) }),
+      ...(entry.email !== undefined && { email: parseEmail(entry.email) }),
+      tags: entry.tags ? parseTagNames(entry.tags) : [],
+      attributes: entry.custom_attributes ?? {},
       // Only a change is written, so re-importing a backup keeps the original opt-out time.
-      if (entry.opted_out !== undefined && entry.opted_out !== contact.opted_out) {
-        await contacts.setOptedOut(caller, contact.id, entry.opted_out);
-      }
-      counts[created ? 'created' : 'updated'] += 1;
-    }
-    return counts;
+      ...(entry.opted_out !== undefined && { optedOut: entry.opted_out }),
+    }));
+    let created = 0;
+    for (const round of distinctPhoneRounds(rows)) created += await contacts.upsert(caller, round);
+    return { created, updated: rows.length - created };
   }
 
   return {
@@ -220,6 +216,18 @@ export function createPortabilityService(
       };
     },
   };
+}
+
+/** The rows in rounds whose phones are distinct (a repeat goes into the round after its earlier row's). */
+function distinctPhoneRounds(rows: BulkContact[]): BulkContact[][] {
+  const rounds: BulkContact[][] = [];
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    const round = seen.get(row.phone) ?? 0;
+    seen.set(row.phone, round + 1);
+    (rounds[round] ??= []).push(row);
+  }
+  return rounds;
 }
 
 /** `{ id }` of the record with this name, if there is one: import upserts by name. */

@@ -714,7 +714,10 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
     const ws = await createWorkspace(server);
     const noFile = await runCli(server, 'import', '--workspace', ws.workspaceId);
     assert.equal(noFile.code, 2);
-    assert.match(noFile.stderr, /^parley: usage: parley import --workspace ID FILE\.json\n$/);
+    assert.match(
+      noFile.stderr,
+      /^parley: usage: parley import --workspace ID FILE\.json \| FILE\.csv \[--columns [^\n]*\n$/,
+    );
   });
 
   test('validateWorkspaceData › reports every schema problem with its path and a readable message', () => {
