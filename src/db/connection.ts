@@ -123,6 +123,26 @@ function postgresTypes(): pg.CustomTypesConfig {
   };
 }
 
+/** A PostgreSQL pool's connections now and its running totals of acquisitions (for metrics). */
+export interface PoolUsage {
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  acquires: number;
+  acquireSeconds: number;
+}
+
+const pools = new WeakMap<Kysely<Database>, { pool: pg.Pool; acquires: number; acquireSeconds: number }>();
+
+/** The pool behind a PostgreSQL handle as it stands; null on SQLite (one connection, no pool). */
+export function poolUsage(db: Kysely<Database>): PoolUsage | null {
+  const entry = pools.get(db);
+  if (!entry) return null;
+  const { pool, acquires, acquireSeconds } = entry;
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, acquires, acquireSeconds };
+}
+
 function openPostgres(connectionString: string): Kysely<Database> {
   const pool = new pg.Pool({
     connectionString,
@@ -133,7 +153,10 @@ function openPostgres(connectionString: string): Kysely<Database> {
     // table once it was not. Transactions allow cached plans (see BEGIN_WITH_CACHED_PLANS).
     options: '-c plan_cache_mode=force_custom_plan',
   });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+  const usage = { pool, acquires: 0, acquireSeconds: 0 };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool, usage) }) });
+  pools.set(db, usage);
+  return db;
 }
 
 /**
@@ -156,7 +179,7 @@ const MAX_NAMED_STATEMENTS = 5_000;
  * parameters (BEGIN, DDL, migrations' multi-statement scripts) stays on the simple protocol. A
  * migration that changes a table's columns needs the servers restarted, as with any statement cache.
  */
-function preparingPool(pool: pg.Pool): PostgresPool {
+function preparingPool(pool: pg.Pool, usage: { acquires: number; acquireSeconds: number }): PostgresPool {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -185,7 +208,10 @@ function preparingPool(pool: pg.Pool): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   return {
     async connect() {
+      const started = performance.now();
       const client = await pool.connect();
+      usage.acquires += 1;
+      usage.acquireSeconds += (performance.now() - started) / 1000;
       let connection = wrapped.get(client);
       if (!connection) wrapped.set(client, (connection = wrap(client)));
       return connection;

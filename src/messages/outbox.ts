@@ -113,6 +113,7 @@ export function createOutbox(
     if (provider.pace) await limiter.take(provider.pace.key, provider.pace.perSecond);
     const content = storedContent(message.type, message.content);
     const sent = await provider.send({ messageId: message.id, to: message.phone, message: content });
+    deps.signals?.sendFinished(channelId, sent.outcome);
     return outcomeOf(message, sent, channelId);
   }
 
