@@ -14,6 +14,7 @@ import { unstorableJson } from '../shared/storable-json.js';
 import { formatTimestamp } from '../shared/time.js';
 import { CreateWebhookBody, ListDeliveriesBody } from '../outgoing/webhook.schema.js';
 import { CreateTemplateBody } from '../templates/template.schema.js';
+import { BACKUP_COMMANDS } from './backup.commands.js';
 
 export interface CommandInput {
   config: Config;
@@ -474,4 +475,5 @@ export const COMMANDS: Command[] = [
       }
     },
   },
+  ...BACKUP_COMMANDS,
 ];

@@ -20,6 +20,9 @@ import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** The embedded database's file name in DATA_DIR (with its -wal and -shm beside it). */
+export const SQLITE_FILE = 'parley.db';
+
 /** A Kysely handle and the engine behind it. */
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -35,7 +38,7 @@ export function openDatabase(
   { backgroundCheckpoints = false } = {},
 ): DatabaseHandle {
   if (options.databaseUrl) return { db: openPostgres(options.databaseUrl), dialect: 'postgres' };
-  return { db: openSqlite(path.join(options.dataDir, 'parley.db'), backgroundCheckpoints), dialect: 'sqlite' };
+  return { db: openSqlite(path.join(options.dataDir, SQLITE_FILE), backgroundCheckpoints), dialect: 'sqlite' };
 }
 
 function openSqlite(file: string, backgroundCheckpoints: boolean): Kysely<Database> {
