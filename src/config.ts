@@ -20,10 +20,14 @@ export interface Config {
   allowPrivateWebhooks: boolean;
   /** How long a send whose outcome is unknown waits for Meta's status before it is sent again (OUTBOX_GRACE_SECONDS). */
   outboxGraceMs: number;
+  /** The bearer token `GET /metrics` asks for (METRICS_TOKEN); null: no metrics endpoint. */
+  metricsToken: string | null;
   logLevel: string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** Long enough that guessing it over the network is hopeless. */
+const METRICS_TOKEN_MIN_LENGTH = 16;
 
 /** Thrown with every configuration problem found, so an operator fixes them in one go. */
 export class ConfigError extends Error {
@@ -66,6 +70,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(graceSeconds) || graceSeconds < 1) {
     problems.push('OUTBOX_GRACE_SECONDS must be a whole number of seconds, at least 1');
   }
+  const metricsToken = text('METRICS_TOKEN');
+  if (metricsToken !== null && metricsToken.length < METRICS_TOKEN_MIN_LENGTH) {
+    problems.push(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -hex 32)`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     host,
@@ -83,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey,
     allowPrivateWebhooks: parseFlag(text('PARLEY_ALLOW_PRIVATE_WEBHOOKS')),
     outboxGraceMs: graceSeconds * 1000,
+    metricsToken,
     logLevel,
   };
 }

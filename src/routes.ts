@@ -31,6 +31,7 @@ import { registerWhatsappWebhookRoutes } from './webhooks/whatsapp.routes.js';
 import { registerMeRoutes } from './workspaces/me.routes.js';
 import { registerWebhookRoutes } from './outgoing/webhook.routes.js';
 import type { Config } from './config.js';
+import { registerMetricsRoutes } from './metrics/metrics.routes.js';
 import { registerWorkspaceEventRoutes } from './workspace-events/event.routes.js';
 
 /** The route table: every endpoint Parley serves, domain by domain. */
@@ -38,6 +39,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   // First: the agent tool interface records the routes below to derive its tools from them.
   registerMcpRoutes(app);
   registerHealthRoutes(app, services.deps);
+  registerMetricsRoutes(app, services.metrics, config.metricsToken, services.deps);
   registerMeRoutes(app, services.workspaces);
   registerContactRoutes(app, services.contacts);
   registerOptOutRoutes(app, services.optOut);

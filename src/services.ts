@@ -53,9 +53,13 @@ import { createWorkspaceEventService } from './workspace-events/event.service.js
 import { conversationSpans } from './reports/conversation-spans.js';
 import { createReportService } from './reports/report.service.js';
 import { toStoredTimestamp } from './shared/time.js';
+import { createMetrics } from './metrics/metrics.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
-export function createServices(deps: Deps, config: Config) {
+export function createServices(opened: Deps, config: Config) {
+  // Metrics exist only where they can be scraped (METRICS_TOKEN): the CLI and other servers pay nothing.
+  const metrics = config.metricsToken ? createMetrics() : null;
+  const deps: Deps = { ...opened, ...(metrics && { signals: metrics.signals }) };
   const secrets = loadSecretBox(config);
   const cursors = createCursorCodec(() => secrets.deriveKey('cursor'));
   const templates = createTemplateService(deps, cursors);
@@ -184,6 +188,7 @@ export function createServices(deps: Deps, config: Config) {
     ),
     webhookWorker,
     quickReplies: createQuickReplyService(deps),
+    metrics,
   };
 }
 

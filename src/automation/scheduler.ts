@@ -187,11 +187,18 @@ export function createScheduler(
     await held.set({ leased_until: null, due_at: toStoredTimestamp(new Date(due)) }).execute();
   }
 
+  function reportLag(jobs: Job[]): void {
+    if (!deps.signals) return;
+    const now = clock.now().getTime();
+    for (const job of jobs) deps.signals.jobStarted(job.kind, now - Date.parse(job.due_at));
+  }
+
   /** Runs everything due now (of one workspace, if given); returns how many jobs it ran. */
   async function runDue(workspaceId?: string): Promise<number> {
     let total = 0;
     for (;;) {
       const { jobs, lease } = await claim(workspaceId);
+      reportLag(jobs);
       for (let i = 0; i < jobs.length; i += CHUNK) await runChunk(jobs.slice(i, i + CHUNK), lease);
       total += jobs.length;
       if (jobs.length < BATCH) return total;

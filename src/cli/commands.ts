@@ -15,6 +15,7 @@ import { formatTimestamp } from '../shared/time.js';
 import { CreateWebhookBody, ListDeliveriesBody } from '../outgoing/webhook.schema.js';
 import { CreateTemplateBody } from '../templates/template.schema.js';
 import { CSV_EXPORT_OPTIONS, CSV_IMPORT_OPTIONS, isCsvFile } from './contact-csv.options.js';
+import { BACKUP_COMMANDS } from './backup.commands.js';
 
 export interface CommandInput {
   config: Config;
@@ -485,4 +486,5 @@ export const COMMANDS: Command[] = [
       }
     },
   },
+  ...BACKUP_COMMANDS,
 ];

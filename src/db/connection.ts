@@ -21,6 +21,9 @@ import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** The embedded database's file name in DATA_DIR (with its -wal and -shm beside it). */
+export const SQLITE_FILE = 'parley.db';
+
 /** A Kysely handle and the engine behind it. */
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -49,7 +52,7 @@ export function openDatabase(
     const db = openPostgres(options.databaseUrl);
     return { db, reads: db, dialect: 'postgres' };
   }
-  return { ...openSqlite(path.join(options.dataDir, 'parley.db'), open), dialect: 'sqlite' };
+  return { ...openSqlite(path.join(options.dataDir, SQLITE_FILE), open), dialect: 'sqlite' };
 }
 
 function openSqlite(
@@ -143,6 +146,26 @@ function postgresTypes(): pg.CustomTypesConfig {
   };
 }
 
+/** A PostgreSQL pool's connections now and its running totals of acquisitions (for metrics). */
+export interface PoolUsage {
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  acquires: number;
+  acquireSeconds: number;
+}
+
+const pools = new WeakMap<Kysely<Database>, { pool: pg.Pool; acquires: number; acquireSeconds: number }>();
+
+/** The pool behind a PostgreSQL handle as it stands; null on SQLite (one connection, no pool). */
+export function poolUsage(db: Kysely<Database>): PoolUsage | null {
+  const entry = pools.get(db);
+  if (!entry) return null;
+  const { pool, acquires, acquireSeconds } = entry;
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, acquires, acquireSeconds };
+}
+
 function openPostgres(connectionString: string): Kysely<Database> {
   const pool = new pg.Pool({
     connectionString,
@@ -155,7 +178,10 @@ function openPostgres(connectionString: string): Kysely<Database> {
     // to walk an index took three times as long (85 ms instead of 28) on a busy two-core machine.
     options: '-c plan_cache_mode=force_custom_plan -c max_parallel_workers_per_gather=0',
   });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+  const usage = { pool, acquires: 0, acquireSeconds: 0 };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool, usage) }) });
+  pools.set(db, usage);
+  return db;
 }
 
 /**
@@ -178,7 +204,7 @@ const MAX_NAMED_STATEMENTS = 5_000;
  * parameters (BEGIN, DDL, migrations' multi-statement scripts) stays on the simple protocol. A
  * migration that changes a table's columns needs the servers restarted, as with any statement cache.
  */
-function preparingPool(pool: pg.Pool): PostgresPool {
+function preparingPool(pool: pg.Pool, usage: { acquires: number; acquireSeconds: number }): PostgresPool {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -207,7 +233,10 @@ function preparingPool(pool: pg.Pool): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   return {
     async connect() {
+      const started = performance.now();
       const client = await pool.connect();
+      usage.acquires += 1;
+      usage.acquireSeconds += (performance.now() - started) / 1000;
       let connection = wrapped.get(client);
       if (!connection) wrapped.set(client, (connection = wrap(client)));
       return connection;

@@ -116,6 +116,7 @@ export function createOutbox(
     if (sent.outcome === 'retry' && sent.throttled && provider.pace) {
       await pacer.slowDown(provider.pace.key, sent.afterMs ?? THROTTLED_PAUSE_MS);
     }
+    deps.signals?.sendFinished(channelId, sent.outcome);
     return outcomeOf(message, sent, channelId);
   }
 

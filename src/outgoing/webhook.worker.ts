@@ -142,10 +142,9 @@ export function createWebhookWorker(deps: Deps, secrets: SecretBox, options: { a
     const tried = await inPool(sendable, CONCURRENCY, (delivery) =>
       attempt(dispatcher, delivery, targets.get(delivery.subscription_id)!),
     );
-    await record(
-      sendable,
-      sendable.map((delivery, i) => outcomeOf(delivery, tried[i]!)),
-    );
+    const outcomes = sendable.map((delivery, i) => outcomeOf(delivery, tried[i]!));
+    await record(sendable, outcomes);
+    for (const { status } of outcomes) deps.signals?.deliveryFinished(status === 'pending' ? 'retry' : status);
     return claimed.length;
   }
 

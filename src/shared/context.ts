@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
+import type { Signals } from '../metrics/signals.js';
 import type { Clock } from './clock.js';
 import type { IdGenerator } from './ids.js';
 
@@ -12,6 +13,8 @@ export interface Deps {
   dialect: Dialect;
   clock: Clock;
   newId: IdGenerator;
+  /** Where the workers report sends, deliveries and job lag; absent: nobody listens (metrics off). */
+  signals?: Signals;
 }
 
 /** Who is calling: every service call is scoped to one workspace. */

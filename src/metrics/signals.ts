@@ -1,0 +1,24 @@
+import type { SendOutcome } from '../channels/provider.js';
+
+/** What became of a webhook delivery attempt: delivered, due again later, or given up. */
+export type DeliveryResult = 'delivered' | 'retry' | 'failed';
+
+/**
+ * What the background workers report as they work, for this process's metrics (metrics.ts). The
+ * workers call these without knowing who listens; every method is cheap and never throws.
+ */
+export interface Signals {
+  /** One send through a channel (`null`: a workspace's built-in simulator) ended with `outcome`. */
+  sendFinished(channelId: string | null, outcome: SendOutcome['outcome']): void;
+  /** One outgoing-webhook delivery attempt ended with `result`. */
+  deliveryFinished(result: DeliveryResult): void;
+  /** A scheduled job of `kind` started `lagMs` after it was due. */
+  jobStarted(kind: string, lagMs: number): void;
+}
+
+/** Signals nobody listens to: services built without metrics (the CLI, some tests). */
+export const unobserved: Signals = {
+  sendFinished: () => undefined,
+  deliveryFinished: () => undefined,
+  jobStarted: () => undefined,
+};
