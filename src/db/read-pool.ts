@@ -143,11 +143,6 @@ export class SqliteReadPool {
     return chosen.run(sql, parameters);
   }
 
-  /** Statements handed to the workers and not yet answered (those beyond one per worker wait). */
-  get queued(): number {
-    return this.workers.reduce((sum, worker) => sum + worker.queued, 0);
-  }
-
   close(): Promise<void> {
     this.closing ??= Promise.all(this.workers.map((worker) => worker.close())).then(() => undefined);
     return this.closing;
