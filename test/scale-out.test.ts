@@ -93,6 +93,27 @@ describe(`three processes on one database (${ENGINE})`, () => {
   );
 
   test(
+    'a per-minute budget spent through A is refused by B too, after B’s next reconciliation',
+    { timeout },
+    async () => {
+      const { through } = await shop();
+      await services.workspaces.update(through[0]!.workspaceId, { rateLimitPerMinute: 20 });
+      // Budgets are whole clock minutes: start early in one, so the test's requests share it.
+      const intoMinute = Date.now() % 60_000;
+      if (intoMinute > 40_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute));
+      for (let i = 0; i < 20; i++)
+        assert.equal((await through[0]!.get('/v1/me')).status, 200, `request ${i + 1} via A`);
+      let admittedByB = 0;
+      while ((await through[1]!.get('/v1/me')).status === 200) {
+        admittedByB++;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // Alone, B would admit its own 20; sharing, only what came before it learnt A's count.
+      assert.ok(admittedByB < 20, `B admitted ${admittedByB} more of a budget A had spent`);
+    },
+  );
+
+  test(
     'a campaign at 80 msg/s sent by three processes reaches Meta at no more than 80 in any second (±5 %)',
     { timeout },
     async (t) => {
