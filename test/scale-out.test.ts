@@ -15,7 +15,7 @@ import { toStoredTimestamp } from '../src/shared/time.js';
 import { inboundTextWebhook, signBody } from '../src/webhooks/whatsapp.fixtures.js';
 import { logInOverHttp } from './dashboard-session.js';
 import { asClient, createTemplate } from './factories.js';
-import { startGraphStandIn, type RecordedRequest } from './graph-stand-in.js';
+import { metaError, startGraphStandIn, type RecordedRequest } from './graph-stand-in.js';
 import { startParleyProcess } from './parley-process.js';
 import { ENGINE } from './server.js';
 import { API_VERSION, APP_SECRET, startWhatsappServer } from './whatsapp.js';
@@ -93,6 +93,27 @@ describe(`three processes on one database (${ENGINE})`, () => {
   );
 
   test(
+    'a per-minute budget spent through A is refused by B too, after B’s next reconciliation',
+    { timeout },
+    async () => {
+      const { through } = await shop();
+      await services.workspaces.update(through[0]!.workspaceId, { rateLimitPerMinute: 20 });
+      // Budgets are whole clock minutes: start early in one, so the test's requests share it.
+      const intoMinute = Date.now() % 60_000;
+      if (intoMinute > 40_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute));
+      for (let i = 0; i < 20; i++)
+        assert.equal((await through[0]!.get('/v1/me')).status, 200, `request ${i + 1} via A`);
+      let admittedByB = 0;
+      while ((await through[1]!.get('/v1/me')).status === 200) {
+        admittedByB++;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // Alone, B would admit its own 20; sharing, only what came before it learnt A's count.
+      assert.ok(admittedByB < 20, `B admitted ${admittedByB} more of a budget A had spent`);
+    },
+  );
+
+  test(
     'a campaign at 80 msg/s sent by three processes reaches Meta at no more than 80 in any second (±5 %)',
     { timeout },
     async (t) => {
@@ -126,6 +147,44 @@ describe(`three processes on one database (${ENGINE})`, () => {
       const most = busiestSecond(sends);
       assert.ok(most <= 84, `at most 80 (+5 %) sends arrived in any one second; the busiest second had ${most}`);
       t.diagnostic(`busiest second: ${most} sends; by process: ${perProcess.map((list) => list.length).join(' + ')}`);
+    },
+  );
+
+  test(
+    'a 130429 answered to process A pauses the number in process B too, for Meta’s Retry-After',
+    { timeout },
+    async () => {
+      const { phoneNumberId, through } = await shop(80);
+      const [viaA, viaB] = through;
+      const template = await createTemplate(services, viaA!.workspaceId, { name: `notice_${randomInt(1e9)}` });
+      const send = (client: typeof viaA, phone: string) =>
+        client!.action('send-template-message', { phone, template_id: template.id, variables: ['Ada', 'x'] });
+      const sendsOf = (index: number) =>
+        standIns[index]!.requests.filter((r) => r.path === `/${API_VERSION}/${phoneNumberId}/messages`);
+      standIns[0]!.failNext({
+        status: 400,
+        body: metaError(130429, 'Rate limit hit'),
+        headers: { 'retry-after': '2' },
+      });
+      assert.equal((await send(viaA, '+14155550140')).status, 200);
+      // Process A has taken the answer in once the pause is in the database.
+      const paused = () =>
+        services.deps.db
+          .selectFrom('send_pacing')
+          .select('next_slot_ms')
+          .where('pace_key', '=', phoneNumberId)
+          .executeTakeFirst();
+      for (
+        let row = await paused();
+        !row || Number(row.next_slot_ms) < (sendsOf(0)[0]?.at ?? Infinity) + 2000;
+        row = await paused()
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal((await send(viaB, '+14155550141')).status, 200);
+      while (sendsOf(1).length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      const [throttled, next] = [sendsOf(0)[0]!.at, sendsOf(1)[0]!.at];
+      assert.ok(next - throttled >= 2000, `B sent ${next - throttled} ms after A's 130429 (Retry-After: 2)`);
     },
   );
 

@@ -114,7 +114,10 @@ export function createOutbox(
     const content = storedContent(message.type, message.content);
     const sent = await provider.send({ messageId: message.id, to: message.phone, message: content });
     if (sent.outcome === 'retry' && sent.throttled && provider.pace) {
-      await pacer.slowDown(provider.pace.key, sent.afterMs ?? THROTTLED_PAUSE_MS);
+      // The send's outcome is known and must be recorded even if the pause cannot be.
+      await pacer
+        .slowDown(provider.pace.key, sent.afterMs ?? THROTTLED_PAUSE_MS)
+        .catch((error: unknown) => log?.error({ err: error }, 'pausing a throttled number failed'));
     }
     deps.signals?.sendFinished(channelId, sent.outcome);
     return outcomeOf(message, sent, channelId);
