@@ -159,7 +159,8 @@ async function measure(engine: Engine, file: string): Promise<EngineFigures> {
 
 const n = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const mark = (pass: boolean) => (pass ? '✅' : '❌');
+/** The issue's targets are for 1,000,000 contacts: a smaller run gets no verdict. */
+const mark = (pass: boolean) => (CONTACTS < 1_000_000 ? '' : pass ? '✅' : '❌');
 
 /** One engine's block (each engine's is written on its own, so a run of one engine keeps the other's). */
 function markdown(f: EngineFigures, fileMiB: number): string {
@@ -175,7 +176,7 @@ function markdown(f: EngineFigures, fileMiB: number): string {
     '',
     `${n(CONTACTS)} contacts in a ${n(fileMiB, 1)} MiB CSV (name, email, two tags, two attributes), into a new workspace ` +
       'through `parley import FILE.csv`, then `parley export --csv` of the same workspace; wall time of the real CLI, ' +
-      'CPU (user + system) and peak RSS from `/usr/bin/time -v`. Floor: the engine loading the same file into a table with no index ' +
+      "CPU (user + system, of the CLI process alone: the PostgreSQL server's work is not counted) and peak RSS from `/usr/bin/time -v`. Floor: the engine loading the same file into a table with no index " +
       '(`sqlite3 .import`, PostgreSQL `\\copy`), same run.',
     '',
     '| engine | `parley import` | import peak RSS (< 500 MiB) | `parley export --csv` (≤ 30 s) | floor: bare load of the file |',

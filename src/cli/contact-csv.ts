@@ -57,5 +57,10 @@ export async function exportCsv(services: Services, caller: Caller, options: Opt
   const filter = { query: options.query as string | undefined, tag: options.tag as string | undefined };
   const { dashboard } = services.contactViews;
   const attributeKeys = await dashboard.attributeKeys(caller, filter);
-  await pipeline(contactsCsv(dashboard.all(caller, filter), attributeKeys), process.stdout);
+  try {
+    await pipeline(contactsCsv(dashboard.all(caller, filter), attributeKeys), process.stdout);
+  } catch (error) {
+    // A reader that stops early (`| head`) has what it wanted: not a failed export.
+    if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+  }
 }
