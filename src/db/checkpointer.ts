@@ -34,6 +34,7 @@ export function checkpointInBackground(database: SQLite.Database, file: string):
       driver: sqliteDriverPath,
       intervalMs: CHECKPOINT_INTERVAL_MS,
     },
+    execArgv: [], // plain JavaScript: the parent's loader flags (`--input-type=module`) would break it
   });
   worker.unref();
   worker.on('error', (error) => {

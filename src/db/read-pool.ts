@@ -73,11 +73,14 @@ class ReadWorker {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  private failure: Error | null = null;
 
   constructor(file: string) {
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { file, driver: sqliteDriverPath, cacheSize: STATEMENT_CACHE_SIZE, nice: WORKER_NICE },
+      // Plain JavaScript needs none of the parent's flags; inherited, `--input-type=module` made it fail to start.
+      execArgv: [],
     });
     this.worker.on('message', (answer: Answer) => this.settle(answer));
     this.worker.on('error', (error) => this.failAll(error));
@@ -91,6 +94,8 @@ class ReadWorker {
   }
 
   run(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    // A worker that has failed never answers: refuse at once rather than wait forever.
+    if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
@@ -100,6 +105,7 @@ class ReadWorker {
   }
 
   async close(): Promise<void> {
+    if (this.failure) return; // already gone
     const exited = new Promise((resolve) => this.worker.once('exit', resolve));
     this.worker.postMessage('close');
     await exited;
@@ -115,6 +121,7 @@ class ReadWorker {
   }
 
   private failAll(error: Error): void {
+    this.failure ??= error;
     for (const pending of this.pending.values()) pending.reject(error);
     this.pending.clear();
     this.worker.unref();

@@ -166,7 +166,10 @@ describe(`dashboard: inbox (${ENGINE})`, () => {
     await row.getByText('Needs a person').waitFor();
 
     await row.click();
+    // The choice is saved by a request of its own: leaving the page before it is answered would cancel it.
+    const saved = page.waitForResponse((response) => response.url().endsWith('/assign') && response.ok());
     await page.getByLabel('Assigned to').selectOption({ label: `Me (${await myName(page)})` });
+    await saved;
     await page.goto('/inbox?filter=mine');
     await conversation(page, /\+4915112340004/)
       .getByText(/Assigned to/)
