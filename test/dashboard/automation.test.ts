@@ -28,6 +28,19 @@ async function signedIn(on: TestServer, options: { width?: number; bypassCSP?: b
 const stateCount = (page: Page, state: string) =>
   page.locator(`.state-counts [data-state="${state}"] dd`).textContent();
 
+/** The definition of the workspace's one saved sequence or flow, as stored. */
+async function savedDefinition(
+  table: 'sequences' | 'flows',
+  workspaceId: string,
+): Promise<{ steps?: unknown; nodes?: unknown }> {
+  const row = await server.app.services.deps.db
+    .selectFrom(table)
+    .select('definition')
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return JSON.parse(row.definition) as { steps?: unknown; nodes?: unknown };
+}
+
 async function waitForCount(page: Page, state: string, value: string) {
   await page.locator(`.state-counts [data-state="${state}"] dd`, { hasText: new RegExp(`^${value}$`) }).waitFor();
 }
@@ -89,12 +102,7 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     await page.getByRole('heading', { name: 'Onboarding' }).waitFor();
     assert.match(page.url(), /\/sequences\/[0-9a-f-]{36}$/);
 
-    const row = await server.app.services.deps.db
-      .selectFrom('sequences')
-      .select('definition')
-      .where('workspace_id', '=', owner.workspaceId)
-      .executeTakeFirstOrThrow();
-    assert.deepEqual((JSON.parse(row.definition) as { steps: unknown }).steps, [
+    assert.deepEqual((await savedDefinition('sequences', owner.workspaceId)).steps, [
       { action: { type: 'send_template', template_id: template.id, variables: ['friend', 'A-1'] } },
       { delay: 'P1D', action: { type: 'add_tag', tag: 'onboarded' } },
     ]);
@@ -159,12 +167,7 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     await page.getByRole('button', { name: 'Save sequence' }).click();
     await page.getByRole('heading', { name: 'Photos' }).waitFor();
 
-    const row = await server.app.services.deps.db
-      .selectFrom('sequences')
-      .select('definition')
-      .where('workspace_id', '=', owner.workspaceId)
-      .executeTakeFirstOrThrow();
-    assert.deepEqual((JSON.parse(row.definition) as { steps: unknown }).steps, [
+    assert.deepEqual((await savedDefinition('sequences', owner.workspaceId)).steps, [
       { action: { type: 'send_template', template_id: photo.id, header_media_url: link } },
     ]);
   });
@@ -253,12 +256,7 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     await page.getByRole('button', { name: 'Save flow' }).click();
     await page.getByRole('heading', { name: 'Welcome' }).waitFor();
 
-    const row = await server.app.services.deps.db
-      .selectFrom('flows')
-      .select('definition')
-      .where('workspace_id', '=', owner.workspaceId)
-      .executeTakeFirstOrThrow();
-    assert.deepEqual((JSON.parse(row.definition) as { nodes: unknown }).nodes, [
+    assert.deepEqual((await savedDefinition('flows', owner.workspaceId)).nodes, [
       { id: 'start', type: 'send_text', text: 'Hello!', next: 'node_4' },
       { id: 'node_2', type: 'wait_for_reply', timeout: 'PT2H', next: 'node_3', on_timeout: 'node_3' },
       { id: 'node_3', type: 'end' },
