@@ -95,8 +95,20 @@ export class ReconciledWindowLimiter {
     }
   }
 
-  /** One upsert adding each window's delta; returns the deployment's totals by shared key. */
+  /**
+   * Adds each window's delta and returns the deployment's totals by shared key: one upsert for the windows
+   * this process has hits to add, and a plain read for the others, so an idle process takes no write lock
+   * (on SQLite every write queues for the one lock that the CLI and other processes also wait on).
+   */
   private async addHits(rows: { key: string; delta: number; window: LocalWindow }[]): Promise<Map<string, number>> {
+    const changed = rows.filter((row) => row.delta > 0);
+    const unchanged = rows.filter((row) => row.delta === 0).map((row) => row.key);
+    const [added, read] = await Promise.all([this.upsert(changed), this.totals(unchanged)]);
+    return new Map([...added, ...read].map((row) => [row.key, Number(row.hits)]));
+  }
+
+  private async upsert(rows: { key: string; delta: number; window: LocalWindow }[]) {
+    if (rows.length === 0) return [];
     const { db, clock } = this.deps;
     const totals = await db
       .insertInto('rate_limits')
@@ -116,7 +128,12 @@ export class ReconciledWindowLimiter {
     if (rows.some(({ window }) => window.known === 0)) {
       await db.deleteFrom('rate_limits').where('expires_at', '<=', toStoredTimestamp(clock.now())).execute();
     }
-    return new Map(totals.map((row) => [row.key, Number(row.hits)]));
+    return totals;
+  }
+
+  private async totals(keys: string[]) {
+    if (keys.length === 0) return [];
+    return this.deps.db.selectFrom('rate_limits').select(['key', 'hits']).where('key', 'in', keys).execute();
   }
 }
 
