@@ -84,18 +84,6 @@ export function createContactBulk(deps: Pick<Deps, 'db' | 'dialect' | 'clock' | 
     return new Map(found.map((row) => [row.phone, row.id]));
   }
 
-  /** Opts contacts out (or back in) in one statement per direction; an opt-out already recorded keeps its time. */
-  async function setOptedOut(trx: Kysely<Database>, workspaceId: string, ids: string[], optedOut: boolean, at: string) {
-    if (ids.length === 0) return;
-    await trx
-      .updateTable('contacts')
-      .set({ opted_out_at: optedOut ? at : null, updated_at: at })
-      .where('workspace_id', '=', workspaceId)
-      .where('id', 'in', ids)
-      .where('opted_out_at', optedOut ? 'is' : 'is not', null)
-      .execute();
-  }
-
   /** One batch (phones distinct) in the caller's transaction. */
   async function upsertBatch(trx: Kysely<Database>, workspaceId: string, rows: BulkContact[]): Promise<BulkResult> {
     const at = toStoredTimestamp(clock.now());
@@ -110,7 +98,7 @@ export function createContactBulk(deps: Pick<Deps, 'db' | 'dialect' | 'clock' | 
     );
     for (const optedOut of [true, false]) {
       const ids = rows.filter((row) => row.optedOut === optedOut).map(idOf);
-      await setOptedOut(trx, workspaceId, ids, optedOut, at);
+      await contactRepository(trx).setOptedOutAll(workspaceId, ids, optedOut, at);
     }
     return { created: [...inserted.values()], existing: [...updated.values()] };
   }

@@ -81,6 +81,19 @@ export function newContactRow(fields: {
 export function contactRepository(db: Kysely<Database>) {
   const base = (workspaceId: string) => contactsOf(db, workspaceId);
 
+  /** Opts contacts out (or back in); an opt-out already recorded keeps its time. Returns how many changed. */
+  async function setOptedOutAll(workspaceId: string, ids: string[], optedOut: boolean, at: string): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await db
+      .updateTable('contacts')
+      .set({ opted_out_at: optedOut ? at : null, updated_at: at })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids)
+      .where('opted_out_at', optedOut ? 'is' : 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** Inserts the rows whose phone is not taken yet, in one statement; returns how many it inserted. */
   async function insertAllIfAbsent(rows: ContactRow[]): Promise<number> {
     if (rows.length === 0) return 0;
@@ -179,15 +192,11 @@ export function contactRepository(db: Kysely<Database>) {
      * says whether the state changed, so what follows a change (the one confirmation) happens once.
      */
     async setOptedOut(workspaceId: string, id: string, optedOut: boolean, at: string): Promise<boolean> {
-      const result = await db
-        .updateTable('contacts')
-        .set({ opted_out_at: optedOut ? at : null, updated_at: at })
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id)
-        .where('opted_out_at', optedOut ? 'is' : 'is not', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return (await setOptedOutAll(workspaceId, [id], optedOut, at)) > 0;
     },
+
+    /** The same for many contacts in one statement (the bulk path); says how many changed. */
+    setOptedOutAll,
 
     /** Every custom attribute key the workspace's contacts use, sorted, read in the database in one pass. */
     async attributeKeys(dialect: Dialect, workspaceId: string): Promise<string[]> {
