@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { dashboard } from '../../api';
 import { navigate } from '../../router';
 import type { ConversationPage } from './types';
@@ -74,8 +74,13 @@ export function InboxShortcuts({ contactId }: { contactId?: string }) {
     if (help) dialog.current?.showModal();
     else dialog.current?.close();
   }, [help]);
-  useEffect(() => {
+  // Read when a key is pressed, not when the listener was added: j then k in quick succession must step
+  // from the conversation j reached, even before effects have run for it.
+  const current = useRef(contactId);
+  current.current = contactId;
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      const contactId = current.current;
       // A thread opens with the reply box focused; Escape hands the keys back to the shortcuts.
       if (event.key === 'Escape' && typing(event.target) && !event.defaultPrevented) {
         (event.target as HTMLElement).blur();
@@ -98,7 +103,7 @@ export function InboxShortcuts({ contactId }: { contactId?: string }) {
     };
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
-  }, [contactId]);
+  }, []);
   return (
     <dialog ref={dialog} class="shortcuts" aria-labelledby="shortcuts-title" onClose={() => setHelp(false)}>
       <h2 id="shortcuts-title">Keyboard shortcuts</h2>
