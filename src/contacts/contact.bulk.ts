@@ -27,7 +27,7 @@ export interface BulkResult {
 }
 
 /** Rows per transaction: one JSON parameter each, so the engines' bound-parameter limits do not apply. */
-export const BULK_BATCH = 1000;
+export const BULK_BATCH = 10000;
 
 const NEW_ROW_COLUMNS = {
   id: 'uuid',

@@ -66,6 +66,8 @@ function openSqlite(
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  // 64 MiB of pages (the default is 2 MiB): a batch of bulk writes touches more index pages than that.
+  database.pragma('cache_size = -65536');
   registerDigitGrams(database);
   const checkpointer = backgroundCheckpoints ? checkpointInBackground(database, file) : null;
   const pool = readWorkers > 0 ? new SqliteReadPool(file, readWorkers) : null;
