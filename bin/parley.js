@@ -37,7 +37,11 @@ async function currentBundle() {
   const { build } = await import('esbuild');
   const temporary = path.join(builds, `${name}.${process.pid}.tmp`);
   await build({
-    entryPoints: [path.join(sources, 'cli', 'main.ts')],
+    // Worker threads' modules are entries of their own (src/shared/module-worker.ts finds them by name).
+    entryPoints: {
+      main: path.join(sources, 'cli', 'main.ts'),
+      'contact.import.worker': path.join(sources, 'contacts', 'contact.import.worker.ts'),
+    },
     outdir: temporary,
     bundle: true,
     splitting: true,

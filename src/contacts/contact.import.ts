@@ -1,23 +1,13 @@
 import type { Readable } from 'node:stream';
-import { CsvError, parse as parseStream } from 'csv-parse';
-import { parse } from 'csv-parse/sync';
-import type { CountryCode } from 'libphonenumber-js/max';
+import type { Worker } from 'node:worker_threads';
 import type { Caller } from '../shared/context.js';
-import { AppError, errors } from '../shared/errors.js';
-import { normalizePhone } from '../shared/phone.js';
-import { BULK_BATCH, type BulkContact, type ContactBulk } from './contact.bulk.js';
-import { restoreCell } from './contact.export.js';
-import { parseEmail, parseName, parseTagNames } from './contact.input.js';
+import { AppError } from '../shared/errors.js';
+import { moduleWorker } from '../shared/module-worker.js';
+import { BULK_BATCH, type ContactBulk } from './contact.bulk.js';
+import { rowBatches, type ImportOptions, type RowError } from './contact.import.rows.js';
+import type { FromImportWorker, ImportWorkerData, ToImportWorker, WorkerFailure } from './contact.import.worker.js';
 
-/** What a CSV column feeds: a contact field, an attribute (`attribute:KEY`), or nothing (`""`). */
-export type ColumnTarget = string;
-
-export interface RowError {
-  /** The row as a spreadsheet numbers it (the header is row 1). */
-  row: number;
-  field: string;
-  message: string;
-}
+export type { ColumnTarget, ImportOptions, RowError } from './contact.import.rows.js';
 
 export interface ImportResult {
   rows: number;
@@ -28,171 +18,12 @@ export interface ImportResult {
   errors: RowError[];
 }
 
-/** How to read the file, and whether to write it or only check it (the preview). */
-export interface ImportOptions {
-  /** What each column feeds; without it, the header row names them (see columnsOfHeader). */
-  columns?: ColumnTarget[] | undefined;
-  hasHeader: boolean;
-  /** The country of numbers written without `+` or `00`; without it they are read as international. */
-  defaultCountry?: CountryCode | undefined;
-  /** Validates every row and counts what would be created and updated, writing nothing. */
-  dryRun?: boolean;
-}
+/** Text this short is read on the calling thread: a worker's start would cost more than it saves. */
+const INLINE_TEXT_CHARS = 256 * 1024;
+/** Chunks of the file sent ahead of the worker's reading: the writes hold this thread for a batch at a time. */
+const CHUNKS_AHEAD = 32;
 
-interface ImportRow extends BulkContact {
-  row: number;
-}
-
-const MAX_NAME = 256;
-const MAX_REPORTED_ERRORS = 1000;
-/** Export columns that are not contact fields an import writes. */
-const EXPORT_ONLY_COLUMNS = new Set(['created_at', 'last_message_at']);
-
-/** Which column feeds what; exactly one phone column, and no field twice. */
-function checkMapping(columns: ColumnTarget[]): void {
-  const seen = new Set<string>();
-  for (const target of columns) {
-    if (target === '') continue;
-    const known =
-      ['phone', 'name', 'email', 'tags', 'opted_out'].includes(target) || /^attribute:\S.{0,63}$/.test(target);
-    if (!known) throw errors.validation('columns', `unknown column target "${target}"`);
-    if (seen.has(target)) throw errors.validation('columns', `"${target}" is mapped to two columns`);
-    seen.add(target);
-  }
-  if (!seen.has('phone')) throw errors.validation('columns', 'map one column to phone');
-}
-
-/**
- * The columns a header names, as the export writes them: contact fields by name, the export's dates
- * ignored, `attribute:KEY` and any other column an attribute.
- */
-export function columnsOfHeader(header: string[]): ColumnTarget[] {
-  return header.map((cell) => {
-    const name = restoreCell(cell).trim();
-    const field = name.toLowerCase();
-    if (['phone', 'name', 'email', 'tags', 'opted_out'].includes(field)) return field;
-    if (EXPORT_ONLY_COLUMNS.has(field) || name === '') return '';
-    return name.startsWith('attribute:') ? name : `attribute:${name}`;
-  });
-}
-
-const CSV_OPTIONS = { bom: true, relax_column_count: true, skip_empty_lines: true };
-
-function asCsvProblem(error: unknown): unknown {
-  return error instanceof CsvError ? errors.validation('csv', error.message) : error;
-}
-
-/**
- * The file's records. Text is parsed whole first, so a malformed file changes nothing; a stream is
- * parsed as it is read, so a malformed line stops the import there (the rows before it are kept).
- */
-async function* recordsOf(source: string | Readable): AsyncGenerator<string[]> {
-  if (typeof source === 'string') {
-    let records: string[][];
-    try {
-      records = parse(source, CSV_OPTIONS);
-    } catch (error) {
-      throw asCsvProblem(error);
-    }
-    yield* records;
-    return;
-  }
-  const parser = parseStream(CSV_OPTIONS);
-  // pipe() does not forward a read error (a file gone mid-way): the parser fails with it instead.
-  source.on('error', (error) => parser.destroy(error));
-  try {
-    for await (const record of source.pipe(parser)) yield record as string[];
-  } catch (error) {
-    throw asCsvProblem(error);
-  }
-}
-
-/** Spreadsheets separate a cell's tags with `,`, `;` or `|`; all three are read. */
-const TAG_SEPARATORS = /[,;|]/;
-
-/** One CSV record as an import row, or the errors that keep it out. */
-function readRow(
-  cells: string[],
-  options: ImportOptions,
-  columns: ColumnTarget[],
-  row: number,
-): ImportRow | RowError[] {
-  const { defaultCountry } = options;
-  const problems: RowError[] = [];
-  const result: ImportRow = { row, phone: '', tags: [], attributes: {} };
-  columns.forEach((target, index) => {
-    // A cell the export neutralised against formula injection (`'=…`) is read back without the apostrophes.
-    const cell = restoreCell(cells[index] ?? '').trim();
-    if (target === '' || (cell === '' && target !== 'phone')) return;
-    try {
-      if (target === 'phone') {
-        if (cell === '') throw errors.validation('phone', 'is required');
-        const phone = normalizePhone(cell, defaultCountry);
-        if (!phone)
-          throw errors.validation(
-            'phone',
-            `"${cell}" is not a valid ${defaultCountry ? '' : 'international '}phone number`,
-          );
-        result.phone = phone;
-      } else if (target === 'name') {
-        if (cell.length > MAX_NAME) throw errors.validation('name', `is longer than ${MAX_NAME} characters`);
-        result.name = parseName(cell);
-      } else if (target === 'email') {
-        result.email = parseEmail(cell);
-      } else if (target === 'tags') {
-        result.tags = parseTagNames(cell.split(TAG_SEPARATORS));
-      } else if (target === 'opted_out') {
-        result.optedOut = parseYesNo(cell);
-      } else {
-        result.attributes[target.slice('attribute:'.length)] = cell;
-      }
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      for (const { message } of error.fieldErrors) problems.push({ row, field: target, message });
-    }
-  });
-  return problems.length > 0 ? problems : result;
-}
-
-/**
- * Reads records one by one into rows, keeping the counts: rows with errors and repeats of a phone
- * earlier in the file are kept out (the first MAX_REPORTED_ERRORS problems are reported).
- */
-function rowReader(options: ImportOptions) {
-  const problems: RowError[] = [];
-  const firstSeen = new Map<string, number>();
-  const counts = { rows: 0, good: 0, duplicates: 0 };
-  const report = (found: RowError[]) => problems.push(...found.slice(0, MAX_REPORTED_ERRORS - problems.length));
-  let columns = options.columns;
-  let header = options.hasHeader;
-  if (columns) checkMapping(columns);
-  return {
-    counts,
-    problems,
-    /** The row a record holds, or undefined for the header and rows kept out. */
-    read(cells: string[]): ImportRow | undefined {
-      if (header) {
-        header = false;
-        if (!columns) checkMapping((columns = columnsOfHeader(cells)));
-        return undefined;
-      }
-      if (!columns) throw errors.validation('columns', 'map the columns, or give the file a header row');
-      counts.rows++;
-      const read = readRow(cells, options, columns, counts.rows + (options.hasHeader ? 1 : 0));
-      if (Array.isArray(read)) return void report(read);
-      const earlier = firstSeen.get(read.phone);
-      if (earlier !== undefined) {
-        counts.duplicates++;
-        return void report([{ row: read.row, field: 'phone', message: `same phone as row ${earlier}; skipped` }]);
-      }
-      firstSeen.set(read.phone, read.row);
-      counts.good++;
-      return read;
-    },
-  };
-}
-
-/** The CSV import: reads the file as a stream of records and upserts the good rows batch by batch. */
+/** The CSV import: the file is read into rows on a worker thread while this one writes them, batch by batch. */
 export function createContactImportService(bulk: ContactBulk) {
   return {
     /**
@@ -207,39 +38,107 @@ export function createContactImportService(bulk: ContactBulk) {
       options: ImportOptions,
       onProgress?: (rowsRead: number) => void,
     ): Promise<ImportResult> {
-      const reader = rowReader(options);
+      const inline = typeof source === 'string' && source.length <= INLINE_TEXT_CHARS;
+      const batches = inline ? rowBatches(source, options, BULK_BATCH) : rowBatchesOffThread(source, options);
       let created = 0;
-      let batch: ImportRow[] = [];
-      const flush = async () => {
-        created += options.dryRun
-          ? await bulk.countNew(
-              caller,
-              batch.map((row) => row.phone),
-            )
-          : await bulk.upsert(caller, batch);
-        batch = [];
-        onProgress?.(reader.counts.rows);
-      };
-      for await (const cells of recordsOf(source)) {
-        const row = reader.read(cells);
-        if (row) batch.push(row);
-        if (batch.length === BULK_BATCH) await flush();
+      let step = await batches.next();
+      for (; !step.done; step = await batches.next()) {
+        const { rows, rowsRead } = step.value;
+        const phones = rows.map((row) => row.phone);
+        created += options.dryRun ? await bulk.countNew(caller, phones) : await bulk.upsert(caller, rows);
+        onProgress?.(rowsRead);
       }
-      await flush();
-      const { rows, good, duplicates } = reader.counts;
-      return { rows, created, updated: good - created, skipped: rows - good, duplicates, errors: reader.problems };
+      const { rows, good, duplicates, problems } = step.value;
+      return { rows, created, updated: good - created, skipped: rows - good, duplicates, errors: problems };
     },
   };
 }
 
-const YES = /^(true|yes|y|1|opted out)$/i;
-const NO = /^(false|no|n|0|subscribed)$/i;
+/** rowBatches, run on a worker thread: the file is handed over chunk by chunk, a window ahead of its reading. */
+async function* rowBatchesOffThread(source: string | Readable, options: ImportOptions) {
+  const data: ImportWorkerData = {
+    options,
+    batchSize: BULK_BATCH,
+    text: typeof source === 'string' ? source : undefined,
+  };
+  const worker = moduleWorker(import.meta.url, 'contact.import.worker', data);
+  const inbox = messagesOf(worker);
+  let chunks = typeof source === 'string' ? null : source[Symbol.asyncIterator]();
+  const send = (message: ToImportWorker) => worker.postMessage(message);
+  let ahead = 0;
+  let feeding = false;
+  const feed = async () => {
+    if (!chunks || feeding) return;
+    feeding = true;
+    try {
+      while (ahead < CHUNKS_AHEAD) {
+        const next = await chunks.next();
+        if (next.done) {
+          chunks = null;
+          return send({ end: true });
+        }
+        ahead++;
+        send({ chunk: next.value as Uint8Array });
+      }
+    } catch (error) {
+      inbox.fail(error as Error); // the file could not be read further (gone mid-way)
+    } finally {
+      feeding = false;
+    }
+  };
+  void feed();
+  try {
+    for (;;) {
+      const message = await inbox.next();
+      if ('consumed' in message) {
+        ahead--;
+        void feed();
+      } else if ('batch' in message) {
+        yield message.batch;
+        send({ more: true });
+      } else if ('done' in message) return message.done;
+      else throw revive(message.failed);
+    }
+  } finally {
+    await worker.terminate();
+  }
+}
 
-/** An opted-out cell: yes/no in the forms spreadsheets write (our export writes true/false). */
-function parseYesNo(cell: string): boolean {
-  if (YES.test(cell)) return true;
-  if (NO.test(cell)) return false;
-  throw errors.validation('opted_out', `"${cell}" is not yes or no (true/false)`);
+/** The worker's messages in order, for `await`; its crash or early exit is the next one's failure. */
+function messagesOf(worker: Worker) {
+  const queued: FromImportWorker[] = [];
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const arrive = () => {
+    wake?.();
+    wake = null;
+  };
+  const fail = (error: Error) => {
+    failure ??= error;
+    arrive();
+  };
+  worker.on('message', (message: FromImportWorker) => {
+    queued.push(message);
+    arrive();
+  });
+  worker.on('error', fail);
+  worker.on('exit', () => fail(new Error('the import worker stopped before the end of the file')));
+  return {
+    fail,
+    async next(): Promise<FromImportWorker> {
+      while (queued.length === 0) {
+        if (failure) throw failure;
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+      return queued.shift()!;
+    },
+  };
+}
+
+function revive(failure: WorkerFailure): Error {
+  if (!failure.app) return new Error(failure.message);
+  const { status, code, fieldErrors, extra } = failure.app;
+  return new AppError(status, code, failure.message, fieldErrors, extra);
 }
 
 export type ContactImportService = ReturnType<typeof createContactImportService>;
