@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import type { Services } from '../services.js';
+import type { OpenOptions } from '../db/connection.js';
 import type { Deps } from '../shared/context.js';
 import { AppError } from '../shared/errors.js';
 import { COMMANDS, type Command } from './commands.js';
@@ -32,7 +33,8 @@ async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseCommandLine(command, rest);
     const config = loadConfig();
     // Loaded on first use: the application graph takes seconds to import, and usage errors need none of it.
-    const open = async () => (services ??= await (await import('../services.js')).openServices(config));
+    const open = async (options?: OpenOptions) =>
+      (services ??= await (await import('../services.js')).openServices(config, undefined, options));
     // The common commands need one service: the database alone spares importing the whole graph.
     const openDeps = async () => (deps ??= await (await import('../db/open.js')).openDeps(config));
     const result = await command.run({ config, services: open, deps: openDeps, options: values, positionals });
