@@ -79,8 +79,8 @@ export class PostgresSeeder {
       `WITH tag AS (
          INSERT INTO tags (id, workspace_id, name, name_key, created_at)
          VALUES (gen_random_uuid(), $1, $2, lower($2), now()) RETURNING id)
-       INSERT INTO contact_tags (contact_id, tag_id, created_at)
-         SELECT c.id, tag.id, c.created_at FROM contacts c, tag
+       INSERT INTO contact_tags (contact_id, tag_id, created_at, last_message_at)
+         SELECT c.id, tag.id, c.created_at, c.last_message_at FROM contacts c, tag
          WHERE c.workspace_id = $1 AND substr(c.id::text, 34, 3) < $3`,
       [workspaceId, tag.name, tagHexBound(tag.share)],
     );

@@ -136,8 +136,8 @@ export class SqliteSeeder {
         .run(tagId, workspaceId, tag.name, tag.name.toLowerCase(), new Date().toISOString());
       this.db
         .prepare(
-          `insert into contact_tags (contact_id, tag_id, created_at)
-             select id, ?, created_at from contacts where workspace_id = ? and substr(id, 34, 3) < ?`,
+          `insert into contact_tags (contact_id, tag_id, created_at, last_message_at)
+             select id, ?, created_at, last_message_at from contacts where workspace_id = ? and substr(id, 34, 3) < ?`,
         )
         .run(tagId, workspaceId, tagHexBound(tag.share));
     })();

@@ -6,7 +6,7 @@ import { tagRepository } from '../tags/tag.repository.js';
 import { presentContact } from './contact.presenter.js';
 import { contactRepository, type ContactRow } from './contact.repository.js';
 import type { Contact } from './contact.schema.js';
-import { searchContacts, type ContactSearch } from './contact.search.js';
+import { searchContacts, type ContactSearch, type Recency } from './contact.search.js';
 
 /** What the contacts table filters on: the same query and tag search-contacts takes. */
 export interface ContactFilter {
@@ -73,16 +73,15 @@ export function createContactDashboardService({ db, reads, dialect }: Deps) {
   async function rowsAfter(search: Omit<ContactSearch, 'limit'>, after: Cursor | null, limit: number) {
     const rows: ContactRow[] = [];
     if (!after || after.lastMessageAt !== null) {
-      const where: RawBuilder<SqlBool> = after
-        ? sql`c.last_message_at is not null and (c.last_message_at, c.id) < (${after.lastMessageAt}, ${after.id})`
-        : sql`c.last_message_at is not null`;
+      const where = ({ lastMessageAt: at, id }: Recency): RawBuilder<SqlBool> =>
+        after
+          ? sql`${at} is not null and (${at}, ${id}) < (${after.lastMessageAt}, ${after.id})`
+          : sql`${at} is not null`;
       rows.push(...(await searchContacts(reads, dialect, { ...search, where, limit: limit + 1 })));
     }
     if (rows.length <= limit) {
-      const where: RawBuilder<SqlBool> =
-        after?.lastMessageAt === null
-          ? sql`c.last_message_at is null and c.id < ${after.id}`
-          : sql`c.last_message_at is null`;
+      const where = ({ lastMessageAt: at, id }: Recency): RawBuilder<SqlBool> =>
+        after?.lastMessageAt === null ? sql`${at} is null and ${id} < ${after.id}` : sql`${at} is null`;
       rows.push(...(await searchContacts(reads, dialect, { ...search, where, limit: limit + 1 - rows.length })));
     }
     return rows;

@@ -12,10 +12,20 @@ export interface ContactSearch {
   query?: string;
   tagId?: string;
   email?: string;
-  /** A further condition on the contact `c` (the dashboard's keyset position). */
-  where?: RawBuilder<SqlBool>;
+  /** A further condition on the recency order's columns (the dashboard's keyset position). */
+  where?: (recency: Recency) => RawBuilder<SqlBool>;
   limit: number;
 }
+
+/** The columns a search is ordered by, newest conversation first: the contact's, or its tag link's copy. */
+export interface Recency {
+  lastMessageAt: RawBuilder<unknown>;
+  id: RawBuilder<unknown>;
+}
+
+const CONTACT_RECENCY: Recency = { lastMessageAt: sql.ref('c.last_message_at'), id: sql.ref('c.id') };
+/** A tag's links carry their contact's last_message_at (migration 0028), indexed in this order per tag. */
+const TAG_LINK_RECENCY: Recency = { lastMessageAt: sql.ref('ct.last_message_at'), id: sql.ref('ct.contact_id') };
 
 /** The selected columns, built once: composing them per search shows in profiles. */
 const COLUMNS = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
@@ -47,14 +57,6 @@ const MIN_INDEXED_QUERY = 3;
  */
 const INDEX_MATCH_LIMIT = 2000;
 /**
- * With a substring that walks the recency index too, a rare tag's contacts are fewer than the walk:
- * it reads ~50 · contacts / (tag links · substring share) of them. Reading the links and testing
- * each contact costs ~3 µs a link (SQLite, 200,000 contacts: "mit" + a tag of 1 %: 6 ms instead of
- * 270 ms), so up to this many links they are the cheaper start.
- */
-const TAG_LINK_LIMIT_WITH_QUERY = 20_000;
-
-/**
  * search-contacts: filters AND together; newest conversation first, never-messaged last.
  * Substring matching uses an index on each engine: FTS5 (SQLite: trigrams of name and email,
  * 4-digit grams of every field's digits), pg_trgm (PostgreSQL). A rare substring is found through that index
@@ -69,16 +71,19 @@ export async function searchContacts(
   const plan = await searchPlan(db, dialect, search);
   let { from } = plan;
   const { conditions } = plan;
-  if (search.where) conditions.push(search.where);
-  if (search.tagId && dialect === 'sqlite' && !plan.fromIndexMatches && (await fewTagLinks(db, search))) {
-    // CROSS JOIN fixes SQLite's join order: along the tag's links, then sorted.
+  let recency = CONTACT_RECENCY;
+  if (search.tagId && !plan.fromIndexMatches) {
+    // Along the tag's links in recency order (contact_tags_recent): the walk stops when the page is full.
+    // CROSS JOIN fixes SQLite's join order.
     from = sql`contact_tags ct cross join contacts c`;
+    recency = TAG_LINK_RECENCY;
     conditions.push(sql`ct.tag_id = ${search.tagId}`, sql`c.id = ct.contact_id`);
   } else if (search.tagId) {
     conditions.push(taggedWith(dialect, search.tagId));
   }
+  if (search.where) conditions.push(search.where(recency));
   const { rows } = await sql<ContactRow>`select ${COLUMNS} from ${from} where ${sql.join(conditions, sql` and `)}
-    order by c.last_message_at desc nulls last, c.id desc limit ${search.limit}`.execute(db);
+    order by ${recency.lastMessageAt} desc nulls last, ${recency.id} desc limit ${search.limit}`.execute(db);
   return rows;
 }
 
@@ -121,19 +126,6 @@ const taggedWith = (dialect: Dialect, tagId: string) =>
   dialect === 'sqlite'
     ? sql<SqlBool>`exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = ${tagId} limit 1)`
     : sql<SqlBool>`exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = ${tagId})`;
-
-/**
- * Whether the tag's links are a cheaper start than the walk along the recency index: alone, a tag
- * walks ~50 / share contacts, so only a tag with fewer links than INDEX_MATCH_LIMIT starts from them;
- * with a walking substring, one with up to TAG_LINK_LIMIT_WITH_QUERY.
- */
-async function fewTagLinks(db: Kysely<Database>, search: Pick<ContactSearch, 'tagId' | 'query'>): Promise<boolean> {
-  const limit = search.query ? TAG_LINK_LIMIT_WITH_QUERY : INDEX_MATCH_LIMIT;
-  // INDEXED BY: with two or three tags in the statistics, SQLite would rather scan every link.
-  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from contact_tags
-    indexed by contact_tags_tag where tag_id = ${search.tagId} limit ${limit + 1})`.execute(db);
-  return (rows[0]?.n ?? 0) <= limit;
-}
 
 /**
  * The contacts a search reads and the conditions on them, whatever the order: the workspace, the

@@ -194,24 +194,28 @@ describe(`contacts (${ENGINE})`, () => {
     assert.deepEqual(await names('9876543'), ['Gram Order']);
   });
 
-  test('search-contacts › newest conversation first, never-messaged last, at most 50', async () => {
+  test('search-contacts › newest conversation first, never-messaged last, at most 50; by a tag too', async () => {
     const ws = await createWorkspace(server);
     const ids: string[] = [];
     for (let i = 0; i < 55; i++) {
-      const res = await ws.action<Contact>('create-contact', { phone: `+1415555${String(1000 + i)}`, name: `C${i}` });
+      const phone = `+1415555${String(1000 + i)}`;
+      const res = await ws.action<Contact>('create-contact', { phone, name: `C${i}`, tags: ['club'] });
       ids.push(res.body.id);
     }
+    // Tagged before they wrote: the tag's links follow each contact's latest message.
     await recordInboundMessage(server, ws.workspaceId, ids[3]!);
     server.clock.advance(1000);
     await recordInboundMessage(server, ws.workspaceId, ids[7]!);
-    const res = await ws.action<Contact[]>('search-contacts', {});
-    assert.equal(res.body.length, 50);
-    assert.deepEqual(
-      res.body.slice(0, 2).map((c) => c.name),
-      ['C7', 'C3'],
-    );
-    assert.ok(res.body.slice(2).every((c) => c.last_message_at === null));
-    assert.match(res.body[0]!.last_message_at!, TIMESTAMP);
+    for (const filter of [{}, { tag: 'club' }]) {
+      const res = await ws.action<Contact[]>('search-contacts', filter);
+      assert.equal(res.body.length, 50);
+      assert.deepEqual(
+        res.body.slice(0, 2).map((c) => c.name),
+        ['C7', 'C3'],
+      );
+      assert.ok(res.body.slice(2).every((c) => c.last_message_at === null));
+      assert.match(res.body[0]!.last_message_at!, TIMESTAMP);
+    }
   });
 
   test('search-contacts › a substring matching thousands still returns the 50 newest conversations', async () => {
@@ -262,7 +266,8 @@ describe(`contacts (${ENGINE})`, () => {
     const ws = await createWorkspace(server);
     const { db, newId } = server.app.services.deps;
     const base = Date.parse('2026-01-01T00:00:00.000Z');
-    // Past the search's thresholds: 2,600 links walk the recency index, 60 are read as links.
+    // Past the full-text index's threshold (2,000 matches); links are written as tagging writes them, with
+    // their contact's last_message_at.
     const contacts = Array.from({ length: 5200 }, (_, i) => ({
       id: newId(),
       workspace_id: ws.workspaceId,
@@ -286,10 +291,12 @@ describe(`contacts (${ENGINE})`, () => {
       ])
       .execute();
     const holders = { common: (i: number) => i % 4 < 2, rare: (i: number) => i % 87 === 0 };
-    const links = contacts.flatMap((contact, i) => [
-      ...(holders.common(i) ? [{ contact_id: contact.id, tag_id: tags.common, created_at: at }] : []),
-      ...(holders.rare(i) ? [{ contact_id: contact.id, tag_id: tags.rare, created_at: at }] : []),
-    ]);
+    const links = contacts.flatMap((contact, i) =>
+      [
+        ...(holders.common(i) ? [{ tag_id: tags.common }] : []),
+        ...(holders.rare(i) ? [{ tag_id: tags.rare }] : []),
+      ].map((link) => ({ ...link, contact_id: contact.id, created_at: at, last_message_at: contact.last_message_at })),
+    );
     for (let i = 0; i < contacts.length; i += 500)
       await db
         .insertInto('contacts')

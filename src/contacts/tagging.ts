@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { jsonRows } from '../db/sql.js';
 import type { Deps } from '../shared/context.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { tagKey, tagRepository } from '../tags/tag.repository.js';
@@ -17,15 +18,17 @@ export interface ContactEvents {
   tagged(trx: Db, workspaceId: string, links: TagLink[]): Promise<void>;
 }
 
-/** Links per multi-row insert: well under both engines' bound-parameter limits. */
-const INSERT_ROWS = 500;
+const LINK_COLUMNS = { contact_id: 'uuid', tag_id: 'uuid', created_at: 'timestamptz' } as const;
 
 /**
  * The one way tags are put on and taken off contacts (the API, imports, flows, sequences): tags are
  * created where new, and every addition is told to the engines that listen for it, in the caller's
  * transaction. No other code writes contact_tags.
  */
-export function createTagging({ newId, clock }: Pick<Deps, 'newId' | 'clock'>, events: () => ContactEvents) {
+export function createTagging(
+  { newId, clock, dialect }: Pick<Deps, 'newId' | 'clock' | 'dialect'>,
+  events: () => ContactEvents,
+) {
   async function tagIds(trx: Db, workspaceId: string, names: string[], at: string): Promise<Map<string, string>> {
     const distinct = [...new Map(names.map((name) => [tagKey(name), name])).values()];
     const tags = await tagRepository(trx).ensure(workspaceId, distinct, newId, at);
@@ -45,13 +48,11 @@ export function createTagging({ newId, clock }: Pick<Deps, 'newId' | 'clock'>, e
     const rows = given.flatMap((link) =>
       link.names.map((name) => ({ contact_id: link.contactId, tag_id: ids.get(tagKey(name))!, created_at: at })),
     );
-    for (let i = 0; i < rows.length; i += INSERT_ROWS) {
-      await trx
-        .insertInto('contact_tags')
-        .values(rows.slice(i, i + INSERT_ROWS))
-        .onConflict((oc) => oc.columns(['contact_id', 'tag_id']).doNothing())
-        .execute();
-    }
+    // Each link starts with its contact's last_message_at; a trigger keeps it so (migration 0028).
+    await sql`INSERT INTO contact_tags (contact_id, tag_id, created_at, last_message_at)
+      SELECT v.contact_id, v.tag_id, v.created_at, c.last_message_at
+      FROM ${jsonRows(dialect, rows, LINK_COLUMNS)} JOIN contacts c ON c.id = v.contact_id
+      WHERE true ON CONFLICT (contact_id, tag_id) DO NOTHING`.execute(trx);
     await events().tagged(trx, workspaceId, given);
   }
 

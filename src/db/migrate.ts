@@ -28,6 +28,7 @@ import * as campaignHeaderMedia from './migrations/0024_campaign_header_media.js
 import * as firstResponder from './migrations/0025_first_responder.js';
 import * as sharedLimits from './migrations/0026_shared_limits.js';
 import * as search from './migrations/0027_search.js';
+import * as tagRecency from './migrations/0028_tag_recency.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0025_first_responder': firstResponder,
   '0026_shared_limits': sharedLimits,
   '0027_search': search,
+  '0028_tag_recency': tagRecency,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -118,6 +118,8 @@ export interface ContactTagTable {
   contact_id: string;
   tag_id: string;
   created_at: string;
+  /** The contact's last_message_at, kept equal by a trigger (migration 0028): the tag's recency index. */
+  last_message_at: string | null;
 }
 
 export interface TemplateTable {
