@@ -57,6 +57,14 @@ const MIN_INDEXED_QUERY = 3;
  */
 const INDEX_MATCH_LIMIT = 2000;
 /**
+ * With a substring tested contact by contact, the tag's links are the better walk only while they are
+ * few: each link's contact is read out of order (~3 µs), where the recency index carrying search_text is
+ * read in order (~0.4 µs a contact, testing the tag on each). A tag of 60 % with a common fragment:
+ * 279 ms p99 along its links at 1,000,000 contacts.
+ */
+const TAG_LINK_LIMIT_WITH_QUERY = 20_000;
+
+/**
  * search-contacts: filters AND together; newest conversation first, never-messaged last.
  * Substring matching uses an index on each engine: FTS5 (SQLite: trigrams of name and email,
  * 4-digit grams of every field's digits), pg_trgm (PostgreSQL). A rare substring is found through that index
@@ -72,7 +80,7 @@ export async function searchContacts(
   let { from } = plan;
   const { conditions } = plan;
   let recency = CONTACT_RECENCY;
-  if (search.tagId && !plan.fromIndexMatches) {
+  if (search.tagId && !plan.fromIndexMatches && (!search.query || (await fewTagLinksToTest(db, dialect, search)))) {
     // Along the tag's links in recency order (contact_tags_recent): the walk stops when the page is full.
     // CROSS JOIN fixes SQLite's join order.
     from = sql`contact_tags ct cross join contacts c`;
@@ -126,6 +134,15 @@ const taggedWith = (dialect: Dialect, tagId: string) =>
   dialect === 'sqlite'
     ? sql<SqlBool>`exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = ${tagId} limit 1)`
     : sql<SqlBool>`exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = ${tagId})`;
+
+/** SQLite: whether the tag has at most TAG_LINK_LIMIT_WITH_QUERY links. PostgreSQL's planner chooses itself. */
+async function fewTagLinksToTest(db: Kysely<Database>, dialect: Dialect, search: Pick<ContactSearch, 'tagId'>) {
+  if (dialect !== 'sqlite') return false;
+  // INDEXED BY: with two or three tags in the statistics, SQLite would rather scan every link.
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from contact_tags
+    indexed by contact_tags_tag where tag_id = ${search.tagId} limit ${TAG_LINK_LIMIT_WITH_QUERY + 1})`.execute(db);
+  return (rows[0]?.n ?? 0) <= TAG_LINK_LIMIT_WITH_QUERY;
+}
 
 /**
  * The contacts a search reads and the conditions on them, whatever the order: the workspace, the
