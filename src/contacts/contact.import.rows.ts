@@ -7,6 +7,7 @@ import { normalizePhone } from '../shared/phone.js';
 import type { BulkContact } from './contact.bulk.js';
 import { restoreCell } from './contact.export.js';
 import { parseEmail, parseName, parseTagNames } from './contact.input.js';
+import { FirstRowByPhone } from './first-row-by-phone.js';
 
 /*
  * Reading an import file into contacts: CSV records, each checked into a row or row errors, repeats of a
@@ -155,9 +156,7 @@ function readRow(
  */
 function rowReader(options: ImportOptions) {
   const problems: RowError[] = [];
-  // Keyed by the phone's digits as a number (E.164 has at most 15, exact in a double): a quarter less
-  // memory than string keys, which a file of millions of rows holds until its end.
-  const firstSeen = new Map<number, number>();
+  const firstSeen = new FirstRowByPhone();
   const counts = { rows: 0, good: 0, duplicates: 0 };
   const report = (found: RowError[]) => problems.push(...found.slice(0, MAX_REPORTED_ERRORS - problems.length));
   let columns = options.columns;
@@ -177,13 +176,11 @@ function rowReader(options: ImportOptions) {
       counts.rows++;
       const read = readRow(cells, options, columns, counts.rows + (options.hasHeader ? 1 : 0));
       if (Array.isArray(read)) return void report(read);
-      const digits = Number(read.phone.slice(1));
-      const earlier = firstSeen.get(digits);
+      const earlier = firstSeen.firstOrNote(read.phone, read.row);
       if (earlier !== undefined) {
         counts.duplicates++;
         return void report([{ row: read.row, field: 'phone', message: `same phone as row ${earlier}; skipped` }]);
       }
-      firstSeen.set(digits, read.row);
       counts.good++;
       return read;
     },
