@@ -122,7 +122,8 @@ export function httpClient(baseUrl: string, agent: Agent): HttpClient {
         status: response.statusCode,
         headers: response.headers,
         text,
-        body: (type.includes('json') && text ? JSON.parse(text) : text) as never,
+        // One JSON document (not application/x-ndjson's lines) is parsed.
+        body: (type.includes('json') && !type.includes('ndjson') && text ? JSON.parse(text) : text) as never,
       };
     },
   };

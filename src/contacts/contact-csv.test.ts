@@ -121,4 +121,36 @@ describe(`contacts CSV (${ENGINE})`, () => {
     const contacts = await session.send<{ contacts: unknown[] }>('GET', '/api/dashboard/contacts');
     assert.deepEqual(contacts.body.contacts, []);
   });
+
+  test('import › asked for progress, the rows read come line by line as batches are written, then the result', async () => {
+    const session = await ownerSession(server);
+    const ndjson = { accept: 'application/x-ndjson, application/json' };
+    const res = await session.send<string>(
+      'POST',
+      '/api/dashboard/contacts/import',
+      { csv: largeCsv(25_000), columns: ['phone', 'name'] },
+      ndjson,
+    );
+    assert.equal(res.status, 200, res.text);
+    assert.match(String(res.headers['content-type']), /^application\/x-ndjson/);
+    const lines = res.text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { progress?: { rows_read: number }; result?: { created: number } });
+    assert.deepEqual(
+      lines.slice(0, -1).map((line) => line.progress?.rows_read),
+      [10_000, 20_000, 25_000],
+    );
+    assert.equal(lines.at(-1)?.result?.created, 25_000);
+
+    // A refusal before any row is written is still a plain problem document.
+    const refused = await session.send<{ errors: { field: string }[] }>(
+      'POST',
+      '/api/dashboard/contacts/import',
+      { csv: 'phone\n+14155550100\n', columns: ['name'] },
+      ndjson,
+    );
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(refused.body.errors[0]?.field, 'columns');
+  });
 });

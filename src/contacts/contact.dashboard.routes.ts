@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { CountryCode } from 'libphonenumber-js/max';
+import { answerWithProgress, wantsProgress } from '../http/progress-stream.js';
 import { sessionUserOf, type Api } from '../http/types.js';
 import type { ContactDashboardService } from './contact.dashboard.js';
 import { contactsCsv } from './contact.export.js';
@@ -87,14 +88,20 @@ export function registerContactDashboardRoutes(
         }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { csv, columns, has_header, default_country, dry_run } = request.body;
-      return imports.importCsv(sessionUserOf(request), csv, {
+      const caller = sessionUserOf(request);
+      const options = {
         columns,
         hasHeader: has_header ?? true,
         defaultCountry: defaultCountryOf(default_country),
         dryRun: dry_run ?? false,
-      });
+      };
+      // The dashboard asks to hear the rows read as the batches are written, for its progress bar.
+      if (!wantsProgress(request)) return imports.importCsv(caller, csv, options);
+      return answerWithProgress(request, reply, (onProgress: (progress: { rows_read: number }) => void) =>
+        imports.importCsv(caller, csv, options, (rowsRead) => onProgress({ rows_read: rowsRead })),
+      );
     },
   );
 

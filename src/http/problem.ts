@@ -31,12 +31,9 @@ export const ProblemSchema = Type.Object(
 /** The media type of every error response (RFC 9457). */
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
-/** Writes an AppError as a problem document. */
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  const retryAfter = error.extra.retry_after;
-  if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
-  if (error.status === 401) void reply.header('www-authenticate', 'Bearer realm="parley"');
-  const body = {
+/** An AppError as the problem document that describes it. */
+export function problemDocument(request: FastifyRequest, error: AppError) {
+  return {
     type: `urn:parley:problem:${error.code}`,
     title: ERROR_CODES[error.code as keyof typeof ERROR_CODES]?.title ?? error.code,
     status: error.status,
@@ -47,6 +44,14 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
     ...(error.fieldErrors.length > 0 && { errors: error.fieldErrors }),
     ...error.extra,
   };
+}
+
+/** Writes an AppError as a problem document. */
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  const retryAfter = error.extra.retry_after;
+  if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
+  if (error.status === 401) void reply.header('www-authenticate', 'Bearer realm="parley"');
+  const body = problemDocument(request, error);
   return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).serializer(JSON.stringify).send(body);
 }
 

@@ -156,6 +156,41 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
     assert.equal(hyperlink.name, '=HYPERLINK("x")');
   });
 
+  test('a large import shows its progress: the upload, then the rows written of those checked', async () => {
+    const owner = await createOwner(server, 'Big Import Shop');
+    const { page } = await newPage(server);
+    await logIn(page, owner);
+    const rows = Array.from({ length: 30_000 }, (_, i) => `+1415${String(3_000_000 + i)},Customer ${i}`);
+    await page.goto('/contacts/import');
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'everyone.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(['phone,name', ...rows].join('\n')),
+    });
+    const importButton = page.getByRole('button', { name: 'Import 30000 contacts' });
+    await importButton.waitFor();
+    // Every label the progress shows, however briefly.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        const label = document.querySelector('.import-progress label')?.textContent;
+        if (label && seen.at(-1) !== label) seen.push(label);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await importButton.click();
+    await page
+      .getByTestId('import-summary')
+      .filter({ hasText: /30000 contacts created/ })
+      .waitFor();
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+    // Written 10,000 rows a transaction: the bar moved while the import ran, not only at its end.
+    assert.ok(
+      seen.some((label) => /^Importing… (10|20),000 of 30,000 rows$/.test(label)),
+      seen.join(' | '),
+    );
+  });
+
   test('Add contact names each problem by its label, in words; then opens the new contact', async () => {
     const owner = await createOwner(server);
     const { page } = await newPage(server);

@@ -77,18 +77,46 @@ interface ImportSettings {
   default_country: string;
 }
 
-/** Posts JSON with upload progress (fetch has no upload progress events). */
-function upload(body: string, onProgress: (fraction: number) => void): Promise<ImportResult> {
+/** What the server sends while it imports, one JSON object a line (Accept: application/x-ndjson). */
+type ImportLine = { progress: { rows_read: number } } | { result: ImportResult } | { problem: Problem };
+
+/** The complete lines of a progress answer received so far. */
+const importLines = (text: string): ImportLine[] =>
+  text
+    .split('\n')
+    .slice(0, -1)
+    .map((line) => JSON.parse(line) as ImportLine);
+
+/**
+ * Posts JSON with upload progress (fetch has no upload progress events). With `onRows`, the server
+ * answers line by line as it writes, and `onRows` hears how many rows it has read.
+ */
+function upload(
+  body: string,
+  onProgress: (fraction: number) => void,
+  onRows?: (rowsRead: number) => void,
+): Promise<ImportResult> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', '/api/dashboard/contacts/import');
     request.setRequestHeader('content-type', 'application/json');
-    request.setRequestHeader('accept', 'application/json');
+    request.setRequestHeader('accept', onRows ? 'application/x-ndjson, application/json' : 'application/json');
     request.setRequestHeader('x-csrf-token', currentCsrfToken());
     request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
     request.upload.onload = () => onProgress(1);
     request.onerror = () => reject(new Error('The upload failed; check the connection and try again.'));
+    const streamed = () => request.getResponseHeader('content-type')?.startsWith('application/x-ndjson') ?? false;
+    request.onprogress = () => {
+      if (!onRows || !streamed()) return;
+      for (const line of importLines(request.responseText)) if ('progress' in line) onRows(line.progress.rows_read);
+    };
     request.onload = () => {
+      const failed = () => ({ status: request.status, code: 'http_error', title: request.statusText });
+      if (streamed()) {
+        const last = importLines(request.responseText).at(-1);
+        if (last && 'result' in last) return resolve(last.result);
+        return reject(new ApiError(last && 'problem' in last ? last.problem : failed()));
+      }
       let parsed: unknown = null;
       try {
         parsed = JSON.parse(request.responseText);
@@ -96,12 +124,7 @@ function upload(body: string, onProgress: (fraction: number) => void): Promise<I
         // not JSON: reported below from the status
       }
       if (request.status >= 200 && request.status < 300) resolve(parsed as ImportResult);
-      else
-        reject(
-          new ApiError(
-            (parsed as Problem | null) ?? { status: request.status, code: 'http_error', title: request.statusText },
-          ),
-        );
+      else reject(new ApiError((parsed as Problem | null) ?? failed()));
     };
     request.send(body);
   });
@@ -113,6 +136,7 @@ export function ContactImport() {
   const [columns, setColumns] = useState<string[]>([]);
   const [country, setCountry] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
+  const [rowsRead, setRowsRead] = useState(0);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [error, setError] = useState<unknown>(null);
   const settings: ImportSettings = { columns, default_country: country };
@@ -135,8 +159,10 @@ export function ContactImport() {
     if (!preview) return;
     setError(null);
     setProgress(0);
+    setRowsRead(0);
     try {
-      setResult(await upload(JSON.stringify({ csv: preview.text, ...settings, has_header: true }), setProgress));
+      const body = JSON.stringify({ csv: preview.text, ...settings, has_header: true });
+      setResult(await upload(body, setProgress, setRowsRead));
     } catch (e) {
       setError(e);
     } finally {
@@ -184,16 +210,7 @@ export function ContactImport() {
           </p>
         </section>
       )}
-      {progress !== null && (
-        <div class="import-progress" role="status">
-          <label for="import-progress">{progress < 1 ? 'Uploading…' : 'Importing…'}</label>
-          {progress < 1 ? (
-            <progress id="import-progress" max={1} value={progress} />
-          ) : (
-            <progress id="import-progress" />
-          )}
-        </div>
-      )}
+      {progress !== null && <ImportProgress uploaded={progress} rowsRead={rowsRead} rows={check.data?.rows ?? null} />}
       {result && <ImportSummary result={result} checked={false} />}
       {result && (
         <p>
@@ -201,6 +218,28 @@ export function ContactImport() {
         </p>
       )}
     </Page>
+  );
+}
+
+/** The upload's share, then the rows the server has written of those the check counted. */
+function ImportProgress({ uploaded, rowsRead, rows }: { uploaded: number; rowsRead: number; rows: number | null }) {
+  const importing = uploaded >= 1;
+  const label = !importing
+    ? 'Uploading…'
+    : rows
+      ? `Importing… ${rowsRead.toLocaleString()} of ${rows.toLocaleString()} rows`
+      : 'Importing…';
+  return (
+    <div class="import-progress" role="status">
+      <label for="import-progress">{label}</label>
+      {!importing ? (
+        <progress id="import-progress" max={1} value={uploaded} />
+      ) : rows ? (
+        <progress id="import-progress" max={rows} value={rowsRead} />
+      ) : (
+        <progress id="import-progress" />
+      )}
+    </div>
   );
 }
 
