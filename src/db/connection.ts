@@ -15,7 +15,7 @@ import {
 import pg from 'pg';
 import { checkpointInBackground } from './checkpointer.js';
 import { registerDigitGrams } from './digit-grams.js';
-import { SqliteReadPool } from './read-pool.js';
+import { SqliteReadPool, type ReadPoolUsage } from './read-pool.js';
 import { SQLiteDatabase } from './sqlite-driver.js';
 import type { Database } from './schema.js';
 
@@ -77,7 +77,9 @@ function openSqlite(
     database.close();
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, close) }) });
-  return { db, reads: pool?.kysely() ?? db };
+  const reads = pool?.kysely() ?? db;
+  if (pool) readPools.set(reads, pool);
+  return { db, reads };
 }
 
 /**
@@ -159,6 +161,12 @@ export interface PoolUsage {
 }
 
 const pools = new WeakMap<Kysely<Database>, { pool: pg.Pool; acquires: number; acquireSeconds: number }>();
+const readPools = new WeakMap<Kysely<Database>, SqliteReadPool>();
+
+/** The SQLite read pool behind a `reads` handle as it stands; null without one (PostgreSQL, the CLI). */
+export function readPoolUsage(reads: Kysely<Database>): ReadPoolUsage | null {
+  return readPools.get(reads)?.usage() ?? null;
+}
 
 /** The pool behind a PostgreSQL handle as it stands; null on SQLite (one connection, no pool). */
 export function poolUsage(db: Kysely<Database>): PoolUsage | null {

@@ -44,9 +44,11 @@ parentPort.on('message', (request) => {
     return;
   }
   try {
+    const started = performance.now();
     const statement = prepared(request.sql);
     if (!statement.reader) throw Object.assign(new Error('the read pool only reads'), { code: 'PARLEY_READ_ONLY' });
-    parentPort.postMessage({ id: request.id, rows: statement.all(request.parameters) });
+    const rows = statement.all(request.parameters);
+    parentPort.postMessage({ id: request.id, rows, ms: performance.now() - started });
   } catch (error) {
     parentPort.postMessage({ id: request.id, error: { message: error.message, code: error.code } });
   }
@@ -60,12 +62,28 @@ const WORKER_NICE = 10;
 interface Answer {
   id: number;
   rows?: unknown[];
+  /** How long the worker spent on the statement; the rest of the round trip was waiting. */
+  ms?: number;
   error?: { message: string; code?: string };
 }
 
 interface Pending {
   resolve: (rows: unknown[]) => void;
   reject: (error: Error) => void;
+  sentAt: number;
+}
+
+/** What the pool has done since it opened (the metrics report it): reads answered, and their time queued. */
+export interface ReadPoolTotals {
+  reads: number;
+  waitSeconds: number;
+}
+
+/** The pool as it stands: worker threads, those reading now, and reads queued behind them. */
+export interface ReadPoolUsage extends ReadPoolTotals {
+  workers: number;
+  busy: number;
+  waiting: number;
 }
 
 /** One worker thread with its read-only connection, and the statements it has been handed. */
@@ -75,7 +93,10 @@ class ReadWorker {
   private nextId = 0;
   private failure: Error | null = null;
 
-  constructor(file: string) {
+  constructor(
+    file: string,
+    private readonly totals: ReadPoolTotals,
+  ) {
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { file, driver: sqliteDriverPath, cacheSize: STATEMENT_CACHE_SIZE, nice: WORKER_NICE },
@@ -99,7 +120,7 @@ class ReadWorker {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, sentAt: performance.now() });
       this.worker.postMessage({ id, sql, parameters });
     });
   }
@@ -116,6 +137,8 @@ class ReadWorker {
     if (!pending) return;
     this.pending.delete(answer.id);
     if (this.pending.size === 0) this.worker.unref();
+    this.totals.reads++;
+    this.totals.waitSeconds += Math.max(0, performance.now() - pending.sentAt - (answer.ms ?? 0)) / 1000;
     if (answer.error) pending.reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
     else pending.resolve(answer.rows!);
   }
@@ -136,10 +159,22 @@ class ReadWorker {
  */
 export class SqliteReadPool {
   private readonly workers: ReadWorker[];
+  private readonly totals: ReadPoolTotals = { reads: 0, waitSeconds: 0 };
   private closing: Promise<void> | null = null;
 
   constructor(file: string, size: number) {
-    this.workers = Array.from({ length: size }, () => new ReadWorker(file));
+    this.workers = Array.from({ length: size }, () => new ReadWorker(file, this.totals));
+  }
+
+  /** The pool as it stands, for the metrics. */
+  usage(): ReadPoolUsage {
+    const queued = this.workers.map((worker) => worker.queued);
+    return {
+      ...this.totals,
+      workers: queued.length,
+      busy: queued.filter((n) => n > 0).length,
+      waiting: queued.reduce((sum, n) => sum + Math.max(0, n - 1), 0),
+    };
   }
 
   /** Runs one statement on the least busy worker. */

@@ -13,7 +13,7 @@ export function registerMetricsRoutes(
   app: Api,
   metrics: Metrics | null,
   token: string | null,
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'reads' | 'clock'>,
 ): void {
   if (!metrics || !token) return;
   const expected = digest(token);
@@ -27,7 +27,7 @@ export function registerMetricsRoutes(
     if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
       throw errors.unauthorized('Send METRICS_TOKEN as "Authorization: Bearer <token>"');
     }
-    const text = await metrics.scrape(deps.db, deps.clock);
+    const text = await metrics.scrape(deps);
     return reply.type(metrics.contentType).send(text);
   });
 }

@@ -132,6 +132,16 @@ describe('GET /metrics', () => {
     // PostgreSQL's pool is this process's: each query above took a connection from it.
     if (ENGINE === 'postgres') assert.ok(moved('parley_db_pool_acquires_total', {}) > 0, afterwards.text);
     else assert.doesNotMatch(afterwards.text, /parley_db_pool_connections\{/);
+    if (ENGINE === 'sqlite') {
+      // A search runs on the SQLite read pool's worker threads: counted, with its time queued for one.
+      const readsBefore = afterwards.value('parley_db_read_pool_reads_total', {});
+      const searched = await cloud.ws.action('search-contacts', { query: '0190' });
+      assert.equal(searched.status, 200, searched.text);
+      const read = await scrape();
+      assert.ok(read.value('parley_db_read_pool_reads_total', {}) > readsBefore, read.text);
+      assert.ok(read.value('parley_db_read_pool_wait_seconds_total', {}) >= 0);
+      assert.ok(read.value('parley_db_read_pool_threads', { state: 'idle' }) >= 1, read.text);
+    }
     // The pattern, not the URL: requests to unknown paths share one series.
     await server.http.send('GET', '/no/such/path-1');
     await server.http.send('GET', '/no/such/path-2');

@@ -1,8 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Kysely } from 'kysely';
-import { poolUsage } from '../db/connection.js';
-import type { Database } from '../db/schema.js';
-import type { Clock } from '../shared/clock.js';
+import { poolUsage, readPoolUsage } from '../db/connection.js';
+import type { Deps } from '../shared/context.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { readBacklog, type Backlog } from './backlog.js';
 import type { Signals } from './signals.js';
@@ -73,8 +71,25 @@ export function createMetrics() {
     help: 'PostgreSQL connections this process took from its pool',
     registers,
   });
-  // The pool keeps running totals; the counters move by what they grew since the last scrape.
+  const readPool = new Gauge({
+    name: 'parley_db_read_pool_threads',
+    help: 'SQLite read worker threads of this process: reading now, idle, and reads queued behind them',
+    labelNames: ['state'] as const,
+    registers,
+  });
+  const readWaits = new Counter({
+    name: 'parley_db_read_pool_wait_seconds_total',
+    help: 'Time reads waited for a SQLite read worker (divided by reads: the mean wait)',
+    registers,
+  });
+  const reads = new Counter({
+    name: 'parley_db_read_pool_reads_total',
+    help: 'Reads the SQLite read workers of this process answered',
+    registers,
+  });
+  // The pools keep running totals; the counters move by what they grew since the last scrape.
   let counted = { acquires: 0, acquireSeconds: 0 };
+  let countedReads = { reads: 0, waitSeconds: 0 };
   collectDefaultMetrics({ register: registry, prefix: 'parley_' });
 
   const signals: Signals = {
@@ -102,10 +117,19 @@ export function createMetrics() {
       requests.observe({ method, route: route ?? UNMATCHED, status_code: statusCode }, elapsedMs / 1000);
     },
 
-    /** The text exposition: the queues read now (one statement), the pool as it stands, and every series. */
-    async scrape(db: Kysely<Database>, clock: Clock): Promise<string> {
+    /** The text exposition: the queues read now (one statement), the pools as they stand, and every series. */
+    async scrape({ db, reads: readsDb, clock }: Pick<Deps, 'db' | 'reads' | 'clock'>): Promise<string> {
       const now = clock.now();
       showBacklog(now, await readBacklog(db, toStoredTimestamp(now)));
+      const readUsage = readPoolUsage(readsDb);
+      if (readUsage) {
+        readPool.set({ state: 'busy' }, readUsage.busy);
+        readPool.set({ state: 'idle' }, readUsage.workers - readUsage.busy);
+        readPool.set({ state: 'waiting' }, readUsage.waiting);
+        readWaits.inc(readUsage.waitSeconds - countedReads.waitSeconds);
+        reads.inc(readUsage.reads - countedReads.reads);
+        countedReads = readUsage;
+      }
       const usage = poolUsage(db);
       if (usage) {
         pool.set({ state: 'busy' }, usage.total - usage.idle);
