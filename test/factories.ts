@@ -84,6 +84,19 @@ export async function createTemplate(
   );
 }
 
+/**
+ * An approved template with an image header whose sample is Meta's upload handle (not a link), as
+ * synced templates have: a send must give the image. `body` may hold variables.
+ */
+export function createImageHeaderTemplate(services: Services, workspaceId: string, body = 'New!') {
+  return createTemplate(services, workspaceId, {
+    name: `photo_${randomUUID().replaceAll('-', '').slice(0, 12)}`,
+    translations: [
+      { language: 'en_US', status: 'APPROVED', header_type: 'IMAGE', header_content: '4::aW1hZ2U=:ARb', body },
+    ],
+  });
+}
+
 /** Stores a message row directly (feeds need history faster than the API makes it); returns its id and time. */
 export async function insertMessage(
   server: TestServer,

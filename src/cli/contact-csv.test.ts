@@ -5,28 +5,13 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { createWorkspace, type TestWorkspace } from '../../test/factories.js';
+import type { ImportResult } from '../contacts/contact.import.js';
+import type { Contact } from '../contacts/contact.schema.js';
 import { cliJson, runCli, stderrLines } from '../../test/cli.js';
 import { ENGINE, startServer } from '../../test/server.js';
 
 const server = await startServer();
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'parley-csv-'));
-
-interface ImportOutput {
-  rows: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  duplicates: number;
-  errors: { row: number; field: string; message: string }[];
-}
-interface Contact {
-  phone: string;
-  name: string | null;
-  email: string | null;
-  tags: string[];
-  custom_attributes: Record<string, unknown>;
-  opted_out: boolean;
-}
 
 async function csvFile(name: string, text: string): Promise<string> {
   const file = path.join(dir, name);
@@ -64,7 +49,7 @@ describe(`parley import / export of contacts as CSV (${ENGINE})`, () => {
       await csvFile('people.csv', PEOPLE),
     );
     assert.equal(result.code, 0, result.stderr);
-    const output = JSON.parse(result.stdout) as ImportOutput;
+    const output = JSON.parse(result.stdout) as ImportResult;
     assert.deepEqual(
       { ...output, errors: output.errors.map((e) => `${e.row} ${e.field}`) },
       { rows: 5, created: 2, updated: 1, skipped: 2, duplicates: 1, errors: ['4 phone', '5 phone'] },
@@ -102,7 +87,7 @@ describe(`parley import / export of contacts as CSV (${ENGINE})`, () => {
 
     const target = await createWorkspace(server);
     const file = await csvFile('export.csv', exported.stdout);
-    const imported = await cliJson<ImportOutput>(server, 'import', '--workspace', target.workspaceId, file);
+    const imported = await cliJson<ImportResult>(server, 'import', '--workspace', target.workspaceId, file);
     assert.deepEqual([imported.created, imported.errors], [3, []]);
     for (const { phone } of rows) {
       const [before, after] = await Promise.all([contact(source, phone!), contact(target, phone!)]);
@@ -120,10 +105,10 @@ describe(`parley import / export of contacts as CSV (${ENGINE})`, () => {
     const workspace = await createWorkspace(server);
     const file = await csvFile('national.csv', '020 7946 0958,Ada\n07911 123456,Grace\n');
     const args = ['import', '--workspace', workspace.workspaceId, file, '--columns', 'phone,name', '--no-header'];
-    const dry = await cliJson<ImportOutput>(server, ...args, '--default-country', 'GB', '--dry-run');
+    const dry = await cliJson<ImportResult>(server, ...args, '--default-country', 'GB', '--dry-run');
     assert.deepEqual([dry.rows, dry.created, dry.errors], [2, 2, []]);
     assert.equal((await workspace.action('get-contact', { phone: '+442079460958' })).status, 404, 'dry run');
-    const done = await cliJson<ImportOutput>(server, ...args, '--default-country', 'GB');
+    const done = await cliJson<ImportResult>(server, ...args, '--default-country', 'GB');
     assert.deepEqual([done.created, done.updated], [2, 0]);
     assert.equal((await contact(workspace, '+447911123456')).name, 'Grace');
   });

@@ -44,8 +44,12 @@ export function createContactImportService(bulk: ContactBulk) {
       let step = await batches.next();
       for (; !step.done; step = await batches.next()) {
         const { rows, rowsRead } = step.value;
-        const phones = rows.map((row) => row.phone);
-        created += options.dryRun ? await bulk.countNew(caller, phones) : await bulk.upsert(caller, rows);
+        created += options.dryRun
+          ? await bulk.countNew(
+              caller,
+              rows.map((row) => row.phone),
+            )
+          : await bulk.upsert(caller, rows);
         onProgress?.(rowsRead);
       }
       const { rows, good, duplicates, problems } = step.value;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
-import { createTemplate } from '../../test/factories.js';
+import { createImageHeaderTemplate } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
 import type { FlowRecord } from '../triggers/trigger.schema.js';
@@ -114,19 +114,7 @@ async function saveFlow(cloud: CloudWorkspace, definition: object) {
 describe(`flows (${ENGINE})`, () => {
   test('save-flow: a template node takes header_media_url, Meta gets it as the header image; refused without one', async () => {
     const cloud = await cloudWorkspace();
-    const template = await createTemplate(server.app.services, cloud.ws.workspaceId, {
-      name: `photo_${randomInt(1e9)}`,
-      // A synced template's sample is Meta's upload handle (not a link): a send must give the image.
-      translations: [
-        {
-          language: 'en_US',
-          status: 'APPROVED',
-          header_type: 'IMAGE',
-          header_content: '4::aW1hZ2U=:ARb',
-          body: 'New!',
-        },
-      ],
-    });
+    const template = await createImageHeaderTemplate(server.app.services, cloud.ws.workspaceId);
     const definition = (extra: object) => ({
       start: 'photo',
       nodes: [{ id: 'photo', type: 'send_template', template_id: template.id, ...extra }],

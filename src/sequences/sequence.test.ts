@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { createTemplate } from '../../test/factories.js';
+import { createImageHeaderTemplate, createTemplate } from '../../test/factories.js';
 import { openServices } from '../services.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
@@ -79,20 +79,7 @@ async function enrol(cloud: CloudWorkspace, sequenceId: string, phone: string) {
 
 const phone = () => `+1415${randomInt(2_000_000, 9_999_999)}`;
 
-/** A template whose sample is Meta's upload handle (not a link), as synced templates have: a send must give the image. */
-const imageTemplate = (cloud: CloudWorkspace) =>
-  createTemplate(server.app.services, cloud.ws.workspaceId, {
-    name: `photo_${randomInt(1e9)}`,
-    translations: [
-      {
-        language: 'en_US',
-        status: 'APPROVED',
-        header_type: 'IMAGE',
-        header_content: '4::aW1hZ2UvanBlZw==:ARb',
-        body: 'New arrivals.',
-      },
-    ],
-  });
+const imageTemplate = (cloud: CloudWorkspace) => createImageHeaderTemplate(server.app.services, cloud.ws.workspaceId);
 
 describe(`sequences (${ENGINE})`, () => {
   test('a template step takes header_media_url, Meta gets it as the header image; refused without one or not https', async () => {

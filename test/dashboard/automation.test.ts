@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { tagRepository } from '../../src/tags/tag.repository.js';
 import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
-import { createTemplate } from '../factories.js';
+import { createImageHeaderTemplate, createTemplate } from '../factories.js';
 import { ENGINE, startServer, type TestServer } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 import { newContactRow } from '../../src/contacts/contact.repository.js';
@@ -143,18 +143,7 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
 
   test('a sequence step of a media-header template asks for the header image link, and saves it', async () => {
     const { owner, template, page } = await signedIn(server);
-    const photo = await createTemplate(server.app.services, owner.workspaceId, {
-      name: `photo_${randomInt(1e9)}`,
-      translations: [
-        {
-          language: 'en_US',
-          status: 'APPROVED',
-          header_type: 'IMAGE',
-          header_content: '4::aW1hZ2U=:ARb',
-          body: 'New!',
-        },
-      ],
-    });
+    const photo = await createImageHeaderTemplate(server.app.services, owner.workspaceId);
     await page.goto('/sequences/new');
     await page.getByRole('heading', { name: 'New sequence' }).waitFor();
     await page.getByLabel('Name', { exact: true }).fill('Photos');
@@ -401,19 +390,7 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     const { phoneNumberId } = await whatsapp.connect(workspaceId, { messagesPerSecond: 1000 });
     await insertTaggedContacts(wa, workspaceId, 2, 'spring');
     await wa.app.services.contacts.create({ workspaceId }, { phone: '+14155550999', name: 'Ada' });
-    const template = await createTemplate(wa.app.services, workspaceId, {
-      name: `spring_${randomInt(1e9)}`,
-      translations: [
-        // Synced from Meta, the header's sample is an upload handle, not a link a send could use.
-        {
-          language: 'en_US',
-          status: 'APPROVED',
-          header_type: 'IMAGE',
-          header_content: '4::aW1hZ2U=:ARb',
-          body: 'Hi {{1}}!',
-        },
-      ],
-    });
+    const template = await createImageHeaderTemplate(wa.app.services, workspaceId, 'Hi {{1}}!');
     await page.goto('/campaigns/new');
     await page.getByLabel('Name', { exact: true }).fill('Spring');
     await page.getByLabel('Template', { exact: true }).selectOption(template.id);

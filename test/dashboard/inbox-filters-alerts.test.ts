@@ -6,22 +6,12 @@ import { logIn, newPage, screenshot } from '../browser.js';
 import { ownerApi } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
-import { inboxWorld } from './inbox-world.js';
+import { inboxWorld, listShows } from './inbox-world.js';
 
 const whatsapp = await startWhatsappServer({ outbox: true });
 const { server, graph } = whatsapp;
 const { scheduler, outbox } = server.app.services;
 const { cloudOwner, customerWrites } = inboxWorld(whatsapp);
-
-/** Waits until the list shows exactly these conversations, in this order. */
-const listShows = (page: Page, phones: string[]) =>
-  page.waitForFunction(
-    (expected) =>
-      JSON.stringify(
-        [...document.querySelectorAll('.conversation-list .conversation-name')].map((e) => e.textContent),
-      ) === expected,
-    JSON.stringify(phones),
-  );
 
 /** What the page's alerts did, recorded by `observeAlerts`. */
 interface Observed {

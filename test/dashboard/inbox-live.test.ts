@@ -5,6 +5,7 @@ import { createOwner, logIn, newPage, screenshot } from '../browser.js';
 import { cliJson } from '../cli.js';
 import { asClient, createTemplate, type TestWorkspace } from '../factories.js';
 import { ENGINE, startServer } from '../server.js';
+import { listShows } from './inbox-world.js';
 
 const server = await startServer({}, { outbox: true });
 
@@ -22,15 +23,6 @@ async function simulatorOwner(page: Page, name: string) {
 
 const conversation = (page: Page, name: string | RegExp) =>
   page.getByRole('list', { name: 'Conversations' }).getByRole('link', { name });
-/** Waits until the list shows exactly these conversations, in this order (a filter's answer replaces the last). */
-const listShows = (page: Page, names: string[]) =>
-  page.waitForFunction(
-    (expected) =>
-      JSON.stringify(
-        [...document.querySelectorAll('.conversation-list .conversation-name')].map((e) => e.textContent),
-      ) === expected,
-    JSON.stringify(names),
-  );
 
 /** A workspace owner who can log in, and an API token of theirs. */
 async function ownerWithToken(name: string) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { inboundTextWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
 import { createOwner } from '../browser.js';
+import type { Page } from 'playwright-core';
 import type { startWhatsappServer } from '../whatsapp.js';
 
 type WhatsappServer = Awaited<ReturnType<typeof startWhatsappServer>>;
@@ -38,3 +39,13 @@ export function inboxWorld({ server, postWebhook, connect }: WhatsappServer) {
     },
   };
 }
+
+/** Waits until the inbox list shows exactly these conversations, in this order (a filter's answer replaces the last). */
+export const listShows = (page: Page, names: string[]) =>
+  page.waitForFunction(
+    (expected) =>
+      JSON.stringify(
+        [...document.querySelectorAll('.conversation-list .conversation-name')].map((e) => e.textContent),
+      ) === expected,
+    JSON.stringify(names),
+  );
