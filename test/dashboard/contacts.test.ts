@@ -179,10 +179,11 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
     await importButton.click();
+    // 30,000 rows take seconds alone, and far longer while other suites share the cores.
     await page
       .getByTestId('import-summary')
       .filter({ hasText: /30000 contacts created/ })
-      .waitFor();
+      .waitFor({ timeout: 120_000 });
     const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
     // Written 10,000 rows a transaction: the bar moved while the import ran, not only at its end.
     assert.ok(
