@@ -7,9 +7,10 @@ import { Agent, request } from 'undici';
 import { generatedCertificate, NodeProcess, parleyCli } from '../bench/processes.js';
 
 /**
- * `npm run screenshots`: the README's pictures of the dashboard (docs/screenshots/*.png), taken in
- * Debian's Chromium from a workspace seeded only through the real surfaces — the CLI, the REST API
- * and the simulator channel — on a fresh SQLite DATA_DIR, so they show what a user of this commit sees.
+ * `npm run screenshots`: the pictures of the dashboard in README.md and docs/dashboard.md
+ * (docs/screenshots/*.png), taken in Debian's Chromium from a workspace seeded only through the real
+ * surfaces — the CLI, the REST API and the simulator channel — on a fresh SQLite DATA_DIR, so they show
+ * what a user of this commit sees.
  */
 const root = path.join(import.meta.dirname, '..');
 const outDir = path.join(root, 'docs', 'screenshots');

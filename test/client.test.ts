@@ -315,11 +315,11 @@ describe(`poll (${ENGINE})`, () => {
   });
 });
 
-describe(`README example (${ENGINE})`, () => {
-  test('answer-with-template › the README shows the example as committed', () => {
+describe(`docs/api.md example (${ENGINE})`, () => {
+  test('answer-with-template › docs/api.md shows the example as committed', () => {
     const source = fs.readFileSync(path.join(REPO_ROOT, EXAMPLE), 'utf8');
-    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-    assert.ok(readme.includes('```ts\n' + source.slice(source.search(/^import /m)) + '```\n'));
+    const guide = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'api.md'), 'utf8');
+    assert.ok(guide.includes('```ts\n' + source.slice(source.search(/^import /m)) + '```\n'));
   });
 
   test(

@@ -4,7 +4,8 @@ import { errors } from '../shared/errors.js';
 /**
  * What each role may do beyond what every user of a workspace may (use the inbox, contacts,
  * templates, automation and the API; create API tokens for themselves and revoke their own;
- * change their own password). The one table every check reads; README's roles table mirrors it.
+ * change their own password). The one table every check reads; the roles table in docs/dashboard.md
+ * mirrors it.
  */
 const ROLE_PERMISSIONS = {
   owner: ['manage_team', 'manage_workspace', 'manage_channel', 'revoke_any_token'],

@@ -85,7 +85,7 @@ describe('parley backup / restore', () => {
     assert.ok(during > 0, 'the server kept acknowledging sends while the backup ran');
     assert.equal((JSON.parse(backup.stdout) as { engine: string }).engine, ENGINE);
 
-    // As README "Backups" says: a new DATA_DIR (or empty database) with the same encryption key.
+    // As docs/deployment.md "Backups" says: a new DATA_DIR (or empty database) with the same encryption key.
     const dataDir = path.join(scratch, 'restored');
     fs.mkdirSync(dataDir);
     const keyFile = path.join(server.config.dataDir, 'secret.key');

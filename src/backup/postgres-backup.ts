@@ -5,7 +5,7 @@ import pg from 'pg';
 import { errors } from '../shared/errors.js';
 import type { Copied } from './sqlite-backup.js';
 
-/** What an operator runs by hand where the client tools are not on PATH (README "Backups"). */
+/** What an operator runs by hand where the client tools are not on PATH (docs/deployment.md "Backups"). */
 const BY_HAND: Record<string, string> = {
   pg_dump: 'pg_dump --format=custom --no-owner --file FILE "$DATABASE_URL"',
   pg_restore: 'pg_restore --no-owner --exit-on-error --single-transaction --dbname "$DATABASE_URL" FILE',
