@@ -73,7 +73,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
     app,
     services.inbox,
     { hub: services.inboxEvents, streams: services.eventStreams },
-    { service: services.media, dataDir: config.dataDir },
+    services.media,
   );
   registerDashboardStatic(app);
 }

@@ -39,6 +39,12 @@ export function createMetrics() {
     labelNames: ['result'] as const,
     registers,
   });
+  const mediaDownloads = new Counter({
+    name: 'parley_media_downloads_total',
+    help: 'Background downloads of received media, by outcome (stored, retry, failed)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
   const jobLag = new Histogram({
     name: 'parley_job_start_lag_seconds',
     help: 'How long after its due time a scheduled job started, by kind',
@@ -96,6 +102,7 @@ export function createMetrics() {
     sendFinished: (channelId, outcome) => sends.inc({ channel_id: channelId ?? 'simulator', outcome }),
     deliveryFinished: (result) => deliveries.inc({ result }),
     jobStarted: (kind, lagMs) => jobLag.observe({ kind }, Math.max(0, lagMs) / 1000),
+    mediaDownloaded: (outcome) => mediaDownloads.inc({ outcome }),
   };
 
   function showBacklog(now: Date, queues: Backlog): void {

@@ -42,6 +42,7 @@ export function createWorkspaceService({ db, clock, newId }: Deps) {
         poll_interval_seconds: 30,
         rate_limit_per_minute: 120,
         time_zone: 'UTC',
+        media_retention_days: null,
         created_at: now,
         updated_at: now,
       };
