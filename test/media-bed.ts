@@ -58,7 +58,7 @@ export const downloadMedia = (api: TestWorkspace, messageId: string) =>
 export async function dashboardBytes(owner: DashboardSession, messageId: string): Promise<Buffer> {
   const response = await owner.send('GET', `/api/dashboard/media/${messageId}`);
   assert.equal(response.status, 200, response.text);
-  return response.bytes;
+  return response.bytes!;
 }
 
 export const newMediaId = () => String(randomInt(1e12, 2e14));

@@ -27,8 +27,8 @@ export interface HttpResponse<T = unknown> {
   headers: Record<string, string | string[] | undefined>;
   body: T;
   text: string;
-  /** The body's exact bytes (a file the server sent). */
-  bytes: Buffer;
+  /** The body's exact bytes (a file the server sent); the HTTP client always fills it. */
+  bytes?: Buffer;
 }
 
 export interface HttpClient {
