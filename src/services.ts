@@ -16,6 +16,7 @@ import { createEventStreams } from './inbox/event-streams.js';
 import { createInboxService } from './inbox/inbox.service.js';
 import { createMediaService } from './messages/media.js';
 import { createMediaDownloader } from './messages/media-download.js';
+import { createMediaRetention, retentionChanged } from './messages/media-retention.js';
 import { createMediaStore } from './media/media.store.js';
 import { createMediaUploadService } from './messages/media-upload.js';
 import { createReadReceiptService } from './messages/read-receipt.js';
@@ -134,11 +135,14 @@ export function createServices(opened: Deps, config: Config) {
       ...campaigns.handlers,
       template_review: templateSubmission.reviewHandler,
       media_download: mediaDownloader.handler,
+      media_expiry: createMediaRetention(deps, mediaStore).handler,
     },
     wakeFor,
   );
   const templateSync = createTemplateSyncService(deps, templates, channels);
-  const workspaces = createWorkspaceService(deps);
+  const workspaces = createWorkspaceService(deps, (trx, workspaceId, days) =>
+    retentionChanged(trx, deps, workspaceId, days),
+  );
   const workspaceEvents = createWorkspaceEventService(deps);
   return {
     deps,

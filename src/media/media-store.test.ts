@@ -22,10 +22,16 @@ import { ENGINE } from '../../test/server.js';
 import { startWhatsappServer } from '../../test/whatsapp.js';
 import { DOWNLOAD_RETRY_DELAYS_MS } from '../messages/media-download.js';
 
+interface WorkspaceSettings {
+  media_retention_days: number | null;
+  media_storage: { store: string; bytes: number; files: number };
+}
+
 const objectStore = await startObjectStore();
+const METRICS_TOKEN = 'metrics-token-0123456789';
 const beds = {
-  filesystem: await startWhatsappServer(),
-  s3: await startWhatsappServer({ env: objectStore.env }),
+  filesystem: await startWhatsappServer({ env: { METRICS_TOKEN } }),
+  s3: await startWhatsappServer({ env: { ...objectStore.env, METRICS_TOKEN } }),
 };
 const s3 = new S3Client({
   endpoint: objectStore.endpoint,
@@ -102,6 +108,50 @@ for (const [store, bed] of Object.entries(beds)) {
       if (store === 'filesystem') assert.equal(fs.existsSync(mediaDir(shop.owner.workspaceId)), false);
       const refused = await downloadMedia(shop.api, messageId);
       assert.equal(refused.status, 409, refused.text);
+    });
+
+    test('retention deletes files older than the workspace keeps them; the message stays, its file expired', async () => {
+      const shop = await mediaShop(bed);
+      const mediaId = newMediaId();
+      const bytes = randomBytes(3000);
+      graph.setMedia(mediaId, { bytes, mime_type: 'image/jpeg' });
+      const messageId = await imageArrives(bed, shop, mediaId, bytes);
+      await server.app.services.scheduler.runDue();
+      const usage = await shop.owner.send<WorkspaceSettings>('GET', '/api/dashboard/workspace');
+      assert.deepEqual(usage.body.media_storage, { store, bytes: bytes.length, files: 1 });
+      assert.equal(usage.body.media_retention_days, null, 'kept forever by default');
+
+      const kept = await shop.owner.send<WorkspaceSettings>('PUT', '/api/dashboard/workspace', {
+        media_retention_days: 1,
+      });
+      assert.equal(kept.status, 200, kept.text);
+      assert.equal(kept.body.media_retention_days, 1);
+      await server.app.services.scheduler.runDue();
+      assert.equal((await mediaStorageOf(shop.api, messageId))?.state, 'stored', 'a day old at most: kept');
+
+      server.clock.advance(86_400_000 + 1000);
+      await server.app.services.scheduler.runDue();
+      assert.deepEqual(await mediaStorageOf(shop.api, messageId), { state: 'expired', error: null });
+      const refused = await downloadMedia(shop.api, messageId);
+      assert.equal(refused.status, 409, refused.text);
+      assert.match(refused.body.detail, /retention/);
+      const after = await shop.owner.send<WorkspaceSettings>('GET', '/api/dashboard/workspace');
+      assert.deepEqual(after.body.media_storage, { store, bytes: 0, files: 0 });
+      if (store === 'filesystem')
+        assert.equal(fs.existsSync(path.join(mediaDir(shop.owner.workspaceId), mediaId)), false);
+      else await assert.rejects(objectBytes(shop.owner.workspaceId, mediaId), { name: 'NoSuchKey' });
+
+      const invalid = await shop.owner.send('PUT', '/api/dashboard/workspace', { media_retention_days: 0 });
+      assert.equal(invalid.status, 400, invalid.text);
+    });
+
+    test('/metrics: stored media bytes and files, and downloads by outcome', async () => {
+      const response = await server.http.send('GET', '/metrics', { token: METRICS_TOKEN });
+      assert.equal(response.status, 200, response.text);
+      assert.match(response.text, /^parley_media_stored_bytes \d+$/m);
+      assert.match(response.text, /^parley_media_stored_files [1-9]\d*$/m);
+      assert.match(response.text, /^parley_media_downloads_total\{outcome="stored"\} [1-9]\d*$/m);
+      assert.match(response.text, /^parley_media_downloads_total\{outcome="failed"\} 1$/m);
     });
 
     test('a file the team uploads is kept in the same store', async () => {

@@ -60,6 +60,8 @@ export function createMetrics() {
     jobsOverdue: gauge('parley_jobs_oldest_due_seconds', 'How long the longest-waiting due job has waited (job lag)'),
     deliveriesPending: gauge('parley_webhook_deliveries_pending', 'Webhook deliveries waiting for an attempt'),
     deliveriesOverdue: gauge('parley_webhook_oldest_due_seconds', 'How long the longest-waiting due delivery waited'),
+    mediaBytes: gauge('parley_media_stored_bytes', 'Bytes of media files the media store holds (every workspace)'),
+    mediaFiles: gauge('parley_media_stored_files', 'Media files the media store holds (every workspace)'),
   };
   const pool = new Gauge({
     name: 'parley_db_pool_connections',
@@ -113,6 +115,8 @@ export function createMetrics() {
     backlog.jobsOverdue.set(overdue(queues.jobsNextAt));
     backlog.deliveriesPending.set(queues.deliveriesPending);
     backlog.deliveriesOverdue.set(overdue(queues.deliveriesNextAt));
+    backlog.mediaBytes.set(queues.mediaBytes);
+    backlog.mediaFiles.set(queues.mediaFiles);
   }
 
   return {
