@@ -43,6 +43,7 @@ export async function createApp(config: Config, options: { clock?: Clock; logger
       await services.inboxEvents.close();
       await services.graph.close();
       await services.flowWebhooks.close();
+      await services.mediaStore.close();
       await services.deps.db.destroy();
     },
   };

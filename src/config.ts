@@ -23,6 +23,24 @@ export interface Config {
   /** The bearer token `GET /metrics` asks for (METRICS_TOKEN); null: no metrics endpoint. */
   metricsToken: string | null;
   logLevel: string;
+  /** Where media files are kept (MEDIA_STORAGE and the S3_* variables). */
+  mediaStorage: MediaStorageConfig;
+}
+
+/** The filesystem under DATA_DIR/media (the default), or an S3-compatible object store. */
+export type MediaStorageConfig = { kind: 'filesystem' } | S3StorageConfig;
+
+export interface S3StorageConfig {
+  kind: 's3';
+  /** S3_ENDPOINT, for MinIO, R2, B2…; null: AWS S3 itself. */
+  endpoint: string | null;
+  region: string;
+  bucket: string;
+  /** S3_PREFIX with one trailing slash, or '' (keys are `<prefix><workspace id>/<media id>`). */
+  prefix: string;
+  /** S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY; null: the SDK's default credential chain. */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -74,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (metricsToken !== null && metricsToken.length < METRICS_TOKEN_MIN_LENGTH) {
     problems.push(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -hex 32)`);
   }
+  const mediaStorage = parseMediaStorage(text, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     host,
@@ -93,6 +112,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxGraceMs: graceSeconds * 1000,
     metricsToken,
     logLevel,
+    mediaStorage,
+  };
+}
+
+/** MEDIA_STORAGE and, for `s3`, the S3_* variables; problems are added to the list, never thrown. */
+function parseMediaStorage(text: (name: string) => string | null, problems: string[]): MediaStorageConfig {
+  const kind = text('MEDIA_STORAGE') ?? 'filesystem';
+  if (kind === 'filesystem') return { kind };
+  if (kind !== 's3') {
+    problems.push('MEDIA_STORAGE must be filesystem or s3');
+    return { kind: 'filesystem' };
+  }
+  const endpoint = text('S3_ENDPOINT');
+  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint)) problems.push('S3_ENDPOINT must be an http:// or https:// URL');
+  const region = text('S3_REGION');
+  if (!region) problems.push('S3_REGION is required with MEDIA_STORAGE=s3 (R2 takes "auto")');
+  const bucket = text('S3_BUCKET');
+  if (!bucket) problems.push('S3_BUCKET is required with MEDIA_STORAGE=s3');
+  const accessKeyId = text('S3_ACCESS_KEY_ID');
+  const secretAccessKey = text('S3_SECRET_ACCESS_KEY');
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither: the AWS default chain)');
+  }
+  const pathStyle = (text('S3_FORCE_PATH_STYLE') ?? 'false').toLowerCase();
+  if (pathStyle !== 'true' && pathStyle !== 'false') problems.push('S3_FORCE_PATH_STYLE must be true or false');
+  const prefix = (text('S3_PREFIX') ?? '').replace(/^\/+|\/+$/g, '');
+  return {
+    kind,
+    endpoint: endpoint?.replace(/\/+$/, '') ?? null,
+    region: region ?? '',
+    bucket: bucket ?? '',
+    prefix: prefix ? `${prefix}/` : '',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
+    forcePathStyle: pathStyle === 'true',
   };
 }
 

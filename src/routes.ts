@@ -5,6 +5,7 @@ import { registerDashboardStatic } from './dashboard/static.routes.js';
 import { registerAutomationDashboardRoutes } from './dashboard/automation.routes.js';
 import { registerCampaignDashboardRoutes } from './dashboard/campaign.routes.js';
 import { registerSettingsRoutes } from './workspaces/settings.routes.js';
+import { mediaFileRepository } from './media/media-file.repository.js';
 import { registerChannelDashboardRoutes, registerChannelRoutes } from './channels/channel.routes.js';
 import { registerCampaignRoutes } from './campaigns/campaign.routes.js';
 import { registerContactRoutes } from './contacts/contact.routes.js';
@@ -62,7 +63,10 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerAccountRoutes(app, services.accounts);
   registerMemberRoutes(app, services.members);
   registerPasswordRoutes(app, services.passwords);
-  registerSettingsRoutes(app, services.tokens, services.workspaces);
+  registerSettingsRoutes(app, services.tokens, services.workspaces, async (workspaceId) => ({
+    store: services.mediaStore.kind,
+    ...(await mediaFileRepository(services.deps.reads).usage(workspaceId)),
+  }));
   registerChannelDashboardRoutes(app, services, config);
   registerTemplateDashboardRoutes(app, services.templates, services.templateSync, services.templateSubmission);
   registerAutomationDashboardRoutes(app, services.deps.db);
@@ -73,7 +77,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
     app,
     services.inbox,
     { hub: services.inboxEvents, streams: services.eventStreams },
-    { service: services.media, dataDir: config.dataDir },
+    services.media,
   );
   registerDashboardStatic(app);
 }

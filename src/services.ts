@@ -15,6 +15,9 @@ import { createEventHub } from './inbox/event-hub.js';
 import { createEventStreams } from './inbox/event-streams.js';
 import { createInboxService } from './inbox/inbox.service.js';
 import { createMediaService } from './messages/media.js';
+import { createMediaDownloader } from './messages/media-download.js';
+import { createMediaRetention, retentionChanged } from './messages/media-retention.js';
+import { createMediaStore } from './media/media.store.js';
 import { createMediaUploadService } from './messages/media-upload.js';
 import { createReadReceiptService } from './messages/read-receipt.js';
 import { createInboundService } from './messages/inbound.js';
@@ -74,6 +77,9 @@ export function createServices(opened: Deps, config: Config) {
   // The simulator reports its receipts through the message service, as Meta's status webhooks do.
   const simulator = createSimulatorProvider({ newId: deps.newId, statuses: () => statuses });
   const channels = createChannelService(deps, secrets, graph, simulator);
+  // Every media file (received or uploaded) is kept here; received ones are downloaded by a job as they arrive.
+  const mediaStore = createMediaStore(config.mediaStorage, config.dataDir);
+  const mediaDownloader = createMediaDownloader(deps, channels, mediaStore);
   // The dashboard's live updates: the message service and the outbox tell it what changed.
   const inboxEvents = createEventHub(deps);
   // Outgoing webhooks: queued by the events in their transactions, sent by the worker once woken after the commit.
@@ -128,11 +134,15 @@ export function createServices(opened: Deps, config: Config) {
       flow_webhook: flows.handlers.webhook,
       ...campaigns.handlers,
       template_review: templateSubmission.reviewHandler,
+      media_download: mediaDownloader.handler,
+      media_expiry: createMediaRetention(deps, mediaStore).handler,
     },
     wakeFor,
   );
   const templateSync = createTemplateSyncService(deps, templates, channels);
-  const workspaces = createWorkspaceService(deps);
+  const workspaces = createWorkspaceService(deps, (trx, workspaceId, days) =>
+    retentionChanged(trx, deps, workspaceId, days),
+  );
   const workspaceEvents = createWorkspaceEventService(deps);
   return {
     deps,
@@ -167,8 +177,9 @@ export function createServices(opened: Deps, config: Config) {
     flowWebhooks,
     campaigns,
     graph,
-    media: createMediaService(deps, channels, config.dataDir),
-    mediaUploads: createMediaUploadService(deps, channels, config.dataDir),
+    mediaStore,
+    media: createMediaService(deps, mediaStore, mediaDownloader),
+    mediaUploads: createMediaUploadService(deps, channels, mediaStore),
     readReceipts: createReadReceiptService(deps, channels),
     templateSync,
     templateSubmission,

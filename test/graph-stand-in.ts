@@ -61,6 +61,8 @@ export interface GraphStandIn {
    * `sha256` overrides the digest reported, which is otherwise the hex SHA-256 of `bytes`.
    */
   setMedia(mediaId: string, media: StandInMedia): void;
+  /** Meta deletes media after 30 days: from now on the id is unknown and its download URL serves nothing. */
+  forgetMedia(mediaId: string): void;
   /**
    * Answers the next `count` message sends (`POST /{version}/{phoneNumberId}/messages`), then holds
    * every later one: recorded (in `requests` and `held`) but left unanswered, as when Meta stops
@@ -200,6 +202,7 @@ export async function startGraphStandIn(options: { apiVersion: string; accessTok
     },
     submittedTemplates: state.submitted,
     setMedia: (mediaId, media) => state.media.set(mediaId, media),
+    forgetMedia: (mediaId) => state.media.delete(mediaId),
     holdMessagesAfter: (count) => {
       state.hold = { answerFirst: count };
     },

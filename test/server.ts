@@ -27,6 +27,8 @@ export interface HttpResponse<T = unknown> {
   headers: Record<string, string | string[] | undefined>;
   body: T;
   text: string;
+  /** The body's exact bytes (a file the server sent); the HTTP client always fills it. */
+  bytes?: Buffer;
 }
 
 export interface HttpClient {
@@ -116,12 +118,14 @@ export function httpClient(baseUrl: string, agent: Agent): HttpClient {
         headers['content-type'] ??= 'application/json';
       }
       const response = await request(baseUrl + pathname, { method, headers, body, dispatcher: agent });
-      const text = await response.body.text();
+      const bytes = Buffer.from(await response.body.arrayBuffer());
+      const text = bytes.toString('utf8');
       const type = String(response.headers['content-type'] ?? '');
       return {
         status: response.statusCode,
         headers: response.headers,
         text,
+        bytes,
         // One JSON document (not application/x-ndjson's lines) is parsed.
         body: (type.includes('json') && !type.includes('ndjson') && text ? JSON.parse(text) : text) as never,
       };

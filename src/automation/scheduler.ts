@@ -6,7 +6,14 @@ import { noteQueued, queuedIn, type QueuedWork } from '../shared/queued-work.js'
 import { toStoredTimestamp } from '../shared/time.js';
 
 export type JobKind =
-  'sequence_step' | 'flow_timeout' | 'flow_webhook' | 'campaign_dispatch' | 'campaign_check' | 'template_review';
+  | 'sequence_step'
+  | 'flow_timeout'
+  | 'flow_webhook'
+  | 'campaign_dispatch'
+  | 'campaign_check'
+  | 'template_review'
+  | 'media_download'
+  | 'media_expiry';
 
 export interface Job {
   id: string;

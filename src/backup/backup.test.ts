@@ -4,6 +4,7 @@
  * second server process started on the restored copy.
  */
 import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -112,6 +113,56 @@ describe('parley backup / restore', () => {
       assert.equal(found.status, 200, `message ${id}, acknowledged before the backup: ${found.text}`);
       assert.equal(found.body.contact_phone, phone);
     }
+  });
+
+  test('the filesystem store’s media files are copied to FILE.media/ and restored with the database', async () => {
+    const ws = await createWorkspace(server);
+    const phone = '+14155550178';
+    const contact = await ws.action<Contact>('create-contact', { phone });
+    await recordInboundMessage(server, ws.workspaceId, contact.body.id);
+    const bytes = randomBytes(5000);
+    const uploaded = await ws.action<{ media_id: string }>('upload-media', {
+      data: bytes.toString('base64'),
+      mime_type: 'application/pdf',
+    });
+    assert.equal(uploaded.status, 200, uploaded.text);
+    const sent = await ws.action<Message>('send-media-message', {
+      phone,
+      type: 'document',
+      media_id: uploaded.body.media_id,
+    });
+    assert.equal(sent.status, 200, sent.text);
+
+    const file = path.join(scratch, 'with-media.backup');
+    const backup = await runCli(server, 'backup', file);
+    assert.equal(backup.code, 0, backup.stderr);
+    const media = (JSON.parse(backup.stdout) as { media: { folder: string; files: number } }).media;
+    assert.equal(media.folder, `${file}.media`);
+    assert.ok(media.files >= 1);
+
+    const dataDir = fs.mkdtempSync(path.join(scratch, 'restored-media-'));
+    const keyFile = path.join(server.config.dataDir, 'secret.key');
+    if (fs.existsSync(keyFile)) fs.copyFileSync(keyFile, path.join(dataDir, 'secret.key'));
+    const env = {
+      ...server.env,
+      DATA_DIR: dataDir,
+      ...(ENGINE === 'postgres' && { DATABASE_URL: await newPostgresDatabase() }),
+    };
+    const restored = await runCli({ ...server, env }, 'restore', file);
+    assert.equal(restored.code, 0, restored.stderr);
+    const tls = path.join(server.config.dataDir, 'tls');
+    const copy = await startParleyProcess(
+      'restored with media',
+      { ...env, TLS_CERT_FILE: path.join(tls, 'cert.pem'), TLS_KEY_FILE: path.join(tls, 'key.pem') },
+      certificate,
+    );
+    const served = await copy.http.send<{ sha256: string; path: string }>('POST', '/api/v1/actions/download-media', {
+      token: ws.token,
+      body: { message_id: sent.body.id },
+    });
+    assert.equal(served.status, 200, served.text);
+    assert.equal(served.body.sha256, createHash('sha256').update(bytes).digest('hex'));
+    assert.deepEqual(fs.readFileSync(path.join(dataDir, served.body.path)), bytes);
   });
 
   test('backup refuses to overwrite a file; restore refuses a DATA_DIR or database already in use', async () => {

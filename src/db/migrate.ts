@@ -29,6 +29,7 @@ import * as firstResponder from './migrations/0025_first_responder.js';
 import * as sharedLimits from './migrations/0026_shared_limits.js';
 import * as search from './migrations/0027_search.js';
 import * as tagRecency from './migrations/0028_tag_recency.js';
+import * as mediaStore from './migrations/0029_media_store.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0026_shared_limits': sharedLimits,
   '0027_search': search,
   '0028_tag_recency': tagRecency,
+  '0029_media_store': mediaStore,
 };
 
 class InCodeProvider implements MigrationProvider {

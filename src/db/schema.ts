@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 /**
  * Row types of every table, shared by both dialects. Timestamps are ISO 8601 strings and JSON
  * columns are JSON text on both engines (the PostgreSQL connection parses them that way), so
@@ -38,6 +38,7 @@ export interface Database {
   early_statuses: EarlyStatusTable;
   workspace_events: WorkspaceEventTable;
   media_uploads: MediaUploadTable;
+  media_files: MediaFileTable;
   inbox_settings: InboxSettingsTable;
   conversation_notes: ConversationNoteTable;
   quick_replies: QuickReplyTable;
@@ -52,6 +53,8 @@ export interface WorkspaceTable {
   poll_interval_seconds: number;
   rate_limit_per_minute: number;
   time_zone: Generated<string>;
+  /** Media files are deleted this many days after they were stored; null: kept forever. */
+  media_retention_days: Generated<number | null>;
   created_at: string;
   updated_at: string;
 }
@@ -193,7 +196,13 @@ export interface MessageTable {
   sender_type: Generated<SenderType | null>;
   /** The member, token, campaign, sequence or flow that sent it; null for Parley itself. */
   sender_id: Generated<string | null>;
+  /** Received media: pending, stored, failed or expired (src/messages/media-download.ts); null: no received file. */
+  media_state: Generated<MediaState | null>;
+  /** Why the file's last download failed (pending: it is tried again; failed: given up). */
+  media_error: Generated<string | null>;
 }
+
+export type MediaState = 'pending' | 'stored' | 'failed' | 'expired';
 
 /** Who sends an outbound message: a team member, an API token, an automation, or Parley itself (opt-out replies). */
 export const SENDER_TYPES = ['user', 'api', 'campaign', 'sequence', 'flow', 'system'] as const;
@@ -499,6 +508,18 @@ export interface WorkspaceEventTable {
 }
 
 /** A file uploaded to the workspace's channel; media messages name it by `media_id`. */
+/** A file the media store holds (src/media/): received with `message_id`, or uploaded. */
+export interface MediaFileTable {
+  workspace_id: string;
+  media_id: string;
+  message_id: string | null;
+  mime_type: string;
+  /** Bytes (bigint on PostgreSQL: read it through Number()). */
+  size: ColumnType<number | string, number, number>;
+  sha256: string;
+  stored_at: string;
+}
+
 export interface MediaUploadTable {
   workspace_id: string;
   media_id: string;

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessionUserOf, type Api } from '../http/types.js';
@@ -26,7 +24,7 @@ export function registerInboxRoutes(
   app: Api,
   inbox: InboxService,
   live: { hub: EventHub; streams: EventStreams },
-  media: { service: MediaService; dataDir: string },
+  media: MediaService,
 ): void {
   app.get(
     '/api/dashboard/conversations',
@@ -115,7 +113,7 @@ export function registerInboxRoutes(
     '/api/dashboard/media/:messageId',
     { config: { access }, schema: { hide, params: Type.Object({ messageId: Uuid() }) } },
     async (request, reply) => {
-      const file = await media.service.download(viewerOf(request), request.params.messageId);
+      const { file, body } = await media.open(viewerOf(request), request.params.messageId);
       const inline = INLINE_TYPES.test(file.mime_type);
       return reply
         .headers({
@@ -126,7 +124,7 @@ export function registerInboxRoutes(
           'x-content-type-options': 'nosniff',
           'cache-control': 'private, max-age=86400',
         })
-        .send(fs.createReadStream(path.join(media.dataDir, file.path)));
+        .send(body);
     },
   );
 

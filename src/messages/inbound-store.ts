@@ -4,6 +4,7 @@ import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import type { AddressedInbound } from './inbound-senders.js';
 import { contactRepository } from '../contacts/contact.repository.js';
 import { phoneOfWaId } from './inbound-senders.js';
+import { carriesMedia } from './media-ref.js';
 import { messageRepository } from './message.repository.js';
 import type { MessageEdit } from './message.schema.js';
 
@@ -117,6 +118,8 @@ function inboundRow(workspaceId: string, entry: SenderEntry, replyTo: string | n
       next_attempt_at: null,
       reply_to_message_id: replyTo,
       channel_id: inbound.channelId ?? null,
+      // Its file is downloaded by the job queued with it (inbound.ts).
+      media_state: carriesMedia(inbound.type, inbound.content) ? ('pending' as const) : null,
       // Feeds order by when Parley recorded a message: Meta retries late deliveries with their first timestamp.
       sent_at: toStoredTimestamp(inbound.timestamp),
       created_at: at,

@@ -5,6 +5,8 @@ import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import type { InboundMessage } from './inbound-message.js';
 import { storeAll, type SenderEntry } from './inbound-store.js';
+import { queueDownloads } from './media-download.js';
+import { carriesMedia } from './media-ref.js';
 import {
   openSendersWindows,
   recordSenderIdentities,
@@ -68,6 +70,7 @@ export function createInboundService(
       const withSenders = addressed.map((entry) => ({ ...entry, sender: senders.get(entry.address.phone)! }));
       await recordSenderIdentities(trx, workspaceId, withSenders);
       const { stored, results } = await storeAll(trx, workspaceId, withSenders, at);
+      await queueMediaDownloads(trx, deps, workspaceId, stored);
       await inboundListener().received(trx, workspaceId, stored.map(received));
       const outcomes = entries.map(({ id }) => results.get(id) ?? { outcome: 'rejected' as const, id });
       return [outcomes, results, queuedIn(trx)] as const;
@@ -135,6 +138,17 @@ function simulatedContent(input: SimulatedMessage): { type: string; content: Rec
 }
 
 type Entry = AddressedInbound & { id: string };
+
+/** Every received file is downloaded in the background right away: Meta deletes media after 30 days. */
+function queueMediaDownloads(trx: Deps['db'], deps: Deps, workspaceId: string, stored: SenderEntry[]): Promise<void> {
+  const withMedia = stored.filter((entry) => carriesMedia(entry.inbound.type, entry.inbound.content));
+  return queueDownloads(
+    trx,
+    deps,
+    workspaceId,
+    withMedia.map((entry) => entry.id),
+  );
+}
 type SimulatedMessage = Omit<SimulateInboundInput, 'phone'>;
 
 export type InboundService = ReturnType<typeof createInboundService>;

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import type { ChannelService } from '../channels/channel.service.js';
 import { Timestamp } from '../http/responses.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
-import { MEDIA_ID, writeAtomically } from './media.js';
+import { mediaFileRepository } from '../media/media-file.repository.js';
+import { mediaKey, type MediaStore } from '../media/media.store.js';
+import { MEDIA_ID } from './media-ref.js';
 import { mediaUploadRepository, type MediaUploadRow } from './media-upload.repository.js';
 import { MEDIA_TYPES, type MediaType } from './outbound/content.js';
 import { bareMimeType, checkMimeType, checkSize, LARGEST_MEDIA_BYTES, MEDIA_LIMITS } from './outbound/media-limits.js';
@@ -52,10 +53,10 @@ export type UploadedMedia = Static<typeof UploadedMediaSchema>;
 
 /**
  * upload-media: a file checked against Meta's limits for its kind, uploaded to the workspace's channel
- * (Meta's media endpoint, or the simulator), kept under DATA_DIR/media/<workspace>/<media id> for the
- * inbox, and recorded so send-media-message can name it by id.
+ * (Meta's media endpoint, or the simulator), kept in the media store for the inbox, and recorded so
+ * send-media-message can name it by id.
  */
-export function createMediaUploadService({ db, clock, newId }: Deps, channels: ChannelService, dataDir: string) {
+export function createMediaUploadService({ db, clock, newId }: Deps, channels: ChannelService, store: MediaStore) {
   return {
     async upload(caller: Caller, input: UploadMediaInput): Promise<UploadedMedia> {
       const mimeType = bareMimeType(input.mime_type);
@@ -67,7 +68,7 @@ export function createMediaUploadService({ db, clock, newId }: Deps, channels: C
       const provider = await channels.providerOf(caller.workspaceId);
       const mediaId = await provider.uploadMedia({ bytes, mimeType, filename });
       if (!MEDIA_ID.test(mediaId)) throw new Error(`the channel answered an unusable media id: ${mediaId}`);
-      await writeAtomically(path.join(dataDir, 'media', caller.workspaceId, mediaId), bytes, newId());
+      await store.put(mediaKey(caller.workspaceId, mediaId), bytes, mimeType);
       const row: MediaUploadRow = {
         workspace_id: caller.workspaceId,
         media_id: mediaId,
@@ -78,7 +79,12 @@ export function createMediaUploadService({ db, clock, newId }: Deps, channels: C
         filename: input.filename ?? null,
         created_at: toStoredTimestamp(clock.now()),
       };
-      await mediaUploadRepository(db).insert(row);
+      await db.transaction().execute(async (trx) => {
+        await mediaUploadRepository(trx).insert(row);
+        const { workspace_id, media_id, mime_type, size, sha256, created_at } = row;
+        const file = { workspace_id, media_id, message_id: null, mime_type, size, sha256, stored_at: created_at };
+        await mediaFileRepository(trx).insert(file);
+      });
       return presentUpload(row);
     },
   };

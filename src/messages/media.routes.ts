@@ -5,8 +5,8 @@ import { DownloadedMediaSchema, DownloadMediaBody, type MediaService } from './m
 import { UPLOAD_BODY_LIMIT, UploadedMediaSchema, UploadMediaBody, type MediaUploadService } from './media-upload.js';
 
 /**
- * download-media: a received image, audio, video, document or sticker, fetched into DATA_DIR. It
- * writes a file and calls Meta with the workspace's token, so it needs a full-access token.
+ * download-media: a received image, audio, video, document or sticker, as the media store keeps it.
+ * It may fetch the file from Meta with the workspace's token, so it needs a full-access token.
  */
 export function registerMediaRoutes(app: Api, media: MediaService, uploads: MediaUploadService): void {
   app.addSchema(DownloadedMediaSchema);
@@ -19,9 +19,9 @@ export function registerMediaRoutes(app: Api, media: MediaService, uploads: Medi
       schema: {
         operationId: 'downloadMedia',
         tags: ['Messages'],
-        summary: 'Fetch the media of a received message into DATA_DIR',
+        summary: 'Where the media of a received message is kept',
         description:
-          "The first call fetches the file from WhatsApp Cloud, checks the SHA-256 Meta reports and stores it at `DATA_DIR/media/<workspace id>/<media id>`; later calls answer from that file without calling Meta. It needs a full-access token (a read-only token is a 403 `insufficient_scope`). A message without media is a 422 `message_has_no_media`; a workspace on the simulator, a media id Meta no longer serves or a file that does not match Meta's SHA-256 is a 409 (nothing is stored).",
+          "Parley downloads every received file in the background as it arrives (the message's `media_storage` says how far it got) and keeps it in the media store: the filesystem under `DATA_DIR/media/<workspace id>/<media id>` or an S3-compatible bucket (MEDIA_STORAGE). A stored file is answered without calling Meta, also after Meta has deleted it (30 days); a file not stored yet is fetched from WhatsApp Cloud now and checked against the SHA-256 Meta reports. A file deleted after the workspace's media retention is a 409. It needs a full-access token (a read-only token is a 403 `insufficient_scope`). A message without media is a 422 `message_has_no_media`; a workspace on the simulator, a media id Meta no longer serves or a file that does not match Meta's SHA-256 is a 409 (nothing is stored).",
         body: DownloadMediaBody,
         response: { 200: Type.Ref(DownloadedMediaSchema), ...actionErrors(404, 409) },
       },
@@ -39,7 +39,7 @@ export function registerMediaRoutes(app: Api, media: MediaService, uploads: Medi
         tags: ['Messages'],
         summary: 'Upload a file for media messages (base64)',
         description:
-          "The file (`data`, base64) is checked against WhatsApp's limits for its kind (`type`, default: the kind that takes `mime_type`): image jpeg/png ≤ 5 MB, video mp4/3gpp ≤ 16 MB, audio aac/amr/mpeg/mp4/ogg ≤ 16 MB, document (pdf, text, Office) ≤ 100 MB, sticker webp ≤ 100 KB (animated ≤ 500 KB); outside them the answer is 422 `media_not_accepted` and nothing is uploaded. It is then uploaded to the workspace's channel (WhatsApp Cloud's media endpoint; the simulator gives its own ids) and kept under `DATA_DIR/media/<workspace id>/<media id>`. Send it with send-media-message and the answered `media_id`. Meta refusing the upload is a 409. The request body may be up to about 134 MB.",
+          "The file (`data`, base64) is checked against WhatsApp's limits for its kind (`type`, default: the kind that takes `mime_type`): image jpeg/png ≤ 5 MB, video mp4/3gpp ≤ 16 MB, audio aac/amr/mpeg/mp4/ogg ≤ 16 MB, document (pdf, text, Office) ≤ 100 MB, sticker webp ≤ 100 KB (animated ≤ 500 KB); outside them the answer is 422 `media_not_accepted` and nothing is uploaded. It is then uploaded to the workspace's channel (WhatsApp Cloud's media endpoint; the simulator gives its own ids) and kept in the media store (as received files are), so the thread shows what was sent. Send it with send-media-message and the answered `media_id`. Meta refusing the upload is a 409. The request body may be up to about 134 MB.",
         body: UploadMediaBody,
         response: { 200: Type.Ref(UploadedMediaSchema), ...actionErrors(409) },
       },

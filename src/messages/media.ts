@@ -1,22 +1,13 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { Type, type Static } from '@sinclair/typebox';
-import type { ChannelService } from '../channels/channel.service.js';
 import { Uuid } from '../http/responses.js';
+import { mediaFileRepository, type MediaFileRow } from '../media/media-file.repository.js';
+import { mediaKey, type MediaStore } from '../media/media.store.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
-import { mediaUploadRepository } from './media-upload.repository.js';
-import { messageRepository } from './message.repository.js';
-
-/** The inbound types whose content is Meta's media object (`{ id, mime_type, sha256, caption? }`). */
-export const MEDIA_TYPES: readonly string[] = ['image', 'audio', 'video', 'document', 'sticker'];
-
-/** Meta's media ids are numeric; the id becomes a file name, so nothing that could leave the folder passes. */
-export const MEDIA_ID = /^[0-9A-Za-z_-]{1,128}$/;
-
-/** The type a cached file is answered with when its message has no `mime_type` (Meta always sends one). */
-const UNKNOWN_MIME_TYPE = 'application/octet-stream';
+import type { MediaDownloader } from './media-download.js';
+import { mediaOf } from './media-ref.js';
+import { messageRepository, type MessageRow } from './message.repository.js';
 
 export const DownloadMediaBody = Type.Object({
   message_id: Uuid('Parley message id of a received image, audio, video, document or sticker'),
@@ -29,99 +20,64 @@ export const DownloadedMediaSchema = Type.Object(
     mime_type: Type.String({ examples: ['image/jpeg'] }),
     size: Type.Integer({ description: 'Bytes' }),
     sha256: Type.String({ description: 'SHA-256 of the file, hex' }),
-    path: Type.String({ description: 'The file, relative to DATA_DIR: `media/<workspace id>/<media id>`' }),
+    path: Type.String({
+      description:
+        'Where the file is kept: relative to DATA_DIR (`media/<workspace id>/<media id>`) on the filesystem store, `s3://<bucket>/<prefix><workspace id>/<media id>` on an object store (MEDIA_STORAGE=s3)',
+    }),
   },
   { $id: 'DownloadedMedia' },
 );
 export type DownloadedMedia = Static<typeof DownloadedMediaSchema>;
 
-interface MediaRef {
-  id: string;
-  mimeType: string | null;
-}
+/**
+ * Media of messages, served from the media store: a received file is downloaded there in the
+ * background as it arrives (media-download.ts); one not stored yet is fetched when first asked for.
+ */
+export function createMediaService({ db }: Deps, store: MediaStore, downloader: MediaDownloader) {
+  /** The message's file as the store holds it, fetched from Meta now if it is not there yet. */
+  async function storedFile(caller: Caller, messageId: string): Promise<{ row: MessageRow; file: MediaFileRow }> {
+    const row = await messageRepository(db).findById(caller.workspaceId, messageId);
+    if (!row) throw errors.notFound('message', 'message_id');
+    const media = mediaOf(row.type, row.content);
+    const kept = await mediaFileRepository(db).find(caller.workspaceId, media.id);
+    if (kept) return { row, file: kept };
+    if (row.media_state === 'expired') {
+      throw errors.conflict("This message's file was deleted after the workspace's media retention period", {
+        media_id: media.id,
+      });
+    }
+    const file = await downloader.fetchInto({ ...row, workspace_id: caller.workspaceId });
+    await db.transaction().execute((trx) => downloader.record(trx, file));
+    return { row, file };
+  }
 
-/** Received media: fetched from the Graph API into DATA_DIR on first request, served from there afterwards. */
-export function createMediaService({ db, newId }: Deps, channels: ChannelService, dataDir: string) {
+  const present = (row: MessageRow, file: MediaFileRow): DownloadedMedia => ({
+    message_id: row.id,
+    media_id: file.media_id,
+    mime_type: file.mime_type,
+    size: file.size,
+    sha256: file.sha256,
+    path: store.locate(mediaKey(file.workspace_id, file.media_id)),
+  });
+
   return {
     /**
-     * download-media: the message's media as a file under DATA_DIR. The first call fetches it from
-     * Meta (while Meta still keeps it) and checks Meta's SHA-256; later calls read the file.
+     * download-media: the message's media as the store keeps it. A file not stored yet is fetched
+     * from Meta now (while Meta still keeps it) and checked against Meta's SHA-256.
      */
     async download(caller: Caller, messageId: string): Promise<DownloadedMedia> {
-      const row = await messageRepository(db).findById(caller.workspaceId, messageId);
-      if (!row) throw errors.notFound('message', 'message_id');
-      const media = mediaOf(row.type, row.content);
-      const relative = path.posix.join('media', caller.workspaceId, media.id);
-      const file = path.join(dataDir, relative);
-      const present = (stored: StoredFile, mimeType: string): DownloadedMedia => ({
-        message_id: row.id,
-        media_id: media.id,
-        mime_type: mimeType,
-        size: stored.size,
-        sha256: stored.sha256,
-        path: relative,
-      });
+      const { row, file } = await storedFile(caller, messageId);
+      return present(row, file);
+    },
 
-      const cached = await storedFile(file);
-      // A file the team uploaded (upload-media) is named by id only in its message: its type is the upload's.
-      const uploaded = media.mimeType ? undefined : await mediaUploadRepository(db).find(caller.workspaceId, media.id);
-      if (cached) return present(cached, media.mimeType ?? uploaded?.mime_type ?? UNKNOWN_MIME_TYPE);
-      // Media ids are fetched with the token of the number the message came in on.
-      const fetched = await (await channels.providerOf(caller.workspaceId, row.channel_id)).fetchMedia(media.id);
-      await writeAtomically(file, fetched.bytes, newId());
-      return present({ size: fetched.bytes.length, sha256: fetched.sha256 }, media.mimeType ?? fetched.mimeType);
+    /** The message's media and its bytes as a stream from the store (the dashboard shows it). */
+    async open(caller: Caller, messageId: string): Promise<{ file: DownloadedMedia; body: Readable }> {
+      const { row, file } = await storedFile(caller, messageId);
+      const body = await store.get(mediaKey(file.workspace_id, file.media_id));
+      if (!body) throw errors.conflict('The media store no longer has this file', { media_id: file.media_id });
+      return { file: present(row, file), body };
     },
   };
-}
-
-/** The media reference of a stored message, or a 422 naming why there is none. */
-function mediaOf(type: string, content: string): MediaRef {
-  if (!MEDIA_TYPES.includes(type)) throw errors.messageHasNoMedia(type, `a ${type} message carries no media`);
-  const { id, mime_type } = JSON.parse(content) as Record<string, unknown>;
-  if (typeof id !== 'string' || !MEDIA_ID.test(id)) {
-    throw errors.messageHasNoMedia(type, `this ${type} message has no media id from Meta`);
-  }
-  return { id, mimeType: typeof mime_type === 'string' ? mime_type : null };
-}
-
-interface StoredFile {
-  size: number;
-  sha256: string;
-}
-
-/** The file's size and digest, or null when it has not been downloaded yet. */
-async function storedFile(file: string): Promise<StoredFile | null> {
-  const hash = createHash('sha256');
-  let size = 0;
-  try {
-    for await (const chunk of fs.createReadStream(file)) {
-      hash.update(chunk as Buffer);
-      size += (chunk as Buffer).length;
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  return { size, sha256: hash.digest('hex') };
-}
-
-/** Writes beside the target, flushes, then renames: a reader sees the whole file or none. */
-export async function writeAtomically(file: string, bytes: Buffer, unique: string): Promise<void> {
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${unique}.part`;
-  try {
-    const handle = await fs.promises.open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.promises.rename(temp, file);
-  } catch (error) {
-    await fs.promises.rm(temp, { force: true });
-    throw error;
-  }
 }
 
 export type MediaService = ReturnType<typeof createMediaService>;

@@ -5,7 +5,15 @@ import type { MessageError, MessageRow } from './message.repository.js';
 import type { Message, MessageEdit } from './message.schema.js';
 
 /** Columns only inbound messages fill; a message built in memory (just queued) may lack them. */
-type InboundColumn = 'sent_at' | 'reply_to_message_id' | 'reaction' | 'edits' | 'revoked_at' | 'channel_id';
+type InboundColumn =
+  | 'sent_at'
+  | 'reply_to_message_id'
+  | 'reaction'
+  | 'edits'
+  | 'revoked_at'
+  | 'channel_id'
+  | 'media_state'
+  | 'media_error';
 
 /** The public form of a stored message. */
 export function presentMessage(
@@ -28,6 +36,7 @@ export function presentMessage(
     edits: row.edits ? (JSON.parse(row.edits) as MessageEdit[]) : [],
     revoked_at: formatTimestamp(row.revoked_at ?? null),
     channel_id: row.channel_id ?? null,
+    media_storage: row.media_state ? { state: row.media_state, error: row.media_error ?? null } : null,
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
   };

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import { jsonRows } from '../db/sql.js';
-import type { Database, MessageTable } from '../db/schema.js';
+import type { Database, MediaState, MessageTable } from '../db/schema.js';
 import { inboundFeedRecord, type MessageSender } from './message.record.js';
 import type { MessageStatus } from './message.schema.js';
 
@@ -81,6 +81,11 @@ export function messageRepository(db: Kysely<Database>) {
         .insertInto('messages')
         .values(messages.map((message) => ({ ...message, direction: 'outbound' as const, feed_record: null })))
         .execute();
+    },
+
+    /** A received file's state as get-message shows it, and why its last download failed. */
+    async setMediaState(id: string, state: MediaState, error: string | null): Promise<void> {
+      await db.updateTable('messages').set({ media_state: state, media_error: error }).where('id', '=', id).execute();
     },
 
     findById: (workspaceId: string, id: string): Promise<MessageRow | undefined> =>

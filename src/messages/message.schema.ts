@@ -269,6 +269,18 @@ const MessageEditSchema = Type.Object({
 });
 export type MessageEdit = Static<typeof MessageEditSchema>;
 
+/** Whether Parley keeps a received file: it downloads each one from Meta in the background as it arrives. */
+export const MediaStorageSchema = Type.Object({
+  state: Type.String({
+    enum: ['pending', 'stored', 'failed', 'expired'],
+    description:
+      "`pending`: being downloaded from Meta (retried with backoff); `stored`: kept, download-media and the dashboard serve it; `failed`: Meta did not serve it after every retry (`error` says why); `expired`: deleted after the workspace's media retention",
+  }),
+  error: NullableField(
+    Type.String({ description: 'Why the last download failed (while pending it is tried again); null otherwise' }),
+  ),
+});
+
 export const MessageSchema = Type.Object(
   {
     id: Uuid(),
@@ -335,6 +347,10 @@ export const MessageSchema = Type.Object(
         'The channel (business number, see list-channels) it came in on or went out on; null while queued without a named number, and for messages before several numbers',
       ),
     ),
+    media_storage: Type.Union([MediaStorageSchema, Type.Null()], {
+      description:
+        'A received image, audio, video, document or sticker: whether Parley keeps the file. Null for messages without received media (and media received more than 30 days before Parley kept files)',
+    }),
     created_at: Timestamp('When Parley recorded the message'),
     updated_at: Timestamp(),
   },

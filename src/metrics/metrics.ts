@@ -39,6 +39,12 @@ export function createMetrics() {
     labelNames: ['result'] as const,
     registers,
   });
+  const mediaDownloads = new Counter({
+    name: 'parley_media_downloads_total',
+    help: 'Background downloads of received media, by outcome (stored, retry, failed)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
   const jobLag = new Histogram({
     name: 'parley_job_start_lag_seconds',
     help: 'How long after its due time a scheduled job started, by kind',
@@ -54,6 +60,8 @@ export function createMetrics() {
     jobsOverdue: gauge('parley_jobs_oldest_due_seconds', 'How long the longest-waiting due job has waited (job lag)'),
     deliveriesPending: gauge('parley_webhook_deliveries_pending', 'Webhook deliveries waiting for an attempt'),
     deliveriesOverdue: gauge('parley_webhook_oldest_due_seconds', 'How long the longest-waiting due delivery waited'),
+    mediaBytes: gauge('parley_media_stored_bytes', 'Bytes of media files the media store holds (every workspace)'),
+    mediaFiles: gauge('parley_media_stored_files', 'Media files the media store holds (every workspace)'),
   };
   const pool = new Gauge({
     name: 'parley_db_pool_connections',
@@ -96,6 +104,7 @@ export function createMetrics() {
     sendFinished: (channelId, outcome) => sends.inc({ channel_id: channelId ?? 'simulator', outcome }),
     deliveryFinished: (result) => deliveries.inc({ result }),
     jobStarted: (kind, lagMs) => jobLag.observe({ kind }, Math.max(0, lagMs) / 1000),
+    mediaDownloaded: (outcome) => mediaDownloads.inc({ outcome }),
   };
 
   function showBacklog(now: Date, queues: Backlog): void {
@@ -106,6 +115,8 @@ export function createMetrics() {
     backlog.jobsOverdue.set(overdue(queues.jobsNextAt));
     backlog.deliveriesPending.set(queues.deliveriesPending);
     backlog.deliveriesOverdue.set(overdue(queues.deliveriesNextAt));
+    backlog.mediaBytes.set(queues.mediaBytes);
+    backlog.mediaFiles.set(queues.mediaFiles);
   }
 
   return {

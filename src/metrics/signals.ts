@@ -14,11 +14,17 @@ export interface Signals {
   deliveryFinished(result: DeliveryResult): void;
   /** A scheduled job of `kind` started `lagMs` after it was due. */
   jobStarted(kind: string, lagMs: number): void;
+  /** One background download of a received file ended: stored, to be retried, or given up. */
+  mediaDownloaded(outcome: MediaDownloadOutcome): void;
 }
+
+/** What became of a received file's download attempt. */
+export type MediaDownloadOutcome = 'stored' | 'retry' | 'failed';
 
 /** Signals nobody listens to: services built without metrics (the CLI, some tests). */
 export const unobserved: Signals = {
   sendFinished: () => undefined,
   deliveryFinished: () => undefined,
   jobStarted: () => undefined,
+  mediaDownloaded: () => undefined,
 };

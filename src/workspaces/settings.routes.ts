@@ -3,14 +3,20 @@ import { requirePermission } from '../accounts/roles.js';
 import { sessionUserOf, type Api } from '../http/types.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { TokenService } from './token.service.js';
-import type { WorkspaceService } from './workspace.service.js';
+import type { MediaUsage } from '../media/media-file.repository.js';
+import type { Workspace, WorkspaceService } from './workspace.service.js';
 import { Uuid } from '../http/responses.js';
 
 const hide = true;
 const at = (value: string | null) => value && formatTimestamp(value);
 
-/** Settings → API Tokens and Settings → Workspace, for the dashboard (session only, never a token). */
-export function registerSettingsRoutes(app: Api, tokens: TokenService, workspaces: WorkspaceService): void {
+/** Settings → API Tokens and Settings → Workspace (with its media retention and storage), for the dashboard (session only). */
+export function registerSettingsRoutes(
+  app: Api,
+  tokens: TokenService,
+  workspaces: WorkspaceService,
+  mediaUsage: (workspaceId: string) => Promise<MediaUsage & { store: string }>,
+): void {
   app.get('/api/dashboard/tokens', { config: { access: 'session' }, schema: { hide } }, async (request) => {
     const rows = await tokens.list(sessionUserOf(request).workspaceId);
     return rows.map((row) => ({
@@ -46,15 +52,19 @@ export function registerSettingsRoutes(app: Api, tokens: TokenService, workspace
     async (request) => tokens.revoke(request.params.id, sessionUserOf(request)),
   );
 
-  app.get('/api/dashboard/workspace', { config: { access: 'session' }, schema: { hide } }, async (request) => {
-    const workspace = await workspaces.get(sessionUserOf(request).workspaceId);
-    return {
-      id: workspace.id,
-      name: workspace.name,
-      time_zone: workspace.time_zone,
-      poll_interval_seconds: workspace.poll_interval_seconds,
-    };
+  const present = async (workspace: Workspace) => ({
+    id: workspace.id,
+    name: workspace.name,
+    time_zone: workspace.time_zone,
+    poll_interval_seconds: workspace.poll_interval_seconds,
+    media_retention_days: workspace.media_retention_days,
+    // What the workspace keeps in the media store now: read at each request, never cached.
+    media_storage: await mediaUsage(workspace.id),
   });
+
+  app.get('/api/dashboard/workspace', { config: { access: 'session' }, schema: { hide } }, async (request) =>
+    present(await workspaces.get(sessionUserOf(request).workspaceId)),
+  );
 
   app.put(
     '/api/dashboard/workspace',
@@ -66,24 +76,21 @@ export function registerSettingsRoutes(app: Api, tokens: TokenService, workspace
           name: Type.Optional(Type.String({ maxLength: 200 })),
           time_zone: Type.Optional(Type.String({ maxLength: 100 })),
           poll_interval_seconds: Type.Optional(Type.Integer()),
+          media_retention_days: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
         }),
       },
     },
     async (request) => {
       const user = sessionUserOf(request);
       requirePermission(user, 'manage_workspace');
-      const { name, time_zone, poll_interval_seconds } = request.body;
+      const { name, time_zone, poll_interval_seconds, media_retention_days } = request.body;
       const workspace = await workspaces.update(user.workspaceId, {
         name,
         timeZone: time_zone,
         pollIntervalSeconds: poll_interval_seconds,
+        mediaRetentionDays: media_retention_days,
       });
-      return {
-        id: workspace.id,
-        name: workspace.name,
-        time_zone: workspace.time_zone,
-        poll_interval_seconds: workspace.poll_interval_seconds,
-      };
+      return present(workspace);
     },
   );
 }

@@ -16,10 +16,18 @@ export interface WorkspaceSettings {
   rateLimitPerMinute?: number;
   /** IANA time zone for sequence sending hours. */
   timeZone?: string;
+  /** Keep media files this many days; null: forever. */
+  mediaRetentionDays?: number | null;
 }
 
+/** Longest media retention: a hundred years is "forever" said as a number. */
+const MAX_RETENTION_DAYS = 36_500;
+
+/** Hears, in the updating transaction, that a workspace's media retention changed (the expiry job follows it). */
+export type RetentionListener = (trx: Transaction<Database>, workspaceId: string, days: number | null) => Promise<void>;
+
 /** Workspaces (the spec's tenants) and their users. */
-export function createWorkspaceService({ db, clock, newId }: Deps) {
+export function createWorkspaceService({ db, clock, newId }: Deps, retentionChanged?: RetentionListener) {
   return {
     /**
      * Creates a workspace and its owner in one transaction. `claim`, when given, runs first in that
@@ -42,6 +50,7 @@ export function createWorkspaceService({ db, clock, newId }: Deps) {
         poll_interval_seconds: 30,
         rate_limit_per_minute: 120,
         time_zone: 'UTC',
+        media_retention_days: null,
         created_at: now,
         updated_at: now,
       };
@@ -84,18 +93,29 @@ export function createWorkspaceService({ db, clock, newId }: Deps) {
       if (settings.timeZone !== undefined && !isTimeZone(settings.timeZone)) {
         throw errors.validation('time_zone', 'must be an IANA time zone such as Europe/Berlin');
       }
+      const retention = settings.mediaRetentionDays;
+      if (retention !== undefined && retention !== null && !isIntegerIn(retention, 1, MAX_RETENTION_DAYS)) {
+        throw errors.validation(
+          'media_retention_days',
+          `must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or null (forever)`,
+        );
+      }
       await this.get(workspaceId);
-      await db
-        .updateTable('workspaces')
-        .set({
-          ...(settings.name !== undefined && { name: settings.name.trim() }),
-          ...(settings.pollIntervalSeconds !== undefined && { poll_interval_seconds: settings.pollIntervalSeconds }),
-          ...(settings.rateLimitPerMinute !== undefined && { rate_limit_per_minute: settings.rateLimitPerMinute }),
-          ...(settings.timeZone !== undefined && { time_zone: settings.timeZone }),
-          updated_at: toStoredTimestamp(clock.now()),
-        })
-        .where('id', '=', workspaceId)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('workspaces')
+          .set({
+            ...(settings.name !== undefined && { name: settings.name.trim() }),
+            ...(settings.pollIntervalSeconds !== undefined && { poll_interval_seconds: settings.pollIntervalSeconds }),
+            ...(settings.rateLimitPerMinute !== undefined && { rate_limit_per_minute: settings.rateLimitPerMinute }),
+            ...(settings.timeZone !== undefined && { time_zone: settings.timeZone }),
+            ...(retention !== undefined && { media_retention_days: retention }),
+            updated_at: toStoredTimestamp(clock.now()),
+          })
+          .where('id', '=', workspaceId)
+          .execute();
+        if (retention !== undefined) await retentionChanged?.(trx, workspaceId, retention);
+      });
       return this.get(workspaceId);
     },
 

@@ -873,8 +873,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Fetch the media of a received message into DATA_DIR
-     * @description The first call fetches the file from WhatsApp Cloud, checks the SHA-256 Meta reports and stores it at `DATA_DIR/media/<workspace id>/<media id>`; later calls answer from that file without calling Meta. It needs a full-access token (a read-only token is a 403 `insufficient_scope`). A message without media is a 422 `message_has_no_media`; a workspace on the simulator, a media id Meta no longer serves or a file that does not match Meta's SHA-256 is a 409 (nothing is stored).
+     * Where the media of a received message is kept
+     * @description Parley downloads every received file in the background as it arrives (the message's `media_storage` says how far it got) and keeps it in the media store: the filesystem under `DATA_DIR/media/<workspace id>/<media id>` or an S3-compatible bucket (MEDIA_STORAGE). A stored file is answered without calling Meta, also after Meta has deleted it (30 days); a file not stored yet is fetched from WhatsApp Cloud now and checked against the SHA-256 Meta reports. A file deleted after the workspace's media retention is a 409. It needs a full-access token (a read-only token is a 403 `insufficient_scope`). A message without media is a 422 `message_has_no_media`; a workspace on the simulator, a media id Meta no longer serves or a file that does not match Meta's SHA-256 is a 409 (nothing is stored).
      */
     post: operations['downloadMedia'];
     delete?: never;
@@ -894,7 +894,7 @@ export interface paths {
     put?: never;
     /**
      * Upload a file for media messages (base64)
-     * @description The file (`data`, base64) is checked against WhatsApp's limits for its kind (`type`, default: the kind that takes `mime_type`): image jpeg/png ≤ 5 MB, video mp4/3gpp ≤ 16 MB, audio aac/amr/mpeg/mp4/ogg ≤ 16 MB, document (pdf, text, Office) ≤ 100 MB, sticker webp ≤ 100 KB (animated ≤ 500 KB); outside them the answer is 422 `media_not_accepted` and nothing is uploaded. It is then uploaded to the workspace's channel (WhatsApp Cloud's media endpoint; the simulator gives its own ids) and kept under `DATA_DIR/media/<workspace id>/<media id>`. Send it with send-media-message and the answered `media_id`. Meta refusing the upload is a 409. The request body may be up to about 134 MB.
+     * @description The file (`data`, base64) is checked against WhatsApp's limits for its kind (`type`, default: the kind that takes `mime_type`): image jpeg/png ≤ 5 MB, video mp4/3gpp ≤ 16 MB, audio aac/amr/mpeg/mp4/ogg ≤ 16 MB, document (pdf, text, Office) ≤ 100 MB, sticker webp ≤ 100 KB (animated ≤ 500 KB); outside them the answer is 422 `media_not_accepted` and nothing is uploaded. It is then uploaded to the workspace's channel (WhatsApp Cloud's media endpoint; the simulator gives its own ids) and kept in the media store (as received files are), so the thread shows what was sent. Send it with send-media-message and the answered `media_id`. Meta refusing the upload is a 409. The request body may be up to about 134 MB.
      */
     post: operations['uploadMedia'];
     delete?: never;
@@ -1847,6 +1847,16 @@ export interface components {
        * @description The channel (business number, see list-channels) it came in on or went out on; null while queued without a named number, and for messages before several numbers
        */
       channel_id: string | null;
+      /** @description A received image, audio, video, document or sticker: whether Parley keeps the file. Null for messages without received media (and media received more than 30 days before Parley kept files) */
+      media_storage: {
+        /**
+         * @description `pending`: being downloaded from Meta (retried with backoff); `stored`: kept, download-media and the dashboard serve it; `failed`: Meta did not serve it after every retry (`error` says why); `expired`: deleted after the workspace's media retention
+         * @enum {string}
+         */
+        state: 'pending' | 'stored' | 'failed' | 'expired';
+        /** @description Why the last download failed (while pending it is tried again); null otherwise */
+        error: string | null;
+      } | null;
       /**
        * Format: date-time
        * @description When Parley recorded the message
@@ -1894,7 +1904,7 @@ export interface components {
       size: number;
       /** @description SHA-256 of the file, hex */
       sha256: string;
-      /** @description The file, relative to DATA_DIR: `media/<workspace id>/<media id>` */
+      /** @description Where the file is kept: relative to DATA_DIR (`media/<workspace id>/<media id>`) on the filesystem store, `s3://<bucket>/<prefix><workspace id>/<media id>` on an object store (MEDIA_STORAGE=s3) */
       path: string;
     };
     UploadedMedia: {

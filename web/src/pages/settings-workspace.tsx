@@ -10,9 +10,28 @@ interface Workspace {
   name: string;
   time_zone: string;
   poll_interval_seconds: number;
+  /** Keep media files this many days; null: forever. */
+  media_retention_days: number | null;
+  /** What the workspace keeps in the media store now. */
+  media_storage: { store: 'filesystem' | 's3'; bytes: number; files: number };
 }
 
-/** Settings → Workspace: name, time zone and the polling interval; owners change them, members read them. */
+/** 1536 → "1.5 KB": the storage a workspace uses, for people. */
+function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} bytes` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/**
+ * Settings → Workspace: name, time zone, the polling interval and media retention (owners change them,
+ * members read them), and the storage the workspace's media files use.
+ */
 export function WorkspaceSettings() {
   const workspace = useAsync(() => dashboard.get<Workspace>('workspace'), []);
   return (
@@ -30,14 +49,16 @@ function WorkspaceForm({ workspace }: { workspace: Workspace }) {
   const [name, setName] = useState(workspace.name);
   const [timeZone, setTimeZone] = useState(workspace.time_zone);
   const [pollSeconds, setPollSeconds] = useState(String(workspace.poll_interval_seconds));
+  const [retentionDays, setRetentionDays] = useState(String(workspace.media_retention_days ?? ''));
   const [saved, setSaved] = useState(false);
-  useEffect(() => setSaved(false), [name, timeZone, pollSeconds]);
+  useEffect(() => setSaved(false), [name, timeZone, pollSeconds, retentionDays]);
   const zones = useMemo(() => timeZoneNames(workspace.time_zone), [workspace.time_zone]);
   const save = useSubmit(async () => {
     await dashboard.put<Workspace>('workspace', {
       name,
       time_zone: timeZone,
       poll_interval_seconds: Number(pollSeconds),
+      media_retention_days: retentionDays.trim() === '' ? null : Number(retentionDays),
     });
     await refresh(); // the top bar shows the name
     setSaved(true);
@@ -90,6 +111,21 @@ function WorkspaceForm({ workspace }: { workspace: Workspace }) {
           hint="How often an integration may poll each trigger; 0 means no limit."
           error={fieldError('poll_interval_seconds')}
         />
+        <TextField
+          label="Keep media files (days)"
+          type="number"
+          min={1}
+          max={36500}
+          value={retentionDays}
+          onValue={setRetentionDays}
+          hint="Received and uploaded files are deleted this many days after they were stored; empty keeps them forever. The messages stay."
+          error={fieldError('media_retention_days')}
+        />
+        <p data-testid="media-storage">
+          Media storage ({workspace.media_storage.store === 's3' ? 'object store' : 'server disk'}):{' '}
+          {formatBytes(workspace.media_storage.bytes)} in {workspace.media_storage.files}{' '}
+          {workspace.media_storage.files === 1 ? 'file' : 'files'}
+        </p>
         {owner && (
           <button class="primary" type="submit" disabled={save.busy}>
             Save settings
