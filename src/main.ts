@@ -4,7 +4,9 @@ import { ConfigError, loadConfig } from './config.js';
 /**
  * Process entry: configuration → database → HTTPS server, with a graceful stop on SIGINT/SIGTERM.
  * The signal handlers come first: as PID 1 of a container, node ignores a signal it has no handler for,
- * so a stop during the seconds of loading and starting would otherwise wait for the runtime's SIGKILL.
+ * so a stop during the seconds of loading and starting would wait for the runtime's SIGKILL. A stop
+ * before the server is up exits at once: nothing has been accepted yet, and migrations run in a
+ * transaction (an interrupted one is rolled back and runs again at the next start).
  */
 async function main(): Promise<void> {
   let app: App | null = null;
@@ -12,7 +14,9 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopSignal) return;
     stopSignal = signal;
-    if (app) void shutDown(app, signal); // else main shuts down once the application is up
+    if (app) return void shutDown(app, signal);
+    console.error(`${signal} while starting: exiting before serving`);
+    process.exit(0);
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
@@ -20,7 +24,6 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const { createApp } = await import('./app.js');
   app = await createApp(config);
-  if (stopSignal) return shutDown(app, stopSignal);
   const log = app.server.log;
   if (app.tls) log.info({ cert_file: app.tls.certFile, generated: app.tls.generated }, 'TLS certificate');
   await app.server.listen({ host: config.host, port: config.port });
