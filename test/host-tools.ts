@@ -1,5 +1,6 @@
 /** Host programs the deployment tests (container image, reverse proxy) drive, and what to do when one is missing. */
 import { execFile } from 'node:child_process';
+import net from 'node:net';
 
 export interface CommandResult {
   code: number;
@@ -57,4 +58,13 @@ export async function deploymentTestSkip(programs: string[], install: string): P
     );
   }
   return false;
+}
+
+/** A loopback port nothing listens on now. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -5,13 +5,14 @@
  * Used by test/container/image.test.ts and bench/container.ts.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { REPO_ROOT } from '../cli.js';
 import { mustRun, runCommand, type CommandResult } from '../host-tools.js';
+
+export { freePort } from '../host-tools.js';
 
 export const BASE_IMAGE = process.env.PARLEY_CONTAINER_BASE ?? 'localhost/node:24-bookworm-slim';
 export const IMAGE = 'localhost/parley:test';
@@ -70,15 +71,6 @@ export async function buildImage(extraArgs: string[] = []): Promise<number> {
     15 * 60_000,
   );
   return Number(await mustPodman(['image', 'inspect', '--format', '{{.Size}}', IMAGE]));
-}
-
-/** A loopback port nothing listens on now. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A host folder for /data, owned by the image's user as a volume must be. */
