@@ -101,19 +101,18 @@ async function me(started: Started, token: string): Promise<{ status: number; wo
   return { status: response.statusCode, workspace: body.workspace?.name ?? '' };
 }
 
-/** A PostgreSQL database of this file's own: on PARLEY_TEST_DATABASE_URL's server, else a throwaway cluster. */
+/** A PostgreSQL database of this file's own: on PARLEY_TEST_DATABASE_URL's server, else a throwaway cluster's. */
 async function postgresDatabase(): Promise<string> {
-  let serverUrl = process.env.PARLEY_TEST_DATABASE_URL;
+  const serverUrl = process.env.PARLEY_TEST_DATABASE_URL;
   if (!serverUrl) {
-    const port = await freePort();
-    const [dir, url] = (await mustRun('bash', [`${REPO_ROOT}/scripts/postgres-temp.sh`, 'start', String(port)]))
-      .trim()
-      .split(' ');
-    after(() => mustRun('bash', [`${REPO_ROOT}/scripts/postgres-temp.sh`, 'stop', dir!]));
-    serverUrl = url!;
+    const script = `${REPO_ROOT}/scripts/postgres-temp.sh`;
+    const [dir, url] = (await mustRun('bash', [script, 'start', String(await freePort())])).trim().split(' ');
+    after(() => mustRun('bash', [script, 'stop', dir!]));
+    return url!;
   }
   const name = `parley_container_${process.pid}`;
   const admin = new pg.Client({ connectionString: serverUrl });
+  admin.on('error', () => undefined); // the shared cluster going away at the end of the run is not a failure here
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name}`);
   await admin.query(`CREATE DATABASE ${name}`);
