@@ -4,12 +4,18 @@
 # the node on PATH). SQLite runs on every line, since its driver is the part that differs between
 # them; PostgreSQL on the first line given. Two runs go at a time; each run's report is printed when
 # all have ended. PostgreSQL: PARLEY_TEST_DATABASE_URL if set, else a throwaway cluster
-# from scripts/postgres-temp.sh.
+# from scripts/postgres-temp.sh. The deployment tests (the container image with Podman, nginx in front of
+# Parley) run once, on PostgreSQL, beside the last suite run: they test the image and the proxy
+# configuration, not a Node line or an engine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
 
-files=(src/**/*.test.ts test/**/*.test.ts)
+deployment=(test/container/*.test.ts test/proxy/*.test.ts)
+files=()
+for file in src/**/*.test.ts test/**/*.test.ts; do
+  [[ " ${deployment[*]} " == *" $file "* ]] || files+=("$file")
+done
 read -r -a nodes <<<"${PARLEY_TEST_NODES:-$(command -v node)}"
 npm run build:web --silent # the dashboard the browser tests load
 
@@ -25,17 +31,20 @@ if [ -z "${PARLEY_TEST_DATABASE_URL:-}" ]; then
 fi
 DATABASE_URL="$PARLEY_TEST_DATABASE_URL" node bin/parley.js migrate >/dev/null
 
-# run_suite NODE ENGINE REPORT: the whole suite under one node binary on one engine.
+# run_suite NODE ENGINE REPORT: the whole suite under one node binary on one engine ("deployment": the
+# deployment tests alone, one file at a time, on PostgreSQL).
 run_suite() {
-  local database_url=""
-  [ "$2" = postgres ] && database_url="$PARLEY_TEST_DATABASE_URL"
+  local database_url="" concurrency=2 suite=("${files[@]}")
+  [ "$2" != sqlite ] && database_url="$PARLEY_TEST_DATABASE_URL"
+  [ "$2" = deployment ] && concurrency=1 suite=("${deployment[@]}")
   # The node binary's folder first on PATH, so every process a test starts runs the same line.
   PATH="$(dirname "$1"):$PATH" PARLEY_TEST_DATABASE_URL="$database_url" \
-    "$1" --import tsx --test --test-reporter=spec --test-concurrency=2 "${files[@]}" >"$3" 2>&1
+    "$1" --import tsx --test --test-reporter=spec --test-concurrency="$concurrency" "${suite[@]}" >"$3" 2>&1
 }
 
 runs=("${nodes[0]} postgres")
 for node in "${nodes[@]}"; do runs+=("$node sqlite"); done
+runs+=("${nodes[0]} deployment")
 status=0
 running=0
 for i in "${!runs[@]}"; do

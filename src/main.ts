@@ -1,10 +1,29 @@
-import { createApp } from './app.js';
+import type { App } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 
-/** Process entry: configuration → database → HTTPS server, with a graceful stop on SIGINT/SIGTERM. */
+/**
+ * Process entry: configuration → database → HTTPS server, with a graceful stop on SIGINT/SIGTERM.
+ * The signal handlers come first: as PID 1 of a container, node ignores a signal it has no handler for,
+ * so a stop during the seconds of loading and starting would wait for the runtime's SIGKILL. A stop
+ * before the server is up exits at once: nothing has been accepted yet, and migrations run in a
+ * transaction (an interrupted one is rolled back and runs again at the next start).
+ */
 async function main(): Promise<void> {
+  let app: App | null = null;
+  let stopSignal: string | null = null;
+  const stop = (signal: string) => {
+    if (stopSignal) return;
+    stopSignal = signal;
+    if (app) return void shutDown(app, signal);
+    console.error(`${signal} while starting: exiting before serving`);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
   const config = loadConfig();
-  const app = await createApp(config);
+  const { createApp } = await import('./app.js');
+  app = await createApp(config);
   const log = app.server.log;
   if (app.tls) log.info({ cert_file: app.tls.certFile, generated: app.tls.generated }, 'TLS certificate');
   await app.server.listen({ host: config.host, port: config.port });
@@ -15,22 +34,19 @@ async function main(): Promise<void> {
     );
   }
   log.info({ url: config.publicBaseUrl, database: app.services.deps.dialect }, 'Parley is serving');
+}
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping: finishing in-flight requests');
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, 'error while stopping');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+/** Stops accepting connections, lets in-flight requests and work finish, then exits (0, or 1 on an error). */
+async function shutDown(app: App, signal: string): Promise<void> {
+  const log = app.server.log;
+  log.info({ signal }, 'stopping: finishing in-flight requests');
+  try {
+    await app.close();
+    process.exit(0);
+  } catch (error) {
+    log.error({ err: error }, 'error while stopping');
+    process.exit(1);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -99,7 +99,7 @@ export function standbyParleyProcess(name: string, env: NodeJS.ProcessEnv, ca: s
     const serving = new Promise<string>((resolve, reject) => {
       let url: string | undefined;
       onLine = (line) => {
-        url ??= /^Server listening at (https:\/\/\S+)$/.exec(line.msg ?? '')?.[1];
+        url ??= /^Server listening at (https?:\/\/\S+)$/.exec(line.msg ?? '')?.[1];
         if (line.msg === 'Parley is serving' && url) resolve(url);
       };
       void exited.then(() => reject(new Error(`${name} exited (${child.exitCode}) before serving${tail()}`)));

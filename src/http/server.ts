@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { LogController } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -8,6 +7,7 @@ import { registerAuth } from './auth.js';
 import { lowercaseKeyword } from './responses.js';
 import { registerIdempotency } from './idempotency.js';
 import { redactingLogger, type LogTarget } from './log-redaction.js';
+import { requestIdOf } from './request-id.js';
 import { registerOpenApi } from './openapi.js';
 import { frameworkErrorProblem, registerErrorHandling } from './problem.js';
 import type { TlsMaterial } from './tls.js';
@@ -36,7 +36,8 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
     // left-most entry the client wrote itself (which would let it dodge the per-address sign-in limit).
     trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     bodyLimit: BODY_LIMIT_BYTES,
-    genReqId: () => randomUUID(),
+    // A client's or proxy's X-Request-Id (or traceparent) when valid, so its id reaches our logs.
+    genReqId: (raw) => requestIdOf(raw.headers),
     requestIdHeader: false,
     return503OnClosing: true,
     // GET routes would otherwise answer HEAD too, and a HEAD poll would use up the polling interval.

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
 import { Readable, Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { Agent, request } from 'undici';
@@ -259,50 +260,17 @@ describe(`transport (${ENGINE})`, () => {
     },
   );
 
-  test('logs › one JSON line per request with method, url, status, ms, reqId and workspace_id; never the token', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const own = await launchOwnServer({ level: 'info', stream });
-    const call = async (method: 'GET' | 'POST', pathname: string, token: string | null, body?: unknown) => {
-      const res = await request(`https://127.0.0.1:${own.port}${pathname}`, {
-        method,
-        dispatcher: own.agent,
-        headers: {
-          ...(token && { authorization: `Bearer ${token}` }),
-          ...(body !== undefined && { 'content-type': 'application/json' }),
-        },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
-      });
-      await res.body.dump();
-      return { status: res.statusCode, requestId: String(res.headers['x-request-id']) };
-    };
+  test('logs › one JSON line per request with method, url, status, ms, ip, reqId and workspace_id; never the token', async () => {
+    const { own, lines, call, lineFor } = await loggingServer();
     const ok = await call('GET', '/api/v1/me?verbose=1', own.token);
     const created = await call('POST', '/api/v1/actions/create-contact', own.token, { phone: '+14155550120' });
     const refused = await call('GET', '/api/v1/me', `${own.token.slice(0, -1)}x`);
-    // A request's line is written once its response has gone out, which may be just after the client has it.
-    const lineFor = async (requestId: string) => {
-      for (let attempt = 0; attempt < 100; attempt++) {
-        const matching = lines
-          .map((line) => JSON.parse(line) as Record<string, unknown>)
-          .filter((entry) => entry.reqId === requestId && entry.msg === 'request');
-        if (matching.length > 0) {
-          assert.equal(matching.length, 1, `exactly one request line for ${requestId}`);
-          return matching[0]!;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      assert.fail(`no request line for ${requestId}`);
-    };
     const okLine = await lineFor(ok.requestId);
     assert.equal(okLine.method, 'GET');
     assert.equal(okLine.url, '/api/v1/me?verbose=1');
     assert.equal(okLine.status, 200);
     assert.equal(typeof okLine.ms, 'number');
+    assert.equal(okLine.ip, '127.0.0.1');
     assert.equal(okLine.workspace_id, own.workspaceId);
     const createdLine = await lineFor(created.requestId);
     assert.deepEqual([createdLine.method, createdLine.status], ['POST', 201]);
@@ -315,4 +283,102 @@ describe(`transport (${ENGINE})`, () => {
     assert.ok(!everything.includes(own.token.slice('parley_'.length)), 'the token never reaches the log');
     assert.ok(!/bearer|authorization/i.test(everything), 'nor does the Authorization header');
   });
+
+  test("logs › a client's X-Request-Id, else its traceparent's trace id, is the request id; invalid ones are replaced", async () => {
+    const { own, call, lineFor } = await loggingServer();
+    const sent = `proxy-${randomUUID()}`;
+    const honoured = await call('GET', '/api/v1/me', own.token, undefined, { 'x-request-id': sent });
+    assert.equal(honoured.requestId, sent, 'echoed in X-Request-Id');
+    assert.equal((await lineFor(sent)).status, 200, 'and the log line carries it');
+
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const traceparent = `00-${traceId}-00f067aa0ba902b7-01`;
+    assert.equal((await call('GET', '/api/v1/me', own.token, undefined, { traceparent })).requestId, traceId);
+    const both = await call('GET', '/api/v1/me', own.token, undefined, { 'x-request-id': sent, traceparent });
+    assert.equal(both.requestId, sent, 'X-Request-Id wins over traceparent');
+
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    const invalid: Record<string, string>[] = [
+      { 'x-request-id': 'x'.repeat(201) },
+      { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` },
+      { traceparent: `ff-${traceId}-00f067aa0ba902b7-01` },
+      { traceparent: 'not a traceparent' },
+    ];
+    for (const headers of invalid) {
+      const { requestId } = await call('GET', '/api/v1/me', own.token, undefined, headers);
+      assert.match(requestId, uuid, `a fresh id for ${JSON.stringify(headers)}`);
+      await lineFor(requestId);
+    }
+    assert.equal(
+      (await call('GET', '/api/v1/me', own.token, undefined, { 'x-request-id': 'x'.repeat(200) })).requestId,
+      'x'.repeat(200),
+    );
+    // Bytes outside printable ASCII (undici refuses to send them, so a raw request does).
+    const raw = await rawTlsExchange(
+      own,
+      `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: caf\xe9\r\nConnection: close\r\n\r\n`,
+    );
+    const echoed = /^x-request-id: (.*)\r$/im.exec(raw)?.[1];
+    assert.match(echoed ?? '', uuid, `a fresh id for a non-ASCII one, got ${raw}`);
+  });
 });
+
+/** A server of the test's own whose log lines are kept, with a caller that returns each answer's X-Request-Id. */
+async function loggingServer() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const own = await launchOwnServer({ level: 'info', stream });
+  const call = async (
+    method: 'GET' | 'POST',
+    pathname: string,
+    token: string | null,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    const res = await request(`https://127.0.0.1:${own.port}${pathname}`, {
+      method,
+      dispatcher: own.agent,
+      headers: {
+        ...headers,
+        ...(token && { authorization: `Bearer ${token}` }),
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    await res.body.dump();
+    return { status: res.statusCode, requestId: String(res.headers['x-request-id']) };
+  };
+  // A request's line is written once its response has gone out, which may be just after the client has it.
+  const lineFor = async (requestId: string) => {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const matching = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((entry) => entry.reqId === requestId && entry.msg === 'request');
+      if (matching.length > 0) {
+        assert.equal(matching.length, 1, `exactly one request line for ${requestId}`);
+        return matching[0]!;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.fail(`no request line for ${requestId}`);
+  };
+  return { own, lines, call, lineFor };
+}
+
+/** Sends raw bytes (latin1) over TLS to a server of the test's own and returns its answer as latin1 text. */
+function rawTlsExchange(own: OwnServer, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = tls.connect({ port: own.port, host: '127.0.0.1', ca: own.app.tls!.cert }, () =>
+      socket.write(Buffer.from(bytes, 'latin1')),
+    );
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+  });
+}

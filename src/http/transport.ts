@@ -21,9 +21,10 @@ export function registerTransport(app: Api, config: Config): void {
   app.addHook('onResponse', async (request, reply) => {
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const workspace_id = request.principal?.workspaceId;
+    // `ip` is the client's address (behind TRUST_PROXY, the one the proxy appended to X-Forwarded-For).
     // The URL may carry a secret (an invitation link, Meta's verify token): the logger redacts it (log-redaction.ts).
     request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms, workspace_id },
+      { method: request.method, url: request.url, status: reply.statusCode, ms, ip: request.ip, workspace_id },
       'request',
     );
   });
