@@ -13,7 +13,8 @@ const runs = Number(process.env.BENCH_CLI_RUNS ?? 7);
 const output = process.env.BENCH_OUTPUT ?? 'BENCHMARKS.md';
 const root = path.join(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-cli-'));
-const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
+// reset-password prints a link to the address users open, which it must be told.
+const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PUBLIC_BASE_URL: 'https://parley.example.com' };
 
 const BIN = ['bin/parley.js'];
 const THROUGH_TSX = ['--import', 'tsx', 'src/cli/main.ts'];

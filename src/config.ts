@@ -10,6 +10,8 @@ export interface Config {
   tlsKeyFile: string | null;
   trustProxy: boolean;
   publicBaseUrl: string;
+  /** PUBLIC_BASE_URL was set: publicBaseUrl is the address users open, not the listener's HOST:PORT default. */
+  publicBaseUrlGiven: boolean;
   whatsappGraphUrl: string;
   whatsappApiVersion: string;
   whatsappAppSecret: string | null;
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tlsKeyFile,
     trustProxy: parseFlag(text('TRUST_PROXY')),
     publicBaseUrl,
+    publicBaseUrlGiven: text('PUBLIC_BASE_URL') !== null,
     whatsappGraphUrl: (text('WHATSAPP_GRAPH_URL') ?? 'https://graph.facebook.com').replace(/\/+$/, ''),
     whatsappApiVersion: apiVersion,
     whatsappAppSecret: text('WHATSAPP_APP_SECRET'),

@@ -18,10 +18,23 @@ export interface CliResult {
  * purpose: a synchronous spawn would block the in-process server the CLI's output is checked against.
  */
 export function runCli(server: TestServer, ...args: string[]): Promise<CliResult> {
+  return run(server, process.execPath, [BIN, ...args]);
+}
+
+/**
+ * Runs `parley` as a user does through npm: `npx parley …` or `npm exec parley …` (npm resolves the
+ * project's own bin), so a test sees what npm passes on to the CLI and what it keeps for itself.
+ */
+export function runThroughNpm(server: TestServer, npm: 'npx' | 'npm exec', ...args: string[]): Promise<CliResult> {
+  const [file, ...words] = npm.split(' ');
+  return run(server, file!, [...words, 'parley', ...args]);
+}
+
+function run(server: TestServer, file: string, args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     execFile(
-      process.execPath,
-      [BIN, ...args],
+      file,
+      args,
       { cwd: REPO_ROOT, env: server.env, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error === null) resolve({ code: 0, stdout, stderr });

@@ -45,7 +45,7 @@ let databases = 0;
  * A database of the test server's own on the test PostgreSQL server: test files run in parallel,
  * and each server's outbox and scheduler would otherwise pick up the others' messages and jobs.
  */
-async function ownPostgresDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function ownPostgresDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `parley_test_${process.pid}_${++databases}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   admin.on('error', () => undefined); // the cluster going away at the end of the run is not a test failure

@@ -4,6 +4,8 @@ import { sessionUserOf, type Api } from '../http/types.js';
 import { SESSION_COOKIE } from '../http/session-auth.js';
 import type { AccountService, NewSession } from './account.service.js';
 import { permissionsOf, RoleSchema } from './roles.js';
+import { DashboardSessionSchema, type DashboardSession } from './session.schema.js';
+import { PARLEY_VERSION } from '../shared/version.js';
 
 const Email = Type.String({ minLength: 3, maxLength: 254 });
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
@@ -23,21 +25,28 @@ function setSessionCookie(reply: FastifyReply, session: NewSession): void {
 
 /** Sign-in for the dashboard: first-run set-up, log in/out, the session, invitations, the team. */
 export function registerAccountRoutes(app: Api, accounts: AccountService): void {
-  app.get('/api/dashboard/session', { config: { access: 'session-optional' }, schema: { hide } }, async (request) => {
-    const user = request.sessionUser;
-    return {
-      setup_needed: user ? false : await accounts.needsSetup(),
-      user: user && {
-        id: user.userId,
-        email: user.email,
-        name: user.name,
-        role: user.role,
-        permissions: permissionsOf(user.role),
-      },
-      workspace: user && { id: user.workspaceId, name: user.workspaceName },
-      csrf_token: user?.csrfToken ?? null,
-    };
-  });
+  app.get(
+    '/api/dashboard/session',
+    { config: { access: 'session-optional' }, schema: { hide, response: { 200: DashboardSessionSchema } } },
+    async (request): Promise<DashboardSession> => {
+      const user = request.sessionUser;
+      return {
+        setup_needed: user ? false : await accounts.needsSetup(),
+        user: user
+          ? {
+              id: user.userId,
+              email: user.email,
+              name: user.name,
+              role: user.role,
+              permissions: [...permissionsOf(user.role)],
+            }
+          : null,
+        workspace: user ? { id: user.workspaceId, name: user.workspaceName } : null,
+        csrf_token: user?.csrfToken ?? null,
+        version: PARLEY_VERSION,
+      };
+    },
+  );
 
   app.post(
     '/api/dashboard/setup',

@@ -18,10 +18,14 @@ interface Problem {
   errors?: { field: string; message: string }[];
 }
 
+/** The address users open, as an operator gives it to the CLI (a proxy's, not the listener's). */
+const PUBLIC_BASE_URL = 'https://parley.example.com';
+const withBaseUrl = { ...server, env: { ...server.env, PUBLIC_BASE_URL } };
+
 /** `parley user reset-password`: the printed link's token (after the #, never sent to a server). */
 async function resetToken(email: string): Promise<{ output: ResetOutput; token: string }> {
-  const output = await cliJson<ResetOutput>(server, 'user', 'reset-password', '--email', email);
-  const [, token] = /^https:\/\/[^/]+\/reset-password#([A-Za-z0-9_-]{43})$/.exec(output.link) ?? [];
+  const output = await cliJson<ResetOutput>(withBaseUrl, 'user', 'reset-password', '--email', email);
+  const [, token] = /^https:\/\/parley\.example\.com\/reset-password#([A-Za-z0-9_-]{43})$/.exec(output.link) ?? [];
   assert.ok(token, `a link to the reset page: ${output.link}`);
   return { output, token };
 }
@@ -82,11 +86,27 @@ describe(`password reset by the CLI's link (${ENGINE})`, () => {
     assert.equal((await logInOverHttp(server, owner)).email, owner.email, 'the password is unchanged');
   });
 
+  test('reset-password › without PUBLIC_BASE_URL it refuses, naming the variable, and issues no link', async () => {
+    const owner = await ownerSession(server);
+    const refused = await runCli(server, 'user', 'reset-password', '--email', owner.email);
+    assert.deepEqual([refused.code, refused.stdout], [1, '']);
+    assert.deepEqual(stderrLines(refused), [
+      'parley: the link needs the dashboard’s address: set PUBLIC_BASE_URL to the address users open (e.g. https://parley.example.com)',
+    ]);
+    const issued = await server.app.services.deps.db
+      .selectFrom('password_resets')
+      .innerJoin('users', 'users.id', 'password_resets.user_id')
+      .select('password_resets.user_id')
+      .where('users.email', '=', owner.email)
+      .execute();
+    assert.deepEqual(issued, []);
+  });
+
   test('reset-password › an unknown email or a missing --email fails with one line and no link', async () => {
-    const unknown = await runCli(server, 'user', 'reset-password', '--email', 'nobody@example.com');
+    const unknown = await runCli(withBaseUrl, 'user', 'reset-password', '--email', 'nobody@example.com');
     assert.deepEqual([unknown.code, unknown.stdout], [1, '']);
     assert.deepEqual(stderrLines(unknown), ['parley: user not found (not_found)']);
-    const missing = await runCli(server, 'user', 'reset-password');
+    const missing = await runCli(withBaseUrl, 'user', 'reset-password');
     assert.equal(missing.code, 2);
     assert.match(stderrLines(missing)[0]!, /--email is required/);
   });

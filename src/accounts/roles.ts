@@ -18,6 +18,9 @@ export type Permission = (typeof ROLE_PERMISSIONS)[Role][number];
 /** The roles, in the order the dashboard offers them, as a request schema. */
 export const RoleSchema = Type.Union((Object.keys(ROLE_PERMISSIONS) as Role[]).map((role) => Type.Literal(role)));
 
+/** Every permission (an owner has them all), as a response schema. */
+export const PermissionSchema = Type.Union(ROLE_PERMISSIONS.owner.map((permission) => Type.Literal(permission)));
+
 /** Whether a role grants a permission. */
 export function can(role: Role, permission: Permission): boolean {
   return (ROLE_PERMISSIONS[role] as readonly Permission[]).includes(permission);

@@ -330,7 +330,7 @@ async function refuseCancel(db: Db, workspaceId: string, id: string): Promise<ne
     .executeTakeFirst();
   if (!current) throw errors.notFound('campaign', 'campaign_id');
   throw errors.conflict(`The campaign is already ${current.status}; only a scheduled or sending one can be cancelled`, {
-    status: current.status,
+    campaign_status: current.status,
   });
 }
 

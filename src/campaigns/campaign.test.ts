@@ -22,6 +22,8 @@ const MINUTE = 60_000;
 
 interface Problem {
   code: string;
+  status: number;
+  campaign_status?: string;
   errors?: { field: string; message: string }[];
 }
 
@@ -402,6 +404,9 @@ describe(`campaigns (${ENGINE})`, () => {
     const again = await cloud.ws.action<Problem>('cancel-campaign', { campaign_id: dropped.id });
     assert.equal(again.status, 409);
     assert.equal(again.body.code, 'conflict');
+    // The problem's status is the HTTP status; the campaign's own is beside it (as run_status for a flow run).
+    assert.equal(again.body.status, 409);
+    assert.equal(again.body.campaign_status, 'cancelled');
 
     server.clock.advance(1000);
     await runDue(cloud);

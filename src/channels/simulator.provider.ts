@@ -38,9 +38,16 @@ export function createSimulatorProvider(deps: { newId: () => string; statuses: (
 
   const notOnWhatsapp = (what: string) => errors.conflict(`${what} WhatsApp Cloud; this workspace uses the simulator`);
 
+  /** Said by the CLI's `templates sync` and the dashboard's Sync alike: what to do, not only what failed. */
+  const noTemplatesAtMeta = () =>
+    errors.conflict(
+      'Templates sync needs a WhatsApp Cloud number: this workspace sends through the simulator, which has no ' +
+        'templates at Meta. Connect a number (Settings → Channel, or `parley channel set --provider whatsapp-cloud`) first',
+    );
+
   /** Refuses at the first item asked for, as a channel with no templates to sync. */
   const syncTemplates = (): AsyncIterable<never> => ({
-    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(notOnWhatsapp('Templates sync from')) }),
+    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(noTemplatesAtMeta()) }),
   });
 
   return {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { createWorkspace } from '../../test/factories.js';
 import { ENGINE, startServer } from '../../test/server.js';
-import { cliJson, runCli, stderrLines, type CliResult } from '../../test/cli.js';
+import { cliJson, REPO_ROOT, runCli, runThroughNpm, stderrLines, type CliResult } from '../../test/cli.js';
 
 const server = await startServer();
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
@@ -264,4 +266,44 @@ describe(`parley CLI (${ENGINE})`, () => {
       assert.match(result.stdout, new RegExp(`^parley ${command}\\b`, 'm'));
     }
   });
+
+  test('help › `help`, `--help` and no words at all print the same usage, which names help and version', async () => {
+    const results = await Promise.all([runCli(server, 'help'), runCli(server, '--help'), runCli(server)]);
+    for (const result of results) {
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout, results[0].stdout);
+    }
+    assert.match(results[0].stdout, /^parley help \| --help$/m);
+    assert.match(results[0].stdout, /^parley version \| --version$/m);
+  });
+
+  test("version › `version`, `--version` and `-- --version` print package.json's version alone", async () => {
+    const results = await Promise.all([
+      runCli(server, 'version'),
+      runCli(server, '--version'),
+      runCli(server, '-v'),
+      runCli(server, '--', '--version'),
+    ]);
+    for (const result of results) assert.deepEqual(result, { code: 0, stdout: `${packageVersion()}\n`, stderr: '' });
+  });
+
+  test('version › through npm: the forms docs/cli.md gives reach parley; npm exec keeps a bare --version', async () => {
+    const version = `${packageVersion()}\n`;
+    const forms = await Promise.all([
+      runThroughNpm(server, 'npx', '--version'),
+      runThroughNpm(server, 'npx', 'version'),
+      runThroughNpm(server, 'npm exec', 'version'),
+      runThroughNpm(server, 'npm exec', '--', '--version'),
+    ]);
+    for (const result of forms) assert.equal(result.stdout, version, result.stderr);
+    const help = await runThroughNpm(server, 'npx', '--help');
+    assert.match(help.stdout, /^parley version \| --version$/m);
+    // Why the docs name the word: npm exec reads a --version after the command name as its own.
+    const swallowed = await runThroughNpm(server, 'npm exec', '--version');
+    assert.notEqual(swallowed.stdout, version);
+  });
 });
+
+function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}

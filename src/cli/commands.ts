@@ -4,7 +4,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { lowercaseIds } from '../http/responses.js';
 import { CreateCampaignBody, ListCampaignsBody } from '../campaigns/campaign.schema.js';
-import type { Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 import type { Services } from '../services.js';
 import type { OpenOptions } from '../db/connection.js';
 import type { Caller, Deps } from '../shared/context.js';
@@ -201,6 +201,13 @@ export const COMMANDS: Command[] = [
     options: { email: text },
     required: ['email'],
     async run({ config, services: open, options }) {
+      // The server keeps no record of the address users open, and HOST:PORT is only where it listens
+      // (127.0.0.1 behind a proxy or in a container): a link to it would not open. Asked before issuing.
+      if (!config.publicBaseUrlGiven) {
+        throw new ConfigError([
+          'the link needs the dashboard’s address: set PUBLIC_BASE_URL to the address users open (e.g. https://parley.example.com)',
+        ]);
+      }
       const services = await open();
       const reset = await services.passwords.issueReset(options.email!);
       // In the fragment: browsers never send it, so the token stays out of request logs.

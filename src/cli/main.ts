@@ -4,6 +4,7 @@ import type { Services } from '../services.js';
 import type { OpenOptions } from '../db/connection.js';
 import type { Deps } from '../shared/context.js';
 import { AppError } from '../shared/errors.js';
+import { PARLEY_VERSION } from '../shared/version.js';
 import { COMMANDS, type Command } from './commands.js';
 
 /** Thrown for a command line that does not parse; exits with 2 and the usage. */
@@ -20,13 +21,30 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } {
   throw new UsageError(`unknown command "${typed}"; commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
 }
 
+const help = () => [...COMMANDS.map(usage), 'parley help | --help', 'parley version | --version'].join('\n');
+/**
+ * Help and the version, as words and as flags. The words are for `npm exec parley version`: npm takes a
+ * `--version` or `--help` after the command name as its own (npx passes them on; docs/cli.md).
+ */
+const INFO_WORDS: Record<string, (() => string) | undefined> = {
+  help,
+  '--help': help,
+  '-h': help,
+  version: () => PARLEY_VERSION,
+  '--version': () => PARLEY_VERSION,
+  '-v': () => PARLEY_VERSION,
+};
+
 /** Runs one `parley` command: JSON on stdout; a one-line error on stderr and a non-zero exit on failure. */
-async function main(argv: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  // `npm exec parley -- --version` hands parley the `--` that told npm to stop reading options.
+  const argv = args[0] === '--' ? args.slice(1) : args;
   let services: Services | undefined;
   let deps: Deps | undefined;
   try {
-    if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
-      process.stdout.write(COMMANDS.map(usage).join('\n') + '\n');
+    const info = INFO_WORDS[argv[0] ?? 'help'];
+    if (info) {
+      process.stdout.write(info() + '\n');
       return 0;
     }
     const { command, rest } = findCommand(argv);

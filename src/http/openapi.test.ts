@@ -19,6 +19,7 @@ interface Response {
 interface Operation {
   operationId?: string;
   security?: unknown[];
+  tags?: string[];
   parameters?: { name: string; in: string }[];
   responses: Record<string, Response>;
 }
@@ -26,6 +27,7 @@ interface OpenApiDocument {
   openapi: string;
   servers: { url: string }[];
   security: Record<string, string[]>[];
+  tags: { name: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: {
     securitySchemes: Record<string, { type: string; scheme?: string }>;
@@ -138,6 +140,14 @@ describe(`OpenAPI (${ENGINE})`, () => {
         assert.ok(header, `${where}: documents the Idempotency-Key header`);
       }
     }
+  });
+
+  test('tags › every tag an operation uses is declared, with a description', async () => {
+    const doc = await fetchDocument();
+    const declared = new Map(doc.tags.map((tag) => [tag.name, tag.description ?? '']));
+    const used = new Set(operations(doc).flatMap(([, , op]) => op.tags ?? []));
+    assert.ok(used.has('Quick replies') && used.has('Workspace'));
+    for (const tag of used) assert.ok(declared.get(tag), `tag "${tag}" is declared with a description`);
   });
 
   test('Problem › the schema has the fields every error carries and lists every error code', async () => {

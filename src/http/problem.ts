@@ -24,6 +24,15 @@ export const ProblemSchema = Type.Object(
       }),
     ),
     retry_after: Type.Optional(Type.Integer({ description: 'Seconds to wait (429)' })),
+    campaign_status: Type.Optional(
+      Type.String({ description: 'The campaign’s status when cancel-campaign refuses it (409)' }),
+    ),
+    run_status: Type.Optional(
+      Type.String({ description: 'The flow run’s status when stop-flow-run finds it already ended (409)' }),
+    ),
+    enrolment_status: Type.Optional(
+      Type.String({ description: 'The enrolment’s status when stop-sequence-enrolment finds it already ended (409)' }),
+    ),
   },
   { $id: 'Problem', additionalProperties: true, description: 'An error (RFC 9457 problem details)' },
 );
@@ -34,6 +43,8 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 /** An AppError as the problem document that describes it. */
 export function problemDocument(request: FastifyRequest, error: AppError) {
   return {
+    // First, so an error's extra members can never replace the standard ones (status stays the HTTP status).
+    ...error.extra,
     type: `urn:parley:problem:${error.code}`,
     title: ERROR_CODES[error.code as keyof typeof ERROR_CODES]?.title ?? error.code,
     status: error.status,
@@ -42,7 +53,6 @@ export function problemDocument(request: FastifyRequest, error: AppError) {
     instance: request.url.split('?')[0],
     request_id: String(request.id),
     ...(error.fieldErrors.length > 0 && { errors: error.fieldErrors }),
-    ...error.extra,
   };
 }
 

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -13,8 +12,7 @@ import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js'
 import type { RestClient } from './rest-client.js';
 import { callTool } from './tool-call.js';
 import type { ToolDefinition } from './tools.js';
-
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+import { PARLEY_VERSION } from '../shared/version.js';
 
 const INSTRUCTIONS = `Parley is a WhatsApp messaging workspace: contacts with tags, approved message templates, drip sequences, chatbot flows and campaigns. Every tool acts on the one workspace of your token (get_me shows it).
 Messaging rules: free-form text (send_text_message) is only allowed within 24 hours of the contact's latest inbound message; otherwise send an APPROVED template (send_template_message). Read a conversation with list_messages before answering.
@@ -24,7 +22,7 @@ A failed call returns a problem document with a stable \`code\` and, for invalid
 /** An MCP server whose tools and resources call the REST API as one token. */
 export function createMcpServer(tools: ToolDefinition[], rest: RestClient): Server {
   const server = new Server(
-    { name: 'parley', title: 'Parley', version },
+    { name: 'parley', title: 'Parley', version: PARLEY_VERSION },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
   const byName = new Map(tools.map((definition) => [definition.tool.name, definition]));

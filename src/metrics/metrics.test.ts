@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
 import { metaError } from '../../test/graph-stand-in.js';
@@ -11,6 +13,8 @@ import type { Message } from '../messages/message.schema.js';
 import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
 
 const METRICS_TOKEN = 'metrics-test-token-0123456789';
+/** Prometheus's own checker (Debian: `apt-get install prometheus`), when this machine has it. */
+const PROMTOOL = ['/usr/bin/promtool', '/usr/local/bin/promtool'].find((file) => fs.existsSync(file));
 const MINUTE = 60_000;
 
 const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer({
@@ -96,6 +100,31 @@ describe('GET /metrics', () => {
     });
     assert.equal(response.status, 404);
     assert.equal(unconfigured.app.services.metrics, null);
+  });
+
+  test('follows Prometheus naming: only counters end in _total (what promtool check metrics refuses)', async () => {
+    const { text } = await scrape();
+    const types = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => ({ name: m[1]!, type: m[2]! }));
+    assert.ok(types.length > 20, text);
+    assert.deepEqual(
+      types.filter(({ name, type }) => name.endsWith('_total') && type !== 'counter'),
+      [],
+    );
+    // The by-type gauges the dropped `_total` ones summed are still served.
+    assert.match(text, /^# TYPE parley_nodejs_active_handles gauge$/m);
+  });
+
+  test('promtool check metrics finds nothing to say', { skip: !PROMTOOL && 'promtool is not installed' }, async () => {
+    const { text } = await scrape();
+    const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(PROMTOOL!, ['check', 'metrics']);
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('close', (code) => resolve({ code, output }));
+      child.stdin.end(text);
+    });
+    assert.deepEqual(result, { code: 0, output: '' });
   });
 
   test('counts requests per route pattern, sends per channel and outcome, and webhook deliveries', async () => {

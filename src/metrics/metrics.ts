@@ -99,6 +99,11 @@ export function createMetrics() {
   let counted = { acquires: 0, acquireSeconds: 0 };
   let countedReads = { reads: 0, waitSeconds: 0 };
   collectDefaultMetrics({ register: registry, prefix: 'parley_' });
+  // prom-client names three of its gauges `…_total`, a suffix Prometheus keeps for counters (`promtool
+  // check metrics` refuses them). Each is the sum of its `{type}`-labelled gauge, which stays.
+  for (const name of ['active_handles', 'active_requests', 'active_resources']) {
+    registry.removeSingleMetric(`parley_nodejs_${name}_total`);
+  }
 
   const signals: Signals = {
     sendFinished: (channelId, outcome) => sends.inc({ channel_id: channelId ?? 'simulator', outcome }),

@@ -287,6 +287,12 @@ describe(`template parameters (${ENGINE})`, () => {
     );
     const asArray = await refused({ template_id: coupon, variables: ['25OFF', '25%'] });
     assert.deepEqual(asArray.missing, ['header_1', 'button_0_1', 'button_1_coupon_code']);
+    // An array shorter than the body's placeholders gives its first ones: only the rest are missing.
+    const shortArray = await refused({ template_id: coupon, variables: ['25OFF'] });
+    assert.deepEqual(
+      [shortArray.code, shortArray.missing],
+      ['template_variables_mismatch', ['2', 'header_1', 'button_0_1', 'button_1_coupon_code']],
+    );
 
     const carousel = await refused({ template_id: byName(carouselTemplate.name).id, variables: ['15OFF', '15%'] });
     assert.deepEqual(

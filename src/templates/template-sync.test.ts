@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { cliJson } from '../../test/cli.js';
+import { cliJson, runCli } from '../../test/cli.js';
+import { ownerSession } from '../../test/dashboard-session.js';
 import { createWorkspace } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
 import { startWhatsappServer } from '../../test/whatsapp.js';
@@ -28,6 +29,22 @@ function metaTemplate(name: string, language: string, status: string, body: stri
 }
 
 describe(`template sync (${ENGINE})`, () => {
+  test('templates sync › on the simulator, the CLI and the dashboard say it needs a WhatsApp Cloud number', async () => {
+    const ws = await createWorkspace(server);
+    const needsCloud = /^Templates sync needs a WhatsApp Cloud number: this workspace sends through the simulator/;
+    const cli = await runCli(server, 'templates', 'sync', '--workspace', ws.workspaceId);
+    assert.equal(cli.code, 1, cli.stderr);
+    assert.match(cli.stderr.replace(/^parley: /, ''), needsCloud);
+
+    const owner = await ownerSession(server);
+    const dashboard = await owner.send<{ status: number; code: string; detail: string }>(
+      'POST',
+      '/api/dashboard/templates/sync',
+    );
+    assert.deepEqual([dashboard.status, dashboard.body.status, dashboard.body.code], [409, 409, 'conflict']);
+    assert.match(dashboard.body.detail, needsCloud);
+  });
+
   test('templates sync › pulls every page of the WABA’s templates; status webhooks update a translation', async () => {
     const ws = await createWorkspace(server);
     const { phoneNumberId, wabaId } = graph.addPhoneNumber({ accessToken: 'EAAG-sync' });

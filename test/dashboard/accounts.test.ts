@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import { REPO_ROOT } from '../cli.js';
 import { ENGINE, startServer } from '../server.js';
 import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
 
@@ -50,6 +53,22 @@ describe(`dashboard: accounts and API tokens (${ENGINE})`, () => {
     assert.ok(Number(locked.headers['retry-after']) > 0);
     server.clock.advance(61_000);
     assert.equal((await attempt(owner.password)).status, 200, 'the lock lifts');
+  });
+
+  test('the navigation’s footer shows the release, as the session endpoint gives it from package.json', async () => {
+    const owner = await createOwner(server, 'Version Shop');
+    const { page } = await newPage(server);
+    await logIn(page, owner);
+    const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const footer = page.getByRole('navigation', { name: 'Sections' }).getByText(/^Parley /);
+    assert.equal(await footer.textContent(), `Parley ${version}`);
+    const session = await page.evaluate(async () => {
+      const answer = (await (await fetch('/api/dashboard/session')).json()) as { version: string };
+      return answer.version;
+    });
+    assert.equal(session, version);
   });
 
   test('a token created in Settings works in the API until it is revoked there', async () => {

@@ -71,7 +71,9 @@ describe(`dashboard: people and passwords (${ENGINE})`, () => {
 
   test('Reset password: the CLI’s link opens a page where a new password is chosen, once', async () => {
     const owner = await ownerSession(server);
-    const { link } = await cliJson<{ link: string }>(server, 'user', 'reset-password', '--email', owner.email);
+    const atServer = { ...server, env: { ...server.env, PUBLIC_BASE_URL: server.baseUrl } };
+    const { link } = await cliJson<{ link: string }>(atServer, 'user', 'reset-password', '--email', owner.email);
+    assert.ok(link.startsWith(`${server.baseUrl}/reset-password#`), link);
     const { hash } = new URL(link);
     const { page } = await newPage(server);
     await page.goto(`/reset-password${hash}`);

@@ -1,27 +1,15 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { DashboardSession } from '../../src/accounts/session.schema';
 
+/** What GET /api/dashboard/session answers (the server's response schema). */
+export type SessionState = DashboardSession;
+export type SessionUser = NonNullable<SessionState['user']>;
 /** What a role may do beyond every user (src/accounts/roles.ts, the one table). */
-export type Permission = 'manage_team' | 'manage_workspace' | 'manage_channel' | 'revoke_any_token';
-
-export interface SessionUser {
-  id: string;
-  email: string;
-  name: string;
-  role: 'owner' | 'member';
-  permissions: Permission[];
-}
+export type Permission = SessionUser['permissions'][number];
 
 /** Whether the user's role grants a permission (the server checks it again). */
 export const can = (user: SessionUser, permission: Permission): boolean => user.permissions.includes(permission);
-
-/** What GET /api/dashboard/session answers. */
-export interface SessionState {
-  setup_needed: boolean;
-  user: SessionUser | null;
-  workspace: { id: string; name: string } | null;
-  csrf_token: string | null;
-}
 
 export interface SessionContextValue {
   session: SessionState;
@@ -35,5 +23,6 @@ export const SessionContext = createContext<SessionContextValue | null>(null);
 export function useSession() {
   const value = useContext(SessionContext);
   if (!value?.session.user || !value.session.workspace) throw new Error('useSession outside a session');
-  return { user: value.session.user, workspace: value.session.workspace, refresh: value.refresh };
+  const { user, workspace, version } = value.session;
+  return { user, workspace, version, refresh: value.refresh };
 }

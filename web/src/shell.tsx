@@ -73,7 +73,7 @@ const sections = [
 
 /** The signed-in layout: navigation (a menu on narrow screens) and the page for the path. */
 export function Shell({ url }: { url: URL }) {
-  const { user, workspace, refresh } = useSession();
+  const { user, workspace, version, refresh } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
   const unread = useUnreadConversations();
   useInboxAlerts();
@@ -136,6 +136,7 @@ export function Shell({ url }: { url: URL }) {
             </li>
           ))}
         </ul>
+        <footer class="app-version">Parley {version}</footer>
       </nav>
       <main id="main" tabIndex={-1}>
         {match(routes, url) ?? (url.pathname === '/' ? null : <NotFound />)}

@@ -1423,6 +1423,12 @@ export interface components {
       }[];
       /** @description Seconds to wait (429) */
       retry_after?: number;
+      /** @description The campaign’s status when cancel-campaign refuses it (409) */
+      campaign_status?: string;
+      /** @description The flow run’s status when stop-flow-run finds it already ended (409) */
+      run_status?: string;
+      /** @description The enrolment’s status when stop-sequence-enrolment finds it already ended (409) */
+      enrolment_status?: string;
     } & {
       [key: string]: unknown;
     };

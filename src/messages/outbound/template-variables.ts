@@ -40,7 +40,9 @@ export function templateVariableValues(slots: VariableSlot[], input: VariableFie
   const { variables } = input;
   if (Array.isArray(variables)) {
     // The array form names the body's values only, in order, as before the map existed.
-    if (variables.length !== body.length) throw mismatch('variables', slots, given, variables.length);
+    if (variables.length !== body.length) {
+      throw mismatch('variables', slots, inOrder(body, variables), variables.length);
+    }
     variables.forEach((value, i) => put('variables', body[i]!.id, value));
   } else {
     for (const [id, value] of Object.entries(variables ?? {})) {
@@ -52,7 +54,12 @@ export function templateVariableValues(slots: VariableSlot[], input: VariableFie
   if (input.button_variables !== undefined) {
     const urlSlots = slots.filter((slot) => slot.part === 'button' && slot.placeholder !== COUPON_CODE);
     if (input.button_variables.length !== urlSlots.length) {
-      throw mismatch('button_variables', urlSlots, new Map(), input.button_variables.length);
+      throw mismatch(
+        'button_variables',
+        urlSlots,
+        inOrder(urlSlots, input.button_variables),
+        input.button_variables.length,
+      );
     }
     input.button_variables.forEach((value, i) => put('button_variables', urlSlots[i]!.id, value));
   }
@@ -60,6 +67,11 @@ export function templateVariableValues(slots: VariableSlot[], input: VariableFie
   const givenCount = given.size + unknown.length;
   if (unknown.length > 0 || given.size !== slots.length) throw mismatch('variables', slots, given, givenCount, unknown);
   return given;
+}
+
+/** Values given in order, by the slot each fills: a list too short still gives its first slots (not missing). */
+function inOrder(slots: VariableSlot[], values: string[]): Map<string, string> {
+  return new Map(slots.slice(0, values.length).map((slot, i) => [slot.id, values[i]!]));
 }
 
 function mismatch(
