@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
 import type { Deps } from '../shared/context.js';
+import { groupCommit } from '../shared/group-commit.js';
 import { queuedIn, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { messageRepository, type OutboxChange } from './message.repository.js';
@@ -10,9 +11,6 @@ import type { MessageEvents } from './message.service.js';
 export interface EarlyStatuses {
   sendsRecorded(wamids: string[]): Promise<void>;
 }
-
-/** Outcomes written in one statement at most. */
-const BATCH = 200;
 
 /** What delivering one message changes on its row, and what to do once that is stored. */
 export interface Outcome {
@@ -32,8 +30,8 @@ export interface Recorded {
 /**
  * Where the outbox's send outcomes are written: each message's row, the webhook deliveries of its
  * status change and the contact's closed window in one transaction, then the dashboard told and the
- * statuses that overtook the sends applied. Outcomes are recorded together: whatever finished while
- * the last batch was written goes in the next.
+ * statuses that overtook the sends applied. Outcomes are group-committed (src/shared/group-commit.ts):
+ * whatever finished while the last batch was written goes in the next.
  */
 export function createOutcomeRecorder(
   deps: Deps,
@@ -92,15 +90,16 @@ export function createOutcomeRecorder(
       .catch((error: unknown) => log()?.error({ err: error }, 'applying early statuses failed'));
   }
 
-  return groupCommit(
-    async (entries) => {
-      await record(entries.map((entry) => entry.outcome));
-      await announce(entries.map((entry) => entry.message));
-      await applyEarlyStatuses(entries.map((entry) => entry.outcome));
-    },
-    // Their lease brings the messages back; an outcome Meta gave is then asked again (as after a crash).
-    (error) => log()?.error({ err: error }, 'recording send outcomes failed'),
-  );
+  /** Resolves once the outcome is recorded; rejects when it cannot be (its lease then brings the message back). */
+  return groupCommit<Recorded, void>(async (entries) => {
+    await record(entries.map((entry) => entry.outcome));
+    // Told after the commit, best effort: the rows are what counts, and a batch that failed here would be written again.
+    await announce(entries.map((entry) => entry.message)).catch((error: unknown) =>
+      log()?.error({ err: error }, 'announcing outbox changes failed'),
+    );
+    await applyEarlyStatuses(entries.map((entry) => entry.outcome));
+    return entries.map(() => undefined);
+  });
 
   /** Tells listeners (the dashboard) which messages' rows the outbox just changed, per workspace. */
   async function announce(messages: LeasedMessage[]): Promise<void> {
@@ -117,39 +116,4 @@ export function createOutcomeRecorder(
       );
     }
   }
-}
-
-/**
- * Group commit: entries added while a batch is being written go into the next one, so a busy
- * outbox writes few statements and a quiet one writes each outcome at once. `add` resolves once its
- * entry was written (or the write failed and was logged by `write`'s caller: the lease covers it).
- */
-function groupCommit(write: (entries: Recorded[]) => Promise<void>, onError: (error: unknown) => void) {
-  let pending: { entry: Recorded; done: () => void }[] = [];
-  let writing: Promise<void> | null = null;
-
-  async function drain(): Promise<void> {
-    while (pending.length > 0) {
-      const batch = pending.slice(0, BATCH);
-      pending = pending.slice(BATCH);
-      await write(batch.map((item) => item.entry)).catch(onError);
-      for (const item of batch) item.done();
-    }
-  }
-
-  return {
-    add(entry: Recorded): Promise<void> {
-      return new Promise((done) => {
-        pending.push({ entry, done });
-        // One tick's outcomes (sends that finished together) start the batch together.
-        writing ??= new Promise<void>((start) => setImmediate(start)).then(drain).finally(() => (writing = null));
-      });
-    },
-    get busy(): boolean {
-      return writing !== null;
-    },
-    async idle(): Promise<void> {
-      while (writing) await writing;
-    },
-  };
 }

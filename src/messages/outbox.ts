@@ -121,7 +121,7 @@ export function createOutbox(
     let sent: SendOutcome | null = null;
     try {
       sent = await sendThrough(message, channel);
-      await recorder.add({ message, outcome: outcomeOf(message, sent, channel.channelId) });
+      await recordOutcome({ message, outcome: outcomeOf(message, sent, channel.channelId) });
     } catch (error) {
       // Unexpected (a database error): the lease brings the message back later.
       log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
@@ -182,7 +182,7 @@ export function createOutbox(
     };
   }
 
-  const recorder = createOutcomeRecorder(deps, earlyStatuses, events, wakeFor, () => log);
+  const recordOutcome = createOutcomeRecorder(deps, earlyStatuses, events, wakeFor, () => log);
 
   /** Committed messages this process leased when it wrote them (queueNow), waiting for the next round. */
   let handedOff: Arrival[] = [];
@@ -219,7 +219,7 @@ export function createOutbox(
         });
         if (channel === null) {
           removed.push(
-            recorder.add({ message, outcome: settled(message, { status: 'failed', error: CHANNEL_REMOVED }) }),
+            recordOutcome({ message, outcome: settled(message, { status: 'failed', error: CHANNEL_REMOVED }) }),
           );
         } else if (channel) lanes.add({ message, channel, heldAt });
       }),
@@ -330,15 +330,13 @@ export function createOutbox(
     async stop(): Promise<void> {
       await loop.stop();
       await lanes.stop();
-      await recorder.idle();
     },
 
-    /** Resolves when no run, send or recording is in progress (tests wait for the outbox to settle). */
+    /** Resolves when no run or send (with its recording) is in progress (tests wait for the outbox to settle). */
     async idle(): Promise<void> {
-      while (loop.running || lanes.busy || recorder.busy) {
+      while (loop.running || lanes.busy) {
         await loop.idle();
         await lanes.idle();
-        await recorder.idle();
       }
     },
   };
