@@ -7,6 +7,7 @@ import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { MEDIA_ID, writeAtomically } from './media.js';
+import { checkBytesMatch } from './media-sniff.js';
 import { mediaUploadRepository, type MediaUploadRow } from './media-upload.repository.js';
 import { MEDIA_TYPES, type MediaType } from './outbound/content.js';
 import { bareMimeType, checkMimeType, checkSize, LARGEST_MEDIA_BYTES, MEDIA_LIMITS } from './outbound/media-limits.js';
@@ -63,6 +64,7 @@ export function createMediaUploadService({ db, clock, newId }: Deps, channels: C
       checkMimeType('mime_type', type, mimeType);
       const bytes = decode(input.data);
       checkSize('data', type, bytes);
+      await checkBytesMatch('data', mimeType, bytes);
       const filename = input.filename ?? `${type}-${newId()}`;
       const provider = await channels.providerOf(caller.workspaceId);
       const mediaId = await provider.uploadMedia({ bytes, mimeType, filename });
