@@ -21,8 +21,11 @@ export interface LaneOptions {
   staleAfterMs: number;
   /** Messages held in all lanes together at most: beyond it the outbox claims no more. */
   maxHeld: number;
-  /** Sends one message and records its outcome; resolves with what it says about the number. */
-  send(held: Held): Promise<SendVerdict>;
+  /**
+   * Sends one message; resolves once the channel answered, with what that says about the number and
+   * the recording of the outcome (which never rejects).
+   */
+  send(held: Held): Promise<{ verdict: SendVerdict; recorded: Promise<void> }>;
   /** Hands unsent messages back to the queue, due at `atMs`; they were never given to the channel. */
   release(messages: LeasedMessage[], atMs: number): Promise<void>;
   /** The breaker of `held`'s number opened for `pauseMs`: every process should hold off too. */
@@ -35,7 +38,10 @@ interface Lane {
   key: string;
   concurrency: number;
   waiting: Held[];
+  /** Sends the channel has not answered yet: bounded by the concurrency. */
   inFlight: number;
+  /** Sends answered whose outcome is still being recorded: held, but no longer using the channel. */
+  recording: number;
   breaker: SendBreaker;
 }
 
@@ -64,12 +70,16 @@ export function createOutboxLanes(options: LaneOptions) {
   let atMax = false;
 
   const now = () => clock.now().getTime();
-  const heldIn = (lane: Lane) => lane.waiting.length + lane.inFlight;
+  const heldIn = (lane: Lane) => lane.waiting.length + lane.inFlight + lane.recording;
   const isFull = (lane: Lane) => heldIn(lane) >= 2 * lane.concurrency;
 
   function laneOf(key: string, channel: SendingChannel): Lane {
     let lane = lanes.get(key);
-    if (!lane) lanes.set(key, (lane = { key, concurrency: 1, waiting: [], inFlight: 0, breaker: createSendBreaker() }));
+    if (!lane)
+      lanes.set(
+        key,
+        (lane = { key, concurrency: 1, waiting: [], inFlight: 0, recording: 0, breaker: createSendBreaker() }),
+      );
     const pace = channel.provider.pace;
     lane.concurrency = pace ? Math.max(1, Math.min(MAX_CONCURRENCY, Math.ceil(pace.perSecond))) : MAX_CONCURRENCY;
     return lane;
@@ -97,6 +107,7 @@ export function createOutboxLanes(options: LaneOptions) {
   }
 
   async function sendOne(lane: Lane, held: Held): Promise<void> {
+    let recorded: Promise<void> | undefined;
     try {
       const { pace } = held.channel.provider;
       if (pace) await pacer.take(pace.key, pace.perSecond);
@@ -109,12 +120,21 @@ export function createOutboxLanes(options: LaneOptions) {
       // A message held this long may be claimed by another process once its lease ends: sending it
       // here too could send it twice. Its lease brings it back.
       if (now() - held.heldAt > options.staleAfterMs) return;
-      const pause = lane.breaker.record(await options.send(held), now());
+      const sent = await options.send(held);
+      recorded = sent.recorded;
+      const pause = lane.breaker.record(sent.verdict, now());
       if (pause !== null) await pauseLane(lane, held, pause);
     } finally {
+      // The channel has answered: its slot is free while the outcome is written.
       lane.inFlight -= 1;
-      afterSend(lane);
+      if (recorded !== undefined) lane.recording += 1;
+      pump(lane);
     }
+    if (recorded !== undefined) {
+      await recorded;
+      lane.recording -= 1;
+    }
+    afterSend(lane);
   }
 
   /** The breaker opened: the lane's waiting messages go back to the queue until the pause ends. */

@@ -114,19 +114,26 @@ export function createOutbox(
   }
 
   /**
-   * Sends one held message (its slot is taken) and hands its outcome to the recorder; resolves once
-   * it is recorded, with what the send says about the number.
+   * Sends one held message (its slot is taken); resolves once the channel answered, with what that
+   * says about the number and the recording of the outcome.
    */
-  async function deliver({ message, channel }: Held): Promise<SendVerdict> {
+  async function deliver({ message, channel }: Held): Promise<{ verdict: SendVerdict; recorded: Promise<void> }> {
     let sent: SendOutcome | null = null;
     try {
       sent = await sendThrough(message, channel);
-      await recordOutcome({ message, outcome: outcomeOf(message, sent, channel.channelId) });
     } catch (error) {
-      // Unexpected (a database error): the lease brings the message back later.
-      log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
+      failed(message, error);
+      return { verdict: 'neutral', recorded: Promise.resolve() };
     }
-    return verdictOf(sent);
+    const recorded = recordOutcome({ message, outcome: outcomeOf(message, sent, channel.channelId) }).catch(
+      (error: unknown) => failed(message, error),
+    );
+    return { verdict: verdictOf(sent), recorded };
+  }
+
+  /** Unexpected (a database error): the lease brings the message back later. */
+  function failed(message: LeasedMessage, error: unknown): void {
+    log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
   }
 
   async function sendThrough(message: LeasedMessage, { provider, channelId }: SendingChannel): Promise<SendOutcome> {
@@ -189,7 +196,7 @@ export function createOutbox(
 
   /**
    * Puts the handed-off messages on their lanes, else claims due ones for the lanes with room; true
-   * when more may be due (after a hand-off, or a full batch). Sending happens on the lanes: a round
+   * when more may be due and can be taken (after a hand-off, or a full batch while no lane is full). Sending happens on the lanes: a round
    * never waits for a send, so one number's slow sends hold back no other number's.
    */
   async function round(): Promise<boolean> {
@@ -203,7 +210,9 @@ export function createOutbox(
     const claimed = await claimDue(lanes.skipped());
     const heldAt = clock.now().getTime();
     await dispatch(claimed.map((message) => ({ message, heldAt })));
-    return claimed.length === BATCH;
+    // Claiming again at once pays only while no lane is full: a claim that must skip a full lane
+    // scans past its backlog. A full lane wakes the loop when it has room; the poll finds the others.
+    return claimed.length === BATCH && lanes.skipped().length === 0;
   }
 
   /** Finds each message's channel and puts it on that number's lane; a removed channel fails it. */
@@ -212,11 +221,7 @@ export function createOutbox(
     const removed: Promise<void>[] = [];
     await Promise.all(
       arrivals.map(async ({ message, heldAt }) => {
-        const channel = await channelOf(message).catch((error: unknown) => {
-          // Unexpected (a database error): the lease brings the message back later.
-          log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
-          return undefined;
-        });
+        const channel = await channelOf(message).catch((error: unknown) => failed(message, error));
         if (channel === null) {
           removed.push(
             recordOutcome({ message, outcome: settled(message, { status: 'failed', error: CHANNEL_REMOVED }) }),
