@@ -69,8 +69,17 @@ export interface GraphStandIn {
    * answering mid-request, until `release()`. Other requests are answered as usual.
    */
   holdMessagesAfter(count: number): void;
+  /**
+   * Holds every message send of one number from now on (a number whose requests hang at Meta), until
+   * `release()`; other numbers' sends are answered as usual.
+   */
+  holdNumber(phoneNumberId: string): void;
   /** The message sends held so far, in arrival order (one whose client went away stays listed). */
   held: RecordedRequest[];
+  /** The held sends whose client is still waiting for the answer. */
+  heldOpen(): RecordedRequest[];
+  /** The message sends answered with a message id (`messages[0].id`): what Meta accepted, in order. */
+  accepted: RecordedRequest[];
   /** Stops holding: held sends whose client is still connected get their normal answer. */
   release(): void;
   /**
@@ -126,7 +135,12 @@ interface State {
   media: Map<string, StandInMedia>;
   /** Message sends still to answer before holding starts; null when not holding. */
   hold: { answerFirst: number } | null;
+  /** Numbers whose every message send is held. */
+  heldNumbers: Set<string>;
   held: RecordedRequest[];
+  /** Held sends whose client went away before an answer. */
+  abandoned: Set<RecordedRequest>;
+  accepted: RecordedRequest[];
   /** Resumes each held request (it answers, unless its client has gone). */
   heldResumers: (() => void)[];
   reportStatus: ((body: object) => Promise<boolean>) | null;
@@ -166,12 +180,16 @@ export async function startGraphStandIn(options: { apiVersion: string; accessTok
     submitted: new Map(),
     media: new Map(),
     hold: null,
+    heldNumbers: new Set(),
     held: [],
+    abandoned: new Set(),
+    accepted: [],
     heldResumers: [],
     reportStatus: null,
   };
   const release = () => {
     state.hold = null;
+    state.heldNumbers.clear();
     for (const resume of state.heldResumers.splice(0)) resume();
   };
   const server = http.createServer((req, res) => {
@@ -206,7 +224,10 @@ export async function startGraphStandIn(options: { apiVersion: string; accessTok
     holdMessagesAfter: (count) => {
       state.hold = { answerFirst: count };
     },
+    holdNumber: (phoneNumberId) => state.heldNumbers.add(phoneNumberId),
     held: state.held,
+    heldOpen: () => state.held.filter((request) => !state.abandoned.has(request)),
+    accepted: state.accepted,
     release,
     reportStatuses: (deliver) => {
       state.reportStatus = deliver;
@@ -264,7 +285,10 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
   state.requests.push(recorded);
   if (mustHold(state, req)) {
     let clientGone = false;
-    res.on('close', () => (clientGone = true));
+    res.on('close', () => {
+      clientGone = !res.writableEnded;
+      if (clientGone) state.abandoned.add(recorded);
+    });
     state.held.push(recorded);
     await new Promise<void>((resume) => state.heldResumers.push(resume));
     if (clientGone && !state.reportStatus) return;
@@ -280,7 +304,7 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
   const [version, objectId, edge, ...rest] = url.pathname.split('/').slice(1);
   const known = version === state.apiVersion && objectId && rest.length === 0;
   const readable = known && mayRead(state, token, state.numbers.get(objectId)?.wabaId ?? objectId);
-  if (known && req.method === 'POST' && edge === 'messages') return sendMessage(state, res, body, objectId);
+  if (known && req.method === 'POST' && edge === 'messages') return sendMessage(state, res, recorded, objectId);
   if (known && req.method === 'POST' && edge === 'media' && state.numbers.has(objectId)) {
     return uploadMedia(state, res, body as UploadForm | undefined);
   }
@@ -307,7 +331,10 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
 
 /** Counts a message send against the answers left before holding; true when this one is to be held. */
 function mustHold(state: State, req: http.IncomingMessage): boolean {
-  if (!state.hold || req.method !== 'POST' || !/^\/[^/?]+\/[^/?]+\/messages(\?|$)/.test(req.url ?? '')) return false;
+  const send = /^\/[^/?]+\/([^/?]+)\/messages(\?|$)/.exec(req.url ?? '');
+  if (req.method !== 'POST' || !send) return false;
+  if (state.heldNumbers.has(send[1]!)) return true;
+  if (!state.hold) return false;
   if (state.hold.answerFirst <= 0) return true;
   state.hold.answerFirst -= 1;
   return false;
@@ -322,8 +349,8 @@ function takeScriptedFailure(state: State): ScriptedResponse | undefined {
 }
 
 /** Checks what Meta itself checks first, so a malformed payload fails here as it would in production. */
-function sendMessage(state: State, res: http.ServerResponse, body: unknown, phoneNumberId: string): void {
-  const message = (body ?? {}) as Record<string, unknown>;
+function sendMessage(state: State, res: http.ServerResponse, request: RecordedRequest, phoneNumberId: string): void {
+  const message = (request.body ?? {}) as Record<string, unknown>;
   if (message.messaging_product !== 'whatsapp') {
     return send(res, 400, metaError(100, 'The parameter messaging_product is required.'));
   }
@@ -339,6 +366,7 @@ function sendMessage(state: State, res: http.ServerResponse, body: unknown, phon
     return send(res, 400, metaError(100, 'Invalid parameter', `Param ${String(type)} must be a JSON object`));
   }
   const wamid = newWamid();
+  state.accepted.push(request);
   send(res, 200, {
     messaging_product: 'whatsapp',
     contacts: [{ input: to, wa_id: to.replace(/\D/g, '') }],

@@ -11,6 +11,7 @@ import type { Api } from './types.js';
 export function registerTransport(app: Api, config: Config): void {
   acceptJsonOnly(app);
   refuseUnstorableUrlText(app);
+  noSniffing(app);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
     // The health check is exempt: orchestrators probe the container directly, not through the proxy.
@@ -115,5 +116,15 @@ function discardRestOfBody(body: IncomingMessage): Promise<void> {
     const timer = setTimeout(done, MAX_DISCARD_MS);
     body.on('data', count).once('end', done).once('close', done).once('error', done);
     body.resume();
+  });
+}
+
+/**
+ * Every answer is read as the type it declares: a browser never guesses another (a stored file or a
+ * JSON string shown as HTML). Routes serving files set the same header with their own.
+ */
+function noSniffing(app: Api): void {
+  app.addHook('onRequest', async (_request, reply) => {
+    void reply.header('x-content-type-options', 'nosniff');
   });
 }

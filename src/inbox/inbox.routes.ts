@@ -117,7 +117,8 @@ export function registerInboxRoutes(
       const inline = INLINE_TYPES.test(file.mime_type);
       return reply
         .headers({
-          'content-type': inline ? file.mime_type : 'application/octet-stream',
+          // The stored type always (nosniff: the browser believes it); what it may not show inline downloads.
+          'content-type': file.mime_type,
           'content-length': String(file.size),
           'content-disposition': inline ? 'inline' : `attachment; filename="${file.media_id}"`,
           'content-security-policy': "default-src 'none'; sandbox",

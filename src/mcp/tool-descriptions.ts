@@ -59,7 +59,7 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
   markAsRead:
     'Tells a contact their message (`message_id`, one they sent) was read: WhatsApp shows blue ticks on it and every earlier message. With `typing_indicator` true the contact also sees that a reply is being typed (until it is sent, or 25 seconds): use it just before a reply that takes a moment.',
   uploadMedia:
-    "Uploads a file (base64 `data` with its `mime_type`) for send_media_message, which then takes the answered `media_id`. WhatsApp's limits are checked first: image jpeg/png ≤ 5 MB, video mp4/3gpp ≤ 16 MB, audio ≤ 16 MB, document (pdf, text, Office) ≤ 100 MB, sticker webp ≤ 100 KB (animated 500 KB). Prefer send_media_message with a public `media_url` when the file is already online.",
+    "Uploads a file (base64 `data` with its `mime_type`) for send_media_message, which then takes the answered `media_id`. WhatsApp's limits are checked first, and the bytes must be of the declared `mime_type` (else a 422 media_type_mismatch): image jpeg/png ≤ 5 MB, video mp4/3gpp ≤ 16 MB, audio ≤ 16 MB, document (pdf, text, Office) ≤ 100 MB, sticker webp ≤ 100 KB (animated 500 KB). Prefer send_media_message with a public `media_url` when the file is already online.",
   sendMediaMessage:
     "Sends an image, video, audio, document or sticker to a contact (by contact_id or phone): give `type` and either `media_url` (a public https URL) or `media_id` from upload_media; `caption` for image/video/document, `filename` for documents. Like send_text_message, only within the 24-hour customer service window. `reply_to_message_id` quotes one of the contact's messages.",
   sendInteractiveMessage:

@@ -8,6 +8,7 @@ import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { mediaFileRepository } from '../media/media-file.repository.js';
 import { mediaKey, type MediaStore } from '../media/media.store.js';
 import { MEDIA_ID } from './media-ref.js';
+import { checkBytesMatch } from './media-sniff.js';
 import { mediaUploadRepository, type MediaUploadRow } from './media-upload.repository.js';
 import { MEDIA_TYPES, type MediaType } from './outbound/content.js';
 import { bareMimeType, checkMimeType, checkSize, LARGEST_MEDIA_BYTES, MEDIA_LIMITS } from './outbound/media-limits.js';
@@ -64,6 +65,7 @@ export function createMediaUploadService({ db, clock, newId }: Deps, channels: C
       checkMimeType('mime_type', type, mimeType);
       const bytes = decode(input.data);
       checkSize('data', type, bytes);
+      await checkBytesMatch('data', mimeType, bytes);
       const filename = input.filename ?? `${type}-${newId()}`;
       const provider = await channels.providerOf(caller.workspaceId);
       const mediaId = await provider.uploadMedia({ bytes, mimeType, filename });

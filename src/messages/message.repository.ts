@@ -162,6 +162,21 @@ export function messageRepository(db: Kysely<Database>) {
         FROM ${v} WHERE m.id = v.id`.execute(db);
     },
 
+    /**
+     * Hands claimed messages back to the queue, due at `at`, with the claim's attempt given back: the
+     * outbox never gave them to the channel. One a status webhook settled meanwhile stays settled.
+     */
+    async releaseClaims(ids: string[], at: string): Promise<void> {
+      for (let i = 0; i < ids.length; i += 500) {
+        await db
+          .updateTable('messages')
+          .set((eb) => ({ next_attempt_at: at, attempts: eb('attempts', '-', 1) }))
+          .where('id', 'in', ids.slice(i, i + 500))
+          .where('next_attempt_at', 'is not', null)
+          .execute();
+      }
+    },
+
     async applyStatusChange(id: string, change: StatusChangeRow, at: string): Promise<void> {
       const { error, ...rest } = change;
       await db

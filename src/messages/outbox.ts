@@ -1,15 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import type { ChannelService, SendingChannel } from '../channels/channel.service.js';
 import type { SendError, SendOutcome } from '../channels/provider.js';
-import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
 import type { Deps } from '../shared/context.js';
-import { noteHandOff, queuedIn, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
+import { noteHandOff, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { createWakeLoop } from '../shared/wake-loop.js';
-import { messageRepository, type MessageError, type OutboxChange } from './message.repository.js';
+import { messageRepository, type MessageError } from './message.repository.js';
 import type { MessageEvents } from './message.service.js';
 import { storedContent } from './outbound/content.js';
 import { queueOutbound, type OutboundRow } from './outbound/queue.js';
+import { createOutboxLanes, type Held } from './outbox-lanes.js';
+import { createOutcomeRecorder, type EarlyStatuses, type Outcome } from './outbox-record.js';
+import { verdictOf, type SendVerdict } from './send-breaker.js';
 import { createSendPacer, THROTTLED_PAUSE_MS } from './throughput.js';
 
 const BATCH = 200;
@@ -19,18 +22,28 @@ const BASE_BACKOFF_MS = 1_000;
 const MAX_ATTEMPTS = 10;
 /** Retries due later are found by this poll; new messages wake the outbox at once. */
 const POLL_MS = 1_000;
-const CONCURRENCY = 32;
-
-/** What delivering one message changes on its row, and what to do once that is stored. */
-interface Outcome {
-  change: OutboxChange;
-  /** A settled message's new status, announced to webhook subscribers with the change. */
-  statusChange?: StatusChange;
-  /** The channel said the contact's customer service window is closed. */
-  closesWindowOf?: { workspaceId: string; contactId: string };
-}
+/** Claimed messages this process holds in its lanes at most (waiting or in flight). */
+const MAX_HELD = 2_000;
 
 type ChannelCache = (message: LeasedMessage) => Promise<SendingChannel | null>;
+
+/** A leased message reaching this process's outbox (claimed, or handed off) at `heldAt` (clock ms). */
+interface Arrival {
+  message: LeasedMessage;
+  heldAt: number;
+}
+
+/**
+ * The lane of a message as SQL computes it (outbox-lanes.ts, laneKey, is the same rule): the channel
+ * it names, else the contact's conversation channel, else the workspace's default, else its built-in
+ * simulator. Claims use it to skip lanes that are full or paused.
+ */
+const laneKeySql = sql<string>`coalesce(
+  cast(messages.channel_id as text),
+  (select cast(contacts.conversation_channel_id as text) from contacts where contacts.id = messages.contact_id),
+  (select cast(channels.id as text) from channels
+    where channels.workspace_id = messages.workspace_id and channels.is_default = 1),
+  'simulator ' || cast(messages.workspace_id as text))`;
 
 /** A message queued on a channel the workspace has since removed: it must not go out from another number. */
 const CHANNEL_REMOVED: MessageError = {
@@ -42,17 +55,14 @@ const CHANNEL_REMOVED: MessageError = {
 /** How long a send whose outcome is unknown waits for the channel's status before it is sent again. */
 export const DEFAULT_GRACE_MS = 15 * 60_000;
 
-/** Statuses that overtook their sends: kept by the status path (statuses.ts), applied once the sends are recorded. */
-export interface EarlyStatuses {
-  sendsRecorded(wamids: string[]): Promise<void>;
-}
-
 /**
  * The durable outbox: a send is committed (status queued, next_attempt_at set) before any network
  * call; this worker claims due messages with a lease, paces them, sends each through its workspace's
  * channel provider and records the outcome the provider classified: sent, failed, retried later with
  * backoff — or, when the outcome is unknown (a crash or a lost answer mid-send), left for the grace
  * period, in which a status webhook naming the message settles it (Meta has no idempotency key).
+ * Each number sends on a lane of its own (outbox-lanes.ts): a number that hangs or fails, paused by
+ * its circuit breaker, never holds back another.
  */
 export function createOutbox(
   deps: Deps,
@@ -63,7 +73,7 @@ export function createOutbox(
   /** Wakes the workers a committed transaction queued work for (the webhook deliveries of status changes). */
   wakeFor: (work: QueuedWork) => void = () => undefined,
 ) {
-  const { db, dialect, clock } = deps;
+  const { db, clock } = deps;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const pacer = createSendPacer(deps);
   let log: FastifyBaseLogger | undefined;
@@ -77,20 +87,17 @@ export function createOutbox(
   /**
    * Claims the due messages in one statement: moving next_attempt_at past now is the lease, and
    * the `<= now` condition makes it exclusive (a message another process claimed is no longer due).
+   * Messages of the `skipped` lanes (numbers full or paused here) stay for later or another process.
    */
-  async function claimDue(): Promise<LeasedMessage[]> {
+  async function claimDue(skipped: string[]): Promise<LeasedMessage[]> {
     const now = toStoredTimestamp(clock.now());
     const lease = leaseFromNow();
-    const due = db
-      .selectFrom('messages')
-      .select('id')
-      .where('next_attempt_at', '<=', now)
-      .orderBy('next_attempt_at')
-      .limit(BATCH);
+    let due = db.selectFrom('messages').select('id').where('next_attempt_at', '<=', now);
+    if (skipped.length > 0) due = due.where(laneKeySql, 'not in', skipped);
     const claimed = await db
       .updateTable('messages')
       .set((eb) => ({ next_attempt_at: lease, attempts: eb('attempts', '+', 1) }))
-      .where('id', 'in', due)
+      .where('id', 'in', due.orderBy('next_attempt_at').limit(BATCH))
       .where('next_attempt_at', '<=', now)
       .returning(['id', 'workspace_id', 'contact_id', 'type', 'content', 'attempts', 'channel_id'])
       // The recipient's number and conversation channel come back with the claim: fewer round trips per batch.
@@ -106,11 +113,30 @@ export function createOutbox(
     return claimed.map((m) => ({ ...m, phone: m.phone!, conversation_channel_id: m.conversation_channel_id ?? null }));
   }
 
-  async function deliver(message: LeasedMessage, channelOf: ChannelCache): Promise<Outcome> {
-    const channel = await channelOf(message);
-    if (!channel) return settled(message, { status: 'failed', error: CHANNEL_REMOVED });
-    const { provider, channelId } = channel;
-    if (provider.pace) await pacer.take(provider.pace.key, provider.pace.perSecond);
+  /**
+   * Sends one held message (its slot is taken); resolves once the channel answered, with what that
+   * says about the number and the recording of the outcome.
+   */
+  async function deliver({ message, channel }: Held): Promise<{ verdict: SendVerdict; recorded: Promise<void> }> {
+    let sent: SendOutcome | null = null;
+    try {
+      sent = await sendThrough(message, channel);
+    } catch (error) {
+      failed(message, error);
+      return { verdict: 'neutral', recorded: Promise.resolve() };
+    }
+    const recorded = recordOutcome({ message, outcome: outcomeOf(message, sent, channel.channelId) }).catch(
+      (error: unknown) => failed(message, error),
+    );
+    return { verdict: verdictOf(sent), recorded };
+  }
+
+  /** Unexpected (a database error): the lease brings the message back later. */
+  function failed(message: LeasedMessage, error: unknown): void {
+    log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
+  }
+
+  async function sendThrough(message: LeasedMessage, { provider, channelId }: SendingChannel): Promise<SendOutcome> {
     const content = storedContent(message.type, message.content);
     const sent = await provider.send({ messageId: message.id, to: message.phone, message: content });
     if (sent.outcome === 'retry' && sent.throttled && provider.pace) {
@@ -120,7 +146,7 @@ export function createOutbox(
         .catch((error: unknown) => log?.error({ err: error }, 'pausing a throttled number failed'));
     }
     deps.signals?.sendFinished(channelId, sent.outcome);
-    return outcomeOf(message, sent, channelId);
+    return sent;
   }
 
   function outcomeOf(message: LeasedMessage, sent: SendOutcome, channelId: string | null): Outcome {
@@ -163,88 +189,47 @@ export function createOutbox(
     };
   }
 
-  /**
-   * Records a chunk's outcomes in one statement (one commit, not one per message), with the webhook
-   * deliveries of their status changes (one more statement, which finds no subscriber for most workspaces).
-   */
-  async function record(outcomes: Outcome[]): Promise<void> {
-    if (outcomes.length === 0) return;
-    const queued = await db.transaction().execute(async (trx) => {
-      await messageRepository(trx).applyOutboxChanges(
-        dialect,
-        outcomes.map((outcome) => outcome.change),
-      );
-      await emitStatusChanges(
-        trx,
-        deps,
-        outcomes.flatMap((outcome) => outcome.statusChange ?? []),
-      );
-      await closeWindows(
-        trx,
-        outcomes.flatMap((outcome) => outcome.closesWindowOf ?? []),
-      );
-      return queuedIn(trx);
-    });
-    wakeFor(queued);
-  }
-
-  /** Marks the contacts' windows closed as the channel said (before their 24 hours seemed up). */
-  async function closeWindows(trx: Deps['db'], contacts: { workspaceId: string; contactId: string }[]) {
-    const at = toStoredTimestamp(clock.now());
-    for (const { workspaceId, contactId } of contacts) {
-      await trx
-        .updateTable('contacts')
-        .set({ window_closed_at: at })
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', contactId)
-        .execute();
-    }
-  }
-
-  /** Statuses that overtook these recorded sends are applied now (one look per round, not per chunk). */
-  async function applyEarlyStatuses(outcomes: Outcome[]): Promise<void> {
-    const wamids = outcomes.flatMap((outcome) => outcome.change.provider_message_id ?? []);
-    if (wamids.length === 0) return;
-    await earlyStatuses()
-      .sendsRecorded(wamids)
-      .catch((error: unknown) => log?.error({ err: error }, 'applying early statuses failed'));
-  }
+  const recordOutcome = createOutcomeRecorder(deps, earlyStatuses, events, wakeFor, () => log);
 
   /** Committed messages this process leased when it wrote them (queueNow), waiting for the next round. */
-  const handedOff: { message: LeasedMessage; handedAt: number }[] = [];
+  let handedOff: Arrival[] = [];
 
   /**
-   * The next hand-offs, oldest first. One whose lease has run half its time (a long queue behind a
-   * slow rate tier) is left to its lease: once that expires any process claims it, and sending it
-   * here as well could send it twice.
-   */
-  function nextHandOffs(): LeasedMessage[] {
-    const fresh = clock.now().getTime() - graceMs / 2;
-    return handedOff
-      .splice(0, BATCH)
-      .filter((entry) => entry.handedAt > fresh)
-      .map((entry) => entry.message);
-  }
-
-  /**
-   * Sends the handed-off messages, else one batch of due ones; true when more may be due (after a
-   * hand-off, or a full batch).
+   * Puts the handed-off messages on their lanes, else claims due ones for the lanes with room; true
+   * when more may be due and can be taken (after a hand-off, or a full batch while no lane is full). Sending happens on the lanes: a round
+   * never waits for a send, so one number's slow sends hold back no other number's.
    */
   async function round(): Promise<boolean> {
-    const handOffs = nextHandOffs();
-    const claimed = handOffs.length > 0 ? handOffs : await claimDue();
-    const channelOf = channelCache();
-    const recorded: Outcome[] = [];
-    for (let i = 0; i < claimed.length; i += CONCURRENCY) {
-      const chunk = claimed.slice(i, i + CONCURRENCY);
-      const outcomes = await Promise.all(chunk.map((message) => deliverSafely(message, channelOf)));
-      const delivered = outcomes.filter((outcome): outcome is Outcome => outcome !== null);
-      await record(delivered);
-      recorded.push(...delivered);
-      await announce(chunk.filter((_, j) => outcomes[j] !== null));
+    if (handedOff.length > 0) {
+      const handOffs = handedOff;
+      handedOff = [];
+      await dispatch(handOffs);
+      return true;
     }
-    await applyEarlyStatuses(recorded);
-    return handOffs.length > 0 || handedOff.length > 0 || claimed.length === BATCH;
+    if (!lanes.haveRoom()) return false;
+    const claimed = await claimDue(lanes.skipped());
+    const heldAt = clock.now().getTime();
+    await dispatch(claimed.map((message) => ({ message, heldAt })));
+    // Claiming again at once pays only while no lane is full: a claim that must skip a full lane
+    // scans past its backlog. A full lane wakes the loop when it has room; the poll finds the others.
+    return claimed.length === BATCH && lanes.skipped().length === 0;
+  }
+
+  /** Finds each message's channel and puts it on that number's lane; a removed channel fails it. */
+  async function dispatch(arrivals: Arrival[]): Promise<void> {
+    const channelOf = channelCache();
+    const removed: Promise<void>[] = [];
+    await Promise.all(
+      arrivals.map(async ({ message, heldAt }) => {
+        const channel = await channelOf(message).catch((error: unknown) => failed(message, error));
+        if (channel === null) {
+          removed.push(
+            recordOutcome({ message, outcome: settled(message, { status: 'failed', error: CHANNEL_REMOVED }) }),
+          );
+        } else if (channel) lanes.add({ message, channel, heldAt });
+      }),
+    );
+    await Promise.all(removed);
   }
 
   const loop = createWakeLoop({
@@ -253,20 +238,42 @@ export function createOutbox(
     onError: (error) => log?.error({ err: error }, 'outbox run failed'),
   });
 
-  /** Tells listeners (the dashboard) which messages' rows the outbox just changed, per workspace. */
-  async function announce(messages: LeasedMessage[]): Promise<void> {
-    const byWorkspace = new Map<string, LeasedMessage[]>();
-    for (const message of messages) {
-      const group = byWorkspace.get(message.workspace_id);
-      if (group) group.push(message);
-      else byWorkspace.set(message.workspace_id, [message]);
-    }
-    for (const [workspaceId, changed] of byWorkspace) {
-      await events.publish(
-        workspaceId,
-        changed.map((message) => ({ type: 'status', contact_id: message.contact_id, message_id: message.id })),
-      );
-    }
+  const lanes = createOutboxLanes({
+    clock,
+    pacer,
+    staleAfterMs: graceMs / 2,
+    maxHeld: MAX_HELD,
+    send: deliver,
+    release,
+    paused: pauseNumber,
+    onRoom: () => loop.wake(),
+  });
+
+  /**
+   * Hands claimed messages that were never given to the channel back to the queue, due at `atMs`
+   * (the claim's attempt is given back too). If this fails, their lease brings them back.
+   */
+  async function release(messages: LeasedMessage[], atMs: number): Promise<void> {
+    await messageRepository(db)
+      .releaseClaims(
+        messages.map((message) => message.id),
+        toStoredTimestamp(new Date(atMs)),
+      )
+      .catch((error: unknown) => log?.error({ err: error }, 'handing messages back to the outbox failed'));
+  }
+
+  /** A number in trouble pauses in every process: its next send slot moves past the pause (throughput.ts). */
+  async function pauseNumber({ message, channel }: Held, pauseMs: number): Promise<void> {
+    log?.warn(
+      { channel_id: channel.channelId, workspace_id: message.workspace_id, pause_ms: pauseMs },
+      'number paused: its sends time out or fail on the channel side',
+    );
+    deps.signals?.numberPaused(channel.channelId);
+    const { pace } = channel.provider;
+    if (!pace) return;
+    await pacer
+      .slowDown(pace.key, pauseMs)
+      .catch((error: unknown) => log?.error({ err: error }, 'pausing a number in trouble failed'));
   }
 
   /** A message's channel and provider, read (and its token decrypted) once per batch rather than per message. */
@@ -280,16 +287,6 @@ export function createOutbox(
       }
       return channel;
     };
-  }
-
-  async function deliverSafely(message: LeasedMessage, channelOf: ChannelCache): Promise<Outcome | null> {
-    try {
-      return await deliver(message, channelOf);
-    } catch (error) {
-      // Unexpected (a database error): the lease brings the message back later.
-      log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
-      return null;
-    }
   }
 
   return {
@@ -319,24 +316,34 @@ export function createOutbox(
 
     /** Sends committed hand-offs (see queueNow). */
     send(messages: readonly LeasedMessage[]): void {
-      const handedAt = clock.now().getTime();
-      for (const message of messages) handedOff.push({ message, handedAt });
+      const heldAt = clock.now().getTime();
+      for (const message of messages) handedOff.push({ message, heldAt });
       loop.wake();
     },
 
     /** Starts delivering (the server does; CLI commands only queue). */
     start(logger: FastifyBaseLogger): void {
       log = logger;
+      lanes.start();
       loop.start();
     },
 
-    /** Waits for the messages in flight; queued ones stay queued for the next start. */
+    /**
+     * Waits for the messages in flight and for their outcomes to be recorded; claimed messages not yet
+     * sent go back to the queue, for another process or the next start.
+     */
     async stop(): Promise<void> {
       await loop.stop();
+      await lanes.stop();
     },
 
-    /** Resolves when no run is in progress (tests wait for the outbox to settle). */
-    idle: loop.idle,
+    /** Resolves when no run or send (with its recording) is in progress (tests wait for the outbox to settle). */
+    async idle(): Promise<void> {
+      while (loop.running || lanes.busy) {
+        await loop.idle();
+        await lanes.idle();
+      }
+    },
   };
 }
 

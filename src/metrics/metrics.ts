@@ -33,6 +33,12 @@ export function createMetrics() {
     labelNames: ['channel_id', 'outcome'] as const,
     registers,
   });
+  const pauses = new Counter({
+    name: 'parley_outbox_number_pauses_total',
+    help: 'Times the outbox paused a number whose sends timed out or met server errors (its circuit breaker opened)',
+    labelNames: ['channel_id'] as const,
+    registers,
+  });
   const deliveries = new Counter({
     name: 'parley_webhook_deliveries_total',
     help: 'Outgoing-webhook delivery attempts, by result (delivered, retry, failed)',
@@ -107,6 +113,7 @@ export function createMetrics() {
 
   const signals: Signals = {
     sendFinished: (channelId, outcome) => sends.inc({ channel_id: channelId ?? 'simulator', outcome }),
+    numberPaused: (channelId) => pauses.inc({ channel_id: channelId ?? 'simulator' }),
     deliveryFinished: (result) => deliveries.inc({ result }),
     jobStarted: (kind, lagMs) => jobLag.observe({ kind }, Math.max(0, lagMs) / 1000),
     mediaDownloaded: (outcome) => mediaDownloads.inc({ outcome }),

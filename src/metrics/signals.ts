@@ -10,6 +10,8 @@ export type DeliveryResult = 'delivered' | 'retry' | 'failed';
 export interface Signals {
   /** One send through a channel (`null`: a workspace's built-in simulator) ended with `outcome`. */
   sendFinished(channelId: string | null, outcome: SendOutcome['outcome']): void;
+  /** The outbox paused a number (`null`: a simulator) whose sends time out or fail on the channel's side. */
+  numberPaused(channelId: string | null): void;
   /** One outgoing-webhook delivery attempt ended with `result`. */
   deliveryFinished(result: DeliveryResult): void;
   /** A scheduled job of `kind` started `lagMs` after it was due. */
@@ -24,6 +26,7 @@ export type MediaDownloadOutcome = 'stored' | 'retry' | 'failed';
 /** Signals nobody listens to: services built without metrics (the CLI, some tests). */
 export const unobserved: Signals = {
   sendFinished: () => undefined,
+  numberPaused: () => undefined,
   deliveryFinished: () => undefined,
   jobStarted: () => undefined,
   mediaDownloaded: () => undefined,

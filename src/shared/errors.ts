@@ -76,6 +76,7 @@ export const ERROR_CODES = {
   message_has_no_media: { status: 422, title: 'The message has no media to download' },
   message_not_on_whatsapp: { status: 422, title: 'The message has not reached WhatsApp, so it cannot be quoted' },
   media_not_accepted: { status: 422, title: 'WhatsApp does not accept this file for this kind of media' },
+  media_type_mismatch: { status: 422, title: 'The file is not of the MIME type it is declared as' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -222,4 +223,12 @@ export const errors = {
   /** A file outside Meta's documented limits for its kind of media (type, size). */
   mediaNotAccepted: (field: string, message: string, extra: Record<string, unknown>) =>
     make('media_not_accepted', `${field}: ${message}`, [{ field, message }], extra),
+  /** A file whose bytes are not of its declared MIME type (`detected`: what they are, if known). */
+  mediaTypeMismatch: (field: string, declared: string, detected: string | null, reason: string) =>
+    make(
+      'media_type_mismatch',
+      `${field}: declared as ${declared}, but ${reason}`,
+      [{ field, message: `is not ${declared}` }],
+      { declared_mime_type: declared, detected_mime_type: detected },
+    ),
 };

@@ -58,6 +58,11 @@ export function createWakeLoop(options: {
     get started(): boolean {
       return !stopped;
     },
+
+    /** True while a round is in progress. */
+    get running(): boolean {
+      return running !== null;
+    },
   };
   return loop;
 }

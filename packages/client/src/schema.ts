@@ -894,7 +894,7 @@ export interface paths {
     put?: never;
     /**
      * Upload a file for media messages (base64)
-     * @description The file (`data`, base64) is checked against WhatsApp's limits for its kind (`type`, default: the kind that takes `mime_type`): image jpeg/png ≤ 5 MB, video mp4/3gpp ≤ 16 MB, audio aac/amr/mpeg/mp4/ogg ≤ 16 MB, document (pdf, text, Office) ≤ 100 MB, sticker webp ≤ 100 KB (animated ≤ 500 KB); outside them the answer is 422 `media_not_accepted` and nothing is uploaded. It is then uploaded to the workspace's channel (WhatsApp Cloud's media endpoint; the simulator gives its own ids) and kept in the media store (as received files are), so the thread shows what was sent. Send it with send-media-message and the answered `media_id`. Meta refusing the upload is a 409. The request body may be up to about 134 MB.
+     * @description The file (`data`, base64) is checked against WhatsApp's limits for its kind (`type`, default: the kind that takes `mime_type`): image jpeg/png ≤ 5 MB, video mp4/3gpp ≤ 16 MB, audio aac/amr/mpeg/mp4/ogg ≤ 16 MB, document (pdf, text, Office) ≤ 100 MB, sticker webp ≤ 100 KB (animated ≤ 500 KB); outside them the answer is 422 `media_not_accepted` and nothing is uploaded. The bytes must be of the declared `mime_type` (read from the file's own signature; text must be UTF-8 without NUL bytes; a PNG must end at its IEND chunk): otherwise the answer is 422 `media_type_mismatch`, naming the declared and the detected type, and nothing is uploaded or stored. It is then uploaded to the workspace's channel (WhatsApp Cloud's media endpoint; the simulator gives its own ids) and kept in the media store (as received files are), so the thread shows what was sent. Send it with send-media-message and the answered `media_id`. Meta refusing the upload is a 409. The request body may be up to about 134 MB.
      */
     post: operations['uploadMedia'];
     delete?: never;
@@ -1411,7 +1411,8 @@ export interface components {
         | 'internal_error'
         | 'message_has_no_media'
         | 'message_not_on_whatsapp'
-        | 'media_not_accepted';
+        | 'media_not_accepted'
+        | 'media_type_mismatch';
       /** @description The request path */
       instance: string;
       /** @description Quote this when reporting a problem */

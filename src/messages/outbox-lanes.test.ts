@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createTemplate } from '../../test/factories.js';
+import type { RecordedRequest } from '../../test/graph-stand-in.js';
+import { ENGINE } from '../../test/server.js';
+import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
+import type { Message } from './message.schema.js';
+import { createSendBreaker, FIRST_PAUSE_MS, MAX_PAUSE_MS, TRIP_AFTER, verdictOf } from './send-breaker.js';
+
+const GRACE_SECONDS = 60;
+const { graph, server, cloudWorkspace } = await startWhatsappServer({
+  outbox: true,
+  env: { OUTBOX_GRACE_SECONDS: String(GRACE_SECONDS) },
+});
+const { outbox } = server.app.services;
+
+/** Waits for `done` to hold, checking every 50 ms, for at most two minutes (a shared machine may be slow). */
+async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+const ofNumber = (cloud: CloudWorkspace) => (request: RecordedRequest) =>
+  request.path === `/${API_VERSION}/${cloud.phoneNumberId}/messages`;
+const callbackOf = (request: RecordedRequest) =>
+  (request.body as { biz_opaque_callback_data: string }).biz_opaque_callback_data;
+
+/** Queues `count` template messages through the API, each to a customer of its own; returns their ids. */
+async function burst(cloud: CloudWorkspace, count: number): Promise<string[]> {
+  const template = await createTemplate(server.app.services, cloud.ws.workspaceId);
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const queued = await cloud.ws.action<Message>('send-template-message', {
+      phone: `+1415${2_000_000 + i}`,
+      template_id: template.id,
+      variables: [`Customer ${i}`, `ORD-${i}`],
+    });
+    assert.equal(queued.status, 200, queued.text);
+    ids.push(queued.body.id);
+  }
+  return ids;
+}
+
+async function statusesOf(cloud: CloudWorkspace, ids: string[]): Promise<string[]> {
+  const statuses: string[] = [];
+  for (const id of ids) {
+    const response = await cloud.ws.action<Message>('get-message', { message_id: id });
+    assert.equal(response.status, 200, response.text);
+    statuses.push(response.body.status);
+  }
+  return statuses;
+}
+
+/** The message ids Meta accepted from one number more than once. */
+function acceptedTwice(cloud: CloudWorkspace): string[] {
+  const ids = graph.accepted.filter(ofNumber(cloud)).map(callbackOf);
+  return ids.filter((id, i) => ids.indexOf(id) !== i);
+}
+
+describe(`outbox lanes (${ENGINE})`, () => {
+  test('a number whose sends hang at Meta holds back no other workspace’s number; its messages go once when it answers again', async () => {
+    const hanging = await cloudWorkspace();
+    const healthy = await cloudWorkspace();
+    const count = 40;
+    graph.holdNumber(hanging.phoneNumberId);
+
+    const hangingIds = await burst(hanging, count);
+    await until('the hanging number’s sends to reach Meta', () => graph.heldOpen().some(ofNumber(hanging)));
+    const healthyIds = await burst(healthy, count);
+
+    await until(
+      `all ${count} sends of the healthy number to be accepted`,
+      () => graph.accepted.filter(ofNumber(healthy)).length === count,
+    );
+    const stillOpen = graph.heldOpen().filter(ofNumber(hanging)).length;
+    assert.ok(stillOpen > 0, 'the hanging number’s requests were still outstanding');
+    assert.equal(graph.accepted.filter(ofNumber(hanging)).length, 0, 'the hanging number had no send completed');
+
+    // Parley gives up on the hanging requests (its Graph timeout): their outcome is unknown, and the
+    // number's circuit breaker pauses it, so nothing more is sent to it meanwhile.
+    await until('Parley to give up on the hanging requests', () => !graph.heldOpen().some(ofNumber(hanging)));
+    await outbox.idle();
+    const tried = graph.held.filter(ofNumber(hanging)).length;
+    assert.ok(tried < count, `the paused number was not sent all ${count} messages (${tried} tried)`);
+
+    // The number answers again; after the grace period for unknown outcomes every message goes, once.
+    graph.release();
+    server.clock.advance((GRACE_SECONDS + 1) * 1000);
+    outbox.wake();
+    await until(`all ${count} messages of the recovered number to be sent`, () => {
+      outbox.wake();
+      return graph.accepted.filter(ofNumber(hanging)).length >= count;
+    });
+    await outbox.idle();
+    assert.deepEqual(await statusesOf(hanging, hangingIds), Array<string>(count).fill('sent'));
+    assert.deepEqual(await statusesOf(healthy, healthyIds), Array<string>(count).fill('sent'));
+    assert.deepEqual(acceptedTwice(hanging), [], 'nothing was sent twice from the recovered number');
+    assert.deepEqual(acceptedTwice(healthy), [], 'nothing was sent twice from the healthy number');
+    assert.deepEqual(
+      graph.accepted.filter(ofNumber(hanging)).map(callbackOf).sort(),
+      [...hangingIds].sort(),
+      'Meta accepted exactly the recovered number’s messages',
+    );
+  });
+});
+
+describe('send breaker', () => {
+  const trouble = verdictOf({ outcome: 'unknown', error: { code: null, title: 'timeout', details: null } });
+  const ok = verdictOf({ outcome: 'accepted', providerMessageId: 'wamid.1' });
+
+  test('opens after consecutive troubles, probes once after the pause, doubles the pause while trouble lasts', () => {
+    const breaker = createSendBreaker();
+    for (let i = 1; i < TRIP_AFTER; i++) assert.equal(breaker.record(trouble, 0), null);
+    assert.equal(breaker.record(trouble, 0), FIRST_PAUSE_MS);
+    assert.equal(breaker.allowance(FIRST_PAUSE_MS - 1, 32), 0, 'paused');
+    assert.equal(breaker.record(trouble, 1), null, 'troubles during the pause do not extend it');
+    assert.equal(breaker.allowance(FIRST_PAUSE_MS, 32), 1, 'one probe after the pause');
+    assert.equal(breaker.record(trouble, FIRST_PAUSE_MS), 2 * FIRST_PAUSE_MS, 'a failed probe doubles the pause');
+    assert.equal(breaker.pausedUntil(FIRST_PAUSE_MS), 3 * FIRST_PAUSE_MS);
+    assert.equal(breaker.record(ok, 3 * FIRST_PAUSE_MS), null);
+    assert.equal(breaker.allowance(3 * FIRST_PAUSE_MS, 32), 32, 'a probe answered closes it');
+    assert.ok(breaker.quiet);
+  });
+
+  test('an answer between troubles resets the count; throttling says nothing of the number; the pause is capped', () => {
+    const breaker = createSendBreaker();
+    const throttled = verdictOf({
+      outcome: 'retry',
+      error: { code: 130429, title: 'Rate limit hit', details: null },
+      afterMs: null,
+      throttled: true,
+    });
+    assert.equal(throttled, 'neutral');
+    for (let round = 0; round < 3; round++) {
+      for (let i = 1; i < TRIP_AFTER; i++) breaker.record(trouble, 0);
+      breaker.record(throttled, 0);
+      breaker.record(ok, 0);
+    }
+    assert.equal(breaker.allowance(0, 32), 32);
+    let at = 0;
+    let pause = 0;
+    for (let i = 0; i < 20; i++) {
+      for (let j = 0; j < TRIP_AFTER; j++) pause = breaker.record(trouble, at) ?? pause;
+      at = breaker.pausedUntil(at) ?? at;
+    }
+    assert.equal(pause, MAX_PAUSE_MS);
+  });
+});

@@ -1,0 +1,212 @@
+import type { SendingChannel } from '../channels/channel.service.js';
+import type { Clock } from '../shared/clock.js';
+import type { LeasedMessage } from '../shared/queued-work.js';
+import { createSendBreaker, type SendBreaker, type SendVerdict } from './send-breaker.js';
+import type { SendPacer } from './throughput.js';
+
+/** Sends in flight on one number at most (an unpaced channel, or a number allowed more per second). */
+const MAX_CONCURRENCY = 32;
+
+/** A claimed message on its way out through `channel`, held since `heldAt` (the clock's ms). */
+export interface Held {
+  message: LeasedMessage;
+  channel: SendingChannel;
+  heldAt: number;
+}
+
+export interface LaneOptions {
+  clock: Clock;
+  pacer: SendPacer;
+  /** Held messages older than this are left to their lease (another process may claim them by then). */
+  staleAfterMs: number;
+  /** Messages held in all lanes together at most: beyond it the outbox claims no more. */
+  maxHeld: number;
+  /**
+   * Sends one message; resolves once the channel answered, with what that says about the number and
+   * the recording of the outcome (which never rejects).
+   */
+  send(held: Held): Promise<{ verdict: SendVerdict; recorded: Promise<void> }>;
+  /** Hands unsent messages back to the queue, due at `atMs`; they were never given to the channel. */
+  release(messages: LeasedMessage[], atMs: number): Promise<void>;
+  /** The breaker of `held`'s number opened for `pauseMs`: every process should hold off too. */
+  paused(held: Held, pauseMs: number): Promise<void>;
+  /** A number the claims were skipping has room again: claim more. */
+  onRoom(): void;
+}
+
+interface Lane {
+  key: string;
+  concurrency: number;
+  waiting: Held[];
+  /** Sends the channel has not answered yet: bounded by the concurrency. */
+  inFlight: number;
+  /** Sends answered whose outcome is still being recorded: held, but no longer using the channel. */
+  recording: number;
+  breaker: SendBreaker;
+}
+
+/**
+ * The lane of a message: its number (channel), or a workspace's built-in simulator. The claim's SQL
+ * (`laneKeySql` in outbox.ts) computes the same key to skip full and paused lanes.
+ */
+export function laneKey(message: LeasedMessage, channel: SendingChannel): string {
+  return channel.channelId ?? `simulator ${message.workspace_id}`;
+}
+
+/**
+ * Every number sends on a lane of its own, so a number that hangs or fails never delays another: at
+ * most `concurrency` sends in flight (one second's worth at its pace, up to MAX_CONCURRENCY), paced
+ * through the shared pacer, with a circuit breaker (send-breaker.ts) that pauses a number in trouble.
+ * A lane holding twice its concurrency is full; the claims skip full and paused lanes.
+ */
+export function createOutboxLanes(options: LaneOptions) {
+  const { clock, pacer } = options;
+  const lanes = new Map<string, Lane>();
+  /** Lanes the last claim skipped, to be told when they have room. */
+  let skipped = new Set<string>();
+  const running = new Set<Promise<void>>();
+  let stopping = false;
+  /** The outbox stopped claiming because every lane together held maxHeld. */
+  let atMax = false;
+
+  const now = () => clock.now().getTime();
+  const heldIn = (lane: Lane) => lane.waiting.length + lane.inFlight + lane.recording;
+  const isFull = (lane: Lane) => heldIn(lane) >= 2 * lane.concurrency;
+
+  function laneOf(key: string, channel: SendingChannel): Lane {
+    let lane = lanes.get(key);
+    if (!lane)
+      lanes.set(
+        key,
+        (lane = { key, concurrency: 1, waiting: [], inFlight: 0, recording: 0, breaker: createSendBreaker() }),
+      );
+    const pace = channel.provider.pace;
+    lane.concurrency = pace ? Math.max(1, Math.min(MAX_CONCURRENCY, Math.ceil(pace.perSecond))) : MAX_CONCURRENCY;
+    return lane;
+  }
+
+  /** Starts as many of the lane's waiting sends as its breaker and concurrency allow. */
+  function pump(lane: Lane): void {
+    while (lane.waiting.length > 0 && lane.inFlight < lane.breaker.allowance(now(), lane.concurrency)) {
+      const held = lane.waiting.shift()!;
+      lane.inFlight += 1;
+      track(sendOne(lane, held));
+    }
+    if (heldIn(lane) === 0 && lane.breaker.quiet) lanes.delete(lane.key);
+  }
+
+  function track(work: Promise<unknown>): void {
+    const run = work.then(() => undefined).finally(() => running.delete(run));
+    running.add(run);
+  }
+
+  function heldInAll(): number {
+    let count = 0;
+    for (const lane of lanes.values()) count += heldIn(lane);
+    return count;
+  }
+
+  async function sendOne(lane: Lane, held: Held): Promise<void> {
+    let recorded: Promise<void> | undefined;
+    try {
+      const { pace } = held.channel.provider;
+      if (pace) await pacer.take(pace.key, pace.perSecond);
+      // Decided after the wait for a slot: the number may have been paused meanwhile.
+      const pausedUntil = lane.breaker.pausedUntil(now());
+      if (pausedUntil !== null || stopping) {
+        await options.release([held.message], pausedUntil ?? now());
+        return;
+      }
+      // A message held this long may be claimed by another process once its lease ends: sending it
+      // here too could send it twice. Its lease brings it back.
+      if (now() - held.heldAt > options.staleAfterMs) return;
+      const sent = await options.send(held);
+      recorded = sent.recorded;
+      const pause = lane.breaker.record(sent.verdict, now());
+      if (pause !== null) await pauseLane(lane, held, pause);
+    } finally {
+      // The channel has answered: its slot is free while the outcome is written.
+      lane.inFlight -= 1;
+      if (recorded !== undefined) lane.recording += 1;
+      pump(lane);
+    }
+    if (recorded !== undefined) {
+      await recorded;
+      lane.recording -= 1;
+    }
+    afterSend(lane);
+  }
+
+  /** The breaker opened: the lane's waiting messages go back to the queue until the pause ends. */
+  async function pauseLane(lane: Lane, held: Held, pauseMs: number): Promise<void> {
+    const waiting = lane.waiting.splice(0);
+    await Promise.all([
+      options.paused(held, pauseMs),
+      waiting.length > 0 &&
+        options.release(
+          waiting.map((entry) => entry.message),
+          now() + pauseMs,
+        ),
+    ]);
+  }
+
+  function afterSend(lane: Lane): void {
+    pump(lane);
+    if (skipped.has(lane.key) && heldIn(lane) <= lane.concurrency) {
+      skipped.delete(lane.key);
+      options.onRoom();
+    } else if (atMax && heldInAll() <= options.maxHeld / 2) {
+      atMax = false;
+      options.onRoom();
+    }
+  }
+
+  return {
+    /** Puts a claimed message on its number's lane (or back in the queue, while the number is paused). */
+    add(held: Held): void {
+      const lane = laneOf(laneKey(held.message, held.channel), held.channel);
+      const pausedUntil = lane.breaker.pausedUntil(now());
+      if (pausedUntil !== null) return track(options.release([held.message], pausedUntil));
+      lane.waiting.push(held);
+      pump(lane);
+    },
+
+    /** The lanes the next claim should skip: full, or paused. */
+    skipped(): string[] {
+      const at = now();
+      const keys = [...lanes.values()].filter((lane) => isFull(lane) || lane.breaker.pausedUntil(at) !== null);
+      skipped = new Set(keys.map((lane) => lane.key));
+      return [...skipped];
+    },
+
+    /** False when the lanes hold maxHeld messages: claim nothing until they have sent half. */
+    haveRoom(): boolean {
+      atMax = heldInAll() >= options.maxHeld;
+      return !atMax;
+    },
+
+    /** Resolves when no send or release is under way. */
+    async idle(): Promise<void> {
+      while (running.size > 0) await Promise.all(running);
+    },
+
+    get busy(): boolean {
+      return running.size > 0;
+    },
+
+    /** Sends again after a stop. */
+    start(): void {
+      stopping = false;
+    },
+
+    /** Hands the waiting messages back (due at once, for another process or the next start) and waits for the sends in flight. */
+    async stop(): Promise<void> {
+      stopping = true;
+      const waiting = [...lanes.values()].flatMap((lane) => lane.waiting.splice(0).map((held) => held.message));
+      if (waiting.length > 0) await options.release(waiting, now());
+      while (running.size > 0) await Promise.all(running);
+    },
+  };
+}
+
+export type OutboxLanes = ReturnType<typeof createOutboxLanes>;

@@ -1,0 +1,119 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
+import type { Deps } from '../shared/context.js';
+import { groupCommit } from '../shared/group-commit.js';
+import { queuedIn, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
+import { toStoredTimestamp } from '../shared/time.js';
+import { messageRepository, type OutboxChange } from './message.repository.js';
+import type { MessageEvents } from './message.service.js';
+
+/** Statuses that overtook their sends: kept by the status path (statuses.ts), applied once the sends are recorded. */
+export interface EarlyStatuses {
+  sendsRecorded(wamids: string[]): Promise<void>;
+}
+
+/** What delivering one message changes on its row, and what to do once that is stored. */
+export interface Outcome {
+  change: OutboxChange;
+  /** A settled message's new status, announced to webhook subscribers with the change. */
+  statusChange?: StatusChange;
+  /** The channel said the contact's customer service window is closed. */
+  closesWindowOf?: { workspaceId: string; contactId: string };
+}
+
+/** A delivered message and what to record for it. */
+export interface Recorded {
+  message: LeasedMessage;
+  outcome: Outcome;
+}
+
+/**
+ * Where the outbox's send outcomes are written: each message's row, the webhook deliveries of its
+ * status change and the contact's closed window in one transaction, then the dashboard told and the
+ * statuses that overtook the sends applied. Outcomes are group-committed (src/shared/group-commit.ts):
+ * whatever finished while the last batch was written goes in the next.
+ */
+export function createOutcomeRecorder(
+  deps: Deps,
+  earlyStatuses: () => EarlyStatuses,
+  events: MessageEvents,
+  /** Wakes the workers a committed transaction queued work for (the webhook deliveries of status changes). */
+  wakeFor: (work: QueuedWork) => void,
+  log: () => FastifyBaseLogger | undefined,
+) {
+  const { db, dialect, clock } = deps;
+
+  /**
+   * Records a chunk's outcomes in one statement (one commit, not one per message), with the webhook
+   * deliveries of their status changes (one more statement, which finds no subscriber for most workspaces).
+   */
+  async function record(outcomes: Outcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const queued = await db.transaction().execute(async (trx) => {
+      await messageRepository(trx).applyOutboxChanges(
+        dialect,
+        outcomes.map((outcome) => outcome.change),
+      );
+      await emitStatusChanges(
+        trx,
+        deps,
+        outcomes.flatMap((outcome) => outcome.statusChange ?? []),
+      );
+      await closeWindows(
+        trx,
+        outcomes.flatMap((outcome) => outcome.closesWindowOf ?? []),
+      );
+      return queuedIn(trx);
+    });
+    wakeFor(queued);
+  }
+
+  /** Marks the contacts' windows closed as the channel said (before their 24 hours seemed up). */
+  async function closeWindows(trx: Deps['db'], contacts: { workspaceId: string; contactId: string }[]) {
+    const at = toStoredTimestamp(clock.now());
+    for (const { workspaceId, contactId } of contacts) {
+      await trx
+        .updateTable('contacts')
+        .set({ window_closed_at: at })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', contactId)
+        .execute();
+    }
+  }
+
+  /** Statuses that overtook these recorded sends are applied now (one look per round, not per chunk). */
+  async function applyEarlyStatuses(outcomes: Outcome[]): Promise<void> {
+    const wamids = outcomes.flatMap((outcome) => outcome.change.provider_message_id ?? []);
+    if (wamids.length === 0) return;
+    await earlyStatuses()
+      .sendsRecorded(wamids)
+      .catch((error: unknown) => log()?.error({ err: error }, 'applying early statuses failed'));
+  }
+
+  /** Resolves once the outcome is recorded; rejects when it cannot be (its lease then brings the message back). */
+  return groupCommit<Recorded, void>(async (entries) => {
+    await record(entries.map((entry) => entry.outcome));
+    // Told after the commit, best effort: the rows are what counts, and a batch that failed here would be written again.
+    await announce(entries.map((entry) => entry.message)).catch((error: unknown) =>
+      log()?.error({ err: error }, 'announcing outbox changes failed'),
+    );
+    await applyEarlyStatuses(entries.map((entry) => entry.outcome));
+    return entries.map(() => undefined);
+  });
+
+  /** Tells listeners (the dashboard) which messages' rows the outbox just changed, per workspace. */
+  async function announce(messages: LeasedMessage[]): Promise<void> {
+    const byWorkspace = new Map<string, LeasedMessage[]>();
+    for (const message of messages) {
+      const group = byWorkspace.get(message.workspace_id);
+      if (group) group.push(message);
+      else byWorkspace.set(message.workspace_id, [message]);
+    }
+    for (const [workspaceId, changed] of byWorkspace) {
+      await events.publish(
+        workspaceId,
+        changed.map((message) => ({ type: 'status', contact_id: message.contact_id, message_id: message.id })),
+      );
+    }
+  }
+}
