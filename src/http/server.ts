@@ -7,6 +7,7 @@ import { registerAuth } from './auth.js';
 import { lowercaseKeyword } from './responses.js';
 import { registerIdempotency } from './idempotency.js';
 import { redactingLogger, type LogTarget } from './log-redaction.js';
+import { buildLazySerializer } from './lazy-serializers.js';
 import { requestIdOf } from './request-id.js';
 import { registerOpenApi } from './openapi.js';
 import { frameworkErrorProblem, registerErrorHandling } from './problem.js';
@@ -47,6 +48,7 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
       plugins: [(ajv) => ajv.addKeyword(lowercaseKeyword)],
     },
     frameworkErrors: frameworkErrorProblem,
+    schemaController: { compilersFactory: { buildSerializer: buildLazySerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('principal', null);
