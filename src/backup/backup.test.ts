@@ -120,7 +120,7 @@ describe('parley backup / restore', () => {
     const phone = '+14155550178';
     const contact = await ws.action<Contact>('create-contact', { phone });
     await recordInboundMessage(server, ws.workspaceId, contact.body.id);
-    const bytes = randomBytes(5000);
+    const bytes = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5000), Buffer.from('\n%%EOF\n')]); // a PDF by its signature
     const uploaded = await ws.action<{ media_id: string }>('upload-media', {
       data: bytes.toString('base64'),
       mime_type: 'application/pdf',

@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import selfsigned from 'selfsigned';
 import type { Config } from '../config.js';
 
 export interface TlsMaterial {
@@ -47,6 +46,8 @@ export async function generateSelfSigned(host: string): Promise<{ cert: string; 
   } else if (host !== 'localhost') {
     altNames.push({ type: 2, value: host });
   }
+  // Loaded only when a certificate is made (the first start), not at every start.
+  const { default: selfsigned } = await import('selfsigned');
   const pems = await selfsigned.generate([{ name: 'commonName', value: 'Parley (self-signed)' }], {
     keyType: 'ec',
     curve: 'P-256',
