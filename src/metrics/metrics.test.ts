@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { metaError } from '../../test/graph-stand-in.js';
 import { ENGINE, startServer } from '../../test/server.js';
@@ -16,6 +18,18 @@ const METRICS_TOKEN = 'metrics-test-token-0123456789';
 /** Prometheus's own checker (Debian: `apt-get install prometheus`), when this machine has it. */
 const PROMTOOL = ['/usr/bin/promtool', '/usr/local/bin/promtool'].find((file) => fs.existsSync(file));
 const MINUTE = 60_000;
+
+/** Runs promtool with `input` on its standard input; its exit code and everything it printed. */
+function promtool(args: string[], input = ''): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(PROMTOOL!, args);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('close', (code) => resolve({ code, output }));
+    child.stdin.end(input);
+  });
+}
 
 const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer({
   outbox: true,
@@ -116,15 +130,25 @@ describe('GET /metrics', () => {
 
   test('promtool check metrics finds nothing to say', { skip: !PROMTOOL && 'promtool is not installed' }, async () => {
     const { text } = await scrape();
-    const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(PROMTOOL!, ['check', 'metrics']);
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.on('close', (code) => resolve({ code, output }));
-      child.stdin.end(text);
-    });
-    assert.deepEqual(result, { code: 0, output: '' });
+    assert.deepEqual(await promtool(['check', 'metrics'], text), { code: 0, output: '' });
+  });
+
+  test('the alert rules in docs/operations.md pass promtool check rules and name only served series', async (t) => {
+    const operations = fs.readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+    const rules = /## Alerts[\s\S]*?```yaml\n([\s\S]*?)```/.exec(operations)?.[1];
+    assert.ok(rules, 'docs/operations.md has an Alerts section with a yaml block');
+    const { text } = await scrape();
+    const served = new Set([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => m[1]!));
+    const named = [...new Set(rules.match(/parley_[a-z_]+/g))].map((name) => name.replace(/_(count|sum|bucket)$/, ''));
+    assert.deepEqual(
+      named.filter((name) => !served.has(name)),
+      [],
+    );
+    if (!PROMTOOL) return t.skip('promtool is not installed');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'parley-rules-')), 'parley.rules.yml');
+    fs.writeFileSync(file, rules);
+    const result = await promtool(['check', 'rules', file]);
+    assert.equal(result.code, 0, result.output);
   });
 
   test('counts requests per route pattern, sends per channel and outcome, and webhook deliveries', async () => {
