@@ -1,10 +1,17 @@
-import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { createAppWhenDatabaseAnswers, DatabaseWaitError } from './database-wait.js';
+import { standardOutput } from './http/log-redaction.js';
 
-/** Process entry: configuration → database → HTTPS server, with a graceful stop on SIGINT/SIGTERM. */
+/**
+ * Process entry: configuration → database (waited for) → HTTPS server, with a graceful stop on
+ * SIGINT/SIGTERM.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const app = await createApp(config);
+  // A write to a full disk or a closed pipe fails the write, not the process (the log has its own guard).
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
+  const app = await createAppWhenDatabaseAnswers(config, { level: config.logLevel, stream: standardOutput() });
   const log = app.server.log;
   if (app.tls) log.info({ cert_file: app.tls.certFile, generated: app.tls.generated }, 'TLS certificate');
   await app.server.listen({ host: config.host, port: config.port });
@@ -34,6 +41,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof DatabaseWaitError ? error.message : error);
   process.exit(1);
 });

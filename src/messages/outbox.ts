@@ -1,7 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelService, SendingChannel } from '../channels/channel.service.js';
 import type { SendError, SendOutcome } from '../channels/provider.js';
 import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
+import { backoffMs } from '../shared/backoff.js';
 import type { Deps } from '../shared/context.js';
 import { noteHandOff, queuedIn, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -20,6 +22,9 @@ const MAX_ATTEMPTS = 10;
 /** Retries due later are found by this poll; new messages wake the outbox at once. */
 const POLL_MS = 1_000;
 const CONCURRENCY = 32;
+/** Outcomes the database could not take are stored again after this (doubling up to 5 s: stopping waits for it). */
+const RECORD_RETRY_BASE_MS = 250;
+const RECORD_RETRY_MAX_MS = 5_000;
 
 /** What delivering one message changes on its row, and what to do once that is stored. */
 interface Outcome {
@@ -78,7 +83,7 @@ export function createOutbox(
    * Claims the due messages in one statement: moving next_attempt_at past now is the lease, and
    * the `<= now` condition makes it exclusive (a message another process claimed is no longer due).
    */
-  async function claimDue(): Promise<LeasedMessage[]> {
+  async function claimDue(): Promise<{ messages: LeasedMessage[]; lease: string }> {
     const now = toStoredTimestamp(clock.now());
     const lease = leaseFromNow();
     const due = db
@@ -103,7 +108,12 @@ export function createOutbox(
           .as('conversation_channel_id'),
       ])
       .execute();
-    return claimed.map((m) => ({ ...m, phone: m.phone!, conversation_channel_id: m.conversation_channel_id ?? null }));
+    const messages = claimed.map((m) => ({
+      ...m,
+      phone: m.phone!,
+      conversation_channel_id: m.conversation_channel_id ?? null,
+    }));
+    return { messages, lease };
   }
 
   async function deliver(message: LeasedMessage, channelOf: ChannelCache): Promise<Outcome> {
@@ -130,7 +140,12 @@ export function createOutbox(
         return settled(message, { status: 'sent', provider_message_id: sent.providerMessageId, channel_id: channelId });
       case 'retry':
         if (message.attempts >= MAX_ATTEMPTS) return settled(message, { status: 'failed', error: errorOf(sent.error) });
-        return { change: dueAgain(message, at + (sent.afterMs ?? backoff(message.attempts))) };
+        return {
+          change: dueAgain(
+            message,
+            at + (sent.afterMs ?? backoffMs(message.attempts, BASE_BACKOFF_MS, MAX_BACKOFF_MS)),
+          ),
+        };
       case 'unknown':
         return { change: dueAgain(message, at + graceMs) };
       case 'failed':
@@ -201,6 +216,46 @@ export function createOutbox(
     }
   }
 
+  /**
+   * Records the outcomes of sends that reached the channel. With the database away they are kept and
+   * stored again (with backoff) once it answers: forgotten, they would be sent again when their lease
+   * ran out. Stopping gives up, as a crash does: the lease then brings them back.
+   */
+  async function recordSurely(outcomes: Outcome[]): Promise<void> {
+    for (let failures = 1; ; failures++) {
+      try {
+        return await record(outcomes);
+      } catch (error) {
+        if (!deps.health.failed(error) || !loop.started) throw error;
+        await sleep(backoffMs(failures, RECORD_RETRY_BASE_MS, RECORD_RETRY_MAX_MS));
+      }
+    }
+  }
+
+  /**
+   * Claimed messages that were not sent because the database went away (their channel or pace could not
+   * be read), by the lease they were claimed with: due again at the next round, not after their lease.
+   */
+  const stranded = new Map<string, string[]>();
+
+  function strand(message: LeasedMessage, lease: string | null): void {
+    if (lease === null) return; // a hand-off: its lease brings it back
+    stranded.set(lease, [...(stranded.get(lease) ?? []), message.id]);
+  }
+
+  /** Makes stranded messages due now, unless another process has claimed them since (their lease changed). */
+  async function releaseStranded(): Promise<void> {
+    for (const [lease, ids] of stranded) {
+      await db
+        .updateTable('messages')
+        .set({ next_attempt_at: toStoredTimestamp(clock.now()) })
+        .where('id', 'in', ids)
+        .where('next_attempt_at', '=', lease)
+        .execute();
+      stranded.delete(lease);
+    }
+  }
+
   /** Statuses that overtook these recorded sends are applied now (one look per round, not per chunk). */
   async function applyEarlyStatuses(outcomes: Outcome[]): Promise<void> {
     const wamids = outcomes.flatMap((outcome) => outcome.change.provider_message_id ?? []);
@@ -231,15 +286,16 @@ export function createOutbox(
    * hand-off, or a full batch).
    */
   async function round(): Promise<boolean> {
+    await releaseStranded();
     const handOffs = nextHandOffs();
-    const claimed = handOffs.length > 0 ? handOffs : await claimDue();
+    const { messages: claimed, lease } = handOffs.length > 0 ? { messages: handOffs, lease: null } : await claimDue();
     const channelOf = channelCache();
     const recorded: Outcome[] = [];
     for (let i = 0; i < claimed.length; i += CONCURRENCY) {
       const chunk = claimed.slice(i, i + CONCURRENCY);
-      const outcomes = await Promise.all(chunk.map((message) => deliverSafely(message, channelOf)));
+      const outcomes = await Promise.all(chunk.map((message) => deliverSafely(message, channelOf, lease)));
       const delivered = outcomes.filter((outcome): outcome is Outcome => outcome !== null);
-      await record(delivered);
+      await recordSurely(delivered);
       recorded.push(...delivered);
       await announce(chunk.filter((_, j) => outcomes[j] !== null));
     }
@@ -250,11 +306,22 @@ export function createOutbox(
   const loop = createWakeLoop({
     pollMs: POLL_MS,
     round,
-    onError: (error) => log?.error({ err: error }, 'outbox run failed'),
+    onError: (error) => {
+      if (!deps.health.failed(error)) log?.error({ err: error }, 'outbox run failed');
+    },
   });
 
-  /** Tells listeners (the dashboard) which messages' rows the outbox just changed, per workspace. */
+  /**
+   * Tells listeners (the dashboard) which messages' rows the outbox just changed, per workspace. The
+   * events are hints to reload: one lost (the database away) must not hold back the round's other sends.
+   */
   async function announce(messages: LeasedMessage[]): Promise<void> {
+    await publishChanges(messages).catch((error: unknown) => {
+      if (!deps.health.failed(error)) log?.error({ err: error }, 'announcing sends failed');
+    });
+  }
+
+  async function publishChanges(messages: LeasedMessage[]): Promise<void> {
     const byWorkspace = new Map<string, LeasedMessage[]>();
     for (const message of messages) {
       const group = byWorkspace.get(message.workspace_id);
@@ -282,12 +349,17 @@ export function createOutbox(
     };
   }
 
-  async function deliverSafely(message: LeasedMessage, channelOf: ChannelCache): Promise<Outcome | null> {
+  /** A message delivered, or null when an error came before its send (it was not sent). */
+  async function deliverSafely(message: LeasedMessage, channelOf: ChannelCache, lease: string | null) {
     try {
       return await deliver(message, channelOf);
     } catch (error) {
-      // Unexpected (a database error): the lease brings the message back later.
-      log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
+      if (deps.health.failed(error)) {
+        strand(message, lease);
+      } else {
+        // Unexpected: the lease brings the message back later.
+        log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
+      }
       return null;
     }
   }
@@ -338,12 +410,6 @@ export function createOutbox(
     /** Resolves when no run is in progress (tests wait for the outbox to settle). */
     idle: loop.idle,
   };
-}
-
-/** Exponential backoff with full jitter: spreads the retries of a burst that failed together. */
-function backoff(attempts: number): number {
-  const ceiling = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (attempts - 1));
-  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }
 
 function errorOf(error: SendError): MessageError {
