@@ -113,9 +113,13 @@ const BEGIN_IMMEDIATE = 'begin immediate';
  */
 function withStatementCache(database: SQLite.Database, close: () => void): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
+  let nothing: SQLite.Statement | undefined;
   return {
     close,
     prepare(sql: string) {
+      // SQLite has already rolled back a transaction a write of which found the disk full (SQLITE_FULL);
+      // Kysely's ROLLBACK then fails ("no transaction is active") and would hide that cause.
+      if (sql === 'rollback' && !database.inTransaction) return (nothing ??= database.prepare('select 1 where 0'));
       let statement = statements.get(sql);
       if (statement) {
         statements.delete(sql);
