@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { Readable, Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { Agent, request } from 'undici';
@@ -12,6 +13,9 @@ import { ENGINE, startServer } from '../../test/server.js';
 import { createApp, type App } from '../app.js';
 import { loadConfig } from '../config.js';
 import { ManualClock } from '../shared/clock.js';
+
+/** The release /healthz names: package.json's version. */
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
 const server = await startServer();
 const proxied = await startServer({ TRUST_PROXY: '1' });
@@ -110,11 +114,11 @@ describe(`transport (${ENGINE})`, () => {
     assert.equal((await server.http.send('GET', '/healthz')).status, 200, 'the same port answers over HTTPS');
   });
 
-  test('health › GET /healthz answers 200 {"status":"ok"} without a token', async () => {
+  test('health › GET /healthz answers 200 {"status":"ok"} and the version without a token', async () => {
     const res = await server.http.send('GET', '/healthz');
     assert.equal(res.status, 200);
     assert.match(String(res.headers['content-type']), /^application\/json/);
-    assert.deepEqual(res.body, { status: 'ok' });
+    assert.deepEqual(res.body, { status: 'ok', version });
   });
 
   test('redirects › API paths never answer 3xx, so a token is never sent on to another address', async () => {
@@ -199,7 +203,7 @@ describe(`transport (${ENGINE})`, () => {
   test('TRUST_PROXY › the health check answers probes that bypass the proxy', async () => {
     const res = await plain('GET', '/healthz');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body, { status: 'ok' });
+    assert.deepEqual(res.body, { status: 'ok', version });
   });
 
   test(
