@@ -26,6 +26,7 @@ export async function createApp(config: Config, options: { clock?: Clock; logger
   });
   const tls = config.trustProxy ? null : await loadTls(config);
   const server = await buildServer({ config, services, tls, logger: options.logger ?? { level: config.logLevel } });
+  services.deps.health.attach(server.log);
   services.simulator.start(server.log);
   services.outbox.start(server.log);
   services.scheduler.start(server.log);

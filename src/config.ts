@@ -22,6 +22,8 @@ export interface Config {
   allowPrivateWebhooks: boolean;
   /** How long a send whose outcome is unknown waits for Meta's status before it is sent again (OUTBOX_GRACE_SECONDS). */
   outboxGraceMs: number;
+  /** How long a server start waits for an unreachable database before it gives up (DATABASE_WAIT_SECONDS). */
+  databaseWaitMs: number;
   /** The bearer token `GET /metrics` asks for (METRICS_TOKEN); null: no metrics endpoint. */
   metricsToken: string | null;
   logLevel: string;
@@ -90,6 +92,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(graceSeconds) || graceSeconds < 1) {
     problems.push('OUTBOX_GRACE_SECONDS must be a whole number of seconds, at least 1');
   }
+  const databaseWaitSeconds = Number(text('DATABASE_WAIT_SECONDS') ?? 120);
+  if (!Number.isInteger(databaseWaitSeconds) || databaseWaitSeconds < 0) {
+    problems.push('DATABASE_WAIT_SECONDS must be a whole number of seconds (0: do not wait)');
+  }
   const metricsToken = text('METRICS_TOKEN');
   if (metricsToken !== null && metricsToken.length < METRICS_TOKEN_MIN_LENGTH) {
     problems.push(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -hex 32)`);
@@ -113,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey,
     allowPrivateWebhooks: parseFlag(text('PARLEY_ALLOW_PRIVATE_WEBHOOKS')),
     outboxGraceMs: graceSeconds * 1000,
+    databaseWaitMs: databaseWaitSeconds * 1000,
     metricsToken,
     logLevel,
     mediaStorage,

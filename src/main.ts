@@ -1,12 +1,15 @@
 import type { App } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { createAppWhenDatabaseAnswers, DatabaseWaitError } from './database-wait.js';
+import { standardOutput } from './http/log-redaction.js';
 
 /**
- * Process entry: configuration → database → HTTPS server, with a graceful stop on SIGINT/SIGTERM.
- * The signal handlers come first: as PID 1 of a container, node ignores a signal it has no handler for,
- * so a stop during the seconds of loading and starting would wait for the runtime's SIGKILL. A stop
- * before the server is up exits at once: nothing has been accepted yet, and migrations run in a
- * transaction (an interrupted one is rolled back and runs again at the next start).
+ * Process entry: configuration → database (waited for) → HTTPS server, with a graceful stop on
+ * SIGINT/SIGTERM. The signal handlers come first: as PID 1 of a container, node ignores a signal it has
+ * no handler for, so a stop during the seconds of loading and starting would wait for the runtime's
+ * SIGKILL. A stop before the server is up (loading, waiting for the database, migrating) exits at once:
+ * nothing has been accepted yet, and migrations run in a transaction (an interrupted one is rolled back
+ * and runs again at the next start). The application itself is loaded by database-wait.ts, after this.
  */
 async function main(): Promise<void> {
   let app: App | null = null;
@@ -22,8 +25,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 
   const config = loadConfig();
-  const { createApp } = await import('./app.js');
-  app = await createApp(config);
+  // A write to a full disk or a closed pipe fails the write, not the process (the log has its own guard).
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
+  app = await createAppWhenDatabaseAnswers(config, { level: config.logLevel, stream: standardOutput() });
   const log = app.server.log;
   if (app.tls) log.info({ cert_file: app.tls.certFile, generated: app.tls.generated }, 'TLS certificate');
   await app.server.listen({ host: config.host, port: config.port });
@@ -50,6 +55,6 @@ async function shutDown(app: App, signal: string): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof DatabaseWaitError ? error.message : error);
   process.exit(1);
 });

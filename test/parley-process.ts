@@ -21,6 +21,8 @@ export interface ParleyProcess {
   http: HttpClient;
   /** Its JSON log lines so far (stdout), in order. */
   logs: LogLine[];
+  /** Null while it runs; once it has ended, its exit code (or signal name). */
+  exit(): number | string | null;
   /** SIGKILL: no shutdown of any kind, as a crash or an OOM kill; resolves once the process is gone. */
   kill(): Promise<void>;
 }
@@ -29,6 +31,8 @@ export interface ParleyProcess {
 export interface StandbyProcess {
   /** Runs `src/main.ts` (what `npm start` runs) and resolves once it serves. */
   start(): Promise<ParleyProcess>;
+  /** Its log lines so far, including those written before it serves. */
+  logs: LogLine[];
   kill(): Promise<void>;
 }
 
@@ -113,10 +117,11 @@ export function standbyParleyProcess(name: string, env: NodeJS.ProcessEnv, ca: s
     });
     const agent = new Agent({ connect: { ca } });
     after(() => agent.close());
-    return { name, pid: child.pid!, baseUrl, http: httpClient(baseUrl, agent), logs, kill };
+    const exit = () => child.exitCode ?? child.signalCode;
+    return { name, pid: child.pid!, baseUrl, http: httpClient(baseUrl, agent), logs, exit, kill };
   }
 
-  return { start, kill };
+  return { start, logs, kill };
 }
 
 function parseLine(line: string): LogLine {

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
+import { isDatabaseUnavailable } from '../db/outage.js';
 import type { Database } from '../db/schema.js';
+import { backoffMs } from '../shared/backoff.js';
 import type { Deps } from '../shared/context.js';
 import { noteQueued, queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -60,6 +62,9 @@ const RETRY_BASE_MS = 5_000;
 const POLL_MS = 1_000;
 /** Floor between rounds, so a job another process holds cannot spin this one. */
 const MIN_WAIT_MS = 10;
+/** After a failed round (the database away), the next comes after this, doubling up to the maximum. */
+const FAILED_ROUND_BASE_MS = 1_000;
+const FAILED_ROUND_MAX_MS = 30_000;
 
 /** Adds jobs in the caller's transaction (they exist exactly if the step that scheduled them committed). */
 export async function scheduleJobs(trx: Kysely<Database>, deps: Pick<Deps, 'newId' | 'clock'>, jobs: NewJob[]) {
@@ -114,6 +119,25 @@ export function createScheduler(
   let running: Promise<void> | null = null;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  let failures = 0;
+  /**
+   * Jobs this process had claimed when the database went away, by their lease: released at the next
+   * round rather than left to their lease (a minute), so a campaign resumes as soon as the database does.
+   */
+  const stranded: { ids: string[]; lease: string }[] = [];
+
+  async function releaseStranded(): Promise<void> {
+    while (stranded.length > 0) {
+      const { ids, lease } = stranded[0]!;
+      await db
+        .updateTable('jobs')
+        .set({ leased_until: null })
+        .where('id', 'in', ids)
+        .where('leased_until', '=', lease)
+        .execute();
+      stranded.shift();
+    }
+  }
 
   async function claim(workspaceId: string | undefined): Promise<{ jobs: Job[]; lease: string }> {
     const now = toStoredTimestamp(clock.now());
@@ -176,7 +200,9 @@ export function createScheduler(
     );
     try {
       await runTogether(jobs, lease, prepared);
-    } catch {
+    } catch (error) {
+      // Not the jobs' fault: they are neither retried one by one nor counted as failed.
+      if (isDatabaseUnavailable(error)) throw error;
       for (const job of jobs) {
         await runTogether([job], lease, prepared).catch((error: unknown) => retryLater(job, lease, error));
       }
@@ -202,11 +228,18 @@ export function createScheduler(
 
   /** Runs everything due now (of one workspace, if given); returns how many jobs it ran. */
   async function runDue(workspaceId?: string): Promise<number> {
+    await releaseStranded();
     let total = 0;
     for (;;) {
       const { jobs, lease } = await claim(workspaceId);
       reportLag(jobs);
-      for (let i = 0; i < jobs.length; i += CHUNK) await runChunk(jobs.slice(i, i + CHUNK), lease);
+      try {
+        for (let i = 0; i < jobs.length; i += CHUNK) await runChunk(jobs.slice(i, i + CHUNK), lease);
+      } catch (error) {
+        // Those that committed are gone already; releasing the rest finds only them.
+        if (isDatabaseUnavailable(error)) stranded.push({ ids: jobs.map((job) => job.id), lease });
+        throw error;
+      }
       total += jobs.length;
       if (jobs.length < BATCH) return total;
     }
@@ -227,6 +260,16 @@ export function createScheduler(
     timer.unref();
   }
 
+  /** A failed round is logged (an outage once) and followed by another after a backoff, not never. */
+  function failed(error: unknown): void {
+    if (!deps.health.failed(error)) log?.error({ err: error }, 'scheduler round failed');
+    failures += 1;
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => scheduler.wake(), backoffMs(failures, FAILED_ROUND_BASE_MS, FAILED_ROUND_MAX_MS));
+    timer.unref();
+  }
+
   const scheduler = {
     schedule: (trx: Kysely<Database>, job: NewJob) => scheduleJob(trx, deps, job),
     runDue,
@@ -244,8 +287,9 @@ export function createScheduler(
           await runDue();
         } while (again && !stopped);
         await armTimer();
+        failures = 0;
       })()
-        .catch((error: unknown) => log?.error({ err: error }, 'scheduler round failed'))
+        .catch(failed)
         .finally(() => {
           running = null;
         });

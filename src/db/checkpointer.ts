@@ -11,7 +11,12 @@ const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
 const database = new SQLite(workerData.file);
 database.pragma('busy_timeout = 5000');
-const timer = setInterval(() => database.pragma('wal_checkpoint(PASSIVE)'), workerData.intervalMs);
+// A checkpoint that finds the disk full (SQLITE_FULL) is tried again at the next tick, once there is room.
+const timer = setInterval(() => {
+  try {
+    database.pragma('wal_checkpoint(PASSIVE)');
+  } catch {}
+}, workerData.intervalMs);
 parentPort.on('message', () => {
   clearInterval(timer);
   database.close();

@@ -14,6 +14,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { checkpointInBackground } from './checkpointer.js';
+import { createDatabaseHealth, type DatabaseHealth } from './outage.js';
 import { registerDigitGrams } from './digit-grams.js';
 import { SqliteReadPool, type ReadPoolUsage } from './read-pool.js';
 import { SQLiteDatabase } from './sqlite-driver.js';
@@ -34,6 +35,8 @@ export interface DatabaseHandle {
    */
   reads: Kysely<Database>;
   dialect: Dialect;
+  /** Whether the database answers (PostgreSQL's pool reports lost and new connections to it). */
+  health: DatabaseHealth;
 }
 
 export interface OpenOptions {
@@ -48,11 +51,12 @@ export function openDatabase(
   options: { databaseUrl: string | null; dataDir: string },
   open: OpenOptions = {},
 ): DatabaseHandle {
+  const health = createDatabaseHealth();
   if (options.databaseUrl) {
-    const db = openPostgres(options.databaseUrl);
-    return { db, reads: db, dialect: 'postgres' };
+    const db = openPostgres(options.databaseUrl, health);
+    return { db, reads: db, dialect: 'postgres', health };
   }
-  return { ...openSqlite(path.join(options.dataDir, SQLITE_FILE), open), dialect: 'sqlite' };
+  return { ...openSqlite(path.join(options.dataDir, SQLITE_FILE), open), dialect: 'sqlite', health };
 }
 
 function openSqlite(
@@ -109,9 +113,13 @@ const BEGIN_IMMEDIATE = 'begin immediate';
  */
 function withStatementCache(database: SQLite.Database, close: () => void): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
+  let nothing: SQLite.Statement | undefined;
   return {
     close,
     prepare(sql: string) {
+      // SQLite has already rolled back a transaction a write of which found the disk full (SQLITE_FULL);
+      // Kysely's ROLLBACK then fails ("no transaction is active") and would hide that cause.
+      if (sql === 'rollback' && !database.inTransaction) return (nothing ??= database.prepare('select 1 where 0'));
       let statement = statements.get(sql);
       if (statement) {
         statements.delete(sql);
@@ -176,10 +184,12 @@ export function poolUsage(db: Kysely<Database>): PoolUsage | null {
   return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, acquires, acquireSeconds };
 }
 
-function openPostgres(connectionString: string): Kysely<Database> {
+function openPostgres(connectionString: string, health: DatabaseHealth): Kysely<Database> {
   const pool = new pg.Pool({
     connectionString,
     max: 10,
+    // A database that does not answer at all (a network partition) fails a request in 10 s, not never.
+    connectionTimeoutMillis: 10_000,
     types: postgresTypes(),
     // Outside transactions, prepared statements (below) are planned for their values on every execution:
     // a generic plan cached while `jobs` was small turned the scheduler's claim into a scan of the whole
@@ -188,10 +198,27 @@ function openPostgres(connectionString: string): Kysely<Database> {
     // to walk an index took three times as long (85 ms instead of 28) on a busy two-core machine.
     options: '-c plan_cache_mode=force_custom_plan -c max_parallel_workers_per_gather=0',
   });
+  rideThroughRestarts(pool, health);
   const usage = { pool, acquires: 0, acquireSeconds: 0 };
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool, usage) }) });
   pools.set(db, usage);
   return db;
+}
+
+/**
+ * A restart, failover or pg_terminate_backend ends the pool's connections, and pg reports it as an
+ * 'error' event on each client (idle ones through the pool): unheard, node would end the process. The
+ * queries running on them fail on their own (answered 503, retried by the workers); the pool drops
+ * the dead connections and opens new ones for the next queries. Other errors of an idle connection
+ * (an idle-session timeout) need nothing either: that connection is dropped the same way.
+ */
+function rideThroughRestarts(pool: pg.Pool, health: DatabaseHealth): void {
+  const heard = (error: Error) => void health.failed(error);
+  pool.on('error', heard);
+  pool.on('connect', (client) => {
+    client.on('error', heard);
+    health.answered();
+  });
 }
 
 /**

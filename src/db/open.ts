@@ -10,7 +10,13 @@ import { migrateToLatest } from './migrate.js';
  * command that needs one service builds it from these instead of importing the whole application.
  */
 export async function openDeps(config: Config, clock: Clock = systemClock, options: OpenOptions = {}): Promise<Deps> {
-  const { db, reads, dialect } = openDatabase(config, options);
-  await migrateToLatest(db, dialect);
-  return { db, reads, dialect, clock, newId: createIdGenerator(clock) };
+  const { db, reads, dialect, health } = openDatabase(config, options);
+  try {
+    await migrateToLatest(db, dialect);
+  } catch (error) {
+    // A start that waits for the database tries again with a new pool; this one must not linger.
+    await db.destroy();
+    throw error;
+  }
+  return { db, reads, dialect, health, clock, newId: createIdGenerator(clock) };
 }

@@ -34,11 +34,12 @@ const SIGN_IN_WINDOW_MS = 10 * MINUTE_MS;
  */
 export function registerAuth(
   app: Api,
-  deps: { tokens: TokenService; accounts: AccountService } & Pick<Deps, 'db' | 'clock'>,
+  deps: { tokens: TokenService; accounts: AccountService } & Pick<Deps, 'db' | 'clock' | 'health'>,
 ): void {
-  const limiter = new ReconciledWindowLimiter(deps, (error) =>
-    app.log.error({ err: error }, 'rate limit reconciliation failed'),
-  );
+  // Hits counted while the database is away stay unsynced and are added at the first reconciliation after.
+  const limiter = new ReconciledWindowLimiter(deps, (error) => {
+    if (!deps.health.failed(error)) app.log.error({ err: error }, 'rate limit reconciliation failed');
+  });
   app.addHook('onClose', () => limiter.stop());
   const exactLimiter = new SharedWindowLimiter(deps);
   const signInKey = (request: FastifyRequest) => `sign-in:${clientNetwork(request.ip)}`;

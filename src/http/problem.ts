@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable, isStorageFull } from '../db/outage.js';
 import { AppError, ERROR_CODES, errors, type ErrorCode, type FieldError } from '../shared/errors.js';
 import type { Api } from './types.js';
 
@@ -23,7 +24,7 @@ export const ProblemSchema = Type.Object(
         description: 'The offending fields (validation errors)',
       }),
     ),
-    retry_after: Type.Optional(Type.Integer({ description: 'Seconds to wait (429)' })),
+    retry_after: Type.Optional(Type.Integer({ description: 'Seconds to wait (429, 503)' })),
     campaign_status: Type.Optional(
       Type.String({ description: 'The campaign’s status when cancel-campaign refuses it (409)' }),
     ),
@@ -65,6 +66,9 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
   return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).serializer(JSON.stringify).send(body);
 }
 
+/** What a 503 database_unavailable tells the client to wait: a restart or failover takes seconds. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /** Maps anything thrown during a request to an AppError; unknown errors become a logged 500. */
 export function toAppError(error: FastifyError, request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
@@ -86,6 +90,12 @@ export function toAppError(error: FastifyError, request: FastifyRequest): AppErr
   }
   if (error instanceof SyntaxError || error.statusCode === 400) {
     return new AppError(400, 'invalid_json', 'The request body is not valid JSON');
+  }
+  // The database's pool logs an outage once (db/outage.ts); each request answers it with a retry.
+  if (isDatabaseUnavailable(error)) return errors.databaseUnavailable(DATABASE_RETRY_AFTER_SECONDS);
+  if (isStorageFull(error)) {
+    request.log.error({ err: error }, 'the disk is full: a write was refused (507 storage_full)');
+    return errors.storageFull();
   }
   request.log.error({ err: error }, 'unhandled error');
   return new AppError(500, 'internal_error', 'Something went wrong on our side; the request id identifies it');

@@ -13,6 +13,7 @@ import { ENGINE, startServer } from '../../test/server.js';
 import { createApp, type App } from '../app.js';
 import { loadConfig } from '../config.js';
 import { ManualClock } from '../shared/clock.js';
+import { PARLEY_VERSION as version } from '../shared/version.js';
 
 const server = await startServer();
 const proxied = await startServer({ TRUST_PROXY: '1' });
@@ -111,11 +112,11 @@ describe(`transport (${ENGINE})`, () => {
     assert.equal((await server.http.send('GET', '/healthz')).status, 200, 'the same port answers over HTTPS');
   });
 
-  test('health › GET /healthz answers 200 {"status":"ok"} without a token', async () => {
+  test('health › GET /healthz answers 200 {"status":"ok"} and the version without a token', async () => {
     const res = await server.http.send('GET', '/healthz');
     assert.equal(res.status, 200);
     assert.match(String(res.headers['content-type']), /^application\/json/);
-    assert.deepEqual(res.body, { status: 'ok' });
+    assert.deepEqual(res.body, { status: 'ok', version });
   });
 
   test('redirects › API paths never answer 3xx, so a token is never sent on to another address', async () => {
@@ -200,7 +201,7 @@ describe(`transport (${ENGINE})`, () => {
   test('TRUST_PROXY › the health check answers probes that bypass the proxy', async () => {
     const res = await plain('GET', '/healthz');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body, { status: 'ok' });
+    assert.deepEqual(res.body, { status: 'ok', version });
   });
 
   test(

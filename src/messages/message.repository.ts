@@ -164,16 +164,18 @@ export function messageRepository(db: Kysely<Database>) {
 
     /**
      * Hands claimed messages back to the queue, due at `at`, with the claim's attempt given back: the
-     * outbox never gave them to the channel. One a status webhook settled meanwhile stays settled.
+     * outbox never gave them to the channel. One a status webhook settled meanwhile stays settled; with
+     * `lease`, so does one claimed again since (its lease ran out: it is no longer this claim's).
      */
-    async releaseClaims(ids: string[], at: string): Promise<void> {
+    async releaseClaims(ids: string[], at: string, lease?: string): Promise<void> {
       for (let i = 0; i < ids.length; i += 500) {
-        await db
+        let claimed = db
           .updateTable('messages')
           .set((eb) => ({ next_attempt_at: at, attempts: eb('attempts', '-', 1) }))
           .where('id', 'in', ids.slice(i, i + 500))
-          .where('next_attempt_at', 'is not', null)
-          .execute();
+          .where('next_attempt_at', 'is not', null);
+        if (lease !== undefined) claimed = claimed.where('next_attempt_at', '=', lease);
+        await claimed.execute();
       }
     },
 

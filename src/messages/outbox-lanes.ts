@@ -28,6 +28,8 @@ export interface LaneOptions {
   send(held: Held): Promise<{ verdict: SendVerdict; recorded: Promise<void> }>;
   /** Hands unsent messages back to the queue, due at `atMs`; they were never given to the channel. */
   release(messages: LeasedMessage[], atMs: number): Promise<void>;
+  /** A send slot could not be taken (the pacer's database away): the message was never given to the channel. */
+  unsent(held: Held, error: unknown): void;
   /** The breaker of `held`'s number opened for `pauseMs`: every process should hold off too. */
   paused(held: Held, pauseMs: number): Promise<void>;
   /** A number the claims were skipping has room again: claim more. */
@@ -110,7 +112,7 @@ export function createOutboxLanes(options: LaneOptions) {
     let recorded: Promise<void> | undefined;
     try {
       const { pace } = held.channel.provider;
-      if (pace) await pacer.take(pace.key, pace.perSecond);
+      if (pace && !(await slotTaken(held, pace))) return;
       // Decided after the wait for a slot: the number may have been paused meanwhile.
       const pausedUntil = lane.breaker.pausedUntil(now());
       if (pausedUntil !== null || stopping) {
@@ -135,6 +137,17 @@ export function createOutboxLanes(options: LaneOptions) {
       lane.recording -= 1;
     }
     afterSend(lane);
+  }
+
+  /** Waits for the number's next send slot; false when none could be taken (the message is then `unsent`). */
+  async function slotTaken(held: Held, pace: { key: string; perSecond: number }): Promise<boolean> {
+    try {
+      await pacer.take(pace.key, pace.perSecond);
+      return true;
+    } catch (error) {
+      options.unsent(held, error);
+      return false;
+    }
   }
 
   /** The breaker opened: the lane's waiting messages go back to the queue until the pause ends. */

@@ -1,11 +1,17 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
+import { backoffMs } from '../shared/backoff.js';
 import type { Deps } from '../shared/context.js';
 import { groupCommit } from '../shared/group-commit.js';
 import { queuedIn, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { messageRepository, type OutboxChange } from './message.repository.js';
 import type { MessageEvents } from './message.service.js';
+
+/** Outcomes the database could not take are written again after this, doubling up to the maximum (stopping waits for it). */
+const RETRY_BASE_MS = 250;
+const RETRY_MAX_MS = 5_000;
 
 /** Statuses that overtook their sends: kept by the status path (statuses.ts), applied once the sends are recorded. */
 export interface EarlyStatuses {
@@ -31,7 +37,8 @@ export interface Recorded {
  * Where the outbox's send outcomes are written: each message's row, the webhook deliveries of its
  * status change and the contact's closed window in one transaction, then the dashboard told and the
  * statuses that overtook the sends applied. Outcomes are group-committed (src/shared/group-commit.ts):
- * whatever finished while the last batch was written goes in the next.
+ * whatever finished while the last batch was written goes in the next. While the database is away,
+ * outcomes are kept and written again once it answers (see recordSurely).
  */
 export function createOutcomeRecorder(
   deps: Deps,
@@ -40,6 +47,8 @@ export function createOutcomeRecorder(
   /** Wakes the workers a committed transaction queued work for (the webhook deliveries of status changes). */
   wakeFor: (work: QueuedWork) => void,
   log: () => FastifyBaseLogger | undefined,
+  /** False once the outbox stops: an outcome the database cannot take is then given up. */
+  keepTrying: () => boolean,
 ) {
   const { db, dialect, clock } = deps;
 
@@ -87,19 +96,41 @@ export function createOutcomeRecorder(
     if (wamids.length === 0) return;
     await earlyStatuses()
       .sendsRecorded(wamids)
-      .catch((error: unknown) => log()?.error({ err: error }, 'applying early statuses failed'));
+      .catch((error: unknown) => logUnlessOutage(error, 'applying early statuses failed'));
   }
 
-  /** Resolves once the outcome is recorded; rejects when it cannot be (its lease then brings the message back). */
-  return groupCommit<Recorded, void>(async (entries) => {
+  /** Logs an error, unless it is the database being away (the database's health logs that once per outage). */
+  function logUnlessOutage(error: unknown, message: string): void {
+    if (!deps.health.failed(error)) log()?.error({ err: error }, message);
+  }
+
+  const commit = groupCommit<Recorded, void>(async (entries) => {
     await record(entries.map((entry) => entry.outcome));
-    // Told after the commit, best effort: the rows are what counts, and a batch that failed here would be written again.
+    // Told after the commit, best effort: the rows are what counts, and a batch that failed here would
+    // be written again. The events are hints to reload: one lost must not hold back the sends' outcomes.
     await announce(entries.map((entry) => entry.message)).catch((error: unknown) =>
-      log()?.error({ err: error }, 'announcing outbox changes failed'),
+      logUnlessOutage(error, 'announcing outbox changes failed'),
     );
     await applyEarlyStatuses(entries.map((entry) => entry.outcome));
     return entries.map(() => undefined);
   });
+
+  /**
+   * Resolves once the outcome is recorded. With the database away the outcome is kept and written again
+   * (with backoff) until it answers: the send reached the channel, and forgotten it would be sent again
+   * when its lease ran out. Rejects on any other error, or once the outbox stops while the database is
+   * still away (as a crash would: the lease then brings the message back, for its status to settle it).
+   */
+  return async function recordSurely(entry: Recorded): Promise<void> {
+    for (let failures = 1; ; failures++) {
+      try {
+        return await commit(entry);
+      } catch (error) {
+        if (!deps.health.failed(error) || !keepTrying()) throw error;
+        await sleep(backoffMs(failures, RETRY_BASE_MS, RETRY_MAX_MS));
+      }
+    }
+  };
 
   /** Tells listeners (the dashboard) which messages' rows the outbox just changed, per workspace. */
   async function announce(messages: LeasedMessage[]): Promise<void> {

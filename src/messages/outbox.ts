@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { ChannelService, SendingChannel } from '../channels/channel.service.js';
 import type { SendError, SendOutcome } from '../channels/provider.js';
+import { backoffMs } from '../shared/backoff.js';
 import type { Deps } from '../shared/context.js';
 import { noteHandOff, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -110,7 +111,12 @@ export function createOutbox(
           .as('conversation_channel_id'),
       ])
       .execute();
-    return claimed.map((m) => ({ ...m, phone: m.phone!, conversation_channel_id: m.conversation_channel_id ?? null }));
+    return claimed.map((m) => ({
+      ...m,
+      phone: m.phone!,
+      conversation_channel_id: m.conversation_channel_id ?? null,
+      lease,
+    }));
   }
 
   /**
@@ -122,18 +128,49 @@ export function createOutbox(
     try {
       sent = await sendThrough(message, channel);
     } catch (error) {
-      failed(message, error);
+      unsent(message, error);
       return { verdict: 'neutral', recorded: Promise.resolve() };
     }
     const recorded = recordOutcome({ message, outcome: outcomeOf(message, sent, channel.channelId) }).catch(
-      (error: unknown) => failed(message, error),
+      (error: unknown) => unrecorded(message, error),
     );
     return { verdict: verdictOf(sent), recorded };
   }
 
-  /** Unexpected (a database error): the lease brings the message back later. */
-  function failed(message: LeasedMessage, error: unknown): void {
-    log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
+  /**
+   * An error before the message reached the channel. The database away (its channel, pace or content
+   * could not be read): it is due again at the next round, not only once its lease runs out. Anything
+   * else is unexpected: logged, and the lease brings the message back later.
+   */
+  function unsent(message: LeasedMessage, error: unknown): void {
+    if (deps.health.failed(error)) strand(message);
+    else log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
+  }
+
+  /**
+   * A send's outcome was not recorded (the outbox stopped while the database was away, or an unexpected
+   * error): its lease brings the message back, for a status naming it to settle it meanwhile.
+   */
+  function unrecorded(message: LeasedMessage, error: unknown): void {
+    const fields = { err: error, message_id: message.id };
+    if (deps.health.failed(error)) log?.warn(fields, 'stopped before the outcome of a send could be recorded');
+    else log?.error(fields, 'recording the outcome of a send failed');
+  }
+
+  /** Claimed messages the database's outage kept from their send, by the lease they were claimed with. */
+  const stranded = new Map<string, string[]>();
+
+  function strand(message: LeasedMessage): void {
+    stranded.set(message.lease, [...(stranded.get(message.lease) ?? []), message.id]);
+  }
+
+  /** Makes stranded messages due now, unless another process has claimed them since (their lease changed). */
+  async function releaseStranded(): Promise<void> {
+    const now = toStoredTimestamp(clock.now());
+    for (const [lease, ids] of stranded) {
+      await messageRepository(db).releaseClaims(ids, now, lease);
+      stranded.delete(lease);
+    }
   }
 
   async function sendThrough(message: LeasedMessage, { provider, channelId }: SendingChannel): Promise<SendOutcome> {
@@ -143,7 +180,7 @@ export function createOutbox(
       // The send's outcome is known and must be recorded even if the pause cannot be.
       await pacer
         .slowDown(provider.pace.key, sent.afterMs ?? THROTTLED_PAUSE_MS)
-        .catch((error: unknown) => log?.error({ err: error }, 'pausing a throttled number failed'));
+        .catch((error: unknown) => logUnlessOutage(error, 'pausing a throttled number failed'));
     }
     deps.signals?.sendFinished(channelId, sent.outcome);
     return sent;
@@ -156,7 +193,12 @@ export function createOutbox(
         return settled(message, { status: 'sent', provider_message_id: sent.providerMessageId, channel_id: channelId });
       case 'retry':
         if (message.attempts >= MAX_ATTEMPTS) return settled(message, { status: 'failed', error: errorOf(sent.error) });
-        return { change: dueAgain(message, at + (sent.afterMs ?? backoff(message.attempts))) };
+        return {
+          change: dueAgain(
+            message,
+            at + (sent.afterMs ?? backoffMs(message.attempts, BASE_BACKOFF_MS, MAX_BACKOFF_MS)),
+          ),
+        };
       case 'unknown':
         return { change: dueAgain(message, at + graceMs) };
       case 'failed':
@@ -189,7 +231,14 @@ export function createOutbox(
     };
   }
 
-  const recordOutcome = createOutcomeRecorder(deps, earlyStatuses, events, wakeFor, () => log);
+  const recordOutcome = createOutcomeRecorder(
+    deps,
+    earlyStatuses,
+    events,
+    wakeFor,
+    () => log,
+    () => loop.started,
+  );
 
   /** Committed messages this process leased when it wrote them (queueNow), waiting for the next round. */
   let handedOff: Arrival[] = [];
@@ -197,9 +246,11 @@ export function createOutbox(
   /**
    * Puts the handed-off messages on their lanes, else claims due ones for the lanes with room; true
    * when more may be due and can be taken (after a hand-off, or a full batch while no lane is full). Sending happens on the lanes: a round
-   * never waits for a send, so one number's slow sends hold back no other number's.
+   * never waits for a send, so one number's slow sends hold back no other number's. Messages an
+   * outage stranded are made due first.
    */
   async function round(): Promise<boolean> {
+    await releaseStranded();
     if (handedOff.length > 0) {
       const handOffs = handedOff;
       handedOff = [];
@@ -221,7 +272,7 @@ export function createOutbox(
     const removed: Promise<void>[] = [];
     await Promise.all(
       arrivals.map(async ({ message, heldAt }) => {
-        const channel = await channelOf(message).catch((error: unknown) => failed(message, error));
+        const channel = await channelOf(message).catch((error: unknown) => unsent(message, error));
         if (channel === null) {
           removed.push(
             recordOutcome({ message, outcome: settled(message, { status: 'failed', error: CHANNEL_REMOVED }) }),
@@ -235,8 +286,13 @@ export function createOutbox(
   const loop = createWakeLoop({
     pollMs: POLL_MS,
     round,
-    onError: (error) => log?.error({ err: error }, 'outbox run failed'),
+    onError: (error) => logUnlessOutage(error, 'outbox run failed'),
   });
+
+  /** Logs an error, unless it is the database being away (the database's health logs that once per outage). */
+  function logUnlessOutage(error: unknown, message: string): void {
+    if (!deps.health.failed(error)) log?.error({ err: error }, message);
+  }
 
   const lanes = createOutboxLanes({
     clock,
@@ -245,6 +301,7 @@ export function createOutbox(
     maxHeld: MAX_HELD,
     send: deliver,
     release,
+    unsent: ({ message }, error) => unsent(message, error),
     paused: pauseNumber,
     onRoom: () => loop.wake(),
   });
@@ -259,7 +316,7 @@ export function createOutbox(
         messages.map((message) => message.id),
         toStoredTimestamp(new Date(atMs)),
       )
-      .catch((error: unknown) => log?.error({ err: error }, 'handing messages back to the outbox failed'));
+      .catch((error: unknown) => logUnlessOutage(error, 'handing messages back to the outbox failed'));
   }
 
   /** A number in trouble pauses in every process: its next send slot moves past the pause (throughput.ts). */
@@ -273,7 +330,7 @@ export function createOutbox(
     if (!pace) return;
     await pacer
       .slowDown(pace.key, pauseMs)
-      .catch((error: unknown) => log?.error({ err: error }, 'pausing a number in trouble failed'));
+      .catch((error: unknown) => logUnlessOutage(error, 'pausing a number in trouble failed'));
   }
 
   /** A message's channel and provider, read (and its token decrypted) once per batch rather than per message. */
@@ -305,12 +362,13 @@ export function createOutbox(
       contact: { phone: string; conversation_channel_id: string | null },
     ): Promise<void> {
       if (!loop.started) return queueOutbound(trx, [message]);
-      await queueOutbound(trx, [{ ...message, next_attempt_at: leaseFromNow(), attempts: 1 }]);
+      const lease = leaseFromNow();
+      await queueOutbound(trx, [{ ...message, next_attempt_at: lease, attempts: 1 }]);
       const { id, workspace_id, contact_id, type, content, channel_id } = message;
       const { phone, conversation_channel_id } = contact;
       noteHandOff(trx, {
         ...{ id, workspace_id, contact_id, type, content, attempts: 1 },
-        ...{ phone, channel_id, conversation_channel_id },
+        ...{ phone, channel_id, conversation_channel_id, lease },
       });
     },
 
@@ -345,12 +403,6 @@ export function createOutbox(
       }
     },
   };
-}
-
-/** Exponential backoff with full jitter: spreads the retries of a burst that failed together. */
-function backoff(attempts: number): number {
-  const ceiling = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (attempts - 1));
-  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }
 
 function errorOf(error: SendError): MessageError {

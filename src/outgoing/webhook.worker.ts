@@ -151,7 +151,9 @@ export function createWebhookWorker(deps: Deps, secrets: SecretBox, options: { a
   const loop = createWakeLoop({
     pollMs: POLL_MS,
     round: async () => agent !== null && (await round(agent)) === BATCH,
-    onError: (error) => log?.error({ err: error }, 'webhook delivery round failed'),
+    onError: (error) => {
+      if (!deps.health.failed(error)) log?.error({ err: error }, 'webhook delivery round failed');
+    },
   });
 
   return {

@@ -73,6 +73,8 @@ export const ERROR_CODES = {
   login_locked: { status: 429, title: 'Too many failed logins; wait before trying again' },
   poll_too_frequent: { status: 429, title: 'Polling faster than the workspace allows' },
   internal_error: { status: 500, title: 'Internal server error' },
+  database_unavailable: { status: 503, title: 'The database is not answering; retry shortly' },
+  storage_full: { status: 507, title: "The server's disk is full" },
   message_has_no_media: { status: 422, title: 'The message has no media to download' },
   message_not_on_whatsapp: { status: 422, title: 'The message has not reached WhatsApp, so it cannot be quoted' },
   media_not_accepted: { status: 422, title: 'WhatsApp does not accept this file for this kind of media' },
@@ -204,6 +206,20 @@ export const errors = {
     make('header_media_required', `The template has a ${headerType} header: give its header_media_url`, [
       { field: 'header_media_url', message: 'is required for this template' },
     ]),
+  /** The database cannot be reached (restarting, failing over, not up yet): nothing was done. */
+  databaseUnavailable: (retryAfterSeconds: number) =>
+    make(
+      'database_unavailable',
+      `The database is not answering (restarting or unreachable), so nothing was done; retry in ${retryAfterSeconds} s`,
+      [],
+      { retry_after: retryAfterSeconds },
+    ),
+  /** A write found no room on the server's disk (or the database's): nothing was stored. */
+  storageFull: () =>
+    make(
+      'storage_full',
+      "The server's disk is full, so nothing was stored; reads still work. Tell the operator to free space, then retry",
+    ),
   webhookSignatureInvalid: () =>
     make('webhook_signature_invalid', 'X-Hub-Signature-256 is missing or does not match the body'),
   messageHasNoMedia: (type: string, reason: string) =>

@@ -19,6 +19,8 @@ export interface LeasedMessage {
   /** The channel the sender named; null: the contact's conversation channel, else the default. */
   channel_id: string | null;
   conversation_channel_id: string | null;
+  /** The next_attempt_at its claim wrote (stored form): while it holds, no other process claims the message. */
+  lease: string;
 }
 
 export interface QueuedWork {

@@ -1,7 +1,15 @@
+import { backoffMs } from './backoff.js';
+
+/** After a failed round (the database away, say), the loop rests this long, doubling up to the maximum. */
+const FAILED_ROUND_BASE_MS = 1_000;
+const FAILED_ROUND_MAX_MS = 30_000;
+
 /**
  * A background worker's run loop: it runs a round when woken (after a commit that gave it work) and
  * every `pollMs` (for work other processes queued). Wakes during a round fold into one more round,
  * so callers may wake it as often as they like; a round that says more is waiting is followed at once.
+ * A round that fails is followed by a rest with backoff (wakes meanwhile are dropped; the poll after
+ * the rest runs the next round), so an outage costs a few failed rounds rather than one per poll.
  */
 export function createWakeLoop(options: {
   pollMs: number;
@@ -13,6 +21,14 @@ export function createWakeLoop(options: {
   let again = false;
   let stopped = true;
   let poll: NodeJS.Timeout | undefined;
+  let failures = 0;
+  let restUntil = 0;
+
+  function failed(error: unknown): void {
+    failures += 1;
+    restUntil = Date.now() + backoffMs(failures, FAILED_ROUND_BASE_MS, FAILED_ROUND_MAX_MS);
+    options.onError(error);
+  }
 
   async function drain(): Promise<void> {
     do {
@@ -28,8 +44,11 @@ export function createWakeLoop(options: {
         again = true;
         return;
       }
+      if (Date.now() < restUntil) return;
       running = drain()
-        .catch(options.onError)
+        .then(() => {
+          failures = 0;
+        }, failed)
         .finally(() => {
           running = null;
         });

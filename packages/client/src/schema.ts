@@ -1409,6 +1409,8 @@ export interface components {
         | 'login_locked'
         | 'poll_too_frequent'
         | 'internal_error'
+        | 'database_unavailable'
+        | 'storage_full'
         | 'message_has_no_media'
         | 'message_not_on_whatsapp'
         | 'media_not_accepted'
@@ -1422,7 +1424,7 @@ export interface components {
         field: string;
         message: string;
       }[];
-      /** @description Seconds to wait (429) */
+      /** @description Seconds to wait (429, 503) */
       retry_after?: number;
       /** @description The campaign’s status when cancel-campaign refuses it (409) */
       campaign_status?: string;

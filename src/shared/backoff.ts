@@ -1,0 +1,8 @@
+/**
+ * Exponential backoff with jitter: `baseMs` after the first failure, doubling up to `maxMs`, each wait
+ * drawn between half and all of that, so the retries of many that failed together spread out.
+ */
+export function backoffMs(failures: number, baseMs: number, maxMs: number): number {
+  const ceiling = Math.min(maxMs, baseMs * 2 ** (Math.max(1, failures) - 1));
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
