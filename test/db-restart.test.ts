@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -18,6 +17,7 @@ import { newContactRow } from '../src/contacts/contact.repository.js';
 import { toStoredTimestamp } from '../src/shared/time.js';
 import { inboundTextWebhook, signBody } from '../src/webhooks/whatsapp.fixtures.js';
 import { REPO_ROOT } from './cli.js';
+import { freePort } from './host-tools.js';
 import { asClient, createTemplate, createWorkspace } from './factories.js';
 import { standbyParleyProcess, startParleyProcess, type ParleyProcess } from './parley-process.js';
 import { ENGINE, type HttpResponse } from './server.js';
@@ -39,14 +39,6 @@ interface Cluster {
   /** Stops the server as a restart does (`pg_ctl stop -m fast`: sessions are ended), keeping its data. */
   pause(): Promise<void>;
   resume(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A throwaway cluster of this file's own, removed after its tests. */

@@ -8,25 +8,17 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { Agent } from 'undici';
 import { REPO_ROOT } from './cli.js';
+import { freePort } from './host-tools.js';
 import { createWorkspace, type TestWorkspace } from './factories.js';
 import { ENGINE, httpClient, startServer, type HttpClient } from './server.js';
 
 const DEADLINE_MS = 60_000;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Asks until `probe` answers truthy; fails at the deadline (a bound on waiting, not a timing under test). */
 async function until<T>(what: string, probe: () => Promise<T | null>): Promise<T> {

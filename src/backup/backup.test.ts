@@ -68,6 +68,30 @@ async function newPostgresDatabase(): Promise<string> {
   return url.toString();
 }
 
+/**
+ * As docs/deployment.md "Backups" says: restores FILE into a new DATA_DIR (or empty database) holding
+ * the same encryption key, and starts a server on it with the original's certificate.
+ */
+async function restoreAndStart(file: string, name: string) {
+  const dataDir = fs.mkdtempSync(path.join(scratch, 'restored-'));
+  const keyFile = path.join(server.config.dataDir, 'secret.key');
+  if (fs.existsSync(keyFile)) fs.copyFileSync(keyFile, path.join(dataDir, 'secret.key'));
+  const env = {
+    ...server.env,
+    DATA_DIR: dataDir,
+    ...(ENGINE === 'postgres' && { DATABASE_URL: await newPostgresDatabase() }),
+  };
+  const restored = await runCli({ ...server, env }, 'restore', file);
+  assert.equal(restored.code, 0, restored.stderr);
+  const tls = path.join(server.config.dataDir, 'tls');
+  const copy = await startParleyProcess(
+    name,
+    { ...env, TLS_CERT_FILE: path.join(tls, 'cert.pem'), TLS_KEY_FILE: path.join(tls, 'key.pem') },
+    certificate,
+  );
+  return { copy, dataDir };
+}
+
 describe('parley backup / restore', () => {
   test('a backup taken while messages are being sent restores every message acknowledged before it began', async () => {
     const ws = await createWorkspace(server, { rateLimitPerMinute: 100_000 });
@@ -86,25 +110,7 @@ describe('parley backup / restore', () => {
     assert.ok(during > 0, 'the server kept acknowledging sends while the backup ran');
     assert.equal((JSON.parse(backup.stdout) as { engine: string }).engine, ENGINE);
 
-    // As docs/deployment.md "Backups" says: a new DATA_DIR (or empty database) with the same encryption key.
-    const dataDir = path.join(scratch, 'restored');
-    fs.mkdirSync(dataDir);
-    const keyFile = path.join(server.config.dataDir, 'secret.key');
-    if (fs.existsSync(keyFile)) fs.copyFileSync(keyFile, path.join(dataDir, 'secret.key'));
-    const env = {
-      ...server.env,
-      DATA_DIR: dataDir,
-      ...(ENGINE === 'postgres' && { DATABASE_URL: await newPostgresDatabase() }),
-    };
-    const restored = await runCli({ ...server, env }, 'restore', file);
-    assert.equal(restored.code, 0, restored.stderr);
-
-    const tls = path.join(server.config.dataDir, 'tls');
-    const copy = await startParleyProcess(
-      'restored',
-      { ...env, TLS_CERT_FILE: path.join(tls, 'cert.pem'), TLS_KEY_FILE: path.join(tls, 'key.pem') },
-      certificate,
-    );
+    const { copy } = await restoreAndStart(file, 'restored');
     for (const id of before) {
       const found = await copy.http.send<Message>('POST', '/api/v1/actions/get-message', {
         token: ws.token,
@@ -140,22 +146,7 @@ describe('parley backup / restore', () => {
     assert.equal(media.folder, `${file}.media`);
     assert.ok(media.files >= 1);
 
-    const dataDir = fs.mkdtempSync(path.join(scratch, 'restored-media-'));
-    const keyFile = path.join(server.config.dataDir, 'secret.key');
-    if (fs.existsSync(keyFile)) fs.copyFileSync(keyFile, path.join(dataDir, 'secret.key'));
-    const env = {
-      ...server.env,
-      DATA_DIR: dataDir,
-      ...(ENGINE === 'postgres' && { DATABASE_URL: await newPostgresDatabase() }),
-    };
-    const restored = await runCli({ ...server, env }, 'restore', file);
-    assert.equal(restored.code, 0, restored.stderr);
-    const tls = path.join(server.config.dataDir, 'tls');
-    const copy = await startParleyProcess(
-      'restored with media',
-      { ...env, TLS_CERT_FILE: path.join(tls, 'cert.pem'), TLS_KEY_FILE: path.join(tls, 'key.pem') },
-      certificate,
-    );
+    const { copy, dataDir } = await restoreAndStart(file, 'restored with media');
     const served = await copy.http.send<{ sha256: string; path: string }>('POST', '/api/v1/actions/download-media', {
       token: ws.token,
       body: { message_id: sent.body.id },
