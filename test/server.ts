@@ -119,7 +119,8 @@ export function httpClient(baseUrl: string, agent: Agent): HttpClient {
       }
       const response = await request(baseUrl + pathname, { method, headers, body, dispatcher: agent });
       const bytes = Buffer.from(await response.body.arrayBuffer());
-      const text = bytes.toString('utf8');
+      // As undici's text() read it: UTF-8 with a leading byte-order mark dropped (the CSV exports carry one).
+      const text = new TextDecoder().decode(bytes);
       const type = String(response.headers['content-type'] ?? '');
       return {
         status: response.statusCode,

@@ -67,6 +67,12 @@ export function createOutboxLanes(options: LaneOptions) {
   /** Lanes the last claim skipped, to be told when they have room. */
   let skipped = new Set<string>();
   const running = new Set<Promise<void>>();
+  /**
+   * Ids of the messages this process holds, from their lane until their outcome is written (or they are
+   * handed back). A claim can find one again when its lease runs out mid-send: sending it twice would be
+   * worse than letting the holder's outcome decide.
+   */
+  const holding = new Set<string>();
   let stopping = false;
   /** The outbox stopped claiming because every lane together held maxHeld. */
   let atMax = false;
@@ -109,6 +115,14 @@ export function createOutboxLanes(options: LaneOptions) {
   }
 
   async function sendOne(lane: Lane, held: Held): Promise<void> {
+    try {
+      await sendAndRecord(lane, held);
+    } finally {
+      holding.delete(held.message.id);
+    }
+  }
+
+  async function sendAndRecord(lane: Lane, held: Held): Promise<void> {
     let recorded: Promise<void> | undefined;
     try {
       const { pace } = held.channel.provider;
@@ -153,6 +167,7 @@ export function createOutboxLanes(options: LaneOptions) {
   /** The breaker opened: the lane's waiting messages go back to the queue until the pause ends. */
   async function pauseLane(lane: Lane, held: Held, pauseMs: number): Promise<void> {
     const waiting = lane.waiting.splice(0);
+    for (const entry of waiting) holding.delete(entry.message.id);
     await Promise.all([
       options.paused(held, pauseMs),
       waiting.length > 0 &&
@@ -177,9 +192,11 @@ export function createOutboxLanes(options: LaneOptions) {
   return {
     /** Puts a claimed message on its number's lane (or back in the queue, while the number is paused). */
     add(held: Held): void {
+      if (holding.has(held.message.id)) return;
       const lane = laneOf(laneKey(held.message, held.channel), held.channel);
       const pausedUntil = lane.breaker.pausedUntil(now());
       if (pausedUntil !== null) return track(options.release([held.message], pausedUntil));
+      holding.add(held.message.id);
       lane.waiting.push(held);
       pump(lane);
     },
@@ -216,6 +233,7 @@ export function createOutboxLanes(options: LaneOptions) {
     async stop(): Promise<void> {
       stopping = true;
       const waiting = [...lanes.values()].flatMap((lane) => lane.waiting.splice(0).map((held) => held.message));
+      for (const message of waiting) holding.delete(message.id);
       if (waiting.length > 0) await options.release(waiting, now());
       while (running.size > 0) await Promise.all(running);
     },

@@ -235,7 +235,10 @@ describe(`dashboard: templates (${ENGINE})`, () => {
     const simulated = await signedIn();
     await simulated.page.goto('/templates');
     await simulated.page.getByRole('button', { name: 'Sync from WhatsApp' }).click();
-    await simulated.page.getByRole('alert').getByText('this workspace uses the simulator').waitFor();
+    await simulated.page
+      .getByRole('alert')
+      .getByText('Templates sync needs a WhatsApp Cloud number', { exact: false })
+      .waitFor();
   });
 
   test('accessible and responsive: no serious axe findings; /templates usable at 375 px', async () => {
