@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
+import { isStorageFull } from '../db/outage.js';
 import { backoffMs } from '../shared/backoff.js';
 import type { Deps } from '../shared/context.js';
 import { groupCommit } from '../shared/group-commit.js';
@@ -115,9 +116,16 @@ export function createOutcomeRecorder(
     return entries.map(() => undefined);
   });
 
+  /** A full disk is waited out like an outage (the send reached Meta: forgetting it could send it twice); said once. */
+  function diskFull(error: unknown, failures: number): boolean {
+    if (!isStorageFull(error)) return false;
+    if (failures === 1) log()?.error({ err: error }, 'the disk is full: send outcomes are kept until it has room');
+    return true;
+  }
+
   /**
-   * Resolves once the outcome is recorded. With the database away the outcome is kept and written again
-   * (with backoff) until it answers: the send reached the channel, and forgotten it would be sent again
+   * Resolves once the outcome is recorded. With the database away (or its disk full) the outcome is kept and written again
+   * (with backoff) until it takes it: the send reached the channel, and forgotten it would be sent again
    * when its lease ran out. Rejects on any other error, or once the outbox stops while the database is
    * still away (as a crash would: the lease then brings the message back, for its status to settle it).
    */
@@ -126,7 +134,7 @@ export function createOutcomeRecorder(
       try {
         return await commit(entry);
       } catch (error) {
-        if (!deps.health.failed(error) || !keepTrying()) throw error;
+        if (!keepTrying() || !(deps.health.failed(error) || diskFull(error, failures))) throw error;
         await sleep(backoffMs(failures, RETRY_BASE_MS, RETRY_MAX_MS));
       }
     }
