@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { isDatabaseUnavailable } from '../db/outage.js';
 import type { Database } from '../db/schema.js';
-import { backoffMs } from '../shared/backoff.js';
+import { failedRoundRestMs } from '../shared/backoff.js';
 import type { Deps } from '../shared/context.js';
 import { noteQueued, queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -62,9 +62,6 @@ const RETRY_BASE_MS = 5_000;
 const POLL_MS = 1_000;
 /** Floor between rounds, so a job another process holds cannot spin this one. */
 const MIN_WAIT_MS = 10;
-/** After a failed round (the database away), the next comes after this, doubling up to the maximum. */
-const FAILED_ROUND_BASE_MS = 1_000;
-const FAILED_ROUND_MAX_MS = 30_000;
 
 /** Adds jobs in the caller's transaction (they exist exactly if the step that scheduled them committed). */
 export async function scheduleJobs(trx: Kysely<Database>, deps: Pick<Deps, 'newId' | 'clock'>, jobs: NewJob[]) {
@@ -266,7 +263,7 @@ export function createScheduler(
     failures += 1;
     if (stopped) return;
     clearTimeout(timer);
-    timer = setTimeout(() => scheduler.wake(), backoffMs(failures, FAILED_ROUND_BASE_MS, FAILED_ROUND_MAX_MS));
+    timer = setTimeout(() => scheduler.wake(), failedRoundRestMs(failures));
     timer.unref();
   }
 

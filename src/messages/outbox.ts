@@ -161,7 +161,9 @@ export function createOutbox(
   const stranded = new Map<string, string[]>();
 
   function strand(message: LeasedMessage): void {
-    stranded.set(message.lease, [...(stranded.get(message.lease) ?? []), message.id]);
+    const ids = stranded.get(message.lease);
+    if (ids) ids.push(message.id);
+    else stranded.set(message.lease, [message.id]);
   }
 
   /** Makes stranded messages due now, unless another process has claimed them since (their lease changed). */

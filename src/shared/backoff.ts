@@ -6,3 +6,8 @@ export function backoffMs(failures: number, baseMs: number, maxMs: number): numb
   const ceiling = Math.min(maxMs, baseMs * 2 ** (Math.max(1, failures) - 1));
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }
+
+/** A background worker's rest after a failed round (the database away, say): 1 s doubling to 30 s. */
+export function failedRoundRestMs(failures: number): number {
+  return backoffMs(failures, 1_000, 30_000);
+}

@@ -1,8 +1,4 @@
-import { backoffMs } from './backoff.js';
-
-/** After a failed round (the database away, say), the loop rests this long, doubling up to the maximum. */
-const FAILED_ROUND_BASE_MS = 1_000;
-const FAILED_ROUND_MAX_MS = 30_000;
+import { failedRoundRestMs } from './backoff.js';
 
 /**
  * A background worker's run loop: it runs a round when woken (after a commit that gave it work) and
@@ -26,7 +22,7 @@ export function createWakeLoop(options: {
 
   function failed(error: unknown): void {
     failures += 1;
-    restUntil = Date.now() + backoffMs(failures, FAILED_ROUND_BASE_MS, FAILED_ROUND_MAX_MS);
+    restUntil = Date.now() + failedRoundRestMs(failures);
     options.onError(error);
   }
 
