@@ -237,11 +237,15 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     await page.getByLabel('Workspace name').fill('Bakery Nord');
     await page.getByLabel('Time zone').selectOption('Europe/Berlin');
     await page.getByLabel('Polling interval (seconds)').fill('10');
+    await page.getByTestId('media-storage').getByText('Media storage (server disk)').waitFor();
+    assert.match((await page.getByTestId('media-storage').textContent()) ?? '', /in 0 files$/);
+    await page.getByLabel('Keep media files (days)').fill('30');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').getByText('Settings saved.').waitFor();
     await page.locator('.topbar').getByText('Bakery Nord').waitFor();
     const saved = await services.workspaces.get(owner.workspaceId);
     assert.deepEqual([saved.name, saved.time_zone, saved.poll_interval_seconds], ['Bakery Nord', 'Europe/Berlin', 10]);
+    assert.equal(saved.media_retention_days, 30, 'media kept 30 days');
     await screenshot(page, 'settings-workspace');
     await page.reload();
     assert.equal(await page.getByLabel('Time zone').inputValue(), 'Europe/Berlin');
