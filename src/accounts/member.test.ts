@@ -68,7 +68,7 @@ describe(`team: members and roles (${ENGINE})`, () => {
       ['POST', '/api/dashboard/invites', { email: 'x@example.com', role: 'member' }],
     ] as const) {
       const answer = await member.send<Problem>(method, path, body);
-      assert.deepEqual([answer.status, answer.body.code], [403, 'owner_only'], `${method} ${path}`);
+      assert.deepEqual([answer.status, answer.body.code], [403, 'permission_denied'], `${method} ${path}`);
     }
     assert.deepEqual(await team(owner), [
       [owner.email, 'owner'],
@@ -224,7 +224,7 @@ describe(`team: members and roles (${ENGINE})`, () => {
     assert.equal((await me(membersToken.token)).body.user.id, member.userId);
 
     const refused = await member.send<Problem>('DELETE', `/api/dashboard/tokens/${ownersToken.id}`);
-    assert.deepEqual([refused.status, refused.body.code], [403, 'owner_only']);
+    assert.deepEqual([refused.status, refused.body.code], [403, 'permission_denied']);
     assert.equal((await me(ownersToken.token)).status, 200, 'still works');
 
     assert.equal((await member.send('DELETE', `/api/dashboard/tokens/${membersToken.id}`)).status, 200);
@@ -241,10 +241,11 @@ describe(`team: members and roles (${ENGINE})`, () => {
     type Session = { user: { role: string; permissions: string[] } };
     const ownerView = (await owner.send<Session>('GET', '/api/dashboard/session')).body.user;
     const memberView = (await member.send<Session>('GET', '/api/dashboard/session')).body.user;
-    assert.deepEqual(ownerView.permissions, ['manage_team', 'manage_workspace', 'manage_channel', 'revoke_any_token']);
-    assert.deepEqual([memberView.role, memberView.permissions], ['member', []]);
+    assert.ok(ownerView.permissions.includes('manage_owners') && ownerView.permissions.includes('manage_channel'));
+    assert.equal(memberView.role, 'member');
+    assert.ok(memberView.permissions.includes('conversations') && !memberView.permissions.includes('manage_workspace'));
     const workspace = await member.send<Problem>('PUT', '/api/dashboard/workspace', { name: 'Mine now' });
-    assert.deepEqual([workspace.status, workspace.body.code], [403, 'owner_only']);
+    assert.deepEqual([workspace.status, workspace.body.code], [403, 'permission_denied']);
   });
 });
 

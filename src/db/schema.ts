@@ -1,3 +1,4 @@
+import type { Role } from '../accounts/roles.js';
 import type { ColumnType, Generated } from 'kysely';
 /**
  * Row types of every table, shared by both dialects. Timestamps are ISO 8601 strings and JSON
@@ -65,7 +66,7 @@ export interface UserTable {
   email: string;
   name: string;
   password_hash: string;
-  role: 'owner' | 'member';
+  role: Role;
   created_at: string;
 }
 
@@ -392,7 +393,7 @@ export interface InviteTable {
   id: string;
   workspace_id: string;
   email: string;
-  role: 'owner' | 'member';
+  role: Role;
   token_hash: string;
   invited_by: string;
   created_at: string;

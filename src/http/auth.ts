@@ -14,6 +14,7 @@ import { isFollowUpPage } from './pagination.js';
 import { clientNetwork } from './client-address.js';
 import { ReconciledWindowLimiter, SharedWindowLimiter, type RateDecision } from './rate-limit.js';
 import type { Access, Api } from './types.js';
+import { requirePermission } from '../accounts/roles.js';
 
 const MINUTE_MS = 60_000;
 /** Requests per minute per client address while no valid token is presented (slows token guessing). */
@@ -80,6 +81,12 @@ export function registerAuth(
   });
 
   async function authorise(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await authenticate(request, reply);
+    const permission = request.routeOptions.config.permission;
+    if (permission && request.principal) requirePermission(request.principal, permission);
+  }
+
+  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const access = request.routeOptions.config.access ?? defaultAccess(request.routeOptions.url);
     if (access === 'public') {
       if (request.url.startsWith('/api/dashboard/')) requireSameOrigin(request);

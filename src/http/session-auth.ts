@@ -52,6 +52,7 @@ export function sessionPrincipal(user: SessionUser): Principal {
     tokenId: `${SESSION_TOKEN_PREFIX}${user.userId}`,
     userId: user.userId,
     workspaceId: user.workspaceId,
+    role: user.role,
     scope: 'full',
     pollIntervalSeconds: 0,
     rateLimitPerMinute: SESSION_LIMIT_PER_MINUTE,

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../shared/errors.js';
 import type { SessionUser } from '../accounts/account.service.js';
 import type { Principal } from '../workspaces/token.service.js';
+import type { Permission } from '../accounts/roles.js';
 
 /**
  * How a route may be called: `public` needs no token, `read` accepts any token, `write`
@@ -22,6 +23,11 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * What the caller's role must grant (src/accounts/roles.ts), checked once the caller is known,
+     * for a session and for a token alike: a token acts with its creator's current role.
+     */
+    permission?: Permission;
     /** A polling trigger's name: each is limited to one call per workspace interval per token. */
     poll?: string;
     /**

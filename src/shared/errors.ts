@@ -48,6 +48,7 @@ export const ERROR_CODES = {
   invalid_credentials: { status: 401, title: 'The email or password is wrong' },
   csrf_token_invalid: { status: 403, title: 'The X-CSRF-Token header is missing or does not match the session' },
   owner_only: { status: 403, title: 'Only a workspace owner may do this' },
+  permission_denied: { status: 403, title: 'Your role does not allow this' },
   https_required: { status: 403, title: 'Requests must use HTTPS' },
   not_found: { status: 404, title: 'No such resource' },
   route_not_found: { status: 404, title: 'No such endpoint' },
@@ -100,6 +101,16 @@ export const errors = {
   csrfTokenInvalid: () =>
     make('csrf_token_invalid', 'Send the session’s CSRF token in the X-CSRF-Token header with every change'),
   ownerOnly: () => make('owner_only', 'Only a workspace owner may do this'),
+  permissionDenied: (role: string, permission: string, roles: readonly string[]) =>
+    make(
+      'permission_denied',
+      `The ${role} role does not allow this (${permission}); ask someone who is ${roles.join(' or ')}`,
+      [],
+      {
+        permission,
+        roles,
+      },
+    ),
   loginLocked: (retryAfterSeconds: number) =>
     make('login_locked', `Too many failed logins for this email; try again in ${retryAfterSeconds} s`, [], {
       retry_after: retryAfterSeconds,

@@ -1,4 +1,4 @@
-import { requirePermission } from '../accounts/roles.js';
+import { requirePermission, type Role } from '../accounts/roles.js';
 import { GenerationCache } from '../db/deployment-generation.js';
 import { precompile } from '../db/precompile.js';
 import type { Deps } from '../shared/context.js';
@@ -15,6 +15,8 @@ export interface Principal {
   tokenId: string;
   userId: string;
   workspaceId: string;
+  /** The role the caller acts with: the session's user's, or the token creator's as it is now. */
+  role: Role;
   scope: TokenScope;
   pollIntervalSeconds: number;
   rateLimitPerMinute: number;
@@ -43,7 +45,9 @@ const selectToken = precompile((db, tokenHash: string) =>
   db
     .selectFrom('api_tokens')
     .innerJoin('workspaces', 'workspaces.id', 'api_tokens.workspace_id')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
     .select([
+      'users.role',
       'api_tokens.id',
       'api_tokens.user_id',
       'api_tokens.workspace_id',
@@ -134,6 +138,7 @@ export function createTokenService({ db, clock, newId }: Deps) {
         tokenId: row.id,
         userId: row.user_id,
         workspaceId: row.workspace_id,
+        role: row.role,
         scope: row.scope,
         pollIntervalSeconds: row.poll_interval_seconds,
         rateLimitPerMinute: row.rate_limit_per_minute,

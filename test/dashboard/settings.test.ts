@@ -214,17 +214,17 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     assert.equal(await page.getByRole('button', { name: 'Save settings' }).count(), 0);
     await screenshot(page, 'settings-workspace-member');
     const refused = await sendFromPage(page, 'PUT', '/api/dashboard/workspace', { name: 'Taken over' });
-    assert.deepEqual([refused.status, refused.body.code], [403, 'owner_only']);
+    assert.deepEqual([refused.status, refused.body.code], [403, 'permission_denied']);
     assert.equal((await services.workspaces.get(owner.workspaceId)).name, 'Member Shop');
 
     await page.goto('/settings/channel');
     await page.getByText('Only a workspace owner can change the channel').waitFor();
     assert.equal(await page.getByTestId('verify-token').count(), 0, 'the verify token is for owners');
     const channel = await sendFromPage(page, 'PUT', '/api/dashboard/channel', { provider: 'simulator' });
-    assert.deepEqual([channel.status, channel.body.code], [403, 'owner_only']);
+    assert.deepEqual([channel.status, channel.body.code], [403, 'permission_denied']);
     assert.equal(await page.getByRole('form', { name: 'Add a number' }).count(), 0);
     const added = await sendFromPage(page, 'POST', '/api/v1/actions/add-channel', { provider: 'simulator' });
-    assert.deepEqual([added.status, added.body.code], [403, 'owner_only']);
+    assert.deepEqual([added.status, added.body.code], [403, 'permission_denied']);
   });
 
   test('Workspace: the owner renames it and changes the time zone; the top bar follows', async () => {
