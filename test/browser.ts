@@ -81,6 +81,20 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
+/** axe-core's findings of these rules, whatever their impact (e.g. `heading-order`, a moderate one). */
+export async function accessibilityViolations(page: Page, rules: string[]): Promise<string[]> {
+  await page.addScriptTag({ path: path.join(import.meta.dirname, '..', 'node_modules', 'axe-core', 'axe.min.js') });
+  const violations = await page.evaluate(async (only) => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
+    return (await axe.run(document, { runOnly: { type: 'rule', values: only } })).violations;
+  }, rules);
+  return violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
 interface AxeViolation {
   id: string;
   impact: string | null;

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
+import {
+  accessibilityViolations,
+  createOwner,
+  logIn,
+  newPage,
+  screenshot,
+  seriousAccessibilityViolations,
+} from '../browser.js';
 import { createTemplate } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
@@ -231,14 +238,17 @@ describe(`dashboard: templates (${ENGINE})`, () => {
     await page.getByRole('status').getByText('Pending → Approved').waitFor();
     await page.getByRole('status').getByRole('link', { name: 'order_update' }).click();
     await page.getByRole('heading', { name: 'de Approved' }).waitFor();
+  });
 
-    const simulated = await signedIn();
-    await simulated.page.goto('/templates');
-    await simulated.page.getByRole('button', { name: 'Sync from WhatsApp' }).click();
-    await simulated.page
-      .getByRole('alert')
-      .getByText('Templates sync needs a WhatsApp Cloud number', { exact: false })
-      .waitFor();
+  test('on the simulator, the templates page says in plain words that templates come from a real WhatsApp number', async () => {
+    const { page } = await signedIn();
+    await page.goto('/templates');
+    const note = page.getByTestId('sync-simulator-note');
+    await note.getByText('Templates come from WhatsApp only with a real WhatsApp number', { exact: false }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Sync from WhatsApp' }).count(), 0, 'no sync that must fail');
+    assert.equal(await page.getByRole('alert').count(), 0, 'no red error');
+    await note.getByRole('link', { name: 'Settings → Channel' }).click();
+    await page.getByRole('heading', { name: 'Channel' }).waitFor();
   });
 
   test('accessible and responsive: no serious axe findings; /templates usable at 375 px', async () => {
@@ -267,6 +277,7 @@ describe(`dashboard: templates (${ENGINE})`, () => {
     await page.goto(`/templates/${template.id}/edit`);
     await translation(page, 3).waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), [], 'template editor');
+    assert.deepEqual(await accessibilityViolations(page, ['heading-order']), [], 'template editor headings');
 
     const { page: phone } = await newPage(server, { width: 375, height: 740 });
     await logIn(phone, owner);

@@ -33,15 +33,18 @@ export function TemplatesList() {
     setSynced(await dashboard.post<SyncResult>('templates/sync'));
     list.reload();
   });
+  const simulated = useSimulatedChannel();
 
   return (
     <Page
       title="Templates"
       actions={
         <>
-          <button type="button" onClick={() => void sync.run()} disabled={sync.busy}>
-            {sync.busy ? 'Syncing…' : 'Sync from WhatsApp'}
-          </button>
+          {!simulated && (
+            <button type="button" onClick={() => void sync.run()} disabled={sync.busy}>
+              {sync.busy ? 'Syncing…' : 'Sync from WhatsApp'}
+            </button>
+          )}
           <Link class="button primary" href="/templates/new">
             New template
           </Link>
@@ -52,6 +55,13 @@ export function TemplatesList() {
         {synced && <SyncReport result={synced} />}
       </div>
       <ErrorNote error={sync.error} />
+      {simulated && (
+        <p class="hint" data-testid="sync-simulator-note">
+          Templates come from WhatsApp only with a real WhatsApp number: this workspace sends through the simulator, so
+          create templates here (the simulator approves them). To sync the templates of your WhatsApp Business account,
+          connect a number in <Link href="/settings/channel">Settings → Channel</Link>.
+        </p>
+      )}
       <form class="inline-form" role="search" aria-label="Filter templates" onSubmit={(e) => e.preventDefault()}>
         <TextField label="Name contains" type="search" value={name} onValue={setName} />
         <div class="field">
@@ -112,6 +122,18 @@ export function TemplatesList() {
       )}
     </Page>
   );
+}
+
+/**
+ * Whether the workspace sends through the simulator (its default number): templates sync from Meta
+ * only for a WhatsApp Cloud number, so the page explains that instead of offering a sync that must fail.
+ */
+function useSimulatedChannel(): boolean {
+  const channels = useAsync(
+    () => action<{ channels: { provider: string; is_default: boolean }[] }>('list-channels'),
+    [],
+  );
+  return channels.data?.channels.find((c) => c.is_default)?.provider === 'simulator';
 }
 
 function SyncReport({ result }: { result: SyncResult }) {

@@ -215,7 +215,7 @@ export function TranslationFields(props: {
           )}
         </div>
         <div>
-          <h3 class="preview-title">Live preview</h3>
+          <h2 class="preview-title">Live preview</h2>
           <TemplatePreview
             content={{ ...draft, header_type: draft.header_type || null }}
             samples={draft.samples}
