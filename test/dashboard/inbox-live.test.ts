@@ -103,7 +103,7 @@ describe(`dashboard: live inbox (${ENGINE})`, () => {
     await listShows(page, ['Subscriber 3', '+14155550150']);
   });
 
-  test('filters, search by message text, the unread count in the title and navigation, and keyboard shortcuts', async () => {
+  test('filters, search by message text, the unread count in the title and navigation, and keyboard shortcuts (/ in a thread: the reply box)', async () => {
     const { api, ...owner } = await ownerWithToken('Filter Bakery');
     await customerWrites(api, '+14155550401', 'Where is my order 4711?');
     const { contact_id: mine } = await customerWrites(api, '+14155550402', 'Do you deliver on Mondays?');
@@ -155,6 +155,12 @@ describe(`dashboard: live inbox (${ENGINE})`, () => {
     await help.waitFor({ state: 'hidden' });
     await page.keyboard.press('r');
     await page.waitForFunction(() => document.activeElement?.id === 'reply-text');
+    // In a thread `/` goes to the reply box too (a thread has no search box), and types no slash.
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.activeElement?.id !== 'reply-text');
+    await page.keyboard.press('/');
+    await page.waitForFunction(() => document.activeElement?.id === 'reply-text');
+    assert.equal(await page.locator('#reply-text').inputValue(), '');
 
     // Done with the first: on to the next.
     await page.getByRole('button', { name: 'Mark done' }).click();

@@ -47,7 +47,7 @@ const SHORTCUTS = [
   { keys: 'j', does: 'Next conversation' },
   { keys: 'k', does: 'Previous conversation' },
   { keys: 'r', does: 'Write a reply' },
-  { keys: '/', does: 'Search conversations' },
+  { keys: '/', does: 'Search conversations; in a conversation, write a reply' },
   { keys: '?', does: 'Show these shortcuts' },
   { keys: 'Esc', does: 'Leave the reply box, so these keys work' },
 ];
@@ -64,7 +64,7 @@ function focusAlongList(step: 1 | -1): void {
 }
 
 /**
- * The inbox's keyboard shortcuts (j/k next and previous conversation, r reply, / search, ? help),
+ * The inbox's keyboard shortcuts (j/k next and previous conversation, r reply, / search or, in a thread, reply, ? help),
  * on the list and in a thread, with the help dialog.
  */
 export function InboxShortcuts({ contactId }: { contactId?: string }) {
@@ -96,7 +96,8 @@ export function InboxShortcuts({ contactId }: { contactId?: string }) {
         });
       } else if (step !== 0) focusAlongList(step);
       else if (event.key === 'r') document.getElementById('reply-text')?.focus();
-      else if (event.key === '/') document.getElementById('conversation-search')?.focus();
+      // A thread has no search box: there `/` goes where a reply is written, as in most chat tools.
+      else if (event.key === '/') document.getElementById(contactId ? 'reply-text' : 'conversation-search')?.focus();
       else if (event.key === '?') setHelp(true);
       else return;
       event.preventDefault();
