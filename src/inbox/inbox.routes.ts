@@ -86,7 +86,11 @@ export function registerInboxRoutes(
 
   app.put(
     '/api/dashboard/inbox/settings',
-    { config: { access }, schema: { hide, body: Type.Object({ typing_indicator: Type.Boolean() }) } },
+    // Workspace-wide (it changes what every agent's opening of a conversation does): Settings → Workspace.
+    {
+      config: { access, permission: 'manage_workspace' },
+      schema: { hide, body: Type.Object({ typing_indicator: Type.Boolean() }) },
+    },
     async (request) => inbox.updateSettings(viewerOf(request), request.body),
   );
 

@@ -108,11 +108,12 @@ describe(`dashboard: rich messages in the thread (${ENGINE})`, () => {
     await thread.getByText('Reacted 🌵').waitFor();
     await screenshot(page, 'inbox-rich-messages');
 
-    // The workspace's typing indicator, switched on in the inbox, goes with the next read receipt.
-    await page.getByRole('link', { name: '← Inbox' }).click();
+    // The workspace's typing indicator, switched on in Settings → Workspace, goes with the next read receipt.
+    await page.goto('/settings/workspace');
     const typing = page.getByLabel('Show customers a typing indicator when a conversation is opened');
     assert.equal(await typing.isChecked(), false);
     await typing.check();
+    await page.getByRole('status').getByText('Typing indicator setting saved.').waitFor();
     await page.waitForFunction(async () => {
       const response = await fetch('/api/dashboard/inbox/settings');
       return ((await response.json()) as { typing_indicator: boolean }).typing_indicator;
@@ -126,6 +127,7 @@ describe(`dashboard: rich messages in the thread (${ENGINE})`, () => {
       timestamp: server.clock.now(),
     });
     assert.equal((await postWebhook(next)).status, 200);
+    await page.goto('/inbox');
     await page.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: /Pablo/ }).click();
     await thread.getByText('And cacti?').waitFor();
     await waitUntil(() =>

@@ -201,7 +201,7 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     );
   });
 
-  test('Channel and Workspace: a member sees them read-only, and changing them is refused', async () => {
+  test('Channel and Workspace: a member sees them (the typing indicator too) read-only, and changing them is refused', async () => {
     const owner = await createOwner(server, 'Member Shop');
     const member = await createMember(owner);
     const { page } = await newPage(server);
@@ -216,6 +216,14 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     const refused = await sendFromPage(page, 'PUT', '/api/dashboard/workspace', { name: 'Taken over' });
     assert.deepEqual([refused.status, refused.body.code], [403, 'permission_denied']);
     assert.equal((await services.workspaces.get(owner.workspaceId)).name, 'Member Shop');
+    // The workspace-wide typing indicator is a workspace setting too: read-only for a member.
+    const typing = page.getByLabel('Show customers a typing indicator when a conversation is opened');
+    assert.ok(await typing.isDisabled());
+    const typingRefused = await sendFromPage(page, 'PUT', '/api/dashboard/inbox/settings', { typing_indicator: true });
+    assert.deepEqual([typingRefused.status, typingRefused.body.code], [403, 'permission_denied']);
+    await page.goto('/inbox');
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    assert.equal(await typing.count(), 0, 'the inbox has no workspace settings');
 
     await page.goto('/settings/channel');
     await page.getByText('Only a workspace owner can change the channel').waitFor();

@@ -39,6 +39,7 @@ export function WorkspaceSettings() {
       <SettingsNav />
       <ErrorNote error={workspace.error} />
       {workspace.data && <WorkspaceForm workspace={workspace.data} />}
+      {workspace.data && <TypingIndicatorSetting />}
     </Page>
   );
 }
@@ -137,5 +138,50 @@ function WorkspaceForm({ workspace }: { workspace: Workspace }) {
         {saved ? 'Settings saved.' : ''}
       </p>
     </form>
+  );
+}
+
+/**
+ * The inbox's workspace-wide setting: whether opening a conversation also shows the customer a typing
+ * indicator with the read receipt (WhatsApp shows it until the reply, or for 25 seconds). It is here,
+ * not in the inbox, because it changes what every agent's opening does; those who may change workspace
+ * settings change it, the others read it.
+ */
+function TypingIndicatorSetting() {
+  const { user } = useSession();
+  const editable = can(user, 'manage_workspace');
+  const settings = useAsync(() => dashboard.get<{ typing_indicator: boolean }>('inbox/settings'), []);
+  // The box shows the choice at once; a refused save puts it back and says why.
+  const [chosen, setChosen] = useState<boolean | null>(null);
+  const [outcome, setOutcome] = useState<{ saved: true } | { error: unknown } | null>(null);
+  if (!settings.data) return <ErrorNote error={settings.error} />;
+  const toggle = async (on: boolean) => {
+    setChosen(on);
+    setOutcome(null);
+    try {
+      await dashboard.put('inbox/settings', { typing_indicator: on });
+      setOutcome({ saved: true });
+    } catch (error) {
+      setChosen(null);
+      setOutcome({ error });
+    }
+  };
+  return (
+    <section class="settings-form" aria-labelledby="inbox-settings-title">
+      <h2 id="inbox-settings-title">Inbox</h2>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={chosen ?? settings.data.typing_indicator}
+          disabled={!editable}
+          onChange={(e) => void toggle(e.currentTarget.checked)}
+        />{' '}
+        Show customers a typing indicator when a conversation is opened
+      </label>
+      {outcome && 'error' in outcome && <ErrorNote error={outcome.error} />}
+      <p role="status" class="status-line">
+        {outcome && 'saved' in outcome ? 'Typing indicator setting saved.' : ''}
+      </p>
+    </section>
   );
 }

@@ -4,7 +4,6 @@ import { Link, navigate } from '../../router';
 import { ErrorNote, Page, formatTime, useAsync } from '../../ui';
 import { AlertSettings } from './alerts';
 import { useLiveReload } from './events';
-import { InboxSettingsToggle } from './settings';
 import { InboxShortcuts, rememberOrder } from './shortcuts';
 import type { ConversationPage, ConversationSummary } from './types';
 
@@ -75,7 +74,7 @@ export function Inbox({ url }: { url: URL }) {
   const unread = conversations.filter((c) => c.unread > 0).length;
 
   return (
-    <Page title="Inbox" actions={<InboxSettingsToggle />}>
+    <Page title="Inbox">
       <InboxShortcuts />
       <div class="inbox-tools">
         <SearchBox url={url} search={search} />
