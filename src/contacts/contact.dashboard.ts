@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Deps, Caller } from '../shared/context.js';
+import { messageText } from '../messages/message.text.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp } from '../shared/time.js';
 import { tagRepository } from '../tags/tag.repository.js';
@@ -222,16 +223,6 @@ export function createContactDashboardService({ db, reads, dialect }: Deps) {
       };
     },
   };
-}
-
-/** A line of text for a message of any type, for the conversation view. */
-function messageText(type: string, content: Record<string, unknown>): string {
-  for (const key of ['body', 'text', 'caption', 'title']) {
-    const value = content[key];
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  const name = content.template_name ?? content.name;
-  return typeof name === 'string' ? `[${type}: ${name}]` : `[${type}]`;
 }
 
 export type ContactDashboardService = ReturnType<typeof createContactDashboardService>;

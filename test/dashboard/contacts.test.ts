@@ -336,6 +336,34 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
     assert.equal(parse(csv, { columns: true, bom: true }).length, 250, 'the export pages through all of them');
   });
 
+  test('the contact page shows a message as the inbox does: a button reply reads "Order now", not [interactive]', async () => {
+    const owner = await createOwner(server);
+    const contactId = await insertContact(server, owner.workspaceId, { name: 'Buyer Person' });
+    await insertMessage(server, {
+      workspaceId: owner.workspaceId,
+      contactId,
+      direction: 'inbound',
+      type: 'interactive',
+      content: { type: 'button_reply', button_reply: { id: 'order', title: 'Order now' } },
+    });
+    await insertMessage(server, {
+      workspaceId: owner.workspaceId,
+      contactId,
+      direction: 'inbound',
+      type: 'image',
+      content: { id: 'media-1', mime_type: 'image/jpeg', caption: 'Spring bouquet' },
+    });
+    const { page } = await newPage(server);
+    await logIn(page, owner);
+    await page.goto(`/inbox/${contactId}`);
+    await page.getByRole('list', { name: 'Messages' }).getByText('Order now').waitFor();
+    await page.goto(`/contacts/${contactId}`);
+    const conversation = page.locator('.bubble');
+    await conversation.filter({ hasText: 'Order now' }).waitFor();
+    await conversation.filter({ hasText: 'Image: Spring bouquet' }).waitFor();
+    assert.equal(await page.getByText('[interactive]').count(), 0);
+  });
+
   test('accessible and responsive: no serious axe findings; usable at 375 px', async () => {
     const owner = await createOwner(server);
     const contactId = await insertContact(server, owner.workspaceId, { name: 'Axe Person', email: 'axe@example.com' });
