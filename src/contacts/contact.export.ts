@@ -1,35 +1,13 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Contact } from './contact.schema.js';
+import { neutraliseCell } from './csv-cell.js';
 
 export const EXPORT_COLUMNS = ['phone', 'name', 'email', 'tags', 'created_at', 'last_message_at', 'opted_out'];
 
 /** An attribute's column: its key, or `attribute:KEY` when the key is also a contact field's column. */
 export function attributeColumn(key: string): string {
   return EXPORT_COLUMNS.includes(key.toLowerCase()) || key.startsWith('attribute:') ? `attribute:${key}` : key;
-}
-
-/** Cells a spreadsheet would read as a formula (OWASP "CSV injection"). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-/**
- * The same after a `;`: a spreadsheet whose locale separates cells with `;` (much of Europe) splits
- * the line there, and the part after it is a cell of its own (quotes around it do not stop that).
- */
-const FORMULA_AFTER_SEMICOLON = /;(?=[=+\-@\t\r])/g;
-/** An E.164 phone (`+` and digits only) is at worst read as a number, never as a formula. */
-const PLAIN_PHONE = /^\+\d{1,15}$/;
-/** An apostrophe the export put in front of a formula character, at the start or after a `;`. */
-const NEUTRALISED = /(^|;)'(?=[=+\-@\t\r])/g;
-
-/** A cell a spreadsheet shows as text: wherever it could start a formula, an apostrophe goes first. */
-export function neutraliseCell(value: string): string {
-  const cell = value.replace(FORMULA_AFTER_SEMICOLON, ";'");
-  return FORMULA_START.test(cell) && !PLAIN_PHONE.test(cell) ? `'${cell}` : cell;
-}
-
-/** A cell of an exported file as it was before neutraliseCell, so an export imports back unchanged. */
-export function restoreCell(cell: string): string {
-  return cell.replace(NEUTRALISED, '$1');
 }
 
 /** An attribute's cell: text as it is, any other JSON value (number, list…) as JSON. */

@@ -5,7 +5,7 @@ import type { CountryCode } from 'libphonenumber-js/max';
 import { AppError, errors } from '../shared/errors.js';
 import { normalizePhone } from '../shared/phone.js';
 import type { BulkContact } from './contact.bulk.js';
-import { restoreCell } from './contact.export.js';
+import { restoreCell } from './csv-cell.js';
 import { parseEmail, parseName, parseTagNames } from './contact.input.js';
 import { FirstRowByPhone } from './first-row-by-phone.js';
 
@@ -21,7 +21,12 @@ export interface RowError {
   /** The row as a spreadsheet numbers it (the header is row 1). */
   row: number;
   field: string;
+  /** What is wrong, the same words for every row with that problem (the dashboard sums them up by it). */
   message: string;
+  /** The row's phone cell as written (blank when it has none), so the list of rows kept out can be read alone. */
+  phone: string;
+  /** The cell at fault as written. */
+  value: string;
 }
 
 /** How to read the file, and whether to write it or only check it (the preview). */
@@ -116,6 +121,7 @@ function readRow(
   const { defaultCountry } = options;
   const problems: RowError[] = [];
   const result: ImportRow = { row, phone: '', tags: [], attributes: {} };
+  const phoneCell = restoreCell(cells[columns.indexOf('phone')] ?? '').trim();
   columns.forEach((target, index) => {
     // A cell the export neutralised against formula injection (`'=…`) is read back without the apostrophes.
     const cell = restoreCell(cells[index] ?? '').trim();
@@ -125,10 +131,7 @@ function readRow(
         if (cell === '') throw errors.validation('phone', 'is required');
         const phone = normalizePhone(cell, defaultCountry);
         if (!phone)
-          throw errors.validation(
-            'phone',
-            `"${cell}" is not a valid ${defaultCountry ? '' : 'international '}phone number`,
-          );
+          throw errors.validation('phone', `is not a valid ${defaultCountry ? '' : 'international '}phone number`);
         result.phone = phone;
       } else if (target === 'name') {
         if (cell.length > MAX_NAME) throw errors.validation('name', `is longer than ${MAX_NAME} characters`);
@@ -144,7 +147,8 @@ function readRow(
       }
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      for (const { message } of error.fieldErrors) problems.push({ row, field: target, message });
+      for (const { message } of error.fieldErrors)
+        problems.push({ row, field: target, message, phone: phoneCell, value: cell });
     }
   });
   return problems.length > 0 ? problems : result;
@@ -179,7 +183,8 @@ function rowReader(options: ImportOptions) {
       const earlier = firstSeen.firstOrNote(read.phone, read.row);
       if (earlier !== undefined) {
         counts.duplicates++;
-        return void report([{ row: read.row, field: 'phone', message: `same phone as row ${earlier}; skipped` }]);
+        const message = 'repeats the phone of an earlier row; skipped';
+        return void report([{ row: read.row, field: 'phone', message, phone: read.phone, value: read.phone }]);
       }
       counts.good++;
       return read;
@@ -228,5 +233,5 @@ const NO = /^(false|no|n|0|subscribed)$/i;
 function parseYesNo(cell: string): boolean {
   if (YES.test(cell)) return true;
   if (NO.test(cell)) return false;
-  throw errors.validation('opted_out', `"${cell}" is not yes or no (true/false)`);
+  throw errors.validation('opted_out', 'is not yes or no (true/false)');
 }

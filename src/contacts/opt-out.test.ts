@@ -270,7 +270,7 @@ describe(`opt-out (${ENGINE})`, () => {
     assert.equal(imported.status, 200, imported.text);
     assert.equal(imported.body.created, 2);
     assert.deepEqual(imported.body.errors, [
-      { row: 4, field: 'opted_out', message: '"maybe" is not yes or no (true/false)' },
+      { row: 4, field: 'opted_out', message: 'is not yes or no (true/false)', phone: '+14155550103', value: 'maybe' },
     ]);
     const exported = await session.send<string>('GET', '/api/dashboard/contacts/export.csv');
     assert.equal(exported.status, 200, exported.text);

@@ -64,9 +64,11 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
       'warning',
       'skipped rows are no success',
     );
-    const errors = page.getByRole('table', { name: 'Rows not imported' });
-    await errors.getByRole('row', { name: /4 Phone "not a phone" is not a valid/ }).waitFor();
-    await errors.getByRole('row', { name: /5 Phone same phone as row 2; skipped/ }).waitFor();
+    const errors = page.getByRole('table', { name: 'Rows not imported, by problem' });
+    await errors
+      .getByRole('row', { name: /Phone is not a valid international phone number 1 row 4 \(not a phone\)/ })
+      .waitFor();
+    await errors.getByRole('row', { name: /Phone repeats the phone of an earlier row; skipped 1 row 5/ }).waitFor();
     const ada = await server.app.services.contacts.get(owner, { phone: '+14155550101' });
     assert.deepEqual(
       [ada.name, ada.email, ada.tags, ada.custom_attributes],
@@ -227,8 +229,10 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
     await page.getByLabel('CSV file').setInputFiles({ name: 'uk.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     const check = page.getByTestId('import-check');
     await check.filter({ hasText: '2 rows: 1 contact will be created, 0 will be updated. 1 row will not' }).waitFor();
-    const problems = page.getByRole('table', { name: 'Rows not imported' });
-    await problems.getByRole('row', { name: /2 Phone "020 7946 0958" is not a valid international phone/ }).waitFor();
+    const problems = page.getByRole('table', { name: 'Rows not imported, by problem' });
+    await problems
+      .getByRole('row', { name: /is not a valid international phone number 1 row 2 \(020 7946 0958\)/ })
+      .waitFor();
     await page.getByLabel('Country of numbers written without +').selectOption('GB');
     await check.filter({ hasText: /^2 rows: 2 contacts will be created, 0 will be updated\.$/ }).waitFor();
     assert.equal(await problems.count(), 0, 'no row is kept out now');
@@ -240,6 +244,51 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
     await page.getByTestId('import-summary').filter({ hasText: '2 rows: 2 contacts created, 0 updated.' }).waitFor();
     const brit = await server.app.services.contacts.get(owner, { phone: '+442079460958' });
     assert.deepEqual([brit.name, [...brit.tags].sort()], ['Brit Local', ['london', 'uk', 'vip']]);
+  });
+
+  test('import: a file of 400 bad rows is summed up by problem in a short page; the download lists every row', async () => {
+    const owner = await createOwner(server);
+    const { page } = await newPage(server);
+    await logIn(page, owner);
+    const bad = Array.from({ length: 300 }, (_, i) => `not a phone ${i + 1},Bad ${i + 1},`);
+    const noYes = Array.from({ length: 100 }, (_, i) => `+1415555${String(1000 + i)},Odd ${i + 1},maybe`);
+    const csv = ['Phone,Name,Opted out', ...bad, ...noYes].join('\r\n');
+    await page.goto('/contacts/import');
+    await page
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByTestId('import-check').filter({ hasText: '400 rows will not be imported' }).waitFor();
+    const problems = page.getByRole('table', { name: 'Rows not imported, by problem' });
+    const phoneRow = problems.getByRole('row', { name: /^Phone is not a valid international phone number 300/ });
+    await phoneRow.getByText('row 2 (not a phone 1), row 3 (not a phone 2), row 4 (not a phone 3), …').waitFor();
+    await problems
+      .getByRole('row', { name: /^Opted out is not yes or no \(true\/false\) 100 row 302 \(maybe\)/ })
+      .waitFor();
+    assert.equal(await problems.getByRole('row').count(), 3, 'a header and one row per problem');
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(height < 2000, `the page stays short (${height} px)`);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download the list of rows not imported (CSV)' }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 'rows-not-imported.csv');
+    const listed = parse<Record<string, string>>(fs.readFileSync(await download.path(), 'utf8'), { columns: true });
+    assert.equal(listed.length, 400, 'every row kept out');
+    assert.deepEqual(listed[0], {
+      row: '2',
+      phone: 'not a phone 1',
+      column: 'Phone',
+      value: 'not a phone 1',
+      problem: 'is not a valid international phone number',
+    });
+    assert.deepEqual(listed[399], {
+      row: '401',
+      phone: '+14155551099',
+      column: 'Opted out',
+      value: 'maybe',
+      problem: 'is not yes or no (true/false)',
+    });
   });
 
   test('Tags: renamed and deleted from the dashboard; a tag links to its contacts', async () => {

@@ -1,5 +1,6 @@
 import { dashboard } from '../../api';
 import { useAsync } from '../../ui';
+import { RowProblems, type RowProblem } from './import-problems';
 
 /** What an import did, or (a dry run) would do. */
 export interface ImportResult {
@@ -8,27 +9,17 @@ export interface ImportResult {
   updated: number;
   skipped: number;
   duplicates: number;
-  errors: { row: number; field: string; message: string }[];
+  errors: RowProblem[];
 }
 
 /** The import's request fields, as its form labels them. */
 export const IMPORT_LABELS = { csv: 'The file', columns: 'The columns', default_country: 'Country' };
 
-const COLUMN_NAMES: Record<string, string> = {
-  phone: 'Phone',
-  name: 'Name',
-  email: 'Email',
-  tags: 'Tags',
-  opted_out: 'Opted out',
-};
-/** A row problem's column as the mapping names it (`attribute:Plan` → Plan). */
-const columnName = (field: string) => COLUMN_NAMES[field] ?? field.replace(/^attribute:/, '');
-
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * The checked rows before an import (`checked`), or what the import did: rows kept out are a warning
- * listed row by row, never a success.
+ * summed up by problem, never a success.
  */
 export function ImportSummary({ result, checked }: { result: ImportResult; checked: boolean }) {
   const verbs = checked ? ['will be created', 'will be updated'] : ['created', 'updated'];
@@ -40,7 +31,7 @@ export function ImportSummary({ result, checked }: { result: ImportResult; check
         (result.duplicates > 0
           ? ` (${result.duplicates} ${result.duplicates === 1 ? 'repeats' : 'repeat'} a phone from an earlier row)`
           : '') +
-        ': see the list below.';
+        ': see the problems below.';
   return (
     <section aria-labelledby={checked ? 'check-title' : 'result-title'}>
       <h2 id={checked ? 'check-title' : 'result-title'}>{checked ? 'Rows checked' : 'Result'}</h2>
@@ -52,29 +43,7 @@ export function ImportSummary({ result, checked }: { result: ImportResult; check
         {plural(result.rows, 'row')}: {kept}
         {skipped}
       </p>
-      {result.errors.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <caption>Rows not imported</caption>
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Column</th>
-                <th scope="col">Problem</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.errors.map((e) => (
-                <tr key={`${e.row}-${e.field}`}>
-                  <td>{e.row}</td>
-                  <td>{columnName(e.field)}</td>
-                  <td>{e.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {result.errors.length > 0 && <RowProblems problems={result.errors} skipped={result.skipped} />}
     </section>
   );
 }
