@@ -185,7 +185,7 @@ describe(`dashboard: templates (${ENGINE})`, () => {
     await screenshot(page, 'template-rejected');
   });
 
-  test('field errors appear beside their inputs and nothing is saved', async () => {
+  test('field errors appear beside their inputs, go as soon as the field changes, and nothing is saved', async () => {
     const { owner, page } = await signedIn();
     await createTemplate(server.app.services, owner.workspaceId, { name: 'welcome' });
     await page.goto('/templates/new');
@@ -198,9 +198,15 @@ describe(`dashboard: templates (${ENGINE})`, () => {
     await first.locator('small.error', { hasText: 'an image header needs its content' }).waitFor();
     assert.equal(await first.getByLabel('Header media URL').getAttribute('aria-invalid'), 'true');
     await first.getByLabel('Header media URL').fill('https://example.com/a.png');
+    // Fixed: the error goes as the field changes, beside it and in the form's note alike.
+    await page.getByText('an image header needs its content').first().waitFor({ state: 'detached' });
+    assert.equal(await first.getByLabel('Header media URL').getAttribute('aria-invalid'), null);
     await page.getByRole('button', { name: 'Create template' }).click();
     await page.locator('small.error', { hasText: 'is already used by another template' }).waitFor();
     assert.equal(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid'), 'true');
+    await page.getByLabel('Name', { exact: true }).fill('welcome_back');
+    await page.getByText('is already used by another template').first().waitFor({ state: 'detached' });
+    assert.equal(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid'), null);
     const names = (await server.app.services.templates.list({ workspaceId: owner.workspaceId }, {})).map((t) => t.name);
     assert.deepEqual(names, ['welcome']);
   });

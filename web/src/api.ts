@@ -19,6 +19,20 @@ export class ApiError extends Error {
     return message === undefined ? undefined : plainMessage(message);
   }
 
+  /**
+   * The same error without the problems at or under these fields (`translations.0` takes
+   * `translations.0.body` with it), or null when no problem is left: a field's problem goes as soon
+   * as the field changes. An error that names no field stays as it is.
+   */
+  withoutChanged(fields: string[]): ApiError | null {
+    const all = this.problem.errors ?? [];
+    if (all.length === 0) return this;
+    const changed = fields.map(dotted);
+    const rest = all.filter((e) => !changed.some((field) => isUnder(dotted(e.field), field)));
+    if (rest.length === all.length) return this;
+    return rest.length > 0 ? new ApiError({ ...this.problem, errors: rest }) : null;
+  }
+
   /** The same error without the problems of these fields (a form shows those beside their inputs). */
   without(fields: string[]): ApiError | null {
     const rest = this.problem.errors?.filter((e) => !fields.some((field) => sameField(e.field, field))) ?? [];
@@ -28,6 +42,9 @@ export class ApiError extends Error {
 
 /** Problems name fields as `name` or as a JSON Pointer (`/name`). */
 const sameField = (named: string, field: string) => named === field || named === `/${field}`;
+/** A field's path in one form: `/steps/0/delay` and `steps.0.delay` are both `steps.0.delay`. */
+const dotted = (field: string) => field.replace(/^\//, '').replaceAll('/', '.');
+const isUnder = (path: string, field: string) => path === field || path.startsWith(`${field}.`);
 
 let csrfToken = '';
 /** The session's CSRF token, sent with every change (the session endpoint hands it out). */

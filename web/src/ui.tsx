@@ -217,7 +217,12 @@ export function fieldErrors(error: unknown, labels: FieldLabels) {
   return { field: (name: string) => messages[name], note };
 }
 
-/** Runs a form's submit handler, tracking whether it is busy and what went wrong. */
+/**
+ * Runs a form's submit handler, tracking whether it is busy and what went wrong. The one rule for
+ * every form's errors: a field's problem goes as soon as the field changes — the form calls
+ * `edited(field…)` from the field's change handler (fields as the API names them, `name` or
+ * `/steps/0/delay`; a field also clears the problems under it), or hands a TextField `bind(field, set)`.
+ */
 export function useSubmit(run: () => Promise<void>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -233,7 +238,19 @@ export function useSubmit(run: () => Promise<void>) {
       setBusy(false);
     }
   };
-  return { busy, error, onSubmit: (event: Event) => void onSubmit(event), run: onSubmit };
+  const edited = useCallback(
+    (...fields: string[]) => setError((e: unknown) => (e instanceof ApiError ? e.withoutChanged(fields) : e)),
+    [],
+  );
+  /** A TextField's `onValue` and `error` for the request field it fills: its problem shown, and gone on a change. */
+  const bind = (field: string, set: (value: string) => void) => ({
+    onValue: (value: string) => {
+      set(value);
+      edited(field);
+    },
+    error: error instanceof ApiError ? error.fieldMessage(field) : undefined,
+  });
+  return { busy, error, edited, bind, onSubmit: (event: Event) => void onSubmit(event), run: onSubmit };
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });

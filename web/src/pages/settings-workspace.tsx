@@ -75,20 +75,16 @@ function WorkspaceForm({ workspace }: { workspace: Workspace }) {
       )}
       <fieldset class="plain" disabled={!owner}>
         <legend class="visually-hidden">Workspace</legend>
-        <TextField
-          label="Workspace name"
-          required
-          maxLength={200}
-          value={name}
-          onValue={setName}
-          error={fieldError('name')}
-        />
+        <TextField label="Workspace name" required maxLength={200} value={name} {...save.bind('name', setName)} />
         <div class="field">
           <label for="workspace-time-zone">Time zone</label>
           <select
             id="workspace-time-zone"
             value={timeZone}
-            onChange={(e) => setTimeZone(e.currentTarget.value)}
+            onChange={(e) => {
+              setTimeZone(e.currentTarget.value);
+              save.edited('time_zone');
+            }}
             aria-describedby="workspace-time-zone-note"
           >
             {zones.map((zone) => (
@@ -108,9 +104,8 @@ function WorkspaceForm({ workspace }: { workspace: Workspace }) {
           max={86400}
           required
           value={pollSeconds}
-          onValue={setPollSeconds}
+          {...save.bind('poll_interval_seconds', setPollSeconds)}
           hint="How often an integration may poll each trigger; 0 means no limit."
-          error={fieldError('poll_interval_seconds')}
         />
         <TextField
           label="Keep media files (days)"
@@ -118,9 +113,8 @@ function WorkspaceForm({ workspace }: { workspace: Workspace }) {
           min={1}
           max={36500}
           value={retentionDays}
-          onValue={setRetentionDays}
+          {...save.bind('media_retention_days', setRetentionDays)}
           hint="Received and uploaded files are deleted this many days after they were stored; empty keeps them forever. The messages stay."
-          error={fieldError('media_retention_days')}
         />
         <p data-testid="media-storage">
           Media storage ({workspace.media_storage.store === 's3' ? 'object store' : 'server disk'}):{' '}

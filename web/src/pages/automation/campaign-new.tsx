@@ -112,11 +112,14 @@ export function NewCampaign() {
   });
   const problems = problemsOf(check.error ?? create.error);
   const invalid = (field: string) => problems.some((p) => p.field === `/${field}` || p.field.startsWith(`/${field}/`));
+  /** A field's change: the review is out of date, and the field's problems go. */
   const changed =
-    <T,>(set: (value: T) => void) =>
+    <T,>(fields: string[], set: (value: T) => void) =>
     (value: T) => {
       setReview(null);
       set(value);
+      check.edited(...fields);
+      create.edited(...fields);
     };
 
   return (
@@ -127,7 +130,7 @@ export function NewCampaign() {
           required
           maxLength={200}
           value={name}
-          onValue={changed(setName)}
+          onValue={changed(['/name'], setName)}
           aria-invalid={invalid('name') || undefined}
         />
         <fieldset class="group">
@@ -142,14 +145,14 @@ export function NewCampaign() {
           <TemplateFields
             templates={templates.data ?? []}
             value={template}
-            onChange={changed(setTemplate)}
+            onChange={changed(['/template_id', '/language', '/variables'], setTemplate)}
             approvedOnly
             invalid={invalid}
           />
           <HeaderMediaField
             template={chosen}
             value={headerLink}
-            onValue={changed(setHeaderLink)}
+            onValue={changed(['/header_media_url'], setHeaderLink)}
             invalid={invalid('header_media_url')}
           />
           <small class="hint">
@@ -157,8 +160,13 @@ export function NewCampaign() {
           </small>
           <SampleSend message={message} disabled={!template.template_id} />
         </fieldset>
-        <AudienceFields value={audience} onChange={changed(setAudience)} invalid={invalid('audience')} />
-        <ScheduleFields when={when} at={at} onWhen={changed(setWhen)} onAt={changed(setAt)} />
+        <AudienceFields value={audience} onChange={changed(['/audience'], setAudience)} invalid={invalid('audience')} />
+        <ScheduleFields
+          when={when}
+          at={at}
+          onWhen={changed(['/scheduled_at'], setWhen)}
+          onAt={changed(['/scheduled_at'], setAt)}
+        />
         <ProblemList problems={problems} labels={{ ...LABELS, '/header_media_url': headerMediaLabel(media) }} />
         {problems.length === 0 && <ErrorNote error={check.error ?? create.error} />}
         {review ? (

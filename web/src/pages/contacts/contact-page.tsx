@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, action, dashboard } from '../../api';
+import { action, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
 import { TemplateForm } from '../inbox/reply';
 import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
@@ -98,19 +98,11 @@ function ProfileForm({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
     onSaved(await action<Contact>('update-contact', { contact_id: contact.id, name, phone, email }));
     setSaved(true);
   });
-  const fieldError = (field: string) => (save.error instanceof ApiError ? save.error.fieldMessage(field) : undefined);
   return (
     <form onSubmit={save.onSubmit} aria-label="Edit contact">
-      <TextField label="Name" value={name} onValue={setName} maxLength={256} error={fieldError('name')} />
-      <TextField label="Phone" value={phone} onValue={setPhone} required maxLength={40} error={fieldError('phone')} />
-      <TextField
-        label="Email"
-        type="email"
-        value={email}
-        onValue={setEmail}
-        maxLength={320}
-        error={fieldError('email')}
-      />
+      <TextField label="Name" value={name} {...save.bind('name', setName)} maxLength={256} />
+      <TextField label="Phone" value={phone} {...save.bind('phone', setPhone)} required maxLength={40} />
+      <TextField label="Email" type="email" value={email} {...save.bind('email', setEmail)} maxLength={320} />
       <ErrorNote error={save.error} />
       <button class="primary" type="submit" disabled={save.busy}>
         Save

@@ -134,7 +134,7 @@ export function TemplateEditor({ id }: { id?: string }) {
             <TextField
               label="Name"
               value={name}
-              onValue={setName}
+              {...save.bind('name', setName)}
               required
               maxLength={512}
               pattern="[a-z0-9_]+"
@@ -143,12 +143,18 @@ export function TemplateEditor({ id }: { id?: string }) {
                   Lower-case letters, digits and _ (Meta’s rule), for example <code>order_update</code>
                 </>
               }
-              error={error?.fieldMessage('name')}
             />
           )}
           <div class="field">
             <label for="template-category">Category</label>
-            <select id="template-category" value={category} onChange={(e) => setCategory(e.currentTarget.value)}>
+            <select
+              id="template-category"
+              value={category}
+              onChange={(e) => {
+                setCategory(e.currentTarget.value);
+                save.edited('category');
+              }}
+            >
               {CATEGORIES.map((c) => (
                 <option key={c} value={c}>
                   {categoryLabel(c)}
@@ -162,11 +168,17 @@ export function TemplateEditor({ id }: { id?: string }) {
             key={draft.key}
             index={index}
             draft={draft}
-            onChange={(d) => update(draft.key, d)}
+            onChange={(d, fields) => {
+              update(draft.key, d);
+              save.edited(...fields.map((field) => `translations.${index}.${field}`));
+            }}
             onRemove={
               draft.saved || drafts.length === 1
                 ? undefined
-                : () => setDrafts((all) => all.filter((d) => d.key !== draft.key))
+                : () => {
+                    setDrafts((all) => all.filter((d) => d.key !== draft.key));
+                    save.edited('translations'); // the ones after it move up: their problems no longer fit
+                  }
             }
             error={error}
           />

@@ -49,17 +49,22 @@ const MAX_BUTTONS = 10;
 export function TranslationFields(props: {
   index: number;
   draft: TranslationDraft;
-  onChange: (draft: TranslationDraft) => void;
+  /** The changed draft, and the API fields the change touched (their problems go). */
+  onChange: (draft: TranslationDraft, fields: string[]) => void;
   onRemove?: (() => void) | undefined;
   error: ApiError | null;
 }) {
   const { index, draft, onChange } = props;
   const id = useId();
-  const set = (patch: Partial<TranslationDraft>) => onChange({ ...draft, ...patch });
+  const set = (patch: Partial<TranslationDraft>, fields: string[] = Object.keys(patch)) =>
+    onChange({ ...draft, ...patch }, fields);
   const fieldError = (field: string) => props.error?.fieldMessage(`translations.${index}.${field}`);
   const variables = neededExamples({ ...draft, header_type: draft.header_type || null });
   const setButton = (i: number, patch: Partial<ButtonDraft>) =>
-    set({ buttons: draft.buttons.map((b, j) => (j === i ? { ...b, ...patch } : b)) });
+    set(
+      { buttons: draft.buttons.map((b, j) => (j === i ? { ...b, ...patch } : b)) },
+      Object.keys(patch).map((key) => `buttons.${i}.${key}`),
+    );
 
   return (
     <fieldset class="translation-editor">
@@ -98,7 +103,7 @@ export function TranslationFields(props: {
               <select
                 id={`${id}-header-type`}
                 value={draft.header_type}
-                onChange={(e) => set({ header_type: e.currentTarget.value })}
+                onChange={(e) => set({ header_type: e.currentTarget.value }, ['header_type', 'header_content'])}
               >
                 <option value="">No header</option>
                 {HEADER_TYPES.map((h) => (
@@ -136,7 +141,7 @@ export function TranslationFields(props: {
                   label={sampleLabel(v)}
                   value={draft.samples[v] ?? ''}
                   required
-                  onValue={(value) => set({ samples: { ...draft.samples, [v]: value } })}
+                  onValue={(value) => set({ samples: { ...draft.samples, [v]: value } }, ['examples'])}
                 />
               ))}
               {fieldError('examples') && <small class="error">{fieldError('examples')}</small>}
