@@ -300,14 +300,20 @@ describe('flowDefinitionProblems: graph', () => {
 
   test('the same loop without the wait is reported once, with its path', () => {
     assert.deepEqual(flowDefinitionProblems(loopFlow({ id: 'm', type: 'add_tag', tag: 'looping', next: 'r' })), [
-      { field: '/nodes/0', message: 'loop without a wait: a -> m -> r -> a (add a wait_for_reply or ask)' },
+      {
+        field: '/nodes/0',
+        message: 'loop without a wait: a -> m -> r -> a (add a node that waits for a reply or asks a question)',
+      },
     ]);
   });
 
   test('a self-loop is a loop', () => {
     const flow: FlowDefinition = { start: 'a', nodes: [{ id: 'a', type: 'add_tag', tag: 'x', next: 'a' }] };
     assert.deepEqual(flowDefinitionProblems(flow), [
-      { field: '/nodes/0', message: 'loop without a wait: a -> a (add a wait_for_reply or ask)' },
+      {
+        field: '/nodes/0',
+        message: 'loop without a wait: a -> a (add a node that waits for a reply or asks a question)',
+      },
     ]);
   });
 
@@ -316,7 +322,10 @@ describe('flowDefinitionProblems: graph', () => {
     const r = nodeOf(flow, 'r');
     r.branches = [...(r.branches as unknown[]), { when: { reply_equals: 'again' }, next: 'r' }];
     assert.deepEqual(flowDefinitionProblems(flow), [
-      { field: '/nodes/2', message: 'loop without a wait: r -> r (add a wait_for_reply or ask)' },
+      {
+        field: '/nodes/2',
+        message: 'loop without a wait: r -> r (add a node that waits for a reply or asks a question)',
+      },
     ]);
   });
 
@@ -333,8 +342,8 @@ describe('flowDefinitionProblems: graph', () => {
     assert.deepEqual(
       flowDefinitionProblems(flow).map((p) => [p.field, p.message]),
       [
-        ['/nodes/0', 'loop without a wait: a -> b -> a (add a wait_for_reply or ask)'],
-        ['/nodes/2', 'loop without a wait: c -> d -> c (add a wait_for_reply or ask)'],
+        ['/nodes/0', 'loop without a wait: a -> b -> a (add a node that waits for a reply or asks a question)'],
+        ['/nodes/2', 'loop without a wait: c -> d -> c (add a node that waits for a reply or asks a question)'],
       ],
     );
   });

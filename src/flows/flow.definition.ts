@@ -515,7 +515,10 @@ function loopsWithoutWait({ nodes, targets }: Graph): FieldError[] {
     if (component.length === 1 && !moving[first]!.includes(first)) return [];
     const ids = cycleThrough(first, new Set(component), moving).map((i) => nodes[i]!.id);
     return [
-      { field: `/nodes/${first}`, message: `loop without a wait: ${ids.join(' -> ')} (add a wait_for_reply or ask)` },
+      {
+        field: `/nodes/${first}`,
+        message: `loop without a wait: ${ids.join(' -> ')} (add a node that waits for a reply or asks a question)`,
+      },
     ];
   });
 }

@@ -161,6 +161,64 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     ]);
   });
 
+  test('the sequence editor: no template chosen says to choose one; the count is of the problems shown; a fixed field’s problem goes at once', async () => {
+    const { template, page } = await signedIn(server);
+    await page.goto('/sequences/new');
+    await page.getByLabel('Name', { exact: true }).fill('Welcome');
+    await page.getByRole('button', { name: 'Add step' }).click(); // step 2: add a tag, the tag left empty
+    await page.getByRole('button', { name: 'Save sequence' }).click();
+    const step1 = page.getByTestId('step-0').getByRole('alert');
+    await step1.waitFor();
+    assert.equal(await step1.textContent(), 'Template is required: choose one');
+    assert.doesNotMatch((await page.locator('main').textContent())!, /characters that are not allowed/);
+    const shown = await page.locator('.problem-list li').count();
+    assert.equal(shown, 2, 'the template of step 1 and the tag of step 2');
+    await page.getByText('Not saved: 2 problems, shown next to the fields.').waitFor();
+
+    await page.getByTestId('step-0').getByLabel('Template', { exact: true }).selectOption(template.id);
+    await step1.waitFor({ state: 'detached' });
+    await page.getByText('Not saved: 1 problem, shown next to the fields.').waitFor();
+    await page.getByLabel('Step 2 tag').fill('welcomed');
+    await page.getByText(/^Not saved:/).waitFor({ state: 'detached' });
+    assert.equal(await page.locator('.problem-list li').count(), 0);
+  });
+
+  test('a campaign form: a problem goes as soon as its field changes (the name)', async () => {
+    const { page } = await signedIn(server);
+    await page.goto('/campaigns/new');
+    await page.getByRole('button', { name: 'Review and send…' }).click();
+    const problems = page.locator('form[aria-label="New campaign"] > .problem-list');
+    await problems.getByText('Name', { exact: true }).waitFor();
+    const name = page.getByLabel('Name', { exact: true });
+    assert.equal(await name.getAttribute('aria-invalid'), 'true');
+    await name.fill('Spring');
+    await problems.waitFor({ state: 'detached' });
+    assert.equal(await name.getAttribute('aria-invalid'), null);
+  });
+
+  test('the flow editor names fields by their labels (Branch 2 go to, “Wait for a reply”), and a fixed field’s problem goes', async () => {
+    const { page } = await signedIn(server);
+    await page.goto('/flows/new');
+    await page.getByLabel('Name', { exact: true }).fill('Router');
+    await page.getByLabel('Node start type').selectOption('branch');
+    await page.getByRole('button', { name: 'Add branch' }).click();
+    await page.getByRole('button', { name: 'Add node', exact: true }).click();
+    await page.getByLabel('Node node_2 type').selectOption('wait_for_reply');
+    await page.getByLabel('Node node_2 timeout: amount').fill('');
+    await page.getByRole('button', { name: 'Save flow' }).click();
+    const fields = page.locator('.problem-list .problem-field');
+    await fields.first().waitFor();
+    const text = (await page.locator('.problem-list').allTextContents()).join('\n');
+    assert.match(text, /Branch 2 go to/);
+    assert.match(text, /Timeout is required for a “Wait for a reply” node/);
+    assert.doesNotMatch(text, /Branche|branches|wait_for_reply|_node|\bnode_\d+ node/);
+
+    const waiting = page.locator('fieldset[data-node="node_2"]');
+    await waiting.getByRole('alert').waitFor();
+    await page.getByLabel('Node node_2 timeout: amount').fill('1');
+    await waiting.getByRole('alert').waitFor({ state: 'detached' });
+  });
+
   test('a flow with a dangling edge shows the error at the node; fixed, it saves and runs for a contact', async () => {
     const { page } = await signedIn(server);
     await page.goto('/flows');

@@ -120,11 +120,14 @@ export function fieldLabel(pointer: string, labels: Record<string, string> = {})
   const words = parts.map((part, i) => {
     if (/^\d+$/.test(part)) return String(Number(part) + 1);
     const word = part.replaceAll('_', ' ');
-    return /^\d+$/.test(parts[i + 1] ?? '') ? word.replace(/s$/, '') : word;
+    return /^\d+$/.test(parts[i + 1] ?? '') ? singular(word) : word;
   });
   const text = words.join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/** "branches" → "branch", "steps" → "step": a list's name for one of its items. */
+const singular = (word: string) => word.replace(/(ch|sh|x|ss)es$/, '$1').replace(/([^s])s$/, '$1');
 
 /** A list of problems next to the part they are about, each naming its field by label, announced when it appears. */
 export function ProblemList(props: { problems: FieldProblem[]; id?: string; labels?: Record<string, string> }) {

@@ -93,17 +93,37 @@ const FIELDS: Record<NodeType, FieldSpec[]> = {
 };
 
 /** A node's fields by the labels its fieldset shows (problems name them relative to the node). */
-function nodeLabels(type: NodeType): Record<string, string> {
-  const own = FIELDS[type].map((spec): [string, string] => [`/${spec.key}`, spec.label]);
+function nodeLabels(node: FlowNode): Record<string, string> {
+  const own = FIELDS[node.type].map((spec): [string, string] => [`/${spec.key}`, spec.label]);
+  const listed = (key: string) => (Array.isArray(node[key]) ? (node[key] as unknown[]) : []);
+  const buttons = listed('buttons').flatMap((_, i): [string, string][] => [
+    [`/buttons/${i}`, `Button ${i + 1}`],
+    [`/buttons/${i}/id`, `Button ${i + 1} id`],
+    [`/buttons/${i}/title`, `Button ${i + 1} title`],
+  ]);
+  const branches = listed('branches').flatMap((_, i): [string, string][] => [
+    [`/branches/${i}`, `Branch ${i + 1}`],
+    [`/branches/${i}/when`, `Branch ${i + 1} condition`],
+    [`/branches/${i}/next`, `Branch ${i + 1} go to`],
+  ]);
   return {
     '/id': 'Id',
     '/type': 'Type',
     '/template_id': 'Template',
     '/language': 'Language',
     '/header_media_url': headerMediaLabel('image'),
-    ...Object.fromEntries(own),
+    '/buttons': 'Buttons',
+    '/branches': 'Branches',
+    ...Object.fromEntries([...own, ...buttons, ...branches]),
   };
 }
+
+const TYPE_IN_MESSAGE = new RegExp(`\\ba (${Object.keys(NODE_TYPES).join('|')}) node\\b`, 'g');
+/** The API names a node's type by its key ("is required for a send_text node"); the editor says its label. */
+const typesInWords = (p: FieldProblem): FieldProblem => ({
+  ...p,
+  message: p.message.replace(TYPE_IN_MESSAGE, (_, type: NodeType) => `a “${NODE_TYPES[type]}” node`),
+});
 
 /** Keys a node of this type keeps when its type changes. */
 const KEEP: Record<NodeType, string[]> = Object.fromEntries(
@@ -179,13 +199,14 @@ export function NodeEditor(props: {
   problems: FieldProblem[];
   templates: TemplateSummary[];
   targets: NodeTarget[];
-  onChange: (node: FlowNode) => void;
+  /** The changed node, and the fields the change touched (their problems go); '' is the whole node. */
+  onChange: (node: FlowNode, fields: string[]) => void;
   onRemove: () => void;
   onMakeStart: () => void;
 }) {
   const id = useId();
   const { node, problems } = props;
-  const set = (key: string, value: unknown) => props.onChange({ ...node, [key]: value });
+  const set = (key: string, value: unknown) => props.onChange({ ...node, [key]: value }, [key]);
   const invalid = (key: string) => problems.some((p) => p.field === key || p.field.startsWith(`${key}/`));
   const label = `Node ${node.id || props.index + 1}`;
   return (
@@ -199,7 +220,7 @@ export function NodeEditor(props: {
         {label}
         {props.isStart && <span class="node-badge">start</span>}
       </legend>
-      <ProblemList problems={problems} id={`${id}-problems`} labels={nodeLabels(node.type)} />
+      <ProblemList problems={problems.map(typesInWords)} id={`${id}-problems`} labels={nodeLabels(node)} />
       <div class="node-head">
         <div class="field">
           <label for={`${id}-id`}>{`${label} id`}</label>
@@ -216,7 +237,7 @@ export function NodeEditor(props: {
           <select
             id={`${id}-type`}
             value={node.type}
-            onChange={(e) => props.onChange(retype(node, e.currentTarget.value as NodeType))}
+            onChange={(e) => props.onChange(retype(node, e.currentTarget.value as NodeType), [''])}
           >
             {(Object.keys(NODE_TYPES) as NodeType[]).map((type) => (
               <option key={type} value={type}>
@@ -235,7 +256,11 @@ export function NodeEditor(props: {
             variables: storedVariables(node.variables),
           }}
           onChange={(v) =>
-            props.onChange({ ...node, template_id: v.template_id, language: v.language, variables: v.variables })
+            props.onChange({ ...node, template_id: v.template_id, language: v.language, variables: v.variables }, [
+              'template_id',
+              'language',
+              'variables',
+            ])
           }
           invalid={invalid}
         />

@@ -119,7 +119,10 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
         <TextField
           label="Name"
           value={name}
-          onValue={setName}
+          onValue={(value) => {
+            setName(value);
+            save.edited('/name');
+          }}
           maxLength={200}
           required
           error={problems.find((p) => p.field === '/name')?.message}
@@ -127,13 +130,19 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
         <TextField
           label="Keywords"
           value={keywords}
-          onValue={setKeywords}
+          onValue={(value) => {
+            setKeywords(value);
+            save.edited('/definition/keywords');
+          }}
           hint="Comma-separated; an inbound text equal to one of them (ignoring case) starts the flow."
         />
         <StartField
           value={start}
           targets={targets}
-          onValue={setStart}
+          onValue={(value) => {
+            setStart(value);
+            save.edited('/definition/start');
+          }}
           error={problems.find((p) => p.field === '/definition/start')?.message}
         />
         <ProblemList
@@ -151,9 +160,18 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
             problems={nodeProblems(i)}
             templates={templates.data ?? []}
             targets={targets}
-            onChange={(changed) => setNodes(nodes.map((n, j) => (j === i ? changed : n)))}
-            onRemove={() => setNodes(nodes.filter((_, j) => j !== i))}
-            onMakeStart={() => setStart(node.id)}
+            onChange={(changed, fields) => {
+              setNodes(nodes.map((n, j) => (j === i ? changed : n)));
+              save.edited(...fields.map((field) => `/definition/nodes/${i}${field && `/${field}`}`));
+            }}
+            onRemove={() => {
+              setNodes(nodes.filter((_, j) => j !== i));
+              save.edited('/definition/nodes'); // the nodes after it move up: their problems no longer fit
+            }}
+            onMakeStart={() => {
+              setStart(node.id);
+              save.edited('/definition/start');
+            }}
           />
         ))}
         <div class="form-actions">

@@ -111,7 +111,8 @@ function actionOf(d: StepDraft): SequenceStep['action'] {
     case 'send_template':
       return {
         type: d.type,
-        template_id: d.template.template_id,
+        // Nothing chosen is left out: the check then says a template is required, not that "" is no id.
+        ...(d.template.template_id && { template_id: d.template.template_id }),
         ...(d.template.language && { language: d.template.language }),
         ...(givesVariables(d.template.variables) && { variables: d.template.variables }),
         ...(d.headerMediaUrl.trim() && { header_media_url: d.headerMediaUrl.trim() }),
@@ -122,7 +123,7 @@ function actionOf(d: StepDraft): SequenceStep['action'] {
     case 'remove_tag':
       return { type: d.type, tag: d.tag };
     case 'start_flow':
-      return { type: d.type, flow_id: d.flowId };
+      return { type: d.type, ...(d.flowId && { flow_id: d.flowId }) };
     case 'wait_for_reply':
       return { type: d.type, timeout: formatDuration(d.timeout) ?? '', on_timeout: d.onTimeout };
   }
@@ -166,10 +167,34 @@ export function relevantProblems(problems: FieldProblem[], type: ActionType): Fi
   if (dropped > 0 && !kept.some((p) => p.field.startsWith('action'))) {
     kept.push(problems.find((p) => p.field === 'action') ?? { field: 'action', message: 'is not valid' });
   }
-  return kept;
+  return kept.map((p) => (PICKED.has(p.field) && p.message === 'is required' ? { ...p, message: PICK_ONE } : p));
 }
 
-/** One step's fieldset: when it runs, what it does, and the problems a save found in it. */
+/** Fields filled by choosing from a list: a missing one is said as what to do. */
+const PICKED = new Set(['action/template_id', 'action/flow_id']);
+const PICK_ONE = 'is required: choose one';
+
+/**
+ * The request fields (under the step) a draft field feeds. Any action field clears the whole action's
+ * problems: the request check reports a bad action against every action type, and that noise must
+ * go with the real problem, or "Action is not valid" would be left behind.
+ */
+const REQUEST_FIELDS: Record<Exclude<keyof StepDraft, 'key'>, string> = {
+  delay: 'delay',
+  delayFrom: 'delay_from',
+  withinHours: 'within_sending_hours',
+  type: 'action',
+  template: 'action',
+  headerMediaUrl: 'action',
+  text: 'action',
+  outsideWindow: 'action',
+  tag: 'action',
+  flowId: 'action',
+  timeout: 'action',
+  onTimeout: 'action',
+};
+
+/** One step's fieldset: when it runs, what it does, and the problems a save found in it (see relevantProblems). */
 export function StepEditor(props: {
   index: number;
   count: number;
@@ -177,14 +202,19 @@ export function StepEditor(props: {
   problems: FieldProblem[];
   templates: TemplateSummary[];
   flows: Choice[];
-  onChange: (step: StepDraft) => void;
+  /** The changed step, and the request fields the change touched (their problems go). */
+  onChange: (step: StepDraft, fields: string[]) => void;
   onMove: (by: -1 | 1) => void;
   onRemove: () => void;
 }) {
   const id = useId();
   const { step, index } = props;
-  const problems = relevantProblems(props.problems, step.type);
-  const set = (fields: Partial<StepDraft>) => props.onChange({ ...step, ...fields });
+  const { problems } = props;
+  const set = (fields: Partial<StepDraft>) =>
+    props.onChange(
+      { ...step, ...fields },
+      Object.keys(fields).map((key) => REQUEST_FIELDS[key as keyof typeof REQUEST_FIELDS]),
+    );
   const invalid = (field: string) => problems.some((p) => p.field === field || p.field.startsWith(`${field}/`));
   const title = `Step ${index + 1}`;
   return (

@@ -13,7 +13,15 @@ import {
   useTemplates,
   type FieldProblem,
 } from './common';
-import { newStep, stepDraft, StepEditor, stepOf, type SequenceStep, type StepDraft } from './sequence-steps';
+import {
+  newStep,
+  relevantProblems,
+  stepDraft,
+  StepEditor,
+  stepOf,
+  type SequenceStep,
+  type StepDraft,
+} from './sequence-steps';
 
 const ENROLMENT_STATES = ['active', 'waiting', 'completed', 'exited', 'failed'];
 
@@ -107,14 +115,24 @@ function SequenceEditor({ sequence }: { sequence: Sequence | null }) {
     else navigate(`/sequences/${result.id}`, { replace: true });
   });
   const problems = problemsOf(save.error);
-  const stepProblems = (i: number) => problemsUnder(problems, `/steps/${i}`);
+  // What each step shows; the count below is of exactly these, never of the request check's union noise.
+  const stepProblems = steps.map((step, i) => relevantProblems(problemsUnder(problems, `/steps/${i}`), step.type));
   const otherProblems = problems.filter((p) => !/^\/steps\/\d+(\/|$)/.test(p.field));
+  const shown = otherProblems.length + stepProblems.reduce((sum, list) => sum + list.length, 0);
 
-  const update = (i: number, step: StepDraft) => setSteps(steps.map((s, j) => (j === i ? step : s)));
+  const update = (i: number, step: StepDraft, fields: string[]) => {
+    setSteps(steps.map((s, j) => (j === i ? step : s)));
+    save.edited(...fields.map((field) => `/steps/${i}/${field}`));
+  };
+  /** Moved or removed steps change the indexes the problems name: theirs no longer fit. */
+  const reorder = (next: StepDraft[]) => {
+    setSteps(next);
+    save.edited('/steps');
+  };
   const move = (i: number, by: -1 | 1) => {
     const next = [...steps];
     [next[i], next[i + by]] = [next[i + by]!, next[i]!];
-    setSteps(next);
+    reorder(next);
   };
 
   return (
@@ -122,7 +140,10 @@ function SequenceEditor({ sequence }: { sequence: Sequence | null }) {
       <TextField
         label="Name"
         value={name}
-        onValue={setName}
+        onValue={(value) => {
+          setName(value);
+          save.edited('/name');
+        }}
         maxLength={200}
         required
         error={fieldMessage(problems, '/name')}
@@ -179,12 +200,12 @@ function SequenceEditor({ sequence }: { sequence: Sequence | null }) {
               index={i}
               count={steps.length}
               step={step}
-              problems={stepProblems(i)}
+              problems={stepProblems[i]!}
               templates={templates.data ?? []}
               flows={flows.data ?? []}
-              onChange={(s) => update(i, s)}
+              onChange={(s, fields) => update(i, s, fields)}
               onMove={(by) => move(i, by)}
-              onRemove={() => setSteps(steps.filter((_, j) => j !== i))}
+              onRemove={() => reorder(steps.filter((_, j) => j !== i))}
             />
           </li>
         ))}
@@ -197,11 +218,9 @@ function SequenceEditor({ sequence }: { sequence: Sequence | null }) {
           Save sequence
         </button>
       </div>
-      {save.error !== null && (
+      {shown > 0 && (
         <p class="error" role="alert">
-          {problems.length > 0
-            ? `Not saved: ${problems.length} problem${problems.length === 1 ? '' : 's'}, shown next to the fields.`
-            : ''}
+          Not saved: {shown} problem{shown === 1 ? '' : 's'}, shown next to the fields.
         </p>
       )}
       {save.error !== null && problems.length === 0 && <ErrorNote error={save.error} />}
