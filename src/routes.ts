@@ -9,6 +9,7 @@ import { mediaFileRepository } from './media/media-file.repository.js';
 import { registerChannelDashboardRoutes, registerChannelRoutes } from './channels/channel.routes.js';
 import { registerCampaignRoutes } from './campaigns/campaign.routes.js';
 import { registerContactRoutes } from './contacts/contact.routes.js';
+import { registerConversationRoutes } from './conversations/conversation.routes.js';
 import { registerContactDashboardRoutes } from './contacts/contact.dashboard.routes.js';
 import { registerOptOutRoutes } from './contacts/opt-out.routes.js';
 import { registerDropdownRoutes } from './dropdowns/dropdown.routes.js';
@@ -59,6 +60,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerWebhookRoutes(app, services.outgoingWebhooks);
   registerQuickReplyRoutes(app, services.quickReplies);
   registerWorkspaceEventRoutes(app, services.workspaceEvents);
+  registerConversationRoutes(app, services.conversations, services.inbox.labels);
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
   registerAccountRoutes(app, services.accounts);
   registerMemberRoutes(app, services.members);

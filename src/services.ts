@@ -6,6 +6,7 @@ import { createGraphClient } from './channels/whatsapp-cloud.js';
 import type { Config } from './config.js';
 import { createContactBulk } from './contacts/contact.bulk.js';
 import { createContactService } from './contacts/contact.service.js';
+import { createConversationApi } from './conversations/conversation.service.js';
 import { createTagging, type ContactEvents } from './contacts/tagging.js';
 import { createContactDashboardService } from './contacts/contact.dashboard.js';
 import { createContactImportService } from './contacts/contact.import.js';
@@ -91,7 +92,7 @@ export function createServices(opened: Deps, config: Config) {
     if (work.kinds.has('jobs')) scheduler.wake();
     if (work.kinds.has('deliveries')) webhookWorker.wake();
   };
-  const inbox = createInboxService(deps, inboxEvents, channels);
+  const inbox = createInboxService(deps, inboxEvents, channels, (work) => wakeFor(work));
   const eventStreams = createEventStreams(deps);
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
   // Meta's status webhooks and the simulator's receipts take one path.
@@ -113,8 +114,9 @@ export function createServices(opened: Deps, config: Config) {
         await emitWebhookEvents(trx, deps, 'new-message-received', subjects);
         // First: a contact who just opted out is opted out before any engine may message them.
         await optOut.listener.received(trx, workspaceId, received);
-        await inbox.onInbound(trx, workspaceId, contactIds);
-        await conversationSpans(trx).opened(workspaceId, contactIds, toStoredTimestamp(deps.clock.now()), deps.newId);
+        const at = toStoredTimestamp(deps.clock.now());
+        const opened = await conversationSpans(trx).opened(workspaceId, contactIds, at, deps.newId);
+        await inbox.onInbound(trx, workspaceId, contactIds, opened);
         await sequences.onInbound(trx, workspaceId, contactIds);
         await flows.onInbound(trx, workspaceId, received);
       },
@@ -136,6 +138,7 @@ export function createServices(opened: Deps, config: Config) {
       template_review: templateSubmission.reviewHandler,
       media_download: mediaDownloader.handler,
       media_expiry: createMediaRetention(deps, mediaStore).handler,
+      conversation_snooze: inbox.snoozeHandler,
     },
     wakeFor,
   );
@@ -167,6 +170,7 @@ export function createServices(opened: Deps, config: Config) {
     statuses,
     inbound,
     inbox,
+    conversations: createConversationApi(inbox, cursors),
     inboxEvents,
     eventStreams,
     outbox,

@@ -26,6 +26,8 @@ export interface ExampleState {
   submittedTemplateId: string;
   /** A quick reply created, changed, listed and deleted through the tools. */
   quickReplyId: string;
+  /** A conversation label created, applied, renamed and deleted through the tools. */
+  labelId: string;
 }
 
 export interface ToolExample {
@@ -212,6 +214,87 @@ export const TOOL_EXAMPLES: ToolExample[] = [
       assert.equal(result.direction, 'inbound');
       s.inboundId = result.id as string;
     },
+  },
+  {
+    tool: 'create_conversation_label',
+    input: () => ({ name: 'Order question', colour: '#1d4ed8' }),
+    expect: (result, s) => {
+      assert.equal(result.colour, '#1d4ed8');
+      s.labelId = result.id as string;
+    },
+  },
+  {
+    tool: 'update_conversation_label',
+    input: (s) => ({ label_id: s.labelId, name: 'Order questions' }),
+    expect: (result) => assert.equal(result.name, 'Order questions'),
+  },
+  {
+    tool: 'list_conversation_labels',
+    input: () => ({}),
+    expect: (result, s) => assert.deepEqual(ids(result), [s.labelId]),
+  },
+  {
+    tool: 'list_conversations',
+    input: () => ({ status: 'open' }),
+    expect: (result, s) =>
+      assert.deepEqual(
+        rows(result).map((row) => row.contact_id),
+        [s.contactId],
+      ),
+  },
+  {
+    tool: 'set_conversation_labels',
+    input: (s) => ({ contact_id: s.contactId, labels: ['order questions'] }),
+    expect: (result) =>
+      assert.deepEqual(
+        (result.labels as Row[]).map((label) => label.name),
+        ['Order questions'],
+      ),
+  },
+  {
+    tool: 'set_conversation_priority',
+    input: (s) => ({ contact_id: s.contactId, priority: 'high' }),
+    expect: (result) => assert.equal(result.priority, 'high'),
+  },
+  {
+    tool: 'add_conversation_note',
+    input: (s) => ({ contact_id: s.contactId, body: 'Asked about order 1234' }),
+    expect: (result) => assert.equal(typeof result.id, 'string'),
+  },
+  {
+    tool: 'snooze_conversation',
+    input: (s) => ({ contact_id: s.contactId, until: null }),
+    expect: (result) => assert.equal(result.status, 'snoozed'),
+  },
+  {
+    tool: 'unsnooze_conversation',
+    input: (s) => ({ contact_id: s.contactId }),
+    expect: (result) => assert.equal(result.status, 'open'),
+  },
+  {
+    tool: 'close_conversation',
+    input: (s) => ({ contact_id: s.contactId }),
+    expect: (result) => assert.equal(result.status, 'closed'),
+  },
+  {
+    tool: 'reopen_conversation',
+    input: (s) => ({ contact_id: s.contactId }),
+    expect: (result) => assert.equal(result.status, 'open'),
+  },
+  {
+    tool: 'bulk_conversations',
+    input: () => ({ action: 'priority', filter: { label: 'Order questions' }, priority: 'urgent' }),
+    expect: (result) => assert.deepEqual(result, { action: 'priority', matched: 1, changed: 1 }),
+  },
+  {
+    tool: 'get_conversation',
+    input: (s) => ({ contact_id: s.contactId }),
+    expect: (result) => assert.equal(result.priority, 'urgent'),
+  },
+  {
+    tool: 'delete_conversation_label',
+    input: (s) => ({ label_id: s.labelId }),
+    expect: (result, s) => assert.deepEqual(result, { id: s.labelId, deleted: true }),
   },
   {
     tool: 'send_text_message',

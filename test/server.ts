@@ -33,7 +33,7 @@ export interface HttpResponse<T = unknown> {
 
 export interface HttpClient {
   send<T = unknown>(
-    method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     pathname: string,
     options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
   ): Promise<HttpResponse<T>>;

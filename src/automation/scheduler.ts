@@ -15,7 +15,8 @@ export type JobKind =
   | 'campaign_check'
   | 'template_review'
   | 'media_download'
-  | 'media_expiry';
+  | 'media_expiry'
+  | 'conversation_snooze';
 
 export interface Job {
   id: string;
@@ -43,6 +44,8 @@ export interface NewJob {
 export type JobHandler = {
   /** Work outside the transaction (a network call); its result is handed to `run`. */
   prepare?(job: Job): Promise<unknown>;
+  /** Told after the transaction that ran these jobs committed (live events a tab may reload on). */
+  committed?(jobs: Job[]): Promise<void>;
 } & (
   | { run(trx: Kysely<Database>, job: Job, prepared: unknown): Promise<void> }
   | { runBatch(trx: Kysely<Database>, jobs: Job[]): Promise<void> }
@@ -175,14 +178,21 @@ export function createScheduler(
         .returning('id')
         .execute();
       const heldIds = new Set(held.map((row) => row.id));
-      for (const group of runsOfOneKind(jobs.filter((job) => heldIds.has(job.id)))) {
+      const groups = runsOfOneKind(jobs.filter((job) => heldIds.has(job.id)));
+      for (const group of groups) {
         const handler = handlerOf(group[0]!);
         if ('runBatch' in handler) await handler.runBatch(trx, group);
         else for (const job of group) await handler.run(trx, job, prepared.get(job.id));
       }
-      return queuedIn(trx);
+      return { work: queuedIn(trx), groups };
     });
-    wakeFor(queued);
+    wakeFor(queued.work);
+    // The jobs are done whatever this says: a failure here only costs an open tab its live update.
+    for (const group of queued.groups) {
+      await handlerOf(group[0]!)
+        .committed?.(group)
+        .catch((error: unknown) => log?.warn({ err: error, kind: group[0]!.kind }, 'after-commit step failed'));
+    }
   }
 
   /** A chunk that failed is re-run job by job, so one failing job holds back only itself. */

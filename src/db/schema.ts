@@ -42,6 +42,8 @@ export interface Database {
   media_files: MediaFileTable;
   inbox_settings: InboxSettingsTable;
   conversation_notes: ConversationNoteTable;
+  conversation_labels: ConversationLabelTable;
+  conversation_label_links: ConversationLabelLinkTable;
   quick_replies: QuickReplyTable;
   conversation_spans: ConversationSpanTable;
   message_rates: MessageRateTable;
@@ -418,7 +420,32 @@ export interface ConversationTable {
   read_at: string | null;
   assignee_id: string | null;
   done_at: string | null;
+  /** none, low, medium, high or urgent (migration 0033). */
+  priority: Generated<string>;
+  /** Set while the conversation is snoozed: it is out of the open list until `snoozed_until` or the customer's next message. */
+  snoozed_at: Generated<string | null>;
+  /** When a snooze ends by itself; null: only the customer's next message ends it. */
+  snoozed_until: Generated<string | null>;
   updated_at: string;
+}
+
+/** A workspace's conversation label (not a contact's tag): a name and a colour. */
+export interface ConversationLabelTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  /** The name lower-cased: unique per workspace. */
+  name_key: string;
+  colour: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConversationLabelLinkTable {
+  contact_id: string;
+  label_id: string;
+  workspace_id: string;
+  created_at: string;
 }
 
 export interface WebhookSubscriptionTable {

@@ -5,19 +5,31 @@ import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 
 /**
- * Which conversations the inbox lists. `open`: not done, and the customer has written (a campaign or
- * sequence send alone does not open one); the others narrow `open`, except `done`.
+ * Which conversations the inbox lists. `open`: not done, not snoozed, and the customer has written (a
+ * campaign or sequence send alone does not open one); the others narrow `open`, except `done` and
+ * `snoozed` (waiting for their time or the customer's next message).
  */
-export const INBOX_FILTERS = ['open', 'unread', 'needs_person', 'mine', 'unassigned', 'done'] as const;
+export const INBOX_FILTERS = ['open', 'unread', 'needs_person', 'mine', 'unassigned', 'done', 'snoozed'] as const;
 export type InboxFilter = (typeof INBOX_FILTERS)[number];
 
-/** What the list shows: a filter, optionally one number's conversations, optionally a search. */
+/** How urgent a conversation is; `none` until someone says. */
+export const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+/** What the list shows: a filter, optionally narrowed (number, label, priority, assignee, search). */
 export interface ListQuery {
   filter: InboxFilter;
   /** The number the customer last wrote to. */
   channelId?: string | undefined;
   /** Name, phone or message text; searching looks at every conversation, done or outbound-only too. */
   search?: string | undefined;
+  /** Conversations carrying this label. */
+  labelId?: string | undefined;
+  priority?: Priority | undefined;
+  /** Conversations assigned to this member; null: to nobody. */
+  assigneeId?: string | null | undefined;
+  /** Only this contact's conversation, whatever its status (one conversation in the list's shape). */
+  contactId?: string | undefined;
 }
 
 /** A position in a newest-first list: the row's time and id (ties broken by id). */
@@ -28,24 +40,45 @@ export interface Keyset {
 
 /** Not done, or handed off after it was done (marking done clears the hand-off, so a new one reopens it). */
 const notDone = sql<SqlBool>`(cv.done_at IS NULL OR c.handoff_at IS NOT NULL)`;
+const snoozed = sql<SqlBool>`cv.snoozed_at IS NOT NULL`;
 /** The customer wrote after the team last read the conversation. */
 const hasUnread = sql<SqlBool>`EXISTS (SELECT 1 FROM messages m WHERE m.contact_id = c.id AND m.direction = 'inbound'
   AND (cv.read_at IS NULL OR m.created_at > cv.read_at))`;
 
 /** The condition on contact `c` and conversation `cv` that puts a conversation in the list asked for. */
-function listed({ filter, channelId, search }: ListQuery, userId: string, dialect: Dialect): RawBuilder<SqlBool> {
+function listed(list: ListQuery, userId: string, dialect: Dialect): RawBuilder<SqlBool> {
+  const { filter, search } = list;
+  if (list.contactId) return sql<SqlBool>`c.id = ${list.contactId}`;
   const conditions: RawBuilder<SqlBool>[] = [];
   if (filter === 'done') conditions.push(sql<SqlBool>`NOT ${notDone}`);
-  else conditions.push(notDone);
+  else if (filter === 'snoozed') conditions.push(snoozed);
+  else conditions.push(notDone, sql<SqlBool>`NOT ${snoozed}`);
   // Outbound-only conversations (campaigns, sequences) wait outside the lists until the customer writes.
-  if (filter !== 'done' && !search) conditions.push(sql<SqlBool>`c.last_inbound_at IS NOT NULL`);
+  if (filter !== 'done' && filter !== 'snoozed' && !search)
+    conditions.push(sql<SqlBool>`c.last_inbound_at IS NOT NULL`);
   if (filter === 'unread') conditions.push(hasUnread);
   if (filter === 'needs_person') conditions.push(sql<SqlBool>`c.handoff_at IS NOT NULL`);
   if (filter === 'mine') conditions.push(sql<SqlBool>`cv.assignee_id = ${userId}`);
   if (filter === 'unassigned') conditions.push(sql<SqlBool>`cv.assignee_id IS NULL`);
-  if (channelId) conditions.push(sql<SqlBool>`c.conversation_channel_id = ${channelId}`);
-  if (search) conditions.push(matches(search, dialect));
+  conditions.push(...narrowed(list, dialect));
   return sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`;
+}
+
+/** The list's optional narrowing: number, label, priority, assignee, search. */
+function narrowed(list: ListQuery, dialect: Dialect): RawBuilder<SqlBool>[] {
+  const conditions: RawBuilder<SqlBool>[] = [];
+  if (list.channelId) conditions.push(sql<SqlBool>`c.conversation_channel_id = ${list.channelId}`);
+  if (list.labelId) {
+    conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM conversation_label_links l
+      WHERE l.contact_id = c.id AND l.label_id = ${list.labelId})`);
+  }
+  // A conversation without a state row has no priority yet.
+  if (list.priority === 'none') conditions.push(sql<SqlBool>`(cv.priority IS NULL OR cv.priority = 'none')`);
+  else if (list.priority) conditions.push(sql<SqlBool>`cv.priority = ${list.priority}`);
+  if (list.assigneeId === null) conditions.push(sql<SqlBool>`cv.assignee_id IS NULL`);
+  else if (list.assigneeId) conditions.push(sql<SqlBool>`cv.assignee_id = ${list.assigneeId}`);
+  if (list.search) conditions.push(matches(list.search, dialect));
+  return conditions;
 }
 
 /** The contact's name, phone or email, or the text of one of their messages (text, template, caption), contains the search. */
@@ -72,6 +105,7 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
         .leftJoin('users as u', 'u.id', 'cv.assignee_id')
         .select(['c.id', 'c.name', 'c.phone', 'c.last_message_at', 'c.last_inbound_at', 'c.handoff_at'])
         .select(['cv.read_at', 'cv.done_at', 'cv.assignee_id', 'u.name as assignee_name', 'u.email as assignee_email'])
+        .select(['cv.priority', 'cv.snoozed_at', 'cv.snoozed_until'])
         .select((eb) => [
           eb
             .selectFrom('messages as m')
@@ -90,8 +124,8 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
             .as('last_message_id'),
         ])
         .where('c.workspace_id', '=', workspaceId)
-        .where('c.last_message_at', 'is not', null)
         .where(() => listed(list, userId, dialect));
+      if (!list.contactId) query = query.where('c.last_message_at', 'is not', null);
       if (before) {
         query = query.where((eb) =>
           eb.or([
@@ -165,10 +199,40 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
           'c.window_closed_at',
           'c.handoff_at',
         ])
-        .select(['cv.read_at', 'cv.done_at', 'cv.assignee_id'])
+        .select(['cv.read_at', 'cv.done_at', 'cv.assignee_id', 'cv.priority', 'cv.snoozed_at', 'cv.snoozed_until'])
         .where('c.workspace_id', '=', workspaceId)
         .where('c.id', '=', contactId)
         .executeTakeFirst(),
+
+    /**
+     * The ids of every conversation a list shows (a bulk action "on all matching"), newest first, at
+     * most `cap`: the same condition as the list, without its per-row counts.
+     */
+    async matchingIds(workspaceId: string, userId: string, list: ListQuery, cap: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('contacts as c')
+        .leftJoin('conversations as cv', 'cv.contact_id', 'c.id')
+        .select('c.id')
+        .where('c.workspace_id', '=', workspaceId)
+        .where('c.last_message_at', 'is not', null)
+        .where(() => listed(list, userId, dialect))
+        .limit(cap)
+        .execute();
+      return rows.map((row) => row.id);
+    },
+
+    /** The state of the workspace's conversations with these contacts (unknown ids are absent). */
+    states: (workspaceId: string, contactIds: string[]) =>
+      contactIds.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('contacts as c')
+            .leftJoin('conversations as cv', 'cv.contact_id', 'c.id')
+            .select(['c.id', 'c.name', 'c.phone', 'c.handoff_at'])
+            .select(['cv.done_at', 'cv.assignee_id', 'cv.priority', 'cv.snoozed_at', 'cv.snoozed_until'])
+            .where('c.workspace_id', '=', workspaceId)
+            .where('c.id', 'in', contactIds)
+            .execute(),
 
     /** The newest inbound message's time: reading a thread reads up to it. */
     /** The contact's latest message to the business: when Parley recorded it, and the channel's id. */
@@ -192,45 +256,33 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
         .execute(),
 
     /** Writes the given inbox state fields, creating the conversation row on first use. */
-    async saveState(
-      workspaceId: string,
-      contactId: string,
-      fields: { read_at?: string; assignee_id?: string | null; done_at?: string | null },
-      at: string,
-    ): Promise<void> {
-      await db
-        .insertInto('conversations')
-        .values({
-          contact_id: contactId,
-          workspace_id: workspaceId,
-          read_at: null,
-          assignee_id: null,
-          done_at: null,
-          ...fields,
-          updated_at: at,
-        })
-        .onConflict((oc) => oc.column('contact_id').doUpdateSet({ ...fields, updated_at: at }))
-        .execute();
-    },
+    saveState: (workspaceId: string, contactId: string, fields: StateFields, at: string) =>
+      saveStates(db, workspaceId, [contactId], fields, at),
 
-    /** A new inbound message reopens its conversations (in the transaction that stores it). */
+    /** The same state fields on many conversations at once (a bulk action). */
+    saveStates: (workspaceId: string, contactIds: string[], fields: StateFields, at: string) =>
+      saveStates(db, workspaceId, contactIds, fields, at),
+
+    /** A new inbound message reopens its conversations and ends their snoozes (in the transaction that stores it). */
     async reopen(workspaceId: string, contactIds: string[], at: string): Promise<void> {
       if (contactIds.length === 0) return;
       await db
         .updateTable('conversations')
-        .set({ done_at: null, updated_at: at })
+        .set({ done_at: null, snoozed_at: null, snoozed_until: null, updated_at: at })
         .where('workspace_id', '=', workspaceId)
         .where('contact_id', 'in', contactIds)
-        .where('done_at', 'is not', null)
+        .where((eb) => eb.or([eb('done_at', 'is not', null), eb('snoozed_at', 'is not', null)]))
         .execute();
     },
 
-    async clearHandoff(workspaceId: string, contactId: string, at: string): Promise<void> {
+    async clearHandoffs(workspaceId: string, contactIds: string[], at: string): Promise<void> {
+      if (contactIds.length === 0) return;
       await db
         .updateTable('contacts')
         .set({ handoff_at: null, updated_at: at })
         .where('workspace_id', '=', workspaceId)
-        .where('id', '=', contactId)
+        .where('id', 'in', contactIds)
+        .where('handoff_at', 'is not', null)
         .execute();
     },
 
@@ -253,4 +305,42 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
         .execute();
     },
   };
+}
+
+/** The conversation state a change may write. */
+export interface StateFields {
+  read_at?: string;
+  assignee_id?: string | null;
+  done_at?: string | null;
+  priority?: Priority;
+  snoozed_at?: string | null;
+  snoozed_until?: string | null;
+}
+
+/** Rows per multi-row upsert (8 bound values each, well under both engines' limits). */
+const UPSERT_ROWS = 500;
+
+async function saveStates(
+  db: Kysely<Database>,
+  workspaceId: string,
+  contactIds: string[],
+  fields: StateFields,
+  at: string,
+): Promise<void> {
+  for (let i = 0; i < contactIds.length; i += UPSERT_ROWS) {
+    const rows = contactIds.slice(i, i + UPSERT_ROWS).map((contactId) => ({
+      contact_id: contactId,
+      workspace_id: workspaceId,
+      read_at: null,
+      assignee_id: null,
+      done_at: null,
+      ...fields,
+      updated_at: at,
+    }));
+    await db
+      .insertInto('conversations')
+      .values(rows)
+      .onConflict((oc) => oc.column('contact_id').doUpdateSet({ ...fields, updated_at: at }))
+      .execute();
+  }
 }

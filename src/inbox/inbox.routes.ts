@@ -4,9 +4,11 @@ import { sessionUserOf, type Api } from '../http/types.js';
 import type { MediaService } from '../messages/media.js';
 import type { EventHub, InboxEvent } from './event-hub.js';
 import { HEARTBEAT_MS, type EventStreams } from './event-streams.js';
-import { INBOX_FILTERS } from './inbox.repository.js';
+import { runBulk } from './bulk.js';
+import { INBOX_FILTERS, PRIORITIES } from './inbox.repository.js';
 import { decodeCursor, type InboxService, type Viewer } from './inbox.service.js';
 import { Uuid } from '../http/responses.js';
+import { errors } from '../shared/errors.js';
 
 const hide = true;
 const access = 'session' as const;
@@ -14,6 +16,27 @@ const access = 'session' as const;
 const INLINE_TYPES = /^(image\/(jpeg|png|gif|webp)|audio\/[\w.+-]+|video\/[\w.+-]+)$/;
 
 const ContactParams = Type.Object({ contactId: Uuid() });
+/** The conversation tools' routes: what an agent may do to conversations. */
+const tools = { access, permission: 'conversations' } as const;
+const Priority = Type.Union(PRIORITIES.map((priority) => Type.Literal(priority)));
+/** The list's filters, as GET /api/dashboard/conversations takes them and a bulk action repeats them. */
+const ListFilters = {
+  filter: Type.Optional(Type.Union(INBOX_FILTERS.map((filter) => Type.Literal(filter)))),
+  channel_id: Type.Optional(Uuid()),
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  label_id: Type.Optional(Uuid()),
+  priority: Type.Optional(Priority),
+};
+type ListFilterInput = { filter?: (typeof INBOX_FILTERS)[number] } & Partial<
+  Record<'channel_id' | 'q' | 'label_id', string>
+> & { priority?: (typeof PRIORITIES)[number] };
+const listQueryOf = (input: ListFilterInput) => ({
+  filter: input.filter ?? 'open',
+  channelId: input.channel_id,
+  search: input.q?.trim() || undefined,
+  labelId: input.label_id,
+  priority: input.priority,
+});
 const viewerOf = (request: FastifyRequest): Viewer => {
   const user = sessionUserOf(request);
   return { workspaceId: user.workspaceId, userId: user.userId };
@@ -32,20 +55,14 @@ export function registerInboxRoutes(
       config: { access },
       schema: {
         hide,
-        querystring: Type.Object({
-          filter: Type.Optional(Type.Union(INBOX_FILTERS.map((filter) => Type.Literal(filter)))),
-          channel_id: Type.Optional(Uuid()),
-          q: Type.Optional(Type.String({ maxLength: 200 })),
-          before: Type.Optional(Type.String({ maxLength: 200 })),
-        }),
+        querystring: Type.Object({ ...ListFilters, before: Type.Optional(Type.String({ maxLength: 200 })) }),
       },
     },
-    async (request) => {
-      const { filter, channel_id: channelId, q, before } = request.query;
-      const list = { filter: filter ?? 'open', channelId, search: q?.trim() || undefined };
-      return inbox.list(viewerOf(request), list, decodeCursor(before, 'before'));
-    },
+    async (request) =>
+      inbox.list(viewerOf(request), listQueryOf(request.query), decodeCursor(request.query.before, 'before')),
   );
+
+  registerToolRoutes(app, inbox);
 
   app.get('/api/dashboard/inbox/unread', { config: { access }, schema: { hide } }, async (request) =>
     inbox.unread(viewerOf(request)),
@@ -134,6 +151,98 @@ export function registerInboxRoutes(
   );
 
   registerEventStream(app, live.hub, live.streams);
+}
+
+/** The conversation tools: labels, priority, snooze, and bulk actions on the ticked or all matching conversations. */
+function registerToolRoutes(app: Api, inbox: InboxService): void {
+  app.get('/api/dashboard/conversation-labels', { config: tools, schema: { hide } }, async (request) =>
+    inbox.labels.list(viewerOf(request).workspaceId),
+  );
+
+  // Whom a bulk action may assign to: the workspace's members.
+  app.get('/api/dashboard/inbox/members', { config: tools, schema: { hide } }, async (request) =>
+    inbox.members(viewerOf(request)),
+  );
+
+  app.post(
+    '/api/dashboard/conversations/:contactId/labels',
+    {
+      config: tools,
+      schema: {
+        hide,
+        params: ContactParams,
+        body: Type.Object({ labels: Type.Array(Type.String({ maxLength: 64 })) }),
+      },
+    },
+    async (request) => {
+      await inbox.setLabels(viewerOf(request), request.params.contactId, request.body.labels);
+      return { labels: request.body.labels };
+    },
+  );
+
+  app.post(
+    '/api/dashboard/conversations/:contactId/priority',
+    { config: tools, schema: { hide, params: ContactParams, body: Type.Object({ priority: Priority }) } },
+    async (request) => inbox.setPriority(viewerOf(request), [request.params.contactId], request.body.priority),
+  );
+
+  app.post(
+    '/api/dashboard/conversations/:contactId/snooze',
+    {
+      config: tools,
+      schema: {
+        hide,
+        params: ContactParams,
+        body: Type.Object({ until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]) }),
+      },
+    },
+    async (request) => {
+      const { until } = request.body;
+      return inbox.snooze(viewerOf(request), [request.params.contactId], until === null ? null : new Date(until));
+    },
+  );
+
+  app.post(
+    '/api/dashboard/conversations/:contactId/unsnooze',
+    { config: tools, schema: { hide, params: ContactParams } },
+    async (request) => inbox.unsnooze(viewerOf(request), [request.params.contactId]),
+  );
+
+  app.post(
+    '/api/dashboard/conversations/bulk',
+    {
+      config: tools,
+      schema: {
+        hide,
+        body: Type.Object({
+          action: Type.Union([
+            Type.Literal('close'),
+            Type.Literal('reopen'),
+            Type.Literal('assign'),
+            Type.Literal('label'),
+          ]),
+          contact_ids: Type.Optional(Type.Array(Uuid(), { minItems: 1, maxItems: 1000 })),
+          filter: Type.Optional(Type.Object(ListFilters)),
+          user_id: Type.Optional(Type.Union([Uuid(), Type.Null()])),
+          label: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+        }),
+      },
+    },
+    async (request) => {
+      const { action, contact_ids: contactIds, filter, user_id: userId, label } = request.body;
+      const target = { contactIds, filter: filter && listQueryOf(filter) };
+      if (action === 'assign' && userId === undefined)
+        throw errors.validation('user_id', 'is required: choose a person');
+      if (action === 'label' && !label) throw errors.validation('label', 'is required: choose a label');
+      const chosen =
+        action === 'assign'
+          ? { type: action, user_id: userId ?? null }
+          : action === 'label'
+            ? { type: action, labels: [label!] }
+            : { type: action };
+      return runBulk(inbox, viewerOf(request), target, chosen);
+    },
+  );
 }
 
 /**

@@ -5,10 +5,12 @@ import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { windowClosesAt } from '../messages/outbound/rules.js';
-import { conversationSpans } from '../reports/conversation-spans.js';
+import type { QueuedWork } from '../shared/queued-work.js';
+import { createConversationStatus, statusOf } from './conversation-status.js';
+import { createLabelService, labelRepository } from './labels.js';
 import type { EventHub } from './event-hub.js';
 import { at, presentInboxMessage, type InboxMessage } from './inbox.presenter.js';
-import { inboxRepository, type Keyset, type ListQuery } from './inbox.repository.js';
+import { inboxRepository, type Keyset, type ListQuery, type Priority } from './inbox.repository.js';
 import { noteRepository } from './notes.js';
 import { namedSenders } from './senders.js';
 
@@ -45,12 +47,32 @@ export function decodeCursor(cursor: string | undefined, field: string): Keyset 
 }
 
 /** The shared inbox: conversations, their threads, and who handles them. */
-export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<ChannelService, 'providerOf'>) {
+export function createInboxService(
+  deps: Deps,
+  hub: EventHub,
+  channels: Pick<ChannelService, 'providerOf'>,
+  wakeFor: (work: QueuedWork) => void,
+) {
   const { db, dialect, clock, newId } = deps;
   const repository = () => inboxRepository(db, dialect);
   const now = () => toStoredTimestamp(clock.now());
-  const announce = (viewer: Viewer, contactId: string): Promise<void> =>
-    hub.publish(viewer.workspaceId, [{ type: 'conversation', contact_id: contactId }]);
+  const announce = (viewer: Viewer, contactId: string): Promise<void> => announceAll(viewer, [contactId]);
+  const announceAll = (viewer: Viewer, contactIds: string[]): Promise<void> =>
+    hub.publish(
+      viewer.workspaceId,
+      contactIds.map((id) => ({ type: 'conversation' as const, contact_id: id })),
+    );
+  const status = createConversationStatus(deps, hub, wakeFor);
+  const labels = createLabelService(deps);
+
+  /** The workspace's conversations among these contact ids: a bulk action's targets; unknown ids are refused. */
+  async function conversationsOf(viewer: Viewer, contactIds: string[]): Promise<string[]> {
+    const unique = [...new Set(contactIds)];
+    const known = new Set((await repository().states(viewer.workspaceId, unique)).map((row) => row.id));
+    const unknown = unique.find((id) => !known.has(id));
+    if (unknown) throw errors.notFound('contact', 'contact_ids');
+    return unique;
+  }
 
   /**
    * The customer sees their messages read (blue ticks) once the team has read the conversation. Meta
@@ -78,13 +100,17 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
   }
 
   return {
-    /** One page of conversations, latest message first. */
-    async list(viewer: Viewer, list: ListQuery, before: Keyset | null) {
-      const rows = await repository().listConversations(viewer.workspaceId, viewer.userId, list, before, LIST_PAGE + 1);
-      const page = rows.slice(0, LIST_PAGE);
+    /** One page of conversations, latest message first (`limit` per page: the dashboard's 50 unless given). */
+    async list(viewer: Viewer, list: ListQuery, before: Keyset | null, limit = LIST_PAGE) {
+      const rows = await repository().listConversations(viewer.workspaceId, viewer.userId, list, before, limit + 1);
+      const page = rows.slice(0, limit);
       const ids = page.map((row) => row.last_message_id).filter((id): id is string => !!id);
       const latest = new Map(
         (await repository().messagesByIds(viewer.workspaceId, ids)).map((row) => [row.id, presentInboxMessage(row)]),
+      );
+      const labelsOf = await labelRepository(db).ofConversations(
+        viewer.workspaceId,
+        page.map((row) => row.id),
       );
       const last = page.at(-1);
       return {
@@ -101,11 +127,10 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
           done: row.done_at !== null && row.handoff_at === null,
           needs_person: row.handoff_at !== null,
           handoff_at: at(row.handoff_at),
+          ...toolsState(row, labelsOf.get(row.id) ?? []),
         })),
         next_before:
-          rows.length > LIST_PAGE && last?.last_message_at
-            ? encodeCursor({ at: last.last_message_at, id: last.id })
-            : null,
+          rows.length > limit && last?.last_message_at ? encodeCursor({ at: last.last_message_at, id: last.id }) : null,
       };
     },
 
@@ -157,6 +182,10 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
           done: contact.done_at !== null && contact.handoff_at === null,
           needs_person: contact.handoff_at !== null,
           handoff_at: at(contact.handoff_at),
+          ...toolsState(
+            contact,
+            (await labelRepository(db).ofConversations(viewer.workspaceId, [contact.id])).get(contact.id) ?? [],
+          ),
         },
         window: {
           open: closesAt !== null && clock.now() < closesAt,
@@ -214,33 +243,114 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
 
     /** Assigns the conversation to a member of the workspace, or to nobody. */
     async assign(viewer: Viewer, contactId: string, userId: string | null): Promise<{ assignee_id: string | null }> {
-      const contact = await contactOf(viewer, contactId);
+      await contactOf(viewer, contactId);
+      await this.assignAll(viewer, [contactId], userId);
+      return { assignee_id: userId };
+    },
+
+    /** The assignment rule for one conversation or many: a member of the workspace, or nobody. */
+    async assignAll(viewer: Viewer, contactIds: string[], userId: string | null) {
       if (userId !== null && !(await repository().members(viewer.workspaceId)).some((m) => m.id === userId)) {
         throw errors.notFound('user', 'user_id');
       }
-      await repository().saveState(viewer.workspaceId, contact.id, { assignee_id: userId }, now());
-      await announce(viewer, contact.id);
-      return { assignee_id: userId };
+      const ids = await conversationsOf(viewer, contactIds);
+      await repository().saveStates(viewer.workspaceId, ids, { assignee_id: userId }, now());
+      await announceAll(viewer, ids);
+      return { matched: ids.length, changed: ids.length };
     },
 
     /** Marks the conversation done (which also settles a flow's hand-off) or open again. */
     async setDone(viewer: Viewer, contactId: string, done: boolean): Promise<{ done: boolean }> {
-      const contact = await contactOf(viewer, contactId);
-      await db.transaction().execute(async (trx) => {
-        const inTransaction = inboxRepository(trx, dialect);
-        await inTransaction.saveState(viewer.workspaceId, contact.id, { done_at: done ? now() : null }, now());
-        if (done && contact.handoff_at !== null)
-          await inTransaction.clearHandoff(viewer.workspaceId, contact.id, now());
-        const agentId = contact.assignee_id ?? viewer.userId;
-        if (done) await conversationSpans(trx).closed(viewer.workspaceId, contact.id, agentId, now());
-      });
-      await announce(viewer, contact.id);
+      await contactOf(viewer, contactId);
+      await (done ? status.close(viewer, [contactId]) : status.reopen(viewer, [contactId]));
       return { done };
     },
 
-    /** A new inbound message reopens a done conversation, in the transaction that stores it. */
-    onInbound: (trx: Deps['db'], workspaceId: string, contactIds: string[]) =>
-      inboxRepository(trx, dialect).reopen(workspaceId, [...new Set(contactIds)], now()),
+    /** Closes conversations (one or many): the close rule of the dashboard and the API alike. */
+    close: async (viewer: Viewer, contactIds: string[]) =>
+      status.close(viewer, await conversationsOf(viewer, contactIds)),
+    /** Opens closed or snoozed conversations again. */
+    reopen: async (viewer: Viewer, contactIds: string[]) =>
+      status.reopen(viewer, await conversationsOf(viewer, contactIds)),
+    /** Snoozes conversations until a time, or (null) until the customer writes. */
+    snooze: async (viewer: Viewer, contactIds: string[], until: Date | null) =>
+      status.snooze(viewer, await conversationsOf(viewer, contactIds), until),
+    /** Ends snoozes now; conversations that are not snoozed are left as they are. */
+    unsnooze: async (viewer: Viewer, contactIds: string[]) =>
+      status.unsnooze(viewer, await conversationsOf(viewer, contactIds)),
+
+    /** Sets how urgent the conversations are. */
+    async setPriority(viewer: Viewer, contactIds: string[], priority: Priority) {
+      const ids = await conversationsOf(viewer, contactIds);
+      await repository().saveStates(viewer.workspaceId, ids, { priority }, now());
+      await announceAll(viewer, ids);
+      return { matched: ids.length, changed: ids.length };
+    },
+
+    /** Replaces a conversation's labels with those named (an empty list takes them all off). */
+    async setLabels(viewer: Viewer, contactId: string, names: string[]) {
+      const contact = await contactOf(viewer, contactId);
+      const rows = await labels.named(viewer.workspaceId, names, 'labels');
+      const ids = rows.map((row) => row.id);
+      await db.transaction().execute(async (trx) => {
+        await labelRepository(trx).unlinkOthers(viewer.workspaceId, contact.id, ids);
+        await labelRepository(trx).link(viewer.workspaceId, [contact.id], ids, now());
+      });
+      await announce(viewer, contact.id);
+    },
+
+    /** Adds the labels named to conversations (a bulk action); labels they carry stay. */
+    async addLabels(viewer: Viewer, contactIds: string[], names: string[]) {
+      const rows = await labels.named(viewer.workspaceId, names, 'labels');
+      const ids = await conversationsOf(viewer, contactIds);
+      await labelRepository(db).link(
+        viewer.workspaceId,
+        ids,
+        rows.map((row) => row.id),
+        now(),
+      );
+      await announceAll(viewer, ids);
+      return { matched: ids.length, changed: ids.length };
+    },
+
+    /** Every conversation a list shows, however many pages (a bulk action on all matching), up to `cap`. */
+    matchingIds: (viewer: Viewer, list: ListQuery, cap: number) =>
+      repository().matchingIds(viewer.workspaceId, viewer.userId, list, cap),
+
+    /** The workspace's label set. */
+    labels,
+
+    /** The members a conversation may be assigned to. */
+    members: (viewer: Viewer) => repository().members(viewer.workspaceId),
+
+    /** Ends snoozes when their time comes (the scheduler's conversation_snooze jobs). */
+    snoozeHandler: status.snoozeHandler,
+
+    /**
+     * A new inbound message reopens a done conversation and wakes a snoozed one, in the transaction that
+     * stores it; `opened`: the conversations it started (their report span opened).
+     */
+    onInbound: (trx: Deps['db'], workspaceId: string, contactIds: string[], opened: string[]) =>
+      status.onInbound(trx, workspaceId, [...new Set(contactIds)], opened),
+  };
+}
+
+/** The conversation tools' part of a conversation's state: status, priority, snooze, labels. */
+function toolsState(
+  row: {
+    done_at: string | null;
+    handoff_at: string | null;
+    priority: string | null;
+    snoozed_at: string | null;
+    snoozed_until: string | null;
+  },
+  labels: { id: string; name: string; colour: string }[],
+) {
+  return {
+    status: statusOf({ done_at: row.done_at ?? null, handoff_at: row.handoff_at, snoozed_at: row.snoozed_at ?? null }),
+    priority: (row.priority ?? 'none') as Priority,
+    snoozed_until: at(row.snoozed_until),
+    labels: labels.map(({ id, name, colour }) => ({ id, name, colour })),
   };
 }
 

@@ -5,15 +5,20 @@ import type { Access, Api } from '../http/types.js';
 export type JsonSchema = Record<string, unknown>;
 
 /** A documented REST operation, as its route was registered: what a tool is derived from. */
+export type RestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 export interface RestOperation {
   operationId: string;
-  method: 'GET' | 'POST';
+  method: RestMethod;
   /** The full path, e.g. `/api/v1/actions/get-contact`. */
   url: string;
   access: Access;
   summary: string;
   body: JsonSchema | undefined;
   querystring: JsonSchema | undefined;
+  /** Path parameters (`/api/v1/conversations/:contact_id`). */
+  params: JsonSchema | undefined;
   /** The success response (200, else 201). */
   response: JsonSchema | undefined;
 }
@@ -45,17 +50,18 @@ export function operationsOf(app: Api): RestOperation[] {
 function toOperation(route: RouteOptions): RestOperation | null {
   const schema = route.schema as JsonSchema | undefined;
   const method = route.method;
-  if (!route.url.startsWith(API_V1) || (method !== 'GET' && method !== 'POST')) return null;
+  if (!route.url.startsWith(API_V1) || typeof method !== 'string' || !METHODS.includes(method)) return null;
   if (!schema || typeof schema.operationId !== 'string' || schema.hide || schema.deprecated) return null;
   const responses = (schema.response ?? {}) as Record<string, JsonSchema>;
   return {
     operationId: schema.operationId,
-    method: method === 'GET' ? 'GET' : 'POST',
+    method: method as RestMethod,
     url: route.url,
     access: route.config?.access ?? 'read',
     summary: typeof schema.summary === 'string' ? schema.summary : schema.operationId,
     body: schema.body as JsonSchema | undefined,
     querystring: schema.querystring as JsonSchema | undefined,
+    params: schema.params as JsonSchema | undefined,
     response: responses['200'] ?? responses['201'],
   };
 }

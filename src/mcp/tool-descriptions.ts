@@ -120,4 +120,32 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
   updateQuickReply:
     'Changes a quick reply (by quick_reply_id from list_quick_replies): its shortcut, its answer, or both; fields not given keep their value.',
   deleteQuickReply: 'Deletes a quick reply by quick_reply_id and returns it as it was.',
+
+  listConversations:
+    'Lists conversations newest first (by latest message). `status`: open (the default; the customer wrote and no one closed or snoozed it), closed or snoozed; `assignee_id` (a member id, or "none" for unassigned), `label` (a label name) and `priority` narrow it. A conversation is addressed by its contact_id. Returns a page of `data` and `next_cursor`: pass next_cursor as `cursor` with the same filters for the next page; null means no more.',
+  getConversation:
+    "Fetches one conversation by its contact_id: status (open, closed, snoozed), priority, labels, assignee_id, snoozed_until, unread count and whether a flow handed it to a person. Use get_contact for the contact's own details and list_messages for its messages.",
+  addConversationNote:
+    'Adds a private note to a conversation (by contact_id): the team sees it in the thread; it is never sent to the customer. To message the customer use send_text_message instead.',
+  setConversationLabels:
+    "Replaces a conversation's labels with those named (`labels`: names of the workspace's conversation labels, see list_conversation_labels; [] removes all). Labels are not the contact's tags (use add_tag for those). Returns the conversation.",
+  setConversationPriority:
+    'Sets how urgent a conversation is (by contact_id): none, low, medium, high or urgent. Returns the conversation.',
+  closeConversation:
+    "Closes a conversation (by contact_id), e.g. when a bot or a person has finished with it; the customer's next message reopens it. Closing a closed one changes nothing. Returns the conversation.",
+  reopenConversation:
+    'Opens a closed or snoozed conversation again (by contact_id) so it shows in the open list. Returns the conversation.',
+  snoozeConversation:
+    "Snoozes a conversation (by contact_id): it leaves the open list until `until` (ISO 8601, at most a year ahead) or, with `until` null, until the customer writes again; the customer's message always ends a snooze. Returns the conversation.",
+  unsnoozeConversation: 'Ends a snooze now (by contact_id): the conversation is open again. Returns the conversation.',
+  bulkConversations:
+    'Runs one action on many conversations: `action` close, reopen, assign (with `user_id`, null unassigns), label (with `labels` to add), priority (with `priority`), snooze (with `until`) or unsnooze; on `contact_ids`, or on every conversation `filter` matches (same filters as list_conversations, all pages, at most 10,000), or on the ids among those. Returns how many matched and how many changed.',
+  listConversationLabels:
+    "Lists the workspace's conversation labels (id, name, colour), alphabetical. These label conversations; they are not the contacts' tags.",
+  createConversationLabel:
+    'Creates a conversation label: a name unique in the workspace (case-insensitive) and a colour (#rrggbb, grey by default). Needs an owner or admin. Fails with conflict when the name is taken.',
+  updateConversationLabel:
+    'Renames or recolours a conversation label (by label_id); conversations keep it. Needs an owner or admin.',
+  deleteConversationLabel:
+    'Deletes a conversation label (by label_id) and removes it from every conversation. Needs an owner or admin.',
 };

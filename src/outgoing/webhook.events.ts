@@ -38,19 +38,45 @@ const selectEnabledOf = precompile((db, workspaceId: string) =>
 export async function emitWebhookEvents(
   trx: Db,
   deps: EmitDeps,
-  type: Exclude<WebhookEvent, 'message-status-changed'>,
+  type: Exclude<WebhookEvent, 'message-status-changed' | 'conversation-status-changed'>,
   subjects: EventSubject[],
 ): Promise<void> {
-  await emit(trx, deps, type, subjects, (subject, records) => records.get(subject.id));
+  await emit(
+    trx,
+    deps,
+    type,
+    subjects,
+    (subject, records) => records.get(subject.id),
+    (db, subjects) => eventRecords[type](db, subjects),
+  );
 }
+
+/** A conversation's status moved (opened, closed, reopened, snoozed, unsnoozed); `data` is told by the inbox. */
+export interface ConversationChange extends EventSubject {
+  data: object;
+}
+
+/** Announces conversation status changes, each with the data the inbox fixed for it. */
+export async function emitConversationChanges(trx: Db, deps: EmitDeps, changes: ConversationChange[]): Promise<void> {
+  await emit(trx, deps, 'conversation-status-changed', changes, (change) => change.data, noRecords);
+}
+
+const noRecords = () => Promise.resolve(new Map<string, object>());
 
 /** Announces message status changes; `data` is the message as get-message shows it, at that status. */
 export async function emitStatusChanges(trx: Db, deps: EmitDeps, changes: StatusChange[]): Promise<void> {
-  await emit(trx, deps, 'message-status-changed', changes, (change, records) => {
-    const message = records.get(change.id);
-    // Two moves in one batch (delivered, then read) are two events, each with its own status.
-    return message && { ...message, status: change.status };
-  });
+  await emit(
+    trx,
+    deps,
+    'message-status-changed',
+    changes,
+    (change, records) => {
+      const message = records.get(change.id);
+      // Two moves in one batch (delivered, then read) are two events, each with its own status.
+      return message && { ...message, status: change.status };
+    },
+    (db, subjects) => eventRecords['message-status-changed'](db, subjects),
+  );
 }
 
 async function emit<Subject extends EventSubject>(
@@ -59,6 +85,7 @@ async function emit<Subject extends EventSubject>(
   type: WebhookEvent,
   subjects: Subject[],
   dataOf: (subject: Subject, records: Map<string, object>) => object | undefined,
+  load: (trx: Db, subjects: EventSubject[]) => Promise<Map<string, unknown>>,
 ): Promise<void> {
   if (subjects.length === 0) return;
   const subscribers = (await subscribersOf(trx, subjects)).filter((s) =>
@@ -67,7 +94,7 @@ async function emit<Subject extends EventSubject>(
   if (subscribers.length === 0) return;
   const subscribed = new Set(subscribers.map((s) => s.workspace_id));
   const relevant = subjects.filter((subject) => subscribed.has(subject.workspaceId));
-  const records = (await eventRecords[type](trx, relevant)) as Map<string, object>;
+  const records = (await load(trx, relevant)) as Map<string, object>;
   const at = toStoredTimestamp(deps.clock.now());
   const rows = relevant.flatMap((subject) => {
     const data = dataOf(subject, records);

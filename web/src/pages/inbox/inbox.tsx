@@ -5,7 +5,8 @@ import { ErrorNote, Page, formatTime, useAsync } from '../../ui';
 import { AlertSettings } from './alerts';
 import { useLiveReload } from './events';
 import { InboxShortcuts, rememberOrder } from './shortcuts';
-import type { ConversationPage, ConversationSummary } from './types';
+import { BulkBar, PRIORITIES, ToolBadges, useLabels, type Selection } from './tools';
+import type { ConversationPage, ConversationSummary, Member } from './types';
 
 const FILTERS = [
   {
@@ -18,6 +19,7 @@ const FILTERS = [
   { value: 'mine', label: 'Assigned to me', empty: 'No open conversations are assigned to you.' },
   { value: 'unassigned', label: 'Unassigned', empty: 'Every open conversation is assigned.' },
   { value: 'done', label: 'Done', empty: 'No conversations are done yet.' },
+  { value: 'snoozed', label: 'Snoozed', empty: 'No conversation is snoozed.' },
 ] as const;
 
 /** One of the workspace's numbers, as list-channels answers. */
@@ -45,9 +47,18 @@ export function Inbox({ url }: { url: URL }) {
   const filter = FILTERS.find((f) => f.value === requested) ?? FILTERS[0];
   const search = url.searchParams.get('q') ?? '';
   const channel = url.searchParams.get('channel') ?? '';
-  const query = listHref(url, { filter: filter.value, q: search || null, channel: channel || null }).slice(
-    '/inbox?'.length,
-  );
+  const label = url.searchParams.get('label') ?? '';
+  const priority = url.searchParams.get('priority') ?? '';
+  const query = listHref(url, {
+    filter: filter.value,
+    q: search || null,
+    channel: channel || null,
+    label: label || null,
+    priority: priority || null,
+  }).slice('/inbox?'.length);
+  const [selection, setSelection] = useState<Selection>({ all: false, ids: [] });
+  const [bulkDone, setBulkDone] = useState('');
+  const members = useAsync(() => dashboard.get<Member[]>('inbox/members'), []);
   const first = useAsync(() => dashboard.get<ConversationPage>(`conversations?${apiQuery(query)}`), [query]);
   const [older, setOlder] = useState<{ query: string; pages: ConversationPage[] }>({ query, pages: [] });
   const [olderError, setOlderError] = useState<unknown>(null);
@@ -79,6 +90,7 @@ export function Inbox({ url }: { url: URL }) {
       <div class="inbox-tools">
         <SearchBox url={url} search={search} />
         <NumberFilter url={url} channel={channel} />
+        <ToolFilters url={url} label={label} priority={priority} />
         <AlertSettings />
       </div>
       <nav class="tabs inbox-filters" aria-label="Conversations to show">
@@ -100,9 +112,42 @@ export function Inbox({ url }: { url: URL }) {
         <p class="muted">{search ? `No conversation mentions “${search}”.` : filter.empty}</p>
       )}
       {!first.data && first.loading && <p class="loading">Loading…</p>}
+      <p role="status" class="bulk-result">
+        {bulkDone}
+      </p>
+      {(selection.all || selection.ids.length > 0) && (
+        <BulkBar
+          selection={selection}
+          shown={conversations.length}
+          filter={{
+            filter: filter.value,
+            q: search || undefined,
+            channel_id: channel || undefined,
+            label_id: label || undefined,
+            priority: priority || undefined,
+          }}
+          members={members.data ?? []}
+          onSelectAll={() => setSelection({ all: true })}
+          onDone={(message) => {
+            setSelection({ all: false, ids: [] });
+            setBulkDone(message);
+            first.reload();
+          }}
+        />
+      )}
       <ul class="conversation-list" aria-label="Conversations">
         {conversations.map((c) => (
-          <ConversationItem key={c.contact_id} conversation={c} />
+          <ConversationItem
+            key={c.contact_id}
+            conversation={c}
+            selected={selection.all || selection.ids.includes(c.contact_id)}
+            onSelect={(on) =>
+              setSelection((current) => {
+                const ids = current.all ? conversations.map((x) => x.contact_id) : current.ids;
+                return { all: false, ids: on ? [...ids, c.contact_id] : ids.filter((id) => id !== c.contact_id) };
+              })
+            }
+          />
         ))}
       </ul>
       <ErrorNote error={olderError} />
@@ -118,8 +163,48 @@ export function Inbox({ url }: { url: URL }) {
   );
 }
 
-/** The list's URL query as the endpoint names it (`channel` is `channel_id` there). */
-const apiQuery = (query: string) => query.replace(/(^|&)channel=/, '$1channel_id=');
+/** The list's URL query as the endpoint names it (`channel` is `channel_id` there, `label` is `label_id`). */
+const apiQuery = (query: string) =>
+  query.replace(/(^|&)channel=/, '$1channel_id=').replace(/(^|&)label=/, '$1label_id=');
+
+/** Narrows the list to a label or a priority; both go into the URL. */
+function ToolFilters({ url, label, priority }: { url: URL; label: string; priority: string }) {
+  const labels = useLabels();
+  return (
+    <>
+      <div class="field">
+        <label for="label-filter">Label</label>
+        <select
+          id="label-filter"
+          value={label}
+          onChange={(e) => navigate(listHref(url, { label: e.currentTarget.value || null }))}
+        >
+          <option value="">Any label</option>
+          {(labels.data ?? []).map((l) => (
+            <option key={l.id} value={l.id}>
+              {l.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for="priority-filter">Priority</label>
+        <select
+          id="priority-filter"
+          value={priority}
+          onChange={(e) => navigate(listHref(url, { priority: e.currentTarget.value || null }))}
+        >
+          <option value="">Any priority</option>
+          {PRIORITIES.map((p) => (
+            <option key={p.value} value={p.value}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </>
+  );
+}
 
 /** Searches names, phone numbers and message text; the search goes into the URL on submit. */
 function SearchBox({ url, search }: { url: URL; search: string }) {
@@ -173,10 +258,25 @@ function NumberFilter({ url, channel }: { url: URL; channel: string }) {
   );
 }
 
-function ConversationItem({ conversation: c }: { conversation: ConversationSummary }) {
+function ConversationItem({
+  conversation: c,
+  selected,
+  onSelect,
+}: {
+  conversation: ConversationSummary;
+  selected: boolean;
+  onSelect: (on: boolean) => void;
+}) {
   const title = c.name ?? c.phone;
   return (
     <li class={c.unread > 0 ? 'conversation unread' : 'conversation'}>
+      <input
+        type="checkbox"
+        class="conversation-select"
+        aria-label={`Select ${title}`}
+        checked={selected}
+        onChange={(e) => onSelect(e.currentTarget.checked)}
+      />
       <Link href={`/inbox/${c.contact_id}`} class="conversation-link">
         <span class="conversation-top">
           <span class="conversation-name">{title}</span>
@@ -201,6 +301,7 @@ function ConversationItem({ conversation: c }: { conversation: ConversationSumma
           {c.needs_person && <span class="badge handoff">Needs a person</span>}
           {c.done && <span class="badge done">Done</span>}
           {c.assignee && <span class="badge">Assigned to {c.assignee.name || c.assignee.email}</span>}
+          <ToolBadges state={c} />
         </span>
       </Link>
     </li>

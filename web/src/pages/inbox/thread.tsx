@@ -1,3 +1,4 @@
+import { ThreadTools, ToolBadges } from './tools';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { dashboard } from '../../api';
 import { Link } from '../../router';
@@ -90,7 +91,9 @@ export function ThreadPage({ contactId }: { contactId: string }) {
         {data?.contact.name && <span class="muted"> · {data.contact.phone}</span>}
         {data?.conversation.needs_person && <span class="badge handoff">Needs a person</span>}
         {data?.conversation.done && <span class="badge done">Done</span>}
+        {data && <ToolBadges state={data.conversation} />}
       </p>
+      {data && <ThreadTools contactId={contactId} state={data.conversation} onChange={thread.reload} />}
       {data && <SidePanel thread={data} />}
       <ErrorNote error={thread.error ?? error} />
       {!data && thread.loading && <p class="loading">Loading…</p>}

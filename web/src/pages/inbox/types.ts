@@ -44,7 +44,24 @@ export interface Member {
   email: string;
 }
 
-export interface ConversationSummary {
+/** A workspace's conversation label. */
+export interface Label {
+  id: string;
+  name: string;
+  colour: string;
+}
+
+export type Priority = 'none' | 'low' | 'medium' | 'high' | 'urgent';
+
+/** The conversation tools' state: status, priority, snooze, labels. */
+export interface ToolsState {
+  status: 'open' | 'closed' | 'snoozed';
+  priority: Priority;
+  snoozed_until: string | null;
+  labels: Label[];
+}
+
+export interface ConversationSummary extends ToolsState {
   contact_id: string;
   name: string | null;
   phone: string;
@@ -70,7 +87,12 @@ export interface Thread {
     email: string | null;
     custom_attributes: Record<string, unknown>;
   };
-  conversation: { read_at: string | null; assignee_id: string | null; done: boolean; needs_person: boolean };
+  conversation: ToolsState & {
+    read_at: string | null;
+    assignee_id: string | null;
+    done: boolean;
+    needs_person: boolean;
+  };
   window: { open: boolean; last_inbound_at: string | null; closes_at: string | null; now: string };
   messages: InboxMessage[];
   /** The staff's notes written between this page's oldest message and the next page's. */

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { randomInt } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { createOwner, logIn, newPage, seriousAccessibilityViolations } from '../browser.js';
+import { ownerApi } from '../factories.js';
+import { ENGINE, startServer } from '../server.js';
+
+const server = await startServer();
+const { services } = server.app;
+
+describe(`dashboard: conversation tools (${ENGINE})`, () => {
+  test('a label set in the thread shows in the list; every conversation matching a filter closes at once', async () => {
+    const owner = await createOwner(server, 'Florist');
+    const api = await ownerApi(server, owner);
+    const created = await server.http.send('POST', '/api/v1/conversation-labels', {
+      token: api.token,
+      body: { name: 'Campaign reply', colour: '#b91c1c' },
+    });
+    assert.equal(created.status, 201, created.text);
+    const phones = Array.from({ length: 3 }, () => `+1415${randomInt(2_000_000, 9_999_999)}`);
+    for (const from of phones) {
+      await services.inbound.simulateInbound({ workspaceId: owner.workspaceId }, { from, text: 'Yes please!' });
+    }
+
+    const { page } = await newPage(server, { bypassCSP: true });
+    await logIn(page, owner);
+    const list = page.getByRole('list', { name: 'Conversations' });
+    await list.getByRole('link', { name: new RegExp(phones[0]!.replace('+', '\\+')) }).click();
+    await page.getByRole('checkbox', { name: 'Campaign reply' }).click();
+    await page.locator('.thread-back .label-badge', { hasText: 'Campaign reply' }).waitFor();
+    await page.getByLabel('Priority', { exact: true }).selectOption('urgent');
+    await page.locator('.thread-back', { hasText: 'Urgent priority' }).waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+
+    await page.getByRole('link', { name: '← Inbox' }).click();
+    await list.locator('.label-badge', { hasText: 'Campaign reply' }).waitFor();
+    await page.getByRole('checkbox', { name: `Select ${phones[1]}` }).check();
+    await page.getByRole('button', { name: 'Select all conversations matching this filter' }).click();
+    await page.getByRole('region', { name: 'Bulk actions' }).getByText('All matching').waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+    await page.getByText('Closed 3 of 3 conversations.').waitFor();
+    await page.getByText('No open conversations').waitFor();
+
+    await page.getByRole('link', { name: 'Done' }).click();
+    await page.getByLabel('Label', { exact: true }).selectOption({ label: 'Campaign reply' });
+    await list.getByRole('link').first().waitFor();
+    assert.equal(await list.getByRole('link').count(), 1);
+  });
+});
