@@ -48,6 +48,15 @@ describe(`dashboard: roles (${ENGINE})`, () => {
     await assertAccessible(agentPage, 'an agent’s inbox');
     await agentPage.goto('/campaigns/new');
     await agentPage.getByText('Your role (agent) does not include campaigns; ask an owner or admin.').waitFor();
+    await agentPage.goto('/templates');
+    await agentPage.getByRole('heading', { name: 'Templates' }).waitFor();
+    assert.equal(
+      await agentPage.getByRole('link', { name: 'New template' }).count(),
+      0,
+      'an agent reads templates only',
+    );
+    await agentPage.goto('/templates/new');
+    await agentPage.getByText('Your role (agent) does not include writing templates; ask an owner or admin.').waitFor();
   });
 
   test('Team: an owner may give any role, an admin any but owner, each role explained in a line', async () => {

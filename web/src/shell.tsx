@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { dashboard } from './api';
 import { lazy, Link, match, navigate, type Route } from './router';
 import { can, useSession, type Permission } from './session';
-import { Page } from './ui';
+import { NotInYourRole } from './roles';
 import { InboxRoutes } from './pages/inbox/routes';
 import { useInboxAlerts } from './pages/inbox/alerts';
 import { useUnreadConversations } from './pages/inbox/unread';
@@ -154,7 +154,7 @@ export function Shell({ url }: { url: URL }) {
       </nav>
       <main id="main" tabIndex={-1}>
         {current && !allowed(current) ? (
-          <NotIncluded role={user.role} what={current.what ?? current.label} />
+          <NotInYourRole what={current.what ?? current.label} />
         ) : (
           (match(routes, url) ?? (url.pathname === '/' ? null : <NotFound />))
         )}
@@ -170,17 +170,6 @@ function InboxWatch({ onUnread }: { onUnread: (count: number) => void }) {
   useInboxAlerts();
   useEffect(() => onUnread(unread), [unread]);
   return null;
-}
-
-/** A page of a section the user's role does not include, opened from a link or typed in. */
-function NotIncluded({ role, what }: { role: string; what: string }) {
-  return (
-    <Page title="Not in your role">
-      <p>
-        Your role ({role}) does not include {what}; ask an owner or admin.
-      </p>
-    </Page>
-  );
 }
 
 function NotFound() {

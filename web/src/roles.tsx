@@ -1,4 +1,5 @@
-import { can, type SessionUser } from './session';
+import { can, useSession, type SessionUser } from './session';
+import { Page } from './ui';
 
 /** A workspace role (src/accounts/roles.ts holds what each grants). */
 export type Role = SessionUser['role'];
@@ -38,3 +39,15 @@ export const mayManage = (user: SessionUser, role: Role): boolean =>
 /** The sentence a page shows someone whose role lacks what it changes. */
 export const askAnAdmin = (user: SessionUser, doing: string): string =>
   `Your role (${user.role}) cannot ${doing}; ask an owner or admin.`;
+
+/** The page of something the user's role does not include, opened from a link or typed in. */
+export function NotInYourRole({ what }: { what: string }) {
+  const { user } = useSession();
+  return (
+    <Page title="Not in your role">
+      <p>
+        Your role ({user.role}) does not include {what}; ask an owner or admin.
+      </p>
+    </Page>
+  );
+}
