@@ -1,5 +1,6 @@
 /** The dashboard's API as a browser calls it: a session cookie, and the CSRF token on every change. */
 import { randomUUID } from 'node:crypto';
+import type { Role } from '../src/accounts/roles.js';
 import type { HttpClient, HttpResponse, TestServer } from './server.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -87,7 +88,7 @@ export async function ownerSession(server: TestServer, name = `Shop ${randomUUID
 }
 
 /** Invites a teammate through the owner's session; the invitation link's token. */
-export async function inviteOverHttp(owner: DashboardSession, email: string, role: 'owner' | 'member' = 'member') {
+export async function inviteOverHttp(owner: DashboardSession, email: string, role: Role = 'member') {
   const invite = await owner.send<{ id: string; token: string }>('POST', '/api/dashboard/invites', { email, role });
   if (invite.status !== 200) throw new Error(`invite failed: ${invite.status} ${invite.text}`);
   return invite.body;
@@ -97,7 +98,7 @@ export async function inviteOverHttp(owner: DashboardSession, email: string, rol
 export async function joinedTeammate(
   server: TestServer,
   owner: DashboardSession,
-  role: 'owner' | 'member' = 'member',
+  role: Role = 'member',
 ): Promise<DashboardSession> {
   const credentials = { email: `mate-${randomUUID()}@example.com`, password: 'a teammate password' };
   const { token } = await inviteOverHttp(owner, credentials.email, role);

@@ -113,7 +113,7 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
   app.post(
     '/api/dashboard/invites',
     {
-      config: { access: 'session', secretResponse: true },
+      config: { access: 'session', permission: 'manage_team', secretResponse: true },
       schema: { hide, body: Type.Object({ email: Email, role: RoleSchema }) },
     },
     async (request) => accounts.invite(sessionUserOf(request), request.body),

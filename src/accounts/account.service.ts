@@ -196,9 +196,12 @@ export function createAccountService(
       };
     },
 
-    /** Invites a teammate (owners only); the link's token is returned once. */
+    /**
+     * Invites a teammate (the route checks `manage_team`; only an owner invites an owner); the
+     * link's token is returned once.
+     */
     async invite(owner: SessionUser, input: { email: string; role: Role }) {
-      requirePermission(owner, 'manage_team');
+      if (input.role === 'owner') requirePermission(owner, 'manage_owners');
       const email = input.email.trim().toLowerCase();
       const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
       // An email belongs to one user; saying nothing more keeps other workspaces' people private.

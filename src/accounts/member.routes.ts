@@ -12,23 +12,28 @@ const IdParams = Type.Object({ id: Uuid() });
 export function registerMemberRoutes(app: Api, members: MemberService): void {
   app.delete(
     '/api/dashboard/team/:id',
-    { config: { access: 'session' }, schema: { hide, params: IdParams } },
+    { config: { access: 'session', permission: 'manage_team' }, schema: { hide, params: IdParams } },
     async (request) => members.remove(sessionUserOf(request), request.params.id),
   );
 
   app.put(
     '/api/dashboard/team/:id',
-    { config: { access: 'session' }, schema: { hide, params: IdParams, body: Type.Object({ role: RoleSchema }) } },
+    {
+      config: { access: 'session', permission: 'manage_team' },
+      schema: { hide, params: IdParams, body: Type.Object({ role: RoleSchema }) },
+    },
     async (request) => members.changeRole(sessionUserOf(request), request.params.id, request.body.role),
   );
 
-  app.get('/api/dashboard/invites', { config: { access: 'session' }, schema: { hide } }, async (request) =>
-    members.pendingInvites(sessionUserOf(request)),
+  app.get(
+    '/api/dashboard/invites',
+    { config: { access: 'session', permission: 'manage_team' }, schema: { hide } },
+    async (request) => members.pendingInvites(sessionUserOf(request)),
   );
 
   app.delete(
     '/api/dashboard/invites/:id',
-    { config: { access: 'session' }, schema: { hide, params: IdParams } },
+    { config: { access: 'session', permission: 'manage_team' }, schema: { hide, params: IdParams } },
     async (request) => members.revokeInvite(sessionUserOf(request), request.params.id),
   );
 }

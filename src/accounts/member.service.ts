@@ -5,26 +5,28 @@ import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import type { SessionUser } from './account.service.js';
 import { requirePermission, type Role } from './roles.js';
-import { deleteUserSessions, type SessionEnded } from './session-end.js';
+import { deleteUserSessions, sessionsOf, type SessionEnded } from './session-end.js';
 
 /**
- * Settings → Team for owners: removing a member, changing a role, the pending invitations and
- * withdrawing one. A workspace always keeps at least one owner.
+ * Settings → Team for those who manage the team (owners and admins; the routes check
+ * `manage_team`): removing a member, changing a role, the pending invitations and withdrawing
+ * one. Only an owner touches an owner or makes one (`manage_owners`); a workspace always keeps at
+ * least one owner.
  */
 export function createMemberService({ db, dialect, clock }: Deps, sessionEnded: SessionEnded) {
   /**
-   * Runs an owner's change of the team with the workspace's row locked on PostgreSQL (SQLite runs
-   * one write transaction at a time), and checks the owner is still one: two owners demoting each
-   * other at once cannot both see the other still an owner.
+   * Runs a change of the team with the workspace's row locked on PostgreSQL (SQLite runs one write
+   * transaction at a time), with the manager's role as it is now: two owners demoting each other at
+   * once cannot both see the other still an owner. Hands the change that fresh role.
    */
-  function asOwner<T>(owner: SessionUser, change: (trx: Transaction<Database>) => Promise<T>) {
-    requirePermission(owner, 'manage_team');
+  function asManager<T>(manager: SessionUser, change: (trx: Transaction<Database>, role: Role) => Promise<T>) {
     return db.transaction().execute(async (trx) => {
       if (dialect === 'postgres') {
-        await trx.selectFrom('workspaces').select('id').where('id', '=', owner.workspaceId).forUpdate().execute();
+        await trx.selectFrom('workspaces').select('id').where('id', '=', manager.workspaceId).forUpdate().execute();
       }
-      requirePermission(await memberOf(trx, owner.workspaceId, owner.userId), 'manage_team');
-      return change(trx);
+      const { role } = await memberOf(trx, manager.workspaceId, manager.userId);
+      requirePermission({ role }, 'manage_team');
+      return change(trx, role);
     });
   }
 
@@ -54,11 +56,15 @@ export function createMemberService({ db, dialect, clock }: Deps, sessionEnded: 
   }
 
   return {
-    /** Removes a member: their sessions end; API tokens and reset links go with them (ON DELETE CASCADE). */
-    async remove(owner: SessionUser, userId: string): Promise<{ id: string; email: string }> {
-      const { removed, endedSessions } = await asOwner(owner, async (trx) => {
-        const member = await memberOf(trx, owner.workspaceId, userId);
-        await keepAnOwner(trx, owner.workspaceId, member);
+    /**
+     * Removes a member: their sessions end; API tokens and reset links go with them (ON DELETE
+     * CASCADE, and migration 0031 makes every process forget the tokens' cached principals).
+     */
+    async remove(manager: SessionUser, userId: string): Promise<{ id: string; email: string }> {
+      const { removed, endedSessions } = await asManager(manager, async (trx, managerRole) => {
+        const member = await memberOf(trx, manager.workspaceId, userId);
+        if (member.role === 'owner') requirePermission({ role: managerRole }, 'manage_owners');
+        await keepAnOwner(trx, manager.workspaceId, member);
         const ended = await deleteUserSessions(trx, member.id);
         await trx.deleteFrom('users').where('id', '=', member.id).execute();
         return { removed: { id: member.id, email: member.email }, endedSessions: ended };
@@ -67,19 +73,24 @@ export function createMemberService({ db, dialect, clock }: Deps, sessionEnded: 
       return removed;
     },
 
-    /** Makes a member an owner or an owner a member; the change applies to their open sessions at once. */
-    async changeRole(owner: SessionUser, userId: string, role: Role): Promise<{ id: string; role: Role }> {
-      return asOwner(owner, async (trx) => {
-        const member = await memberOf(trx, owner.workspaceId, userId);
-        if (role !== 'owner') await keepAnOwner(trx, owner.workspaceId, member);
+    /**
+     * Gives a member another role; it applies at once to their open sessions and their API tokens
+     * (migration 0031), in every process. Their live streams end and reconnect under the new role.
+     */
+    async changeRole(manager: SessionUser, userId: string, role: Role): Promise<{ id: string; role: Role }> {
+      const { changed, sessions } = await asManager(manager, async (trx, managerRole) => {
+        const member = await memberOf(trx, manager.workspaceId, userId);
+        if (member.role === 'owner' || role === 'owner') requirePermission({ role: managerRole }, 'manage_owners');
+        if (role !== 'owner') await keepAnOwner(trx, manager.workspaceId, member);
         await trx.updateTable('users').set({ role }).where('id', '=', member.id).execute();
-        return { id: member.id, role };
+        return { changed: { id: member.id, role }, sessions: await sessionsOf(trx, member.id) };
       });
+      sessions.forEach(sessionEnded);
+      return changed;
     },
 
     /** Invitations not yet accepted and not expired, newest first (never their token). */
     async pendingInvites(owner: SessionUser) {
-      requirePermission(owner, 'manage_team');
       const rows = await db
         .selectFrom('invites')
         .select(['id', 'email', 'role', 'created_at', 'expires_at'])
@@ -98,7 +109,6 @@ export function createMemberService({ db, dialect, clock }: Deps, sessionEnded: 
 
     /** Withdraws a pending invitation: its link stops working. */
     async revokeInvite(owner: SessionUser, inviteId: string): Promise<{ id: string }> {
-      requirePermission(owner, 'manage_team');
       const deleted = await db
         .deleteFrom('invites')
         .where('id', '=', inviteId)

@@ -63,7 +63,7 @@ export function requirePermission(user: { role: Role }, permission: Permission):
 /** A role's permissions, for the dashboard to show only what the user may do. */
 export const permissionsOf = (role: Role): readonly Permission[] => ROLE_PERMISSIONS[role];
 
-/** The roles that grant a permission, named in a refusal so the caller knows whom to ask. */
-function rolesWith(permission: Permission): Role[] {
+/** The roles that grant a permission (named in a refusal, so the caller knows whom to ask). */
+export function rolesWith(permission: Permission): Role[] {
   return (Object.keys(ROLE_PERMISSIONS) as Role[]).filter((role) => can(role, permission));
 }

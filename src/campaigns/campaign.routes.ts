@@ -22,7 +22,7 @@ export function registerCampaignRoutes(app: Api, campaigns: CampaignService): vo
   app.post(
     '/api/v1/actions/create-campaign',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'campaigns' },
       schema: {
         operationId: 'createCampaign',
         tags,
@@ -38,7 +38,7 @@ export function registerCampaignRoutes(app: Api, campaigns: CampaignService): vo
   app.post(
     '/api/v1/actions/get-campaign',
     {
-      config: { access: 'read' },
+      config: { access: 'read', permission: 'campaigns' },
       schema: {
         operationId: 'getCampaign',
         tags,
@@ -55,7 +55,7 @@ export function registerCampaignRoutes(app: Api, campaigns: CampaignService): vo
   app.post(
     '/api/v1/actions/list-campaigns',
     {
-      config: { access: 'read' },
+      config: { access: 'read', permission: 'campaigns' },
       schema: {
         operationId: 'listCampaigns',
         tags,
@@ -71,7 +71,7 @@ export function registerCampaignRoutes(app: Api, campaigns: CampaignService): vo
   app.post(
     '/api/v1/actions/cancel-campaign',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'campaigns' },
       schema: {
         operationId: 'cancelCampaign',
         tags,

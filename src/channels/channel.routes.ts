@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
-import { can, requirePermission } from '../accounts/roles.js';
+import { can } from '../accounts/roles.js';
 import type { Config } from '../config.js';
 import { principalOf, sessionUserOf, type Api } from '../http/types.js';
 import { actionErrors } from '../http/responses.js';
@@ -47,7 +46,7 @@ export function registerChannelRoutes(app: Api, channels: ChannelService): void 
   app.post(
     '/api/v1/actions/add-channel',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'manage_channel' },
       schema: {
         operationId: 'addChannel',
         tags,
@@ -58,13 +57,13 @@ export function registerChannelRoutes(app: Api, channels: ChannelService): void 
         response: { 200: channel, ...actionErrors() },
       },
     },
-    async (request) => channels.add(channelManager(request), newChannelOf(request.body), request.body.default ?? false),
+    async (request) => channels.add(principalOf(request), newChannelOf(request.body), request.body.default ?? false),
   );
 
   app.post(
     '/api/v1/actions/remove-channel',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'manage_channel' },
       schema: {
         operationId: 'removeChannel',
         tags,
@@ -75,14 +74,8 @@ export function registerChannelRoutes(app: Api, channels: ChannelService): void 
         response: { 200: channel, ...actionErrors(404) },
       },
     },
-    async (request) => channels.remove(channelManager(request), request.body.channel_id),
+    async (request) => channels.remove(principalOf(request), request.body.channel_id),
   );
-}
-
-/** The caller of a channel change: any full token, or a dashboard user who may manage the channel (an owner). */
-function channelManager(request: FastifyRequest) {
-  if (request.sessionUser) requirePermission(request.sessionUser, 'manage_channel');
-  return principalOf(request);
 }
 
 /**
@@ -111,10 +104,9 @@ export function registerChannelDashboardRoutes(
 
   app.put(
     '/api/dashboard/channel',
-    { config: { access: 'session' }, schema: { hide, body: ChannelBody } },
+    { config: { access: 'session', permission: 'manage_channel' }, schema: { hide, body: ChannelBody } },
     async (request) => {
       const user = sessionUserOf(request);
-      requirePermission(user, 'manage_channel');
       const settings = newChannelOf(request.body, (await channels.savedAccessToken(user.workspaceId)) ?? '');
       if (settings.provider === 'simulator') return channels.useSimulator(user);
       return channels.useWhatsappCloud(user, settings);
@@ -124,7 +116,7 @@ export function registerChannelDashboardRoutes(
   app.get(
     '/api/dashboard/simulator/messages',
     {
-      config: { access: 'session' },
+      config: { access: 'session', permission: 'conversations' },
       schema: { hide, querystring: Type.Object({ contact_id: Uuid() }) },
     },
     async (request) => recentMessages(deps.db, sessionUserOf(request).workspaceId, request.query.contact_id),

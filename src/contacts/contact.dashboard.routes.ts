@@ -12,6 +12,8 @@ import { isPhoneCountry, phoneCountries } from '../shared/phone.js';
 
 const hide = true;
 const config = { access: 'session' as const };
+/** Reading contacts is open to every role; changing them, importing and exporting take `contacts`. */
+const writes = { access: 'session' as const, permission: 'contacts' as const };
 /** A 20 MB CSV grows a little as a JSON string (quotes and backslashes are escaped). */
 const IMPORT_BODY_LIMIT = 25 * 1024 * 1024;
 const Filter = {
@@ -56,7 +58,7 @@ export function registerContactDashboardRoutes(
   app.post(
     '/api/dashboard/contacts/bulk-tag',
     {
-      config,
+      config: writes,
       schema: {
         hide,
         body: Type.Object({
@@ -75,7 +77,7 @@ export function registerContactDashboardRoutes(
   app.post(
     '/api/dashboard/contacts/import',
     {
-      config,
+      config: writes,
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: {
         hide,
@@ -110,7 +112,7 @@ export function registerContactDashboardRoutes(
 
   app.get(
     '/api/dashboard/contacts/export.csv',
-    { config, schema: { hide, querystring: Type.Object(Filter) } },
+    { config: writes, schema: { hide, querystring: Type.Object(Filter) } },
     async (request, reply) => {
       const { query, tag } = request.query;
       const caller = sessionUserOf(request);

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { can, type Role } from '../accounts/roles.js';
 import type { Deps, Caller } from '../shared/context.js';
 import { messageText } from '../messages/message.text.js';
 import { errors } from '../shared/errors.js';
@@ -149,10 +150,14 @@ export function createContactDashboardService({ db, reads, dialect }: Deps) {
       return [...keys].sort();
     },
 
-    /** A contact's recent messages (newest last), the sequences and flows it is or was in, its campaigns. */
-    async activity(caller: Caller, contactId: string) {
+    /**
+     * A contact's recent messages (newest last), the sequences and flows it is or was in, its
+     * campaigns. The messages are conversation content: a role without the inbox gets none.
+     */
+    async activity(caller: Caller & { role: Role }, contactId: string) {
       const contact = await contactRepository(db).findById(caller.workspaceId, contactId.toLowerCase());
       if (!contact) throw errors.notFound('contact', 'id');
+      const withMessages = can(caller.role, 'conversations');
       const [messages, enrolments, runs, campaigns] = await Promise.all([
         db
           .selectFrom('messages')
@@ -161,7 +166,7 @@ export function createContactDashboardService({ db, reads, dialect }: Deps) {
           .where('contact_id', '=', contact.id)
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
-          .limit(RECENT_MESSAGES)
+          .limit(withMessages ? RECENT_MESSAGES : 0)
           .execute(),
         db
           .selectFrom('sequence_enrolments as e')

@@ -25,7 +25,7 @@ export function registerContactRoutes(app: Api, contacts: ContactService): void 
   app.post(
     '/api/v1/actions/create-contact',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'contacts' },
       schema: {
         operationId: 'createContact',
         tags,
@@ -45,7 +45,7 @@ export function registerContactRoutes(app: Api, contacts: ContactService): void 
   app.post(
     '/api/v1/actions/update-contact',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'contacts' },
       schema: {
         operationId: 'updateContact',
         tags,
@@ -100,7 +100,7 @@ export function registerContactRoutes(app: Api, contacts: ContactService): void 
   app.post(
     '/api/v1/actions/add-tag',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'contacts' },
       schema: {
         operationId: 'addTag',
         tags,
@@ -116,7 +116,7 @@ export function registerContactRoutes(app: Api, contacts: ContactService): void 
   app.post(
     '/api/v1/actions/remove-tag',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'contacts' },
       schema: {
         operationId: 'removeTag',
         tags,

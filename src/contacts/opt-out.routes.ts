@@ -29,7 +29,7 @@ export function registerOptOutRoutes(app: Api, optOut: OptOutService): void {
   app.post(
     '/api/v1/actions/update-opt-out-settings',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'contacts' },
       schema: {
         operationId: 'updateOptOutSettings',
         tags,

@@ -8,7 +8,7 @@ import { automationRepository } from './automation.repository.js';
  * (the public API has get-sequence and get-flow, one at a time, and dropdowns without counts).
  */
 export function registerAutomationDashboardRoutes(app: Api, db: Kysely<Database>): void {
-  const options = { config: { access: 'session' as const }, schema: { hide: true } };
+  const options = { config: { access: 'session' as const, permission: 'automation' as const }, schema: { hide: true } };
   app.get('/api/dashboard/sequences', options, async (request) =>
     automationRepository(db).sequences(sessionUserOf(request).workspaceId),
   );

@@ -15,7 +15,7 @@ export function registerCampaignDashboardRoutes(
   app: Api,
   deps: { db: Kysely<Database>; messages: Pick<MessageService, 'sendTemplate'> },
 ): void {
-  const config = { access: 'session' as const };
+  const config = { access: 'session' as const, permission: 'campaigns' as const };
   app.post(
     '/api/dashboard/campaigns/audience',
     { config, schema: { hide: true, body: Type.Object({ audience: AudienceSchema }) } },

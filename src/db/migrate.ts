@@ -30,6 +30,7 @@ import * as sharedLimits from './migrations/0026_shared_limits.js';
 import * as search from './migrations/0027_search.js';
 import * as tagRecency from './migrations/0028_tag_recency.js';
 import * as mediaStore from './migrations/0029_media_store.js';
+import * as roleGeneration from './migrations/0031_role_generation.js';
 import * as conversationTools from './migrations/0033_conversation_tools.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0027_search': search,
   '0028_tag_recency': tagRecency,
   '0029_media_store': mediaStore,
+  '0031_role_generation': roleGeneration,
   '0033_conversation_tools': conversationTools,
 };
 

@@ -14,7 +14,7 @@ export function registerFlowRoutes(app: Api, flows: FlowService): void {
   app.post(
     '/api/v1/actions/trigger-flow',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'automation' },
       schema: {
         operationId: 'triggerFlow',
         tags,
@@ -31,7 +31,7 @@ export function registerFlowRoutes(app: Api, flows: FlowService): void {
   app.post(
     '/api/v1/actions/get-flow',
     {
-      config: { access: 'read' },
+      config: { access: 'read', permission: 'automation' },
       schema: {
         operationId: 'getFlow',
         tags,
@@ -46,7 +46,7 @@ export function registerFlowRoutes(app: Api, flows: FlowService): void {
   app.post(
     '/api/v1/actions/save-flow',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'automation' },
       schema: {
         operationId: 'saveFlow',
         tags,
@@ -63,7 +63,7 @@ export function registerFlowRoutes(app: Api, flows: FlowService): void {
   app.post(
     '/api/v1/actions/stop-flow-run',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'automation' },
       schema: {
         operationId: 'stopFlowRun',
         tags,

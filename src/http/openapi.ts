@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import type { FastifySchema, HTTPMethods } from 'fastify';
+import { rolesWith, type Permission } from '../accounts/roles.js';
 import { ERROR_CODES } from '../shared/errors.js';
 import { PROBLEM_CONTENT_TYPE, ProblemSchema } from './problem.js';
 import type { Api } from './types.js';
@@ -16,6 +17,10 @@ the dashboard (Settings → API Tokens) or with \`parley token create\`.
 ${Object.entries(ERROR_CODES)
   .map(([code, { status, title }]) => `- \`${code}\` (${status}): ${title}`)
   .join('\n')}
+
+**Roles**: a token acts with its creator's role as it is now (owner, admin, member, agent or marketer); an
+action the role does not include answers 403 \`permission_denied\`, naming the permission and the roles that
+have it. Reading contacts, tags, templates and channels is open to every role.
 
 **Idempotency**: every POST action accepts an \`Idempotency-Key\` header (1–255 visible ASCII characters).
 A retry with the same key and body within 24 hours returns the first response (with header
@@ -69,7 +74,7 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
     transform: ({ schema, url, route }) => ({
-      schema: documentRoute(schema, route.method),
+      schema: documentRoute(schema, route.method, route.config?.permission),
       url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url,
     }),
   });
@@ -80,6 +85,13 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
     reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
   );
   app.get('/api/v1/openapi.json', hidden, () => app.swagger());
+}
+
+/** The permission a route needs, for its description and as `x-permission`. */
+function rolePermission(schema: FastifySchema, permission: Permission) {
+  const needs = `Needs the role permission \`${permission}\` (${rolesWith(permission).join(', ')}).`;
+  const description = typeof schema.description === 'string' ? `${schema.description}\n\n${needs}` : needs;
+  return { description, 'x-permission': permission };
 }
 
 const IdempotencyHeaders = Type.Object({
@@ -96,9 +108,13 @@ const IdempotencyHeaders = Type.Object({
 /**
  * Documents what the hooks add to every route (a copy; the route's own schema is untouched):
  * errors are served as `application/problem+json`, 429s carry Retry-After, POST actions accept
- * `Idempotency-Key`.
+ * `Idempotency-Key`, and the role permission it needs is named (`x-permission` and a sentence).
  */
-function documentRoute(schema: FastifySchema, method: HTTPMethods | HTTPMethods[]): FastifySchema {
+function documentRoute(
+  schema: FastifySchema,
+  method: HTTPMethods | HTTPMethods[],
+  permission: Permission | undefined,
+): FastifySchema {
   if (!schema || schema.hide) return schema;
   const responses = Object.entries((schema.response ?? {}) as Record<string, { description?: string }>).map(
     ([status, response]) => {
@@ -115,6 +131,7 @@ function documentRoute(schema: FastifySchema, method: HTTPMethods | HTTPMethods[
     ...schema,
     ...(Array.isArray(schema.tags) && { tags: [...(schema.tags as string[])] }),
     ...(isPost && !schema.headers && { headers: IdempotencyHeaders }),
+    ...(permission && rolePermission(schema, permission)),
     response: Object.fromEntries(responses),
   };
 }

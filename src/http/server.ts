@@ -15,6 +15,7 @@ import type { TlsMaterial } from './tls.js';
 import { registerTransport } from './transport.js';
 import type { Api } from './types.js';
 import { registerRoutes } from '../routes.js';
+import { recordRouteRules } from './route-rules.js';
 
 export interface ServerOptions {
   config: Config;
@@ -57,6 +58,7 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
   await app.register(fastifyCookie);
   registerErrorHandling(app);
   registerTransport(app, config);
+  recordRouteRules(app);
   registerAuth(app, { tokens: services.tokens, accounts: services.accounts, ...services.deps });
   registerIdempotency(app, services.deps);
   await registerOpenApi(app, config.publicBaseUrl);

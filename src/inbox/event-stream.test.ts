@@ -6,6 +6,7 @@ import { logInOverHttp, ownerSession, joinedTeammate, type DashboardSession } fr
 import { ENGINE, startServer } from '../../test/server.js';
 import { createApp } from '../app.js';
 import { SESSION_COOKIE } from '../http/session-auth.js';
+import { hashOfSecret } from '../shared/secret-token.js';
 import { HEARTBEAT_MS, STREAMS_PER_SESSION } from './event-streams.js';
 
 const server = await startServer();
@@ -113,4 +114,35 @@ describe(`dashboard event streams (${ENGINE})`, () => {
       await ended(ownersOtherTab);
     },
   );
+
+  test(
+    'a member made marketer has their streams ended at once and cannot open another (403): conversations are not theirs',
+    { timeout: HEARTBEAT_MS / 2 },
+    async () => {
+      const owner = await ownerSession(server);
+      const member = await joinedTeammate(server, owner);
+      const stream = await openStream(member);
+      assert.equal(stream.statusCode, 200);
+      const lowered = await owner.send('PUT', `/api/dashboard/team/${member.userId}`, { role: 'marketer' });
+      assert.equal(lowered.status, 200, lowered.text);
+      await ended(stream);
+      const again = await openStream(member);
+      assert.equal(again.statusCode, 403);
+      assert.equal(((await again.body.json()) as { code: string }).code, 'permission_denied');
+    },
+  );
+
+  test('a stream of another process ends at its heartbeat once its user’s role has lost the inbox', async () => {
+    const owner = await ownerSession(server);
+    const member = await joinedTeammate(server, owner);
+    const { eventStreams } = server.app.services;
+    // As another process holds it: only its heartbeat (touch) can notice the change.
+    const streamId = await eventStreams.open(hashOfSecret(member.cookie));
+    assert.equal(await eventStreams.touch(streamId), true);
+    const lowered = await owner.send('PUT', `/api/dashboard/team/${member.userId}`, { role: 'agent' });
+    assert.equal(lowered.status, 200, lowered.text);
+    assert.equal(await eventStreams.touch(streamId), true, 'an agent keeps the inbox');
+    await owner.send('PUT', `/api/dashboard/team/${member.userId}`, { role: 'marketer' });
+    assert.equal(await eventStreams.touch(streamId), false);
+  });
 });

@@ -1,3 +1,4 @@
+import { rolesWith } from '../accounts/roles.js';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -51,7 +52,7 @@ export function createEventStreams({ db, dialect, clock, newId }: Deps) {
       return id;
     },
 
-    /** Marks the stream alive; false when its session has ended (logged out, removed or expired). */
+    /** Marks the stream alive; false when its session has ended (logged out, removed or expired) or its role lost the inbox. */
     async touch(streamId: string): Promise<boolean> {
       const result = await db
         .updateTable('event_streams')
@@ -62,8 +63,11 @@ export function createEventStreams({ db, dialect, clock, newId }: Deps) {
             eb
               .selectFrom('sessions')
               .select('id_hash')
+              .innerJoin('users', 'users.id', 'sessions.user_id')
               .whereRef('sessions.id_hash', '=', 'event_streams.session_hash')
-              .where('sessions.expires_at', '>', now()),
+              .where('sessions.expires_at', '>', now())
+              // A stream carries conversation events: it ends when its user's role no longer has them.
+              .where('users.role', 'in', rolesWith('conversations')),
           ),
         )
         .executeTakeFirst();

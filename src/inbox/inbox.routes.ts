@@ -12,6 +12,8 @@ import { errors } from '../shared/errors.js';
 
 const hide = true;
 const access = 'session' as const;
+/** Every inbox endpoint, the live event stream included, is conversation work. */
+const permission = 'conversations' as const;
 /** Media a browser may show inline; anything else (SVG, HTML, PDF…) downloads as a file. */
 const INLINE_TYPES = /^(image\/(jpeg|png|gif|webp)|audio\/[\w.+-]+|video\/[\w.+-]+)$/;
 
@@ -52,7 +54,7 @@ export function registerInboxRoutes(
   app.get(
     '/api/dashboard/conversations',
     {
-      config: { access },
+      config: { access, permission },
       schema: {
         hide,
         querystring: Type.Object({ ...ListFilters, before: Type.Optional(Type.String({ maxLength: 200 })) }),
@@ -64,14 +66,14 @@ export function registerInboxRoutes(
 
   registerToolRoutes(app, inbox);
 
-  app.get('/api/dashboard/inbox/unread', { config: { access }, schema: { hide } }, async (request) =>
+  app.get('/api/dashboard/inbox/unread', { config: { access, permission }, schema: { hide } }, async (request) =>
     inbox.unread(viewerOf(request)),
   );
 
   app.get(
     '/api/dashboard/conversations/:contactId',
     {
-      config: { access },
+      config: { access, permission },
       schema: { hide, params: ContactParams, querystring: Type.Object({ before: Type.Optional(Type.String()) }) },
     },
     async (request) =>
@@ -80,14 +82,14 @@ export function registerInboxRoutes(
 
   app.post(
     '/api/dashboard/conversations/:contactId/read',
-    { config: { access }, schema: { hide, params: ContactParams } },
+    { config: { access, permission }, schema: { hide, params: ContactParams } },
     async (request) => inbox.markRead(viewerOf(request), request.params.contactId, request.log),
   );
 
   app.post(
     '/api/dashboard/conversations/:contactId/notes',
     {
-      config: { access },
+      config: { access, permission },
       schema: {
         hide,
         params: ContactParams,
@@ -97,7 +99,7 @@ export function registerInboxRoutes(
     async (request) => inbox.addNote(viewerOf(request), request.params.contactId, request.body.body),
   );
 
-  app.get('/api/dashboard/inbox/settings', { config: { access }, schema: { hide } }, async (request) =>
+  app.get('/api/dashboard/inbox/settings', { config: { access, permission }, schema: { hide } }, async (request) =>
     inbox.settings(viewerOf(request)),
   );
 
@@ -114,7 +116,7 @@ export function registerInboxRoutes(
   app.post(
     '/api/dashboard/conversations/:contactId/assign',
     {
-      config: { access },
+      config: { access, permission },
       schema: {
         hide,
         params: ContactParams,
@@ -126,13 +128,16 @@ export function registerInboxRoutes(
 
   app.post(
     '/api/dashboard/conversations/:contactId/done',
-    { config: { access }, schema: { hide, params: ContactParams, body: Type.Object({ done: Type.Boolean() }) } },
+    {
+      config: { access, permission },
+      schema: { hide, params: ContactParams, body: Type.Object({ done: Type.Boolean() }) },
+    },
     async (request) => inbox.setDone(viewerOf(request), request.params.contactId, request.body.done),
   );
 
   app.get(
     '/api/dashboard/media/:messageId',
-    { config: { access }, schema: { hide, params: Type.Object({ messageId: Uuid() }) } },
+    { config: { access, permission }, schema: { hide, params: Type.Object({ messageId: Uuid() }) } },
     async (request, reply) => {
       const { file, body } = await media.open(viewerOf(request), request.params.messageId);
       const inline = INLINE_TYPES.test(file.mime_type);
@@ -259,48 +264,54 @@ function registerEventStream(app: Api, hub: EventHub, streams: EventStreams): vo
     done();
   });
 
-  app.get('/api/dashboard/events', { config: { access }, schema: { hide } }, async (request, reply: FastifyReply) => {
-    const { workspaceId, sessionId } = sessionUserOf(request);
-    const streamId = await streams.open(sessionId);
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-accel-buffering': 'no',
-      'x-request-id': request.id,
-      // An ended stream's connection is not reused (EventSource opens a new one), so it never idles on.
-      connection: 'close',
-    });
-    // Tells EventSource how soon to reconnect after the stream ends (a restart, a deploy).
-    raw.write('retry: 2000\n\n');
-    const send = (events: InboxEvent[]) => {
-      for (const event of events) raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-    };
-    const unsubscribe = hub.subscribe(workspaceId, send);
-    // The heartbeat's comment keeps proxies from closing an idle stream; its touch notices an ended session.
-    const beat = async () => {
-      const alive = await streams.touch(streamId).catch(() => false);
-      if (!open.has(end)) return;
-      if (alive) raw.write(': heartbeat\n\n');
-      else end();
-    };
-    const heartbeat = setInterval(() => void beat(), HEARTBEAT_MS);
-    heartbeat.unref();
-    const forget = streams.onSessionEnd(sessionId, () => end());
-    const end = () => {
-      if (!open.delete(end)) return;
-      clearInterval(heartbeat);
-      unsubscribe();
-      forget();
-      if (!raw.writableEnded) raw.end();
-      streams.close(streamId).catch((error: unknown) => request.log.warn({ err: error }, 'event stream not forgotten'));
-    };
-    open.add(end);
-    request.raw.on('close', end);
-    // A closed tab half-closes the connection, which the server keeps open (allowHalfOpen) until a write fails.
-    request.raw.socket.once('end', end);
-    // The tab may have gone while the stream was being counted.
-    if (request.raw.socket.destroyed) end();
-  });
+  app.get(
+    '/api/dashboard/events',
+    { config: { access, permission }, schema: { hide } },
+    async (request, reply: FastifyReply) => {
+      const { workspaceId, sessionId } = sessionUserOf(request);
+      const streamId = await streams.open(sessionId);
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+        'x-request-id': request.id,
+        // An ended stream's connection is not reused (EventSource opens a new one), so it never idles on.
+        connection: 'close',
+      });
+      // Tells EventSource how soon to reconnect after the stream ends (a restart, a deploy).
+      raw.write('retry: 2000\n\n');
+      const send = (events: InboxEvent[]) => {
+        for (const event of events) raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      };
+      const unsubscribe = hub.subscribe(workspaceId, send);
+      // The heartbeat's comment keeps proxies from closing an idle stream; its touch notices an ended session.
+      const beat = async () => {
+        const alive = await streams.touch(streamId).catch(() => false);
+        if (!open.has(end)) return;
+        if (alive) raw.write(': heartbeat\n\n');
+        else end();
+      };
+      const heartbeat = setInterval(() => void beat(), HEARTBEAT_MS);
+      heartbeat.unref();
+      const forget = streams.onSessionEnd(sessionId, () => end());
+      const end = () => {
+        if (!open.delete(end)) return;
+        clearInterval(heartbeat);
+        unsubscribe();
+        forget();
+        if (!raw.writableEnded) raw.end();
+        streams
+          .close(streamId)
+          .catch((error: unknown) => request.log.warn({ err: error }, 'event stream not forgotten'));
+      };
+      open.add(end);
+      request.raw.on('close', end);
+      // A closed tab half-closes the connection, which the server keeps open (allowHalfOpen) until a write fails.
+      request.raw.socket.once('end', end);
+      // The tab may have gone while the stream was being counted.
+      if (request.raw.socket.destroyed) end();
+    },
+  );
 }

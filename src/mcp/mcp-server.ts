@@ -8,6 +8,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { can, type Role } from '../accounts/roles.js';
 import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js';
 import type { RestClient } from './rest-client.js';
 import { callTool } from './tool-call.js';
@@ -19,15 +20,23 @@ Messaging rules: free-form text (send_text_message) is only allowed within 24 ho
 Lists come in pages: when a result has a non-null next_cursor, call the same tool again with cursor = next_cursor for more.
 A failed call returns a problem document with a stable \`code\` and, for invalid input, \`errors\` naming each field: fix the input and retry. On rate_limited or poll_too_frequent wait retry_after seconds.`;
 
-/** An MCP server whose tools and resources call the REST API as one token. */
-export function createMcpServer(tools: ToolDefinition[], rest: RestClient): Server {
+/**
+ * An MCP server whose tools and resources call the REST API as one token. tools/list offers only
+ * the tools the token's creator's role (as it is now) may call; calling another is refused by its
+ * route, with the same permission_denied problem as over REST.
+ */
+export function createMcpServer(tools: ToolDefinition[], rest: RestClient, roleNow: () => Promise<Role>): Server {
   const server = new Server(
     { name: 'parley', title: 'Parley', version: PARLEY_VERSION },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
   const byName = new Map(tools.map((definition) => [definition.tool.name, definition]));
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((definition) => definition.tool) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const role = await roleNow();
+    const allowed = tools.filter(({ operation }) => !operation.permission || can(role, operation.permission));
+    return { tools: allowed.map((definition) => definition.tool) };
+  });
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const definition = byName.get(request.params.name);
     if (!definition) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}`);

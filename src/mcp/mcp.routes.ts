@@ -1,7 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../shared/errors.js';
-import type { Api } from '../http/types.js';
+import { principalOf, type Api } from '../http/types.js';
 import { createMcpServer } from './mcp-server.js';
 import { recordOperations } from './operations.js';
 import { inProcessRestClient } from './rest-client.js';
@@ -16,7 +16,10 @@ import { toolsOf } from './tools.js';
 export function registerMcpRoutes(app: Api): void {
   recordOperations(app);
   app.post('/mcp', { config: { access: 'read' }, schema: { hide: true } }, async (request, reply) => {
-    const server = createMcpServer(toolsOf(app), inProcessRestClient(app, bearerTokenOf(request)));
+    const { role } = principalOf(request);
+    const server = createMcpServer(toolsOf(app), inProcessRestClient(app, bearerTokenOf(request)), () =>
+      Promise.resolve(role),
+    );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     handOver(reply);
     reply.raw.on('close', () => {

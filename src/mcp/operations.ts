@@ -1,4 +1,5 @@
 import type { RouteOptions } from 'fastify';
+import type { Permission } from '../accounts/roles.js';
 import type { Access, Api } from '../http/types.js';
 
 /** A JSON Schema as Fastify holds it (TypeBox objects are plain JSON Schema). */
@@ -14,6 +15,8 @@ export interface RestOperation {
   /** The full path, e.g. `/api/v1/actions/get-contact`. */
   url: string;
   access: Access;
+  /** What the caller's role must grant (none: every role may call it). */
+  permission: Permission | undefined;
   summary: string;
   body: JsonSchema | undefined;
   querystring: JsonSchema | undefined;
@@ -28,8 +31,8 @@ const recorded = new WeakMap<Api, RestOperation[]>();
 
 /**
  * Records every documented /api/v1 operation as its route is registered. Must run before the
- * routes are registered; an onRoute hook sees each route's access level, which the OpenAPI
- * document does not carry.
+ * routes are registered; an onRoute hook sees each route's access level and permission, which
+ * the OpenAPI document does not carry.
  */
 export function recordOperations(app: Api): void {
   const operations: RestOperation[] = [];
@@ -58,6 +61,7 @@ function toOperation(route: RouteOptions): RestOperation | null {
     method: method as RestMethod,
     url: route.url,
     access: route.config?.access ?? 'read',
+    permission: route.config?.permission,
     summary: typeof schema.summary === 'string' ? schema.summary : schema.operationId,
     body: schema.body as JsonSchema | undefined,
     querystring: schema.querystring as JsonSchema | undefined,

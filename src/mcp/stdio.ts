@@ -17,7 +17,9 @@ export async function serveStdio(config: Config, token: string): Promise<void> {
     // Fails before serving when the token is unknown or revoked, rather than on every tool call.
     await app.services.tokens.authenticate(token);
     await app.server.ready();
-    const server = createMcpServer(toolsOf(app.server), inProcessRestClient(app.server, token));
+    // A long-lived session: the role is read at each tools/list, so a changed role shows at once.
+    const roleNow = async () => (await app.services.tokens.authenticate(token)).role;
+    const server = createMcpServer(toolsOf(app.server), inProcessRestClient(app.server, token), roleNow);
     const transport = new AnsweringStdioTransport();
     const stopped = untilStopped();
     await server.connect(transport);

@@ -15,7 +15,7 @@ export function registerMediaRoutes(app: Api, media: MediaService, uploads: Medi
   app.post(
     '/api/v1/actions/download-media',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'conversations' },
       schema: {
         operationId: 'downloadMedia',
         tags: ['Messages'],

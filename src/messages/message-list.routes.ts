@@ -15,7 +15,7 @@ export function registerMessageListRoutes(app: Api, deps: { contacts: ContactSer
   app.post(
     '/api/v1/actions/list-messages',
     {
-      config: { access: 'read' },
+      config: { access: 'read', permission: 'conversations' },
       schema: {
         operationId: 'listMessages',
         tags: ['Messages'],

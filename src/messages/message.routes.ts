@@ -39,7 +39,7 @@ export function registerMessageRoutes(
   app.post(
     '/api/v1/actions/mark-as-read',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'conversations' },
       schema: {
         operationId: 'markAsRead',
         tags,
@@ -61,7 +61,7 @@ export function registerMessageRoutes(
     app.post(
       `/api/v1/actions/${action}`,
       {
-        config: { access: 'write' },
+        config: { access: 'write', permission: 'conversations' },
         schema: { ...schema, tags, response: { 200: message, ...actionErrors(404) } },
       },
       async (request) => send(principalOf(request), request.body as Static<B>),
@@ -126,7 +126,7 @@ export function registerMessageRoutes(
   app.post(
     '/api/v1/actions/send-text-message',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'conversations' },
       schema: {
         operationId: 'sendTextMessage',
         tags,
@@ -143,7 +143,7 @@ export function registerMessageRoutes(
   app.post(
     '/api/v1/actions/send-template-message',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'conversations' },
       schema: {
         operationId: 'sendTemplateMessage',
         tags,
@@ -160,7 +160,7 @@ export function registerMessageRoutes(
   app.post(
     '/api/v1/actions/get-message',
     {
-      config: { access: 'read' },
+      config: { access: 'read', permission: 'conversations' },
       schema: {
         operationId: 'getMessage',
         tags,
@@ -175,7 +175,7 @@ export function registerMessageRoutes(
   app.post(
     '/api/v1/actions/simulate-inbound-message',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'conversations' },
       schema: {
         operationId: 'simulateInboundMessage',
         tags,

@@ -30,7 +30,7 @@ export function registerWebhookRoutes(app: Api, webhooks: WebhookService): void 
   app.post(
     '/api/v1/actions/create-webhook',
     {
-      config: { access: 'write', secretResponse: true },
+      config: { access: 'write', permission: 'manage_workspace', secretResponse: true },
       schema: {
         operationId: 'createWebhook',
         tags,
@@ -46,7 +46,7 @@ export function registerWebhookRoutes(app: Api, webhooks: WebhookService): void 
   app.post(
     '/api/v1/actions/list-webhooks',
     {
-      config: { access: 'read' },
+      config: { access: 'read', permission: 'manage_workspace' },
       schema: {
         operationId: 'listWebhooks',
         tags,
@@ -62,7 +62,7 @@ export function registerWebhookRoutes(app: Api, webhooks: WebhookService): void 
   app.post(
     '/api/v1/actions/update-webhook',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'manage_workspace' },
       schema: {
         operationId: 'updateWebhook',
         tags,
@@ -79,7 +79,7 @@ export function registerWebhookRoutes(app: Api, webhooks: WebhookService): void 
   app.post(
     '/api/v1/actions/delete-webhook',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'manage_workspace' },
       schema: {
         operationId: 'deleteWebhook',
         tags,
@@ -95,7 +95,7 @@ export function registerWebhookRoutes(app: Api, webhooks: WebhookService): void 
   app.post(
     '/api/v1/actions/list-webhook-deliveries',
     {
-      config: { access: 'read' },
+      config: { access: 'read', permission: 'manage_workspace' },
       schema: {
         operationId: 'listWebhookDeliveries',
         tags,
@@ -111,7 +111,7 @@ export function registerWebhookRoutes(app: Api, webhooks: WebhookService): void 
   app.post(
     '/api/v1/actions/replay-webhook-delivery',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'manage_workspace' },
       schema: {
         operationId: 'replayWebhookDelivery',
         tags,

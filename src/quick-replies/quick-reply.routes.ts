@@ -31,7 +31,8 @@ export function registerQuickReplyRoutes(app: Api, quickReplies: QuickReplyServi
     app.post(
       `/api/v1/actions/${name}`,
       {
-        config: { access },
+        // Saved answers are the inbox's: writing and using them is conversation work.
+        config: { access, permission: 'conversations' },
         schema: {
           operationId: schema.operationId,
           tags,

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { requirePermission } from '../accounts/roles.js';
 import { sessionUserOf, type Api } from '../http/types.js';
 import { REPORT_TABLES, reportCsv } from './report.csv.js';
 import type { ReportService } from './report.service.js';
 
 const hide = true;
-const config = { access: 'session' as const };
+const config = { access: 'session' as const, permission: 'reports' as const };
 /** YYYY-MM-DD; the service checks the calendar and the range's order and length. */
 const Range = Type.Object({
   from: Type.Optional(Type.String({ maxLength: 10 })),
@@ -48,9 +47,10 @@ export function registerReportRoutes(app: Api, reports: ReportService): void {
     reports.rates(sessionUserOf(request)),
   );
 
-  app.put('/api/dashboard/reports/rates', { config, schema: { hide, body: Rates } }, async (request) => {
-    const user = sessionUserOf(request);
-    requirePermission(user, 'manage_workspace');
-    return reports.saveRates(user, request.body);
-  });
+  // The message rates are the workspace's setting, used by every report and campaign estimate.
+  app.put(
+    '/api/dashboard/reports/rates',
+    { config: { access: 'session', permission: 'manage_workspace' }, schema: { hide, body: Rates } },
+    async (request) => reports.saveRates(sessionUserOf(request), request.body),
+  );
 }

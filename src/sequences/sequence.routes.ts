@@ -20,7 +20,7 @@ export function registerSequenceRoutes(app: Api, sequences: SequenceService): vo
   app.post(
     '/api/v1/actions/trigger-sequence',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'automation' },
       schema: {
         operationId: 'triggerSequence',
         tags,
@@ -37,7 +37,7 @@ export function registerSequenceRoutes(app: Api, sequences: SequenceService): vo
   app.post(
     '/api/v1/actions/get-sequence',
     {
-      config: { access: 'read' },
+      config: { access: 'read', permission: 'automation' },
       schema: {
         operationId: 'getSequence',
         tags,
@@ -52,7 +52,7 @@ export function registerSequenceRoutes(app: Api, sequences: SequenceService): vo
   app.post(
     '/api/v1/actions/save-sequence',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'automation' },
       schema: {
         operationId: 'saveSequence',
         tags,
@@ -69,7 +69,7 @@ export function registerSequenceRoutes(app: Api, sequences: SequenceService): vo
   app.post(
     '/api/v1/actions/stop-sequence-enrolment',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'automation' },
       schema: {
         operationId: 'stopSequenceEnrolment',
         tags,

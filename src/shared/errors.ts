@@ -47,7 +47,6 @@ export const ERROR_CODES = {
   insufficient_scope: { status: 403, title: 'The token may not do this' },
   invalid_credentials: { status: 401, title: 'The email or password is wrong' },
   csrf_token_invalid: { status: 403, title: 'The X-CSRF-Token header is missing or does not match the session' },
-  owner_only: { status: 403, title: 'Only a workspace owner may do this' },
   permission_denied: { status: 403, title: 'Your role does not allow this' },
   https_required: { status: 403, title: 'Requests must use HTTPS' },
   not_found: { status: 404, title: 'No such resource' },
@@ -100,7 +99,6 @@ export const errors = {
   invalidCredentials: () => make('invalid_credentials', 'The email or password is wrong'),
   csrfTokenInvalid: () =>
     make('csrf_token_invalid', 'Send the session’s CSRF token in the X-CSRF-Token header with every change'),
-  ownerOnly: () => make('owner_only', 'Only a workspace owner may do this'),
   permissionDenied: (role: string, permission: string, roles: readonly string[]) =>
     make(
       'permission_denied',

@@ -44,7 +44,7 @@ export function registerTagRoutes(app: Api, tags: TagService): void {
   app.post(
     '/api/v1/actions/rename-tag',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'contacts' },
       schema: {
         operationId: 'renameTag',
         tags: ['Tags'],
@@ -61,7 +61,7 @@ export function registerTagRoutes(app: Api, tags: TagService): void {
   app.post(
     '/api/v1/actions/delete-tag',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'contacts' },
       schema: {
         operationId: 'deleteTag',
         tags: ['Tags'],

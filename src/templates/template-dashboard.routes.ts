@@ -33,7 +33,7 @@ export function registerTemplateDashboardRoutes(
 
   app.post(
     '/api/dashboard/templates',
-    { config: { access: 'session' }, schema: { hide, body: CreateTemplateBody } },
+    { config: { access: 'session', permission: 'templates' }, schema: { hide, body: CreateTemplateBody } },
     async (request) => {
       const created = await submission.create(caller(request), request.body);
       return templates.detail(caller(request), created.id);
@@ -42,7 +42,10 @@ export function registerTemplateDashboardRoutes(
 
   app.put(
     '/api/dashboard/templates/:id',
-    { config: { access: 'session' }, schema: { hide, params: IdParams, body: TemplateUpdateBody } },
+    {
+      config: { access: 'session', permission: 'templates' },
+      schema: { hide, params: IdParams, body: TemplateUpdateBody },
+    },
     async (request) => {
       const input = { ...request.body, template_id: request.params.id };
       const updated = await submission.update(caller(request), input);
@@ -50,7 +53,9 @@ export function registerTemplateDashboardRoutes(
     },
   );
 
-  app.post('/api/dashboard/templates/sync', { config: { access: 'session' }, schema: { hide } }, async (request) =>
-    syncWithChanges(templates, templateSync, caller(request)),
+  app.post(
+    '/api/dashboard/templates/sync',
+    { config: { access: 'session', permission: 'templates' }, schema: { hide } },
+    async (request) => syncWithChanges(templates, templateSync, caller(request)),
   );
 }

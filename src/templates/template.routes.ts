@@ -77,7 +77,7 @@ export function registerTemplateRoutes(
   app.post(
     '/api/v1/actions/create-template',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'templates' },
       schema: {
         operationId: 'createTemplate',
         tags: ['Templates'],
@@ -93,7 +93,7 @@ export function registerTemplateRoutes(
   app.post(
     '/api/v1/actions/update-template',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'templates' },
       schema: {
         operationId: 'updateTemplate',
         tags: ['Templates'],
@@ -109,7 +109,7 @@ export function registerTemplateRoutes(
   app.post(
     '/api/v1/actions/delete-template',
     {
-      config: { access: 'write' },
+      config: { access: 'write', permission: 'templates' },
       schema: {
         operationId: 'deleteTemplate',
         tags: ['Templates'],

@@ -12,6 +12,7 @@ import { readErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
 import type { Page, PageRequest } from '../shared/cursor.js';
 import type { Principal } from '../workspaces/token.service.js';
+import type { Permission } from '../accounts/roles.js';
 import {
   CampaignRecordSchema,
   FlowFilter,
@@ -39,7 +40,14 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
 
   const feed = <Q extends TObject>(
     name: string,
-    spec: { summary: string; querystring: Q; record: TSchema & { $id?: string }; operationId: string },
+    spec: {
+      summary: string;
+      querystring: Q;
+      record: TSchema & { $id?: string };
+      operationId: string;
+      /** A feed carries the content of its area: received messages are conversations, and so on. */
+      permission: Permission;
+    },
     list: (caller: Principal, query: Q['static']) => Promise<Listing>,
     page: (caller: Principal, query: Q['static'], request: PageRequest) => Promise<Listing>,
   ) => {
@@ -56,7 +64,7 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
       app.get(
         `${prefix}${name}`,
         {
-          config: { access: 'read', poll: name },
+          config: { access: 'read', permission: spec.permission, poll: name },
           schema: {
             operationId: legacy ? `${spec.operationId}Legacy` : spec.operationId,
             tags: ['Triggers'],
@@ -85,6 +93,7 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
       querystring: MessageFilter,
       record: MessageRecordSchema,
       operationId: 'newMessageReceived',
+      permission: 'conversations',
     },
     // The records are stored as JSON text; the list (or page) of them is sent as it is.
     (caller, query) => triggers.messagesReceived(caller, query.message_type),
@@ -97,6 +106,7 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
       querystring: Type.Object({}),
       record: CampaignRecordSchema,
       operationId: 'newCampaignSent',
+      permission: 'campaigns',
     },
     (caller) => triggers.campaignsSent(caller),
     (caller, _query, paging) => triggers.campaignsSentPage(caller, paging),
@@ -108,6 +118,7 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
       querystring: FlowFilter,
       record: FlowRecordSchema,
       operationId: 'newFlowTriggered',
+      permission: 'automation',
     },
     (caller, query) => triggers.flowsTriggered(caller, query.flow_id),
     (caller, query, paging) => triggers.flowsTriggeredPage(caller, query.flow_id, paging),
@@ -119,6 +130,7 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
       querystring: SequenceFilter,
       record: SequenceRecordSchema,
       operationId: 'newSequenceTriggered',
+      permission: 'automation',
     },
     (caller, query) => triggers.sequencesTriggered(caller, query.sequence_id),
     (caller, query, paging) => triggers.sequencesTriggeredPage(caller, query.sequence_id, paging),

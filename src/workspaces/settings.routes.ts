@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { requirePermission } from '../accounts/roles.js';
 import { sessionUserOf, type Api } from '../http/types.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { TokenService } from './token.service.js';
@@ -69,7 +68,7 @@ export function registerSettingsRoutes(
   app.put(
     '/api/dashboard/workspace',
     {
-      config: { access: 'session' },
+      config: { access: 'session', permission: 'manage_workspace' },
       schema: {
         hide,
         body: Type.Object({
@@ -82,7 +81,6 @@ export function registerSettingsRoutes(
     },
     async (request) => {
       const user = sessionUserOf(request);
-      requirePermission(user, 'manage_workspace');
       const { name, time_zone, poll_interval_seconds, media_retention_days } = request.body;
       const workspace = await workspaces.update(user.workspaceId, {
         name,

@@ -65,7 +65,8 @@ const selectToken = precompile((db, tokenHash: string) =>
  * stored only as a SHA-256 hash — a slow hash adds nothing for secrets of this entropy.
  */
 export function createTokenService({ db, clock, newId }: Deps) {
-  // By hash (never the secret); a revocation anywhere bumps the deployment generation, which empties it.
+  // By hash (never the secret); a revocation, or a change of the creator's role, anywhere bumps the
+  // deployment generation, which empties it.
   const tokens = new GenerationCache(db, async (tokenHash) => (await selectToken(db, tokenHash))[0] ?? null);
 
   return {

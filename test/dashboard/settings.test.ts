@@ -226,7 +226,7 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     assert.equal(await typing.count(), 0, 'the inbox has no workspace settings');
 
     await page.goto('/settings/channel');
-    await page.getByText('Only a workspace owner can change the channel').waitFor();
+    await page.getByText('Your role (member) cannot change the channel; ask an owner or admin.').waitFor();
     assert.equal(await page.getByTestId('verify-token').count(), 0, 'the verify token is for owners');
     const channel = await sendFromPage(page, 'PUT', '/api/dashboard/channel', { provider: 'simulator' });
     assert.deepEqual([channel.status, channel.body.code], [403, 'permission_denied']);
@@ -285,7 +285,7 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
       .getByRole('row', { name: /kim@crew\.example/ })
       .getByRole('cell', { name: 'Member', exact: true })
       .waitFor();
-    await teammate.getByText('Only a workspace owner can invite teammates').waitFor();
+    await teammate.getByText('Your role (member) cannot invite teammates; ask an owner or admin.').waitFor();
     assert.equal(await teammate.getByRole('button', { name: 'Create invite link' }).count(), 0);
 
     await page.reload();

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { dashboard } from './api';
 import { lazy, Link, match, navigate, type Route } from './router';
-import { useSession } from './session';
+import { can, useSession, type Permission } from './session';
+import { NotInYourRole } from './roles';
 import { InboxRoutes } from './pages/inbox/routes';
 import { useInboxAlerts } from './pages/inbox/alerts';
 import { useUnreadConversations } from './pages/inbox/unread';
@@ -59,27 +60,40 @@ const routes: Route[] = [
   { pattern: /^\/simulator$/, render: lazy(settings, (m) => <m.Simulator />) },
 ];
 
-const sections = [
-  { href: '/inbox', label: 'Inbox' },
+/**
+ * The sections, each with the permission its pages need (none: every role) and what it is called
+ * when a role lacks it. The server refuses the same (src/accounts/roles.ts); hiding only spares the
+ * user a page that cannot work.
+ */
+const sections: { href: string; label: string; permission?: Permission; what?: string }[] = [
+  { href: '/inbox', label: 'Inbox', permission: 'conversations', what: 'the inbox' },
   { href: '/contacts', label: 'Contacts' },
   { href: '/templates', label: 'Templates' },
-  { href: '/sequences', label: 'Sequences' },
-  { href: '/flows', label: 'Flows' },
-  { href: '/campaigns', label: 'Campaigns' },
-  { href: '/reports', label: 'Reports' },
-  { href: '/simulator', label: 'Simulator' },
+  { href: '/sequences', label: 'Sequences', permission: 'automation', what: 'sequences' },
+  { href: '/flows', label: 'Flows', permission: 'automation', what: 'flows' },
+  { href: '/campaigns', label: 'Campaigns', permission: 'campaigns', what: 'campaigns' },
+  { href: '/reports', label: 'Reports', permission: 'reports', what: 'reports' },
+  { href: '/simulator', label: 'Simulator', permission: 'conversations', what: 'the simulator’s conversations' },
+  // Not in the navigation (no label): a settings page that is the inbox's.
+  { href: '/settings/quick-replies', label: '', permission: 'conversations', what: 'quick replies' },
   { href: '/settings/tokens', label: 'Settings' },
 ];
+
+/** The section a path belongs to. */
+const sectionOf = (pathname: string) =>
+  sections.find(({ href }) => pathname === href || pathname.startsWith(`${href}/`));
 
 /** The signed-in layout: navigation (a menu on narrow screens) and the page for the path. */
 export function Shell({ url }: { url: URL }) {
   const { user, workspace, version, refresh } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
-  const unread = useUnreadConversations();
-  useInboxAlerts();
+  const [unread, setUnread] = useState(0);
+  const allowed = (section: { permission?: Permission }) => !section.permission || can(user, section.permission);
+  const visible = sections.filter((s) => s.label && allowed(s));
+  const current = sectionOf(url.pathname);
   useEffect(() => setMenuOpen(false), [url.pathname]);
   useEffect(() => {
-    if (url.pathname === '/') navigate('/inbox', { replace: true });
+    if (url.pathname === '/') navigate(visible[0]!.href, { replace: true });
   }, [url.pathname]);
   const logout = async () => {
     await dashboard.post('logout');
@@ -122,7 +136,7 @@ export function Shell({ url }: { url: URL }) {
       </header>
       <nav id="nav" class={menuOpen ? 'nav open' : 'nav'} aria-label="Sections">
         <ul>
-          {sections.map((s) => (
+          {visible.map((s) => (
             <li key={s.href}>
               <Link href={s.href} aria-current={section(s.href) ? 'page' : undefined}>
                 {s.label}
@@ -139,10 +153,23 @@ export function Shell({ url }: { url: URL }) {
         <footer class="app-version">Parley {version}</footer>
       </nav>
       <main id="main" tabIndex={-1}>
-        {match(routes, url) ?? (url.pathname === '/' ? null : <NotFound />)}
+        {current && !allowed(current) ? (
+          <NotInYourRole what={current.what ?? current.label} />
+        ) : (
+          (match(routes, url) ?? (url.pathname === '/' ? null : <NotFound />))
+        )}
       </main>
+      {can(user, 'conversations') && <InboxWatch onUnread={setUnread} />}
     </div>
   );
+}
+
+/** The unread count and the new-message alerts: the inbox's, so only for a role that has it. */
+function InboxWatch({ onUnread }: { onUnread: (count: number) => void }) {
+  const unread = useUnreadConversations();
+  useInboxAlerts();
+  useEffect(() => onUnread(unread), [unread]);
+  return null;
 }
 
 function NotFound() {

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { action, ApiError, dashboard } from '../api';
 import { Link } from '../router';
 import { can, useSession } from '../session';
+import { askAnAdmin } from '../roles';
 import { CopyButton, ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 import type { components } from '../../../packages/client/src/schema';
@@ -76,7 +77,7 @@ function CurrentChannel({ channel }: { channel: Channel }) {
   );
 }
 
-/** The workspace's numbers: each with Meta's quality and tier; owners add and remove them. */
+/** The workspace's numbers: each with Meta's quality and tier; owners and admins add and remove them. */
 function Numbers({ onChanged }: { onChanged: () => void }) {
   const { user } = useSession();
   const owner = can(user, 'manage_channel');
@@ -293,7 +294,7 @@ function ChannelForm({ channel, onSaved }: { channel: Channel; onSaved: () => vo
   return (
     <form onSubmit={save.onSubmit} aria-labelledby="channel-form-title">
       <h2 id="channel-form-title">Send through</h2>
-      {!owner && <p class="warning">Only a workspace owner can change the channel; you see it read-only.</p>}
+      {!owner && <p class="warning">{askAnAdmin(user, 'change the channel')} You see it read-only.</p>}
       <fieldset class="plain" disabled={!owner}>
         <legend class="visually-hidden">Channel</legend>
         <div class="settings-choices">
@@ -398,7 +399,7 @@ function Webhook({ state }: { state: ChannelState }) {
               <code data-testid="verify-token">{state.verify_token}</code> <CopyButton text={state.verify_token} />
             </>
           ) : state.verify_token_set ? (
-            'Set (only owners see it).'
+            'Set (only owners and admins see it).'
           ) : (
             <span class="warning-text">
               Not set: set <code>WHATSAPP_VERIFY_TOKEN</code> in Parley's environment and restart, then enter the same

@@ -1,11 +1,12 @@
 import { Link, useLocation } from '../router';
+import { can, useSession, type Permission } from '../session';
 
-const tabs = [
+const tabs: { href: string; label: string; permission?: Permission }[] = [
   { href: '/settings/tokens', label: 'API Tokens' },
   { href: '/settings/channel', label: 'Channel' },
   { href: '/settings/workspace', label: 'Workspace' },
   { href: '/settings/opt-out', label: 'Opt-out' },
-  { href: '/settings/quick-replies', label: 'Quick replies' },
+  { href: '/settings/quick-replies', label: 'Quick replies', permission: 'conversations' },
   { href: '/settings/team', label: 'Team' },
   { href: '/settings/events', label: 'WhatsApp events' },
   { href: '/settings/account', label: 'Your account' },
@@ -14,13 +15,16 @@ const tabs = [
 /** Settings' sub-sections. */
 export function SettingsNav() {
   const url = useLocation();
+  const { user } = useSession();
   return (
     <nav class="tabs" aria-label="Settings">
-      {tabs.map((tab) => (
-        <Link key={tab.href} href={tab.href} aria-current={url.pathname === tab.href ? 'page' : undefined}>
-          {tab.label}
-        </Link>
-      ))}
+      {tabs
+        .filter((tab) => !tab.permission || can(user, tab.permission))
+        .map((tab) => (
+          <Link key={tab.href} href={tab.href} aria-current={url.pathname === tab.href ? 'page' : undefined}>
+            {tab.label}
+          </Link>
+        ))}
     </nav>
   );
 }

@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { dashboard } from '../api';
 import { can, useSession } from '../session';
@@ -14,8 +15,7 @@ import {
   useSubmit,
 } from '../ui';
 import { SettingsNav } from './settings-nav';
-
-type Role = 'owner' | 'member';
+import { askAnAdmin, grantableRoles, mayManage, roleLabel, ROLES, type Role } from '../roles';
 
 interface TeamMember {
   id: string;
@@ -39,9 +39,10 @@ interface PendingInvite {
   expires_at: string;
 }
 
-const roleLabel = (role: Role) => (role === 'owner' ? 'Owner' : 'Member');
-
-/** Settings → Team: who is in the workspace; owners invite, remove, change roles and withdraw invitations. */
+/**
+ * Settings → Team: who is in the workspace; owners and admins invite, remove, change roles and
+ * withdraw invitations (only an owner makes, changes or removes an owner).
+ */
 export function TeamSettings() {
   const { user, refresh } = useSession();
   const manages = can(user, 'manage_team');
@@ -67,7 +68,7 @@ export function TeamSettings() {
       {manages ? (
         <InviteForm onInvited={invites.reload} />
       ) : (
-        <p class="muted">Only a workspace owner can invite teammates.</p>
+        <p class="muted">{askAnAdmin(user, 'invite teammates')}</p>
       )}
       <ErrorNote error={team.error} />
       <ErrorNote error={roleError} />
@@ -80,14 +81,14 @@ export function TeamSettings() {
             </td>
             <td>{member.email}</td>
             <td>
-              {manages ? (
+              {mayManage(user, member.role) ? (
                 <select
+                  class="role-select"
                   aria-label={`Role of ${member.email}`}
                   value={member.role}
                   onChange={(e) => void changeRole(member, e.currentTarget.value as Role)}
                 >
-                  <option value="member">Member</option>
-                  <option value="owner">Owner</option>
+                  <RoleOptions />
                 </select>
               ) : (
                 roleLabel(member.role)
@@ -96,7 +97,7 @@ export function TeamSettings() {
             <td>{formatTime(member.created_at)}</td>
             {manages && (
               <td>
-                {member.id !== user.id && (
+                {member.id !== user.id && mayManage(user, member.role) && (
                   <DeleteButton
                     label="Remove"
                     question={`Remove ${member.email} from the workspace? They are signed out at once and their API tokens stop working.`}
@@ -111,7 +112,39 @@ export function TeamSettings() {
         ))}
       </Table>
       {manages && <PendingInvites invites={invites.data ?? []} error={invites.error} onRevoked={invites.reload} />}
+      <RoleGuide />
     </Page>
+  );
+}
+
+/** The roles the user may give, as a select's options. */
+function RoleOptions() {
+  const { user } = useSession();
+  return (
+    <>
+      {grantableRoles(user).map(({ role, label }) => (
+        <option key={role} value={role}>
+          {label}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** What each role is for, one line each. */
+function RoleGuide() {
+  return (
+    <section aria-labelledby="roles-title">
+      <h2 id="roles-title">Roles</h2>
+      <dl class="settings-facts">
+        {ROLES.map(({ role, label, description }) => (
+          <Fragment key={role}>
+            <dt>{label}</dt>
+            <dd>{description}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </section>
   );
 }
 
@@ -175,8 +208,7 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
         <div class="field">
           <label for="invite-role">Role</label>
           <select id="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-            <option value="member">Member</option>
-            <option value="owner">Owner</option>
+            <RoleOptions />
           </select>
         </div>
         <button class="primary" type="submit" disabled={send.busy}>

@@ -39,7 +39,8 @@ export function ApiTokens() {
       <SettingsNav />
       <p>
         Integrations call Parley's API with a bearer token. Give each integration its own, so you can revoke one alone.
-        A token acts as you; you can revoke your own tokens, and an owner can revoke any.
+        A token acts as you, with your role as it is now; you can revoke your own tokens, and an owner or admin can
+        revoke any.
       </p>
       <form class="inline-form" onSubmit={create.onSubmit} aria-label="Create a token">
         <TextField

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, dashboard } from '../api';
 import { can, useSession } from '../session';
+import { askAnAdmin } from '../roles';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 import { timeZoneNames } from '../time-zones';
@@ -70,7 +71,7 @@ function WorkspaceForm({ workspace }: { workspace: Workspace }) {
     <form onSubmit={save.onSubmit} aria-label="Workspace settings" class="settings-form">
       {!owner && (
         <p class="warning" data-testid="read-only-note">
-          Only a workspace owner can change these settings; you see them read-only.
+          {askAnAdmin(user, 'change these settings')} You see them read-only.
         </p>
       )}
       <fieldset class="plain" disabled={!owner}>

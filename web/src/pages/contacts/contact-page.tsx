@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
+import { can, useSession } from '../../session';
 import { TemplateForm } from '../inbox/reply';
 import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
 import { useTagNames, type Contact } from './contacts-list';
@@ -38,6 +39,8 @@ export function ContactPage({ id }: { id: string }) {
   const [shown, setShown] = useState<Contact | undefined>();
   useEffect(() => setShown(contact.data), [contact.data]);
   const title = shown ? (shown.name ?? shown.phone) : 'Contact';
+  // The conversation is the inbox's: a role without it gets no messages and no reply form.
+  const converses = can(useSession().user, 'conversations');
 
   return (
     <Page title={title} actions={<Link href="/contacts">All contacts</Link>}>
@@ -61,7 +64,7 @@ export function ContactPage({ id }: { id: string }) {
         </div>
       )}
       <ErrorNote error={activity.error} />
-      {activity.data && <Conversation contactId={id} messages={activity.data.messages} />}
+      {activity.data && converses && <Conversation contactId={id} messages={activity.data.messages} />}
       {activity.data && <Runs title="Sequences" runs={activity.data.sequences} />}
       {activity.data && <Runs title="Flows" runs={activity.data.flows} />}
     </Page>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { MessageRates } from '../../../../src/reports/report.types';
 import { dashboard } from '../../api';
 import { can, useSession } from '../../session';
+import { askAnAdmin } from '../../roles';
 import { ErrorNote, TextField, fieldErrors, useAsync, useSubmit } from '../../ui';
 
 /** Meta's pricing categories for business-initiated and service messages. */
@@ -49,7 +50,7 @@ function RatesForm({ saved, onSaved }: { saved: MessageRates; onSaved: () => voi
   return (
     <form class="report-rates" aria-label="Rates per billable message" onSubmit={save.onSubmit}>
       <h3>Rates per billable message</h3>
-      {!owner && <p class="hint">Only a workspace owner can change the rates.</p>}
+      {!owner && <p class="hint">{askAnAdmin(user, 'change the rates')}</p>}
       <fieldset class="plain report-rates-fields" disabled={!owner}>
         <legend class="visually-hidden">Rates</legend>
         <TextField

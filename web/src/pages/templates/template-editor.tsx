@@ -9,6 +9,8 @@ import {
   type TemplateDetail,
   type TranslationDetail,
 } from './template-parts';
+import { can, useSession } from '../../session';
+import { NotInYourRole } from '../../roles';
 import { TranslationFields, type TranslationDraft } from './translation-fields';
 
 let nextKey = 1;
@@ -70,8 +72,15 @@ function inputOf(d: TranslationDraft) {
   return { ...translation, examples };
 }
 
-/** New template (no id) or edit one: name, category and each translation, with a live preview. */
+/** New template (no id) or edit one, for a role that writes templates. */
 export function TemplateEditor({ id }: { id?: string }) {
+  const { user } = useSession();
+  if (!can(user, 'templates')) return <NotInYourRole what="writing templates" />;
+  return <Editor id={id} />;
+}
+
+/** Name, category and each translation, with a live preview. */
+function Editor({ id }: { id?: string }) {
   const [name, setName] = useState('');
   const [category, setCategory] = useState<string>('UTILITY');
   const [drafts, setDrafts] = useState<TranslationDraft[]>(() => (id ? [] : [emptyDraft()]));

@@ -1,5 +1,6 @@
 import { action, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
+import { can, useSession } from '../../session';
 import { ConfirmButton, CopyButton, ErrorNote, Page, formatTime, useAsync } from '../../ui';
 import {
   buttonLabel,
@@ -14,6 +15,7 @@ import {
 export function TemplateView({ id, language }: { id: string; language: string | null }) {
   const template = useAsync(() => dashboard.get<TemplateDetail>(`templates/${encodeURIComponent(id)}`), [id]);
   const t = template.data;
+  const writes = can(useSession().user, 'templates');
   if (!t) {
     return (
       <Page title="Template">
@@ -33,21 +35,23 @@ export function TemplateView({ id, language }: { id: string; language: string | 
     <Page
       title={t.name}
       actions={
-        <>
-          <Link class="button" href={`/templates/${t.id}/edit`}>
-            Edit
-          </Link>
-          <ConfirmButton
-            label="Delete"
-            question={`Delete ${t.name} in every language, at WhatsApp too? Campaigns, sequences and flows that send it will fail.`}
-            confirmLabel="Delete template"
-            danger
-            onConfirm={async () => {
-              await action('delete-template', { template_id: t.id });
-              navigate('/templates');
-            }}
-          />
-        </>
+        writes && (
+          <>
+            <Link class="button" href={`/templates/${t.id}/edit`}>
+              Edit
+            </Link>
+            <ConfirmButton
+              label="Delete"
+              question={`Delete ${t.name} in every language, at WhatsApp too? Campaigns, sequences and flows that send it will fail.`}
+              confirmLabel="Delete template"
+              danger
+              onConfirm={async () => {
+                await action('delete-template', { template_id: t.id });
+                navigate('/templates');
+              }}
+            />
+          </>
+        )
       }
     >
       <p>

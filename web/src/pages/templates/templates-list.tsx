@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
 import { Link } from '../../router';
+import { can, useSession } from '../../session';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
 import { categoryLabel, StatusBadge, statusLabel, type TemplateSummary } from './template-parts';
 
@@ -24,6 +25,7 @@ interface SyncResult {
 
 /** Templates: every template with its translations' statuses, a filter, and "Sync from WhatsApp". */
 export function TemplatesList() {
+  const writes = can(useSession().user, 'templates');
   const [name, setName] = useState('');
   const [status, setStatus] = useState('');
   const list = useAsync(() => action<TemplateSummary[]>('list-templates', { name, status }), [name, status]);
@@ -39,16 +41,18 @@ export function TemplatesList() {
     <Page
       title="Templates"
       actions={
-        <>
-          {!simulated && (
-            <button type="button" onClick={() => void sync.run()} disabled={sync.busy}>
-              {sync.busy ? 'Syncing…' : 'Sync from WhatsApp'}
-            </button>
-          )}
-          <Link class="button primary" href="/templates/new">
-            New template
-          </Link>
-        </>
+        writes && (
+          <>
+            {!simulated && (
+              <button type="button" onClick={() => void sync.run()} disabled={sync.busy}>
+                {sync.busy ? 'Syncing…' : 'Sync from WhatsApp'}
+              </button>
+            )}
+            <Link class="button primary" href="/templates/new">
+              New template
+            </Link>
+          </>
+        )
       }
     >
       <div role="status" aria-live="polite">
