@@ -57,6 +57,9 @@ import { conversationSpans } from './reports/conversation-spans.js';
 import { createReportService } from './reports/report.service.js';
 import { toStoredTimestamp } from './shared/time.js';
 import { createMetrics } from './metrics/metrics.js';
+import { createEmailService } from './email/email.service.js';
+import { createSmtpMailer } from './email/mailer.js';
+import { createNotificationService } from './notifications/notification.service.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(opened: Deps, config: Config) {
@@ -91,7 +94,13 @@ export function createServices(opened: Deps, config: Config) {
     if (work.kinds.has('jobs')) scheduler.wake();
     if (work.kinds.has('deliveries')) webhookWorker.wake();
   };
-  const inbox = createInboxService(deps, inboxEvents, channels);
+  // Email through the operator's SMTP server (none without it), queued as jobs; notifications use it.
+  const email = createEmailService(deps, secrets, config.smtp ? createSmtpMailer(config.smtp) : null, () =>
+    scheduler.wake(),
+  );
+  const notifications = createNotificationService(deps, email, { publicBaseUrl: config.publicBaseUrl });
+  const accountMail = { email, publicBaseUrl: config.publicBaseUrl };
+  const inbox = createInboxService(deps, inboxEvents, channels, notifications);
   const eventStreams = createEventStreams(deps);
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
   // Meta's status webhooks and the simulator's receipts take one path.
@@ -114,7 +123,9 @@ export function createServices(opened: Deps, config: Config) {
         // First: a contact who just opted out is opted out before any engine may message them.
         await optOut.listener.received(trx, workspaceId, received);
         await inbox.onInbound(trx, workspaceId, contactIds);
-        await conversationSpans(trx).opened(workspaceId, contactIds, toStoredTimestamp(deps.clock.now()), deps.newId);
+        const at = toStoredTimestamp(deps.clock.now());
+        const opened = await conversationSpans(trx).opened(workspaceId, contactIds, at, deps.newId);
+        await notifications.conversationsOpened(trx, workspaceId, opened);
         await sequences.onInbound(trx, workspaceId, contactIds);
         await flows.onInbound(trx, workspaceId, received);
       },
@@ -136,6 +147,7 @@ export function createServices(opened: Deps, config: Config) {
       template_review: templateSubmission.reviewHandler,
       media_download: mediaDownloader.handler,
       media_expiry: createMediaRetention(deps, mediaStore).handler,
+      email_send: email.handler,
     },
     wakeFor,
   );
@@ -147,9 +159,9 @@ export function createServices(opened: Deps, config: Config) {
   return {
     deps,
     workspaces,
-    accounts: createAccountService(deps, workspaces, sessionEnded),
+    accounts: createAccountService(deps, workspaces, sessionEnded, accountMail),
     members: createMemberService(deps, sessionEnded),
-    passwords: createPasswordService(deps, sessionEnded),
+    passwords: createPasswordService(deps, sessionEnded, accountMail),
     tokens: createTokenService(deps),
     contacts,
     optOut,
@@ -199,6 +211,8 @@ export function createServices(opened: Deps, config: Config) {
     ),
     webhookWorker,
     quickReplies: createQuickReplyService(deps),
+    email,
+    notifications,
     metrics,
   };
 }

@@ -15,7 +15,8 @@ export type JobKind =
   | 'campaign_check'
   | 'template_review'
   | 'media_download'
-  | 'media_expiry';
+  | 'media_expiry'
+  | 'email_send';
 
 export interface Job {
   id: string;

@@ -11,6 +11,7 @@ import { at, presentInboxMessage, type InboxMessage } from './inbox.presenter.js
 import { inboxRepository, type Keyset, type ListQuery } from './inbox.repository.js';
 import { noteRepository } from './notes.js';
 import { namedSenders } from './senders.js';
+import type { NotificationService } from '../notifications/notification.service.js';
 
 const LIST_PAGE = 50;
 
@@ -44,8 +45,16 @@ export function decodeCursor(cursor: string | undefined, field: string): Keyset 
   return { at: toStoredTimestamp(new Date(time)), id };
 }
 
+/** What the inbox tells people of (mentions in notes, assignments); `wake` after the commit sends any email queued. */
+export type InboxNotifier = Pick<NotificationService, 'mentioned' | 'assigned' | 'wake'>;
+
 /** The shared inbox: conversations, their threads, and who handles them. */
-export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<ChannelService, 'providerOf'>) {
+export function createInboxService(
+  deps: Deps,
+  hub: EventHub,
+  channels: Pick<ChannelService, 'providerOf'>,
+  notifier: InboxNotifier,
+) {
   const { db, dialect, clock, newId } = deps;
   const repository = () => inboxRepository(db, dialect);
   const now = () => toStoredTimestamp(clock.now());
@@ -172,13 +181,18 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
       };
     },
 
-    /** Adds a private note to the conversation: staff see it in the thread; it is never sent. */
+    /** Adds a private note to the conversation: staff see it in the thread, those it mentions are told; it is never sent. */
     async addNote(viewer: Viewer, contactId: string, body: string) {
       if (!body.trim()) throw errors.validation('body', 'is empty: write the note first');
       const contact = await contactOf(viewer, contactId);
       const id = newId();
       const note = { id, workspace_id: viewer.workspaceId, contact_id: contact.id, author_id: viewer.userId, body };
-      await noteRepository(db).insert({ ...note, created_at: now() });
+      await db.transaction().execute(async (trx) => {
+        await noteRepository(trx).insert({ ...note, created_at: now() });
+        const mention = { workspaceId: viewer.workspaceId, contactId: contact.id, authorId: viewer.userId, body };
+        await notifier.mentioned(trx, mention);
+      });
+      notifier.wake();
       await announce(viewer, contact.id);
       return { id };
     },
@@ -218,7 +232,19 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
       if (userId !== null && !(await repository().members(viewer.workspaceId)).some((m) => m.id === userId)) {
         throw errors.notFound('user', 'user_id');
       }
-      await repository().saveState(viewer.workspaceId, contact.id, { assignee_id: userId }, now());
+      await db.transaction().execute(async (trx) => {
+        await inboxRepository(trx, dialect).saveState(viewer.workspaceId, contact.id, { assignee_id: userId }, now());
+        // Assigning it again to the same person is no news.
+        if (userId === contact.assignee_id) return;
+        const change = {
+          workspaceId: viewer.workspaceId,
+          contactId: contact.id,
+          actorId: viewer.userId,
+          assigneeId: userId,
+        };
+        await notifier.assigned(trx, change);
+      });
+      notifier.wake();
       await announce(viewer, contact.id);
       return { assignee_id: userId };
     },

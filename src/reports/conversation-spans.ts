@@ -9,9 +9,9 @@ type Db = Kysely<Database>;
  */
 export function conversationSpans(db: Db) {
   return {
-    /** The customer wrote: opens a span for each conversation that has none open. */
-    async opened(workspaceId: string, contactIds: string[], at: string, newId: () => string): Promise<void> {
-      if (contactIds.length === 0) return;
+    /** The customer wrote: opens a span for each conversation that has none open; returns the contacts whose span it opened. */
+    async opened(workspaceId: string, contactIds: string[], at: string, newId: () => string): Promise<string[]> {
+      if (contactIds.length === 0) return [];
       const open = await db
         .selectFrom('conversation_spans')
         .select('contact_id')
@@ -22,13 +22,15 @@ export function conversationSpans(db: Db) {
       const rows = [...new Set(contactIds)]
         .filter((id) => !already.has(id))
         .map((contactId) => ({ id: newId(), workspace_id: workspaceId, contact_id: contactId, opened_at: at }));
-      if (rows.length === 0) return;
+      if (rows.length === 0) return [];
       // Another process may open the same span between the read and the write: the unique index keeps one.
-      await db
+      const inserted = await db
         .insertInto('conversation_spans')
         .values(rows)
         .onConflict((oc) => oc.doNothing())
+        .returning('contact_id')
         .execute();
+      return inserted.map((row) => row.contact_id);
     },
 
     /**
