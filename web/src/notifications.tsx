@@ -73,7 +73,8 @@ export function NotificationBell() {
   };
 
   return (
-    <div class="notifications">
+    // Escape closes the panel, as it closes the page's other pop-ups.
+    <div class="notifications" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
       <button
         type="button"
         class="bell"
@@ -81,7 +82,7 @@ export function NotificationBell() {
         aria-controls="notification-panel"
         onClick={() => setOpen(!open)}
       >
-        <span aria-hidden="true">🔔</span> Notifications
+        <BellIcon /> Notifications
         {unread > 0 && (
           <span class="nav-count">
             {unread}
@@ -141,5 +142,17 @@ function NoticeItem(props: { notice: Notice; onOpen: () => void; onRead: () => v
         )}
       </span>
     </li>
+  );
+}
+
+/** A bell drawn inline: an emoji's glyph depends on the fonts the device has. */
+function BellIcon() {
+  return (
+    <svg class="bell-icon" aria-hidden="true" viewBox="0 0 24 24" width="16" height="16">
+      <path
+        fill="currentColor"
+        d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"
+      />
+    </svg>
   );
 }
