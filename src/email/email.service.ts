@@ -54,7 +54,11 @@ export function createEmailService(deps: Deps, secrets: SecretBox, mailer: Maile
     } catch (error) {
       return { outcome: 'error', reason: error instanceof Error ? error.message : String(error) };
     }
-    await db.updateTable('emails').set({ state: 'sent', sent_at: now(), last_error: null }).where('id', '=', email.id).execute();
+    await db
+      .updateTable('emails')
+      .set({ state: 'sent', sent_at: now(), last_error: null })
+      .where('id', '=', email.id)
+      .execute();
     return { outcome: 'sent' };
   }
 
@@ -64,7 +68,11 @@ export function createEmailService(deps: Deps, secrets: SecretBox, mailer: Maile
     const retry = Number(job.payload.retry ?? 0);
     const delay = EMAIL_RETRY_DELAYS_MS[retry];
     const state = delay === undefined ? 'failed' : 'pending';
-    await trx.updateTable('emails').set({ state, last_error: result.reason }).where('id', '=', job.subject_id).execute();
+    await trx
+      .updateTable('emails')
+      .set({ state, last_error: result.reason })
+      .where('id', '=', job.subject_id)
+      .execute();
     if (delay === undefined) return;
     const dueAt = new Date(clock.now().getTime() + delay);
     await scheduleJob(trx, deps, { ...jobOf(job.workspace_id, job.subject_id, dueAt), payload: { retry: retry + 1 } });

@@ -29,7 +29,9 @@ export function mentionedIn(body: string, members: Mentionable[]): string[] {
   for (let at = lower.indexOf('@'); at !== -1; at = lower.indexOf('@', at + 1)) {
     if (WORD_BEFORE.test(lower.slice(0, at))) continue;
     const rest = lower.slice(at + 1);
-    const match = handles.find(({ handle }) => rest.startsWith(handle) && !HANDLE_GOES_ON.test(rest.slice(handle.length)));
+    const match = handles.find(
+      ({ handle }) => rest.startsWith(handle) && !HANDLE_GOES_ON.test(rest.slice(handle.length)),
+    );
     if (match) found.add(match.id);
   }
   return [...found];

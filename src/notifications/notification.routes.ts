@@ -51,8 +51,10 @@ export function registerNotificationRoutes(app: Api, notifications: Notification
     },
   );
 
-  app.get('/api/dashboard/notification-preferences', { config: { access: 'session' }, schema: { hide } }, async (request) =>
-    notifications.preferences(recipientOf(request)),
+  app.get(
+    '/api/dashboard/notification-preferences',
+    { config: { access: 'session' }, schema: { hide } },
+    async (request) => notifications.preferences(recipientOf(request)),
   );
 
   app.put(

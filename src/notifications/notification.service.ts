@@ -88,15 +88,25 @@ export function createNotificationService(
     wake: () => email.wake(),
 
     /** A note was written: the members it mentions (not its author) are told. */
-    async mentioned(trx: Kysely<Database>, note: { workspaceId: string; contactId: string; authorId: string; body: string }) {
+    async mentioned(
+      trx: Kysely<Database>,
+      note: { workspaceId: string; contactId: string; authorId: string; body: string },
+    ) {
       if (!note.body.includes('@')) return;
       const members = await notificationRepository(trx).members(note.workspaceId);
       const mentioned = mentionedIn(note.body, members).filter((id) => id !== note.authorId);
-      await notify(trx, note.workspaceId, mentioned, { kind: 'mention', contactId: note.contactId, actorId: note.authorId });
+      await notify(trx, note.workspaceId, mentioned, {
+        kind: 'mention',
+        contactId: note.contactId,
+        actorId: note.authorId,
+      });
     },
 
     /** A conversation was assigned: the assignee is told, unless they took it themselves. */
-    async assigned(trx: Kysely<Database>, change: { workspaceId: string; contactId: string; actorId: string; assigneeId: string | null }) {
+    async assigned(
+      trx: Kysely<Database>,
+      change: { workspaceId: string; contactId: string; actorId: string; assigneeId: string | null },
+    ) {
       if (!change.assigneeId || change.assigneeId === change.actorId) return;
       const event = { kind: 'assignment' as const, contactId: change.contactId, actorId: change.actorId };
       await notify(trx, change.workspaceId, [change.assigneeId], event);
@@ -112,7 +122,9 @@ export function createNotificationService(
       // Off by default: a workspace where nobody turned it on pays this one query.
       const optedIn = (await repository.optedIn(workspaceId, 'new_conversation')).map((row) => row.id);
       if (optedIn.length === 0) return;
-      const assignees = new Map((await repository.assignees(workspaceId, contactIds)).map((r) => [r.contact_id, r.assignee_id!]));
+      const assignees = new Map(
+        (await repository.assignees(workspaceId, contactIds)).map((r) => [r.contact_id, r.assignee_id!]),
+      );
       for (const contactId of contactIds) {
         const assignee = assignees.get(contactId);
         const recipients = assignee ? optedIn.filter((id) => id === assignee) : optedIn;
@@ -137,7 +149,8 @@ export function createNotificationService(
 
     /** Marks the person's notifications read (the ids given, or all); ids that are not theirs change nothing. */
     async markRead(recipient: Recipient, ids: string[] | 'all') {
-      if (ids !== 'all' && ids.length === 0) throw errors.validation('ids', 'is empty: name a notification, or use all');
+      if (ids !== 'all' && ids.length === 0)
+        throw errors.validation('ids', 'is empty: name a notification, or use all');
       const marked = await notificationRepository(db).markRead(recipient.workspaceId, recipient.userId, ids, now());
       return { marked, unread: await notificationRepository(db).unread(recipient.workspaceId, recipient.userId) };
     },

@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  joinedTeammate,
-  logInOverHttp,
-  ownerSession,
-  type DashboardSession,
-} from '../../test/dashboard-session.js';
+import { joinedTeammate, logInOverHttp, ownerSession, type DashboardSession } from '../../test/dashboard-session.js';
 import { ENGINE, startServer } from '../../test/server.js';
 
 const server = await startServer();

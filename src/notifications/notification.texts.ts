@@ -9,7 +9,10 @@ export function notificationEmail(
   const actor = names.actor ?? 'Someone';
   const { customer } = names;
   const wording: Record<NotificationKind, [subject: string, sentence: string]> = {
-    mention: [`${actor} mentioned you: ${customer}`, `${actor} mentioned you in a note on the conversation with ${customer}.`],
+    mention: [
+      `${actor} mentioned you: ${customer}`,
+      `${actor} mentioned you in a note on the conversation with ${customer}.`,
+    ],
     assignment: [`Assigned to you: ${customer}`, `${actor} assigned you the conversation with ${customer}.`],
     new_conversation: [`New conversation: ${customer}`, `${customer} started a conversation.`],
   };
