@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { scheduleJob, type Job, type JobHandler } from '../automation/scheduler.js';
 import type { Database } from '../db/schema.js';
@@ -33,6 +34,8 @@ type Attempt = { outcome: 'sent' | 'skipped' } | { outcome: 'error'; reason: str
 export function createEmailService(deps: Deps, secrets: SecretBox, mailer: Mailer | null, wakeScheduler: () => void) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
+  /** The server's log, once it runs (the CLI queues nothing it would log about). */
+  let log: Pick<FastifyBaseLogger, 'warn' | 'error'> | undefined;
 
   /** Claims the email for this try; false when another try has it or it is done. */
   async function claim(id: string): Promise<boolean> {
@@ -73,7 +76,13 @@ export function createEmailService(deps: Deps, secrets: SecretBox, mailer: Maile
       .set({ state, last_error: result.reason })
       .where('id', '=', job.subject_id)
       .execute();
-    if (delay === undefined) return;
+    // The operator's to fix (a wrong password, a server away): said in the log, never with the address or text.
+    const entry = { email_id: job.subject_id, tries: retry + 1, reason: result.reason };
+    if (delay === undefined) {
+      log?.error(entry, 'email not sent: the SMTP server refused every try');
+      return;
+    }
+    log?.warn(entry, 'email not sent: the SMTP server refused it; trying again later');
     const dueAt = new Date(clock.now().getTime() + delay);
     await scheduleJob(trx, deps, { ...jobOf(job.workspace_id, job.subject_id, dueAt), payload: { retry: retry + 1 } });
   }
@@ -112,6 +121,11 @@ export function createEmailService(deps: Deps, secrets: SecretBox, mailer: Maile
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows) !== 1) return;
       await scheduleJob(trx, deps, jobOf(email.workspaceId, id, clock.now()));
+    },
+
+    /** Logs failed sends to the server's log from now on. */
+    start(logger: Pick<FastifyBaseLogger, 'warn' | 'error'>): void {
+      log = logger;
     },
 
     /** After the commit of a transaction that queued email: sends it now rather than at the scheduler's next poll. */
