@@ -74,6 +74,36 @@ describe(`dashboard: notifications (${ENGINE})`, () => {
     await panel.waitFor({ state: 'detached' });
   });
 
+  test('desktop › once allowed, a new notification shows on the desktop naming the customer, never the message', async () => {
+    const owner = await ownerSession(server);
+    const mate = await joinedTeammate(server, owner);
+    const contactId = await customer(owner, '+14155550183', 'Erin Park');
+    const { page, context } = await newPage(server);
+    await context.grantPermissions(['notifications'], { origin: server.baseUrl });
+    // The real Notification API, with what it was asked to show written down for the test to read.
+    await page.addInitScript(() => {
+      const shown: { title: string; body: string }[] = [];
+      const Real = window.Notification;
+      Object.assign(window, { shown });
+      window.Notification = class extends Real {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          shown.push({ title, body: options?.body ?? '' });
+        }
+      };
+    });
+    await logIn(page, mate);
+    await page.getByRole('checkbox', { name: 'Notifications' }).check();
+    await bell(page).waitFor();
+
+    await owner.send('POST', `/api/dashboard/conversations/${contactId}/assign`, { user_id: mate.userId });
+    await bell(page).filter({ hasText: '1 unread' }).waitFor();
+    const shown = await page.waitForFunction(() => (window as unknown as { shown: unknown[] }).shown[0]);
+    const notice = (await shown.jsonValue()) as { title: string; body: string };
+    assert.match(notice.title, /assigned you a conversation/);
+    assert.equal(notice.body, 'The conversation with Erin Park');
+  });
+
   test('Settings → Your account: notification choices are saved per person (email off without SMTP)', async () => {
     const owner = await ownerSession(server);
     const { page } = await newPage(server, { bypassCSP: true });
