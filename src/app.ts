@@ -29,6 +29,7 @@ export async function createApp(config: Config, options: { clock?: Clock; logger
   services.deps.health.attach(server.log);
   services.simulator.start(server.log);
   services.outbox.start(server.log);
+  services.email.start(server.log);
   services.scheduler.start(server.log);
   services.webhookWorker.start(server.log);
   return {

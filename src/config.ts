@@ -29,6 +29,19 @@ export interface Config {
   logLevel: string;
   /** Where media files are kept (MEDIA_STORAGE and the S3_* variables). */
   mediaStorage: MediaStorageConfig;
+  /** The SMTP server emails go through (SMTP_URL, or SMTP_HOST and the other SMTP_* variables); null: no email. */
+  smtp: SmtpConfig | null;
+}
+
+/** An SMTP server, as nodemailer takes it. The password is never logged. */
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  /** TLS from the first byte (smtps://, port 465); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  auth: { user: string; pass: string } | null;
+  /** The From address, e.g. `Parley <parley@example.com>` (SMTP_FROM). */
+  from: string;
 }
 
 /** The filesystem under DATA_DIR/media (the default), or an S3-compatible object store. */
@@ -101,6 +114,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -hex 32)`);
   }
   const mediaStorage = parseMediaStorage(text, problems);
+  const smtp = parseSmtp(text, problems);
+  // An emailed link must open where people reach Parley, not where it listens.
+  if (smtp && !text('PUBLIC_BASE_URL')) {
+    problems.push('PUBLIC_BASE_URL is required with SMTP: emailed links must open the address users reach');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     host,
@@ -123,6 +141,49 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken,
     logLevel,
     mediaStorage,
+    smtp,
+  };
+}
+
+/** SMTP_URL (smtp:// or smtps://, user and password in it) or SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASSWORD; SMTP_FROM. */
+function parseSmtp(text: (name: string) => string | null, problems: string[]): SmtpConfig | null {
+  const url = text('SMTP_URL');
+  const host = text('SMTP_HOST');
+  if (!url && !host) return null;
+  const from = text('SMTP_FROM');
+  if (!from) problems.push('SMTP_FROM is required with SMTP (e.g. "Parley <parley@example.com>")');
+  if (url && host) problems.push('SMTP_URL and SMTP_HOST are two ways to say the same: set one');
+  if (url) return smtpFromUrl(url, from ?? '', problems);
+  const port = Number(text('SMTP_PORT') ?? 587);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) problems.push('SMTP_PORT must be a port from 1 to 65535');
+  const user = text('SMTP_USER');
+  const pass = text('SMTP_PASSWORD');
+  if (Boolean(user) !== Boolean(pass)) problems.push('SMTP_USER and SMTP_PASSWORD must be set together');
+  return { host: host!, port, secure: port === 465, auth: user && pass ? { user, pass } : null, from: from ?? '' };
+}
+
+/** The URL's own text is never repeated in a problem: it may hold the password. */
+function smtpFromUrl(value: string, from: string, problems: string[]): SmtpConfig | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    problems.push('SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587');
+    return null;
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    problems.push('SMTP_URL must start with smtp:// or smtps://');
+    return null;
+  }
+  const secure = url.protocol === 'smtps:';
+  const user = decodeURIComponent(url.username);
+  const pass = decodeURIComponent(url.password);
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    auth: user ? { user, pass } : null,
+    from,
   };
 }
 

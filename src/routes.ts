@@ -35,6 +35,7 @@ import { registerWebhookRoutes } from './outgoing/webhook.routes.js';
 import type { Config } from './config.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
 import { registerWorkspaceEventRoutes } from './workspace-events/event.routes.js';
+import { registerNotificationRoutes } from './notifications/notification.routes.js';
 
 /** The route table: every endpoint Parley serves, domain by domain. */
 export function registerRoutes(app: Api, services: Services, config: Config): void {
@@ -81,5 +82,6 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
     { hub: services.inboxEvents, streams: services.eventStreams },
     services.media,
   );
+  registerNotificationRoutes(app, services.notifications);
   registerDashboardStatic(app);
 }

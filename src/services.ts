@@ -58,6 +58,9 @@ import { conversationSpans } from './reports/conversation-spans.js';
 import { createReportService } from './reports/report.service.js';
 import { toStoredTimestamp } from './shared/time.js';
 import { createMetrics } from './metrics/metrics.js';
+import { createEmailService } from './email/email.service.js';
+import { createSmtpMailer } from './email/mailer.js';
+import { createNotificationService } from './notifications/notification.service.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(opened: Deps, config: Config) {
@@ -92,7 +95,13 @@ export function createServices(opened: Deps, config: Config) {
     if (work.kinds.has('jobs')) scheduler.wake();
     if (work.kinds.has('deliveries')) webhookWorker.wake();
   };
-  const inbox = createInboxService(deps, inboxEvents, channels, (work) => wakeFor(work));
+  // Email through the operator's SMTP server (none without it), queued as jobs; notifications use it.
+  const email = createEmailService(deps, secrets, config.smtp ? createSmtpMailer(config.smtp) : null, () =>
+    scheduler.wake(),
+  );
+  const notifications = createNotificationService(deps, email, { publicBaseUrl: config.publicBaseUrl });
+  const accountMail = { email, publicBaseUrl: config.publicBaseUrl };
+  const inbox = createInboxService(deps, inboxEvents, channels, (work) => wakeFor(work), notifications);
   const eventStreams = createEventStreams(deps);
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
   // Meta's status webhooks and the simulator's receipts take one path.
@@ -117,6 +126,7 @@ export function createServices(opened: Deps, config: Config) {
         const at = toStoredTimestamp(deps.clock.now());
         const opened = await conversationSpans(trx).opened(workspaceId, contactIds, at, deps.newId);
         await inbox.onInbound(trx, workspaceId, contactIds, opened);
+        await notifications.conversationsOpened(trx, workspaceId, opened);
         await sequences.onInbound(trx, workspaceId, contactIds);
         await flows.onInbound(trx, workspaceId, received);
       },
@@ -139,6 +149,7 @@ export function createServices(opened: Deps, config: Config) {
       media_download: mediaDownloader.handler,
       media_expiry: createMediaRetention(deps, mediaStore).handler,
       conversation_snooze: inbox.snoozeHandler,
+      email_send: email.handler,
     },
     wakeFor,
   );
@@ -150,9 +161,9 @@ export function createServices(opened: Deps, config: Config) {
   return {
     deps,
     workspaces,
-    accounts: createAccountService(deps, workspaces, sessionEnded),
+    accounts: createAccountService(deps, workspaces, sessionEnded, accountMail),
     members: createMemberService(deps, sessionEnded),
-    passwords: createPasswordService(deps, sessionEnded),
+    passwords: createPasswordService(deps, sessionEnded, accountMail),
     tokens: createTokenService(deps),
     contacts,
     optOut,
@@ -203,6 +214,8 @@ export function createServices(opened: Deps, config: Config) {
     ),
     webhookWorker,
     quickReplies: createQuickReplyService(deps),
+    email,
+    notifications,
     metrics,
   };
 }

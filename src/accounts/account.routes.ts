@@ -43,6 +43,7 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
           : null,
         workspace: user ? { id: user.workspaceId, name: user.workspaceName } : null,
         csrf_token: user?.csrfToken ?? null,
+        email_enabled: accounts.emailEnabled,
         version: PARLEY_VERSION,
       };
     },

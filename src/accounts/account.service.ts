@@ -11,6 +11,7 @@ import { requirePermission, type Role } from './roles.js';
 import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
 import { claimOneTimeLink } from './one-time-link.js';
 import type { SessionEnded } from './session-end.js';
+import { expiryWords, invitationEmail, type AccountMail } from './account-emails.js';
 
 const SESSION_TTL_MS = 7 * 24 * 3_600_000;
 const INVITE_TTL_MS = 7 * 24 * 3_600_000;
@@ -57,6 +58,7 @@ export function createAccountService(
   workspaces: WorkspaceService,
   /** Told of each session logged out, after it is deleted (its live update streams end). */
   sessionEnded: SessionEnded,
+  mail: AccountMail,
 ) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
@@ -196,6 +198,9 @@ export function createAccountService(
       };
     },
 
+    /** Whether invitations and reset links are emailed (SMTP configured). */
+    emailEnabled: mail.email.enabled,
+
     /**
      * Invites a teammate (the route checks `manage_team`; only an owner invites an owner); the
      * link's token is returned once.
@@ -217,8 +222,21 @@ export function createAccountService(
         created_at: now(),
         expires_at: toStoredTimestamp(new Date(clock.now().getTime() + INVITE_TTL_MS)),
       };
-      await db.insertInto('invites').values(invite).execute();
-      return { id: invite.id, email, role: input.role, token, expires_at: formatTimestamp(invite.expires_at) };
+      const link = `${mail.publicBaseUrl}/invite/${token}`;
+      const message = invitationEmail({
+        inviter: owner.name || owner.email,
+        workspace: owner.workspaceName,
+        link,
+        expiresAt: expiryWords(invite.expires_at),
+      });
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('invites').values(invite).execute();
+        await mail.email.queue(trx, { workspaceId: owner.workspaceId, to: email, ...message });
+      });
+      mail.email.wake();
+      const expiresAt = formatTimestamp(invite.expires_at);
+      // The link is shown as well: the owner may hand it over themselves (and without SMTP must).
+      return { id: invite.id, email, role: input.role, token, expires_at: expiresAt, emailed: mail.email.enabled };
     },
 
     /** The invitation a link names, if it is still open. */

@@ -29,6 +29,18 @@ export function registerPasswordRoutes(app: Api, passwords: PasswordService): vo
   );
 
   app.post(
+    '/api/dashboard/password-reset/request',
+    {
+      config: { access: 'public', signInAttempt: true },
+      schema: { hide, body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }) }) },
+    },
+    async (request, reply) => {
+      await passwords.emailReset(request.body.email);
+      return reply.code(202).send({ ok: true });
+    },
+  );
+
+  app.post(
     '/api/dashboard/password-reset',
     {
       config: { access: 'public', signInAttempt: true },

@@ -7,16 +7,19 @@ import { requirePasswordRule } from '../workspaces/password-rule.js';
 import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
 import { claimOneTimeLink } from './one-time-link.js';
 import { deleteUserSessions, type SessionEnded } from './session-end.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { expiryWords, passwordResetEmail, type AccountMail } from './account-emails.js';
 
 /** How long a reset link works: long enough for the operator to hand it over, short for a leaked one. */
 const RESET_TTL_MS = 24 * 3_600_000;
 
 /**
  * A user's own password: changed with the current one, or — forgotten — reset through a one-time
- * link the operator mints with `parley user reset-password` (Parley sends no email). Only the
- * link token's hash is stored, as for invitations.
+ * link the operator mints with `parley user reset-password`, or that the user asks to be emailed
+ * (when SMTP is configured). Only the link token's hash is stored, as for invitations.
  */
-export function createPasswordService({ db, clock, newId }: Deps, sessionEnded: SessionEnded) {
+export function createPasswordService({ db, clock, newId }: Deps, sessionEnded: SessionEnded, mail: AccountMail) {
   const now = () => toStoredTimestamp(clock.now());
 
   return {
@@ -46,8 +49,36 @@ export function createPasswordService({ db, clock, newId }: Deps, sessionEnded: 
       return ended.length;
     },
 
-    /** Mints a reset link's token for the user with this email; an earlier link of theirs stops working. */
-    async issueReset(emailGiven: string): Promise<{ email: string; token: string; expires_at: string }> {
+    /**
+     * Emails a reset link to the user with this email, if there is one: the answer is the same either
+     * way, so the form tells nobody who has an account. Without SMTP it refuses (409): the operator mints links.
+     */
+    async emailReset(emailGiven: string): Promise<void> {
+      if (!mail.email.enabled) {
+        throw errors.conflict('This Parley sends no email: ask the person who runs it for a reset link');
+      }
+      const user = await db
+        .selectFrom('users')
+        .select('workspace_id')
+        .where('email', '=', emailGiven.trim().toLowerCase())
+        .executeTakeFirst();
+      if (!user) return;
+      await this.issueReset(emailGiven, async (trx, reset) => {
+        const link = `${mail.publicBaseUrl}/reset-password#${reset.token}`;
+        const message = passwordResetEmail({ link, expiresAt: expiryWords(reset.expiresAt) });
+        await mail.email.queue(trx, { workspaceId: user.workspace_id, to: reset.email, ...message });
+      });
+      mail.email.wake();
+    },
+
+    /**
+     * Mints a reset link's token for the user with this email; an earlier link of theirs stops working.
+     * `andThen` runs in the same transaction (the email that carries the link is queued with it).
+     */
+    async issueReset(
+      emailGiven: string,
+      andThen?: (trx: Kysely<Database>, reset: { email: string; token: string; expiresAt: string }) => Promise<void>,
+    ): Promise<{ email: string; token: string; expires_at: string }> {
       const email = emailGiven.trim().toLowerCase();
       const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
       if (!user) throw errors.notFound('user', 'email');
@@ -65,6 +96,7 @@ export function createPasswordService({ db, clock, newId }: Deps, sessionEnded: 
             expires_at: expiresAt,
           })
           .execute();
+        await andThen?.(trx, { email, token, expiresAt });
       });
       return { email, token, expires_at: formatTimestamp(expiresAt) };
     },

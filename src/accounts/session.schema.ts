@@ -16,6 +16,9 @@ export const DashboardSessionSchema = Type.Object({
   ]),
   workspace: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
   csrf_token: Type.Union([Type.String(), Type.Null()]),
+  email_enabled: Type.Boolean({
+    description: 'The operator configured SMTP: invitations, reset links and notifications are emailed',
+  }),
   version: Type.String({ description: 'This Parley release (package.json), shown in the dashboard’s footer' }),
 });
 

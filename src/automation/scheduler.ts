@@ -16,7 +16,8 @@ export type JobKind =
   | 'template_review'
   | 'media_download'
   | 'media_expiry'
-  | 'conversation_snooze';
+  | 'conversation_snooze'
+  | 'email_send';
 
 export interface Job {
   id: string;

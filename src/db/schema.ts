@@ -48,6 +48,9 @@ export interface Database {
   conversation_spans: ConversationSpanTable;
   message_rates: MessageRateTable;
   inbox_events: InboxEventTable;
+  notifications: NotificationTable;
+  notification_preferences: NotificationPreferenceTable;
+  emails: EmailTable;
 }
 
 export interface WorkspaceTable {
@@ -589,4 +592,38 @@ export interface MessageRateTable {
   /** JSON object: category → price per message. */
   rates: string;
   updated_at: string;
+}
+
+/** Something a person is told about (a mention, an assignment, a new conversation), read or unread. */
+export interface NotificationTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  kind: string;
+  contact_id: string;
+  actor_id: string | null;
+  created_at: string;
+  read_at: string | null;
+}
+
+/** A person's choice for one kind of notification: shown in the dashboard, emailed (1/0). */
+export interface NotificationPreferenceTable {
+  user_id: string;
+  kind: string;
+  in_app: number;
+  email: number;
+}
+
+/** An email queued for the SMTP server; `sealed` holds its subject and text, encrypted. */
+export interface EmailTable {
+  id: string;
+  workspace_id: string;
+  notification_id: string | null;
+  to_address: string;
+  sealed: string;
+  state: 'pending' | 'sending' | 'sent' | 'failed';
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
 }

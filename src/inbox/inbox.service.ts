@@ -13,6 +13,7 @@ import { at, presentInboxMessage, type InboxMessage } from './inbox.presenter.js
 import { inboxRepository, type Keyset, type ListQuery, type Priority } from './inbox.repository.js';
 import { noteRepository } from './notes.js';
 import { namedSenders } from './senders.js';
+import type { NotificationService } from '../notifications/notification.service.js';
 
 const LIST_PAGE = 50;
 
@@ -46,12 +47,16 @@ export function decodeCursor(cursor: string | undefined, field: string): Keyset 
   return { at: toStoredTimestamp(new Date(time)), id };
 }
 
+/** What the inbox tells people of (mentions in notes, assignments); `wake` after the commit sends any email queued. */
+export type InboxNotifier = Pick<NotificationService, 'mentioned' | 'assigned' | 'wake'>;
+
 /** The shared inbox: conversations, their threads, and who handles them. */
 export function createInboxService(
   deps: Deps,
   hub: EventHub,
   channels: Pick<ChannelService, 'providerOf'>,
   wakeFor: (work: QueuedWork) => void,
+  notifier: InboxNotifier,
 ) {
   const { db, dialect, clock, newId } = deps;
   const repository = () => inboxRepository(db, dialect);
@@ -201,13 +206,18 @@ export function createInboxService(
       };
     },
 
-    /** Adds a private note to the conversation: staff see it in the thread; it is never sent. */
+    /** Adds a private note to the conversation: staff see it in the thread, those it mentions are told; it is never sent. */
     async addNote(viewer: Viewer, contactId: string, body: string) {
       if (!body.trim()) throw errors.validation('body', 'is empty: write the note first');
       const contact = await contactOf(viewer, contactId);
       const id = newId();
       const note = { id, workspace_id: viewer.workspaceId, contact_id: contact.id, author_id: viewer.userId, body };
-      await noteRepository(db).insert({ ...note, created_at: now() });
+      await db.transaction().execute(async (trx) => {
+        await noteRepository(trx).insert({ ...note, created_at: now() });
+        const mention = { workspaceId: viewer.workspaceId, contactId: contact.id, authorId: viewer.userId, body };
+        await notifier.mentioned(trx, mention);
+      });
+      notifier.wake();
       await announce(viewer, contact.id);
       return { id };
     },
@@ -253,10 +263,25 @@ export function createInboxService(
       if (userId !== null && !(await repository().members(viewer.workspaceId)).some((m) => m.id === userId)) {
         throw errors.notFound('user', 'user_id');
       }
-      const ids = await conversationsOf(viewer, contactIds);
-      await repository().saveStates(viewer.workspaceId, ids, { assignee_id: userId }, now());
-      await announceAll(viewer, ids);
-      return { matched: ids.length, changed: ids.length };
+      const unique = [...new Set(contactIds)];
+      const states = await repository().states(viewer.workspaceId, unique);
+      if (states.length < unique.length) throw errors.notFound('contact', 'contact_ids');
+      await db.transaction().execute(async (trx) => {
+        await inboxRepository(trx, dialect).saveStates(viewer.workspaceId, unique, { assignee_id: userId }, now());
+        // Assigning it again to the same person is no news.
+        for (const state of states.filter((row) => row.assignee_id !== userId)) {
+          const change = {
+            workspaceId: viewer.workspaceId,
+            contactId: state.id,
+            actorId: viewer.userId,
+            assigneeId: userId,
+          };
+          await notifier.assigned(trx, change);
+        }
+      });
+      notifier.wake();
+      await announceAll(viewer, unique);
+      return { matched: unique.length, changed: unique.length };
     },
 
     /** Marks the conversation done (which also settles a flow's hand-off) or open again. */

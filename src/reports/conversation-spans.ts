@@ -9,7 +9,7 @@ type Db = Kysely<Database>;
  */
 export function conversationSpans(db: Db) {
   return {
-    /** The customer wrote: opens a span for each conversation that has none open; returns those it opened. */
+    /** The customer wrote: opens a span for each conversation that has none open; returns the contacts whose span it opened. */
     async opened(workspaceId: string, contactIds: string[], at: string, newId: () => string): Promise<string[]> {
       if (contactIds.length === 0) return [];
       const open = await db
@@ -24,12 +24,13 @@ export function conversationSpans(db: Db) {
         .map((contactId) => ({ id: newId(), workspace_id: workspaceId, contact_id: contactId, opened_at: at }));
       if (rows.length === 0) return [];
       // Another process may open the same span between the read and the write: the unique index keeps one.
-      await db
+      const inserted = await db
         .insertInto('conversation_spans')
         .values(rows)
         .onConflict((oc) => oc.doNothing())
+        .returning('contact_id')
         .execute();
-      return rows.map((row) => row.contact_id);
+      return inserted.map((row) => row.contact_id);
     },
 
     /**

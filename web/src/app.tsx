@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { dashboard, setCsrfToken, whenSignedOut } from './api';
-import { Login, Setup, AcceptInvite } from './pages/sign-in';
+import { ForgotPassword, Login, Setup, AcceptInvite } from './pages/sign-in';
 import { ResetPassword } from './pages/reset-password';
 import { Shell } from './shell';
 import { useLocation } from './router';
@@ -25,7 +25,8 @@ export function App() {
   const invite = /^\/invite\/([^/]+)$/.exec(url.pathname);
   if (invite && !session.user) return <AcceptInvite token={invite[1]!} onDone={refresh} />;
   if (session.setup_needed) return <Setup onDone={refresh} />;
-  if (!session.user) return <Login onDone={refresh} />;
+  if (!session.user && url.pathname === '/forgot-password' && session.email_enabled) return <ForgotPassword />;
+  if (!session.user) return <Login onDone={refresh} emailEnabled={session.email_enabled} />;
   return (
     <SessionContext.Provider value={{ session, refresh }}>
       <Shell url={url} />

@@ -3,6 +3,7 @@ import { dashboard } from './api';
 import { lazy, Link, match, navigate, type Route } from './router';
 import { can, useSession, type Permission } from './session';
 import { NotInYourRole } from './roles';
+import { NotificationBell } from './notifications';
 import { InboxRoutes } from './pages/inbox/routes';
 import { useInboxAlerts } from './pages/inbox/alerts';
 import { useUnreadConversations } from './pages/inbox/unread';
@@ -127,6 +128,7 @@ export function Shell({ url }: { url: URL }) {
         </button>
         <span class="brand">Parley</span>
         <span class="workspace-name">{workspace.name}</span>
+        {can(user, 'conversations') && <NotificationBell />}
         <span class="user">
           <span class="user-email">{user.email}</span>
           <button type="button" onClick={() => void logout()}>

@@ -4,6 +4,8 @@ import { useSession } from '../session';
 import { ErrorNote, Page, TextField, fieldErrors, useSubmit } from '../ui';
 import { NewPasswordField } from './password-field';
 import { SettingsNav } from './settings-nav';
+import { NotificationSettings } from './settings-notifications';
+import { can } from '../session';
 
 /** The password fields by their API names, with the labels their errors are shown under. */
 const LABELS = { current_password: 'Current password', new_password: 'New password' };
@@ -56,6 +58,7 @@ export function AccountSettings() {
           {changed ? 'Password changed.' : ''}
         </p>
       </form>
+      {can(user, 'conversations') && <NotificationSettings />}
       <OtherSessions />
       <section aria-labelledby="more-title" class="settings-form">
         <h2 id="more-title">More</h2>

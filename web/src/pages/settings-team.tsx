@@ -30,6 +30,8 @@ interface Invite {
   role: Role;
   token: string;
   expires_at: string;
+  /** SMTP is set up: the invitation went by email too. */
+  emailed: boolean;
 }
 
 interface PendingInvite {
@@ -220,8 +222,17 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
         {invite && link && (
           <div class="notice">
             <p>
-              Send this link to <strong>{invite.email}</strong> ({roleLabel(invite.role).toLowerCase()}). It works once
-              and expires {formatTime(invite.expires_at)}; it is shown only now.
+              {invite.emailed ? (
+                <>
+                  The invitation was emailed to <strong>{invite.email}</strong> ({roleLabel(invite.role).toLowerCase()}
+                  ). You can also hand over this link yourself.
+                </>
+              ) : (
+                <>
+                  Send this link to <strong>{invite.email}</strong> ({roleLabel(invite.role).toLowerCase()}).
+                </>
+              )}{' '}
+              It works once and expires {formatTime(invite.expires_at)}; it is shown only now.
             </p>
             <p class="secret">
               <code data-testid="invite-link">{link}</code> <CopyButton text={link} label="Copy link" />

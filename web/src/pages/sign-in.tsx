@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { dashboard } from '../api';
-import { navigate } from '../router';
+import { Link, navigate } from '../router';
 import { ErrorNote, TextField, fieldErrors, useSubmit } from '../ui';
 import { NewPasswordField } from './password-field';
 
@@ -22,7 +22,8 @@ export function Centered(props: { title: string; children: preact.ComponentChild
   );
 }
 
-export function Login({ onDone }: Done) {
+/** Logging in; with SMTP set up, a link to have a reset link emailed. */
+export function Login({ onDone, emailEnabled }: Done & { emailEnabled: boolean }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, onSubmit } = useSubmit(async () => {
@@ -46,6 +47,48 @@ export function Login({ onDone }: Done) {
           Log in
         </button>
       </form>
+      {emailEnabled && (
+        <p>
+          <Link href="/forgot-password">Forgot your password?</Link>
+        </p>
+      )}
+    </Centered>
+  );
+}
+
+/** Asks for a reset link by email; the answer is the same whether the email has an account or not. */
+export function ForgotPassword() {
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState(false);
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    setSent(false);
+    await dashboard.post('password-reset/request', { email });
+    setSent(true);
+  });
+  const { field, note } = fieldErrors(error, { email: 'Email' });
+  return (
+    <Centered title="Reset your password">
+      <form onSubmit={onSubmit}>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onValue={setEmail}
+          error={field('email')}
+        />
+        <ErrorNote error={note} />
+        <button class="primary" type="submit" disabled={busy}>
+          Email me a reset link
+        </button>
+      </form>
+      <p role="status">
+        {sent ? `If ${email} has a Parley account, a reset link is on its way; it works for 24 hours.` : ''}
+      </p>
+      <p>
+        <Link href="/">Back to log in</Link>
+      </p>
     </Centered>
   );
 }

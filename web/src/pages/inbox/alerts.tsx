@@ -34,18 +34,22 @@ export function useInboxAlerts(): void {
     const looking = !document.hidden && location.pathname === `/inbox/${event.contact_id}`;
     if (looking) return;
     if (chosen(SOUND_KEY)) chime();
-    if (chosen(NOTIFY_KEY) && 'Notification' in window && Notification.permission === 'granted') {
-      const notification = new Notification('New message in Parley', {
-        body: 'A customer wrote. Open the conversation to read it.',
-        tag: event.contact_id,
-      });
-      notification.onclick = () => {
-        window.focus();
-        navigate(`/inbox/${event.contact_id}`);
-        notification.close();
-      };
-    }
+    desktopNotice('New message in Parley', 'A customer wrote. Open the conversation to read it.', event.contact_id);
   });
+}
+
+/**
+ * Shows a desktop notification that opens the conversation when clicked, if the user turned
+ * notifications on here and the browser allows them. `tag`: a later notice with the same tag replaces it.
+ */
+export function desktopNotice(title: string, body: string, contactId: string, tag = contactId): void {
+  if (!chosen(NOTIFY_KEY) || !('Notification' in window) || Notification.permission !== 'granted') return;
+  const notification = new Notification(title, { body, tag });
+  notification.onclick = () => {
+    window.focus();
+    navigate(`/inbox/${contactId}`);
+    notification.close();
+  };
 }
 
 /** The inbox's opt-in switches for notifications and sound. */

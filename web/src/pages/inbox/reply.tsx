@@ -10,7 +10,9 @@ import {
   type QuickReply,
 } from './composer-tools';
 import { reachedBySkimming } from './shortcuts';
-import type { InboxMessage, Thread } from './types';
+import { handleOf, MentionMenu, mentionQuery } from './mentions';
+import type { InboxMessage, Member, Thread } from './types';
+import { useSession } from '../../session';
 
 interface Template {
   id: string;
@@ -52,6 +54,11 @@ export function ReplyBox(props: {
   const box = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const matches = useQuickReplies(text);
+  const { user } = useSession();
+  // Where the cursor is: a note's `@` before it offers the teammates to mention.
+  const [caret, setCaret] = useState(0);
+  const mention = mode === 'note' ? mentionQuery(text, caret, thread.members, user.id) : null;
+  const menu = mention ? mention.matches : matches;
   useEffect(() => setTemplateOpen(false), [contact.id]);
   // Opening a conversation is for answering it: the reply box has the focus (the page stays at the newest
   // message), unless j/k brought the reader here and the keys must keep moving between conversations.
@@ -59,7 +66,7 @@ export function ReplyBox(props: {
   useLayoutEffect(() => {
     if (!reachedBySkimming(contact.id)) box.current?.focus({ preventScroll: true });
   }, [contact.id, win.open, mode, replyTo?.id]);
-  useEffect(() => setActive(0), [matches.length]);
+  useEffect(() => setActive(0), [menu.length]);
 
   const clear = () => {
     setText('');
@@ -83,14 +90,30 @@ export function ReplyBox(props: {
     setText(fillQuickReply(q.body, contact));
     box.current?.focus();
   };
+  const pickMention = (member: Member) => {
+    if (!mention) return;
+    const inserted = `@${handleOf(member)} `;
+    setText(text.slice(0, mention.start) + inserted + text.slice(caret));
+    setCaret(mention.start + inserted.length);
+    const area = box.current;
+    // After the new text is rendered: the cursor goes right after the mention.
+    requestAnimationFrame(() =>
+      area?.setSelectionRange(mention.start + inserted.length, mention.start + inserted.length),
+    );
+    area?.focus();
+  };
   const onKeyDown = (e: KeyboardEvent) => {
-    if (matches.length > 0 && ['ArrowDown', 'ArrowUp', 'Enter', 'Tab'].includes(e.key)) {
+    if (menu.length > 0 && ['ArrowDown', 'ArrowUp', 'Enter', 'Tab'].includes(e.key)) {
       e.preventDefault();
-      if (e.key === 'ArrowDown') setActive((active + 1) % matches.length);
-      else if (e.key === 'ArrowUp') setActive((active + matches.length - 1) % matches.length);
+      if (e.key === 'ArrowDown') setActive((active + 1) % menu.length);
+      else if (e.key === 'ArrowUp') setActive((active + menu.length - 1) % menu.length);
+      else if (mention) pickMention(mention.matches[active]!);
       else pick(matches[active]!);
     } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void send.run();
   };
+  const activeOption = mention
+    ? mention.matches[active] && `mention-${mention.matches[active].id}`
+    : matches[active] && `quick-reply-${matches[active].id}`;
   const note = mode === 'note';
   const closed = !win.open && !note;
   const reason = !win.last_inbound_at
@@ -127,13 +150,23 @@ export function ReplyBox(props: {
             value={text}
             maxLength={4096}
             disabled={closed}
-            aria-controls={matches.length > 0 ? 'quick-replies' : undefined}
-            aria-activedescendant={matches[active] ? `quick-reply-${matches[active].id}` : undefined}
+            aria-controls={mention ? 'mention-menu' : matches.length > 0 ? 'quick-replies' : undefined}
+            aria-activedescendant={activeOption || undefined}
             aria-describedby={closed ? 'reply-closed' : 'reply-window'}
-            onInput={(e) => setText(e.currentTarget.value)}
+            onInput={(e) => {
+              setText(e.currentTarget.value);
+              setCaret(e.currentTarget.selectionStart);
+            }}
+            // Enter and Tab in a menu picked already (which placed the cursor); other keys may have moved it.
+            onKeyUp={(e) => !['Enter', 'Tab'].includes(e.key) && setCaret(e.currentTarget.selectionStart)}
+            onClick={(e) => setCaret(e.currentTarget.selectionStart)}
             onKeyDown={onKeyDown}
           />
-          <QuickReplyMenu matches={matches} active={active} onPick={pick} />
+          {mention ? (
+            <MentionMenu query={mention} active={active} onPick={pickMention} />
+          ) : (
+            <QuickReplyMenu matches={matches} active={active} onPick={pick} />
+          )}
           {closed ? (
             <p id="reply-closed" class="warning">
               {reason}
@@ -141,7 +174,7 @@ export function ReplyBox(props: {
           ) : (
             <small id="reply-window" class="hint">
               {note
-                ? 'Only your team sees notes; they are never sent to the customer.'
+                ? 'Only your team sees notes; they are never sent to the customer. Type @ to mention a teammate: they are notified.'
                 : `You can reply freely until ${formatTime(win.closes_at)}. Type / for quick replies; Ctrl+Enter sends.`}
               {!note &&
                 contact.opted_out &&

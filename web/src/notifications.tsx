@@ -1,0 +1,158 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { dashboard } from './api';
+import { Link } from './router';
+import { ErrorNote, formatTime, useAsync } from './ui';
+import { desktopNotice } from './pages/inbox/alerts';
+import { useLiveReload } from './pages/inbox/events';
+
+interface Notice {
+  id: string;
+  kind: 'mention' | 'assignment' | 'new_conversation';
+  contact: { id: string; name: string };
+  actor: { id: string; name: string } | null;
+  created_at: string;
+  read_at: string | null;
+}
+
+interface Listed {
+  notifications: Notice[];
+  unread: number;
+}
+
+/**
+ * What happened, in words. The customer is named (contact name, else phone) and never what they or
+ * a teammate wrote: a desktop notice shows on a lock screen (docs/decisions.md).
+ */
+function sentence(notice: Notice): { title: string; body: string } {
+  const actor = notice.actor?.name || 'Someone';
+  const customer = notice.contact.name;
+  switch (notice.kind) {
+    case 'mention':
+      return { title: `${actor} mentioned you`, body: `In a note on the conversation with ${customer}` };
+    case 'assignment':
+      return { title: `${actor} assigned you a conversation`, body: `The conversation with ${customer}` };
+    case 'new_conversation':
+      return { title: 'New conversation', body: `${customer} started a conversation` };
+  }
+}
+
+/** Tells of notifications that arrived since the page loaded, on the desktop (when the user allowed it). */
+function useDesktopNotices(listed: Listed | undefined): void {
+  const seen = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    if (!listed) return;
+    const unread = listed.notifications.filter((n) => !n.read_at);
+    // The first list is what was there already: only later arrivals are news.
+    if (seen.current) {
+      for (const notice of unread.filter((n) => !seen.current!.has(n.id))) {
+        const { title, body } = sentence(notice);
+        desktopNotice(title, body, notice.contact.id, notice.id);
+      }
+    }
+    seen.current = new Set([...(seen.current ?? []), ...listed.notifications.map((n) => n.id)]);
+  }, [listed]);
+}
+
+/** The bell in the top bar: the unread count, and a panel listing the newest notifications. */
+export function NotificationBell() {
+  const list = useAsync(() => dashboard.get<Listed>('notifications'), []);
+  // Notifications come with conversation changes (notes, assignments) and customers' messages.
+  useLiveReload(list.reload, (event) => event.type === 'conversation' || event.direction === 'inbound');
+  useDesktopNotices(list.data);
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const unread = list.data?.unread ?? 0;
+  const markRead = async (body: { ids: string[] } | { all: true }) => {
+    try {
+      setError(null);
+      await dashboard.post('notifications/read', body);
+      list.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  return (
+    // Escape closes the panel, as it closes the page's other pop-ups.
+    <div class="notifications" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+      <button
+        type="button"
+        class="bell"
+        aria-expanded={open}
+        aria-controls="notification-panel"
+        onClick={() => setOpen(!open)}
+      >
+        <BellIcon /> Notifications
+        {unread > 0 && (
+          <span class="nav-count">
+            {unread}
+            <span class="visually-hidden"> unread</span>
+          </span>
+        )}
+      </button>
+      {open && (
+        <section id="notification-panel" class="notification-panel" aria-label="Notifications">
+          <div class="notification-head">
+            <button type="button" disabled={unread === 0} onClick={() => void markRead({ all: true })}>
+              Mark all read
+            </button>
+            <Link href="/settings/account" onClickCapture={() => setOpen(false)}>
+              Notification settings
+            </Link>
+          </div>
+          <ErrorNote error={error ?? list.error} />
+          {list.data && list.data.notifications.length === 0 && (
+            <p class="muted">Nothing yet: mentions, assignments and new conversations show here.</p>
+          )}
+          <ul class="notification-list">
+            {list.data?.notifications.map((notice) => (
+              <NoticeItem
+                key={notice.id}
+                notice={notice}
+                onOpen={() => {
+                  setOpen(false);
+                  if (!notice.read_at) void markRead({ ids: [notice.id] });
+                }}
+                onRead={() => void markRead({ ids: [notice.id] })}
+              />
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function NoticeItem(props: { notice: Notice; onOpen: () => void; onRead: () => void }) {
+  const { notice } = props;
+  const { title, body } = sentence(notice);
+  return (
+    <li class={notice.read_at ? 'notice' : 'notice unread'}>
+      <Link href={`/inbox/${notice.contact.id}`} onClickCapture={props.onOpen}>
+        <strong>{title}</strong>
+        {!notice.read_at && <span class="visually-hidden"> (unread)</span>}
+        <span class="notice-body">{body}</span>
+      </Link>
+      <span class="notice-meta">
+        <time dateTime={notice.created_at}>{formatTime(notice.created_at)}</time>
+        {!notice.read_at && (
+          <button type="button" class="link" onClick={props.onRead}>
+            Mark read
+          </button>
+        )}
+      </span>
+    </li>
+  );
+}
+
+/** A bell drawn inline: an emoji's glyph depends on the fonts the device has. */
+function BellIcon() {
+  return (
+    <svg class="bell-icon" aria-hidden="true" viewBox="0 0 24 24" width="16" height="16">
+      <path
+        fill="currentColor"
+        d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"
+      />
+    </svg>
+  );
+}
