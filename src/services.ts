@@ -37,6 +37,7 @@ import { createSequenceService } from './sequences/sequence.service.js';
 import { createFlowWebhookClient } from './flows/flow-webhook.js';
 import { createFlowService } from './flows/flow.service.js';
 import { createTagService } from './tags/tag.service.js';
+import { createRoutingService } from './routing/routing.service.js';
 import { createTemplateSubmissionService } from './templates/template-submission.js';
 import { createTemplateSyncService } from './templates/template-sync.js';
 import { createTemplateService } from './templates/template.service.js';
@@ -91,7 +92,9 @@ export function createServices(opened: Deps, config: Config) {
     if (work.kinds.has('jobs')) scheduler.wake();
     if (work.kinds.has('deliveries')) webhookWorker.wake();
   };
-  const inbox = createInboxService(deps, inboxEvents, channels);
+  // Marking a conversation done frees its person's capacity: routing gives them the next one waiting.
+  const inbox = createInboxService(deps, inboxEvents, channels, (workspaceId) => routing.drain(workspaceId));
+  const routing = createRoutingService(deps, cursors, inboxEvents, wakeFor);
   const eventStreams = createEventStreams(deps);
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
   // Meta's status webhooks and the simulator's receipts take one path.
@@ -113,6 +116,8 @@ export function createServices(opened: Deps, config: Config) {
         await emitWebhookEvents(trx, deps, 'new-message-received', subjects);
         // First: a contact who just opted out is opted out before any engine may message them.
         await optOut.listener.received(trx, workspaceId, received);
+        // Before the inbox reopens done conversations: routing tells a conversation that opens from one already open.
+        await routing.onInbound(trx, workspaceId, received);
         await inbox.onInbound(trx, workspaceId, contactIds);
         await conversationSpans(trx).opened(workspaceId, contactIds, toStoredTimestamp(deps.clock.now()), deps.newId);
         await sequences.onInbound(trx, workspaceId, contactIds);
@@ -148,7 +153,8 @@ export function createServices(opened: Deps, config: Config) {
     deps,
     workspaces,
     accounts: createAccountService(deps, workspaces, sessionEnded),
-    members: createMemberService(deps, sessionEnded),
+    // A removed person's conversations lose their assignee (ON DELETE SET NULL): the queue goes to the others.
+    members: createMemberService(deps, sessionEnded, (workspaceId) => routing.drain(workspaceId)),
     passwords: createPasswordService(deps, sessionEnded),
     tokens: createTokenService(deps),
     contacts,
@@ -158,6 +164,7 @@ export function createServices(opened: Deps, config: Config) {
       imports: createContactImportService(contactBulk),
     },
     tags: createTagService(deps, cursors),
+    routing,
     templates,
     triggers: createTriggerService(deps, cursors),
     dropdowns: createDropdownService(deps, templates),

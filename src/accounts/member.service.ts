@@ -11,7 +11,12 @@ import { deleteUserSessions, type SessionEnded } from './session-end.js';
  * Settings → Team for owners: removing a member, changing a role, the pending invitations and
  * withdrawing one. A workspace always keeps at least one owner.
  */
-export function createMemberService({ db, dialect, clock }: Deps, sessionEnded: SessionEnded) {
+export function createMemberService(
+  { db, dialect, clock }: Deps,
+  sessionEnded: SessionEnded,
+  /** After a removal: the person's open conversations, now unassigned, go to the others (src/routing/). */
+  removed: (workspaceId: string) => Promise<void>,
+) {
   /**
    * Runs an owner's change of the team with the workspace's row locked on PostgreSQL (SQLite runs
    * one write transaction at a time), and checks the owner is still one: two owners demoting each
@@ -56,7 +61,7 @@ export function createMemberService({ db, dialect, clock }: Deps, sessionEnded: 
   return {
     /** Removes a member: their sessions end; API tokens and reset links go with them (ON DELETE CASCADE). */
     async remove(owner: SessionUser, userId: string): Promise<{ id: string; email: string }> {
-      const { removed, endedSessions } = await asOwner(owner, async (trx) => {
+      const { removed: removedMember, endedSessions } = await asOwner(owner, async (trx) => {
         const member = await memberOf(trx, owner.workspaceId, userId);
         await keepAnOwner(trx, owner.workspaceId, member);
         const ended = await deleteUserSessions(trx, member.id);
@@ -64,7 +69,8 @@ export function createMemberService({ db, dialect, clock }: Deps, sessionEnded: 
         return { removed: { id: member.id, email: member.email }, endedSessions: ended };
       });
       endedSessions.forEach(sessionEnded);
-      return removed;
+      await removed(owner.workspaceId);
+      return removedMember;
     },
 
     /** Makes a member an owner or an owner a member; the change applies to their open sessions at once. */

@@ -64,6 +64,6 @@ export function requirePermission(user: { role: Role }, permission: Permission):
 export const permissionsOf = (role: Role): readonly Permission[] => ROLE_PERMISSIONS[role];
 
 /** The roles that grant a permission, named in a refusal so the caller knows whom to ask. */
-function rolesWith(permission: Permission): Role[] {
+export function rolesWith(permission: Permission): Role[] {
   return (Object.keys(ROLE_PERMISSIONS) as Role[]).filter((role) => can(role, permission));
 }

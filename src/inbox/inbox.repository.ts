@@ -8,7 +8,7 @@ import type { Database } from '../db/schema.js';
  * Which conversations the inbox lists. `open`: not done, and the customer has written (a campaign or
  * sequence send alone does not open one); the others narrow `open`, except `done`.
  */
-export const INBOX_FILTERS = ['open', 'unread', 'needs_person', 'mine', 'unassigned', 'done'] as const;
+export const INBOX_FILTERS = ['open', 'unread', 'needs_person', 'mine', 'my_teams', 'unassigned', 'done'] as const;
 export type InboxFilter = (typeof INBOX_FILTERS)[number];
 
 /** What the list shows: a filter, optionally one number's conversations, optionally a search. */
@@ -43,6 +43,10 @@ function listed({ filter, channelId, search }: ListQuery, userId: string, dialec
   if (filter === 'needs_person') conditions.push(sql<SqlBool>`c.handoff_at IS NOT NULL`);
   if (filter === 'mine') conditions.push(sql<SqlBool>`cv.assignee_id = ${userId}`);
   if (filter === 'unassigned') conditions.push(sql<SqlBool>`cv.assignee_id IS NULL`);
+  // Reads routing's team_members: the teams the viewer is in.
+  if (filter === 'my_teams') {
+    conditions.push(sql<SqlBool>`cv.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.user_id = ${userId})`);
+  }
   if (channelId) conditions.push(sql<SqlBool>`c.conversation_channel_id = ${channelId}`);
   if (search) conditions.push(matches(search, dialect));
   return sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`;
@@ -70,8 +74,10 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
         .selectFrom('contacts as c')
         .leftJoin('conversations as cv', 'cv.contact_id', 'c.id')
         .leftJoin('users as u', 'u.id', 'cv.assignee_id')
+        .leftJoin('teams as t', 't.id', 'cv.team_id')
         .select(['c.id', 'c.name', 'c.phone', 'c.last_message_at', 'c.last_inbound_at', 'c.handoff_at'])
         .select(['cv.read_at', 'cv.done_at', 'cv.assignee_id', 'u.name as assignee_name', 'u.email as assignee_email'])
+        .select(['cv.team_id', 't.name as team_name'])
         .select((eb) => [
           eb
             .selectFrom('messages as m')
@@ -165,7 +171,7 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
           'c.window_closed_at',
           'c.handoff_at',
         ])
-        .select(['cv.read_at', 'cv.done_at', 'cv.assignee_id'])
+        .select(['cv.read_at', 'cv.done_at', 'cv.assignee_id', 'cv.team_id'])
         .where('c.workspace_id', '=', workspaceId)
         .where('c.id', '=', contactId)
         .executeTakeFirst(),

@@ -45,7 +45,13 @@ export function decodeCursor(cursor: string | undefined, field: string): Keyset 
 }
 
 /** The shared inbox: conversations, their threads, and who handles them. */
-export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<ChannelService, 'providerOf'>) {
+export function createInboxService(
+  deps: Deps,
+  hub: EventHub,
+  channels: Pick<ChannelService, 'providerOf'>,
+  /** A conversation marked done frees its person for the next one waiting (src/routing/). */
+  capacityFreed: (workspaceId: string) => Promise<void>,
+) {
   const { db, dialect, clock, newId } = deps;
   const repository = () => inboxRepository(db, dialect);
   const now = () => toStoredTimestamp(clock.now());
@@ -98,6 +104,7 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
           assignee: row.assignee_id
             ? { id: row.assignee_id, name: row.assignee_name ?? '', email: row.assignee_email ?? '' }
             : null,
+          team: row.team_id ? { id: row.team_id, name: row.team_name ?? '' } : null,
           done: row.done_at !== null && row.handoff_at === null,
           needs_person: row.handoff_at !== null,
           handoff_at: at(row.handoff_at),
@@ -154,6 +161,7 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
         conversation: {
           read_at: at(contact.read_at),
           assignee_id: contact.assignee_id,
+          team_id: contact.team_id,
           done: contact.done_at !== null && contact.handoff_at === null,
           needs_person: contact.handoff_at !== null,
           handoff_at: at(contact.handoff_at),
@@ -212,17 +220,6 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
       return settings;
     },
 
-    /** Assigns the conversation to a member of the workspace, or to nobody. */
-    async assign(viewer: Viewer, contactId: string, userId: string | null): Promise<{ assignee_id: string | null }> {
-      const contact = await contactOf(viewer, contactId);
-      if (userId !== null && !(await repository().members(viewer.workspaceId)).some((m) => m.id === userId)) {
-        throw errors.notFound('user', 'user_id');
-      }
-      await repository().saveState(viewer.workspaceId, contact.id, { assignee_id: userId }, now());
-      await announce(viewer, contact.id);
-      return { assignee_id: userId };
-    },
-
     /** Marks the conversation done (which also settles a flow's hand-off) or open again. */
     async setDone(viewer: Viewer, contactId: string, done: boolean): Promise<{ done: boolean }> {
       const contact = await contactOf(viewer, contactId);
@@ -235,6 +232,7 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
         if (done) await conversationSpans(trx).closed(viewer.workspaceId, contact.id, agentId, now());
       });
       await announce(viewer, contact.id);
+      if (done) await capacityFreed(viewer.workspaceId);
       return { done };
     },
 

@@ -7,17 +7,21 @@ export type JsonSchema = Record<string, unknown>;
 /** A documented REST operation, as its route was registered: what a tool is derived from. */
 export interface RestOperation {
   operationId: string;
-  method: 'GET' | 'POST';
-  /** The full path, e.g. `/api/v1/actions/get-contact`. */
+  method: RestMethod;
+  /** The full path, e.g. `/api/v1/actions/get-contact`; `:name` marks a path parameter. */
   url: string;
   access: Access;
   summary: string;
   body: JsonSchema | undefined;
   querystring: JsonSchema | undefined;
+  params: JsonSchema | undefined;
   /** The success response (200, else 201). */
   response: JsonSchema | undefined;
 }
 
+/** The methods tools call: reads, actions, and resource writes such as PUT …/assignment. */
+export type RestMethod = 'GET' | 'POST' | 'PUT';
+const METHODS: readonly string[] = ['GET', 'POST', 'PUT'] satisfies RestMethod[];
 const API_V1 = '/api/v1/';
 const recorded = new WeakMap<Api, RestOperation[]>();
 
@@ -45,17 +49,18 @@ export function operationsOf(app: Api): RestOperation[] {
 function toOperation(route: RouteOptions): RestOperation | null {
   const schema = route.schema as JsonSchema | undefined;
   const method = route.method;
-  if (!route.url.startsWith(API_V1) || (method !== 'GET' && method !== 'POST')) return null;
+  if (!route.url.startsWith(API_V1) || typeof method !== 'string' || !METHODS.includes(method)) return null;
   if (!schema || typeof schema.operationId !== 'string' || schema.hide || schema.deprecated) return null;
   const responses = (schema.response ?? {}) as Record<string, JsonSchema>;
   return {
     operationId: schema.operationId,
-    method: method === 'GET' ? 'GET' : 'POST',
+    method: method as RestMethod,
     url: route.url,
     access: route.config?.access ?? 'read',
     summary: typeof schema.summary === 'string' ? schema.summary : schema.operationId,
     body: schema.body as JsonSchema | undefined,
     querystring: schema.querystring as JsonSchema | undefined,
+    params: schema.params as JsonSchema | undefined,
     response: responses['200'] ?? responses['201'],
   };
 }

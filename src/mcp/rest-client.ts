@@ -1,4 +1,5 @@
 import type { Api } from '../http/types.js';
+import type { RestMethod } from './operations.js';
 
 /** A REST response: its status and parsed JSON body (a problem document when status ≥ 400). */
 export interface RestResponse {
@@ -9,7 +10,7 @@ export interface RestResponse {
 /** Calls the REST API as one token. */
 export interface RestClient {
   request(
-    method: 'GET' | 'POST',
+    method: RestMethod,
     url: string,
     input?: { query?: Record<string, string>; body?: unknown },
   ): Promise<RestResponse>;
@@ -29,7 +30,7 @@ export function inProcessRestClient(app: Api, token: string): RestClient {
         url,
         ...(query && { query }),
         headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'https' },
-        ...(method === 'POST' && { payload: body ?? {} }),
+        ...(method !== 'GET' && { payload: body ?? {} }),
       });
       return { status: response.statusCode, body: response.body ? (JSON.parse(response.body) as unknown) : null };
     },

@@ -14,7 +14,7 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const response = await rest.request(
     definition.operation.method,
-    definition.operation.url,
+    pathOf(definition, args),
     toRequest(definition, args),
   );
   if (response.status >= 400) {
@@ -26,11 +26,20 @@ export async function callTool(
   return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
 }
 
-/** Query parameters go in the query string (a list always as a cursor page); the rest is the JSON body. */
-function toRequest({ queryKeys, paged }: ToolDefinition, args: Record<string, unknown>) {
+/** The operation's URL with its `:name` path parameters filled from the arguments (validated by the route). */
+function pathOf({ operation, pathKeys }: ToolDefinition, args: Record<string, unknown>): string {
+  return pathKeys.reduce(
+    (url, key) => url.replace(`:${key}`, encodeURIComponent(typeof args[key] === 'string' ? args[key] : '')),
+    operation.url,
+  );
+}
+
+/** Query parameters go in the query string (a list always as a cursor page); path ones in the URL; the rest is the JSON body. */
+function toRequest({ queryKeys, pathKeys, paged }: ToolDefinition, args: Record<string, unknown>) {
   const query: Record<string, string> = paged ? { paginate: 'cursor' } : {};
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
+    if (pathKeys.includes(key)) continue;
     if (!queryKeys.includes(key)) body[key] = value;
     // Query values are text: a number the model sends for `limit` is written as its digits.
     else if (value !== undefined && value !== null) {

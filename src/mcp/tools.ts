@@ -10,6 +10,8 @@ export interface ToolDefinition {
   operation: RestOperation;
   /** Arguments sent in the query string; the others form the JSON body. */
   queryKeys: string[];
+  /** Arguments that fill the path's `:name` parameters. */
+  pathKeys: string[];
   /** A list that is always fetched as a cursor page (`paginate=cursor`). */
   paged: boolean;
 }
@@ -61,11 +63,11 @@ export function deriveTools(operations: RestOperation[], shared: Record<string, 
 
 function deriveTool(operation: RestOperation, shared: Record<string, unknown>): ToolDefinition {
   const resolve = (schema: JsonSchema | undefined) => (schema ? selfContained(schema, shared) : undefined);
-  const { inputSchema, queryKeys, paged } = toolInput(
-    operation,
-    resolve(operation.body),
-    resolve(operation.querystring),
-  );
+  const { inputSchema, queryKeys, pathKeys, paged } = toolInput(operation, {
+    body: resolve(operation.body),
+    query: resolve(operation.querystring),
+    params: resolve(operation.params),
+  });
   const outputSchema = toolOutput(resolve(operation.response), paged);
   const tool: Tool = {
     name: toolName(operation.operationId),
@@ -75,25 +77,30 @@ function deriveTool(operation: RestOperation, shared: Record<string, unknown>): 
     ...(outputSchema && { outputSchema }),
     annotations: { title: operation.summary, readOnlyHint: operation.access === 'read' },
   };
-  return { tool, operation, queryKeys, paged };
+  return { tool, operation, queryKeys, pathKeys, paged };
 }
 
-/** The body's and the query string's properties as one object schema (without `paginate`). */
-function toolInput(operation: RestOperation, body: JsonSchema | undefined, query: JsonSchema | undefined) {
+/** The path's, the body's and the query string's properties as one object schema (without `paginate`). */
+function toolInput(
+  operation: RestOperation,
+  { body, query, params }: Record<'body' | 'query' | 'params', JsonSchema | undefined>,
+) {
   const queryProperties = { ...(query?.properties as Record<string, JsonSchema> | undefined) };
   const paged = PAGINATE in queryProperties;
   delete queryProperties[PAGINATE];
   const bodyProperties = (body?.properties ?? {}) as Record<string, JsonSchema>;
-  const clash = Object.keys(queryProperties).find((key) => key in bodyProperties);
-  if (clash) throw new Error(`${operation.operationId}: "${clash}" is both a body and a query parameter`);
-  const required = [...((body?.required as string[]) ?? []), ...((query?.required as string[]) ?? [])];
+  const pathProperties = (params?.properties ?? {}) as Record<string, JsonSchema>;
+  const keys = [...Object.keys(queryProperties), ...Object.keys(pathProperties)];
+  const clash = keys.find((key, index) => key in bodyProperties || keys.indexOf(key) !== index);
+  if (clash) throw new Error(`${operation.operationId}: "${clash}" is named twice among body, query and path`);
+  const required = [body, query, params].flatMap((schema) => (schema?.required as string[] | undefined) ?? []);
   const inputSchema: Tool['inputSchema'] = {
     ...body,
     type: 'object',
-    properties: { ...bodyProperties, ...queryProperties },
+    properties: { ...pathProperties, ...bodyProperties, ...queryProperties },
     ...(required.length > 0 && { required }),
   };
-  return { inputSchema, queryKeys: Object.keys(queryProperties), paged };
+  return { inputSchema, queryKeys: Object.keys(queryProperties), pathKeys: Object.keys(pathProperties), paged };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { presentMessage } from '../messages/message.presenter.js';
+import { assignmentRecords } from '../routing/assignment.records.js';
 import { triggerRepository } from '../triggers/trigger.repository.js';
 import type { CampaignRecord } from '../triggers/trigger.schema.js';
 
@@ -53,6 +54,12 @@ export const eventRecords = {
     );
     return new Map(rows.map((row) => [row.id, presentMessage(row)]));
   },
+
+  /** Who handles the conversation now (its team and person), by contact id. */
+  'conversation-assigned': (db: Db, subjects: EventSubject[]) =>
+    inChunks(subjects, (ids) => assignmentRecords(db, ids)).then(
+      (records) => new Map(records.map((record) => [record.contact_id, record])),
+    ),
 };
 
 /** Each subject's record, read one by one; a subject without one is absent. */

@@ -1,13 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 
-/** The events a subscription may ask for: the four trigger feeds and message status changes. */
+/** The events a subscription may ask for: the four trigger feeds, message status changes and conversation assignments. */
 export const WEBHOOK_EVENTS = [
   'new-message-received',
   'new-campaign-sent',
   'new-flow-triggered',
   'new-sequence-triggered',
   'message-status-changed',
+  'conversation-assigned',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
