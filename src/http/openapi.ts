@@ -48,6 +48,7 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
         { name: 'Identity', description: 'Who the token belongs to' },
         { name: 'Contacts', description: 'Contacts and their tags' },
         { name: 'Tags', description: 'Tags' },
+        { name: 'Routing', description: 'Teams, availability, routing rules and who handles each conversation' },
         { name: 'Templates', description: 'Approved WhatsApp message templates' },
         { name: 'Messages', description: 'Sending through the outbox, and the messages stored' },
         { name: 'Sequences and flows', description: 'Drip sequences and chatbot flows' },

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { dashboard } from './api';
 import { lazy, Link, match, navigate, type Route } from './router';
-import { useSession } from './session';
+import { can, useSession } from './session';
+import { AvailabilityToggle } from './availability';
 import { InboxRoutes } from './pages/inbox/routes';
 import { useInboxAlerts } from './pages/inbox/alerts';
 import { useUnreadConversations } from './pages/inbox/unread';
@@ -49,6 +50,7 @@ const routes: Route[] = [
   { pattern: /^\/settings\/account$/, render: lazy(settings, (m) => <m.AccountSettings />) },
   { pattern: /^\/settings\/events$/, render: lazy(settings, (m) => <m.WorkspaceEvents />) },
   { pattern: /^\/settings\/quick-replies$/, render: lazy(settings, (m) => <m.QuickRepliesSettings />) },
+  { pattern: /^\/settings\/routing$/, render: lazy(settings, (m) => <m.RoutingSettingsPage />) },
   {
     pattern: /^\/reports$/,
     render: lazy(
@@ -114,6 +116,7 @@ export function Shell({ url }: { url: URL }) {
         <span class="brand">Parley</span>
         <span class="workspace-name">{workspace.name}</span>
         <span class="user">
+          {can(user, 'conversations') && <AvailabilityToggle />}
           <span class="user-email">{user.email}</span>
           <button type="button" onClick={() => void logout()}>
             Log out

@@ -314,6 +314,203 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/list-teams': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * List teams
+     * @description Every team with its members (and whether each is available), alphabetical. With `paginate=cursor`, page by page in creation (id) order.
+     */
+    post: operations['listTeams'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/create-team': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a team
+     * @description A name no other team has (ignoring case: 409 `conflict` otherwise) and, optionally, its members.
+     */
+    post: operations['createTeam'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/update-team': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rename a team
+     * @description Its conversations and rules follow. A name another team has is a 409 `conflict`.
+     */
+    post: operations['updateTeam'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/set-team-members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a team's members
+     * @description Replaces the members. Someone who leaves the team gives back its open conversations they were assigned: they return to the team’s queue.
+     */
+    post: operations['setTeamMembers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/delete-team': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Delete a team
+     * @description Its rules are deleted; its conversations keep their person and no longer belong to a team.
+     */
+    post: operations['deleteTeam'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-availability': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Whether you are available for conversations */
+    post: operations['getAvailability'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/set-availability': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set yourself available or away
+     * @description For the token’s user. Away: automatic assignment passes you over, and your open conversations go back to their queue (and to the next available person). Available: you take conversations again, from the queue at once.
+     */
+    post: operations['setAvailability'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-routing-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * How conversations are routed
+     * @description Whether conversations are assigned automatically, the per-person limit and the team rules, in order.
+     */
+    post: operations['getRoutingSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/update-routing-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change how conversations are routed
+     * @description Fields not given keep their value; `rules` replaces every rule. When a conversation opens (its first message, or a message after it was done), the first matching rule picks its team; with `auto_assign` it then goes round-robin to an available member of the team (anyone available without a team) who has fewer than `agent_limit` open conversations, or waits in the team’s queue until someone has room.
+     */
+    post: operations['updateRoutingSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/conversations/{contact_id}/assignment': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Assign a conversation to a team and/or a person
+     * @description The conversation is the contact’s (by contact id). `assignee_id` must be a member of `team_id` when both are given; null clears either. A team without a person puts the conversation in that team’s queue: with automatic assignment on, the next available member gets it at once if one has room. Emits the `conversation-assigned` webhook event.
+     */
+    put: operations['assignConversation'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/get-template': {
     parameters: {
       query?: never;
@@ -1148,7 +1345,7 @@ export interface paths {
     put?: never;
     /**
      * Subscribe a URL to events
-     * @description Events: new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed. The URL must be https on a public address; loopback and private-network addresses are refused here and again, after DNS resolution, on every attempt. At most 20 webhooks per workspace. The answer carries the signing `secret`, shown only this once: a retry with the same `Idempotency-Key` answers 409 `idempotency_secret_withheld`. Push delivery in addition to polling (the trigger feeds stay the source of truth). Each event is POSTed as `{"id", "type", "created_at", "workspace_id", "data"}`, where `data` is the record the matching trigger feed returns (for message-status-changed: the message as get-message returns it, at its new status). Every attempt is signed per Standard Webhooks: `webhook-id` (the delivery id, the same on every retry and replay: dedupe by it), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 10 s delivers; anything else is retried after 10 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, then every 8 h until 24 h have passed since the first attempt, when the delivery fails. A subscription whose every attempt failed for 24 h is disabled (`disabled_reason`); its pending deliveries wait until it is enabled again.
+     * @description Events: new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-assigned. The URL must be https on a public address; loopback and private-network addresses are refused here and again, after DNS resolution, on every attempt. At most 20 webhooks per workspace. The answer carries the signing `secret`, shown only this once: a retry with the same `Idempotency-Key` answers 409 `idempotency_secret_withheld`. Push delivery in addition to polling (the trigger feeds stay the source of truth). Each event is POSTed as `{"id", "type", "created_at", "workspace_id", "data"}`, where `data` is the record the matching trigger feed returns (for message-status-changed: the message as get-message returns it, at its new status). Every attempt is signed per Standard Webhooks: `webhook-id` (the delivery id, the same on every retry and replay: dedupe by it), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 10 s delivers; anything else is retried after 10 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, then every 8 h until 24 h have passed since the first attempt, when the delivery fails. A subscription whose every attempt failed for 24 h is disabled (`disabled_reason`); its pending deliveries wait until it is enabled again.
      */
     post: operations['createWebhook'];
     delete?: never;
@@ -1384,6 +1581,7 @@ export interface components {
         | 'invalid_credentials'
         | 'csrf_token_invalid'
         | 'owner_only'
+        | 'permission_denied'
         | 'https_required'
         | 'not_found'
         | 'route_not_found'
@@ -1557,6 +1755,30 @@ export interface components {
     /** @description A page of the listing (with `paginate=cursor`) */
     TagPage: {
       data: components['schemas']['Tag'][];
+      /** @description Pass as `cursor` for the next page; null on the last page */
+      next_cursor: string | null;
+    };
+    Team: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      members: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        email: string;
+        /** @description Whether the person takes conversations now (available or away) */
+        available: boolean;
+      }[];
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
+    };
+    /** @description A page of the listing (with `paginate=cursor`) */
+    TeamPage: {
+      data: components['schemas']['Team'][];
       /** @description Pass as `cursor` for the next page; null on the last page */
       next_cursor: string | null;
     };
@@ -2363,6 +2585,7 @@ export interface components {
         | 'new-flow-triggered'
         | 'new-sequence-triggered'
         | 'message-status-changed'
+        | 'conversation-assigned'
       )[];
       /** @enum {string} */
       status: 'enabled' | 'disabled';
@@ -2399,7 +2622,8 @@ export interface components {
         | 'new-campaign-sent'
         | 'new-flow-triggered'
         | 'new-sequence-triggered'
-        | 'message-status-changed';
+        | 'message-status-changed'
+        | 'conversation-assigned';
       /** @enum {string} */
       status: 'pending' | 'delivered' | 'failed';
       /** @description Attempts since it was queued (or last replayed) */
@@ -4267,6 +4491,1261 @@ export interface operations {
             name: string;
             /** @enum {boolean} */
             deleted: true;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listTeams: {
+    parameters: {
+      query?: {
+        /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
+        paginate?: 'cursor';
+        /** @description The `next_cursor` of the previous page (only with `paginate=cursor`). Opaque and tamper-checked; valid only for the same workspace, endpoint and filters. */
+        cursor?: string;
+        /**
+         * @description Records per page, an integer from 1 to 500; 100 by default (only with `paginate=cursor`).
+         * @example 100
+         */
+        limit?: string;
+      };
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The plain list; with `paginate=cursor`, a page: `{ data, next_cursor }` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Team'][] | components['schemas']['TeamPage'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createTeam: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Unique in the workspace, ignoring case */
+          name: string;
+          /** @description The ids of people of the workspace (user ids, as get-me shows yours) */
+          member_ids?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Team'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateTeam: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          team_id: string;
+          /** @description Unique in the workspace, ignoring case */
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Team'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  setTeamMembers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          team_id: string;
+          /** @description The ids of people of the workspace (user ids, as get-me shows yours) */
+          member_ids: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Team'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteTeam: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          team_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {boolean} */
+            deleted: true;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAvailability: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            user_id: string;
+            available: boolean;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  setAvailability: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description true: available for conversations; false: away */
+          available: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            user_id: string;
+            available: boolean;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getRoutingSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Whether conversations that open are assigned automatically, round-robin among available people */
+            auto_assign: boolean;
+            /** @description The most open conversations automatic assignment gives one person; null: no limit */
+            agent_limit: number | null;
+            /** @description In order: the first that matches picks the team */
+            rules: {
+              /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
+              kind: 'number' | 'keyword' | 'tag';
+              value: string;
+              /**
+               * Format: uuid
+               * @description The team the conversation goes to
+               */
+              team_id: string;
+            }[];
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateRoutingSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          auto_assign?: boolean;
+          agent_limit?: number | null;
+          /** @description Replaces every rule, in order */
+          rules?: {
+            /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
+            kind: 'number' | 'keyword' | 'tag';
+            value: string;
+            /**
+             * Format: uuid
+             * @description The team the conversation goes to
+             */
+            team_id: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Whether conversations that open are assigned automatically, round-robin among available people */
+            auto_assign: boolean;
+            /** @description The most open conversations automatic assignment gives one person; null: no limit */
+            agent_limit: number | null;
+            /** @description In order: the first that matches picks the team */
+            rules: {
+              /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
+              kind: 'number' | 'keyword' | 'tag';
+              value: string;
+              /**
+               * Format: uuid
+               * @description The team the conversation goes to
+               */
+              team_id: string;
+            }[];
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  assignConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The contact whose conversation it is */
+        contact_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          team_id: string | null;
+          assignee_id: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            contact_id: string;
+            /** Format: uuid */
+            team_id: string | null;
+            /** Format: uuid */
+            assignee_id: string | null;
           };
         };
       };
@@ -9369,13 +10848,14 @@ export interface operations {
         'application/json': {
           /** @description An https URL on a public address (loopback and private networks are refused) */
           url: string;
-          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed */
+          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-assigned */
           events: (
             | 'new-message-received'
             | 'new-campaign-sent'
             | 'new-flow-triggered'
             | 'new-sequence-triggered'
             | 'message-status-changed'
+            | 'conversation-assigned'
           )[];
         };
       };
@@ -9397,6 +10877,7 @@ export interface operations {
               | 'new-flow-triggered'
               | 'new-sequence-triggered'
               | 'message-status-changed'
+              | 'conversation-assigned'
             )[];
             /** @enum {string} */
             status: 'enabled' | 'disabled';
@@ -9638,13 +11119,14 @@ export interface operations {
           webhook_id: string;
           /** @description An https URL on a public address (loopback and private networks are refused) */
           url?: string;
-          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed */
+          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-assigned */
           events?: (
             | 'new-message-received'
             | 'new-campaign-sent'
             | 'new-flow-triggered'
             | 'new-sequence-triggered'
             | 'message-status-changed'
+            | 'conversation-assigned'
           )[];
           /** @description false stops deliveries (pending ones wait); true resumes them and clears the failure record of an automatic disable */
           enabled?: boolean;

@@ -7,6 +7,7 @@ const tabs = [
   { href: '/settings/opt-out', label: 'Opt-out' },
   { href: '/settings/quick-replies', label: 'Quick replies' },
   { href: '/settings/team', label: 'Team' },
+  { href: '/settings/routing', label: 'Routing' },
   { href: '/settings/events', label: 'WhatsApp events' },
   { href: '/settings/account', label: 'Your account' },
 ];

@@ -52,6 +52,8 @@ export interface ConversationSummary {
   last_message_at: string | null;
   unread: number;
   assignee: Member | null;
+  /** The team whose queue the conversation is in. */
+  team: { id: string; name: string } | null;
   done: boolean;
   needs_person: boolean;
 }
@@ -70,7 +72,13 @@ export interface Thread {
     email: string | null;
     custom_attributes: Record<string, unknown>;
   };
-  conversation: { read_at: string | null; assignee_id: string | null; done: boolean; needs_person: boolean };
+  conversation: {
+    read_at: string | null;
+    assignee_id: string | null;
+    team_id: string | null;
+    done: boolean;
+    needs_person: boolean;
+  };
   window: { open: boolean; last_inbound_at: string | null; closes_at: string | null; now: string };
   messages: InboxMessage[];
   /** The staff's notes written between this page's oldest message and the next page's. */
