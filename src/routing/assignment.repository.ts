@@ -155,6 +155,17 @@ export function assignmentRepository(db: Kysely<Database>) {
         .limit(limit)
         .execute(),
 
+    /** The contacts whose conversation is in the team (open or done). */
+    ofTeam: async (workspaceId: string, teamId: string) =>
+      (
+        await db
+          .selectFrom('conversations')
+          .select('contact_id')
+          .where('workspace_id', '=', workspaceId)
+          .where('team_id', '=', teamId)
+          .execute()
+      ).map((row) => row.contact_id),
+
     /** Takes a person's open conversations (of one team, or all) back to their queues; returns their contacts. */
     async release(workspaceId: string, userId: string, teamId: string | null, at: string): Promise<string[]> {
       let query = db

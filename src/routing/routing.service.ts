@@ -185,8 +185,10 @@ export function createRoutingService(
     async remove(caller: Caller, input: { team_id: string }) {
       const team = await existingTeam(caller, input.team_id);
       await change(caller.workspaceId, async (trx) => {
+        // Read first: deleting the team clears their team_id (ON DELETE SET NULL), which is an assignment change.
+        const changed = await assignmentRepository(trx).ofTeam(caller.workspaceId, team.id);
         await teamRepository(trx).remove(caller.workspaceId, team.id);
-        return { result: null, changed: [] };
+        return { result: null, changed };
       });
       return { id: team.id, name: team.name, deleted: true as const };
     },

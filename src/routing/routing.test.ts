@@ -283,5 +283,14 @@ describe(`routing (${ENGINE})`, () => {
       assignee: { id: ana.session.userId, name: 'Mate', email: ana.session.email },
       assigned_at: (deliveries[0]!.payload.data as { assigned_at: string }).assigned_at,
     });
+    // Deleting the team takes the conversation out of it: that is an assignment change too.
+    await ok(shop.api.action('delete-team', { team_id: team.id }));
+    const [latest] = await ok(
+      shop.api.action<{ payload: { data: { team: unknown; assignee: { id: string } } } }[]>('list-webhook-deliveries', {
+        webhook_id: hook.id,
+      }),
+    );
+    assert.equal(latest!.payload.data.team, null);
+    assert.equal(latest!.payload.data.assignee.id, ana.session.userId);
   });
 });
