@@ -3,11 +3,16 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { joinedTeammate, ownerSession, type DashboardSession } from '../../test/dashboard-session.js';
 import { ownerApi, type TestWorkspace } from '../../test/factories.js';
-import { ENGINE, startServer } from '../../test/server.js';
+import { ENGINE } from '../../test/server.js';
+import { startWhatsappServer } from '../../test/whatsapp.js';
+import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
 import type { Role } from '../accounts/roles.js';
 import type { AssignmentResult, RoutingSettings, Team } from './routing.schema.js';
 
-const server = await startServer({ PARLEY_ALLOW_PRIVATE_WEBHOOKS: 'true' });
+// WhatsApp Cloud numbers for the number rules; other workspaces use the simulator.
+const { server, graph, connect, postWebhook } = await startWhatsappServer({
+  env: { PARLEY_ALLOW_PRIVATE_WEBHOOKS: 'true' },
+});
 
 interface Shop {
   owner: DashboardSession;
@@ -256,6 +261,36 @@ describe(`routing (${ENGINE})`, () => {
       rules: [{ kind: 'tag', value: 'x', team_id: randomUUID() }],
     });
     assert.equal(unknownTeam.status, 404);
+  });
+
+  test('rules › a number rule routes what customers write to that number, and only that', async () => {
+    const shop = await newShop();
+    const sales = await ok(shop.api.action<Team>('create-team', { name: 'Sales' }));
+    const support = await connect(shop.owner.workspaceId);
+    const salesLine = graph.addPhoneNumber({ accessToken: `token-${randomUUID()}` });
+    const added = await shop.api.action('add-channel', {
+      provider: 'whatsapp-cloud',
+      phone_number_id: salesLine.phoneNumberId,
+      waba_id: salesLine.wabaId,
+      access_token: salesLine.accessToken,
+    });
+    assert.equal(added.status, 200, added.text);
+    const { channels } = await ok(
+      shop.api.action<{ channels: { id: string; phone_number_id: string }[] }>('list-channels', {}),
+    );
+    const salesChannel = channels.find((channel) => channel.phone_number_id === salesLine.phoneNumberId)!;
+    await settle(shop, { rules: [{ kind: 'number', value: salesChannel.id, team_id: sales.id }] });
+    const writesTo = async (phoneNumberId: string, from: string) => {
+      const body = inboundTextWebhook({ phoneNumberId, from, name: 'Ada', text: 'hello' });
+      const posted = await postWebhook(body);
+      assert.equal(posted.status, 200);
+      return (await ok(shop.api.action<{ id: string }>('get-contact', { phone: `+${from}` }))).id;
+    };
+    assert.equal(
+      (await assignmentOf(shop, await writesTo(salesLine.phoneNumberId, '4915112348001'))).team_id,
+      sales.id,
+    );
+    assert.equal((await assignmentOf(shop, await writesTo(support.phoneNumberId, '4915112348002'))).team_id, null);
   });
 
   test('events › an assignment is delivered to conversation-assigned webhooks with the team and person', async () => {
