@@ -200,16 +200,5 @@ export function assignmentRepository(db: Kysely<Database>) {
       for (const row of rows) tags.set(row.contact_id, (tags.get(row.contact_id) ?? new Set()).add(row.name_key));
       return tags;
     },
-
-    /** The assignment as the `conversation-assigned` event tells it, by contact id. */
-    records: (contactIds: string[]) =>
-      db
-        .selectFrom('conversations as cv')
-        .leftJoin('teams as t', 't.id', 'cv.team_id')
-        .leftJoin('users as u', 'u.id', 'cv.assignee_id')
-        .select(['cv.contact_id', 'cv.team_id', 't.name as team_name', 'cv.assignee_id', 'u.name as assignee_name'])
-        .select(['u.email as assignee_email', 'cv.updated_at'])
-        .where('cv.contact_id', 'in', contactIds)
-        .execute(),
   };
 }
