@@ -190,7 +190,7 @@ function ConversationActions(props: { contactId: string; thread: Thread; onChang
       >
         {conversation.done ? 'Reopen' : 'Mark done'}
       </button>
-      <ErrorNote error={error} />
+      <ErrorNote error={error} labels={{ team_id: 'Team', assignee_id: 'Assigned to' }} />
     </div>
   );
 }
