@@ -153,8 +153,10 @@ export function createServices(opened: Deps, config: Config) {
     deps,
     workspaces,
     accounts: createAccountService(deps, workspaces, sessionEnded),
-    // A removed person's conversations lose their assignee (ON DELETE SET NULL): the queue goes to the others.
-    members: createMemberService(deps, sessionEnded, (workspaceId) => routing.drain(workspaceId)),
+    // A removed person's conversations lose their assignee (ON DELETE SET NULL); a new role may not handle them.
+    members: createMemberService(deps, sessionEnded, (workspaceId, userId) =>
+      routing.personChanged(workspaceId, userId),
+    ),
     passwords: createPasswordService(deps, sessionEnded),
     tokens: createTokenService(deps),
     contacts,

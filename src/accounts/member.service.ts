@@ -14,8 +14,11 @@ import { deleteUserSessions, type SessionEnded } from './session-end.js';
 export function createMemberService(
   { db, dialect, clock }: Deps,
   sessionEnded: SessionEnded,
-  /** After a removal: the person's open conversations, now unassigned, go to the others (src/routing/). */
-  removed: (workspaceId: string) => Promise<void>,
+  /**
+   * After a person is removed or their role changes: conversations they may no longer handle go to
+   * others (src/routing/).
+   */
+  personChanged: (workspaceId: string, userId: string) => Promise<void>,
 ) {
   /**
    * Runs an owner's change of the team with the workspace's row locked on PostgreSQL (SQLite runs
@@ -69,18 +72,20 @@ export function createMemberService(
         return { removed: { id: member.id, email: member.email }, endedSessions: ended };
       });
       endedSessions.forEach(sessionEnded);
-      await removed(owner.workspaceId);
+      await personChanged(owner.workspaceId, removedMember.id);
       return removedMember;
     },
 
     /** Makes a member an owner or an owner a member; the change applies to their open sessions at once. */
     async changeRole(owner: SessionUser, userId: string, role: Role): Promise<{ id: string; role: Role }> {
-      return asOwner(owner, async (trx) => {
+      const changed = await asOwner(owner, async (trx) => {
         const member = await memberOf(trx, owner.workspaceId, userId);
         if (role !== 'owner') await keepAnOwner(trx, owner.workspaceId, member);
         await trx.updateTable('users').set({ role }).where('id', '=', member.id).execute();
         return { id: member.id, role };
       });
+      await personChanged(owner.workspaceId, changed.id);
+      return changed;
     },
 
     /** Invitations not yet accepted and not expired, newest first (never their token). */

@@ -208,6 +208,19 @@ export function createRoutingService(
       return (await present(caller.workspaceId, [team]))[0]!;
     },
 
+    /**
+     * After a person was removed or given another role: one who can no longer handle conversations
+     * gives back their open ones (a removed person's lost their assignee already); the queue drains.
+     */
+    async personChanged(workspaceId: string, userId: string): Promise<void> {
+      const person = await teamRepository(db).person(workspaceId, userId);
+      if (!person || can(person.role, 'conversations')) return drain(workspaceId);
+      await change(workspaceId, async (trx) => ({
+        result: null,
+        changed: await assignmentRepository(trx).release(workspaceId, userId, null, now()),
+      }));
+    },
+
     /** The caller's availability. */
     async availability(caller: Caller & { userId: string }) {
       return { user_id: caller.userId, available: await teamRepository(db).available(caller.userId) };

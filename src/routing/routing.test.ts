@@ -242,6 +242,20 @@ describe(`routing (${ENGINE})`, () => {
     assert.equal((await assignmentOf(shop, contactId)).assignee_id, bo.session.userId);
   });
 
+  test('availability › a person made a marketer gives their open conversations to someone who handles them', async () => {
+    const shop = await newShop();
+    const ana = await teammate(shop);
+    const bo = await teammate(shop);
+    await ok(shop.api.action('set-availability', { available: false }));
+    await ok(bo.api.action('set-availability', { available: false }));
+    await settle(shop, { auto_assign: true });
+    const contactId = await customerWrites(shop);
+    assert.equal((await assignmentOf(shop, contactId)).assignee_id, ana.session.userId);
+    await ok(bo.api.action('set-availability', { available: true }));
+    await ok(shop.owner.send('PUT', `/api/dashboard/team/${ana.session.userId}`, { role: 'marketer' }));
+    assert.equal((await assignmentOf(shop, contactId)).assignee_id, bo.session.userId);
+  });
+
   test('rules › the first match picks the team: tag before keyword, in order', async () => {
     const shop = await newShop();
     const sales = await ok(shop.api.action<Team>('create-team', { name: 'Sales' }));
