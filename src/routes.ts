@@ -25,6 +25,7 @@ import { registerFlowRoutes } from './flows/flow.routes.js';
 import { registerSequenceRoutes } from './sequences/sequence.routes.js';
 import type { Services } from './services.js';
 import { registerTagRoutes } from './tags/tag.routes.js';
+import { registerRoutingRoutes } from './routing/routing.routes.js';
 import { registerQuickReplyRoutes } from './quick-replies/quick-reply.routes.js';
 import { registerTemplateRoutes } from './templates/template.routes.js';
 import { registerTemplateDashboardRoutes } from './templates/template-dashboard.routes.js';
@@ -48,6 +49,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerOptOutRoutes(app, services.optOut);
   registerChannelRoutes(app, services.channels);
   registerTagRoutes(app, services.tags);
+  registerRoutingRoutes(app, services.routing);
   registerTemplateRoutes(app, services.templates, services.templateSubmission);
   registerTriggerRoutes(app, services.triggers);
   registerDropdownRoutes(app, services.dropdowns);

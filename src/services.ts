@@ -38,6 +38,7 @@ import { createSequenceService } from './sequences/sequence.service.js';
 import { createFlowWebhookClient } from './flows/flow-webhook.js';
 import { createFlowService } from './flows/flow.service.js';
 import { createTagService } from './tags/tag.service.js';
+import { createRoutingService } from './routing/routing.service.js';
 import { createTemplateSubmissionService } from './templates/template-submission.js';
 import { createTemplateSyncService } from './templates/template-sync.js';
 import { createTemplateService } from './templates/template.service.js';
@@ -101,7 +102,16 @@ export function createServices(opened: Deps, config: Config) {
   );
   const notifications = createNotificationService(deps, email, { publicBaseUrl: config.publicBaseUrl });
   const accountMail = { email, publicBaseUrl: config.publicBaseUrl };
-  const inbox = createInboxService(deps, inboxEvents, channels, (work) => wakeFor(work), notifications);
+  const inbox = createInboxService(
+    deps,
+    inboxEvents,
+    channels,
+    (work) => wakeFor(work),
+    notifications,
+    // Closing a conversation frees its person's capacity: routing gives them the next one waiting.
+    (workspaceId) => routing.drain(workspaceId),
+  );
+  const routing = createRoutingService(deps, cursors, inboxEvents, wakeFor, notifications);
   const eventStreams = createEventStreams(deps);
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
   // Meta's status webhooks and the simulator's receipts take one path.
@@ -123,6 +133,8 @@ export function createServices(opened: Deps, config: Config) {
         await emitWebhookEvents(trx, deps, 'new-message-received', subjects);
         // First: a contact who just opted out is opted out before any engine may message them.
         await optOut.listener.received(trx, workspaceId, received);
+        // Before the inbox reopens done conversations: routing tells a conversation that opens from one already open.
+        await routing.onInbound(trx, workspaceId, received);
         const at = toStoredTimestamp(deps.clock.now());
         const opened = await conversationSpans(trx).opened(workspaceId, contactIds, at, deps.newId);
         await inbox.onInbound(trx, workspaceId, contactIds, opened);
@@ -162,7 +174,10 @@ export function createServices(opened: Deps, config: Config) {
     deps,
     workspaces,
     accounts: createAccountService(deps, workspaces, sessionEnded, accountMail),
-    members: createMemberService(deps, sessionEnded),
+    // A removed person's conversations lose their assignee (ON DELETE SET NULL); a new role may not handle them.
+    members: createMemberService(deps, sessionEnded, (workspaceId, userId) =>
+      routing.personChanged(workspaceId, userId),
+    ),
     passwords: createPasswordService(deps, sessionEnded, accountMail),
     tokens: createTokenService(deps),
     contacts,
@@ -172,6 +187,7 @@ export function createServices(opened: Deps, config: Config) {
       imports: createContactImportService(contactBulk),
     },
     tags: createTagService(deps, cursors),
+    routing,
     templates,
     triggers: createTriggerService(deps, cursors),
     dropdowns: createDropdownService(deps, templates),

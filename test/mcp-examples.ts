@@ -28,6 +28,10 @@ export interface ExampleState {
   quickReplyId: string;
   /** A conversation label created, applied, renamed and deleted through the tools. */
   labelId: string;
+  /** The token's user (get_me), made a team member and given a conversation. */
+  userId: string;
+  /** A team created, renamed, given members, assigned a conversation and deleted. */
+  teamId: string;
 }
 
 export interface ToolExample {
@@ -48,7 +52,10 @@ export const TOOL_EXAMPLES: ToolExample[] = [
   {
     tool: 'get_me',
     input: () => ({}),
-    expect: (result) => assert.equal((result.token as Json).scope, 'full'),
+    expect: (result, s) => {
+      assert.equal((result.token as Json).scope, 'full');
+      s.userId = (result.user as Json).id as string;
+    },
   },
   {
     tool: 'list_workspace_events',
@@ -492,5 +499,62 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     tool: 'new_campaign_sent',
     input: () => ({}),
     expect: (result) => assert.deepEqual(result.data, []),
+  },
+  {
+    tool: 'create_team',
+    input: () => ({ name: 'Support' }),
+    expect: (result, s) => {
+      assert.deepEqual([result.name, result.members], ['Support', []]);
+      s.teamId = result.id as string;
+    },
+  },
+  {
+    tool: 'update_team',
+    input: (s) => ({ team_id: s.teamId, name: 'Care' }),
+    expect: (result) => assert.equal(result.name, 'Care'),
+  },
+  {
+    tool: 'set_team_members',
+    input: (s) => ({ team_id: s.teamId, member_ids: [s.userId] }),
+    expect: (result, s) =>
+      assert.deepEqual(
+        (result.members as Row[]).map((m) => m.id),
+        [s.userId],
+      ),
+  },
+  {
+    tool: 'list_teams',
+    input: () => ({}),
+    expect: (result, s) => assert.deepEqual(ids(result), [s.teamId]),
+  },
+  {
+    tool: 'update_routing_settings',
+    input: (s) => ({ agent_limit: 5, rules: [{ kind: 'keyword', value: 'refund', team_id: s.teamId }] }),
+    expect: (result) => assert.deepEqual([result.auto_assign, result.agent_limit], [false, 5]),
+  },
+  {
+    tool: 'get_routing_settings',
+    input: () => ({}),
+    expect: (result, s) => assert.deepEqual(result.rules, [{ kind: 'keyword', value: 'refund', team_id: s.teamId }]),
+  },
+  {
+    tool: 'assign_conversation',
+    input: (s) => ({ contact_id: s.contactId, team_id: s.teamId, assignee_id: s.userId }),
+    expect: (result, s) => assert.deepEqual([result.team_id, result.assignee_id], [s.teamId, s.userId]),
+  },
+  {
+    tool: 'set_availability',
+    input: () => ({ available: false }),
+    expect: (result) => assert.equal(result.available, false),
+  },
+  {
+    tool: 'get_availability',
+    input: () => ({}),
+    expect: (result, s) => assert.deepEqual(result, { user_id: s.userId, available: false }),
+  },
+  {
+    tool: 'delete_team',
+    input: (s) => ({ team_id: s.teamId }),
+    expect: (result) => assert.equal(result.deleted, true),
   },
 ];

@@ -42,6 +42,11 @@ const OPEN_TO_EVERY_ROLE: Record<string, string> = {
   'POST /api/v1/actions/get-opt-out-settings': 'the opt-out keywords, read-only',
   'POST /api/v1/actions/upload-media': 'stores a file; sending it needs the sending action’s permission',
   'POST /api/v1/actions/list-workspace-events': 'what Meta reported about the number: no customer content',
+  'POST /api/v1/actions/list-teams': 'who is in which team (to assign, to route); changing teams is routing',
+  'POST /api/v1/actions/get-availability': 'one’s own availability',
+  'POST /api/v1/actions/get-routing-settings': 'read-only; changing them is routing',
+  'GET /api/dashboard/notification-preferences': 'one’s own notification settings',
+  'PUT /api/dashboard/notification-preferences': 'one’s own notification settings',
 };
 
 describe(`route permissions (${ENGINE})`, () => {

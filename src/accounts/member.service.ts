@@ -13,7 +13,15 @@ import { deleteUserSessions, sessionsOf, type SessionEnded } from './session-end
  * one. Only an owner touches an owner or makes one (`manage_owners`); a workspace always keeps at
  * least one owner.
  */
-export function createMemberService({ db, dialect, clock }: Deps, sessionEnded: SessionEnded) {
+export function createMemberService(
+  { db, dialect, clock }: Deps,
+  sessionEnded: SessionEnded,
+  /**
+   * After a person is removed or their role changes: conversations they may no longer handle go to
+   * others (src/routing/).
+   */
+  personChanged: (workspaceId: string, userId: string) => Promise<void>,
+) {
   /**
    * Runs a change of the team with the workspace's row locked on PostgreSQL (SQLite runs one write
    * transaction at a time), with the manager's role as it is now: two owners demoting each other at
@@ -70,6 +78,7 @@ export function createMemberService({ db, dialect, clock }: Deps, sessionEnded: 
         return { removed: { id: member.id, email: member.email }, endedSessions: ended };
       });
       endedSessions.forEach(sessionEnded);
+      await personChanged(manager.workspaceId, removed.id);
       return removed;
     },
 
@@ -86,6 +95,7 @@ export function createMemberService({ db, dialect, clock }: Deps, sessionEnded: 
         return { changed: { id: member.id, role }, sessions: await sessionsOf(trx, member.id) };
       });
       sessions.forEach(sessionEnded);
+      await personChanged(manager.workspaceId, changed.id);
       return changed;
     },
 

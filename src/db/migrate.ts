@@ -31,6 +31,7 @@ import * as search from './migrations/0027_search.js';
 import * as tagRecency from './migrations/0028_tag_recency.js';
 import * as mediaStore from './migrations/0029_media_store.js';
 import * as roleGeneration from './migrations/0031_role_generation.js';
+import * as routing from './migrations/0032_routing.js';
 import * as conversationTools from './migrations/0033_conversation_tools.js';
 import * as notifications from './migrations/0034_notifications.js';
 
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0028_tag_recency': tagRecency,
   '0029_media_store': mediaStore,
   '0031_role_generation': roleGeneration,
+  '0032_routing': routing,
   '0033_conversation_tools': conversationTools,
   '0034_notifications': notifications,
 };

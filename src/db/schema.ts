@@ -46,6 +46,11 @@ export interface Database {
   conversation_label_links: ConversationLabelLinkTable;
   quick_replies: QuickReplyTable;
   conversation_spans: ConversationSpanTable;
+  teams: TeamTable;
+  team_members: TeamMemberTable;
+  routing_agents: RoutingAgentTable;
+  routing_settings: RoutingSettingsTable;
+  routing_rules: RoutingRuleTable;
   message_rates: MessageRateTable;
   inbox_events: InboxEventTable;
   notifications: NotificationTable;
@@ -429,6 +434,8 @@ export interface ConversationTable {
   snoozed_at: Generated<string | null>;
   /** When a snooze ends by itself; null: only the customer's next message ends it. */
   snoozed_until: Generated<string | null>;
+  /** The team whose queue the conversation is in (src/routing/). */
+  team_id: Generated<string | null>;
   updated_at: string;
 }
 
@@ -449,6 +456,46 @@ export interface ConversationLabelLinkTable {
   label_id: string;
   workspace_id: string;
   created_at: string;
+}
+
+export interface TeamTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  name_key: string;
+  created_at: string;
+}
+
+export interface TeamMemberTable {
+  team_id: string;
+  user_id: string;
+  workspace_id: string;
+}
+
+export interface RoutingAgentTable {
+  user_id: string;
+  workspace_id: string;
+  available: Generated<number>;
+  /** The workspace's turn counter when the person last got a conversation (round-robin order). */
+  last_turn: Generated<string | number>;
+  updated_at: string;
+}
+
+export interface RoutingSettingsTable {
+  workspace_id: string;
+  auto_assign: Generated<number>;
+  agent_limit: number | null;
+  turn: Generated<string | number>;
+  updated_at: string;
+}
+
+export interface RoutingRuleTable {
+  id: string;
+  workspace_id: string;
+  position: number;
+  kind: 'number' | 'keyword' | 'tag';
+  value: string;
+  team_id: string;
 }
 
 export interface WebhookSubscriptionTable {

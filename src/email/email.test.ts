@@ -112,8 +112,9 @@ describe(`email over SMTP (${ENGINE})`, () => {
     const contactId = await customerWrites(owner, '+447911200002');
     await scheduler.runDue();
     smtp.refuseNext(1);
-    const assigned = await owner.send('POST', `/api/dashboard/conversations/${contactId}/assign`, {
-      user_id: mate.userId,
+    const assigned = await owner.send('PUT', `/api/v1/conversations/${contactId}/assignment`, {
+      team_id: null,
+      assignee_id: mate.userId,
     });
     assert.equal(assigned.status, 200);
     assert.equal((await mailTo(mate.email, /Assigned/)).length, 0);

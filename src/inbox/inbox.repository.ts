@@ -9,7 +9,16 @@ import type { Database } from '../db/schema.js';
  * campaign or sequence send alone does not open one); the others narrow `open`, except `done` and
  * `snoozed` (waiting for their time or the customer's next message).
  */
-export const INBOX_FILTERS = ['open', 'unread', 'needs_person', 'mine', 'unassigned', 'done', 'snoozed'] as const;
+export const INBOX_FILTERS = [
+  'open',
+  'unread',
+  'needs_person',
+  'mine',
+  'my_teams',
+  'unassigned',
+  'done',
+  'snoozed',
+] as const;
 export type InboxFilter = (typeof INBOX_FILTERS)[number];
 
 /** How urgent a conversation is; `none` until someone says. */
@@ -60,6 +69,10 @@ function listed(list: ListQuery, userId: string, dialect: Dialect): RawBuilder<S
   if (filter === 'needs_person') conditions.push(sql<SqlBool>`c.handoff_at IS NOT NULL`);
   if (filter === 'mine') conditions.push(sql<SqlBool>`cv.assignee_id = ${userId}`);
   if (filter === 'unassigned') conditions.push(sql<SqlBool>`cv.assignee_id IS NULL`);
+  // Reads routing's team_members: the teams the viewer is in.
+  if (filter === 'my_teams') {
+    conditions.push(sql<SqlBool>`cv.team_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.user_id = ${userId})`);
+  }
   conditions.push(...narrowed(list, dialect));
   return sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`;
 }
@@ -103,9 +116,11 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
         .selectFrom('contacts as c')
         .leftJoin('conversations as cv', 'cv.contact_id', 'c.id')
         .leftJoin('users as u', 'u.id', 'cv.assignee_id')
+        .leftJoin('teams as t', 't.id', 'cv.team_id')
         .select(['c.id', 'c.name', 'c.phone', 'c.last_message_at', 'c.last_inbound_at', 'c.handoff_at'])
         .select(['cv.read_at', 'cv.done_at', 'cv.assignee_id', 'u.name as assignee_name', 'u.email as assignee_email'])
         .select(['cv.priority', 'cv.snoozed_at', 'cv.snoozed_until'])
+        .select(['cv.team_id', 't.name as team_name'])
         .select((eb) => [
           eb
             .selectFrom('messages as m')
@@ -199,7 +214,15 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
           'c.window_closed_at',
           'c.handoff_at',
         ])
-        .select(['cv.read_at', 'cv.done_at', 'cv.assignee_id', 'cv.priority', 'cv.snoozed_at', 'cv.snoozed_until'])
+        .select([
+          'cv.read_at',
+          'cv.done_at',
+          'cv.assignee_id',
+          'cv.team_id',
+          'cv.priority',
+          'cv.snoozed_at',
+          'cv.snoozed_until',
+        ])
         .where('c.workspace_id', '=', workspaceId)
         .where('c.id', '=', contactId)
         .executeTakeFirst(),

@@ -114,19 +114,6 @@ export function registerInboxRoutes(
   );
 
   app.post(
-    '/api/dashboard/conversations/:contactId/assign',
-    {
-      config: { access, permission },
-      schema: {
-        hide,
-        params: ContactParams,
-        body: Type.Object({ user_id: Type.Union([Uuid(), Type.Null()]) }),
-      },
-    },
-    async (request) => inbox.assign(viewerOf(request), request.params.contactId, request.body.user_id),
-  );
-
-  app.post(
     '/api/dashboard/conversations/:contactId/done',
     {
       config: { access, permission },

@@ -57,6 +57,8 @@ export function createInboxService(
   channels: Pick<ChannelService, 'providerOf'>,
   wakeFor: (work: QueuedWork) => void,
   notifier: InboxNotifier,
+  /** A conversation marked done frees its person for the next one waiting (src/routing/). */
+  capacityFreed: (workspaceId: string) => Promise<void>,
 ) {
   const { db, dialect, clock, newId } = deps;
   const repository = () => inboxRepository(db, dialect);
@@ -68,6 +70,12 @@ export function createInboxService(
       contactIds.map((id) => ({ type: 'conversation' as const, contact_id: id })),
     );
   const status = createConversationStatus(deps, hub, wakeFor);
+  /** Closing frees the people who handled the conversations for the next ones waiting. */
+  const close = async (viewer: Viewer, contactIds: string[]) => {
+    const result = await status.close(viewer, contactIds);
+    await capacityFreed(viewer.workspaceId);
+    return result;
+  };
   const labels = createLabelService(deps);
 
   /** The workspace's conversations among these contact ids: a bulk action's targets; unknown ids are refused. */
@@ -129,6 +137,7 @@ export function createInboxService(
           assignee: row.assignee_id
             ? { id: row.assignee_id, name: row.assignee_name ?? '', email: row.assignee_email ?? '' }
             : null,
+          team: row.team_id ? { id: row.team_id, name: row.team_name ?? '' } : null,
           done: row.done_at !== null && row.handoff_at === null,
           needs_person: row.handoff_at !== null,
           handoff_at: at(row.handoff_at),
@@ -184,6 +193,7 @@ export function createInboxService(
         conversation: {
           read_at: at(contact.read_at),
           assignee_id: contact.assignee_id,
+          team_id: contact.team_id,
           done: contact.done_at !== null && contact.handoff_at === null,
           needs_person: contact.handoff_at !== null,
           handoff_at: at(contact.handoff_at),
@@ -251,13 +261,6 @@ export function createInboxService(
       return settings;
     },
 
-    /** Assigns the conversation to a member of the workspace, or to nobody. */
-    async assign(viewer: Viewer, contactId: string, userId: string | null): Promise<{ assignee_id: string | null }> {
-      await contactOf(viewer, contactId);
-      await this.assignAll(viewer, [contactId], userId);
-      return { assignee_id: userId };
-    },
-
     /** The assignment rule for one conversation or many: a member of the workspace, or nobody. */
     async assignAll(viewer: Viewer, contactIds: string[], userId: string | null) {
       if (userId !== null && !(await repository().members(viewer.workspaceId)).some((m) => m.id === userId)) {
@@ -287,13 +290,12 @@ export function createInboxService(
     /** Marks the conversation done (which also settles a flow's hand-off) or open again. */
     async setDone(viewer: Viewer, contactId: string, done: boolean): Promise<{ done: boolean }> {
       await contactOf(viewer, contactId);
-      await (done ? status.close(viewer, [contactId]) : status.reopen(viewer, [contactId]));
+      await (done ? close(viewer, [contactId]) : status.reopen(viewer, [contactId]));
       return { done };
     },
 
     /** Closes conversations (one or many): the close rule of the dashboard and the API alike. */
-    close: async (viewer: Viewer, contactIds: string[]) =>
-      status.close(viewer, await conversationsOf(viewer, contactIds)),
+    close: async (viewer: Viewer, contactIds: string[]) => close(viewer, await conversationsOf(viewer, contactIds)),
     /** Opens closed or snoozed conversations again. */
     reopen: async (viewer: Viewer, contactIds: string[]) =>
       status.reopen(viewer, await conversationsOf(viewer, contactIds)),

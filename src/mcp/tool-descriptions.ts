@@ -148,4 +148,22 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Renames or recolours a conversation label (by label_id); conversations keep it. Needs an owner or admin.',
   deleteConversationLabel:
     'Deletes a conversation label (by label_id) and removes it from every conversation. Needs an owner or admin.',
+  listTeams:
+    "Lists the workspace's teams (e.g. Sales, Support), alphabetical, each with its members and whether each member is available. Returns a page of `data` and `next_cursor`: pass next_cursor as `cursor` for the next page; null means no more. Use a team's id with assign_conversation.",
+  createTeam:
+    'Creates a team with a name no other team has (ignoring case; conflict otherwise) and optionally its members (`member_ids`: user ids). Needs the routing permission (owners and admins).',
+  updateTeam: 'Renames a team (by team_id); its conversations and routing rules follow. Needs the routing permission.',
+  setTeamMembers:
+    "Replaces a team's members (`member_ids`, by user id). Someone who leaves the team gives back the team's open conversations assigned to them: they return to the team's queue. Needs the routing permission.",
+  deleteTeam:
+    'Deletes a team (by team_id) and its routing rules; its conversations keep their person but no longer belong to a team. Needs the routing permission.',
+  getAvailability: 'Shows whether the token’s user is available for conversations or away.',
+  setAvailability:
+    "Sets the token's user available (`available` true) or away (false). Away: automatic assignment passes them over and their open conversations return to the queue for the next available person.",
+  getRoutingSettings:
+    'Shows how conversations are routed: `auto_assign` (round-robin assignment among available people), `agent_limit` (most open conversations per person, null = no limit) and the ordered `rules` (number, keyword or tag → team).',
+  updateRoutingSettings:
+    'Changes the routing settings; fields not given keep their value and `rules` replaces every rule (first match picks the team when a conversation opens). A rule of kind `number` names a channel_id from list_channels. Needs the routing permission.',
+  assignConversation:
+    "Assigns a contact's conversation (by contact_id) to a team and/or a person: `team_id` and `assignee_id`, each null to clear. The person must be a member of the team when both are given. A team without a person puts the conversation in that team's queue, where automatic assignment (when on) picks the next available member. Use it for a bot to hand a conversation to people.",
 };

@@ -105,7 +105,7 @@ export function createNotificationService(
     /** A conversation was assigned: the assignee is told, unless they took it themselves. */
     async assigned(
       trx: Kysely<Database>,
-      change: { workspaceId: string; contactId: string; actorId: string; assigneeId: string | null },
+      change: { workspaceId: string; contactId: string; actorId: string | null; assigneeId: string | null },
     ) {
       if (!change.assigneeId || change.assigneeId === change.actorId) return;
       const event = { kind: 'assignment' as const, contactId: change.contactId, actorId: change.actorId };

@@ -33,7 +33,8 @@ const note = async (session: DashboardSession, contactId: string, body: string) 
   assert.equal(response.status, 200, response.text);
 };
 const assign = async (session: DashboardSession, contactId: string, userId: string | null) => {
-  const response = await session.send('POST', `/api/dashboard/conversations/${contactId}/assign`, { user_id: userId });
+  const body = { team_id: null, assignee_id: userId };
+  const response = await session.send('PUT', `/api/v1/conversations/${contactId}/assignment`, body);
   assert.equal(response.status, 200, response.text);
 };
 const prefer = async (session: DashboardSession, preferences: object) => {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { presentMessage } from '../messages/message.presenter.js';
+import { formatTimestamp } from '../shared/time.js';
 import { triggerRepository } from '../triggers/trigger.repository.js';
 import type { CampaignRecord } from '../triggers/trigger.schema.js';
 
@@ -53,7 +54,42 @@ export const eventRecords = {
     );
     return new Map(rows.map((row) => [row.id, presentMessage(row)]));
   },
+
+  /** Who handles the conversation now (its team and person, src/routing/), by contact id. */
+  async 'conversation-assigned'(db: Db, subjects: EventSubject[]): Promise<Map<string, AssignmentRecord>> {
+    const rows = await inChunks(subjects, (ids) =>
+      db
+        .selectFrom('conversations as cv')
+        .leftJoin('teams as t', 't.id', 'cv.team_id')
+        .leftJoin('users as u', 'u.id', 'cv.assignee_id')
+        .select(['cv.contact_id', 'cv.team_id', 't.name as team_name', 'cv.assignee_id', 'u.name as assignee_name'])
+        .select(['u.email as assignee_email', 'cv.updated_at'])
+        .where('cv.contact_id', 'in', ids)
+        .execute(),
+    );
+    return new Map(
+      rows.map((row) => [
+        row.contact_id,
+        {
+          contact_id: row.contact_id,
+          team: row.team_id ? { id: row.team_id, name: row.team_name ?? '' } : null,
+          assignee: row.assignee_id
+            ? { id: row.assignee_id, name: row.assignee_name ?? '', email: row.assignee_email ?? '' }
+            : null,
+          assigned_at: formatTimestamp(row.updated_at),
+        },
+      ]),
+    );
+  },
 };
+
+/** The `data` of a `conversation-assigned` event: who handles the conversation now. */
+export interface AssignmentRecord {
+  contact_id: string;
+  team: { id: string; name: string } | null;
+  assignee: { id: string; name: string; email: string } | null;
+  assigned_at: string;
+}
 
 /** Each subject's record, read one by one; a subject without one is absent. */
 async function eachRecord<Entry extends { id: string }>(

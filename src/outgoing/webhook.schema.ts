@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 
-/** The events a subscription may ask for: the four trigger feeds, message and conversation status changes. */
+/** The events a subscription may ask for: the four trigger feeds, message and conversation status changes, conversation assignments. */
 export const WEBHOOK_EVENTS = [
   'new-message-received',
   'new-campaign-sent',
@@ -9,6 +9,7 @@ export const WEBHOOK_EVENTS = [
   'new-sequence-triggered',
   'message-status-changed',
   'conversation-status-changed',
+  'conversation-assigned',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -73,7 +73,10 @@ describe(`reports (${ENGINE})`, () => {
 
     // Assigned to the teammate, answered after 10 minutes, done after an hour: counted for the teammate.
     const first = await customerWrites(phoneNumberId, workspaceId, '4915112345001');
-    const assigned = await owner.send('POST', `/api/dashboard/conversations/${first}/assign`, { user_id: mate.userId });
+    const assigned = await owner.send('PUT', `/api/v1/conversations/${first}/assignment`, {
+      team_id: null,
+      assignee_id: mate.userId,
+    });
     assert.equal(assigned.status, 200, assigned.text);
     server.clock.advance(10 * MINUTE);
     await reply(mate, first);

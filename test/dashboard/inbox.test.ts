@@ -167,7 +167,7 @@ describe(`dashboard: inbox (${ENGINE})`, () => {
 
     await row.click();
     // The choice is saved by a request of its own: leaving the page before it is answered would cancel it.
-    const saved = page.waitForResponse((response) => response.url().endsWith('/assign') && response.ok());
+    const saved = page.waitForResponse((response) => response.url().endsWith('/assignment') && response.ok());
     await page.getByLabel('Assigned to').selectOption({ label: `Me (${await myName(page)})` });
     await saved;
     await page.goto('/inbox?filter=mine');

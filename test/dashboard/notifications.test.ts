@@ -60,7 +60,7 @@ describe(`dashboard: notifications (${ENGINE})`, () => {
     await bell(matePage).filter({ hasNotText: 'unread' }).waitFor();
 
     // Two more (an assignment and another mention), then all read at once; an item opens its conversation.
-    await owner.send('POST', `/api/dashboard/conversations/${other}/assign`, { user_id: mate.userId });
+    await owner.send('PUT', `/api/v1/conversations/${other}/assignment`, { team_id: null, assignee_id: mate.userId });
     await owner.send('POST', `/api/dashboard/conversations/${contactId}/notes`, { body: '@mate thanks' });
     await bell(matePage).filter({ hasText: '2 unread' }).waitFor();
     await panel.getByRole('button', { name: 'Mark all read' }).click();
@@ -96,7 +96,10 @@ describe(`dashboard: notifications (${ENGINE})`, () => {
     await page.getByRole('checkbox', { name: 'Notifications' }).check();
     await bell(page).waitFor();
 
-    await owner.send('POST', `/api/dashboard/conversations/${contactId}/assign`, { user_id: mate.userId });
+    await owner.send('PUT', `/api/v1/conversations/${contactId}/assignment`, {
+      team_id: null,
+      assignee_id: mate.userId,
+    });
     await bell(page).filter({ hasText: '1 unread' }).waitFor();
     const shown = await page.waitForFunction(() => (window as unknown as { shown: unknown[] }).shown[0]);
     const notice = (await shown.jsonValue()) as { title: string; body: string };

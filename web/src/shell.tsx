@@ -4,6 +4,7 @@ import { lazy, Link, match, navigate, type Route } from './router';
 import { can, useSession, type Permission } from './session';
 import { NotInYourRole } from './roles';
 import { NotificationBell } from './notifications';
+import { AvailabilityToggle } from './availability';
 import { InboxRoutes } from './pages/inbox/routes';
 import { useInboxAlerts } from './pages/inbox/alerts';
 import { useUnreadConversations } from './pages/inbox/unread';
@@ -51,6 +52,7 @@ const routes: Route[] = [
   { pattern: /^\/settings\/account$/, render: lazy(settings, (m) => <m.AccountSettings />) },
   { pattern: /^\/settings\/events$/, render: lazy(settings, (m) => <m.WorkspaceEvents />) },
   { pattern: /^\/settings\/quick-replies$/, render: lazy(settings, (m) => <m.QuickRepliesSettings />) },
+  { pattern: /^\/settings\/routing$/, render: lazy(settings, (m) => <m.RoutingSettingsPage />) },
   {
     pattern: /^\/reports$/,
     render: lazy(
@@ -130,6 +132,7 @@ export function Shell({ url }: { url: URL }) {
         <span class="workspace-name">{workspace.name}</span>
         {can(user, 'conversations') && <NotificationBell />}
         <span class="user">
+          {can(user, 'conversations') && <AvailabilityToggle />}
           <span class="user-email">{user.email}</span>
           <button type="button" onClick={() => void logout()}>
             Log out

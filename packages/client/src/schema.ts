@@ -55,6 +55,8 @@ export interface paths {
     /**
      * Create or update a contact (upsert by phone)
      * @description Creates the contact, or updates the existing contact with the same phone (name and email when given, metadata merged, tags added). 201 when created, 200 when it existed.
+     *
+     *     Needs the role permission `contacts` (owner, admin, member, agent, marketer).
      */
     post: operations['createContact'];
     delete?: never;
@@ -72,7 +74,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Update a contact found by id or phone */
+    /**
+     * Update a contact found by id or phone
+     * @description Needs the role permission `contacts` (owner, admin, member, agent, marketer).
+     */
     post: operations['updateContact'];
     delete?: never;
     options?: never;
@@ -132,6 +137,8 @@ export interface paths {
     /**
      * Add a tag to a contact
      * @description An unknown tag is created. Returns the contact.
+     *
+     *     Needs the role permission `contacts` (owner, admin, member, agent, marketer).
      */
     post: operations['addTag'];
     delete?: never;
@@ -152,6 +159,8 @@ export interface paths {
     /**
      * Remove a tag from a contact
      * @description Removing a tag the contact does not carry changes nothing. Returns the contact.
+     *
+     *     Needs the role permission `contacts` (owner, admin, member, agent, marketer).
      */
     post: operations['removeTag'];
     delete?: never;
@@ -189,6 +198,8 @@ export interface paths {
     /**
      * Change the opt-out keywords or whether contacts are told they are unsubscribed
      * @description Keyword lists are replaced whole; a keyword may not be in both lists. Keywords are matched against the whole message, ignoring case, accents and surrounding punctuation.
+     *
+     *     Needs the role permission `contacts` (owner, admin, member, agent, marketer).
      */
     post: operations['updateOptOutSettings'];
     delete?: never;
@@ -226,6 +237,8 @@ export interface paths {
     /**
      * Connect another WhatsApp Cloud number (or a simulated one) to the workspace
      * @description Meta is asked first, with the given token, whether the number is one of the WABA’s; nothing is saved otherwise. A number connected to another workspace is refused (409).
+     *
+     *     Needs the role permission `manage_channel` (owner, admin).
      */
     post: operations['addChannel'];
     delete?: never;
@@ -246,6 +259,8 @@ export interface paths {
     /**
      * Disconnect a number; its messages stay, those still queued on it fail
      * @description When the default is removed, the oldest remaining channel becomes the default; without any channel the workspace uses the built-in simulator.
+     *
+     *     Needs the role permission `manage_channel` (owner, admin).
      */
     post: operations['removeChannel'];
     delete?: never;
@@ -286,6 +301,8 @@ export interface paths {
     /**
      * Rename a tag
      * @description Contacts keep the tag under its new name. Sequences, flows and campaigns that name the old tag are not rewritten. A name another tag already has is a 409 `conflict`.
+     *
+     *     Needs the role permission `contacts` (owner, admin, member, agent, marketer).
      */
     post: operations['renameTag'];
     delete?: never;
@@ -306,8 +323,221 @@ export interface paths {
     /**
      * Delete a tag
      * @description Removes the tag from every contact and deletes it. Contacts themselves are not changed otherwise.
+     *
+     *     Needs the role permission `contacts` (owner, admin, member, agent, marketer).
      */
     post: operations['deleteTag'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/list-teams': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * List teams
+     * @description Every team with its members (and whether each is available), alphabetical. With `paginate=cursor`, page by page in creation (id) order.
+     */
+    post: operations['listTeams'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/create-team': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a team
+     * @description A name no other team has (ignoring case: 409 `conflict` otherwise) and, optionally, its members.
+     *
+     *     Needs the role permission `routing` (owner, admin).
+     */
+    post: operations['createTeam'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/update-team': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rename a team
+     * @description Its conversations and rules follow. A name another team has is a 409 `conflict`.
+     *
+     *     Needs the role permission `routing` (owner, admin).
+     */
+    post: operations['updateTeam'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/set-team-members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a team's members
+     * @description Replaces the members. Someone who leaves the team gives back its open conversations they were assigned: they return to the team’s queue.
+     *
+     *     Needs the role permission `routing` (owner, admin).
+     */
+    post: operations['setTeamMembers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/delete-team': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Delete a team
+     * @description Its rules are deleted; its conversations keep their person and no longer belong to a team.
+     *
+     *     Needs the role permission `routing` (owner, admin).
+     */
+    post: operations['deleteTeam'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-availability': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Whether you are available for conversations */
+    post: operations['getAvailability'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/set-availability': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set yourself available or away
+     * @description For the token’s user. Away: automatic assignment passes you over, and your open conversations go back to their queue (and to the next available person). Available: you take conversations again, from the queue at once.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['setAvailability'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-routing-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * How conversations are routed
+     * @description Whether conversations are assigned automatically, the per-person limit and the team rules, in order.
+     */
+    post: operations['getRoutingSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/update-routing-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change how conversations are routed
+     * @description Fields not given keep their value; `rules` replaces every rule. When a conversation opens (its first message, or a message after it was done), the first matching rule picks its team; with `auto_assign` it then goes round-robin to an available member of the team (anyone available without a team) who has fewer than `agent_limit` open conversations, or waits in the team’s queue until someone has room.
+     *
+     *     Needs the role permission `routing` (owner, admin).
+     */
+    post: operations['updateRoutingSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/conversations/{contact_id}/assignment': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Assign a conversation to a team and/or a person
+     * @description The conversation is the contact’s (by contact id). `assignee_id` must be a member of `team_id` when both are given; null clears either. A team without a person puts the conversation in that team’s queue: with automatic assignment on, the next available member gets it at once if one has room. Emits the `conversation-assigned` webhook event.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    put: operations['assignConversation'];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -366,6 +596,8 @@ export interface paths {
     /**
      * Create a template and submit it to Meta
      * @description A new name (Meta's rule: lower case, digits, _). Give `examples`: a sample for every variable, which Meta requires. Each translation is submitted to the WhatsApp Business Account for review (`POST /{waba_id}/message_templates`; the simulator approves it after a short delay); its `status` is then PENDING until Meta decides, and `rejection_reason` says why Meta rejected it. A refusal by Meta is a 422 `template_refused` naming the field it most likely concerns, with Meta's words.
+     *
+     *     Needs the role permission `templates` (owner, admin, member, marketer).
      */
     post: operations['createTemplate'];
     delete?: never;
@@ -386,6 +618,8 @@ export interface paths {
     /**
      * Edit a template and submit it to Meta again
      * @description Category and translations, matched by language: a translation Meta knows is edited (`POST /{template_id}`), a new language is created; others are left as they are. Meta never renames a template. Each translation is submitted to the WhatsApp Business Account for review (`POST /{waba_id}/message_templates`; the simulator approves it after a short delay); its `status` is then PENDING until Meta decides, and `rejection_reason` says why Meta rejected it. A refusal by Meta is a 422 `template_refused` naming the field it most likely concerns, with Meta's words.
+     *
+     *     Needs the role permission `templates` (owner, admin, member, marketer).
      */
     post: operations['updateTemplate'];
     delete?: never;
@@ -406,6 +640,8 @@ export interface paths {
     /**
      * Delete a template at Meta and in Parley
      * @description Every translation (Meta deletes the name), or only `language` (Meta deletes that translation by its id). Meta refusing is a 422 `template_refused`; then nothing is deleted in Parley.
+     *
+     *     Needs the role permission `templates` (owner, admin, member, marketer).
      */
     post: operations['deleteTemplate'];
     delete?: never;
@@ -424,6 +660,8 @@ export interface paths {
     /**
      * New inbound messages
      * @description Returns at most 100 records, newest first (created_at, then id, descending). Polling rule: remember the newest id seen; next time, process records from the top until that id, then store the first id of the new batch. Poll at most once per workspace interval (default 30 s); faster polls get 429 with Retry-After. With `paginate=cursor`, older records are reachable page by page in the same order; a request carrying a `cursor` is not a poll (it counts against the token's requests per minute instead of the interval).
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     get: operations['newMessageReceived'];
     put?: never;
@@ -445,6 +683,8 @@ export interface paths {
      * New inbound messages (legacy path)
      * @deprecated
      * @description Same as GET /v1/triggers/new-message-received; kept for older pollers.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     get: operations['newMessageReceivedLegacy'];
     put?: never;
@@ -465,6 +705,8 @@ export interface paths {
     /**
      * Campaigns that finished sending
      * @description Returns at most 100 records, newest first (created_at, then id, descending). Polling rule: remember the newest id seen; next time, process records from the top until that id, then store the first id of the new batch. Poll at most once per workspace interval (default 30 s); faster polls get 429 with Retry-After. With `paginate=cursor`, older records are reachable page by page in the same order; a request carrying a `cursor` is not a poll (it counts against the token's requests per minute instead of the interval).
+     *
+     *     Needs the role permission `campaigns` (owner, admin, member, marketer).
      */
     get: operations['newCampaignSent'];
     put?: never;
@@ -486,6 +728,8 @@ export interface paths {
      * Campaigns that finished sending (legacy path)
      * @deprecated
      * @description Same as GET /v1/triggers/new-campaign-sent; kept for older pollers.
+     *
+     *     Needs the role permission `campaigns` (owner, admin, member, marketer).
      */
     get: operations['newCampaignSentLegacy'];
     put?: never;
@@ -506,6 +750,8 @@ export interface paths {
     /**
      * Flow runs started
      * @description Returns at most 100 records, newest first (created_at, then id, descending). Polling rule: remember the newest id seen; next time, process records from the top until that id, then store the first id of the new batch. Poll at most once per workspace interval (default 30 s); faster polls get 429 with Retry-After. With `paginate=cursor`, older records are reachable page by page in the same order; a request carrying a `cursor` is not a poll (it counts against the token's requests per minute instead of the interval).
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
      */
     get: operations['newFlowTriggered'];
     put?: never;
@@ -527,6 +773,8 @@ export interface paths {
      * Flow runs started (legacy path)
      * @deprecated
      * @description Same as GET /v1/triggers/new-flow-triggered; kept for older pollers.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
      */
     get: operations['newFlowTriggeredLegacy'];
     put?: never;
@@ -547,6 +795,8 @@ export interface paths {
     /**
      * Sequence enrolments
      * @description Returns at most 100 records, newest first (created_at, then id, descending). Polling rule: remember the newest id seen; next time, process records from the top until that id, then store the first id of the new batch. Poll at most once per workspace interval (default 30 s); faster polls get 429 with Retry-After. With `paginate=cursor`, older records are reachable page by page in the same order; a request carrying a `cursor` is not a poll (it counts against the token's requests per minute instead of the interval).
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
      */
     get: operations['newSequenceTriggered'];
     put?: never;
@@ -568,6 +818,8 @@ export interface paths {
      * Sequence enrolments (legacy path)
      * @deprecated
      * @description Same as GET /v1/triggers/new-sequence-triggered; kept for older pollers.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
      */
     get: operations['newSequenceTriggeredLegacy'];
     put?: never;
@@ -658,6 +910,8 @@ export interface paths {
     /**
      * Tell the contact their message was read, optionally with a typing indicator
      * @description `message_id` names a message the contact sent (a message Parley sent is a 400; one without a WhatsApp id a 422 `message_not_on_whatsapp`). WhatsApp shows it and every earlier message read (blue ticks); with `typing_indicator` the contact also sees that a reply is being typed, until it is sent or for 25 seconds. Meta refusing is a 409. The inbox does the same when a team member opens the conversation (its typing indicator is a workspace setting).
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['markAsRead'];
     delete?: never;
@@ -678,6 +932,8 @@ export interface paths {
     /**
      * Send an image, video, audio, document or sticker
      * @description The file is one uploaded with upload-media (`media_id`) or a public https `media_url` WhatsApp fetches (a private or loopback address is refused). An uploaded file's type must be one WhatsApp takes for that kind of media (422 `media_not_accepted`). A caption is shown under images, videos and documents; a file name under documents. Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['sendMediaMessage'];
     delete?: never;
@@ -698,6 +954,8 @@ export interface paths {
     /**
      * Send reply buttons, a list or a call-to-action URL button
      * @description `button`: 1–3 `buttons` (unique ids and titles); `list`: a `button` label and `sections` with at most 10 rows in all; `cta_url`: `display_text` and an https `url`. A customer's tap arrives as an inbound interactive message with the button's or row's id. Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['sendInteractiveMessage'];
     delete?: never;
@@ -718,6 +976,8 @@ export interface paths {
     /**
      * Send a location pin
      * @description Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['sendLocation'];
     delete?: never;
@@ -738,6 +998,8 @@ export interface paths {
     /**
      * Send contact cards
      * @description `contacts` are Meta's contact objects: a `name` with `formatted_name`, then `phones`, `emails`, `urls`, `org`, `addresses`, `birthday`. A phone with a `wa_id` gets a Message button. Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['sendContacts'];
     delete?: never;
@@ -758,6 +1020,8 @@ export interface paths {
     /**
      * React with an emoji to one of the contact's messages
      * @description `message_id` names a message (sent or received) that reached WhatsApp; an empty `emoji` removes the reaction. Allowed only within the 24-hour customer service window, like any free-form message.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['sendReaction'];
     delete?: never;
@@ -778,6 +1042,8 @@ export interface paths {
     /**
      * Send free-form text (inside the 24-hour customer service window)
      * @description Allowed only within 24 hours of the contact's latest inbound message; outside it the answer is 422 `customer_service_window_closed` with `window_closed_at`. The message is stored as `queued` before anything is sent; its status then follows the delivery (sent, delivered, read, or failed with Meta's error).
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['sendTextMessage'];
     delete?: never;
@@ -798,6 +1064,8 @@ export interface paths {
     /**
      * Send an approved template message (always allowed)
      * @description Sends the translation named by `language` (default: the one get-template shows), which must be APPROVED. `variables` fill the body placeholders in order (or keyed by number); a media header needs `header_media_url`; URL buttons with a placeholder need `button_variables`. An unknown phone becomes a new contact.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['sendTemplateMessage'];
     delete?: never;
@@ -815,7 +1083,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Fetch one message: its delivery status, provider id and error */
+    /**
+     * Fetch one message: its delivery status, provider id and error
+     * @description Needs the role permission `conversations` (owner, admin, member, agent).
+     */
     post: operations['getMessage'];
     delete?: never;
     options?: never;
@@ -835,6 +1106,8 @@ export interface paths {
     /**
      * Simulator: a contact writes in
      * @description Only while the workspace uses the built-in simulator channel (409 otherwise). Stored exactly like a message from WhatsApp: it opens the 24-hour window and appears in new-message-received; an unknown phone becomes a contact. Give exactly one of `text`, `button_reply` (a tapped reply button) or `list_reply` (a chosen list row): taps are stored as Meta's `interactive` messages, so flows branch on the button id.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['simulateInboundMessage'];
     delete?: never;
@@ -855,6 +1128,8 @@ export interface paths {
     /**
      * A contact's latest messages, newest first
      * @description The contact's messages in both directions (inbound `received`, outbound with their delivery status), newest first (created_at, then id, descending): the latest `limit` (default 50, at most 100). Each outbound message names its `sender`, as the dashboard's conversation does: `{ "type": "user", "id", "name" }` for a team member, `api` for an API token, `campaign`, `sequence` or `flow` for an automation, `system` for Parley's own opt-out confirmation; inbound messages have `sender: null`. Private notes are staff-only and never listed.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['listMessages'];
     delete?: never;
@@ -875,6 +1150,8 @@ export interface paths {
     /**
      * Where the media of a received message is kept
      * @description Parley downloads every received file in the background as it arrives (the message's `media_storage` says how far it got) and keeps it in the media store: the filesystem under `DATA_DIR/media/<workspace id>/<media id>` or an S3-compatible bucket (MEDIA_STORAGE). A stored file is answered without calling Meta, also after Meta has deleted it (30 days); a file not stored yet is fetched from WhatsApp Cloud now and checked against the SHA-256 Meta reports. A file deleted after the workspace's media retention is a 409. It needs a full-access token (a read-only token is a 403 `insufficient_scope`). A message without media is a 422 `message_has_no_media`; a workspace on the simulator, a media id Meta no longer serves or a file that does not match Meta's SHA-256 is a 409 (nothing is stored).
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['downloadMedia'];
     delete?: never;
@@ -915,6 +1192,8 @@ export interface paths {
     /**
      * Enrol a contact in a sequence
      * @description Enrols the contact (by `contact_id` or `phone`; an unknown phone becomes a new contact) and schedules the first step. `context` is readable by the steps as `{{context.KEY}}`. A contact is in a sequence at most once at a time: while an enrolment is running the answer is 409 `already_enrolled` with its `enrolment_id`. Returns the enrolment as new-sequence-triggered shows it.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
      */
     post: operations['triggerSequence'];
     delete?: never;
@@ -932,7 +1211,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Fetch a sequence with its steps and enrolment counts */
+    /**
+     * Fetch a sequence with its steps and enrolment counts
+     * @description Needs the role permission `automation` (owner, admin, member, marketer).
+     */
     post: operations['getSequence'];
     delete?: never;
     options?: never;
@@ -952,6 +1234,8 @@ export interface paths {
     /**
      * Create a sequence, or replace the steps of one
      * @description Without `id` a new sequence is created (names are unique per workspace: 409 if taken); with `id` its name and definition are replaced — running enrolments continue with the new steps from their current position. Templates and flows the steps name must belong to the workspace; problems name the JSON Pointer of the bad field.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
      */
     post: operations['saveSequence'];
     delete?: never;
@@ -972,6 +1256,8 @@ export interface paths {
     /**
      * Take a contact out of a sequence
      * @description Ends an enrolment that is still running: it becomes `exited` (reason `stopped`) and no further step is sent. 409 when it has already ended. The contact can be enrolled again afterwards. Returns the enrolment as new-sequence-triggered shows it.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
      */
     post: operations['stopSequenceEnrolment'];
     delete?: never;
@@ -992,6 +1278,8 @@ export interface paths {
     /**
      * Start a flow for a contact
      * @description Starts a run at the flow’s first node for the contact (by `contact_id` or `phone`; an unknown phone becomes a new contact) and walks it until it waits for a reply or ends. `context` is readable by the nodes as `{{context.KEY}}`. A contact waits in at most one run: a run it was waiting in is cancelled. Free-form nodes (text, buttons, lists, questions) need the 24-hour window; outside it the run fails with that reason. Returns the run as new-flow-triggered shows it.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
      */
     post: operations['triggerFlow'];
     delete?: never;
@@ -1009,7 +1297,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Fetch a flow with its nodes and run counts */
+    /**
+     * Fetch a flow with its nodes and run counts
+     * @description Needs the role permission `automation` (owner, admin, member, marketer).
+     */
     post: operations['getFlow'];
     delete?: never;
     options?: never;
@@ -1029,6 +1320,8 @@ export interface paths {
     /**
      * Create a flow, or replace one
      * @description Checks the whole definition first: every problem names its JSON Pointer (`/definition/nodes/3/next`): unknown node types and missing fields, dangling edges, nodes unreachable from `start`, loops without a wait, duplicate ids, templates that are not the workspace’s. Without `id` a new flow is created (names are unique per workspace); with `id` it is replaced — waiting runs continue from their node if it still exists.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
      */
     post: operations['saveFlow'];
     delete?: never;
@@ -1049,6 +1342,8 @@ export interface paths {
     /**
      * Stop a running flow for its contact
      * @description Ends a run that is still going (waiting for the contact’s reply, or calling a webhook): it becomes `cancelled` and the contact’s next message no longer answers it. 409 when the run has already ended. Returns the run as new-flow-triggered shows it.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
      */
     post: operations['stopFlowRun'];
     delete?: never;
@@ -1069,6 +1364,8 @@ export interface paths {
     /**
      * Send an approved template to an audience, now or at a set time
      * @description The audience is exactly one of `{"tag": "vip"}`, `{"contact_ids": [...]}` (1 to 10000) or `{"search": {"query", "tag", "email"}}` (search-contacts' filters, every match, not just 50); it is resolved when the campaign is dispatched, at `scheduled_at` or at once. The template is checked now as send-template-message checks it: the translation (`language`, default the one get-template shows) must be APPROVED and `variables` must fill its body placeholders, so a campaign that could not be sent is refused with 404 or 422 here rather than failing later. Variables may use {{contact.name}}, {{contact.phone}}, {{contact.email}} and {{attributes.KEY}}, filled per recipient; recipients who opted out, or for whom a placeholder has no value, are skipped. Follow progress with get-campaign; when every message has left the outbox the campaign is `sent` and appears in new-campaign-sent.
+     *
+     *     Needs the role permission `campaigns` (owner, admin, member, marketer).
      */
     post: operations['createCampaign'];
     delete?: never;
@@ -1089,6 +1386,8 @@ export interface paths {
     /**
      * Fetch a campaign with its live delivery counts
      * @description `counts` are live: each message counts once, under its current status (queued, sent, delivered, read or failed), so a read message is in `read` only and not also in `delivered` or `sent`. `replied` counts recipients who wrote in after the campaign was dispatched. Status `failed` means that when it was due its template had been deleted or its translation was no longer APPROVED: nothing was sent.
+     *
+     *     Needs the role permission `campaigns` (owner, admin, member, marketer).
      */
     post: operations['getCampaign'];
     delete?: never;
@@ -1109,6 +1408,8 @@ export interface paths {
     /**
      * List campaigns, newest first
      * @description Campaigns in `status` (scheduled, sending, sent, cancelled or failed; "" = all), newest first, at most 100, each with its live counts.
+     *
+     *     Needs the role permission `campaigns` (owner, admin, member, marketer).
      */
     post: operations['listCampaigns'];
     delete?: never;
@@ -1129,6 +1430,8 @@ export interface paths {
     /**
      * Cancel a scheduled or sending campaign
      * @description A scheduled campaign will not be sent; a sending one stops: messages still waiting in the outbox fail with the error title "campaign cancelled" (those already handed to WhatsApp cannot be recalled). 409 when the campaign is already sent, cancelled or failed.
+     *
+     *     Needs the role permission `campaigns` (owner, admin, member, marketer).
      */
     post: operations['cancelCampaign'];
     delete?: never;
@@ -1148,7 +1451,9 @@ export interface paths {
     put?: never;
     /**
      * Subscribe a URL to events
-     * @description Events: new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed. The URL must be https on a public address; loopback and private-network addresses are refused here and again, after DNS resolution, on every attempt. At most 20 webhooks per workspace. The answer carries the signing `secret`, shown only this once: a retry with the same `Idempotency-Key` answers 409 `idempotency_secret_withheld`. Push delivery in addition to polling (the trigger feeds stay the source of truth). Each event is POSTed as `{"id", "type", "created_at", "workspace_id", "data"}`, where `data` is the record the matching trigger feed returns (for message-status-changed: the message as get-message returns it, at its new status). Every attempt is signed per Standard Webhooks: `webhook-id` (the delivery id, the same on every retry and replay: dedupe by it), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 10 s delivers; anything else is retried after 10 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, then every 8 h until 24 h have passed since the first attempt, when the delivery fails. A subscription whose every attempt failed for 24 h is disabled (`disabled_reason`); its pending deliveries wait until it is enabled again.
+     * @description Events: new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned. The URL must be https on a public address; loopback and private-network addresses are refused here and again, after DNS resolution, on every attempt. At most 20 webhooks per workspace. The answer carries the signing `secret`, shown only this once: a retry with the same `Idempotency-Key` answers 409 `idempotency_secret_withheld`. Push delivery in addition to polling (the trigger feeds stay the source of truth). Each event is POSTed as `{"id", "type", "created_at", "workspace_id", "data"}`, where `data` is the record the matching trigger feed returns (for message-status-changed: the message as get-message returns it, at its new status). Every attempt is signed per Standard Webhooks: `webhook-id` (the delivery id, the same on every retry and replay: dedupe by it), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 10 s delivers; anything else is retried after 10 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, then every 8 h until 24 h have passed since the first attempt, when the delivery fails. A subscription whose every attempt failed for 24 h is disabled (`disabled_reason`); its pending deliveries wait until it is enabled again.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
      */
     post: operations['createWebhook'];
     delete?: never;
@@ -1169,6 +1474,8 @@ export interface paths {
     /**
      * List the workspace's webhooks
      * @description Newest first, without their secrets.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
      */
     post: operations['listWebhooks'];
     delete?: never;
@@ -1189,6 +1496,8 @@ export interface paths {
     /**
      * Change a webhook, or enable or disable it
      * @description Fields not given keep their value. `enabled: false` stops deliveries; pending ones wait, and events that happen meanwhile are not queued for it (poll the trigger feeds to catch up). `enabled: true` resumes the waiting deliveries at once and clears the failure record, also after an automatic disable.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
      */
     post: operations['updateWebhook'];
     delete?: never;
@@ -1209,6 +1518,8 @@ export interface paths {
     /**
      * Delete a webhook and its delivery log
      * @description Returns the webhook as it was. Its pending deliveries are dropped.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
      */
     post: operations['deleteWebhook'];
     delete?: never;
@@ -1229,6 +1540,8 @@ export interface paths {
     /**
      * A webhook's delivery log
      * @description Newest first, at most 100, optionally only `pending`, `delivered` or `failed` ones; each with its body and latest attempts (time, status code, error, duration).
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
      */
     post: operations['listWebhookDeliveries'];
     delete?: never;
@@ -1249,6 +1562,8 @@ export interface paths {
     /**
      * Send a delivery again
      * @description Queues the delivery again, whatever its status, with the same id and body and a fresh 24-hour retry window; it is sent at once (or, while its webhook is disabled, once it is enabled).
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
      */
     post: operations['replayWebhookDelivery'];
     delete?: never;
@@ -1269,6 +1584,8 @@ export interface paths {
     /**
      * List the workspace's quick replies
      * @description By shortcut, at most 500; `query` matches the shortcut or the answer (case-insensitive). Quick replies are a workspace's saved answers: typing `/` and the shortcut in the inbox's reply box offers them. A shortcut is unique in the workspace (409 `conflict` otherwise).
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['listQuickReplies'];
     delete?: never;
@@ -1289,6 +1606,8 @@ export interface paths {
     /**
      * Save an answer under a shortcut
      * @description The shortcut is stored in lower case, without a leading `/`. At most 500 per workspace. Quick replies are a workspace's saved answers: typing `/` and the shortcut in the inbox's reply box offers them. A shortcut is unique in the workspace (409 `conflict` otherwise).
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['createQuickReply'];
     delete?: never;
@@ -1309,6 +1628,8 @@ export interface paths {
     /**
      * Change a quick reply
      * @description Fields not given keep their value. Quick replies are a workspace's saved answers: typing `/` and the shortcut in the inbox's reply box offers them. A shortcut is unique in the workspace (409 `conflict` otherwise).
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['updateQuickReply'];
     delete?: never;
@@ -1329,6 +1650,8 @@ export interface paths {
     /**
      * Delete a quick reply
      * @description Returns the quick reply as it was. Quick replies are a workspace's saved answers: typing `/` and the shortcut in the inbox's reply box offers them. A shortcut is unique in the workspace (409 `conflict` otherwise).
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['deleteQuickReply'];
     delete?: never;
@@ -1357,6 +1680,280 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/conversations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List conversations
+     * @description Conversations newest first (by latest message). `status` open (the default: the customer wrote and no one closed or snoozed it), closed or snoozed; `assignee_id`, `label` and `priority` narrow it. Without `paginate=cursor`, the first page.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    get: operations['listConversations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/conversations/{contact_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a conversation
+     * @description One conversation, addressed by its contact’s id: status, priority, labels, assignee, snooze.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    get: operations['getConversation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/conversations/{contact_id}/notes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a private note
+     * @description A note staff see in the thread; it is never sent to the customer.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['addConversationNote'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/conversations/{contact_id}/labels': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set a conversation’s labels
+     * @description Replaces the conversation’s labels with those named (labels of the workspace; an unknown name is a 400). `[]` takes them all off.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    put: operations['setConversationLabels'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/conversations/{contact_id}/priority': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set a conversation’s priority
+     * @description Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    put: operations['setConversationPriority'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/conversations/{contact_id}/close': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Close a conversation
+     * @description Closes it (settling a flow’s hand-off); the customer’s next message reopens it. Closing a closed conversation changes nothing.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['closeConversation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/conversations/{contact_id}/reopen': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reopen a conversation
+     * @description Opens a closed or snoozed conversation again; an open one is left as it is.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['reopenConversation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/conversations/{contact_id}/unsnooze': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End a snooze
+     * @description A snoozed conversation is open again at once; one that is not snoozed is left as it is.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['unsnoozeConversation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/conversations/{contact_id}/snooze': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Snooze a conversation
+     * @description Takes the conversation out of the open list until `until` (at most a year ahead) or, with `until` null, until the customer next writes; the customer’s message always ends a snooze. Snoozing again moves the time.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['snoozeConversation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/conversations/bulk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Act on many conversations
+     * @description One action (close, reopen, assign with `user_id`, label with `labels` to add, priority with `priority`, snooze with `until`, unsnooze) on the conversations in `contact_ids`, or on every conversation `filter` matches (all pages, at most 10,000), or on the ids among those the filter matches. The same rules as the single actions; send an Idempotency-Key to retry safely.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['bulkConversations'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/conversation-labels': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List conversation labels
+     * @description The workspace’s conversation labels (not contacts’ tags), alphabetical.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    get: operations['listConversationLabels'];
+    put?: never;
+    /**
+     * Create a conversation label
+     * @description A name (unique in the workspace, case-insensitive) and a colour (`#rrggbb`, grey by default).
+     *
+     *     Needs the role permission `routing` (owner, admin).
+     */
+    post: operations['createConversationLabel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/conversation-labels/{label_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a conversation label
+     * @description Removes the label from every conversation and deletes it.
+     *
+     *     Needs the role permission `routing` (owner, admin).
+     */
+    delete: operations['deleteConversationLabel'];
+    options?: never;
+    head?: never;
+    /**
+     * Rename or recolour a conversation label
+     * @description Conversations keep the label under its new name.
+     *
+     *     Needs the role permission `routing` (owner, admin).
+     */
+    patch: operations['updateConversationLabel'];
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1383,7 +1980,7 @@ export interface components {
         | 'insufficient_scope'
         | 'invalid_credentials'
         | 'csrf_token_invalid'
-        | 'owner_only'
+        | 'permission_denied'
         | 'https_required'
         | 'not_found'
         | 'route_not_found'
@@ -1557,6 +2154,30 @@ export interface components {
     /** @description A page of the listing (with `paginate=cursor`) */
     TagPage: {
       data: components['schemas']['Tag'][];
+      /** @description Pass as `cursor` for the next page; null on the last page */
+      next_cursor: string | null;
+    };
+    Team: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      members: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        email: string;
+        /** @description Whether the person takes conversations now (available or away) */
+        available: boolean;
+      }[];
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
+    };
+    /** @description A page of the listing (with `paginate=cursor`) */
+    TeamPage: {
+      data: components['schemas']['Team'][];
       /** @description Pass as `cursor` for the next page; null on the last page */
       next_cursor: string | null;
     };
@@ -2363,6 +2984,8 @@ export interface components {
         | 'new-flow-triggered'
         | 'new-sequence-triggered'
         | 'message-status-changed'
+        | 'conversation-status-changed'
+        | 'conversation-assigned'
       )[];
       /** @enum {string} */
       status: 'enabled' | 'disabled';
@@ -2399,7 +3022,9 @@ export interface components {
         | 'new-campaign-sent'
         | 'new-flow-triggered'
         | 'new-sequence-triggered'
-        | 'message-status-changed';
+        | 'message-status-changed'
+        | 'conversation-status-changed'
+        | 'conversation-assigned';
       /** @enum {string} */
       status: 'pending' | 'delivered' | 'failed';
       /** @description Attempts since it was queued (or last replayed) */
@@ -2479,6 +3104,70 @@ export interface components {
       /**
        * Format: date-time
        * @description When Parley recorded it
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
+    };
+    Conversation: {
+      /**
+       * Format: uuid
+       * @description The contact’s id: a conversation is addressed by it
+       */
+      contact_id: string;
+      contact: {
+        /** Format: uuid */
+        id: string;
+        name: string | null;
+        phone: string;
+      };
+      /**
+       * @description open, closed or snoozed
+       * @enum {string}
+       */
+      status: 'open' | 'closed' | 'snoozed';
+      /** @enum {string} */
+      priority: 'none' | 'low' | 'medium' | 'high' | 'urgent';
+      labels: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        colour: string;
+      }[];
+      /**
+       * Format: uuid
+       * @description The member handling it; null: nobody
+       */
+      assignee_id: string | null;
+      /**
+       * Format: date-time
+       * @description When a snooze ends by itself; null when not snoozed or snoozed until the customer writes
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      snoozed_until: string | null;
+      /** @description A flow handed the conversation over to a person */
+      needs_person: boolean;
+      /** @description Customer messages since the team last read the conversation */
+      unread: number;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      last_message_at: string | null;
+    };
+    /** @description A page of the listing (with `paginate=cursor`) */
+    ConversationPage: {
+      data: components['schemas']['Conversation'][];
+      /** @description Pass as `cursor` for the next page; null on the last page */
+      next_cursor: string | null;
+    };
+    /** @description A label of the workspace’s conversations (not a contact’s tag) */
+    ConversationLabel: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      colour: string;
+      /**
+       * Format: date-time
        * @example 2026-11-22T09:30:00.000+00:00
        */
       created_at: string;
@@ -4267,6 +4956,1261 @@ export interface operations {
             name: string;
             /** @enum {boolean} */
             deleted: true;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listTeams: {
+    parameters: {
+      query?: {
+        /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
+        paginate?: 'cursor';
+        /** @description The `next_cursor` of the previous page (only with `paginate=cursor`). Opaque and tamper-checked; valid only for the same workspace, endpoint and filters. */
+        cursor?: string;
+        /**
+         * @description Records per page, an integer from 1 to 500; 100 by default (only with `paginate=cursor`).
+         * @example 100
+         */
+        limit?: string;
+      };
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The plain list; with `paginate=cursor`, a page: `{ data, next_cursor }` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Team'][] | components['schemas']['TeamPage'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createTeam: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Unique in the workspace, ignoring case */
+          name: string;
+          /** @description The ids of people of the workspace (user ids, as get-me shows yours) */
+          member_ids?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Team'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateTeam: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          team_id: string;
+          /** @description Unique in the workspace, ignoring case */
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Team'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  setTeamMembers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          team_id: string;
+          /** @description The ids of people of the workspace (user ids, as get-me shows yours) */
+          member_ids: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Team'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteTeam: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          team_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {boolean} */
+            deleted: true;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAvailability: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            user_id: string;
+            available: boolean;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  setAvailability: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description true: available for conversations; false: away */
+          available: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            user_id: string;
+            available: boolean;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getRoutingSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Whether conversations that open are assigned automatically, round-robin among available people */
+            auto_assign: boolean;
+            /** @description The most open conversations automatic assignment gives one person; null: no limit */
+            agent_limit: number | null;
+            /** @description In order: the first that matches picks the team */
+            rules: {
+              /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
+              kind: 'number' | 'keyword' | 'tag';
+              value: string;
+              /**
+               * Format: uuid
+               * @description The team the conversation goes to
+               */
+              team_id: string;
+            }[];
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateRoutingSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          auto_assign?: boolean;
+          agent_limit?: number | null;
+          /** @description Replaces every rule, in order */
+          rules?: {
+            /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
+            kind: 'number' | 'keyword' | 'tag';
+            value: string;
+            /**
+             * Format: uuid
+             * @description The team the conversation goes to
+             */
+            team_id: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Whether conversations that open are assigned automatically, round-robin among available people */
+            auto_assign: boolean;
+            /** @description The most open conversations automatic assignment gives one person; null: no limit */
+            agent_limit: number | null;
+            /** @description In order: the first that matches picks the team */
+            rules: {
+              /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
+              kind: 'number' | 'keyword' | 'tag';
+              value: string;
+              /**
+               * Format: uuid
+               * @description The team the conversation goes to
+               */
+              team_id: string;
+            }[];
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  assignConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The contact whose conversation it is */
+        contact_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          team_id: string | null;
+          assignee_id: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            contact_id: string;
+            /** Format: uuid */
+            team_id: string | null;
+            /** Format: uuid */
+            assignee_id: string | null;
           };
         };
       };
@@ -9369,13 +11313,15 @@ export interface operations {
         'application/json': {
           /** @description An https URL on a public address (loopback and private networks are refused) */
           url: string;
-          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed */
+          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned */
           events: (
             | 'new-message-received'
             | 'new-campaign-sent'
             | 'new-flow-triggered'
             | 'new-sequence-triggered'
             | 'message-status-changed'
+            | 'conversation-status-changed'
+            | 'conversation-assigned'
           )[];
         };
       };
@@ -9397,6 +11343,8 @@ export interface operations {
               | 'new-flow-triggered'
               | 'new-sequence-triggered'
               | 'message-status-changed'
+              | 'conversation-status-changed'
+              | 'conversation-assigned'
             )[];
             /** @enum {string} */
             status: 'enabled' | 'disabled';
@@ -9638,13 +11586,15 @@ export interface operations {
           webhook_id: string;
           /** @description An https URL on a public address (loopback and private networks are refused) */
           url?: string;
-          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed */
+          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned */
           events?: (
             | 'new-message-received'
             | 'new-campaign-sent'
             | 'new-flow-triggered'
             | 'new-sequence-triggered'
             | 'message-status-changed'
+            | 'conversation-status-changed'
+            | 'conversation-assigned'
           )[];
           /** @description false stops deliveries (pending ones wait); true resumes them and clears the failure record of an automatic disable */
           enabled?: boolean;
@@ -10662,6 +12612,1599 @@ export interface operations {
       };
       /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listConversations: {
+    parameters: {
+      query?: {
+        /** @description open (the default), closed or snoozed */
+        status?: 'open' | 'closed' | 'snoozed';
+        /** @description A member’s id, or `none` for unassigned */
+        assignee_id?: string | 'none';
+        /** @description A label’s name (case-insensitive) */
+        label?: string;
+        /** @description One of none, low, medium, high, urgent */
+        priority?: 'none' | 'low' | 'medium' | 'high' | 'urgent';
+        /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
+        paginate?: 'cursor';
+        /** @description The `next_cursor` of the previous page (only with `paginate=cursor`). Opaque and tamper-checked; valid only for the same workspace, endpoint and filters. */
+        cursor?: string;
+        /**
+         * @description Records per page, an integer from 1 to 500; 50 by default (only with `paginate=cursor`).
+         * @example 100
+         */
+        limit?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The plain list; with `paginate=cursor`, a page: `{ data, next_cursor }` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Conversation'][] | components['schemas']['ConversationPage'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The contact whose conversation it is */
+        contact_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Conversation'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  addConversationNote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The contact whose conversation it is */
+        contact_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The note; staff see it, it is never sent */
+          body: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  setConversationLabels: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The contact whose conversation it is */
+        contact_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The conversation’s whole label set; [] takes all off */
+          labels: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Conversation'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  setConversationPriority: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The contact whose conversation it is */
+        contact_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One of none, low, medium, high, urgent */
+          priority: 'none' | 'low' | 'medium' | 'high' | 'urgent';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Conversation'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  closeConversation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The contact whose conversation it is */
+        contact_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Conversation'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  reopenConversation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The contact whose conversation it is */
+        contact_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Conversation'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  unsnoozeConversation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The contact whose conversation it is */
+        contact_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Conversation'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  snoozeConversation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The contact whose conversation it is */
+        contact_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          until: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Conversation'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  bulkConversations: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description What to do to each conversation */
+          action: 'close' | 'reopen' | 'assign' | 'label' | 'priority' | 'snooze' | 'unsnooze';
+          /** @description These conversations */
+          contact_ids?: string[];
+          /** @description Every conversation list-conversations shows with these filters (all pages); with contact_ids, those among them */
+          filter?: {
+            /** @description open (the default), closed or snoozed */
+            status?: 'open' | 'closed' | 'snoozed';
+            assignee_id?: string | 'none';
+            /** @description A label’s name (case-insensitive) */
+            label?: string;
+            /** @description One of none, low, medium, high, urgent */
+            priority?: 'none' | 'low' | 'medium' | 'high' | 'urgent';
+          };
+          user_id?: string | null;
+          /** @description label: labels to add */
+          labels?: string[];
+          /** @description One of none, low, medium, high, urgent */
+          priority?: 'none' | 'low' | 'medium' | 'high' | 'urgent';
+          until?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            action: string;
+            /** @description Conversations the ids and filter named */
+            matched: number;
+            /** @description Those the action changed (closing a closed one changes nothing) */
+            changed: number;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listConversationLabels: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConversationLabel'][];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createConversationLabel: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A label’s name (case-insensitive) */
+          name: string;
+          /** @description A colour as `#rrggbb` */
+          colour?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A label of the workspace’s conversations (not a contact’s tag) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConversationLabel'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteConversationLabel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        label_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateConversationLabel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        label_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A label’s name (case-insensitive) */
+          name?: string;
+          /** @description A colour as `#rrggbb` */
+          colour?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A label of the workspace’s conversations (not a contact’s tag) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConversationLabel'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -8,3 +8,4 @@ export { Simulator } from './simulator';
 export { ApiTokens } from './settings-tokens';
 export { WorkspaceEvents } from './settings-events';
 export { QuickRepliesSettings } from './settings-quick-replies';
+export { RoutingSettingsPage } from './settings-routing';

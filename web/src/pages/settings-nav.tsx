@@ -8,6 +8,7 @@ const tabs: { href: string; label: string; permission?: Permission }[] = [
   { href: '/settings/opt-out', label: 'Opt-out' },
   { href: '/settings/quick-replies', label: 'Quick replies', permission: 'conversations' },
   { href: '/settings/team', label: 'Team' },
+  { href: '/settings/routing', label: 'Routing' },
   { href: '/settings/events', label: 'WhatsApp events' },
   { href: '/settings/account', label: 'Your account' },
 ];

@@ -17,6 +17,7 @@ const FILTERS = [
   { value: 'unread', label: 'Unread', empty: 'Nothing unread.' },
   { value: 'needs_person', label: 'Needs a person', empty: 'No conversation waits for a person.' },
   { value: 'mine', label: 'Assigned to me', empty: 'No open conversations are assigned to you.' },
+  { value: 'my_teams', label: 'My teams', empty: 'No open conversations in your teams.' },
   { value: 'unassigned', label: 'Unassigned', empty: 'Every open conversation is assigned.' },
   { value: 'done', label: 'Done', empty: 'No conversations are done yet.' },
   { value: 'snoozed', label: 'Snoozed', empty: 'No conversation is snoozed.' },
@@ -300,6 +301,7 @@ function ConversationItem({
         <span class="conversation-tags">
           {c.needs_person && <span class="badge handoff">Needs a person</span>}
           {c.done && <span class="badge done">Done</span>}
+          {c.team && <span class="badge">{c.team.name}</span>}
           {c.assignee && <span class="badge">Assigned to {c.assignee.name || c.assignee.email}</span>}
           <ToolBadges state={c} />
         </span>

@@ -1,6 +1,7 @@
 import { ThreadTools, ToolBadges } from './tools';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { dashboard } from '../../api';
+import type { components } from '../../../../packages/client/src/schema';
+import { action, api, dashboard } from '../../api';
 import { Link } from '../../router';
 import { useSession } from '../../session';
 import { ErrorNote, Page, useAsync } from '../../ui';
@@ -121,25 +122,60 @@ export function ThreadPage({ contactId }: { contactId: string }) {
   );
 }
 
+type Team = components['schemas']['Team'];
+
+/** Who handles the conversation (a team, a person of it) and whether it is done. */
 function ConversationActions(props: { contactId: string; thread: Thread; onChange: () => void }) {
   const { user } = useSession();
   const [error, setError] = useState<unknown>(null);
+  const teams = useAsync(() => action<Team[]>('list-teams'), []);
   const { conversation, members } = props.thread;
   const run = (path: string, body: object, then: () => unknown = props.onChange) => {
     setError(null);
     dashboard.post(`conversations/${props.contactId}/${path}`, body).then(then, setError);
   };
+  const assign = (teamId: string | null, assigneeId: string | null) => {
+    setError(null);
+    const body = { team_id: teamId, assignee_id: assigneeId };
+    api('PUT', `/api/v1/conversations/${props.contactId}/assignment`, body).then(props.onChange, setError);
+  };
+  const teamOf = (id: string | null) => teams.data?.find((team) => team.id === id);
+  const team = teamOf(conversation.team_id);
+  // With a team, a person of that team: the server refuses anyone else.
+  const people = team ? members.filter((m) => team.members.some((member) => member.id === m.id)) : members;
+  const keeps = (next: Team | undefined) =>
+    !next || next.members.some((member) => member.id === conversation.assignee_id) ? conversation.assignee_id : null;
   return (
     <div class="conversation-actions">
+      {(teams.data?.length ?? 0) > 0 && (
+        <div class="field">
+          <label for="team">Team</label>
+          <select
+            id="team"
+            value={conversation.team_id ?? ''}
+            onChange={(e) => {
+              const next = teamOf(e.currentTarget.value || null);
+              assign(next?.id ?? null, keeps(next));
+            }}
+          >
+            <option value="">No team</option>
+            {teams.data?.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <div class="field">
         <label for="assignee">Assigned to</label>
         <select
           id="assignee"
           value={conversation.assignee_id ?? ''}
-          onChange={(e) => run('assign', { user_id: e.currentTarget.value || null })}
+          onChange={(e) => assign(conversation.team_id, e.currentTarget.value || null)}
         >
           <option value="">Nobody</option>
-          {members.map((m) => (
+          {people.map((m) => (
             <option key={m.id} value={m.id}>
               {m.id === user.id ? `Me (${m.name || m.email})` : m.name || m.email}
             </option>
@@ -157,7 +193,7 @@ function ConversationActions(props: { contactId: string; thread: Thread; onChang
       >
         {conversation.done ? 'Reopen' : 'Mark done'}
       </button>
-      <ErrorNote error={error} />
+      <ErrorNote error={error} labels={{ team_id: 'Team', assignee_id: 'Assigned to' }} />
     </div>
   );
 }

@@ -69,6 +69,8 @@ export interface ConversationSummary extends ToolsState {
   last_message_at: string | null;
   unread: number;
   assignee: Member | null;
+  /** The team whose queue the conversation is in. */
+  team: { id: string; name: string } | null;
   done: boolean;
   needs_person: boolean;
 }
@@ -90,6 +92,7 @@ export interface Thread {
   conversation: ToolsState & {
     read_at: string | null;
     assignee_id: string | null;
+    team_id: string | null;
     done: boolean;
     needs_person: boolean;
   };

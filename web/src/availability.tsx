@@ -1,0 +1,44 @@
+import { useState } from 'preact/hooks';
+import { action } from './api';
+import { ErrorNote, useAsync } from './ui';
+
+interface Availability {
+  user_id: string;
+  available: boolean;
+}
+
+/**
+ * The header's switch: available for conversations, or away. Away, automatic assignment passes the
+ * person over and their open conversations go back to the queue (the server says so; this only asks).
+ */
+export function AvailabilityToggle() {
+  const current = useAsync(() => action<Availability>('get-availability'), []);
+  const [shown, setShown] = useState<boolean | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const available = shown ?? current.data?.available;
+  if (available === undefined) return null;
+  const change = async (next: boolean) => {
+    setError(null);
+    setShown(next);
+    try {
+      setShown((await action<Availability>('set-availability', { available: next })).available);
+    } catch (e) {
+      setShown(!next);
+      setError(e);
+    }
+  };
+  return (
+    <span class="availability">
+      <label>
+        <input
+          type="checkbox"
+          role="switch"
+          checked={available}
+          onChange={(e) => void change(e.currentTarget.checked)}
+        />{' '}
+        Available
+      </label>
+      <ErrorNote error={error} />
+    </span>
+  );
+}

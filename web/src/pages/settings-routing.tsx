@@ -1,0 +1,346 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { components, operations } from '../../../packages/client/src/schema';
+import { action, dashboard } from '../api';
+import { can, useSession } from '../session';
+import { ConfirmButton, ErrorNote, Page, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
+import { SettingsNav } from './settings-nav';
+
+type Team = components['schemas']['Team'];
+type RoutingSettings = operations['getRoutingSettings']['responses']['200']['content']['application/json'];
+type Rule = RoutingSettings['rules'][number];
+interface Person {
+  id: string;
+  name: string;
+  email: string;
+}
+interface Channel {
+  id: string;
+  display_phone_number: string | null;
+  verified_name: string | null;
+}
+
+const KIND_LABELS: Record<Rule['kind'], string> = {
+  keyword: 'The message contains',
+  tag: 'The contact has the tag',
+  number: 'The customer writes to',
+};
+
+/** Settings → Routing: teams and their members, automatic assignment and the rules that pick a team. */
+export function RoutingSettingsPage() {
+  const { user } = useSession();
+  const manages = can(user, 'routing');
+  const teams = useAsync(() => action<Team[]>('list-teams'), []);
+  const people = useAsync(() => dashboard.get<Person[]>('team'), []);
+  const settings = useAsync(() => action<RoutingSettings>('get-routing-settings'), []);
+  return (
+    <Page title="Routing">
+      <SettingsNav />
+      <p class="muted">
+        Teams share the conversations routed to them. With automatic assignment, each conversation that opens goes to
+        the next available member of its team, in turn.
+      </p>
+      {!manages && <p class="muted">Only owners and admins change routing.</p>}
+      <ErrorNote error={teams.error ?? people.error ?? settings.error} />
+      {settings.data && (
+        <AssignmentForm
+          key={JSON.stringify(settings.data)}
+          settings={settings.data}
+          manages={manages}
+          onSaved={settings.reload}
+        />
+      )}
+      <h2>Teams</h2>
+      {manages && <TeamForm onSaved={teams.reload} />}
+      {teams.data?.length === 0 && <p class="muted">No teams yet.</p>}
+      {teams.data?.map((team) => (
+        <TeamCard key={team.id} team={team} people={people.data ?? []} manages={manages} onChange={teams.reload} />
+      ))}
+      {settings.data && teams.data && (
+        <RulesForm
+          key={JSON.stringify(settings.data.rules)}
+          rules={settings.data.rules}
+          teams={teams.data}
+          manages={manages}
+          onSaved={settings.reload}
+        />
+      )}
+    </Page>
+  );
+}
+
+function AssignmentForm(props: { settings: RoutingSettings; manages: boolean; onSaved: () => void }) {
+  const [auto, setAuto] = useState(props.settings.auto_assign);
+  const [limit, setLimit] = useState(props.settings.agent_limit === null ? '' : String(props.settings.agent_limit));
+  const save = useSubmit(async () => {
+    await action('update-routing-settings', { auto_assign: auto, agent_limit: limit.trim() ? Number(limit) : null });
+    props.onSaved();
+  });
+  const errors = fieldErrors(save.error, { agent_limit: 'Open conversations per person' });
+  return (
+    <form onSubmit={save.onSubmit} aria-labelledby="assignment-heading">
+      <h2 id="assignment-heading">Automatic assignment</h2>
+      <div class="field checkbox">
+        <label>
+          <input
+            type="checkbox"
+            checked={auto}
+            disabled={!props.manages}
+            onChange={(e) => setAuto(e.currentTarget.checked)}
+          />{' '}
+          Assign conversations automatically
+        </label>
+      </div>
+      <TextField
+        label="Open conversations per person"
+        type="number"
+        min={1}
+        value={limit}
+        onValue={setLimit}
+        disabled={!props.manages}
+        hint="Leave empty for no limit. Conversations beyond it wait in their team’s queue."
+        error={errors.field('agent_limit')}
+      />
+      <ErrorNote error={errors.note} />
+      {props.manages && (
+        <button type="submit" class="primary" disabled={save.busy}>
+          Save assignment
+        </button>
+      )}
+    </form>
+  );
+}
+
+/** Adds a team, or renames `team` when given. */
+function TeamForm(props: { team?: Team; onSaved: () => void; onCancel?: () => void }) {
+  const [name, setName] = useState(props.team?.name ?? '');
+  const save = useSubmit(async () => {
+    if (props.team) await action('update-team', { team_id: props.team.id, name });
+    else await action('create-team', { name });
+    if (!props.team) setName('');
+    props.onSaved();
+  });
+  const errors = fieldErrors(save.error, { name: 'Team name' });
+  return (
+    <form
+      class="inline-form"
+      onSubmit={save.onSubmit}
+      aria-label={props.team ? `Rename ${props.team.name}` : 'Add a team'}
+    >
+      <TextField
+        label="Team name"
+        value={name}
+        onValue={setName}
+        required
+        maxLength={64}
+        error={errors.field('name')}
+      />
+      <ErrorNote error={errors.note} />
+      <div class="reply-actions">
+        <button type="submit" class="primary" disabled={save.busy}>
+          {props.team ? 'Save name' : 'Add team'}
+        </button>
+        {props.onCancel && (
+          <button type="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function TeamCard(props: { team: Team; people: Person[]; manages: boolean; onChange: () => void }) {
+  const { team } = props;
+  const [renaming, setRenaming] = useState(false);
+  const [chosen, setChosen] = useState(new Set(team.members.map((m) => m.id)));
+  useEffect(() => setChosen(new Set(team.members.map((m) => m.id))), [team]);
+  const save = useSubmit(async () => {
+    await action('set-team-members', { team_id: team.id, member_ids: [...chosen] });
+    props.onChange();
+  });
+  const toggle = (id: string, on: boolean) => {
+    const next = new Set(chosen);
+    if (on) next.add(id);
+    else next.delete(id);
+    setChosen(next);
+  };
+  const availability = new Map(team.members.map((m) => [m.id, m.available]));
+  return (
+    <section class="team-card" aria-labelledby={`team-${team.id}`}>
+      <h3 id={`team-${team.id}`}>{team.name}</h3>
+      {renaming ? (
+        <TeamForm
+          team={team}
+          onSaved={() => {
+            setRenaming(false);
+            props.onChange();
+          }}
+          onCancel={() => setRenaming(false)}
+        />
+      ) : (
+        <form onSubmit={save.onSubmit}>
+          <fieldset disabled={!props.manages}>
+            <legend>Members of {team.name}</legend>
+            {props.people.map((person) => (
+              <div class="field checkbox" key={person.id}>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={chosen.has(person.id)}
+                    onChange={(e) => toggle(person.id, e.currentTarget.checked)}
+                  />{' '}
+                  {person.name || person.email}
+                  {availability.get(person.id) === false && <span class="muted"> (away)</span>}
+                </label>
+              </div>
+            ))}
+          </fieldset>
+          <ErrorNote error={save.error} />
+          {props.manages && (
+            <div class="reply-actions">
+              <button type="submit" class="primary" disabled={save.busy}>
+                Save members<span class="visually-hidden"> of {team.name}</span>
+              </button>
+              <button type="button" onClick={() => setRenaming(true)}>
+                Rename<span class="visually-hidden"> {team.name}</span>
+              </button>
+              <ConfirmButton
+                label={`Delete ${team.name}`}
+                question={`Delete the team ${team.name}? Its rules go too; its conversations keep their person.`}
+                confirmLabel="Delete team"
+                danger
+                onConfirm={async () => {
+                  await action('delete-team', { team_id: team.id });
+                  props.onChange();
+                }}
+              />
+            </div>
+          )}
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** The ordered rules: the first that matches a conversation as it opens picks its team. */
+function RulesForm(props: { rules: Rule[]; teams: Team[]; manages: boolean; onSaved: () => void }) {
+  const [rules, setRules] = useState<Rule[]>(props.rules);
+  const channels = useAsync(() => action<{ channels: Channel[] }>('list-channels'), []);
+  const numbers = channels.data?.channels ?? [];
+  const save = useSubmit(async () => {
+    await action('update-routing-settings', { rules });
+    props.onSaved();
+  });
+  const change = (index: number, patch: Partial<Rule>) =>
+    setRules(rules.map((rule, i) => (i === index ? { ...rule, ...patch } : rule)));
+  const labels = Object.fromEntries(
+    rules.flatMap((_, i) => [
+      [`rules/${i}/value`, `Rule ${i + 1}’s value`],
+      [`rules/${i}/team_id`, `Rule ${i + 1}’s team`],
+    ]),
+  );
+  const firstTeam = props.teams[0]?.id;
+  return (
+    <form onSubmit={save.onSubmit} aria-labelledby="rules-heading">
+      <h2 id="rules-heading">Rules</h2>
+      <p class="muted">When a conversation opens, the first rule that matches picks its team.</p>
+      {rules.length === 0 && <p class="muted">No rules: conversations have no team until someone picks one.</p>}
+      <ol class="routing-rules">
+        {rules.map((rule, i) => (
+          <li key={i}>
+            <fieldset disabled={!props.manages}>
+              <legend>Rule {i + 1}</legend>
+              <div class="field">
+                <label for={`rule-kind-${i}`}>When</label>
+                <select
+                  id={`rule-kind-${i}`}
+                  value={rule.kind}
+                  onChange={(e) => change(i, { kind: e.currentTarget.value as Rule['kind'], value: '' })}
+                >
+                  {(Object.keys(KIND_LABELS) as Rule['kind'][])
+                    .filter((kind) => kind !== 'number' || numbers.length > 0)
+                    .map((kind) => (
+                      <option key={kind} value={kind}>
+                        {KIND_LABELS[kind]}
+                      </option>
+                    ))}
+                </select>
+              </div>
+              {rule.kind === 'number' ? (
+                <div class="field">
+                  <label for={`rule-value-${i}`}>Number</label>
+                  <select
+                    id={`rule-value-${i}`}
+                    value={rule.value}
+                    onChange={(e) => change(i, { value: e.currentTarget.value })}
+                  >
+                    <option value="">Choose a number</option>
+                    {numbers.map((n) => (
+                      <option key={n.id} value={n.id}>
+                        {n.display_phone_number ?? n.verified_name ?? n.id}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              ) : (
+                <TextField
+                  label={rule.kind === 'tag' ? 'Tag' : 'Words'}
+                  value={rule.value}
+                  onValue={(value) => change(i, { value })}
+                  required
+                  maxLength={200}
+                />
+              )}
+              <div class="field">
+                <label for={`rule-team-${i}`}>Team</label>
+                <select
+                  id={`rule-team-${i}`}
+                  value={rule.team_id}
+                  onChange={(e) => change(i, { team_id: e.currentTarget.value })}
+                >
+                  {props.teams.map((team) => (
+                    <option key={team.id} value={team.id}>
+                      {team.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              {props.manages && (
+                <div class="reply-actions">
+                  <button type="button" disabled={i === 0} onClick={() => setRules(moveUp(rules, i))}>
+                    Move up<span class="visually-hidden"> rule {i + 1}</span>
+                  </button>
+                  <button type="button" onClick={() => setRules(rules.filter((_, j) => j !== i))}>
+                    Remove<span class="visually-hidden"> rule {i + 1}</span>
+                  </button>
+                </div>
+              )}
+            </fieldset>
+          </li>
+        ))}
+      </ol>
+      <ErrorNote error={save.error} labels={labels} />
+      {props.manages && (
+        <div class="reply-actions">
+          <button
+            type="button"
+            disabled={!firstTeam}
+            onClick={() => firstTeam && setRules([...rules, { kind: 'keyword', value: '', team_id: firstTeam }])}
+          >
+            Add a rule
+          </button>
+          <button type="submit" class="primary" disabled={save.busy}>
+            Save rules
+          </button>
+        </div>
+      )}
+      {props.manages && !firstTeam && <p class="muted">Add a team first: a rule sends conversations to a team.</p>}
+    </form>
+  );
+}
+
+const moveUp = <T,>(items: T[], index: number): T[] => {
+  const moved = [...items];
+  [moved[index - 1], moved[index]] = [moved[index]!, moved[index - 1]!];
+  return moved;
+};
