@@ -34,6 +34,8 @@ import { registerWebhookRoutes } from './outgoing/webhook.routes.js';
 import type { Config } from './config.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
 import { registerWorkspaceEventRoutes } from './workspace-events/event.routes.js';
+import { registerBusinessHoursRoutes } from './business-hours/business-hours.routes.js';
+import { registerCsatRoutes } from './csat/csat.routes.js';
 
 /** The route table: every endpoint Parley serves, domain by domain. */
 export function registerRoutes(app: Api, services: Services, config: Config): void {
@@ -59,6 +61,8 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerWebhookRoutes(app, services.outgoingWebhooks);
   registerQuickReplyRoutes(app, services.quickReplies);
   registerWorkspaceEventRoutes(app, services.workspaceEvents);
+  registerBusinessHoursRoutes(app, services.businessHours);
+  registerCsatRoutes(app, services.csat);
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
   registerAccountRoutes(app, services.accounts);
   registerMemberRoutes(app, services.members);

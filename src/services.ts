@@ -57,6 +57,8 @@ import { conversationSpans } from './reports/conversation-spans.js';
 import { createReportService } from './reports/report.service.js';
 import { toStoredTimestamp } from './shared/time.js';
 import { createMetrics } from './metrics/metrics.js';
+import { createBusinessHoursService } from './business-hours/business-hours.service.js';
+import { createCsatService } from './csat/csat.service.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(opened: Deps, config: Config) {
@@ -91,7 +93,7 @@ export function createServices(opened: Deps, config: Config) {
     if (work.kinds.has('jobs')) scheduler.wake();
     if (work.kinds.has('deliveries')) webhookWorker.wake();
   };
-  const inbox = createInboxService(deps, inboxEvents, channels);
+  const inbox = createInboxService(deps, inboxEvents, channels, () => csat);
   const eventStreams = createEventStreams(deps);
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
   // Meta's status webhooks and the simulator's receipts take one path.
@@ -101,6 +103,8 @@ export function createServices(opened: Deps, config: Config) {
   const outbound = createOutbound(deps, outbox, channels);
   const optOut = createOptOutService(deps, outbound);
   const messages = createMessageService(deps, contacts, outbound, wakeFor, inboxEvents);
+  const businessHours = createBusinessHoursService(deps, outbound);
+  const csat = createCsatService(deps, outbound);
   // Inbound messages: stored, then heard by outgoing webhooks, opt-out, the inbox and the automation engines.
   const inbound = createInboundService(
     deps,
@@ -108,15 +112,20 @@ export function createServices(opened: Deps, config: Config) {
     wakeFor,
     () => ({
       async received(trx, workspaceId, received) {
-        const contactIds = [...new Set(received.map((message) => message.contactId))];
         const subjects = received.map((message) => ({ workspaceId, id: message.id }));
         await emitWebhookEvents(trx, deps, 'new-message-received', subjects);
         // First: a contact who just opted out is opted out before any engine may message them.
         await optOut.listener.received(trx, workspaceId, received);
+        // A satisfaction rating answers a closed conversation: it neither reopens it nor starts another.
+        const ratings = await csat.ratingsReceived(trx, workspaceId, received);
+        const writing = received.filter((message) => !ratings.has(message.id));
+        const contactIds = [...new Set(writing.map((message) => message.contactId))];
         await inbox.onInbound(trx, workspaceId, contactIds);
         await conversationSpans(trx).opened(workspaceId, contactIds, toStoredTimestamp(deps.clock.now()), deps.newId);
+        // After the spans: the away reply is sent once per conversation opening (span).
+        await businessHours.listener.received(trx, workspaceId, writing);
         await sequences.onInbound(trx, workspaceId, contactIds);
-        await flows.onInbound(trx, workspaceId, received);
+        await flows.onInbound(trx, workspaceId, writing);
       },
     }),
     inboxEvents,
@@ -199,6 +208,8 @@ export function createServices(opened: Deps, config: Config) {
     ),
     webhookWorker,
     quickReplies: createQuickReplyService(deps),
+    businessHours,
+    csat,
     metrics,
   };
 }

@@ -30,6 +30,7 @@ import * as sharedLimits from './migrations/0026_shared_limits.js';
 import * as search from './migrations/0027_search.js';
 import * as tagRecency from './migrations/0028_tag_recency.js';
 import * as mediaStore from './migrations/0029_media_store.js';
+import * as businessHoursCsat from './migrations/0035_business_hours_csat.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0027_search': search,
   '0028_tag_recency': tagRecency,
   '0029_media_store': mediaStore,
+  '0035_business_hours_csat': businessHoursCsat,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -44,8 +44,31 @@ export function decodeCursor(cursor: string | undefined, field: string): Keyset 
   return { at: toStoredTimestamp(new Date(time)), id };
 }
 
+/** Customer satisfaction, as the inbox uses it (src/csat/). */
+export interface InboxSatisfaction {
+  /** Hears of a conversation an agent closed, in the closing transaction, with the span closed. */
+  conversationClosed(
+    trx: Deps['db'],
+    workspaceId: string,
+    contactId: string,
+    span: { id: string; agent_id: string | null },
+  ): Promise<void>;
+  /** The contact's ratings given after `from` up to `to` (null: unbounded), shown in the thread. */
+  ratings(
+    workspaceId: string,
+    contactId: string,
+    from: string | null,
+    to: string | null,
+  ): Promise<{ rating: number; rated_at: string; agent_id: string | null }[]>;
+}
+
 /** The shared inbox: conversations, their threads, and who handles them. */
-export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<ChannelService, 'providerOf'>) {
+export function createInboxService(
+  deps: Deps,
+  hub: EventHub,
+  channels: Pick<ChannelService, 'providerOf'>,
+  satisfaction: () => InboxSatisfaction,
+) {
   const { db, dialect, clock, newId } = deps;
   const repository = () => inboxRepository(db, dialect);
   const now = () => toStoredTimestamp(clock.now());
@@ -135,12 +158,8 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
         .map((row) => presentInboxMessage(row, quoted.get(row.reply_to_message_id ?? ''), senderOf(row)));
       // The page's stretch of time: from its oldest message (the start, on the last page) up to the cursor.
       const morePages = rows.length > THREAD_PAGE;
-      const notes = await noteRepository(db).between(
-        viewer.workspaceId,
-        contact.id,
-        morePages && oldest ? oldest.created_at : null,
-        before?.at ?? null,
-      );
+      const stretch = [morePages && oldest ? oldest.created_at : null, before?.at ?? null] as const;
+      const notes = await noteRepository(db).between(viewer.workspaceId, contact.id, ...stretch);
       return {
         contact: {
           id: contact.id,
@@ -166,6 +185,8 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
         },
         messages,
         notes,
+        // "Rated 4/5": the customer's answers to the satisfaction survey, placed by time like notes.
+        ratings: await satisfaction().ratings(viewer.workspaceId, contact.id, ...stretch),
         next_before:
           rows.length > THREAD_PAGE && oldest ? encodeCursor({ at: oldest.created_at, id: oldest.id }) : null,
         members: await repository().members(viewer.workspaceId),
@@ -232,7 +253,8 @@ export function createInboxService(deps: Deps, hub: EventHub, channels: Pick<Cha
         if (done && contact.handoff_at !== null)
           await inTransaction.clearHandoff(viewer.workspaceId, contact.id, now());
         const agentId = contact.assignee_id ?? viewer.userId;
-        if (done) await conversationSpans(trx).closed(viewer.workspaceId, contact.id, agentId, now());
+        const span = done ? await conversationSpans(trx).closed(viewer.workspaceId, contact.id, agentId, now()) : null;
+        if (span) await satisfaction().conversationClosed(trx, viewer.workspaceId, contact.id, span);
       });
       await announce(viewer, contact.id);
       return { done };
