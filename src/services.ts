@@ -93,7 +93,7 @@ export function createServices(opened: Deps, config: Config) {
     if (work.kinds.has('jobs')) scheduler.wake();
     if (work.kinds.has('deliveries')) webhookWorker.wake();
   };
-  const inbox = createInboxService(deps, inboxEvents, channels, () => csat);
+  const inbox = createInboxService(deps, inboxEvents, channels, () => csat, wakeFor);
   const eventStreams = createEventStreams(deps);
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
   // Meta's status webhooks and the simulator's receipts take one path.

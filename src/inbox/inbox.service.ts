@@ -3,6 +3,7 @@ import type { ChannelService } from '../channels/channel.service.js';
 import { GraphError } from '../channels/whatsapp-cloud.js';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
+import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { windowClosesAt } from '../messages/outbound/rules.js';
 import { conversationSpans } from '../reports/conversation-spans.js';
@@ -68,6 +69,8 @@ export function createInboxService(
   hub: EventHub,
   channels: Pick<ChannelService, 'providerOf'>,
   satisfaction: () => InboxSatisfaction,
+  /** Wakes the workers a committed transaction queued work for (the survey a close sends). */
+  wakeFor: (work: QueuedWork) => void,
 ) {
   const { db, dialect, clock, newId } = deps;
   const repository = () => inboxRepository(db, dialect);
@@ -247,7 +250,7 @@ export function createInboxService(
     /** Marks the conversation done (which also settles a flow's hand-off) or open again. */
     async setDone(viewer: Viewer, contactId: string, done: boolean): Promise<{ done: boolean }> {
       const contact = await contactOf(viewer, contactId);
-      await db.transaction().execute(async (trx) => {
+      const queued = await db.transaction().execute(async (trx) => {
         const inTransaction = inboxRepository(trx, dialect);
         await inTransaction.saveState(viewer.workspaceId, contact.id, { done_at: done ? now() : null }, now());
         if (done && contact.handoff_at !== null)
@@ -255,7 +258,9 @@ export function createInboxService(
         const agentId = contact.assignee_id ?? viewer.userId;
         const span = done ? await conversationSpans(trx).closed(viewer.workspaceId, contact.id, agentId, now()) : null;
         if (span) await satisfaction().conversationClosed(trx, viewer.workspaceId, contact.id, span);
+        return queuedIn(trx);
       });
+      wakeFor(queued);
       await announce(viewer, contact.id);
       return { done };
     },
