@@ -141,6 +141,21 @@ describe(`business hours (${ENGINE})`, () => {
     assert.equal((replies[0]!.content as { body: string }).body, AWAY);
   });
 
+  test('away reply › messages stored at the same moment (parallel requests) still get one', async () => {
+    const ws = await createWorkspace(server);
+    await setHours(ws, { weekly: CLOSED });
+    const phone = newPhone();
+    await writes(ws, phone, 'first');
+    const more = ['a', 'b', 'c', 'd', 'e', 'f'].map((text) => writes(ws, phone, text));
+    await Promise.all(more);
+    assert.equal((await repliesTo(ws, phone)).length, 1);
+
+    // Several new conversations at once: one reply each.
+    const others = [newPhone(), newPhone(), newPhone()];
+    await Promise.all(others.flatMap((other) => [writes(ws, other, 'hi'), writes(ws, other, 'hello?')]));
+    for (const other of others) assert.equal((await repliesTo(ws, other)).length, 1, other);
+  });
+
   test('away reply › inside the hours, or while switched off, none is sent', async () => {
     const ws = await createWorkspace(server);
     await setHours(ws, { weekly: ALWAYS });
