@@ -91,4 +91,37 @@ describe(`dashboard: business hours, and what the simulator shares (${ENGINE})`,
     await screenshot(page, 'inbox-simulated-photo-location');
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
   });
+
+  test('a customer’s rating shows as “Rated 4/5” in the thread and in the Reports’ satisfaction table', async () => {
+    const owner = await createOwner(server, 'Rated Florist');
+    const api = await ownerApi(server, owner);
+    assert.equal((await api.action('update-satisfaction-survey-settings', { enabled: true })).status, 200);
+    const phone = '+14155550192';
+    const inbound = await api.action<{ contact_id: string }>('simulate-inbound-message', { phone, text: 'Thanks!' });
+    const { page } = await newPage(server, { bypassCSP: true });
+    await logIn(page, owner);
+    await page.goto(`/inbox/${inbound.body.contact_id}`);
+    await page.getByRole('button', { name: 'Mark done' }).click();
+
+    // The survey is queued in the transaction that closes the conversation; the customer picks the second row.
+    await page.waitForURL(/\/inbox$/); // "Mark done" moves on once the close is saved
+    const sent = await api.action<{ type: string; content: Record<string, unknown> }[]>('list-messages', { phone });
+    const survey = sent.body.find((message) => message.type === 'interactive');
+    assert.ok(survey, JSON.stringify(sent.body));
+    const rows = (survey.content.interactive as { action: { sections: { rows: { id: string; title: string }[] }[] } })
+      .action.sections[0]!.rows;
+    const rated = await api.action('simulate-inbound-message', { phone, list_reply: rows[1] });
+    assert.equal(rated.status, 200, rated.text);
+
+    await page.goto(`/inbox/${inbound.body.contact_id}`);
+    await page
+      .getByRole('list', { name: 'Messages' })
+      .getByText(/^Rated 4\/5/)
+      .waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await page.goto('/reports');
+    const table = page.getByRole('table', { name: 'Satisfaction ratings' });
+    await table.getByRole('row', { name: /Everyone 1 4\.0 \/ 5/ }).waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+  });
 });
