@@ -33,6 +33,7 @@ COPY --from=deps /app/node_modules node_modules
 COPY package.json package-lock.json tsconfig.json ./
 COPY packages packages
 COPY bin bin
+COPY assets assets
 COPY src src
 COPY deploy/container/healthcheck.mjs deploy/container/
 COPY --from=web /app/web/dist web/dist

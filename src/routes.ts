@@ -37,6 +37,8 @@ import type { Config } from './config.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
 import { registerWorkspaceEventRoutes } from './workspace-events/event.routes.js';
 import { registerNotificationRoutes } from './notifications/notification.routes.js';
+import { registerBusinessHoursRoutes } from './business-hours/business-hours.routes.js';
+import { registerCsatRoutes } from './csat/csat.routes.js';
 
 /** The route table: every endpoint Parley serves, domain by domain. */
 export function registerRoutes(app: Api, services: Services, config: Config): void {
@@ -64,6 +66,8 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerQuickReplyRoutes(app, services.quickReplies);
   registerWorkspaceEventRoutes(app, services.workspaceEvents);
   registerConversationRoutes(app, services.conversations, services.inbox.labels);
+  registerBusinessHoursRoutes(app, services.businessHours);
+  registerCsatRoutes(app, services.csat);
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
   registerAccountRoutes(app, services.accounts);
   registerMemberRoutes(app, services.members);

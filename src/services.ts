@@ -62,6 +62,8 @@ import { createMetrics } from './metrics/metrics.js';
 import { createEmailService } from './email/email.service.js';
 import { createSmtpMailer } from './email/mailer.js';
 import { createNotificationService } from './notifications/notification.service.js';
+import { createBusinessHoursService } from './business-hours/business-hours.service.js';
+import { createCsatService } from './csat/csat.service.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(opened: Deps, config: Config) {
@@ -102,15 +104,12 @@ export function createServices(opened: Deps, config: Config) {
   );
   const notifications = createNotificationService(deps, email, { publicBaseUrl: config.publicBaseUrl });
   const accountMail = { email, publicBaseUrl: config.publicBaseUrl };
-  const inbox = createInboxService(
-    deps,
-    inboxEvents,
-    channels,
-    (work) => wakeFor(work),
-    notifications,
+  const inbox = createInboxService(deps, inboxEvents, channels, (work) => wakeFor(work), {
+    notifier: notifications,
     // Closing a conversation frees its person's capacity: routing gives them the next one waiting.
-    (workspaceId) => routing.drain(workspaceId),
-  );
+    capacityFreed: (workspaceId) => routing.drain(workspaceId),
+    satisfaction: () => csat,
+  });
   const routing = createRoutingService(deps, cursors, inboxEvents, wakeFor, notifications);
   const eventStreams = createEventStreams(deps);
   const sessionEnded = (sessionId: string) => eventStreams.sessionEnded(sessionId);
@@ -121,6 +120,8 @@ export function createServices(opened: Deps, config: Config) {
   const outbound = createOutbound(deps, outbox, channels);
   const optOut = createOptOutService(deps, outbound);
   const messages = createMessageService(deps, contacts, outbound, wakeFor, inboxEvents);
+  const businessHours = createBusinessHoursService(deps, outbound);
+  const csat = createCsatService(deps, outbound);
   // Inbound messages: stored, then heard by outgoing webhooks, opt-out, the inbox and the automation engines.
   const inbound = createInboundService(
     deps,
@@ -128,19 +129,24 @@ export function createServices(opened: Deps, config: Config) {
     wakeFor,
     () => ({
       async received(trx, workspaceId, received) {
-        const contactIds = [...new Set(received.map((message) => message.contactId))];
         const subjects = received.map((message) => ({ workspaceId, id: message.id }));
         await emitWebhookEvents(trx, deps, 'new-message-received', subjects);
         // First: a contact who just opted out is opted out before any engine may message them.
         await optOut.listener.received(trx, workspaceId, received);
+        // A satisfaction rating answers a closed conversation: it neither reopens it nor starts another.
+        const ratings = await csat.ratingsReceived(trx, workspaceId, received);
+        const writing = received.filter((message) => !ratings.has(message.id));
+        const contactIds = [...new Set(writing.map((message) => message.contactId))];
         // Before the inbox reopens done conversations: routing tells a conversation that opens from one already open.
-        await routing.onInbound(trx, workspaceId, received);
+        await routing.onInbound(trx, workspaceId, writing);
         const at = toStoredTimestamp(deps.clock.now());
         const opened = await conversationSpans(trx).opened(workspaceId, contactIds, at, deps.newId);
         await inbox.onInbound(trx, workspaceId, contactIds, opened);
         await notifications.conversationsOpened(trx, workspaceId, opened);
+        // After the spans: the away reply is sent once per conversation opening (span).
+        await businessHours.listener.received(trx, workspaceId, writing);
         await sequences.onInbound(trx, workspaceId, contactIds);
-        await flows.onInbound(trx, workspaceId, received);
+        await flows.onInbound(trx, workspaceId, writing);
       },
     }),
     inboxEvents,
@@ -232,6 +238,8 @@ export function createServices(opened: Deps, config: Config) {
     quickReplies: createQuickReplyService(deps),
     email,
     notifications,
+    businessHours,
+    csat,
     metrics,
   };
 }

@@ -91,6 +91,43 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     },
   },
   {
+    // Saved switched off: the away reply would answer the later examples' inbound messages.
+    tool: 'update_business_hours',
+    input: () => ({
+      enabled: false,
+      time_zone: 'Europe/Berlin',
+      weekly: {
+        ...Object.fromEntries(
+          ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((day) => [
+            day,
+            [{ opens: '09:00', closes: '18:00' }],
+          ]),
+        ),
+        saturday: [{ opens: '10:00', closes: '14:00' }],
+        sunday: [],
+      },
+      holidays: ['2026-12-25'],
+      away_message: 'We are closed; we answer from 9.',
+    }),
+    expect: (result) => assert.deepEqual([result.time_zone, result.holidays], ['Europe/Berlin', ['2026-12-25']]),
+  },
+  {
+    tool: 'get_business_hours',
+    input: () => ({}),
+    expect: (result) =>
+      assert.deepEqual((result.weekly as Record<string, unknown>).saturday, [{ opens: '10:00', closes: '14:00' }]),
+  },
+  {
+    tool: 'update_satisfaction_survey_settings',
+    input: () => ({ enabled: false }),
+    expect: (result) => assert.deepEqual(result, { enabled: false }),
+  },
+  {
+    tool: 'get_satisfaction_survey_settings',
+    input: () => ({}),
+    expect: (result) => assert.equal(typeof result.enabled, 'boolean'),
+  },
+  {
     tool: 'add_channel',
     // A simulated number: nothing leaves Parley, and sends may name it as from_phone_number_id.
     input: () => ({ provider: 'simulator', phone_number_id: '4242' }),

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { errors } from '../shared/errors.js';
 import type { ChannelProvider } from './provider.js';
+import { readSample, sampleOf } from './simulator.samples.js';
 
 /** The simulator's delivery receipts, after the send. */
 const SIMULATED_DELIVERY_MS = 1_000;
@@ -65,7 +66,11 @@ export function createSimulatorProvider(deps: { newId: () => string; statuses: (
           return Promise.resolve({ outcome: 'accepted', providerMessageId: wamid });
         },
         syncTemplates,
-        fetchMedia: () => Promise.reject(notOnWhatsapp('Media is downloaded from')),
+        // Only the samples a simulated customer sent (simulator.samples.ts); any other id is Meta's.
+        fetchMedia: (mediaId) => {
+          const sample = sampleOf(mediaId);
+          return sample ? readSample(sample) : Promise.reject(notOnWhatsapp('Media is downloaded from'));
+        },
         markRead: () => Promise.resolve(),
         // Nothing leaves Parley: the simulator's media ids are its own, kept like Meta's.
         uploadMedia: () => Promise.resolve(`simulated-${deps.newId()}`),

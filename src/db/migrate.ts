@@ -34,6 +34,7 @@ import * as roleGeneration from './migrations/0031_role_generation.js';
 import * as routing from './migrations/0032_routing.js';
 import * as conversationTools from './migrations/0033_conversation_tools.js';
 import * as notifications from './migrations/0034_notifications.js';
+import * as businessHoursCsat from './migrations/0035_business_hours_csat.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0032_routing': routing,
   '0033_conversation_tools': conversationTools,
   '0034_notifications': notifications,
+  '0035_business_hours_csat': businessHoursCsat,
 };
 
 class InCodeProvider implements MigrationProvider {

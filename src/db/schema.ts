@@ -56,6 +56,10 @@ export interface Database {
   notifications: NotificationTable;
   notification_preferences: NotificationPreferenceTable;
   emails: EmailTable;
+  business_hours: BusinessHoursTable;
+  away_replies: AwayReplyTable;
+  csat_settings: CsatSettingsTable;
+  csat_surveys: CsatSurveyTable;
 }
 
 export interface WorkspaceTable {
@@ -673,4 +677,47 @@ export interface EmailTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+}
+
+/** A workspace's business hours (no row: always open, no away reply). */
+export interface BusinessHoursTable {
+  workspace_id: string;
+  /** 1: a customer who writes outside the hours gets the away reply. */
+  enabled: number;
+  time_zone: string;
+  /** JSON: weekday → [{ opens, closes }] in local "HH:MM". */
+  weekly: string;
+  /** JSON: local dates ("YYYY-MM-DD") closed all day. */
+  holidays: string;
+  away_message: string;
+  updated_at: string;
+}
+
+/** The away reply sent for one conversation opening (span): at most one each. */
+export interface AwayReplyTable {
+  span_id: string;
+  workspace_id: string;
+  contact_id: string;
+  message_id: string | null;
+  sent_at: string;
+}
+
+/** Whether a workspace asks customers to rate a closed conversation (no row: off). */
+export interface CsatSettingsTable {
+  workspace_id: string;
+  enabled: number;
+  updated_at: string;
+}
+
+/** A rating request sent when a conversation span was closed, and the customer's answer (1–5). */
+export interface CsatSurveyTable {
+  id: string;
+  workspace_id: string;
+  contact_id: string;
+  span_id: string;
+  agent_id: string | null;
+  message_id: string;
+  sent_at: string;
+  rating: number | null;
+  rated_at: string | null;
 }

@@ -68,7 +68,11 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
         { name: 'Webhooks', description: 'Signed push delivery of events to your URLs, with a delivery log' },
         { name: 'Channels', description: "The workspace's business numbers (WhatsApp Cloud or simulated)" },
         { name: 'Quick replies', description: "The workspace's saved answers, offered in the inbox's reply box" },
-        { name: 'Workspace', description: 'What Meta reported about the account and its numbers' },
+        {
+          name: 'Workspace',
+          description:
+            'Business hours and the away reply, the satisfaction survey, and what Meta reported about the account and its numbers',
+        },
       ],
     },
     refResolver: {

@@ -50,7 +50,18 @@ const MAX_SNOOZE_MS = 366 * 24 * 60 * 60 * 1000;
  * snooze job; open dashboards hear about it after the commit. Moves that change nothing (closing a
  * closed conversation) are skipped, so a retried bulk action tells no one twice.
  */
-export function createConversationStatus(deps: Deps, hub: EventHub, wakeFor: (work: QueuedWork) => void) {
+export function createConversationStatus(
+  deps: Deps,
+  hub: EventHub,
+  wakeFor: (work: QueuedWork) => void,
+  /** Hears of each conversation closed, in the closing transaction, with its report span (the survey). */
+  closedSpan: (
+    trx: Db,
+    workspaceId: string,
+    contactId: string,
+    span: { id: string; agent_id: string | null },
+  ) => Promise<void>,
+) {
   const { db, dialect, clock } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
@@ -109,8 +120,10 @@ export function createConversationStatus(deps: Deps, hub: EventHub, wakeFor: (wo
         await repository.clearHandoffs(actor.workspaceId, ids, at);
         await cancelSnoozes(trx, rows);
         const spans = conversationSpans(trx);
-        for (const row of rows)
-          await spans.closed(actor.workspaceId, row.id, row.assignee_id ?? actor.userId ?? '', at);
+        for (const row of rows) {
+          const span = await spans.closed(actor.workspaceId, row.id, row.assignee_id ?? actor.userId ?? '', at);
+          if (span) await closedSpan(trx, actor.workspaceId, row.id, span);
+        }
         const after = { done_at: at, handoff_at: null, snoozed_at: null, snoozed_until: null };
         await emitConversationChanges(
           trx,

@@ -50,15 +50,42 @@ export function decodeCursor(cursor: string | undefined, field: string): Keyset 
 /** What the inbox tells people of (mentions in notes, assignments); `wake` after the commit sends any email queued. */
 export type InboxNotifier = Pick<NotificationService, 'mentioned' | 'assigned' | 'wake'>;
 
+/** The modules the inbox tells of what happens in it. */
+export interface InboxNeighbours {
+  notifier: InboxNotifier;
+  /** A conversation closed frees its person for the next one waiting (src/routing/). */
+  capacityFreed: (workspaceId: string) => Promise<void>;
+  /** The survey sent when a conversation closes, and the ratings shown in the thread (src/csat/). */
+  satisfaction: () => InboxSatisfaction;
+}
+
+/** Customer satisfaction, as the inbox uses it (src/csat/). */
+export interface InboxSatisfaction {
+  /** Hears of a conversation an agent closed, in the closing transaction, with the span closed. */
+  conversationClosed(
+    trx: Deps['db'],
+    workspaceId: string,
+    contactId: string,
+    span: { id: string; agent_id: string | null },
+  ): Promise<void>;
+  /** The contact's ratings given after `from` up to `to` (null: unbounded), shown in the thread. */
+  ratings(
+    workspaceId: string,
+    contactId: string,
+    from: string | null,
+    to: string | null,
+  ): Promise<{ rating: number; rated_at: string; agent_id: string | null }[]>;
+}
+
 /** The shared inbox: conversations, their threads, and who handles them. */
 export function createInboxService(
   deps: Deps,
   hub: EventHub,
   channels: Pick<ChannelService, 'providerOf'>,
+  /** Wakes the workers a committed transaction queued work for (a snooze's end, the survey a close sends). */
   wakeFor: (work: QueuedWork) => void,
-  notifier: InboxNotifier,
-  /** A conversation marked done frees its person for the next one waiting (src/routing/). */
-  capacityFreed: (workspaceId: string) => Promise<void>,
+  /** Who the inbox tells and hears from: people's notifications, routing's queue, the satisfaction survey. */
+  { notifier, capacityFreed, satisfaction }: InboxNeighbours,
 ) {
   const { db, dialect, clock, newId } = deps;
   const repository = () => inboxRepository(db, dialect);
@@ -69,7 +96,9 @@ export function createInboxService(
       viewer.workspaceId,
       contactIds.map((id) => ({ type: 'conversation' as const, contact_id: id })),
     );
-  const status = createConversationStatus(deps, hub, wakeFor);
+  const status = createConversationStatus(deps, hub, wakeFor, (trx, workspaceId, contactId, span) =>
+    satisfaction().conversationClosed(trx, workspaceId, contactId, span),
+  );
   /** Closing frees the people who handled the conversations for the next ones waiting. */
   const close = async (viewer: Viewer, contactIds: string[]) => {
     const result = await status.close(viewer, contactIds);
@@ -174,12 +203,8 @@ export function createInboxService(
         .map((row) => presentInboxMessage(row, quoted.get(row.reply_to_message_id ?? ''), senderOf(row)));
       // The page's stretch of time: from its oldest message (the start, on the last page) up to the cursor.
       const morePages = rows.length > THREAD_PAGE;
-      const notes = await noteRepository(db).between(
-        viewer.workspaceId,
-        contact.id,
-        morePages && oldest ? oldest.created_at : null,
-        before?.at ?? null,
-      );
+      const stretch = [morePages && oldest ? oldest.created_at : null, before?.at ?? null] as const;
+      const notes = await noteRepository(db).between(viewer.workspaceId, contact.id, ...stretch);
       return {
         contact: {
           id: contact.id,
@@ -210,6 +235,8 @@ export function createInboxService(
         },
         messages,
         notes,
+        // "Rated 4/5": the customer's answers to the satisfaction survey, placed by time like notes.
+        ratings: await satisfaction().ratings(viewer.workspaceId, contact.id, ...stretch),
         next_before:
           rows.length > THREAD_PAGE && oldest ? encodeCursor({ at: oldest.created_at, id: oldest.id }) : null,
         members: await repository().members(viewer.workspaceId),

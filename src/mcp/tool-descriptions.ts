@@ -25,6 +25,14 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     "Shows how contacts opt out of marketing in this workspace: `stop_keywords` (a contact whose whole message, or tapped button, is one of them is opted out), `start_keywords` (opt back in) and `confirm` (the contact is told once, in the keyword's language, that they are unsubscribed). A contact's state is `opted_out` in get_contact.",
   updateOptOutSettings:
     'Changes the opt-out keywords (each list is replaced whole; a word may not be in both) or `confirm`. Matching ignores case, accents and surrounding punctuation, so list each word once. To opt one contact out or back in, use update_contact with `opted_out`.',
+  getBusinessHours:
+    "Shows the workspace's business hours: `time_zone`, `weekly` (each weekday's open intervals, local HH:MM; an empty day is closed), `holidays` (local dates closed all day), `away_message`, whether the away reply is `enabled`, and `open_now`. Needs the manage_workspace permission.",
+  updateBusinessHours:
+    'Replaces the business hours (all fields required). While `enabled`, a customer who writes outside the hours gets `away_message` once per conversation opening, as a free-form reply inside the window their message opened (never a template; not to opted-out contacts). Intervals may not overlap; "24:00" closes at midnight.',
+  getSatisfactionSurveySettings:
+    'Shows whether closing a conversation asks the customer for a 1–5 rating (`enabled`; off by default). Ratings appear in the thread and per agent in the reports.',
+  updateSatisfactionSurveySettings:
+    'Turns the satisfaction survey on or off. When on, an agent closing a conversation sends a WhatsApp list message with five ratings, only while the customer window is open and not to opted-out contacts.',
   addTag:
     'Adds one tag to a contact (by contact_id or phone); an unknown tag is created. Adding a tag can enrol the contact in sequences that start on that tag. Returns the contact.',
   removeTag:

@@ -17,7 +17,8 @@ import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { presentMessage } from './message.presenter.js';
 import { messageRepository } from './message.repository.js';
-import { TEXT_MAX_LENGTH, type Message, type SimulateInboundInput } from './message.schema.js';
+import type { Message } from './message.schema.js';
+import { simulatedContent, type SimulatedMessage } from './simulated-inbound.js';
 import type { MessageEvents } from './message.service.js';
 
 /** An inbound message as the automation engines see it, in the transaction that stored it. */
@@ -113,28 +114,13 @@ export function createInboundService(
         profileName: null,
         wamid: `wamid.SIMULATED.${newId()}`,
         timestamp: clock.now(),
-        ...simulatedContent(input),
+        ...(await simulatedContent(input, newId)),
         amends: null,
       };
       const [{ id }] = (await receive(caller, [inbound])) as [{ id: string }, ...unknown[]];
       return presentMessage((await messageRepository(db).findById(caller.workspaceId, id))!);
     },
   };
-}
-
-/**
- * What the simulated contact sent, stored as the webhook parser stores Meta's: a text's `{ body }`, or a
- * tap as Meta's `interactive` object without its `type` (`{ button_reply: { id, title } }`, `{ list_reply: … }`).
- */
-function simulatedContent(input: SimulatedMessage): { type: string; content: Record<string, unknown> } {
-  const given = [input.text, input.button_reply, input.list_reply].filter((part) => part !== undefined);
-  if (given.length !== 1) throw errors.validation('text', 'give exactly one of text, button_reply or list_reply');
-  if (input.button_reply) return { type: 'interactive', content: { button_reply: input.button_reply } };
-  if (input.list_reply) return { type: 'interactive', content: { list_reply: input.list_reply } };
-  if (!input.text!.trim() || input.text!.length > TEXT_MAX_LENGTH) {
-    throw errors.validation('text', `must be 1 to ${TEXT_MAX_LENGTH} characters`);
-  }
-  return { type: 'text', content: { body: input.text } };
 }
 
 type Entry = AddressedInbound & { id: string };
@@ -149,7 +135,6 @@ function queueMediaDownloads(trx: Deps['db'], deps: Deps, workspaceId: string, s
     withMedia.map((entry) => entry.id),
   );
 }
-type SimulatedMessage = Omit<SimulateInboundInput, 'phone'>;
 
 export type InboundService = ReturnType<typeof createInboundService>;
 

@@ -181,7 +181,7 @@ export function registerMessageRoutes(
         tags,
         summary: 'Simulator: a contact writes in',
         description:
-          "Only while the workspace uses the built-in simulator channel (409 otherwise). Stored exactly like a message from WhatsApp: it opens the 24-hour window and appears in new-message-received; an unknown phone becomes a contact. Give exactly one of `text`, `button_reply` (a tapped reply button) or `list_reply` (a chosen list row): taps are stored as Meta's `interactive` messages, so flows branch on the button id.",
+          "Only while the workspace uses the built-in simulator channel (409 otherwise). Stored exactly like a message from WhatsApp: it opens the 24-hour window and appears in new-message-received; an unknown phone becomes a contact. Give exactly one of `text`, `button_reply` (a tapped reply button), `list_reply` (a chosen list row), `media` (a sample image, document or audio file Parley ships, with an optional `caption` for images and documents), `location` or `contact_card`: each is stored as Meta's webhook message of that type (taps as `interactive`, so flows branch on the button id; files are downloaded into the media store like Meta's).",
         body: SimulateInboundBody,
         response: { 200: message, ...actionErrors() },
       },

@@ -259,6 +259,35 @@ export const SimulateInboundBody = Type.Object({
   text: Type.Optional(Type.String({ minLength: 1, maxLength: TEXT_MAX_LENGTH })),
   button_reply: TappedReply('reply button'),
   list_reply: TappedReply('list row', { description: Type.Optional(Type.String({ maxLength: 100 })) }),
+  media: Type.Optional(
+    Type.Union([Type.Literal('image'), Type.Literal('document'), Type.Literal('audio')], {
+      description:
+        'The contact sends one of the sample files Parley ships (a PNG photo, a one-page PDF, a short MP3), downloaded into the media store as a file from Meta would be',
+    }),
+  ),
+  caption: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 1024, description: 'With `media` image or document: its caption' }),
+  ),
+  location: Type.Optional(
+    Type.Object(
+      {
+        latitude: Type.Number({ minimum: -90, maximum: 90 }),
+        longitude: Type.Number({ minimum: -180, maximum: 180 }),
+        name: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+        address: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+      },
+      { description: 'The contact shares a location' },
+    ),
+  ),
+  contact_card: Type.Optional(
+    Type.Object(
+      {
+        name: Type.String({ minLength: 1, maxLength: 200 }),
+        phone: Type.String({ minLength: 1, maxLength: 40 }),
+      },
+      { description: "The contact shares someone's contact card (stored as Meta's `contacts` message)" },
+    ),
+  ),
 });
 export type SimulateInboundInput = Static<typeof SimulateInboundBody>;
 

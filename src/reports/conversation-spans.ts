@@ -48,15 +48,24 @@ export function conversationSpans(db: Db) {
         .execute();
     },
 
-    /** An agent marked the conversation done: closes its open span, counted for `agentId`. */
-    async closed(workspaceId: string, contactId: string, agentId: string, at: string): Promise<void> {
-      await db
+    /**
+     * An agent marked the conversation done: closes its open span, counted for `agentId`. Returns the
+     * span it closed; undefined when none was open (marked done twice, or the customer never wrote).
+     */
+    async closed(
+      workspaceId: string,
+      contactId: string,
+      agentId: string,
+      at: string,
+    ): Promise<{ id: string; agent_id: string | null } | undefined> {
+      return db
         .updateTable('conversation_spans')
         .set({ closed_at: at, agent_id: agentId })
         .where('workspace_id', '=', workspaceId)
         .where('contact_id', '=', contactId)
         .where('closed_at', 'is', null)
-        .execute();
+        .returning(['id', 'agent_id'])
+        .executeTakeFirst();
     },
   };
 }

@@ -2,7 +2,14 @@ import { stringify } from 'csv-stringify/sync';
 import type { Report } from './report.types.js';
 
 /** The Reports page's tables, each downloadable as CSV. */
-export const REPORT_TABLES = ['conversations', 'response-times', 'messages', 'campaigns', 'costs'] as const;
+export const REPORT_TABLES = [
+  'conversations',
+  'response-times',
+  'satisfaction',
+  'messages',
+  'campaigns',
+  'costs',
+] as const;
 export type ReportTable = (typeof REPORT_TABLES)[number];
 
 type Cell = string | number | null;
@@ -32,6 +39,11 @@ function tableOf(report: Report, table: ReportTable): Cell[][] {
           row.resolution.median_seconds,
           row.resolution.p90_seconds,
         ]),
+      ];
+    case 'satisfaction':
+      return [
+        ['Agent', 'Ratings', 'Average rating (1–5)'],
+        ...report.satisfaction.map((row) => [row.agent?.name ?? 'Everyone', row.ratings, row.average]),
       ];
     case 'messages':
       return [

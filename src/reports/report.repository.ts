@@ -49,6 +49,17 @@ export function reportRepository(db: Db) {
         .where('s.closed_at', '<', range.end)
         .execute(),
 
+    /** Satisfaction ratings customers gave within the range (csat_surveys, read only), with their agent. */
+    ratings: (workspaceId: string, range: Span) =>
+      db
+        .selectFrom('csat_surveys as c')
+        .leftJoin('users as u', 'u.id', 'c.agent_id')
+        .select(['c.rating', 'c.agent_id', 'u.name as agent_name'])
+        .where('c.workspace_id', '=', workspaceId)
+        .where('c.rated_at', '>=', range.start)
+        .where('c.rated_at', '<', range.end)
+        .execute(),
+
     /** Messages created within the range, counted by direction and status. */
     messageCounts: (workspaceId: string, range: Span) =>
       db

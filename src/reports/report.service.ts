@@ -15,6 +15,7 @@ import {
   spread,
 } from './report.figures.js';
 import { reportRepository, type Span } from './report.repository.js';
+import { satisfactionByAgent } from './report.satisfaction.js';
 import type { MessageRates, Report } from './report.types.js';
 
 /** The longest range one report covers: a year and a day (a leap year's whole). */
@@ -85,6 +86,7 @@ export function createReportService(deps: Deps) {
         range: { from, to, time_zone: timeZone },
         conversations: await conversationsByDay(workspaceId, { days, span, timeZone }, closed),
         response_times: responseTimes(closed),
+        satisfaction: satisfactionByAgent(await repository().ratings(workspaceId, span)),
         messages: await messagesByStatus(workspaceId, span),
         campaigns: await campaigns(workspaceId, span, workspaceRates),
         costs: await costs(workspaceId, span, workspaceRates),

@@ -22,6 +22,11 @@ export interface Report {
     first_response: Spread;
     resolution: Spread;
   }[];
+  /**
+   * Satisfaction ratings (1–5) customers gave in the range: everyone first (agent null), then each agent
+   * the rated conversation counted for. `average` is null without ratings (to one decimal otherwise).
+   */
+  satisfaction: { agent: { id: string; name: string } | null; ratings: number; average: number | null }[];
   messages: { direction: string; status: string; count: number }[];
   /** Campaigns dispatched in the range. */
   campaigns: {

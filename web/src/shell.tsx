@@ -48,6 +48,7 @@ const routes: Route[] = [
   { pattern: /^\/settings\/channel$/, render: lazy(settings, (m) => <m.ChannelSettings />) },
   { pattern: /^\/settings\/workspace$/, render: lazy(settings, (m) => <m.WorkspaceSettings />) },
   { pattern: /^\/settings\/opt-out$/, render: lazy(settings, (m) => <m.OptOutSettingsPage />) },
+  { pattern: /^\/settings\/business-hours$/, render: lazy(settings, (m) => <m.BusinessHoursSettings />) },
   { pattern: /^\/settings\/team$/, render: lazy(settings, (m) => <m.TeamSettings />) },
   { pattern: /^\/settings\/account$/, render: lazy(settings, (m) => <m.AccountSettings />) },
   { pattern: /^\/settings\/events$/, render: lazy(settings, (m) => <m.WorkspaceEvents />) },

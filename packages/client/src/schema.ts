@@ -1105,7 +1105,7 @@ export interface paths {
     put?: never;
     /**
      * Simulator: a contact writes in
-     * @description Only while the workspace uses the built-in simulator channel (409 otherwise). Stored exactly like a message from WhatsApp: it opens the 24-hour window and appears in new-message-received; an unknown phone becomes a contact. Give exactly one of `text`, `button_reply` (a tapped reply button) or `list_reply` (a chosen list row): taps are stored as Meta's `interactive` messages, so flows branch on the button id.
+     * @description Only while the workspace uses the built-in simulator channel (409 otherwise). Stored exactly like a message from WhatsApp: it opens the 24-hour window and appears in new-message-received; an unknown phone becomes a contact. Give exactly one of `text`, `button_reply` (a tapped reply button), `list_reply` (a chosen list row), `media` (a sample image, document or audio file Parley ships, with an optional `caption` for images and documents), `location` or `contact_card`: each is stored as Meta's webhook message of that type (taps as `interactive`, so flows branch on the button id; files are downloaded into the media store like Meta's).
      *
      *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
@@ -1952,6 +1952,90 @@ export interface paths {
      *     Needs the role permission `routing` (owner, admin).
      */
     patch: operations['updateConversationLabel'];
+    trace?: never;
+  };
+  '/v1/actions/get-business-hours': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The business hours, holidays and away reply
+     * @description Until saved: switched off, weekdays 09:00–17:00 in the workspace time zone.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
+     */
+    post: operations['getBusinessHours'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/update-business-hours': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set the business hours, holidays and away reply
+     * @description Replaces the whole setting. While enabled, a customer who writes outside the hours (or on a holiday) gets the away message once per conversation opening — a free-form service reply from Parley inside the 24-hour window their message opened, never a template; contacts who opted out get none.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
+     */
+    post: operations['updateBusinessHours'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-satisfaction-survey-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Whether closing a conversation asks the customer for a rating
+     * @description Needs the role permission `manage_workspace` (owner, admin).
+     */
+    post: operations['getSatisfactionSurveySettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/update-satisfaction-survey-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Turn the satisfaction survey after a closed conversation on or off
+     * @description Needs the role permission `manage_workspace` (owner, admin).
+     */
+    post: operations['updateSatisfactionSurveySettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
 }
@@ -3171,6 +3255,115 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       created_at: string;
+    };
+    BusinessHours: {
+      /** @description When true, a customer who writes outside the hours gets the away message, once per conversation opening (not once per message). */
+      enabled: boolean;
+      /** @description IANA time zone the hours are in, e.g. Europe/Berlin */
+      time_zone: string;
+      weekly: {
+        /** @description Open intervals on monday; none: closed all day */
+        monday: {
+          /**
+           * @description Local time the business opens, "HH:MM"
+           * @example 09:00
+           */
+          opens: string;
+          /**
+           * @description Local time it closes; "24:00" is midnight
+           * @example 09:00
+           */
+          closes: string;
+        }[];
+        /** @description Open intervals on tuesday; none: closed all day */
+        tuesday: {
+          /**
+           * @description Local time the business opens, "HH:MM"
+           * @example 09:00
+           */
+          opens: string;
+          /**
+           * @description Local time it closes; "24:00" is midnight
+           * @example 09:00
+           */
+          closes: string;
+        }[];
+        /** @description Open intervals on wednesday; none: closed all day */
+        wednesday: {
+          /**
+           * @description Local time the business opens, "HH:MM"
+           * @example 09:00
+           */
+          opens: string;
+          /**
+           * @description Local time it closes; "24:00" is midnight
+           * @example 09:00
+           */
+          closes: string;
+        }[];
+        /** @description Open intervals on thursday; none: closed all day */
+        thursday: {
+          /**
+           * @description Local time the business opens, "HH:MM"
+           * @example 09:00
+           */
+          opens: string;
+          /**
+           * @description Local time it closes; "24:00" is midnight
+           * @example 09:00
+           */
+          closes: string;
+        }[];
+        /** @description Open intervals on friday; none: closed all day */
+        friday: {
+          /**
+           * @description Local time the business opens, "HH:MM"
+           * @example 09:00
+           */
+          opens: string;
+          /**
+           * @description Local time it closes; "24:00" is midnight
+           * @example 09:00
+           */
+          closes: string;
+        }[];
+        /** @description Open intervals on saturday; none: closed all day */
+        saturday: {
+          /**
+           * @description Local time the business opens, "HH:MM"
+           * @example 09:00
+           */
+          opens: string;
+          /**
+           * @description Local time it closes; "24:00" is midnight
+           * @example 09:00
+           */
+          closes: string;
+        }[];
+        /** @description Open intervals on sunday; none: closed all day */
+        sunday: {
+          /**
+           * @description Local time the business opens, "HH:MM"
+           * @example 09:00
+           */
+          opens: string;
+          /**
+           * @description Local time it closes; "24:00" is midnight
+           * @example 09:00
+           */
+          closes: string;
+        }[];
+      };
+      /** @description Dates closed all day, whatever the weekly hours say */
+      holidays: string[];
+      /** @description Sent as a free-form service reply (never a template), inside the window the message opened */
+      away_message: string;
+      /** @description Whether the hours say the business is open at this moment */
+      open_now: boolean;
+    };
+    CsatSettings: {
+      /** @description When true, an agent closing a conversation sends the customer a WhatsApp list message asking for a 1–5 rating — only while their 24-hour window is open, and not to contacts who opted out. The answer is kept with the conversation and its agent (Reports). Off by default. */
+      enabled: boolean;
     };
   };
   responses: never;
@@ -9187,6 +9380,22 @@ export interface operations {
             title: string;
             description?: string;
           };
+          /** @description The contact sends one of the sample files Parley ships (a PNG photo, a one-page PDF, a short MP3), downloaded into the media store as a file from Meta would be */
+          media?: 'image' | 'document' | 'audio';
+          /** @description With `media` image or document: its caption */
+          caption?: string;
+          /** @description The contact shares a location */
+          location?: {
+            latitude: number;
+            longitude: number;
+            name?: string;
+            address?: string;
+          };
+          /** @description The contact shares someone's contact card (stored as Meta's `contacts` message) */
+          contact_card?: {
+            name: string;
+            phone: string;
+          };
         };
       };
     };
@@ -14205,6 +14414,551 @@ export interface operations {
       };
       /** @description No such resource in this workspace (not_found) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getBusinessHours: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BusinessHours'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateBusinessHours: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The whole setting: it replaces what was saved. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description When true, a customer who writes outside the hours gets the away message, once per conversation opening (not once per message). */
+          enabled: boolean;
+          /** @description IANA time zone, e.g. Europe/Berlin */
+          time_zone: string;
+          weekly: {
+            /** @description Open intervals on monday; none: closed all day */
+            monday: {
+              /**
+               * @description Local time the business opens, "HH:MM"
+               * @example 09:00
+               */
+              opens: string;
+              /**
+               * @description Local time it closes; "24:00" is midnight
+               * @example 09:00
+               */
+              closes: string;
+            }[];
+            /** @description Open intervals on tuesday; none: closed all day */
+            tuesday: {
+              /**
+               * @description Local time the business opens, "HH:MM"
+               * @example 09:00
+               */
+              opens: string;
+              /**
+               * @description Local time it closes; "24:00" is midnight
+               * @example 09:00
+               */
+              closes: string;
+            }[];
+            /** @description Open intervals on wednesday; none: closed all day */
+            wednesday: {
+              /**
+               * @description Local time the business opens, "HH:MM"
+               * @example 09:00
+               */
+              opens: string;
+              /**
+               * @description Local time it closes; "24:00" is midnight
+               * @example 09:00
+               */
+              closes: string;
+            }[];
+            /** @description Open intervals on thursday; none: closed all day */
+            thursday: {
+              /**
+               * @description Local time the business opens, "HH:MM"
+               * @example 09:00
+               */
+              opens: string;
+              /**
+               * @description Local time it closes; "24:00" is midnight
+               * @example 09:00
+               */
+              closes: string;
+            }[];
+            /** @description Open intervals on friday; none: closed all day */
+            friday: {
+              /**
+               * @description Local time the business opens, "HH:MM"
+               * @example 09:00
+               */
+              opens: string;
+              /**
+               * @description Local time it closes; "24:00" is midnight
+               * @example 09:00
+               */
+              closes: string;
+            }[];
+            /** @description Open intervals on saturday; none: closed all day */
+            saturday: {
+              /**
+               * @description Local time the business opens, "HH:MM"
+               * @example 09:00
+               */
+              opens: string;
+              /**
+               * @description Local time it closes; "24:00" is midnight
+               * @example 09:00
+               */
+              closes: string;
+            }[];
+            /** @description Open intervals on sunday; none: closed all day */
+            sunday: {
+              /**
+               * @description Local time the business opens, "HH:MM"
+               * @example 09:00
+               */
+              opens: string;
+              /**
+               * @description Local time it closes; "24:00" is midnight
+               * @example 09:00
+               */
+              closes: string;
+            }[];
+          };
+          /** @description Dates closed all day, whatever the weekly hours say */
+          holidays: string[];
+          away_message: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BusinessHours'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getSatisfactionSurveySettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CsatSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateSatisfactionSurveySettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description When true, an agent closing a conversation sends the customer a WhatsApp list message asking for a 1–5 rating — only while their 24-hour window is open, and not to contacts who opted out. The answer is kept with the conversation and its agent (Reports). Off by default. */
+          enabled: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CsatSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
         headers: {
           [name: string]: unknown;
         };

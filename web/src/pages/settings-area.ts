@@ -2,6 +2,7 @@
 export { AccountSettings } from './settings-account';
 export { ChannelSettings } from './settings-channel';
 export { OptOutSettingsPage } from './settings-opt-out';
+export { BusinessHoursSettings } from './settings-business-hours';
 export { TeamSettings } from './settings-team';
 export { WorkspaceSettings } from './settings-workspace';
 export { Simulator } from './simulator';

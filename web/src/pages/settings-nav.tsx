@@ -5,6 +5,7 @@ const tabs: { href: string; label: string; permission?: Permission }[] = [
   { href: '/settings/tokens', label: 'API Tokens' },
   { href: '/settings/channel', label: 'Channel' },
   { href: '/settings/workspace', label: 'Workspace' },
+  { href: '/settings/business-hours', label: 'Business hours' },
   { href: '/settings/opt-out', label: 'Opt-out' },
   { href: '/settings/quick-replies', label: 'Quick replies', permission: 'conversations' },
   { href: '/settings/team', label: 'Team' },

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { action, dashboard } from '../api';
 import { Link } from '../router';
 import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../ui';
@@ -58,16 +58,25 @@ function InboundForm({ contact, onContact }: { contact: Contact | null; onContac
   const [text, setText] = useState('');
   const textId = useId();
   const [sent, setSent] = useState(0);
-  const send = useSubmit(async () => {
+  // The kind the last share button asked for (read by `share`, which runs in the same click).
+  const extra = useRef<Extra | null>(null);
+  /** Sends what the contact wrote or shared, and follows the contact it came from. */
+  const deliver = async (what: object) => {
     const message = await action<Message & { contact_phone: string }>('simulate-inbound-message', {
       phone: contact?.phone ?? phone,
-      text,
+      ...what,
     });
-    setText('');
     if (contact?.id !== message.contact_id) {
       onContact({ id: message.contact_id, phone: message.contact_phone, name: contact?.name ?? null });
     }
     setSent((n) => n + 1);
+  };
+  const send = useSubmit(async () => {
+    await deliver({ text });
+    setText('');
+  });
+  const share = useSubmit(async () => {
+    if (extra.current) await deliver(EXTRAS[extra.current].body);
   });
 
   return (
@@ -97,13 +106,45 @@ function InboundForm({ contact, onContact }: { contact: Contact | null; onContac
       <button class="primary" type="submit" disabled={send.busy}>
         Send as contact
       </button>
-      <ErrorNote error={send.error} />
+      <fieldset class="plain sim-extras">
+        <legend>Or share something</legend>
+        {(Object.keys(EXTRAS) as Extra[]).map((kind) => (
+          <button
+            key={kind}
+            type="button"
+            disabled={share.busy}
+            onClick={() => {
+              extra.current = kind;
+              void share.run();
+            }}
+          >
+            {EXTRAS[kind].label}
+          </button>
+        ))}
+      </fieldset>
+      <ErrorNote error={send.error ?? share.error} />
       <p role="status" class="status-line">
-        {sent > 0 && !send.busy && !send.error ? 'Received by Parley.' : ''}
+        {sent > 0 && !send.busy && !share.busy && !send.error && !share.error ? 'Received by Parley.' : ''}
       </p>
     </form>
   );
 }
+
+/**
+ * What a simulated contact can share besides text: the sample files Parley ships (stored like files
+ * from Meta), a location and a contact card, so the inbox shows every kind without WhatsApp.
+ */
+const EXTRAS = {
+  image: { label: 'Send a photo', body: { media: 'image', caption: 'Like these, but in red?' } },
+  document: { label: 'Send a document', body: { media: 'document', caption: 'My order' } },
+  audio: { label: 'Send a voice note', body: { media: 'audio' } },
+  location: {
+    label: 'Send a location',
+    body: { location: { latitude: 52.5219, longitude: 13.4132, name: 'Alexanderplatz', address: '10178 Berlin' } },
+  },
+  contact: { label: 'Send a contact card', body: { contact_card: { name: 'Ada Lovelace', phone: '+447911123456' } } },
+} as const;
+type Extra = keyof typeof EXTRAS;
 
 /** Search as you type; choosing a contact writes as them, otherwise the text is taken as a phone number. */
 function ContactPicker(props: { phone: string; onPhone: (phone: string) => void; onPick: (c: Contact) => void }) {
@@ -256,6 +297,10 @@ function summary(message: Message): string {
     text(c.caption) ??
     text(reply?.title) ??
     (message.type === 'template' ? `Template “${text(c.template_name) ?? '?'}”` : null) ??
+    (message.type === 'location'
+      ? `Location: ${text(c.name) ?? `${String(c.latitude)}, ${String(c.longitude)}`}`
+      : null) ??
+    (message.type === 'contacts' ? 'Contact card' : null) ??
     `(${message.type})`
   );
 }

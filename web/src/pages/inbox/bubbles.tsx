@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { formatTime } from '../../ui';
 import { RICH_TYPES, RichContent } from './rich';
-import type { ConversationNote, InboxMessage, MessageSender } from './types';
+import type { ConversationNote, InboxMessage, Member, MessageSender, Rating } from './types';
 
 /** The thread's entries: a message (who sent it, its content, time and tick) and a staff note. */
 
@@ -41,6 +41,17 @@ export function NoteBubble({ note }: { note: ConversationNote }) {
       <span class="bubble-meta">
         <time dateTime={note.created_at}>{formatTime(note.created_at)}</time>
       </span>
+    </li>
+  );
+}
+
+/** "Rated 4/5": the customer's answer to the satisfaction survey, a small event between the messages. */
+export function RatingEvent({ rating, members }: { rating: Rating; members: Member[] }) {
+  const agent = members.find((member) => member.id === rating.agent_id);
+  return (
+    <li class="thread-event rating">
+      Rated {rating.rating}/5{agent && ` · for ${agent.name || agent.email}`} ·{' '}
+      <time dateTime={rating.rated_at}>{formatTime(rating.rated_at)}</time>
     </li>
   );
 }

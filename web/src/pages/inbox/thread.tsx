@@ -8,22 +8,25 @@ import { ErrorNote, Page, useAsync } from '../../ui';
 import { afterDone } from './shortcuts';
 import { useLiveReload } from './events';
 import { ReplyBox } from './reply';
-import { MessageBubble, NoteBubble } from './bubbles';
+import { MessageBubble, NoteBubble, RatingEvent } from './bubbles';
 import { SidePanel } from './side-panel';
 import { useThreadScroll, useWhenVisible } from './thread-scroll';
-import type { ConversationNote, InboxMessage, Thread } from './types';
+import type { ConversationNote, InboxMessage, Rating, Thread } from './types';
 
-/** What the thread lists: the messages and the staff's notes, in time order. */
-type Entry = { note: ConversationNote } | { message: InboxMessage };
-const entryId = (entry: Entry) => ('note' in entry ? entry.note.id : entry.message.id);
-const entryTime = (entry: Entry) => ('note' in entry ? entry.note.created_at : entry.message.created_at);
+/** What the thread lists: the messages, the staff's notes and the customer's ratings, in time order. */
+type Entry = { note: ConversationNote } | { message: InboxMessage } | { rating: Rating };
+const entryId = (entry: Entry) =>
+  'note' in entry ? entry.note.id : 'rating' in entry ? `rating ${entry.rating.rated_at}` : entry.message.id;
+const entryTime = (entry: Entry) =>
+  'note' in entry ? entry.note.created_at : 'rating' in entry ? entry.rating.rated_at : entry.message.created_at;
 
-/** The messages and notes of the pages shown, oldest first (a newer page's copy of a message wins). */
-function timeline(pages: Pick<Thread, 'messages' | 'notes'>[]): Entry[] {
+/** The entries of the pages shown, oldest first (a newer page's copy of a message wins). */
+function timeline(pages: Pick<Thread, 'messages' | 'notes' | 'ratings'>[]): Entry[] {
   const entries = new Map<string, Entry>();
   for (const page of pages) {
     for (const message of page.messages) entries.set(message.id, { message });
     for (const note of page.notes) entries.set(note.id, { note });
+    for (const rating of page.ratings) entries.set(entryId({ rating }), { rating });
   }
   return [...entries.values()].sort((a, b) => entryTime(a).localeCompare(entryTime(b)));
 }
@@ -109,6 +112,8 @@ export function ThreadPage({ contactId }: { contactId: string }) {
             {entries.map((entry) =>
               'note' in entry ? (
                 <NoteBubble key={entry.note.id} note={entry.note} />
+              ) : 'rating' in entry ? (
+                <RatingEvent key={entryId(entry)} rating={entry.rating} members={data.members} />
               ) : (
                 <MessageBubble key={entry.message.id} message={entry.message} onReply={setReplyTo} />
               ),

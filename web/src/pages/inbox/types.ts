@@ -100,8 +100,18 @@ export interface Thread {
   messages: InboxMessage[];
   /** The staff's notes written between this page's oldest message and the next page's. */
   notes: ConversationNote[];
+  /** The customer's satisfaction ratings given in the same stretch of time as the notes. */
+  ratings: Rating[];
   next_before: string | null;
   members: Member[];
+}
+
+/** A customer's answer to the satisfaction survey sent when the conversation was closed. */
+export interface Rating {
+  rating: number;
+  rated_at: string;
+  /** Whom the rated conversation counted for. */
+  agent_id: string | null;
 }
 
 /** What GET /api/dashboard/events sends: a hint to reload what it concerns. */

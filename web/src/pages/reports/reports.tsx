@@ -27,6 +27,7 @@ export function ReportsPage({ from, to }: { from: string; to: string }) {
           </p>
           <ConversationsTable report={data} />
           <ResponseTimesTable report={data} />
+          <SatisfactionTable report={data} />
           <MessagesTable report={data} />
           <CampaignsTable report={data} />
           <CostsTable report={data} onRatesSaved={report.reload} />
@@ -127,6 +128,26 @@ function ResponseTimesTable({ report }: { report: Report }) {
             <td>{row.answered}</td>
             <SpreadCells spread={row.first_response} />
             <SpreadCells spread={row.resolution} />
+          </tr>
+        ))}
+      </Table>
+    </Section>
+  );
+}
+
+function SatisfactionTable({ report }: { report: Report }) {
+  return (
+    <Section title="Satisfaction" table="satisfaction" report={report}>
+      <p class="hint">
+        Ratings (1 to 5) customers gave in the range, answering the survey sent when a conversation was closed (Settings
+        → Business hours); each counts for the agent the conversation counted for.
+      </p>
+      <Table caption="Satisfaction ratings" columns={['Agent', 'Ratings', 'Average rating']}>
+        {report.satisfaction.map((row) => (
+          <tr key={row.agent?.id ?? 'everyone'} class={row.agent ? '' : 'report-total'}>
+            <td>{row.agent?.name ?? 'Everyone'}</td>
+            <td>{row.ratings}</td>
+            <td>{row.average === null ? '—' : `${row.average.toFixed(1)} / 5`}</td>
           </tr>
         ))}
       </Table>
