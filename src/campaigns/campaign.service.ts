@@ -5,7 +5,7 @@ import { given } from '../contacts/contact.input.js';
 import type { CampaignTable, Database } from '../db/schema.js';
 import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/outbound/queue.js';
 import { isRefusal } from '../messages/outbound/rules.js';
-import { mapVariables, variableValues } from '../messages/outbound/template-variables.js';
+import { fillVariables, mapVariables, variableValues } from '../messages/outbound/template-variables.js';
 import { templateContent, type TemplateContent } from '../messages/outbound/template.js';
 import { emitStatusChanges, emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { ChannelService } from '../channels/channel.service.js';
@@ -395,8 +395,7 @@ async function composer(db: Db, campaign: Selectable<CampaignTable>) {
   const shared = contentOf(withSamples(variables));
   if (!shared) return null;
   if (!variableValues(variables).some(hasPlaceholder)) return () => shared;
-  return (contact: Recipient) =>
-    contentOf(mapVariables(variables, (variable) => render(variable, { contact, context: {} })));
+  return (contact: Recipient) => contentOf(fillVariables(variables, { contact, context: {} }));
 }
 
 /** A value for every variable as checks need it: each per-recipient placeholder stands in as "sample". */

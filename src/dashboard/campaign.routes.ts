@@ -24,6 +24,6 @@ export function registerCampaignDashboardRoutes(
   app.post(
     '/api/dashboard/campaigns/sample',
     { config, schema: { hide: true, body: SampleSendBody } },
-    async (request) => sendSample(deps, deps.messages, sessionUserOf(request), request.body),
+    async (request) => sendSample(deps.messages, sessionUserOf(request), request.body),
   );
 }
