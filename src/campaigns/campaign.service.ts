@@ -373,11 +373,17 @@ export function campaignTemplateCheck(
 }
 
 /**
- * Each recipient's template content, or null for one a placeholder leaves empty (Meta refuses empty
- * parameters); the whole composer is null when the template can no longer be sent (deleted, or its
+ * Each recipient's template content (what the dispatch sends and the confirm step previews), or null
+ * for one a placeholder leaves empty (Meta refuses empty parameters); the whole composer is null when the template can no longer be sent (deleted, or its
  * translation is no longer APPROVED). Without placeholders the content is built once for everyone.
  */
-async function composer(db: Db, campaign: Selectable<CampaignTable>) {
+export async function composer(
+  db: Db,
+  campaign: Pick<
+    Selectable<CampaignTable>,
+    'workspace_id' | 'template_id' | 'language' | 'variables' | 'header_media_url'
+  >,
+) {
   const templates = templateRepository(db);
   const template = campaign.template_id && (await templates.findById(campaign.workspace_id, campaign.template_id));
   if (!template) return null;

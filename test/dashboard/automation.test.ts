@@ -314,7 +314,7 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
 
   test('a campaign to a tag of 20 contacts: the progress bar and counts reach all sent', async () => {
     const { server: wa } = whatsapp;
-    const { owner, template, page } = await signedIn(wa);
+    const { owner, template, page } = await signedIn(wa, { bypassCSP: true });
     const { workspaceId } = owner;
     const { phoneNumberId } = await whatsapp.connect(workspaceId, { messagesPerSecond: 1000 });
     await insertTaggedContacts(wa, workspaceId, 20, 'vip');
@@ -329,7 +329,19 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     await page.getByLabel('Variable {{2}}').fill('SPRING');
     await page.getByLabel('Tag', { exact: true }).selectOption('vip');
     await page.getByRole('button', { name: 'Review and send…' }).click();
-    await page.getByTestId('confirm-send').getByText('goes to 20 contacts now').waitFor();
+    const confirm = page.getByTestId('confirm-send');
+    await confirm.getByText('goes to 20 contacts now').waitFor();
+    // The message as its first recipient will see it, placeholders filled; the cost says when no rate is set.
+    await confirm.getByText('The first recipient, Customer 0').waitFor();
+    const firstMessage = confirm.getByRole('figure', { name: 'The message as the first recipient will see it' });
+    assert.equal(await firstMessage.locator('.wa-body').textContent(), 'Hi Customer 0, your order SPRING has shipped.');
+    await confirm.getByText('Estimated cost: unknown, no rate is set for utility messages').waitFor();
+    await wa.app.services.reports.saveRates({ workspaceId }, { currency: 'USD', rates: { utility: 0.004 } });
+    await confirm.getByRole('button', { name: 'Change something' }).click();
+    await page.getByRole('button', { name: 'Review and send…' }).click();
+    const cost = await confirm.getByTestId('campaign-cost').textContent();
+    assert.match(cost ?? '', /Estimated cost: \$0\.08 \(20 utility messages at \$0\.004 each/);
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await screenshot(page, 'campaign-new');
     await page.getByRole('button', { name: 'Send to 20 contacts' }).click();
     await page.getByRole('heading', { name: 'Spring sale' }).waitFor();
