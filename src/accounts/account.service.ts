@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, LoginFailureTable } from '../db/schema.js';
+import { isUniqueViolation } from '../db/sql.js';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
@@ -196,11 +197,17 @@ export function createAccountService(
       };
     },
 
-    /** Invites a teammate (owners only); the link's token is returned once. */
+    /**
+     * Invites a teammate (owners only); the link's token is returned once. Inviting an email that has a
+     * pending invitation renews it: the earlier link stops working and `renewed` says so (someone
+     * invites again because the link was lost or expired, and expects one invitation, the new one).
+     */
     async invite(owner: SessionUser, input: { email: string; role: Role }) {
       requirePermission(owner, 'manage_team');
       const email = input.email.trim().toLowerCase();
-      const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      const taken = await db.selectFrom('users').select('workspace_id').where('email', '=', email).executeTakeFirst();
+      if (taken?.workspace_id === owner.workspaceId)
+        throw errors.conflictOn('email', 'is already a member of this workspace');
       // An email belongs to one user; saying nothing more keeps other workspaces' people private.
       if (taken) throw errors.conflictOn('email', 'already has a Parley account, so it cannot be invited');
       const token = newSecretToken();
@@ -214,8 +221,19 @@ export function createAccountService(
         created_at: now(),
         expires_at: toStoredTimestamp(new Date(clock.now().getTime() + INVITE_TTL_MS)),
       };
-      await db.insertInto('invites').values(invite).execute();
-      return { id: invite.id, email, role: input.role, token, expires_at: formatTimestamp(invite.expires_at) };
+      const renewed = await db
+        .transaction()
+        .execute(async (trx) => {
+          const withdrawn = await withdrawPendingInvites(trx, owner.workspaceId, email).executeTakeFirst();
+          await trx.insertInto('invites').values(invite).execute();
+          return Number(withdrawn.numDeletedRows) > 0;
+        })
+        .catch((error: unknown) => {
+          // Another invitation to this email was written at the same moment (one pending per email: 0030).
+          if (isUniqueViolation(error)) throw errors.conflictOn('email', 'is being invited by someone else right now');
+          throw error;
+        });
+      return { id: invite.id, email, role: input.role, token, expires_at: formatTimestamp(invite.expires_at), renewed };
     },
 
     /** The invitation a link names, if it is still open. */
@@ -241,6 +259,7 @@ export function createAccountService(
       const passwordHash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {
         await claimOneTimeLink(trx, 'invites', invite.id, now(), invitationUsed);
+        // The email's only pending invitation here (invites_one_pending): accepting it leaves none.
         const created = await trx
           .insertInto('users')
           .values({
@@ -272,6 +291,15 @@ export function createAccountService(
         .orderBy('id')
         .execute(),
   };
+}
+
+/** Deletes the email's invitations in the workspace not yet accepted (expired ones too). */
+function withdrawPendingInvites(trx: Kysely<Database>, workspaceId: string, email: string) {
+  return trx
+    .deleteFrom('invites')
+    .where('workspace_id', '=', workspaceId)
+    .where('email', '=', email)
+    .where('accepted_at', 'is', null);
 }
 
 const invitationUsed = () => errors.conflict('This invitation has already been used; log in instead');

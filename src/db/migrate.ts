@@ -30,6 +30,7 @@ import * as sharedLimits from './migrations/0026_shared_limits.js';
 import * as search from './migrations/0027_search.js';
 import * as tagRecency from './migrations/0028_tag_recency.js';
 import * as mediaStore from './migrations/0029_media_store.js';
+import * as onePendingInvite from './migrations/0030_one_pending_invite.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0027_search': search,
   '0028_tag_recency': tagRecency,
   '0029_media_store': mediaStore,
+  '0030_one_pending_invite': onePendingInvite,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -55,10 +55,16 @@ describe(`dashboard: people and passwords (${ENGINE})`, () => {
     await newOwner.goto('/settings/team');
     await newOwner.getByLabel('Email').fill(owner.email);
     await newOwner.getByRole('button', { name: 'Create invite link' }).click();
-    await newOwner.getByText('Email already has a Parley account, so it cannot be invited').waitFor();
+    await newOwner.getByText('Email is already a member of this workspace').waitFor();
 
     await newOwner.getByLabel('Email').fill('later@example.com');
     await newOwner.getByRole('button', { name: 'Create invite link' }).click();
+    await newOwner.getByTestId('invite-link').waitFor();
+    // Invited again (the link was lost): the pending invitation is renewed, and the page says so.
+    await newOwner.getByLabel('Email').fill('later@example.com');
+    await newOwner.getByRole('button', { name: 'Create invite link' }).click();
+    await newOwner.getByText('It replaces the earlier invitation to this email').waitFor();
+    assert.equal(await newOwner.getByRole('row', { name: /later@example\.com/ }).count(), 1, 'one pending invitation');
     const link = (await newOwner.getByTestId('invite-link').textContent())!;
     const pending = newOwner.getByRole('row', { name: /later@example\.com/ });
     await pending.getByRole('button', { name: 'Revoke' }).click();

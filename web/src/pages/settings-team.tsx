@@ -30,6 +30,8 @@ interface Invite {
   role: Role;
   token: string;
   expires_at: string;
+  /** The email had a pending invitation, which this one replaced. */
+  renewed: boolean;
 }
 
 interface PendingInvite {
@@ -191,6 +193,7 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
               Send this link to <strong>{invite.email}</strong> ({roleLabel(invite.role).toLowerCase()}). It works once
               and expires {formatTime(invite.expires_at)}; it is shown only now.
             </p>
+            {invite.renewed && <p>It replaces the earlier invitation to this email, whose link no longer works.</p>}
             <p class="secret">
               <code data-testid="invite-link">{link}</code> <CopyButton text={link} label="Copy link" />
             </p>
