@@ -151,9 +151,16 @@ export function createAccountService(
     },
 
     /** First-run set-up from the browser: the first workspace and its owner, logged in. */
-    async setupFirstWorkspace(input: { workspace: string; email: string; password: string }): Promise<NewSession> {
+    async setupFirstWorkspace(input: {
+      workspace: string;
+      email: string;
+      password: string;
+      name?: string | undefined;
+    }): Promise<NewSession> {
       if (!(await this.needsSetup())) throw alreadySetUp(); // the claim decides; this spares the hashing
-      const { workspace, user } = await workspaces.setup({ name: input.workspace, ...input }, claimFirstRun);
+      const { email, password } = input;
+      const owner = { name: input.workspace, email, password, ownerName: input.name };
+      const { workspace, user } = await workspaces.setup(owner, claimFirstRun);
       return openSession(user.id, workspace.id);
     },
 
@@ -279,6 +286,14 @@ export function createAccountService(
         }
       });
       return openSession(userId, invite.workspace_id);
+    },
+
+    /** The signed-in person names themselves (Settings → Your account); the team and the inbox show it. */
+    async rename(user: SessionUser, nameGiven: string): Promise<{ name: string }> {
+      const name = nameGiven.trim();
+      if (!name) throw errors.validation('name', 'is required');
+      await db.updateTable('users').set({ name }).where('id', '=', user.userId).execute();
+      return { name };
     },
 
     /** The workspace's users, for Settings → Team. */

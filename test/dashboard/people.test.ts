@@ -101,6 +101,30 @@ describe(`dashboard: people and passwords (${ENGINE})`, () => {
     await again.getByText('This reset link is not valid any more').waitFor();
   });
 
+  test('Your account: an owner set up without a name sets one; the top bar and the team list show it', async () => {
+    const owner = await ownerSession(server);
+    const { page } = await newPage(server, { bypassCSP: true });
+    await logIn(page, owner);
+    await page.goto('/settings/account');
+    const form = page.getByRole('form', { name: 'Your name' });
+    assert.equal(await form.getByLabel('Your name').inputValue(), '', 'the email is no name');
+    await form.getByLabel('Your name').fill('   ');
+    await form.getByRole('button', { name: 'Save name' }).click();
+    await form.getByText('Your name is required').waitFor();
+    await form.getByLabel('Your name').fill('Carla Owner');
+    await form.getByRole('button', { name: 'Save name' }).click();
+    await form.getByText('Name saved.').waitFor();
+    await page.getByText(`Carla Owner (${owner.email})`).waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), [], 'account page');
+    await page.goto('/settings/team');
+    await page.getByRole('row', { name: new RegExp(`Carla Owner.*${owner.email}`) }).waitFor();
+    const team = await server.app.services.accounts.team(owner.workspaceId);
+    assert.deepEqual(
+      team.map((u) => u.name),
+      ['Carla Owner'],
+    );
+  });
+
   test('Your account: a user changes their password; a wrong current one is named by its label', async () => {
     const owner = await ownerSession(server);
     const member = await joinedTeammate(server, owner);

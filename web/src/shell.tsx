@@ -114,7 +114,9 @@ export function Shell({ url }: { url: URL }) {
         <span class="brand">Parley</span>
         <span class="workspace-name">{workspace.name}</span>
         <span class="user">
-          <span class="user-email">{user.email}</span>
+          <span class="user-email">
+            {user.name && user.name !== user.email ? `${user.name} (${user.email})` : user.email}
+          </span>
           <button type="button" onClick={() => void logout()}>
             Log out
           </button>
