@@ -79,7 +79,11 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerChannelDashboardRoutes(app, services, config);
   registerTemplateDashboardRoutes(app, services.templates, services.templateSync, services.templateSubmission);
   registerAutomationDashboardRoutes(app, services.deps.db);
-  registerCampaignDashboardRoutes(app, { db: services.deps.db, messages: services.messages });
+  registerCampaignDashboardRoutes(app, {
+    db: services.deps.db,
+    messages: services.messages,
+    reports: services.reports,
+  });
   registerContactDashboardRoutes(app, { contacts: services.contacts, ...services.contactViews });
   registerReportRoutes(app, services.reports);
   registerInboxRoutes(

@@ -19,6 +19,7 @@ const OPEN_TO_EVERY_ROLE: Record<string, string> = {
   'POST /api/dashboard/logout': 'one’s own session',
   'POST /api/dashboard/sessions/end-others': 'one’s own sessions',
   'PUT /api/dashboard/password': 'one’s own password',
+  'PUT /api/dashboard/account': 'one’s own name',
   'GET /api/dashboard/tokens': 'one’s own tokens (revoking another’s is checked in the token service)',
   'POST /api/dashboard/tokens': 'a token acts with its creator’s role, so creating one grants nothing',
   'DELETE /api/dashboard/tokens/:id': 'one’s own; another’s needs revoke_any_token (checked with the token’s owner)',

@@ -55,7 +55,12 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
       config: { access: 'public', signInAttempt: true },
       schema: {
         hide,
-        body: Type.Object({ workspace: Type.String({ maxLength: 200 }), email: Email, password: Password }),
+        body: Type.Object({
+          workspace: Type.String({ maxLength: 200 }),
+          email: Email,
+          password: Password,
+          name: Type.Optional(Type.String({ maxLength: 200, description: "The owner's name; their email if omitted" })),
+        }),
       },
     },
     async (request, reply) => {
@@ -118,6 +123,13 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
       schema: { hide, body: Type.Object({ email: Email, role: RoleSchema }) },
     },
     async (request) => accounts.invite(sessionUserOf(request), request.body),
+  );
+
+  // Everyone may name themselves: no permission beyond being signed in.
+  app.put(
+    '/api/dashboard/account',
+    { config: { access: 'session' }, schema: { hide, body: Type.Object({ name: Type.String({ maxLength: 200 }) }) } },
+    async (request) => accounts.rename(sessionUserOf(request), request.body.name),
   );
 
   app.get('/api/dashboard/team', { config: { access: 'session' }, schema: { hide } }, async (request) =>

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, LoginFailureTable } from '../db/schema.js';
+import { isUniqueViolation } from '../db/sql.js';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
@@ -152,9 +153,16 @@ export function createAccountService(
     },
 
     /** First-run set-up from the browser: the first workspace and its owner, logged in. */
-    async setupFirstWorkspace(input: { workspace: string; email: string; password: string }): Promise<NewSession> {
+    async setupFirstWorkspace(input: {
+      workspace: string;
+      email: string;
+      password: string;
+      name?: string | undefined;
+    }): Promise<NewSession> {
       if (!(await this.needsSetup())) throw alreadySetUp(); // the claim decides; this spares the hashing
-      const { workspace, user } = await workspaces.setup({ name: input.workspace, ...input }, claimFirstRun);
+      const { email, password } = input;
+      const owner = { name: input.workspace, email, password, ownerName: input.name };
+      const { workspace, user } = await workspaces.setup(owner, claimFirstRun);
       return openSession(user.id, workspace.id);
     },
 
@@ -202,13 +210,17 @@ export function createAccountService(
     emailEnabled: mail.email.enabled,
 
     /**
-     * Invites a teammate (the route checks `manage_team`; only an owner invites an owner); the
-     * link's token is returned once.
+     * Invites a teammate (the route checks `manage_team`; only an owner invites an owner); the link's
+     * token is returned once. Inviting an email that has a pending invitation renews it: the earlier
+     * link stops working and `renewed` says so (someone invites again because the link was lost or
+     * expired, and expects one invitation, the new one).
      */
     async invite(owner: SessionUser, input: { email: string; role: Role }) {
       if (input.role === 'owner') requirePermission(owner, 'manage_owners');
       const email = input.email.trim().toLowerCase();
-      const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      const taken = await db.selectFrom('users').select('workspace_id').where('email', '=', email).executeTakeFirst();
+      if (taken?.workspace_id === owner.workspaceId)
+        throw errors.conflictOn('email', 'is already a member of this workspace');
       // An email belongs to one user; saying nothing more keeps other workspaces' people private.
       if (taken) throw errors.conflictOn('email', 'already has a Parley account, so it cannot be invited');
       const token = newSecretToken();
@@ -229,14 +241,31 @@ export function createAccountService(
         link,
         expiresAt: expiryWords(invite.expires_at),
       });
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('invites').values(invite).execute();
-        await mail.email.queue(trx, { workspaceId: owner.workspaceId, to: email, ...message });
-      });
+      const renewed = await db
+        .transaction()
+        .execute(async (trx) => {
+          const withdrawn = await withdrawPendingInvites(trx, owner.workspaceId, email).executeTakeFirst();
+          await trx.insertInto('invites').values(invite).execute();
+          await mail.email.queue(trx, { workspaceId: owner.workspaceId, to: email, ...message });
+          return Number(withdrawn.numDeletedRows) > 0;
+        })
+        .catch((error: unknown) => {
+          // Another invitation to this email was written at the same moment (one pending per email: 0030).
+          if (isUniqueViolation(error)) throw errors.conflictOn('email', 'is being invited by someone else right now');
+          throw error;
+        });
       mail.email.wake();
       const expiresAt = formatTimestamp(invite.expires_at);
       // The link is shown as well: the owner may hand it over themselves (and without SMTP must).
-      return { id: invite.id, email, role: input.role, token, expires_at: expiresAt, emailed: mail.email.enabled };
+      return {
+        id: invite.id,
+        email,
+        role: input.role,
+        token,
+        expires_at: expiresAt,
+        emailed: mail.email.enabled,
+        renewed,
+      };
     },
 
     /** The invitation a link names, if it is still open. */
@@ -262,6 +291,7 @@ export function createAccountService(
       const passwordHash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {
         await claimOneTimeLink(trx, 'invites', invite.id, now(), invitationUsed);
+        // The email's only pending invitation here (invites_one_pending): accepting it leaves none.
         const created = await trx
           .insertInto('users')
           .values({
@@ -283,6 +313,14 @@ export function createAccountService(
       return openSession(userId, invite.workspace_id);
     },
 
+    /** The signed-in person names themselves (Settings → Your account); the team and the inbox show it. */
+    async rename(user: SessionUser, nameGiven: string): Promise<{ name: string }> {
+      const name = nameGiven.trim();
+      if (!name) throw errors.validation('name', 'is required');
+      await db.updateTable('users').set({ name }).where('id', '=', user.userId).execute();
+      return { name };
+    },
+
     /** The workspace's users, for Settings → Team. */
     team: (workspaceId: string) =>
       db
@@ -293,6 +331,15 @@ export function createAccountService(
         .orderBy('id')
         .execute(),
   };
+}
+
+/** Deletes the email's invitations in the workspace not yet accepted (expired ones too). */
+function withdrawPendingInvites(trx: Kysely<Database>, workspaceId: string, email: string) {
+  return trx
+    .deleteFrom('invites')
+    .where('workspace_id', '=', workspaceId)
+    .where('email', '=', email)
+    .where('accepted_at', 'is', null);
 }
 
 const invitationUsed = () => errors.conflict('This invitation has already been used; log in instead');

@@ -173,6 +173,36 @@ describe(`team: members and roles (${ENGINE})`, () => {
     assert.deepEqual((await owner.send('GET', '/api/dashboard/invites')).body, []);
   });
 
+  test('invitations › inviting a pending email again renews it: one invitation, the new link; joining leaves none', async () => {
+    const owner = await ownerSession(server);
+    const email = `again-${randomUUID()}@example.com`;
+    const first = await inviteOverHttp(owner, email);
+    const second = await owner.send<{ id: string; token: string; role: string; renewed: boolean }>(
+      'POST',
+      '/api/dashboard/invites',
+      { email: email.toUpperCase(), role: 'owner' },
+    );
+    assert.equal(second.status, 200, second.text);
+    assert.deepEqual([second.body.role, second.body.renewed], ['owner', true]);
+    const pending = await owner.send<{ id: string; email: string }[]>('GET', '/api/dashboard/invites');
+    assert.deepEqual(
+      pending.body.map((i) => [i.id, i.email]),
+      [[second.body.id, email]],
+    );
+    assert.equal((await server.http.send('GET', `/api/dashboard/invites/${first.token}`)).status, 404, 'old link');
+
+    const joined = await server.http.send('POST', '/api/dashboard/invites/accept', {
+      body: { token: second.body.token, name: 'Again', password: 'a teammate password' },
+    });
+    assert.equal(joined.status, 200, joined.text);
+    assert.deepEqual((await owner.send('GET', '/api/dashboard/invites')).body, [], 'nothing stays pending');
+    const member = await owner.send<Problem>('POST', '/api/dashboard/invites', { email, role: 'member' });
+    assert.deepEqual(
+      [member.status, member.body.errors],
+      [409, [{ field: 'email', message: 'is already a member of this workspace' }]],
+    );
+  });
+
   test('invitations › one link used twice at once makes one teammate; the other use is a clean 409', async () => {
     const owner = await ownerSession(server);
     const { token } = await inviteOverHttp(owner, `race-${randomUUID()}@example.com`);

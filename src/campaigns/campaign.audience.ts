@@ -25,16 +25,6 @@ export type Recipient = Pick<
 /** Ids per IN list: well under both engines' bound-parameter limits. */
 const CHUNK = 500;
 
-/** How many contacts an audience reaches now, and how many of them opted out (they are skipped). */
-export async function countAudience(
-  db: Db,
-  workspaceId: string,
-  audience: Audience,
-): Promise<{ contacts: number; opted_out: number }> {
-  const members = await audienceOf(db, workspaceId, await normaliseAudience(db, workspaceId, audience));
-  return { contacts: members.length, opted_out: members.filter((member) => member.opted_out_at).length };
-}
-
 /** Every contact of the audience (opted-out ones included, to be counted), in id (creation) order. */
 export async function audienceOf(db: Db, workspaceId: string, audience: Audience): Promise<Recipient[]> {
   const contacts = db

@@ -44,7 +44,7 @@ export function registerCampaignRoutes(app: Api, campaigns: CampaignService): vo
         tags,
         summary: 'Fetch a campaign with its live delivery counts',
         description:
-          '`counts` are live: each message counts once, under its current status (queued, sent, delivered, read or failed), so a read message is in `read` only and not also in `delivered` or `sent`. `replied` counts recipients who wrote in after the campaign was dispatched. Status `failed` means that when it was due its template had been deleted or its translation was no longer APPROVED: nothing was sent.',
+          '`counts` are live and cumulative: a read message was delivered and sent, so it counts in `read`, `delivered` and `sent` (sent ≥ delivered ≥ read); `queued` and `failed` stand alone. `replied` counts recipients who wrote in after the campaign was dispatched. Status `failed` means that when it was due its template had been deleted or its translation was no longer APPROVED: nothing was sent.',
         body: CampaignIdBody,
         response: { 200: campaign, ...actionErrors(404) },
       },

@@ -1,10 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { render } from '../automation/render.js';
 import { parsePhone } from '../contacts/contact.input.js';
-import { contactRepository } from '../contacts/contact.repository.js';
 import type { MessageService } from '../messages/message.service.js';
-import { mapVariables } from '../messages/outbound/template-variables.js';
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
 import { CreateCampaignBody } from './campaign.schema.js';
 
 const { template_id, language, variables, header_media_url } = CreateCampaignBody.properties;
@@ -24,17 +21,10 @@ export type SampleSendInput = Static<typeof SampleSendBody>;
  * with that phone (or, for a new number, a contact who has only the phone), through the one send path.
  */
 export async function sendSample(
-  deps: Pick<Deps, 'db'>,
   messages: Pick<MessageService, 'sendTemplate'>,
   caller: Caller,
   input: SampleSendInput,
 ) {
-  const phone = parsePhone(input.phone);
-  const known = await contactRepository(deps.db).findByPhone(caller.workspaceId, phone);
-  const contact = known ?? { name: null, phone, email: null, custom_attributes: '{}' };
-  return messages.sendTemplate(caller, {
-    ...input,
-    phone,
-    variables: mapVariables(input.variables ?? [], (value) => render(value, { contact, context: {} })),
-  });
+  // send-template-message fills the per-recipient placeholders for that contact, as the campaign will.
+  return messages.sendTemplate(caller, { ...input, phone: parsePhone(input.phone) });
 }

@@ -152,15 +152,15 @@ export const CampaignSchema = Type.Object(
         ),
         opted_out: Count('Of the skipped, those who had opted out of marketing when the campaign was dispatched'),
         queued: Count('Messages still waiting in the outbox'),
-        sent: Count('Accepted by WhatsApp, no delivery receipt yet'),
-        delivered: Count('Delivered to the phone, not read yet'),
+        sent: Count('Accepted by WhatsApp (delivered and read ones included)'),
+        delivered: Count('Delivered to the phone (read ones included: a read message was delivered)'),
         read: Count('Read by the recipient'),
         failed: Count("Not delivered: Meta's error, or cancelled before it was sent"),
         replied: Count('Recipients who wrote in after the campaign was dispatched'),
       },
       {
         description:
-          'Live. Each message counts once, under its current status: a read message is counted in `read` only, not also in `delivered` and `sent`.',
+          'Live. Statuses only move forward, so each count includes the messages that went further: sent ≥ delivered ≥ read (a read message is also counted as delivered and sent). `queued` and `failed` stand alone.',
       },
     ),
     created_at: Timestamp(),

@@ -5,7 +5,8 @@ import { given } from '../contacts/contact.input.js';
 import type { CampaignTable, Database } from '../db/schema.js';
 import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/outbound/queue.js';
 import { isRefusal } from '../messages/outbound/rules.js';
-import { mapVariables, variableValues } from '../messages/outbound/template-variables.js';
+import { deliveryCounts } from '../messages/delivery-counts.js';
+import { fillVariables, mapVariables, variableValues } from '../messages/outbound/template-variables.js';
 import { templateContent, type TemplateContent } from '../messages/outbound/template.js';
 import { emitStatusChanges, emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { ChannelService } from '../channels/channel.service.js';
@@ -31,7 +32,6 @@ type MessageCounts = Omit<Campaign['counts'], 'recipients' | 'skipped' | 'opted_
 const CHECK_EVERY_MS = 1_000;
 const CANCELLABLE: CampaignStatus[] = ['scheduled', 'sending'];
 const CANCELLED_ERROR = JSON.stringify({ code: null, title: 'campaign cancelled', details: null });
-const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed'] as const;
 /** A contact with nothing to fill in: any placeholder a variable holds renders differently from itself. */
 const BLANK_SCOPE: RenderScope = {
   contact: { name: null, phone: '', email: null, custom_attributes: '{}' },
@@ -373,11 +373,17 @@ export function campaignTemplateCheck(
 }
 
 /**
- * Each recipient's template content, or null for one a placeholder leaves empty (Meta refuses empty
- * parameters); the whole composer is null when the template can no longer be sent (deleted, or its
+ * Each recipient's template content (what the dispatch sends and the confirm step previews), or null
+ * for one a placeholder leaves empty (Meta refuses empty parameters); the whole composer is null when the template can no longer be sent (deleted, or its
  * translation is no longer APPROVED). Without placeholders the content is built once for everyone.
  */
-async function composer(db: Db, campaign: Selectable<CampaignTable>) {
+export async function composer(
+  db: Db,
+  campaign: Pick<
+    Selectable<CampaignTable>,
+    'workspace_id' | 'template_id' | 'language' | 'variables' | 'header_media_url'
+  >,
+) {
   const templates = templateRepository(db);
   const template = campaign.template_id && (await templates.findById(campaign.workspace_id, campaign.template_id));
   if (!template) return null;
@@ -395,8 +401,7 @@ async function composer(db: Db, campaign: Selectable<CampaignTable>) {
   const shared = contentOf(withSamples(variables));
   if (!shared) return null;
   if (!variableValues(variables).some(hasPlaceholder)) return () => shared;
-  return (contact: Recipient) =>
-    contentOf(mapVariables(variables, (variable) => render(variable, { contact, context: {} })));
+  return (contact: Recipient) => contentOf(fillVariables(variables, { contact, context: {} }));
 }
 
 /** A value for every variable as checks need it: each per-recipient placeholder stands in as "sample". */
@@ -429,19 +434,18 @@ function campaignRows(db: Db, workspaceId: string) {
 async function presentAll(db: Db, rows: CampaignRow[]): Promise<Campaign[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
-  const counts = new Map<string, MessageCounts>(ids.map((id) => [id, emptyCounts()]));
   const byStatus = await db
     .selectFrom('messages')
     .select((eb) => ['campaign_id', 'status', eb.fn.countAll<number>().as('n')])
     .where('campaign_id', 'in', ids)
     .groupBy(['campaign_id', 'status'])
     .execute();
-  for (const { campaign_id, status, n } of byStatus) {
-    const entry = counts.get(campaign_id!)!;
-    if (isMessageStatus(status)) entry[status] = Number(n);
-  }
-  for (const { campaign_id, n } of await repliedCounts(db, ids)) counts.get(campaign_id!)!.replied = Number(n);
-  return rows.map((row) => present(row, counts.get(row.id)!));
+  const replied = new Map((await repliedCounts(db, ids)).map((row) => [row.campaign_id, Number(row.n)]));
+  return rows.map((row) => {
+    const own = byStatus.filter((count) => count.campaign_id === row.id);
+    const counts = deliveryCounts(own.map((count) => ({ status: count.status, n: Number(count.n) })));
+    return present(row, { ...counts, replied: replied.get(row.id) ?? 0 });
+  });
 }
 
 /** Recipients with an inbound message since their campaign message was queued (the dispatch). */
@@ -462,14 +466,6 @@ export function repliedCounts(db: Db, campaignIds: string[]) {
     )
     .groupBy('m.campaign_id')
     .execute();
-}
-
-function emptyCounts(): MessageCounts {
-  return { queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, replied: 0 };
-}
-
-function isMessageStatus(status: string): status is (typeof MESSAGE_STATUSES)[number] {
-  return (MESSAGE_STATUSES as readonly string[]).includes(status);
 }
 
 function present(row: CampaignRow, counts: MessageCounts): Campaign {

@@ -285,7 +285,7 @@ describe(`campaigns (${ENGINE})`, () => {
     ]);
   });
 
-  test('dashboard › the audience count and the test send see only their workspace; bad input is a 400', async () => {
+  test('dashboard › the review’s audience count and the test send see only their workspace; bad input is a 400', async () => {
     const owner = async (name: string) => {
       const credentials = { email: `${randomUUID()}@example.com`, password: 'correct horse battery' };
       await services.workspaces.setup({ name, ...credentials });
@@ -295,11 +295,24 @@ describe(`campaigns (${ENGINE})`, () => {
     const { phoneNumberId } = await connect(shop.workspaceId, { messagesPerSecond: 1000 });
     const contacts = await insertContacts(shop.workspaceId, 3, 'vip');
     const template = await createTemplate(services, shop.workspaceId);
+    const otherTemplate = await createTemplate(services, other.workspaceId);
     const count = (session: typeof shop, audience: object) =>
-      session.send<{ code?: string }>('POST', '/api/dashboard/campaigns/audience', { audience });
+      session.send<{ code?: string; contacts?: number; opted_out?: number }>(
+        'POST',
+        '/api/dashboard/campaigns/review',
+        {
+          template_id: session === shop ? template.id : otherTemplate.id,
+          variables: ['{{contact.name}}', 'ORD-1'],
+          audience,
+        },
+      );
+    const counted = async (session: typeof shop, audience: object) => {
+      const { contacts, opted_out } = (await count(session, audience)).body;
+      return { contacts, opted_out };
+    };
 
-    assert.deepEqual((await count(shop, { tag: 'VIP' })).body, { contacts: 3, opted_out: 0 });
-    assert.deepEqual((await count(other, { tag: 'vip' })).body, { contacts: 0, opted_out: 0 });
+    assert.deepEqual(await counted(shop, { tag: 'VIP' }), { contacts: 3, opted_out: 0 });
+    assert.deepEqual(await counted(other, { tag: 'vip' }), { contacts: 0, opted_out: 0 });
     const foreign = await count(other, { contact_ids: [contacts[0]!.id] });
     assert.equal(foreign.status, 400, foreign.text);
     assert.equal((await count(shop, { tag: 5 })).status, 400);
@@ -535,7 +548,73 @@ describe(`campaigns (${ENGINE})`, () => {
     await writes(contacts[2]!);
 
     const live = await getCampaign(cloud, campaign.id);
-    assert.deepEqual(live.counts, counts({ recipients: 3, sent: 1, delivered: 1, read: 1, replied: 1 }));
+    // One count everywhere: a read message was delivered and sent too (sent ≥ delivered ≥ read).
+    assert.deepEqual(live.counts, counts({ recipients: 3, sent: 3, delivered: 2, read: 1, replied: 1 }));
+    const listed = await cloud.ws.action<Campaign[]>('list-campaigns', {});
+    assert.deepEqual(listed.body.find((c) => c.id === campaign.id)?.counts, live.counts, 'the list counts alike');
+  });
+
+  test('dashboard › the review shows the message as its first recipient gets it, and its cost at the rates', async () => {
+    const credentials = { email: `${randomUUID()}@example.com`, password: 'correct horse battery' };
+    await services.workspaces.setup({ name: 'Spring Shop', ...credentials });
+    const session = await logInOverHttp(server, credentials);
+    const caller = { workspaceId: session.workspaceId };
+    const contacts = await insertContacts(caller.workspaceId, 3, 'spring');
+    await services.contacts.setOptedOut(caller, contacts[0]!.id, true);
+    const template = await createTemplate(services, caller.workspaceId, {
+      category: 'MARKETING',
+      translations: [
+        {
+          language: 'en_US',
+          status: 'APPROVED',
+          header_type: 'TEXT',
+          header_content: 'Spring sale',
+          body: 'Hi {{1}}, use {{2}} at the till.',
+          footer: 'Reply STOP to opt out',
+          buttons: [{ type: 'QUICK_REPLY', text: 'Not now' }],
+        },
+      ],
+    });
+    const review = () =>
+      session.send<{
+        contacts: number;
+        opted_out: number;
+        preview: { contact_name: string; header_text: string; text: string; footer: string; buttons: unknown };
+        cost: { currency: string; category: string; messages: number; rate: number | null; total: number | null };
+      }>('POST', '/api/dashboard/campaigns/review', {
+        template_id: template.id,
+        variables: ['{{contact.first_name}}', 'SPRING'],
+        audience: { tag: 'spring' },
+      });
+    const before = await review();
+    assert.equal(before.status, 200, before.text);
+    assert.deepEqual([before.body.contacts, before.body.opted_out], [3, 1]);
+    // Customer 0 opted out: the first to receive it is Customer 1, whose first name fills the body.
+    assert.deepEqual(before.body.preview, {
+      contact_name: 'Customer 1',
+      contact_phone: contacts[1]!.phone,
+      header_text: 'Spring sale',
+      header_media: null,
+      text: 'Hi Customer, use SPRING at the till.',
+      footer: 'Reply STOP to opt out',
+      buttons: [{ type: 'QUICK_REPLY', text: 'Not now' }],
+    });
+    assert.deepEqual(before.body.cost, {
+      currency: 'USD',
+      category: 'marketing',
+      messages: 2,
+      rate: null,
+      total: null,
+    });
+
+    await services.reports.saveRates(caller, { currency: 'EUR', rates: { marketing: 0.0613 } });
+    assert.deepEqual((await review()).body.cost, {
+      currency: 'EUR',
+      category: 'marketing',
+      messages: 2,
+      rate: 0.0613,
+      total: 0.1226,
+    });
   });
 
   test('cli › campaign create, get, list and cancel, with the same checks as the API', async () => {

@@ -41,7 +41,9 @@ export const ChannelList = Type.Object({ channels: Type.Array(Type.Ref(ChannelSc
 export const ChannelFields = {
   provider: Provider,
   phone_number_id: Type.Optional(
-    Digits("Meta's phone number id (required for whatsapp-cloud; optional for a simulated number)"),
+    Digits(
+      "Meta's phone number id (required by add-channel, a simulated number's too; only the built-in simulator has none)",
+    ),
   ),
   waba_id: Type.Optional(Digits('The WhatsApp Business Account id (whatsapp-cloud)')),
   access_token: Type.Optional(

@@ -216,8 +216,7 @@ export function createChannelService(
           : {
               provider: 'simulator',
               messages_per_second: DEFAULT_MESSAGES_PER_SECOND,
-              phone_number_id:
-                channel.phoneNumberId === undefined ? null : requireDigits(channel.phoneNumberId, 'phone_number_id'),
+              phone_number_id: requireDigits(simulatedNumberId(channel.phoneNumberId), 'phone_number_id'),
             };
       const id = newId();
       const first = (await freshChannelsOf(caller.workspaceId)).length === 0;
@@ -397,3 +396,12 @@ function messagesPerSecond(value: number | undefined): number {
 }
 
 export type ChannelService = ReturnType<typeof createChannelService>;
+
+/**
+ * An added simulated number's id. It is required: a number without one would be a second, nameless
+ * built-in simulator that no send could pick (sends name numbers by `from_phone_number_id`).
+ */
+function simulatedNumberId(phoneNumberId: string | undefined): string {
+  if (phoneNumberId) return phoneNumberId;
+  throw errors.validation('phone_number_id', 'A simulated number needs a phone number id (digits, e.g. 4242).');
+}

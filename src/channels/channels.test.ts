@@ -106,6 +106,9 @@ describe(`several numbers per workspace (${ENGINE})`, () => {
     const missing = await other.action<Problem>('add-channel', { provider: 'whatsapp-cloud', phone_number_id: '1' });
     assert.equal(missing.status, 400, missing.text);
     assert.equal(missing.body.errors?.[0]?.field, 'waba_id');
+    const nameless = await other.action<Problem>('add-channel', { provider: 'simulator', phone_number_id: ' ' });
+    assert.equal(nameless.status, 400, nameless.text);
+    assert.equal(nameless.body.errors?.[0]?.field, 'phone_number_id');
     assert.equal((await channelsOf(other))[0]?.id, null, 'nothing was saved');
   });
 

@@ -13,7 +13,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 interface SetupOutput {
   workspace: { id: string; name: string; created_at: string };
-  user: { id: string; email: string; role: string };
+  user: { id: string; email: string; name: string; role: string };
 }
 interface IssuedOutput {
   id: string;
@@ -61,7 +61,7 @@ describe(`parley CLI (${ENGINE})`, () => {
   test('setup › prints the new workspace and its owner as JSON', async () => {
     const email = `Owner-${randomUUID()}@Example.com`;
     const name = `Acme ${randomUUID().slice(0, 8)}`;
-    const result = await runCli(server, ...setupArgs(name, email));
+    const result = await runCli(server, ...setupArgs(name, email), '--name', 'Ada Owner');
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stderr, '');
     const output = JSON.parse(result.stdout) as SetupOutput;
@@ -71,6 +71,7 @@ describe(`parley CLI (${ENGINE})`, () => {
     assert.match(output.user.id, UUID);
     assert.equal(output.user.email, email.toLowerCase());
     assert.equal(output.user.role, 'owner');
+    assert.equal(output.user.name, 'Ada Owner');
     const stored = await server.app.services.workspaces.owner(output.workspace.id);
     assert.equal(stored.id, output.user.id, 'the server sees the same workspace and owner');
   });

@@ -148,8 +148,8 @@ async function tokenServices(deps: Deps) {
 export const COMMANDS: Command[] = [
   {
     name: 'setup',
-    usage: '--workspace NAME --email EMAIL --password PW',
-    options: { workspace: text, email: text, password: text },
+    usage: '--workspace NAME --email EMAIL --password PW [--name "YOUR NAME"]',
+    options: { workspace: text, email: text, password: text, name: text },
     required: ['workspace', 'email', 'password'],
     async run({ deps, options }) {
       const { createWorkspaceService } = await import('../workspaces/workspace.service.js');
@@ -157,10 +157,11 @@ export const COMMANDS: Command[] = [
         name: options.workspace!,
         email: options.email!,
         password: options.password!,
+        ownerName: options.name,
       });
       return {
         workspace: { id: workspace.id, name: workspace.name, created_at: formatTimestamp(workspace.created_at) },
-        user: { id: user.id, email: user.email, role: user.role },
+        user: { id: user.id, email: user.email, name: user.name, role: user.role },
       };
     },
   },

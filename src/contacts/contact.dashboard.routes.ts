@@ -6,6 +6,7 @@ import type { ContactDashboardService } from './contact.dashboard.js';
 import { contactsCsv } from './contact.export.js';
 import type { ContactImportService } from './contact.import.js';
 import type { ContactService } from './contact.service.js';
+import { CreateContactBody } from './contact.schema.js';
 import { Uuid } from '../http/responses.js';
 import { errors } from '../shared/errors.js';
 import { isPhoneCountry, phoneCountries } from '../shared/phone.js';
@@ -53,6 +54,13 @@ export function registerContactDashboardRoutes(
       const size = Math.min(Number(limit ?? 100), 500); // query strings are not coerced: the pattern keeps it a number
       return dashboard.page(sessionUserOf(request), { query, tag }, after || undefined, size);
     },
+  );
+
+  // Add contact: create-contact's fields, but a phone that is already a contact's is a 409 (create-contact upserts).
+  app.post(
+    '/api/dashboard/contacts',
+    { config: { ...config, permission: 'contacts' }, schema: { hide, body: CreateContactBody } },
+    async (request, reply) => reply.code(201).send(await contacts.add(sessionUserOf(request), request.body)),
   );
 
   app.post(

@@ -82,19 +82,28 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
   return {
     /** Upsert keyed by phone: creates the contact, or updates the given fields of the existing one. */
     async create(caller: Caller, input: CreateContactInput): Promise<{ contact: Contact; created: boolean }> {
-      const row: BulkContact = {
-        phone: parsePhone(input.phone),
-        ...(input.name !== undefined && { name: parseName(input.name) }),
-        ...(input.email !== undefined && { email: parseEmail(input.email) }),
-        tags: input.tags === undefined ? [] : parseTagNames(input.tags),
-        attributes: input.metadata ?? {},
-        ...(input.opted_out !== undefined && { optedOut: input.opted_out }),
-      };
+      const row = bulkRowOf(input);
       return db.transaction().execute(async (trx) => {
         const { created, existing } = await bulk.upsertBatch(trx, caller.workspaceId, [row]);
         const id = created[0] ?? existing[0]!;
         const stored = (await contactRepository(trx).findById(caller.workspaceId, id))!;
         return { contact: await present(trx, stored), created: created.length === 1 };
+      });
+    },
+
+    /**
+     * The dashboard's Add contact: creates, never updates. A person adding a contact means a new one,
+     * so a phone that is already a contact's is refused (naming that contact) and nothing changes.
+     */
+    async add(caller: Caller, input: CreateContactInput): Promise<Contact> {
+      const row = bulkRowOf(input);
+      return db.transaction().execute(async (trx) => {
+        const holder = await contactRepository(trx).findByPhone(caller.workspaceId, row.phone);
+        if (holder) throw errors.phoneTaken(holder);
+        const { created } = await bulk.upsertBatch(trx, caller.workspaceId, [row]);
+        // Added by someone else since the look-up: throwing rolls the upsert's update back.
+        if (!created[0]) throw errors.phoneTaken(null);
+        return present(trx, (await contactRepository(trx).findById(caller.workspaceId, created[0]))!);
       });
     },
 
@@ -230,6 +239,18 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
         return rows.length;
       });
     },
+  };
+}
+
+/** create-contact's input, checked, as one row of the bulk upsert. */
+function bulkRowOf(input: CreateContactInput): BulkContact {
+  return {
+    phone: parsePhone(input.phone),
+    ...(input.name !== undefined && { name: parseName(input.name) }),
+    ...(input.email !== undefined && { email: parseEmail(input.email) }),
+    tags: input.tags === undefined ? [] : parseTagNames(input.tags),
+    attributes: input.metadata ?? {},
+    ...(input.opted_out !== undefined && { optedOut: input.opted_out }),
   };
 }
 

@@ -1,29 +1,37 @@
-import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import { countAudience } from '../campaigns/campaign.audience.js';
+import { CampaignReviewBody, reviewCampaign } from '../campaigns/campaign.review.js';
 import { sendSample, SampleSendBody } from '../campaigns/campaign.sample.js';
-import { AudienceSchema } from '../campaigns/campaign.schema.js';
 import type { Database } from '../db/schema.js';
 import type { MessageService } from '../messages/message.service.js';
 import { sessionUserOf, type Api } from '../http/types.js';
+import { estimatedCost } from '../reports/report.figures.js';
+import type { ReportService } from '../reports/report.service.js';
 
 /**
- * The New campaign form's helpers: how many contacts the audience reaches (shown before the confirm
- * step) and a sample send to one number.
+ * The New campaign form's helpers: the confirm step's review (the audience counted, the message as
+ * its first recipient will see it, the estimated cost at the workspace's rates) and a sample send.
  */
 export function registerCampaignDashboardRoutes(
   app: Api,
-  deps: { db: Kysely<Database>; messages: Pick<MessageService, 'sendTemplate'> },
+  deps: {
+    db: Kysely<Database>;
+    messages: Pick<MessageService, 'sendTemplate'>;
+    reports: Pick<ReportService, 'rates'>;
+  },
 ): void {
   const config = { access: 'session' as const, permission: 'campaigns' as const };
   app.post(
-    '/api/dashboard/campaigns/audience',
-    { config, schema: { hide: true, body: Type.Object({ audience: AudienceSchema }) } },
-    async (request) => countAudience(deps.db, sessionUserOf(request).workspaceId, request.body.audience),
+    '/api/dashboard/campaigns/review',
+    { config, schema: { hide: true, body: CampaignReviewBody } },
+    async (request) => {
+      const caller = sessionUserOf(request);
+      const review = await reviewCampaign(deps.db, caller, request.body);
+      return { ...review, cost: estimatedCost(review.messages, review.category, await deps.reports.rates(caller)) };
+    },
   );
   app.post(
     '/api/dashboard/campaigns/sample',
     { config, schema: { hide: true, body: SampleSendBody } },
-    async (request) => sendSample(deps, deps.messages, sessionUserOf(request), request.body),
+    async (request) => sendSample(deps.messages, sessionUserOf(request), request.body),
   );
 }

@@ -30,6 +30,7 @@ import * as sharedLimits from './migrations/0026_shared_limits.js';
 import * as search from './migrations/0027_search.js';
 import * as tagRecency from './migrations/0028_tag_recency.js';
 import * as mediaStore from './migrations/0029_media_store.js';
+import * as onePendingInvite from './migrations/0030_one_pending_invite.js';
 import * as roleGeneration from './migrations/0031_role_generation.js';
 import * as routing from './migrations/0032_routing.js';
 import * as conversationTools from './migrations/0033_conversation_tools.js';
@@ -69,6 +70,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0027_search': search,
   '0028_tag_recency': tagRecency,
   '0029_media_store': mediaStore,
+  '0030_one_pending_invite': onePendingInvite,
   '0031_role_generation': roleGeneration,
   '0032_routing': routing,
   '0033_conversation_tools': conversationTools,

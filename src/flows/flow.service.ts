@@ -13,7 +13,7 @@ import type { ReceivedMessage } from '../messages/inbound.js';
 import { textContent, type OutboundContent } from '../messages/outbound/content.js';
 import type { Outbound } from '../messages/outbound/outbound.js';
 import { isRefusal } from '../messages/outbound/rules.js';
-import { mapVariables } from '../messages/outbound/template-variables.js';
+import { fillVariables } from '../messages/outbound/template-variables.js';
 import { checkHeaderMedia, templateContent } from '../messages/outbound/template.js';
 import { emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { Caller, Deps } from '../shared/context.js';
@@ -127,7 +127,7 @@ export function createFlowService(
     const template = await templates.findById(contact.workspace_id, node.template_id.toLowerCase());
     if (!template) return 'template_not_found';
     try {
-      const variables = mapVariables(node.variables ?? [], (value) => render(value, scope));
+      const variables = fillVariables(node.variables ?? [], scope);
       const content = templateContent(template, await templates.translations([template.id]), {
         template_id: template.id,
         language: node.language,

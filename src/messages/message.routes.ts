@@ -149,7 +149,7 @@ export function registerMessageRoutes(
         tags,
         summary: 'Send an approved template message (always allowed)',
         description:
-          'Sends the translation named by `language` (default: the one get-template shows), which must be APPROVED. `variables` fill the body placeholders in order (or keyed by number); a media header needs `header_media_url`; URL buttons with a placeholder need `button_variables`. An unknown phone becomes a new contact.',
+          'Sends the translation named by `language` (default: the one get-template shows), which must be APPROVED. `variables` fill the body placeholders in order (or keyed by number); a media header needs `header_media_url`; URL buttons with a placeholder need `button_variables`. Variables may use {{contact.name}}, {{contact.first_name}}, {{contact.phone}}, {{contact.email}} and {{attributes.KEY}}, filled for the recipient as campaigns and sequences fill them (`{{contact.first_name | "there"}}` gives a fallback; a placeholder left without a value is a 400). An unknown phone becomes a new contact.',
         body: SendTemplateBody,
         response: { 200: message, ...actionErrors(404) },
       },

@@ -25,6 +25,7 @@ import type { Sender } from './outbound/queue.js';
 import { contactsContent, interactiveContent, locationContent, mediaContent } from './outbound/rich.js';
 import { isRefusal, type Refusal } from './outbound/rules.js';
 import { templateContent } from './outbound/template.js';
+import { fillVariables, type TemplateVariables } from './outbound/template-variables.js';
 
 /** What every send request may add: a message to quote and the number to send from. */
 interface SendOptions {
@@ -98,15 +99,33 @@ export function createMessageService(
     caller: Caller,
     request: SendOptions,
     findContact: () => Promise<ContactRow>,
-    content: OutboundContent,
+    contentFor: OutboundContent | ((contact: ContactRow) => OutboundContent),
   ): Promise<Message> {
     const channelId = await outbound.channelNamed(caller.workspaceId, request.from_phone_number_id);
     const contact = await findContact();
+    const content = typeof contentFor === 'function' ? contentFor(contact) : contentFor;
     if (request.reply_to_message_id === undefined) return queue(caller, contact, content, channelId);
     const quoted = await messageOnWhatsapp(caller, contact, 'reply_to_message_id', request.reply_to_message_id);
     const context = { message_id: quoted.wamid };
     const reply = { ...content, content: { ...content.content, context }, reply_to_message_id: quoted.id };
     return queue(caller, contact, reply as OutboundContent, channelId);
+  }
+
+  /**
+   * A send's variables with their per-recipient placeholders filled for the contact (the rule campaigns
+   * and sequences use); a placeholder that leaves a variable empty is named, with the way out.
+   */
+  function variablesFor(contact: ContactRow, variables: TemplateVariables): TemplateVariables {
+    const filled = fillVariables(variables, { contact, context: {} });
+    for (const [key, value] of Object.entries(filled)) {
+      if (value.trim() !== '' || (variables as Record<string, string>)[key]!.trim() === '') continue;
+      const id = Array.isArray(variables) ? String(Number(key) + 1) : key;
+      throw errors.validation(
+        'variables',
+        `${id} has no value for this contact; give a fallback such as {{contact.first_name | "there"}}`,
+      );
+    }
+    return filled;
   }
 
   /** A media_id must name a file this workspace uploaded, of a type the kind of media takes. */
@@ -129,8 +148,17 @@ export function createMessageService(
       const templates = templateRepository(db);
       const template = await templates.findById(caller.workspaceId, input.template_id);
       if (!template) throw errors.notFound('template', 'template_id');
-      const content = templateContent(template, await templates.translations([template.id]), input);
-      return send(caller, input, () => contacts.recipientOrNew(caller, input), { type: 'template', content });
+      const translations = await templates.translations([template.id]);
+      templateContent(template, translations, input); // checked before an unknown number becomes a contact
+      return send(
+        caller,
+        input,
+        () => contacts.recipientOrNew(caller, input),
+        (contact) => {
+          const variables = input.variables && variablesFor(contact, input.variables);
+          return { type: 'template', content: templateContent(template, translations, { ...input, variables }) };
+        },
+      );
     },
 
     /** send-media-message: a file uploaded with upload-media, or an https link WhatsApp fetches. */

@@ -167,6 +167,45 @@ describe(`messaging (${ENGINE})`, () => {
     assert.equal(sentTo(cloud.phoneNumberId).length, 1, 'refused sends never reach Meta');
   });
 
+  test('send-template-message › fills {{contact.first_name}} for the recipient as campaigns do; an empty one is a 400', async () => {
+    const cloud = await cloudWorkspace();
+    const template = await createTemplate(server.app.services, cloud.ws.workspaceId);
+    await cloud.ws.action('create-contact', { phone: '+14155550181', name: 'Carlos Okafor' });
+    const queued = await cloud.ws.action<Message>('send-template-message', {
+      phone: '+14155550181',
+      template_id: template.id,
+      variables: ['{{contact.first_name}}', 'ORD-{{ contact.phone }}'],
+    });
+    assert.equal(queued.status, 200, queued.text);
+    assert.equal((queued.body.content as { text: string }).text, 'Hi Carlos, your order ORD-+14155550181 has shipped.');
+    await settled(cloud.ws, queued.body.id);
+    const body = sentTo(cloud.phoneNumberId).at(-1)?.body as { template: { components: unknown } };
+    assert.deepEqual(body.template.components, [
+      {
+        type: 'body',
+        parameters: [
+          { type: 'text', text: 'Carlos' },
+          { type: 'text', text: 'ORD-+14155550181' },
+        ],
+      },
+    ]);
+
+    // A new number has no name: the fallback fills in, and without one the send is refused, naming the variable.
+    const fallback = await cloud.ws.action<Message>('send-template-message', {
+      phone: '+14155550182',
+      template_id: template.id,
+      variables: { '1': '{{contact.first_name | "there"}}', '2': 'ORD-8' },
+    });
+    assert.equal((fallback.body.content as { text: string }).text, 'Hi there, your order ORD-8 has shipped.');
+    const empty = await cloud.ws.action<{ code: string; errors: { field: string; message: string }[] }>(
+      'send-template-message',
+      { phone: '+14155550182', template_id: template.id, variables: ['{{contact.first_name}}', 'ORD-8'] },
+    );
+    assert.equal(empty.status, 400, empty.text);
+    assert.equal(empty.body.errors[0]?.field, 'variables');
+    assert.match(empty.body.errors[0].message, /^1 has no value for this contact/);
+  });
+
   test('outbox › retries a 429 with backoff and fails fast on 131047, recording Meta’s code', async () => {
     const cloud = await cloudWorkspace();
     await customerWrites(cloud, '+14155550173');

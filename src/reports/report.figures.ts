@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import type { MessageRates } from './report.types.js';
 
 /** The p-th percentile (0 < p ≤ 1) by nearest rank: a value that occurred, never an interpolation; null when empty. */
 export function percentile(values: number[], p: number): number | null {
@@ -71,3 +72,15 @@ export function costOf(billable: Map<string, number>, rates: Record<string, numb
 
 /** Money to four decimals: Meta's per-message rates are fractions of a cent. */
 export const roundMoney = (amount: number): number => Math.round(amount * 10_000) / 10_000;
+
+/** What `messages` of a pricing category would cost at the workspace's rates; `total` is null when no rate is set. */
+export function estimatedCost(messages: number, category: string, rates: MessageRates) {
+  const rate = rates.rates[category] ?? null;
+  return {
+    currency: rates.currency,
+    category,
+    messages,
+    rate,
+    total: rate === null ? null : roundMoney(messages * rate),
+  };
+}

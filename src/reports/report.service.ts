@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { deliveryCounts } from '../messages/delivery-counts.js';
 import { repliedCounts } from '../campaigns/campaign.service.js';
 import type { MessageError } from '../messages/message.repository.js';
 import { plainReason } from '../messages/error-reasons.js';
@@ -130,17 +131,16 @@ export function createReportService(deps: Deps) {
     );
     return list.map((campaign) => {
       const own = messages.filter((message) => message.campaign_id === campaign.id);
-      const reached = (statuses: string[]) => own.filter((message) => statuses.includes(message.status)).length;
+      const counts = deliveryCounts(own.map((message) => ({ status: message.status, n: 1 })));
       return {
         id: campaign.id,
         name: campaign.name,
         sent_at: formatTimestamp(campaign.sent_at),
-        // Statuses only move forward: a read message was sent and delivered too.
-        sent: reached(['sent', 'delivered', 'read']),
-        delivered: reached(['delivered', 'read']),
-        read: reached(['read']),
+        sent: counts.sent,
+        delivered: counts.delivered,
+        read: counts.read,
         replied: replied.get(campaign.id) ?? 0,
-        failed: reached(['failed']),
+        failed: counts.failed,
         failure_reasons: failureReasons(
           own.filter((message) => message.status === 'failed').map((message) => message.error),
         ),

@@ -9,7 +9,7 @@ import { jsonRows } from '../db/sql.js';
 import { textContent, type OutboundContent } from '../messages/outbound/content.js';
 import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/outbound/queue.js';
 import { isRefusal } from '../messages/outbound/rules.js';
-import { mapVariables } from '../messages/outbound/template-variables.js';
+import { fillVariables } from '../messages/outbound/template-variables.js';
 import { templateContent } from '../messages/outbound/template.js';
 import type { Deps } from '../shared/context.js';
 import { AppError } from '../shared/errors.js';
@@ -343,7 +343,7 @@ export function createStepRunner(deps: Deps, tagging: Tagging, startFlow: () => 
       const found = state.templates.get(action.template_id.toLowerCase());
       if (!found) return 'template_not_found';
       try {
-        const variables = mapVariables(action.variables ?? [], (value) => render(value, scope));
+        const variables = fillVariables(action.variables ?? [], scope);
         const input = {
           template_id: found.template.id,
           language: action.language,

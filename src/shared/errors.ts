@@ -118,6 +118,17 @@ export const errors = {
       resource,
     }),
   conflict: (message: string, extra: Record<string, unknown> = {}) => make('conflict', message, [], extra),
+  /** Add contact named a phone that is already a contact's: says whose (when known) so the form can link to it. */
+  phoneTaken: (holder: { id: string; name: string | null } | null) => {
+    const whose = holder?.name ? `the contact ${holder.name}` : 'a contact';
+    const message = `is already the number of ${whose}`;
+    return make(
+      'conflict',
+      `phone: ${message}`,
+      [{ field: 'phone', message }],
+      holder ? { contact_id: holder.id } : {},
+    );
+  },
   /** The channel (Meta) refused a template submission, edit or deletion; `message` carries its words. */
   templateRefused: (field: string, message: string) => make('template_refused', message, [{ field, message }]),
   conflictOn: (field: string, message: string) => make('conflict', `${field}: ${message}`, [{ field, message }]),

@@ -34,7 +34,7 @@ export function createWorkspaceService({ db, clock, newId }: Deps, retentionChan
      * transaction and may refuse by throwing (the first-run set-up claims the installation there).
      */
     async setup(
-      input: { name: string; email: string; password: string },
+      input: { name: string; email: string; password: string; ownerName?: string | undefined },
       claim?: (trx: Transaction<Database>) => Promise<void>,
     ): Promise<{ workspace: Workspace; user: User }> {
       const email = input.email.trim().toLowerCase();
@@ -58,7 +58,8 @@ export function createWorkspaceService({ db, clock, newId }: Deps, retentionChan
         id: newId(),
         workspace_id: workspace.id,
         email,
-        name: email,
+        // Optional for compatibility; without one the owner is known by their email until they set a name.
+        name: input.ownerName?.trim() || email,
         role: 'owner',
         created_at: now,
       };

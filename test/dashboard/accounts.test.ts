@@ -16,6 +16,7 @@ describe(`dashboard: accounts and API tokens (${ENGINE})`, () => {
     await page.getByRole('heading', { name: 'Set up your workspace' }).waitFor();
     await screenshot(page, 'setup');
     await page.getByLabel('Workspace name').fill('Bakery Nord');
+    await page.getByLabel('Your name').fill('Ada Nord');
     await page.getByLabel('Your email').fill('ada@bakery.example');
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Create workspace' }).click();
@@ -28,6 +29,10 @@ describe(`dashboard: accounts and API tokens (${ENGINE})`, () => {
     await page.getByLabel('Password').fill('a long enough secret');
     await page.getByRole('button', { name: 'Create workspace' }).click();
     await page.getByText('Bakery Nord').waitFor();
+    // The owner has a name from the start: the top bar and the team list show it.
+    await page.getByText('Ada Nord (ada@bakery.example)').waitFor();
+    await page.goto('/settings/team');
+    await page.getByRole('row', { name: /Ada Nord.*ada@bakery\.example/ }).waitFor();
     const again = await fresh.http.send('POST', '/api/dashboard/setup', {
       body: { workspace: 'Second', email: 'eve@example.com', password: 'another secret' },
     });

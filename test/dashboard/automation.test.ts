@@ -8,6 +8,7 @@ import { createImageHeaderTemplate, createTemplate } from '../factories.js';
 import { ENGINE, startServer, type TestServer } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 import { newContactRow } from '../../src/contacts/contact.repository.js';
+import { statusWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
 
 const server = await startServer();
 const whatsapp = await startWhatsappServer({ outbox: true });
@@ -371,9 +372,9 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
 
   test('a campaign to a tag of 20 contacts: the progress bar and counts reach all sent', async () => {
     const { server: wa } = whatsapp;
-    const { owner, template, page } = await signedIn(wa);
+    const { owner, template, page } = await signedIn(wa, { bypassCSP: true });
     const { workspaceId } = owner;
-    await whatsapp.connect(workspaceId, { messagesPerSecond: 1000 });
+    const { phoneNumberId } = await whatsapp.connect(workspaceId, { messagesPerSecond: 1000 });
     await insertTaggedContacts(wa, workspaceId, 20, 'vip');
 
     await page.goto('/campaigns');
@@ -386,7 +387,19 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     await page.getByLabel('Variable {{2}}').fill('SPRING');
     await page.getByLabel('Tag', { exact: true }).selectOption('vip');
     await page.getByRole('button', { name: 'Review and send…' }).click();
-    await page.getByTestId('confirm-send').getByText('goes to 20 contacts now').waitFor();
+    const confirm = page.getByTestId('confirm-send');
+    await confirm.getByText('goes to 20 contacts now').waitFor();
+    // The message as its first recipient will see it, placeholders filled; the cost says when no rate is set.
+    await confirm.getByText('The first recipient, Customer 0').waitFor();
+    const firstMessage = confirm.getByRole('figure', { name: 'The message as the first recipient will see it' });
+    assert.equal(await firstMessage.locator('.wa-body').textContent(), 'Hi Customer 0, your order SPRING has shipped.');
+    await confirm.getByText('Estimated cost: unknown, no rate is set for utility messages').waitFor();
+    await wa.app.services.reports.saveRates({ workspaceId }, { currency: 'USD', rates: { utility: 0.004 } });
+    await confirm.getByRole('button', { name: 'Change something' }).click();
+    await page.getByRole('button', { name: 'Review and send…' }).click();
+    const cost = await confirm.getByTestId('campaign-cost').textContent();
+    assert.match(cost ?? '', /Estimated cost: \$0\.08 \(20 utility messages at \$0\.004 each/);
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await screenshot(page, 'campaign-new');
     await page.getByRole('button', { name: 'Send to 20 contacts' }).click();
     await page.getByRole('heading', { name: 'Spring sale' }).waitFor();
@@ -407,6 +420,25 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     assert.equal(await page.locator('td[data-count="sent"]').textContent(), '20');
     assert.equal(await page.locator('td[data-count="queued"]').textContent(), '0');
     assert.equal(await page.getByRole('button', { name: 'Cancel campaign' }).count(), 0);
+
+    // Receipts: two read (Meta may send read without delivered), one delivered. One count on every page.
+    const sentMessages = await wa.app.services.deps.db
+      .selectFrom('messages as m')
+      .innerJoin('contacts as c', 'c.id', 'm.contact_id')
+      .select(['m.provider_message_id as wamid', 'c.phone'])
+      .where('m.workspace_id', '=', workspaceId)
+      .where('m.campaign_id', 'is not', null)
+      .orderBy('c.phone')
+      .execute();
+    for (const [index, status] of ['read', 'read', 'delivered'].entries()) {
+      const { wamid, phone } = sentMessages[index]!;
+      const body = statusWebhook({ phoneNumberId, wamid: wamid!, status, recipient: phone });
+      assert.equal((await whatsapp.postWebhook(body)).status, 200);
+    }
+    await page.reload();
+    const shown = (key: string) => page.locator(`td[data-count="${key}"]`).textContent();
+    await page.locator('td[data-count="read"]', { hasText: '2' }).waitFor();
+    assert.deepEqual([await shown('sent'), await shown('delivered'), await shown('read')], ['20', '3', '2']);
     await screenshot(page, 'campaign-page');
 
     // A scheduled one can be cancelled, after confirming.
@@ -430,10 +462,10 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     await page.getByTestId('campaign-status').getByText('Cancelled').waitFor();
 
     await page.getByRole('link', { name: 'All campaigns' }).click();
-    await page
-      .getByRole('row', { name: /Spring sale/ })
-      .getByText('Sent')
-      .waitFor();
+    const springRow = page.getByRole('row', { name: /Spring sale/ });
+    await springRow.getByText('Sent').waitFor();
+    // Recipients, Delivered, Read, Failed: the same counts as the campaign's page.
+    assert.deepEqual(await springRow.locator('td.num').allTextContents(), ['20', '3', '2', '0']);
     await page
       .getByRole('row', { name: /Next week/ })
       .getByText('Cancelled')

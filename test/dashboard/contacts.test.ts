@@ -220,6 +220,26 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
     await screenshot(page, 'contact-added');
   });
 
+  test('Add contact with a phone that is already a contact’s refuses, links to that contact and changes nothing', async () => {
+    const owner = await createOwner(server);
+    await server.app.services.contacts.create(owner, { phone: '+447911108061', name: 'Carlos Okafor', tags: ['vip'] });
+    const { page } = await newPage(server);
+    await logIn(page, owner);
+    await page.goto('/contacts/new');
+    const form = page.getByRole('form', { name: 'Add contact' });
+    await form.getByLabel('Phone').fill('+44 7911 108061');
+    await form.getByLabel('Name').fill('Carlos Again');
+    await form.getByLabel('Tags').fill('walk-in');
+    await form.getByRole('button', { name: 'Add contact' }).click();
+    await form.getByText('Phone is already the number of the contact Carlos Okafor').waitFor();
+    assert.equal(await form.getByLabel('Phone').getAttribute('aria-invalid'), 'true');
+    const carlos = await server.app.services.contacts.get(owner, { phone: '+447911108061' });
+    assert.deepEqual([carlos.name, carlos.tags], ['Carlos Okafor', ['vip']], 'nothing changed');
+    await form.getByRole('link', { name: 'Open that contact' }).click();
+    await page.getByRole('heading', { name: 'Carlos Okafor' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, `/contacts/${carlos.id}`);
+  });
+
   test('import: a default country reads national numbers; ; and | separate tags; the preview checks every row', async () => {
     const owner = await createOwner(server);
     const { page } = await newPage(server);

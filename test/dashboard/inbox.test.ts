@@ -141,6 +141,35 @@ describe(`dashboard: inbox (${ENGINE})`, () => {
       { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'ord-7' }] },
     ]);
 
+    // Per-recipient placeholders are filled for this contact, as campaigns and sequences fill them.
+    await server.app.services.contacts.update(owner, { contact_id: contactId, name: 'Carlos Okafor' });
+    await page.reload();
+    await page.getByRole('button', { name: 'Send a template instead' }).click();
+    await page.getByLabel('Template', { exact: true }).selectOption({ label: `${template.name} (en_US)` });
+    await page.getByLabel('Variable {{1}}').fill('{{contact.first_name}}');
+    await page.getByLabel('Variable {{2}}').fill('ORD-8');
+    await page.getByLabel('Variable Header {{1}}').fill('ORD-8');
+    await page.getByLabel('Variable Button "Track" {{1}}').fill('ord-8');
+    await page.getByRole('button', { name: 'Send template' }).click();
+    const named = page.locator('.bubble.outbound', { hasText: 'Hi Carlos, your order ORD-8 has shipped.' });
+    await named.getByText('Sent', { exact: true }).waitFor();
+    const stored = await db
+      .selectFrom('messages')
+      .select('content')
+      .where('workspace_id', '=', owner.workspaceId)
+      .where('direction', '=', 'outbound')
+      .execute();
+    assert.equal(stored.filter((m) => m.content.includes('Hi Carlos, your order ORD-8 has shipped.')).length, 1);
+    assert.equal(stored.filter((m) => m.content.includes('first_name')).length, 0, 'no placeholder is stored');
+    const filled = sendsTo(owner.phoneNumberId).at(-1)?.body as { template: { components: { type: string }[] } };
+    assert.deepEqual(filled.template.components[1], {
+      type: 'body',
+      parameters: [
+        { type: 'text', text: 'Carlos' },
+        { type: 'text', text: 'ORD-8' },
+      ],
+    });
+
     // A contact who never wrote: no window at all.
     const created = await server.app.services.contacts.create(
       { workspaceId: owner.workspaceId },

@@ -55,10 +55,16 @@ describe(`dashboard: people and passwords (${ENGINE})`, () => {
     await newOwner.goto('/settings/team');
     await newOwner.getByLabel('Email').fill(owner.email);
     await newOwner.getByRole('button', { name: 'Create invite link' }).click();
-    await newOwner.getByText('Email already has a Parley account, so it cannot be invited').waitFor();
+    await newOwner.getByText('Email is already a member of this workspace').waitFor();
 
     await newOwner.getByLabel('Email').fill('later@example.com');
     await newOwner.getByRole('button', { name: 'Create invite link' }).click();
+    await newOwner.getByTestId('invite-link').waitFor();
+    // Invited again (the link was lost): the pending invitation is renewed, and the page says so.
+    await newOwner.getByLabel('Email').fill('later@example.com');
+    await newOwner.getByRole('button', { name: 'Create invite link' }).click();
+    await newOwner.getByText('It replaces the earlier invitation to this email').waitFor();
+    assert.equal(await newOwner.getByRole('row', { name: /later@example\.com/ }).count(), 1, 'one pending invitation');
     const link = (await newOwner.getByTestId('invite-link').textContent())!;
     const pending = newOwner.getByRole('row', { name: /later@example\.com/ });
     await pending.getByRole('button', { name: 'Revoke' }).click();
@@ -93,6 +99,30 @@ describe(`dashboard: people and passwords (${ENGINE})`, () => {
     await again.getByLabel('New password', { exact: true }).fill('yet another passphrase');
     await again.getByRole('button', { name: 'Set new password' }).click();
     await again.getByText('This reset link is not valid any more').waitFor();
+  });
+
+  test('Your account: an owner set up without a name sets one; the top bar and the team list show it', async () => {
+    const owner = await ownerSession(server);
+    const { page } = await newPage(server, { bypassCSP: true });
+    await logIn(page, owner);
+    await page.goto('/settings/account');
+    const form = page.getByRole('form', { name: 'Your name' });
+    assert.equal(await form.getByLabel('Your name').inputValue(), '', 'the email is no name');
+    await form.getByLabel('Your name').fill('   ');
+    await form.getByRole('button', { name: 'Save name' }).click();
+    await form.getByText('Your name is required').waitFor();
+    await form.getByLabel('Your name').fill('Carla Owner');
+    await form.getByRole('button', { name: 'Save name' }).click();
+    await form.getByText('Name saved.').waitFor();
+    await page.getByText(`Carla Owner (${owner.email})`).waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), [], 'account page');
+    await page.goto('/settings/team');
+    await page.getByRole('row', { name: new RegExp(`Carla Owner.*${owner.email}`) }).waitFor();
+    const team = await server.app.services.accounts.team(owner.workspaceId);
+    assert.deepEqual(
+      team.map((u) => u.name),
+      ['Carla Owner'],
+    );
   });
 
   test('Your account: a user changes their password; a wrong current one is named by its label', async () => {

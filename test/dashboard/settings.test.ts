@@ -173,6 +173,18 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
       await addForm.getByRole('button', { name: 'Add number' }).click();
     };
 
+    // A simulated number without an id would be a nameless second simulator: refused, naming the field.
+    await addForm.getByLabel('Simulated number').check();
+    await addForm.getByRole('button', { name: 'Add number' }).click();
+    await addForm.getByText('A simulated number needs a phone number id').waitFor();
+    assert.equal(await addForm.getByLabel('Phone number id').getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(
+      (await services.channels.list(owner)).map((c) => c.id),
+      [null],
+      'nothing is added: only the built-in simulator',
+    );
+    await addForm.getByLabel('WhatsApp Cloud API').check();
+
     await add(first, 'EAAG-wrong-token');
     await addForm.getByText('Meta does not accept this access token.').waitFor();
     assert.equal(await addForm.getByLabel('Access token').getAttribute('aria-invalid'), 'true');

@@ -6,6 +6,8 @@ export interface Problem {
   detail?: string;
   errors?: { field: string; message: string }[];
   retry_after?: number;
+  /** The contact that already has the phone (Add contact's 409). */
+  contact_id?: string;
 }
 
 export class ApiError extends Error {

@@ -134,7 +134,9 @@ export function Shell({ url }: { url: URL }) {
         {can(user, 'conversations') && <NotificationBell />}
         <span class="user">
           {can(user, 'conversations') && <AvailabilityToggle />}
-          <span class="user-email">{user.email}</span>
+          <span class="user-email">
+            {user.name && user.name !== user.email ? `${user.name} (${user.email})` : user.email}
+          </span>
           <button type="button" onClick={() => void logout()}>
             Log out
           </button>

@@ -1063,7 +1063,7 @@ export interface paths {
     put?: never;
     /**
      * Send an approved template message (always allowed)
-     * @description Sends the translation named by `language` (default: the one get-template shows), which must be APPROVED. `variables` fill the body placeholders in order (or keyed by number); a media header needs `header_media_url`; URL buttons with a placeholder need `button_variables`. An unknown phone becomes a new contact.
+     * @description Sends the translation named by `language` (default: the one get-template shows), which must be APPROVED. `variables` fill the body placeholders in order (or keyed by number); a media header needs `header_media_url`; URL buttons with a placeholder need `button_variables`. Variables may use {{contact.name}}, {{contact.first_name}}, {{contact.phone}}, {{contact.email}} and {{attributes.KEY}}, filled for the recipient as campaigns and sequences fill them (`{{contact.first_name | "there"}}` gives a fallback; a placeholder left without a value is a 400). An unknown phone becomes a new contact.
      *
      *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
@@ -1385,7 +1385,7 @@ export interface paths {
     put?: never;
     /**
      * Fetch a campaign with its live delivery counts
-     * @description `counts` are live: each message counts once, under its current status (queued, sent, delivered, read or failed), so a read message is in `read` only and not also in `delivered` or `sent`. `replied` counts recipients who wrote in after the campaign was dispatched. Status `failed` means that when it was due its template had been deleted or its translation was no longer APPROVED: nothing was sent.
+     * @description `counts` are live and cumulative: a read message was delivered and sent, so it counts in `read`, `delivered` and `sent` (sent ≥ delivered ≥ read); `queued` and `failed` stand alone. `replied` counts recipients who wrote in after the campaign was dispatched. Status `failed` means that when it was due its template had been deleted or its translation was no longer APPROVED: nothing was sent.
      *
      *     Needs the role permission `campaigns` (owner, admin, member, marketer).
      */
@@ -3025,7 +3025,7 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       sent_at: string | null;
-      /** @description Live. Each message counts once, under its current status: a read message is counted in `read` only, not also in `delivered` and `sent`. */
+      /** @description Live. Statuses only move forward, so each count includes the messages that went further: sent ≥ delivered ≥ read (a read message is also counted as delivered and sent). `queued` and `failed` stand alone. */
       counts: {
         /** @description Messages queued at dispatch: the audience less those skipped */
         recipients: number;
@@ -3035,9 +3035,9 @@ export interface components {
         opted_out: number;
         /** @description Messages still waiting in the outbox */
         queued: number;
-        /** @description Accepted by WhatsApp, no delivery receipt yet */
+        /** @description Accepted by WhatsApp (delivered and read ones included) */
         sent: number;
-        /** @description Delivered to the phone, not read yet */
+        /** @description Delivered to the phone (read ones included: a read message was delivered) */
         delivered: number;
         /** @description Read by the recipient */
         read: number;
@@ -4638,7 +4638,7 @@ export interface operations {
         'application/json': {
           /** @description `whatsapp-cloud` (a number of a WhatsApp Business Account) or `simulator` (nothing leaves Parley) */
           provider: 'simulator' | 'whatsapp-cloud';
-          /** @description Meta's phone number id (required for whatsapp-cloud; optional for a simulated number) */
+          /** @description Meta's phone number id (required by add-channel, a simulated number's too; only the built-in simulator has none) */
           phone_number_id?: string;
           /** @description The WhatsApp Business Account id (whatsapp-cloud) */
           waba_id?: string;

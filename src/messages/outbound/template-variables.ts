@@ -1,3 +1,4 @@
+import { render, type RenderScope } from '../../automation/render.js';
 import { errors } from '../../shared/errors.js';
 import type { VariableSlot } from '../../templates/template-variables.js';
 import { COUPON_CODE } from '../../templates/template-variables.js';
@@ -19,6 +20,14 @@ export const variableValues = (variables: TemplateVariables): string[] =>
 export function mapVariables(variables: TemplateVariables, map: (value: string) => string): TemplateVariables {
   if (Array.isArray(variables)) return variables.map(map);
   return Object.fromEntries(Object.entries(variables).map(([id, value]) => [id, map(value)]));
+}
+
+/**
+ * The one rule by which every template send (the API and the dashboard's forms, campaigns, sequences,
+ * flows) fills per-recipient placeholders such as `{{contact.first_name}}` in its variables: render's.
+ */
+export function fillVariables(variables: TemplateVariables, scope: RenderScope): TemplateVariables {
+  return mapVariables(variables, (value) => render(value, scope));
 }
 
 /**

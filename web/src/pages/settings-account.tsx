@@ -10,7 +10,7 @@ import { can } from '../session';
 /** The password fields by their API names, with the labels their errors are shown under. */
 const LABELS = { current_password: 'Current password', new_password: 'New password' };
 
-/** Settings → Your account: the signed-in user changes their own password. */
+/** Settings → Your account: the signed-in user sets their name and changes their password. */
 export function AccountSettings() {
   const { user } = useSession();
   const [current, setCurrent] = useState('');
@@ -31,6 +31,7 @@ export function AccountSettings() {
       <p>
         Signed in as <strong>{user.email}</strong>.
       </p>
+      <NameForm />
       <form onSubmit={save.onSubmit} aria-labelledby="password-title" class="settings-form">
         <h2 id="password-title">Change password</h2>
         <input type="email" autoComplete="username" value={user.email} hidden readOnly />
@@ -71,6 +72,43 @@ export function AccountSettings() {
         <p class="muted">The dashboard is light or dark as your device's system setting is.</p>
       </section>
     </Page>
+  );
+}
+
+/** The person's own name, as the team list, the inbox's assignees and the top bar show it. */
+function NameForm() {
+  const { user, refresh } = useSession();
+  // A name that is only the email (set-up without a name) is offered empty, to be filled in.
+  const [name, setName] = useState(user.name === user.email ? '' : user.name);
+  const [saved, setSaved] = useState(false);
+  const save = useSubmit(async () => {
+    setSaved(false);
+    await dashboard.put('account', { name });
+    await refresh();
+    setSaved(true);
+  });
+  const { field, note } = fieldErrors(save.error, { name: 'Your name' });
+  return (
+    <form onSubmit={save.onSubmit} aria-labelledby="name-title" class="settings-form">
+      <h2 id="name-title">Your name</h2>
+      <TextField
+        label="Your name"
+        autoComplete="name"
+        required
+        maxLength={200}
+        value={name}
+        onValue={setName}
+        hint="Your teammates see it in the team list, beside assignments and notes."
+        error={field('name')}
+      />
+      <ErrorNote error={note} />
+      <button class="primary" type="submit" disabled={save.busy}>
+        Save name
+      </button>
+      <p role="status" class="status-line">
+        {saved ? 'Name saved.' : ''}
+      </p>
+    </form>
   );
 }
 

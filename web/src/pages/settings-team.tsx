@@ -32,6 +32,8 @@ interface Invite {
   expires_at: string;
   /** SMTP is set up: the invitation went by email too. */
   emailed: boolean;
+  /** The email had a pending invitation, which this one replaced. */
+  renewed: boolean;
 }
 
 interface PendingInvite {
@@ -234,6 +236,7 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
               )}{' '}
               It works once and expires {formatTime(invite.expires_at)}; it is shown only now.
             </p>
+            {invite.renewed && <p>It replaces the earlier invitation to this email, whose link no longer works.</p>}
             <p class="secret">
               <code data-testid="invite-link">{link}</code> <CopyButton text={link} label="Copy link" />
             </p>

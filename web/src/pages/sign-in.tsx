@@ -96,15 +96,17 @@ export function ForgotPassword() {
 /** First run: no user exists yet, so the first visitor creates the workspace and its owner. */
 export function Setup({ onDone }: Done) {
   const [workspace, setWorkspace] = useState('');
+  const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, onSubmit } = useSubmit(async () => {
-    await dashboard.post('setup', { workspace, email, password });
+    await dashboard.post('setup', { workspace, name, email, password });
     navigate('/settings/channel', { replace: true });
     await onDone();
   });
   const { field, note } = fieldErrors(error, {
     workspace: 'Workspace name',
+    name: 'Your name',
     email: 'Your email',
     password: 'Password',
   });
@@ -118,6 +120,15 @@ export function Setup({ onDone }: Done) {
           value={workspace}
           onValue={setWorkspace}
           error={field('workspace')}
+        />
+        <TextField
+          label="Your name"
+          autoComplete="name"
+          maxLength={200}
+          value={name}
+          onValue={setName}
+          hint="Your teammates see it beside your replies and assignments."
+          error={field('name')}
         />
         <TextField
           label="Your email"

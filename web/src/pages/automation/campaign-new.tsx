@@ -1,7 +1,8 @@
 import { useId, useState } from 'preact/hooks';
 import { action, ApiError, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
-import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
+import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
+import { ConfirmSend, localToIso, type Audience, type Review } from './campaign-confirm';
 import type { Campaign } from './campaigns';
 import {
   headerMedia,
@@ -16,7 +17,6 @@ import {
 } from './common';
 
 type AudienceKind = 'tag' | 'search' | 'phones';
-type Audience = { tag: string } | { search: { query: string } } | { contact_ids: string[] };
 
 /** The form's labels, by the request field a problem names. */
 const LABELS: Record<string, string> = {
@@ -30,16 +30,6 @@ const LABELS: Record<string, string> = {
   '/scheduled_at': 'Send at',
   '/phone': 'Test number',
 };
-
-/** A datetime-local value ("2025-06-01T09:30") as ISO 8601 with the viewer's own offset. */
-export function localToIso(local: string): string {
-  const date = new Date(local);
-  const offset = -date.getTimezoneOffset();
-  const sign = offset >= 0 ? '+' : '-';
-  const pad = (n: number) => String(Math.abs(Math.trunc(n))).padStart(2, '0');
-  const seconds = local.length === 16 ? ':00' : '';
-  return `${local}${seconds}${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
-}
 
 /** A problem the form finds before asking the server, in the server's shape. */
 const refuse = (field: string, message: string) =>
@@ -64,14 +54,7 @@ async function resolvePhones(text: string): Promise<string[]> {
   return ids;
 }
 
-/** How many contacts the audience reaches now, as the confirm step shows it. */
-interface Review {
-  audience: Audience;
-  contacts: number;
-  opted_out: number;
-}
-
-/** /campaigns/new: template, audience, now or later; a test send; the audience counted before confirming. */
+/** /campaigns/new: template, audience, now or later; a test send; a review (who, what, what it costs) before confirming. */
 export function NewCampaign() {
   const templates = useTemplates('APPROVED');
   const [name, setName] = useState('');
@@ -98,8 +81,11 @@ export function NewCampaign() {
       throw refuse('/header_media_url', 'is required: the template shows it above the message');
     if (when === 'later' && !at) throw refuse('/scheduled_at', 'is required: choose when to send');
     const chosenAudience = await audienceOf(audience);
-    const counted = await dashboard.post<Omit<Review, 'audience'>>('campaigns/audience', { audience: chosenAudience });
-    setReview({ audience: chosenAudience, ...counted });
+    const reviewed = await dashboard.post<Omit<Review, 'audience'>>('campaigns/review', {
+      ...message,
+      audience: chosenAudience,
+    });
+    setReview({ audience: chosenAudience, ...reviewed });
   });
   const create = useSubmit(async () => {
     const campaign = await action<Campaign>('create-campaign', {
@@ -329,48 +315,6 @@ function ScheduleFields(props: {
         </p>
       )}
     </fieldset>
-  );
-}
-
-/** The last step: how many contacts it reaches, then send or go back. */
-function ConfirmSend(props: {
-  review: Review;
-  name: string;
-  at: string | null;
-  busy: boolean;
-  onConfirm: (event: Event) => void;
-  onBack: () => void;
-}) {
-  const { contacts, opted_out } = props.review;
-  const reached = contacts - opted_out;
-  const noun = (n: number) => `${n} contact${n === 1 ? '' : 's'}`;
-  const when = props.at ? `on ${formatTime(localToIso(props.at))}` : 'now';
-  return (
-    <section class="confirm-send" aria-labelledby="confirm-send-title" data-testid="confirm-send">
-      <h2 id="confirm-send-title">Confirm</h2>
-      {reached === 0 ? (
-        <p role="alert">
-          Nobody would receive it: {contacts === 0 ? 'no contact is in this audience' : 'every contact in it opted out'}
-          .
-        </p>
-      ) : (
-        <p role="status">
-          “{props.name.trim()}” goes to <strong>{noun(reached)}</strong> {when}
-          {opted_out > 0 && ` (${noun(opted_out)} who opted out will be skipped)`}. Contacts who join the audience
-          before it is sent are included.
-        </p>
-      )}
-      <div class="form-actions">
-        <button type="button" onClick={props.onBack}>
-          Change something
-        </button>
-        {reached > 0 && (
-          <button type="button" class="primary" disabled={props.busy} onClick={props.onConfirm}>
-            {props.at ? `Schedule for ${noun(reached)}` : `Send to ${noun(reached)}`}
-          </button>
-        )}
-      </div>
-    </section>
   );
 }
 

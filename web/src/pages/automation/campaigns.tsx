@@ -88,7 +88,7 @@ export function CampaignList() {
                     <span class={`campaign-status status-${c.status}`}>{STATUS_LABELS[c.status]}</span>
                   </td>
                   <td class="num">{c.counts.recipients}</td>
-                  <td class="num">{c.counts.delivered + c.counts.read}</td>
+                  <td class="num">{c.counts.delivered}</td>
                   <td class="num">{c.counts.read}</td>
                   <td class="num">{c.counts.failed}</td>
                   <td>{formatTime(c.sent_at ?? c.scheduled_at ?? c.created_at)}</td>
@@ -220,9 +220,7 @@ export function CampaignPage({ id }: { id: string }) {
                 </tbody>
               </table>
             </div>
-            <p class="hint">
-              Each message counts once, under its latest status (a read message is not also delivered).
-            </p>
+            <p class="hint">A read message was delivered and sent too, so it counts in each of them.</p>
           </section>
         </>
       )}

@@ -1,19 +1,22 @@
 import { useState } from 'preact/hooks';
-import { action } from '../../api';
+import { ApiError, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
 import { ErrorNote, Page, TextField, fieldErrors, useSubmit } from '../../ui';
 import type { Contact } from './contacts-list';
 
 const LABELS = { phone: 'Phone', name: 'Name', email: 'Email', tags: 'Tags' };
 
-/** Contacts → Add contact: create-contact, then the new contact's page (an existing phone opens that contact). */
+/**
+ * Contacts → Add contact, then the new contact's page. A phone that is already a contact's is refused
+ * (the dashboard route never updates, unlike create-contact) with a link to that contact.
+ */
 export function ContactNew() {
   const [phone, setPhone] = useState('');
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [tags, setTags] = useState('');
   const save = useSubmit(async () => {
-    const contact = await action<Contact>('create-contact', { phone, name, email, tags });
+    const contact = await dashboard.post<Contact>('contacts', { phone, name, email, tags });
     navigate(`/contacts/${contact.id}`);
   });
   const { field, note } = fieldErrors(save.error, LABELS);
@@ -31,6 +34,7 @@ export function ContactNew() {
           hint="With the country code, e.g. +44 20 7946 0958"
           error={field('phone')}
         />
+        <HolderLink error={save.error} />
         <TextField label={LABELS.name} value={name} onValue={setName} maxLength={256} error={field('name')} />
         <TextField
           label={LABELS.email}
@@ -54,5 +58,16 @@ export function ContactNew() {
         </button>
       </form>
     </Page>
+  );
+}
+
+/** When the phone is already a contact's, the way to that contact. */
+function HolderLink({ error }: { error: unknown }) {
+  const contactId = error instanceof ApiError ? error.problem.contact_id : undefined;
+  if (!contactId) return null;
+  return (
+    <p>
+      <Link href={`/contacts/${contactId}`}>Open that contact</Link>
+    </p>
   );
 }

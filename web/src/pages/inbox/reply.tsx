@@ -303,7 +303,7 @@ export function TemplateForm({ contactId, onSent }: { contactId: string; onSent:
           <small class="hint">No approved templates yet: add one under Templates.</small>
         )}
       </div>
-      {template?.variables.map((v) => (
+      {template?.variables.map((v, i) => (
         <TextField
           key={v.id}
           label={`Variable ${v.label}`}
@@ -311,6 +311,7 @@ export function TemplateForm({ contactId, onSent }: { contactId: string; onSent:
           maxLength={1024}
           value={variables[v.id] ?? ''}
           onValue={(value) => setVariables({ ...variables, [v.id]: value })}
+          hint={i === 0 ? 'May use {{contact.first_name}}: filled for this contact when sent' : undefined}
         />
       ))}
       {template?.header_type && MEDIA_HEADERS.includes(template.header_type) && (

@@ -1,0 +1,89 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { TemplateContent } from '../messages/outbound/template.js';
+import type { Caller } from '../shared/context.js';
+import { errors } from '../shared/errors.js';
+import { templateRepository } from '../templates/template.repository.js';
+import { audienceOf, normaliseAudience, type Recipient } from './campaign.audience.js';
+import { CreateCampaignBody } from './campaign.schema.js';
+import { campaignTemplateCheck, composer } from './campaign.service.js';
+
+const { template_id, language, variables, header_media_url, audience } = CreateCampaignBody.properties;
+
+/** What the New campaign form's confirm step asks about: the message and its audience. */
+export const CampaignReviewBody = Type.Object({ template_id, language, variables, header_media_url, audience });
+export type CampaignReviewInput = Static<typeof CampaignReviewBody>;
+
+/** The message as one recipient sees it in WhatsApp. */
+export interface MessagePreview {
+  contact_name: string | null;
+  contact_phone: string;
+  header_text: string | null;
+  header_media: { type: string; link: string } | null;
+  text: string;
+  footer: string | null;
+  buttons: { type: string; text: string }[];
+}
+
+/** The confirm step: who it reaches, what the first of them will see, and the template's pricing category. */
+export interface CampaignReview {
+  contacts: number;
+  opted_out: number;
+  /** Null when nobody would get it (everyone opted out, or a placeholder has no value for anyone). */
+  preview: MessagePreview | null;
+  /** Meta's pricing category in lower case, as message rates are keyed (marketing, utility…). */
+  category: string;
+  /** The messages the dispatch would queue now: recipients not opted out whose placeholders all have values. */
+  messages: number;
+}
+
+/**
+ * Reviews a campaign before it is created: the template is checked as create-campaign checks it, and
+ * every recipient's message is composed by the dispatch's own composer, so the preview is exactly
+ * what the first recipient would get.
+ */
+export async function reviewCampaign(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: CampaignReviewInput,
+): Promise<CampaignReview> {
+  const { workspaceId } = caller;
+  const templates = templateRepository(db);
+  const template = await templates.findById(workspaceId, input.template_id);
+  if (!template) throw errors.notFound('template', 'template_id');
+  const language = campaignTemplateCheck(template, await templates.translations([template.id]), input);
+  const members = await audienceOf(db, workspaceId, await normaliseAudience(db, workspaceId, input.audience));
+  const compose = await composer(db, {
+    workspace_id: workspaceId,
+    template_id: template.id,
+    language,
+    variables: JSON.stringify(input.variables ?? []),
+    header_media_url: input.header_media_url ?? null,
+  });
+  const composed = members
+    .filter((member) => !member.opted_out_at)
+    .map((member) => ({ member, content: compose?.(member) ?? null }))
+    .filter((entry): entry is { member: Recipient; content: TemplateContent } => entry.content !== null);
+  const first = composed[0];
+  return {
+    contacts: members.length,
+    opted_out: members.filter((member) => member.opted_out_at).length,
+    preview: first ? previewOf(first.member, first.content) : null,
+    category: template.category.toLowerCase(),
+    messages: composed.length,
+  };
+}
+
+function previewOf(contact: Recipient, content: TemplateContent): MessagePreview {
+  const media = content.header && content.header.type !== 'text' ? content.header : null;
+  return {
+    contact_name: contact.name,
+    contact_phone: contact.phone,
+    header_text: content.header_text ?? null,
+    header_media: media,
+    text: content.text,
+    footer: content.footer ?? null,
+    buttons: content.buttons ?? [],
+  };
+}
