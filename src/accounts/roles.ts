@@ -8,35 +8,22 @@ import { errors } from '../shared/errors.js';
  * from those routes), dashboard routes and live streams; the roles table in docs/dashboard.md mirrors it.
  * `member` is the role every teammate had before roles were split: all the work, none of the settings.
  */
+/** The day-to-day work: the inbox, contacts, templates, campaigns, automation, reports. */
+const WORK = ['conversations', 'contacts', 'templates', 'campaigns', 'automation', 'reports'] as const;
+/** Running the workspace: everything but the owners themselves. */
+const ADMINISTRATION = [
+  ...WORK,
+  'routing',
+  'manage_team',
+  'manage_workspace',
+  'manage_channel',
+  'revoke_any_token',
+] as const;
+
 const ROLE_PERMISSIONS = {
-  owner: [
-    'conversations',
-    'contacts',
-    'templates',
-    'campaigns',
-    'automation',
-    'reports',
-    'routing',
-    'manage_team',
-    'manage_workspace',
-    'manage_channel',
-    'revoke_any_token',
-    'manage_owners',
-  ],
-  admin: [
-    'conversations',
-    'contacts',
-    'templates',
-    'campaigns',
-    'automation',
-    'reports',
-    'routing',
-    'manage_team',
-    'manage_workspace',
-    'manage_channel',
-    'revoke_any_token',
-  ],
-  member: ['conversations', 'contacts', 'templates', 'campaigns', 'automation', 'reports'],
+  owner: [...ADMINISTRATION, 'manage_owners'],
+  admin: ADMINISTRATION,
+  member: WORK,
   agent: ['conversations', 'contacts'],
   marketer: ['contacts', 'templates', 'campaigns', 'automation', 'reports'],
 } as const satisfies Record<string, readonly string[]>;
