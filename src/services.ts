@@ -106,6 +106,8 @@ export function createServices(opened: Deps, config: Config) {
   const accountMail = { email, publicBaseUrl: config.publicBaseUrl };
   const inbox = createInboxService(deps, inboxEvents, channels, (work) => wakeFor(work), {
     notifier: notifications,
+    // The bulk action "assign" goes through routing's one assignment rule (teams, roles, webhook event).
+    assign: (viewer, contactIds, input) => routing.assignMany(viewer, contactIds, input),
     // Closing a conversation frees its person's capacity: routing gives them the next one waiting.
     capacityFreed: (workspaceId) => routing.drain(workspaceId),
     satisfaction: () => csat,

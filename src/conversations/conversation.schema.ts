@@ -102,7 +102,13 @@ export const BulkBody = Type.Object({
       },
     ),
   ),
-  user_id: Type.Optional(Nullable(Uuid('assign: the member; null unassigns'))),
+  user_id: Type.Optional(
+    Nullable(
+      Uuid(
+        'assign: the member (a role that handles conversations, and a member of each conversation’s team: conversations keep their team); null unassigns',
+      ),
+    ),
+  ),
   labels: Type.Optional(Type.Array(LabelName, { minItems: 1, maxItems: 50, description: 'label: labels to add' })),
   priority: Type.Optional(Priority),
   until: Type.Optional(

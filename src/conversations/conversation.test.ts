@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
-import { createWorkspace, type TestWorkspace } from '../../test/factories.js';
+import { joinedTeammate, ownerSession } from '../../test/dashboard-session.js';
+import { createWorkspace, ownerApi, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE, startServer, type HttpResponse } from '../../test/server.js';
+import type { Team } from '../routing/routing.schema.js';
 import type { Conversation } from './conversation.schema.js';
 
 const server = await startServer({ PARLEY_ALLOW_PRIVATE_WEBHOOKS: 'true' });
@@ -12,7 +14,7 @@ const HOUR = 3_600_000;
 
 interface Problem {
   code: string;
-  errors: { field: string }[];
+  errors: { field: string; message: string }[];
 }
 interface Page {
   data: Conversation[];
@@ -229,6 +231,64 @@ describe(`conversations API (${ENGINE})`, () => {
         [timed, 'unsnoozed', 'open'],
         [untilReply, 'unsnoozed', 'open'],
       ],
+    );
+  });
+  test('bulk assign is the one assignment rule: a person who handles conversations, in each conversation’s team; conversation-assigned events', async () => {
+    const owner = await ownerSession(server);
+    const ws = await ownerApi(server, owner);
+    ok(
+      await ws.action('create-webhook', { url: `${receiverUrl}/${ws.workspaceId}`, events: ['conversation-assigned'] }),
+    );
+    const [ana, bob, marketer] = [
+      await joinedTeammate(server, owner, 'agent'),
+      await joinedTeammate(server, owner, 'agent'),
+      await joinedTeammate(server, owner, 'marketer'),
+    ];
+    const sales = ok(await ws.action<Team>('create-team', { name: 'Sales', member_ids: [ana.userId] }));
+    const [inSales, noTeam] = [await customerWrites(ws), await customerWrites(ws)];
+    ok(await send(ws, 'PUT', `/conversations/${inSales}/assignment`, { team_id: sales.id, assignee_id: null }));
+    const bulkAssign = (userId: string | null) =>
+      send<Problem>(ws, 'POST', '/conversations/bulk', {
+        action: 'assign',
+        contact_ids: [inSales, noTeam],
+        user_id: userId,
+      });
+
+    const refusedRole = ok(await bulkAssign(marketer.userId), 400);
+    assert.equal(refusedRole.errors[0]?.field, 'user_id');
+    assert.match(refusedRole.errors[0].message, /marketer/);
+    const notInTeam = ok(await bulkAssign(bob.userId), 400);
+    assert.equal(notInTeam.errors[0]?.field, 'user_id');
+    assert.match(notInTeam.errors[0].message, /not a member of the team Sales/);
+    assert.deepEqual(await list(ws, 'assignee_id=none'), [noTeam, inSales], 'a refusal changes nothing');
+
+    assert.deepEqual(ok(await bulkAssign(ana.userId)), { action: 'assign', matched: 2, changed: 2 });
+    const assignmentOf = async (contactId: string) =>
+      ok(await send<Conversation>(ws, 'GET', `/conversations/${contactId}`));
+    assert.equal((await assignmentOf(inSales)).assignee_id, ana.userId);
+    assert.equal((await assignmentOf(noTeam)).assignee_id, ana.userId);
+
+    services.webhookWorker.wake();
+    await services.webhookWorker.idle();
+    const events = received
+      .filter((body) => body.type === 'conversation-assigned')
+      .map(
+        (body) => body.data as { contact_id: string; team: { name: string } | null; assignee: { id: string } | null },
+      )
+      .filter((data) => data.assignee?.id === ana.userId)
+      .map((data) => [data.contact_id, data.team?.name ?? null]);
+    assert.deepEqual(
+      events.sort(),
+      [
+        [inSales, 'Sales'],
+        [noTeam, null],
+      ].sort(),
+      'each keeps its team',
+    );
+    const told = ok(await ana.send<{ notifications: { kind: string }[] }>('GET', '/api/dashboard/notifications'));
+    assert.deepEqual(
+      told.notifications.map((n) => n.kind),
+      ['assignment', 'assignment'],
     );
   });
 });

@@ -52,7 +52,7 @@ async function apply(inbox: InboxService, viewer: Viewer, ids: string[], action:
     case 'reopen':
       return inbox.reopen(viewer, ids);
     case 'assign':
-      return inbox.assignAll(viewer, ids, action.user_id);
+      return inbox.assignMany(viewer, ids, action.user_id);
     case 'label':
       return inbox.addLabels(viewer, ids, action.labels);
     case 'priority':

@@ -53,6 +53,15 @@ export type InboxNotifier = Pick<NotificationService, 'mentioned' | 'assigned' |
 /** The modules the inbox tells of what happens in it. */
 export interface InboxNeighbours {
   notifier: InboxNotifier;
+  /**
+   * Routing's assignment rule (src/routing/): checks the person and the conversations' teams, saves, tells
+   * the assignee and emits `conversation-assigned`. Without `team_id` each conversation keeps its team.
+   */
+  assign: (
+    viewer: Viewer,
+    contactIds: string[],
+    input: { assignee_id: string | null },
+  ) => Promise<{ matched: number; changed: number }>;
   /** A conversation closed frees its person for the next one waiting (src/routing/). */
   capacityFreed: (workspaceId: string) => Promise<void>;
   /** The survey sent when a conversation closes, and the ratings shown in the thread (src/csat/). */
@@ -84,8 +93,8 @@ export function createInboxService(
   channels: Pick<ChannelService, 'providerOf'>,
   /** Wakes the workers a committed transaction queued work for (a snooze's end, the survey a close sends). */
   wakeFor: (work: QueuedWork) => void,
-  /** Who the inbox tells and hears from: people's notifications, routing's queue, the satisfaction survey. */
-  { notifier, capacityFreed, satisfaction }: InboxNeighbours,
+  /** Who the inbox tells and hears from: people's notifications, routing's assignment and queue, the satisfaction survey. */
+  { notifier, assign, capacityFreed, satisfaction }: InboxNeighbours,
 ) {
   const { db, dialect, clock, newId } = deps;
   const repository = () => inboxRepository(db, dialect);
@@ -288,31 +297,9 @@ export function createInboxService(
       return settings;
     },
 
-    /** The assignment rule for one conversation or many: a member of the workspace, or nobody. */
-    async assignAll(viewer: Viewer, contactIds: string[], userId: string | null) {
-      if (userId !== null && !(await repository().members(viewer.workspaceId)).some((m) => m.id === userId)) {
-        throw errors.notFound('user', 'user_id');
-      }
-      const unique = [...new Set(contactIds)];
-      const states = await repository().states(viewer.workspaceId, unique);
-      if (states.length < unique.length) throw errors.notFound('contact', 'contact_ids');
-      await db.transaction().execute(async (trx) => {
-        await inboxRepository(trx, dialect).saveStates(viewer.workspaceId, unique, { assignee_id: userId }, now());
-        // Assigning it again to the same person is no news.
-        for (const state of states.filter((row) => row.assignee_id !== userId)) {
-          const change = {
-            workspaceId: viewer.workspaceId,
-            contactId: state.id,
-            actorId: viewer.userId,
-            assigneeId: userId,
-          };
-          await notifier.assigned(trx, change);
-        }
-      });
-      notifier.wake();
-      await announceAll(viewer, unique);
-      return { matched: unique.length, changed: unique.length };
-    },
+    /** Assigns conversations (the bulk action) by routing's one assignment rule; each keeps its team. */
+    assignMany: (viewer: Viewer, contactIds: string[], userId: string | null) =>
+      assign(viewer, contactIds, { assignee_id: userId }),
 
     /** Marks the conversation done (which also settles a flow's hand-off) or open again. */
     async setDone(viewer: Viewer, contactId: string, done: boolean): Promise<{ done: boolean }> {

@@ -64,15 +64,25 @@ export function notificationRepository(db: Kysely<Database>) {
         .where('id', '=', contactId)
         .executeTakeFirst(),
 
-    /** Who is assigned the conversations (contacts) given; unassigned ones are left out. */
-    assignees: (workspaceId: string, contactIds: string[]) =>
+    /** Who handles the conversations (contacts) given: their person and team (routing's columns). */
+    handlers: (workspaceId: string, contactIds: string[]) =>
       db
         .selectFrom('conversations')
-        .select(['contact_id', 'assignee_id'])
+        .select(['contact_id', 'assignee_id', 'team_id'])
         .where('workspace_id', '=', workspaceId)
         .where('contact_id', 'in', contactIds)
-        .where('assignee_id', 'is not', null)
         .execute(),
+
+    /** Which of these people are in which of these teams (routing's team_members). */
+    teamMembers: (teamIds: string[], userIds: string[]) =>
+      teamIds.length === 0 || userIds.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('team_members')
+            .select(['team_id', 'user_id'])
+            .where('team_id', 'in', teamIds)
+            .where('user_id', 'in', userIds)
+            .execute(),
 
     async insert(rows: NotificationTable[]): Promise<void> {
       if (rows.length > 0) await db.insertInto('notifications').values(rows).execute();

@@ -114,7 +114,8 @@ export function createNotificationService(
 
     /**
      * Customers opened conversations (their first message, or one after it was done): the assignee is
-     * told, or everyone when unassigned, each only if they turned new conversations on.
+     * told; an unassigned one is told to the members of its team (routing set it in this transaction),
+     * or to everyone without a team; each only if they turned new conversations on.
      */
     async conversationsOpened(trx: Kysely<Database>, workspaceId: string, contactIds: string[]) {
       if (contactIds.length === 0) return;
@@ -122,12 +123,14 @@ export function createNotificationService(
       // Off by default: a workspace where nobody turned it on pays this one query.
       const optedIn = (await repository.optedIn(workspaceId, 'new_conversation')).map((row) => row.id);
       if (optedIn.length === 0) return;
-      const assignees = new Map(
-        (await repository.assignees(workspaceId, contactIds)).map((r) => [r.contact_id, r.assignee_id!]),
-      );
+      const handlers = new Map((await repository.handlers(workspaceId, contactIds)).map((r) => [r.contact_id, r]));
+      const teamIds = [...new Set([...handlers.values()].map((r) => r.team_id).filter((id) => id !== null))];
+      const inTeam = new Set((await repository.teamMembers(teamIds, optedIn)).map((r) => `${r.team_id} ${r.user_id}`));
       for (const contactId of contactIds) {
-        const assignee = assignees.get(contactId);
-        const recipients = assignee ? optedIn.filter((id) => id === assignee) : optedIn;
+        const { assignee_id: assignee = null, team_id: team = null } = handlers.get(contactId) ?? {};
+        const recipients = optedIn.filter((id) =>
+          assignee ? id === assignee : team === null || inTeam.has(`${team} ${id}`),
+        );
         await notify(trx, workspaceId, recipients, { kind: 'new_conversation', contactId, actorId: null });
       }
     },

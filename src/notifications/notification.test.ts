@@ -117,6 +117,42 @@ describe(`notifications (${ENGINE})`, () => {
     );
   });
 
+  test('new conversation › one a rule routes to a team reaches the opted-in members of that team only; one without a team, everyone opted in', async () => {
+    const owner = await ownerSession(server);
+    const [inA, inB, inNone] = [
+      await joinedTeammate(server, owner),
+      await joinedTeammate(server, owner),
+      await joinedTeammate(server, owner),
+    ];
+    for (const mate of [inA, inB, inNone]) await prefer(mate, { new_conversation: { in_app: true, email: false } });
+    const team = async (name: string, memberId: string) => {
+      const body = { name, member_ids: [memberId] };
+      const response = await owner.send<{ id: string }>('POST', '/api/v1/actions/create-team', body);
+      assert.equal(response.status, 200, response.text);
+      return response.body.id;
+    };
+    const teamA = await team('Billing', inA.userId);
+    await team('Sales', inB.userId);
+    const rules = [{ kind: 'keyword', value: 'invoice', team_id: teamA }];
+    const routed = await owner.send('POST', '/api/v1/actions/update-routing-settings', { rules });
+    assert.equal(routed.status, 200, routed.text);
+
+    const billing = await customerWrites(owner, '+447911100031', 'About my invoice');
+    const kindsOf = async (mate: DashboardSession) =>
+      (await listOf(mate)).notifications.map((n) => [n.kind, n.contact.id]);
+    assert.deepEqual(await kindsOf(inA), [['new_conversation', billing]]);
+    assert.deepEqual(await kindsOf(inB), []);
+    assert.deepEqual(await kindsOf(inNone), []);
+
+    const general = await customerWrites(owner, '+447911100032', 'Hello');
+    assert.deepEqual(await kindsOf(inA), [
+      ['new_conversation', general],
+      ['new_conversation', billing],
+    ]);
+    assert.deepEqual(await kindsOf(inB), [['new_conversation', general]]);
+    assert.deepEqual(await kindsOf(inNone), [['new_conversation', general]]);
+  });
+
   test('mark read › one, then all; another person’s ids change nothing; the count follows', async () => {
     const owner = await ownerSession(server);
     const mate = await joinedTeammate(server, owner);

@@ -39,21 +39,28 @@ export function assignmentRepository(db: Kysely<Database>) {
             .where('contact_id', 'in', contactIds)
             .execute(),
 
+    /** The ids among these that are contacts of the workspace (every contact has a conversation to assign). */
+    contacts: async (workspaceId: string, contactIds: string[]) =>
+      new Set(
+        contactIds.length === 0
+          ? []
+          : (
+              await db
+                .selectFrom('contacts')
+                .select('id')
+                .where('workspace_id', '=', workspaceId)
+                .where('id', 'in', contactIds)
+                .execute()
+            ).map((row) => row.id),
+      ),
+
     /** Writes who handles the conversation, creating its row on first use. */
     save: (workspaceId: string, contactId: string, fields: Partial<Assignment>, at: string) =>
-      db
-        .insertInto('conversations')
-        .values({
-          contact_id: contactId,
-          workspace_id: workspaceId,
-          read_at: null,
-          assignee_id: null,
-          done_at: null,
-          ...fields,
-          updated_at: at,
-        })
-        .onConflict((oc) => oc.column('contact_id').doUpdateSet({ ...fields, updated_at: at }))
-        .execute(),
+      saveMany(db, workspaceId, [contactId], fields, at),
+
+    /** The same fields on many conversations (the bulk action), creating their rows on first use. */
+    saveMany: (workspaceId: string, contactIds: string[], fields: Partial<Assignment>, at: string) =>
+      saveMany(db, workspaceId, contactIds, fields, at),
 
     /**
      * Takes the workspace's next turn, holding its routing row until the transaction ends: automatic
@@ -201,4 +208,32 @@ export function assignmentRepository(db: Kysely<Database>) {
       return tags;
     },
   };
+}
+
+/** Rows per multi-row upsert (7 bound values each, well under both engines' limits). */
+const UPSERT_ROWS = 500;
+
+async function saveMany(
+  db: Kysely<Database>,
+  workspaceId: string,
+  contactIds: string[],
+  fields: Partial<Assignment>,
+  at: string,
+): Promise<void> {
+  for (let i = 0; i < contactIds.length; i += UPSERT_ROWS) {
+    const rows = contactIds.slice(i, i + UPSERT_ROWS).map((contactId) => ({
+      contact_id: contactId,
+      workspace_id: workspaceId,
+      read_at: null,
+      assignee_id: null,
+      done_at: null,
+      ...fields,
+      updated_at: at,
+    }));
+    await db
+      .insertInto('conversations')
+      .values(rows)
+      .onConflict((oc) => oc.column('contact_id').doUpdateSet({ ...fields, updated_at: at }))
+      .execute();
+  }
 }

@@ -25,6 +25,12 @@ import {
 
 type Db = Kysely<Database>;
 
+/** Whom to assign many conversations to; `team_id` undefined keeps each conversation's team. */
+export interface AssignManyInput {
+  assignee_id: string | null;
+  team_id?: string | null | undefined;
+}
+
 /** Teams, availability, the routing rules and who handles each conversation; the inbox and the API call it. */
 export function createRoutingService(
   deps: Deps,
@@ -120,16 +126,64 @@ export function createRoutingService(
     return trimmed;
   }
 
-  /** The person to assign, checked: of the workspace, able to handle conversations, in the team if one is given. */
-  async function checkAssignee(caller: Caller, assigneeId: string, teamId: string | null): Promise<void> {
+  /**
+   * The person to assign, checked: of the workspace, able to handle conversations, in the team if one
+   * is given. `field`: the body's name for the person (`user_id` in the bulk action).
+   */
+  async function checkAssignee(caller: Caller, assigneeId: string, teamId: string | null, field: string) {
     const person = await teamRepository(db).person(caller.workspaceId, assigneeId);
-    if (!person) throw errors.notFound('user', 'assignee_id');
+    if (!person) throw errors.notFound('user', field);
     if (!can(person.role, 'conversations')) {
-      throw errors.validation('assignee_id', `is a ${person.role}, whose role does not handle conversations`);
+      throw errors.validation(field, `is a ${person.role}, whose role does not handle conversations`);
     }
     if (teamId !== null && !(await teamRepository(db).isMember(teamId, assigneeId))) {
-      throw errors.validation('assignee_id', 'is not a member of the team: add them to it, or assign without the team');
+      throw errors.validation(field, 'is not a member of the team: add them to it, or assign without the team');
     }
+  }
+
+  /**
+   * A person given without a team keeps each conversation's team: they must be a member of every team
+   * the conversations are in (else a 400 naming it), as when team and person are given together.
+   */
+  async function checkKeptTeams(caller: Caller, assigneeId: string, teamIds: (string | null)[], field: string) {
+    for (const teamId of new Set(teamIds)) {
+      if (teamId === null || (await teamRepository(db).isMember(teamId, assigneeId))) continue;
+      const team = await existingTeam(caller, teamId);
+      throw errors.validation(
+        field,
+        `is not a member of the team ${team.name}, which some of these conversations are in: add them to it, or take the conversations out of the team first`,
+      );
+    }
+  }
+
+  /**
+   * The one assignment rule, for one conversation or many (the bulk action): checks the team and the
+   * person once, then saves, tells each new assignee and announces every conversation in one transaction.
+   * `team_id` undefined keeps each conversation's team (see checkKeptTeams).
+   */
+  async function assignAll(caller: Caller, contactIds: string[], input: AssignManyInput, field: string) {
+    const teamId = input.team_id;
+    if (teamId != null) await existingTeam(caller, teamId);
+    if (input.assignee_id !== null) await checkAssignee(caller, input.assignee_id, teamId ?? null, field);
+    const before = new Map(
+      (await assignmentRepository(db).states(caller.workspaceId, contactIds)).map((row) => [row.contact_id, row]),
+    );
+    if (teamId === undefined && input.assignee_id !== null) {
+      const teams = contactIds.map((id) => before.get(id)?.team_id ?? null);
+      await checkKeptTeams(caller, input.assignee_id, teams, field);
+    }
+    const fields =
+      teamId === undefined ? { assignee_id: input.assignee_id } : { team_id: teamId, assignee_id: input.assignee_id };
+    await change(caller.workspaceId, async (trx) => {
+      await assignmentRepository(trx).saveMany(caller.workspaceId, contactIds, fields, now());
+      // Assigning it again to the same person is no news.
+      for (const contactId of contactIds.filter((id) => input.assignee_id !== (before.get(id)?.assignee_id ?? null))) {
+        const assignment = { workspaceId: caller.workspaceId, contactId, actorId: caller.userId ?? null };
+        await notifier.assigned(trx, { ...assignment, assigneeId: input.assignee_id });
+      }
+      return { result: null, changed: contactIds };
+    });
+    notifier.wake();
   }
 
   /** The workspace's routing: automatic assignment, the per-person limit and the rules. */
@@ -279,21 +333,21 @@ export function createRoutingService(
     async assign(caller: Caller, contactId: string, input: AssignmentInput): Promise<AssignmentResult> {
       const contact = await assignmentRepository(db).contact(caller.workspaceId, contactId);
       if (!contact) throw errors.notFound('contact', 'contact_id');
-      if (input.team_id !== null) await existingTeam(caller, input.team_id);
-      if (input.assignee_id !== null) await checkAssignee(caller, input.assignee_id, input.team_id);
-      const [before] = await assignmentRepository(db).states(caller.workspaceId, [contact.id]);
-      await change(caller.workspaceId, async (trx) => {
-        await assignmentRepository(trx).save(caller.workspaceId, contact.id, input, now());
-        // Assigning it again to the same person is no news.
-        if (input.assignee_id !== (before?.assignee_id ?? null)) {
-          const assignment = { workspaceId: caller.workspaceId, contactId: contact.id, actorId: caller.userId ?? null };
-          await notifier.assigned(trx, { ...assignment, assigneeId: input.assignee_id });
-        }
-        return { result: null, changed: [contact.id] };
-      });
-      notifier.wake();
+      await assignAll(caller, [contact.id], input, 'assignee_id');
       const [state] = await assignmentRepository(db).states(caller.workspaceId, [contact.id]);
       return { contact_id: contact.id, team_id: state?.team_id ?? null, assignee_id: state?.assignee_id ?? null };
+    },
+
+    /**
+     * The bulk action "assign": the same rule on many conversations of the workspace (unknown ids are
+     * refused). Without `team_id` each keeps its team, so the person must be in it.
+     */
+    async assignMany(caller: Caller, contactIds: string[], input: AssignManyInput) {
+      const unique = [...new Set(contactIds)];
+      const known = await assignmentRepository(db).contacts(caller.workspaceId, unique);
+      if (known.size < unique.length) throw errors.notFound('contact', 'contact_ids');
+      await assignAll(caller, unique, input, 'user_id');
+      return { matched: unique.length, changed: unique.length };
     },
 
     /**

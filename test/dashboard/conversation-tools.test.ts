@@ -47,4 +47,27 @@ describe(`dashboard: conversation tools (${ENGINE})`, () => {
     await list.getByRole('link').first().waitFor();
     assert.equal(await list.getByRole('link').count(), 1);
   });
+  test('bulk assign refuses a person outside a ticked conversation’s team, in words', async () => {
+    const owner = await createOwner(server, 'Bakery');
+    const api = await ownerApi(server, owner);
+    const team = await api.action<{ id: string }>('create-team', { name: 'Sales' });
+    assert.equal(team.status, 200, team.text);
+    const from = `+1415${randomInt(2_000_000, 9_999_999)}`;
+    const message = await services.inbound.simulateInbound({ workspaceId: owner.workspaceId }, { from, text: 'Hi' });
+    const put = await server.http.send('PUT', `/api/v1/conversations/${message.contact_id}/assignment`, {
+      token: api.token,
+      body: { team_id: team.body.id, assignee_id: null },
+    });
+    assert.equal(put.status, 200, put.text);
+
+    const { page } = await newPage(server, { bypassCSP: true });
+    await logIn(page, owner);
+    await page.getByRole('checkbox', { name: `Select ${from}` }).check();
+    await page.getByLabel('Assign to').selectOption({ value: owner.userId });
+    await page
+      .getByRole('alert')
+      .getByText('The person chosen is not a member of the team Sales, which some of these conversations are in')
+      .waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+  });
 });

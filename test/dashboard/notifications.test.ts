@@ -112,7 +112,9 @@ describe(`dashboard: notifications (${ENGINE})`, () => {
     const { page } = await newPage(server, { bypassCSP: true });
     await logIn(page, owner);
     await page.goto('/settings/account');
-    const newConversations = page.getByLabel('A customer starts a conversation (mine, or unassigned): in Parley');
+    const newConversations = page.getByLabel(
+      'A customer starts a conversation (mine, or unassigned in my teams or in none): in Parley',
+    );
     await newConversations.check();
     assert.equal(await page.getByLabel('Someone mentions me in a note: by email').isDisabled(), true);
     await page.getByRole('button', { name: 'Save notification settings' }).click();

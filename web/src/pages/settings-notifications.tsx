@@ -8,7 +8,7 @@ type Preferences = Record<Kind, { in_app: boolean; email: boolean }>;
 const KINDS: { kind: Kind; label: string }[] = [
   { kind: 'mention', label: 'Someone mentions me in a note' },
   { kind: 'assignment', label: 'Someone assigns me a conversation' },
-  { kind: 'new_conversation', label: 'A customer starts a conversation (mine, or unassigned)' },
+  { kind: 'new_conversation', label: 'A customer starts a conversation (mine, or unassigned in my teams or in none)' },
 ];
 
 /** Settings → Your account: which notifications the person gets in the dashboard and by email. */

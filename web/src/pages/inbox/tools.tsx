@@ -114,6 +114,9 @@ export function ThreadTools(props: { contactId: string; state: ToolsState; onCha
 /** What a bulk action goes to: the ticked conversations, or every one the list's filter matches. */
 export type Selection = { all: false; ids: string[] } | { all: true };
 
+/** The bulk action's fields as people see them: "The person chosen is not a member of the team Sales…". */
+const BULK_LABELS = { user_id: 'The person chosen', label: 'The label' };
+
 /** The bar over a list with conversations ticked: close, reopen, assign or label them at once. */
 export function BulkBar(props: {
   selection: Selection;
@@ -178,7 +181,7 @@ export function BulkBar(props: {
           </option>
         ))}
       </select>
-      <ErrorNote error={error} />
+      <ErrorNote error={error} labels={BULK_LABELS} />
     </div>
   );
 }
