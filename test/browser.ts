@@ -43,7 +43,25 @@ export async function newPage(
     bypassCSP: options.bypassCSP ?? false,
   });
   const page = await context.newPage();
+  retryNavigationGivenUp(page);
   return { page, context };
+}
+
+/**
+ * On a loaded two-core machine Chromium has given up a navigation started while the signed-in page's
+ * own requests were still being cancelled (net::ERR_TOO_MANY_RETRIES, before any byte of the new page);
+ * such a navigation is started once more. Anything else a navigation meets still fails the test.
+ */
+function retryNavigationGivenUp(page: Page): void {
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    try {
+      return await goto(url, options);
+    } catch (error) {
+      if (!String(error).includes('net::ERR_TOO_MANY_RETRIES')) throw error;
+      return goto(url, options);
+    }
+  };
 }
 
 /** Saves a full-page screenshot as a test artifact (test-artifacts/screenshots/NAME.png). */

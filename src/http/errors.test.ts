@@ -327,6 +327,9 @@ describe(`errors (${ENGINE})`, () => {
       quick_reply_id: 5,
       button_reply: 'x',
       list_reply: 5,
+      auto_assign: 'yes',
+      agent_limit: 'x',
+      rules: 5,
     };
     const inputs: [string, string | undefined, number][] = [
       ['{"phone":', 'application/json', 400],
