@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { saveConversationStates } from './conversation-state.js';
 import { searchNeedle } from '../contacts/contact.search.js';
 import { containsIgnoringCase, escapeLike } from '../db/sql.js';
 import type { Dialect } from '../db/connection.js';
@@ -280,11 +281,11 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
 
     /** Writes the given inbox state fields, creating the conversation row on first use. */
     saveState: (workspaceId: string, contactId: string, fields: StateFields, at: string) =>
-      saveStates(db, workspaceId, [contactId], fields, at),
+      saveConversationStates(db, workspaceId, [contactId], fields, at),
 
     /** The same state fields on many conversations at once (a bulk action). */
     saveStates: (workspaceId: string, contactIds: string[], fields: StateFields, at: string) =>
-      saveStates(db, workspaceId, contactIds, fields, at),
+      saveConversationStates(db, workspaceId, contactIds, fields, at),
 
     /** A new inbound message reopens its conversations and ends their snoozes (in the transaction that stores it). */
     async reopen(workspaceId: string, contactIds: string[], at: string): Promise<void> {
@@ -338,32 +339,4 @@ export interface StateFields {
   priority?: Priority;
   snoozed_at?: string | null;
   snoozed_until?: string | null;
-}
-
-/** Rows per multi-row upsert (8 bound values each, well under both engines' limits). */
-const UPSERT_ROWS = 500;
-
-async function saveStates(
-  db: Kysely<Database>,
-  workspaceId: string,
-  contactIds: string[],
-  fields: StateFields,
-  at: string,
-): Promise<void> {
-  for (let i = 0; i < contactIds.length; i += UPSERT_ROWS) {
-    const rows = contactIds.slice(i, i + UPSERT_ROWS).map((contactId) => ({
-      contact_id: contactId,
-      workspace_id: workspaceId,
-      read_at: null,
-      assignee_id: null,
-      done_at: null,
-      ...fields,
-      updated_at: at,
-    }));
-    await db
-      .insertInto('conversations')
-      .values(rows)
-      .onConflict((oc) => oc.column('contact_id').doUpdateSet({ ...fields, updated_at: at }))
-      .execute();
-  }
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { saveConversationStates } from '../inbox/conversation-state.js';
 import type { Database } from '../db/schema.js';
 import type { Role } from '../accounts/roles.js';
 
@@ -56,11 +57,11 @@ export function assignmentRepository(db: Kysely<Database>) {
 
     /** Writes who handles the conversation, creating its row on first use. */
     save: (workspaceId: string, contactId: string, fields: Partial<Assignment>, at: string) =>
-      saveMany(db, workspaceId, [contactId], fields, at),
+      saveConversationStates(db, workspaceId, [contactId], fields, at),
 
     /** The same fields on many conversations (the bulk action), creating their rows on first use. */
     saveMany: (workspaceId: string, contactIds: string[], fields: Partial<Assignment>, at: string) =>
-      saveMany(db, workspaceId, contactIds, fields, at),
+      saveConversationStates(db, workspaceId, contactIds, fields, at),
 
     /**
      * Takes the workspace's next turn, holding its routing row until the transaction ends: automatic
@@ -208,32 +209,4 @@ export function assignmentRepository(db: Kysely<Database>) {
       return tags;
     },
   };
-}
-
-/** Rows per multi-row upsert (7 bound values each, well under both engines' limits). */
-const UPSERT_ROWS = 500;
-
-async function saveMany(
-  db: Kysely<Database>,
-  workspaceId: string,
-  contactIds: string[],
-  fields: Partial<Assignment>,
-  at: string,
-): Promise<void> {
-  for (let i = 0; i < contactIds.length; i += UPSERT_ROWS) {
-    const rows = contactIds.slice(i, i + UPSERT_ROWS).map((contactId) => ({
-      contact_id: contactId,
-      workspace_id: workspaceId,
-      read_at: null,
-      assignee_id: null,
-      done_at: null,
-      ...fields,
-      updated_at: at,
-    }));
-    await db
-      .insertInto('conversations')
-      .values(rows)
-      .onConflict((oc) => oc.column('contact_id').doUpdateSet({ ...fields, updated_at: at }))
-      .execute();
-  }
 }
