@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { WEEKDAYS } from './business-hours.rules.js';
 
 /** Meta's longest text message body: the away reply is one. */
-export const AWAY_MESSAGE_MAX_LENGTH = 4096;
+const AWAY_MESSAGE_MAX_LENGTH = 4096;
 
 const Time = (description: string) =>
   Type.String({ pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$', description, examples: ['09:00'] });

@@ -12,7 +12,7 @@ const literals = <T extends string>(values: readonly T[], description: string) =
     { description },
   );
 
-export const STATUSES = ['open', 'closed', 'snoozed'] as const;
+const STATUSES = ['open', 'closed', 'snoozed'] as const;
 const Priority = literals(PRIORITIES, `One of ${PRIORITIES.join(', ')}`);
 const LabelName = Type.String({ minLength: 1, maxLength: 64, description: 'A label’s name (case-insensitive)' });
 const Colour = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'A colour as `#rrggbb`' });

@@ -104,7 +104,7 @@ export function createConversationApi(inbox: InboxService, cursors: CursorCodec)
 }
 
 /** The bulk body's action with the field it needs; a missing one is a 400 naming it. */
-export function bulkAction(input: Pick<BulkInput, 'action' | 'user_id' | 'labels' | 'priority' | 'until'>): BulkAction {
+function bulkAction(input: Pick<BulkInput, 'action' | 'user_id' | 'labels' | 'priority' | 'until'>): BulkAction {
   const required = <T>(value: T | undefined, field: string): T => {
     if (value === undefined) throw errors.validation(field, `is required for the ${input.action} action`);
     return value;

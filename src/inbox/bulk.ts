@@ -3,7 +3,7 @@ import type { ListQuery, Priority } from './inbox.repository.js';
 import type { InboxService, Viewer } from './inbox.service.js';
 
 /** The most conversations one bulk action changes: a filter matching more is refused, to be narrowed. */
-export const BULK_MAX = 10_000;
+const BULK_MAX = 10_000;
 
 /** What a bulk action does to each conversation it targets. */
 export type BulkAction =

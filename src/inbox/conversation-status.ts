@@ -234,5 +234,3 @@ export function createConversationStatus(
     } satisfies JobHandler,
   };
 }
-
-export type ConversationStatusService = ReturnType<typeof createConversationStatus>;

@@ -17,9 +17,9 @@ export interface Label {
 }
 
 /** Labels per workspace: a team's working set, small by nature. */
-export const LABELS_MAX = 200;
+const LABELS_MAX = 200;
 /** The colour a label gets when none is given. */
-export const DEFAULT_COLOUR = '#6b7280';
+const DEFAULT_COLOUR = '#6b7280';
 
 /** Label names compare case-insensitively: "Refund" and "refund" are one label. */
 const keyOf = (name: string) => name.trim().toLowerCase();

@@ -11,7 +11,7 @@ const HANDLE_GOES_ON = /^([\p{L}\p{N}]|[._-][\p{L}\p{N}])/u;
 const WORD_BEFORE = /[\p{L}\p{N}._-]$/u;
 
 /** The handles a member answers to: their name and their email's local part (`@ana` for ana@example.com). */
-export function handlesOf(member: Mentionable): string[] {
+function handlesOf(member: Mentionable): string[] {
   const local = member.email.split('@')[0] ?? '';
   return [member.name.trim(), local].filter((handle) => handle.length > 0);
 }

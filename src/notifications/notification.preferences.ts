@@ -14,7 +14,7 @@ export type Preferences = Record<NotificationKind, Channels>;
  * Until a person chooses: what is meant for them personally (a mention, an assignment) reaches them
  * everywhere; new conversations are opt-in, since in a busy workspace they are a stream, not news.
  */
-export const DEFAULT_PREFERENCES: Preferences = {
+const DEFAULT_PREFERENCES: Preferences = {
   mention: { in_app: true, email: true },
   assignment: { in_app: true, email: true },
   new_conversation: { in_app: false, email: false },

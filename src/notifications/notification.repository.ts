@@ -3,7 +3,7 @@ import type { Role } from '../accounts/roles.js';
 import type { Database, NotificationTable } from '../db/schema.js';
 
 /** How many notifications the list shows: the newest; older ones stay in the table, read or not. */
-export const LIST_LIMIT = 50;
+const LIST_LIMIT = 50;
 
 /** A notification as the list shows it, with the customer and the member who caused it. */
 export interface NotificationRow {

@@ -6,9 +6,9 @@ import { Nullable, NullableField, Timestamp, Uuid } from '../http/responses.js';
 export const TEAM_LIST_CAP = 500;
 export const TEAM_PAGE_LIMIT = 100;
 /** Members a team may have at once, and rules a workspace may keep. */
-export const TEAM_MEMBERS_MAX = 500;
-export const RULES_MAX = 100;
-export const RULE_KINDS = ['number', 'keyword', 'tag'] as const;
+const TEAM_MEMBERS_MAX = 500;
+const RULES_MAX = 100;
+const RULE_KINDS = ['number', 'keyword', 'tag'] as const;
 
 const TeamMember = Type.Object({
   id: Uuid(),
