@@ -1,13 +1,13 @@
 import type { App } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createAppWhenDatabaseAnswers, DatabaseWaitError } from './database-wait.js';
-import { standardOutput } from './http/log-redaction.js';
+import { standardOutput, startLogger } from './http/log-redaction.js';
 
 /**
  * Process entry: configuration → database (waited for) → HTTPS server, with a graceful stop on
- * SIGINT/SIGTERM. The signal handlers come first: as PID 1 of a container, node ignores a signal it has
- * no handler for, so a stop during the seconds of loading and starting would wait for the runtime's
- * SIGKILL. A stop before the server is up (loading, waiting for the database, migrating) exits at once:
+ * SIGINT/SIGTERM. The signal handlers come first: as PID 1 of a container, node drops a stop signal
+ * until a handler of ours is set (its own start-up handler re-raises it, which PID 1 ignores), so a stop
+ * during the seconds of loading and starting would wait for the runtime's SIGKILL. A stop before the server is up (loading, waiting for the database, migrating) exits at once:
  * nothing has been accepted yet, and migrations run in a transaction (an interrupted one is rolled back
  * and runs again at the next start). The application itself is loaded by database-wait.ts, after this.
  */
@@ -28,7 +28,10 @@ async function main(): Promise<void> {
   // A write to a full disk or a closed pipe fails the write, not the process (the log has its own guard).
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
-  app = await createAppWhenDatabaseAnswers(config, { level: config.logLevel, stream: standardOutput() });
+  const logTarget = { level: config.logLevel, stream: standardOutput() };
+  // The first line: from here a stop is heeded (an orchestrator's or a test's cue).
+  startLogger(logTarget).info({ node: process.version }, 'starting');
+  app = await createAppWhenDatabaseAnswers(config, logTarget);
   const log = app.server.log;
   if (app.tls) log.info({ cert_file: app.tls.certFile, generated: app.tls.generated }, 'TLS certificate');
   await app.server.listen({ host: config.host, port: config.port });
