@@ -4,7 +4,7 @@ import { sessionUserOf, type Api } from '../http/types.js';
 import { SESSION_COOKIE } from '../http/session-auth.js';
 import type { AccountService, NewSession } from './account.service.js';
 import { permissionsOf, RoleSchema } from './roles.js';
-import { DashboardSessionSchema, type DashboardSession } from './session.schema.js';
+import { DashboardSessionSchema, LanguageSchema, type DashboardSession } from './session.schema.js';
 import { PARLEY_VERSION } from '../shared/version.js';
 
 const Email = Type.String({ minLength: 3, maxLength: 254 });
@@ -39,9 +39,10 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
               name: user.name,
               role: user.role,
               permissions: [...permissionsOf(user.role)],
+              language: user.language,
             }
           : null,
-        workspace: user ? { id: user.workspaceId, name: user.workspaceName } : null,
+        workspace: user ? { id: user.workspaceId, name: user.workspaceName, time_zone: user.workspaceTimeZone } : null,
         csrf_token: user?.csrfToken ?? null,
         email_enabled: accounts.emailEnabled,
         version: PARLEY_VERSION,
@@ -125,11 +126,20 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
     async (request) => accounts.invite(sessionUserOf(request), request.body),
   );
 
-  // Everyone may name themselves: no permission beyond being signed in.
+  // Everyone may name themselves and choose their language: no permission beyond being signed in.
   app.put(
     '/api/dashboard/account',
-    { config: { access: 'session' }, schema: { hide, body: Type.Object({ name: Type.String({ maxLength: 200 }) }) } },
-    async (request) => accounts.rename(sessionUserOf(request), request.body.name),
+    {
+      config: { access: 'session' },
+      schema: {
+        hide,
+        body: Type.Object({
+          name: Type.Optional(Type.String({ maxLength: 200 })),
+          language: Type.Optional(Type.Union([LanguageSchema, Type.Null()])),
+        }),
+      },
+    },
+    async (request) => accounts.updateAccount(sessionUserOf(request), request.body),
   );
 
   app.get('/api/dashboard/team', { config: { access: 'session' }, schema: { hide } }, async (request) =>

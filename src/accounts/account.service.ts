@@ -8,6 +8,7 @@ import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { hashPassword, verifyPassword } from '../workspaces/password.js';
 import { requirePasswordRule } from '../workspaces/password-rule.js';
 import type { WorkspaceService } from '../workspaces/workspace.service.js';
+import type { DashboardLanguage } from './languages.js';
 import { requirePermission, type Role } from './roles.js';
 import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
 import { claimOneTimeLink } from './one-time-link.js';
@@ -35,6 +36,10 @@ export interface SessionUser {
   role: Role;
   workspaceId: string;
   workspaceName: string;
+  /** Where the workspace is: the dashboard shows times in it. */
+  workspaceTimeZone: string;
+  /** The dashboard language they chose; null: their browser's. */
+  language: DashboardLanguage | null;
   csrfToken: string;
   rateLimitPerMinute: number;
 }
@@ -188,8 +193,8 @@ export function createAccountService(
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
         .innerJoin('workspaces as w', 'w.id', 's.workspace_id')
-        .select(['s.id_hash', 's.user_id', 's.csrf_token', 's.expires_at', 'u.email', 'u.name', 'u.role'])
-        .select(['w.id as workspace_id', 'w.name as workspace_name', 'w.rate_limit_per_minute'])
+        .select(['s.id_hash', 's.user_id', 's.csrf_token', 's.expires_at', 'u.email', 'u.name', 'u.role', 'u.language'])
+        .select(['w.id as workspace_id', 'w.name as workspace_name', 'w.time_zone', 'w.rate_limit_per_minute'])
         .where('s.id_hash', '=', hashOfSecret(secret))
         .executeTakeFirst();
       if (!row || Date.parse(row.expires_at) <= clock.now().getTime()) return null;
@@ -201,6 +206,8 @@ export function createAccountService(
         role: row.role,
         workspaceId: row.workspace_id,
         workspaceName: row.workspace_name,
+        workspaceTimeZone: row.time_zone,
+        language: row.language,
         csrfToken: row.csrf_token,
         rateLimitPerMinute: row.rate_limit_per_minute,
       };
@@ -313,12 +320,23 @@ export function createAccountService(
       return openSession(userId, invite.workspace_id);
     },
 
-    /** The signed-in person names themselves (Settings → Your account); the team and the inbox show it. */
-    async rename(user: SessionUser, nameGiven: string): Promise<{ name: string }> {
-      const name = nameGiven.trim();
-      if (!name) throw errors.validation('name', 'is required');
-      await db.updateTable('users').set({ name }).where('id', '=', user.userId).execute();
-      return { name };
+    /**
+     * The signed-in person's own settings (Settings → Your account): their name, which the team and the
+     * inbox show, and the dashboard's language (null: their browser's). What is not given stays.
+     */
+    async updateAccount(
+      user: SessionUser,
+      input: { name?: string | undefined; language?: DashboardLanguage | null | undefined },
+    ): Promise<{ name: string; language: DashboardLanguage | null }> {
+      const name = input.name?.trim();
+      if (name === '') throw errors.validation('name', 'is required');
+      const changes = {
+        ...(name !== undefined && { name }),
+        ...(input.language !== undefined && { language: input.language }),
+      };
+      if (Object.keys(changes).length > 0)
+        await db.updateTable('users').set(changes).where('id', '=', user.userId).execute();
+      return { name: name ?? user.name, language: input.language === undefined ? user.language : input.language };
     },
 
     /** The workspace's users, for Settings → Team. */

@@ -60,6 +60,8 @@ async function invitation(server: TestServer, owner: Awaited<ReturnType<typeof c
     name: 'Owner',
     role: 'owner',
     workspaceName: 'Guarded',
+    workspaceTimeZone: 'UTC',
+    language: null,
     sessionId: '',
     csrfToken: '',
     rateLimitPerMinute: 60,

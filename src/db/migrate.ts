@@ -36,6 +36,7 @@ import * as routing from './migrations/0032_routing.js';
 import * as conversationTools from './migrations/0033_conversation_tools.js';
 import * as notifications from './migrations/0034_notifications.js';
 import * as businessHoursCsat from './migrations/0035_business_hours_csat.js';
+import * as userLanguage from './migrations/0036_user_language.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -76,6 +77,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0033_conversation_tools': conversationTools,
   '0034_notifications': notifications,
   '0035_business_hours_csat': businessHoursCsat,
+  '0036_user_language': userLanguage,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -1,3 +1,4 @@
+import type { DashboardLanguage } from '../accounts/languages.js';
 import type { Role } from '../accounts/roles.js';
 import type { ColumnType, Generated } from 'kysely';
 /**
@@ -82,6 +83,8 @@ export interface UserTable {
   password_hash: string;
   role: Role;
   created_at: string;
+  /** The dashboard's language they chose (src/accounts/languages.ts); null: their browser's (0036). */
+  language: Generated<DashboardLanguage | null>;
 }
 
 export interface ApiTokenTable {

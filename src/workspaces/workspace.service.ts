@@ -8,7 +8,7 @@ import { hashPassword } from './password.js';
 import { requirePasswordRule } from './password-rule.js';
 
 export type Workspace = Selectable<WorkspaceTable>;
-export type User = Omit<Selectable<UserTable>, 'password_hash'>;
+export type User = Omit<Selectable<UserTable>, 'password_hash' | 'language'>;
 
 export interface WorkspaceSettings {
   name?: string;

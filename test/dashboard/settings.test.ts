@@ -27,6 +27,8 @@ async function createMember(owner: Awaited<ReturnType<typeof createOwner>>) {
       role: 'owner',
       workspaceId: owner.workspaceId,
       workspaceName: '',
+      workspaceTimeZone: 'UTC',
+      language: null,
       csrfToken: '',
       rateLimitPerMinute: 60,
     },

@@ -6,9 +6,7 @@ import { NewPasswordField } from './password-field';
 import { SettingsNav } from './settings-nav';
 import { NotificationSettings } from './settings-notifications';
 import { can } from '../session';
-
-/** The password fields by their API names, with the labels their errors are shown under. */
-const LABELS = { current_password: 'Current password', new_password: 'New password' };
+import { DASHBOARD_LANGUAGES, LANGUAGE_NAMES, t, type DashboardLanguage } from '../i18n/i18n';
 
 /** Settings → Your account: the signed-in user sets their name and changes their password. */
 export function AccountSettings() {
@@ -23,20 +21,24 @@ export function AccountSettings() {
     setNext('');
     setChanged(true);
   });
-  const { field, note } = fieldErrors(save.error, LABELS);
+  // The password fields by their API names, with the labels their errors are shown under.
+  const labels = {
+    current_password: t('settings:account.currentPassword'),
+    new_password: t('settings:account.newPassword'),
+  };
+  const { field, note } = fieldErrors(save.error, labels);
 
   return (
-    <Page title="Your account">
+    <Page title={t('settings:account.title')}>
       <SettingsNav />
-      <p>
-        Signed in as <strong>{user.email}</strong>.
-      </p>
+      <p>{t('settings:account.signedInAs', { email: user.email })}</p>
       <NameForm />
+      <LanguageForm />
       <form onSubmit={save.onSubmit} aria-labelledby="password-title" class="settings-form">
-        <h2 id="password-title">Change password</h2>
+        <h2 id="password-title">{t('settings:account.changePassword')}</h2>
         <input type="email" autoComplete="username" value={user.email} hidden readOnly />
         <TextField
-          label={LABELS.current_password}
+          label={labels.current_password}
           type="password"
           autoComplete="current-password"
           required
@@ -45,31 +47,31 @@ export function AccountSettings() {
           error={field('current_password')}
         />
         <NewPasswordField
-          label={LABELS.new_password}
-          outcome="You stay signed in here; your other sessions end."
+          label={labels.new_password}
+          outcome={t('settings:account.passwordOutcome')}
           value={next}
           onValue={setNext}
           error={field('new_password')}
         />
         <ErrorNote error={note} />
         <button class="primary" type="submit" disabled={save.busy}>
-          Change password
+          {t('settings:account.changePassword')}
         </button>
         <p role="status" class="status-line">
-          {changed ? 'Password changed.' : ''}
+          {changed ? t('settings:account.passwordChanged') : ''}
         </p>
       </form>
       {can(user, 'conversations') && <NotificationSettings />}
       <OtherSessions />
       <section aria-labelledby="more-title" class="settings-form">
-        <h2 id="more-title">More</h2>
+        <h2 id="more-title">{t('settings:account.more')}</h2>
         <p>
           <a href="/api/docs" target="_blank" rel="noopener">
-            API reference
+            {t('settings:account.apiReference')}
           </a>{' '}
-          describes every endpoint integrations call with a token.
+          {t('settings:account.apiReferenceTells')}
         </p>
-        <p class="muted">The dashboard is light or dark as your device's system setting is.</p>
+        <p class="muted">{t('settings:account.theme')}</p>
       </section>
     </Page>
   );
@@ -87,26 +89,26 @@ function NameForm() {
     await refresh();
     setSaved(true);
   });
-  const { field, note } = fieldErrors(save.error, { name: 'Your name' });
+  const { field, note } = fieldErrors(save.error, { name: t('settings:account.name') });
   return (
     <form onSubmit={save.onSubmit} aria-labelledby="name-title" class="settings-form">
-      <h2 id="name-title">Your name</h2>
+      <h2 id="name-title">{t('settings:account.name')}</h2>
       <TextField
-        label="Your name"
+        label={t('settings:account.name')}
         autoComplete="name"
         required
         maxLength={200}
         value={name}
         onValue={setName}
-        hint="Your teammates see it in the team list, beside assignments and notes."
+        hint={t('settings:account.nameHint')}
         error={field('name')}
       />
       <ErrorNote error={note} />
       <button class="primary" type="submit" disabled={save.busy}>
-        Save name
+        {t('settings:account.saveName')}
       </button>
       <p role="status" class="status-line">
-        {saved ? 'Name saved.' : ''}
+        {saved ? t('settings:account.nameSaved') : ''}
       </p>
     </form>
   );
@@ -120,15 +122,45 @@ function OtherSessions() {
   });
   return (
     <section aria-labelledby="sessions-title" class="settings-form">
-      <h2 id="sessions-title">Other sessions</h2>
-      <p>Signed in on another computer or phone you no longer use? End those sessions; you stay signed in here.</p>
+      <h2 id="sessions-title">{t('settings:account.otherSessions')}</h2>
+      <p>{t('settings:account.otherSessionsHint')}</p>
       <button type="button" disabled={signOut.busy} onClick={() => void signOut.run()}>
-        Sign out of other sessions
+        {t('settings:account.signOutOthers')}
       </button>
       <ErrorNote error={signOut.error} />
       <p role="status" class="status-line">
-        {ended === null ? '' : `Signed out of ${ended} other session${ended === 1 ? '' : 's'}.`}
+        {ended === null ? '' : t('settings:account.signedOutOthers', { count: ended })}
       </p>
     </section>
+  );
+}
+
+/** The dashboard's language for this person, kept with their account; "browser" follows their browser. */
+function LanguageForm() {
+  const { user, refresh } = useSession();
+  const [language, setLanguage] = useState<DashboardLanguage | ''>(user.language ?? '');
+  const save = useSubmit(async () => {
+    await dashboard.put('account', { language: language || null });
+    await refresh();
+  });
+  return (
+    <form onSubmit={save.onSubmit} aria-labelledby="language-title" class="settings-form">
+      <h2 id="language-title">{t('settings:account.language')}</h2>
+      <label>
+        {t('settings:account.language')}
+        <select value={language} onChange={(e) => setLanguage(e.currentTarget.value as DashboardLanguage | '')}>
+          <option value="">{t('settings:account.browserLanguage')}</option>
+          {DASHBOARD_LANGUAGES.map((code) => (
+            <option key={code} value={code} lang={code}>
+              {LANGUAGE_NAMES[code]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <ErrorNote error={save.error} />
+      <button class="primary" type="submit" disabled={save.busy}>
+        {t('settings:account.saveLanguage')}
+      </button>
+    </form>
   );
 }
