@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { DASHBOARD_LANGUAGES } from '../src/accounts/languages.js';
+import { ERROR_CODES } from '../src/shared/errors.js';
 
 /**
  * The dashboard's catalogs (web/src/locales) are complete in every language it offers: each English key
@@ -88,3 +89,9 @@ for (const language of DASHBOARD_LANGUAGES.filter((code) => code !== 'en')) {
     assert.deepEqual(problems, []);
   });
 }
+
+test('every error code the API answers has a message in the catalogs (shown instead of the API’s English)', () => {
+  const messages = catalog('en', 'errors');
+  const missing = Object.keys(ERROR_CODES).filter((code) => !(`codes.${code}` in messages));
+  assert.deepEqual(missing, [], 'web/src/locales/en/errors.json codes');
+});

@@ -1,3 +1,7 @@
+import errorsCatalog from './locales/en/errors.json';
+import { currentLanguage, t } from './i18n/i18n';
+import { formatNumber } from './i18n/format';
+
 /** Parley's one error shape (RFC 9457 problem details), as every endpoint answers a 4xx/5xx. */
 export interface Problem {
   status: number;
@@ -98,48 +102,70 @@ export const dashboard = {
 /** The labels a form shows, by the API field each one fills (`{ from: 'Phone' }`). */
 export type FieldLabels = Record<string, string>;
 
+/**
+ * How the API's field problems read for people, in the person's language: each rule turns the API's own
+ * English phrasing (a schema validator's "must NOT have fewer than 1 characters", or a rule's "is
+ * required") into a catalog message. The API's text stays English for integrations; a message no rule
+ * knows is shown as the API wrote it.
+ */
+type Rule = [RegExp, (...groups: string[]) => string];
+const SCHEMA_RULES: Rule[] = [
+  [/^must match pattern "(.*)"$/, (pattern) => PATTERN_WORDS[pattern]?.() ?? t('errors:field.notAllowedCharacters')],
+  [/^must match format "(.*)"$/, (format) => FORMAT_WORDS[format]?.() ?? t('errors:field.notExpectedForm')],
+  [/^must NOT have fewer than 1 (characters|items)$/, () => t('errors:field.required')],
+  [/^must NOT have fewer than (\d+) characters$/, (n) => t('errors:field.minCharacters', { count: Number(n) })],
+  [/^must NOT have more than (\d+) characters$/, (n) => t('errors:field.maxCharacters', { count: Number(n) })],
+  [/^must NOT have fewer than (\d+) items$/, (n) => t('errors:field.minItems', { count: Number(n) })],
+  [/^must NOT have more than (\d+) items$/, (n) => t('errors:field.maxItems', { count: Number(n) })],
+  [/^must have required property '.*'$/, () => t('errors:field.required')],
+  [/^must be (string|integer|number|boolean|array|object)$/, (type) => TYPE_WORDS[type as keyof typeof TYPE_WORDS]()],
+  [/^must be >= (\S+)$/, (n) => t('errors:field.atLeast', { limit: numberWords(n) })],
+  [/^must be > (\S+)$/, (n) => t('errors:field.moreThan', { limit: numberWords(n) })],
+  [/^must be <= (\S+)$/, (n) => t('errors:field.atMost', { limit: numberWords(n) })],
+  [/^must be < (\S+)$/, (n) => t('errors:field.lessThan', { limit: numberWords(n) })],
+  [/^must be equal to one of the allowed values$/, () => t('errors:field.oneOfTheChoices')],
+  [/^must NOT have additional properties$/, () => t('errors:field.notSentByThisForm')],
+  // The forms ask for a duration as a number and a unit, so the only wrong one is nothing at all.
+  [/^must be an ISO 8601 duration greater than zero/, () => t('errors:field.moreThanZero')],
+];
+
+/** Parley's own rules, as its services word them: already for people in English, translated otherwise. */
+const PARLEY_RULES: Rule[] = [
+  [/^(is required|must not be empty)$/, () => t('errors:field.required')],
+  [/^must be an email address$/, () => t('errors:field.email')],
+  [/^must be an IANA time zone/, () => t('errors:field.timeZone')],
+  [/^must be a date such as (\S+)$/, (example) => t('errors:field.dateSuchAs', { example })],
+  [/^must be 1 to (\d+) characters$/, (n) => t('errors:field.maxCharacters', { count: Number(n) })],
+];
+
 /** Patterns the API's schemas use, said in words (the schema's own regex means nothing to people). */
-const PATTERN_WORDS: Record<string, string> = {
-  '^[a-z0-9_]+$': 'may use only lower-case letters, digits and underscores (_)',
-  '^[A-Za-z0-9_]+$': 'may use only letters, digits and underscores (_)',
-  '^[A-Za-z0-9_-]+$': 'may use only letters, digits, hyphens (-) and underscores (_)',
+const PATTERN_WORDS: Record<string, () => string> = {
+  '^[a-z0-9_]+$': () => t('errors:field.lowerCaseDigitsUnderscores'),
+  '^[A-Za-z0-9_]+$': () => t('errors:field.lettersDigitsUnderscores'),
+  '^[A-Za-z0-9_-]+$': () => t('errors:field.lettersDigitsHyphensUnderscores'),
 };
-const FORMAT_WORDS: Record<string, string> = {
-  email: 'must be an email address',
-  uri: 'must be a web address such as https://example.com',
-  url: 'must be a web address such as https://example.com',
-  'date-time': 'must be a date and time',
-  date: 'must be a date',
-  uuid: 'is not a valid id',
+const FORMAT_WORDS: Record<string, () => string> = {
+  email: () => t('errors:field.email'),
+  uri: () => t('errors:field.webAddress'),
+  url: () => t('errors:field.webAddress'),
+  'date-time': () => t('errors:field.dateTime'),
+  date: () => t('errors:field.date'),
+  uuid: () => t('errors:field.id'),
 };
-const TYPE_WORDS: Record<string, string> = {
-  string: 'must be text',
-  integer: 'must be a whole number',
-  number: 'must be a number',
-  boolean: 'must be yes or no',
-  array: 'must be a list',
-  object: 'is not filled in correctly',
+const TYPE_WORDS = {
+  string: () => t('errors:field.text'),
+  integer: () => t('errors:field.wholeNumber'),
+  number: () => t('errors:field.number'),
+  boolean: () => t('errors:field.yesOrNo'),
+  array: () => t('errors:field.list'),
+  object: () => t('errors:field.notFilledIn'),
 };
 
-/** A schema validator's phrasing ("must NOT have fewer than 1 characters") rewritten for people. */
+const numberWords = (value: string) => (Number.isFinite(Number(value)) ? formatNumber(Number(value)) : value);
+
+/** A field problem's message in the person's words and language (the API's English when no rule knows it). */
 export function plainMessage(message: string): string {
-  const rules: [RegExp, (...groups: string[]) => string][] = [
-    [/^must match pattern "(.*)"$/, (p) => PATTERN_WORDS[p] ?? 'contains characters that are not allowed here'],
-    [/^must match format "(.*)"$/, (f) => FORMAT_WORDS[f] ?? 'is not in the expected form'],
-    [/^must NOT have fewer than 1 (characters|items)$/, () => 'is required'],
-    [/^must NOT have fewer than (\d+) characters$/, (n) => `must be at least ${n} characters`],
-    [/^must NOT have more than (\d+) characters$/, (n) => `must be at most ${n} characters`],
-    [/^must NOT have fewer than (\d+) items$/, (n) => `needs at least ${n}`],
-    [/^must NOT have more than (\d+) items$/, (n) => `takes at most ${n}`],
-    [/^must have required property '.*'$/, () => 'is required'],
-    [/^must be (string|integer|number|boolean|array|object)$/, (t) => TYPE_WORDS[t]!],
-    [/^must be (>=|>) (\S+)$/, (op, n) => `must be ${op === '>=' ? 'at least' : 'more than'} ${n}`],
-    [/^must be (<=|<) (\S+)$/, (op, n) => `must be ${op === '<=' ? 'at most' : 'less than'} ${n}`],
-    [/^must be equal to one of the allowed values$/, () => 'must be one of the choices offered'],
-    [/^must NOT have additional properties$/, () => 'has a value this form does not send'],
-    // The forms ask for a duration as a number and a unit, so the only wrong one is nothing at all.
-    [/^must be an ISO 8601 duration greater than zero/, () => 'must be more than zero'],
-  ];
+  const rules = currentLanguage() === 'en' ? SCHEMA_RULES : [...SCHEMA_RULES, ...PARLEY_RULES];
   for (const [pattern, words] of rules) {
     const found = pattern.exec(message);
     if (found) return words(...found.slice(1));
@@ -152,16 +178,33 @@ function problemSentence(problem: { field: string; message: string }, labels: Fi
   const field = problem.field.replace(/^\//, '').replaceAll('/', '.');
   const message = plainMessage(problem.message);
   const label = labels[field] ?? labels[field.split('.')[0]!];
-  if (label) return `${label} ${message}`;
+  if (label) return t('errors:sentence', { label, message });
   return message.charAt(0).toUpperCase() + message.slice(1);
 }
+
+/**
+ * A problem without field problems, for people: in English the API's own detail (the most precise
+ * words); in another language the catalog's message for its code, with the API's detail after it when
+ * that says which thing (a conflict, Meta's refusal) — the API's text itself stays English.
+ */
+function problemMessage(error: ApiError): string {
+  const { code, detail } = error.problem;
+  if (currentLanguage() === 'en' || !isKnownCode(code)) return error.message;
+  const message = t(`errors:codes.${code}`);
+  return detail && DETAIL_NAMES_THE_THING.has(code) ? t('errors:withDetail', { message, detail }) : message;
+}
+
+/** Codes whose detail names the particular thing (which contact, which template, Meta's reason). */
+const DETAIL_NAMES_THE_THING = new Set(['conflict', 'not_found', 'validation_failed', 'template_refused']);
+const isKnownCode = (code: string): code is keyof typeof errorsCatalog.codes => code in errorsCatalog.codes;
 
 /** Every problem of an error as a sentence for people, each field named by its label. */
 export function sentencesOf(error: unknown, labels: FieldLabels = {}): string[] {
   if (error instanceof ApiError) {
     const sentences = error.problem.errors?.map((e) => problemSentence(e, labels)) ?? [];
-    return sentences.length > 0 ? [...new Set(sentences)] : [error.message];
+    return sentences.length > 0 ? [...new Set(sentences)] : [problemMessage(error)];
   }
+  if (error instanceof TypeError) return [t('errors:network')]; // fetch could not reach the server
   return [error instanceof Error ? error.message : String(error)];
 }
 
