@@ -32,7 +32,7 @@ export function openBrowser(): Promise<Browser> {
  */
 export async function newPage(
   server: TestServer,
-  options: { width?: number; height?: number; bypassCSP?: boolean } = {},
+  options: { width?: number; height?: number; bypassCSP?: boolean; locale?: string } = {},
 ): Promise<{ page: Page; context: BrowserContext }> {
   const context = await (
     await openBrowser()
@@ -41,6 +41,8 @@ export async function newPage(
     ignoreHTTPSErrors: true,
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     bypassCSP: options.bypassCSP ?? false,
+    // The browser's language (navigator.languages), which the dashboard follows until a person chooses.
+    locale: options.locale ?? 'en-US',
   });
   const page = await context.newPage();
   retryNavigationGivenUp(page);
@@ -78,13 +80,13 @@ export async function createOwner(server: TestServer, name = 'Acme Support') {
   return { email, password, workspaceId: workspace.id, userId: user.id };
 }
 
-/** Logs in through the form and waits for the signed-in layout. */
+/** Logs in through the form (in whatever language it shows) and waits for the signed-in layout. */
 export async function logIn(page: Page, credentials: { email: string; password: string }): Promise<void> {
   await page.goto('/');
-  await page.getByLabel('Email').fill(credentials.email);
-  await page.getByLabel('Password').fill(credentials.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('button', { name: 'Log out' }).waitFor();
+  await page.locator('input[type="email"]').fill(credentials.email);
+  await page.locator('input[type="password"]').fill(credentials.password);
+  await page.locator('form button[type="submit"]').click();
+  await page.locator('nav#nav').waitFor({ state: 'attached' });
 }
 
 /** axe-core's serious and critical findings on the current page (none is the bar). */

@@ -136,6 +136,9 @@ const PARLEY_RULES: Rule[] = [
   [/^must be an IANA time zone/, () => t('errors:field.timeZone')],
   [/^must be a date such as (\S+)$/, (example) => t('errors:field.dateSuchAs', { example })],
   [/^must be 1 to (\d+) characters$/, (n) => t('errors:field.maxCharacters', { count: Number(n) })],
+  [/^must be at least (\d+) characters$/, (n) => t('errors:field.minCharacters', { count: Number(n) })],
+  [/^is not your current password$/, () => t('errors:field.notCurrentPassword')],
+  [/^is too common or predictable/, () => t('errors:field.tooCommon')],
 ];
 
 /** Patterns the API's schemas use, said in words (the schema's own regex means nothing to people). */
