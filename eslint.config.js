@@ -46,7 +46,6 @@ const NOT_YET_TRANSLATED = [
   'web/src/pages/settings-notifications.tsx',
   'web/src/pages/settings-opt-out.tsx',
   'web/src/pages/settings-quick-replies.tsx',
-  'web/src/pages/settings-routing.tsx',
   'web/src/pages/settings-team.tsx',
   'web/src/pages/settings-tokens.tsx',
   'web/src/pages/settings-workspace.tsx',
