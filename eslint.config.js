@@ -40,7 +40,6 @@ const NOT_YET_TRANSLATED = [
   'web/src/pages/reports/rates.tsx',
   'web/src/pages/reports/reports.tsx',
   'web/src/pages/reset-password.tsx',
-  'web/src/pages/settings-business-hours.tsx',
   'web/src/pages/settings-events.tsx',
   'web/src/pages/settings-nav.tsx',
   'web/src/pages/settings-notifications.tsx',

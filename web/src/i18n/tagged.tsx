@@ -24,3 +24,6 @@ export function Tagged(props: { text: string; draw: Record<string, (words: strin
     </>
   );
 }
+
+/** `<hidden>…</hidden>`: words only screen readers hear, saying what a short button or field acts on. */
+export const HIDDEN = { hidden: (words: string) => <span class="visually-hidden">{words}</span> };

@@ -6,7 +6,7 @@ import { ConfirmButton, ErrorNote, Page, TextField, fieldErrors, useAsync, useSu
 import { SettingsNav } from './settings-nav';
 import { t } from '../i18n/i18n';
 import { formatNumber } from '../i18n/format';
-import { Tagged } from '../i18n/tagged';
+import { HIDDEN, Tagged } from '../i18n/tagged';
 
 type Team = components['schemas']['Team'];
 type RoutingSettings = operations['getRoutingSettings']['responses']['200']['content']['application/json'];
@@ -335,9 +335,6 @@ function RulesForm(props: { rules: Rule[]; teams: Team[]; manages: boolean; onSa
     </form>
   );
 }
-
-/** Words only screen readers hear, which say what a short button acts on ("Rename<hidden> Support</hidden>"). */
-const HIDDEN = { hidden: (words: string) => <span class="visually-hidden">{words}</span> };
 
 const moveUp = <T,>(items: T[], index: number): T[] => {
   const moved = [...items];
