@@ -49,7 +49,6 @@ const NOT_YET_TRANSLATED = [
   'web/src/pages/settings-tokens.tsx',
   'web/src/pages/settings-workspace.tsx',
   'web/src/pages/sign-in.tsx',
-  'web/src/pages/simulator.tsx',
   'web/src/pages/templates/template-editor.tsx',
   'web/src/pages/templates/template-parts.tsx',
   'web/src/pages/templates/template-view.tsx',
