@@ -102,3 +102,12 @@ export function formatList(items: string[], type: 'conjunction' | 'unit' = 'conj
   const options = { type, style: type === 'unit' ? 'narrow' : 'long' } as const;
   return cached('list', options, (language) => new Intl.ListFormat(language, options)).format(items);
 }
+
+/** A time on the clock (HH:MM, already in the zone meant; 24:00 is the day's end) as the language writes it. */
+export function formatClock(time: string): string {
+  const [hours, minutes] = time.split(':').map(Number) as [number, number];
+  const options: Intl.DateTimeFormatOptions = { timeStyle: 'short', timeZone: 'UTC' };
+  return cached('clock', options, (language) => new Intl.DateTimeFormat(language, options)).format(
+    new Date(Date.UTC(2026, 2, 1, hours, minutes)),
+  );
+}

@@ -4,10 +4,14 @@ import { can, useSession } from '../session';
 import { timeZoneNames } from '../time-zones';
 import { ErrorNote, Page, fieldErrors, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
+import { t } from '../i18n/i18n';
+import { formatClock, formatDay, formatNumber, formatWeekday } from '../i18n/format';
+import { HIDDEN, Tagged } from '../i18n/tagged';
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 type Weekday = (typeof WEEKDAYS)[number];
-const dayName = (day: Weekday) => day[0]!.toUpperCase() + day.slice(1);
+/** The weekday's name in the person's language (formatWeekday counts from Sunday, 0). */
+const dayName = (day: Weekday) => formatWeekday((WEEKDAYS.indexOf(day) + 1) % 7, 'long');
 
 interface Interval {
   opens: string;
@@ -24,12 +28,13 @@ interface BusinessHours {
   open_now: boolean;
 }
 
-const LABELS: Record<string, string> = {
-  time_zone: 'Time zone',
-  holidays: 'Holidays',
-  away_message: 'Away message',
+/** The form's fields by their API names, with the labels their errors are shown under. */
+const hoursLabels = (): Record<string, string> => ({
+  time_zone: t('routing:hours.timeZone'),
+  holidays: t('routing:hours.holidays'),
+  away_message: t('routing:hours.awayMessage'),
   ...Object.fromEntries(WEEKDAYS.map((day) => [`weekly.${day}`, dayName(day)])),
-};
+});
 
 /**
  * Settings → Business hours: when the business answers, the away reply customers get outside those
@@ -39,7 +44,7 @@ export function BusinessHoursSettings() {
   const { user } = useSession();
   const allowed = can(user, 'manage_workspace');
   return (
-    <Page title="Business hours">
+    <Page title={t('routing:hours.title')}>
       <SettingsNav />
       {allowed ? (
         <>
@@ -47,7 +52,7 @@ export function BusinessHoursSettings() {
           <SurveyLoader />
         </>
       ) : (
-        <p class="warning">Only a workspace owner or admin can see and change business hours.</p>
+        <p class="warning">{t('routing:hours.onlyAdmins')}</p>
       )}
     </Page>
   );
@@ -93,22 +98,20 @@ function HoursForm({ hours }: { hours: BusinessHours }) {
     setOpenNow(next.open_now);
     setSaved(true);
   });
-  const errors = fieldErrors(save.error, LABELS);
+  const errors = fieldErrors(save.error, hoursLabels());
   const setDay = (day: Weekday, intervals: Interval[]) => setWeekly({ ...weekly, [day]: intervals });
 
   return (
-    <form onSubmit={save.onSubmit} aria-label="Business hours" class="settings-form">
+    <form onSubmit={save.onSubmit} aria-label={t('routing:hours.title')} class="settings-form">
       <p class="muted">
-        While the away reply is on, a customer who writes outside these hours (or on a holiday) is told so once per
-        conversation: a free-form reply inside the 24-hour window their message opened, never a template. Contacts who
-        opted out get none. {openNow ? 'By these hours you are open now.' : 'By these hours you are closed now.'}
+        {t('routing:hours.intro')} {openNow ? t('routing:hours.openNow') : t('routing:hours.closedNow')}
       </p>
       <label class="check">
         <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
-        Send the away reply outside business hours
+        {t('routing:hours.sendAway')}
       </label>
       <div class="field">
-        <label for={zoneId}>Time zone</label>
+        <label for={zoneId}>{t('routing:hours.timeZone')}</label>
         <select
           id={zoneId}
           value={timeZone}
@@ -122,7 +125,7 @@ function HoursForm({ hours }: { hours: BusinessHours }) {
           ))}
         </select>
         <small id={`${zoneId}-note`} class={errors.field('time_zone') ? 'error' : 'hint'}>
-          {errors.field('time_zone') ?? 'The hours below are in this zone.'}
+          {errors.field('time_zone') ?? t('routing:hours.timeZoneHint')}
         </small>
       </div>
       {WEEKDAYS.map((day) => (
@@ -136,7 +139,7 @@ function HoursForm({ hours }: { hours: BusinessHours }) {
       ))}
       <Holidays dates={holidays} onChange={setHolidays} error={errors.field('holidays')} />
       <div class="field">
-        <label for={awayId}>Away message</label>
+        <label for={awayId}>{t('routing:hours.awayMessage')}</label>
         <textarea
           id={awayId}
           rows={3}
@@ -147,15 +150,15 @@ function HoursForm({ hours }: { hours: BusinessHours }) {
           aria-invalid={errors.field('away_message') ? true : undefined}
         />
         <small id={`${awayId}-note`} class={errors.field('away_message') ? 'error' : 'hint'}>
-          {errors.field('away_message') ?? 'What customers read when they write outside business hours.'}
+          {errors.field('away_message') ?? t('routing:hours.awayMessageHint')}
         </small>
       </div>
       <button class="primary" type="submit" disabled={save.busy}>
-        Save business hours
+        {t('routing:hours.save')}
       </button>
       <ErrorNote error={errors.note} />
       <p role="status" class="status-line">
-        {saved ? 'Business hours saved.' : ''}
+        {saved ? t('routing:hours.saved') : ''}
       </p>
     </form>
   );
@@ -175,11 +178,11 @@ function DayHours(props: {
   return (
     <fieldset class="plain day-hours" aria-describedby={props.error ? errorId : undefined}>
       <legend>{name}</legend>
-      {props.intervals.length === 0 && <span class="muted">Closed</span>}
+      {props.intervals.length === 0 && <span class="muted">{t('routing:hours.closed')}</span>}
       {props.intervals.map((interval, index) => (
         <span key={index} class="interval">
           <label>
-            <span class="visually-hidden">{name} </span>Opens{' '}
+            <Tagged text={t('routing:hours.opens', { day: name })} draw={HIDDEN} />{' '}
             <input
               type="time"
               required
@@ -188,7 +191,7 @@ function DayHours(props: {
             />
           </label>
           <label>
-            <span class="visually-hidden">{name} </span>Closes{' '}
+            <Tagged text={t('routing:hours.closes', { day: name })} draw={HIDDEN} />{' '}
             <input
               type="time"
               required
@@ -198,19 +201,23 @@ function DayHours(props: {
           </label>
           <button
             type="button"
-            aria-label={`Remove ${name} ${interval.opens}–${interval.closes}`}
+            aria-label={t('routing:hours.removeHours', {
+              day: name,
+              opens: formatClock(interval.opens),
+              closes: formatClock(interval.closes),
+            })}
             onClick={() => props.onChange(props.intervals.filter((_, i) => i !== index))}
           >
-            Remove
+            {t('routing:hours.remove')}
           </button>
         </span>
       ))}
       <button
         type="button"
-        aria-label={`Add hours on ${name}`}
+        aria-label={t('routing:hours.addHoursOn', { day: name })}
         onClick={() => props.onChange([...props.intervals, { opens: '09:00', closes: '17:00' }])}
       >
-        Add hours
+        {t('routing:hours.addHours')}
       </button>
       {props.error && (
         <small id={errorId} class="error">
@@ -231,27 +238,27 @@ function Holidays(props: { dates: string[]; onChange: (dates: string[]) => void;
   };
   return (
     <fieldset class="plain">
-      <legend>Holidays</legend>
+      <legend>{t('routing:hours.holidays')}</legend>
       {props.dates.length === 0 ? (
-        <p class="muted">No holidays.</p>
+        <p class="muted">{t('routing:hours.noHolidays')}</p>
       ) : (
         <ul class="holidays">
           {props.dates.map((day) => (
             <li key={day}>
-              {day}{' '}
+              {formatDay(day)}{' '}
               <button type="button" onClick={() => props.onChange(props.dates.filter((d) => d !== day))}>
-                Remove {day}
+                {t('routing:hours.removeHoliday', { day: formatDay(day) })}
               </button>
             </li>
           ))}
         </ul>
       )}
       <div class="field">
-        <label for={id}>Holiday date</label>
+        <label for={id}>{t('routing:hours.holidayDate')}</label>
         <input id={id} type="date" value={date} onInput={(e) => setDate(e.currentTarget.value)} />
       </div>
       <button type="button" onClick={add} disabled={!date}>
-        Add holiday
+        {t('routing:hours.addHoliday')}
       </button>
       {props.error && <small class="error">{props.error}</small>}
     </fieldset>
@@ -279,21 +286,18 @@ function SurveyForm(props: { enabled: boolean }) {
   });
   return (
     <form onSubmit={save.onSubmit} aria-labelledby="survey-title" class="settings-form">
-      <h2 id="survey-title">Satisfaction survey</h2>
+      <h2 id="survey-title">{t('routing:survey.title')}</h2>
       <label class="check">
         <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
-        When an agent closes a conversation, ask the customer to rate it from 1 to 5
+        {t('routing:survey.ask', { lowest: formatNumber(1), highest: formatNumber(5) })}
       </label>
-      <p class="muted">
-        Sent as a WhatsApp list only while the customer’s 24-hour window is open. Ratings show in the conversation and
-        per agent in Reports; a rating does not reopen the conversation.
-      </p>
+      <p class="muted">{t('routing:survey.hint')}</p>
       <button class="primary" type="submit" disabled={save.busy}>
-        Save survey setting
+        {t('routing:survey.save')}
       </button>
       <ErrorNote error={save.error} />
       <p role="status" class="status-line">
-        {saved ? 'Survey setting saved.' : ''}
+        {saved ? t('routing:survey.saved') : ''}
       </p>
     </form>
   );

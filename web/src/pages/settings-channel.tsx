@@ -6,6 +6,10 @@ import { askAnAdmin } from '../roles';
 import { CopyButton, ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 import type { components } from '../../../packages/client/src/schema';
+import { t } from '../i18n/i18n';
+import { formatNumber } from '../i18n/format';
+import { Tagged } from '../i18n/tagged';
+import { messageStatusName } from './message-status';
 
 /** One of the workspace's numbers, as list-channels shows it. */
 type BusinessNumber = components['schemas']['Channel'];
@@ -33,7 +37,7 @@ interface ChannelState {
 export function ChannelSettings() {
   const state = useAsync(() => dashboard.get<ChannelState>('channel'), []);
   return (
-    <Page title="Channel">
+    <Page title={t('channel:title')}>
       <SettingsNav />
       <ErrorNote error={state.error} />
       {state.data && (
@@ -53,25 +57,32 @@ function CurrentChannel({ channel }: { channel: Channel }) {
   if (channel.provider === 'simulator') {
     return (
       <p class="notice" data-testid="current-channel">
-        Current channel: <strong>Simulator</strong>. Nothing leaves Parley: messages are marked sent and delivered, and
-        you write in as a contact from the <Link href="/simulator">Simulator</Link>.
+        <Tagged
+          text={t('channel:current.simulator')}
+          draw={{
+            strong: (words) => <strong>{words}</strong>,
+            link: (words) => <Link href="/simulator">{words}</Link>,
+          }}
+        />
       </p>
     );
   }
   return (
     <div class="notice" data-testid="current-channel">
       <p>
-        Current channel: <strong>WhatsApp Cloud</strong>
+        <Tagged text={t('channel:current.cloud')} draw={{ strong: (words) => <strong>{words}</strong> }} />
       </p>
       <dl class="settings-facts">
-        <dt>Phone number id</dt>
+        <dt>{t('channel:fields.phoneNumberId')}</dt>
         <dd>{channel.phone_number_id}</dd>
-        <dt>WhatsApp Business Account id</dt>
+        <dt>{t('channel:fields.wabaId')}</dt>
         <dd>{channel.waba_id}</dd>
-        <dt>Access token</dt>
-        <dd>{channel.access_token_set ? 'set' : 'not set'}</dd>
-        <dt>Messages per second</dt>
-        <dd>{channel.messages_per_second === 0 ? 'no limit' : channel.messages_per_second}</dd>
+        <dt>{t('channel:fields.accessToken')}</dt>
+        <dd>{channel.access_token_set ? t('channel:current.tokenSet') : t('channel:current.tokenNotSet')}</dd>
+        <dt>{t('channel:fields.messagesPerSecond')}</dt>
+        <dd>
+          {channel.messages_per_second === 0 ? t('channel:current.noLimit') : formatNumber(channel.messages_per_second)}
+        </dd>
       </dl>
     </div>
   );
@@ -102,33 +113,33 @@ function Numbers({ onChanged }: { onChanged: () => void }) {
   };
   return (
     <section aria-labelledby="numbers-title">
-      <h2 id="numbers-title">Numbers</h2>
-      <p class="hint">
-        Replies go out on the number the customer last wrote to; other messages on the default, unless an integration
-        names another number when it sends.
-      </p>
+      <h2 id="numbers-title">{t('channel:numbers.title')}</h2>
+      <p class="hint">{t('channel:numbers.hint')}</p>
       <ErrorNote error={list.error ?? removeError} />
       <ul class="settings-numbers" data-testid="numbers">
         {list.data?.channels.map((channel) => (
           <li key={channel.id ?? 'built-in'}>
             <strong>
-              {channel.display_phone_number ?? (channel.id ? channel.phone_number_id : 'Built-in simulator')}
+              {channel.display_phone_number ??
+                (channel.id ? channel.phone_number_id : t('channel:numbers.builtInSimulator'))}
             </strong>
             {channel.verified_name && ` ${channel.verified_name}`}
-            {channel.is_default && <em> · default</em>}
+            {channel.is_default && (
+              <em>
+                {SEPARATOR}
+                {t('channel:numbers.default')}
+              </em>
+            )}
             <br />
-            {channel.provider === 'simulator' ? 'Simulator' : 'WhatsApp Cloud'}
-            {channel.phone_number_id && ` · phone number id ${channel.phone_number_id}`}
-            {channel.quality_rating && ` · quality ${channel.quality_rating}`}
-            {channel.messaging_limit_tier && ` · messaging limit ${channel.messaging_limit_tier}`}{' '}
+            {numberFacts(channel).join(SEPARATOR)}{' '}
             {owner && channel.id && (
               <button
                 type="button"
                 disabled={removing === channel.id}
-                aria-label={`Remove number ${channel.phone_number_id ?? channel.id}`}
+                aria-label={t('channel:numbers.removeNumber', { number: channel.phone_number_id ?? channel.id })}
                 onClick={() => void removeNumber(channel)}
               >
-                Remove
+                {t('channel:numbers.remove')}
               </button>
             )}
           </li>
@@ -138,6 +149,22 @@ function Numbers({ onChanged }: { onChanged: () => void }) {
     </section>
   );
 }
+
+/** Between the facts of a number. */
+const SEPARATOR = ' · ';
+
+/** A number's kind, Meta's id for it, and Meta's quality rating and messaging limit tier (Meta's own codes). */
+function numberFacts(channel: BusinessNumber): string[] {
+  return [
+    providerName(channel.provider),
+    channel.phone_number_id && t('channel:numbers.phoneNumberId', { id: channel.phone_number_id }),
+    channel.quality_rating && t('channel:numbers.quality', { rating: channel.quality_rating }),
+    channel.messaging_limit_tier && t('channel:numbers.limit', { tier: channel.messaging_limit_tier }),
+  ].filter((fact): fact is string => Boolean(fact));
+}
+
+const providerName = (provider: string) =>
+  provider === 'simulator' ? t('channel:providers.simulator') : t('channel:providers.cloud');
 
 /** Connects another number: Meta must confirm it, with the token given, before it is saved. */
 function AddNumber({ onAdded }: { onAdded: () => void }) {
@@ -158,13 +185,13 @@ function AddNumber({ onAdded }: { onAdded: () => void }) {
     });
     setPhoneNumberId('');
     setAccessToken('');
-    setAdded(channel.display_phone_number ?? channel.phone_number_id ?? 'Simulator');
+    setAdded(channel.display_phone_number ?? channel.phone_number_id ?? t('channel:providers.simulator'));
     onAdded();
   });
-  const fieldError = (field: string) => (add.error instanceof ApiError ? add.error.fieldMessage(field) : undefined);
+  const fieldMessage = (field: string) => (add.error instanceof ApiError ? add.error.fieldMessage(field) : undefined);
   return (
     <form onSubmit={add.onSubmit} aria-labelledby="add-number-title">
-      <h3 id="add-number-title">Add a number</h3>
+      <h3 id="add-number-title">{t('channel:add.title')}</h3>
       <div class="settings-choices">
         <label>
           <input
@@ -173,7 +200,7 @@ function AddNumber({ onAdded }: { onAdded: () => void }) {
             checked={provider === 'whatsapp-cloud'}
             onChange={() => setProvider('whatsapp-cloud')}
           />{' '}
-          WhatsApp Cloud API
+          {t('channel:providers.cloudApi')}
         </label>
         <label>
           <input
@@ -182,17 +209,17 @@ function AddNumber({ onAdded }: { onAdded: () => void }) {
             checked={provider === 'simulator'}
             onChange={() => setProvider('simulator')}
           />{' '}
-          Simulated number
+          {t('channel:add.simulated')}
         </label>
       </div>
       <div class="form-grid">
         <TextField
-          label="Phone number id"
+          label={t('channel:fields.phoneNumberId')}
           required={provider === 'whatsapp-cloud'}
           inputMode="numeric"
           value={phoneNumberId}
           onValue={setPhoneNumberId}
-          error={fieldError('phone_number_id')}
+          error={fieldMessage('phone_number_id')}
         />
         {provider === 'whatsapp-cloud' && (
           <>
@@ -201,21 +228,21 @@ function AddNumber({ onAdded }: { onAdded: () => void }) {
               setWabaId={setWabaId}
               accessToken={accessToken}
               setAccessToken={setAccessToken}
-              fieldError={fieldError}
+              fieldMessage={fieldMessage}
             />
           </>
         )}
       </div>
       <label>
-        <input type="checkbox" checked={makeDefault} onChange={(e) => setMakeDefault(e.currentTarget.checked)} /> Make
-        it the default
+        <input type="checkbox" checked={makeDefault} onChange={(e) => setMakeDefault(e.currentTarget.checked)} />{' '}
+        {t('channel:add.makeDefault')}
       </label>
       <button type="submit" disabled={add.busy}>
-        Add number
+        {t('channel:add.submit')}
       </button>
       {!(add.error instanceof ApiError && add.error.problem.errors?.length) && <ErrorNote error={add.error} />}
       <p role="status" class="status-line">
-        {added && `Number ${added} added.`}
+        {added && t('channel:add.added', { number: added })}
       </p>
     </form>
   );
@@ -227,29 +254,29 @@ function CloudCredentialFields(props: {
   setWabaId: (value: string) => void;
   accessToken: string;
   setAccessToken: (value: string) => void;
-  fieldError: (field: string) => string | undefined;
+  fieldMessage: (field: string) => string | undefined;
   tokenSaved?: boolean;
   tokenHint?: string;
 }) {
   return (
     <>
       <TextField
-        label="WhatsApp Business Account id"
+        label={t('channel:fields.wabaId')}
         required
         inputMode="numeric"
         value={props.wabaId}
         onValue={props.setWabaId}
-        error={props.fieldError('waba_id')}
+        error={props.fieldMessage('waba_id')}
       />
       <TextField
-        label="Access token"
+        label={t('channel:fields.accessToken')}
         type="password"
         autoComplete="off"
         required={!props.tokenSaved}
         value={props.accessToken}
         onValue={props.setAccessToken}
-        hint={props.tokenSaved ? 'A token is saved; leave blank to keep it.' : props.tokenHint}
-        error={props.fieldError('access_token')}
+        hint={props.tokenSaved ? t('channel:form.tokenSaved') : props.tokenHint}
+        error={props.fieldMessage('access_token')}
       />
     </>
   );
@@ -289,14 +316,18 @@ function ChannelForm({ channel, onSaved }: { channel: Channel; onSaved: () => vo
     setSaved(true);
     onSaved();
   });
-  const fieldError = (field: string) => (save.error instanceof ApiError ? save.error.fieldMessage(field) : undefined);
+  const fieldMessage = (field: string) => (save.error instanceof ApiError ? save.error.fieldMessage(field) : undefined);
 
   return (
     <form onSubmit={save.onSubmit} aria-labelledby="channel-form-title">
-      <h2 id="channel-form-title">Send through</h2>
-      {!owner && <p class="warning">{askAnAdmin(user, 'change the channel')} You see it read-only.</p>}
+      <h2 id="channel-form-title">{t('channel:form.title')}</h2>
+      {!owner && (
+        <p class="warning">
+          {askAnAdmin(user, t('channel:form.changeTheChannel'))} {t('channel:form.readOnly')}
+        </p>
+      )}
       <fieldset class="plain" disabled={!owner}>
-        <legend class="visually-hidden">Channel</legend>
+        <legend class="visually-hidden">{t('channel:title')}</legend>
         <div class="settings-choices">
           <label>
             <input
@@ -306,7 +337,7 @@ function ChannelForm({ channel, onSaved }: { channel: Channel; onSaved: () => vo
               checked={provider === 'simulator'}
               onChange={() => setProvider('simulator')}
             />{' '}
-            Simulator (try Parley without WhatsApp)
+            {t('channel:form.simulator')}
           </label>
           <label>
             <input
@@ -316,105 +347,98 @@ function ChannelForm({ channel, onSaved }: { channel: Channel; onSaved: () => vo
               checked={provider === 'whatsapp-cloud'}
               onChange={() => setProvider('whatsapp-cloud')}
             />{' '}
-            WhatsApp Cloud API
+            {t('channel:providers.cloudApi')}
           </label>
         </div>
-        {provider === 'whatsapp-cloud' && (
-          <p class="hint">
-            Before saving, Parley asks Meta with this access token for the phone number and for the WhatsApp Business
-            Account's numbers: only a number Meta confirms is the account's is connected.
-          </p>
-        )}
+        {provider === 'whatsapp-cloud' && <p class="hint">{t('channel:form.metaConfirms')}</p>}
         {provider === 'whatsapp-cloud' && (
           <div class="form-grid">
             <TextField
-              label="Phone number id"
+              label={t('channel:fields.phoneNumberId')}
               required
               inputMode="numeric"
               value={phoneNumberId}
               onValue={setPhoneNumberId}
-              hint="Meta → WhatsApp → API Setup"
-              error={fieldError('phone_number_id')}
+              hint={t('channel:form.phoneNumberIdHint')}
+              error={fieldMessage('phone_number_id')}
             />
             <CloudCredentialFields
               wabaId={wabaId}
               setWabaId={setWabaId}
               accessToken={accessToken}
               setAccessToken={setAccessToken}
-              fieldError={fieldError}
+              fieldMessage={fieldMessage}
               tokenSaved={channel.access_token_set}
-              tokenHint="A permanent system-user token with whatsapp_business_messaging."
+              tokenHint={t('channel:form.tokenHint')}
             />
             <TextField
-              label="Messages per second"
+              label={t('channel:fields.messagesPerSecond')}
               type="number"
               min={0}
               max={1000}
               required
               value={perSecond}
               onValue={setPerSecond}
-              hint="Meta's default is 80; 0 means no limit from Parley."
-              error={fieldError('messages_per_second')}
+              hint={t('channel:form.messagesPerSecondHint')}
+              error={fieldMessage('messages_per_second')}
             />
           </div>
         )}
         {owner && (
           <button class="primary" type="submit" disabled={save.busy}>
-            Save channel
+            {t('channel:form.save')}
           </button>
         )}
       </fieldset>
       {!(save.error instanceof ApiError && save.error.problem.errors?.length) && <ErrorNote error={save.error} />}
       <p role="status" class="status-line">
-        {saved ? 'Channel saved.' : ''}
+        {saved ? t('channel:form.saved') : ''}
       </p>
     </form>
   );
 }
 
+/** Names from code (settings, variables, Meta's fields) inside a sentence. */
+const CODE = { code: (words: string) => <code>{words}</code> };
+
 function Webhook({ state }: { state: ChannelState }) {
   return (
     <section aria-labelledby="webhook-title">
-      <h2 id="webhook-title">Meta webhook</h2>
+      <h2 id="webhook-title">{t('channel:webhook.title')}</h2>
       <p>
-        In Meta's app dashboard (WhatsApp → Configuration), set the callback URL and verify token below and subscribe to
-        the <code>messages</code> and <code>message_template_status_update</code> fields.
+        <Tagged text={t('channel:webhook.howTo')} draw={CODE} />
       </p>
       <dl class="settings-facts">
-        <dt>Callback URL</dt>
+        <dt>{t('channel:webhook.callbackUrl')}</dt>
         <dd class="secret">
           <code data-testid="webhook-url">{state.webhook_url}</code> <CopyButton text={state.webhook_url} />
           {!state.webhook_url_public && (
             <p class="warning-text" data-testid="webhook-url-warning">
-              Meta cannot reach this address: it names this machine or a private network. Set{' '}
-              <code>PUBLIC_BASE_URL</code> to the https address the internet reaches Parley at (for example through a
-              tunnel or your proxy) and restart.
+              <Tagged text={t('channel:webhook.unreachable')} draw={CODE} />
             </p>
           )}
         </dd>
-        <dt>Verify token</dt>
+        <dt>{t('channel:webhook.verifyToken')}</dt>
         <dd class="secret">
           {state.verify_token ? (
             <>
               <code data-testid="verify-token">{state.verify_token}</code> <CopyButton text={state.verify_token} />
             </>
           ) : state.verify_token_set ? (
-            'Set (only owners and admins see it).'
+            t('channel:webhook.verifyTokenHidden')
           ) : (
             <span class="warning-text">
-              Not set: set <code>WHATSAPP_VERIFY_TOKEN</code> in Parley's environment and restart, then enter the same
-              value in Meta.
+              <Tagged text={t('channel:webhook.verifyTokenNotSet')} draw={CODE} />
             </span>
           )}
         </dd>
-        <dt>App secret</dt>
+        <dt>{t('channel:webhook.appSecret')}</dt>
         <dd>
           {state.app_secret_set ? (
-            'Set: webhook signatures are checked.'
+            t('channel:webhook.appSecretSet')
           ) : (
             <span class="warning-text">
-              Not set: set <code>WHATSAPP_APP_SECRET</code> (Meta → App settings → Basic) so Parley can check that
-              webhooks come from Meta.
+              <Tagged text={t('channel:webhook.appSecretNotSet')} draw={CODE} />
             </span>
           )}
         </dd>
@@ -425,7 +449,7 @@ function Webhook({ state }: { state: ChannelState }) {
 
 function TestMessage({ provider }: { provider: Provider }) {
   const [phone, setPhone] = useState('');
-  const [text, setText] = useState('Hello from Parley!');
+  const [text, setText] = useState(() => t('channel:test.defaultText'));
   const [sent, setSent] = useState<{ id: string; status: string } | null>(null);
   const send = useSubmit(async () => {
     setSent(null);
@@ -435,33 +459,39 @@ function TestMessage({ provider }: { provider: Provider }) {
 
   return (
     <section aria-labelledby="test-title">
-      <h2 id="test-title">Send a test message</h2>
+      <h2 id="test-title">{t('channel:test.title')}</h2>
       <p class="hint">
-        {provider === 'simulator'
-          ? 'On the simulator the message is simulated: it is stored and marked delivered, but nothing is sent.'
-          : 'Sent through WhatsApp Cloud to a real phone.'}{' '}
-        Free-form text reaches only contacts who wrote in during the last 24 hours.
+        {provider === 'simulator' ? t('channel:test.simulated') : t('channel:test.cloud')} {t('channel:test.window')}
       </p>
-      <form class="inline-form" onSubmit={send.onSubmit} aria-label="Send a test message">
-        <TextField label="Phone" type="tel" required value={phone} onValue={setPhone} placeholder="+14155550100" />
-        <TextField label="Text" required maxLength={4096} value={text} onValue={setText} />
+      <form class="inline-form" onSubmit={send.onSubmit} aria-label={t('channel:test.title')}>
+        <TextField
+          label={t('channel:test.phone')}
+          type="tel"
+          required
+          value={phone}
+          onValue={setPhone}
+          placeholder="+14155550100"
+        />
+        <TextField label={t('channel:test.text')} required maxLength={4096} value={text} onValue={setText} />
         <button type="submit" disabled={send.busy}>
-          Send test message
+          {t('channel:test.send')}
         </button>
       </form>
       {windowClosed ? (
         <div class="warning" role="alert">
           <p>{(send.error as ApiError).message}</p>
           <p>
-            WhatsApp allows free-form text only within 24 hours of the contact's last message. Send them an approved{' '}
-            <Link href="/templates">template</Link> instead — a template may start a conversation at any time.
+            <Tagged
+              text={t('channel:test.windowClosed')}
+              draw={{ link: (words) => <Link href="/templates">{words}</Link> }}
+            />
           </p>
         </div>
       ) : (
         <ErrorNote error={send.error} />
       )}
       <p role="status" class="status-line">
-        {sent && `Queued (${sent.status}). Message id ${sent.id}.`}
+        {sent && t('channel:test.queued', { status: messageStatusName(sent.status), id: sent.id })}
       </p>
     </section>
   );

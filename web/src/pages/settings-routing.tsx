@@ -4,6 +4,9 @@ import { action, dashboard } from '../api';
 import { can, useSession } from '../session';
 import { ConfirmButton, ErrorNote, Page, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
+import { t } from '../i18n/i18n';
+import { formatNumber } from '../i18n/format';
+import { HIDDEN, Tagged } from '../i18n/tagged';
 
 type Team = components['schemas']['Team'];
 type RoutingSettings = operations['getRoutingSettings']['responses']['200']['content']['application/json'];
@@ -19,11 +22,10 @@ interface Channel {
   verified_name: string | null;
 }
 
-const KIND_LABELS: Record<Rule['kind'], string> = {
-  keyword: 'The message contains',
-  tag: 'The contact has the tag',
-  number: 'The customer writes to',
-};
+const KINDS: Rule['kind'][] = ['keyword', 'tag', 'number'];
+
+/** What a rule of this kind looks at, as its "When" list names it. */
+const kindLabel = (kind: Rule['kind']): string => t(`routing:rules.kinds.${kind}`);
 
 /** Settings → Routing: teams and their members, automatic assignment and the rules that pick a team. */
 export function RoutingSettingsPage() {
@@ -33,13 +35,10 @@ export function RoutingSettingsPage() {
   const people = useAsync(() => dashboard.get<Person[]>('team'), []);
   const settings = useAsync(() => action<RoutingSettings>('get-routing-settings'), []);
   return (
-    <Page title="Routing">
+    <Page title={t('routing:title')}>
       <SettingsNav />
-      <p class="muted">
-        Teams share the conversations routed to them. With automatic assignment, each conversation that opens goes to
-        the next available member of its team, in turn.
-      </p>
-      {!manages && <p class="muted">Only owners and admins change routing.</p>}
+      <p class="muted">{t('routing:intro')}</p>
+      {!manages && <p class="muted">{t('routing:onlyAdmins')}</p>}
       <ErrorNote error={teams.error ?? people.error ?? settings.error} />
       {settings.data && (
         <AssignmentForm
@@ -49,9 +48,9 @@ export function RoutingSettingsPage() {
           onSaved={settings.reload}
         />
       )}
-      <h2>Teams</h2>
+      <h2>{t('routing:teams.title')}</h2>
       {manages && <TeamForm onSaved={teams.reload} />}
-      {teams.data?.length === 0 && <p class="muted">No teams yet.</p>}
+      {teams.data?.length === 0 && <p class="muted">{t('routing:teams.none')}</p>}
       {teams.data?.map((team) => (
         <TeamCard key={team.id} team={team} people={people.data ?? []} manages={manages} onChange={teams.reload} />
       ))}
@@ -75,10 +74,10 @@ function AssignmentForm(props: { settings: RoutingSettings; manages: boolean; on
     await action('update-routing-settings', { auto_assign: auto, agent_limit: limit.trim() ? Number(limit) : null });
     props.onSaved();
   });
-  const errors = fieldErrors(save.error, { agent_limit: 'Open conversations per person' });
+  const errors = fieldErrors(save.error, { agent_limit: t('routing:assignment.limit') });
   return (
     <form onSubmit={save.onSubmit} aria-labelledby="assignment-heading">
-      <h2 id="assignment-heading">Automatic assignment</h2>
+      <h2 id="assignment-heading">{t('routing:assignment.title')}</h2>
       <div class="field checkbox">
         <label>
           <input
@@ -87,23 +86,23 @@ function AssignmentForm(props: { settings: RoutingSettings; manages: boolean; on
             disabled={!props.manages}
             onChange={(e) => setAuto(e.currentTarget.checked)}
           />{' '}
-          Assign conversations automatically
+          {t('routing:assignment.auto')}
         </label>
       </div>
       <TextField
-        label="Open conversations per person"
+        label={t('routing:assignment.limit')}
         type="number"
         min={1}
         value={limit}
         onValue={setLimit}
         disabled={!props.manages}
-        hint="Leave empty for no limit. Conversations beyond it wait in their team’s queue."
+        hint={t('routing:assignment.limitHint')}
         error={errors.field('agent_limit')}
       />
       <ErrorNote error={errors.note} />
       {props.manages && (
         <button type="submit" class="primary" disabled={save.busy}>
-          Save assignment
+          {t('routing:assignment.save')}
         </button>
       )}
     </form>
@@ -119,15 +118,15 @@ function TeamForm(props: { team?: Team; onSaved: () => void; onCancel?: () => vo
     if (!props.team) setName('');
     props.onSaved();
   });
-  const errors = fieldErrors(save.error, { name: 'Team name' });
+  const errors = fieldErrors(save.error, { name: t('routing:teams.name') });
   return (
     <form
       class="inline-form"
       onSubmit={save.onSubmit}
-      aria-label={props.team ? `Rename ${props.team.name}` : 'Add a team'}
+      aria-label={props.team ? t('routing:teams.renameTeam', { team: props.team.name }) : t('routing:teams.addTitle')}
     >
       <TextField
-        label="Team name"
+        label={t('routing:teams.name')}
         value={name}
         onValue={setName}
         required
@@ -137,11 +136,11 @@ function TeamForm(props: { team?: Team; onSaved: () => void; onCancel?: () => vo
       <ErrorNote error={errors.note} />
       <div class="reply-actions">
         <button type="submit" class="primary" disabled={save.busy}>
-          {props.team ? 'Save name' : 'Add team'}
+          {props.team ? t('routing:teams.saveName') : t('routing:teams.add')}
         </button>
         {props.onCancel && (
           <button type="button" onClick={props.onCancel}>
-            Cancel
+            {t('routing:teams.cancel')}
           </button>
         )}
       </div>
@@ -180,7 +179,7 @@ function TeamCard(props: { team: Team; people: Person[]; manages: boolean; onCha
       ) : (
         <form onSubmit={save.onSubmit}>
           <fieldset disabled={!props.manages}>
-            <legend>Members of {team.name}</legend>
+            <legend>{t('routing:teams.members', { team: team.name })}</legend>
             {props.people.map((person) => (
               <div class="field checkbox" key={person.id}>
                 <label>
@@ -190,7 +189,7 @@ function TeamCard(props: { team: Team; people: Person[]; manages: boolean; onCha
                     onChange={(e) => toggle(person.id, e.currentTarget.checked)}
                   />{' '}
                   {person.name || person.email}
-                  {availability.get(person.id) === false && <span class="muted"> (away)</span>}
+                  {availability.get(person.id) === false && <span class="muted"> {t('routing:teams.away')}</span>}
                 </label>
               </div>
             ))}
@@ -199,15 +198,15 @@ function TeamCard(props: { team: Team; people: Person[]; manages: boolean; onCha
           {props.manages && (
             <div class="reply-actions">
               <button type="submit" class="primary" disabled={save.busy}>
-                Save members<span class="visually-hidden"> of {team.name}</span>
+                <Tagged text={t('routing:teams.saveMembers', { team: team.name })} draw={HIDDEN} />
               </button>
               <button type="button" onClick={() => setRenaming(true)}>
-                Rename<span class="visually-hidden"> {team.name}</span>
+                <Tagged text={t('routing:teams.rename', { team: team.name })} draw={HIDDEN} />
               </button>
               <ConfirmButton
-                label={`Delete ${team.name}`}
-                question={`Delete the team ${team.name}? Its rules go too; its conversations keep their person.`}
-                confirmLabel="Delete team"
+                label={t('routing:teams.delete', { team: team.name })}
+                question={t('routing:teams.deleteQuestion', { team: team.name })}
+                confirmLabel={t('routing:teams.deleteConfirm')}
                 danger
                 onConfirm={async () => {
                   await action('delete-team', { team_id: team.id });
@@ -235,46 +234,44 @@ function RulesForm(props: { rules: Rule[]; teams: Team[]; manages: boolean; onSa
     setRules(rules.map((rule, i) => (i === index ? { ...rule, ...patch } : rule)));
   const labels = Object.fromEntries(
     rules.flatMap((_, i) => [
-      [`rules/${i}/value`, `Rule ${i + 1}’s value`],
-      [`rules/${i}/team_id`, `Rule ${i + 1}’s team`],
+      [`rules/${i}/value`, t('routing:rules.valueOf', { number: formatNumber(i + 1) })],
+      [`rules/${i}/team_id`, t('routing:rules.teamOf', { number: formatNumber(i + 1) })],
     ]),
   );
   const firstTeam = props.teams[0]?.id;
   return (
     <form onSubmit={save.onSubmit} aria-labelledby="rules-heading">
-      <h2 id="rules-heading">Rules</h2>
-      <p class="muted">When a conversation opens, the first rule that matches picks its team.</p>
-      {rules.length === 0 && <p class="muted">No rules: conversations have no team until someone picks one.</p>}
+      <h2 id="rules-heading">{t('routing:rules.title')}</h2>
+      <p class="muted">{t('routing:rules.intro')}</p>
+      {rules.length === 0 && <p class="muted">{t('routing:rules.none')}</p>}
       <ol class="routing-rules">
         {rules.map((rule, i) => (
           <li key={i}>
             <fieldset disabled={!props.manages}>
-              <legend>Rule {i + 1}</legend>
+              <legend>{t('routing:rules.rule', { number: formatNumber(i + 1) })}</legend>
               <div class="field">
-                <label for={`rule-kind-${i}`}>When</label>
+                <label for={`rule-kind-${i}`}>{t('routing:rules.when')}</label>
                 <select
                   id={`rule-kind-${i}`}
                   value={rule.kind}
                   onChange={(e) => change(i, { kind: e.currentTarget.value as Rule['kind'], value: '' })}
                 >
-                  {(Object.keys(KIND_LABELS) as Rule['kind'][])
-                    .filter((kind) => kind !== 'number' || numbers.length > 0)
-                    .map((kind) => (
-                      <option key={kind} value={kind}>
-                        {KIND_LABELS[kind]}
-                      </option>
-                    ))}
+                  {KINDS.filter((kind) => kind !== 'number' || numbers.length > 0).map((kind) => (
+                    <option key={kind} value={kind}>
+                      {kindLabel(kind)}
+                    </option>
+                  ))}
                 </select>
               </div>
               {rule.kind === 'number' ? (
                 <div class="field">
-                  <label for={`rule-value-${i}`}>Number</label>
+                  <label for={`rule-value-${i}`}>{t('routing:rules.number')}</label>
                   <select
                     id={`rule-value-${i}`}
                     value={rule.value}
                     onChange={(e) => change(i, { value: e.currentTarget.value })}
                   >
-                    <option value="">Choose a number</option>
+                    <option value="">{t('routing:rules.chooseNumber')}</option>
                     {numbers.map((n) => (
                       <option key={n.id} value={n.id}>
                         {n.display_phone_number ?? n.verified_name ?? n.id}
@@ -284,7 +281,7 @@ function RulesForm(props: { rules: Rule[]; teams: Team[]; manages: boolean; onSa
                 </div>
               ) : (
                 <TextField
-                  label={rule.kind === 'tag' ? 'Tag' : 'Words'}
+                  label={rule.kind === 'tag' ? t('routing:rules.tag') : t('routing:rules.words')}
                   value={rule.value}
                   onValue={(value) => change(i, { value })}
                   required
@@ -292,7 +289,7 @@ function RulesForm(props: { rules: Rule[]; teams: Team[]; manages: boolean; onSa
                 />
               )}
               <div class="field">
-                <label for={`rule-team-${i}`}>Team</label>
+                <label for={`rule-team-${i}`}>{t('routing:rules.team')}</label>
                 <select
                   id={`rule-team-${i}`}
                   value={rule.team_id}
@@ -308,10 +305,10 @@ function RulesForm(props: { rules: Rule[]; teams: Team[]; manages: boolean; onSa
               {props.manages && (
                 <div class="reply-actions">
                   <button type="button" disabled={i === 0} onClick={() => setRules(moveUp(rules, i))}>
-                    Move up<span class="visually-hidden"> rule {i + 1}</span>
+                    <Tagged text={t('routing:rules.moveUp', { number: formatNumber(i + 1) })} draw={HIDDEN} />
                   </button>
                   <button type="button" onClick={() => setRules(rules.filter((_, j) => j !== i))}>
-                    Remove<span class="visually-hidden"> rule {i + 1}</span>
+                    <Tagged text={t('routing:rules.remove', { number: formatNumber(i + 1) })} draw={HIDDEN} />
                   </button>
                 </div>
               )}
@@ -327,14 +324,14 @@ function RulesForm(props: { rules: Rule[]; teams: Team[]; manages: boolean; onSa
             disabled={!firstTeam}
             onClick={() => firstTeam && setRules([...rules, { kind: 'keyword', value: '', team_id: firstTeam }])}
           >
-            Add a rule
+            {t('routing:rules.add')}
           </button>
           <button type="submit" class="primary" disabled={save.busy}>
-            Save rules
+            {t('routing:rules.save')}
           </button>
         </div>
       )}
-      {props.manages && !firstTeam && <p class="muted">Add a team first: a rule sends conversations to a team.</p>}
+      {props.manages && !firstTeam && <p class="muted">{t('routing:rules.teamFirst')}</p>}
     </form>
   );
 }

@@ -1,7 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { action, dashboard } from '../api';
 import { Link } from '../router';
-import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../ui';
+import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
+import { t } from '../i18n/i18n';
+import { formatDateTime } from '../i18n/format';
+import { Tagged } from '../i18n/tagged';
+import { messageStatusName } from './message-status';
 
 interface Contact {
   id: string;
@@ -34,15 +38,14 @@ export function Simulator() {
   const cloud = channel.data?.channel.provider === 'whatsapp-cloud';
 
   return (
-    <Page title="Simulator">
-      <p>
-        Send an inbound message as any contact, exactly as if they had written in on WhatsApp: it opens their 24-hour
-        window, answers waiting flows and starts keyword flows.
-      </p>
+    <Page title={t('simulator:title')}>
+      <p>{t('simulator:intro')}</p>
       {cloud && (
         <p class="warning">
-          This workspace sends through WhatsApp Cloud, so inbound messages come only from Meta. Switch to the simulator
-          in <Link href="/settings/channel">Settings → Channel</Link> to use it.
+          <Tagged
+            text={t('simulator:cloud')}
+            draw={{ link: (words) => <Link href="/settings/channel">{words}</Link> }}
+          />
         </p>
       )}
       <div class="simulator">
@@ -81,33 +84,37 @@ function InboundForm({ contact, onContact }: { contact: Contact | null; onContac
 
   return (
     <form class="simulator-form" onSubmit={send.onSubmit} aria-labelledby="inbound-title">
-      <h2 id="inbound-title">Write in as a contact</h2>
+      <h2 id="inbound-title">{t('simulator:inbound.title')}</h2>
       {contact ? (
         <p class="chosen">
-          From <strong>{contact.name ?? contact.phone}</strong> {contact.name && <span>({contact.phone})</span>}{' '}
+          <Tagged
+            text={t('simulator:inbound.from', { contact: contact.name ?? contact.phone })}
+            draw={{ strong: (words) => <strong>{words}</strong> }}
+          />{' '}
+          {contact.name && <span>{t('simulator:inbound.phone', { phone: contact.phone })}</span>}{' '}
           <button type="button" onClick={() => onContact(null)}>
-            Change contact
+            {t('simulator:inbound.changeContact')}
           </button>
         </p>
       ) : (
         <ContactPicker phone={phone} onPhone={setPhone} onPick={onContact} />
       )}
       <div class="field">
-        <label for={textId}>Message</label>
+        <label for={textId}>{t('simulator:inbound.message')}</label>
         <textarea
           id={textId}
           required
           maxLength={4096}
           value={text}
           onInput={(e) => setText(e.currentTarget.value)}
-          placeholder="e.g. a flow's keyword"
+          placeholder={t('simulator:inbound.messagePlaceholder')}
         />
       </div>
       <button class="primary" type="submit" disabled={send.busy}>
-        Send as contact
+        {t('simulator:inbound.send')}
       </button>
       <fieldset class="plain sim-extras">
-        <legend>Or share something</legend>
+        <legend>{t('simulator:inbound.share')}</legend>
         {(Object.keys(EXTRAS) as Extra[]).map((kind) => (
           <button
             key={kind}
@@ -118,13 +125,13 @@ function InboundForm({ contact, onContact }: { contact: Contact | null; onContac
               void share.run();
             }}
           >
-            {EXTRAS[kind].label}
+            {t(`simulator:extras.${kind}`)}
           </button>
         ))}
       </fieldset>
       <ErrorNote error={send.error ?? share.error} />
       <p role="status" class="status-line">
-        {sent > 0 && !send.busy && !share.busy && !send.error && !share.error ? 'Received by Parley.' : ''}
+        {sent > 0 && !send.busy && !share.busy && !send.error && !share.error ? t('simulator:inbound.received') : ''}
       </p>
     </form>
   );
@@ -132,17 +139,18 @@ function InboundForm({ contact, onContact }: { contact: Contact | null; onContac
 
 /**
  * What a simulated contact can share besides text: the sample files Parley ships (stored like files
- * from Meta), a location and a contact card, so the inbox shows every kind without WhatsApp.
+ * from Meta), a location and a contact card, so the inbox shows every kind without WhatsApp. What the
+ * customer writes (captions, names) is the sample's, not the dashboard's words; each button's label is
+ * `simulator:extras.<kind>`.
  */
 const EXTRAS = {
-  image: { label: 'Send a photo', body: { media: 'image', caption: 'Like these, but in red?' } },
-  document: { label: 'Send a document', body: { media: 'document', caption: 'My order' } },
-  audio: { label: 'Send a voice note', body: { media: 'audio' } },
+  image: { body: { media: 'image', caption: 'Like these, but in red?' } },
+  document: { body: { media: 'document', caption: 'My order' } },
+  audio: { body: { media: 'audio' } },
   location: {
-    label: 'Send a location',
     body: { location: { latitude: 52.5219, longitude: 13.4132, name: 'Alexanderplatz', address: '10178 Berlin' } },
   },
-  contact: { label: 'Send a contact card', body: { contact_card: { name: 'Ada Lovelace', phone: '+447911123456' } } },
+  contact: { body: { contact_card: { name: 'Ada Lovelace', phone: '+447911123456' } } },
 } as const;
 type Extra = keyof typeof EXTRAS;
 
@@ -162,17 +170,17 @@ function ContactPicker(props: { phone: string; onPhone: (phone: string) => void;
   return (
     <>
       <TextField
-        label="Contact or phone number"
+        label={t('simulator:picker.label')}
         type="search"
         required
         autoComplete="off"
         value={props.phone}
         onValue={props.onPhone}
-        placeholder="Name or +14155550100"
-        hint="Type to search contacts, or enter any number: a new one becomes a contact."
+        placeholder={t('simulator:picker.placeholder')}
+        hint={t('simulator:picker.hint')}
       />
       {found.length > 0 && (
-        <ul class="pick-list" aria-label="Matching contacts">
+        <ul class="pick-list" aria-label={t('simulator:picker.matches')}>
           {found.slice(0, 8).map((c) => (
             <li key={c.id}>
               <button type="button" onClick={() => props.onPick(c)}>
@@ -183,7 +191,7 @@ function ContactPicker(props: { phone: string; onPhone: (phone: string) => void;
         </ul>
       )}
       <p class="visually-hidden" role="status">
-        {query && !matches.loading ? `${found.length} matching contacts` : ''}
+        {query && !matches.loading ? t('simulator:picker.found', { count: found.length }) : ''}
       </p>
     </>
   );
@@ -214,22 +222,26 @@ function ConversationView({ contact }: { contact: Contact }) {
   return (
     <section class="sim-conversation" aria-labelledby="conversation-title">
       <div class="sim-conversation-header">
-        <h2 id="conversation-title">Conversation</h2>
+        <h2 id="conversation-title">{t('simulator:conversation.title')}</h2>
         <button type="button" onClick={reload}>
-          Refresh
+          {t('simulator:conversation.refresh')}
         </button>
       </div>
       <ErrorNote error={conversation.error ?? tapError} />
-      {messages.length === 0 && !conversation.loading && <p class="muted">No messages yet.</p>}
-      <ol class="sim-bubbles" aria-live="polite" aria-label="Messages, oldest first">
+      {messages.length === 0 && !conversation.loading && <p class="muted">{t('simulator:conversation.none')}</p>}
+      <ol class="sim-bubbles" aria-live="polite" aria-label={t('simulator:conversation.messages')}>
         {messages.map((message) => (
           <li key={message.id} class={`sim-bubble ${message.direction}`}>
-            <span class="visually-hidden">{message.direction === 'inbound' ? 'Contact: ' : 'Parley: '}</span>
+            <span class="visually-hidden">
+              {message.direction === 'inbound'
+                ? t('simulator:conversation.fromContact')
+                : t('simulator:conversation.fromParley')}{' '}
+            </span>
             <span class="sim-bubble-text">{summary(message)}</span>
             <Choices message={message} onTap={(choice) => void tap(choice)} />
             <small class="sim-bubble-meta">
-              {formatTime(message.created_at)}
-              {message.direction === 'outbound' && ` · ${message.status}`}
+              {formatDateTime(message.created_at)}
+              {message.direction === 'outbound' && ` · ${messageStatusName(message.status)}`}
             </small>
           </li>
         ))}
@@ -259,7 +271,11 @@ function Choices({ message, onTap }: { message: Message; onTap: (choice: Choice)
   const list = choices[0]!.kind === 'list_reply';
   const menu = (message.content.interactive as Interactive).action?.button;
   return (
-    <span class="sim-bubble-buttons" role="group" aria-label={list ? `List “${String(menu)}”` : 'Reply buttons'}>
+    <span
+      class="sim-bubble-buttons"
+      role="group"
+      aria-label={list ? t('simulator:choices.list', { menu: String(menu) }) : t('simulator:choices.buttons')}
+    >
       {choices.map((choice) => (
         <button key={choice.reply.id} type="button" onClick={() => onTap(choice)}>
           {choice.reply.title}
@@ -285,6 +301,12 @@ function choicesOf(interactive: Interactive | undefined): Choice[] {
   return [...buttons, ...rows];
 }
 
+const TYPES = ['image', 'video', 'audio', 'document', 'sticker', 'reaction', 'interactive'] as const;
+
+/** A message's type in words (an unknown one as Meta names it). */
+const typeName = (type: string): string =>
+  TYPES.includes(type as (typeof TYPES)[number]) ? t(`simulator:types.${type as (typeof TYPES)[number]}`) : type;
+
 /** A message's words, whatever its type: text, buttons, template or media caption. */
 function summary(message: Message): string {
   const c = message.content;
@@ -296,11 +318,11 @@ function summary(message: Message): string {
     text(interactive?.body?.text) ??
     text(c.caption) ??
     text(reply?.title) ??
-    (message.type === 'template' ? `Template “${text(c.template_name) ?? '?'}”` : null) ??
+    (message.type === 'template' ? t('simulator:summary.template', { name: text(c.template_name) ?? '?' }) : null) ??
     (message.type === 'location'
-      ? `Location: ${text(c.name) ?? `${String(c.latitude)}, ${String(c.longitude)}`}`
+      ? t('simulator:summary.location', { place: text(c.name) ?? `${String(c.latitude)}, ${String(c.longitude)}` })
       : null) ??
-    (message.type === 'contacts' ? 'Contact card' : null) ??
-    `(${message.type})`
+    (message.type === 'contacts' ? t('simulator:summary.contactCard') : null) ??
+    t('simulator:summary.other', { type: typeName(message.type) })
   );
 }
