@@ -61,7 +61,6 @@ const NOT_YET_TRANSLATED = [
   'web/src/roles.tsx',
   'web/src/router.tsx',
   'web/src/shell.tsx',
-  'web/src/ui.tsx',
 ];
 
 /** Functions whose string arguments name code (a field, a permission, a route), not words for people. */

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { dashboard } from './api';
 import { Link } from './router';
-import { ErrorNote, formatTime, useAsync } from './ui';
+import { ErrorNote, useAsync } from './ui';
 import { desktopNotice } from './pages/inbox/alerts';
 import { useLiveReload } from './pages/inbox/events';
+import { formatDateTime } from './i18n/format';
 
 interface Notice {
   id: string;
@@ -134,7 +135,7 @@ function NoticeItem(props: { notice: Notice; onOpen: () => void; onRead: () => v
         <span class="notice-body">{body}</span>
       </Link>
       <span class="notice-meta">
-        <time dateTime={notice.created_at}>{formatTime(notice.created_at)}</time>
+        <time dateTime={notice.created_at}>{formatDateTime(notice.created_at)}</time>
         {!notice.read_at && (
           <button type="button" class="link" onClick={props.onRead}>
             Mark read

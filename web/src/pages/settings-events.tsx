@@ -1,7 +1,8 @@
 import type { components } from '../../../packages/client/src/schema';
 import { action } from '../api';
-import { ErrorNote, Page, Table, formatTime, useAsync } from '../ui';
+import { ErrorNote, Page, Table, useAsync } from '../ui';
 import { SettingsNav } from './settings-nav';
+import { formatDateTime } from '../i18n/format';
 
 type WorkspaceEvent = components['schemas']['WorkspaceEvent'];
 
@@ -38,7 +39,7 @@ export function WorkspaceEvents() {
         <Table caption="WhatsApp events" columns={['Received', 'Kind', 'What Meta said', 'What it means']}>
           {events.data.map((event) => (
             <tr key={event.id}>
-              <td>{formatTime(event.created_at)}</td>
+              <td>{formatDateTime(event.created_at)}</td>
               <td>{KINDS[event.kind] ?? event.kind}</td>
               <td>{event.summary}</td>
               <td>{event.reason ?? '—'}</td>

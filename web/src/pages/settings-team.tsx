@@ -2,20 +2,10 @@ import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { dashboard } from '../api';
 import { can, useSession } from '../session';
-import {
-  CopyButton,
-  DeleteButton,
-  ErrorNote,
-  Page,
-  Table,
-  TextField,
-  fieldErrors,
-  formatTime,
-  useAsync,
-  useSubmit,
-} from '../ui';
+import { CopyButton, DeleteButton, ErrorNote, Page, Table, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 import { askAnAdmin, grantableRoles, mayManage, roleLabel, ROLES, type Role } from '../roles';
+import { formatDateTime } from '../i18n/format';
 
 interface TeamMember {
   id: string;
@@ -98,7 +88,7 @@ export function TeamSettings() {
                 roleLabel(member.role)
               )}
             </td>
-            <td>{formatTime(member.created_at)}</td>
+            <td>{formatDateTime(member.created_at)}</td>
             {manages && (
               <td>
                 {member.id !== user.id && mayManage(user, member.role) && (
@@ -165,7 +155,7 @@ function PendingInvites(props: { invites: PendingInvite[]; error: unknown; onRev
             <tr key={invite.id}>
               <td>{invite.email}</td>
               <td>{roleLabel(invite.role)}</td>
-              <td>{formatTime(invite.expires_at)}</td>
+              <td>{formatDateTime(invite.expires_at)}</td>
               <td>
                 <DeleteButton
                   label="Revoke"
@@ -234,7 +224,7 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
                   Send this link to <strong>{invite.email}</strong> ({roleLabel(invite.role).toLowerCase()}).
                 </>
               )}{' '}
-              It works once and expires {formatTime(invite.expires_at)}; it is shown only now.
+              It works once and expires {formatDateTime(invite.expires_at)}; it is shown only now.
             </p>
             {invite.renewed && <p>It replaces the earlier invitation to this email, whose link no longer works.</p>}
             <p class="secret">

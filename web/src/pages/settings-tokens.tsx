@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { dashboard } from '../api';
 import { can, useSession } from '../session';
-import { CopyButton, DeleteButton, ErrorNote, Page, Table, TextField, formatTime, useAsync, useSubmit } from '../ui';
+import { CopyButton, DeleteButton, ErrorNote, Page, Table, TextField, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
+import { formatDateTime } from '../i18n/format';
 
 interface TokenRow {
   id: string;
@@ -83,10 +84,10 @@ export function ApiTokens() {
             </td>
             <td>{token.scope === 'read' ? 'Read only' : 'Full'}</td>
             <td>{token.created_by}</td>
-            <td>{formatTime(token.last_used_at)}</td>
+            <td>{formatDateTime(token.last_used_at)}</td>
             <td>
               {token.revoked_at ? (
-                `Revoked ${formatTime(token.revoked_at)}`
+                `Revoked ${formatDateTime(token.revoked_at)}`
               ) : token.created_by !== user.email && !can(user, 'revoke_any_token') ? null : (
                 <DeleteButton
                   label="Revoke"

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { action, dashboard } from '../api';
 import { Link } from '../router';
-import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../ui';
+import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
+import { formatDateTime } from '../i18n/format';
 
 interface Contact {
   id: string;
@@ -228,7 +229,7 @@ function ConversationView({ contact }: { contact: Contact }) {
             <span class="sim-bubble-text">{summary(message)}</span>
             <Choices message={message} onTap={(choice) => void tap(choice)} />
             <small class="sim-bubble-meta">
-              {formatTime(message.created_at)}
+              {formatDateTime(message.created_at)}
               {message.direction === 'outbound' && ` · ${message.status}`}
             </small>
           </li>
