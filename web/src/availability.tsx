@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { action } from './api';
 import { ErrorNote, useAsync } from './ui';
+import { t } from './i18n/i18n';
 
 interface Availability {
   user_id: string;
@@ -36,7 +37,7 @@ export function AvailabilityToggle() {
           checked={available}
           onChange={(e) => void change(e.currentTarget.checked)}
         />{' '}
-        Available
+        {t('shell:availability.available')}
       </label>
       <ErrorNote error={error} />
     </span>

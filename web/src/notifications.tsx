@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { dashboard } from './api';
 import { Link } from './router';
-import { ErrorNote, formatTime, useAsync } from './ui';
+import { ErrorNote, useAsync } from './ui';
+import { t } from './i18n/i18n';
 import { desktopNotice } from './pages/inbox/alerts';
 import { useLiveReload } from './pages/inbox/events';
+import { formatDateTime } from './i18n/format';
 
 interface Notice {
   id: string;
@@ -24,15 +26,23 @@ interface Listed {
  * a teammate wrote: a desktop notice shows on a lock screen (docs/decisions.md).
  */
 function sentence(notice: Notice): { title: string; body: string } {
-  const actor = notice.actor?.name || 'Someone';
-  const customer = notice.contact.name;
+  const names = { actor: notice.actor?.name || t('shell:notifications.someone'), customer: notice.contact.name };
   switch (notice.kind) {
     case 'mention':
-      return { title: `${actor} mentioned you`, body: `In a note on the conversation with ${customer}` };
+      return {
+        title: t('shell:notifications.mention.title', names),
+        body: t('shell:notifications.mention.body', names),
+      };
     case 'assignment':
-      return { title: `${actor} assigned you a conversation`, body: `The conversation with ${customer}` };
+      return {
+        title: t('shell:notifications.assignment.title', names),
+        body: t('shell:notifications.assignment.body', names),
+      };
     case 'new_conversation':
-      return { title: 'New conversation', body: `${customer} started a conversation` };
+      return {
+        title: t('shell:notifications.newConversation.title'),
+        body: t('shell:notifications.newConversation.body', names),
+      };
   }
 }
 
@@ -82,28 +92,26 @@ export function NotificationBell() {
         aria-controls="notification-panel"
         onClick={() => setOpen(!open)}
       >
-        <BellIcon /> Notifications
+        <BellIcon /> {t('shell:notifications.title')}
         {unread > 0 && (
           <span class="nav-count">
             {unread}
-            <span class="visually-hidden"> unread</span>
+            <span class="visually-hidden"> {t('shell:unread')}</span>
           </span>
         )}
       </button>
       {open && (
-        <section id="notification-panel" class="notification-panel" aria-label="Notifications">
+        <section id="notification-panel" class="notification-panel" aria-label={t('shell:notifications.title')}>
           <div class="notification-head">
             <button type="button" disabled={unread === 0} onClick={() => void markRead({ all: true })}>
-              Mark all read
+              {t('shell:notifications.markAllRead')}
             </button>
             <Link href="/settings/account" onClickCapture={() => setOpen(false)}>
-              Notification settings
+              {t('shell:notifications.settings')}
             </Link>
           </div>
           <ErrorNote error={error ?? list.error} />
-          {list.data && list.data.notifications.length === 0 && (
-            <p class="muted">Nothing yet: mentions, assignments and new conversations show here.</p>
-          )}
+          {list.data && list.data.notifications.length === 0 && <p class="muted">{t('shell:notifications.empty')}</p>}
           <ul class="notification-list">
             {list.data?.notifications.map((notice) => (
               <NoticeItem
@@ -130,14 +138,14 @@ function NoticeItem(props: { notice: Notice; onOpen: () => void; onRead: () => v
     <li class={notice.read_at ? 'notice' : 'notice unread'}>
       <Link href={`/inbox/${notice.contact.id}`} onClickCapture={props.onOpen}>
         <strong>{title}</strong>
-        {!notice.read_at && <span class="visually-hidden"> (unread)</span>}
+        {!notice.read_at && <span class="visually-hidden"> {t('shell:notifications.unreadMark')}</span>}
         <span class="notice-body">{body}</span>
       </Link>
       <span class="notice-meta">
-        <time dateTime={notice.created_at}>{formatTime(notice.created_at)}</time>
+        <time dateTime={notice.created_at}>{formatDateTime(notice.created_at)}</time>
         {!notice.read_at && (
           <button type="button" class="link" onClick={props.onRead}>
-            Mark read
+            {t('shell:notifications.markRead')}
           </button>
         )}
       </span>

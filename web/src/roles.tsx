@@ -1,53 +1,48 @@
 import { can, useSession, type SessionUser } from './session';
 import { Page } from './ui';
+import { t } from './i18n/i18n';
 
 /** A workspace role (src/accounts/roles.ts holds what each grants). */
 export type Role = SessionUser['role'];
 
-/** Each role's name and one line on what it is for, in the order Settings → Team offers them. */
-export const ROLES: { role: Role; label: string; description: string }[] = [
-  { role: 'owner', label: 'Owner', description: 'Everything, including making, changing and removing owners' },
-  {
-    role: 'admin',
-    label: 'Admin',
-    description: 'Everything but owners: the team, workspace, channel and all the work',
-  },
-  {
-    role: 'member',
-    label: 'Member',
-    description: 'All the work (inbox, contacts, templates, campaigns, automation, reports), no settings',
-  },
-  { role: 'agent', label: 'Agent', description: 'The inbox and contacts: answers customers' },
-  {
-    role: 'marketer',
-    label: 'Marketer',
-    description: 'Contacts, templates, campaigns, sequences, flows and reports; no conversations',
-  },
-];
+/** The roles, in the order Settings → Team offers them. */
+const ROLE_ORDER: readonly Role[] = ['owner', 'admin', 'member', 'agent', 'marketer'];
 
-/** A role's display name. */
-export const roleLabel = (role: Role): string => ROLES.find((entry) => entry.role === role)?.label ?? role;
+/** Each role's name and one line on what it is for, in the person's language (looked up when shown). */
+export const roles = (): { role: Role; label: string; description: string }[] =>
+  ROLE_ORDER.map((role) => ({
+    role,
+    label: t(`shell:roles.${role}.name`),
+    description: t(`shell:roles.${role}.description`),
+  }));
+
+/** A role's display name ("Member"). */
+export const roleLabel = (role: Role): string => t(`shell:roles.${role}.name`);
+
+/** A role's name inside a sentence ("invited as member"), as the language writes it there. */
+export const roleInSentence = (role: Role): string => t(`shell:roles.${role}.inSentence`);
 
 /** The roles the user may give someone (only an owner makes owners). */
 export const grantableRoles = (user: SessionUser) =>
-  ROLES.filter((entry) => entry.role !== 'owner' || can(user, 'manage_owners'));
+  roles().filter((entry) => entry.role !== 'owner' || can(user, 'manage_owners'));
 
 /** Whether the user may change or remove someone with this role (only an owner touches owners). */
 export const mayManage = (user: SessionUser, role: Role): boolean =>
   can(user, 'manage_team') && (role !== 'owner' || can(user, 'manage_owners'));
 
-/** The sentence a page shows someone whose role lacks what it changes. */
+/**
+ * The sentence a page shows someone whose role lacks what it changes; `doing` is what they cannot do,
+ * already in the person's language, as a verb phrase ("change the channel", "cambiar el canal").
+ */
 export const askAnAdmin = (user: SessionUser, doing: string): string =>
-  `Your role (${user.role}) cannot ${doing}; ask an owner or admin.`;
+  t('shell:roles.askAnAdmin', { role: roleInSentence(user.role), doing });
 
-/** The page of something the user's role does not include, opened from a link or typed in. */
+/** The page of something the user's role does not include (`what`: translated), opened from a link or typed in. */
 export function NotInYourRole({ what }: { what: string }) {
   const { user } = useSession();
   return (
-    <Page title="Not in your role">
-      <p>
-        Your role ({user.role}) does not include {what}; ask an owner or admin.
-      </p>
+    <Page title={t('shell:roles.notInYourRole')}>
+      <p>{t('shell:roles.doesNotInclude', { role: roleInSentence(user.role), what })}</p>
     </Page>
   );
 }

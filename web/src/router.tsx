@@ -1,5 +1,6 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { t } from './i18n/i18n';
 
 const CHANGE = 'parley:navigate';
 
@@ -67,7 +68,7 @@ export function lazy<M>(
     if (failed) {
       return (
         <p role="alert" class="page">
-          This page could not be loaded. Check the connection and reload the page.
+          {t('shell:pageNotLoaded')}
         </p>
       );
     }

@@ -10,6 +10,8 @@ import { useInboxAlerts } from './pages/inbox/alerts';
 import { useUnreadConversations } from './pages/inbox/unread';
 import { ContactNew, ContactPage, ContactsList } from './pages/contacts';
 import { AutomationRoutes } from './pages/automation/routes';
+import { Rich } from './ui';
+import { t } from './i18n/i18n';
 
 const templates = () => import('./pages/templates');
 const settings = () => import('./pages/settings-area');
@@ -67,21 +69,59 @@ const routes: Route[] = [
 /**
  * The sections, each with the permission its pages need (none: every role) and what it is called
  * when a role lacks it. The server refuses the same (src/accounts/roles.ts); hiding only spares the
- * user a page that cannot work.
+ * user a page that cannot work. Words are looked up when shown: the language can change.
  */
-const sections: { href: string; label: string; permission?: Permission; what?: string }[] = [
-  { href: '/inbox', label: 'Inbox', permission: 'conversations', what: 'the inbox' },
-  { href: '/contacts', label: 'Contacts' },
-  { href: '/templates', label: 'Templates' },
-  { href: '/sequences', label: 'Sequences', permission: 'automation', what: 'sequences' },
-  { href: '/flows', label: 'Flows', permission: 'automation', what: 'flows' },
-  { href: '/campaigns', label: 'Campaigns', permission: 'campaigns', what: 'campaigns' },
-  { href: '/reports', label: 'Reports', permission: 'reports', what: 'reports' },
-  { href: '/simulator', label: 'Simulator', permission: 'conversations', what: 'the simulator’s conversations' },
+const sections: { href: string; label: () => string; permission?: Permission; what?: () => string }[] = [
+  {
+    href: '/inbox',
+    label: () => t('shell:sections.inbox'),
+    permission: 'conversations',
+    what: () => t('shell:what.inbox'),
+  },
+  { href: '/contacts', label: () => t('shell:sections.contacts') },
+  { href: '/templates', label: () => t('shell:sections.templates') },
+  {
+    href: '/sequences',
+    label: () => t('shell:sections.sequences'),
+    permission: 'automation',
+    what: () => t('shell:what.sequences'),
+  },
+  {
+    href: '/flows',
+    label: () => t('shell:sections.flows'),
+    permission: 'automation',
+    what: () => t('shell:what.flows'),
+  },
+  {
+    href: '/campaigns',
+    label: () => t('shell:sections.campaigns'),
+    permission: 'campaigns',
+    what: () => t('shell:what.campaigns'),
+  },
+  {
+    href: '/reports',
+    label: () => t('shell:sections.reports'),
+    permission: 'reports',
+    what: () => t('shell:what.reports'),
+  },
+  {
+    href: '/simulator',
+    label: () => t('shell:sections.simulator'),
+    permission: 'conversations',
+    what: () => t('shell:what.simulator'),
+  },
   // Not in the navigation (no label): a settings page that is the inbox's.
-  { href: '/settings/quick-replies', label: '', permission: 'conversations', what: 'quick replies' },
-  { href: '/settings/tokens', label: 'Settings' },
+  {
+    href: '/settings/quick-replies',
+    label: () => '',
+    permission: 'conversations',
+    what: () => t('shell:what.quickReplies'),
+  },
+  { href: '/settings/tokens', label: () => t('shell:sections.settings') },
 ];
+
+/** The product's name, the same in every language. */
+const BRAND = 'Parley';
 
 /** The section a path belongs to. */
 const sectionOf = (pathname: string) =>
@@ -93,7 +133,7 @@ export function Shell({ url }: { url: URL }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [unread, setUnread] = useState(0);
   const allowed = (section: { permission?: Permission }) => !section.permission || can(user, section.permission);
-  const visible = sections.filter((s) => s.label && allowed(s));
+  const visible = sections.filter((s) => s.label() && allowed(s));
   const current = sectionOf(url.pathname);
   useEffect(() => setMenuOpen(false), [url.pathname]);
   useEffect(() => {
@@ -110,7 +150,7 @@ export function Shell({ url }: { url: URL }) {
   return (
     <div class="shell">
       <a class="skip-link" href="#main">
-        Skip to content
+        {t('shell:skipToContent')}
       </a>
       <header class="topbar">
         <button
@@ -120,16 +160,16 @@ export function Shell({ url }: { url: URL }) {
           aria-controls="nav"
           onClick={() => setMenuOpen(!menuOpen)}
         >
-          Menu
+          {t('shell:menu')}
           {/* On a phone the navigation is folded away: its unread count shows on the button. */}
           {unread > 0 && (
             <span class="nav-count">
               {unread}
-              <span class="visually-hidden"> unread</span>
+              <span class="visually-hidden"> {t('shell:unread')}</span>
             </span>
           )}
         </button>
-        <span class="brand">Parley</span>
+        <span class="brand">{BRAND}</span>
         <span class="workspace-name">{workspace.name}</span>
         {can(user, 'conversations') && <NotificationBell />}
         <span class="user">
@@ -138,31 +178,31 @@ export function Shell({ url }: { url: URL }) {
             {user.name && user.name !== user.email ? `${user.name} (${user.email})` : user.email}
           </span>
           <button type="button" onClick={() => void logout()}>
-            Log out
+            {t('shell:logOut')}
           </button>
         </span>
       </header>
-      <nav id="nav" class={menuOpen ? 'nav open' : 'nav'} aria-label="Sections">
+      <nav id="nav" class={menuOpen ? 'nav open' : 'nav'} aria-label={t('shell:sectionsLabel')}>
         <ul>
           {visible.map((s) => (
             <li key={s.href}>
               <Link href={s.href} aria-current={section(s.href) ? 'page' : undefined}>
-                {s.label}
+                {s.label()}
                 {s.href === '/inbox' && unread > 0 && (
                   <span class="nav-count">
                     {unread}
-                    <span class="visually-hidden"> unread</span>
+                    <span class="visually-hidden"> {t('shell:unread')}</span>
                   </span>
                 )}
               </Link>
             </li>
           ))}
         </ul>
-        <footer class="app-version">Parley {version}</footer>
+        <footer class="app-version">{t('shell:version', { version })}</footer>
       </nav>
       <main id="main" tabIndex={-1}>
         {current && !allowed(current) ? (
-          <NotInYourRole what={current.what ?? current.label} />
+          <NotInYourRole what={(current.what ?? current.label)()} />
         ) : (
           (match(routes, url) ?? (url.pathname === '/' ? null : <NotFound />))
         )}
@@ -183,9 +223,9 @@ function InboxWatch({ onUnread }: { onUnread: (count: number) => void }) {
 function NotFound() {
   return (
     <section class="page">
-      <h1>Not found</h1>
+      <h1>{t('shell:notFound.title')}</h1>
       <p>
-        Nothing lives at this address. <Link href="/inbox">Go to the inbox</Link>.
+        <Rich text={t('shell:notFound.body')} parts={{ link: (words) => <Link href="/inbox">{words}</Link> }} />
       </p>
     </section>
   );

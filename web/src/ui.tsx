@@ -1,6 +1,7 @@
-import type { ComponentChildren, JSX } from 'preact';
+import { Fragment, type ComponentChildren, type JSX } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError, dashboard, sentencesOf, type FieldLabels } from './api';
+import { t } from './i18n/i18n';
 
 /** Loads data for a page and reloads on demand; stale answers (deps changed meanwhile) are dropped. */
 export function useAsync<T>(load: () => Promise<T>, deps: unknown[]) {
@@ -20,7 +21,7 @@ export function useAsync<T>(load: () => Promise<T>, deps: unknown[]) {
 
 export function Page(props: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
   useEffect(() => {
-    document.title = `${props.title} · Parley`;
+    document.title = t('common:pageTitle', { title: props.title });
   }, [props.title]);
   return (
     <section class="page" aria-labelledby="page-title">
@@ -49,7 +50,7 @@ export function ErrorNote({ error, labels }: { error: unknown; labels?: FieldLab
   }
   return (
     <div class="error" role="alert">
-      <p>{sentences.length} problems:</p>
+      <p>{t('common:problems', { count: sentences.length })}</p>
       <ul>
         {sentences.map((sentence) => (
           <li key={sentence}>{sentence}</li>
@@ -97,7 +98,7 @@ export function TextField(
  * Copies text to the clipboard and says so. "Copied" belongs to the text that was copied: a new
  * text (the next token) starts as "Copy", and a refused clipboard says so instead of claiming success.
  */
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+export function CopyButton({ text, label = t('common:copy') }: { text: string; label?: string }) {
   const [outcome, setOutcome] = useState<{ text: string; copied: boolean } | null>(null);
   const copy = async () => {
     try {
@@ -110,7 +111,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   const shown = outcome?.text === text ? outcome : null;
   return (
     <button type="button" onClick={() => void copy()} aria-live="polite">
-      {shown === null ? label : shown.copied ? 'Copied' : 'Not copied: select the text and copy it'}
+      {shown === null ? label : shown.copied ? t('common:copied') : t('common:notCopied')}
     </button>
   );
 }
@@ -143,7 +144,7 @@ export function ConfirmButton(props: {
         <ErrorNote error={error} />
         <div class="dialog-actions">
           <button type="button" onClick={() => dialog.current?.close()}>
-            Cancel
+            {t('common:cancel')}
           </button>
           <button type="button" class={props.danger ? 'danger' : 'primary'} onClick={() => void confirm()}>
             {props.confirmLabel}
@@ -190,7 +191,7 @@ export function Table(props: { caption: string; columns: string[]; actions?: boo
             ))}
             {props.actions && (
               <th scope="col">
-                <span class="visually-hidden">Actions</span>
+                <span class="visually-hidden">{t('common:actions')}</span>
               </th>
             )}
           </tr>
@@ -253,8 +254,32 @@ export function useSubmit(run: () => Promise<void>) {
   return { busy, error, edited, bind, onSubmit: (event: Event) => void onSubmit(event), run: onSubmit };
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-/** An ISO timestamp in the viewer's locale and zone; a dash for none. */
-export function formatTime(iso: string | null | undefined): string {
-  return iso ? dateTime.format(new Date(iso)) : '—';
+/**
+ * A translated sentence with marked-up words: `<b>…</b>` becomes <strong>, `<code>`, `<kbd>` the same,
+ * and any other tag the element `parts` gives for it (`<link>Go to the inbox</link>` with
+ * `parts.link = (words) => <Link …>{words}</Link>`). Translators move the tags with the words.
+ */
+export function Rich({
+  text,
+  parts = {},
+}: {
+  text: string;
+  parts?: Record<string, (words: string) => ComponentChildren>;
+}) {
+  const elements: Record<string, (words: string) => ComponentChildren> = {
+    b: (words) => <strong>{words}</strong>,
+    code: (words) => <code>{words}</code>,
+    kbd: (words) => <kbd>{words}</kbd>,
+    ...parts,
+  };
+  const pieces: ComponentChildren[] = [];
+  let last = 0;
+  for (const found of text.matchAll(/<(\w+)>(.*?)<\/\1>/g)) {
+    const make = elements[found[1]!];
+    if (!make) continue;
+    pieces.push(text.slice(last, found.index), <Fragment key={found.index}>{make(found[2]!)}</Fragment>);
+    last = found.index + found[0].length;
+  }
+  pieces.push(text.slice(last));
+  return <>{pieces}</>;
 }

@@ -1,7 +1,5 @@
 import { TextField } from '../ui';
-
-/** Mirrors the server's password rule (src/workspaces/password-rule.ts), which has the last word. */
-const PASSWORD_RULE = 'At least 12 characters, not a common password: a few unrelated words work well.';
+import { t } from '../i18n/i18n';
 
 /** Where someone chooses a password, with the rule as its hint; `outcome` says what saving it does. */
 export function NewPasswordField(props: {
@@ -13,12 +11,14 @@ export function NewPasswordField(props: {
   minLength?: number;
 }) {
   const { outcome, ...field } = props;
+  // Mirrors the server's password rule (src/workspaces/password-rule.ts), which has the last word.
+  const rule = t('account:passwordRule');
   return (
     <TextField
       type="password"
       autoComplete="new-password"
       required
-      hint={outcome ? `${PASSWORD_RULE} ${outcome}` : PASSWORD_RULE}
+      hint={outcome ? `${rule} ${outcome}` : rule}
       {...field}
     />
   );

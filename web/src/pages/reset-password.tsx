@@ -4,6 +4,7 @@ import { Link } from '../router';
 import { ErrorNote, fieldErrors, useSubmit } from '../ui';
 import { NewPasswordField } from './password-field';
 import { Centered } from './sign-in';
+import { t } from '../i18n/i18n';
 
 /**
  * The page a `parley user reset-password` link opens. The token is the link's fragment, which the
@@ -18,36 +19,38 @@ export function ResetPassword({ token, onDone }: { token: string; onDone: () => 
     setDone(true);
   });
   const problem = save.error instanceof ApiError ? save.error.problem : null;
-  const { field, note } = fieldErrors(save.error, { password: 'New password' });
+  const { field, note } = fieldErrors(save.error, { password: t('account:reset.newPassword') });
 
   if (done) {
     return (
-      <Centered title="Password changed">
-        <p role="status">Your new password is set, and every session of yours has ended.</p>
+      <Centered title={t('account:reset.doneTitle')}>
+        <p role="status">{t('account:reset.done')}</p>
         <Link href="/" onClick={() => void onDone()}>
-          Log in with your new password
+          {t('account:reset.logInWithNew')}
         </Link>
       </Centered>
     );
   }
   if (!token || problem?.code === 'not_found' || problem?.code === 'conflict') {
     return (
-      <Centered title="Reset password">
-        <p role="alert">
-          This reset link is not valid any more (used, expired, replaced by a newer one or mistyped). Ask whoever runs
-          Parley for a new one.
-        </p>
-        <Link href="/">Go to log in</Link>
+      <Centered title={t('account:reset.invalidTitle')}>
+        <p role="alert">{t('account:reset.invalid')}</p>
+        <Link href="/">{t('account:reset.goToLogIn')}</Link>
       </Centered>
     );
   }
   return (
-    <Centered title="Choose a new password">
+    <Centered title={t('account:reset.title')}>
       <form onSubmit={save.onSubmit}>
-        <NewPasswordField label="New password" value={password} onValue={setPassword} error={field('password')} />
+        <NewPasswordField
+          label={t('account:reset.newPassword')}
+          value={password}
+          onValue={setPassword}
+          error={field('password')}
+        />
         <ErrorNote error={note} />
         <button class="primary" type="submit" disabled={save.busy}>
-          Set new password
+          {t('account:reset.submit')}
         </button>
       </form>
     </Centered>

@@ -1,45 +1,64 @@
 import type { components } from '../../../packages/client/src/schema';
 import { action } from '../api';
-import { ErrorNote, Page, Table, formatTime, useAsync } from '../ui';
+import { ErrorNote, Page, Rich, Table, useAsync } from '../ui';
+import { t } from '../i18n/i18n';
 import { SettingsNav } from './settings-nav';
+import { formatDateTime } from '../i18n/format';
 
 type WorkspaceEvent = components['schemas']['WorkspaceEvent'];
 
-/** What each of Meta's webhook fields is, for people. */
-const KINDS: Record<string, string> = {
-  errors: 'Webhook error',
-  account_update: 'Account update',
-  account_alerts: 'Account alert',
-  account_review_update: 'Account review',
-  business_capability_update: 'Messaging limits',
-  phone_number_quality_update: 'Number quality',
-  phone_number_name_update: 'Display name',
-  security: 'Security',
-};
+/** Meta's webhook fields the catalog names for people (settings:events.kinds.*). */
+const KINDS = [
+  'errors',
+  'account_update',
+  'account_alerts',
+  'account_review_update',
+  'business_capability_update',
+  'phone_number_quality_update',
+  'phone_number_name_update',
+  'security',
+] as const;
+
+/** What one of Meta's webhook fields is, for people; a field Parley does not know yet by its own name. */
+function kindName(kind: string): string {
+  const known = KINDS.find((name) => name === kind);
+  return known ? t(`settings:events.kinds.${known}`) : kind;
+}
 
 /** Settings → WhatsApp events: the workspace event log (list-workspace-events), newest first. */
 export function WorkspaceEvents() {
   const events = useAsync(() => action<WorkspaceEvent[]>('list-workspace-events', { limit: 100 }), []);
   return (
-    <Page title="WhatsApp events">
+    <Page title={t('settings:events.title')}>
       <SettingsNav />
       <p>
-        What Meta reported about this workspace's WhatsApp account and number: bans and policy violations, reviews,
-        quality and messaging-limit changes, alerts, and errors such as rate limits. The newest 100 are shown;
-        integrations can read the same log through the{' '}
-        <a href="/api/docs" target="_blank" rel="noopener">
-          API
-        </a>
-        .
+        <Rich
+          text={t('settings:events.intro')}
+          parts={{
+            link: (words) => (
+              <a href="/api/docs" target="_blank" rel="noopener">
+                {words}
+              </a>
+            ),
+          }}
+        />
       </p>
       <ErrorNote error={events.error} />
-      {events.data?.length === 0 && <p role="status">Meta has reported nothing for this workspace yet.</p>}
+      {events.data?.length === 0 && <p role="status">{t('settings:events.none')}</p>}
       {!!events.data?.length && (
-        <Table caption="WhatsApp events" columns={['Received', 'Kind', 'What Meta said', 'What it means']}>
+        <Table
+          caption={t('settings:events.caption')}
+          columns={[
+            t('settings:events.received'),
+            t('settings:events.kind'),
+            t('settings:events.said'),
+            t('settings:events.means'),
+          ]}
+        >
           {events.data.map((event) => (
             <tr key={event.id}>
-              <td>{formatTime(event.created_at)}</td>
-              <td>{KINDS[event.kind] ?? event.kind}</td>
+              <td>{formatDateTime(event.created_at)}</td>
+              <td>{kindName(event.kind)}</td>
               <td>{event.summary}</td>
               <td>{event.reason ?? '—'}</td>
             </tr>

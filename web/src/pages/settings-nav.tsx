@@ -1,30 +1,32 @@
 import { Link, useLocation } from '../router';
 import { can, useSession, type Permission } from '../session';
+import { t } from '../i18n/i18n';
 
-const tabs: { href: string; label: string; permission?: Permission }[] = [
-  { href: '/settings/tokens', label: 'API Tokens' },
-  { href: '/settings/channel', label: 'Channel' },
-  { href: '/settings/workspace', label: 'Workspace' },
-  { href: '/settings/business-hours', label: 'Business hours' },
-  { href: '/settings/opt-out', label: 'Opt-out' },
-  { href: '/settings/quick-replies', label: 'Quick replies', permission: 'conversations' },
-  { href: '/settings/team', label: 'Team' },
-  { href: '/settings/routing', label: 'Routing' },
-  { href: '/settings/events', label: 'WhatsApp events' },
-  { href: '/settings/account', label: 'Your account' },
-];
+/** Settings' pages: each tab's path, its name's key in the `settings` catalog (settings:nav.*), its permission. */
+const tabs = [
+  { href: '/settings/tokens', name: 'tokens' },
+  { href: '/settings/channel', name: 'channel' },
+  { href: '/settings/workspace', name: 'workspace' },
+  { href: '/settings/business-hours', name: 'businessHours' },
+  { href: '/settings/opt-out', name: 'optOut' },
+  { href: '/settings/quick-replies', name: 'quickReplies', permission: 'conversations' },
+  { href: '/settings/team', name: 'team' },
+  { href: '/settings/routing', name: 'routing' },
+  { href: '/settings/events', name: 'events' },
+  { href: '/settings/account', name: 'account' },
+] as const satisfies readonly { href: string; name: string; permission?: Permission }[];
 
 /** Settings' sub-sections. */
 export function SettingsNav() {
   const url = useLocation();
   const { user } = useSession();
   return (
-    <nav class="tabs" aria-label="Settings">
+    <nav class="tabs" aria-label={t('settings:nav.label')}>
       {tabs
-        .filter((tab) => !tab.permission || can(user, tab.permission))
+        .filter((tab) => !('permission' in tab) || can(user, tab.permission))
         .map((tab) => (
           <Link key={tab.href} href={tab.href} aria-current={url.pathname === tab.href ? 'page' : undefined}>
-            {tab.label}
+            {t(`settings:nav.${tab.name}`)}
           </Link>
         ))}
     </nav>

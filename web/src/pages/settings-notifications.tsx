@@ -1,15 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { dashboard } from '../api';
 import { ErrorNote, useAsync, useSubmit } from '../ui';
+import { t } from '../i18n/i18n';
 
 type Kind = 'mention' | 'assignment' | 'new_conversation';
 type Preferences = Record<Kind, { in_app: boolean; email: boolean }>;
 
-const KINDS: { kind: Kind; label: string }[] = [
-  { kind: 'mention', label: 'Someone mentions me in a note' },
-  { kind: 'assignment', label: 'Someone assigns me a conversation' },
-  { kind: 'new_conversation', label: 'A customer starts a conversation (mine, or unassigned in my teams or in none)' },
-];
+/** What a person can be told about, in the order the table lists it (named by settings:notifications.kinds.*). */
+const KINDS: readonly Kind[] = ['mention', 'assignment', 'new_conversation'];
 
 /** Settings → Your account: which notifications the person gets in the dashboard and by email. */
 export function NotificationSettings() {
@@ -31,31 +29,29 @@ export function NotificationSettings() {
 
   return (
     <form onSubmit={save.onSubmit} aria-labelledby="notifications-title" class="settings-form">
-      <h2 id="notifications-title">Notifications</h2>
-      {!emailOn && (
-        <p class="muted">
-          This Parley sends no email (its operator has not set up SMTP): only the dashboard tells you.
-        </p>
-      )}
+      <h2 id="notifications-title">{t('settings:notifications.title')}</h2>
+      {!emailOn && <p class="muted">{t('settings:notifications.noEmail')}</p>}
       <ErrorNote error={saved.error} />
       {choices && (
         <table>
-          <caption class="visually-hidden">What you are told about, and how</caption>
+          <caption class="visually-hidden">{t('settings:notifications.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">In Parley</th>
-              <th scope="col">By email</th>
+              <th scope="col">{t('settings:notifications.when')}</th>
+              <th scope="col">{t('settings:notifications.inParley')}</th>
+              <th scope="col">{t('settings:notifications.byEmail')}</th>
             </tr>
           </thead>
           <tbody>
-            {KINDS.map(({ kind, label }) => (
+            {KINDS.map((kind) => (
               <tr key={kind}>
-                <th scope="row">{label}</th>
+                <th scope="row">{t(`settings:notifications.kinds.${kind}`)}</th>
                 <td>
                   <input
                     type="checkbox"
-                    aria-label={`${label}: in Parley`}
+                    aria-label={t('settings:notifications.inParleyFor', {
+                      what: t(`settings:notifications.kinds.${kind}`),
+                    })}
                     checked={choices[kind].in_app}
                     onChange={(e) => choose(kind, 'in_app', e.currentTarget.checked)}
                   />
@@ -63,7 +59,9 @@ export function NotificationSettings() {
                 <td>
                   <input
                     type="checkbox"
-                    aria-label={`${label}: by email`}
+                    aria-label={t('settings:notifications.byEmailFor', {
+                      what: t(`settings:notifications.kinds.${kind}`),
+                    })}
                     checked={choices[kind].email}
                     disabled={!emailOn}
                     onChange={(e) => choose(kind, 'email', e.currentTarget.checked)}
@@ -74,15 +72,13 @@ export function NotificationSettings() {
           </tbody>
         </table>
       )}
-      <p class="hint">
-        Desktop notifications: turn on “Notifications” in the inbox; they name the customer, never what was written.
-      </p>
+      <p class="hint">{t('settings:notifications.desktopHint')}</p>
       <ErrorNote error={save.error} />
       <button class="primary" type="submit" disabled={save.busy || !choices}>
-        Save notification settings
+        {t('settings:notifications.save')}
       </button>
       <p role="status" class="status-line">
-        {done ? 'Notification settings saved.' : ''}
+        {done ? t('settings:notifications.saved') : ''}
       </p>
     </form>
   );

@@ -2,6 +2,7 @@ import { useId, useState } from 'preact/hooks';
 import { action } from '../api';
 import { ErrorNote, Page, fieldErrors, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
+import { t } from '../i18n/i18n';
 
 /** What get-opt-out-settings answers. */
 interface OptOutSettings {
@@ -10,13 +11,11 @@ interface OptOutSettings {
   confirm: boolean;
 }
 
-const LABELS = { stop_keywords: 'Stop keywords', start_keywords: 'Resume keywords' };
-
 /** Settings → Opt-out: the words that unsubscribe a contact from marketing and back, and the confirmation. */
 export function OptOutSettingsPage() {
   const settings = useAsync(() => action<OptOutSettings>('get-opt-out-settings'), []);
   return (
-    <Page title="Opt-out">
+    <Page title={t('settings:optOut.title')}>
       <SettingsNav />
       <ErrorNote error={settings.error} />
       {settings.data && <OptOutForm settings={settings.data} />}
@@ -48,37 +47,38 @@ function OptOutForm({ settings }: { settings: OptOutSettings }) {
     setStart(shown[1]);
     setSavedForm(JSON.stringify([...shown, next.confirm]));
   });
-  const errors = fieldErrors(save.error, LABELS);
+  const labels = {
+    stop_keywords: t('settings:optOut.stopKeywords'),
+    start_keywords: t('settings:optOut.resumeKeywords'),
+  };
+  const errors = fieldErrors(save.error, labels);
   return (
-    <form onSubmit={save.onSubmit} aria-label="Opt-out settings" class="settings-form">
-      <p class="muted">
-        A contact whose whole message (or a tapped button) is a stop keyword is opted out of marketing: campaigns,
-        sequences and marketing templates skip them. Case, accents and punctuation do not count.
-      </p>
+    <form onSubmit={save.onSubmit} aria-label={t('settings:optOut.formLabel')} class="settings-form">
+      <p class="muted">{t('settings:optOut.intro')}</p>
       <KeywordList
-        label={LABELS.stop_keywords}
+        label={labels.stop_keywords}
         value={stop}
         onValue={setStop}
-        hint="One per line."
+        hint={t('settings:optOut.stopHint')}
         error={errors.field('stop_keywords')}
       />
       <KeywordList
-        label={LABELS.start_keywords}
+        label={labels.start_keywords}
         value={start}
         onValue={setStart}
-        hint="One per line; opts the contact back in."
+        hint={t('settings:optOut.resumeHint')}
         error={errors.field('start_keywords')}
       />
       <label class="check">
         <input type="checkbox" checked={confirm} onChange={(e) => setConfirm(e.currentTarget.checked)} />
-        Tell a contact once, in the language of their keyword, that they are unsubscribed
+        {t('settings:optOut.confirm')}
       </label>
       <button class="primary" type="submit" disabled={save.busy}>
-        Save opt-out settings
+        {t('settings:optOut.save')}
       </button>
       <ErrorNote error={errors.note} />
       <p role="status" class="status-line">
-        {saved ? 'Opt-out settings saved.' : ''}
+        {saved ? t('settings:optOut.saved') : ''}
       </p>
     </form>
   );

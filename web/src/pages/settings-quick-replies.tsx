@@ -1,24 +1,23 @@
 import { useState } from 'preact/hooks';
 import { action } from '../api';
-import { ErrorNote, Page, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
+import { ErrorNote, Page, Rich, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
 import type { QuickReply } from './inbox/composer-tools';
 import { SettingsNav } from './settings-nav';
-
-const LABELS = { shortcut: 'Shortcut', body: 'Answer' };
+import { t } from '../i18n/i18n';
 
 /** Settings → Quick replies: the workspace's saved answers, typed as `/shortcut` in the inbox's reply box. */
 export function QuickRepliesSettings() {
   const saved = useAsync(() => action<QuickReply[]>('list-quick-replies', {}), []);
   return (
-    <Page title="Quick replies">
+    <Page title={t('settings:quickReplies.title')}>
       <SettingsNav />
       <p class="muted">
-        Saved answers for the whole team: type <kbd>/</kbd> and the shortcut in a reply to insert one.
+        <Rich text={t('settings:quickReplies.intro')} />
       </p>
       <ErrorNote error={saved.error} />
       <QuickReplyForm onSaved={saved.reload} />
-      {saved.data && saved.data.length === 0 && <p class="muted">No quick replies yet.</p>}
-      <ul class="quick-reply-list" aria-label="Quick replies">
+      {saved.data && saved.data.length === 0 && <p class="muted">{t('settings:quickReplies.none')}</p>}
+      <ul class="quick-reply-list" aria-label={t('settings:quickReplies.listLabel')}>
         {saved.data?.map((q) => (
           <QuickReplyRow key={q.id} quickReply={q} onChange={saved.reload} />
         ))}
@@ -40,25 +39,26 @@ function QuickReplyForm(props: { quickReply?: QuickReply; onSaved: () => void; o
     }
     props.onSaved();
   });
-  const errors = fieldErrors(save.error, LABELS);
+  const labels = { shortcut: t('settings:quickReplies.shortcut'), body: t('settings:quickReplies.answer') };
+  const errors = fieldErrors(save.error, labels);
   const editing = !!props.quickReply;
   return (
     <form
       class="quick-reply-form"
       onSubmit={save.onSubmit}
-      aria-label={editing ? 'Change quick reply' : 'Add a quick reply'}
+      aria-label={editing ? t('settings:quickReplies.changeLabel') : t('settings:quickReplies.addLabel')}
     >
       <TextField
-        label={LABELS.shortcut}
+        label={labels.shortcut}
         value={shortcut}
         onValue={setShortcut}
         required
         maxLength={33}
-        hint="Letters, digits, - and _ (e.g. hours)"
+        hint={t('settings:quickReplies.shortcutHint')}
         error={errors.field('shortcut')}
       />
       <div class="field">
-        <label for={editing ? `answer-${props.quickReply!.id}` : 'answer-new'}>{LABELS.body}</label>
+        <label for={editing ? `answer-${props.quickReply!.id}` : 'answer-new'}>{labels.body}</label>
         <textarea
           id={editing ? `answer-${props.quickReply!.id}` : 'answer-new'}
           value={body}
@@ -69,18 +69,18 @@ function QuickReplyForm(props: { quickReply?: QuickReply; onSaved: () => void; o
           onInput={(e) => setBody(e.currentTarget.value)}
         />
         <small class="hint" id={editing ? `answer-hint-${props.quickReply!.id}` : 'answer-hint-new'}>
-          <code>{'{{contact.first_name}}'}</code> becomes the customer’s first name when you insert the answer.
+          <Rich text={t('settings:quickReplies.placeholderHint', { placeholder: '{{contact.first_name}}' })} />
         </small>
         {errors.field('body') && <p class="error">{errors.field('body')}</p>}
       </div>
       <ErrorNote error={errors.note} />
       <div class="reply-actions">
         <button type="submit" class="primary" disabled={save.busy}>
-          {editing ? 'Save' : 'Add quick reply'}
+          {editing ? t('common:save') : t('settings:quickReplies.add')}
         </button>
         {props.onCancel && (
           <button type="button" onClick={props.onCancel}>
-            Cancel
+            {t('common:cancel')}
           </button>
         )}
       </div>
@@ -91,7 +91,7 @@ function QuickReplyForm(props: { quickReply?: QuickReply; onSaved: () => void; o
 function QuickReplyRow({ quickReply: q, onChange }: { quickReply: QuickReply; onChange: () => void }) {
   const [editing, setEditing] = useState(false);
   const remove = useSubmit(async () => {
-    if (!confirm(`Delete the quick reply /${q.shortcut}?`)) return;
+    if (!confirm(t('settings:quickReplies.deleteQuestion', { shortcut: q.shortcut }))) return;
     await action('delete-quick-reply', { quick_reply_id: q.id });
     onChange();
   });
@@ -115,10 +115,12 @@ function QuickReplyRow({ quickReply: q, onChange }: { quickReply: QuickReply; on
       <p class="quick-reply-body">{q.body}</p>
       <div class="reply-actions">
         <button type="button" onClick={() => setEditing(true)}>
-          Edit<span class="visually-hidden"> /{q.shortcut}</span>
+          {t('common:edit')}
+          <span class="visually-hidden"> /{q.shortcut}</span>
         </button>
         <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run()}>
-          Delete<span class="visually-hidden"> /{q.shortcut}</span>
+          {t('common:delete')}
+          <span class="visually-hidden"> /{q.shortcut}</span>
         </button>
       </div>
       <ErrorNote error={remove.error} />

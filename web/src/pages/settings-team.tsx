@@ -7,15 +7,17 @@ import {
   DeleteButton,
   ErrorNote,
   Page,
+  Rich,
   Table,
   TextField,
   fieldErrors,
-  formatTime,
   useAsync,
   useSubmit,
 } from '../ui';
 import { SettingsNav } from './settings-nav';
-import { askAnAdmin, grantableRoles, mayManage, roleLabel, ROLES, type Role } from '../roles';
+import { askAnAdmin, grantableRoles, mayManage, roleInSentence, roleLabel, roles, type Role } from '../roles';
+import { t } from '../i18n/i18n';
+import { formatDateTime } from '../i18n/format';
 
 interface TeamMember {
   id: string;
@@ -67,28 +69,37 @@ export function TeamSettings() {
     team.reload();
   };
   return (
-    <Page title="Team">
+    <Page title={t('settings:team.title')}>
       <SettingsNav />
       {manages ? (
         <InviteForm onInvited={invites.reload} />
       ) : (
-        <p class="muted">{askAnAdmin(user, 'invite teammates')}</p>
+        <p class="muted">{askAnAdmin(user, t('settings:team.inviteTeammates'))}</p>
       )}
       <ErrorNote error={team.error} />
       <ErrorNote error={roleError} />
-      <Table caption="Team members" columns={['Name', 'Email', 'Role', 'Joined']} actions={manages}>
+      <Table
+        caption={t('settings:team.membersCaption')}
+        columns={[
+          t('settings:team.name'),
+          t('settings:team.email'),
+          t('settings:team.role'),
+          t('settings:team.joined'),
+        ]}
+        actions={manages}
+      >
         {team.data?.map((member) => (
           <tr key={member.id}>
             <td>
               {member.name}
-              {member.id === user.id && <span class="muted"> (you)</span>}
+              {member.id === user.id && <span class="muted"> {t('settings:team.you')}</span>}
             </td>
             <td>{member.email}</td>
             <td>
               {mayManage(user, member.role) ? (
                 <select
                   class="role-select"
-                  aria-label={`Role of ${member.email}`}
+                  aria-label={t('settings:team.roleOf', { email: member.email })}
                   value={member.role}
                   onChange={(e) => void changeRole(member, e.currentTarget.value as Role)}
                 >
@@ -98,14 +109,14 @@ export function TeamSettings() {
                 roleLabel(member.role)
               )}
             </td>
-            <td>{formatTime(member.created_at)}</td>
+            <td>{formatDateTime(member.created_at)}</td>
             {manages && (
               <td>
                 {member.id !== user.id && mayManage(user, member.role) && (
                   <DeleteButton
-                    label="Remove"
-                    question={`Remove ${member.email} from the workspace? They are signed out at once and their API tokens stop working.`}
-                    confirmLabel="Remove member"
+                    label={t('settings:team.remove')}
+                    question={t('settings:team.removeQuestion', { email: member.email })}
+                    confirmLabel={t('settings:team.removeConfirm')}
                     path={`team/${member.id}`}
                     onDeleted={team.reload}
                   />
@@ -139,9 +150,9 @@ function RoleOptions() {
 function RoleGuide() {
   return (
     <section aria-labelledby="roles-title">
-      <h2 id="roles-title">Roles</h2>
+      <h2 id="roles-title">{t('settings:team.rolesTitle')}</h2>
       <dl class="settings-facts">
-        {ROLES.map(({ role, label, description }) => (
+        {roles().map(({ role, label, description }) => (
           <Fragment key={role}>
             <dt>{label}</dt>
             <dd>{description}</dd>
@@ -155,22 +166,26 @@ function RoleGuide() {
 function PendingInvites(props: { invites: PendingInvite[]; error: unknown; onRevoked: () => void }) {
   return (
     <section aria-labelledby="pending-title">
-      <h2 id="pending-title">Pending invitations</h2>
+      <h2 id="pending-title">{t('settings:team.pendingTitle')}</h2>
       <ErrorNote error={props.error} />
       {props.invites.length === 0 ? (
-        <p class="muted">No invitation is waiting to be accepted.</p>
+        <p class="muted">{t('settings:team.noPending')}</p>
       ) : (
-        <Table caption="Pending invitations" columns={['Email', 'Role', 'Expires']} actions>
+        <Table
+          caption={t('settings:team.pendingTitle')}
+          columns={[t('settings:team.email'), t('settings:team.role'), t('settings:team.expires')]}
+          actions
+        >
           {props.invites.map((invite) => (
             <tr key={invite.id}>
               <td>{invite.email}</td>
               <td>{roleLabel(invite.role)}</td>
-              <td>{formatTime(invite.expires_at)}</td>
+              <td>{formatDateTime(invite.expires_at)}</td>
               <td>
                 <DeleteButton
-                  label="Revoke"
-                  question={`Revoke the invitation for ${invite.email}? Its link stops working.`}
-                  confirmLabel="Revoke invitation"
+                  label={t('settings:team.revoke')}
+                  question={t('settings:team.revokeQuestion', { email: invite.email })}
+                  confirmLabel={t('settings:team.revokeConfirm')}
                   path={`invites/${invite.id}`}
                   onDeleted={props.onRevoked}
                 />
@@ -194,14 +209,14 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
     onInvited();
   });
   const link = invite && `${location.origin}/invite/${invite.token}`;
-  const { field, note } = fieldErrors(send.error, { email: 'Email' });
+  const { field, note } = fieldErrors(send.error, { email: t('settings:team.email') });
 
   return (
     <section aria-labelledby="invite-title">
-      <h2 id="invite-title">Invite a teammate</h2>
+      <h2 id="invite-title">{t('settings:team.inviteTitle')}</h2>
       <form class="inline-form" onSubmit={send.onSubmit} aria-labelledby="invite-title">
         <TextField
-          label="Email"
+          label={t('settings:team.email')}
           type="email"
           required
           maxLength={254}
@@ -210,13 +225,13 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
           error={field('email')}
         />
         <div class="field">
-          <label for="invite-role">Role</label>
+          <label for="invite-role">{t('settings:team.role')}</label>
           <select id="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
             <RoleOptions />
           </select>
         </div>
         <button class="primary" type="submit" disabled={send.busy}>
-          Create invite link
+          {t('settings:team.createInvite')}
         </button>
       </form>
       <ErrorNote error={note} />
@@ -224,21 +239,18 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
         {invite && link && (
           <div class="notice">
             <p>
-              {invite.emailed ? (
-                <>
-                  The invitation was emailed to <strong>{invite.email}</strong> ({roleLabel(invite.role).toLowerCase()}
-                  ). You can also hand over this link yourself.
-                </>
-              ) : (
-                <>
-                  Send this link to <strong>{invite.email}</strong> ({roleLabel(invite.role).toLowerCase()}).
-                </>
-              )}{' '}
-              It works once and expires {formatTime(invite.expires_at)}; it is shown only now.
+              <Rich
+                text={t(invite.emailed ? 'settings:team.emailed' : 'settings:team.sendLink', {
+                  email: invite.email,
+                  role: roleInSentence(invite.role),
+                })}
+              />{' '}
+              {t('settings:team.worksOnce', { expires: formatDateTime(invite.expires_at) })}
             </p>
-            {invite.renewed && <p>It replaces the earlier invitation to this email, whose link no longer works.</p>}
+            {invite.renewed && <p>{t('settings:team.replaces')}</p>}
             <p class="secret">
-              <code data-testid="invite-link">{link}</code> <CopyButton text={link} label="Copy link" />
+              <code data-testid="invite-link">{link}</code>{' '}
+              <CopyButton text={link} label={t('settings:team.copyLink')} />
             </p>
           </div>
         )}

@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
 import { dashboard } from '../api';
 import { can, useSession } from '../session';
-import { CopyButton, DeleteButton, ErrorNote, Page, Table, TextField, formatTime, useAsync, useSubmit } from '../ui';
+import { CopyButton, DeleteButton, ErrorNote, Page, Rich, Table, TextField, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
+import { t } from '../i18n/i18n';
+import { formatDateTime } from '../i18n/format';
 
 interface TokenRow {
   id: string;
@@ -35,38 +37,34 @@ export function ApiTokens() {
   });
 
   return (
-    <Page title="API Tokens">
+    <Page title={t('settings:tokens.title')}>
       <SettingsNav />
-      <p>
-        Integrations call Parley's API with a bearer token. Give each integration its own, so you can revoke one alone.
-        A token acts as you, with your role as it is now; you can revoke your own tokens, and an owner or admin can
-        revoke any.
-      </p>
-      <form class="inline-form" onSubmit={create.onSubmit} aria-label="Create a token">
+      <p>{t('settings:tokens.intro')}</p>
+      <form class="inline-form" onSubmit={create.onSubmit} aria-label={t('settings:tokens.createLabel')}>
         <TextField
-          label="Token name"
+          label={t('settings:tokens.tokenName')}
           required
           maxLength={100}
           value={name}
           onValue={setName}
-          placeholder="e.g. Zapier"
+          placeholder={t('settings:tokens.tokenNamePlaceholder')}
         />
         <div class="field">
-          <label for="token-scope">Access</label>
+          <label for="token-scope">{t('settings:tokens.access')}</label>
           <select id="token-scope" value={scope} onChange={(e) => setScope(e.currentTarget.value as 'full' | 'read')}>
-            <option value="full">Full access</option>
-            <option value="read">Read only</option>
+            <option value="full">{t('settings:tokens.fullAccess')}</option>
+            <option value="read">{t('settings:tokens.readOnly')}</option>
           </select>
         </div>
         <button class="primary" type="submit" disabled={create.busy}>
-          Create token
+          {t('settings:tokens.create')}
         </button>
       </form>
       <ErrorNote error={create.error} />
       {issued && (
         <div class="notice" role="status">
           <p>
-            <strong>{issued.name}</strong>: copy the token now — it is shown only once.
+            <Rich text={t('settings:tokens.issued', { name: issued.name })} />
           </p>
           <p class="secret">
             <code data-testid="new-token">{issued.token}</code> <CopyButton text={issued.token} />
@@ -74,24 +72,34 @@ export function ApiTokens() {
         </div>
       )}
       <ErrorNote error={tokens.error} />
-      <Table caption="API tokens" columns={['Name', 'Prefix', 'Access', 'Created by', 'Last used']} actions>
+      <Table
+        caption={t('settings:tokens.caption')}
+        columns={[
+          t('settings:tokens.name'),
+          t('settings:tokens.prefix'),
+          t('settings:tokens.access'),
+          t('settings:tokens.createdBy'),
+          t('settings:tokens.lastUsed'),
+        ]}
+        actions
+      >
         {tokens.data?.map((token) => (
           <tr key={token.id} class={token.revoked_at ? 'muted' : ''}>
             <td>{token.name}</td>
             <td>
               <code>{token.prefix}…</code>
             </td>
-            <td>{token.scope === 'read' ? 'Read only' : 'Full'}</td>
+            <td>{token.scope === 'read' ? t('settings:tokens.readOnly') : t('settings:tokens.full')}</td>
             <td>{token.created_by}</td>
-            <td>{formatTime(token.last_used_at)}</td>
+            <td>{formatDateTime(token.last_used_at)}</td>
             <td>
               {token.revoked_at ? (
-                `Revoked ${formatTime(token.revoked_at)}`
+                t('settings:tokens.revoked', { when: formatDateTime(token.revoked_at) })
               ) : token.created_by !== user.email && !can(user, 'revoke_any_token') ? null : (
                 <DeleteButton
-                  label="Revoke"
-                  question={`Revoke “${token.name}”? Integrations using it stop working at once.`}
-                  confirmLabel="Revoke token"
+                  label={t('settings:tokens.revoke')}
+                  question={t('settings:tokens.revokeQuestion', { name: token.name })}
+                  confirmLabel={t('settings:tokens.revokeConfirm')}
                   path={`tokens/${token.id}`}
                   onDeleted={tokens.reload}
                 />

@@ -5,6 +5,8 @@ import { askAnAdmin } from '../roles';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 import { timeZoneNames } from '../time-zones';
+import { t } from '../i18n/i18n';
+import { formatNumber } from '../i18n/format';
 
 interface Workspace {
   id: string;
@@ -17,16 +19,25 @@ interface Workspace {
   media_storage: { store: 'filesystem' | 's3'; bytes: number; files: number };
 }
 
-/** 1536 → "1.5 KB": the storage a workspace uses, for people. */
+const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+
+/** 1536 → "1.5 kB" (in the person's language): the storage a workspace uses, for people. */
 function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
   let value = bytes;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
     value /= 1024;
     unit += 1;
   }
-  return unit === 0 ? `${value} bytes` : `${value.toFixed(1)} ${units[unit]}`;
+  // Whole bytes are spelled out ("0 bytes"); larger units are abbreviated, with one decimal.
+  return unit === 0
+    ? formatNumber(value, { style: 'unit', unit: 'byte', unitDisplay: 'long' })
+    : formatNumber(value, {
+        style: 'unit',
+        unit: BYTE_UNITS[unit],
+        maximumFractionDigits: 1,
+        minimumFractionDigits: 1,
+      });
 }
 
 /**
@@ -36,7 +47,7 @@ function formatBytes(bytes: number): string {
 export function WorkspaceSettings() {
   const workspace = useAsync(() => dashboard.get<Workspace>('workspace'), []);
   return (
-    <Page title="Workspace">
+    <Page title={t('settings:workspace.title')}>
       <SettingsNav />
       <ErrorNote error={workspace.error} />
       {workspace.data && <WorkspaceForm workspace={workspace.data} />}
@@ -62,23 +73,29 @@ function WorkspaceForm({ workspace }: { workspace: Workspace }) {
       poll_interval_seconds: Number(pollSeconds),
       media_retention_days: retentionDays.trim() === '' ? null : Number(retentionDays),
     });
-    await refresh(); // the top bar shows the name
+    await refresh(); // the top bar shows the name, and every time follows the zone (format.ts)
     setSaved(true);
   });
-  const fieldError = (field: string) => (save.error instanceof ApiError ? save.error.fieldMessage(field) : undefined);
+  const timeZoneError = save.error instanceof ApiError ? save.error.fieldMessage('time_zone') : undefined;
 
   return (
-    <form onSubmit={save.onSubmit} aria-label="Workspace settings" class="settings-form">
+    <form onSubmit={save.onSubmit} aria-label={t('settings:workspace.formLabel')} class="settings-form">
       {!owner && (
         <p class="warning" data-testid="read-only-note">
-          {askAnAdmin(user, 'change these settings')} You see them read-only.
+          {askAnAdmin(user, t('settings:workspace.changeThese'))} {t('settings:workspace.readOnly')}
         </p>
       )}
       <fieldset class="plain" disabled={!owner}>
-        <legend class="visually-hidden">Workspace</legend>
-        <TextField label="Workspace name" required maxLength={200} value={name} {...save.bind('name', setName)} />
+        <legend class="visually-hidden">{t('settings:workspace.title')}</legend>
+        <TextField
+          label={t('settings:workspace.name')}
+          required
+          maxLength={200}
+          value={name}
+          {...save.bind('name', setName)}
+        />
         <div class="field">
-          <label for="workspace-time-zone">Time zone</label>
+          <label for="workspace-time-zone">{t('settings:workspace.timeZone')}</label>
           <select
             id="workspace-time-zone"
             value={timeZone}
@@ -94,43 +111,49 @@ function WorkspaceForm({ workspace }: { workspace: Workspace }) {
               </option>
             ))}
           </select>
-          <small id="workspace-time-zone-note" class={fieldError('time_zone') ? 'error' : 'hint'}>
-            {fieldError('time_zone') ?? "Sequences' sending hours are read in this zone."}
+          <small id="workspace-time-zone-note" class={timeZoneError ? 'error' : 'hint'}>
+            {timeZoneError ?? t('settings:workspace.timeZoneHint')}
           </small>
         </div>
         <TextField
-          label="Polling interval (seconds)"
+          label={t('settings:workspace.pollInterval')}
           type="number"
           min={0}
           max={86400}
           required
           value={pollSeconds}
           {...save.bind('poll_interval_seconds', setPollSeconds)}
-          hint="How often an integration may poll each trigger; 0 means no limit."
+          hint={t('settings:workspace.pollHint')}
         />
         <TextField
-          label="Keep media files (days)"
+          label={t('settings:workspace.retention')}
           type="number"
           min={1}
           max={36500}
           value={retentionDays}
           {...save.bind('media_retention_days', setRetentionDays)}
-          hint="Received and uploaded files are deleted this many days after they were stored; empty keeps them forever. The messages stay."
+          hint={t('settings:workspace.retentionHint')}
         />
         <p data-testid="media-storage">
-          Media storage ({workspace.media_storage.store === 's3' ? 'object store' : 'server disk'}):{' '}
-          {formatBytes(workspace.media_storage.bytes)} in {workspace.media_storage.files}{' '}
-          {workspace.media_storage.files === 1 ? 'file' : 'files'}
+          {t('settings:workspace.mediaStorage', {
+            store: t(
+              workspace.media_storage.store === 's3'
+                ? 'settings:workspace.objectStore'
+                : 'settings:workspace.serverDisk',
+            ),
+            size: formatBytes(workspace.media_storage.bytes),
+            count: workspace.media_storage.files,
+          })}
         </p>
         {owner && (
           <button class="primary" type="submit" disabled={save.busy}>
-            Save settings
+            {t('settings:workspace.save')}
           </button>
         )}
       </fieldset>
       {!(save.error instanceof ApiError && save.error.problem.errors?.length) && <ErrorNote error={save.error} />}
       <p role="status" class="status-line">
-        {saved ? 'Settings saved.' : ''}
+        {saved ? t('settings:workspace.saved') : ''}
       </p>
     </form>
   );
@@ -163,7 +186,7 @@ function TypingIndicatorSetting() {
   };
   return (
     <section class="settings-form" aria-labelledby="inbox-settings-title">
-      <h2 id="inbox-settings-title">Inbox</h2>
+      <h2 id="inbox-settings-title">{t('settings:workspace.inboxTitle')}</h2>
       <label class="check">
         <input
           type="checkbox"
@@ -171,11 +194,11 @@ function TypingIndicatorSetting() {
           disabled={!editable}
           onChange={(e) => void toggle(e.currentTarget.checked)}
         />{' '}
-        Show customers a typing indicator when a conversation is opened
+        {t('settings:workspace.typingIndicator')}
       </label>
       {outcome && 'error' in outcome && <ErrorNote error={outcome.error} />}
       <p role="status" class="status-line">
-        {outcome && 'saved' in outcome ? 'Typing indicator setting saved.' : ''}
+        {outcome && 'saved' in outcome ? t('settings:workspace.typingSaved') : ''}
       </p>
     </section>
   );

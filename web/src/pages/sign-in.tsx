@@ -1,20 +1,25 @@
 import { useEffect, useState } from 'preact/hooks';
 import { dashboard } from '../api';
 import { Link, navigate } from '../router';
-import { ErrorNote, TextField, fieldErrors, useSubmit } from '../ui';
+import { ErrorNote, Rich, TextField, fieldErrors, useSubmit } from '../ui';
 import { NewPasswordField } from './password-field';
+import { roleInSentence, type Role } from '../roles';
+import { DASHBOARD_LANGUAGES, LANGUAGE_NAMES, currentLanguage, showIn, t, type DashboardLanguage } from '../i18n/i18n';
+
+/** The product's name, the same in every language. */
+const BRAND = 'Parley';
 
 type Done = { onDone: () => Promise<void> };
 
 /** A sign-in card: the brand, a heading and its content, alone on the page. */
 export function Centered(props: { title: string; children: preact.ComponentChildren }) {
   useEffect(() => {
-    document.title = `${props.title} · Parley`;
+    document.title = t('common:pageTitle', { title: props.title });
   }, [props.title]);
   return (
     <main class="centered" id="main">
       <section class="card" aria-labelledby="page-title">
-        <p class="brand">Parley</p>
+        <p class="brand">{BRAND}</p>
         <h1 id="page-title">{props.title}</h1>
         {props.children}
       </section>
@@ -22,8 +27,34 @@ export function Centered(props: { title: string; children: preact.ComponentChild
   );
 }
 
+/**
+ * The language the signed-out pages show in, for someone on a borrowed computer whose browser speaks
+ * another; remembered in this browser (i18n.ts). Signed in, the person's own choice takes over.
+ */
+function LanguagePicker({ onChosen }: { onChosen: (language: DashboardLanguage) => void }) {
+  const choose = async (next: DashboardLanguage) => {
+    await showIn(next);
+    onChosen(next);
+  };
+  return (
+    <p class="language-picker">
+      <label>
+        {t('account:language')}{' '}
+        <select value={currentLanguage()} onChange={(e) => void choose(e.currentTarget.value as DashboardLanguage)}>
+          {DASHBOARD_LANGUAGES.map((code) => (
+            <option key={code} value={code} lang={code}>
+              {LANGUAGE_NAMES[code]}
+            </option>
+          ))}
+        </select>
+      </label>
+    </p>
+  );
+}
+
 /** Logging in; with SMTP set up, a link to have a reset link emailed. */
 export function Login({ onDone, emailEnabled }: Done & { emailEnabled: boolean }) {
+  const [, setLanguage] = useState(currentLanguage()); // a new language renders the page afresh
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, onSubmit } = useSubmit(async () => {
@@ -31,11 +62,18 @@ export function Login({ onDone, emailEnabled }: Done & { emailEnabled: boolean }
     await onDone();
   });
   return (
-    <Centered title="Log in">
+    <Centered title={t('account:logIn.title')}>
       <form onSubmit={onSubmit}>
-        <TextField label="Email" type="email" autoComplete="username" required value={email} onValue={setEmail} />
         <TextField
-          label="Password"
+          label={t('account:email')}
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onValue={setEmail}
+        />
+        <TextField
+          label={t('account:password')}
           type="password"
           autoComplete="current-password"
           required
@@ -44,14 +82,15 @@ export function Login({ onDone, emailEnabled }: Done & { emailEnabled: boolean }
         />
         <ErrorNote error={error} />
         <button class="primary" type="submit" disabled={busy}>
-          Log in
+          {t('account:logIn.submit')}
         </button>
       </form>
       {emailEnabled && (
         <p>
-          <Link href="/forgot-password">Forgot your password?</Link>
+          <Link href="/forgot-password">{t('account:logIn.forgot')}</Link>
         </p>
       )}
+      <LanguagePicker onChosen={setLanguage} />
     </Centered>
   );
 }
@@ -65,12 +104,12 @@ export function ForgotPassword() {
     await dashboard.post('password-reset/request', { email });
     setSent(true);
   });
-  const { field, note } = fieldErrors(error, { email: 'Email' });
+  const { field, note } = fieldErrors(error, { email: t('account:email') });
   return (
-    <Centered title="Reset your password">
+    <Centered title={t('account:forgot.title')}>
       <form onSubmit={onSubmit}>
         <TextField
-          label="Email"
+          label={t('account:email')}
           type="email"
           autoComplete="username"
           required
@@ -80,14 +119,12 @@ export function ForgotPassword() {
         />
         <ErrorNote error={note} />
         <button class="primary" type="submit" disabled={busy}>
-          Email me a reset link
+          {t('account:forgot.submit')}
         </button>
       </form>
-      <p role="status">
-        {sent ? `If ${email} has a Parley account, a reset link is on its way; it works for 24 hours.` : ''}
-      </p>
+      <p role="status">{sent ? t('account:forgot.sent', { email }) : ''}</p>
       <p>
-        <Link href="/">Back to log in</Link>
+        <Link href="/">{t('account:forgot.back')}</Link>
       </p>
     </Centered>
   );
@@ -104,34 +141,35 @@ export function Setup({ onDone }: Done) {
     navigate('/settings/channel', { replace: true });
     await onDone();
   });
-  const { field, note } = fieldErrors(error, {
-    workspace: 'Workspace name',
-    name: 'Your name',
-    email: 'Your email',
-    password: 'Password',
-  });
+  const labels = {
+    workspace: t('account:setup.workspaceName'),
+    name: t('account:setup.yourName'),
+    email: t('account:setup.yourEmail'),
+    password: t('account:password'),
+  };
+  const { field, note } = fieldErrors(error, labels);
   return (
-    <Centered title="Set up your workspace">
-      <p>Welcome to Parley. Create your workspace and its owner account; you can invite teammates later.</p>
+    <Centered title={t('account:setup.title')}>
+      <p>{t('account:setup.welcome')}</p>
       <form onSubmit={onSubmit}>
         <TextField
-          label="Workspace name"
+          label={labels.workspace}
           required
           value={workspace}
           onValue={setWorkspace}
           error={field('workspace')}
         />
         <TextField
-          label="Your name"
+          label={labels.name}
           autoComplete="name"
           maxLength={200}
           value={name}
           onValue={setName}
-          hint="Your teammates see it beside your replies and assignments."
+          hint={t('account:setup.nameHint')}
           error={field('name')}
         />
         <TextField
-          label="Your email"
+          label={labels.email}
           type="email"
           autoComplete="username"
           required
@@ -140,7 +178,7 @@ export function Setup({ onDone }: Done) {
           error={field('email')}
         />
         <NewPasswordField
-          label="Password"
+          label={labels.password}
           minLength={12}
           value={password}
           onValue={setPassword}
@@ -148,7 +186,7 @@ export function Setup({ onDone }: Done) {
         />
         <ErrorNote error={note} />
         <button class="primary" type="submit" disabled={busy}>
-          Create workspace
+          {t('account:setup.submit')}
         </button>
       </form>
     </Centered>
@@ -157,7 +195,7 @@ export function Setup({ onDone }: Done) {
 
 interface Invite {
   email: string;
-  role: string;
+  role: Role;
   workspace: string;
 }
 
@@ -175,24 +213,24 @@ export function AcceptInvite({ token, onDone }: Done & { token: string }) {
     navigate('/inbox', { replace: true });
     await onDone();
   });
-  const { field, note } = fieldErrors(error, { password: 'Password' });
+  const { field, note } = fieldErrors(error, { password: t('account:invite.choosePassword') });
   if (loadError) {
     return (
-      <Centered title="Invitation">
-        <p>This invitation link is not valid any more (used, expired or mistyped). Ask for a new one.</p>
+      <Centered title={t('account:invite.title')}>
+        <p>{t('account:invite.invalid')}</p>
       </Centered>
     );
   }
-  if (!invite) return <p class="loading">Loading…</p>;
+  if (!invite) return <p class="loading">{t('common:loading')}</p>;
   return (
-    <Centered title={`Join ${invite.workspace}`}>
+    <Centered title={t('account:invite.join', { workspace: invite.workspace })}>
       <p>
-        You were invited as {invite.role} with <strong>{invite.email}</strong>.
+        <Rich text={t('account:invite.invitedAs', { role: roleInSentence(invite.role), email: invite.email })} />
       </p>
       <form onSubmit={onSubmit}>
-        <TextField label="Your name" autoComplete="name" value={name} onValue={setName} />
+        <TextField label={t('account:invite.yourName')} autoComplete="name" value={name} onValue={setName} />
         <NewPasswordField
-          label="Choose a password"
+          label={t('account:invite.choosePassword')}
           minLength={12}
           value={password}
           onValue={setPassword}
@@ -200,7 +238,7 @@ export function AcceptInvite({ token, onDone }: Done & { token: string }) {
         />
         <ErrorNote error={note} />
         <button class="primary" type="submit" disabled={busy}>
-          Join workspace
+          {t('account:invite.submit')}
         </button>
       </form>
     </Centered>

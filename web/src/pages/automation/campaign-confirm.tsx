@@ -1,6 +1,7 @@
 import { Link } from '../../router';
-import { formatTime } from '../../ui';
+import {} from '../../ui';
 import { TemplatePreview } from '../templates/template-parts';
+import { formatDateTime } from '../../i18n/format';
 
 export type Audience = { tag: string } | { search: { query: string } } | { contact_ids: string[] };
 
@@ -47,7 +48,7 @@ export function ConfirmSend(props: {
 }) {
   const { contacts, opted_out, preview, cost } = props.review;
   const reached = contacts - opted_out;
-  const when = props.at ? `on ${formatTime(localToIso(props.at))}` : 'now';
+  const when = props.at ? `on ${formatDateTime(localToIso(props.at))}` : 'now';
   return (
     <section class="confirm-send" aria-labelledby="confirm-send-title" data-testid="confirm-send">
       <h2 id="confirm-send-title">Confirm</h2>

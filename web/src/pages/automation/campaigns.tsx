@@ -1,8 +1,9 @@
 import { useEffect } from 'preact/hooks';
 import { action } from '../../api';
 import { Link } from '../../router';
-import { ConfirmButton, ErrorNote, Page, formatTime, useAsync } from '../../ui';
+import { ConfirmButton, ErrorNote, Page, useAsync } from '../../ui';
 import type { TemplateVariables } from './common';
+import { formatDateTime } from '../../i18n/format';
 
 interface Counts {
   recipients: number;
@@ -91,7 +92,7 @@ export function CampaignList() {
                   <td class="num">{c.counts.delivered}</td>
                   <td class="num">{c.counts.read}</td>
                   <td class="num">{c.counts.failed}</td>
-                  <td>{formatTime(c.sent_at ?? c.scheduled_at ?? c.created_at)}</td>
+                  <td>{formatDateTime(c.sent_at ?? c.scheduled_at ?? c.created_at)}</td>
                 </tr>
               ))}
             </tbody>
@@ -179,12 +180,12 @@ export function CampaignPage({ id }: { id: string }) {
             </div>
             <div>
               <dt>{c.scheduled_at ? 'Scheduled for' : 'Created'}</dt>
-              <dd>{formatTime(c.scheduled_at ?? c.created_at)}</dd>
+              <dd>{formatDateTime(c.scheduled_at ?? c.created_at)}</dd>
             </div>
             {c.sent_at && (
               <div>
                 <dt>Finished</dt>
-                <dd>{formatTime(c.sent_at)}</dd>
+                <dd>{formatDateTime(c.sent_at)}</dd>
               </div>
             )}
           </dl>

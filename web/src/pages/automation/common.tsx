@@ -1,7 +1,8 @@
 import { useId, useState } from 'preact/hooks';
 import { action, api, ApiError, dashboard, plainMessage } from '../../api';
 import { Link } from '../../router';
-import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
+import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
+import { formatDateTime } from '../../i18n/format';
 
 // ---- Durations: ISO 8601 (PT30M, P1D) shown as a number and a unit ---------------------------------
 
@@ -443,7 +444,7 @@ export function SummaryList(props: {
                       {column.count(row.counts)}
                     </td>
                   ))}
-                  <td>{formatTime(row.updated_at)}</td>
+                  <td>{formatDateTime(row.updated_at)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { action, api } from '../../api';
 import { Link, navigate } from '../../router';
-import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
+import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
 import {
   ForContactForm,
   SummaryList,
@@ -22,6 +22,7 @@ import {
   type SequenceStep,
   type StepDraft,
 } from './sequence-steps';
+import { formatDateTime } from '../../i18n/format';
 
 const ENROLMENT_STATES = ['active', 'waiting', 'completed', 'exited', 'failed'];
 
@@ -282,7 +283,7 @@ export function RunTable({ records, caption }: { records: RunRecord[]; caption: 
                 <Link href={`/contacts/${r.contact_id}`}>{r.contact_name ?? r.contact_phone}</Link>
               </td>
               <td>{r.status}</td>
-              <td>{formatTime(r.created_at)}</td>
+              <td>{formatDateTime(r.created_at)}</td>
             </tr>
           ))}
         </tbody>

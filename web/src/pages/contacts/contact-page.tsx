@@ -3,8 +3,9 @@ import { action, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
 import { can, useSession } from '../../session';
 import { TemplateForm } from '../inbox/reply';
-import { ErrorNote, Page, TextField, formatTime, useAsync, useSubmit } from '../../ui';
+import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
 import { useTagNames, type Contact } from './contacts-list';
+import { formatDateTime } from '../../i18n/format';
 
 export interface Run {
   id: string;
@@ -52,7 +53,7 @@ export function ContactPage({ id }: { id: string }) {
             <OptOutToggle contact={shown} onSaved={setShown} />
             <ProfileForm contact={shown} onSaved={setShown} />
             <p class="muted">
-              Added {formatTime(shown.created_at)} · last message {formatTime(shown.last_message_at)}
+              Added {formatDateTime(shown.created_at)} · last message {formatDateTime(shown.last_message_at)}
             </p>
           </section>
           <section aria-labelledby="tags-title" class="panel">
@@ -246,7 +247,7 @@ function Conversation({ contactId, messages }: { contactId: string; messages: Ac
               {message.text}
               <small class="muted">
                 {' '}
-                {formatTime(message.created_at)} · {message.status}
+                {formatDateTime(message.created_at)} · {message.status}
               </small>
             </li>
           ))}
@@ -282,8 +283,8 @@ function Runs({ title, runs }: { title: string; runs: Run[] }) {
                     {run.status}
                     {run.ended_reason ? ` (${run.ended_reason})` : ''}
                   </td>
-                  <td class="nowrap">{formatTime(run.started_at)}</td>
-                  <td class="nowrap">{formatTime(run.updated_at)}</td>
+                  <td class="nowrap">{formatDateTime(run.started_at)}</td>
+                  <td class="nowrap">{formatDateTime(run.updated_at)}</td>
                 </tr>
               ))}
             </tbody>

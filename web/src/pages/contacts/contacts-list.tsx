@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
 import { Link } from '../../router';
-import { ErrorNote, Page, formatTime, useAsync, useSubmit } from '../../ui';
+import { ErrorNote, Page, useAsync, useSubmit } from '../../ui';
+import { formatDateTime } from '../../i18n/format';
 
 export interface Contact {
   id: string;
@@ -180,7 +181,7 @@ export function ContactsList() {
                 <td class="nowrap">{contact.phone}</td>
                 <td>{contact.email ?? ''}</td>
                 <td>{contact.tags.join(', ')}</td>
-                <td class="nowrap">{formatTime(contact.last_message_at)}</td>
+                <td class="nowrap">{formatDateTime(contact.last_message_at)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { formatTime } from '../../ui';
+import {} from '../../ui';
 import { RICH_TYPES, RichContent } from './rich';
 import type { ConversationNote, InboxMessage, Member, MessageSender, Rating } from './types';
+import { formatDateTime } from '../../i18n/format';
 
 /** The thread's entries: a message (who sent it, its content, time and tick) and a staff note. */
 
@@ -39,7 +40,7 @@ export function NoteBubble({ note }: { note: ConversationNote }) {
       <span class="bubble-sender">Private note · {note.author?.name || 'A former team member'}</span>
       <p class="bubble-text">{note.body}</p>
       <span class="bubble-meta">
-        <time dateTime={note.created_at}>{formatTime(note.created_at)}</time>
+        <time dateTime={note.created_at}>{formatDateTime(note.created_at)}</time>
       </span>
     </li>
   );
@@ -51,7 +52,7 @@ export function RatingEvent({ rating, members }: { rating: Rating; members: Memb
   return (
     <li class="thread-event rating">
       Rated {rating.rating}/5{agent && ` · for ${agent.name || agent.email}`} ·{' '}
-      <time dateTime={rating.rated_at}>{formatTime(rating.rated_at)}</time>
+      <time dateTime={rating.rated_at}>{formatDateTime(rating.rated_at)}</time>
     </li>
   );
 }
@@ -99,7 +100,7 @@ export function MessageBubble({ message: m, onReply }: { message: InboxMessage; 
             Reply<span class="visually-hidden"> to this message</span>
           </button>
         )}
-        <time dateTime={m.created_at}>{formatTime(m.created_at)}</time>
+        <time dateTime={m.created_at}>{formatDateTime(m.created_at)}</time>
         {tick && (
           <span class={`tick tick-${m.status}`} title={tick.label}>
             <span aria-hidden="true">{tick.symbol}</span>

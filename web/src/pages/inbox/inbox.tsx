@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
-import { ErrorNote, Page, formatTime, useAsync } from '../../ui';
+import { ErrorNote, Page, useAsync } from '../../ui';
 import { AlertSettings } from './alerts';
 import { useLiveReload } from './events';
 import { InboxShortcuts, rememberOrder } from './shortcuts';
 import { BulkBar, PRIORITIES, ToolBadges, useLabels, type Selection } from './tools';
 import type { ConversationPage, ConversationSummary, Member } from './types';
+import { formatDateTime } from '../../i18n/format';
 
 const FILTERS = [
   {
@@ -283,7 +284,7 @@ function ConversationItem({
           <span class="conversation-name">{title}</span>
           {c.name && <span class="muted conversation-phone">{c.phone}</span>}
           <time class="muted conversation-time" dateTime={c.last_message_at ?? undefined}>
-            {formatTime(c.last_message_at)}
+            {formatDateTime(c.last_message_at)}
           </time>
         </span>
         <span class="conversation-bottom">

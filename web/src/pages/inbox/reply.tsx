@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
-import { ErrorNote, TextField, formatTime, useAsync, useSubmit } from '../../ui';
+import { ErrorNote, TextField, useAsync, useSubmit } from '../../ui';
 import {
   base64Of,
   EmojiPicker,
@@ -13,6 +13,7 @@ import { reachedBySkimming } from './shortcuts';
 import { handleOf, MentionMenu, mentionQuery } from './mentions';
 import type { InboxMessage, Member, Thread } from './types';
 import { useSession } from '../../session';
+import { formatDateTime } from '../../i18n/format';
 
 interface Template {
   id: string;
@@ -118,7 +119,7 @@ export function ReplyBox(props: {
   const closed = !win.open && !note;
   const reason = !win.last_inbound_at
     ? 'This contact has never written to you, so no 24-hour window is open. WhatsApp only allows template messages until they write.'
-    : `The 24-hour window closed ${formatTime(win.closes_at)} (24 hours after their last message). WhatsApp only allows template messages until they write again.`;
+    : `The 24-hour window closed ${formatDateTime(win.closes_at)} (24 hours after their last message). WhatsApp only allows template messages until they write again.`;
   const label = note ? 'Private note' : file ? 'Caption' : 'Reply';
 
   return (
@@ -175,7 +176,7 @@ export function ReplyBox(props: {
             <small id="reply-window" class="hint">
               {note
                 ? 'Only your team sees notes; they are never sent to the customer. Type @ to mention a teammate: they are notified.'
-                : `You can reply freely until ${formatTime(win.closes_at)}. Type / for quick replies; Ctrl+Enter sends.`}
+                : `You can reply freely until ${formatDateTime(win.closes_at)}. Type / for quick replies; Ctrl+Enter sends.`}
               {!note &&
                 contact.opted_out &&
                 ' This contact opted out of marketing: replies are fine, marketing templates are not.'}

@@ -2,10 +2,11 @@ import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
 import { Link } from '../../router';
-import { ErrorNote, formatTime, useAsync } from '../../ui';
+import { ErrorNote, useAsync } from '../../ui';
 import { OptOutToggle, TagEditor, type Activity, type Run } from '../contacts/contact-page';
 import type { Contact } from '../contacts/contacts-list';
 import type { Thread } from './types';
+import { formatDateTime } from '../../i18n/format';
 
 /** Wide enough for the panel to sit beside the messages (styles.css uses the same width). */
 const BESIDE_THE_THREAD = '(min-width: 1100px)';
@@ -167,8 +168,8 @@ function StopButton(props: { kind: 'flow' | 'sequence'; run: Run; onStopped: () 
 function statusText(run: Run): string {
   if (run.status === 'waiting') return 'waiting for a reply';
   if (run.status === 'active') return 'running';
-  if (run.ended_reason === 'stopped') return `stopped ${formatTime(run.updated_at)}`;
-  return `${run.status.replace('_', ' ')} ${formatTime(run.updated_at)}`;
+  if (run.ended_reason === 'stopped') return `stopped ${formatDateTime(run.updated_at)}`;
+  return `${run.status.replace('_', ' ')} ${formatDateTime(run.updated_at)}`;
 }
 
 function CampaignHistory({ campaigns }: { campaigns: Activity['campaigns'] }) {
@@ -184,7 +185,7 @@ function CampaignHistory({ campaigns }: { campaigns: Activity['campaigns'] }) {
               <span>
                 {campaign.name}{' '}
                 <span class="muted">
-                  · {campaign.status} {formatTime(campaign.sent_at)}
+                  · {campaign.status} {formatDateTime(campaign.sent_at)}
                 </span>
               </span>
             </li>

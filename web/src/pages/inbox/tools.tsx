@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { dashboard } from '../../api';
-import { ErrorNote, formatTime, useAsync } from '../../ui';
+import { ErrorNote, useAsync } from '../../ui';
 import type { Label, Member, Priority, ToolsState } from './types';
+import { formatDateTime } from '../../i18n/format';
 
 export const PRIORITIES: { value: Priority; label: string }[] = [
   { value: 'none', label: 'No priority' },
@@ -22,7 +23,7 @@ export function ToolBadges({ state }: { state: ToolsState }) {
       {state.priority !== 'none' && <span class={`badge priority-${state.priority}`}>{priority?.label} priority</span>}
       {state.status === 'snoozed' && (
         <span class="badge">
-          {state.snoozed_until ? `Snoozed until ${formatTime(state.snoozed_until)}` : 'Snoozed until they reply'}
+          {state.snoozed_until ? `Snoozed until ${formatDateTime(state.snoozed_until)}` : 'Snoozed until they reply'}
         </span>
       )}
       {state.labels.map((label) => (

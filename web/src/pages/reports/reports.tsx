@@ -3,8 +3,9 @@ import { useState } from 'preact/hooks';
 import type { Report, Spread } from '../../../../src/reports/report.types';
 import { dashboard } from '../../api';
 import { navigate } from '../../router';
-import { ErrorNote, Page, Table, TextField, formatTime, useAsync } from '../../ui';
+import { ErrorNote, Page, Table, TextField, useAsync } from '../../ui';
 import { MessageRatesForm } from './rates';
+import { formatDateTime } from '../../i18n/format';
 
 /** Reports: how the team and the campaigns did over a date range, each table downloadable as CSV. */
 export function ReportsPage({ from, to }: { from: string; to: string }) {
@@ -220,7 +221,7 @@ function CampaignsTable({ report }: { report: Report }) {
               <td>
                 {row.name}
                 <br />
-                <small class="muted">{formatTime(row.sent_at)}</small>
+                <small class="muted">{formatDateTime(row.sent_at)}</small>
               </td>
               <td>{row.sent}</td>
               <td>{row.delivered}</td>

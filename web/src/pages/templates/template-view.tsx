@@ -1,7 +1,7 @@
 import { action, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
 import { can, useSession } from '../../session';
-import { ConfirmButton, CopyButton, ErrorNote, Page, formatTime, useAsync } from '../../ui';
+import { ConfirmButton, CopyButton, ErrorNote, Page, useAsync } from '../../ui';
 import {
   buttonLabel,
   categoryLabel,
@@ -10,6 +10,7 @@ import {
   TemplatePreview,
   type TemplateDetail,
 } from './template-parts';
+import { formatDateTime } from '../../i18n/format';
 
 /** A template: pick any translation (approved or not) and see its parts and how it renders. */
 export function TemplateView({ id, language }: { id: string; language: string | null }) {
@@ -65,7 +66,7 @@ export function TemplateView({ id, language }: { id: string; language: string | 
           <code>{t.id}</code> <CopyButton text={t.id} label="Copy id" />
         </dd>
         <dt>Created</dt>
-        <dd>{formatTime(t.created_at)}</dd>
+        <dd>{formatDateTime(t.created_at)}</dd>
       </dl>
       <div class="field translation-picker">
         <label for="translation-picker">Translation</label>
