@@ -39,7 +39,9 @@ export function NoteBubble({ note }: { note: ConversationNote }) {
       <span class="bubble-sender">
         {t('inbox:message.note', { author: note.author?.name || t('inbox:message.sender.formerMember') })}
       </span>
-      <p class="bubble-text">{note.body}</p>
+      <p class="bubble-text" dir="auto">
+        {note.body}
+      </p>
       <span class="bubble-meta">
         <time dateTime={note.created_at}>{formatDateTime(note.created_at)}</time>
       </span>
@@ -79,7 +81,7 @@ export function MessageBubble({ message: m, onReply }: { message: InboxMessage; 
           <span class="visually-hidden">
             {m.quote.direction === 'inbound' ? t('inbox:message.inReplyToTheir') : t('inbox:message.inReplyToOur')}{' '}
           </span>
-          {previewIn(m.quote)}
+          <span dir="auto">{previewIn(m.quote)}</span>
         </blockquote>
       )}
       {isMedia(m.type) ? (
@@ -87,7 +89,9 @@ export function MessageBubble({ message: m, onReply }: { message: InboxMessage; 
       ) : RICH_TYPES.includes(m.type) ? (
         <RichContent message={m} />
       ) : (
-        <p class="bubble-text">{textIn(m)}</p>
+        <p class="bubble-text" dir="auto">
+          {textIn(m)}
+        </p>
       )}
       {m.type === 'template' && typeof m.content.template_name === 'string' && (
         <span class="muted bubble-kind">{t('inbox:message.template', { name: m.content.template_name })}</span>
@@ -159,7 +163,12 @@ function Media({ message: m, kind }: { message: InboxMessage; kind: MediaKind })
         <a href={src} target="_blank" rel="noopener noreferrer">
           {name} ({mime})
         </a>
-        {caption && <span> — {caption}</span>}
+        {caption && (
+          <>
+            {' — '}
+            <span dir="auto">{caption}</span>
+          </>
+        )}
       </figcaption>
     </figure>
   );

@@ -278,8 +278,14 @@ function ConversationItem({
       />
       <Link href={`/inbox/${c.contact_id}`} class="conversation-link">
         <span class="conversation-top">
-          <span class="conversation-name">{title}</span>
-          {c.name && <span class="muted conversation-phone">{c.phone}</span>}
+          <span class="conversation-name" dir="auto">
+            {title}
+          </span>
+          {c.name && (
+            <span class="muted conversation-phone" dir="ltr">
+              {c.phone}
+            </span>
+          )}
           <time class="muted conversation-time" dateTime={c.last_message_at ?? undefined}>
             {formatDateTime(c.last_message_at)}
           </time>
@@ -287,7 +293,7 @@ function ConversationItem({
         <span class="conversation-bottom">
           <span class="conversation-preview">
             {c.last_message?.direction === 'outbound' && <span class="muted">{t('inbox:list.you')} </span>}
-            {c.last_message ? previewIn(c.last_message) : ''}
+            <span dir="auto">{c.last_message ? previewIn(c.last_message) : ''}</span>
           </span>
           {c.unread > 0 && (
             <span class="unread-count">

@@ -144,7 +144,7 @@ export function ReplyBox(props: {
           <div class="reply-quote">
             <span>
               {replyTo.direction === 'inbound' ? t('inbox:reply.replyingToTheir') : t('inbox:reply.replyingToOur')}{' '}
-              <q>{previewIn(replyTo)}</q>
+              <q dir="auto">{previewIn(replyTo)}</q>
             </span>
             <button type="button" class="link" onClick={props.onCancelReply}>
               {t('inbox:reply.cancelReply')}

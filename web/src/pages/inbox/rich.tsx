@@ -35,11 +35,16 @@ export function RichContent({ message: m }: { message: InboxMessage }) {
 /** A business's interactive message (header, body, footer, then its action), or a customer's tap on one. */
 function Interactive({ content, fallback }: { content: Json; fallback: string }) {
   const interactive = record(content.interactive);
-  if (!content.interactive) return <p class="bubble-text">{fallback}</p>;
+  if (!content.interactive)
+    return (
+      <p class="bubble-text" dir="auto">
+        {fallback}
+      </p>
+    );
   const header = text(record(interactive.header).text);
   const footer = text(record(interactive.footer).text);
   return (
-    <div class="rich-interactive">
+    <div class="rich-interactive" dir="auto">
       {header && <p class="rich-header">{header}</p>}
       <p class="bubble-text">{text(record(interactive.body).text)}</p>
       {footer && <p class="rich-footer muted">{footer}</p>}
@@ -59,7 +64,7 @@ function Template({ content }: { content: Json }) {
   const footer = text(content.footer);
   const buttons = list(content.buttons);
   return (
-    <div class="rich-template">
+    <div class="rich-template" dir="auto">
       {text(content.header_text) && <p class="rich-header">{text(content.header_text)}</p>}
       {media && (
         <p class="rich-header">
@@ -131,7 +136,7 @@ function Location({ content }: { content: Json }) {
   const longitude = Number(content.longitude);
   const map = `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=16/${latitude}/${longitude}`;
   return (
-    <p class="bubble-text rich-location">
+    <p class="bubble-text rich-location" dir="auto">
       <span aria-hidden="true">📍 </span>
       <strong>{text(content.name) || t('inbox:rich.location')}</strong>
       {text(content.address) && <span> · {text(content.address)}</span>}
@@ -146,7 +151,7 @@ function Location({ content }: { content: Json }) {
 
 function ContactCards({ content }: { content: Json }) {
   return (
-    <ul class="rich-contacts" aria-label={t('inbox:rich.contactCards')}>
+    <ul class="rich-contacts" dir="auto" aria-label={t('inbox:rich.contactCards')}>
       {list(content.contacts).map((card, i) => (
         <li key={i}>
           <strong>{text(record(card.name).formatted_name) || t('inbox:rich.contact')}</strong>

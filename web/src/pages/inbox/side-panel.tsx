@@ -118,15 +118,17 @@ function ContactFields({ contact }: { contact: Contact }) {
       <h2 id="panel-contact">{t('inbox:panel.contact')}</h2>
       <dl class="panel-fields">
         <dt>{t('inbox:panel.name')}</dt>
-        <dd>{contact.name ?? '—'}</dd>
+        <dd dir={contact.name ? 'auto' : undefined}>{contact.name ?? '—'}</dd>
         <dt>{t('inbox:panel.phone')}</dt>
-        <dd>{contact.phone}</dd>
+        <dd>
+          <span dir="ltr">{contact.phone}</span>
+        </dd>
         <dt>{t('inbox:panel.email')}</dt>
         <dd>{contact.email ?? '—'}</dd>
         {attributes.map(([name, value]) => (
           <Fragment key={name}>
             <dt>{name}</dt>
-            <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+            <dd dir="auto">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
           </Fragment>
         ))}
       </dl>

@@ -93,7 +93,12 @@ export function ThreadPage({ contactId }: { contactId: string }) {
     >
       <p class="thread-back">
         <Link href="/inbox">{t('inbox:thread.back')}</Link>
-        {data?.contact.name && <span class="muted"> · {data.contact.phone}</span>}
+        {data?.contact.name && (
+          <span class="muted">
+            {' · '}
+            <span dir="ltr">{data.contact.phone}</span>
+          </span>
+        )}
         {data?.conversation.needs_person && <span class="badge handoff">{t('inbox:needsPerson')}</span>}
         {data?.conversation.done && <span class="badge done">{t('inbox:done')}</span>}
         {data && <ToolBadges state={data.conversation} />}
