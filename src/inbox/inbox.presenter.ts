@@ -5,10 +5,15 @@ import { previewOf } from '../messages/message.text.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { MessageSender } from './senders.js';
 
-/** The message a reply quotes, as the thread shows it above the reply. */
+/**
+ * The message a reply quotes, as the thread shows it above the reply: its English preview, and its
+ * kind and content for the dashboard to word it in the reader's language.
+ */
 export interface Quote {
   id: string;
   direction: string;
+  type: string;
+  content: Record<string, unknown>;
   preview: string;
 }
 
@@ -25,12 +30,14 @@ export function presentInboxMessage(
   sender: MessageSender | null = null,
 ): InboxMessage {
   const message = presentMessage(row);
-  const quote = quoted && {
-    id: quoted.id,
-    direction: quoted.direction,
-    preview: previewOf(quoted.type, JSON.parse(quoted.content) as Record<string, unknown>),
-  };
-  return { ...message, preview: previewOf(message.type, message.content), quote: quote ?? null, sender };
+  const quote = quoted ? quoteOf(quoted) : null;
+  return { ...message, preview: previewOf(message.type, message.content), quote, sender };
+}
+
+function quoteOf(quoted: MessageRow): Quote {
+  const content = JSON.parse(quoted.content) as Record<string, unknown>;
+  const { id, direction, type } = quoted;
+  return { id, direction, type, content, preview: previewOf(type, content) };
 }
 
 /** A nullable stored timestamp in public form. */

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { navigate } from '../../router';
 import { useLiveEvents } from './events';
+import { t } from '../../i18n/i18n';
 
 /** The user's choices, per browser: alerts are opt-in. */
 const NOTIFY_KEY = 'parley.inbox.notify';
@@ -34,7 +35,7 @@ export function useInboxAlerts(): void {
     const looking = !document.hidden && location.pathname === `/inbox/${event.contact_id}`;
     if (looking) return;
     if (chosen(SOUND_KEY)) chime();
-    desktopNotice('New message in Parley', 'A customer wrote. Open the conversation to read it.', event.contact_id);
+    desktopNotice(t('inbox:alerts.newMessage'), t('inbox:alerts.newMessageBody'), event.contact_id);
   });
 }
 
@@ -66,11 +67,11 @@ export function AlertSettings() {
   };
   return (
     <fieldset class="alert-settings">
-      <legend class="visually-hidden">New message alerts</legend>
+      <legend class="visually-hidden">{t('inbox:alerts.legend')}</legend>
       {supported && (
         <label>
           <input type="checkbox" checked={notify} onChange={(e) => void toggleNotify(e.currentTarget.checked)} />{' '}
-          Notifications
+          {t('inbox:alerts.notifications')}
         </label>
       )}
       <label>
@@ -82,11 +83,9 @@ export function AlertSettings() {
             setSound(e.currentTarget.checked);
           }}
         />{' '}
-        Sound
+        {t('inbox:alerts.sound')}
       </label>
-      {refused && (
-        <span class="warning">The browser blocks notifications for this site; allow them in its settings.</span>
-      )}
+      {refused && <span class="warning">{t('inbox:alerts.blocked')}</span>}
     </fieldset>
   );
 }

@@ -1,35 +1,34 @@
 import { useState } from 'preact/hooks';
-import {} from '../../ui';
+import { t } from '../../i18n/i18n';
+import { formatDateTime } from '../../i18n/format';
+import { MEDIA_KINDS, type MediaKind } from '../../../../src/messages/message.text';
 import { RICH_TYPES, RichContent } from './rich';
 import type { ConversationNote, InboxMessage, Member, MessageSender, Rating } from './types';
-import { formatDateTime } from '../../i18n/format';
+import { previewIn, textIn } from './words';
 
 /** The thread's entries: a message (who sent it, its content, time and tick) and a staff note. */
 
-const TICKS: Record<string, { symbol: string; label: string }> = {
-  queued: { symbol: '◷', label: 'Queued' },
-  sent: { symbol: '✓', label: 'Sent' },
-  delivered: { symbol: '✓✓', label: 'Delivered' },
-  read: { symbol: '✓✓', label: 'Read' },
-  failed: { symbol: '⚠', label: 'Failed' },
-};
-const MEDIA = ['image', 'sticker', 'video', 'audio', 'document'];
+/** An outbound message's tick by its status; the status's name is in the catalog. */
+const TICKS = { queued: '◷', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '⚠' } as const;
+type Ticked = keyof typeof TICKS;
+const ticked = (status: string): status is Ticked => status in TICKS;
+const isMedia = (type: string): type is MediaKind => (MEDIA_KINDS as readonly string[]).includes(type);
 
 /** Who sent an outbound message, in words: the member, "API", the automation by name, or Parley. */
 function senderLabel(sender: MessageSender): string {
   switch (sender.type) {
     case 'user':
-      return sender.name || 'A former team member';
+      return sender.name || t('inbox:message.sender.formerMember');
     case 'api':
-      return sender.name ? `API · ${sender.name}` : 'API';
+      return sender.name ? t('inbox:message.sender.apiNamed', { name: sender.name }) : t('inbox:message.sender.api');
     case 'campaign':
-      return `Campaign ${sender.name || '(deleted)'}`;
     case 'sequence':
-      return `Sequence ${sender.name || '(deleted)'}`;
     case 'flow':
-      return `Flow ${sender.name || '(deleted)'}`;
+      return t(`inbox:message.sender.${sender.type}`, {
+        name: sender.name || t('inbox:message.sender.deleted'),
+      });
     case 'system':
-      return 'Parley (automatic reply)';
+      return t('inbox:message.sender.system');
   }
 }
 
@@ -37,8 +36,12 @@ function senderLabel(sender: MessageSender): string {
 export function NoteBubble({ note }: { note: ConversationNote }) {
   return (
     <li class="bubble note">
-      <span class="bubble-sender">Private note · {note.author?.name || 'A former team member'}</span>
-      <p class="bubble-text">{note.body}</p>
+      <span class="bubble-sender">
+        {t('inbox:message.note', { author: note.author?.name || t('inbox:message.sender.formerMember') })}
+      </span>
+      <p class="bubble-text" dir="auto">
+        {note.body}
+      </p>
       <span class="bubble-meta">
         <time dateTime={note.created_at}>{formatDateTime(note.created_at)}</time>
       </span>
@@ -51,8 +54,10 @@ export function RatingEvent({ rating, members }: { rating: Rating; members: Memb
   const agent = members.find((member) => member.id === rating.agent_id);
   return (
     <li class="thread-event rating">
-      Rated {rating.rating}/5{agent && ` · for ${agent.name || agent.email}`} ·{' '}
-      <time dateTime={rating.rated_at}>{formatDateTime(rating.rated_at)}</time>
+      {agent
+        ? t('inbox:message.ratedFor', { rating: rating.rating, agent: agent.name || agent.email })
+        : t('inbox:message.rated', { rating: rating.rating })}{' '}
+      · <time dateTime={rating.rated_at}>{formatDateTime(rating.rated_at)}</time>
     </li>
   );
 }
@@ -62,67 +67,67 @@ export function RatingEvent({ rating, members }: { rating: Rating; members: Memb
  * outbound ones the delivery tick.
  */
 export function MessageBubble({ message: m, onReply }: { message: InboxMessage; onReply: (m: InboxMessage) => void }) {
-  const tick = m.direction === 'outbound' ? TICKS[m.status] : undefined;
+  const status = m.direction === 'outbound' && ticked(m.status) ? m.status : null;
   const sender = m.direction === 'outbound' && m.sender ? senderLabel(m.sender) : null;
   return (
     <li class={`bubble ${m.direction}`} data-status={m.status} data-sender={m.sender?.type}>
       {m.direction === 'inbound' ? (
-        <span class="visually-hidden">They wrote: </span>
+        <span class="visually-hidden">{t('inbox:message.theyWrote')} </span>
       ) : (
-        <span class="bubble-sender">{sender ?? 'Sent'}</span>
+        <span class="bubble-sender">{sender ?? t('inbox:message.sent')}</span>
       )}
       {m.quote && (
         <blockquote class="bubble-quote">
-          <span class="visually-hidden">In reply to {m.quote.direction === 'inbound' ? 'their' : 'our'} message: </span>
-          {m.quote.preview}
+          <span class="visually-hidden">
+            {m.quote.direction === 'inbound' ? t('inbox:message.inReplyToTheir') : t('inbox:message.inReplyToOur')}{' '}
+          </span>
+          <span dir="auto">{previewIn(m.quote)}</span>
         </blockquote>
       )}
-      {MEDIA.includes(m.type) ? (
-        <Media message={m} />
+      {isMedia(m.type) ? (
+        <Media message={m} kind={m.type} />
       ) : RICH_TYPES.includes(m.type) ? (
         <RichContent message={m} />
       ) : (
-        <p class="bubble-text">{m.preview ? bodyOf(m) : `${m.type} message`}</p>
+        <p class="bubble-text" dir="auto">
+          {textIn(m)}
+        </p>
       )}
       {m.type === 'template' && typeof m.content.template_name === 'string' && (
-        <span class="muted bubble-kind">Template {m.content.template_name}</span>
+        <span class="muted bubble-kind">{t('inbox:message.template', { name: m.content.template_name })}</span>
       )}
       <span class="bubble-meta">
-        {m.revoked_at && <span class="bubble-note">Deleted by the sender</span>}
-        {m.edits.length > 0 && !m.revoked_at && <span class="bubble-note">Edited</span>}
+        {m.revoked_at && <span class="bubble-note">{t('inbox:message.deleted')}</span>}
+        {m.edits.length > 0 && !m.revoked_at && <span class="bubble-note">{t('inbox:message.edited')}</span>}
         {m.reaction && (
-          <span class="bubble-reaction" title="Their reaction">
+          <span class="bubble-reaction" title={t('inbox:message.theirReaction')}>
             {m.reaction}
           </span>
         )}
         {m.provider_message_id && m.type !== 'reaction' && !m.revoked_at && (
           <button type="button" class="link bubble-reply" onClick={() => onReply(m)}>
-            Reply<span class="visually-hidden"> to this message</span>
+            {t('inbox:message.reply')}
+            <span class="visually-hidden"> {t('inbox:message.replyToThis')}</span>
           </button>
         )}
         <time dateTime={m.created_at}>{formatDateTime(m.created_at)}</time>
-        {tick && (
-          <span class={`tick tick-${m.status}`} title={tick.label}>
-            <span aria-hidden="true">{tick.symbol}</span>
-            <span class="visually-hidden">{tick.label}</span>
+        {status && (
+          <span class={`tick tick-${status}`} title={t(`inbox:message.status.${status}`)}>
+            <span aria-hidden="true">{TICKS[status]}</span>
+            <span class="visually-hidden">{t(`inbox:message.status.${status}`)}</span>
           </span>
         )}
       </span>
-      {m.status === 'failed' && m.error && (
-        <p class="error bubble-error">
-          Not delivered: {m.error.title}
-          {m.error.code !== null && ` (${m.error.code})`}
-          {m.error.details && ` — ${m.error.details}`}
-        </p>
-      )}
+      {m.status === 'failed' && m.error && <FailedNote error={m.error} />}
     </li>
   );
 }
 
-/** The full text (the preview is one shortened line). */
-function bodyOf(m: InboxMessage): string {
-  if (m.type === 'text' && typeof m.content.body === 'string') return m.content.body;
-  return m.preview;
+/** Why WhatsApp did not deliver a message: Meta's own words (English), with its error code and details. */
+function FailedNote({ error }: { error: NonNullable<InboxMessage['error']> }) {
+  const reason = [error.title, error.code !== null && `(${error.code})`].filter(Boolean).join(' ');
+  const details = error.details ? ` — ${error.details}` : '';
+  return <p class="error bubble-error">{t('inbox:message.notDelivered', { reason: reason + details })}</p>;
 }
 
 /**
@@ -130,29 +135,40 @@ function bodyOf(m: InboxMessage): string {
  * inline, everything else as a link. Media sent by link is shown as that link: the dashboard never
  * loads a third party's file by itself.
  */
-function Media({ message: m }: { message: InboxMessage }) {
+function Media({ message: m, kind }: { message: InboxMessage; kind: MediaKind }) {
   const [broken, setBroken] = useState(false);
   const link = typeof m.content.link === 'string' ? m.content.link : null;
   const src = link ?? `/api/dashboard/media/${m.id}`;
   const caption = typeof m.content.caption === 'string' ? m.content.caption : null;
   const filename = typeof m.content.filename === 'string' ? m.content.filename : null;
-  const mime = typeof m.content.mime_type === 'string' ? m.content.mime_type : (filename ?? m.type);
+  const mime = typeof m.content.mime_type === 'string' ? m.content.mime_type : (filename ?? kind);
+  const name = t(`inbox:media.${kind}`);
   const inline = (m.type === 'image' || m.type === 'sticker') && !broken && !link;
   return (
     <figure class="bubble-media">
       {inline && (
         <img
           src={src}
-          alt={caption ?? (m.direction === 'inbound' ? `${m.type} from the contact` : `${m.type} sent to the contact`)}
+          alt={
+            caption ??
+            t(m.direction === 'inbound' ? 'inbox:message.mediaFromContact' : 'inbox:message.mediaToContact', {
+              kind: name,
+            })
+          }
           loading="lazy"
           onError={() => setBroken(true)}
         />
       )}
       <figcaption>
         <a href={src} target="_blank" rel="noopener noreferrer">
-          {m.type[0]!.toUpperCase() + m.type.slice(1)} ({mime})
+          {name} ({mime})
         </a>
-        {caption && <span> — {caption}</span>}
+        {caption && (
+          <>
+            {' — '}
+            <span dir="auto">{caption}</span>
+          </>
+        )}
       </figcaption>
     </figure>
   );

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { render } from '../../../../src/automation/render';
 import { action } from '../../api';
 import { useAsync } from '../../ui';
+import { t } from '../../i18n/i18n';
 import type { Thread } from './types';
 
 /** The emoji a support team reaches for; a full picker would outweigh the whole dashboard. */
@@ -38,15 +39,15 @@ export function EmojiPicker({ onPick }: { onPick: (emoji: string) => void }) {
   return (
     <div class="emoji-picker">
       <button type="button" aria-expanded={open} aria-controls="emoji-grid" onClick={() => setOpen(!open)}>
-        <span aria-hidden="true">😊</span> Emoji
+        <span aria-hidden="true">😊</span> {t('inbox:reply.emoji')}
       </button>
       {open && (
-        <div id="emoji-grid" class="emoji-grid" role="group" aria-label="Emoji">
+        <div id="emoji-grid" class="emoji-grid" role="group" aria-label={t('inbox:reply.emoji')}>
           {EMOJI.map((emoji) => (
             <button
               key={emoji}
               type="button"
-              aria-label={`Insert ${emoji}`}
+              aria-label={t('inbox:reply.insertEmoji', { emoji })}
               onClick={() => {
                 onPick(emoji);
                 setOpen(false);
@@ -88,7 +89,7 @@ export function fillQuickReply(body: string, contact: Thread['contact']): string
 export function QuickReplyMenu(props: { matches: QuickReply[]; active: number; onPick: (q: QuickReply) => void }) {
   if (props.matches.length === 0) return null;
   return (
-    <ul id="quick-replies" class="quick-replies" role="listbox" aria-label="Quick replies">
+    <ul id="quick-replies" class="quick-replies" role="listbox" aria-label={t('inbox:reply.quickReplies')}>
       {props.matches.map((q, i) => (
         <li
           key={q.id}
@@ -113,7 +114,7 @@ export function base64Of(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve((reader.result as string).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(new Error(`The file ${file.name} could not be read`));
+    reader.onerror = () => reject(new Error(t('inbox:reply.unreadableFile', { name: file.name })));
     reader.readAsDataURL(file);
   });
 }

@@ -2,27 +2,17 @@ import { useEffect, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
 import { ErrorNote, Page, useAsync } from '../../ui';
+import { t } from '../../i18n/i18n';
+import { formatDateTime, formatNumber } from '../../i18n/format';
 import { AlertSettings } from './alerts';
 import { useLiveReload } from './events';
 import { InboxShortcuts, rememberOrder } from './shortcuts';
-import { BulkBar, PRIORITIES, ToolBadges, useLabels, type Selection } from './tools';
+import { BulkBar, PRIORITIES, priorityName, ToolBadges, useLabels, type Selection } from './tools';
 import type { ConversationPage, ConversationSummary, Member } from './types';
-import { formatDateTime } from '../../i18n/format';
+import { around, previewIn } from './words';
 
-const FILTERS = [
-  {
-    value: 'open',
-    label: 'Open',
-    empty: 'No open conversations. Messages your contacts send appear here as they arrive.',
-  },
-  { value: 'unread', label: 'Unread', empty: 'Nothing unread.' },
-  { value: 'needs_person', label: 'Needs a person', empty: 'No conversation waits for a person.' },
-  { value: 'mine', label: 'Assigned to me', empty: 'No open conversations are assigned to you.' },
-  { value: 'my_teams', label: 'My teams', empty: 'No open conversations in your teams.' },
-  { value: 'unassigned', label: 'Unassigned', empty: 'Every open conversation is assigned.' },
-  { value: 'done', label: 'Done', empty: 'No conversations are done yet.' },
-  { value: 'snoozed', label: 'Snoozed', empty: 'No conversation is snoozed.' },
-] as const;
+/** The list's filters, in the order of its tabs; their names and empty-list texts are in the catalog. */
+const FILTERS = ['open', 'unread', 'needs_person', 'mine', 'my_teams', 'unassigned', 'done', 'snoozed'] as const;
 
 /** One of the workspace's numbers, as list-channels answers. */
 interface BusinessNumber {
@@ -46,13 +36,13 @@ function listHref(url: URL, change: Record<string, string | null>): string {
 /** The shared inbox: conversations, latest message first, filtered and searched, updated live. */
 export function Inbox({ url }: { url: URL }) {
   const requested = url.searchParams.get('filter');
-  const filter = FILTERS.find((f) => f.value === requested) ?? FILTERS[0];
+  const filter = FILTERS.find((f) => f === requested) ?? FILTERS[0];
   const search = url.searchParams.get('q') ?? '';
   const channel = url.searchParams.get('channel') ?? '';
   const label = url.searchParams.get('label') ?? '';
   const priority = url.searchParams.get('priority') ?? '';
   const query = listHref(url, {
-    filter: filter.value,
+    filter,
     q: search || null,
     channel: channel || null,
     label: label || null,
@@ -87,7 +77,7 @@ export function Inbox({ url }: { url: URL }) {
   const unread = conversations.filter((c) => c.unread > 0).length;
 
   return (
-    <Page title="Inbox">
+    <Page title={t('inbox:title')}>
       <InboxShortcuts />
       <div class="inbox-tools">
         <SearchBox url={url} search={search} />
@@ -95,25 +85,21 @@ export function Inbox({ url }: { url: URL }) {
         <ToolFilters url={url} label={label} priority={priority} />
         <AlertSettings />
       </div>
-      <nav class="tabs inbox-filters" aria-label="Conversations to show">
+      <nav class="tabs inbox-filters" aria-label={t('inbox:list.filters')}>
         {FILTERS.map((f) => (
-          <Link
-            key={f.value}
-            href={listHref(url, { filter: f.value })}
-            aria-current={f === filter ? 'page' : undefined}
-          >
-            {f.label}
+          <Link key={f} href={listHref(url, { filter: f })} aria-current={f === filter ? 'page' : undefined}>
+            {t(`inbox:list.filter.${f}`)}
           </Link>
         ))}
       </nav>
       <p class="visually-hidden" role="status">
-        {first.data ? `${unread} ${unread === 1 ? 'conversation' : 'conversations'} with unread messages` : ''}
+        {first.data ? t('inbox:list.unreadConversations', { count: unread }) : ''}
       </p>
       <ErrorNote error={first.error} />
       {first.data && conversations.length === 0 && (
-        <p class="muted">{search ? `No conversation mentions “${search}”.` : filter.empty}</p>
+        <p class="muted">{search ? t('inbox:list.noMatch', { search }) : t(`inbox:list.empty.${filter}`)}</p>
       )}
-      {!first.data && first.loading && <p class="loading">Loading…</p>}
+      {!first.data && first.loading && <p class="loading">{t('inbox:loading')}</p>}
       <p role="status" class="bulk-result">
         {bulkDone}
       </p>
@@ -122,7 +108,7 @@ export function Inbox({ url }: { url: URL }) {
           selection={selection}
           shown={conversations.length}
           filter={{
-            filter: filter.value,
+            filter,
             q: search || undefined,
             channel_id: channel || undefined,
             label_id: label || undefined,
@@ -137,7 +123,7 @@ export function Inbox({ url }: { url: URL }) {
           }}
         />
       )}
-      <ul class="conversation-list" aria-label="Conversations">
+      <ul class="conversation-list" aria-label={t('inbox:list.conversations')}>
         {conversations.map((c) => (
           <ConversationItem
             key={c.contact_id}
@@ -155,12 +141,10 @@ export function Inbox({ url }: { url: URL }) {
       <ErrorNote error={olderError} />
       {nextBefore && (
         <button type="button" class="load-more" onClick={() => void loadMore()}>
-          Load older conversations
+          {t('inbox:list.loadOlder')}
         </button>
       )}
-      <p class="muted shortcuts-hint">
-        Press <kbd>?</kbd> for keyboard shortcuts.
-      </p>
+      <ShortcutsHint />
     </Page>
   );
 }
@@ -175,13 +159,13 @@ function ToolFilters({ url, label, priority }: { url: URL; label: string; priori
   return (
     <>
       <div class="field">
-        <label for="label-filter">Label</label>
+        <label for="label-filter">{t('inbox:list.label')}</label>
         <select
           id="label-filter"
           value={label}
           onChange={(e) => navigate(listHref(url, { label: e.currentTarget.value || null }))}
         >
-          <option value="">Any label</option>
+          <option value="">{t('inbox:list.anyLabel')}</option>
           {(labels.data ?? []).map((l) => (
             <option key={l.id} value={l.id}>
               {l.name}
@@ -190,16 +174,16 @@ function ToolFilters({ url, label, priority }: { url: URL; label: string; priori
         </select>
       </div>
       <div class="field">
-        <label for="priority-filter">Priority</label>
+        <label for="priority-filter">{t('inbox:list.priority')}</label>
         <select
           id="priority-filter"
           value={priority}
           onChange={(e) => navigate(listHref(url, { priority: e.currentTarget.value || null }))}
         >
-          <option value="">Any priority</option>
+          <option value="">{t('inbox:list.anyPriority')}</option>
           {PRIORITIES.map((p) => (
-            <option key={p.value} value={p.value}>
-              {p.label}
+            <option key={p} value={p}>
+              {priorityName(p)}
             </option>
           ))}
         </select>
@@ -222,16 +206,16 @@ function SearchBox({ url, search }: { url: URL; search: string }) {
       }}
     >
       <label for="conversation-search" class="visually-hidden">
-        Search conversations
+        {t('inbox:list.searchLabel')}
       </label>
       <input
         id="conversation-search"
         type="search"
-        placeholder="Search name, number or message"
+        placeholder={t('inbox:list.searchPlaceholder')}
         value={text}
         onInput={(e) => setText(e.currentTarget.value)}
       />
-      <button type="submit">Search</button>
+      <button type="submit">{t('inbox:list.search')}</button>
     </form>
   );
 }
@@ -243,13 +227,13 @@ function NumberFilter({ url, channel }: { url: URL; channel: string }) {
   if (channels.length < 2) return null;
   return (
     <div class="field number-filter">
-      <label for="conversation-number">Number</label>
+      <label for="conversation-number">{t('inbox:list.number')}</label>
       <select
         id="conversation-number"
         value={channel}
         onChange={(e) => navigate(listHref(url, { channel: e.currentTarget.value || null }))}
       >
-        <option value="">All numbers</option>
+        <option value="">{t('inbox:list.allNumbers')}</option>
         {channels.map((c) => (
           <option key={c.id} value={c.id!}>
             {[c.display_phone_number ?? c.phone_number_id, c.verified_name].filter(Boolean).join(' · ')}
@@ -260,6 +244,19 @@ function NumberFilter({ url, channel }: { url: URL; channel: string }) {
   );
 }
 
+/** "Press ? for keyboard shortcuts.", with the key as a key. */
+function ShortcutsHint() {
+  const [before, after] = around((key) => t('inbox:list.shortcutsHint', { key }));
+  return (
+    <p class="muted shortcuts-hint">
+      {before}
+      <kbd>?</kbd>
+      {after}
+    </p>
+  );
+}
+
+/** One conversation in the list: who, when, the newest message, and its state as badges. */
 function ConversationItem({
   conversation: c,
   selected,
@@ -275,35 +272,43 @@ function ConversationItem({
       <input
         type="checkbox"
         class="conversation-select"
-        aria-label={`Select ${title}`}
+        aria-label={t('inbox:list.select', { name: title })}
         checked={selected}
         onChange={(e) => onSelect(e.currentTarget.checked)}
       />
       <Link href={`/inbox/${c.contact_id}`} class="conversation-link">
         <span class="conversation-top">
-          <span class="conversation-name">{title}</span>
-          {c.name && <span class="muted conversation-phone">{c.phone}</span>}
+          <span class="conversation-name" dir="auto">
+            {title}
+          </span>
+          {c.name && (
+            <span class="muted conversation-phone" dir="ltr">
+              {c.phone}
+            </span>
+          )}
           <time class="muted conversation-time" dateTime={c.last_message_at ?? undefined}>
             {formatDateTime(c.last_message_at)}
           </time>
         </span>
         <span class="conversation-bottom">
           <span class="conversation-preview">
-            {c.last_message?.direction === 'outbound' && <span class="muted">You: </span>}
-            {c.last_message?.preview ?? ''}
+            {c.last_message?.direction === 'outbound' && <span class="muted">{t('inbox:list.you')} </span>}
+            <span dir="auto">{c.last_message ? previewIn(c.last_message) : ''}</span>
           </span>
           {c.unread > 0 && (
             <span class="unread-count">
-              {c.unread}
-              <span class="visually-hidden"> unread</span>
+              {formatNumber(c.unread)}
+              <span class="visually-hidden"> {t('inbox:list.unread', { count: c.unread })}</span>
             </span>
           )}
         </span>
         <span class="conversation-tags">
-          {c.needs_person && <span class="badge handoff">Needs a person</span>}
-          {c.done && <span class="badge done">Done</span>}
+          {c.needs_person && <span class="badge handoff">{t('inbox:needsPerson')}</span>}
+          {c.done && <span class="badge done">{t('inbox:done')}</span>}
           {c.team && <span class="badge">{c.team.name}</span>}
-          {c.assignee && <span class="badge">Assigned to {c.assignee.name || c.assignee.email}</span>}
+          {c.assignee && (
+            <span class="badge">{t('inbox:list.assignedTo', { name: c.assignee.name || c.assignee.email })}</span>
+          )}
           <ToolBadges state={c} />
         </span>
       </Link>

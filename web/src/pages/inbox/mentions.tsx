@@ -1,3 +1,4 @@
+import { t } from '../../i18n/i18n';
 import type { Member } from './types';
 
 /** What follows an `@` right before the cursor (at the start or after a space); null when not mentioning. */
@@ -31,7 +32,7 @@ export function mentionQuery(text: string, caret: number, members: Member[], sel
 export function MentionMenu(props: { query: MentionQuery | null; active: number; onPick: (member: Member) => void }) {
   if (!props.query) return null;
   return (
-    <ul id="mention-menu" class="quick-replies" role="listbox" aria-label="Teammates to mention">
+    <ul id="mention-menu" class="quick-replies" role="listbox" aria-label={t('inbox:reply.mentions')}>
       {props.query.matches.map((member, i) => (
         <li
           key={member.id}

@@ -1,6 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
 import { ErrorNote, TextField, useAsync, useSubmit } from '../../ui';
+import { t } from '../../i18n/i18n';
+import { formatDateTime } from '../../i18n/format';
 import {
   base64Of,
   EmojiPicker,
@@ -12,6 +14,7 @@ import {
 import { reachedBySkimming } from './shortcuts';
 import { handleOf, MentionMenu, mentionQuery } from './mentions';
 import type { InboxMessage, Member, Thread } from './types';
+import { previewIn } from './words';
 import { useSession } from '../../session';
 import { formatDateTime } from '../../i18n/format';
 
@@ -28,6 +31,11 @@ interface Template {
 }
 
 const MEDIA_HEADERS = ['IMAGE', 'VIDEO', 'DOCUMENT'];
+/** A template's media header kind (image, video, document), or null for none or a text header. */
+const mediaHeader = (template: Template | undefined) =>
+  template?.header_type && MEDIA_HEADERS.includes(template.header_type)
+    ? (template.header_type.toLowerCase() as 'image' | 'video' | 'document')
+    : null;
 
 /** What the composer sends: a reply to the customer, or a private note only staff see. */
 type Mode = 'reply' | 'note';
@@ -118,28 +126,29 @@ export function ReplyBox(props: {
   const note = mode === 'note';
   const closed = !win.open && !note;
   const reason = !win.last_inbound_at
-    ? 'This contact has never written to you, so no 24-hour window is open. WhatsApp only allows template messages until they write.'
-    : `The 24-hour window closed ${formatDateTime(win.closes_at)} (24 hours after their last message). WhatsApp only allows template messages until they write again.`;
-  const label = note ? 'Private note' : file ? 'Caption' : 'Reply';
+    ? t('inbox:reply.neverWrote')
+    : t('inbox:reply.windowClosed', { time: formatDateTime(win.closes_at) });
+  const label = note ? t('inbox:reply.note') : file ? t('inbox:reply.caption') : t('inbox:reply.reply');
 
   return (
-    <section class={`reply${note ? ' reply-note' : ''}`} aria-label="Write a reply">
-      <div class="reply-modes" role="group" aria-label="Write">
+    <section class={`reply${note ? ' reply-note' : ''}`} aria-label={t('inbox:reply.section')}>
+      <div class="reply-modes" role="group" aria-label={t('inbox:reply.modes')}>
         <button type="button" aria-pressed={!note} onClick={() => setMode('reply')}>
-          Reply
+          {t('inbox:reply.reply')}
         </button>
         <button type="button" aria-pressed={note} onClick={() => setMode('note')}>
-          Private note
+          {t('inbox:reply.note')}
         </button>
       </div>
       <form onSubmit={send.onSubmit} class="reply-form">
         {replyTo && !note && (
           <div class="reply-quote">
             <span>
-              Replying to {replyTo.direction === 'inbound' ? 'their' : 'our'} message: <q>{replyTo.preview}</q>
+              {replyTo.direction === 'inbound' ? t('inbox:reply.replyingToTheir') : t('inbox:reply.replyingToOur')}{' '}
+              <q dir="auto">{previewIn(replyTo)}</q>
             </span>
             <button type="button" class="link" onClick={props.onCancelReply}>
-              Cancel reply
+              {t('inbox:reply.cancelReply')}
             </button>
           </div>
         )}
@@ -174,12 +183,8 @@ export function ReplyBox(props: {
             </p>
           ) : (
             <small id="reply-window" class="hint">
-              {note
-                ? 'Only your team sees notes; they are never sent to the customer. Type @ to mention a teammate: they are notified.'
-                : `You can reply freely until ${formatDateTime(win.closes_at)}. Type / for quick replies; Ctrl+Enter sends.`}
-              {!note &&
-                contact.opted_out &&
-                ' This contact opted out of marketing: replies are fine, marketing templates are not.'}
+              {note ? t('inbox:reply.noteHint') : t('inbox:reply.replyHint', { time: formatDateTime(win.closes_at) })}
+              {!note && contact.opted_out && ` ${t('inbox:reply.optedOut')}`}
             </small>
           )}
         </div>
@@ -187,7 +192,7 @@ export function ReplyBox(props: {
           <div class="reply-tools">
             <EmojiPicker onPick={insert} />
             <label class="button reply-attach">
-              <span aria-hidden="true">📎</span> Attach a file
+              <span aria-hidden="true">📎</span> {t('inbox:reply.attach')}
               <input
                 ref={fileInput}
                 type="file"
@@ -199,7 +204,7 @@ export function ReplyBox(props: {
               <span class="reply-file">
                 {file.name}{' '}
                 <button type="button" class="link" onClick={() => setFile(null)}>
-                  Remove
+                  {t('inbox:reply.remove')}
                 </button>
               </span>
             )}
@@ -208,12 +213,12 @@ export function ReplyBox(props: {
         <div class="reply-actions">
           {!closed && (
             <button type="submit" class="primary" disabled={send.busy || (!text.trim() && !file)}>
-              {note ? 'Add note' : 'Send'}
+              {note ? t('inbox:reply.addNote') : t('inbox:reply.send')}
             </button>
           )}
           {!note && (
             <button type="button" aria-expanded={templateOpen} onClick={() => setTemplateOpen(!templateOpen)}>
-              {closed ? 'Send a template instead' : 'Send a template'}
+              {closed ? t('inbox:reply.sendTemplateInstead') : t('inbox:reply.sendTemplate')}
             </button>
           )}
         </div>
@@ -257,11 +262,12 @@ async function sendReply(contactId: string, text: string, file: File | null, rep
 /** Picks an approved template, asks for each of its variables and sends it (the inbox and the contact page). */
 export function TemplateForm({ contactId, onSent }: { contactId: string; onSent: () => void }) {
   const templates = useAsync(() => action<Template[]>('list-templates', { status: 'APPROVED' }), []);
-  const approved = (templates.data ?? []).filter((t) => t.status === 'APPROVED');
+  const approved = (templates.data ?? []).filter((template) => template.status === 'APPROVED');
   const [templateId, setTemplateId] = useState('');
   const [variables, setVariables] = useState<Record<string, string>>({});
   const [headerUrl, setHeaderUrl] = useState('');
-  const template = approved.find((t) => t.id === templateId);
+  const template = approved.find((candidate) => candidate.id === templateId);
+  const header = mediaHeader(template);
   const preview = template?.placeholders.reduce(
     (body, n) => body.replace(new RegExp(`\\{\\{\\s*0*${n}\\s*\\}\\}`, 'g'), variables[n] || `{{${n}}}`),
     template.body,
@@ -274,16 +280,16 @@ export function TemplateForm({ contactId, onSent }: { contactId: string; onSent:
       language: template.language,
       // Keyed by the ids get-template lists: body, text header and button variables alike.
       variables: Object.fromEntries(template.variables.map((v) => [v.id, variables[v.id] ?? ''])),
-      ...(template.header_type && MEDIA_HEADERS.includes(template.header_type) && { header_media_url: headerUrl }),
+      ...(header && { header_media_url: headerUrl }),
     });
     onSent();
   });
 
   return (
-    <form class="template-form" onSubmit={send.onSubmit} aria-label="Send a template">
+    <form class="template-form" onSubmit={send.onSubmit} aria-label={t('inbox:template.form')}>
       <ErrorNote error={templates.error} />
       <div class="field">
-        <label for="reply-template">Template</label>
+        <label for="reply-template">{t('inbox:template.template')}</label>
         <select
           id="reply-template"
           value={templateId}
@@ -293,47 +299,45 @@ export function TemplateForm({ contactId, onSent }: { contactId: string; onSent:
             setVariables({});
           }}
         >
-          <option value="">{templates.loading ? 'Loading…' : 'Choose an approved template'}</option>
-          {approved.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name} ({t.language})
+          <option value="">{templates.loading ? t('inbox:loading') : t('inbox:template.choose')}</option>
+          {approved.map((choice) => (
+            <option key={choice.id} value={choice.id}>
+              {choice.name} ({choice.language})
             </option>
           ))}
         </select>
-        {templates.data && approved.length === 0 && (
-          <small class="hint">No approved templates yet: add one under Templates.</small>
-        )}
+        {templates.data && approved.length === 0 && <small class="hint">{t('inbox:template.none')}</small>}
       </div>
       {template?.variables.map((v, i) => (
         <TextField
           key={v.id}
-          label={`Variable ${v.label}`}
+          label={t('inbox:template.variable', { label: v.label })}
           required
           maxLength={1024}
           value={variables[v.id] ?? ''}
           onValue={(value) => setVariables({ ...variables, [v.id]: value })}
-          hint={i === 0 ? 'May use {{contact.first_name}}: filled for this contact when sent' : undefined}
+          hint={i === 0 ? t('inbox:template.variableHint', { placeholder: '{{contact.first_name}}' }) : undefined}
         />
       ))}
-      {template?.header_type && MEDIA_HEADERS.includes(template.header_type) && (
+      {header && (
         <TextField
-          label={`Header ${template.header_type.toLowerCase()} URL`}
+          label={t(`inbox:template.headerUrl.${header}`)}
           type="url"
           required
           value={headerUrl}
           onValue={setHeaderUrl}
-          hint="An https address of the file"
+          hint={t('inbox:template.headerUrlHint')}
         />
       )}
       {preview && (
         <div class="template-preview">
-          <span class="muted">Preview</span>
+          <span class="muted">{t('inbox:template.preview')}</span>
           <p>{preview}</p>
         </div>
       )}
       <ErrorNote error={send.error} />
       <button type="submit" class="primary" disabled={send.busy || !template}>
-        Send template
+        {t('inbox:template.send')}
       </button>
     </form>
   );

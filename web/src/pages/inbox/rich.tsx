@@ -1,4 +1,6 @@
+import { t } from '../../i18n/i18n';
 import type { InboxMessage } from './types';
+import { previewIn } from './words';
 
 /**
  * The parts of a message beyond its text, drawn as WhatsApp shows them to the customer: the buttons,
@@ -24,7 +26,7 @@ export function RichContent({ message: m }: { message: InboxMessage }) {
     case 'contacts':
       return <ContactCards content={m.content} />;
     case 'reaction':
-      return <Reaction content={m.content} />;
+      return <p class="bubble-text rich-reaction">{previewIn(m)}</p>;
     default:
       return null;
   }
@@ -33,11 +35,16 @@ export function RichContent({ message: m }: { message: InboxMessage }) {
 /** A business's interactive message (header, body, footer, then its action), or a customer's tap on one. */
 function Interactive({ content, fallback }: { content: Json; fallback: string }) {
   const interactive = record(content.interactive);
-  if (!content.interactive) return <p class="bubble-text">{fallback}</p>;
+  if (!content.interactive)
+    return (
+      <p class="bubble-text" dir="auto">
+        {fallback}
+      </p>
+    );
   const header = text(record(interactive.header).text);
   const footer = text(record(interactive.footer).text);
   return (
-    <div class="rich-interactive">
+    <div class="rich-interactive" dir="auto">
       {header && <p class="rich-header">{header}</p>}
       <p class="bubble-text">{text(record(interactive.body).text)}</p>
       {footer && <p class="rich-footer muted">{footer}</p>}
@@ -52,23 +59,24 @@ function Interactive({ content, fallback }: { content: Json; fallback: string })
  */
 function Template({ content }: { content: Json }) {
   const header = record(content.header);
-  const media = ['image', 'video', 'document'].includes(text(header.type)) ? text(header.type) : '';
+  const kind = text(header.type);
+  const media = kind === 'image' || kind === 'video' || kind === 'document' ? kind : null;
   const footer = text(content.footer);
   const buttons = list(content.buttons);
   return (
-    <div class="rich-template">
+    <div class="rich-template" dir="auto">
       {text(content.header_text) && <p class="rich-header">{text(content.header_text)}</p>}
       {media && (
         <p class="rich-header">
           <a href={text(header.link)} target="_blank" rel="noopener noreferrer">
-            Header {media}
+            {t(`inbox:rich.header.${media}`)}
           </a>
         </p>
       )}
       <p class="bubble-text">{text(content.text)}</p>
       {footer && <p class="rich-footer muted">{footer}</p>}
       {buttons.length > 0 && (
-        <ul class="rich-buttons" aria-label="Template buttons">
+        <ul class="rich-buttons" aria-label={t('inbox:rich.templateButtons')}>
           {buttons.map((button, i) => (
             <li key={i}>{text(button.text)}</li>
           ))}
@@ -81,7 +89,7 @@ function Template({ content }: { content: Json }) {
 function Action({ type, action }: { type: string; action: Json }) {
   if (type === 'button') {
     return (
-      <ul class="rich-buttons" aria-label="Reply buttons">
+      <ul class="rich-buttons" aria-label={t('inbox:rich.replyButtons')}>
         {list(action.buttons).map((button) => (
           <li key={text(record(button.reply).id)}>{text(record(button.reply).title)}</li>
         ))}
@@ -111,7 +119,7 @@ function Action({ type, action }: { type: string; action: Json }) {
   if (type === 'cta_url') {
     const parameters = record(action.parameters);
     return (
-      <ul class="rich-buttons" aria-label="Link button">
+      <ul class="rich-buttons" aria-label={t('inbox:rich.linkButton')}>
         <li>
           <a href={text(parameters.url)} target="_blank" rel="noopener noreferrer">
             ↗ {text(parameters.display_text)}
@@ -128,12 +136,13 @@ function Location({ content }: { content: Json }) {
   const longitude = Number(content.longitude);
   const map = `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=16/${latitude}/${longitude}`;
   return (
-    <p class="bubble-text rich-location">
+    <p class="bubble-text rich-location" dir="auto">
       <span aria-hidden="true">📍 </span>
-      <strong>{text(content.name) || 'Location'}</strong>
+      <strong>{text(content.name) || t('inbox:rich.location')}</strong>
       {text(content.address) && <span> · {text(content.address)}</span>}
       <br />
       <a href={map} target="_blank" rel="noopener noreferrer">
+        {/* Coordinates as maps take them (a decimal point in every language): people copy them into one. */}
         {latitude.toFixed(5)}, {longitude.toFixed(5)}
       </a>
     </p>
@@ -142,10 +151,10 @@ function Location({ content }: { content: Json }) {
 
 function ContactCards({ content }: { content: Json }) {
   return (
-    <ul class="rich-contacts" aria-label="Contact cards">
+    <ul class="rich-contacts" dir="auto" aria-label={t('inbox:rich.contactCards')}>
       {list(content.contacts).map((card, i) => (
         <li key={i}>
-          <strong>{text(record(card.name).formatted_name) || 'Contact'}</strong>
+          <strong>{text(record(card.name).formatted_name) || t('inbox:rich.contact')}</strong>
           {list(card.phones).map((phone) => (
             <span key={text(phone.phone)} class="muted">
               {' '}
@@ -156,9 +165,4 @@ function ContactCards({ content }: { content: Json }) {
       ))}
     </ul>
   );
-}
-
-function Reaction({ content }: { content: Json }) {
-  const emoji = text(content.emoji);
-  return <p class="bubble-text rich-reaction">{emoji ? `Reacted ${emoji}` : 'Removed a reaction'}</p>;
 }

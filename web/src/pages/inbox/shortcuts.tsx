@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { dashboard } from '../../api';
 import { navigate } from '../../router';
+import { t } from '../../i18n/i18n';
 import type { ConversationPage } from './types';
 
 /** The conversation j/k last moved to: it is being read, not answered yet. */
@@ -43,14 +44,15 @@ export async function afterDone(contactId: string): Promise<void> {
   navigate(next ? `/inbox/${next}` : '/inbox');
 }
 
+/** The keys (as printed on keyboards, in every language) and what each does, by its words in the catalog. */
 const SHORTCUTS = [
-  { keys: 'j', does: 'Next conversation' },
-  { keys: 'k', does: 'Previous conversation' },
-  { keys: 'r', does: 'Write a reply' },
-  { keys: '/', does: 'Search conversations; in a conversation, write a reply' },
-  { keys: '?', does: 'Show these shortcuts' },
-  { keys: 'Esc', does: 'Leave the reply box, so these keys work' },
-];
+  { keys: 'j', does: 'next' },
+  { keys: 'k', does: 'previous' },
+  { keys: 'r', does: 'reply' },
+  { keys: '/', does: 'search' },
+  { keys: '?', does: 'help' },
+  { keys: 'Esc', does: 'leave' },
+] as const;
 
 /** Whether the key was typed into a field (shortcuts are letters a user may be typing). */
 const typing = (target: EventTarget | null) =>
@@ -107,20 +109,20 @@ export function InboxShortcuts({ contactId }: { contactId?: string }) {
   }, []);
   return (
     <dialog ref={dialog} class="shortcuts" aria-labelledby="shortcuts-title" onClose={() => setHelp(false)}>
-      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      <h2 id="shortcuts-title">{t('inbox:shortcuts.title')}</h2>
       <dl>
         {SHORTCUTS.map((s) => (
           <div key={s.keys}>
             <dt>
               <kbd>{s.keys}</kbd>
             </dt>
-            <dd>{s.does}</dd>
+            <dd>{t(`inbox:shortcuts.${s.does}`)}</dd>
           </div>
         ))}
       </dl>
       {/* Closed at once (onClose updates the state), so focus is back on the page before the next key. */}
       <button type="button" onClick={() => dialog.current?.close()}>
-        Close
+        {t('inbox:shortcuts.close')}
       </button>
     </dialog>
   );

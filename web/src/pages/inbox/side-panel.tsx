@@ -3,10 +3,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
 import { Link } from '../../router';
 import { ErrorNote, useAsync } from '../../ui';
+import { t } from '../../i18n/i18n';
+import { formatDateTime } from '../../i18n/format';
 import { OptOutToggle, TagEditor, type Activity, type Run } from '../contacts/contact-page';
 import type { Contact } from '../contacts/contacts-list';
 import type { Thread } from './types';
-import { formatDateTime } from '../../i18n/format';
+import { around } from './words';
 
 /** Wide enough for the panel to sit beside the messages (styles.css uses the same width). */
 const BESIDE_THE_THREAD = '(min-width: 1100px)';
@@ -27,7 +29,7 @@ export function SidePanel({ thread }: { thread: Thread }) {
   const runs = activity.data;
 
   return (
-    <aside class="side-panel" aria-label="Contact and automation">
+    <aside class="side-panel" aria-label={t('inbox:panel.label')}>
       {runs && (
         <AutomationStatus
           flows={runs.flows}
@@ -36,23 +38,23 @@ export function SidePanel({ thread }: { thread: Thread }) {
         />
       )}
       <details open={matchMedia(BESIDE_THE_THREAD).matches}>
-        <summary>Contact details</summary>
+        <summary>{t('inbox:panel.details')}</summary>
         <ErrorNote error={contact.error ?? activity.error} />
         {shown && <ContactFields contact={shown} />}
         {shown && (
           <section aria-labelledby="panel-tags">
-            <h2 id="panel-tags">Tags</h2>
+            <h2 id="panel-tags">{t('inbox:panel.tags')}</h2>
             <TagEditor contact={shown} onSaved={setShown} />
           </section>
         )}
         {shown && (
           <section aria-labelledby="panel-marketing">
-            <h2 id="panel-marketing">Marketing</h2>
+            <h2 id="panel-marketing">{t('inbox:panel.marketing')}</h2>
             <OptOutToggle contact={shown} onSaved={setShown} />
           </section>
         )}
-        {runs && <RunList title="Sequences" kind="sequence" runs={runs.sequences} onStopped={activity.reload} />}
-        {runs && <RunList title="Flows" kind="flow" runs={runs.flows} onStopped={activity.reload} />}
+        {runs && <RunList kind="sequence" runs={runs.sequences} onStopped={activity.reload} />}
+        {runs && <RunList kind="flow" runs={runs.flows} onStopped={activity.reload} />}
         {runs && <CampaignHistory campaigns={runs.campaigns} />}
       </details>
     </aside>
@@ -69,19 +71,43 @@ function AutomationStatus(props: { flows: Run[]; needsPerson: boolean; onStopped
       {waiting.map((run) => (
         <p key={run.id} class="flow-waiting">
           <span>
-            Flow <strong>{run.name}</strong>{' '}
-            {run.status === 'waiting' ? 'is waiting for the customer’s reply.' : 'is running.'}
+            <Named
+              name={run.name}
+              sentence={(name) =>
+                run.status === 'waiting'
+                  ? t('inbox:panel.flowWaiting', { name })
+                  : t('inbox:panel.flowRunning', { name })
+              }
+            />
           </span>
           <StopButton kind="flow" run={run} onStopped={props.onStopped} />
         </p>
       ))}
       {handedOff && (
         <p class="handoff-note">
-          Flow <strong>{handedOff.name}</strong> handed this conversation to a person
-          {handedOff.ended_reason ? <>: “{handedOff.ended_reason}”</> : '.'}
+          <Named
+            name={handedOff.name}
+            sentence={(name) =>
+              handedOff.ended_reason
+                ? t('inbox:panel.handedOffWhy', { name, reason: handedOff.ended_reason })
+                : t('inbox:panel.handedOff', { name })
+            }
+          />
         </p>
       )}
     </div>
+  );
+}
+
+/** A sentence with a flow's name in bold, wherever the language puts the name. */
+function Named(props: { name: string; sentence: (name: string) => string }) {
+  const [before, after] = around(props.sentence);
+  return (
+    <>
+      {before}
+      <strong>{props.name}</strong>
+      {after}
+    </>
   );
 }
 
@@ -89,33 +115,36 @@ function ContactFields({ contact }: { contact: Contact }) {
   const attributes = Object.entries(contact.custom_attributes);
   return (
     <section aria-labelledby="panel-contact">
-      <h2 id="panel-contact">Contact</h2>
+      <h2 id="panel-contact">{t('inbox:panel.contact')}</h2>
       <dl class="panel-fields">
-        <dt>Name</dt>
-        <dd>{contact.name ?? '—'}</dd>
-        <dt>Phone</dt>
-        <dd>{contact.phone}</dd>
-        <dt>Email</dt>
+        <dt>{t('inbox:panel.name')}</dt>
+        <dd dir={contact.name ? 'auto' : undefined}>{contact.name ?? '—'}</dd>
+        <dt>{t('inbox:panel.phone')}</dt>
+        <dd>
+          <span dir="ltr">{contact.phone}</span>
+        </dd>
+        <dt>{t('inbox:panel.email')}</dt>
         <dd>{contact.email ?? '—'}</dd>
         {attributes.map(([name, value]) => (
           <Fragment key={name}>
             <dt>{name}</dt>
-            <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+            <dd dir="auto">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
           </Fragment>
         ))}
       </dl>
-      <Link href={`/contacts/${contact.id}`}>Edit the contact</Link>
+      <Link href={`/contacts/${contact.id}`}>{t('inbox:panel.editContact')}</Link>
     </section>
   );
 }
 
-function RunList(props: { title: string; kind: 'flow' | 'sequence'; runs: Run[]; onStopped: () => void }) {
+function RunList(props: { kind: 'flow' | 'sequence'; runs: Run[]; onStopped: () => void }) {
   const id = `panel-${props.kind}s`;
+  const flows = props.kind === 'flow';
   return (
     <section aria-labelledby={id}>
-      <h2 id={id}>{props.title}</h2>
+      <h2 id={id}>{flows ? t('inbox:panel.flows') : t('inbox:panel.sequences')}</h2>
       {props.runs.length === 0 ? (
-        <p class="muted">Not in any {props.title.toLowerCase()}.</p>
+        <p class="muted">{flows ? t('inbox:panel.notInFlows') : t('inbox:panel.notInSequences')}</p>
       ) : (
         <ul class="panel-runs">
           {props.runs.map((run) => (
@@ -155,9 +184,11 @@ function StopButton(props: { kind: 'flow' | 'sequence'; run: Run; onStopped: () 
         type="button"
         disabled={busy}
         onClick={() => void stop()}
-        aria-label={`Stop ${props.kind} ${props.run.name}`}
+        aria-label={t(props.kind === 'flow' ? 'inbox:panel.stopFlow' : 'inbox:panel.stopSequence', {
+          name: props.run.name,
+        })}
       >
-        Stop
+        {t('inbox:panel.stop')}
       </button>
       <ErrorNote error={error} />
     </>
@@ -166,27 +197,38 @@ function StopButton(props: { kind: 'flow' | 'sequence'; run: Run; onStopped: () 
 
 /** A run's state in words: "waiting for a reply", "stopped", "completed 3 Mar, 10:04". */
 function statusText(run: Run): string {
-  if (run.status === 'waiting') return 'waiting for a reply';
-  if (run.status === 'active') return 'running';
-  if (run.ended_reason === 'stopped') return `stopped ${formatDateTime(run.updated_at)}`;
-  return `${run.status.replace('_', ' ')} ${formatDateTime(run.updated_at)}`;
+  if (run.status === 'waiting' || run.status === 'active') return t(`inbox:panel.run.${run.status}`);
+  const time = formatDateTime(run.updated_at);
+  if (run.ended_reason === 'stopped') return t('inbox:panel.run.stopped', { time });
+  const ended = ENDED.find((status) => status === run.status);
+  return ended ? t(`inbox:panel.run.${ended}`, { time }) : t('inbox:panel.run.other', { status: run.status, time });
+}
+
+/** How a run ends, besides being stopped (each has its words in the catalog). */
+const ENDED = ['completed', 'handed_off', 'failed', 'exited', 'cancelled'] as const;
+
+/** How far a campaign's message got ("delivered 3 Mar, 10:04"). */
+function campaignStatus(campaign: Activity['campaigns'][number]): string {
+  const time = formatDateTime(campaign.sent_at);
+  const known = ['queued', 'sent', 'delivered', 'read', 'failed'] as const;
+  const status = known.find((candidate) => candidate === campaign.status);
+  return status
+    ? t(`inbox:panel.campaign.${status}`, { time })
+    : t('inbox:panel.campaign.other', { status: campaign.status, time });
 }
 
 function CampaignHistory({ campaigns }: { campaigns: Activity['campaigns'] }) {
   return (
     <section aria-labelledby="panel-campaigns">
-      <h2 id="panel-campaigns">Campaigns</h2>
+      <h2 id="panel-campaigns">{t('inbox:panel.campaigns')}</h2>
       {campaigns.length === 0 ? (
-        <p class="muted">No campaign messaged this contact.</p>
+        <p class="muted">{t('inbox:panel.noCampaigns')}</p>
       ) : (
         <ul class="panel-runs">
           {campaigns.map((campaign) => (
             <li key={`${campaign.id}-${campaign.sent_at}`}>
               <span>
-                {campaign.name}{' '}
-                <span class="muted">
-                  · {campaign.status} {formatDateTime(campaign.sent_at)}
-                </span>
+                {campaign.name} <span class="muted">· {campaignStatus(campaign)}</span>
               </span>
             </li>
           ))}

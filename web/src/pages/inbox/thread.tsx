@@ -5,6 +5,7 @@ import { action, api, dashboard } from '../../api';
 import { Link } from '../../router';
 import { useSession } from '../../session';
 import { ErrorNote, Page, useAsync } from '../../ui';
+import { t } from '../../i18n/i18n';
 import { afterDone } from './shortcuts';
 import { useLiveReload } from './events';
 import { ReplyBox } from './reply';
@@ -64,7 +65,7 @@ export function ThreadPage({ contactId }: { contactId: string }) {
   }, [closesIn]);
 
   const data = thread.data;
-  const title = data ? (data.contact.name ?? data.contact.phone) : 'Conversation';
+  const title = data ? (data.contact.name ?? data.contact.phone) : t('inbox:thread.title');
   const loading = useRef(false);
   const loadEarlier = async () => {
     const before = older ? older.next : data?.next_before;
@@ -91,24 +92,29 @@ export function ThreadPage({ contactId }: { contactId: string }) {
       actions={data && <ConversationActions contactId={contactId} thread={data} onChange={thread.reload} />}
     >
       <p class="thread-back">
-        <Link href="/inbox">← Inbox</Link>
-        {data?.contact.name && <span class="muted"> · {data.contact.phone}</span>}
-        {data?.conversation.needs_person && <span class="badge handoff">Needs a person</span>}
-        {data?.conversation.done && <span class="badge done">Done</span>}
+        <Link href="/inbox">{t('inbox:thread.back')}</Link>
+        {data?.contact.name && (
+          <span class="muted">
+            {' · '}
+            <span dir="ltr">{data.contact.phone}</span>
+          </span>
+        )}
+        {data?.conversation.needs_person && <span class="badge handoff">{t('inbox:needsPerson')}</span>}
+        {data?.conversation.done && <span class="badge done">{t('inbox:done')}</span>}
         {data && <ToolBadges state={data.conversation} />}
       </p>
       {data && <ThreadTools contactId={contactId} state={data.conversation} onChange={thread.reload} />}
       {data && <SidePanel thread={data} />}
       <ErrorNote error={thread.error ?? error} />
-      {!data && thread.loading && <p class="loading">Loading…</p>}
+      {!data && thread.loading && <p class="loading">{t('inbox:loading')}</p>}
       {data && (
         <>
           {moreBefore && (
             <button type="button" class="load-more" ref={earlierButton} onClick={() => void loadEarlier()}>
-              Load earlier messages
+              {t('inbox:thread.loadEarlier')}
             </button>
           )}
-          <ol class="thread" aria-label="Messages" aria-live="polite" aria-relevant="additions">
+          <ol class="thread" aria-label={t('inbox:thread.messages')} aria-live="polite" aria-relevant="additions">
             {entries.map((entry) =>
               'note' in entry ? (
                 <NoteBubble key={entry.note.id} note={entry.note} />
@@ -119,7 +125,7 @@ export function ThreadPage({ contactId }: { contactId: string }) {
               ),
             )}
           </ol>
-          {entries.length === 0 && <p class="muted">No messages yet.</p>}
+          {entries.length === 0 && <p class="muted">{t('inbox:thread.noMessages')}</p>}
           <ReplyBox thread={data} onSent={thread.reload} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         </>
       )}
@@ -154,7 +160,7 @@ function ConversationActions(props: { contactId: string; thread: Thread; onChang
     <div class="conversation-actions">
       {(teams.data?.length ?? 0) > 0 && (
         <div class="field">
-          <label for="team">Team</label>
+          <label for="team">{t('inbox:thread.team')}</label>
           <select
             id="team"
             value={conversation.team_id ?? ''}
@@ -163,26 +169,26 @@ function ConversationActions(props: { contactId: string; thread: Thread; onChang
               assign(next?.id ?? null, keeps(next));
             }}
           >
-            <option value="">No team</option>
-            {teams.data?.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
+            <option value="">{t('inbox:thread.noTeam')}</option>
+            {teams.data?.map((team) => (
+              <option key={team.id} value={team.id}>
+                {team.name}
               </option>
             ))}
           </select>
         </div>
       )}
       <div class="field">
-        <label for="assignee">Assigned to</label>
+        <label for="assignee">{t('inbox:thread.assignedTo')}</label>
         <select
           id="assignee"
           value={conversation.assignee_id ?? ''}
           onChange={(e) => assign(conversation.team_id, e.currentTarget.value || null)}
         >
-          <option value="">Nobody</option>
+          <option value="">{t('inbox:nobody')}</option>
           {people.map((m) => (
             <option key={m.id} value={m.id}>
-              {m.id === user.id ? `Me (${m.name || m.email})` : m.name || m.email}
+              {m.id === user.id ? t('inbox:thread.me', { name: m.name || m.email }) : m.name || m.email}
             </option>
           ))}
         </select>
@@ -196,9 +202,12 @@ function ConversationActions(props: { contactId: string; thread: Thread; onChang
             : run('done', { done: true }, () => afterDone(props.contactId))
         }
       >
-        {conversation.done ? 'Reopen' : 'Mark done'}
+        {conversation.done ? t('inbox:thread.reopen') : t('inbox:thread.markDone')}
       </button>
-      <ErrorNote error={error} labels={{ team_id: 'Team', assignee_id: 'Assigned to' }} />
+      <ErrorNote
+        error={error}
+        labels={{ team_id: t('inbox:thread.team'), assignee_id: t('inbox:thread.assignedTo') }}
+      />
     </div>
   );
 }

@@ -1,29 +1,32 @@
 import { useState } from 'preact/hooks';
 import { dashboard } from '../../api';
 import { ErrorNote, useAsync } from '../../ui';
+import { t } from '../../i18n/i18n';
+import { formatDateTime } from '../../i18n/format';
 import type { Label, Member, Priority, ToolsState } from './types';
 import { formatDateTime } from '../../i18n/format';
 
-export const PRIORITIES: { value: Priority; label: string }[] = [
-  { value: 'none', label: 'No priority' },
-  { value: 'low', label: 'Low' },
-  { value: 'medium', label: 'Medium' },
-  { value: 'high', label: 'High' },
-  { value: 'urgent', label: 'Urgent' },
-];
+/** The priorities, lowest first. */
+export const PRIORITIES: Priority[] = ['none', 'low', 'medium', 'high', 'urgent'];
+
+/** A priority's name in the person's language ("No priority", "Urgent"). */
+export const priorityName = (priority: Priority): string => t(`inbox:tools.priorities.${priority}`);
 
 /** The workspace's labels, loaded once per page. */
 export const useLabels = () => useAsync(() => dashboard.get<Label[]>('conversation-labels'), []);
 
 /** A conversation's labels and priority as small badges (the list and the thread). */
 export function ToolBadges({ state }: { state: ToolsState }) {
-  const priority = PRIORITIES.find((p) => p.value === state.priority);
   return (
     <>
-      {state.priority !== 'none' && <span class={`badge priority-${state.priority}`}>{priority?.label} priority</span>}
+      {state.priority !== 'none' && (
+        <span class={`badge priority-${state.priority}`}>{t(`inbox:tools.priorityBadge.${state.priority}`)}</span>
+      )}
       {state.status === 'snoozed' && (
         <span class="badge">
-          {state.snoozed_until ? `Snoozed until ${formatDateTime(state.snoozed_until)}` : 'Snoozed until they reply'}
+          {state.snoozed_until
+            ? t('inbox:tools.snoozedUntil', { time: formatDateTime(state.snoozed_until) })
+            : t('inbox:tools.snoozedUntilReply')}
         </span>
       )}
       {state.labels.map((label) => (
@@ -37,12 +40,13 @@ export function ToolBadges({ state }: { state: ToolsState }) {
 }
 
 const HOUR = 3_600_000;
+/** How long a snooze lasts, by its name in the catalog (`reply`: until the customer writes). */
 const SNOOZES = [
-  { value: 'reply', label: 'Until they reply' },
-  { value: String(HOUR), label: 'For an hour' },
-  { value: String(24 * HOUR), label: 'Until tomorrow' },
-  { value: String(7 * 24 * HOUR), label: 'For a week' },
-];
+  { value: 'reply', name: 'reply' },
+  { value: String(HOUR), name: 'hour' },
+  { value: String(24 * HOUR), name: 'tomorrow' },
+  { value: String(7 * 24 * HOUR), name: 'week' },
+] as const;
 
 /** The thread's tools: priority, labels, snooze. */
 export function ThreadTools(props: { contactId: string; state: ToolsState; onChange: () => void }) {
@@ -58,26 +62,26 @@ export function ThreadTools(props: { contactId: string; state: ToolsState; onCha
   return (
     <div class="thread-tools">
       <div class="field">
-        <label for="priority">Priority</label>
+        <label for="priority">{t('inbox:tools.priority')}</label>
         <select
           id="priority"
           value={props.state.priority}
           onChange={(e) => run('priority', { priority: e.currentTarget.value })}
         >
           {PRIORITIES.map((p) => (
-            <option key={p.value} value={p.value}>
-              {p.label}
+            <option key={p} value={p}>
+              {priorityName(p)}
             </option>
           ))}
         </select>
       </div>
       {props.state.status === 'snoozed' ? (
         <button type="button" onClick={() => run('unsnooze', {})}>
-          End snooze
+          {t('inbox:tools.endSnooze')}
         </button>
       ) : (
         <div class="field">
-          <label for="snooze">Snooze</label>
+          <label for="snooze">{t('inbox:tools.snooze')}</label>
           <select
             id="snooze"
             value=""
@@ -87,10 +91,10 @@ export function ThreadTools(props: { contactId: string; state: ToolsState; onCha
               run('snooze', { until: choice === 'reply' ? null : new Date(Date.now() + Number(choice)).toISOString() });
             }}
           >
-            <option value="">Not snoozed</option>
+            <option value="">{t('inbox:tools.notSnoozed')}</option>
             {SNOOZES.map((s) => (
               <option key={s.value} value={s.value}>
-                {s.label}
+                {t(`inbox:tools.snoozes.${s.name}`)}
               </option>
             ))}
           </select>
@@ -98,7 +102,7 @@ export function ThreadTools(props: { contactId: string; state: ToolsState; onCha
       )}
       {(labels.data ?? []).length > 0 && (
         <fieldset class="label-choices">
-          <legend>Labels</legend>
+          <legend>{t('inbox:tools.labels')}</legend>
           {labels.data!.map((label) => (
             <label key={label.id} class="checkbox">
               <input type="checkbox" checked={has.has(label.name)} onChange={() => toggle(label.name)} />
@@ -115,8 +119,8 @@ export function ThreadTools(props: { contactId: string; state: ToolsState; onCha
 /** What a bulk action goes to: the ticked conversations, or every one the list's filter matches. */
 export type Selection = { all: false; ids: string[] } | { all: true };
 
-/** The bulk action's fields as people see them: "The person chosen is not a member of the team Sales…". */
-const BULK_LABELS = { user_id: 'The person chosen', label: 'The label' };
+/** What a bulk action did, as the catalog words it ("Closed 3 of 3 conversations."). */
+type BulkOutcome = 'closed' | 'reopened' | 'assigned' | 'labelled';
 
 /** The bar over a list with conversations ticked: close, reopen, assign or label them at once. */
 export function BulkBar(props: {
@@ -130,59 +134,61 @@ export function BulkBar(props: {
   const labels = useLabels();
   const [error, setError] = useState<unknown>(null);
   const { selection } = props;
-  const count = selection.all ? 'All matching' : `${selection.ids.length} selected`;
-  const run = (body: object, verb: string) => {
+  const count = selection.all ? t('inbox:bulk.allMatching') : t('inbox:bulk.selected', { count: selection.ids.length });
+  const run = (body: object, done: BulkOutcome) => {
     setError(null);
     const target = selection.all ? { filter: props.filter } : { contact_ids: selection.ids };
     dashboard
       .post<{ matched: number; changed: number }>('conversations/bulk', { ...target, ...body })
-      .then((result) => props.onDone(`${verb} ${result.changed} of ${result.matched} conversations.`), setError);
+      .then(({ changed, matched }) => props.onDone(t(`inbox:bulk.${done}`, { changed, count: matched })), setError);
   };
+  // The bulk action's fields as people see them: "The person chosen is not a member of the team Sales…".
+  const fieldLabels = { user_id: t('inbox:bulk.personChosen'), label: t('inbox:bulk.theLabel') };
   return (
-    <div class="bulk-bar" role="region" aria-label="Bulk actions">
+    <div class="bulk-bar" role="region" aria-label={t('inbox:bulk.region')}>
       <strong>{count}</strong>
       {!selection.all && (
         <button type="button" class="link" onClick={props.onSelectAll}>
-          Select all conversations matching this filter
+          {t('inbox:bulk.selectAll')}
         </button>
       )}
-      <button type="button" onClick={() => run({ action: 'close' }, 'Closed')}>
-        Close
+      <button type="button" onClick={() => run({ action: 'close' }, 'closed')}>
+        {t('inbox:bulk.close')}
       </button>
-      <button type="button" onClick={() => run({ action: 'reopen' }, 'Reopened')}>
-        Reopen
+      <button type="button" onClick={() => run({ action: 'reopen' }, 'reopened')}>
+        {t('inbox:bulk.reopen')}
       </button>
-      <label for="bulk-assign">Assign to</label>
+      <label for="bulk-assign">{t('inbox:bulk.assignTo')}</label>
       <select
         id="bulk-assign"
         value=""
         onChange={(e) => {
           const value = e.currentTarget.value;
-          if (value) run({ action: 'assign', user_id: value === 'nobody' ? null : value }, 'Assigned');
+          if (value) run({ action: 'assign', user_id: value === 'nobody' ? null : value }, 'assigned');
         }}
       >
-        <option value="">Choose…</option>
-        <option value="nobody">Nobody</option>
+        <option value="">{t('inbox:bulk.choose')}</option>
+        <option value="nobody">{t('inbox:nobody')}</option>
         {props.members.map((m) => (
           <option key={m.id} value={m.id}>
             {m.name || m.email}
           </option>
         ))}
       </select>
-      <label for="bulk-label">Add label</label>
+      <label for="bulk-label">{t('inbox:bulk.addLabel')}</label>
       <select
         id="bulk-label"
         value=""
-        onChange={(e) => e.currentTarget.value && run({ action: 'label', label: e.currentTarget.value }, 'Labelled')}
+        onChange={(e) => e.currentTarget.value && run({ action: 'label', label: e.currentTarget.value }, 'labelled')}
       >
-        <option value="">Choose…</option>
+        <option value="">{t('inbox:bulk.choose')}</option>
         {(labels.data ?? []).map((l) => (
           <option key={l.id} value={l.name}>
             {l.name}
           </option>
         ))}
       </select>
-      <ErrorNote error={error} labels={BULK_LABELS} />
+      <ErrorNote error={error} labels={fieldLabels} />
     </div>
   );
 }

@@ -11,8 +11,14 @@ export interface InboxMessage {
   error: { code: number | null; title: string; details: string | null } | null;
   created_at: string;
   preview: string;
-  /** The message this one quotes (a reply), as a one-line preview. */
-  quote: { id: string; direction: 'inbound' | 'outbound'; preview: string } | null;
+  /** The message this one quotes (a reply): its kind and content, and its English one-line preview. */
+  quote: {
+    id: string;
+    direction: 'inbound' | 'outbound';
+    type: string;
+    content: Record<string, unknown>;
+    preview: string;
+  } | null;
   /** The contact's reaction to this message. */
   reaction: string | null;
   /** Earlier versions, when the sender edited it. */
