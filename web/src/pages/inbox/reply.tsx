@@ -16,7 +16,6 @@ import { handleOf, MentionMenu, mentionQuery } from './mentions';
 import type { InboxMessage, Member, Thread } from './types';
 import { previewIn } from './words';
 import { useSession } from '../../session';
-import { formatDateTime } from '../../i18n/format';
 
 interface Template {
   id: string;

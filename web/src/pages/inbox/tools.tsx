@@ -4,7 +4,6 @@ import { ErrorNote, useAsync } from '../../ui';
 import { t } from '../../i18n/i18n';
 import { formatDateTime } from '../../i18n/format';
 import type { Label, Member, Priority, ToolsState } from './types';
-import { formatDateTime } from '../../i18n/format';
 
 /** The priorities, lowest first. */
 export const PRIORITIES: Priority[] = ['none', 'low', 'medium', 'high', 'urgent'];
