@@ -102,3 +102,22 @@ export function formatList(items: string[], type: 'conjunction' | 'unit' = 'conj
   const options = { type, style: type === 'unit' ? 'narrow' : 'long' } as const;
   return cached('list', options, (language) => new Intl.ListFormat(language, options)).format(items);
 }
+
+const displayNames = new Map<string, Intl.DisplayNames>();
+/**
+ * A language or country code in the person's language: `pt_BR` (Meta's template languages write `_`)
+ * → "portugués (Brasil)", `GB` → "Reino Unido"; the code itself when Intl does not know it.
+ */
+export function formatDisplayName(code: string, type: 'language' | 'region'): string {
+  const key = `${type}|${currentLanguage()}`;
+  let names = displayNames.get(key);
+  if (!names) {
+    names = new Intl.DisplayNames(currentLanguage(), { type, fallback: 'code' });
+    displayNames.set(key, names);
+  }
+  try {
+    return names.of(type === 'language' ? code.replaceAll('_', '-') : code) ?? code;
+  } catch {
+    return code; // not a well-formed code (a template language typed by hand)
+  }
+}
