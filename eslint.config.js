@@ -16,20 +16,8 @@ const NOT_YET_TRANSLATED = [
   'web/src/pages/automation/flows.tsx',
   'web/src/pages/automation/sequence-steps.tsx',
   'web/src/pages/automation/sequences.tsx',
-  'web/src/pages/contacts/contact-import.tsx',
-  'web/src/pages/contacts/contact-new.tsx',
-  'web/src/pages/contacts/contact-page.tsx',
-  'web/src/pages/contacts/contacts-list.tsx',
-  'web/src/pages/contacts/import-problems.tsx',
-  'web/src/pages/contacts/import-result.tsx',
-  'web/src/pages/contacts/tags-page.tsx',
   'web/src/pages/reports/rates.tsx',
   'web/src/pages/reports/reports.tsx',
-  'web/src/pages/templates/template-editor.tsx',
-  'web/src/pages/templates/template-parts.tsx',
-  'web/src/pages/templates/template-view.tsx',
-  'web/src/pages/templates/templates-list.tsx',
-  'web/src/pages/templates/translation-fields.tsx',
 ];
 
 /** Functions whose string arguments name code (a field, a permission, a route), not words for people. */

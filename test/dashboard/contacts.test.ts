@@ -169,7 +169,7 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
       mimeType: 'text/csv',
       buffer: Buffer.from(['phone,name', ...rows].join('\n')),
     });
-    const importButton = page.getByRole('button', { name: 'Import 30000 contacts' });
+    const importButton = page.getByRole('button', { name: 'Import 30,000 contacts' });
     await importButton.waitFor();
     // Every label the progress shows, however briefly.
     await page.evaluate(() => {
@@ -184,7 +184,7 @@ describe(`dashboard: contacts (${ENGINE})`, () => {
     // 30,000 rows take seconds alone, and far longer while other suites share the cores.
     await page
       .getByTestId('import-summary')
-      .filter({ hasText: /30000 contacts created/ })
+      .filter({ hasText: /30,000 contacts created/ })
       .waitFor({ timeout: 120_000 });
     const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
     // Written 10,000 rows a transaction: the bar moved while the import ran, not only at its end.

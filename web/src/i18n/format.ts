@@ -111,3 +111,22 @@ export function formatClock(time: string): string {
     new Date(Date.UTC(2026, 2, 1, hours, minutes)),
   );
 }
+
+const displayNames = new Map<string, Intl.DisplayNames>();
+/**
+ * A language or country code in the person's language: `pt_BR` (Meta's template languages write `_`)
+ * → "portugués (Brasil)", `GB` → "Reino Unido"; the code itself when Intl does not know it.
+ */
+export function formatDisplayName(code: string, type: 'language' | 'region'): string {
+  const key = `${type}|${currentLanguage()}`;
+  let names = displayNames.get(key);
+  if (!names) {
+    names = new Intl.DisplayNames(currentLanguage(), { type, fallback: 'code' });
+    displayNames.set(key, names);
+  }
+  try {
+    return names.of(type === 'language' ? code.replaceAll('_', '-') : code) ?? code;
+  } catch {
+    return code; // not a well-formed code (a template language typed by hand)
+  }
+}

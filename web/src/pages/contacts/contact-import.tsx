@@ -2,7 +2,10 @@ import { useState } from 'preact/hooks';
 import { ApiError, currentCsrfToken, type Problem } from '../../api';
 import { Link } from '../../router';
 import { ErrorNote, Page, useAsync } from '../../ui';
-import { CountryField, IMPORT_LABELS, ImportSummary, type ImportResult } from './import-result';
+import { formatNumber } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
+import { counted } from './counted';
+import { CountryField, importLabels, ImportSummary, type ImportResult } from './import-result';
 
 interface Preview {
   file: File;
@@ -13,13 +16,14 @@ interface Preview {
 
 const MAX_BYTES = 20 * 1024 * 1024;
 const PREVIEW_ROWS = 5;
+/** The contact fields a column can feed, with the headers (English, as files name them) that suggest each. */
 const FIELDS = [
-  { value: 'phone', label: 'Phone', pattern: /^(phone|mobile|cell|tel|telephone|whatsapp|number|msisdn)/ },
-  { value: 'name', label: 'Name', pattern: /^(name|full ?name|contact|contact ?name)$/ },
-  { value: 'email', label: 'Email', pattern: /^e-?mail/ },
-  { value: 'tags', label: 'Tags', pattern: /^(tags?|labels?)$/ },
-  { value: 'opted_out', label: 'Opted out', pattern: /^(opted[ _-]?out|unsubscribed)$/ },
-];
+  { value: 'phone', labelKey: 'phone', pattern: /^(phone|mobile|cell|tel|telephone|whatsapp|number|msisdn)/ },
+  { value: 'name', labelKey: 'name', pattern: /^(name|full ?name|contact|contact ?name)$/ },
+  { value: 'email', labelKey: 'email', pattern: /^e-?mail/ },
+  { value: 'tags', labelKey: 'tags', pattern: /^(tags?|labels?)$/ },
+  { value: 'opted_out', labelKey: 'optedOut', pattern: /^(opted[ _-]?out|unsubscribed)$/ },
+] as const;
 /** Columns of Parley's own export that an import does not write. */
 const IGNORED = /^(created_at|last_message_at|attributes|id)$/;
 
@@ -104,7 +108,7 @@ function upload(
     request.setRequestHeader('x-csrf-token', currentCsrfToken());
     request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
     request.upload.onload = () => onProgress(1);
-    request.onerror = () => reject(new Error('The upload failed; check the connection and try again.'));
+    request.onerror = () => reject(new Error(t('contacts:import.uploadFailed')));
     const streamed = () => request.getResponseHeader('content-type')?.startsWith('application/x-ndjson') ?? false;
     request.onprogress = () => {
       if (!onRows || !streamed()) return;
@@ -149,7 +153,7 @@ export function ContactImport() {
     setResult(null);
     setPreview(null);
     if (!file) return;
-    if (file.size > MAX_BYTES) return setError(new Error('The file is larger than 20 MB; split it into parts.'));
+    if (file.size > MAX_BYTES) return setError(new Error(t('contacts:import.tooLarge')));
     const text = await file.text();
     const [header = [], ...rows] = previewRecords(text, PREVIEW_ROWS + 1);
     setPreview({ file, text, header, rows });
@@ -170,16 +174,13 @@ export function ContactImport() {
     }
   };
   const ready = check.data ? check.data.created + check.data.updated : 0;
+  const labels = importLabels();
 
   return (
-    <Page title="Import contacts" actions={<Link href="/contacts">All contacts</Link>}>
-      <p>
-        Upload a CSV file (up to 20 MB) with a header row. Contacts are matched by phone: existing ones are updated
-        (blank cells leave a field as it is; tags are added), new ones created. Tags in one cell may be separated by
-        commas, semicolons or vertical bars.
-      </p>
+    <Page title={t('contacts:import.title')} actions={<Link href="/contacts">{t('contacts:allContacts')}</Link>}>
+      <p>{t('contacts:import.intro')}</p>
       <div class="field">
-        <label for="import-file">CSV file</label>
+        <label for="import-file">{t('contacts:import.file')}</label>
         <input
           id="import-file"
           type="file"
@@ -187,16 +188,16 @@ export function ContactImport() {
           onChange={(e) => void choose(e.currentTarget.files?.[0])}
         />
       </div>
-      <ErrorNote error={error} labels={IMPORT_LABELS} />
+      <ErrorNote error={error} labels={labels} />
       {preview && !result && (
         <section aria-labelledby="mapping-title">
-          <h2 id="mapping-title">Columns</h2>
-          <p class="muted">{preview.file.name}: choose what each column holds. One column must be the phone number.</p>
+          <h2 id="mapping-title">{t('contacts:import.columns')}</h2>
+          <p class="muted">{t('contacts:import.mappingHint', { file: preview.file.name })}</p>
           <ColumnMapping preview={preview} columns={columns} onColumns={setColumns} />
-          {!columns.includes('phone') && <p class="warning">Choose the column that holds the phone number.</p>}
+          {!columns.includes('phone') && <p class="warning">{t('contacts:import.choosePhone')}</p>}
           <CountryField value={country} onValue={setCountry} />
-          {check.loading && <p class="muted">Checking every row…</p>}
-          <ErrorNote error={check.error} labels={IMPORT_LABELS} />
+          {check.loading && <p class="muted">{t('contacts:import.checking')}</p>}
+          <ErrorNote error={check.error} labels={labels} />
           {check.data && <ImportSummary result={check.data} checked />}
           <p>
             <button
@@ -205,7 +206,7 @@ export function ContactImport() {
               disabled={!mappingValid || progress !== null || check.loading || ready === 0}
               onClick={() => void start()}
             >
-              {check.data ? `Import ${ready} contact${ready === 1 ? '' : 's'}` : 'Import contacts'}
+              {check.data ? t('contacts:import.importCount', counted(ready)) : t('contacts:import.importContacts')}
             </button>
           </p>
         </section>
@@ -214,7 +215,7 @@ export function ContactImport() {
       {result && <ImportSummary result={result} checked={false} />}
       {result && (
         <p>
-          <Link href="/contacts">See the contacts</Link>
+          <Link href="/contacts">{t('contacts:import.seeContacts')}</Link>
         </p>
       )}
     </Page>
@@ -225,10 +226,10 @@ export function ContactImport() {
 function ImportProgress({ uploaded, rowsRead, rows }: { uploaded: number; rowsRead: number; rows: number | null }) {
   const importing = uploaded >= 1;
   const label = !importing
-    ? 'Uploading…'
+    ? t('contacts:import.uploading')
     : rows
-      ? `Importing… ${rowsRead.toLocaleString()} of ${rows.toLocaleString()} rows`
-      : 'Importing…';
+      ? t('contacts:import.importingRows', counted(rows, { read: formatNumber(rowsRead) }))
+      : t('contacts:import.importing');
   return (
     <div class="import-progress" role="status">
       <label for="import-progress">{label}</label>
@@ -258,12 +259,14 @@ function ColumnMapping(props: { preview: Preview; columns: string[]; onColumns: 
   return (
     <div class="table-wrap">
       <table class="import-preview">
-        <caption class="visually-hidden">The file's first rows and what each column is imported as</caption>
+        <caption class="visually-hidden">{t('contacts:import.previewCaption')}</caption>
         <thead>
           <tr>
             {preview.header.map((name, index) => (
               <th scope="col" key={index}>
-                <label for={`column-${index}`}>{name || `Column ${index + 1}`}</label>
+                <label for={`column-${index}`}>
+                  {name || t('contacts:import.column', { number: formatNumber(index + 1) })}
+                </label>
                 <select
                   id={`column-${index}`}
                   value={columns[index] ?? ''}
@@ -273,14 +276,14 @@ function ColumnMapping(props: { preview: Preview; columns: string[]; onColumns: 
                     props.onColumns(next);
                   }}
                 >
-                  <option value="">Ignore</option>
+                  <option value="">{t('contacts:import.ignore')}</option>
                   {FIELDS.map((field) => (
                     <option key={field.value} value={field.value}>
-                      {field.label}
+                      {t(`contacts:fields.${field.labelKey}`)}
                     </option>
                   ))}
                   <option value={`attribute:${attributeKey(name || `column_${index + 1}`)}`}>
-                    Attribute “{attributeKey(name || `column_${index + 1}`)}”
+                    {t('contacts:import.attributeOption', { key: attributeKey(name || `column_${index + 1}`) })}
                   </option>
                 </select>
               </th>

@@ -2,9 +2,16 @@ import { useState } from 'preact/hooks';
 import { ApiError, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
 import { ErrorNote, Page, TextField, fieldErrors, useSubmit } from '../../ui';
+import { t } from '../../i18n/i18n';
 import type { Contact } from './contacts-list';
 
-const LABELS = { phone: 'Phone', name: 'Name', email: 'Email', tags: 'Tags' };
+/** The form's fields by their API names, as its labels name them (and its errors name the fields). */
+const labels = () => ({
+  phone: t('contacts:fields.phone'),
+  name: t('contacts:fields.name'),
+  email: t('contacts:fields.email'),
+  tags: t('contacts:fields.tags'),
+});
 
 /**
  * Contacts → Add contact, then the new contact's page. A phone that is already a contact's is refused
@@ -19,25 +26,26 @@ export function ContactNew() {
     const contact = await dashboard.post<Contact>('contacts', { phone, name, email, tags });
     navigate(`/contacts/${contact.id}`);
   });
-  const { field, note } = fieldErrors(save.error, LABELS);
+  const fieldLabels = labels();
+  const { field, note } = fieldErrors(save.error, fieldLabels);
   return (
-    <Page title="Add contact" actions={<Link href="/contacts">All contacts</Link>}>
-      <form class="settings-form" onSubmit={save.onSubmit} aria-label="Add contact" noValidate>
+    <Page title={t('contacts:new.title')} actions={<Link href="/contacts">{t('contacts:allContacts')}</Link>}>
+      <form class="settings-form" onSubmit={save.onSubmit} aria-label={t('contacts:new.title')} noValidate>
         <TextField
-          label={LABELS.phone}
+          label={fieldLabels.phone}
           type="tel"
           autocomplete="off"
           value={phone}
           onValue={setPhone}
           required
           maxLength={40}
-          hint="With the country code, e.g. +44 20 7946 0958"
+          hint={t('contacts:new.phoneHint')}
           error={field('phone')}
         />
         <HolderLink error={save.error} />
-        <TextField label={LABELS.name} value={name} onValue={setName} maxLength={256} error={field('name')} />
+        <TextField label={fieldLabels.name} value={name} onValue={setName} maxLength={256} error={field('name')} />
         <TextField
-          label={LABELS.email}
+          label={fieldLabels.email}
           type="email"
           value={email}
           onValue={setEmail}
@@ -45,16 +53,16 @@ export function ContactNew() {
           error={field('email')}
         />
         <TextField
-          label={LABELS.tags}
+          label={fieldLabels.tags}
           value={tags}
           onValue={setTags}
           maxLength={1000}
-          hint="Separated by commas, e.g. vip, newsletter"
+          hint={t('contacts:new.tagsHint')}
           error={field('tags')}
         />
-        <ErrorNote error={note} labels={LABELS} />
+        <ErrorNote error={note} labels={fieldLabels} />
         <button class="primary" type="submit" disabled={save.busy}>
-          Add contact
+          {t('contacts:new.submit')}
         </button>
       </form>
     </Page>
@@ -67,7 +75,7 @@ function HolderLink({ error }: { error: unknown }) {
   if (!contactId) return null;
   return (
     <p>
-      <Link href={`/contacts/${contactId}`}>Open that contact</Link>
+      <Link href={`/contacts/${contactId}`}>{t('contacts:new.openHolder')}</Link>
     </p>
   );
 }

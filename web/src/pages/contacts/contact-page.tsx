@@ -3,9 +3,10 @@ import { action, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
 import { can, useSession } from '../../session';
 import { TemplateForm } from '../inbox/reply';
+import { formatDateTime } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
 import { useTagNames, type Contact } from './contacts-list';
-import { formatDateTime } from '../../i18n/format';
 
 export interface Run {
   id: string;
@@ -39,35 +40,38 @@ export function ContactPage({ id }: { id: string }) {
   const activity = useAsync(() => dashboard.get<Activity>(`contacts/${id}/activity`), [id]);
   const [shown, setShown] = useState<Contact | undefined>();
   useEffect(() => setShown(contact.data), [contact.data]);
-  const title = shown ? (shown.name ?? shown.phone) : 'Contact';
+  const title = shown ? (shown.name ?? shown.phone) : t('contacts:contact.title');
   // The conversation is the inbox's: a role without it gets no messages and no reply form.
   const converses = can(useSession().user, 'conversations');
 
   return (
-    <Page title={title} actions={<Link href="/contacts">All contacts</Link>}>
+    <Page title={title} actions={<Link href="/contacts">{t('contacts:allContacts')}</Link>}>
       <ErrorNote error={contact.error} />
       {shown && (
         <div class="contact-grid">
           <section aria-labelledby="profile-title" class="panel">
-            <h2 id="profile-title">Profile</h2>
+            <h2 id="profile-title">{t('contacts:contact.profile')}</h2>
             <OptOutToggle contact={shown} onSaved={setShown} />
             <ProfileForm contact={shown} onSaved={setShown} />
             <p class="muted">
-              Added {formatDateTime(shown.created_at)} · last message {formatDateTime(shown.last_message_at)}
+              {t('contacts:contact.dates', {
+                added: formatDateTime(shown.created_at),
+                last: formatDateTime(shown.last_message_at),
+              })}
             </p>
           </section>
           <section aria-labelledby="tags-title" class="panel">
-            <h2 id="tags-title">Tags</h2>
+            <h2 id="tags-title">{t('contacts:contact.tags')}</h2>
             <TagEditor contact={shown} onSaved={setShown} />
-            <h2 id="attributes-title">Attributes</h2>
+            <h2 id="attributes-title">{t('contacts:contact.attributes')}</h2>
             <AttributeEditor contact={shown} onSaved={setShown} />
           </section>
         </div>
       )}
       <ErrorNote error={activity.error} />
       {activity.data && converses && <Conversation contactId={id} messages={activity.data.messages} />}
-      {activity.data && <Runs title="Sequences" runs={activity.data.sequences} />}
-      {activity.data && <Runs title="Flows" runs={activity.data.flows} />}
+      {activity.data && <Runs kind="sequences" runs={activity.data.sequences} />}
+      {activity.data && <Runs kind="flows" runs={activity.data.flows} />}
     </Page>
   );
 }
@@ -80,12 +84,10 @@ export function OptOutToggle({ contact, onSaved }: { contact: Contact; onSaved: 
   return (
     <div class="opt-out">
       <p class={contact.opted_out ? 'warning' : 'muted'} data-testid="opt-out-state">
-        {contact.opted_out
-          ? 'Opted out of marketing: campaigns, sequences and marketing templates skip this contact.'
-          : 'Subscribed to marketing messages.'}
+        {contact.opted_out ? t('contacts:contact.optedOut') : t('contacts:contact.subscribed')}
       </p>
       <button type="button" disabled={change.busy} onClick={() => void change.run()}>
-        {contact.opted_out ? 'Opt back in to marketing' : 'Opt out of marketing'}
+        {contact.opted_out ? t('contacts:contact.optBackIn') : t('contacts:contact.optOut')}
       </button>
       <ErrorNote error={change.error} />
     </div>
@@ -103,15 +105,27 @@ function ProfileForm({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
     setSaved(true);
   });
   return (
-    <form onSubmit={save.onSubmit} aria-label="Edit contact">
-      <TextField label="Name" value={name} {...save.bind('name', setName)} maxLength={256} />
-      <TextField label="Phone" value={phone} {...save.bind('phone', setPhone)} required maxLength={40} />
-      <TextField label="Email" type="email" value={email} {...save.bind('email', setEmail)} maxLength={320} />
+    <form onSubmit={save.onSubmit} aria-label={t('contacts:contact.editForm')}>
+      <TextField label={t('contacts:fields.name')} value={name} {...save.bind('name', setName)} maxLength={256} />
+      <TextField
+        label={t('contacts:fields.phone')}
+        value={phone}
+        {...save.bind('phone', setPhone)}
+        required
+        maxLength={40}
+      />
+      <TextField
+        label={t('contacts:fields.email')}
+        type="email"
+        value={email}
+        {...save.bind('email', setEmail)}
+        maxLength={320}
+      />
       <ErrorNote error={save.error} />
       <button class="primary" type="submit" disabled={save.busy}>
-        Save
+        {t('contacts:save')}
       </button>{' '}
-      <span role="status">{saved ? 'Saved.' : ''}</span>
+      <span role="status">{saved ? t('contacts:contact.saved') : ''}</span>
     </form>
   );
 }
@@ -136,22 +150,26 @@ export function TagEditor({ contact, onSaved }: { contact: Contact; onSaved: (c:
   return (
     <>
       {contact.tags.length === 0 ? (
-        <p class="muted">No tags.</p>
+        <p class="muted">{t('contacts:contact.noTags')}</p>
       ) : (
         <ul class="tag-list">
           {contact.tags.map((name) => (
             <li key={name}>
               <span class="tag">{name}</span>
-              <button type="button" aria-label={`Remove tag ${name}`} onClick={() => void removeTag(name)}>
+              <button
+                type="button"
+                aria-label={t('contacts:contact.removeTag', { name })}
+                onClick={() => void removeTag(name)}
+              >
                 ×
               </button>
             </li>
           ))}
         </ul>
       )}
-      <form class="inline-form" onSubmit={add.onSubmit} aria-label="Add a tag">
+      <form class="inline-form" onSubmit={add.onSubmit} aria-label={t('contacts:contact.addTagForm')}>
         <div class="field">
-          <label for="contact-add-tag">New tag</label>
+          <label for="contact-add-tag">{t('contacts:contact.newTag')}</label>
           <input
             id="contact-add-tag"
             list="contact-tag-names"
@@ -167,7 +185,7 @@ export function TagEditor({ contact, onSaved }: { contact: Contact; onSaved: (c:
           </datalist>
         </div>
         <button type="submit" disabled={add.busy}>
-          Add tag
+          {t('contacts:contact.addTag')}
         </button>
       </form>
       <ErrorNote error={add.error ?? removeError} />
@@ -189,7 +207,7 @@ function AttributeEditor({ contact, onSaved }: { contact: Contact; onSaved: (c: 
   return (
     <>
       {entries.length === 0 ? (
-        <p class="muted">No attributes.</p>
+        <p class="muted">{t('contacts:contact.noAttributes')}</p>
       ) : (
         <dl class="attributes">
           {entries.map(([name, content]) => (
@@ -199,7 +217,7 @@ function AttributeEditor({ contact, onSaved }: { contact: Contact; onSaved: (c: 
                 {typeof content === 'string' ? content : JSON.stringify(content)}{' '}
                 <button
                   type="button"
-                  aria-label={`Remove attribute ${name}`}
+                  aria-label={t('contacts:contact.removeAttribute', { name })}
                   onClick={() => void patch({ [name]: null })}
                 >
                   ×
@@ -209,11 +227,11 @@ function AttributeEditor({ contact, onSaved }: { contact: Contact; onSaved: (c: 
           ))}
         </dl>
       )}
-      <form class="inline-form" onSubmit={add.onSubmit} aria-label="Set an attribute">
-        <TextField label="Attribute" value={key} onValue={setKey} required maxLength={64} />
-        <TextField label="Value" value={value} onValue={setValue} maxLength={1000} />
+      <form class="inline-form" onSubmit={add.onSubmit} aria-label={t('contacts:contact.setAttributeForm')}>
+        <TextField label={t('contacts:contact.attribute')} value={key} onValue={setKey} required maxLength={64} />
+        <TextField label={t('contacts:contact.value')} value={value} onValue={setValue} maxLength={1000} />
         <button type="submit" disabled={add.busy}>
-          Set
+          {t('contacts:contact.set')}
         </button>
       </form>
       <ErrorNote error={add.error} />
@@ -226,28 +244,30 @@ function Conversation({ contactId, messages }: { contactId: string; messages: Ac
   return (
     <section aria-labelledby="conversation-title" class="panel">
       <div class="panel-header">
-        <h2 id="conversation-title">Conversation</h2>
+        <h2 id="conversation-title">{t('contacts:contact.conversation')}</h2>
         <div class="page-actions">
           <Link class="button" href={`/inbox/${contactId}`}>
-            {messages.length === 0 ? 'Start a conversation' : 'Open in the inbox'}
+            {messages.length === 0 ? t('contacts:contact.startConversation') : t('contacts:contact.openInInbox')}
           </Link>
           <button type="button" aria-expanded={templateOpen} onClick={() => setTemplateOpen(!templateOpen)}>
-            Send a template
+            {t('contacts:contact.sendTemplate')}
           </button>
         </div>
       </div>
       {templateOpen && <TemplateForm contactId={contactId} onSent={() => navigate(`/inbox/${contactId}`)} />}
       {messages.length === 0 ? (
-        <p class="muted">No messages yet.</p>
+        <p class="muted">{t('contacts:contact.noMessages')}</p>
       ) : (
         <ol class="conversation">
           {messages.map((message) => (
             <li key={message.id} class={`bubble ${message.direction}`}>
-              <span class="visually-hidden">{message.direction === 'inbound' ? 'Received: ' : 'Sent: '}</span>
+              <span class="visually-hidden">
+                {message.direction === 'inbound' ? t('contacts:contact.received') : t('contacts:contact.sent')}
+              </span>
               {message.text}
               <small class="muted">
                 {' '}
-                {formatDateTime(message.created_at)} · {message.status}
+                {formatDateTime(message.created_at)} · {messageStatus(message.status)}
               </small>
             </li>
           ))}
@@ -257,22 +277,30 @@ function Conversation({ contactId, messages }: { contactId: string; messages: Ac
   );
 }
 
-function Runs({ title, runs }: { title: string; runs: Run[] }) {
-  const id = `runs-${title.toLowerCase()}`;
+/** A message's delivery status in words; a status this page does not know yet shows as the API names it. */
+function messageStatus(status: string): string {
+  return t(`contacts:contact.messageStatus.${status as MessageStatus}`, { defaultValue: status });
+}
+type MessageStatus = keyof (typeof import('../../locales/en/contacts.json'))['contact']['messageStatus'];
+type RunState = keyof (typeof import('../../locales/en/contacts.json'))['runs']['state'];
+
+/** The contact's runs of sequences or of flows, with their state (the reason a run ended as recorded). */
+function Runs({ kind, runs }: { kind: 'sequences' | 'flows'; runs: Run[] }) {
+  const id = `runs-${kind}`;
   return (
     <section aria-labelledby={id} class="panel">
-      <h2 id={id}>{title}</h2>
+      <h2 id={id}>{t(`contacts:runs.${kind}`)}</h2>
       {runs.length === 0 ? (
-        <p class="muted">Not in any {title.toLowerCase()}.</p>
+        <p class="muted">{kind === 'sequences' ? t('contacts:runs.noSequences') : t('contacts:runs.noFlows')}</p>
       ) : (
         <div class="table-wrap">
           <table>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Started</th>
-                <th scope="col">Updated</th>
+                <th scope="col">{t('contacts:runs.name')}</th>
+                <th scope="col">{t('contacts:runs.status')}</th>
+                <th scope="col">{t('contacts:runs.started')}</th>
+                <th scope="col">{t('contacts:runs.updated')}</th>
               </tr>
             </thead>
             <tbody>
@@ -280,7 +308,7 @@ function Runs({ title, runs }: { title: string; runs: Run[] }) {
                 <tr key={run.id}>
                   <td>{run.name}</td>
                   <td>
-                    {run.status}
+                    {t(`contacts:runs.state.${run.status as RunState}`, { defaultValue: run.status })}
                     {run.ended_reason ? ` (${run.ended_reason})` : ''}
                   </td>
                   <td class="nowrap">{formatDateTime(run.started_at)}</td>

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
 import { Link } from '../../router';
+import { formatDateTime, formatNumber } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, useAsync, useSubmit } from '../../ui';
-import { formatDateTime } from '../../i18n/format';
+import { counted } from './counted';
 
 export interface Contact {
   id: string;
@@ -85,39 +87,39 @@ export function ContactsList() {
 
   return (
     <Page
-      title="Contacts"
+      title={t('contacts:list.title')}
       actions={
         <>
           <Link class="button primary" href="/contacts/new">
-            Add contact
+            {t('contacts:list.add')}
           </Link>
           <Link class="button" href="/contacts/tags">
-            Tags
+            {t('contacts:list.tags')}
           </Link>
           <Link class="button" href="/contacts/import">
-            Import CSV
+            {t('contacts:list.import')}
           </Link>
           <a class="button" href={exportHref} download>
-            Export CSV
+            {t('contacts:list.export')}
           </a>
         </>
       }
     >
       <form class="inline-form contacts-filter" role="search" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
-          <label for="contact-search">Search</label>
+          <label for="contact-search">{t('contacts:list.search')}</label>
           <input
             id="contact-search"
             type="search"
             value={query}
-            placeholder="Name, phone or email"
+            placeholder={t('contacts:list.searchPlaceholder')}
             onInput={(e) => setQuery(e.currentTarget.value)}
           />
         </div>
         <div class="field">
-          <label for="contact-tag">Tag</label>
+          <label for="contact-tag">{t('contacts:list.tag')}</label>
           <select id="contact-tag" value={tag} onChange={(e) => setTag(e.currentTarget.value)}>
-            <option value="">All contacts</option>
+            <option value="">{t('contacts:allContacts')}</option>
             {tags.data?.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -136,26 +138,28 @@ export function ContactsList() {
       />
       <ErrorNote error={page.error} />
       <p class="muted" role="status" aria-live="polite">
-        {page.loading ? 'Loading…' : `Page ${before.length + 1}: ${rows.length} contact${rows.length === 1 ? '' : 's'}`}
+        {page.loading
+          ? t('contacts:loading')
+          : t('contacts:list.page', counted(rows.length, { page: formatNumber(before.length + 1) }))}
       </p>
       <div class="table-wrap">
         <table class="contacts-table">
-          <caption class="visually-hidden">Contacts, latest conversation first</caption>
+          <caption class="visually-hidden">{t('contacts:list.caption')}</caption>
           <thead>
             <tr>
               <th scope="col" class="select-cell">
                 <input
                   type="checkbox"
-                  aria-label="Select all on this page"
+                  aria-label={t('contacts:list.selectAll')}
                   checked={rows.length > 0 && selected.size === rows.length}
                   onChange={(e) => setSelected(new Set(e.currentTarget.checked ? rows.map((c) => c.id) : []))}
                 />
               </th>
-              <th scope="col">Name</th>
-              <th scope="col">Phone</th>
-              <th scope="col">Email</th>
-              <th scope="col">Tags</th>
-              <th scope="col">Last message</th>
+              <th scope="col">{t('contacts:fields.name')}</th>
+              <th scope="col">{t('contacts:fields.phone')}</th>
+              <th scope="col">{t('contacts:fields.email')}</th>
+              <th scope="col">{t('contacts:fields.tags')}</th>
+              <th scope="col">{t('contacts:list.lastMessage')}</th>
             </tr>
           </thead>
           <tbody>
@@ -164,7 +168,7 @@ export function ContactsList() {
                 <td class="select-cell">
                   <input
                     type="checkbox"
-                    aria-label={`Select ${contact.name ?? contact.phone}`}
+                    aria-label={t('contacts:list.select', { name: contact.name ?? contact.phone })}
                     checked={selected.has(contact.id)}
                     onChange={(e) => {
                       const next = new Set(selected);
@@ -175,8 +179,8 @@ export function ContactsList() {
                   />
                 </td>
                 <td>
-                  <Link href={`/contacts/${contact.id}`}>{contact.name ?? 'Unnamed'}</Link>
-                  {contact.opted_out && <span class="badge badge-bad">opted out</span>}
+                  <Link href={`/contacts/${contact.id}`}>{contact.name ?? t('contacts:unnamed')}</Link>
+                  {contact.opted_out && <span class="badge badge-bad">{t('contacts:list.optedOut')}</span>}
                 </td>
                 <td class="nowrap">{contact.phone}</td>
                 <td>{contact.email ?? ''}</td>
@@ -186,14 +190,14 @@ export function ContactsList() {
             ))}
           </tbody>
         </table>
-        {!page.loading && rows.length === 0 && <p class="empty">No contacts match.</p>}
+        {!page.loading && rows.length === 0 && <p class="empty">{t('contacts:list.noMatch')}</p>}
       </div>
-      <nav class="pager" aria-label="Pages">
+      <nav class="pager" aria-label={t('contacts:list.pages')}>
         <button type="button" disabled={before.length === 0 || page.loading} onClick={goPrevious}>
-          Previous
+          {t('contacts:list.previous')}
         </button>
         <button type="button" disabled={!next || page.loading} onClick={goNext}>
-          Next
+          {t('contacts:list.next')}
         </button>
       </nav>
     </Page>
@@ -210,16 +214,16 @@ function BulkTagBar(props: { selected: string[]; tags: string[]; onDone: () => v
       tag,
       action: verb,
     });
-    setDone(`${verb === 'add' ? 'Tagged' : 'Untagged'} ${result.changed} contact${result.changed === 1 ? '' : 's'}.`);
+    setDone(t(verb === 'add' ? 'contacts:bulk.tagged' : 'contacts:bulk.untagged', counted(result.changed)));
     props.onDone();
   };
   const add = useSubmit(() => apply('add'));
   const remove = useSubmit(() => apply('remove'));
   const disabled = props.selected.length === 0 || tag.trim() === '' || add.busy || remove.busy;
   return (
-    <form class="inline-form bulk-bar" aria-label="Tag selected contacts" onSubmit={add.onSubmit}>
+    <form class="inline-form bulk-bar" aria-label={t('contacts:bulk.form')} onSubmit={add.onSubmit}>
       <div class="field">
-        <label for="bulk-tag">Tag for {props.selected.length} selected</label>
+        <label for="bulk-tag">{t('contacts:bulk.tagFor', counted(props.selected.length))}</label>
         <input
           id="bulk-tag"
           list="bulk-tag-names"
@@ -234,10 +238,10 @@ function BulkTagBar(props: { selected: string[]; tags: string[]; onDone: () => v
         </datalist>
       </div>
       <button type="submit" disabled={disabled}>
-        Tag
+        {t('contacts:bulk.tag')}
       </button>
       <button type="button" disabled={disabled} onClick={() => void remove.run()}>
-        Untag
+        {t('contacts:bulk.untag')}
       </button>
       <span role="status" class="muted">
         {done}

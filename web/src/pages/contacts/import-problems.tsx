@@ -1,5 +1,8 @@
 import { useEffect, useMemo } from 'preact/hooks';
 import { neutraliseCell } from '../../../../src/contacts/csv-cell';
+import { formatNumber } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
+import { counted } from './counted';
 
 /** A row an import kept out, and why (POST /api/dashboard/contacts/import's `errors`). */
 export interface RowProblem {
@@ -12,17 +15,48 @@ export interface RowProblem {
   value: string;
 }
 
-const COLUMN_NAMES: Record<string, string> = {
-  phone: 'Phone',
-  name: 'Name',
-  email: 'Email',
-  tags: 'Tags',
-  opted_out: 'Opted out',
-};
 /** A row problem's column as the mapping names it (`attribute:Plan` → Plan). */
-const columnName = (field: string) => COLUMN_NAMES[field] ?? field.replace(/^attribute:/, '');
+function columnName(field: string): string {
+  switch (field) {
+    case 'phone':
+      return t('contacts:fields.phone');
+    case 'name':
+      return t('contacts:fields.name');
+    case 'email':
+      return t('contacts:fields.email');
+    case 'tags':
+      return t('contacts:fields.tags');
+    case 'opted_out':
+      return t('contacts:fields.optedOut');
+    default:
+      return field.replace(/^attribute:/, '');
+  }
+}
+
+/**
+ * The server's words for a row problem (src/contacts/contact.import.rows.ts: the same words for every
+ * row with it) in the person's language; words this list does not know stay as the server wrote them.
+ */
+function problemMessage(message: string): string {
+  const fixed = {
+    'is required': 'required',
+    'is not a valid international phone number': 'notInternationalPhone',
+    'is not a valid phone number': 'notPhone',
+    'must be an email address': 'notEmail',
+    'is not yes or no (true/false)': 'notYesNo',
+    'repeats the phone of an earlier row; skipped': 'repeatedPhone',
+  } as const;
+  if (message in fixed) return t(`contacts:problems.message.${fixed[message as keyof typeof fixed]}`);
+  const tooLong = /^is longer than (\d+) characters$/.exec(message);
+  if (tooLong) return t('contacts:problems.message.tooLong', { max: formatNumber(Number(tooLong[1])) });
+  const tagTooLong = /^tag names are at most (\d+) characters$/.exec(message);
+  if (tagTooLong) return t('contacts:problems.message.tagTooLong', { max: formatNumber(Number(tagTooLong[1])) });
+  return message;
+}
+
 /** A problem in words, its column named first: "Phone is not a valid international phone number". */
-const reasonOf = (p: RowProblem) => `${columnName(p.field)} ${p.message}`;
+const reasonOf = (p: RowProblem) =>
+  t('contacts:problems.reason', { column: columnName(p.field), message: problemMessage(p.message) });
 
 /** Rows shown as examples of each reason: enough to find the pattern, few enough to keep the page short. */
 const EXAMPLES = 3;
@@ -37,17 +71,26 @@ function byReason(problems: RowProblem[]) {
   return [...groups].map(([reason, rows]) => ({ reason, rows })).sort((a, b) => b.rows.length - a.rows.length);
 }
 
+/** A row given as an example of its problem: its number, and the cell at fault when there is one. */
+const example = (p: RowProblem) =>
+  p.value
+    ? t('contacts:problems.rowWithValue', { row: formatNumber(p.row), value: p.value })
+    : t('contacts:problems.row', { row: formatNumber(p.row) });
+
 /** One CSV cell: quoted when it must be, and never read as a formula by a spreadsheet. */
 const csvCell = (value: string | number) => {
   const text = neutraliseCell(String(value));
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
-/** Every problem as a CSV file: row, phone, column, value and problem. */
+/** Every problem as a CSV file for people: row, phone, column, value and problem, in their language. */
 export function problemsCsv(problems: RowProblem[]): string {
-  const lines = [['row', 'phone', 'column', 'value', 'problem'].join(',')];
+  const header = (['row', 'phone', 'column', 'value', 'problem'] as const).map((column) =>
+    t(`contacts:problems.csvHeader.${column}`),
+  );
+  const lines = [header.map(csvCell).join(',')];
   for (const p of problems)
-    lines.push([p.row, p.phone, columnName(p.field), p.value, p.message].map(csvCell).join(','));
+    lines.push([p.row, p.phone, columnName(p.field), p.value, problemMessage(p.message)].map(csvCell).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -66,27 +109,25 @@ export function RowProblems({ problems, skipped }: { problems: RowProblem[]; ski
     <>
       <div class="table-wrap">
         <table>
-          <caption>Rows not imported, by problem</caption>
+          <caption>{t('contacts:problems.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Problem</th>
+              <th scope="col">{t('contacts:problems.problem')}</th>
               <th scope="col" class="num">
-                Rows
+                {t('contacts:problems.rows')}
               </th>
-              <th scope="col">First rows</th>
+              <th scope="col">{t('contacts:problems.firstRows')}</th>
             </tr>
           </thead>
           <tbody>
             {groups.map(({ reason, rows }) => (
               <tr key={reason}>
                 <th scope="row">{reason}</th>
-                <td class="num">{rows.length.toLocaleString()}</td>
+                <td class="num">{formatNumber(rows.length)}</td>
                 <td>
-                  {rows
-                    .slice(0, EXAMPLES)
-                    .map((p) => `row ${p.row}${p.value ? ` (${p.value})` : ''}`)
-                    .join(', ')}
-                  {rows.length > EXAMPLES && ', …'}
+                  {[...rows.slice(0, EXAMPLES).map(example), ...(rows.length > EXAMPLES ? ['…'] : [])].join(
+                    t('contacts:problems.separator'),
+                  )}
                 </td>
               </tr>
             ))}
@@ -94,10 +135,10 @@ export function RowProblems({ problems, skipped }: { problems: RowProblem[]; ski
         </table>
       </div>
       <p>
-        <a href={href} download="rows-not-imported.csv">
-          Download the list of rows not imported (CSV)
+        <a href={href} download={t('contacts:problems.fileName')}>
+          {t('contacts:problems.download')}
         </a>
-        {problems.length < skipped && ` — the first ${problems.length.toLocaleString()} problems are listed.`}
+        {problems.length < skipped && t('contacts:problems.firstListed', counted(problems.length))}
       </p>
     </>
   );

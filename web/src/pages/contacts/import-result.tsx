@@ -1,5 +1,8 @@
 import { dashboard } from '../../api';
 import { useAsync } from '../../ui';
+import { formatDisplayName } from '../../i18n/format';
+import { currentLanguage, t } from '../../i18n/i18n';
+import { counted } from './counted';
 import { RowProblems, type RowProblem } from './import-problems';
 
 /** What an import did, or (a dry run) would do. */
@@ -13,69 +16,74 @@ export interface ImportResult {
 }
 
 /** The import's request fields, as its form labels them. */
-export const IMPORT_LABELS = { csv: 'The file', columns: 'The columns', default_country: 'Country' };
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+export const importLabels = () => ({
+  csv: t('contacts:import.labels.csv'),
+  columns: t('contacts:import.labels.columns'),
+  default_country: t('contacts:import.labels.country'),
+});
 
 /**
  * The checked rows before an import (`checked`), or what the import did: rows kept out are a warning
  * summed up by problem, never a success.
  */
 export function ImportSummary({ result, checked }: { result: ImportResult; checked: boolean }) {
-  const verbs = checked ? ['will be created', 'will be updated'] : ['created', 'updated'];
-  const kept = `${plural(result.created, 'contact')} ${verbs[0]}, ${result.updated} ${verbs[1]}.`;
-  const skipped =
+  const kept = t('contacts:summary.kept', {
+    created: t(checked ? 'contacts:summary.willCreate' : 'contacts:summary.created', counted(result.created)),
+    updated: t(checked ? 'contacts:summary.willUpdate' : 'contacts:summary.updated', counted(result.updated)),
+  });
+  const skipped = t(checked ? 'contacts:summary.willSkip' : 'contacts:summary.skipped', counted(result.skipped));
+  const problems =
     result.skipped === 0
       ? ''
-      : ` ${plural(result.skipped, 'row')} ${checked ? 'will not be imported' : 'were not imported'}` +
-        (result.duplicates > 0
-          ? ` (${result.duplicates} ${result.duplicates === 1 ? 'repeats' : 'repeat'} a phone from an earlier row)`
-          : '') +
-        ': see the problems below.';
+      : result.duplicates > 0
+        ? t('contacts:summary.problemsWithDuplicates', {
+            skipped,
+            duplicates: t('contacts:summary.duplicates', counted(result.duplicates)),
+          })
+        : t('contacts:summary.problems', { skipped });
   return (
     <section aria-labelledby={checked ? 'check-title' : 'result-title'}>
-      <h2 id={checked ? 'check-title' : 'result-title'}>{checked ? 'Rows checked' : 'Result'}</h2>
+      <h2 id={checked ? 'check-title' : 'result-title'}>
+        {checked ? t('contacts:summary.checked') : t('contacts:summary.result')}
+      </h2>
       <p
         class={result.skipped > 0 ? 'warning' : 'notice'}
         role="status"
         data-testid={checked ? 'import-check' : 'import-summary'}
       >
-        {plural(result.rows, 'row')}: {kept}
-        {skipped}
+        {[t('contacts:summary.rows', counted(result.rows)), kept, problems].filter(Boolean).join(' ')}
       </p>
       {result.errors.length > 0 && <RowProblems problems={result.errors} skipped={result.skipped} />}
     </section>
   );
 }
 
-const regionNames = new Intl.DisplayNames(undefined, { type: 'region' });
-
 /** The country numbers without `+` belong to; none reads them as international numbers. */
 export function CountryField({ value, onValue }: { value: string; onValue: (code: string) => void }) {
   const countries = useAsync(async () => {
     const list = await dashboard.get<{ code: string; calling_code: string }[]>('phone-countries');
     return list
-      .map((c) => ({ ...c, name: regionNames.of(c.code) ?? c.code }))
-      .sort((a, b) => a.name.localeCompare(b.name));
-  }, []);
+      .map((c) => ({ ...c, name: formatDisplayName(c.code, 'region') }))
+      .sort((a, b) => a.name.localeCompare(b.name, currentLanguage()));
+  }, [currentLanguage()]);
   return (
     <div class="field">
-      <label for="import-country">Country of numbers written without +</label>
+      <label for="import-country">{t('contacts:import.country.label')}</label>
       <select
         id="import-country"
         value={value}
         aria-describedby="import-country-hint"
         onChange={(e) => onValue(e.currentTarget.value)}
       >
-        <option value="">None: every number has its country code</option>
+        <option value="">{t('contacts:import.country.none')}</option>
         {countries.data?.map((c) => (
           <option key={c.code} value={c.code}>
-            {c.name} (+{c.calling_code})
+            {t('contacts:import.country.option', { name: c.name, code: c.calling_code })}
           </option>
         ))}
       </select>
       <small id="import-country-hint" class="hint">
-        For example United Kingdom reads 020 7946 0958 as +44 20 7946 0958.
+        {t('contacts:import.country.hint')}
       </small>
     </div>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { action } from '../../api';
 import { Link } from '../../router';
+import { t } from '../../i18n/i18n';
 import { ConfirmButton, ErrorNote, Page, TextField, Table, fieldErrors, useAsync, useSubmit } from '../../ui';
 
 interface Tag {
@@ -17,18 +18,15 @@ export function TagsPage() {
     tags.reload();
   };
   return (
-    <Page title="Tags" actions={<Link href="/contacts">All contacts</Link>}>
-      <p class="muted">
-        Renaming keeps the tag on its contacts. Sequences, flows and campaigns that name a tag are not changed: edit
-        them too.
-      </p>
+    <Page title={t('contacts:tags.title')} actions={<Link href="/contacts">{t('contacts:allContacts')}</Link>}>
+      <p class="muted">{t('contacts:tags.intro')}</p>
       <ErrorNote error={tags.error} />
       <p role="status" class="muted">
         {done}
       </p>
-      {tags.data?.length === 0 && <p class="empty">No tags yet: tag contacts on their page, in bulk or by import.</p>}
+      {tags.data?.length === 0 && <p class="empty">{t('contacts:tags.empty')}</p>}
       {tags.data && tags.data.length > 0 && (
-        <Table caption="Tags" columns={['Name']} actions>
+        <Table caption={t('contacts:tags.caption')} columns={[t('contacts:tags.name')]} actions>
           {tags.data.map((tag) => (
             <TagRow key={tag.id} tag={tag} onChanged={changed} />
           ))}
@@ -44,20 +42,31 @@ function TagRow({ tag, onChanged }: { tag: Tag; onChanged: (message: string) => 
   const rename = useSubmit(async () => {
     await action<Tag>('rename-tag', { tag: tag.name, name });
     setEditing(false);
-    onChanged(`Renamed ${tag.name} to ${name.trim()}.`);
+    onChanged(t('contacts:tags.renamed', { from: tag.name, to: name.trim() }));
   });
-  const { field, note } = fieldErrors(rename.error, { name: 'New name' });
+  const { field, note } = fieldErrors(rename.error, { name: t('contacts:tags.newName') });
   return (
     <tr>
       <td>
         {editing ? (
-          <form class="inline-form" aria-label={`Rename ${tag.name}`} onSubmit={rename.onSubmit} noValidate>
-            <TextField label="New name" value={name} onValue={setName} maxLength={64} error={field('name')} />
+          <form
+            class="inline-form"
+            aria-label={t('contacts:tags.renameForm', { name: tag.name })}
+            onSubmit={rename.onSubmit}
+            noValidate
+          >
+            <TextField
+              label={t('contacts:tags.newName')}
+              value={name}
+              onValue={setName}
+              maxLength={64}
+              error={field('name')}
+            />
             <button type="submit" class="primary" disabled={rename.busy}>
-              Save
+              {t('contacts:save')}
             </button>
             <button type="button" onClick={() => setEditing(false)}>
-              Cancel
+              {t('contacts:cancel')}
             </button>
             <ErrorNote error={note} />
           </form>
@@ -67,18 +76,22 @@ function TagRow({ tag, onChanged }: { tag: Tag; onChanged: (message: string) => 
       </td>
       <td>
         {!editing && (
-          <button type="button" aria-label={`Rename ${tag.name}`} onClick={() => setEditing(true)}>
-            Rename
+          <button
+            type="button"
+            aria-label={t('contacts:tags.renameForm', { name: tag.name })}
+            onClick={() => setEditing(true)}
+          >
+            {t('contacts:tags.rename')}
           </button>
         )}{' '}
         <ConfirmButton
-          label="Delete"
-          question={`Delete the tag ${tag.name}? Every contact loses it; the contacts stay.`}
-          confirmLabel="Delete tag"
+          label={t('contacts:tags.delete')}
+          question={t('contacts:tags.deleteQuestion', { name: tag.name })}
+          confirmLabel={t('contacts:tags.deleteConfirm')}
           danger
           onConfirm={async () => {
             await action('delete-tag', { tag: tag.name });
-            onChanged(`Deleted ${tag.name}.`);
+            onChanged(t('contacts:tags.deleted', { name: tag.name }));
           }}
         />
       </td>

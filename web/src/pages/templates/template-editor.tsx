@@ -12,8 +12,11 @@ import {
 import { can, useSession } from '../../session';
 import { NotInYourRole } from '../../roles';
 import { TranslationFields, type TranslationDraft } from './translation-fields';
+import { t } from '../../i18n/i18n';
 
 let nextKey = 1;
+/** A template name that follows Meta's rule, shown under the name field. */
+const NAME_EXAMPLE = 'order_update';
 
 function emptyDraft(): TranslationDraft {
   return {
@@ -30,23 +33,23 @@ function emptyDraft(): TranslationDraft {
   };
 }
 
-function draftOf(t: TranslationDetail): TranslationDraft {
+function draftOf(tr: TranslationDetail): TranslationDraft {
   return {
     ...emptyDraft(),
     saved: true,
-    language: t.language,
-    status: t.status,
-    header_type: t.header_type ?? '',
-    header_content: t.header_content,
-    body: t.body,
-    footer: t.footer,
-    buttons: t.buttons.map((b) => ({
+    language: tr.language,
+    status: tr.status,
+    header_type: tr.header_type ?? '',
+    header_content: tr.header_content,
+    body: tr.body,
+    footer: tr.footer,
+    buttons: tr.buttons.map((b) => ({
       type: b.type,
       text: b.text,
       url: b.url ?? '',
       phone_number: b.phone_number ?? '',
     })),
-    samples: t.examples,
+    samples: tr.examples,
   };
 }
 
@@ -75,7 +78,7 @@ function inputOf(d: TranslationDraft) {
 /** New template (no id) or edit one, for a role that writes templates. */
 export function TemplateEditor({ id }: { id?: string }) {
   const { user } = useSession();
-  if (!can(user, 'templates')) return <NotInYourRole what="writing templates" />;
+  if (!can(user, 'templates')) return <NotInYourRole what={t('templates:editor.notInRole')} />;
   return <Editor id={id} />;
 }
 
@@ -92,11 +95,11 @@ function Editor({ id }: { id?: string }) {
     if (!id) return;
     const mine = ++generation.current;
     dashboard.get<TemplateDetail>(`templates/${encodeURIComponent(id)}`).then(
-      (t) => {
+      (template) => {
         if (mine !== generation.current) return;
-        setName(t.name);
-        setCategory(t.category);
-        setDrafts(t.translations.map(draftOf));
+        setName(template.name);
+        setCategory(template.category);
+        setDrafts(template.translations.map(draftOf));
         setLoaded(true);
       },
       (error: unknown) => mine === generation.current && setLoadError(error),
@@ -113,35 +116,36 @@ function Editor({ id }: { id?: string }) {
   const error = save.error instanceof ApiError ? save.error : null;
   const update = (key: number, draft: TranslationDraft) =>
     setDrafts((all) => all.map((d) => (d.key === key ? draft : d)));
-  const title = id ? `Edit ${name || 'template'}` : 'New template';
+  const title = id
+    ? t('templates:editor.editTitle', { name: name || t('templates:editor.template') })
+    : t('templates:editor.newTitle');
 
   if (!loaded) {
     return (
       <Page title={title}>
         <ErrorNote error={loadError} />
-        {!loadError && <p class="loading">Loading…</p>}
+        {!loadError && <p class="loading">{t('templates:loading')}</p>}
       </Page>
     );
   }
   return (
     <Page title={title}>
       <p>
-        <Link href={id ? `/templates/${id}` : '/templates'}>← {id ? 'Back to the template' : 'All templates'}</Link>
+        <Link href={id ? `/templates/${id}` : '/templates'}>
+          ← {id ? t('templates:editor.backToTemplate') : t('templates:allTemplates')}
+        </Link>
       </p>
-      <p class="hint">
-        {id ? 'Saving changes' : 'Creating the template'} submits each translation to Meta for review: it is Pending
-        until Meta approves or rejects it (the simulator approves it after a short while).
-      </p>
+      <p class="hint">{id ? t('templates:editor.reviewOnSave') : t('templates:editor.reviewOnCreate')}</p>
       <form onSubmit={save.onSubmit} aria-label={title} noValidate>
         <div class="field-row">
           {id ? (
             <div class="field">
-              <span class="field-label">Name</span>
+              <span class="field-label">{t('templates:editor.name')}</span>
               <code>{name}</code>
             </div>
           ) : (
             <TextField
-              label="Name"
+              label={t('templates:editor.name')}
               value={name}
               {...save.bind('name', setName)}
               required
@@ -149,13 +153,13 @@ function Editor({ id }: { id?: string }) {
               pattern="[a-z0-9_]+"
               hint={
                 <>
-                  Lower-case letters, digits and _ (Meta’s rule), for example <code>order_update</code>
+                  {t('templates:editor.nameHint')} <code>{NAME_EXAMPLE}</code>
                 </>
               }
             />
           )}
           <div class="field">
-            <label for="template-category">Category</label>
+            <label for="template-category">{t('templates:editor.category')}</label>
             <select
               id="template-category"
               value={category}
@@ -194,13 +198,13 @@ function Editor({ id }: { id?: string }) {
         ))}
         <p>
           <button type="button" onClick={() => setDrafts((all) => [...all, emptyDraft()])}>
-            Add translation
+            {t('templates:editor.addTranslation')}
           </button>
         </p>
         <ErrorNote error={save.error} />
         <div class="form-actions">
           <button type="submit" class="primary" disabled={save.busy}>
-            {id ? 'Save changes' : 'Create template'}
+            {id ? t('templates:editor.saveChanges') : t('templates:editor.create')}
           </button>
         </div>
       </form>

@@ -1,6 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { neededExamples } from '../../../../src/templates/meta-components';
 import { extractPlaceholders } from '../../../../src/templates/placeholders';
+import { formatDisplayName } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 
 export { extractPlaceholders, neededExamples };
 
@@ -52,11 +54,17 @@ export interface TemplateDetail {
   created_at: string;
 }
 
-/** "PENDING_DELETION" → "Pending deletion". */
-export function statusLabel(status: string): string {
-  const words = status.toLowerCase().replaceAll('_', ' ');
+/** An API value in words when no catalog names it: "PENDING_DELETION" → "Pending deletion". */
+function humanised(value: string): string {
+  const words = value.toLowerCase().replaceAll('_', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+type Catalog = typeof import('../../locales/en/templates.json');
+
+/** A translation's review status (Meta's APPROVED, PENDING…) in the person's language. */
+export const statusLabel = (status: string): string =>
+  t(`templates:status.${status as keyof Catalog['status']}`, { defaultValue: humanised(status) });
 
 /** A status in words, coloured as a second cue (never the only one). */
 export function StatusBadge({ status }: { status: string }) {
@@ -64,12 +72,28 @@ export function StatusBadge({ status }: { status: string }) {
   return <span class={`status-badge ${tone}`}>{statusLabel(status)}</span>;
 }
 
-/** "MARKETING" → "Marketing". */
-export const categoryLabel = statusLabel;
+/** A category (MARKETING, UTILITY, AUTHENTICATION) in words. */
+export const categoryLabel = (category: string): string =>
+  t(`templates:category.${category as keyof Catalog['category']}`, { defaultValue: humanised(category) });
 
-const BUTTON_LABELS: Record<string, string> = { QUICK_REPLY: 'Quick reply', URL: 'URL', PHONE_NUMBER: 'Phone number' };
+/** A header's kind (TEXT, IMAGE…) in words. */
+export const headerTypeLabel = (type: string): string =>
+  t(`templates:headerType.${type as keyof Catalog['headerType']}`, { defaultValue: humanised(type) });
+
 /** A button type in words. */
-export const buttonLabel = (type: string) => BUTTON_LABELS[type] ?? statusLabel(type);
+export const buttonLabel = (type: string): string =>
+  t(`templates:buttonType.${type as keyof Catalog['buttonType']}`, { defaultValue: humanised(type) });
+
+/** Meta's quality score (GREEN, YELLOW, RED, UNKNOWN) in words. */
+export const qualityLabel = (score: string): string =>
+  t(`templates:quality.${score as keyof Catalog['quality']}`, { defaultValue: humanised(score) });
+
+/** Meta's rejection reason (INVALID_FORMAT…) in words. */
+export const rejectionLabel = (reason: string): string =>
+  t(`templates:rejection.${reason as keyof Catalog['rejection']}`, { defaultValue: humanised(reason) });
+
+/** A template language (Meta's `en_US`, `pt_BR`) named in the person's language, its code beside it. */
+export const languageLabel = (code: string): string => formatDisplayName(code, 'language');
 
 /** The body with each `{{n}}` replaced by its sample when one is given; unfilled ones stay visible. */
 export function fillPlaceholders(text: string, samples: Record<string, string>): ComponentChildren[] {
@@ -109,28 +133,32 @@ export function TemplatePreview(props: { content: PreviewContent; samples?: Reco
   const { content } = props;
   const samples = props.samples ?? {};
   return (
-    <figure class="wa-preview" aria-label={props.label ?? 'Preview'}>
+    <figure class="wa-preview" aria-label={props.label ?? t('templates:preview.label')}>
       <div class="wa-bubble" data-testid="template-preview">
         {content.header_type === 'TEXT' && content.header_content && (
           <p class="wa-header">{fillPlaceholders(content.header_content, samples)}</p>
         )}
         {content.header_type && content.header_type !== 'TEXT' && (
           <p class="wa-media">
-            <span class="wa-media-type">{statusLabel(content.header_type)}</span>
+            <span class="wa-media-type">{headerTypeLabel(content.header_type)}</span>
             {content.header_content && <span class="wa-media-url">{content.header_content}</span>}
           </p>
         )}
         <p class="wa-body">
-          {content.body ? fillPlaceholders(content.body, samples) : <span class="muted">(no body yet)</span>}
+          {content.body ? (
+            fillPlaceholders(content.body, samples)
+          ) : (
+            <span class="muted">{t('templates:preview.noBody')}</span>
+          )}
         </p>
         {content.footer && <p class="wa-footer">{content.footer}</p>}
       </div>
       {content.buttons.length > 0 && (
-        <ul class="wa-buttons" aria-label="Buttons">
+        <ul class="wa-buttons" aria-label={t('templates:preview.buttons')}>
           {content.buttons.map((b, i) => (
             <li key={i}>
               <span aria-hidden="true">{b.type === 'URL' ? '↗ ' : b.type === 'PHONE_NUMBER' ? '☎ ' : '↩ '}</span>
-              {b.text || <span class="muted">(button text)</span>}
+              {b.text || <span class="muted">{t('templates:preview.buttonText')}</span>}
             </li>
           ))}
         </ul>

@@ -1,53 +1,58 @@
 import { action, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
 import { can, useSession } from '../../session';
+import { formatDateTime } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 import { ConfirmButton, CopyButton, ErrorNote, Page, useAsync } from '../../ui';
 import {
   buttonLabel,
   categoryLabel,
+  headerTypeLabel,
+  languageLabel,
+  qualityLabel,
+  rejectionLabel,
   StatusBadge,
   statusLabel,
   TemplatePreview,
   type TemplateDetail,
 } from './template-parts';
-import { formatDateTime } from '../../i18n/format';
 
 /** A template: pick any translation (approved or not) and see its parts and how it renders. */
 export function TemplateView({ id, language }: { id: string; language: string | null }) {
   const template = useAsync(() => dashboard.get<TemplateDetail>(`templates/${encodeURIComponent(id)}`), [id]);
-  const t = template.data;
+  const tpl = template.data;
   const writes = can(useSession().user, 'templates');
-  if (!t) {
+  if (!tpl) {
     return (
-      <Page title="Template">
+      <Page title={t('templates:view.title')}>
         <ErrorNote error={template.error} />
-        {template.loading && <p class="loading">Loading…</p>}
+        {template.loading && <p class="loading">{t('templates:loading')}</p>}
       </Page>
     );
   }
   const shown =
-    t.translations.find((tr) => tr.language === language) ??
-    t.translations.find((tr) => tr.language === t.default_language) ??
-    t.translations[0]!;
+    tpl.translations.find((tr) => tr.language === language) ??
+    tpl.translations.find((tr) => tr.language === tpl.default_language) ??
+    tpl.translations[0]!;
   const pick = (value: string) =>
-    navigate(`/templates/${t.id}?language=${encodeURIComponent(value)}`, { replace: true });
+    navigate(`/templates/${tpl.id}?language=${encodeURIComponent(value)}`, { replace: true });
 
   return (
     <Page
-      title={t.name}
+      title={tpl.name}
       actions={
         writes && (
           <>
-            <Link class="button" href={`/templates/${t.id}/edit`}>
-              Edit
+            <Link class="button" href={`/templates/${tpl.id}/edit`}>
+              {t('templates:view.edit')}
             </Link>
             <ConfirmButton
-              label="Delete"
-              question={`Delete ${t.name} in every language, at WhatsApp too? Campaigns, sequences and flows that send it will fail.`}
-              confirmLabel="Delete template"
+              label={t('templates:view.delete')}
+              question={t('templates:view.deleteQuestion', { name: tpl.name })}
+              confirmLabel={t('templates:view.deleteConfirm')}
               danger
               onConfirm={async () => {
-                await action('delete-template', { template_id: t.id });
+                await action('delete-template', { template_id: tpl.id });
                 navigate('/templates');
               }}
             />
@@ -56,30 +61,35 @@ export function TemplateView({ id, language }: { id: string; language: string | 
       }
     >
       <p>
-        <Link href="/templates">← All templates</Link>
+        <Link href="/templates">← {t('templates:allTemplates')}</Link>
       </p>
       <dl class="template-facts">
-        <dt>Category</dt>
-        <dd>{categoryLabel(t.category)}</dd>
-        <dt>Template id</dt>
+        <dt>{t('templates:view.category')}</dt>
+        <dd>{categoryLabel(tpl.category)}</dd>
+        <dt>{t('templates:view.id')}</dt>
         <dd>
-          <code>{t.id}</code> <CopyButton text={t.id} label="Copy id" />
+          <code>{tpl.id}</code> <CopyButton text={tpl.id} label={t('templates:view.copyId')} />
         </dd>
-        <dt>Created</dt>
-        <dd>{formatDateTime(t.created_at)}</dd>
+        <dt>{t('templates:view.created')}</dt>
+        <dd>{formatDateTime(tpl.created_at)}</dd>
       </dl>
       <div class="field translation-picker">
-        <label for="translation-picker">Translation</label>
+        <label for="translation-picker">{t('templates:view.translation')}</label>
         <select id="translation-picker" value={shown.language} onChange={(e) => pick(e.currentTarget.value)}>
-          {t.translations.map((tr) => (
+          {tpl.translations.map((tr) => (
             <option key={tr.language} value={tr.language}>
-              {tr.language} — {statusLabel(tr.status)}
+              {t('templates:view.translationOption', {
+                language: `${languageLabel(tr.language)} (${tr.language})`,
+                status: statusLabel(tr.status),
+              })}
             </option>
           ))}
         </select>
-        {shown.language !== t.default_language && (
+        {shown.language !== tpl.default_language && (
           <small class="hint">
-            Sends use <code>{t.default_language}</code> unless they choose this language.
+            {t('templates:view.defaultLanguageHint', {
+              language: `${languageLabel(tpl.default_language)} (${tpl.default_language})`,
+            })}
           </small>
         )}
       </div>
@@ -89,69 +99,80 @@ export function TemplateView({ id, language }: { id: string; language: string | 
             <code>{shown.language}</code> <StatusBadge status={shown.status} />
           </h2>
           {shown.status !== 'APPROVED' && (
-            <p class="warning">Only approved translations can be sent; this one is {statusLabel(shown.status)}.</p>
+            <p class="warning">{t('templates:view.onlyApproved', { status: statusLabel(shown.status) })}</p>
           )}
           {shown.rejection_reason && (
             <p class="warning" data-testid="rejection-reason">
-              Meta’s reason: {statusLabel(shown.rejection_reason)}
+              {t('templates:view.reason', { reason: rejectionLabel(shown.rejection_reason) })}
             </p>
           )}
           <dl class="template-fields">
-            <dt>Meta’s review</dt>
+            <dt>{t('templates:view.review')}</dt>
             <dd data-testid="meta-review">
               {shown.meta_template_id ? (
                 <>
-                  Submitted as <code>{shown.meta_template_id}</code>
+                  {t('templates:view.submittedAs')} <code>{shown.meta_template_id}</code>
                 </>
               ) : (
-                <span class="muted">Not submitted from Parley</span>
+                <span class="muted">{t('templates:view.notSubmitted')}</span>
               )}
-              {' · '}Quality: {shown.quality_score ? statusLabel(shown.quality_score) : 'not rated yet'}
+              {' · '}
+              {t('templates:view.quality', {
+                quality: shown.quality_score ? qualityLabel(shown.quality_score) : t('templates:view.notRated'),
+              })}
             </dd>
-            <dt>Header</dt>
+            <dt>{t('templates:view.header')}</dt>
             <dd>
               {shown.header_type ? (
                 <>
-                  {statusLabel(shown.header_type)}: <span class="pre">{shown.header_content}</span>
+                  {headerTypeLabel(shown.header_type)}: <span class="pre">{shown.header_content}</span>
                 </>
               ) : (
-                <span class="muted">None</span>
+                <span class="muted">{t('templates:none')}</span>
               )}
             </dd>
-            <dt>Body</dt>
+            <dt>{t('templates:view.body')}</dt>
             <dd class="pre" data-testid="template-body">
               {shown.body}
             </dd>
-            <dt>Placeholders</dt>
+            <dt>{t('templates:view.placeholders')}</dt>
             <dd>
               {shown.placeholders.length > 0 ? (
                 shown.placeholders.map((p) => <code key={p}>{`{{${p}}} `}</code>)
               ) : (
-                <span class="muted">None</span>
+                <span class="muted">{t('templates:none')}</span>
               )}
             </dd>
-            <dt>Footer</dt>
-            <dd>{shown.footer || <span class="muted">None</span>}</dd>
-            <dt>Buttons</dt>
+            <dt>{t('templates:view.footer')}</dt>
+            <dd>{shown.footer || <span class="muted">{t('templates:none')}</span>}</dd>
+            <dt>{t('templates:view.buttons')}</dt>
             <dd>
               {shown.buttons.length > 0 ? (
                 <ul class="plain-list">
                   {shown.buttons.map((b, i) => (
                     <li key={i}>
-                      {buttonLabel(b.type)}: “{b.text}”{b.url && <> → {b.url}</>}
-                      {b.phone_number && <> → {b.phone_number}</>}
+                      {b.url || b.phone_number
+                        ? t('templates:view.buttonTo', {
+                            type: buttonLabel(b.type),
+                            text: b.text,
+                            target: b.url || b.phone_number,
+                          })
+                        : t('templates:view.button', { type: buttonLabel(b.type), text: b.text })}
                     </li>
                   ))}
                 </ul>
               ) : (
-                <span class="muted">None</span>
+                <span class="muted">{t('templates:none')}</span>
               )}
             </dd>
           </dl>
         </section>
         <section aria-labelledby="preview-heading">
-          <h2 id="preview-heading">Preview</h2>
-          <TemplatePreview content={shown} label={`Preview of the ${shown.language} translation`} />
+          <h2 id="preview-heading">{t('templates:view.preview')}</h2>
+          <TemplatePreview
+            content={shown}
+            label={t('templates:view.previewOf', { language: languageLabel(shown.language) })}
+          />
         </section>
       </div>
     </Page>

@@ -3,7 +3,9 @@ import { action, dashboard } from '../../api';
 import { Link } from '../../router';
 import { can, useSession } from '../../session';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
-import { categoryLabel, StatusBadge, statusLabel, type TemplateSummary } from './template-parts';
+import { t } from '../../i18n/i18n';
+import { counted } from '../contacts/counted';
+import { categoryLabel, languageLabel, StatusBadge, statusLabel, type TemplateSummary } from './template-parts';
 
 const FILTER_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED', 'IN_APPEAL'];
 
@@ -39,17 +41,17 @@ export function TemplatesList() {
 
   return (
     <Page
-      title="Templates"
+      title={t('templates:list.title')}
       actions={
         writes && (
           <>
             {!simulated && (
               <button type="button" onClick={() => void sync.run()} disabled={sync.busy}>
-                {sync.busy ? 'Syncing…' : 'Sync from WhatsApp'}
+                {sync.busy ? t('templates:list.syncing') : t('templates:list.sync')}
               </button>
             )}
             <Link class="button primary" href="/templates/new">
-              New template
+              {t('templates:list.new')}
             </Link>
           </>
         )
@@ -61,17 +63,21 @@ export function TemplatesList() {
       <ErrorNote error={sync.error} />
       {simulated && (
         <p class="hint" data-testid="sync-simulator-note">
-          Templates come from WhatsApp only with a real WhatsApp number: this workspace sends through the simulator, so
-          create templates here (the simulator approves them). To sync the templates of your WhatsApp Business account,
-          connect a number in <Link href="/settings/channel">Settings → Channel</Link>.
+          {t('templates:list.simulatorNote')}{' '}
+          <Link href="/settings/channel">{t('templates:list.channelSettings')}</Link>.
         </p>
       )}
-      <form class="inline-form" role="search" aria-label="Filter templates" onSubmit={(e) => e.preventDefault()}>
-        <TextField label="Name contains" type="search" value={name} onValue={setName} />
+      <form
+        class="inline-form"
+        role="search"
+        aria-label={t('templates:list.filter')}
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <TextField label={t('templates:list.nameContains')} type="search" value={name} onValue={setName} />
         <div class="field">
-          <label for="template-status-filter">Translation status</label>
+          <label for="template-status-filter">{t('templates:list.translationStatus')}</label>
           <select id="template-status-filter" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-            <option value="">Any status</option>
+            <option value="">{t('templates:list.anyStatus')}</option>
             {FILTER_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {statusLabel(s)}
@@ -82,38 +88,37 @@ export function TemplatesList() {
       </form>
       <ErrorNote error={list.error} />
       {list.data && list.data.length === 0 && (
-        <p class="muted">
-          {name || status
-            ? 'No template matches.'
-            : 'No templates yet: sync them from WhatsApp, or create one to record a template you submitted to Meta.'}
-        </p>
+        <p class="muted">{name || status ? t('templates:list.noMatch') : t('templates:list.empty')}</p>
       )}
       {list.data && list.data.length > 0 && (
         <div class="table-wrap">
           <table class="templates-table">
-            <caption class="visually-hidden">Templates</caption>
+            <caption class="visually-hidden">{t('templates:list.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Category</th>
-                <th scope="col">Translations</th>
+                <th scope="col">{t('templates:list.name')}</th>
+                <th scope="col">{t('templates:list.category')}</th>
+                <th scope="col">{t('templates:list.translations')}</th>
               </tr>
             </thead>
             <tbody>
-              {list.data.map((t) => (
-                <tr key={t.id}>
+              {list.data.map((template) => (
+                <tr key={template.id}>
                   <th scope="row">
-                    <Link href={`/templates/${t.id}`}>{t.name}</Link>
+                    <Link href={`/templates/${template.id}`}>{template.name}</Link>
                   </th>
-                  <td>{categoryLabel(t.category)}</td>
+                  <td>{categoryLabel(template.category)}</td>
                   <td>
-                    <ul class="translation-list" aria-label={`Translations of ${t.name}`}>
-                      {t.translations.map((tr) => (
+                    <ul
+                      class="translation-list"
+                      aria-label={t('templates:list.translationsOf', { name: template.name })}
+                    >
+                      {template.translations.map((tr) => (
                         <li key={tr.language}>
-                          <Link href={`/templates/${t.id}?language=${encodeURIComponent(tr.language)}`}>
-                            <code>{tr.language}</code>
+                          <Link href={`/templates/${template.id}?language=${encodeURIComponent(tr.language)}`}>
+                            {languageLabel(tr.language)}
                           </Link>{' '}
-                          <StatusBadge status={tr.status} />
+                          <code>{tr.language}</code> <StatusBadge status={tr.status} />
                         </li>
                       ))}
                     </ul>
@@ -144,9 +149,13 @@ function SyncReport({ result }: { result: SyncResult }) {
   return (
     <div class="notice sync-report">
       <p>
-        Synced {result.templates} template{result.templates === 1 ? '' : 's'} ({result.translations} translation
-        {result.translations === 1 ? '' : 's'}) from WhatsApp.{' '}
-        {result.changes.length === 0 ? 'Everything was already up to date.' : `${result.changes.length} changed:`}
+        {t('templates:sync.synced', {
+          templates: t('templates:sync.templates', counted(result.templates)),
+          translations: t('templates:sync.translations', counted(result.translations)),
+        })}{' '}
+        {result.changes.length === 0
+          ? t('templates:sync.upToDate')
+          : t('templates:sync.changed', counted(result.changes.length))}
       </p>
       {result.changes.length > 0 && (
         <ul>
@@ -155,17 +164,20 @@ function SyncReport({ result }: { result: SyncResult }) {
               <Link href={`/templates/${c.template_id}?language=${encodeURIComponent(c.language)}`}>{c.name}</Link>{' '}
               <code>{c.language}</code>:{' '}
               {c.change === 'added'
-                ? `added, ${statusLabel(c.status)}`
+                ? t('templates:sync.added', { status: statusLabel(c.status) })
                 : c.previous_status !== c.status
-                  ? `${statusLabel(c.previous_status ?? '')} → ${statusLabel(c.status)}`
-                  : 'content updated'}
+                  ? t('templates:sync.statusChange', {
+                      from: statusLabel(c.previous_status ?? ''),
+                      to: statusLabel(c.status),
+                    })
+                  : t('templates:sync.contentUpdated')}
             </li>
           ))}
         </ul>
       )}
       {result.skipped.length > 0 && (
         <div class="warning">
-          <p>Skipped (Parley cannot represent them):</p>
+          <p>{t('templates:sync.skipped')}</p>
           <ul>
             {result.skipped.map((s) => (
               <li key={`${s.name} ${s.language}`}>

@@ -6,11 +6,13 @@ import {
   buttonLabel,
   FOOTER_MAX,
   HEADER_TYPES,
+  headerTypeLabel,
   neededExamples,
   StatusBadge,
-  statusLabel,
   TemplatePreview,
 } from './template-parts';
+import { formatNumber } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 
 export interface ButtonDraft {
   type: string;
@@ -37,13 +39,19 @@ export interface TranslationDraft {
 
 /** The label of a variable's sample input, by its id. */
 function sampleLabel(variable: string): string {
-  if (variable === 'header_1') return 'Sample for the header’s {{1}}';
+  if (variable === 'header_1') return t('templates:translation.sampleHeader', { placeholder: '{{1}}' });
   const button = /^button_(\d+)_1$/.exec(variable);
-  if (button) return `Sample for button ${Number(button[1]) + 1}’s {{1}}`;
-  return `Sample for {{${variable}}}`;
+  if (button)
+    return t('templates:translation.sampleButton', {
+      number: formatNumber(Number(button[1]) + 1),
+      placeholder: '{{1}}',
+    });
+  return t('templates:translation.sampleBody', { placeholder: `{{${variable}}}` });
 }
 
 const MAX_BUTTONS = 10;
+/** A language code as Meta writes them, shown in the empty language field. */
+const LANGUAGE_EXAMPLE = 'en_US';
 
 /** One translation's inputs beside its live preview. */
 export function TranslationFields(props: {
@@ -58,7 +66,7 @@ export function TranslationFields(props: {
   const id = useId();
   const set = (patch: Partial<TranslationDraft>, fields: string[] = Object.keys(patch)) =>
     onChange({ ...draft, ...patch }, fields);
-  const fieldError = (field: string) => props.error?.fieldMessage(`translations.${index}.${field}`);
+  const fieldMessage = (field: string) => props.error?.fieldMessage(`translations.${index}.${field}`);
   const variables = neededExamples({ ...draft, header_type: draft.header_type || null });
   const setButton = (i: number, patch: Partial<ButtonDraft>) =>
     set(
@@ -69,7 +77,7 @@ export function TranslationFields(props: {
   return (
     <fieldset class="translation-editor">
       <legend>
-        Translation {index + 1}
+        {t('templates:translation.legend', { number: formatNumber(index + 1) })}
         {draft.language && (
           <>
             {' '}
@@ -81,60 +89,66 @@ export function TranslationFields(props: {
         <div>
           <div class="field-row">
             <TextField
-              label="Language"
+              label={t('templates:translation.language')}
               value={draft.language}
               onValue={(language) => set({ language })}
               required
               readOnly={draft.saved}
-              placeholder="en_US"
-              hint={draft.saved ? 'A saved translation keeps its language.' : 'Meta’s code, e.g. en_US, de, pt_BR'}
-              error={fieldError('language')}
+              placeholder={LANGUAGE_EXAMPLE}
+              hint={
+                draft.saved ? t('templates:translation.languageHintSaved') : t('templates:translation.languageHint')
+              }
+              error={fieldMessage('language')}
             />
             {draft.saved && (
               <div class="field">
-                <span class="field-label">Status</span>
+                <span class="field-label">{t('templates:translation.status')}</span>
                 <StatusBadge status={draft.status} />
               </div>
             )}
           </div>
           <div class="field-row">
             <div class="field">
-              <label for={`${id}-header-type`}>Header</label>
+              <label for={`${id}-header-type`}>{t('templates:translation.header')}</label>
               <select
                 id={`${id}-header-type`}
                 value={draft.header_type}
                 onChange={(e) => set({ header_type: e.currentTarget.value }, ['header_type', 'header_content'])}
               >
-                <option value="">No header</option>
+                <option value="">{t('templates:translation.noHeader')}</option>
                 {HEADER_TYPES.map((h) => (
                   <option key={h} value={h}>
-                    {statusLabel(h)}
+                    {headerTypeLabel(h)}
                   </option>
                 ))}
               </select>
             </div>
             {draft.header_type && (
               <TextField
-                label={draft.header_type === 'TEXT' ? 'Header text' : 'Header media URL'}
+                label={
+                  draft.header_type === 'TEXT'
+                    ? t('templates:translation.headerText')
+                    : t('templates:translation.headerMedia')
+                }
                 value={draft.header_content}
                 onValue={(header_content) => set({ header_content })}
                 required
                 maxLength={2000}
-                error={fieldError('header_content')}
+                error={fieldMessage('header_content')}
               />
             )}
           </div>
           <TextArea
             id={`${id}-body`}
-            label="Body"
+            label={t('templates:translation.body')}
             value={draft.body}
             onValue={(body) => set({ body })}
-            hint="Numbered placeholders such as {{1}} are filled in when the message is sent."
-            error={fieldError('body')}
+            hint={t('templates:translation.bodyHint', { placeholder: '{{1}}' })}
+            error={fieldMessage('body')}
           />
           {variables.length > 0 && (
             <fieldset class="samples">
-              <legend>Sample values (Meta reviews the template with them)</legend>
+              <legend>{t('templates:translation.samples')}</legend>
               {variables.map((v) => (
                 <TextField
                   key={v}
@@ -144,62 +158,64 @@ export function TranslationFields(props: {
                   onValue={(value) => set({ samples: { ...draft.samples, [v]: value } }, ['examples'])}
                 />
               ))}
-              {fieldError('examples') && <small class="error">{fieldError('examples')}</small>}
+              {fieldMessage('examples') && <small class="error">{fieldMessage('examples')}</small>}
             </fieldset>
           )}
           <FooterField
             id={`${id}-footer`}
             value={draft.footer}
             onValue={(footer) => set({ footer })}
-            error={fieldError('footer')}
+            error={fieldMessage('footer')}
           />
           <fieldset class="buttons-editor">
-            <legend>Buttons</legend>
+            <legend>{t('templates:translation.buttons')}</legend>
             {draft.buttons.map((b, i) => (
               <div class="field-row button-row" key={i}>
                 <div class="field">
-                  <label for={`${id}-button-${i}-type`}>Button {i + 1} type</label>
+                  <label for={`${id}-button-${i}-type`}>
+                    {t('templates:translation.buttonType', { number: formatNumber(i + 1) })}
+                  </label>
                   <select
                     id={`${id}-button-${i}-type`}
                     value={b.type}
                     onChange={(e) => setButton(i, { type: e.currentTarget.value })}
                   >
-                    {BUTTON_TYPES.map((t) => (
-                      <option key={t} value={t}>
-                        {buttonLabel(t)}
+                    {BUTTON_TYPES.map((type) => (
+                      <option key={type} value={type}>
+                        {buttonLabel(type)}
                       </option>
                     ))}
                   </select>
                 </div>
                 <TextField
-                  label={`Button ${i + 1} text`}
+                  label={t('templates:translation.buttonText', { number: formatNumber(i + 1) })}
                   value={b.text}
                   maxLength={25}
                   required
                   onValue={(text) => setButton(i, { text })}
-                  error={fieldError(`buttons.${i}.text`)}
+                  error={fieldMessage(`buttons.${i}.text`)}
                 />
                 {b.type === 'URL' && (
                   <TextField
-                    label={`Button ${i + 1} URL`}
+                    label={t('templates:translation.buttonUrl', { number: formatNumber(i + 1) })}
                     type="url"
                     value={b.url}
                     onValue={(url) => setButton(i, { url })}
-                    error={fieldError(`buttons.${i}.url`)}
+                    error={fieldMessage(`buttons.${i}.url`)}
                   />
                 )}
                 {b.type === 'PHONE_NUMBER' && (
                   <TextField
-                    label={`Button ${i + 1} phone number`}
+                    label={t('templates:translation.buttonPhone', { number: formatNumber(i + 1) })}
                     type="tel"
                     value={b.phone_number}
                     maxLength={20}
                     onValue={(phone_number) => setButton(i, { phone_number })}
-                    error={fieldError(`buttons.${i}.phone_number`)}
+                    error={fieldMessage(`buttons.${i}.phone_number`)}
                   />
                 )}
                 <button type="button" onClick={() => set({ buttons: draft.buttons.filter((_, j) => j !== i) })}>
-                  Remove button {i + 1}
+                  {t('templates:translation.removeButton', { number: formatNumber(i + 1) })}
                 </button>
               </div>
             ))}
@@ -210,21 +226,21 @@ export function TranslationFields(props: {
                 set({ buttons: [...draft.buttons, { type: 'QUICK_REPLY', text: '', url: '', phone_number: '' }] })
               }
             >
-              Add button
+              {t('templates:translation.addButton')}
             </button>
           </fieldset>
           {props.onRemove && (
             <button type="button" class="danger" onClick={props.onRemove}>
-              Remove translation {index + 1}
+              {t('templates:translation.remove', { number: formatNumber(index + 1) })}
             </button>
           )}
         </div>
         <div>
-          <h2 class="preview-title">Live preview</h2>
+          <h2 class="preview-title">{t('templates:translation.livePreview')}</h2>
           <TemplatePreview
             content={{ ...draft, header_type: draft.header_type || null }}
             samples={draft.samples}
-            label={`Live preview of translation ${index + 1}`}
+            label={t('templates:translation.livePreviewOf', { number: formatNumber(index + 1) })}
           />
         </div>
       </div>
@@ -269,7 +285,7 @@ function FooterField(props: {
   const full = props.value.length >= FOOTER_MAX;
   return (
     <div class="field">
-      <label for={props.id}>Footer (optional)</label>
+      <label for={props.id}>{t('templates:translation.footer')}</label>
       <input
         id={props.id}
         value={props.value}
@@ -287,7 +303,7 @@ function FooterField(props: {
         <span data-testid="footer-count">
           {props.value.length}/{FOOTER_MAX}
         </span>
-        {full && ' — the most a footer can hold'}
+        {full && t('templates:translation.footerFull')}
         {props.error && ` — ${props.error}`}
       </small>
     </div>
