@@ -146,17 +146,22 @@ export function fieldLabel(pointer: string, labels: Record<string, string> = {})
 /** "branches" → "branch", "steps" → "step": a list's name for one of its items. */
 const singular = (word: string) => word.replace(/(ch|sh|x|ss)es$/, '$1').replace(/([^s])s$/, '$1');
 
-/** A list of problems next to the part they are about, each naming its field by label, announced when it appears. */
+/**
+ * A list of problems next to the part they are about, each naming its field by label, announced when it
+ * appears. The alert wraps the list: as the list's own role it would hide that the items are a list.
+ */
 export function ProblemList(props: { problems: FieldProblem[]; id?: string; labels?: Record<string, string> }) {
   if (props.problems.length === 0) return null;
   return (
-    <ul class="problem-list error" id={props.id} role="alert">
-      {props.problems.map((p) => (
-        <li key={`${p.field}:${p.message}`}>
-          {p.field && <strong class="problem-field">{fieldLabel(p.field, props.labels)}</strong>} {p.message}
-        </li>
-      ))}
-    </ul>
+    <div class="problem-list error" id={props.id} role="alert">
+      <ul>
+        {props.problems.map((p) => (
+          <li key={`${p.field}:${p.message}`}>
+            {p.field && <strong class="problem-field">{fieldLabel(p.field, props.labels)}</strong>} {p.message}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
