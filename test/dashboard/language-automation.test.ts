@@ -92,7 +92,19 @@ describe(`dashboard: automation in the person's language (${ENGINE})`, () => {
     await page.getByRole('link', { name: 'مسار جديد' }).click();
     await page.getByRole('button', { name: 'إضافة عقدة', exact: true }).click();
     await page.getByLabel('العقدة node_2: النوع').selectOption('wait_for_reply');
-    await page.getByRole('group', { name: 'مخطط المسار' }).waitFor();
+    await page
+      .getByRole('group', { name: 'مخطط المسار' })
+      .getByRole('button', { name: 'node_2 انتظار رد: تعديل' })
+      .waitFor();
+    // Each box's words start at its right edge and stay inside it (anchored at the left, they ran out of it).
+    const outside = await page.evaluate(() =>
+      [...document.querySelectorAll<SVGGElement>('.flow-graph g.box')].flatMap((box) => {
+        const frame = box.querySelector('rect')!.getBoundingClientRect();
+        const words = box.querySelector('text')!.getBoundingClientRect();
+        return words.left >= frame.left && words.right <= frame.right ? [] : [box.getAttribute('aria-label')];
+      }),
+    );
+    assert.deepEqual(outside, []);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await screenshot(page, 'flow-new-ar');
   });

@@ -248,7 +248,7 @@ function AudienceFields(props: { value: AudienceDraft; onChange: (value: Audienc
           {tags.data?.length === 0 && (
             <small class="hint">
               {t('automation:campaignNew.noTagsBefore')}{' '}
-              <Link href="/contacts">{t('automation:campaignNew.noTagsLink')}</Link>{' '}
+              <Link href="/contacts">{t('automation:campaignNew.noTagsLink')}</Link>
               {t('automation:campaignNew.noTagsAfter')}
             </small>
           )}

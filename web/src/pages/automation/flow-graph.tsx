@@ -83,6 +83,8 @@ export function FlowGraph(props: {
   const at = new Map(placed.map((p) => [p.node.id, p]));
   const width = Math.max(...rows.map((r) => r.length), 1) * (BOX_W + GAP_X);
   const height = Math.max(rows.length * (BOX_H + GAP_Y) + 10, 60);
+  // A box's words begin at its start edge: the right one when the page reads right to left.
+  const textX = document.documentElement.dir === 'rtl' ? BOX_W - 10 : 10;
   return (
     <figure class="flow-graph">
       <svg
@@ -139,9 +141,9 @@ export function FlowGraph(props: {
               >
                 <rect width={BOX_W} height={BOX_H} rx={8} />
                 {/* One text, so the name read out starts with what is shown ("node_3 End"). */}
-                <text x={10} y={19}>
+                <text x={textX} y={19}>
                   {shownId}
-                  <tspan x={10} y={36} class="type">
+                  <tspan x={textX} y={36} class="type">
                     {` ${shownType}`}
                   </tspan>
                 </text>
