@@ -34,7 +34,12 @@ const labels = (): Record<string, string> => ({
 
 /** A problem the form finds before asking the server, in the server's shape. */
 const refuse = (field: string, message: string) =>
-  new ApiError({ status: 400, code: 'validation_failed', title: 'Not sent', errors: [{ field, message }] });
+  new ApiError({
+    status: 400,
+    code: 'validation_failed',
+    title: t('automation:campaignNew.notSent'),
+    errors: [{ field, message }],
+  });
 
 /** Each pasted phone as a contact id (get-contact); the phones that are no contact are reported. */
 async function resolvePhones(text: string): Promise<string[]> {
