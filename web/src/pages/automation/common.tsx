@@ -373,7 +373,21 @@ function templateStatus(status: string): string {
 
 // ---- Counts by state -------------------------------------------------------------------------------
 
-/** An enrolment's or a run's state (the API's value) in words; an unknown one as it is. */
+/** One enrolment's or run's state (the API's value) in words; an unknown one as it is. */
+export function recordState(state: string): string {
+  const names: Record<string, string> = {
+    active: t('automation:state.active'),
+    waiting: t('automation:state.waiting'),
+    completed: t('automation:state.completed'),
+    exited: t('automation:state.exited'),
+    failed: t('automation:state.failed'),
+    handed_off: t('automation:state.handed_off'),
+    cancelled: t('automation:state.cancelled'),
+  };
+  return names[state] ?? state;
+}
+
+/** A state (the API's value) as a heading over the enrolments or runs in it; an unknown one as it is. */
 export function stateName(state: string): string {
   const names: Record<string, string> = {
     active: t('automation:states.active'),

@@ -10,6 +10,7 @@ import {
   problemsUnder,
   ProblemList,
   StateCounts,
+  recordState,
   stateName,
   useTemplates,
 } from './common';
@@ -260,7 +261,7 @@ function FlowRuns({ flow, reload }: { flow: Flow; reload: () => void }) {
     reload();
     return t('automation:flows.startedFor', {
       phone: started.contact_phone,
-      state: stateName(started.status).toLocaleLowerCase(),
+      state: recordState(started.status).toLocaleLowerCase(),
     });
   };
   return (

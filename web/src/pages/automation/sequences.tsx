@@ -11,6 +11,7 @@ import {
   problemsUnder,
   ProblemList,
   StateCounts,
+  recordState,
   stateName,
   useChoices,
   useTemplates,
@@ -298,7 +299,7 @@ export function RunTable({ records, caption }: { records: RunRecord[]; caption: 
               <td>
                 <Link href={`/contacts/${r.contact_id}`}>{r.contact_name ?? r.contact_phone}</Link>
               </td>
-              <td>{stateName(r.status)}</td>
+              <td>{recordState(r.status)}</td>
               <td>{formatDateTime(r.created_at)}</td>
             </tr>
           ))}
