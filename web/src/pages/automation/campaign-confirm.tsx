@@ -1,7 +1,7 @@
 import { Link } from '../../router';
-import {} from '../../ui';
+import { formatDateTime, formatMoney } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 import { TemplatePreview } from '../templates/template-parts';
-import { formatDateTime } from '../../i18n/format';
 
 export type Audience = { tag: string } | { search: { query: string } } | { contact_ids: string[] };
 
@@ -35,7 +35,7 @@ export function localToIso(local: string): string {
   return `${local}${seconds}${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
 }
 
-const noun = (n: number) => `${n} contact${n === 1 ? '' : 's'}`;
+const contacts = (count: number) => t('automation:confirm.contacts', { count });
 
 /** The last step: whom it reaches, the message as the first recipient will see it, its cost; then send or go back. */
 export function ConfirmSend(props: {
@@ -46,36 +46,37 @@ export function ConfirmSend(props: {
   onConfirm: (event: Event) => void;
   onBack: () => void;
 }) {
-  const { contacts, opted_out, preview, cost } = props.review;
-  const reached = contacts - opted_out;
-  const when = props.at ? `on ${formatDateTime(localToIso(props.at))}` : 'now';
+  const { opted_out, preview, cost } = props.review;
+  const reached = props.review.contacts - opted_out;
+  const when = props.at
+    ? t('automation:confirm.on', { date: formatDateTime(localToIso(props.at)) })
+    : t('automation:confirm.now');
+  const skipped = opted_out > 0 ? t('automation:confirm.skipped', { count: opted_out }) : '';
   return (
     <section class="confirm-send" aria-labelledby="confirm-send-title" data-testid="confirm-send">
-      <h2 id="confirm-send-title">Confirm</h2>
+      <h2 id="confirm-send-title">{t('automation:confirm.title')}</h2>
       {reached === 0 ? (
         <p role="alert">
-          Nobody would receive it: {contacts === 0 ? 'no contact is in this audience' : 'every contact in it opted out'}
-          .
+          {props.review.contacts === 0 ? t('automation:confirm.nobodyEmpty') : t('automation:confirm.nobodyOptedOut')}
         </p>
       ) : (
         <p role="status">
-          “{props.name.trim()}” goes to <strong>{noun(reached)}</strong> {when}
-          {opted_out > 0 && ` (${noun(opted_out)} who opted out will be skipped)`}. Contacts who join the audience
-          before it is sent are included.
+          {t('automation:confirm.goesTo', { name: props.name.trim() })} <strong>{contacts(reached)}</strong>{' '}
+          {t('automation:confirm.rest', { when, skipped })}
         </p>
       )}
       {preview && <FirstMessage preview={preview} />}
-      {reached > 0 && !preview && (
-        <p role="alert">Nobody would receive it: a variable’s placeholder has no value for any of these contacts.</p>
-      )}
+      {reached > 0 && !preview && <p role="alert">{t('automation:confirm.nobodyPlaceholder')}</p>}
       {reached > 0 && <CostLine cost={cost} />}
       <div class="form-actions">
         <button type="button" onClick={props.onBack}>
-          Change something
+          {t('automation:confirm.changeSomething')}
         </button>
         {reached > 0 && preview && (
           <button type="button" class="primary" disabled={props.busy} onClick={props.onConfirm}>
-            {props.at ? `Schedule for ${noun(reached)}` : `Send to ${noun(reached)}`}
+            {props.at
+              ? t('automation:confirm.scheduleFor', { count: reached })
+              : t('automation:confirm.sendTo', { count: reached })}
           </button>
         )}
       </div>
@@ -96,31 +97,41 @@ function FirstMessage({ preview }: { preview: MessagePreview }) {
   };
   return (
     <div class="confirm-preview">
-      <p>The first recipient, {who}, will see:</p>
-      <TemplatePreview content={content} label="The message as the first recipient will see it" />
+      <p>{t('automation:confirm.firstRecipient', { who })}</p>
+      <TemplatePreview content={content} label={t('automation:confirm.previewLabel')} />
     </div>
   );
 }
 
 /** The estimated cost at the workspace's rates, or why there is none. */
 function CostLine({ cost }: { cost: Review['cost'] }) {
-  const messages = `${cost.messages} ${cost.category} message${cost.messages === 1 ? '' : 's'}`;
+  const category = categoryName(cost.category);
   if (cost.rate === null || cost.total === null) {
     return (
       <p data-testid="campaign-cost">
-        Estimated cost: unknown, no rate is set for {cost.category} messages. Set your rates under{' '}
-        <Link href="/reports">Reports</Link>.
+        {t('automation:confirm.costUnknownBefore', { category })}{' '}
+        <Link href="/reports">{t('automation:confirm.costUnknownLink')}</Link>
+        {t('automation:confirm.costUnknownAfter')}
       </p>
     );
   }
+  // formatMoney keeps the fractions of a cent that per-message rates have.
+  const messages = t('automation:confirm.costMessages', { count: cost.messages, category });
   return (
     <p data-testid="campaign-cost">
-      Estimated cost: <strong>{money(cost.total, cost.currency)}</strong> ({messages} at{' '}
-      {money(cost.rate, cost.currency)} each, at your rates; Meta bills the final amount).
+      {t('automation:confirm.costEstimated')} <strong>{formatMoney(cost.total, cost.currency)}</strong>{' '}
+      {t('automation:confirm.costDetail', { messages, rate: formatMoney(cost.rate, cost.currency) })}
     </p>
   );
 }
 
-/** An amount in the workspace's currency, keeping the fractions of a cent that per-message rates have. */
-const money = (amount: number, currency: string) =>
-  new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: 4 }).format(amount);
+/** Meta's pricing category (the API's lower-case value) in words; an unknown one as it is. */
+function categoryName(category: string): string {
+  const names: Record<string, string> = {
+    marketing: t('automation:confirm.categories.marketing'),
+    utility: t('automation:confirm.categories.utility'),
+    authentication: t('automation:confirm.categories.authentication'),
+    service: t('automation:confirm.categories.service'),
+  };
+  return names[category] ?? category;
+}

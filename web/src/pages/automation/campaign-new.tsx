@@ -1,6 +1,7 @@
 import { useId, useState } from 'preact/hooks';
 import { action, ApiError, dashboard } from '../../api';
 import { Link, navigate } from '../../router';
+import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
 import { ConfirmSend, localToIso, type Audience, type Review } from './campaign-confirm';
 import type { Campaign } from './campaigns';
@@ -19,26 +20,31 @@ import {
 type AudienceKind = 'tag' | 'search' | 'phones';
 
 /** The form's labels, by the request field a problem names. */
-const LABELS: Record<string, string> = {
-  '/name': 'Name',
-  '/template_id': 'Template',
-  '/language': 'Language',
-  '/variables': 'Variables',
-  '/audience': 'Audience',
-  '/audience/tag': 'Tag',
-  '/audience/contact_ids': 'Phone numbers',
-  '/scheduled_at': 'Send at',
-  '/phone': 'Test number',
-};
+const labels = (): Record<string, string> => ({
+  '/name': t('automation:name'),
+  '/template_id': t('automation:template'),
+  '/language': t('automation:language'),
+  '/variables': t('automation:variables'),
+  '/audience': t('automation:campaigns.audience'),
+  '/audience/tag': t('automation:tag'),
+  '/audience/contact_ids': t('automation:campaignNew.phoneNumbers'),
+  '/scheduled_at': t('automation:campaignNew.sendAt'),
+  '/phone': t('automation:campaignNew.testNumber'),
+});
 
 /** A problem the form finds before asking the server, in the server's shape. */
 const refuse = (field: string, message: string) =>
-  new ApiError({ status: 400, code: 'validation_failed', title: 'Not sent', errors: [{ field, message }] });
+  new ApiError({
+    status: 400,
+    code: 'validation_failed',
+    title: t('automation:campaignNew.notSent'),
+    errors: [{ field, message }],
+  });
 
 /** Each pasted phone as a contact id (get-contact); the phones that are no contact are reported. */
 async function resolvePhones(text: string): Promise<string[]> {
   const phones = [...new Set(text.split(/[\s,;]+/).filter(Boolean))];
-  if (phones.length === 0) throw refuse('/audience/contact_ids', 'are required: paste at least one');
+  if (phones.length === 0) throw refuse('/audience/contact_ids', t('automation:campaignNew.phonesRequired'));
   const ids: string[] = [];
   const unknown: string[] = [];
   for (const phone of phones) {
@@ -50,7 +56,8 @@ async function resolvePhones(text: string): Promise<string[]> {
       } else throw error;
     }
   }
-  if (unknown.length > 0) throw refuse('/audience/contact_ids', `include numbers of no contact: ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw refuse('/audience/contact_ids', t('automation:campaignNew.unknownPhones', { phones: unknown.join(', ') }));
   return ids;
 }
 
@@ -75,11 +82,10 @@ export function NewCampaign() {
 
   const check = useSubmit(async () => {
     setReview(null);
-    if (!name.trim()) throw refuse('/name', 'is required');
-    if (!template.template_id) throw refuse('/template_id', 'is required: choose one');
-    if (media && !headerLink.trim())
-      throw refuse('/header_media_url', 'is required: the template shows it above the message');
-    if (when === 'later' && !at) throw refuse('/scheduled_at', 'is required: choose when to send');
+    if (!name.trim()) throw refuse('/name', t('automation:problems.required'));
+    if (!template.template_id) throw refuse('/template_id', t('automation:problems.chooseOne'));
+    if (media && !headerLink.trim()) throw refuse('/header_media_url', t('automation:campaignNew.headerRequired'));
+    if (when === 'later' && !at) throw refuse('/scheduled_at', t('automation:campaignNew.whenRequired'));
     const chosenAudience = await audienceOf(audience);
     const reviewed = await dashboard.post<Omit<Review, 'audience'>>('campaigns/review', {
       ...message,
@@ -109,10 +115,13 @@ export function NewCampaign() {
     };
 
   return (
-    <Page title="New campaign" actions={<Link href="/campaigns">All campaigns</Link>}>
-      <form class="automation-editor" onSubmit={check.onSubmit} aria-label="New campaign" noValidate>
+    <Page
+      title={t('automation:campaigns.new')}
+      actions={<Link href="/campaigns">{t('automation:campaigns.all')}</Link>}
+    >
+      <form class="automation-editor" onSubmit={check.onSubmit} aria-label={t('automation:campaigns.new')} noValidate>
         <TextField
-          label="Name"
+          label={t('automation:name')}
           required
           maxLength={200}
           value={name}
@@ -120,12 +129,13 @@ export function NewCampaign() {
           aria-invalid={invalid('name') || undefined}
         />
         <fieldset class="group">
-          <legend>Message</legend>
+          <legend>{t('automation:campaignNew.message')}</legend>
           <ErrorNote error={templates.error} />
           {templates.data && templates.data.length === 0 && (
             <p class="warning">
-              No approved templates yet: campaigns send approved templates only. See{' '}
-              <Link href="/templates">Templates</Link>.
+              {t('automation:campaignNew.noApprovedBefore')}{' '}
+              <Link href="/templates">{t('automation:campaignNew.noApprovedLink')}</Link>
+              {t('automation:campaignNew.noApprovedAfter')}
             </p>
           )}
           <TemplateFields
@@ -142,7 +152,9 @@ export function NewCampaign() {
             invalid={invalid('header_media_url')}
           />
           <small class="hint">
-            Variables may use {'{{contact.name}}, {{contact.phone}}, {{contact.email}}, {{attributes.KEY}}'}.
+            {t('automation:campaignNew.variablesHint', {
+              placeholders: '{{contact.name}}, {{contact.phone}}, {{contact.email}}, {{attributes.KEY}}',
+            })}
           </small>
           <SampleSend message={message} disabled={!template.template_id} />
         </fieldset>
@@ -153,7 +165,7 @@ export function NewCampaign() {
           onWhen={changed(['/scheduled_at'], setWhen)}
           onAt={changed(['/scheduled_at'], setAt)}
         />
-        <ProblemList problems={problems} labels={{ ...LABELS, '/header_media_url': headerMediaLabel(media) }} />
+        <ProblemList problems={problems} labels={{ ...labels(), '/header_media_url': headerMediaLabel(media) }} />
         {problems.length === 0 && <ErrorNote error={check.error ?? create.error} />}
         {review ? (
           <ConfirmSend
@@ -167,7 +179,7 @@ export function NewCampaign() {
         ) : (
           <div class="form-actions">
             <button type="submit" class="primary" disabled={check.busy}>
-              Review and send…
+              {t('automation:campaignNew.reviewAndSend')}
             </button>
           </div>
         )}
@@ -185,7 +197,7 @@ interface AudienceDraft {
 
 async function audienceOf(draft: AudienceDraft): Promise<Audience> {
   if (draft.kind === 'tag') {
-    if (!draft.tag) throw refuse('/audience/tag', 'is required: choose one');
+    if (!draft.tag) throw refuse('/audience/tag', t('automation:problems.chooseOne'));
     return { tag: draft.tag };
   }
   if (draft.kind === 'search') return { search: { query: draft.query } };
@@ -198,17 +210,16 @@ function AudienceFields(props: { value: AudienceDraft; onChange: (value: Audienc
   const tags = useAsync(() => action<{ id: string; name: string }[]>('list-tags', {}), []);
   const { value, onChange } = props;
   const set = (fields: Partial<AudienceDraft>) => onChange({ ...value, ...fields });
+  const kinds: [AudienceKind, string][] = [
+    ['tag', t('automation:campaignNew.audienceTag')],
+    ['search', t('automation:campaignNew.audienceSearch')],
+    ['phones', t('automation:campaignNew.audiencePhones')],
+  ];
   return (
     <fieldset class="group">
-      <legend>Audience</legend>
+      <legend>{t('automation:campaigns.audience')}</legend>
       <div class="radio-row">
-        {(
-          [
-            ['tag', 'Contacts with a tag'],
-            ['search', 'Contacts matching a search'],
-            ['phones', 'A list of phone numbers'],
-          ] as const
-        ).map(([kind, label]) => (
+        {kinds.map(([kind, label]) => (
           <label class="check" key={kind}>
             <input
               type="radio"
@@ -223,7 +234,7 @@ function AudienceFields(props: { value: AudienceDraft; onChange: (value: Audienc
       </div>
       {value.kind === 'tag' && (
         <div class="field">
-          <label for={`${id}-tag`}>Tag</label>
+          <label for={`${id}-tag`}>{t('automation:tag')}</label>
           <select
             id={`${id}-tag`}
             required
@@ -231,7 +242,7 @@ function AudienceFields(props: { value: AudienceDraft; onChange: (value: Audienc
             aria-invalid={props.invalid || undefined}
             onChange={(e) => set({ tag: e.currentTarget.value })}
           >
-            <option value="">Choose a tag…</option>
+            <option value="">{t('automation:campaignNew.chooseTag')}</option>
             {tags.data?.map((tag) => (
               <option key={tag.id} value={tag.name}>
                 {tag.name}
@@ -241,22 +252,24 @@ function AudienceFields(props: { value: AudienceDraft; onChange: (value: Audienc
           <ErrorNote error={tags.error} />
           {tags.data?.length === 0 && (
             <small class="hint">
-              No tags yet: tag contacts on the <Link href="/contacts">Contacts</Link> page first.
+              {t('automation:campaignNew.noTagsBefore')}{' '}
+              <Link href="/contacts">{t('automation:campaignNew.noTagsLink')}</Link>
+              {t('automation:campaignNew.noTagsAfter')}
             </small>
           )}
         </div>
       )}
       {value.kind === 'search' && (
         <TextField
-          label="Search"
+          label={t('automation:campaignNew.search')}
           value={value.query}
           onValue={(query) => set({ query })}
-          hint="Part of a name, phone or email; empty sends to every contact."
+          hint={t('automation:campaignNew.searchHint')}
         />
       )}
       {value.kind === 'phones' && (
         <div class="field">
-          <label for={`${id}-phones`}>Phone numbers</label>
+          <label for={`${id}-phones`}>{t('automation:campaignNew.phoneNumbers')}</label>
           <textarea
             id={`${id}-phones`}
             value={value.phones}
@@ -265,7 +278,7 @@ function AudienceFields(props: { value: AudienceDraft; onChange: (value: Audienc
             aria-describedby={`${id}-phones-hint`}
           />
           <small class="hint" id={`${id}-phones-hint`}>
-            One per line (or separated by commas); each must be an existing contact.
+            {t('automation:campaignNew.phonesHint')}
           </small>
         </div>
       )}
@@ -284,11 +297,11 @@ function ScheduleFields(props: {
   const past = props.when === 'later' && props.at !== '' && new Date(props.at).getTime() < Date.now();
   return (
     <fieldset class="group">
-      <legend>When</legend>
+      <legend>{t('automation:campaignNew.when')}</legend>
       <div class="radio-row">
         <label class="check">
           <input type="radio" name={`${id}-when`} checked={props.when === 'now'} onChange={() => props.onWhen('now')} />
-          Send now
+          {t('automation:campaignNew.sendNow')}
         </label>
         <label class="check">
           <input
@@ -297,21 +310,21 @@ function ScheduleFields(props: {
             checked={props.when === 'later'}
             onChange={() => props.onWhen('later')}
           />
-          Schedule
+          {t('automation:campaignNew.schedule')}
         </label>
       </div>
       {props.when === 'later' && (
         <TextField
-          label="Send at (your local time)"
+          label={t('automation:campaignNew.sendAtLocal')}
           type="datetime-local"
           value={props.at}
           onValue={props.onAt}
-          hint={`Time zone: ${Intl.DateTimeFormat().resolvedOptions().timeZone}`}
+          hint={t('automation:campaignNew.timeZone', { zone: Intl.DateTimeFormat().resolvedOptions().timeZone })}
         />
       )}
       {past && (
         <p class="warning" role="alert">
-          This time has already passed: the campaign would be sent as soon as you confirm.
+          {t('automation:campaignNew.pastTime')}
         </p>
       )}
     </fieldset>
@@ -324,7 +337,7 @@ function SampleSend({ message, disabled }: { message: object; disabled: boolean 
   const [sent, setSent] = useState<string | null>(null);
   const send = useSubmit(async () => {
     setSent(null);
-    if (!phone.trim()) throw refuse('/phone', 'is required');
+    if (!phone.trim()) throw refuse('/phone', t('automation:problems.required'));
     await dashboard.post('campaigns/sample', { ...message, phone });
     setSent(phone.trim());
   });
@@ -332,7 +345,7 @@ function SampleSend({ message, disabled }: { message: object; disabled: boolean 
   return (
     <div class="sample-send">
       <TextField
-        label="Test number"
+        label={t('automation:campaignNew.testNumber')}
         type="tel"
         value={phone}
         onValue={setPhone}
@@ -340,13 +353,13 @@ function SampleSend({ message, disabled }: { message: object; disabled: boolean 
         autoComplete="off"
       />
       <button type="button" disabled={disabled || send.busy} onClick={send.onSubmit}>
-        Send a test
+        {t('automation:campaignNew.sendTest')}
       </button>
-      <ProblemList problems={problems} labels={LABELS} />
+      <ProblemList problems={problems} labels={labels()} />
       {problems.length === 0 && <ErrorNote error={send.error} />}
       {sent && (
         <p class="notice" role="status">
-          Test sent to {sent}.
+          {t('automation:campaignNew.testSent', { phone: sent })}
         </p>
       )}
     </div>

@@ -1,9 +1,10 @@
 import { useEffect } from 'preact/hooks';
 import { action } from '../../api';
 import { Link } from '../../router';
+import { formatDateTime, formatNumber } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 import { ConfirmButton, ErrorNote, Page, useAsync } from '../../ui';
 import type { TemplateVariables } from './common';
-import { formatDateTime } from '../../i18n/format';
 
 interface Counts {
   recipients: number;
@@ -31,13 +32,21 @@ export interface Campaign {
   created_at: string;
 }
 
-const STATUS_LABELS: Record<Campaign['status'], string> = {
-  scheduled: 'Scheduled',
-  sending: 'Sending',
-  sent: 'Sent',
-  cancelled: 'Cancelled',
-  failed: 'Failed',
-};
+/** A campaign's status (the API's value) in words. */
+function statusName(status: Campaign['status']): string {
+  switch (status) {
+    case 'scheduled':
+      return t('automation:campaigns.statuses.scheduled');
+    case 'sending':
+      return t('automation:campaigns.statuses.sending');
+    case 'sent':
+      return t('automation:campaigns.statuses.sent');
+    case 'cancelled':
+      return t('automation:campaigns.statuses.cancelled');
+    case 'failed':
+      return t('automation:campaigns.statuses.failed');
+  }
+}
 
 /** Messages that have left the outbox, whatever became of them. */
 const leftOutbox = (c: Counts) => c.recipients - c.queued;
@@ -47,36 +56,36 @@ export function CampaignList() {
   const list = useAsync(() => action<Campaign[]>('list-campaigns', { status: '' }), []);
   return (
     <Page
-      title="Campaigns"
+      title={t('automation:campaigns.title')}
       actions={
         <Link class="button primary" href="/campaigns/new">
-          New campaign
+          {t('automation:campaigns.new')}
         </Link>
       }
     >
       <ErrorNote error={list.error} />
-      {list.data && list.data.length === 0 && <p>No campaigns yet.</p>}
+      {list.data && list.data.length === 0 && <p>{t('automation:campaigns.empty')}</p>}
       {list.data && list.data.length > 0 && (
         <div class="table-wrap">
           <table>
-            <caption class="visually-hidden">Campaigns, newest first</caption>
+            <caption class="visually-hidden">{t('automation:campaigns.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
+                <th scope="col">{t('automation:name')}</th>
+                <th scope="col">{t('automation:campaigns.status')}</th>
                 <th scope="col" class="num">
-                  Recipients
+                  {t('automation:campaigns.recipients')}
                 </th>
                 <th scope="col" class="num">
-                  Delivered
+                  {t('automation:campaigns.counts.delivered')}
                 </th>
                 <th scope="col" class="num">
-                  Read
+                  {t('automation:campaigns.counts.read')}
                 </th>
                 <th scope="col" class="num">
-                  Failed
+                  {t('automation:campaigns.counts.failed')}
                 </th>
-                <th scope="col">When</th>
+                <th scope="col">{t('automation:campaigns.when')}</th>
               </tr>
             </thead>
             <tbody>
@@ -86,12 +95,12 @@ export function CampaignList() {
                     <Link href={`/campaigns/${c.id}`}>{c.name}</Link>
                   </th>
                   <td>
-                    <span class={`campaign-status status-${c.status}`}>{STATUS_LABELS[c.status]}</span>
+                    <span class={`campaign-status status-${c.status}`}>{statusName(c.status)}</span>
                   </td>
-                  <td class="num">{c.counts.recipients}</td>
-                  <td class="num">{c.counts.delivered}</td>
-                  <td class="num">{c.counts.read}</td>
-                  <td class="num">{c.counts.failed}</td>
+                  <td class="num">{formatNumber(c.counts.recipients)}</td>
+                  <td class="num">{formatNumber(c.counts.delivered)}</td>
+                  <td class="num">{formatNumber(c.counts.read)}</td>
+                  <td class="num">{formatNumber(c.counts.failed)}</td>
                   <td>{formatDateTime(c.sent_at ?? c.scheduled_at ?? c.created_at)}</td>
                 </tr>
               ))}
@@ -118,36 +127,38 @@ function useCampaign(id: string) {
   return campaign;
 }
 
-const COUNT_LABELS: [keyof Counts, string][] = [
-  ['queued', 'Queued'],
-  ['sent', 'Sent'],
-  ['delivered', 'Delivered'],
-  ['read', 'Read'],
-  ['failed', 'Failed'],
-  ['replied', 'Replied'],
-  ['skipped', 'Skipped'],
-  ['opted_out', 'Of which opted out'],
+/** The results table's columns: each count and its heading. */
+const countLabels = (): [keyof Counts, string][] => [
+  ['queued', t('automation:campaigns.counts.queued')],
+  ['sent', t('automation:campaigns.counts.sent')],
+  ['delivered', t('automation:campaigns.counts.delivered')],
+  ['read', t('automation:campaigns.counts.read')],
+  ['failed', t('automation:campaigns.counts.failed')],
+  ['replied', t('automation:campaigns.counts.replied')],
+  ['skipped', t('automation:campaigns.counts.skipped')],
+  ['opted_out', t('automation:campaigns.counts.opted_out')],
 ];
 
 /** /campaigns/:id: status, a live progress bar, the counts, and cancel. */
 export function CampaignPage({ id }: { id: string }) {
   const campaign = useCampaign(id);
   const c = campaign.data;
+  const columns = countLabels();
   const cancel = async () => {
     await action('cancel-campaign', { campaign_id: id });
     campaign.reload();
   };
   return (
     <Page
-      title={c?.name ?? 'Campaign'}
+      title={c?.name ?? t('automation:campaigns.campaign')}
       actions={
         <>
-          <Link href="/campaigns">All campaigns</Link>
+          <Link href="/campaigns">{t('automation:campaigns.all')}</Link>
           {c && (c.status === 'scheduled' || c.status === 'sending') && (
             <ConfirmButton
-              label="Cancel campaign"
-              question={`Cancel “${c.name}”? Messages not yet handed to WhatsApp will not be sent.`}
-              confirmLabel="Cancel campaign"
+              label={t('automation:campaigns.cancel')}
+              question={t('automation:campaigns.cancelQuestion', { name: c.name })}
+              confirmLabel={t('automation:campaigns.cancel')}
               onConfirm={cancel}
               danger
             />
@@ -156,54 +167,58 @@ export function CampaignPage({ id }: { id: string }) {
       }
     >
       {campaign.error !== undefined && <ErrorNote error={campaign.error} />}
-      {!c && campaign.loading && <p class="loading">Loading…</p>}
+      {!c && campaign.loading && <p class="loading">{t('automation:loading')}</p>}
       {c && (
         <>
           <dl class="campaign-facts">
             <div>
-              <dt>Status</dt>
+              <dt>{t('automation:campaigns.status')}</dt>
               <dd>
                 <span class={`campaign-status status-${c.status}`} data-testid="campaign-status">
-                  {STATUS_LABELS[c.status]}
+                  {statusName(c.status)}
                 </span>
               </dd>
             </div>
             <div>
-              <dt>Template</dt>
+              <dt>{t('automation:template')}</dt>
               <dd>
-                {c.template_name ?? '(deleted)'} {c.language && <span class="muted">({c.language})</span>}
+                {c.template_name ?? t('automation:campaigns.deletedTemplate')}{' '}
+                {c.language && <span class="muted">({c.language})</span>}
               </dd>
             </div>
             <div>
-              <dt>Audience</dt>
+              <dt>{t('automation:campaigns.audience')}</dt>
               <dd>{audienceText(c.audience)}</dd>
             </div>
             <div>
-              <dt>{c.scheduled_at ? 'Scheduled for' : 'Created'}</dt>
+              <dt>{c.scheduled_at ? t('automation:campaigns.scheduledFor') : t('automation:campaigns.created')}</dt>
               <dd>{formatDateTime(c.scheduled_at ?? c.created_at)}</dd>
             </div>
             {c.sent_at && (
               <div>
-                <dt>Finished</dt>
+                <dt>{t('automation:campaigns.finished')}</dt>
                 <dd>{formatDateTime(c.sent_at)}</dd>
               </div>
             )}
           </dl>
           <section aria-labelledby="progress-title" class="campaign-progress">
-            <h2 id="progress-title">Progress</h2>
-            <label for="campaign-progress">Messages sent</label>
+            <h2 id="progress-title">{t('automation:campaigns.progress')}</h2>
+            <label for="campaign-progress">{t('automation:campaigns.messagesSent')}</label>
             <progress id="campaign-progress" max={Math.max(c.counts.recipients, 1)} value={leftOutbox(c.counts)} />
             <p role="status" data-testid="campaign-progress-text">
               {c.status === 'scheduled'
-                ? 'Not dispatched yet.'
-                : `${leftOutbox(c.counts)} of ${c.counts.recipients} sent`}
+                ? t('automation:campaigns.notDispatched')
+                : t('automation:campaigns.sentOf', {
+                    sent: formatNumber(leftOutbox(c.counts)),
+                    total: formatNumber(c.counts.recipients),
+                  })}
             </p>
             <div class="table-wrap">
               <table>
-                <caption class="visually-hidden">Results</caption>
+                <caption class="visually-hidden">{t('automation:campaigns.results')}</caption>
                 <thead>
                   <tr>
-                    {COUNT_LABELS.map(([key, label]) => (
+                    {columns.map(([key, label]) => (
                       <th scope="col" key={key} class="num">
                         {label}
                       </th>
@@ -212,16 +227,16 @@ export function CampaignPage({ id }: { id: string }) {
                 </thead>
                 <tbody>
                   <tr>
-                    {COUNT_LABELS.map(([key]) => (
+                    {columns.map(([key]) => (
                       <td key={key} class="num" data-count={key}>
-                        {c.counts[key]}
+                        {formatNumber(c.counts[key])}
                       </td>
                     ))}
                   </tr>
                 </tbody>
               </table>
             </div>
-            <p class="hint">A read message was delivered and sent too, so it counts in each of them.</p>
+            <p class="hint">{t('automation:campaigns.readHint')}</p>
           </section>
         </>
       )}
@@ -230,8 +245,8 @@ export function CampaignPage({ id }: { id: string }) {
 }
 
 function audienceText(audience: Campaign['audience']): string {
-  if (audience.tag) return `Tagged “${audience.tag}”`;
-  if (audience.contact_ids) return `${audience.contact_ids.length} chosen contacts`;
+  if (audience.tag) return t('automation:campaigns.audienceTag', { tag: audience.tag });
+  if (audience.contact_ids) return t('automation:campaigns.audienceChosen', { count: audience.contact_ids.length });
   const query = audience.search?.query;
-  return query ? `Contacts matching “${query}”` : 'Every contact';
+  return query ? t('automation:campaigns.audienceSearch', { query }) : t('automation:campaigns.audienceEveryone');
 }

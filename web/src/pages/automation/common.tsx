@@ -1,8 +1,9 @@
 import { useId, useState } from 'preact/hooks';
 import { action, api, ApiError, dashboard, plainMessage } from '../../api';
 import { Link } from '../../router';
+import { formatDateTime, formatNumber } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
-import { formatDateTime } from '../../i18n/format';
 
 // ---- Durations: ISO 8601 (PT30M, P1D) shown as a number and a unit ---------------------------------
 
@@ -13,7 +14,7 @@ export interface DurationDraft {
 }
 
 const UNIT_SECONDS: Record<DurationUnit, number> = { W: 604_800, D: 86_400, H: 3600, M: 60 };
-const UNIT_LABELS: Record<DurationUnit, string> = { M: 'minutes', H: 'hours', D: 'days', W: 'weeks' };
+const UNITS: DurationUnit[] = ['M', 'H', 'D', 'W'];
 const ISO = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
 
 /** "P1DT12H" → 36 hours: the largest unit that expresses it exactly (minutes at the least). */
@@ -35,6 +36,21 @@ export function formatDuration({ amount, unit }: DurationDraft): string | undefi
   return unit === 'D' || unit === 'W' ? `P${n}${unit}` : `PT${n}${unit}`;
 }
 
+/** A unit's name as the amount takes it: "1 day", "2 days" (and the language's other plural forms). */
+function unitName(unit: DurationUnit, amount: string): string {
+  const count = Number(amount) || 0;
+  switch (unit) {
+    case 'M':
+      return t('automation:duration.M', { count });
+    case 'H':
+      return t('automation:duration.H', { count });
+    case 'D':
+      return t('automation:duration.D', { count });
+    case 'W':
+      return t('automation:duration.W', { count });
+  }
+}
+
 /** A number and a unit, read together as one duration (a fieldset names the pair). */
 export function DurationField(props: {
   legend: string;
@@ -48,7 +64,7 @@ export function DurationField(props: {
     <fieldset class={props.invalid ? 'duration-field invalid' : 'duration-field'}>
       <legend>{props.legend}</legend>
       <label class="visually-hidden" for={`${id}-n`}>
-        {props.legend}: amount
+        {t('automation:duration.amount', { legend: props.legend })}
       </label>
       <input
         id={`${id}-n`}
@@ -60,16 +76,16 @@ export function DurationField(props: {
         onInput={(e) => props.onChange({ ...props.value, amount: e.currentTarget.value })}
       />
       <label class="visually-hidden" for={`${id}-u`}>
-        {props.legend}: unit
+        {t('automation:duration.unit', { legend: props.legend })}
       </label>
       <select
         id={`${id}-u`}
         value={props.value.unit}
         onChange={(e) => props.onChange({ ...props.value, unit: e.currentTarget.value as DurationUnit })}
       >
-        {(Object.keys(UNIT_LABELS) as DurationUnit[]).map((unit) => (
+        {UNITS.map((unit) => (
           <option key={unit} value={unit}>
-            {UNIT_LABELS[unit]}
+            {unitName(unit, props.value.amount)}
           </option>
         ))}
       </select>
@@ -130,17 +146,22 @@ export function fieldLabel(pointer: string, labels: Record<string, string> = {})
 /** "branches" → "branch", "steps" → "step": a list's name for one of its items. */
 const singular = (word: string) => word.replace(/(ch|sh|x|ss)es$/, '$1').replace(/([^s])s$/, '$1');
 
-/** A list of problems next to the part they are about, each naming its field by label, announced when it appears. */
+/**
+ * A list of problems next to the part they are about, each naming its field by label, announced when it
+ * appears. The alert wraps the list: as the list's own role it would hide that the items are a list.
+ */
 export function ProblemList(props: { problems: FieldProblem[]; id?: string; labels?: Record<string, string> }) {
   if (props.problems.length === 0) return null;
   return (
-    <ul class="problem-list error" id={props.id} role="alert">
-      {props.problems.map((p) => (
-        <li key={`${p.field}:${p.message}`}>
-          {p.field && <strong class="problem-field">{fieldLabel(p.field, props.labels)}</strong>} {p.message}
-        </li>
-      ))}
-    </ul>
+    <div class="problem-list error" id={props.id} role="alert">
+      <ul>
+        {props.problems.map((p) => (
+          <li key={`${p.field}:${p.message}`}>
+            {p.field && <strong class="problem-field">{fieldLabel(p.field, props.labels)}</strong>} {p.message}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -216,7 +237,19 @@ export const headerMedia = (template: TemplateSummary | undefined) =>
     : null;
 
 /** The label of a media header's link field ("Header image link"). */
-export const headerMediaLabel = (media: string | null) => `Header ${media ?? 'media'} link`;
+export function headerMediaLabel(media: string | null): string {
+  if (media === 'image') return t('automation:header.imageLink');
+  if (media === 'video') return t('automation:header.videoLink');
+  if (media === 'document') return t('automation:header.documentLink');
+  return t('automation:header.mediaLink');
+}
+
+/** What a media header's link field says it is for. */
+function headerMediaHint(media: string): string {
+  if (media === 'video') return t('automation:header.videoHint');
+  if (media === 'document') return t('automation:header.documentHint');
+  return t('automation:header.imageHint');
+}
 
 /** The link to a template's header image, video or document: shown only for templates with a media header. */
 export function HeaderMediaField(props: {
@@ -234,8 +267,8 @@ export function HeaderMediaField(props: {
       required
       value={props.value}
       onValue={props.onValue}
-      placeholder="https://…"
-      hint={`This template shows ${media === 'image' ? 'an' : 'a'} ${media} above the message: an https link to it.`}
+      placeholder={t('automation:header.placeholder')}
+      hint={headerMediaHint(media)}
       aria-invalid={props.invalid || undefined}
     />
   );
@@ -250,18 +283,20 @@ export function TemplateFields(props: {
 }) {
   const id = useId();
   const { value, onChange } = props;
-  const template = props.templates.find((t) => t.id === value.template_id);
+  const template = props.templates.find((choice) => choice.id === value.template_id);
   const inputs = template && variableInputs(template, value.variables);
   const languages =
-    template?.translations.filter((t) => !props.approvedOnly || t.status === 'APPROVED').map((t) => t.language) ?? [];
+    template?.translations
+      .filter((translation) => !props.approvedOnly || translation.status === 'APPROVED')
+      .map((translation) => translation.language) ?? [];
   const choose = (templateId: string) => {
-    const chosen = props.templates.find((t) => t.id === templateId);
+    const chosen = props.templates.find((choice) => choice.id === templateId);
     onChange({ template_id: templateId, language: '', variables: chosen?.placeholders.map(() => '') ?? [] });
   };
   return (
     <div class="template-picker">
       <div class="field">
-        <label for={`${id}-t`}>Template</label>
+        <label for={`${id}-t`}>{t('automation:template')}</label>
         <select
           id={`${id}-t`}
           required
@@ -269,25 +304,33 @@ export function TemplateFields(props: {
           aria-invalid={props.invalid?.('template_id') ? true : undefined}
           onChange={(e) => choose(e.currentTarget.value)}
         >
-          <option value="">Choose a template…</option>
-          {props.templates.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-              {props.approvedOnly ? '' : ` (${t.status.toLowerCase()})`}
+          <option value="">{t('automation:templatePicker.choose')}</option>
+          {props.templates.map((choice) => (
+            <option key={choice.id} value={choice.id}>
+              {props.approvedOnly
+                ? choice.name
+                : t('automation:templatePicker.withStatus', {
+                    name: choice.name,
+                    status: templateStatus(choice.status),
+                  })}
             </option>
           ))}
         </select>
         {template && <small class="hint">{template.body}</small>}
       </div>
       <div class="field">
-        <label for={`${id}-l`}>Language</label>
+        <label for={`${id}-l`}>{t('automation:language')}</label>
         <select
           id={`${id}-l`}
           value={value.language}
           aria-invalid={props.invalid?.('language') ? true : undefined}
           onChange={(e) => onChange({ ...value, language: e.currentTarget.value })}
         >
-          <option value="">Default{template ? ` (${template.language})` : ''}</option>
+          <option value="">
+            {template
+              ? t('automation:templatePicker.defaultLanguage', { language: template.language })
+              : t('automation:templatePicker.default')}
+          </option>
           {languages.map((language) => (
             <option key={language} value={language}>
               {language}
@@ -297,11 +340,11 @@ export function TemplateFields(props: {
       </div>
       {inputs?.slots.map((slot, i) => (
         <div class="field" key={slot.id}>
-          <label for={`${id}-v${i}`}>{`Variable ${slot.label}`}</label>
+          <label for={`${id}-v${i}`}>{t('automation:templatePicker.variable', { label: slot.label })}</label>
           <input
             id={`${id}-v${i}`}
             value={inputs.valueOf(slot.id)}
-            placeholder="e.g. {{contact.name}}"
+            placeholder={t('automation:templatePicker.example', { example: '{{contact.name}}' })}
             aria-invalid={props.invalid?.('variables') ? true : undefined}
             onInput={(e) => onChange({ ...value, variables: inputs.withValue(slot.id, e.currentTarget.value) })}
           />
@@ -311,17 +354,52 @@ export function TemplateFields(props: {
   );
 }
 
+/** A template's status (Meta's APPROVED, PENDING…) in words; an unknown one as it is, in lower case. */
+function templateStatus(status: string): string {
+  const names: Record<string, string> = {
+    APPROVED: t('automation:templateStatus.APPROVED'),
+    PENDING: t('automation:templateStatus.PENDING'),
+    REJECTED: t('automation:templateStatus.REJECTED'),
+    PAUSED: t('automation:templateStatus.PAUSED'),
+    DISABLED: t('automation:templateStatus.DISABLED'),
+    IN_APPEAL: t('automation:templateStatus.IN_APPEAL'),
+    PENDING_DELETION: t('automation:templateStatus.PENDING_DELETION'),
+    DELETED: t('automation:templateStatus.DELETED'),
+    LIMIT_EXCEEDED: t('automation:templateStatus.LIMIT_EXCEEDED'),
+    ARCHIVED: t('automation:templateStatus.ARCHIVED'),
+  };
+  return names[status] ?? status.toLowerCase();
+}
+
 // ---- Counts by state -------------------------------------------------------------------------------
 
-const STATE_LABELS: Record<string, string> = {
-  active: 'Active',
-  waiting: 'Waiting for reply',
-  completed: 'Completed',
-  exited: 'Exited',
-  failed: 'Failed',
-  handed_off: 'Handed off',
-  cancelled: 'Cancelled',
-};
+/** One enrolment's or run's state (the API's value) in words; an unknown one as it is. */
+export function recordState(state: string): string {
+  const names: Record<string, string> = {
+    active: t('automation:state.active'),
+    waiting: t('automation:state.waiting'),
+    completed: t('automation:state.completed'),
+    exited: t('automation:state.exited'),
+    failed: t('automation:state.failed'),
+    handed_off: t('automation:state.handed_off'),
+    cancelled: t('automation:state.cancelled'),
+  };
+  return names[state] ?? state;
+}
+
+/** A state (the API's value) as a heading over the enrolments or runs in it; an unknown one as it is. */
+export function stateName(state: string): string {
+  const names: Record<string, string> = {
+    active: t('automation:states.active'),
+    waiting: t('automation:states.waiting'),
+    completed: t('automation:states.completed'),
+    exited: t('automation:states.exited'),
+    failed: t('automation:states.failed'),
+    handed_off: t('automation:states.handed_off'),
+    cancelled: t('automation:states.cancelled'),
+  };
+  return names[state] ?? state;
+}
 
 /** "Active 3 · Completed 10": how many enrolments or runs are in each state. */
 export function StateCounts({
@@ -337,8 +415,8 @@ export function StateCounts({
     <dl class="state-counts" aria-label={label}>
       {states.map((state) => (
         <div key={state} data-state={state}>
-          <dt>{STATE_LABELS[state] ?? state}</dt>
-          <dd>{counts[state] ?? 0}</dd>
+          <dt>{stateName(state)}</dt>
+          <dd>{formatNumber(counts[state] ?? 0)}</dd>
         </div>
       ))}
     </dl>
@@ -365,7 +443,7 @@ export function ForContactForm(props: { label: string; submit: string; run: (pho
     <>
       <form class="inline-form" onSubmit={submit.onSubmit} aria-label={props.label}>
         <TextField
-          label={`${props.label} (phone)`}
+          label={t('automation:forContact.phone', { label: props.label })}
           type="tel"
           required
           value={phone}
@@ -399,7 +477,9 @@ export function SummaryList(props: {
   intro: string;
   /** The dashboard list endpoint and the page path, e.g. "flows". */
   path: string;
-  noun: string;
+  /** The link to a new one ("New flow") and what the list says while there is none. */
+  newLabel: string;
+  empty: string;
   columns: CountColumn[];
 }) {
   const list = useAsync(
@@ -411,26 +491,26 @@ export function SummaryList(props: {
       title={props.title}
       actions={
         <Link class="button primary" href={`/${props.path}/new`}>
-          New {props.noun}
+          {props.newLabel}
         </Link>
       }
     >
       <p class="muted">{props.intro}</p>
       <ErrorNote error={list.error} />
-      {list.data && list.data.length === 0 && <p>No {props.path} yet.</p>}
+      {list.data && list.data.length === 0 && <p>{props.empty}</p>}
       {list.data && list.data.length > 0 && (
         <div class="table-wrap">
           <table>
-            <caption class="visually-hidden">{props.title} and their counts by state</caption>
+            <caption class="visually-hidden">{t('automation:summary.caption', { title: props.title })}</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
+                <th scope="col">{t('automation:name')}</th>
                 {props.columns.map((column) => (
                   <th scope="col" key={column.label} class="num">
                     {column.label}
                   </th>
                 ))}
-                <th scope="col">Changed</th>
+                <th scope="col">{t('automation:changed')}</th>
               </tr>
             </thead>
             <tbody>
@@ -441,7 +521,7 @@ export function SummaryList(props: {
                   </th>
                   {props.columns.map((column) => (
                     <td key={column.label} class="num">
-                      {column.count(row.counts)}
+                      {formatNumber(column.count(row.counts))}
                     </td>
                   ))}
                   <td>{formatDateTime(row.updated_at)}</td>

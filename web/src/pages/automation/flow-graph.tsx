@@ -1,5 +1,6 @@
 import type { JSX } from 'preact';
-import { edgesOf, hasOpenNext, NODE_TYPES, type FlowNode } from './flow-nodes';
+import { t } from '../../i18n/i18n';
+import { edgesOf, hasOpenNext, nodeTypeName, type FlowNode } from './flow-nodes';
 
 const BOX_W = 150;
 const BOX_H = 46;
@@ -82,9 +83,17 @@ export function FlowGraph(props: {
   const at = new Map(placed.map((p) => [p.node.id, p]));
   const width = Math.max(...rows.map((r) => r.length), 1) * (BOX_W + GAP_X);
   const height = Math.max(rows.length * (BOX_H + GAP_Y) + 10, 60);
+  // A box's words begin at its start edge: the right one when the page reads right to left.
+  const textX = document.documentElement.dir === 'rtl' ? BOX_W - 10 : 10;
   return (
     <figure class="flow-graph">
-      <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="group" aria-label="Flow diagram">
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        width={width}
+        height={height}
+        role="group"
+        aria-label={t('automation:graph.label')}
+      >
         <defs>
           <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto">
             <path d="M0,0 L10,5 L0,10 z" class="arrow-head" />
@@ -111,7 +120,7 @@ export function FlowGraph(props: {
                 <PlusButton
                   x={(x1 + x2) / 2}
                   y={(y1 + y2) / 2}
-                  label={`Add a node between ${from.node.id} and ${target} (${kind})`}
+                  label={t('automation:graph.addBetween', { from: from.node.id, to: target, edge: kind })}
                   onPress={() => props.onInsert(from.node.id, kind)}
                 />
               </g>
@@ -119,20 +128,22 @@ export function FlowGraph(props: {
           }),
         )}
         {placed.map((p) => {
-          const shownId = truncate(p.node.id || '(no id)', 18);
-          const shownType = truncate(NODE_TYPES[p.node.type] ?? p.node.type, 22);
+          const shownId = truncate(p.node.id || t('automation:graph.noId'), 18);
+          const shownType = truncate(nodeTypeName(p.node.type), 22);
           return (
             <g key={p.node.id}>
               <g
                 class={invalidIds.has(p.node.id) ? 'box invalid' : p.node.id === start ? 'box start' : 'box'}
                 transform={`translate(${p.x},${p.y})`}
-                {...pressable(`${shownId} ${shownType}: edit`, () => props.onSelect(p.node.id))}
+                {...pressable(t('automation:graph.edit', { id: shownId, type: shownType }), () =>
+                  props.onSelect(p.node.id),
+                )}
               >
                 <rect width={BOX_W} height={BOX_H} rx={8} />
                 {/* One text, so the name read out starts with what is shown ("node_3 End"). */}
-                <text x={10} y={19}>
+                <text x={textX} y={19}>
                   {shownId}
-                  <tspan x={10} y={36} class="type">
+                  <tspan x={textX} y={36} class="type">
                     {` ${shownType}`}
                   </tspan>
                 </text>
@@ -141,19 +152,20 @@ export function FlowGraph(props: {
                 <PlusButton
                   x={p.x + BOX_W / 2}
                   y={p.y + BOX_H + GAP_Y / 2}
-                  label={`Add a node after ${p.node.id}`}
-                  onPress={() => props.onInsert(p.node.id, 'next')}
+                  label={t('automation:graph.addAfter', { id: p.node.id })}
+                  onPress={() => props.onInsert(p.node.id, NEXT)}
                 />
               )}
             </g>
           );
         })}
       </svg>
-      <figcaption class="muted">
-        Click a node to edit it; a + adds a node there. From the start node down; unreachable nodes in the last row.
-      </figcaption>
+      <figcaption class="muted">{t('automation:graph.caption')}</figcaption>
     </figure>
   );
 }
+
+/** The edge a node goes on by when nothing else applies. */
+const NEXT = 'next';
 
 const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -1,4 +1,5 @@
 import { useId, useState } from 'preact/hooks';
+import { t } from '../../i18n/i18n';
 import {
   DurationField,
   formatDuration,
@@ -14,36 +15,59 @@ import {
 
 export type FlowNode = { id: string; type: NodeType } & Record<string, unknown>;
 
-export const NODE_TYPES = {
-  send_text: 'Send a text',
-  send_template: 'Send a template',
-  send_buttons: 'Send buttons',
-  send_list: 'Send a list',
-  ask: 'Ask a question',
-  wait_for_reply: 'Wait for a reply',
-  branch: 'Branch',
-  add_tag: 'Add a tag',
-  remove_tag: 'Remove a tag',
-  set_attribute: 'Set an attribute',
-  webhook: 'Call a webhook',
-  handoff: 'Hand off to a person',
-  end: 'End',
-} as const;
-export type NodeType = keyof typeof NODE_TYPES;
+const NODE_TYPES = [
+  'send_text',
+  'send_template',
+  'send_buttons',
+  'send_list',
+  'ask',
+  'wait_for_reply',
+  'branch',
+  'add_tag',
+  'remove_tag',
+  'set_attribute',
+  'webhook',
+  'handoff',
+  'end',
+] as const;
+export type NodeType = (typeof NODE_TYPES)[number];
+
+/** A node type (the API's value) in words; an unknown one as it is. */
+export function nodeTypeName(type: string): string {
+  const names: Record<NodeType, string> = {
+    send_text: t('automation:nodes.types.send_text'),
+    send_template: t('automation:nodes.types.send_template'),
+    send_buttons: t('automation:nodes.types.send_buttons'),
+    send_list: t('automation:nodes.types.send_list'),
+    ask: t('automation:nodes.types.ask'),
+    wait_for_reply: t('automation:nodes.types.wait_for_reply'),
+    branch: t('automation:nodes.types.branch'),
+    add_tag: t('automation:nodes.types.add_tag'),
+    remove_tag: t('automation:nodes.types.remove_tag'),
+    set_attribute: t('automation:nodes.types.set_attribute'),
+    webhook: t('automation:nodes.types.webhook'),
+    handoff: t('automation:nodes.types.handoff'),
+    end: t('automation:nodes.types.end'),
+  };
+  return names[type as NodeType] ?? type;
+}
 
 type FieldKind = 'text' | 'textarea' | 'edge' | 'duration' | 'number' | 'select' | 'json';
 interface FieldSpec {
   key: string;
-  label: string;
+  /** Its label and hint, in the language shown when they are drawn. */
+  label: () => string;
   kind: FieldKind;
-  options?: string[];
-  hint?: string;
+  /** A select's choices: the API's values, each with its words. */
+  options?: () => Record<string, string>;
+  hint?: () => string;
 }
 
-const next: FieldSpec = { key: 'next', label: 'Next node', kind: 'edge' };
-const onTimeout: FieldSpec = { key: 'on_timeout', label: 'On timeout, go to', kind: 'edge' };
-const timeout: FieldSpec = { key: 'timeout', label: 'Timeout', kind: 'duration' };
-const text: FieldSpec = { key: 'text', label: 'Text', kind: 'textarea' };
+const next: FieldSpec = { key: 'next', label: () => t('automation:nodes.labels.next'), kind: 'edge' };
+const onTimeout: FieldSpec = { key: 'on_timeout', label: () => t('automation:nodes.labels.on_timeout'), kind: 'edge' };
+const timeout: FieldSpec = { key: 'timeout', label: () => t('automation:nodes.labels.timeout'), kind: 'duration' };
+const text: FieldSpec = { key: 'text', label: () => t('automation:nodes.labels.text'), kind: 'textarea' };
+const tag: FieldSpec = { key: 'tag', label: () => t('automation:tag'), kind: 'text' };
 
 /** Each node type's own fields, besides id and type (buttons, branches and templates have their own editors). */
 const FIELDS: Record<NodeType, FieldSpec[]> = {
@@ -52,78 +76,99 @@ const FIELDS: Record<NodeType, FieldSpec[]> = {
   send_buttons: [text, next],
   send_list: [
     text,
-    { key: 'button', label: 'List button label', kind: 'text' },
+    { key: 'button', label: () => t('automation:nodes.labels.button_label'), kind: 'text' },
     {
       key: 'sections',
-      label: 'Sections (JSON)',
+      label: () => t('automation:nodes.labels.sections'),
       kind: 'json',
-      hint: '[{"title": "…", "rows": [{"id": "…", "title": "…"}]}]; at most 10 rows',
+      hint: () => t('automation:nodes.sectionsHint'),
     },
     next,
   ],
   ask: [
     text,
-    { key: 'attribute', label: 'Save the reply as attribute', kind: 'text' },
-    { key: 'validate', label: 'Accept', kind: 'select', options: ['any', 'email', 'phone', 'number'] },
+    { key: 'attribute', label: () => t('automation:nodes.labels.attribute_reply'), kind: 'text' },
+    {
+      key: 'validate',
+      label: () => t('automation:nodes.labels.validate'),
+      kind: 'select',
+      options: () => ({
+        any: t('automation:nodes.validate.any'),
+        email: t('automation:nodes.validate.email'),
+        phone: t('automation:nodes.validate.phone'),
+        number: t('automation:nodes.validate.number'),
+      }),
+    },
     timeout,
-    { key: 'retries', label: 'Retries', kind: 'number' },
-    { key: 'retry_text', label: 'Retry text', kind: 'textarea' },
+    { key: 'retries', label: () => t('automation:nodes.labels.retries'), kind: 'number' },
+    { key: 'retry_text', label: () => t('automation:nodes.labels.retry_text'), kind: 'textarea' },
     next,
     onTimeout,
   ],
   wait_for_reply: [timeout, next, onTimeout],
-  branch: [{ key: 'default', label: 'Otherwise, go to', kind: 'edge' }],
-  add_tag: [{ key: 'tag', label: 'Tag', kind: 'text' }, next],
-  remove_tag: [{ key: 'tag', label: 'Tag', kind: 'text' }, next],
+  branch: [{ key: 'default', label: () => t('automation:nodes.labels.default'), kind: 'edge' }],
+  add_tag: [tag, next],
+  remove_tag: [tag, next],
   set_attribute: [
-    { key: 'attribute', label: 'Attribute', kind: 'text' },
-    { key: 'value', label: 'Value', kind: 'text' },
+    { key: 'attribute', label: () => t('automation:nodes.labels.attribute'), kind: 'text' },
+    { key: 'value', label: () => t('automation:nodes.labels.value'), kind: 'text' },
     next,
   ],
   webhook: [
-    { key: 'url', label: 'URL', kind: 'text' },
-    { key: 'method', label: 'Method', kind: 'select', options: ['POST', 'GET'] },
-    { key: 'timeout_ms', label: 'Timeout (ms)', kind: 'number' },
-    { key: 'save_as', label: 'Save the response as attribute', kind: 'text' },
+    { key: 'url', label: () => t('automation:nodes.labels.url'), kind: 'text' },
+    // HTTP methods are the same in every language.
+    {
+      key: 'method',
+      label: () => t('automation:nodes.labels.method'),
+      kind: 'select',
+      options: () => ({ POST: 'POST', GET: 'GET' }),
+    },
+    { key: 'timeout_ms', label: () => t('automation:nodes.labels.timeout_ms'), kind: 'number' },
+    { key: 'save_as', label: () => t('automation:nodes.labels.save_as'), kind: 'text' },
     next,
-    { key: 'on_error', label: 'On error, go to', kind: 'edge' },
+    { key: 'on_error', label: () => t('automation:nodes.labels.on_error'), kind: 'edge' },
   ],
-  handoff: [{ key: 'note', label: 'Note for the agent', kind: 'textarea' }],
+  handoff: [{ key: 'note', label: () => t('automation:nodes.labels.note'), kind: 'textarea' }],
   end: [],
 };
 
 /** A node's fields by the labels its fieldset shows (problems name them relative to the node). */
 function nodeLabels(node: FlowNode): Record<string, string> {
-  const own = FIELDS[node.type].map((spec): [string, string] => [`/${spec.key}`, spec.label]);
+  const own = FIELDS[node.type].map((spec): [string, string] => [`/${spec.key}`, spec.label()]);
   const listed = (key: string) => (Array.isArray(node[key]) ? (node[key] as unknown[]) : []);
   const buttons = listed('buttons').flatMap((_, i): [string, string][] => [
-    [`/buttons/${i}`, `Button ${i + 1}`],
-    [`/buttons/${i}/id`, `Button ${i + 1} id`],
-    [`/buttons/${i}/title`, `Button ${i + 1} title`],
+    [`/buttons/${i}`, t('automation:nodes.labels.button', { n: i + 1 })],
+    [`/buttons/${i}/id`, t('automation:nodes.buttonId', { n: i + 1 })],
+    [`/buttons/${i}/title`, t('automation:nodes.buttonTitle', { n: i + 1 })],
   ]);
   const branches = listed('branches').flatMap((_, i): [string, string][] => [
-    [`/branches/${i}`, `Branch ${i + 1}`],
-    [`/branches/${i}/when`, `Branch ${i + 1} condition`],
-    [`/branches/${i}/next`, `Branch ${i + 1} go to`],
+    [`/branches/${i}`, t('automation:nodes.labels.branch', { n: i + 1 })],
+    [`/branches/${i}/when`, t('automation:nodes.branchCondition', { n: i + 1 })],
+    [`/branches/${i}/next`, t('automation:nodes.branchGoTo', { n: i + 1 })],
   ]);
   return {
-    '/id': 'Id',
-    '/type': 'Type',
-    '/template_id': 'Template',
-    '/language': 'Language',
+    '/id': t('automation:nodes.labels.id'),
+    '/type': t('automation:nodes.labels.type'),
+    '/template_id': t('automation:template'),
+    '/language': t('automation:language'),
     '/header_media_url': headerMediaLabel('image'),
-    '/buttons': 'Buttons',
-    '/branches': 'Branches',
+    '/buttons': t('automation:nodes.labels.buttons'),
+    '/branches': t('automation:nodes.labels.branches'),
     ...Object.fromEntries([...own, ...buttons, ...branches]),
   };
 }
 
-const TYPE_IN_MESSAGE = new RegExp(`\\ba (${Object.keys(NODE_TYPES).join('|')}) node\\b`, 'g');
+const TYPE_IN_MESSAGE = new RegExp(`\\ba (${NODE_TYPES.join('|')}) node\\b`, 'g');
 /** The API names a node's type by its key ("is required for a send_text node"); the editor says its label. */
 const typesInWords = (p: FieldProblem): FieldProblem => ({
   ...p,
-  message: p.message.replace(TYPE_IN_MESSAGE, (_, type: NodeType) => `a “${NODE_TYPES[type]}” node`),
+  message: p.message.replace(TYPE_IN_MESSAGE, (_, type: NodeType) =>
+    t('automation:nodes.typeInMessage', { type: nodeTypeName(type) }),
+  ),
 });
+
+/** A send_template node's own fields (besides the header link). */
+const TEMPLATE_KEYS = ['template_id', 'language', 'variables'];
 
 /** Keys a node of this type keeps when its type changes. */
 const KEEP: Record<NodeType, string[]> = Object.fromEntries(
@@ -131,7 +176,7 @@ const KEEP: Record<NodeType, string[]> = Object.fromEntries(
     type,
     [
       ...fields.map((f) => f.key),
-      ...(type === 'send_template' ? ['template_id', 'language', 'variables', 'header_media_url'] : []),
+      ...(type === 'send_template' ? [...TEMPLATE_KEYS, 'header_media_url'] : []),
       ...(type === 'send_buttons' ? ['buttons'] : []),
       ...(type === 'branch' ? ['branches'] : []),
     ],
@@ -142,7 +187,8 @@ const KEEP: Record<NodeType, string[]> = Object.fromEntries(
 export function retype(node: FlowNode, type: NodeType): FlowNode {
   const kept: FlowNode = { id: node.id, type };
   for (const key of KEEP[type]) if (node[key] !== undefined) kept[key] = node[key];
-  if (type === 'send_buttons' && !Array.isArray(kept.buttons)) kept.buttons = [{ id: 'yes', title: 'Yes' }];
+  if (type === 'send_buttons' && !Array.isArray(kept.buttons))
+    kept.buttons = [{ id: 'yes', title: t('automation:nodes.newButton') }];
   if (type === 'branch' && !Array.isArray(kept.branches)) kept.branches = [{ when: { reply_equals: '' }, next: '' }];
   if (type === 'send_list' && kept.sections === undefined) kept.sections = [];
   return kept;
@@ -208,7 +254,7 @@ export function NodeEditor(props: {
   const { node, problems } = props;
   const set = (key: string, value: unknown) => props.onChange({ ...node, [key]: value }, [key]);
   const invalid = (key: string) => problems.some((p) => p.field === key || p.field.startsWith(`${key}/`));
-  const label = `Node ${node.id || props.index + 1}`;
+  const label = t('automation:nodes.node', { name: node.id || String(props.index + 1) });
   return (
     <fieldset
       class={problems.length > 0 ? 'flow-node invalid' : 'flow-node'}
@@ -218,12 +264,12 @@ export function NodeEditor(props: {
     >
       <legend>
         {label}
-        {props.isStart && <span class="node-badge">start</span>}
+        {props.isStart && <span class="node-badge">{t('automation:nodes.startBadge')}</span>}
       </legend>
       <ProblemList problems={problems.map(typesInWords)} id={`${id}-problems`} labels={nodeLabels(node)} />
       <div class="node-head">
         <div class="field">
-          <label for={`${id}-id`}>{`${label} id`}</label>
+          <label for={`${id}-id`}>{t('automation:nodes.id', { node: label })}</label>
           <input
             id={`${id}-id`}
             value={node.id}
@@ -233,15 +279,15 @@ export function NodeEditor(props: {
           />
         </div>
         <div class="field">
-          <label for={`${id}-type`}>{`${label} type`}</label>
+          <label for={`${id}-type`}>{t('automation:nodes.type', { node: label })}</label>
           <select
             id={`${id}-type`}
             value={node.type}
             onChange={(e) => props.onChange(retype(node, e.currentTarget.value as NodeType), [''])}
           >
-            {(Object.keys(NODE_TYPES) as NodeType[]).map((type) => (
+            {NODE_TYPES.map((type) => (
               <option key={type} value={type}>
-                {NODE_TYPES[type]}
+                {nodeTypeName(type)}
               </option>
             ))}
           </select>
@@ -256,11 +302,10 @@ export function NodeEditor(props: {
             variables: storedVariables(node.variables),
           }}
           onChange={(v) =>
-            props.onChange({ ...node, template_id: v.template_id, language: v.language, variables: v.variables }, [
-              'template_id',
-              'language',
-              'variables',
-            ])
+            props.onChange(
+              { ...node, template_id: v.template_id, language: v.language, variables: v.variables },
+              TEMPLATE_KEYS,
+            )
           }
           invalid={invalid}
         />
@@ -289,11 +334,13 @@ export function NodeEditor(props: {
       <div class="step-actions">
         {!props.isStart && (
           <button type="button" onClick={props.onMakeStart}>
-            Make start<span class="visually-hidden"> {label}</span>
+            {t('automation:nodes.makeStart')}
+            <span class="visually-hidden"> {label}</span>
           </button>
         )}
         <button type="button" class="danger" onClick={props.onRemove}>
-          Remove<span class="visually-hidden"> {label}</span>
+          {t('automation:remove')}
+          <span class="visually-hidden"> {label}</span>
         </button>
       </div>
     </fieldset>
@@ -311,14 +358,15 @@ function NodeField(props: {
   const id = useId();
   const { spec, node, set } = props;
   const raw = node[spec.key];
-  const fieldLabel = `${props.label} ${spec.label.toLowerCase()}`;
+  const fieldLabel = t('automation:nodes.field', { node: props.label, field: spec.label().toLowerCase() });
   if (spec.kind === 'duration') {
     return <NodeDuration legend={fieldLabel} value={raw} onValue={(v) => set(spec.key, v)} invalid={props.invalid} />;
   }
+  const hint = spec.hint?.();
   const common = {
     id,
     'aria-invalid': props.invalid ? true : undefined,
-    'aria-describedby': spec.hint ? `${id}-hint` : undefined,
+    'aria-describedby': hint ? `${id}-hint` : undefined,
   };
   let input;
   if (spec.kind === 'textarea') {
@@ -328,10 +376,10 @@ function NodeField(props: {
   } else if (spec.kind === 'select') {
     input = (
       <select {...common} value={(raw as string) ?? ''} onChange={(e) => set(spec.key, e.currentTarget.value)}>
-        <option value="">(default)</option>
-        {spec.options!.map((o) => (
-          <option key={o} value={o}>
-            {o}
+        <option value="">{t('automation:nodes.default')}</option>
+        {Object.entries(spec.options!()).map(([value, words]) => (
+          <option key={value} value={value}>
+            {words}
           </option>
         ))}
       </select>
@@ -363,9 +411,9 @@ function NodeField(props: {
     <div class={spec.kind === 'edge' ? 'field edge' : 'field'}>
       <label for={id}>{fieldLabel}</label>
       {input}
-      {spec.hint && (
+      {hint && (
         <small class="hint" id={`${id}-hint`}>
-          {spec.hint}
+          {hint}
         </small>
       )}
     </div>
@@ -409,8 +457,8 @@ export function TargetSelect(props: {
   const known = value === '' || targets.some((t) => t.id === value);
   return (
     <select {...rest} value={value} onChange={(e) => onValue(e.currentTarget.value)}>
-      <option value="">{empty ?? '(nowhere: the flow ends)'}</option>
-      {!known && <option value={value}>{value} (no such node)</option>}
+      <option value="">{empty ?? t('automation:nodes.nowhere')}</option>
+      {!known && <option value={value}>{t('automation:nodes.noSuchNode', { id: value })}</option>}
       {targets.map((t) => (
         <option key={t.id} value={t.id}>
           {t.label}
@@ -455,11 +503,19 @@ function ButtonsEditor({ node, label, set }: { node: FlowNode; label: string; se
     );
   return (
     <fieldset class="group">
-      <legend>{label} buttons</legend>
+      <legend>{t('automation:nodes.buttons', { node: label })}</legend>
       {buttons.map((b, i) => (
         <div class="inline-form" key={i}>
-          <PlainField label={`Button ${i + 1} id`} value={b.id} onValue={(v) => change(i, { id: v })} />
-          <PlainField label={`Button ${i + 1} title`} value={b.title} onValue={(v) => change(i, { title: v })} />
+          <PlainField
+            label={t('automation:nodes.buttonId', { n: i + 1 })}
+            value={b.id}
+            onValue={(v) => change(i, { id: v })}
+          />
+          <PlainField
+            label={t('automation:nodes.buttonTitle', { n: i + 1 })}
+            value={b.title}
+            onValue={(v) => change(i, { title: v })}
+          />
           <button
             type="button"
             onClick={() =>
@@ -469,28 +525,38 @@ function ButtonsEditor({ node, label, set }: { node: FlowNode; label: string; se
               )
             }
           >
-            Remove button {i + 1}
+            {t('automation:nodes.removeButton', { n: i + 1 })}
           </button>
         </div>
       ))}
       {buttons.length < 3 && (
         <button type="button" onClick={() => set('buttons', [...buttons, { id: '', title: '' }])}>
-          Add button
+          {t('automation:nodes.addButton')}
         </button>
       )}
     </fieldset>
   );
 }
 
-const CONDITIONS = {
-  reply_equals: 'Reply equals',
-  reply_contains: 'Reply contains',
-  button_id: 'Tapped button/row id',
-  has_tag: 'Contact has tag',
-  attribute_equals: 'Attribute equals',
-  attribute_exists: 'Attribute is set',
-} as const;
-type ConditionKind = keyof typeof CONDITIONS;
+const CONDITIONS = [
+  'reply_equals',
+  'reply_contains',
+  'button_id',
+  'has_tag',
+  'attribute_equals',
+  'attribute_exists',
+] as const;
+type ConditionKind = (typeof CONDITIONS)[number];
+
+/** A branch's kinds of condition, each with its words. */
+const conditionNames = (): Record<ConditionKind, string> => ({
+  reply_equals: t('automation:nodes.conditions.reply_equals'),
+  reply_contains: t('automation:nodes.conditions.reply_contains'),
+  button_id: t('automation:nodes.conditions.button_id'),
+  has_tag: t('automation:nodes.conditions.has_tag'),
+  attribute_equals: t('automation:nodes.conditions.attribute_equals'),
+  attribute_exists: t('automation:nodes.conditions.attribute_exists'),
+});
 
 interface Branch {
   when: Record<string, unknown>;
@@ -499,7 +565,7 @@ interface Branch {
 
 function conditionKind(when: Record<string, unknown>): ConditionKind {
   if ('attribute' in when) return 'exists' in when ? 'attribute_exists' : 'attribute_equals';
-  return (Object.keys(CONDITIONS).find((k) => k in when) as ConditionKind | undefined) ?? 'reply_equals';
+  return CONDITIONS.find((k) => k in when) ?? 'reply_equals';
 }
 
 function conditionOf(kind: ConditionKind, value: string, attribute: string): Record<string, unknown> {
@@ -523,7 +589,7 @@ function BranchesEditor(props: {
     );
   return (
     <fieldset class="group">
-      <legend>{label} branches (tested in order)</legend>
+      <legend>{t('automation:nodes.branches', { node: label })}</legend>
       {branches.map((b, i) => {
         const kind = conditionKind(b.when);
         const attribute = (b.when.attribute as string | undefined) ?? '';
@@ -533,38 +599,38 @@ function BranchesEditor(props: {
             : kind === 'attribute_equals'
               ? ((b.when.equals as string | undefined) ?? '')
               : ((b.when[kind] as string | undefined) ?? '');
-        const name = `Branch ${i + 1}`;
+        const n = i + 1;
         return (
           <div class="inline-form branch" key={i}>
             <PlainSelect
-              label={`${name} condition`}
+              label={t('automation:nodes.branchCondition', { n })}
               value={kind}
-              options={CONDITIONS}
+              options={conditionNames()}
               onValue={(k) => change(i, { ...b, when: conditionOf(k as ConditionKind, '', attribute) })}
             />
             {kind.startsWith('attribute') && (
               <PlainField
-                label={`${name} attribute`}
+                label={t('automation:nodes.branchAttribute', { n })}
                 value={attribute}
                 onValue={(v) => change(i, { ...b, when: conditionOf(kind, value, v) })}
               />
             )}
             {kind === 'attribute_exists' ? (
               <PlainSelect
-                label={`${name} is set`}
+                label={t('automation:nodes.branchIsSet', { n })}
                 value={value}
-                options={{ true: 'yes', false: 'no' }}
+                options={{ true: t('automation:nodes.yes'), false: t('automation:nodes.no') }}
                 onValue={(v) => change(i, { ...b, when: conditionOf(kind, v, attribute) })}
               />
             ) : (
               <PlainField
-                label={`${name} value`}
+                label={t('automation:nodes.branchValue', { n })}
                 value={value}
                 onValue={(v) => change(i, { ...b, when: conditionOf(kind, v, attribute) })}
               />
             )}
             <BranchTarget
-              label={`${name} go to`}
+              label={t('automation:nodes.branchGoTo', { n })}
               value={b.next}
               targets={props.targets}
               onValue={(v) => change(i, { ...b, next: v })}
@@ -578,13 +644,13 @@ function BranchesEditor(props: {
                 )
               }
             >
-              Remove branch {i + 1}
+              {t('automation:nodes.removeBranch', { n })}
             </button>
           </div>
         );
       })}
       <button type="button" onClick={() => set('branches', [...branches, { when: { reply_equals: '' }, next: '' }])}>
-        Add branch
+        {t('automation:nodes.addBranch')}
       </button>
     </fieldset>
   );

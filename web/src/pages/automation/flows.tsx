@@ -1,6 +1,7 @@
 import { useId, useLayoutEffect, useState } from 'preact/hooks';
 import { action, api } from '../../api';
 import { Link, navigate } from '../../router';
+import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
 import {
   ForContactForm,
@@ -9,10 +10,12 @@ import {
   problemsUnder,
   ProblemList,
   StateCounts,
+  recordState,
+  stateName,
   useTemplates,
 } from './common';
 import { FlowGraph } from './flow-graph';
-import { cleanNode, edgesOf, NODE_TYPES, NodeEditor, TargetSelect, withEdge, type FlowNode } from './flow-nodes';
+import { cleanNode, edgesOf, nodeTypeName, NodeEditor, TargetSelect, withEdge, type FlowNode } from './flow-nodes';
 import { RunTable, type RunRecord } from './sequences';
 
 const RUN_STATES = ['active', 'waiting', 'completed', 'handed_off', 'failed', 'cancelled'];
@@ -30,17 +33,20 @@ interface Flow {
 /** Flows: every chatbot flow with its runs by state. */
 export function FlowList() {
   const count = (state: string) => (counts: Record<string, number>) => counts[state] ?? 0;
+  const finished = ['completed', 'handed_off', 'failed'].map((state) => ({
+    label: stateName(state),
+    count: count(state),
+  }));
   return (
     <SummaryList
-      title="Flows"
-      intro="Chatbot conversations: a graph of nodes a contact walks through, started by a keyword."
+      title={t('automation:flows.title')}
+      intro={t('automation:flows.intro')}
       path="flows"
-      noun="flow"
+      newLabel={t('automation:flows.new')}
+      empty={t('automation:flows.empty')}
       columns={[
-        { label: 'Running', count: (counts) => (counts.active ?? 0) + (counts.waiting ?? 0) },
-        { label: 'Completed', count: count('completed') },
-        { label: 'Handed off', count: count('handed_off') },
-        { label: 'Failed', count: count('failed') },
+        { label: t('automation:flows.running'), count: (counts) => (counts.active ?? 0) + (counts.waiting ?? 0) },
+        ...finished,
       ]}
     />
   );
@@ -49,11 +55,11 @@ export function FlowList() {
 /** /flows/new and /flows/:id: the node editor beside a diagram, and for a saved flow its runs. */
 export function FlowPage({ id }: { id?: string }) {
   const flow = useAsync(() => (id ? action<Flow>('get-flow', { flow_id: id }) : Promise.resolve(null)), [id]);
-  const title = id ? (flow.data?.name ?? 'Flow') : 'New flow';
+  const title = id ? (flow.data?.name ?? t('automation:flows.flow')) : t('automation:flows.new');
   return (
-    <Page title={title} actions={<Link href="/flows">All flows</Link>}>
+    <Page title={title} actions={<Link href="/flows">{t('automation:flows.all')}</Link>}>
       <ErrorNote error={flow.error} />
-      {flow.loading && !flow.data && <p class="loading">Loading…</p>}
+      {flow.loading && !flow.data && <p class="loading">{t('automation:loading')}</p>}
       {(flow.data || (!id && !flow.loading)) && (
         <FlowEditor key={flow.data?.updated_at ?? 'new'} flow={flow.data ?? null} reload={flow.reload} />
       )}
@@ -92,7 +98,10 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
 
   const [focusId, setFocusId] = useState<string | null>(null);
   useFocusNode(nodes, focusId, () => setFocusId(null));
-  const targets = nodes.map((n) => ({ id: n.id, label: `${n.id} (${NODE_TYPES[n.type]})` }));
+  const targets = nodes.map((n) => ({
+    id: n.id,
+    label: t('automation:flows.target', { id: n.id, type: nodeTypeName(n.type) }),
+  }));
   const freshId = () => {
     let n = nodes.length + 1;
     while (nodes.some((node) => node.id === `node_${n}`)) n++;
@@ -115,9 +124,9 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
 
   return (
     <div class="automation-layout">
-      <form class="automation-editor" onSubmit={save.onSubmit} aria-label="Flow" noValidate>
+      <form class="automation-editor" onSubmit={save.onSubmit} aria-label={t('automation:flows.flow')} noValidate>
         <TextField
-          label="Name"
+          label={t('automation:name')}
           value={name}
           onValue={(value) => {
             setName(value);
@@ -128,13 +137,13 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
           error={problems.find((p) => p.field === '/name')?.message}
         />
         <TextField
-          label="Keywords"
+          label={t('automation:flows.keywords')}
           value={keywords}
           onValue={(value) => {
             setKeywords(value);
             save.edited('/definition/keywords');
           }}
-          hint="Comma-separated; an inbound text equal to one of them (ignoring case) starts the flow."
+          hint={t('automation:flows.keywordsHint')}
         />
         <StartField
           value={start}
@@ -147,9 +156,13 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
         />
         <ProblemList
           problems={otherProblems.filter((p) => p.field !== '/name' && p.field !== '/definition/start')}
-          labels={{ '/definition/keywords': 'Keywords', '/definition/nodes': 'Nodes', '/definition': 'Flow' }}
+          labels={{
+            '/definition/keywords': t('automation:flows.keywords'),
+            '/definition/nodes': t('automation:flows.nodes'),
+            '/definition': t('automation:flows.flow'),
+          }}
         />
-        <h2>Nodes</h2>
+        <h2>{t('automation:flows.nodes')}</h2>
         <ErrorNote error={templates.error} />
         {nodes.map((node, i) => (
           <NodeEditor
@@ -176,22 +189,21 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
         ))}
         <div class="form-actions">
           <button type="button" onClick={addNode}>
-            Add node
+            {t('automation:flows.addNode')}
           </button>
           <button type="submit" class="primary" disabled={save.busy}>
-            Save flow
+            {t('automation:flows.save')}
           </button>
         </div>
         {save.error !== null && problems.length > 0 && (
           <p class="error" role="alert">
-            Not saved: {problems.length === 1 ? 'one problem' : `${problems.length} problems`}, each shown at its node
-            (highlighted in the diagram).
+            {t('automation:flows.notSaved', { count: problems.length })}
           </p>
         )}
         {save.error !== null && problems.length === 0 && <ErrorNote error={save.error} />}
         {saved && (
           <p class="notice" role="status">
-            Saved.
+            {t('automation:saved')}
           </p>
         )}
       </form>
@@ -224,14 +236,14 @@ function StartField(props: {
   const id = useId();
   return (
     <div class="field">
-      <label for={id}>Start node</label>
+      <label for={id}>{t('automation:flows.startNode')}</label>
       <TargetSelect
         id={id}
         value={props.value}
         targets={props.targets}
         onValue={props.onValue}
         aria-invalid={props.error ? true : undefined}
-        empty="Choose a node…"
+        empty={t('automation:flows.chooseNode')}
       />
       {props.error && <small class="error">{props.error}</small>}
     </div>
@@ -247,16 +259,19 @@ function FlowRuns({ flow, reload }: { flow: Flow; reload: () => void }) {
   const start = async (phone: string) => {
     const started = await action<RunRecord>('trigger-flow', { flow_id: flow.id, phone });
     reload();
-    return `Started for ${started.contact_phone}: ${started.status}.`;
+    return t('automation:flows.startedFor', {
+      phone: started.contact_phone,
+      state: recordState(started.status).toLocaleLowerCase(),
+    });
   };
   return (
     <section aria-labelledby="runs-title">
-      <h2 id="runs-title">Runs</h2>
-      <StateCounts counts={flow.runs} states={RUN_STATES} label="Runs by state" />
-      <ForContactForm label="Start for a contact" submit="Start" run={start} />
-      <h3>Recent runs</h3>
+      <h2 id="runs-title">{t('automation:flows.runs')}</h2>
+      <StateCounts counts={flow.runs} states={RUN_STATES} label={t('automation:flows.runsByState')} />
+      <ForContactForm label={t('automation:flows.startForContact')} submit={t('automation:flows.start')} run={start} />
+      <h3>{t('automation:flows.recentRuns')}</h3>
       <ErrorNote error={recent.error} />
-      <RunTable records={recent.data ?? []} caption="Recent runs" />
+      <RunTable records={recent.data ?? []} caption={t('automation:flows.recentRuns')} />
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { useId } from 'preact/hooks';
+import { t } from '../../i18n/i18n';
 import {
   DurationField,
   formatDuration,
@@ -17,15 +18,26 @@ import {
   type TemplateSummary,
 } from './common';
 
-export const ACTION_TYPES = {
-  send_template: 'Send a template',
-  send_text: 'Send a text (inside the 24-hour window)',
-  add_tag: 'Add a tag',
-  remove_tag: 'Remove a tag',
-  start_flow: 'Start a flow',
-  wait_for_reply: 'Wait for a reply',
-} as const;
-export type ActionType = keyof typeof ACTION_TYPES;
+const ACTION_TYPES = ['send_template', 'send_text', 'add_tag', 'remove_tag', 'start_flow', 'wait_for_reply'] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+/** An action type (the API's value) in words. */
+function actionName(type: ActionType): string {
+  switch (type) {
+    case 'send_template':
+      return t('automation:steps.types.send_template');
+    case 'send_text':
+      return t('automation:steps.types.send_text');
+    case 'add_tag':
+      return t('automation:steps.types.add_tag');
+    case 'remove_tag':
+      return t('automation:steps.types.remove_tag');
+    case 'start_flow':
+      return t('automation:steps.types.start_flow');
+    case 'wait_for_reply':
+      return t('automation:steps.types.wait_for_reply');
+  }
+}
 
 /** A step as the editor holds it: every action's fields, so switching type keeps what was typed. */
 export interface StepDraft {
@@ -140,20 +152,20 @@ const ACTION_FIELDS: Record<ActionType, string[]> = {
 };
 
 /** A step's fields by the labels its fieldset shows (problems name them relative to the step). */
-const STEP_LABELS: Record<string, string> = {
-  '/delay': 'Delay',
-  '/action': 'Action',
-  '/action/template_id': 'Template',
-  '/action/language': 'Language',
+const stepLabels = (): Record<string, string> => ({
+  '/delay': t('automation:steps.labels.delay'),
+  '/action': t('automation:steps.labels.action'),
+  '/action/template_id': t('automation:template'),
+  '/action/language': t('automation:language'),
   '/action/header_media_url': headerMediaLabel('image'),
-  '/action/variables': 'Variables',
-  '/action/text': 'Text',
-  '/action/outside_window': 'Outside the 24-hour window',
-  '/action/tag': 'Tag',
-  '/action/flow_id': 'Flow',
-  '/action/timeout': 'Timeout',
-  '/action/on_timeout': 'Without a reply by then',
-};
+  '/action/variables': t('automation:variables'),
+  '/action/text': t('automation:steps.labels.text'),
+  '/action/outside_window': t('automation:steps.outsideWindow'),
+  '/action/tag': t('automation:tag'),
+  '/action/flow_id': t('automation:steps.labels.flow'),
+  '/action/timeout': t('automation:steps.labels.timeout'),
+  '/action/on_timeout': t('automation:steps.withoutReply'),
+});
 
 /**
  * The request check reports a bad action against every action type (the schema is a union): keep
@@ -165,14 +177,19 @@ export function relevantProblems(problems: FieldProblem[], type: ActionType): Fi
   const kept = problems.filter((p) => !p.field.startsWith('action') || own(p.field));
   const dropped = problems.length - kept.length;
   if (dropped > 0 && !kept.some((p) => p.field.startsWith('action'))) {
-    kept.push(problems.find((p) => p.field === 'action') ?? { field: 'action', message: 'is not valid' });
+    kept.push(
+      problems.find((p) => p.field === 'action') ?? { field: 'action', message: t('automation:problems.notValid') },
+    );
   }
-  return kept.map((p) => (PICKED.has(p.field) && p.message === 'is required' ? { ...p, message: PICK_ONE } : p));
+  return kept.map((p) =>
+    PICKED.has(p.field) && p.message === t('automation:problems.required')
+      ? { ...p, message: t('automation:problems.chooseOne') }
+      : p,
+  );
 }
 
 /** Fields filled by choosing from a list: a missing one is said as what to do. */
 const PICKED = new Set(['action/template_id', 'action/flow_id']);
-const PICK_ONE = 'is required: choose one';
 
 /**
  * The request fields (under the step) a draft field feeds. Any action field clears the whole action's
@@ -216,33 +233,31 @@ export function StepEditor(props: {
       Object.keys(fields).map((key) => REQUEST_FIELDS[key as keyof typeof REQUEST_FIELDS]),
     );
   const invalid = (field: string) => problems.some((p) => p.field === field || p.field.startsWith(`${field}/`));
-  const title = `Step ${index + 1}`;
+  const n = index + 1;
   return (
     <fieldset
       class={problems.length > 0 ? 'step invalid' : 'step'}
       aria-describedby={problems.length > 0 ? `${id}-problems` : undefined}
       data-testid={`step-${index}`}
     >
-      <legend>
-        {title}: {ACTION_TYPES[step.type]}
-      </legend>
-      <ProblemList problems={problems} id={`${id}-problems`} labels={STEP_LABELS} />
+      <legend>{t('automation:steps.legend', { n, action: actionName(step.type) })}</legend>
+      <ProblemList problems={problems} id={`${id}-problems`} labels={stepLabels()} />
       <div class="step-timing">
         <DurationField
-          legend={`${title} delay`}
+          legend={t('automation:steps.delay', { n })}
           value={step.delay}
           onChange={(delay) => set({ delay })}
           invalid={invalid('delay')}
         />
         <div class="field">
-          <label for={`${id}-from`}>Delay counts from</label>
+          <label for={`${id}-from`}>{t('automation:steps.delayFrom')}</label>
           <select
             id={`${id}-from`}
             value={step.delayFrom}
             onChange={(e) => set({ delayFrom: e.currentTarget.value as StepDraft['delayFrom'] })}
           >
-            <option value="previous">the previous step</option>
-            <option value="enrolment">enrolment</option>
+            <option value="previous">{t('automation:steps.fromPrevious')}</option>
+            <option value="enrolment">{t('automation:steps.fromEnrolment')}</option>
           </select>
         </div>
         <label class="check">
@@ -251,19 +266,19 @@ export function StepEditor(props: {
             checked={step.withinHours}
             onChange={(e) => set({ withinHours: e.currentTarget.checked })}
           />
-          Only within sending hours
+          {t('automation:steps.withinHours')}
         </label>
       </div>
       <div class="field">
-        <label for={`${id}-type`}>{`${title} action`}</label>
+        <label for={`${id}-type`}>{t('automation:steps.action', { n })}</label>
         <select
           id={`${id}-type`}
           value={step.type}
           onChange={(e) => set({ type: e.currentTarget.value as ActionType })}
         >
-          {(Object.keys(ACTION_TYPES) as ActionType[]).map((type) => (
+          {ACTION_TYPES.map((type) => (
             <option key={type} value={type}>
-              {ACTION_TYPES[type]}
+              {actionName(type)}
             </option>
           ))}
         </select>
@@ -271,13 +286,16 @@ export function StepEditor(props: {
       <ActionFields {...props} set={set} invalid={(field) => invalid(`action/${field}`)} />
       <div class="step-actions">
         <button type="button" disabled={index === 0} onClick={() => props.onMove(-1)}>
-          Move up<span class="visually-hidden"> {title}</span>
+          {t('automation:steps.moveUp')}
+          <span class="visually-hidden"> {t('automation:steps.step', { n })}</span>
         </button>
         <button type="button" disabled={index === props.count - 1} onClick={() => props.onMove(1)}>
-          Move down<span class="visually-hidden"> {title}</span>
+          {t('automation:steps.moveDown')}
+          <span class="visually-hidden"> {t('automation:steps.step', { n })}</span>
         </button>
         <button type="button" class="danger" disabled={props.count === 1} onClick={props.onRemove}>
-          Remove<span class="visually-hidden"> {title}</span>
+          {t('automation:remove')}
+          <span class="visually-hidden"> {t('automation:steps.step', { n })}</span>
         </button>
       </div>
     </fieldset>
@@ -294,7 +312,7 @@ function ActionFields(props: {
 }) {
   const id = useId();
   const { step, set, invalid } = props;
-  const title = `Step ${props.index + 1}`;
+  const n = props.index + 1;
   switch (step.type) {
     case 'send_template':
       return (
@@ -317,24 +335,28 @@ function ActionFields(props: {
       return (
         <>
           <div class="field">
-            <label for={`${id}-text`}>{`${title} text`}</label>
+            <label for={`${id}-text`}>{t('automation:steps.text', { n })}</label>
             <textarea
               id={`${id}-text`}
               value={step.text}
               aria-invalid={invalid('text') ? true : undefined}
               onInput={(e) => set({ text: e.currentTarget.value })}
             />
-            <small class="hint">May use {'{{contact.name}}, {{attributes.KEY}}, {{context.KEY}}'}</small>
+            <small class="hint">
+              {t('automation:steps.textHint', {
+                placeholders: '{{contact.name}}, {{attributes.KEY}}, {{context.KEY}}',
+              })}
+            </small>
           </div>
           <div class="field">
-            <label for={`${id}-ow`}>Outside the 24-hour window</label>
+            <label for={`${id}-ow`}>{t('automation:steps.outsideWindow')}</label>
             <select
               id={`${id}-ow`}
               value={step.outsideWindow}
               onChange={(e) => set({ outsideWindow: e.currentTarget.value as StepDraft['outsideWindow'] })}
             >
-              <option value="skip">skip this step</option>
-              <option value="fail">fail the enrolment</option>
+              <option value="skip">{t('automation:steps.skipStep')}</option>
+              <option value="fail">{t('automation:steps.failEnrolment')}</option>
             </select>
           </div>
         </>
@@ -343,7 +365,7 @@ function ActionFields(props: {
     case 'remove_tag':
       return (
         <div class="field">
-          <label for={`${id}-tag`}>{`${title} tag`}</label>
+          <label for={`${id}-tag`}>{t('automation:steps.tag', { n })}</label>
           <input
             id={`${id}-tag`}
             value={step.tag}
@@ -356,14 +378,14 @@ function ActionFields(props: {
     case 'start_flow':
       return (
         <div class="field">
-          <label for={`${id}-flow`}>{`${title} flow`}</label>
+          <label for={`${id}-flow`}>{t('automation:steps.flow', { n })}</label>
           <select
             id={`${id}-flow`}
             value={step.flowId}
             aria-invalid={invalid('flow_id') ? true : undefined}
             onChange={(e) => set({ flowId: e.currentTarget.value })}
           >
-            <option value="">Choose a flow…</option>
+            <option value="">{t('automation:steps.chooseFlow')}</option>
             {props.flows.map((flow) => (
               <option key={flow.id} value={flow.id}>
                 {flow.label}
@@ -376,21 +398,21 @@ function ActionFields(props: {
       return (
         <>
           <DurationField
-            legend={`${title} timeout`}
+            legend={t('automation:steps.timeout', { n })}
             min={1}
             value={step.timeout}
             onChange={(timeout) => set({ timeout })}
             invalid={invalid('timeout')}
           />
           <div class="field">
-            <label for={`${id}-ot`}>Without a reply by then</label>
+            <label for={`${id}-ot`}>{t('automation:steps.withoutReply')}</label>
             <select
               id={`${id}-ot`}
               value={step.onTimeout}
               onChange={(e) => set({ onTimeout: e.currentTarget.value as StepDraft['onTimeout'] })}
             >
-              <option value="continue">go on with the next step</option>
-              <option value="exit">end the enrolment</option>
+              <option value="continue">{t('automation:steps.goOn')}</option>
+              <option value="exit">{t('automation:steps.endEnrolment')}</option>
             </select>
           </div>
         </>

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { action, api } from '../../api';
 import { Link, navigate } from '../../router';
+import { formatDateTime, formatWeekday } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
 import {
   ForContactForm,
@@ -9,6 +11,8 @@ import {
   problemsUnder,
   ProblemList,
   StateCounts,
+  recordState,
+  stateName,
   useChoices,
   useTemplates,
   type FieldProblem,
@@ -22,7 +26,6 @@ import {
   type SequenceStep,
   type StepDraft,
 } from './sequence-steps';
-import { formatDateTime } from '../../i18n/format';
 
 const ENROLMENT_STATES = ['active', 'waiting', 'completed', 'exited', 'failed'];
 
@@ -49,17 +52,21 @@ export interface RunRecord {
 export function SequenceList() {
   return (
     <SummaryList
-      title="Sequences"
-      intro="Timed steps a contact goes through once enrolled: templates, texts, tags, flows."
+      title={t('automation:sequences.title')}
+      intro={t('automation:sequences.intro')}
       path="sequences"
-      noun="sequence"
+      newLabel={t('automation:sequences.new')}
+      empty={t('automation:sequences.empty')}
       columns={ENROLMENT_STATES.map((state) => ({
-        label: state[0]!.toUpperCase() + state.slice(1),
+        label: columnName(state),
         count: (counts: Record<string, number>) => counts[state] ?? 0,
       }))}
     />
   );
 }
+
+/** A state's column heading in the list: one word ("Waiting", not "Waiting for reply"). */
+const columnName = (state: string) => (state === 'waiting' ? t('automation:sequences.waiting') : stateName(state));
 
 /** /sequences/new and /sequences/:id: the editor, and for a saved one its enrolments. */
 export function SequencePage({ id }: { id?: string }) {
@@ -67,11 +74,11 @@ export function SequencePage({ id }: { id?: string }) {
     () => (id ? action<Sequence>('get-sequence', { sequence_id: id }) : Promise.resolve(null)),
     [id],
   );
-  const title = id ? (sequence.data?.name ?? 'Sequence') : 'New sequence';
+  const title = id ? (sequence.data?.name ?? t('automation:sequences.sequence')) : t('automation:sequences.new');
   return (
-    <Page title={title} actions={<Link href="/sequences">All sequences</Link>}>
+    <Page title={title} actions={<Link href="/sequences">{t('automation:sequences.all')}</Link>}>
       <ErrorNote error={sequence.error} />
-      {sequence.loading && !sequence.data && <p class="loading">Loading…</p>}
+      {sequence.loading && !sequence.data && <p class="loading">{t('automation:loading')}</p>}
       {!sequence.loading || sequence.data ? (
         <div class={id ? 'automation-layout' : ''}>
           {(sequence.data || !id) && (
@@ -84,7 +91,8 @@ export function SequencePage({ id }: { id?: string }) {
   );
 }
 
-const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+/** The days of sending hours as the API numbers them: 1 = Monday … 7 = Sunday. */
+const DAYS = [1, 2, 3, 4, 5, 6, 7];
 
 function SequenceEditor({ sequence }: { sequence: Sequence | null }) {
   const templates = useTemplates();
@@ -137,9 +145,9 @@ function SequenceEditor({ sequence }: { sequence: Sequence | null }) {
   };
 
   return (
-    <form class="automation-editor" onSubmit={save.onSubmit} aria-label="Sequence" noValidate>
+    <form class="automation-editor" onSubmit={save.onSubmit} aria-label={t('automation:sequences.sequence')} noValidate>
       <TextField
-        label="Name"
+        label={t('automation:name')}
         value={name}
         onValue={(value) => {
           setName(value);
@@ -150,49 +158,50 @@ function SequenceEditor({ sequence }: { sequence: Sequence | null }) {
         error={fieldMessage(problems, '/name')}
       />
       <fieldset class="group">
-        <legend>Sending hours</legend>
+        <legend>{t('automation:sequences.sendingHours')}</legend>
         <label class="check">
           <input type="checkbox" checked={hoursOn} onChange={(e) => setHoursOn(e.currentTarget.checked)} />
-          Limit steps marked “only within sending hours” to these hours (workspace time zone)
+          {t('automation:sequences.limitHours')}
         </label>
         {hoursOn && (
           <>
-            <div class="day-picker" role="group" aria-label="Days">
-              {DAYS.map((day, i) => (
+            <div class="day-picker" role="group" aria-label={t('automation:sequences.days')}>
+              {DAYS.map((day) => (
                 <label class="check" key={day}>
                   <input
                     type="checkbox"
-                    checked={days.includes(i + 1)}
-                    onChange={(e) =>
-                      setDays(e.currentTarget.checked ? [...days, i + 1] : days.filter((d) => d !== i + 1))
-                    }
+                    checked={days.includes(day)}
+                    onChange={(e) => setDays(e.currentTarget.checked ? [...days, day] : days.filter((d) => d !== day))}
                   />
-                  {day}
+                  {formatWeekday(day % 7)}
                 </label>
               ))}
             </div>
             <div class="inline-form">
-              <TextField label="From" type="time" value={start} onValue={setStart} />
-              <TextField label="To" type="time" value={end} onValue={setEnd} />
+              <TextField label={t('automation:sequences.from')} type="time" value={start} onValue={setStart} />
+              <TextField label={t('automation:sequences.to')} type="time" value={end} onValue={setEnd} />
             </div>
           </>
         )}
       </fieldset>
       <fieldset class="group">
-        <legend>Exit conditions</legend>
+        <legend>{t('automation:sequences.exitConditions')}</legend>
         <label class="check">
-          <input type="checkbox" checked={exitReply} onChange={(e) => setExitReply(e.currentTarget.checked)} />A reply
-          from the contact ends the enrolment
+          <input type="checkbox" checked={exitReply} onChange={(e) => setExitReply(e.currentTarget.checked)} />
+          {t('automation:sequences.exitOnReply')}
         </label>
         <TextField
-          label="Exit when tagged"
+          label={t('automation:sequences.exitTags')}
           value={exitTags}
           onValue={setExitTags}
-          hint="Comma-separated tags; getting any of them ends the enrolment. Opting out always does."
+          hint={t('automation:sequences.exitTagsHint')}
         />
       </fieldset>
-      <ProblemList problems={otherProblems} labels={{ '/definition/steps': 'Steps', '/steps': 'Steps' }} />
-      <h2>Steps</h2>
+      <ProblemList
+        problems={otherProblems}
+        labels={{ '/definition/steps': t('automation:sequences.steps'), '/steps': t('automation:sequences.steps') }}
+      />
+      <h2>{t('automation:sequences.steps')}</h2>
       <ErrorNote error={templates.error ?? flows.error} />
       <ol class="steps">
         {steps.map((step, i) => (
@@ -213,21 +222,21 @@ function SequenceEditor({ sequence }: { sequence: Sequence | null }) {
       </ol>
       <div class="form-actions">
         <button type="button" onClick={() => setSteps([...steps, newStep('add_tag')])}>
-          Add step
+          {t('automation:sequences.addStep')}
         </button>
         <button type="submit" class="primary" disabled={save.busy}>
-          Save sequence
+          {t('automation:sequences.save')}
         </button>
       </div>
       {shown > 0 && (
         <p class="error" role="alert">
-          Not saved: {shown} problem{shown === 1 ? '' : 's'}, shown next to the fields.
+          {t('automation:sequences.notSaved', { count: shown })}
         </p>
       )}
       {save.error !== null && problems.length === 0 && <ErrorNote error={save.error} />}
       {saved && (
         <p class="notice" role="status">
-          Saved.
+          {t('automation:saved')}
         </p>
       )}
     </form>
@@ -248,32 +257,40 @@ function Enrolments({ sequence, reload }: { sequence: Sequence; reload: () => vo
   const enrol = async (phone: string) => {
     const record = await action<RunRecord>('trigger-sequence', { sequence_id: sequence.id, phone });
     reload();
-    return `Enrolled ${record.contact_phone}.`;
+    return t('automation:sequences.enrolled', { phone: record.contact_phone });
   };
   return (
-    <aside class="automation-side" aria-label="Enrolments">
-      <h2>Enrolments</h2>
-      <StateCounts counts={sequence.enrolments} states={ENROLMENT_STATES} label="Enrolments by state" />
-      <ForContactForm label="Enrol a contact" submit="Enrol" run={enrol} />
-      <h3>Recent enrolments</h3>
+    <aside class="automation-side" aria-label={t('automation:sequences.enrolments')}>
+      <h2>{t('automation:sequences.enrolments')}</h2>
+      <StateCounts
+        counts={sequence.enrolments}
+        states={ENROLMENT_STATES}
+        label={t('automation:sequences.enrolmentsByState')}
+      />
+      <ForContactForm
+        label={t('automation:sequences.enrolContact')}
+        submit={t('automation:sequences.enrol')}
+        run={enrol}
+      />
+      <h3>{t('automation:sequences.recentEnrolments')}</h3>
       <ErrorNote error={recent.error} />
-      <RunTable records={recent.data ?? []} caption="Recent enrolments" />
+      <RunTable records={recent.data ?? []} caption={t('automation:sequences.recentEnrolments')} />
     </aside>
   );
 }
 
 /** Contacts enrolled or run, newest first. */
 export function RunTable({ records, caption }: { records: RunRecord[]; caption: string }) {
-  if (records.length === 0) return <p class="muted">None yet.</p>;
+  if (records.length === 0) return <p class="muted">{t('automation:noneYet')}</p>;
   return (
     <div class="table-wrap">
       <table>
         <caption class="visually-hidden">{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Contact</th>
-            <th scope="col">State</th>
-            <th scope="col">Started</th>
+            <th scope="col">{t('automation:sequences.contact')}</th>
+            <th scope="col">{t('automation:sequences.state')}</th>
+            <th scope="col">{t('automation:sequences.started')}</th>
           </tr>
         </thead>
         <tbody>
@@ -282,7 +299,7 @@ export function RunTable({ records, caption }: { records: RunRecord[]; caption: 
               <td>
                 <Link href={`/contacts/${r.contact_id}`}>{r.contact_name ?? r.contact_phone}</Link>
               </td>
-              <td>{r.status}</td>
+              <td>{recordState(r.status)}</td>
               <td>{formatDateTime(r.created_at)}</td>
             </tr>
           ))}
