@@ -10,8 +10,8 @@ import { useInboxAlerts } from './pages/inbox/alerts';
 import { useUnreadConversations } from './pages/inbox/unread';
 import { ContactNew, ContactPage, ContactsList } from './pages/contacts';
 import { AutomationRoutes } from './pages/automation/routes';
-import { Rich } from './ui';
 import { t } from './i18n/i18n';
+import { Rich } from './i18n/rich';
 
 const templates = () => import('./pages/templates');
 const settings = () => import('./pages/settings-area');

@@ -1,4 +1,4 @@
-import { Fragment, type ComponentChildren, type JSX } from 'preact';
+import { type ComponentChildren, type JSX } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError, dashboard, sentencesOf, type FieldLabels } from './api';
 import { t } from './i18n/i18n';
@@ -252,34 +252,4 @@ export function useSubmit(run: () => Promise<void>) {
     error: error instanceof ApiError ? error.fieldMessage(field) : undefined,
   });
   return { busy, error, edited, bind, onSubmit: (event: Event) => void onSubmit(event), run: onSubmit };
-}
-
-/**
- * A translated sentence with marked-up words: `<b>…</b>` becomes <strong>, `<code>`, `<kbd>` the same,
- * and any other tag the element `parts` gives for it (`<link>Go to the inbox</link>` with
- * `parts.link = (words) => <Link …>{words}</Link>`). Translators move the tags with the words.
- */
-export function Rich({
-  text,
-  parts = {},
-}: {
-  text: string;
-  parts?: Record<string, (words: string) => ComponentChildren>;
-}) {
-  const elements: Record<string, (words: string) => ComponentChildren> = {
-    b: (words) => <strong>{words}</strong>,
-    code: (words) => <code>{words}</code>,
-    kbd: (words) => <kbd>{words}</kbd>,
-    ...parts,
-  };
-  const pieces: ComponentChildren[] = [];
-  let last = 0;
-  for (const found of text.matchAll(/<(\w+)>(.*?)<\/\1>/g)) {
-    const make = elements[found[1]!];
-    if (!make) continue;
-    pieces.push(text.slice(last, found.index), <Fragment key={found.index}>{make(found[2]!)}</Fragment>);
-    last = found.index + found[0].length;
-  }
-  pieces.push(text.slice(last));
-  return <>{pieces}</>;
 }

@@ -130,3 +130,11 @@ export function formatDisplayName(code: string, type: 'language' | 'region'): st
     return code; // not a well-formed code (a template language typed by hand)
   }
 }
+
+/**
+ * A count for `t()`: `count` picks the plural form, the text shows it as the person's language writes
+ * numbers (30,000 · 30.000 · ٣٠٬٠٠٠). Other values for the text's placeholders go in `values`.
+ */
+export function counted(count: number, values: Record<string, string> = {}) {
+  return { count, replace: { ...values, count: formatNumber(count) } };
+}

@@ -1,52 +1,57 @@
 import i18next from 'i18next';
 import { DASHBOARD_LANGUAGES, type DashboardLanguage } from '../../../src/accounts/languages';
 import account from '../locales/en/account.json';
-import automation from '../locales/en/automation.json';
-import campaignReport from '../locales/en/campaign-report.json';
-import channel from '../locales/en/channel.json';
 import common from '../locales/en/common.json';
 import contacts from '../locales/en/contacts.json';
 import errors from '../locales/en/errors.json';
 import inbox from '../locales/en/inbox.json';
-import reports from '../locales/en/reports.json';
-import routing from '../locales/en/routing.json';
-import settings from '../locales/en/settings.json';
 import shell from '../locales/en/shell.json';
-import simulator from '../locales/en/simulator.json';
-import teamReport from '../locales/en/team-report.json';
-import templates from '../locales/en/templates.json';
 
 /**
  * The dashboard's words, in the person's language (i18next). Each area of the dashboard has its own
- * catalog (a namespace: web/src/locales/LANGUAGE/NAMESPACE.json); English is the source and the fallback,
- * bundled with the app; another language's catalogs load when it is chosen. Keys are typed from the
- * English catalogs, so `npm run check` fails on a key that does not exist.
+ * catalog (a namespace: web/src/locales/LANGUAGE/NAMESPACE.json); English is the source and the fallback.
+ * The English catalogs of the first load's pages come with the app; a lazily loaded page group brings
+ * its own (`addEnglish`), so its words cost nothing until it is opened. Another language's catalogs load
+ * when it is chosen. Keys are typed from the English catalogs, so `npm run check` fails on a key that
+ * does not exist.
  */
-const english = {
-  account,
-  automation,
-  'campaign-report': campaignReport,
-  channel,
-  common,
-  contacts,
-  errors,
-  inbox,
-  reports,
-  routing,
-  settings,
-  shell,
-  simulator,
-  'team-report': teamReport,
-  templates,
+const firstLoad = { account, common, contacts, errors, inbox, shell };
+
+type English = typeof firstLoad & {
+  automation: typeof import('../locales/en/automation.json');
+  'campaign-report': typeof import('../locales/en/campaign-report.json');
+  channel: typeof import('../locales/en/channel.json');
+  reports: typeof import('../locales/en/reports.json');
+  routing: typeof import('../locales/en/routing.json');
+  settings: typeof import('../locales/en/settings.json');
+  simulator: typeof import('../locales/en/simulator.json');
+  'team-report': typeof import('../locales/en/team-report.json');
+  templates: typeof import('../locales/en/templates.json');
 };
 
-export type Namespace = keyof typeof english;
-const NAMESPACES = Object.keys(english) as Namespace[];
+export type Namespace = keyof English;
+const NAMESPACES: Namespace[] = [
+  'account',
+  'automation',
+  'campaign-report',
+  'channel',
+  'common',
+  'contacts',
+  'errors',
+  'inbox',
+  'reports',
+  'routing',
+  'settings',
+  'shell',
+  'simulator',
+  'team-report',
+  'templates',
+];
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
-    resources: typeof english;
+    resources: English;
     returnNull: false;
   }
 }
@@ -92,7 +97,7 @@ export async function startI18n(): Promise<void> {
     fallbackLng: 'en',
     ns: NAMESPACES,
     defaultNS: 'common',
-    resources: { en: english },
+    resources: { en: firstLoad },
     interpolation: { escapeValue: false }, // Preact escapes what it renders
     returnNull: false,
   });
@@ -111,6 +116,11 @@ export async function showIn(language: DashboardLanguage): Promise<void> {
   localStorage.setItem(STORED, language);
   document.documentElement.lang = language;
   document.documentElement.dir = RIGHT_TO_LEFT.has(language) ? 'rtl' : 'ltr';
+}
+
+/** A lazily loaded page group's English words, registered as its module loads (before it renders). */
+export function addEnglish(catalogs: Partial<English>): void {
+  for (const [namespace, catalog] of Object.entries(catalogs)) i18next.addResourceBundle('en', namespace, catalog);
 }
 
 /** The language the dashboard is showing. */

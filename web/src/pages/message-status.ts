@@ -5,5 +5,5 @@ type Status = (typeof STATUSES)[number];
 
 /** A message's status (src/messages/message.schema.ts) in the person's language; an unknown one as it came. */
 export function messageStatusName(status: string): string {
-  return STATUSES.includes(status as Status) ? t(`channel:status.${status as Status}`) : status;
+  return STATUSES.includes(status as Status) ? t(`common:messageStatus.${status as Status}`) : status;
 }

@@ -1,3 +1,12 @@
+import { addEnglish } from '../i18n/i18n';
+import channel from '../locales/en/channel.json';
+import routing from '../locales/en/routing.json';
+import settings from '../locales/en/settings.json';
+import simulator from '../locales/en/simulator.json';
+
+// The group's words come with it (before any of its pages renders).
+addEnglish({ channel, routing, settings, simulator });
+
 /** The Settings pages and the Simulator: one lazily loaded chunk for the route table. */
 export { AccountSettings } from './settings-account';
 export { ChannelSettings } from './settings-channel';

@@ -6,7 +6,7 @@ import { ErrorNote, Page, fieldErrors, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 import { t } from '../i18n/i18n';
 import { formatClock, formatDay, formatNumber, formatWeekday } from '../i18n/format';
-import { HIDDEN, Tagged } from '../i18n/tagged';
+import { Rich } from '../i18n/rich';
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 type Weekday = (typeof WEEKDAYS)[number];
@@ -182,7 +182,7 @@ function DayHours(props: {
       {props.intervals.map((interval, index) => (
         <span key={index} class="interval">
           <label>
-            <Tagged text={t('routing:hours.opens', { day: name })} draw={HIDDEN} />{' '}
+            <Rich text={t('routing:hours.opens', { day: name })} />{' '}
             <input
               type="time"
               required
@@ -191,7 +191,7 @@ function DayHours(props: {
             />
           </label>
           <label>
-            <Tagged text={t('routing:hours.closes', { day: name })} draw={HIDDEN} />{' '}
+            <Rich text={t('routing:hours.closes', { day: name })} />{' '}
             <input
               type="time"
               required

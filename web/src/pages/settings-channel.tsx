@@ -8,7 +8,7 @@ import { SettingsNav } from './settings-nav';
 import type { components } from '../../../packages/client/src/schema';
 import { t } from '../i18n/i18n';
 import { formatNumber } from '../i18n/format';
-import { Tagged } from '../i18n/tagged';
+import { Rich } from '../i18n/rich';
 import { messageStatusName } from './message-status';
 
 /** One of the workspace's numbers, as list-channels shows it. */
@@ -57,10 +57,9 @@ function CurrentChannel({ channel }: { channel: Channel }) {
   if (channel.provider === 'simulator') {
     return (
       <p class="notice" data-testid="current-channel">
-        <Tagged
+        <Rich
           text={t('channel:current.simulator')}
-          draw={{
-            strong: (words) => <strong>{words}</strong>,
+          parts={{
             link: (words) => <Link href="/simulator">{words}</Link>,
           }}
         />
@@ -70,7 +69,7 @@ function CurrentChannel({ channel }: { channel: Channel }) {
   return (
     <div class="notice" data-testid="current-channel">
       <p>
-        <Tagged text={t('channel:current.cloud')} draw={{ strong: (words) => <strong>{words}</strong> }} />
+        <Rich text={t('channel:current.cloud')} />
       </p>
       <dl class="settings-facts">
         <dt>{t('channel:fields.phoneNumberId')}</dt>
@@ -399,14 +398,12 @@ function ChannelForm({ channel, onSaved }: { channel: Channel; onSaved: () => vo
 }
 
 /** Names from code (settings, variables, Meta's fields) inside a sentence. */
-const CODE = { code: (words: string) => <code>{words}</code> };
-
 function Webhook({ state }: { state: ChannelState }) {
   return (
     <section aria-labelledby="webhook-title">
       <h2 id="webhook-title">{t('channel:webhook.title')}</h2>
       <p>
-        <Tagged text={t('channel:webhook.howTo')} draw={CODE} />
+        <Rich text={t('channel:webhook.howTo')} />
       </p>
       <dl class="settings-facts">
         <dt>{t('channel:webhook.callbackUrl')}</dt>
@@ -414,7 +411,7 @@ function Webhook({ state }: { state: ChannelState }) {
           <code data-testid="webhook-url">{state.webhook_url}</code> <CopyButton text={state.webhook_url} />
           {!state.webhook_url_public && (
             <p class="warning-text" data-testid="webhook-url-warning">
-              <Tagged text={t('channel:webhook.unreachable')} draw={CODE} />
+              <Rich text={t('channel:webhook.unreachable')} />
             </p>
           )}
         </dd>
@@ -428,7 +425,7 @@ function Webhook({ state }: { state: ChannelState }) {
             t('channel:webhook.verifyTokenHidden')
           ) : (
             <span class="warning-text">
-              <Tagged text={t('channel:webhook.verifyTokenNotSet')} draw={CODE} />
+              <Rich text={t('channel:webhook.verifyTokenNotSet')} />
             </span>
           )}
         </dd>
@@ -438,7 +435,7 @@ function Webhook({ state }: { state: ChannelState }) {
             t('channel:webhook.appSecretSet')
           ) : (
             <span class="warning-text">
-              <Tagged text={t('channel:webhook.appSecretNotSet')} draw={CODE} />
+              <Rich text={t('channel:webhook.appSecretNotSet')} />
             </span>
           )}
         </dd>
@@ -481,9 +478,9 @@ function TestMessage({ provider }: { provider: Provider }) {
         <div class="warning" role="alert">
           <p>{(send.error as ApiError).message}</p>
           <p>
-            <Tagged
+            <Rich
               text={t('channel:test.windowClosed')}
-              draw={{ link: (words) => <Link href="/templates">{words}</Link> }}
+              parts={{ link: (words) => <Link href="/templates">{words}</Link> }}
             />
           </p>
         </div>

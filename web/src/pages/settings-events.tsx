@@ -1,6 +1,7 @@
 import type { components } from '../../../packages/client/src/schema';
 import { action } from '../api';
-import { ErrorNote, Page, Rich, Table, useAsync } from '../ui';
+import { ErrorNote, Page, Table, useAsync } from '../ui';
+import { Rich } from '../i18n/rich';
 import { t } from '../i18n/i18n';
 import { SettingsNav } from './settings-nav';
 import { formatDateTime } from '../i18n/format';

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { action } from '../api';
-import { ErrorNote, Page, Rich, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
+import { ErrorNote, Page, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
+import { Rich } from '../i18n/rich';
 import type { QuickReply } from './inbox/composer-tools';
 import { SettingsNav } from './settings-nav';
 import { t } from '../i18n/i18n';

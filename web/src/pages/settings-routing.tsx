@@ -6,7 +6,7 @@ import { ConfirmButton, ErrorNote, Page, TextField, fieldErrors, useAsync, useSu
 import { SettingsNav } from './settings-nav';
 import { t } from '../i18n/i18n';
 import { formatNumber } from '../i18n/format';
-import { HIDDEN, Tagged } from '../i18n/tagged';
+import { Rich } from '../i18n/rich';
 
 type Team = components['schemas']['Team'];
 type RoutingSettings = operations['getRoutingSettings']['responses']['200']['content']['application/json'];
@@ -198,10 +198,10 @@ function TeamCard(props: { team: Team; people: Person[]; manages: boolean; onCha
           {props.manages && (
             <div class="reply-actions">
               <button type="submit" class="primary" disabled={save.busy}>
-                <Tagged text={t('routing:teams.saveMembers', { team: team.name })} draw={HIDDEN} />
+                <Rich text={t('routing:teams.saveMembers', { team: team.name })} />
               </button>
               <button type="button" onClick={() => setRenaming(true)}>
-                <Tagged text={t('routing:teams.rename', { team: team.name })} draw={HIDDEN} />
+                <Rich text={t('routing:teams.rename', { team: team.name })} />
               </button>
               <ConfirmButton
                 label={t('routing:teams.delete', { team: team.name })}
@@ -305,10 +305,10 @@ function RulesForm(props: { rules: Rule[]; teams: Team[]; manages: boolean; onSa
               {props.manages && (
                 <div class="reply-actions">
                   <button type="button" disabled={i === 0} onClick={() => setRules(moveUp(rules, i))}>
-                    <Tagged text={t('routing:rules.moveUp', { number: formatNumber(i + 1) })} draw={HIDDEN} />
+                    <Rich text={t('routing:rules.moveUp', { number: formatNumber(i + 1) })} />
                   </button>
                   <button type="button" onClick={() => setRules(rules.filter((_, j) => j !== i))}>
-                    <Tagged text={t('routing:rules.remove', { number: formatNumber(i + 1) })} draw={HIDDEN} />
+                    <Rich text={t('routing:rules.remove', { number: formatNumber(i + 1) })} />
                   </button>
                 </div>
               )}

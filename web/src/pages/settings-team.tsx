@@ -2,18 +2,8 @@ import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { dashboard } from '../api';
 import { can, useSession } from '../session';
-import {
-  CopyButton,
-  DeleteButton,
-  ErrorNote,
-  Page,
-  Rich,
-  Table,
-  TextField,
-  fieldErrors,
-  useAsync,
-  useSubmit,
-} from '../ui';
+import { CopyButton, DeleteButton, ErrorNote, Page, Table, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
+import { Rich } from '../i18n/rich';
 import { SettingsNav } from './settings-nav';
 import { askAnAdmin, grantableRoles, mayManage, roleInSentence, roleLabel, roles, type Role } from '../roles';
 import { t } from '../i18n/i18n';

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { dashboard } from '../api';
 import { can, useSession } from '../session';
-import { CopyButton, DeleteButton, ErrorNote, Page, Rich, Table, TextField, useAsync, useSubmit } from '../ui';
+import { CopyButton, DeleteButton, ErrorNote, Page, Table, TextField, useAsync, useSubmit } from '../ui';
+import { Rich } from '../i18n/rich';
 import { SettingsNav } from './settings-nav';
 import { t } from '../i18n/i18n';
 import { formatDateTime } from '../i18n/format';

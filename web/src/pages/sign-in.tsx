@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { dashboard } from '../api';
 import { Link, navigate } from '../router';
-import { ErrorNote, Rich, TextField, fieldErrors, useSubmit } from '../ui';
+import { ErrorNote, TextField, fieldErrors, useSubmit } from '../ui';
+import { Rich } from '../i18n/rich';
 import { NewPasswordField } from './password-field';
 import { roleInSentence, type Role } from '../roles';
 import { DASHBOARD_LANGUAGES, LANGUAGE_NAMES, currentLanguage, showIn, t, type DashboardLanguage } from '../i18n/i18n';

@@ -4,7 +4,7 @@ import { Link } from '../router';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
 import { t } from '../i18n/i18n';
 import { formatDateTime } from '../i18n/format';
-import { Tagged } from '../i18n/tagged';
+import { Rich } from '../i18n/rich';
 import { messageStatusName } from './message-status';
 
 interface Contact {
@@ -42,9 +42,9 @@ export function Simulator() {
       <p>{t('simulator:intro')}</p>
       {cloud && (
         <p class="warning">
-          <Tagged
+          <Rich
             text={t('simulator:cloud')}
-            draw={{ link: (words) => <Link href="/settings/channel">{words}</Link> }}
+            parts={{ link: (words) => <Link href="/settings/channel">{words}</Link> }}
           />
         </p>
       )}
@@ -87,10 +87,7 @@ function InboundForm({ contact, onContact }: { contact: Contact | null; onContac
       <h2 id="inbound-title">{t('simulator:inbound.title')}</h2>
       {contact ? (
         <p class="chosen">
-          <Tagged
-            text={t('simulator:inbound.from', { contact: contact.name ?? contact.phone })}
-            draw={{ strong: (words) => <strong>{words}</strong> }}
-          />{' '}
+          <Rich text={t('simulator:inbound.from', { contact: contact.name ?? contact.phone })} />{' '}
           {contact.name && <span>{t('simulator:inbound.phone', { phone: contact.phone })}</span>}{' '}
           <button type="button" onClick={() => onContact(null)}>
             {t('simulator:inbound.changeContact')}

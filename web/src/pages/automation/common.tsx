@@ -2,8 +2,12 @@ import { useId, useState } from 'preact/hooks';
 import { action, api, ApiError, dashboard, plainMessage } from '../../api';
 import { Link } from '../../router';
 import { formatDateTime, formatNumber } from '../../i18n/format';
-import { t } from '../../i18n/i18n';
+import { addEnglish, t } from '../../i18n/i18n';
+import automation from '../../locales/en/automation.json';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
+
+// The automation pages' words come with them (every page of the group imports this module).
+addEnglish({ automation });
 
 // ---- Durations: ISO 8601 (PT30M, P1D) shown as a number and a unit ---------------------------------
 

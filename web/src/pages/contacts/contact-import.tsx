@@ -2,9 +2,8 @@ import { useState } from 'preact/hooks';
 import { ApiError, currentCsrfToken, type Problem } from '../../api';
 import { Link } from '../../router';
 import { ErrorNote, Page, useAsync } from '../../ui';
-import { formatNumber } from '../../i18n/format';
+import { counted, formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
-import { counted } from './counted';
 import { CountryField, importLabels, ImportSummary, type ImportResult } from './import-result';
 
 interface Preview {

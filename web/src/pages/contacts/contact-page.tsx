@@ -4,6 +4,7 @@ import { Link, navigate } from '../../router';
 import { can, useSession } from '../../session';
 import { TemplateForm } from '../inbox/reply';
 import { formatDateTime } from '../../i18n/format';
+import { messageStatusName } from '../message-status';
 import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
 import { useTagNames, type Contact } from './contacts-list';
@@ -267,7 +268,7 @@ function Conversation({ contactId, messages }: { contactId: string; messages: Ac
               {message.text}
               <small class="muted">
                 {' '}
-                {formatDateTime(message.created_at)} · {messageStatus(message.status)}
+                {formatDateTime(message.created_at)} · {messageStatusName(message.status)}
               </small>
             </li>
           ))}
@@ -277,11 +278,6 @@ function Conversation({ contactId, messages }: { contactId: string; messages: Ac
   );
 }
 
-/** A message's delivery status in words; a status this page does not know yet shows as the API names it. */
-function messageStatus(status: string): string {
-  return t(`contacts:contact.messageStatus.${status as MessageStatus}`, { defaultValue: status });
-}
-type MessageStatus = keyof (typeof import('../../locales/en/contacts.json'))['contact']['messageStatus'];
 type RunState = keyof (typeof import('../../locales/en/contacts.json'))['runs']['state'];
 
 /** The contact's runs of sequences or of flows, with their state (the reason a run ended as recorded). */

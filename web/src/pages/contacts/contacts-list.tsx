@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api';
 import { Link } from '../../router';
-import { formatDateTime, formatNumber } from '../../i18n/format';
+import { counted, formatDateTime, formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, useAsync, useSubmit } from '../../ui';
-import { counted } from './counted';
 
 export interface Contact {
   id: string;

@@ -1,8 +1,7 @@
 import { useEffect, useMemo } from 'preact/hooks';
 import { neutraliseCell } from '../../../../src/contacts/csv-cell';
-import { formatNumber } from '../../i18n/format';
+import { counted, formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
-import { counted } from './counted';
 
 /** A row an import kept out, and why (POST /api/dashboard/contacts/import's `errors`). */
 export interface RowProblem {

@@ -1,8 +1,7 @@
 import { dashboard } from '../../api';
 import { useAsync } from '../../ui';
-import { formatDisplayName } from '../../i18n/format';
+import { counted, formatDisplayName } from '../../i18n/format';
 import { currentLanguage, t } from '../../i18n/i18n';
-import { counted } from './counted';
 import { RowProblems, type RowProblem } from './import-problems';
 
 /** What an import did, or (a dry run) would do. */

@@ -6,6 +6,13 @@ import { navigate } from '../../router';
 import { ErrorNote, Page, Table, TextField, useAsync } from '../../ui';
 import { MessageRatesForm } from './rates';
 import { formatDateTime } from '../../i18n/format';
+import { addEnglish } from '../../i18n/i18n';
+import campaignReport from '../../locales/en/campaign-report.json';
+import reports from '../../locales/en/reports.json';
+import teamReport from '../../locales/en/team-report.json';
+
+// The Reports page's words come with it (before it renders).
+addEnglish({ reports, 'campaign-report': campaignReport, 'team-report': teamReport });
 
 /** Reports: how the team and the campaigns did over a date range, each table downloadable as CSV. */
 export function ReportsPage({ from, to }: { from: string; to: string }) {

@@ -4,7 +4,7 @@ import { Link } from '../../router';
 import { can, useSession } from '../../session';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
 import { t } from '../../i18n/i18n';
-import { counted } from '../contacts/counted';
+import { counted } from '../../i18n/format';
 import { categoryLabel, languageLabel, StatusBadge, statusLabel, type TemplateSummary } from './template-parts';
 
 const FILTER_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED', 'IN_APPEAL'];
