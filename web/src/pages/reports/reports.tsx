@@ -5,6 +5,7 @@ import { dashboard } from '../../api';
 import { navigate } from '../../router';
 import { ErrorNote, Page, Table, TextField, formatTime, useAsync } from '../../ui';
 import { MessageRatesForm } from './rates';
+import { TeamFigures } from './team-figures';
 
 /** Reports: how the team and the campaigns did over a date range, each table downloadable as CSV. */
 export function ReportsPage({ from, to }: { from: string; to: string }) {
@@ -20,6 +21,7 @@ export function ReportsPage({ from, to }: { from: string; to: string }) {
         to={data?.range.to ?? to}
       />
       <ErrorNote error={report.error} />
+      <TeamFigures query={{ ...(from && { from }), ...(to && { to }) }} />
       {data && (
         <>
           <p class="muted">
