@@ -2,7 +2,7 @@ import type { AgentReport, TeamFigures as Figures, TeamReport } from '../../../.
 import { api } from '../../api';
 import { formatDuration, formatNumber, formatPercent } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
-import { ErrorNote, Table, useAsync } from '../../ui';
+import { ErrorNote, useAsync } from '../../ui';
 import { reportUrl, type ReportQueryState } from './report-query';
 
 /**
@@ -84,13 +84,30 @@ function FiguresTable(props: { caption: string; who: string; rows: Row[]; everyo
     t('team-report:columns.average'),
     t('team-report:columns.satisfied'),
   ];
+  // Thirteen columns scroll sideways on a narrow screen: the region is focusable so keyboards can scroll it.
   return (
-    <Table caption={props.caption} columns={columns}>
-      {props.rows.map((row) => (
-        <FiguresRow key={row.key} name={row.name} figures={row.figures} />
-      ))}
-      <FiguresRow name={t('team-report:everyone')} figures={props.everyone} />
-    </Table>
+    <div class="table-wrap" role="region" aria-label={props.caption} tabIndex={0}>
+      <table>
+        <caption class="visually-hidden">{props.caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <FiguresRow key={row.key} name={row.name} figures={row.figures} />
+          ))}
+        </tbody>
+        <tfoot>
+          <FiguresRow name={t('team-report:everyone')} figures={props.everyone} />
+        </tfoot>
+      </table>
+    </div>
   );
 }
 
