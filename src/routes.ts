@@ -17,6 +17,7 @@ import { registerHealthRoutes } from './http/health.routes.js';
 import type { Api } from './http/types.js';
 import { registerInboxRoutes } from './inbox/inbox.routes.js';
 import { registerReportRoutes } from './reports/report.routes.js';
+import { registerTeamReportRoutes } from './reports/team-report.routes.js';
 import { registerMcpRoutes } from './mcp/mcp.routes.js';
 import { registerMediaRoutes } from './messages/media.routes.js';
 import { registerMessageRoutes } from './messages/message.routes.js';
@@ -68,6 +69,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerConversationRoutes(app, services.conversations, services.inbox.labels);
   registerBusinessHoursRoutes(app, services.businessHours);
   registerCsatRoutes(app, services.csat);
+  registerTeamReportRoutes(app, services.teamReport);
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
   registerAccountRoutes(app, services.accounts);
   registerMemberRoutes(app, services.members);

@@ -123,6 +123,19 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     expect: (result) => assert.deepEqual(result, { enabled: false }),
   },
   {
+    tool: 'get_agent_report',
+    input: () => ({}),
+    expect: (result) => {
+      assert.ok(Array.isArray(result.agents));
+      assert.equal(typeof (result.everyone as Json).conversations_handled, 'number');
+    },
+  },
+  {
+    tool: 'get_team_report',
+    input: () => ({}),
+    expect: (result) => assert.ok(Array.isArray(result.teams)),
+  },
+  {
     tool: 'get_satisfaction_survey_settings',
     input: () => ({}),
     expect: (result) => assert.equal(typeof result.enabled, 'boolean'),

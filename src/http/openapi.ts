@@ -69,6 +69,10 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
         { name: 'Channels', description: "The workspace's business numbers (WhatsApp Cloud or simulated)" },
         { name: 'Quick replies', description: "The workspace's saved answers, offered in the inbox's reply box" },
         {
+          name: 'Reports',
+          description: 'Figures over a date range, filtered by number, team and label, as JSON or CSV',
+        },
+        {
           name: 'Workspace',
           description:
             'Business hours and the away reply, the satisfaction survey, and what Meta reported about the account and its numbers',

@@ -33,6 +33,11 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Shows whether closing a conversation asks the customer for a 1–5 rating (`enabled`; off by default). Ratings appear in the thread and per agent in the reports.',
   updateSatisfactionSurveySettings:
     'Turns the satisfaction survey on or off. When on, an agent closing a conversation sends a WhatsApp list message with five ratings, only while the customer window is open and not to opted-out contacts.',
+  getAgentReport:
+    'Answers "who is behind?" and "how is the team doing this week?": for each member (and everyone) over days in the workspace\'s time zone (default the last 30): conversations handled, messages sent, first response and resolution times (median and p90, seconds; first response counts every conversation first answered in the range, open or closed), the open backlog now (count, oldest and median age: large numbers mean the person is behind), and satisfaction ratings (count, average 1–5, share of 4–5). Narrow with phone_number_id, team_id or label. agent null is no one (API-token replies, unassigned open conversations). Needs the reports permission; use get_team_report for the same figures per team.',
+  getTeamReport:
+    "The per-agent report's figures per team queue (the conversations currently in each team's queue; team null: in no queue) and everyone: conversations handled, messages sent, first response and resolution (median and p90 seconds), open backlog now with its oldest and median age, satisfaction ratings. Use it to see which team is behind; get_agent_report for individual members. Same filters (from, to, phone_number_id, team_id, label).",
+
   addTag:
     'Adds one tag to a contact (by contact_id or phone); an unknown tag is created. Adding a tag can enrol the contact in sequences that start on that tag. Returns the contact.',
   removeTag:

@@ -2038,6 +2038,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/reports/agents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Figures per agent: volume, response times, backlog, satisfaction
+     * @description For each member (and everyone): conversations handled (answered first or closed in the range), messages sent by members, first response and resolution times (median and p90, in seconds: first response over every conversation first answered in the range, closed or not; resolution over those closed in it), the open backlog now (how many, oldest and median age), and satisfaction ratings (count, average, share of 4–5). `from`/`to` are days in the workspace’s time zone (default: the last 30); `phone_number_id`, `team_id` and `label` keep the conversations currently on that number, in that team’s queue or with that label. `format=csv` answers one CSV row per line.
+     *
+     *     Needs the role permission `reports` (owner, admin, member, marketer).
+     */
+    get: operations['getAgentReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/reports/teams': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Figures per team: volume, response times, backlog, satisfaction
+     * @description For each team’s queue (the conversations in it now; and everyone): conversations handled (answered first or closed in the range), messages sent by members, first response and resolution times (median and p90, in seconds: first response over every conversation first answered in the range, closed or not; resolution over those closed in it), the open backlog now (how many, oldest and median age), and satisfaction ratings (count, average, share of 4–5). `from`/`to` are days in the workspace’s time zone (default: the last 30); `phone_number_id`, `team_id` and `label` keep the conversations currently on that number, in that team’s queue or with that label. `format=csv` answers one CSV row per line.
+     *
+     *     Needs the role permission `reports` (owner, admin, member, marketer).
+     */
+    get: operations['getTeamReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -14995,6 +15039,345 @@ export interface operations {
       };
       /** @description The request cannot be carried out (see code) */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAgentReport: {
+    parameters: {
+      query?: {
+        /** @description First day (YYYY-MM-DD, in the workspace’s time zone); default: 29 days before `to` */
+        from?: string;
+        /** @description Last day, included (YYYY-MM-DD); default: today */
+        to?: string;
+        /** @description Only the conversations and messages of this WhatsApp number */
+        phone_number_id?: string;
+        /** @description Only the conversations in this team’s queue */
+        team_id?: string;
+        /** @description Only the conversations with this label (case-insensitive) */
+        label?: string;
+        /** @description json (the default), or csv: the same figures as a CSV file, one row per line of the report */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report (JSON), or with `format=csv` the same figures as CSV */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description First day (YYYY-MM-DD, in the workspace’s time zone) */
+            from: string;
+            /** @description Last day, included */
+            to: string;
+            /** @description The workspace’s time zone the days are in */
+            time_zone: string;
+            everyone: {
+              /** @description Conversations answered first or closed within the range (each counted once) */
+              conversations_handled: number;
+              /** @description Messages members sent within the range (not automations) */
+              messages_sent: number;
+              first_response: {
+                /** @description Conversations first answered within the range, closed or still open */
+                conversations: number;
+                /** @description Median time from the customer’s opening message to the first reply in seconds (nearest rank); null when nothing was measured */
+                median_seconds: number | null;
+                /** @description 90th percentile time from the customer’s opening message to the first reply in seconds: nine in ten were at most this long */
+                p90_seconds: number | null;
+              };
+              resolution: {
+                /** @description Conversations closed within the range */
+                conversations: number;
+                /** @description Median time from opening to closing in seconds (nearest rank); null when nothing was measured */
+                median_seconds: number | null;
+                /** @description 90th percentile time from opening to closing in seconds: nine in ten were at most this long */
+                p90_seconds: number | null;
+              };
+              backlog: {
+                /** @description Conversations open now (not closed, not snoozed) */
+                open: number;
+                /** @description How long the oldest open conversation has been waiting since it opened */
+                oldest_seconds: number | null;
+                /** @description Median age of the open conversations */
+                median_age_seconds: number | null;
+              };
+              csat: {
+                /** @description Satisfaction ratings (1–5) customers gave within the range */
+                ratings: number;
+                /** @description Average rating (1–5), to one decimal */
+                average: number | null;
+                /** @description Share of ratings of 4 or 5 (0–1, to three decimals) */
+                satisfied_share: number | null;
+              };
+            };
+            agents: {
+              /** @description The member; null: no one (replies by API tokens, open conversations nobody is assigned to) */
+              agent: {
+                id: string;
+                /** @description null: a member removed since */
+                name: string | null;
+              } | null;
+              /** @description Conversations answered first or closed within the range (each counted once) */
+              conversations_handled: number;
+              /** @description Messages members sent within the range (not automations) */
+              messages_sent: number;
+              first_response: {
+                /** @description Conversations first answered within the range, closed or still open */
+                conversations: number;
+                /** @description Median time from the customer’s opening message to the first reply in seconds (nearest rank); null when nothing was measured */
+                median_seconds: number | null;
+                /** @description 90th percentile time from the customer’s opening message to the first reply in seconds: nine in ten were at most this long */
+                p90_seconds: number | null;
+              };
+              resolution: {
+                /** @description Conversations closed within the range */
+                conversations: number;
+                /** @description Median time from opening to closing in seconds (nearest rank); null when nothing was measured */
+                median_seconds: number | null;
+                /** @description 90th percentile time from opening to closing in seconds: nine in ten were at most this long */
+                p90_seconds: number | null;
+              };
+              backlog: {
+                /** @description Conversations open now (not closed, not snoozed) */
+                open: number;
+                /** @description How long the oldest open conversation has been waiting since it opened */
+                oldest_seconds: number | null;
+                /** @description Median age of the open conversations */
+                median_age_seconds: number | null;
+              };
+              csat: {
+                /** @description Satisfaction ratings (1–5) customers gave within the range */
+                ratings: number;
+                /** @description Average rating (1–5), to one decimal */
+                average: number | null;
+                /** @description Share of ratings of 4 or 5 (0–1, to three decimals) */
+                satisfied_share: number | null;
+              };
+            }[];
+          };
+          'text/csv': string;
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getTeamReport: {
+    parameters: {
+      query?: {
+        /** @description First day (YYYY-MM-DD, in the workspace’s time zone); default: 29 days before `to` */
+        from?: string;
+        /** @description Last day, included (YYYY-MM-DD); default: today */
+        to?: string;
+        /** @description Only the conversations and messages of this WhatsApp number */
+        phone_number_id?: string;
+        /** @description Only the conversations in this team’s queue */
+        team_id?: string;
+        /** @description Only the conversations with this label (case-insensitive) */
+        label?: string;
+        /** @description json (the default), or csv: the same figures as a CSV file, one row per line of the report */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report (JSON), or with `format=csv` the same figures as CSV */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description First day (YYYY-MM-DD, in the workspace’s time zone) */
+            from: string;
+            /** @description Last day, included */
+            to: string;
+            /** @description The workspace’s time zone the days are in */
+            time_zone: string;
+            everyone: {
+              /** @description Conversations answered first or closed within the range (each counted once) */
+              conversations_handled: number;
+              /** @description Messages members sent within the range (not automations) */
+              messages_sent: number;
+              first_response: {
+                /** @description Conversations first answered within the range, closed or still open */
+                conversations: number;
+                /** @description Median time from the customer’s opening message to the first reply in seconds (nearest rank); null when nothing was measured */
+                median_seconds: number | null;
+                /** @description 90th percentile time from the customer’s opening message to the first reply in seconds: nine in ten were at most this long */
+                p90_seconds: number | null;
+              };
+              resolution: {
+                /** @description Conversations closed within the range */
+                conversations: number;
+                /** @description Median time from opening to closing in seconds (nearest rank); null when nothing was measured */
+                median_seconds: number | null;
+                /** @description 90th percentile time from opening to closing in seconds: nine in ten were at most this long */
+                p90_seconds: number | null;
+              };
+              backlog: {
+                /** @description Conversations open now (not closed, not snoozed) */
+                open: number;
+                /** @description How long the oldest open conversation has been waiting since it opened */
+                oldest_seconds: number | null;
+                /** @description Median age of the open conversations */
+                median_age_seconds: number | null;
+              };
+              csat: {
+                /** @description Satisfaction ratings (1–5) customers gave within the range */
+                ratings: number;
+                /** @description Average rating (1–5), to one decimal */
+                average: number | null;
+                /** @description Share of ratings of 4 or 5 (0–1, to three decimals) */
+                satisfied_share: number | null;
+              };
+            };
+            teams: {
+              /** @description The team whose queue the conversations are in; null: conversations in no team’s queue */
+              team: {
+                id: string;
+                name: string;
+              } | null;
+              /** @description Conversations answered first or closed within the range (each counted once) */
+              conversations_handled: number;
+              /** @description Messages members sent within the range (not automations) */
+              messages_sent: number;
+              first_response: {
+                /** @description Conversations first answered within the range, closed or still open */
+                conversations: number;
+                /** @description Median time from the customer’s opening message to the first reply in seconds (nearest rank); null when nothing was measured */
+                median_seconds: number | null;
+                /** @description 90th percentile time from the customer’s opening message to the first reply in seconds: nine in ten were at most this long */
+                p90_seconds: number | null;
+              };
+              resolution: {
+                /** @description Conversations closed within the range */
+                conversations: number;
+                /** @description Median time from opening to closing in seconds (nearest rank); null when nothing was measured */
+                median_seconds: number | null;
+                /** @description 90th percentile time from opening to closing in seconds: nine in ten were at most this long */
+                p90_seconds: number | null;
+              };
+              backlog: {
+                /** @description Conversations open now (not closed, not snoozed) */
+                open: number;
+                /** @description How long the oldest open conversation has been waiting since it opened */
+                oldest_seconds: number | null;
+                /** @description Median age of the open conversations */
+                median_age_seconds: number | null;
+              };
+              csat: {
+                /** @description Satisfaction ratings (1–5) customers gave within the range */
+                ratings: number;
+                /** @description Average rating (1–5), to one decimal */
+                average: number | null;
+                /** @description Share of ratings of 4 or 5 (0–1, to three decimals) */
+                satisfied_share: number | null;
+              };
+            }[];
+          };
+          'text/csv': string;
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
         headers: {
           [name: string]: unknown;
         };

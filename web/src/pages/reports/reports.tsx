@@ -14,6 +14,8 @@ import teamReport from '../../locales/en/team-report.json';
 // The Reports page's words come with it (before it renders).
 addEnglish({ reports, 'campaign-report': campaignReport, 'team-report': teamReport });
 
+import { TeamFigures } from './team-figures';
+
 /** Reports: how the team and the campaigns did over a date range, each table downloadable as CSV. */
 export function ReportsPage({ from, to }: { from: string; to: string }) {
   const query = new URLSearchParams({ ...(from && { from }), ...(to && { to }) }).toString();
@@ -28,6 +30,7 @@ export function ReportsPage({ from, to }: { from: string; to: string }) {
         to={data?.range.to ?? to}
       />
       <ErrorNote error={report.error} />
+      <TeamFigures query={{ ...(from && { from }), ...(to && { to }) }} />
       {data && (
         <>
           <p class="muted">

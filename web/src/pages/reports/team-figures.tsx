@@ -1,6 +1,138 @@
-import type { ReportQueryState } from './report-query';
+import type { AgentReport, TeamFigures as Figures, TeamReport } from '../../../../src/reports/team-report.schema';
+import { api } from '../../api';
+import { formatDuration, formatNumber, formatPercent } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
+import { ErrorNote, useAsync } from '../../ui';
+import { reportUrl, type ReportQueryState } from './report-query';
 
-/** The Reports page's per-agent and per-team figures (issue 30 §1; built in the reports-team branch). */
-export function TeamFigures(_props: { query: ReportQueryState }) {
-  return null;
+/**
+ * The Reports page's per-agent and per-team figures (GET /api/v1/reports/agents and /teams with the
+ * page's filter): who handled what, how fast, what is still open and how customers rated it.
+ */
+export function TeamFigures({ query }: { query: ReportQueryState }) {
+  const key = JSON.stringify(query);
+  const agents = useAsync(() => api<AgentReport>('GET', reportUrl('agents', query)), [key]);
+  const teams = useAsync(() => api<TeamReport>('GET', reportUrl('teams', query)), [key]);
+  return (
+    <section class="report-section" aria-labelledby="team-figures-title">
+      <h2 id="team-figures-title">{t('team-report:title')}</h2>
+      <p class="muted">{t('team-report:intro')}</p>
+      <ErrorNote error={agents.error ?? teams.error} />
+      {agents.data && (
+        <FiguresTable
+          caption={t('team-report:agentsCaption')}
+          who={t('team-report:columns.agent')}
+          rows={agents.data.agents.map((row) => ({
+            key: row.agent?.id ?? '',
+            name: agentName(row.agent),
+            figures: row,
+          }))}
+          everyone={agents.data.everyone}
+        />
+      )}
+      <p>
+        <a href={reportUrl('agents', query, 'csv')} download>
+          {t('team-report:downloadAgents')}
+        </a>
+      </p>
+      {teams.data && (
+        <FiguresTable
+          caption={t('team-report:teamsCaption')}
+          who={t('team-report:columns.team')}
+          rows={teams.data.teams.map((row) => ({
+            key: row.team?.id ?? '',
+            name: row.team?.name ?? t('team-report:noTeam'),
+            figures: row,
+          }))}
+          everyone={teams.data.everyone}
+        />
+      )}
+      <p>
+        <a href={reportUrl('teams', query, 'csv')} download>
+          {t('team-report:downloadTeams')}
+        </a>
+      </p>
+    </section>
+  );
+}
+
+function agentName(agent: AgentReport['agents'][number]['agent']): string {
+  if (!agent) return t('team-report:noOne');
+  return agent.name ?? t('team-report:removedMember');
+}
+
+interface Row {
+  key: string;
+  name: string;
+  figures: Figures;
+}
+
+/** One table: a row per agent or team, then everyone; each row headed by its name. */
+function FiguresTable(props: { caption: string; who: string; rows: Row[]; everyone: Figures }) {
+  const columns = [
+    props.who,
+    t('team-report:columns.handled'),
+    t('team-report:columns.sent'),
+    t('team-report:columns.firstResponseMedian'),
+    t('team-report:columns.firstResponseP90'),
+    t('team-report:columns.resolutionMedian'),
+    t('team-report:columns.resolutionP90'),
+    t('team-report:columns.open'),
+    t('team-report:columns.oldest'),
+    t('team-report:columns.medianAge'),
+    t('team-report:columns.ratings'),
+    t('team-report:columns.average'),
+    t('team-report:columns.satisfied'),
+  ];
+  // Thirteen columns scroll sideways on a narrow screen: the region is focusable so keyboards can scroll it.
+  return (
+    <div class="table-wrap" role="region" aria-label={props.caption} tabIndex={0}>
+      <table>
+        <caption class="visually-hidden">{props.caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <FiguresRow key={row.key} name={row.name} figures={row.figures} />
+          ))}
+        </tbody>
+        <tfoot>
+          <FiguresRow name={t('team-report:everyone')} figures={props.everyone} />
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
+function FiguresRow({ name, figures }: { name: string; figures: Figures }) {
+  const { first_response: first, resolution, backlog, csat } = figures;
+  const cells = [
+    formatNumber(figures.conversations_handled),
+    formatNumber(figures.messages_sent),
+    formatDuration(first.median_seconds),
+    formatDuration(first.p90_seconds),
+    formatDuration(resolution.median_seconds),
+    formatDuration(resolution.p90_seconds),
+    formatNumber(backlog.open),
+    formatDuration(backlog.oldest_seconds),
+    formatDuration(backlog.median_age_seconds),
+    formatNumber(csat.ratings),
+    csat.average === null ? t('team-report:none') : formatNumber(csat.average, { maximumFractionDigits: 1 }),
+    csat.satisfied_share === null ? t('team-report:none') : formatPercent(csat.satisfied_share),
+  ];
+  return (
+    <tr>
+      <th scope="row">{name}</th>
+      {cells.map((cell, index) => (
+        <td key={index}>{cell}</td>
+      ))}
+    </tr>
+  );
 }
