@@ -17,6 +17,7 @@ import { registerHealthRoutes } from './http/health.routes.js';
 import type { Api } from './http/types.js';
 import { registerInboxRoutes } from './inbox/inbox.routes.js';
 import { registerReportRoutes } from './reports/report.routes.js';
+import { registerCampaignReportRoutes } from './reports/campaign-report.routes.js';
 import { registerMcpRoutes } from './mcp/mcp.routes.js';
 import { registerMediaRoutes } from './messages/media.routes.js';
 import { registerMessageRoutes } from './messages/message.routes.js';
@@ -61,6 +62,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerSequenceRoutes(app, services.sequences);
   registerFlowRoutes(app, services.flows);
   registerCampaignRoutes(app, services.campaigns);
+  registerCampaignReportRoutes(app, services.deps);
   registerWhatsappWebhookRoutes(app, config, services.webhooks);
   registerWebhookRoutes(app, services.outgoingWebhooks);
   registerQuickReplyRoutes(app, services.quickReplies);

@@ -37,6 +37,7 @@ import * as conversationTools from './migrations/0033_conversation_tools.js';
 import * as notifications from './migrations/0034_notifications.js';
 import * as businessHoursCsat from './migrations/0035_business_hours_csat.js';
 import * as userLanguage from './migrations/0036_user_language.js';
+import * as campaignResend from './migrations/0038_campaign_resend.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0034_notifications': notifications,
   '0035_business_hours_csat': businessHoursCsat,
   '0036_user_language': userLanguage,
+  '0038_campaign_resend': campaignResend,
 };
 
 class InCodeProvider implements MigrationProvider {
