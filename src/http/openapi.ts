@@ -63,6 +63,10 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
         { name: 'Messages', description: 'Sending through the outbox, and the messages stored' },
         { name: 'Sequences and flows', description: 'Drip sequences and chatbot flows' },
         { name: 'Campaigns', description: 'Broadcasts of an approved template to an audience, now or scheduled' },
+        {
+          name: 'Reports',
+          description: 'Figures over a date range, as JSON or CSV: team, volume and campaign outcomes',
+        },
         { name: 'Triggers', description: 'Polling feeds, newest first' },
         { name: 'Dropdowns', description: 'Pick-lists for integration tools' },
         { name: 'Webhooks', description: 'Signed push delivery of events to your URLs, with a delivery log' },

@@ -1,132 +1,15 @@
 import assert from 'node:assert/strict';
-import { randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { createTemplate } from '../../test/factories.js';
-import { joinedTeammate, ownerSession, type DashboardSession } from '../../test/dashboard-session.js';
+import { action, campaignReport, campaignWorld, PHONES } from '../../test/campaign-world.js';
+import { joinedTeammate, ownerSession } from '../../test/dashboard-session.js';
 import { ENGINE } from '../../test/server.js';
 import { startWhatsappServer } from '../../test/whatsapp.js';
 import type { Campaign } from '../campaigns/campaign.schema.js';
 import { plainReason } from '../messages/error-reasons.js';
-import { documentedStatusWebhook } from '../webhooks/whatsapp.delivery-fixtures.js';
-import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
-import type { CampaignReport } from './campaign-report.schema.js';
 
 const { server, postWebhook, connect } = await startWhatsappServer({ outbox: true });
-const { scheduler, outbox } = server.app.services;
-
-/** Recipients in three of Meta's markets (the card prices each by its country calling code). */
-const PHONES = {
-  brazilRead: '+5511987650001',
-  brazil: '+5511987650002',
-  india: '+919876500003',
-  us: '+14155550004',
-  usFailed: '+14155550005',
-};
-
-interface Shop {
-  owner: DashboardSession;
-  phoneNumberId: string;
-  contacts: Record<keyof typeof PHONES, string>;
-  templateId: string;
-}
-
-async function runDue(workspaceId: string): Promise<void> {
-  await scheduler.runDue(workspaceId);
-  outbox.wake();
-  await outbox.idle();
-}
-
-async function action<T>(session: DashboardSession, name: string, body: object) {
-  return session.send<T>('POST', `/api/v1/actions/${name}`, body);
-}
-
-const report = (session: DashboardSession, query = '') =>
-  session.send<CampaignReport>('GET', `/api/v1/reports/campaigns${query}`);
-
-/** A workspace on its own Cloud number with the five recipients and an approved marketing template. */
-async function shop(): Promise<Shop> {
-  const owner = await ownerSession(server);
-  const { phoneNumberId } = await connect(owner.workspaceId, { messagesPerSecond: 1000 });
-  const contacts = {} as Shop['contacts'];
-  for (const [key, phone] of Object.entries(PHONES)) {
-    const created = await action<{ id: string }>(owner, 'create-contact', { phone, name: key });
-    assert.equal(created.status, 201, created.text);
-    contacts[key as keyof typeof PHONES] = created.body.id;
-  }
-  const template = await createTemplate(server.app.services, owner.workspaceId, {
-    name: `spring_${randomInt(1e9)}`,
-    category: 'MARKETING',
-  });
-  return { owner, phoneNumberId, contacts, templateId: template.id };
-}
-
-/** Sends a campaign to everyone and lets it finish (dispatch, outbox, the check that marks it sent). */
-async function sentCampaign(s: Shop, name = 'Spring sale'): Promise<Campaign> {
-  const created = await action<Campaign>(s.owner, 'create-campaign', {
-    name,
-    template_id: s.templateId,
-    variables: ['{{contact.name}}', 'SPRING'],
-    audience: { contact_ids: Object.values(s.contacts) },
-  });
-  assert.equal(created.status, 200, created.text);
-  await runDue(s.owner.workspaceId);
-  server.clock.advance(1000);
-  await runDue(s.owner.workspaceId);
-  const sent = await action<Campaign>(s.owner, 'get-campaign', { campaign_id: created.body.id });
-  assert.equal(sent.body.status, 'sent');
-  return sent.body;
-}
-
-/** Meta's status webhooks (its reference's format: pricing on sent and delivered, 131050 on failed). */
-async function statuses(
-  s: Shop,
-  campaign: Campaign,
-  byPhone: Partial<Record<string, ('sent' | 'delivered' | 'read' | 'failed')[]>>,
-) {
-  const messages = await server.app.services.deps.db
-    .selectFrom('messages as m')
-    .innerJoin('contacts as c', 'c.id', 'm.contact_id')
-    .select(['m.provider_message_id as wamid', 'c.phone'])
-    .where('m.campaign_id', '=', campaign.id)
-    .execute();
-  for (const { wamid, phone } of messages) {
-    for (const status of byPhone[phone] ?? []) {
-      const body = documentedStatusWebhook({
-        phoneNumberId: s.phoneNumberId,
-        wamid: wamid!,
-        status,
-        recipient: phone,
-        timestamp: server.clock.now(),
-      });
-      assert.equal((await postWebhook(body)).status, 200);
-    }
-  }
-}
-
-/** The week's campaign: one read and replied, two delivered (one opted out after), one sent, one failed. */
-async function playedOut(s: Shop): Promise<Campaign> {
-  const campaign = await sentCampaign(s);
-  await statuses(s, campaign, {
-    [PHONES.brazilRead]: ['sent', 'delivered', 'read'],
-    [PHONES.brazil]: ['sent', 'delivered'],
-    [PHONES.india]: ['sent', 'delivered'],
-    [PHONES.us]: ['sent'],
-    [PHONES.usFailed]: ['failed'],
-  });
-  server.clock.advance(1000);
-  const reply = inboundTextWebhook({
-    phoneNumberId: s.phoneNumberId,
-    from: PHONES.brazilRead.slice(1),
-    name: 'brazilRead',
-    wamid: `wamid.IN${randomInt(1e9)}`,
-    text: 'Quero!',
-    timestamp: server.clock.now(),
-  });
-  assert.equal((await postWebhook(reply)).status, 200);
-  const optOut = await action(s.owner, 'update-contact', { contact_id: s.contacts.india, opted_out: true });
-  assert.equal(optOut.status, 200, optOut.text);
-  return campaign;
-}
+const { shop, playedOut, runDue } = campaignWorld({ server, postWebhook, connect });
+const report = campaignReport;
 
 describe(`campaign report (${ENGINE})`, () => {
   test('the funnel, Meta’s reasons and the cost from Meta’s rate card by each recipient’s market', async () => {

@@ -5,6 +5,7 @@ import { dashboard } from '../../api';
 import { navigate } from '../../router';
 import { ErrorNote, Page, Table, TextField, formatTime, useAsync } from '../../ui';
 import { MessageRatesForm } from './rates';
+import { CampaignOutcomes } from './campaign-outcomes';
 
 /** Reports: how the team and the campaigns did over a date range, each table downloadable as CSV. */
 export function ReportsPage({ from, to }: { from: string; to: string }) {
@@ -30,6 +31,7 @@ export function ReportsPage({ from, to }: { from: string; to: string }) {
           <SatisfactionTable report={data} />
           <MessagesTable report={data} />
           <CampaignsTable report={data} />
+          <CampaignOutcomes query={{ from: data.range.from, to: data.range.to }} />
           <CostsTable report={data} onRatesSaved={report.reload} />
         </>
       )}
