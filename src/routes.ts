@@ -18,6 +18,8 @@ import type { Api } from './http/types.js';
 import { registerInboxRoutes } from './inbox/inbox.routes.js';
 import { registerReportRoutes } from './reports/report.routes.js';
 import { registerTeamReportRoutes } from './reports/team-report.routes.js';
+
+import { registerCampaignReportRoutes } from './reports/campaign-report.routes.js';
 import { registerMcpRoutes } from './mcp/mcp.routes.js';
 import { registerMediaRoutes } from './messages/media.routes.js';
 import { registerMessageRoutes } from './messages/message.routes.js';
@@ -62,6 +64,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerSequenceRoutes(app, services.sequences);
   registerFlowRoutes(app, services.flows);
   registerCampaignRoutes(app, services.campaigns);
+  registerCampaignReportRoutes(app, services.deps);
   registerWhatsappWebhookRoutes(app, config, services.webhooks);
   registerWebhookRoutes(app, services.outgoingWebhooks);
   registerQuickReplyRoutes(app, services.quickReplies);

@@ -39,6 +39,8 @@ export interface ToolExample {
   input(state: ExampleState): Json;
   /** Checks the structuredContent; may record ids in the state for later examples. */
   expect(result: Json, state: ExampleState): void;
+  /** The problem code a tool must answer when the example's state cannot succeed (its success is tested elsewhere). */
+  refusal?: string;
 }
 
 const rows = (result: Json) => result.data as Row[];
@@ -543,6 +545,18 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     tool: 'cancel_campaign',
     input: (s) => ({ campaign_id: s.campaignId }),
     expect: (result) => assert.equal(result.status, 'cancelled'),
+  },
+  {
+    // Only a sent campaign is resent (the stdio test resends one); a cancelled one is a conflict.
+    tool: 'resend_campaign',
+    input: (s) => ({ campaign_id: s.campaignId }),
+    refusal: 'conflict',
+    expect: (result) => assert.match(String(result.detail), /only a sent campaign/),
+  },
+  {
+    tool: 'get_campaign_report',
+    input: () => ({}),
+    expect: (result) => assert.deepEqual(result.campaigns, []),
   },
   {
     // Nothing was sent: the only campaign was cancelled (a sent one is checked over stdio).

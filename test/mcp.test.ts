@@ -113,7 +113,10 @@ async function exerciseEveryTool(client: Client, ws: TestWorkspace): Promise<voi
   const phone = `+1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
   const state = { templateId: template.id, phone } as ExampleState;
   for (const example of TOOL_EXAMPLES) {
-    const result = await call(client, example.tool, example.input(state));
+    const result = example.refusal
+      ? await refused(client, example.tool, example.input(state))
+      : await call(client, example.tool, example.input(state));
+    if (example.refusal) assert.equal(result.code, example.refusal);
     example.expect(result, state);
   }
 }
@@ -187,6 +190,10 @@ describe(`MCP server (${ENGINE})`, () => {
     });
     const [message] = (await call(client, 'list_messages', { phone: '+14155550142' })).data as Json[];
     assert.notEqual(message!.status, 'queued', 'delivered by the stdio process’s outbox');
+    // Sent and not read: resend_campaign makes one resend, and a second call answers the same one.
+    const resend = await call(client, 'resend_campaign', { campaign_id: campaign.id });
+    assert.deepEqual(resend.audience, { not_read_of: campaign.id });
+    assert.equal((await call(client, 'resend_campaign', { campaign_id: campaign.id })).id, resend.id);
   });
 
   test('search_contacts › pages through more contacts than the limit with next_cursor, each exactly once', async () => {

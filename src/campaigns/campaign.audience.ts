@@ -5,7 +5,7 @@ import type { ContactTable, Database } from '../db/schema.js';
 import { containsIgnoringCase } from '../db/sql.js';
 import { errors } from '../shared/errors.js';
 import { tagKey } from '../tags/tag.repository.js';
-import type { Audience } from './campaign.schema.js';
+import type { Audience, StoredAudience } from './campaign.schema.js';
 
 type Db = Kysely<Database>;
 /** An audience member, with what a send needs to know about them. */
@@ -22,16 +22,28 @@ export type Recipient = Pick<
   | 'window_closed_at'
 >;
 
+/** A resend's audience: messages WhatsApp accepted or delivered that were not read (failed ones never arrived). */
+export const NOT_READ = ['sent', 'delivered'];
+
 /** Ids per IN list: well under both engines' bound-parameter limits. */
 const CHUNK = 500;
 
 /** Every contact of the audience (opted-out ones included, to be counted), in id (creation) order. */
-export async function audienceOf(db: Db, workspaceId: string, audience: Audience): Promise<Recipient[]> {
+export async function audienceOf(db: Db, workspaceId: string, audience: StoredAudience): Promise<Recipient[]> {
   const contacts = db
     .selectFrom('contacts as c')
     .select(['c.id', 'c.workspace_id', 'c.name', 'c.phone', 'c.email', 'c.custom_attributes', 'c.opted_out_at'])
     .select(['c.last_inbound_at', 'c.window_closed_at'])
     .where('c.workspace_id', '=', workspaceId);
+  if ('not_read_of' in audience) {
+    const unread = db
+      .selectFrom('messages')
+      .select('contact_id')
+      .where('workspace_id', '=', workspaceId)
+      .where('campaign_id', '=', audience.not_read_of)
+      .where('status', 'in', NOT_READ);
+    return contacts.where('c.id', 'in', unread).orderBy('c.id').execute();
+  }
   if ('contact_ids' in audience) {
     const found: Recipient[] = [];
     for (const ids of chunks(audience.contact_ids, CHUNK)) {

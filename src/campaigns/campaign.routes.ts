@@ -9,6 +9,7 @@ import {
   CampaignSchema,
   CreateCampaignBody,
   ListCampaignsBody,
+  ResendCampaignBody,
 } from './campaign.schema.js';
 import type { CampaignService } from './campaign.service.js';
 
@@ -66,6 +67,23 @@ export function registerCampaignRoutes(app: Api, campaigns: CampaignService): vo
       },
     },
     async (request) => campaigns.list(principalOf(request), request.body),
+  );
+
+  app.post(
+    '/api/v1/actions/resend-campaign',
+    {
+      config: { access: 'write', permission: 'campaigns' },
+      schema: {
+        operationId: 'resendCampaign',
+        tags,
+        summary: 'Send a sent campaign again to those who did not read it',
+        description:
+          'Creates a campaign of the same template, translation, variables, media header and number, addressed to the recipients of `campaign_id` whose message was sent or delivered but not read when it is dispatched (at `scheduled_at`, or now); its audience is `{"not_read_of": campaign_id}`. Recipients who opted out since are skipped, failed messages are not resent (they never arrived). A campaign is resent once: calling again (or a retry) answers the same resend rather than messaging anyone twice. 409 when the campaign is not sent yet (scheduled, sending) or was cancelled or failed; 404 when it, or its template, no longer exists; 422 when the template translation is no longer APPROVED. The campaign report shows `not_read` (how many it would reach) and `resent_as`.',
+        body: ResendCampaignBody,
+        response: { 200: campaign, ...actionErrors(404) },
+      },
+    },
+    async (request) => campaigns.resend(principalOf(request), request.body),
   );
 
   app.post(

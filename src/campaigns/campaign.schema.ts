@@ -50,6 +50,12 @@ export const AudienceSchema = Type.Union(
 );
 export type Audience = Static<typeof AudienceSchema>;
 
+/**
+ * An audience as stored: one create-campaign takes, or a resend's (resend-campaign): the recipients
+ * of another campaign whose message was sent or delivered but not read, resolved at dispatch.
+ */
+export type StoredAudience = Audience | { not_read_of: string };
+
 const Variable = Type.String({
   maxLength: 1024,
   description:
@@ -95,6 +101,15 @@ export type CreateCampaignInput = Static<typeof CreateCampaignBody>;
 
 export const CampaignIdBody = Type.Object({ campaign_id: Uuid('Parley campaign id') });
 
+export const ResendCampaignBody = Type.Object({
+  campaign_id: Uuid('A sent campaign of this workspace'),
+  name: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Default: the campaign’s name with “(resend)”' }),
+  ),
+  scheduled_at: CreateCampaignBody.properties.scheduled_at,
+});
+export type ResendCampaignInput = Static<typeof ResendCampaignBody>;
+
 export const ListCampaignsBody = Type.Object({
   status: Type.Optional(
     Type.Union([...CAMPAIGN_STATUSES.map((status) => Type.Literal(status)), Type.Literal('')], {
@@ -127,8 +142,13 @@ export const CampaignSchema = Type.Object(
             email: Type.Optional(Type.String()),
           }),
         ),
+        not_read_of: Type.Optional(
+          Uuid(
+            'A resend (resend-campaign): the recipients of this campaign whose message was sent or delivered but not read when it is dispatched',
+          ),
+        ),
       },
-      { description: 'Exactly one of `tag`, `contact_ids`, `search`, as given' },
+      { description: 'Exactly one of `tag`, `contact_ids`, `search`, as given, or `not_read_of` for a resend' },
     ),
     header_media_url: NullableField(
       Type.String({

@@ -1,8 +1,8 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { render, type RenderScope } from '../automation/render.js';
 import { cancelJobs, scheduleJob, type Job, type JobHandler } from '../automation/scheduler.js';
 import { given } from '../contacts/contact.input.js';
-import type { CampaignTable, Database } from '../db/schema.js';
+import type { CampaignTable, Database, MessageTable } from '../db/schema.js';
 import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/outbound/queue.js';
 import { isRefusal } from '../messages/outbound/rules.js';
 import { deliveryCounts } from '../messages/delivery-counts.js';
@@ -17,12 +17,14 @@ import { audienceOf, normaliseAudience, type Recipient } from './campaign.audien
 import { templateRepository, type TemplateRow, type TranslationRow } from '../templates/template.repository.js';
 import {
   CAMPAIGN_LIST_CAP,
-  type Audience,
   type Campaign,
   type CampaignStatus,
   type CampaignVariables,
   type CreateCampaignInput,
+  type ResendCampaignInput,
+  type StoredAudience,
 } from './campaign.schema.js';
+import { resendCampaign } from './campaign.resend.js';
 
 type Db = Kysely<Database>;
 type CampaignRow = Selectable<CampaignTable> & { template_name: string | null };
@@ -83,7 +85,7 @@ export function createCampaignService(
         .execute();
       return;
     }
-    const audience = await audienceOf(trx, campaign.workspace_id, JSON.parse(campaign.audience) as Audience);
+    const audience = await audienceOf(trx, campaign.workspace_id, JSON.parse(campaign.audience) as StoredAudience);
     const at = now();
     // A broadcast never reaches a contact who opted out, whatever the template's category.
     const campaignSender = { type: 'campaign' as const, id: campaign.id };
@@ -183,6 +185,13 @@ export function createCampaignService(
         .limit(CAMPAIGN_LIST_CAP)
         .execute();
       return presentAll(db, rows);
+    },
+
+    /** resend-campaign: a new campaign of the same message to those who did not read it (one per campaign). */
+    async resend(caller: Caller, input: ResendCampaignInput): Promise<Campaign> {
+      const id = await resendCampaign(deps, caller.workspaceId, input);
+      wakeScheduler();
+      return get(caller, { campaign_id: id });
     },
 
     /** cancel-campaign: drops the pending job and fails the messages the outbox has not sent yet. */
@@ -454,18 +463,24 @@ export function repliedCounts(db: Db, campaignIds: string[]) {
     .selectFrom('messages as m')
     .select((eb) => ['m.campaign_id', eb.fn.count<number>('m.contact_id').distinct().as('n')])
     .where('m.campaign_id', 'in', campaignIds)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('messages as i')
-          .select('i.id')
-          .whereRef('i.contact_id', '=', 'm.contact_id')
-          .where('i.direction', '=', 'inbound')
-          .whereRef('i.created_at', '>=', 'm.created_at'),
-      ),
-    )
+    .where(repliedSince)
     .groupBy('m.campaign_id')
     .execute();
+}
+
+/**
+ * The one rule of "replied" (get-campaign's counts, the campaign report): the recipient of campaign
+ * message `m` wrote in after it was queued.
+ */
+export function repliedSince(eb: ExpressionBuilder<Database & { m: MessageTable }, 'm'>) {
+  return eb.exists(
+    eb
+      .selectFrom('messages as i')
+      .select('i.id')
+      .whereRef('i.contact_id', '=', 'm.contact_id')
+      .where('i.direction', '=', 'inbound')
+      .whereRef('i.created_at', '>=', 'm.created_at'),
+  );
 }
 
 function present(row: CampaignRow, counts: MessageCounts): Campaign {

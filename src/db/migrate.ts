@@ -39,6 +39,8 @@ import * as businessHoursCsat from './migrations/0035_business_hours_csat.js';
 import * as userLanguage from './migrations/0036_user_language.js';
 import * as teamReport from './migrations/0037_team_report.js';
 
+import * as campaignResend from './migrations/0038_campaign_resend.js';
+
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
 /** Every migration in order; names are permanent once released. */
@@ -80,6 +82,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0035_business_hours_csat': businessHoursCsat,
   '0036_user_language': userLanguage,
   '0037_team_report': teamReport,
+
+  '0038_campaign_resend': campaignResend,
 };
 
 class InCodeProvider implements MigrationProvider {

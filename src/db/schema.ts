@@ -289,6 +289,8 @@ export interface CampaignTable {
   channel_id: Generated<string | null>;
   /** The https link a media-header template sends in its header; null: the template's own sample. */
   header_media_url: Generated<string | null>;
+  /** The campaign this one resends to those who did not read it (resend-campaign); null otherwise. */
+  resend_of: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

@@ -115,6 +115,10 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Fetches a campaign by campaign_id with its live delivery counts (each message counted once under its current status) and how many recipients replied.',
   listCampaigns:
     'Lists campaigns, newest first, optionally only those in one `status` (scheduled, sending, sent, cancelled, failed), at most 100, each with live counts.',
+  resendCampaign:
+    "Sends a sent campaign again, as a new campaign of the same template and variables, to its recipients whose message was delivered (or sent) but not read: failed and opted-out recipients are left out. Sends now, or at `scheduled_at`. One resend per campaign: calling again returns the same resend, so it is safe to retry. Fails with a conflict when the campaign is not sent yet. get_campaign_report shows each campaign's `not_read` count and whether it was resent.",
+  getCampaignReport:
+    "Campaign outcomes over a date range (`from`/`to`, YYYY-MM-DD in the workspace's time zone; default the last 30 days): per campaign dispatched then, the funnel sent → delivered → read → replied → opted out and failed (sent ≥ delivered ≥ read), failures grouped by Meta's error code with what each means, `not_read`, and the cost of Meta's billable messages priced by category and the recipient's country (the workspace's own rates, else Meta's published USD rate card). Narrow with phone_number_id, team_id or label. Use it to answer \"how did last week's campaign do\" or \"what did it cost\".",
   cancelCampaign:
     'Cancels a scheduled or sending campaign: a scheduled one is not sent; a sending one stops (messages already handed to WhatsApp cannot be recalled). Fails with a conflict when the campaign is already sent, cancelled or failed.',
 

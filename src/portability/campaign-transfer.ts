@@ -97,7 +97,7 @@ export async function importCampaigns(deps: Deps, workspaceId: string, plans: Ca
   return counts;
 }
 
-/** Every campaign of the workspace, oldest first; counts belong to the messages and are not exported. */
+/** Every campaign of the workspace but resends, oldest first; counts belong to the messages and are not exported. */
 export async function exportCampaigns(db: Db, workspaceId: string): Promise<CampaignEntry[]> {
   const rows = await db
     .selectFrom('campaigns as k')
@@ -112,6 +112,8 @@ export async function exportCampaigns(db: Db, workspaceId: string): Promise<Camp
       'k.status',
     ])
     .where('k.workspace_id', '=', workspaceId)
+    // A resend's audience is another campaign's recipients (not_read_of), which a document cannot carry.
+    .where('k.resend_of', 'is', null)
     .orderBy('k.created_at')
     .orderBy('k.id')
     .execute();

@@ -1418,6 +1418,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/resend-campaign': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a sent campaign again to those who did not read it
+     * @description Creates a campaign of the same template, translation, variables, media header and number, addressed to the recipients of `campaign_id` whose message was sent or delivered but not read when it is dispatched (at `scheduled_at`, or now); its audience is `{"not_read_of": campaign_id}`. Recipients who opted out since are skipped, failed messages are not resent (they never arrived). A campaign is resent once: calling again (or a retry) answers the same resend rather than messaging anyone twice. 409 when the campaign is not sent yet (scheduled, sending) or was cancelled or failed; 404 when it, or its template, no longer exists; 422 when the template translation is no longer APPROVED. The campaign report shows `not_read` (how many it would reach) and `resent_as`.
+     *
+     *     Needs the role permission `campaigns` (owner, admin, member, marketer).
+     */
+    post: operations['resendCampaign'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/cancel-campaign': {
     parameters: {
       query?: never;
@@ -1434,6 +1456,28 @@ export interface paths {
      *     Needs the role permission `campaigns` (owner, admin, member, marketer).
      */
     post: operations['cancelCampaign'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/reports/campaigns': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Campaign outcomes: the funnel, why messages failed, and what they cost
+     * @description For each campaign dispatched in the range (the days are the workspace's time zone's; default the last 30), newest first: the funnel sent → delivered → read → replied → opted out, and failed (cumulative: a read message was also delivered and sent), failures grouped by Meta's error code with what each means, `not_read` (whom resend-campaign would message), and the cost of the messages Meta reported billable, each priced by its pricing category and the recipient's market (country calling code): the workspace's own rates where set, else Meta's published rate card in USD (`pricing` names it). `phone_number_id`, `team_id` and `label` narrow to the messages sent from that number, or to recipients whose conversation is in that team's queue or has that label. `format=csv` answers one row per campaign.
+     *
+     *     Needs the role permission `reports` (owner, admin, member, marketer).
+     */
+    get: operations['getCampaignReport'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -3040,7 +3084,7 @@ export interface components {
         | {
             [key: string]: string;
           };
-      /** @description Exactly one of `tag`, `contact_ids`, `search`, as given */
+      /** @description Exactly one of `tag`, `contact_ids`, `search`, as given, or `not_read_of` for a resend */
       audience: {
         tag?: string;
         contact_ids?: string[];
@@ -3049,6 +3093,11 @@ export interface components {
           tag?: string;
           email?: string;
         };
+        /**
+         * Format: uuid
+         * @description A resend (resend-campaign): the recipients of this campaign whose message was sent or delivered but not read when it is dispatched
+         */
+        not_read_of?: string;
       };
       /** @description The media header's https link; null: the template's own sample (or no media header) */
       header_media_url: string | null;
@@ -11426,6 +11475,135 @@ export interface operations {
       };
     };
   };
+  resendCampaign: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description A sent campaign of this workspace
+           */
+          campaign_id: string;
+          /** @description Default: the campaign’s name with “(resend)” */
+          name?: string;
+          /** @description When to send (ISO 8601 with an offset); absent, "" or in the past: now */
+          scheduled_at?: string | '';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Campaign'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   cancelCampaign: {
     parameters: {
       query?: never;
@@ -11522,6 +11700,176 @@ export interface operations {
       };
       /** @description The request cannot be carried out (see code) */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getCampaignReport: {
+    parameters: {
+      query?: {
+        /** @description First day (YYYY-MM-DD, in the workspace’s time zone); default: 29 days before `to` */
+        from?: string;
+        /** @description Last day, included (YYYY-MM-DD); default: today */
+        to?: string;
+        /** @description Only the conversations and messages of this WhatsApp number */
+        phone_number_id?: string;
+        /** @description Only the conversations in this team’s queue */
+        team_id?: string;
+        /** @description Only the conversations with this label (case-insensitive) */
+        label?: string;
+        /** @description json (the default), or csv: the same figures as a CSV file, one row per line of the report */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report (JSON), or with `format=csv` the same figures as CSV */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            range: {
+              /** @description First day (YYYY-MM-DD), in the workspace’s time zone */
+              from: string;
+              /** @description Last day, included */
+              to: string;
+              time_zone: string;
+            };
+            /** @description The currency of every amount: the workspace’s rates’ currency, else USD */
+            currency: string;
+            pricing: {
+              /** @description Categories priced at the workspace’s own rates (they override the card) */
+              workspace_rates: string[];
+              /** @description Meta’s rate card the other categories are priced with (source and effective date); null when the workspace’s currency is not the card’s (USD): then only its own rates price */
+              rate_card: string | null;
+              /** @description Whether the card’s figures were checked against Meta’s own file (see docs/campaign-reports.md) */
+              rate_card_verified: boolean;
+            };
+            /** @description What every listed campaign cost, in `currency` */
+            total_cost: number;
+            /** @description Each campaign dispatched in the range, newest first */
+            campaigns: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              /** @description sending, sent or cancelled */
+              status: string;
+              template_name: string | null;
+              /**
+               * Format: date-time
+               * @description When its messages were queued
+               * @example 2026-11-22T09:30:00.000+00:00
+               */
+              dispatched_at: string;
+              /** @description Messages queued for it (within the report’s number, team and label) */
+              recipients: number;
+              /** @description Cumulative, as get-campaign counts: sent ≥ delivered ≥ read (a read message is also delivered and sent); `failed` stands apart. */
+              funnel: {
+                /** @description Accepted by WhatsApp (delivered and read ones included) */
+                sent: number;
+                /** @description Delivered to the phone (read ones included) */
+                delivered: number;
+                /** @description Read by the recipient */
+                read: number;
+                /** @description Recipients who wrote in after their campaign message was queued */
+                replied: number;
+                /** @description Recipients who opted out of marketing after their campaign message was queued (and still are) */
+                opted_out: number;
+                /** @description Not delivered: Meta's error, or cancelled before it was sent */
+                failed: number;
+              };
+              /** @description Recipients whose message was sent or delivered but not read: whom resend-campaign would message */
+              not_read: number;
+              /** @description Grouped by error code, the most frequent first */
+              failure_reasons: {
+                /** @description Meta's error code; null for Parley's own (campaign cancelled) */
+                code: number | null;
+                /** @description The error's title as Meta (or Parley) gave it */
+                title: string;
+                /** @description What it means for the business, in plain words */
+                reason: string;
+                /** @description Messages that failed with it */
+                count: number;
+              }[];
+              /** @description Priced from Meta’s pricing of each message; the report’s `pricing` says which rates. */
+              cost: {
+                /** @description What the billable messages cost, in `currency` (unpriced ones count nothing) */
+                amount: number;
+                /** @description Messages Meta reported as billable (its status webhooks’ pricing.billable) */
+                billable: number;
+                /** @description Billable messages no rate priced: see the docs on overriding rates */
+                unpriced: number;
+                categories: {
+                  /** @description Meta's pricing category as its status webhooks name it (marketing, utility…) */
+                  category: string;
+                  /** @description Messages Meta reported as billable in this category */
+                  billable: number;
+                  /** @description Of them, those a rate priced (the workspace’s, else Meta’s rate card for the recipient’s market) */
+                  priced: number;
+                  /** @description What the priced messages cost, in `currency` */
+                  amount: number;
+                }[];
+              };
+              /**
+               * Format: uuid
+               * @description The campaign resend-campaign made of it; null until then
+               */
+              resent_as: string | null;
+            }[];
+          };
+          'text/csv': string;
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
         headers: {
           [name: string]: unknown;
         };

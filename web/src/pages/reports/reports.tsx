@@ -16,6 +16,8 @@ addEnglish({ reports, 'campaign-report': campaignReport, 'team-report': teamRepo
 
 import { TeamFigures } from './team-figures';
 
+import { CampaignOutcomes } from './campaign-outcomes';
+
 /** Reports: how the team and the campaigns did over a date range, each table downloadable as CSV. */
 export function ReportsPage({ from, to }: { from: string; to: string }) {
   const query = new URLSearchParams({ ...(from && { from }), ...(to && { to }) }).toString();
@@ -41,6 +43,7 @@ export function ReportsPage({ from, to }: { from: string; to: string }) {
           <SatisfactionTable report={data} />
           <MessagesTable report={data} />
           <CampaignsTable report={data} />
+          <CampaignOutcomes query={{ from: data.range.from, to: data.range.to }} />
           <CostsTable report={data} onRatesSaved={report.reload} />
         </>
       )}

@@ -1,0 +1,147 @@
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { repliedSince } from '../campaigns/campaign.service.js';
+import type { Dialect } from '../db/connection.js';
+import type { Database, MessageTable } from '../db/schema.js';
+import type { ReportFilter } from './report-filter.js';
+
+type Db = Kysely<Database>;
+type Recipients = SelectQueryBuilder<Database & { m: MessageTable }, 'm', object>;
+
+/** A text field of a JSON column (messages.delivery, messages.error), on either engine. */
+function jsonText(dialect: Dialect, column: string, path: string[]): RawBuilder<string | null> {
+  if (dialect === 'postgres') {
+    const steps = path.slice(0, -1).map((key) => sql` -> ${key}`);
+    return sql<string | null>`(${sql.ref(column)}${sql.join(steps, sql``)} ->> ${path.at(-1)!})`;
+  }
+  return sql<string | null>`json_extract(${sql.ref(column)}, ${`$.${path.join('.')}`})`;
+}
+
+/**
+ * When a campaign's messages were queued: its dispatch runs at the scheduled time, or at creation
+ * when none was set or it had passed.
+ */
+const dispatchedAt = sql<string>`(CASE WHEN k.scheduled_at IS NOT NULL AND k.scheduled_at > k.created_at THEN k.scheduled_at ELSE k.created_at END)`;
+
+/**
+ * The campaign report's reads, each one grouped statement for every campaign of the range (a campaign
+ * of 100,000 recipients comes back as a few dozen rows). Reads campaigns, templates, messages,
+ * contacts, conversations and conversation_label_links.
+ */
+export function campaignReportRepository(db: Db, dialect: Dialect) {
+  /** The campaign messages of the range's campaigns, narrowed by the report's number, team and label. */
+  function recipients(filter: ReportFilter): Recipients {
+    let query = db
+      .selectFrom('messages as m')
+      .where('m.workspace_id', '=', filter.workspaceId)
+      .where('m.campaign_id', 'in', campaignsOf(filter).select('k.id'));
+    if (filter.channelId) query = query.where('m.channel_id', '=', filter.channelId);
+    if (filter.teamId) {
+      const teamId = filter.teamId;
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('conversations as cv')
+            .select('cv.contact_id')
+            .whereRef('cv.contact_id', '=', 'm.contact_id')
+            .where('cv.team_id', '=', teamId),
+        ),
+      );
+    }
+    if (filter.labelId) {
+      const labelId = filter.labelId;
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('conversation_label_links as l')
+            .select('l.contact_id')
+            .whereRef('l.contact_id', '=', 'm.contact_id')
+            .where('l.label_id', '=', labelId),
+        ),
+      );
+    }
+    return query;
+  }
+
+  function campaignsOf(filter: ReportFilter) {
+    return db
+      .selectFrom('campaigns as k')
+      .where('k.workspace_id', '=', filter.workspaceId)
+      .where(sql<boolean>`${dispatchedAt} >= ${filter.span.start}`)
+      .where(sql<boolean>`${dispatchedAt} < ${filter.span.end}`)
+      .where((eb: ExpressionBuilder<Database & { k: Database['campaigns'] }, 'k'>) =>
+        eb.exists(eb.selectFrom('messages as d').select('d.id').whereRef('d.campaign_id', '=', 'k.id')),
+      );
+  }
+
+  return {
+    /** The campaigns dispatched in the range (those that queued messages), newest first, with their resend. */
+    campaigns: (filter: ReportFilter) =>
+      campaignsOf(filter)
+        .leftJoin('templates as t', 't.id', 'k.template_id')
+        .leftJoin('campaigns as r', (join) =>
+          join.onRef('r.resend_of', '=', 'k.id').onRef('r.workspace_id', '=', 'k.workspace_id'),
+        )
+        .select(['k.id', 'k.name', 'k.status', 't.name as template_name', 'r.id as resent_as'])
+        .select(dispatchedAt.as('dispatched_at'))
+        .orderBy(dispatchedAt, 'desc')
+        .orderBy('k.id', 'desc')
+        .execute(),
+
+    /**
+     * Messages counted by campaign, status and Meta's pricing (category, billable), with the
+     * recipients' number prefix (calling code and a few digits: enough to find the market) and one
+     * full number of each prefix to read it from.
+     */
+    statusAndPricing: (filter: ReportFilter) =>
+      recipients(filter)
+        .innerJoin('contacts as c', 'c.id', 'm.contact_id')
+        .select((eb) => [
+          'm.campaign_id',
+          'm.status',
+          jsonText(dialect, 'm.delivery', ['pricing', 'category']).as('category'),
+          jsonText(dialect, 'm.delivery', ['pricing', 'billable']).as('billable'),
+          sql<string>`substr(c.phone, 1, 5)`.as('prefix'),
+          eb.fn.min('c.phone').as('phone'),
+          eb.fn.countAll<number | string>().as('n'),
+        ])
+        .groupBy(['m.campaign_id', 'm.status', 'category', 'billable', 'prefix'])
+        .execute(),
+
+    /** Failed messages by campaign and error (code and title, as stored from Meta or Parley). */
+    failures: (filter: ReportFilter) =>
+      recipients(filter)
+        .where('m.status', '=', 'failed')
+        .select((eb) => [
+          'm.campaign_id',
+          jsonText(dialect, 'm.error', ['code']).as('code'),
+          jsonText(dialect, 'm.error', ['title']).as('title'),
+          eb.fn.countAll<number | string>().as('n'),
+        ])
+        .groupBy(['m.campaign_id', 'code', 'title'])
+        .execute(),
+
+    /** Recipients who replied (campaign.service's rule) and who opted out since their message, by campaign. */
+    responses: (filter: ReportFilter) =>
+      recipients(filter)
+        .innerJoin('contacts as c', 'c.id', 'm.contact_id')
+        .select((eb) => [
+          'm.campaign_id',
+          eb.fn
+            .count<number | string>(eb.case().when(repliedSince(eb)).then(eb.ref('m.contact_id')).end())
+            .distinct()
+            .as('replied'),
+          eb.fn
+            .count<number | string>(
+              eb
+                .case()
+                .when(eb('c.opted_out_at', 'is not', null).and('c.opted_out_at', '>=', eb.ref('m.created_at')))
+                .then(eb.ref('m.contact_id'))
+                .end(),
+            )
+            .distinct()
+            .as('opted_out'),
+        ])
+        .groupBy('m.campaign_id')
+        .execute(),
+  };
+}
