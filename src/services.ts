@@ -57,6 +57,7 @@ import { createWebhookWorker } from './outgoing/webhook.worker.js';
 import { createWorkspaceEventService } from './workspace-events/event.service.js';
 import { conversationSpans } from './reports/conversation-spans.js';
 import { createReportService } from './reports/report.service.js';
+import { createVolumeReport } from './reports/volume.service.js';
 import { toStoredTimestamp } from './shared/time.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createEmailService } from './email/email.service.js';
@@ -224,6 +225,7 @@ export function createServices(opened: Deps, config: Config) {
     templateSubmission,
     workspaceEvents,
     reports: createReportService(deps),
+    volume: createVolumeReport(deps),
     webhooks: createWhatsappWebhookService({
       channels,
       inbound,
