@@ -37,8 +37,6 @@ const NOT_YET_TRANSLATED = [
   'web/src/pages/inbox/thread.tsx',
   'web/src/pages/inbox/tools.tsx',
   'web/src/pages/password-field.tsx',
-  'web/src/pages/reports/rates.tsx',
-  'web/src/pages/reports/reports.tsx',
   'web/src/pages/reset-password.tsx',
   'web/src/pages/settings-business-hours.tsx',
   'web/src/pages/settings-channel.tsx',
