@@ -91,7 +91,13 @@ function Choice(props: {
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
-      <select id={id} value={props.value ?? ''} onChange={(event) => props.onValue(event.currentTarget.value)}>
+      {/* Drawn again when the options arrive, so a value from the address finds its option. */}
+      <select
+        key={props.options.length}
+        id={id}
+        value={props.value ?? ''}
+        onChange={(event) => props.onValue(event.currentTarget.value)}
+      >
         <option value="">{t('reports:filters.all')}</option>
         {props.options.map((option) => (
           <option key={option.value} value={option.value}>

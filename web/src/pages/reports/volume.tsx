@@ -1,4 +1,4 @@
-import { useCallback } from 'preact/hooks';
+import { useCallback, useId } from 'preact/hooks';
 import type { VolumeReport } from '../../../../src/reports/volume.schema';
 import { api } from '../../api';
 import { formatDay, formatNumber, formatPercent, formatWeekday } from '../../i18n/format';
@@ -10,6 +10,7 @@ import { ChartCanvas, dayChart, hourChart } from './volume-charts';
 const MEASURES = ['conversations_opened', 'conversations_closed', 'messages_received', 'messages_sent'] as const;
 /** The week as the hour table lists it: Monday first, Sunday last. */
 const WEEK = [1, 2, 3, 4, 5, 6, 0];
+const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 
 /** Volume: the range's totals against the previous period, then per day and per hour of the week, each a chart and its table. */
 export function VolumeSection({ query }: { query: ReportQueryState }) {
@@ -115,6 +116,7 @@ function PerDay({ report, query }: { report: VolumeReport; query: ReportQuerySta
 
 function PerHour({ report, query }: { report: VolumeReport; query: ReportQueryState }) {
   const config = useCallback(() => hourChart(report), [report]);
+  const captionId = useId();
   const busiest = report.hours_of_week.reduce((best, cell) =>
     cell.messages_received > best.messages_received ? cell : best,
   );
@@ -141,27 +143,39 @@ function PerHour({ report, query }: { report: VolumeReport; query: ReportQuerySt
       <p class="hint">{t('reports:volume.hours.hint')}</p>
       <ChartCanvas config={config} label={label} />
       {/* The table is the week’s heatmap: each cell shaded by its share of the busiest hour (at most 35 %, so its figure stays readable). */}
-      <Table
-        caption={t('reports:volume.hours.caption')}
-        columns={[
-          t('reports:volume.hours.weekday'),
-          ...Array.from({ length: 24 }, (_, hour) => t('reports:volume.hours.hour', { hour: formatNumber(hour) })),
-        ]}
-      >
-        {WEEK.map((weekday) => (
-          <tr key={weekday}>
-            <th scope="row">{formatWeekday(weekday)}</th>
-            {Array.from({ length: 24 }, (_, hour) => {
-              const count = cell(weekday, hour);
-              return (
-                <td key={hour} class="report-heat" style={{ '--heat': `${Math.round((count / most) * 35)}%` }}>
-                  {formatNumber(count)}
-                </td>
-              );
-            })}
-          </tr>
-        ))}
-      </Table>
+      {/* Wider than a phone: the box scrolls sideways, reachable by keyboard (focusable, named by the caption). */}
+      <div class="table-wrap" tabIndex={0} role="group" aria-labelledby={captionId}>
+        <table>
+          <caption id={captionId} class="visually-hidden">
+            {t('reports:volume.hours.caption')}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('reports:volume.hours.weekday')}</th>
+              {HOURS.map((hour) => (
+                <th scope="col" key={hour}>
+                  {t('reports:volume.hours.hour', { hour: formatNumber(hour) })}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {WEEK.map((weekday) => (
+              <tr key={weekday}>
+                <th scope="row">{formatWeekday(weekday)}</th>
+                {HOURS.map((hour) => {
+                  const count = cell(weekday, hour);
+                  return (
+                    <td key={hour} class="report-heat" style={{ '--heat': `${Math.round((count / most) * 35)}%` }}>
+                      {formatNumber(count)}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
