@@ -1,61 +1,43 @@
-import { sql, type RawBuilder } from 'kysely';
-import { IANAZone } from 'luxon';
-import type { Dialect } from '../db/connection.js';
+import { DateTime, IANAZone } from 'luxon';
+import type { Span } from './report-filter.js';
 
-/**
- * Counting by the workspace's local hour on both engines. PostgreSQL converts each timestamptz to the
- * zone itself (`AT TIME ZONE` knows every DST rule). SQLite stores ISO text in UTC and has no zones, so
- * it groups by the UTC hour (a cheap `substr`, no date parsing per row) and each UTC hour is moved to
- * its local hour here: a zone's offset is constant within a UTC hour when the zone's offsets are whole
- * hours. Zones with half- or quarter-hour offsets (India, Nepal, Lord Howe) are grouped by UTC
- * quarter-hour instead, which their offsets never split.
- */
+const HOUR = 3_600_000;
 
 /** A local hour: `YYYY-MM-DDTHH` in the workspace's time zone. */
 export type LocalHour = string;
 
-export interface HourBucketing {
-  /** The SQL expression grouping a timestamp column: the local hour (PostgreSQL) or a UTC bucket (SQLite). */
-  expression(column: string): RawBuilder<string>;
-  /** The local hour of one bucket the expression produced. */
-  localHour(bucket: string): LocalHour;
+/** One hour of the workspace's clock as an instant range [since, until) in stored form. */
+export interface HourBucket {
+  hour: LocalHour;
+  since: string;
+  until: string;
 }
 
-/** How to bucket timestamps by local hour for the engine and the zone, over instants from `start` to `end`. */
-export function hourBucketing(dialect: Dialect, timeZone: string, start: string, end: string): HourBucketing {
-  if (dialect === 'postgres') {
-    return {
-      expression: (column) => sql<string>`to_char(${sql.ref(column)} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD"T"HH24')`,
-      localHour: (bucket) => bucket,
-    };
-  }
+/**
+ * Every local hour from `span.start` to `span.end` (both local midnights) as instants. Computed here
+ * with the zone's rules (luxon), so both engines count by the same boundaries: a DST spring day has 23
+ * of them, an autumn day 25 (its repeated hour twice, under one key), and India's hours start at :30 UTC.
+ * The database then counts each range with an index seek instead of grouping a million rows by a
+ * computed key (a temporary B-tree that took seconds in SQLite).
+ */
+export function localHours(timeZone: string, span: Span): HourBucket[] {
   const zone = IANAZone.create(timeZone);
-  const quarters = !wholeHourOffsets(zone, start, end);
-  const cache = new Map<string, LocalHour>();
-  return {
-    expression: (column) =>
-      quarters
-        ? sql<string>`substr(${sql.ref(column)}, 1, 14) || (cast(substr(${sql.ref(column)}, 15, 2) as integer) / 15 * 15)`
-        : sql<string>`substr(${sql.ref(column)}, 1, 13)`,
-    localHour(bucket) {
-      let local = cache.get(bucket);
-      if (local === undefined) {
-        const minutes = quarters ? Number(bucket.slice(14)) : 0;
-        const utc = Date.parse(`${bucket.slice(0, 13)}:00:00Z`) + minutes * 60_000;
-        local = new Date(utc + zone.offset(utc) * 60_000).toISOString().slice(0, 13);
-        cache.set(bucket, local);
-      }
-      return local;
-    },
-  };
-}
-
-/** Whether every offset the zone has in the years of [start, end) is a whole number of hours (summer and winter). */
-function wholeHourOffsets(zone: IANAZone, start: string, end: string): boolean {
-  const first = Number(start.slice(0, 4));
-  const last = Number(end.slice(0, 4));
-  for (let year = first; year <= last; year += 1) {
-    for (const month of [0, 6]) if (zone.offset(Date.UTC(year, month, 1)) % 60 !== 0) return false;
+  const end = Date.parse(span.end);
+  const buckets: HourBucket[] = [];
+  let at = Date.parse(span.start);
+  let offset = zone.offset(at);
+  while (at < end) {
+    let next = at + HOUR;
+    const nextOffset = zone.offset(next);
+    // The offset changes (DST): the next local hour starts where the zone's rules say.
+    if (nextOffset !== offset) next = DateTime.fromMillis(at, { zone }).plus({ hours: 1 }).startOf('hour').toMillis();
+    buckets.push({
+      hour: new Date(at + offset * 60_000).toISOString().slice(0, 13),
+      since: new Date(at).toISOString(),
+      until: new Date(Math.min(next, end)).toISOString(),
+    });
+    at = next;
+    offset = nextOffset === offset ? offset : zone.offset(at);
   }
-  return true;
+  return buckets;
 }

@@ -1,13 +1,13 @@
 import { DateTime } from 'luxon';
 import type { Caller, Deps } from '../shared/context.js';
-import { hourBucketing, type LocalHour } from './local-hours.js';
+import { localHours, type LocalHour } from './local-hours.js';
 import { resolveReportFilter, type ReportFilter, type ReportQuery } from './report-filter.js';
 import { daysOf } from './report.figures.js';
-import { volumeRepository, type BucketCount } from './volume.repository.js';
+import { volumeRepository, type HourCounts } from './volume.repository.js';
 import { VOLUME_MEASURES, type VolumeDay, type VolumeMeasure, type VolumeReport } from './volume.schema.js';
 
 /** Counts per local hour of each measure, over the range and the previous period together. */
-type HourCounts = Record<VolumeMeasure, Map<LocalHour, number>>;
+type Counts = Record<VolumeMeasure, Map<LocalHour, number>>;
 
 /**
  * The volume report: per day, conversations opened and closed and messages received and sent, with
@@ -19,20 +19,14 @@ export function createVolumeReport(deps: Pick<Deps, 'reads' | 'dialect' | 'clock
     /** The report for the caller's workspace and the query (400 naming the field for a bad one). */
     async report(caller: Caller, query: ReportQuery): Promise<{ filter: ReportFilter; report: VolumeReport }> {
       const filter = await resolveReportFilter(reads, clock, caller.workspaceId, query);
-      const both = { start: filter.previous.start, end: filter.span.end };
-      const hours = hourBucketing(dialect, filter.timeZone, both.start, both.end);
-      const repository = volumeRepository(reads, filter, hours);
-      const [messages, opened, closed] = await Promise.all([
-        repository.messages(both),
-        repository.spans('opened_at', both),
-        repository.spans('closed_at', both),
-      ]);
-      const localCounts = (rows: BucketCount[]) => countByLocalHour(rows, (bucket) => hours.localHour(bucket));
-      const counts: HourCounts = {
-        conversations_opened: localCounts(opened),
-        conversations_closed: localCounts(closed),
-        messages_received: localCounts(messages.filter((row) => row.direction === 'inbound')),
-        messages_sent: localCounts(messages.filter((row) => row.direction === 'outbound')),
+      const hours = localHours(filter.timeZone, { start: filter.previous.start, end: filter.span.end });
+      const repository = volumeRepository(reads, dialect, filter);
+      const [messages, spans] = await Promise.all([repository.messages(hours), repository.spans(hours)]);
+      const counts: Counts = {
+        conversations_opened: countByLocalHour(spans, 'first'),
+        conversations_closed: countByLocalHour(spans, 'second'),
+        messages_received: countByLocalHour(messages, 'first'),
+        messages_sent: countByLocalHour(messages, 'second'),
       };
       return { filter, report: volumeOf(filter, counts) };
     },
@@ -41,17 +35,14 @@ export function createVolumeReport(deps: Pick<Deps, 'reads' | 'dialect' | 'clock
 
 export type VolumeReportService = ReturnType<typeof createVolumeReport>;
 
-/** Adds up the buckets landing on the same local hour (SQLite's quarter-hours, a DST autumn's repeated hour). */
-function countByLocalHour(rows: BucketCount[], localHour: (bucket: string) => LocalHour): Map<LocalHour, number> {
+/** One count per local hour (a DST autumn's repeated hour comes twice under one key: added up). */
+function countByLocalHour(rows: HourCounts[], column: 'first' | 'second'): Map<LocalHour, number> {
   const counts = new Map<LocalHour, number>();
-  for (const row of rows) {
-    const hour = localHour(row.bucket);
-    counts.set(hour, (counts.get(hour) ?? 0) + Number(row.n));
-  }
+  for (const row of rows) counts.set(row.hour, (counts.get(row.hour) ?? 0) + Number(row[column]));
   return counts;
 }
 
-function volumeOf(filter: ReportFilter, counts: HourCounts): VolumeReport {
+function volumeOf(filter: ReportFilter, counts: Counts): VolumeReport {
   const previousDays = daysOf(shiftDay(filter.from, -filter.days.length), shiftDay(filter.from, -1));
   const byDay = Object.fromEntries(
     VOLUME_MEASURES.map((measure) => [measure, sumBy(counts[measure], (hour) => hour.slice(0, 10))]),
