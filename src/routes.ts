@@ -18,8 +18,8 @@ import type { Api } from './http/types.js';
 import { registerInboxRoutes } from './inbox/inbox.routes.js';
 import { registerReportRoutes } from './reports/report.routes.js';
 import { registerTeamReportRoutes } from './reports/team-report.routes.js';
-
 import { registerCampaignReportRoutes } from './reports/campaign-report.routes.js';
+import { registerVolumeRoutes } from './reports/volume.routes.js';
 import { registerMcpRoutes } from './mcp/mcp.routes.js';
 import { registerMediaRoutes } from './messages/media.routes.js';
 import { registerMessageRoutes } from './messages/message.routes.js';
@@ -91,6 +91,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   });
   registerContactDashboardRoutes(app, { contacts: services.contacts, ...services.contactViews });
   registerReportRoutes(app, services.reports);
+  registerVolumeRoutes(app, services.volume);
   registerInboxRoutes(
     app,
     services.inbox,

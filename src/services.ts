@@ -58,6 +58,8 @@ import { createWorkspaceEventService } from './workspace-events/event.service.js
 import { conversationSpans } from './reports/conversation-spans.js';
 import { createReportService } from './reports/report.service.js';
 import { createTeamReport } from './reports/team-report.js';
+
+import { createVolumeReport } from './reports/volume.service.js';
 import { toStoredTimestamp } from './shared/time.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createEmailService } from './email/email.service.js';
@@ -226,6 +228,8 @@ export function createServices(opened: Deps, config: Config) {
     workspaceEvents,
     reports: createReportService(deps),
     teamReport: createTeamReport(deps),
+
+    volume: createVolumeReport(deps),
     webhooks: createWhatsappWebhookService({
       channels,
       inbound,

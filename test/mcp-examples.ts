@@ -617,6 +617,17 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     expect: (result, s) => assert.deepEqual(result, { user_id: s.userId, available: false }),
   },
   {
+    tool: 'get_volume_report',
+    input: () => ({}),
+    expect: (result) => {
+      const report = result as { days: unknown[]; hours_of_week: unknown[]; totals: Json };
+      assert.equal(report.days.length, 30);
+      assert.equal(report.hours_of_week.length, 168);
+      const received = report.totals.messages_received as { current: number };
+      assert.ok(received.current >= 1, 'the example conversation’s inbound message counts');
+    },
+  },
+  {
     tool: 'delete_team',
     input: (s) => ({ team_id: s.teamId }),
     expect: (result) => assert.equal(result.deleted, true),

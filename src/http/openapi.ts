@@ -59,6 +59,10 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
             'The team inbox: conversations (by contact id), their status, labels, priority, snooze and notes',
         },
         { name: 'Routing', description: 'Teams, availability, routing rules and who handles each conversation' },
+        {
+          name: 'Reports',
+          description: 'Figures over a date range: volume, teams and agents, campaigns (JSON or CSV)',
+        },
         { name: 'Templates', description: 'Approved WhatsApp message templates' },
         { name: 'Messages', description: 'Sending through the outbox, and the messages stored' },
         { name: 'Sequences and flows', description: 'Drip sequences and chatbot flows' },

@@ -183,4 +183,6 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Changes the routing settings; fields not given keep their value and `rules` replaces every rule (first match picks the team when a conversation opens). A rule of kind `number` names a channel_id from list_channels. Needs the routing permission.',
   assignConversation:
     "Assigns a contact's conversation (by contact_id) to a team and/or a person: `team_id` and `assignee_id`, each null to clear. The person must be a member of the team when both are given. A team without a person puts the conversation in that team's queue, where automatic assignment (when on) picks the next available member. Use it for a bot to hand a conversation to people.",
+  getVolumeReport:
+    "How busy the workspace was: per day of the range (`from`/`to`, YYYY-MM-DD in the workspace's time zone; default the last 30 days) conversations opened and closed and messages received and sent, every day listed; the previous period of the same length for comparison, with `totals` and each total's change; and `hours_of_week`, the messages customers sent in each weekday × hour (0 = Sunday), to see when they write. Narrow by `phone_number_id`, `team_id` or `label`. Needs the reports permission.",
 };

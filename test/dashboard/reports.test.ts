@@ -37,46 +37,65 @@ async function ownerWithOneConversation() {
 }
 
 describe(`dashboard: reports (${ENGINE})`, () => {
-  test('the Reports page shows the team’s figures for a date range, downloads a table as CSV and keeps rates', async () => {
+  test('the Reports page charts the volume beside its tables, filters by team in the address, downloads CSV and keeps rates', async () => {
     const owner = await ownerWithOneConversation();
+    const session = await logInOverHttp(server, owner);
+    const team = await session.send<{ id: string }>('POST', '/api/v1/actions/create-team', { name: 'Billing' });
+    assert.equal(team.status, 200, team.text);
     const { page } = await newPage(server, { bypassCSP: true });
     await logIn(page, owner);
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Reports' }).click();
     await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
 
-    const times = page.getByRole('table', { name: 'First-response and resolution times' });
-    const everyone = times.getByRole('row', { name: /^Everyone/ });
-    await everyone.waitFor();
-    assert.deepEqual(await everyone.getByRole('cell').allTextContents(), [
-      'Everyone',
-      '1',
-      '1',
-      '4 min',
-      '4 min',
-      '25 min',
-      '25 min',
-    ]);
-    // The owner's name is their email until they change it.
-    await times.getByRole('row', { name: new RegExp(`^${owner.email.replace(/[.+]/g, '\\$&')}`) }).waitFor();
-    const perDay = page.getByRole('table', { name: 'Conversations opened and closed per day' });
+    const volume = page.getByRole('region', { name: 'Volume' });
+    const received = volume.getByRole('definition').first();
+    await received.waitFor();
+    assert.equal(await received.textContent(), '1');
+    // Each chart is one image named by its summary, with the figures in a table beside it.
+    await volume.getByRole('img', { name: /1 received and 1 sent in all/ }).waitFor();
+    await volume.getByRole('img', { name: /busiest hour is/ }).waitFor();
+    const perDay = volume.getByRole('table', { name: /Conversations and messages per day/ });
     assert.equal(await perDay.getByRole('row').count(), 31, 'a header and the last 30 days');
-    assert.deepEqual(
-      await page.getByRole('table', { name: 'Messages by direction and status' }).getByRole('row').count(),
-      3,
-    );
+    const hours = volume.getByRole('table', { name: 'Messages received by weekday and hour' });
+    assert.equal(await hours.getByRole('row').count(), 8, 'a header and seven weekdays');
+    assert.equal(await page.locator('canvas[role="img"]').count(), 2);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await screenshot(page, 'reports');
 
-    // A CSV of one table, for the range shown.
+    // The figures per day as CSV, for the filter shown.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('link', { name: 'Download CSV of response times' }).click(),
+      page.getByRole('link', { name: 'Download CSV of the figures per day' }).click(),
     ]);
     const csv = fs.readFileSync(await download.path(), 'utf8');
-    assert.match(csv, /^\uFEFFAgent,Conversations closed,Answered first,First response median \(s\),/);
-    assert.match(csv, /\nEveryone,1,1,240,240,1500,1500\r?\n/);
+    assert.match(
+      csv,
+      /^\uFEFF?period,day,conversations_opened,conversations_closed,messages_received,messages_sent\r?\n/,
+    );
+    assert.match(csv, /\ncurrent,\d{4}-\d{2}-\d{2},1,1,1,1\r?\n/);
 
-    // Rates: a wrong currency is named by its label; saved rates price the report.
+    // A team's filter goes into the address (a link shares it) and narrows the figures; Back undoes it.
+    await page.getByLabel('Team').selectOption({ label: 'Billing' });
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForFunction((id) => location.search.includes(`team_id=${id}`), team.body.id);
+    await volume.getByRole('img', { name: /0 received and 0 sent in all/ }).waitFor();
+    assert.equal(await received.textContent(), '0');
+    await page.reload();
+    await volume.getByRole('img', { name: /0 received and 0 sent in all/ }).waitFor();
+    await page.getByLabel('Team').getByRole('option', { name: 'Billing' }).waitFor({ state: 'attached' });
+    assert.equal(await page.getByLabel('Team').inputValue(), team.body.id);
+    await page.goBack();
+    await volume.getByRole('img', { name: /1 received and 1 sent in all/ }).waitFor();
+
+    // Dates: another range changes the table's days.
+    await page.getByLabel('From', { exact: true }).fill('2026-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2026-01-07');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForFunction(() => location.search.includes('from=2026-01-01'));
+    await perDay.getByRole('row').nth(7).waitFor();
+    await perDay.getByRole('row').nth(8).waitFor({ state: 'detached' }); // a header and 7 days
+
+    // Rates: a wrong currency is named by its label; saved rates stay.
     await page.getByLabel('Currency').fill('EU');
     await page.getByLabel('Service rate').fill('0.5');
     await page.getByRole('button', { name: 'Save rates' }).click();
@@ -86,17 +105,6 @@ describe(`dashboard: reports (${ENGINE})`, () => {
     await page.getByRole('status').getByText('Rates saved.').waitFor();
     await page.reload();
     assert.equal(await page.getByLabel('Service rate').inputValue(), '0.5');
-
-    // Another range changes the address, so Back returns to the last one.
-    await page.getByLabel('From').fill('2026-01-01');
-    await page.getByLabel('To').fill('2026-01-07');
-    await page.getByRole('button', { name: 'Show' }).click();
-    await page.getByText('2026-01-01 to 2026-01-07').waitFor();
-    assert.equal(await perDay.getByRole('row').count(), 8);
-    await page.goBack();
-    await page.waitForFunction(() => !location.search.includes('2026-01-01'));
-    await perDay.getByRole('row').nth(30).waitFor();
-    assert.equal(await perDay.getByRole('row').count(), 31);
   });
 
   test('at phone width the page fits without scrolling sideways', async () => {
@@ -104,7 +112,8 @@ describe(`dashboard: reports (${ENGINE})`, () => {
     const { page } = await newPage(server, { width: 375, height: 800 });
     await logIn(page, owner);
     await page.goto('/reports');
-    await page.getByRole('table', { name: 'First-response and resolution times' }).waitFor();
+    await page.getByRole('table', { name: 'Messages received by weekday and hour' }).waitFor();
+    await page.getByRole('img', { name: /received and 1 sent/ }).waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.equal(overflow, 0);
     await screenshot(page, 'reports-phone');

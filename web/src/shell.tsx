@@ -60,7 +60,7 @@ const routes: Route[] = [
     pattern: /^\/reports$/,
     render: lazy(
       () => import('./pages/reports/reports'),
-      (m, _, url) => <m.ReportsPage from={url.searchParams.get('from') ?? ''} to={url.searchParams.get('to') ?? ''} />,
+      (m, _, url) => <m.ReportsPage search={url.search} />,
     ),
   },
   { pattern: /^\/simulator$/, render: lazy(settings, (m) => <m.Simulator />) },

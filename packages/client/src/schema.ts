@@ -2126,6 +2126,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/reports/volume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Conversations and messages per day and by hour of the week
+     * @description For each day of the range (the workspace’s time zone, every day, zeros included): conversations opened and closed, messages received and sent; the same for the previous period of the same length, with totals and their change; and the messages customers sent in each of the week’s 168 hours. Narrowed by `phone_number_id`, `team_id` and `label` like every report. `format=csv` answers a CSV file: the days (`table=days`) or the hour-of-week cells (`table=hours`).
+     *
+     *     Needs the role permission `reports` (owner, admin, member, marketer).
+     */
+    get: operations['getVolumeReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3457,6 +3479,89 @@ export interface components {
     CsatSettings: {
       /** @description When true, an agent closing a conversation sends the customer a WhatsApp list message asking for a 1–5 rating — only while their 24-hour window is open, and not to contacts who opted out. The answer is kept with the conversation and its agent (Reports). Off by default. */
       enabled: boolean;
+    };
+    VolumeReport: {
+      range: {
+        from: string;
+        to: string;
+        time_zone: string;
+        /** @description First day of the previous period */
+        previous_from: string;
+        /** @description Last day of the previous period */
+        previous_to: string;
+      };
+      /** @description Every day of the range, zeros included */
+      days: {
+        /** @description YYYY-MM-DD in the workspace’s time zone */
+        day: string;
+        /** @description Conversations that opened (the customer wrote with none open) */
+        conversations_opened: number;
+        /** @description Conversations marked done */
+        conversations_closed: number;
+        /** @description Messages customers sent */
+        messages_received: number;
+        /** @description Messages to customers (by people, the API and automations), whatever their delivery */
+        messages_sent: number;
+      }[];
+      /** @description Every day of the previous period, in the same order */
+      previous_days: {
+        /** @description YYYY-MM-DD in the workspace’s time zone */
+        day: string;
+        /** @description Conversations that opened (the customer wrote with none open) */
+        conversations_opened: number;
+        /** @description Conversations marked done */
+        conversations_closed: number;
+        /** @description Messages customers sent */
+        messages_received: number;
+        /** @description Messages to customers (by people, the API and automations), whatever their delivery */
+        messages_sent: number;
+      }[];
+      /** @description 168 cells (7 days × 24 hours, workspace’s zone): messages customers sent in the range */
+      hours_of_week: {
+        /** @description 0 = Sunday … 6 = Saturday */
+        weekday: number;
+        /** @description Local hour the message arrived in */
+        hour: number;
+        messages_received: number;
+      }[];
+      totals: {
+        conversations_opened: {
+          current: number;
+          /** @description The same number of days just before the range */
+          previous: number;
+          /** @description current − previous */
+          change: number;
+          /** @description change ÷ previous (0.25 = 25 % more); null when the previous period had none */
+          change_ratio: number | null;
+        };
+        conversations_closed: {
+          current: number;
+          /** @description The same number of days just before the range */
+          previous: number;
+          /** @description current − previous */
+          change: number;
+          /** @description change ÷ previous (0.25 = 25 % more); null when the previous period had none */
+          change_ratio: number | null;
+        };
+        messages_received: {
+          current: number;
+          /** @description The same number of days just before the range */
+          previous: number;
+          /** @description current − previous */
+          change: number;
+          /** @description change ÷ previous (0.25 = 25 % more); null when the previous period had none */
+          change_ratio: number | null;
+        };
+        messages_sent: {
+          current: number;
+          /** @description The same number of days just before the range */
+          previous: number;
+          /** @description current − previous */
+          change: number;
+          /** @description change ÷ previous (0.25 = 25 % more); null when the previous period had none */
+          change_ratio: number | null;
+        };
+      };
     };
   };
   responses: never;
@@ -15702,6 +15807,171 @@ export interface operations {
                 satisfied_share: number | null;
               };
             }[];
+          };
+          'text/csv': string;
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getVolumeReport: {
+    parameters: {
+      query?: {
+        /** @description First day (YYYY-MM-DD, in the workspace’s time zone); default: 29 days before `to` */
+        from?: string;
+        /** @description Last day, included (YYYY-MM-DD); default: today */
+        to?: string;
+        /** @description Only the conversations and messages of this WhatsApp number */
+        phone_number_id?: string;
+        /** @description Only the conversations in this team’s queue */
+        team_id?: string;
+        /** @description Only the conversations with this label (case-insensitive) */
+        label?: string;
+        /** @description json (the default), or csv: the same figures as a CSV file, one row per line of the report */
+        format?: 'json' | 'csv';
+        /** @description With format=csv: days (the default; one row per day of the range and of the previous period) or hours (the 168 hour-of-week cells) */
+        table?: 'days' | 'hours';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report (JSON), or with `format=csv` the same figures as CSV */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            range: {
+              from: string;
+              to: string;
+              time_zone: string;
+              /** @description First day of the previous period */
+              previous_from: string;
+              /** @description Last day of the previous period */
+              previous_to: string;
+            };
+            /** @description Every day of the range, zeros included */
+            days: {
+              /** @description YYYY-MM-DD in the workspace’s time zone */
+              day: string;
+              /** @description Conversations that opened (the customer wrote with none open) */
+              conversations_opened: number;
+              /** @description Conversations marked done */
+              conversations_closed: number;
+              /** @description Messages customers sent */
+              messages_received: number;
+              /** @description Messages to customers (by people, the API and automations), whatever their delivery */
+              messages_sent: number;
+            }[];
+            /** @description Every day of the previous period, in the same order */
+            previous_days: {
+              /** @description YYYY-MM-DD in the workspace’s time zone */
+              day: string;
+              /** @description Conversations that opened (the customer wrote with none open) */
+              conversations_opened: number;
+              /** @description Conversations marked done */
+              conversations_closed: number;
+              /** @description Messages customers sent */
+              messages_received: number;
+              /** @description Messages to customers (by people, the API and automations), whatever their delivery */
+              messages_sent: number;
+            }[];
+            /** @description 168 cells (7 days × 24 hours, workspace’s zone): messages customers sent in the range */
+            hours_of_week: {
+              /** @description 0 = Sunday … 6 = Saturday */
+              weekday: number;
+              /** @description Local hour the message arrived in */
+              hour: number;
+              messages_received: number;
+            }[];
+            totals: {
+              conversations_opened: {
+                current: number;
+                /** @description The same number of days just before the range */
+                previous: number;
+                /** @description current − previous */
+                change: number;
+                /** @description change ÷ previous (0.25 = 25 % more); null when the previous period had none */
+                change_ratio: number | null;
+              };
+              conversations_closed: {
+                current: number;
+                /** @description The same number of days just before the range */
+                previous: number;
+                /** @description current − previous */
+                change: number;
+                /** @description change ÷ previous (0.25 = 25 % more); null when the previous period had none */
+                change_ratio: number | null;
+              };
+              messages_received: {
+                current: number;
+                /** @description The same number of days just before the range */
+                previous: number;
+                /** @description current − previous */
+                change: number;
+                /** @description change ÷ previous (0.25 = 25 % more); null when the previous period had none */
+                change_ratio: number | null;
+              };
+              messages_sent: {
+                current: number;
+                /** @description The same number of days just before the range */
+                previous: number;
+                /** @description current − previous */
+                change: number;
+                /** @description change ÷ previous (0.25 = 25 % more); null when the previous period had none */
+                change_ratio: number | null;
+              };
+            };
           };
           'text/csv': string;
         };

@@ -1,17 +1,15 @@
 import { useState } from 'preact/hooks';
 import type { MessageRates } from '../../../../src/reports/report.types';
 import { dashboard } from '../../api';
+import { t } from '../../i18n/i18n';
 import { can, useSession } from '../../session';
-import { askAnAdmin } from '../../roles';
 import { ErrorNote, TextField, fieldErrors, useAsync, useSubmit } from '../../ui';
 
 /** Meta's pricing categories for business-initiated and service messages. */
-const CATEGORIES = [
-  { id: 'marketing', label: 'Marketing' },
-  { id: 'utility', label: 'Utility' },
-  { id: 'authentication', label: 'Authentication' },
-  { id: 'service', label: 'Service' },
-];
+const CATEGORIES = ['marketing', 'utility', 'authentication', 'service'] as const;
+
+const rateLabel = (category: (typeof CATEGORIES)[number]) =>
+  t('reports:rates.rate', { category: t(`reports:rates.categories.${category}`) });
 
 /** The workspace's price per billable message by category; owners change it, members read it. */
 export function MessageRatesForm({ onSaved }: { onSaved: () => void }) {
@@ -29,7 +27,7 @@ function RatesForm({ saved, onSaved }: { saved: MessageRates; onSaved: () => voi
   const owner = can(user, 'manage_workspace');
   const [currency, setCurrency] = useState(saved.currency);
   const [rates, setRates] = useState(
-    Object.fromEntries(CATEGORIES.map(({ id }) => [id, saved.rates[id] === undefined ? '' : String(saved.rates[id])])),
+    Object.fromEntries(CATEGORIES.map((id) => [id, saved.rates[id] === undefined ? '' : String(saved.rates[id])])),
   );
   const [done, setDone] = useState(false);
   const save = useSubmit(async () => {
@@ -43,28 +41,28 @@ function RatesForm({ saved, onSaved }: { saved: MessageRates; onSaved: () => voi
     onSaved();
   });
   const labels = {
-    currency: 'Currency',
-    ...Object.fromEntries(CATEGORIES.map(({ id, label }) => [`rates/${id}`, `${label} rate`])),
+    currency: t('reports:rates.currency'),
+    ...Object.fromEntries(CATEGORIES.map((id) => [`rates/${id}`, rateLabel(id)])),
   };
   const errors = fieldErrors(save.error, labels);
   return (
-    <form class="report-rates" aria-label="Rates per billable message" onSubmit={save.onSubmit}>
-      <h3>Rates per billable message</h3>
-      {!owner && <p class="hint">{askAnAdmin(user, 'change the rates')}</p>}
+    <form class="report-rates" aria-label={t('reports:rates.form')} onSubmit={save.onSubmit}>
+      <h3>{t('reports:rates.form')}</h3>
+      {!owner && <p class="hint">{t('reports:rates.askAnAdmin', { role: user.role })}</p>}
       <fieldset class="plain report-rates-fields" disabled={!owner}>
-        <legend class="visually-hidden">Rates</legend>
+        <legend class="visually-hidden">{t('reports:rates.fields')}</legend>
         <TextField
-          label="Currency"
+          label={t('reports:rates.currency')}
           value={currency}
           onValue={setCurrency}
           maxLength={3}
-          hint="Three letters, such as USD or EUR"
+          hint={t('reports:rates.currencyHint')}
           error={errors.field('currency')}
         />
-        {CATEGORIES.map(({ id, label }) => (
+        {CATEGORIES.map((id) => (
           <TextField
             key={id}
-            label={`${label} rate`}
+            label={rateLabel(id)}
             type="number"
             min="0"
             step="any"
@@ -78,10 +76,10 @@ function RatesForm({ saved, onSaved }: { saved: MessageRates; onSaved: () => voi
       <ErrorNote error={errors.note} />
       {owner && (
         <button type="submit" class="primary" disabled={save.busy}>
-          Save rates
+          {t('reports:rates.save')}
         </button>
       )}
-      {done && <p role="status">Rates saved.</p>}
+      {done && <p role="status">{t('reports:rates.saved')}</p>}
     </form>
   );
 }

@@ -10,3 +10,23 @@ export function reportUrl(report: string, query: ReportQueryState, format?: 'csv
   const search = params.toString();
   return `/api/v1/reports/${report}${search ? `?${search}` : ''}`;
 }
+
+const FIELDS = ['from', 'to', 'phone_number_id', 'team_id', 'label'] as const;
+
+/** The filter a Reports address carries (`/reports?from=…&team_id=…`); empty values are left out. */
+export function queryOf(params: URLSearchParams): ReportQueryState {
+  const query: ReportQueryState = {};
+  for (const field of FIELDS) {
+    const value = params.get(field);
+    if (value) query[field] = value;
+  }
+  return query;
+}
+
+/** The Reports page's address for a filter. */
+export function reportsPath(query: ReportQueryState): string {
+  const params = new URLSearchParams();
+  for (const field of FIELDS) if (query[field]) params.set(field, query[field]);
+  const search = params.toString();
+  return `/reports${search ? `?${search}` : ''}`;
+}
