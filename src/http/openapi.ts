@@ -59,10 +59,6 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
             'The team inbox: conversations (by contact id), their status, labels, priority, snooze and notes',
         },
         { name: 'Routing', description: 'Teams, availability, routing rules and who handles each conversation' },
-        {
-          name: 'Reports',
-          description: 'Figures over a date range: volume, teams and agents, campaigns (JSON or CSV)',
-        },
         { name: 'Templates', description: 'Approved WhatsApp message templates' },
         { name: 'Messages', description: 'Sending through the outbox, and the messages stored' },
         { name: 'Sequences and flows', description: 'Drip sequences and chatbot flows' },
@@ -74,7 +70,8 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
         { name: 'Quick replies', description: "The workspace's saved answers, offered in the inbox's reply box" },
         {
           name: 'Reports',
-          description: 'Figures over a date range, filtered by number, team and label, as JSON or CSV',
+          description:
+            'Agents and teams, volume and campaign outcomes over a date range, filtered by number, team and label, as JSON or CSV',
         },
         {
           name: 'Workspace',
