@@ -1,3 +1,4 @@
+import { LanguageOptions } from '../i18n/language-options';
 import { useState } from 'preact/hooks';
 import { dashboard } from '../api';
 import { useSession } from '../session';
@@ -6,7 +7,7 @@ import { NewPasswordField } from './password-field';
 import { SettingsNav } from './settings-nav';
 import { NotificationSettings } from './settings-notifications';
 import { can } from '../session';
-import { DASHBOARD_LANGUAGES, LANGUAGE_NAMES, t, type DashboardLanguage } from '../i18n/i18n';
+import { t, type DashboardLanguage } from '../i18n/i18n';
 
 /** Settings → Your account: the signed-in user sets their name and changes their password. */
 export function AccountSettings() {
@@ -150,11 +151,7 @@ function LanguageForm() {
         {t('settings:account.language')}
         <select value={language} onChange={(e) => setLanguage(e.currentTarget.value as DashboardLanguage | '')}>
           <option value="">{t('settings:account.browserLanguage')}</option>
-          {DASHBOARD_LANGUAGES.map((code) => (
-            <option key={code} value={code} lang={code}>
-              {LANGUAGE_NAMES[code]}
-            </option>
-          ))}
+          <LanguageOptions />
         </select>
       </label>
       <ErrorNote error={save.error} />

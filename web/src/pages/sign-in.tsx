@@ -1,3 +1,4 @@
+import { LanguageOptions } from '../i18n/language-options';
 import { useEffect, useState } from 'preact/hooks';
 import { dashboard } from '../api';
 import { Link, navigate } from '../router';
@@ -5,7 +6,7 @@ import { ErrorNote, TextField, fieldErrors, useSubmit } from '../ui';
 import { Rich } from '../i18n/rich';
 import { NewPasswordField } from './password-field';
 import { roleInSentence, type Role } from '../roles';
-import { DASHBOARD_LANGUAGES, LANGUAGE_NAMES, currentLanguage, showIn, t, type DashboardLanguage } from '../i18n/i18n';
+import { currentLanguage, showIn, t, type DashboardLanguage } from '../i18n/i18n';
 
 /** The product's name, the same in every language. */
 const BRAND = 'Parley';
@@ -42,11 +43,7 @@ function LanguagePicker({ onChosen }: { onChosen: (language: DashboardLanguage) 
       <label>
         {t('account:language')}{' '}
         <select value={currentLanguage()} onChange={(e) => void choose(e.currentTarget.value as DashboardLanguage)}>
-          {DASHBOARD_LANGUAGES.map((code) => (
-            <option key={code} value={code} lang={code}>
-              {LANGUAGE_NAMES[code]}
-            </option>
-          ))}
+          <LanguageOptions />
         </select>
       </label>
     </p>
