@@ -118,4 +118,31 @@ describe(`dashboard: reports (${ENGINE})`, () => {
     assert.equal(overflow, 0);
     await screenshot(page, 'reports-phone');
   });
+  test('a manager reads the figures per agent and team and the charts in Portuguese; in Arabic the page runs right to left; axe is clean in both', async () => {
+    const owner = await ownerWithOneConversation();
+    const session = await logInOverHttp(server, owner);
+    assert.equal((await session.send('PUT', '/api/dashboard/account', { language: 'pt-BR' })).status, 200);
+    const { page } = await newPage(server, { bypassCSP: true });
+    await logIn(page, owner);
+    await page.goto('/reports');
+    await page.getByRole('heading', { name: 'Relatórios', level: 1 }).waitFor();
+    await page.getByRole('table', { name: 'Números por agente' }).waitFor();
+    await page.getByRole('table', { name: 'Números por equipe' }).waitFor();
+    const volume = page.getByRole('region', { name: 'Volume' });
+    assert.equal(await volume.getByRole('definition').first().textContent(), '1');
+    assert.equal(await page.locator('canvas[role="img"]').count(), 2, 'both charts');
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await screenshot(page, 'reports-pt-BR');
+
+    assert.equal((await session.send('PUT', '/api/dashboard/account', { language: 'ar' })).status, 200);
+    await page.reload();
+    await page.getByRole('heading', { name: 'التقارير', level: 1 }).waitFor();
+    await page.waitForSelector('html[dir="rtl"][lang="ar"]', { state: 'attached' });
+    await page
+      .getByRole('table', { name: /الوكلاء|وكيل/ })
+      .first()
+      .waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await screenshot(page, 'reports-ar');
+  });
 });
