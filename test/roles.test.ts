@@ -80,7 +80,7 @@ const CASES: AreaCase[] = [
 /** Dashboard-only areas, by session. */
 const SESSION_CASES: { permission: Permission; method: 'GET' | 'PUT'; path: string; body?: Json }[] = [
   { permission: 'conversations', method: 'GET', path: '/api/dashboard/conversations' },
-  { permission: 'reports', method: 'GET', path: '/api/dashboard/reports' },
+  { permission: 'reports', method: 'GET', path: '/api/dashboard/reports/rates' },
   { permission: 'manage_team', method: 'GET', path: '/api/dashboard/invites' },
   {
     permission: 'manage_workspace',

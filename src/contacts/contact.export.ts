@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Contact } from './contact.schema.js';
-import { neutraliseCell } from './csv-cell.js';
+import { neutraliseCell } from '../shared/csv-cell.js';
 
 export const EXPORT_COLUMNS = ['phone', 'name', 'email', 'tags', 'created_at', 'last_message_at', 'opted_out'];
 

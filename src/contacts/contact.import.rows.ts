@@ -5,7 +5,7 @@ import type { CountryCode } from 'libphonenumber-js/max';
 import { AppError, errors } from '../shared/errors.js';
 import { normalizePhone } from '../shared/phone.js';
 import type { BulkContact } from './contact.bulk.js';
-import { restoreCell } from './csv-cell.js';
+import { restoreCell } from '../shared/csv-cell.js';
 import { parseEmail, parseName, parseTagNames } from './contact.input.js';
 import { FirstRowByPhone } from './first-row-by-phone.js';
 

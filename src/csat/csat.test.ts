@@ -6,7 +6,8 @@ import { withCallbackChecked } from '../../test/graph-stand-in.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer } from '../../test/whatsapp.js';
 import type { Message } from '../messages/message.schema.js';
-import type { Report } from '../reports/report.types.js';
+import type { AgentReport } from '../reports/team-report.schema.js';
+import type { VolumeReport } from '../reports/volume.schema.js';
 import { inboundMessageWebhook, inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
 
 // The outbox runs: the survey is checked where it ends, in the request to Meta's stand-in.
@@ -106,20 +107,22 @@ describe(`satisfaction survey (${ENGINE})`, () => {
       [{ rating: 4, agent_id: agent.userId }],
     );
 
-    const report = await t.owner.send<Report>('GET', '/api/dashboard/reports');
+    const report = await t.owner.send<AgentReport>('GET', '/api/v1/reports/agents');
     assert.equal(report.status, 200, report.text);
     assert.deepEqual(
-      report.body.satisfaction.map((row) => [row.agent?.id ?? null, row.ratings, row.average]),
+      [report.body.everyone, ...report.body.agents.filter((row) => row.agent?.id === agent.userId)].map((row) => [
+        row.csat.ratings,
+        row.csat.average,
+      ]),
       [
-        [null, 1, 4],
-        [agent.userId, 1, 4],
+        [1, 4],
+        [1, 4],
       ],
+      'the rating counts for everyone and for the agent of the rated conversation',
     );
-    assert.equal(
-      report.body.conversations.reduce((sum, day) => sum + day.opened, 0),
-      1,
-      'the rating opened no second conversation',
-    );
+    const volume = await t.owner.send<VolumeReport>('GET', '/api/v1/reports/volume');
+    assert.equal(volume.status, 200, volume.text);
+    assert.equal(volume.body.totals.conversations_opened.current, 1, 'the rating opened no second conversation');
 
     // Writing again is a new question: the conversation reopens, and no survey is sent meanwhile.
     const sends = sendsOf(t).length;

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply } from 'fastify';
+import { neutraliseCell } from '../shared/csv-cell.js';
 import type { ReportFilter } from './report-filter.js';
 
 /** Every report answers JSON, or the same figures as a CSV file with `format=csv` (a spreadsheet's download). */
@@ -27,7 +28,9 @@ export type CsvCell = string | number | boolean | null;
 
 /**
  * Answers a report as JSON, or as a CSV download named after the report and its days
- * (`agents-2026-03-01-2026-03-31.csv`) when the query asked for `format=csv`.
+ * (`agents-2026-03-01-2026-03-31.csv`) when the query asked for `format=csv`: with a byte-order mark, so
+ * spreadsheet apps read it as UTF-8, and a text cell a spreadsheet would run as a formula (an agent
+ * named "=HYPERLINK(…)") written with a leading `'`.
  */
 export function sendReport<T>(
   reply: FastifyReply,
@@ -41,5 +44,7 @@ export function sendReport<T>(
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${name}-${filter.from}-${filter.to}.csv"`)
     .header('cache-control', 'no-store')
-    .send(stringify(table(report)));
+    .send(
+      `\uFEFF${stringify(table(report).map((row) => row.map((cell) => (typeof cell === 'string' ? neutraliseCell(cell) : cell))))}`,
+    );
 }

@@ -75,15 +75,18 @@ describe(`dashboard: reports (${ENGINE})`, () => {
     assert.match(csv, /\ncurrent,\d{4}-\d{2}-\d{2},1,1,1,1\r?\n/);
 
     // A team's filter goes into the address (a link shares it) and narrows the figures; Back undoes it.
-    await page.getByLabel('Team').selectOption({ label: 'Billing' });
+    await page.getByRole('combobox', { name: 'Team', exact: true }).selectOption({ label: 'Billing' });
     await page.getByRole('button', { name: 'Show' }).click();
     await page.waitForFunction((id) => location.search.includes(`team_id=${id}`), team.body.id);
     await volume.getByRole('img', { name: /0 received and 0 sent in all/ }).waitFor();
     assert.equal(await received.textContent(), '0');
     await page.reload();
     await volume.getByRole('img', { name: /0 received and 0 sent in all/ }).waitFor();
-    await page.getByLabel('Team').getByRole('option', { name: 'Billing' }).waitFor({ state: 'attached' });
-    assert.equal(await page.getByLabel('Team').inputValue(), team.body.id);
+    await page
+      .getByRole('combobox', { name: 'Team', exact: true })
+      .getByRole('option', { name: 'Billing' })
+      .waitFor({ state: 'attached' });
+    assert.equal(await page.getByRole('combobox', { name: 'Team', exact: true }).inputValue(), team.body.id);
     await page.goBack();
     await volume.getByRole('img', { name: /1 received and 1 sent in all/ }).waitFor();
 

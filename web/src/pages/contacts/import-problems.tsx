@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'preact/hooks';
-import { neutraliseCell } from '../../../../src/contacts/csv-cell';
+import { neutraliseCell } from '../../../../src/shared/csv-cell';
 import { counted, formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 
