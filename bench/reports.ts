@@ -9,7 +9,7 @@ import { generatedCertificate, NodeProcess, parleyCli, startPostgres } from './p
 import { machine, writeMarkdown } from './report.js';
 
 /**
- * `npm run bench:reports`: the per-agent and per-team reports over BENCH_REPORTS_MESSAGES (1,000,000)
+ * `npm run bench:reports`: every report (agents, teams, volume, campaigns) over BENCH_REPORTS_MESSAGES (1,000,000)
  * messages, seeded only through the public surfaces of a real Parley process over HTTPS: signed Meta
  * webhook deliveries of customers' messages (BATCH each), then replies by ten members (the owner and nine
  * invited agents, each on a dashboard session of its own; a tenth of the messages); every fourth
@@ -33,7 +33,7 @@ const WABA_ID = '2000002';
 const PHONE_NUMBER_ID = '1000002';
 const EMAIL = 'bench@bench.example';
 const PASSWORD = 'bench-pass-phrase';
-const REPORTS = ['/reports/agents', '/reports/teams'];
+const REPORTS = ['/reports/agents', '/reports/teams', '/reports/volume', '/reports/campaigns'];
 /** Members answering (the owner and invited agents), each on a session of its own. */
 const AGENTS = 10;
 
@@ -300,7 +300,7 @@ function markdown(results: Result[]): string {
       `${r.engine}: ${(r.inbound + r.replies).toLocaleString('en')} messages (${r.inbound.toLocaleString('en')} from customers, ${r.replies.toLocaleString('en')} member replies), seeded in ${r.seedSeconds.toFixed(0)} s`,
   );
   return [
-    '## Reports: per agent and per team',
+    '## Reports at size: agents, teams, volume, campaigns',
     '',
     `Run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — \`BENCH_REPORTS_MESSAGES=${settings.messages} BENCH_ENGINES=${settings.engines.join(',')} npm run bench:reports\``,
     '',
