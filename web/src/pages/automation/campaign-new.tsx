@@ -16,6 +16,7 @@ import {
   type FieldProblem,
   type TemplateChoice,
 } from './common';
+import './words';
 
 type AudienceKind = 'tag' | 'search' | 'phones';
 

@@ -5,6 +5,7 @@ import { formatDateTime, formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { ConfirmButton, ErrorNote, Page, useAsync } from '../../ui';
 import type { TemplateVariables } from './common';
+import './words';
 
 interface Counts {
   recipients: number;

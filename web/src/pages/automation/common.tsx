@@ -2,12 +2,8 @@ import { useId, useState } from 'preact/hooks';
 import { action, api, ApiError, dashboard, plainMessage } from '../../api';
 import { Link } from '../../router';
 import { formatDateTime, formatNumber } from '../../i18n/format';
-import { addEnglish, t } from '../../i18n/i18n';
-import automation from '../../locales/en/automation.json';
+import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
-
-// The automation pages' words come with them (every page of the group imports this module).
-addEnglish({ automation });
 
 // ---- Durations: ISO 8601 (PT30M, P1D) shown as a number and a unit ---------------------------------
 

@@ -17,6 +17,7 @@ import {
 import { FlowGraph } from './flow-graph';
 import { cleanNode, edgesOf, nodeTypeName, NodeEditor, TargetSelect, withEdge, type FlowNode } from './flow-nodes';
 import { RunTable, type RunRecord } from './sequences';
+import './words';
 
 const RUN_STATES = ['active', 'waiting', 'completed', 'handed_off', 'failed', 'cancelled'];
 

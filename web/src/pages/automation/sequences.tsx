@@ -26,6 +26,7 @@ import {
   type SequenceStep,
   type StepDraft,
 } from './sequence-steps';
+import './words';
 
 const ENROLMENT_STATES = ['active', 'waiting', 'completed', 'exited', 'failed'];
 
