@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQ
 import { repliedSince } from '../campaigns/campaign.service.js';
 import type { Dialect } from '../db/connection.js';
 import type { Database, MessageTable } from '../db/schema.js';
-import type { ReportFilter } from './report-filter.js';
+import { onNumber, type ReportFilter } from './report-filter.js';
 
 type Db = Kysely<Database>;
 type Recipients = SelectQueryBuilder<Database & { m: MessageTable }, 'm', object>;
@@ -34,7 +34,7 @@ export function campaignReportRepository(db: Db, dialect: Dialect) {
       .selectFrom('messages as m')
       .where('m.workspace_id', '=', filter.workspaceId)
       .where('m.campaign_id', 'in', campaignsOf(filter).select('k.id'));
-    if (filter.channelId) query = query.where('m.channel_id', '=', filter.channelId);
+    if (filter.channelId) query = query.where(onNumber(filter, 'm'));
     if (filter.teamId) {
       const teamId = filter.teamId;
       query = query.where((eb) =>

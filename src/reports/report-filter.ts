@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
@@ -147,4 +147,17 @@ async function labelOf(db: Kysely<Database>, workspaceId: string, name: string |
     .executeTakeFirst();
   if (!label) throw errors.validation('label', 'is not a label of this workspace');
   return label.id;
+}
+
+/**
+ * Whether a message (`alias`: its table's alias in the query) is on the filter's number: sent or received
+ * on it, or queued for a conversation that continues on it — a queued message names its number only when
+ * the outbox sends it. True for every message when the filter names no number.
+ */
+export function onNumber(filter: ReportFilter, alias: string): RawBuilder<boolean> {
+  if (filter.channelId === null) return sql<boolean>`1 = 1`;
+  const message = sql.table(alias);
+  return sql<boolean>`(${message}.channel_id = ${filter.channelId} OR (${message}.channel_id IS NULL
+    AND ${message}.contact_id IN (SELECT id FROM contacts
+      WHERE workspace_id = ${filter.workspaceId} AND conversation_channel_id = ${filter.channelId})))`;
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import type { ReportFilter, Span } from './report-filter.js';
+import { onNumber, type ReportFilter, type Span } from './report-filter.js';
 
 type Db = Kysely<Database>;
 type Fragment = RawBuilder<unknown>;
@@ -106,7 +106,7 @@ export function teamReportRepository(db: Db, dialect: Dialect) {
         FROM messages m ${grouping === 'team' ? sql`LEFT JOIN conversations v ON v.contact_id = m.contact_id` : sql``}
         WHERE m.workspace_id = ${filter.workspaceId} AND m.sender_type = ${sql.lit('user')}
           AND ${inRange('m.created_at', filter.span)}
-          AND ${filter.channelId === null ? sql`1 = 1` : sql`m.channel_id = ${filter.channelId}`}
+          AND ${onNumber(filter, 'm')}
           AND ${conversationScope({ ...filter, channelId: null }, 'm.contact_id')}
         GROUP BY ${keyOf(grouping, 'm.sender_id')}`.execute(db),
 

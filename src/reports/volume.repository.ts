@@ -3,7 +3,7 @@ import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { jsonRows } from '../db/sql.js';
 import type { HourBucket } from './local-hours.js';
-import type { ReportFilter } from './report-filter.js';
+import { onNumber, type ReportFilter } from './report-filter.js';
 
 type Db = Kysely<Database>;
 
@@ -31,7 +31,7 @@ export function volumeRepository(db: Db, dialect: Dialect, filter: ReportFilter)
       const count = (direction: 'inbound' | 'outbound') => sql`(SELECT count(*) FROM messages m
         WHERE m.workspace_id = ${ws} AND m.direction = ${direction}
           AND m.created_at >= v.since AND m.created_at < v.until
-          ${filter.channelId === null ? sql`` : sql`AND m.channel_id = ${filter.channelId}`}
+          AND ${onNumber(filter, 'm')}
           ${narrowing(filter, sql`m.contact_id`)})`;
       const result = await sql<HourCounts>`SELECT v.hour, ${count('inbound')} AS first, ${count('outbound')} AS second
         FROM ${hoursOf(buckets)}`.execute(db);
