@@ -10,11 +10,10 @@ let source: EventSource | null = null;
 function connect(): void {
   if (source) return;
   source = new EventSource('/api/dashboard/events');
-  let opened = false;
   source.addEventListener('open', () => {
-    // After a reconnect, anything may have happened meanwhile: listeners reload.
-    if (opened) emit({ type: 'reconnected', contact_id: '' });
-    opened = true;
+    // Anything may have happened between a page's first read and the stream opening (a slow server, a
+    // reconnect): listeners reload once it is open, so nothing that happened meanwhile is missed.
+    emit({ type: 'stream-opened', contact_id: '' });
   });
   for (const type of ['message', 'status', 'conversation'] as const) {
     source.addEventListener(type, (event: MessageEvent<string>) => emit(JSON.parse(event.data) as InboxEvent));
@@ -45,7 +44,7 @@ export function useLiveEvents(listen: Listener): void {
 
 /**
  * Calls `reload` shortly after live events that `concerns` (a burst, such as a campaign's statuses,
- * folds into a few reloads) and after the stream reconnects.
+ * folds into a few reloads) and whenever the stream opens (at first and after a reconnect).
  */
 export function useLiveReload(reload: () => void, concerns: (event: InboxEvent) => boolean): void {
   const latest = useRef({ reload, concerns });
@@ -53,7 +52,7 @@ export function useLiveReload(reload: () => void, concerns: (event: InboxEvent) 
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
   useLiveEvents((event) => {
-    if (event.type !== 'reconnected' && !latest.current.concerns(event)) return;
+    if (event.type !== 'stream-opened' && !latest.current.concerns(event)) return;
     if (timer.current !== undefined) return;
     timer.current = setTimeout(() => {
       timer.current = undefined;

@@ -122,7 +122,7 @@ export interface Rating {
 
 /** What GET /api/dashboard/events sends: a hint to reload what it concerns. */
 export interface InboxEvent {
-  type: 'message' | 'status' | 'conversation' | 'reconnected';
+  type: 'message' | 'status' | 'conversation' | 'stream-opened';
   contact_id: string;
   message_id?: string;
   direction?: 'inbound' | 'outbound';
