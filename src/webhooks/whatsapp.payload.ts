@@ -1,5 +1,6 @@
 import { makeStorable } from '../shared/storable-json.js';
 import { MESSAGE_TYPES } from '../triggers/trigger.schema.js';
+import { META_ACCOUNT_FIELDS } from './meta-account-fields.js';
 
 /**
  * Meta's webhook body (`object: whatsapp_business_account`, `entry[].changes[]`) read into plain events.
@@ -355,16 +356,7 @@ function templateQuality(entry: Json, value: Json): TemplateQualityEvent | null 
   return { kind: 'template_quality', wabaId, templateId, templateName, language, quality };
 }
 
-/** The account-level fields Meta documents for a WhatsApp Business Account subscription. */
-const ACCOUNT_FIELDS = new Set([
-  'account_update',
-  'account_alerts',
-  'account_review_update',
-  'business_capability_update',
-  'phone_number_quality_update',
-  'phone_number_name_update',
-  'security',
-]);
+const ACCOUNT_FIELDS: ReadonlySet<string> = new Set(META_ACCOUNT_FIELDS);
 
 function accountEvent(entry: Json, field: unknown, value: Json): AccountEvent | null {
   if (typeof field !== 'string' || !ACCOUNT_FIELDS.has(field)) return null;

@@ -5,20 +5,12 @@ import { Rich } from '../i18n/rich';
 import { t } from '../i18n/i18n';
 import { SettingsNav } from './settings-nav';
 import { formatDateTime } from '../i18n/format';
+import { META_ACCOUNT_FIELDS } from '../../../src/webhooks/meta-account-fields';
 
 type WorkspaceEvent = components['schemas']['WorkspaceEvent'];
 
 /** Meta's webhook fields the catalog names for people (settings:events.kinds.*). */
-const KINDS = [
-  'errors',
-  'account_update',
-  'account_alerts',
-  'account_review_update',
-  'business_capability_update',
-  'phone_number_quality_update',
-  'phone_number_name_update',
-  'security',
-] as const;
+const KINDS = ['errors', ...META_ACCOUNT_FIELDS] as const;
 
 /** What one of Meta's webhook fields is, for people; a field Parley does not know yet by its own name. */
 function kindName(kind: string): string {
