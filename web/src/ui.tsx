@@ -16,7 +16,12 @@ export function useAsync<T>(load: () => Promise<T>, deps: unknown[]) {
     );
   }, deps); // the caller lists what `load` depends on
   useEffect(reload, [reload]);
-  return { ...state, reload };
+  /** Changes what is shown at once (an optimistic edit): a load already under way is dropped, so reload after saving. */
+  const update = useCallback((change: (data: T) => T) => {
+    generation.current++;
+    setState((s) => (s.data === undefined ? s : { ...s, data: change(s.data) }));
+  }, []);
+  return { ...state, reload, update };
 }
 
 export function Page(props: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {

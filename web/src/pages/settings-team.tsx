@@ -50,6 +50,8 @@ export function TeamSettings() {
   const [roleError, setRoleError] = useState<unknown>(null);
   const changeRole = async (member: TeamMember, role: Role) => {
     setRoleError(null);
+    // Shown at once, so no render while saving puts the old role back in the select.
+    team.update((members) => members.map((m) => (m.id === member.id ? { ...m, role } : m)));
     try {
       await dashboard.put(`team/${member.id}`, { role });
       if (member.id === user.id) await refresh(); // what this page offers follows the new role
