@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQ
 import { repliedSince } from '../campaigns/campaign.service.js';
 import type { Dialect } from '../db/connection.js';
 import type { Database, MessageTable } from '../db/schema.js';
-import { onNumber, type ReportFilter } from './report-filter.js';
+import { inTeamAndLabel, onNumber, type ReportFilter } from './report-filter.js';
 
 type Db = Kysely<Database>;
 type Recipients = SelectQueryBuilder<Database & { m: MessageTable }, 'm', object>;
@@ -30,36 +30,12 @@ const dispatchedAt = sql<string>`(CASE WHEN k.scheduled_at IS NOT NULL AND k.sch
 export function campaignReportRepository(db: Db, dialect: Dialect) {
   /** The campaign messages of the range's campaigns, narrowed by the report's number, team and label. */
   function recipients(filter: ReportFilter): Recipients {
-    let query = db
+    return db
       .selectFrom('messages as m')
       .where('m.workspace_id', '=', filter.workspaceId)
-      .where('m.campaign_id', 'in', campaignsOf(filter).select('k.id'));
-    if (filter.channelId) query = query.where(onNumber(filter, 'm'));
-    if (filter.teamId) {
-      const teamId = filter.teamId;
-      query = query.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('conversations as cv')
-            .select('cv.contact_id')
-            .whereRef('cv.contact_id', '=', 'm.contact_id')
-            .where('cv.team_id', '=', teamId),
-        ),
-      );
-    }
-    if (filter.labelId) {
-      const labelId = filter.labelId;
-      query = query.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('conversation_label_links as l')
-            .select('l.contact_id')
-            .whereRef('l.contact_id', '=', 'm.contact_id')
-            .where('l.label_id', '=', labelId),
-        ),
-      );
-    }
-    return query;
+      .where('m.campaign_id', 'in', campaignsOf(filter).select('k.id'))
+      .where(onNumber(filter, 'm'))
+      .where(inTeamAndLabel(filter, 'm.contact_id'));
   }
 
   function campaignsOf(filter: ReportFilter) {

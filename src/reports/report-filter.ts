@@ -157,7 +157,34 @@ async function labelOf(db: Kysely<Database>, workspaceId: string, name: string |
 export function onNumber(filter: ReportFilter, alias: string): RawBuilder<boolean> {
   if (filter.channelId === null) return sql<boolean>`1 = 1`;
   const message = sql.table(alias);
-  return sql<boolean>`(${message}.channel_id = ${filter.channelId} OR (${message}.channel_id IS NULL
-    AND ${message}.contact_id IN (SELECT id FROM contacts
-      WHERE workspace_id = ${filter.workspaceId} AND conversation_channel_id = ${filter.channelId})))`;
+  return sql<boolean>`(${message}.channel_id = ${filter.channelId}
+    OR (${message}.channel_id IS NULL AND ${conversationOnNumber(filter, `${alias}.contact_id`)}))`;
+}
+
+/**
+ * Whether a conversation (`contact`: the column holding its contact's id) continues on the filter's
+ * number, the one its contact last wrote to (contacts.conversation_channel_id). True for every
+ * conversation when the filter names no number.
+ */
+export function conversationOnNumber(filter: ReportFilter, contact: string): RawBuilder<boolean> {
+  if (filter.channelId === null) return sql<boolean>`1 = 1`;
+  return sql<boolean>`${sql.ref(contact)} IN (SELECT id FROM contacts
+    WHERE workspace_id = ${filter.workspaceId} AND conversation_channel_id = ${filter.channelId})`;
+}
+
+/**
+ * Whether a conversation (`contact`: the column holding its contact's id) is, now, in the filter's team
+ * queue and carries its label. True for every conversation when the filter names neither.
+ */
+export function inTeamAndLabel(filter: ReportFilter, contact: string): RawBuilder<boolean> {
+  const parts: RawBuilder<boolean>[] = [];
+  if (filter.teamId !== null) {
+    parts.push(sql`${sql.ref(contact)} IN (SELECT contact_id FROM conversations
+      WHERE workspace_id = ${filter.workspaceId} AND team_id = ${filter.teamId})`);
+  }
+  if (filter.labelId !== null) {
+    parts.push(sql`${sql.ref(contact)} IN (SELECT contact_id FROM conversation_label_links
+      WHERE workspace_id = ${filter.workspaceId} AND label_id = ${filter.labelId})`);
+  }
+  return parts.length === 0 ? sql<boolean>`1 = 1` : sql<boolean>`(${sql.join(parts, sql` AND `)})`;
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { onNumber, type ReportFilter, type Span } from './report-filter.js';
+import { conversationOnNumber, inTeamAndLabel, onNumber, type ReportFilter, type Span } from './report-filter.js';
 
 type Db = Kysely<Database>;
 type Fragment = RawBuilder<unknown>;
@@ -107,7 +107,7 @@ export function teamReportRepository(db: Db, dialect: Dialect) {
         WHERE m.workspace_id = ${filter.workspaceId} AND m.sender_type = ${sql.lit('user')}
           AND ${inRange('m.created_at', filter.span)}
           AND ${onNumber(filter, 'm')}
-          AND ${conversationScope({ ...filter, channelId: null }, 'm.contact_id')}
+          AND ${inTeamAndLabel(filter, 'm.contact_id')}
         GROUP BY ${keyOf(grouping, 'm.sender_id')}`.execute(db),
 
     /**
@@ -168,25 +168,7 @@ export function teamReportRepository(db: Db, dialect: Dialect) {
   };
 }
 
-/**
- * The conversations a filter keeps, by the conversation's current state: the channel it continues on
- * (contacts.conversation_channel_id), the team whose queue it is in, and a label it carries.
- */
-function conversationScope(filter: ReportFilter, contactColumn: string): Fragment {
-  const contact = sql.ref(contactColumn);
-  const parts: Fragment[] = [];
-  if (filter.channelId !== null) {
-    parts.push(sql`${contact} IN (SELECT ct.id FROM contacts ct
-      WHERE ct.workspace_id = ${filter.workspaceId} AND ct.conversation_channel_id = ${filter.channelId})`);
-  }
-  if (filter.teamId !== null) {
-    parts.push(sql`${contact} IN (SELECT tv.contact_id FROM conversations tv
-      WHERE tv.workspace_id = ${filter.workspaceId} AND tv.team_id = ${filter.teamId})`);
-  }
-  if (filter.labelId !== null) {
-    parts.push(
-      sql`${contact} IN (SELECT ll.contact_id FROM conversation_label_links ll WHERE ll.label_id = ${filter.labelId})`,
-    );
-  }
-  return parts.length === 0 ? sql`1 = 1` : sql.join(parts, sql` AND `);
+/** The conversations a filter keeps, by their state now: the number they continue on, their team queue and label. */
+function conversationScope(filter: ReportFilter, contact: string): Fragment {
+  return sql`${conversationOnNumber(filter, contact)} AND ${inTeamAndLabel(filter, contact)}`;
 }
