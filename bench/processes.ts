@@ -72,6 +72,11 @@ export class NodeProcess {
     throw new Error(`${this.name} did not answer ${url} within ${timeoutMs} ms:\n${this.output}`);
   }
 
+  /** The last few KiB the process printed: what to show when a request to it fails. */
+  get recentOutput(): string {
+    return this.output;
+  }
+
   /** Peak resident set size so far (VmHWM), in MiB. */
   peakRssMiB(): number {
     return procStatusKiB(this.pid, 'VmHWM') / 1024;

@@ -280,6 +280,8 @@ async function runEngine(engine: Engine): Promise<Result> {
       times[`GET /api/v1${report}?format=csv`] = await median(() => call(`/api/v1${report}?format=csv`, { headers }));
     }
     return { engine, ...seeded, seedSeconds, times };
+  } catch (error) {
+    throw new Error(`${String(error)}\nParley's last output:\n${server?.recentOutput ?? ''}`);
   } finally {
     await server?.stop();
     await sink.close();

@@ -167,7 +167,12 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
       return Number(row.n);
     },
 
-    /** Messages by id, with their contact's phone (the message presenter's shape). */
+    /**
+     * Messages by id, with their contact's phone (the message presenter's shape). The workspace is
+     * checked on the contact (a message's is its contact's): on messages, SQLite would read the
+     * workspace's every message through the (workspace_id, provider_message_id) index rather than look
+     * the ids up, a cost that grew with the workspace's history on every live event.
+     */
     messagesByIds: (workspaceId: string, ids: string[]) =>
       ids.length === 0
         ? Promise.resolve([])
@@ -176,7 +181,7 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
             .innerJoin('contacts as c', 'c.id', 'm.contact_id')
             .selectAll('m')
             .select('c.phone as contact_phone')
-            .where('m.workspace_id', '=', workspaceId)
+            .where('c.workspace_id', '=', workspaceId)
             .where('m.id', 'in', ids)
             .execute(),
 
