@@ -20,9 +20,24 @@ export const ProblemSchema = Type.Object(
     instance: Type.String({ description: 'The request path' }),
     request_id: Type.String({ description: 'Quote this when reporting a problem' }),
     errors: Type.Optional(
-      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
-        description: 'The offending fields (validation errors)',
-      }),
+      Type.Array(
+        Type.Object({
+          field: Type.String(),
+          message: Type.String({ description: 'What is wrong with the field, in English' }),
+          code: Type.Optional(
+            Type.String({
+              description:
+                'The rule Parley’s own checks found broken (`area.rule`, e.g. `routing.not_team_member`), stable across releases, for a client that words problems itself; absent where the request’s shape is wrong',
+            }),
+          ),
+          params: Type.Optional(
+            Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), {
+              description: 'The values the message names, by name',
+            }),
+          ),
+        }),
+        { description: 'The offending fields (validation errors)' },
+      ),
     ),
     retry_after: Type.Optional(Type.Integer({ description: 'Seconds to wait (429, 503)' })),
     campaign_status: Type.Optional(

@@ -8,10 +8,12 @@ import { emitWebhookEvents } from '../outgoing/webhook.events.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { cutPage, type CursorCodec, type Page, type PageRequest } from '../shared/cursor.js';
 import { errors } from '../shared/errors.js';
+import { commonProblems } from '../shared/common.problems.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { assignmentRepository, type Waiting } from './assignment.repository.js';
 import { assignWaiting } from './auto-assign.js';
+import { routingProblems } from './routing.problems.js';
 import { teamOf } from './rules.js';
 import { teamKey, teamRepository, type TeamRow } from './team.repository.js';
 import {
@@ -120,9 +122,9 @@ export function createRoutingService(
 
   async function uniqueName(caller: Caller, name: string, teamId: string | null): Promise<string> {
     const trimmed = name.trim();
-    if (!trimmed) throw errors.validation('name', 'is required');
+    if (!trimmed) throw errors.invalid(commonProblems.problem('name', 'required'));
     const holder = await teamRepository(db).byName(caller.workspaceId, trimmed);
-    if (holder && holder.id !== teamId) throw errors.conflictOn('name', 'is the name of another team');
+    if (holder && holder.id !== teamId) throw errors.taken(routingProblems.problem('name', 'team_name_taken'));
     return trimmed;
   }
 
@@ -134,10 +136,10 @@ export function createRoutingService(
     const person = await teamRepository(db).person(caller.workspaceId, assigneeId);
     if (!person) throw errors.notFound('user', field);
     if (!can(person.role, 'conversations')) {
-      throw errors.validation(field, `is a ${person.role}, whose role does not handle conversations`);
+      throw errors.invalid(routingProblems.problem(field, 'role_without_conversations', { role: person.role }));
     }
     if (teamId !== null && !(await teamRepository(db).isMember(teamId, assigneeId))) {
-      throw errors.validation(field, 'is not a member of the team: add them to it, or assign without the team');
+      throw errors.invalid(routingProblems.problem(field, 'not_team_member'));
     }
   }
 
@@ -149,10 +151,7 @@ export function createRoutingService(
     for (const teamId of new Set(teamIds)) {
       if (teamId === null || (await teamRepository(db).isMember(teamId, assigneeId))) continue;
       const team = await existingTeam(caller, teamId);
-      throw errors.validation(
-        field,
-        `is not a member of the team ${team.name}, which some of these conversations are in: add them to it, or take the conversations out of the team first`,
-      );
+      throw errors.invalid(routingProblems.problem(field, 'not_member_of_kept_team', { team: team.name }));
     }
   }
 

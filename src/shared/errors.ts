@@ -4,7 +4,12 @@
  */
 export interface FieldError {
   field: string;
+  /** In English, for people reading the API's answers. */
   message: string;
+  /** The rule the field breaks (`routing.role_without_inbox`), for a client that words it itself (field-problems.ts). */
+  code?: string;
+  /** The values `message` names, by the placeholder each fills. */
+  params?: Record<string, string | number>;
 }
 
 /** A send's variables against the template's: ids as `/api/v1/dropdowns/template-variables` lists them. */
@@ -87,12 +92,16 @@ function make(code: ErrorCode, message: string, fieldErrors: FieldError[] = [], 
   return new AppError(ERROR_CODES[code].status, code, message, fieldErrors, extra);
 }
 
+const validationFailed = (problems: FieldError[]) =>
+  make('validation_failed', problems.map((e) => `${e.field}: ${e.message}`).join('; '), problems);
+
 /** Factories for the errors services raise; one place, so codes never drift. */
 export const errors = {
+  /** A 400 naming each field's problem, each a rule of a domain's table (field-problems.ts). */
+  invalid: (...problems: FieldError[]) => validationFailed(problems),
   validation: (field: string, message: string) =>
     make('validation_failed', `${field}: ${message}`, [{ field, message }]),
-  validationMany: (fieldErrors: FieldError[]) =>
-    make('validation_failed', fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; '), fieldErrors),
+  validationMany: (fieldErrors: FieldError[]) => validationFailed(fieldErrors),
   invalidCursor: (message: string) => make('invalid_cursor', `cursor: ${message}`, [{ field: 'cursor', message }]),
   unauthorized: (message: string) => make('unauthorized', message),
   insufficientScope: (message: string) => make('insufficient_scope', message),
@@ -132,6 +141,8 @@ export const errors = {
   /** The channel (Meta) refused a template submission, edit or deletion; `message` carries its words. */
   templateRefused: (field: string, message: string) => make('template_refused', message, [{ field, message }]),
   conflictOn: (field: string, message: string) => make('conflict', `${field}: ${message}`, [{ field, message }]),
+  /** A 409: the field's value is taken (a name another record has). */
+  taken: (problem: FieldError) => make('conflict', `${problem.field}: ${problem.message}`, [problem]),
   /** Says no more: whose number it is, or whether it is connected anywhere, is not the caller's business. */
   numberNotConnectable: () =>
     make('conflict', 'This phone number cannot be connected', [

@@ -1,4 +1,5 @@
 import errorsCatalog from './locales/en/errors.json';
+import i18next from 'i18next';
 import { currentLanguage, t } from './i18n/i18n';
 import { formatNumber } from './i18n/format';
 
@@ -8,10 +9,18 @@ export interface Problem {
   code: string;
   title: string;
   detail?: string;
-  errors?: { field: string; message: string }[];
+  errors?: FieldProblem[];
   retry_after?: number;
   /** The contact that already has the phone (Add contact's 409). */
   contact_id?: string;
+}
+
+/** One field's problem: the API's English `message`; Parley's own rules add a `code` and the values it names. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+  code?: string;
+  params?: Record<string, string | number>;
 }
 
 export class ApiError extends Error {
@@ -21,8 +30,8 @@ export class ApiError extends Error {
 
   /** The message for one field, for showing beside its input. */
   fieldMessage(field: string): string | undefined {
-    const message = this.problem.errors?.find((e) => sameField(e.field, field))?.message;
-    return message === undefined ? undefined : plainMessage(message);
+    const problem = this.problem.errors?.find((e) => sameField(e.field, field));
+    return problem === undefined ? undefined : problemWords(problem);
   }
 
   /**
@@ -176,10 +185,29 @@ export function plainMessage(message: string): string {
   return message;
 }
 
+/**
+ * A field problem in the person's language: a rule of Parley's own by its code (the catalog
+ * `problems`, whose English is the API's), else the API's words through the rules above.
+ */
+export function problemWords(problem: FieldProblem): string {
+  const english = plainMessage(problem.message);
+  if (currentLanguage() === 'en' || !problem.code) return english;
+  const params = Object.fromEntries(
+    Object.entries(problem.params ?? {}).map(([name, value]) => [name, paramWords(name, value)]),
+  );
+  return i18next.t(`problems:${problem.code}`, { ...params, defaultValue: english });
+}
+
+/** A problem's value as the sentence shows it: a number in the language's digits, a role by its name. */
+function paramWords(name: string, value: string | number): string {
+  if (typeof value === 'number') return formatNumber(value);
+  return name === 'role' ? i18next.t(`shell:roles.${value}.inSentence`, { defaultValue: value }) : value;
+}
+
 /** The field a problem names, as the form labels it; a field the form has no label for is not named. */
-function problemSentence(problem: { field: string; message: string }, labels: FieldLabels): string {
+function problemSentence(problem: FieldProblem, labels: FieldLabels): string {
   const field = problem.field.replace(/^\//, '').replaceAll('/', '.');
-  const message = plainMessage(problem.message);
+  const message = problemWords(problem);
   const label = labels[field] ?? labels[field.split('.')[0]!];
   if (label) return t('errors:sentence', { label, message });
   return message.charAt(0).toUpperCase() + message.slice(1);

@@ -2213,7 +2213,14 @@ export interface components {
       /** @description The offending fields (validation errors) */
       errors?: {
         field: string;
+        /** @description What is wrong with the field, in English */
         message: string;
+        /** @description The rule Parley’s own checks found broken (`area.rule`, e.g. `routing.not_team_member`), stable across releases, for a client that words problems itself; absent where the request’s shape is wrong */
+        code?: string;
+        /** @description The values the message names, by name */
+        params?: {
+          [key: string]: string | number;
+        };
       }[];
       /** @description Seconds to wait (429, 503) */
       retry_after?: number;

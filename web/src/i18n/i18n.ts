@@ -21,6 +21,7 @@ type English = typeof firstLoad & {
   automation: typeof import('../locales/en/automation.json');
   'campaign-report': typeof import('../locales/en/campaign-report.json');
   channel: typeof import('../locales/en/channel.json');
+  problems: typeof import('../locales/en/problems.json');
   reports: typeof import('../locales/en/reports.json');
   routing: typeof import('../locales/en/routing.json');
   settings: typeof import('../locales/en/settings.json');
@@ -39,6 +40,7 @@ const NAMESPACES: Namespace[] = [
   'contacts',
   'errors',
   'inbox',
+  'problems',
   'reports',
   'routing',
   'settings',

@@ -1,5 +1,5 @@
 import { useId, useState } from 'preact/hooks';
-import { action, api, ApiError, dashboard, plainMessage } from '../../api';
+import { action, api, ApiError, dashboard, problemWords } from '../../api';
 import { Link } from '../../router';
 import { formatDateTime, formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
@@ -107,12 +107,13 @@ export interface FieldProblem {
 export function problemsOf(error: unknown): FieldProblem[] {
   if (!(error instanceof ApiError)) return [];
   const seen = new Set<string>();
-  return (error.problem.errors ?? []).flatMap(({ field, message }) => {
+  return (error.problem.errors ?? []).flatMap((problem) => {
+    const { field, message } = problem;
     const pointer = field.startsWith('/') ? field : `/${field.replaceAll('.', '/')}`;
     const key = `${pointer} ${message}`;
     if (seen.has(key)) return []; // a union's variants repeat the problems of the fields they share
     seen.add(key);
-    return [{ field: pointer, message: plainMessage(message) }];
+    return [{ field: pointer, message: problemWords(problem) }];
   });
 }
 
