@@ -58,7 +58,20 @@ describe(`dashboard: reports (${ENGINE})`, () => {
     assert.equal(await perDay.getByRole('row').count(), 31, 'a header and the last 30 days');
     const hours = volume.getByRole('table', { name: 'Messages received by weekday and hour' });
     assert.equal(await hours.getByRole('row').count(), 8, 'a header and seven weekdays');
-    assert.equal(await page.locator('canvas[role="img"]').count(), 2);
+    assert.equal(await volume.locator('canvas[role="img"]').count(), 2);
+    // Who is behind, as charts above the tables: handled beside open now, and how fast, per agent and per team.
+    const figures = page.getByRole('region', { name: 'Agents and teams' });
+    await figures
+      .getByRole('img', { name: /^Conversations handled and open now, per agent\. .+ handled the most: 1$/ })
+      .waitFor();
+    await figures
+      .getByRole('img', {
+        name: /^Median first response and resolution, per agent\. Fastest first response: .+, 4 min$/,
+      })
+      .waitFor();
+    await figures
+      .getByRole('img', { name: /^Conversations handled and open now, per team\. No team handled the most: 1$/ })
+      .waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await screenshot(page, 'reports');
 
@@ -133,7 +146,17 @@ describe(`dashboard: reports (${ENGINE})`, () => {
     await page.getByRole('table', { name: 'Números por equipe' }).waitFor();
     const volume = page.getByRole('region', { name: 'Volume' });
     assert.equal(await volume.getByRole('definition').first().textContent(), '1');
-    assert.equal(await page.locator('canvas[role="img"]').count(), 2, 'both charts');
+    assert.equal(
+      await page.locator('canvas[role="img"]').count(),
+      6,
+      'the volume’s two charts, and two per agent and per team',
+    );
+    await page
+      .getByRole('img', { name: /^Conversas atendidas e abertas agora, por agente\. .+ atendeu mais: 1$/ })
+      .waitFor();
+    await page
+      .getByRole('img', { name: /^Mediana da primeira resposta e da resolução, por agente\. .+, 4 min$/ })
+      .waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await screenshot(page, 'reports-pt-BR');
 

@@ -1,9 +1,12 @@
 import type { AgentReport, TeamFigures as Figures, TeamReport } from '../../../../src/reports/team-report.schema';
+import { useCallback, useMemo } from 'preact/hooks';
 import { api } from '../../api';
 import { formatDuration, formatNumber, formatPercent } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { ErrorNote, useAsync } from '../../ui';
+import { ChartCanvas } from './charts';
 import { reportUrl, type ReportQueryState } from './report-query';
+import { speedChart, speedSummary, workloadChart, workloadSummary, type NamedFigures } from './team-charts';
 
 /**
  * The Reports page's per-agent and per-team figures (GET /api/v1/reports/agents and /teams with the
@@ -13,22 +16,35 @@ export function TeamFigures({ query }: { query: ReportQueryState }) {
   const key = JSON.stringify(query);
   const agents = useAsync(() => api<AgentReport>('GET', reportUrl('agents', query)), [key]);
   const teams = useAsync(() => api<TeamReport>('GET', reportUrl('teams', query)), [key]);
+  const agentRows = useMemo(
+    () =>
+      agents.data?.agents.map((row) => ({ key: row.agent?.id ?? '', name: agentName(row.agent), figures: row })) ?? [],
+    [agents.data],
+  );
+  const teamRows = useMemo(
+    () =>
+      teams.data?.teams.map((row) => ({
+        key: row.team?.id ?? '',
+        name: row.team?.name ?? t('team-report:noTeam'),
+        figures: row,
+      })) ?? [],
+    [teams.data],
+  );
   return (
     <section class="report-section" aria-labelledby="team-figures-title">
       <h2 id="team-figures-title">{t('team-report:title')}</h2>
       <p class="muted">{t('team-report:intro')}</p>
       <ErrorNote error={agents.error ?? teams.error} />
       {agents.data && (
-        <FiguresTable
-          caption={t('team-report:agentsCaption')}
-          who={t('team-report:columns.agent')}
-          rows={agents.data.agents.map((row) => ({
-            key: row.agent?.id ?? '',
-            name: agentName(row.agent),
-            figures: row,
-          }))}
-          everyone={agents.data.everyone}
-        />
+        <>
+          <FiguresCharts rows={agentRows} per="agents" />
+          <FiguresTable
+            caption={t('team-report:agentsCaption')}
+            who={t('team-report:columns.agent')}
+            rows={agentRows}
+            everyone={agents.data.everyone}
+          />
+        </>
       )}
       <p>
         <a href={reportUrl('agents', query, 'csv')} download>
@@ -36,16 +52,15 @@ export function TeamFigures({ query }: { query: ReportQueryState }) {
         </a>
       </p>
       {teams.data && (
-        <FiguresTable
-          caption={t('team-report:teamsCaption')}
-          who={t('team-report:columns.team')}
-          rows={teams.data.teams.map((row) => ({
-            key: row.team?.id ?? '',
-            name: row.team?.name ?? t('team-report:noTeam'),
-            figures: row,
-          }))}
-          everyone={teams.data.everyone}
-        />
+        <>
+          <FiguresCharts rows={teamRows} per="teams" />
+          <FiguresTable
+            caption={t('team-report:teamsCaption')}
+            who={t('team-report:columns.team')}
+            rows={teamRows}
+            everyone={teams.data.everyone}
+          />
+        </>
       )}
       <p>
         <a href={reportUrl('teams', query, 'csv')} download>
@@ -56,19 +71,34 @@ export function TeamFigures({ query }: { query: ReportQueryState }) {
   );
 }
 
+/** The rows as two charts, each titled: how much each handled beside what is open now, and how fast. */
+function FiguresCharts({ rows, per }: { rows: NamedFigures[]; per: 'agents' | 'teams' }) {
+  const workload = useCallback(() => workloadChart(rows), [rows]);
+  const speed = useCallback(() => speedChart(rows), [rows]);
+  if (rows.length === 0) return null;
+  const workloadTitle = t(`team-report:charts.workload.${per}`);
+  const speedTitle = t(`team-report:charts.speed.${per}`);
+  return (
+    <div class="report-charts">
+      <figure>
+        <figcaption>{workloadTitle}</figcaption>
+        <ChartCanvas config={workload} rows={rows.length} label={`${workloadTitle}. ${workloadSummary(rows)}`} />
+      </figure>
+      <figure>
+        <figcaption>{speedTitle}</figcaption>
+        <ChartCanvas config={speed} rows={rows.length} label={`${speedTitle}. ${speedSummary(rows)}`} />
+      </figure>
+    </div>
+  );
+}
+
 function agentName(agent: AgentReport['agents'][number]['agent']): string {
   if (!agent) return t('team-report:noOne');
   return agent.name ?? t('team-report:removedMember');
 }
 
-interface Row {
-  key: string;
-  name: string;
-  figures: Figures;
-}
-
 /** One table: a row per agent or team, then everyone; each row headed by its name. */
-function FiguresTable(props: { caption: string; who: string; rows: Row[]; everyone: Figures }) {
+function FiguresTable(props: { caption: string; who: string; rows: NamedFigures[]; everyone: Figures }) {
   const columns = [
     props.who,
     t('team-report:columns.handled'),

@@ -5,7 +5,8 @@ import { formatDay, formatNumber, formatPercent, formatWeekday } from '../../i18
 import { t } from '../../i18n/i18n';
 import { ErrorNote, Table, useAsync } from '../../ui';
 import { reportUrl, type ReportQueryState } from './report-query';
-import { ChartCanvas, dayChart, hourChart } from './volume-charts';
+import { ChartCanvas } from './charts';
+import { dayChart, hourChart } from './volume-charts';
 
 const MEASURES = ['conversations_opened', 'conversations_closed', 'messages_received', 'messages_sent'] as const;
 /** The week as the hour table lists it: Monday first, Sunday last. */
