@@ -168,17 +168,19 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /**
-     * Messages by id, with their contact's phone (the message presenter's shape). The workspace is
-     * checked on the contact (a message's is its contact's): on messages, SQLite would read the
-     * workspace's every message through the (workspace_id, provider_message_id) index rather than look
-     * the ids up, a cost that grew with the workspace's history on every live event.
+     * Messages by id, with their contact's phone (the message presenter's shape), looked up by the
+     * primary key whatever the workspace's size. SQLite, knowing no table sizes, otherwise reads the
+     * workspace's every message (through its provider-id index, or every contact's messages) on each
+     * live event: the CROSS JOIN keeps messages the outer loop, and the workspace is checked on the
+     * contact (a message's is its contact's). PostgreSQL plans it as the inner join it is.
      */
     messagesByIds: (workspaceId: string, ids: string[]) =>
       ids.length === 0
         ? Promise.resolve([])
         : db
             .selectFrom('messages as m')
-            .innerJoin('contacts as c', 'c.id', 'm.contact_id')
+            .crossJoin('contacts as c')
+            .whereRef('c.id', '=', 'm.contact_id')
             .selectAll('m')
             .select('c.phone as contact_phone')
             .where('c.workspace_id', '=', workspaceId)
