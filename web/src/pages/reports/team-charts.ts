@@ -10,57 +10,55 @@ export interface NamedFigures {
   figures: TeamFigures;
 }
 
-/** Conversations handled in the range beside those open now: a pair of bars per agent or team (who is behind). */
-export function workloadChart(rows: NamedFigures[]): BarChart {
+/** One bar of each row: its name in the legend, and its value (null: nothing measured, no bar). */
+interface Series {
+  label: string;
+  value: (figures: TeamFigures) => number | null;
+}
+
+/** Two bars per agent or team, in the accent and the muted colour, `value` wording the figures. */
+function pairOfBars(rows: NamedFigures[], series: [Series, Series], value: (figure: number) => string): BarChart {
   const { accent, muted } = look();
+  const colours = [accent, muted];
   return {
     type: 'bar',
     data: {
       labels: rows.map((row) => row.name),
-      datasets: [
-        {
-          type: 'bar',
-          label: t('team-report:columns.handled'),
-          data: rows.map((row) => row.figures.conversations_handled),
-          backgroundColor: accent,
-        },
-        {
-          type: 'bar',
-          label: t('team-report:columns.open'),
-          data: rows.map((row) => row.figures.backlog.open),
-          backgroundColor: muted,
-        },
-      ],
+      datasets: series.map((one, i) => ({
+        type: 'bar' as const,
+        label: one.label,
+        data: rows.map((row) => one.value(row.figures)),
+        backgroundColor: colours[i],
+      })),
     },
-    options: chartOptions({ value: formatNumber, horizontal: true }),
+    options: chartOptions({ value, horizontal: true }),
   };
 }
 
-/** Median first response and resolution per agent or team; a row with nothing measured has no bar. */
-export function speedChart(rows: NamedFigures[]): BarChart {
-  const { accent, muted } = look();
-  return {
-    type: 'bar',
-    data: {
-      labels: rows.map((row) => row.name),
-      datasets: [
-        {
-          type: 'bar',
-          label: t('team-report:columns.firstResponseMedian'),
-          data: rows.map((row) => row.figures.first_response.median_seconds),
-          backgroundColor: accent,
-        },
-        {
-          type: 'bar',
-          label: t('team-report:columns.resolutionMedian'),
-          data: rows.map((row) => row.figures.resolution.median_seconds),
-          backgroundColor: muted,
-        },
-      ],
-    },
-    options: chartOptions({ value: formatDuration, horizontal: true }),
-  };
-}
+/** Conversations handled in the range beside those open now, per agent or team (who is behind). */
+export const workloadChart = (rows: NamedFigures[]): BarChart =>
+  pairOfBars(
+    rows,
+    [
+      { label: t('team-report:columns.handled'), value: (figures) => figures.conversations_handled },
+      { label: t('team-report:columns.open'), value: (figures) => figures.backlog.open },
+    ],
+    formatNumber,
+  );
+
+/** Median first response and resolution per agent or team (who is slow). */
+export const speedChart = (rows: NamedFigures[]): BarChart =>
+  pairOfBars(
+    rows,
+    [
+      {
+        label: t('team-report:columns.firstResponseMedian'),
+        value: (figures) => figures.first_response.median_seconds,
+      },
+      { label: t('team-report:columns.resolutionMedian'), value: (figures) => figures.resolution.median_seconds },
+    ],
+    formatDuration,
+  );
 
 /** What the workload chart shows, in a sentence: who handled the most (its image's name for screen readers). */
 export function workloadSummary(rows: NamedFigures[]): string {

@@ -35,39 +35,47 @@ export function TeamFigures({ query }: { query: ReportQueryState }) {
       <h2 id="team-figures-title">{t('team-report:title')}</h2>
       <p class="muted">{t('team-report:intro')}</p>
       <ErrorNote error={agents.error ?? teams.error} />
-      {agents.data && (
-        <>
-          <FiguresCharts rows={agentRows} per="agents" />
-          <FiguresTable
-            caption={t('team-report:agentsCaption')}
-            who={t('team-report:columns.agent')}
-            rows={agentRows}
-            everyone={agents.data.everyone}
-          />
-        </>
-      )}
-      <p>
-        <a href={reportUrl('agents', query, 'csv')} download>
-          {t('team-report:downloadAgents')}
-        </a>
-      </p>
-      {teams.data && (
-        <>
-          <FiguresCharts rows={teamRows} per="teams" />
-          <FiguresTable
-            caption={t('team-report:teamsCaption')}
-            who={t('team-report:columns.team')}
-            rows={teamRows}
-            everyone={teams.data.everyone}
-          />
-        </>
-      )}
-      <p>
-        <a href={reportUrl('teams', query, 'csv')} download>
-          {t('team-report:downloadTeams')}
-        </a>
-      </p>
+      <Grouping per="agents" rows={agentRows} everyone={agents.data?.everyone} query={query} />
+      <Grouping per="teams" rows={teamRows} everyone={teams.data?.everyone} query={query} />
     </section>
+  );
+}
+
+const GROUPINGS = {
+  agents: {
+    caption: () => t('team-report:agentsCaption'),
+    who: () => t('team-report:columns.agent'),
+    download: () => t('team-report:downloadAgents'),
+  },
+  teams: {
+    caption: () => t('team-report:teamsCaption'),
+    who: () => t('team-report:columns.team'),
+    download: () => t('team-report:downloadTeams'),
+  },
+};
+
+/** The figures per agent or per team: charts, the table (once loaded), and its CSV. */
+function Grouping(props: {
+  per: 'agents' | 'teams';
+  rows: NamedFigures[];
+  everyone?: Figures;
+  query: ReportQueryState;
+}) {
+  const words = GROUPINGS[props.per];
+  return (
+    <>
+      {props.everyone && (
+        <>
+          <FiguresCharts rows={props.rows} per={props.per} />
+          <FiguresTable caption={words.caption()} who={words.who()} rows={props.rows} everyone={props.everyone} />
+        </>
+      )}
+      <p>
+        <a href={reportUrl(props.per, props.query, 'csv')} download>
+          {words.download()}
+        </a>
+      </p>
+    </>
   );
 }
 
