@@ -135,7 +135,9 @@ function readRow(
         if (cell === '') throw errors.invalid(commonProblems.problem('phone', 'required'));
         const phone = normalizePhone(cell, defaultCountry);
         if (!phone)
-          throw errors.validation('phone', `is not a valid ${defaultCountry ? '' : 'international '}phone number`);
+          throw errors.invalid(
+            contactProblems.problem('phone', defaultCountry ? 'not_a_phone' : 'not_an_international_phone'),
+          );
         result.phone = phone;
       } else if (target === 'name') {
         if (cell.length > MAX_NAME)
