@@ -6,6 +6,7 @@ import { containsIgnoringCase } from '../db/sql.js';
 import { errors } from '../shared/errors.js';
 import { tagKey } from '../tags/tag.repository.js';
 import type { Audience, StoredAudience } from './campaign.schema.js';
+import { campaignProblems } from './campaign.problems.js';
 
 type Db = Kysely<Database>;
 /** An audience member, with what a send needs to know about them. */
@@ -71,7 +72,7 @@ export async function audienceOf(db: Db, workspaceId: string, audience: StoredAu
 export async function normaliseAudience(db: Db, workspaceId: string, audience: Audience): Promise<Audience> {
   if ('tag' in audience) {
     const tag = audience.tag.trim();
-    if (!tag) throw errors.validation('audience.tag', 'must not be blank');
+    if (!tag) throw errors.invalid(campaignProblems.problem('audience.tag', 'not_blank'));
     return { tag };
   }
   if ('contact_ids' in audience) {
@@ -99,7 +100,9 @@ async function requireContacts(db: Db, workspaceId: string, ids: string[]): Prom
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length > 0) {
     const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ', …' : '');
-    throw errors.validation('audience.contact_ids', `${missing.length} name no contact of this workspace: ${shown}`);
+    throw errors.invalid(
+      campaignProblems.problem('audience.contact_ids', 'unknown_contacts', { count: missing.length, ids: shown }),
+    );
   }
 }
 

@@ -25,6 +25,7 @@ import {
   type StoredAudience,
 } from './campaign.schema.js';
 import { resendCampaign } from './campaign.resend.js';
+import { campaignProblems } from './campaign.problems.js';
 
 type Db = Kysely<Database>;
 type CampaignRow = Selectable<CampaignTable> & { template_name: string | null };
@@ -157,7 +158,7 @@ export function createCampaignService(
     /** create-campaign: checks the template up front, then schedules the dispatch (now or at scheduled_at). */
     async create(caller: Caller, input: CreateCampaignInput): Promise<Campaign> {
       const name = input.name.trim();
-      if (!name) throw errors.validation('name', 'must not be blank');
+      if (!name) throw errors.invalid(campaignProblems.problem('name', 'not_blank'));
       const from = input.from_phone_number_id;
       const channelId = from ? await channels.channelIdOf(caller.workspaceId, from) : null;
       const definition = { ...(await campaignDefinition(db, caller.workspaceId, input)), channel_id: channelId };
@@ -369,7 +370,9 @@ export function campaignTemplateCheck(
 ): string {
   const variables = input.variables ?? [];
   if (variableValues(variables).some((variable) => /\{\{\s*context\./.test(variable))) {
-    throw errors.validation('variables', 'a campaign has no context: use {{contact.…}} or {{attributes.…}}');
+    throw errors.invalid(
+      campaignProblems.problem('variables', 'no_context', { contact: '{{contact.…}}', attributes: '{{attributes.…}}' }),
+    );
   }
   const content = templateContent(template, translations, {
     template_id: template.id,
@@ -426,7 +429,7 @@ function scheduledTime(value: string | undefined): Date | null {
   if (!text) return null;
   const ms = Date.parse(text);
   // ajv's date-time admits forms Date cannot read (a leap second): refused, not a 500.
-  if (Number.isNaN(ms)) throw errors.validation('scheduled_at', 'is not a time this server can read');
+  if (Number.isNaN(ms)) throw errors.invalid(campaignProblems.problem('scheduled_at', 'unreadable_time'));
   return new Date(ms);
 }
 

@@ -378,11 +378,38 @@ describe(`campaigns (${ENGINE})`, () => {
       twoKeys.fields?.length && twoKeys.fields.every((field) => field.startsWith('audience')),
       String(twoKeys.fields),
     );
-    assert.deepEqual(await refused({ audience: { contact_ids: [contact!.id, randomUUID()] } }), {
-      status: 400,
-      code: 'validation_failed',
-      fields: ['audience.contact_ids'],
-    });
+    const stranger = randomUUID();
+    const problems = async (body: object) => {
+      const response = await cloud.ws.action<Problem>('create-campaign', { ...base, ...body });
+      assert.equal(response.status, 400, response.text);
+      return response.body.errors;
+    };
+    assert.deepEqual(await problems({ audience: { contact_ids: [contact!.id, stranger] } }), [
+      {
+        field: 'audience.contact_ids',
+        message: `1 name no contact of this workspace: ${stranger}`,
+        code: 'campaigns.unknown_contacts',
+        params: { count: 1, ids: stranger },
+      },
+    ]);
+    assert.deepEqual(await problems({ variables: ['{{context.order}}', 'ORD-1'] }), [
+      {
+        field: 'variables',
+        message: 'a campaign has no context: use {{contact.…}} or {{attributes.…}}',
+        code: 'campaigns.no_context',
+        params: { contact: '{{contact.…}}', attributes: '{{attributes.…}}' },
+      },
+    ]);
+    assert.deepEqual(await problems({ name: '   ' }), [
+      { field: 'name', message: 'must not be blank', code: 'campaigns.not_blank' },
+    ]);
+    assert.deepEqual(await problems({ audience: { tag: '  ' } }), [
+      { field: 'audience.tag', message: 'must not be blank', code: 'campaigns.not_blank' },
+    ]);
+    // A leap second: the schema's date-time admits it, Date cannot read it.
+    assert.deepEqual(await problems({ scheduled_at: '2030-06-30T23:59:60Z' }), [
+      { field: 'scheduled_at', message: 'is not a time this server can read', code: 'campaigns.unreadable_time' },
+    ]);
 
     assert.deepEqual(await listCampaigns(cloud), []);
     const jobs = await deps.db.selectFrom('jobs').select('id').where('workspace_id', '=', workspaceId).execute();

@@ -35,6 +35,15 @@ async function importCsv(session: DashboardSession, csv: string) {
   });
 }
 
+/** A row kept out (with its row), or the field problem that refused the whole import. */
+interface ImportProblem {
+  row?: number;
+  field: string;
+  message: string;
+  code?: string;
+  params?: object;
+}
+
 describe(`contacts CSV (${ENGINE})`, () => {
   test('export › no cell starts a formula, read with "," or with ";", and the import reads the names back', async () => {
     const session = await ownerSession(server);
@@ -89,7 +98,7 @@ describe(`contacts CSV (${ENGINE})`, () => {
     return `${lines.join('\n')}\n${last}`;
   };
   const importLarge = (session: DashboardSession, csv: string) =>
-    session.send<{ created: number; skipped: number; duplicates: number; errors: { row: number; field: string }[] }>(
+    session.send<{ created: number; skipped: number; duplicates: number; errors: ImportProblem[] }>(
       'POST',
       '/api/dashboard/contacts/import',
       { csv, columns: ['phone', 'name'] },
@@ -117,7 +126,13 @@ describe(`contacts CSV (${ENGINE})`, () => {
     const session = await ownerSession(server);
     const res = await importLarge(session, largeCsv(12_000, '+14159999999,"an unclosed quote\n'));
     assert.equal(res.status, 400, res.text);
-    assert.equal(res.body.errors[0]?.field, 'csv');
+    const [problem] = res.body.errors;
+    assert.deepEqual(
+      problem && [problem.field, problem.code, problem.params],
+      ['csv', 'contacts.malformed_csv', { reason: problem?.message }],
+      "the parser's own words, under the code the dashboard words it by",
+    );
+    assert.match(problem!.message, /quote/i);
     const contacts = await session.send<{ contacts: unknown[] }>('GET', '/api/dashboard/contacts');
     assert.deepEqual(contacts.body.contacts, []);
   });
@@ -144,13 +159,15 @@ describe(`contacts CSV (${ENGINE})`, () => {
     assert.equal(lines.at(-1)?.result?.created, 25_000);
 
     // A refusal before any row is written is still a plain problem document.
-    const refused = await session.send<{ errors: { field: string }[] }>(
+    const refused = await session.send<{ errors: object[] }>(
       'POST',
       '/api/dashboard/contacts/import',
       { csv: 'phone\n+14155550100\n', columns: ['name'] },
       ndjson,
     );
     assert.equal(refused.status, 400, refused.text);
-    assert.equal(refused.body.errors[0]?.field, 'columns');
+    assert.deepEqual(refused.body.errors, [
+      { field: 'columns', message: 'map one column to phone', code: 'contacts.no_phone_column' },
+    ]);
   });
 });

@@ -10,6 +10,7 @@ import { CreateContactBody } from './contact.schema.js';
 import { Uuid } from '../http/responses.js';
 import { errors } from '../shared/errors.js';
 import { isPhoneCountry, phoneCountries } from '../shared/phone.js';
+import { contactProblems } from './contact.problems.js';
 
 const hide = true;
 const config = { access: 'session' as const };
@@ -25,7 +26,7 @@ const Filter = {
 /** The import's default country, or a 400 for a code libphonenumber does not know. */
 function defaultCountryOf(code: string | undefined): CountryCode | undefined {
   if (!code) return undefined;
-  if (!isPhoneCountry(code)) throw errors.validation('default_country', 'is not a country code such as GB or IN');
+  if (!isPhoneCountry(code)) throw errors.invalid(contactProblems.problem('default_country', 'not_a_country_code'));
   return code;
 }
 

@@ -9,6 +9,7 @@ import { presentContact } from './contact.presenter.js';
 import { contactRepository, type ContactRow } from './contact.repository.js';
 import type { Contact } from './contact.schema.js';
 import { searchContacts, type ContactSearch, type Recency } from './contact.search.js';
+import { contactProblems } from './contact.problems.js';
 
 /** What the contacts table filters on: the same query and tag search-contacts takes. */
 export interface ContactFilter {
@@ -50,7 +51,7 @@ function decodeCursor(value: string): Cursor {
   } catch {
     // falls through to the validation error
   }
-  throw errors.validation('after', 'is not a cursor this endpoint handed out');
+  throw errors.invalid(contactProblems.problem('after', 'not_a_cursor'));
 }
 
 /** The dashboard's contact views: keyset pages, the export's batches and a contact's activity. */

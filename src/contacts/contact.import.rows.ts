@@ -8,6 +8,8 @@ import type { BulkContact } from './contact.bulk.js';
 import { restoreCell } from '../shared/csv-cell.js';
 import { parseEmail, parseName, parseTagNames } from './contact.input.js';
 import { FirstRowByPhone } from './first-row-by-phone.js';
+import { commonProblems } from '../shared/common.problems.js';
+import { contactProblems } from './contact.problems.js';
 
 /*
  * Reading an import file into contacts: CSV records, each checked into a row or row errors, repeats of a
@@ -56,11 +58,11 @@ function checkMapping(columns: ColumnTarget[]): void {
     if (target === '') continue;
     const known =
       ['phone', 'name', 'email', 'tags', 'opted_out'].includes(target) || /^attribute:\S.{0,63}$/.test(target);
-    if (!known) throw errors.validation('columns', `unknown column target "${target}"`);
-    if (seen.has(target)) throw errors.validation('columns', `"${target}" is mapped to two columns`);
+    if (!known) throw errors.invalid(contactProblems.problem('columns', 'unknown_column_target', { target }));
+    if (seen.has(target)) throw errors.invalid(contactProblems.problem('columns', 'column_target_twice', { target }));
     seen.add(target);
   }
-  if (!seen.has('phone')) throw errors.validation('columns', 'map one column to phone');
+  if (!seen.has('phone')) throw errors.invalid(contactProblems.problem('columns', 'no_phone_column'));
 }
 
 /**
@@ -80,7 +82,9 @@ export function columnsOfHeader(header: string[]): ColumnTarget[] {
 const CSV_OPTIONS = { bom: true, relax_column_count: true, skip_empty_lines: true };
 
 function asCsvProblem(error: unknown): unknown {
-  return error instanceof CsvError ? errors.validation('csv', error.message) : error;
+  return error instanceof CsvError
+    ? errors.invalid(contactProblems.problem('csv', 'malformed_csv', { reason: error.message }))
+    : error;
 }
 
 /**
@@ -128,13 +132,16 @@ function readRow(
     if (target === '' || (cell === '' && target !== 'phone')) return;
     try {
       if (target === 'phone') {
-        if (cell === '') throw errors.validation('phone', 'is required');
+        if (cell === '') throw errors.invalid(commonProblems.problem('phone', 'required'));
         const phone = normalizePhone(cell, defaultCountry);
         if (!phone)
-          throw errors.validation('phone', `is not a valid ${defaultCountry ? '' : 'international '}phone number`);
+          throw errors.invalid(
+            contactProblems.problem('phone', defaultCountry ? 'not_a_phone' : 'not_an_international_phone'),
+          );
         result.phone = phone;
       } else if (target === 'name') {
-        if (cell.length > MAX_NAME) throw errors.validation('name', `is longer than ${MAX_NAME} characters`);
+        if (cell.length > MAX_NAME)
+          throw errors.invalid(contactProblems.problem('name', 'name_too_long', { max: MAX_NAME }));
         result.name = parseName(cell);
       } else if (target === 'email') {
         result.email = parseEmail(cell);
@@ -176,7 +183,7 @@ function rowReader(options: ImportOptions) {
         if (!columns) checkMapping((columns = columnsOfHeader(cells)));
         return undefined;
       }
-      if (!columns) throw errors.validation('columns', 'map the columns, or give the file a header row');
+      if (!columns) throw errors.invalid(contactProblems.problem('columns', 'no_columns'));
       counts.rows++;
       const read = readRow(cells, options, columns, counts.rows + (options.hasHeader ? 1 : 0));
       if (Array.isArray(read)) return void report(read);
@@ -233,5 +240,5 @@ const NO = /^(false|no|n|0|subscribed)$/i;
 function parseYesNo(cell: string): boolean {
   if (YES.test(cell)) return true;
   if (NO.test(cell)) return false;
-  throw errors.validation('opted_out', 'is not yes or no (true/false)');
+  throw errors.invalid(contactProblems.problem('opted_out', 'not_yes_or_no'));
 }

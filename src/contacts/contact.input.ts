@@ -1,5 +1,6 @@
 import { errors } from '../shared/errors.js';
 import { normalizePhone } from '../shared/phone.js';
+import { contactProblems } from './contact.problems.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_TAG_LENGTH = 64;
@@ -7,7 +8,7 @@ const MAX_TAG_LENGTH = 64;
 /** E.164 form of a phone field, or a 400 naming the field. */
 export function parsePhone(value: string, field = 'phone'): string {
   const phone = normalizePhone(value);
-  if (!phone) throw errors.validation(field, 'must be a valid international phone number, e.g. +14155550100');
+  if (!phone) throw errors.invalid(contactProblems.problem(field, 'phone_format'));
   return phone;
 }
 
@@ -15,7 +16,7 @@ export function parsePhone(value: string, field = 'phone'): string {
 export function parseEmail(value: string, field = 'email'): string | null {
   const email = value.trim().toLowerCase();
   if (email === '') return null;
-  if (!EMAIL_PATTERN.test(email)) throw errors.validation(field, 'must be an email address');
+  if (!EMAIL_PATTERN.test(email)) throw errors.invalid(contactProblems.problem(field, 'email_format'));
   return email;
 }
 
@@ -31,7 +32,7 @@ export function parseTagNames(value: string | string[], field = 'tags'): string[
   const seen = new Map<string, string>();
   for (const name of parts) {
     if (name.length > MAX_TAG_LENGTH)
-      throw errors.validation(field, `tag names are at most ${MAX_TAG_LENGTH} characters`);
+      throw errors.invalid(contactProblems.problem(field, 'tag_name_too_long', { max: MAX_TAG_LENGTH }));
     if (!seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
   }
   return [...seen.values()];

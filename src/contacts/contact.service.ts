@@ -19,6 +19,8 @@ import type {
 import { searchContacts, searchContactsById, type ContactSearch } from './contact.search.js';
 import type { Tagging } from './tagging.js';
 import { contactChanges, type BulkContact, type ContactBulk } from './contact.bulk.js';
+import { commonProblems } from '../shared/common.problems.js';
+import { contactProblems } from './contact.problems.js';
 
 /** The spec's limit on search-contacts. */
 export const SEARCH_LIMIT = 50;
@@ -76,7 +78,7 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
       if (!row) throw errors.notFound('contact', 'phone');
       return row;
     }
-    throw errors.validation('contact_id', 'give contact_id or phone');
+    throw errors.invalid(contactProblems.problem('contact_id', 'contact_id_or_phone'));
   }
 
   return {
@@ -156,7 +158,7 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
     async get(caller: Caller, input: GetContactInput): Promise<Contact> {
       const keys = (['contact_id', 'phone', 'email'] as const).filter((key) => given(input[key]) !== undefined);
       if (keys.length !== 1)
-        throw errors.validation(keys[1] ?? 'contact_id', 'give exactly one of contact_id, phone, email');
+        throw errors.invalid(contactProblems.problem(keys[1] ?? 'contact_id', 'one_of_contact_id_phone_email'));
       const contacts = contactRepository(db);
       let row: ContactRow | undefined;
       if (keys[0] === 'email') {
@@ -193,7 +195,7 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
     /** Adds a tag (created if unknown) to a contact; adding it twice is harmless. */
     async addTag(caller: Caller, ref: ContactRef, tag: string): Promise<Contact> {
       const [name] = parseTagNames([tag], 'tag');
-      if (!name) throw errors.validation('tag', 'must not be empty');
+      if (!name) throw errors.invalid(commonProblems.problem('tag', 'must_not_be_empty'));
       return db.transaction().execute(async (trx) => {
         const row = await resolve(trx, caller, ref);
         await tagging.addTags(trx, caller.workspaceId, [{ contactId: row.id, names: [name] }]);
@@ -222,7 +224,7 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
      */
     async tagMany(caller: Caller, contactIds: string[], tag: string, action: 'add' | 'remove'): Promise<number> {
       const [name] = parseTagNames([tag], 'tag');
-      if (!name) throw errors.validation('tag', 'must not be empty');
+      if (!name) throw errors.invalid(commonProblems.problem('tag', 'must_not_be_empty'));
       const ids = [...new Set(contactIds)];
       return db.transaction().execute(async (trx) => {
         const contacts = contactRepository(trx);

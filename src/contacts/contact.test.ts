@@ -48,7 +48,13 @@ describe(`contacts (${ENGINE})`, () => {
     const res = await ws.action('create-contact', { phone: '12', name: 'Nobody' });
     assert.equal(res.status, 400);
     assert.equal((res.body as { code: string }).code, 'validation_failed');
-    assert.deepEqual((res.body as { errors: { field: string }[] }).errors[0]?.field, 'phone');
+    assert.deepEqual((res.body as { errors: object[] }).errors, [
+      {
+        field: 'phone',
+        message: 'must be a valid international phone number, e.g. +14155550100',
+        code: 'contacts.phone_format',
+      },
+    ]);
     const search = await ws.action<Contact[]>('search-contacts', {});
     assert.deepEqual(search.body, []);
   });

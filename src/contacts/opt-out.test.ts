@@ -142,24 +142,32 @@ describe(`opt-out (${ENGINE})`, () => {
   test('settings › a word in both lists, an empty word or a read token is refused and changes nothing', async () => {
     const ws = await createWorkspace(server);
     const before = (await ws.action('get-opt-out-settings')).body;
-    const both = await ws.action<{ code: string; errors: { field: string }[] }>('update-opt-out-settings', {
+    const both = await ws.action<{ code: string; errors: object[] }>('update-opt-out-settings', {
       stop_keywords: ['STOP'],
       start_keywords: ['stop!', 'START'],
     });
     assert.equal(both.status, 400, both.text);
     assert.equal(both.body.code, 'validation_failed');
-    assert.deepEqual(
-      both.body.errors.map((error) => error.field),
-      ['start_keywords'],
-    );
-    const empty = await ws.action<{ errors: { field: string }[] }>('update-opt-out-settings', {
+    assert.deepEqual(both.body.errors, [
+      {
+        field: 'start_keywords',
+        message: 'must not repeat a stop keyword ("stop!")',
+        code: 'contacts.keyword_in_both_lists',
+        params: { keyword: 'stop!' },
+      },
+    ]);
+    const empty = await ws.action<{ errors: object[] }>('update-opt-out-settings', {
       stop_keywords: ['STOP', ' ?! '],
     });
     assert.equal(empty.status, 400, empty.text);
-    assert.deepEqual(
-      empty.body.errors.map((error) => error.field),
-      ['stop_keywords'],
-    );
+    assert.deepEqual(empty.body.errors, [
+      {
+        field: 'stop_keywords',
+        message: 'need a letter or a digit in each word (" ?! " has none)',
+        code: 'contacts.keyword_without_letters',
+        params: { word: ' ?! ' },
+      },
+    ]);
     const wrongType = await ws.action('update-opt-out-settings', { confirm: 'yes' });
     assert.equal(wrongType.status, 400, wrongType.text);
     const reader = await createWorkspace(server, { scope: 'read' });

@@ -9,6 +9,7 @@ import { contactRepository, newContactRow, type ContactRow } from './contact.rep
 import { confirmationText, keywordIntent, normalizeKeyword, type Language } from './opt-out.keywords.js';
 import { optOutRepository, type OptOutSettings } from './opt-out.repository.js';
 import { KEYWORD_MAX_LENGTH, type UpdateOptOutSettingsInput } from './opt-out.schema.js';
+import { contactProblems } from './contact.problems.js';
 
 /** A contact's change of mind; `language` is set when they wrote it (and may be answered), null when Meta told us. */
 interface Intent {
@@ -173,7 +174,8 @@ function checkedSettings(settings: OptOutSettings): OptOutSettings {
   const start = distinctKeywords(settings.start_keywords, 'start_keywords');
   const stopForms = new Set(stop.map(normalizeKeyword));
   const both = start.find((word) => stopForms.has(normalizeKeyword(word)));
-  if (both !== undefined) throw errors.validation('start_keywords', `must not repeat a stop keyword ("${both}")`);
+  if (both !== undefined)
+    throw errors.invalid(contactProblems.problem('start_keywords', 'keyword_in_both_lists', { keyword: both }));
   return { stop_keywords: stop, start_keywords: start, confirm: settings.confirm };
 }
 
@@ -181,7 +183,7 @@ function distinctKeywords(words: string[], field: string): string[] {
   const seen = new Map<string, string>();
   for (const word of words) {
     const form = normalizeKeyword(word);
-    if (form === '') throw errors.validation(field, `need a letter or a digit in each word ("${word}" has none)`);
+    if (form === '') throw errors.invalid(contactProblems.problem(field, 'keyword_without_letters', { word }));
     if (!seen.has(form)) seen.set(form, word.trim());
   }
   return [...seen.values()];

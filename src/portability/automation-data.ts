@@ -4,6 +4,7 @@ import { flowDefinitionProblems } from '../flows/flow.definition.js';
 import { SequenceDefinitionSchema } from '../sequences/sequence.schema.js';
 import type { FieldError } from '../shared/errors.js';
 import { registerFormats } from '../shared/formats.js';
+import { importProblems } from './portability.problems.js';
 
 registerFormats();
 
@@ -78,9 +79,9 @@ function unknownReferences(definition: unknown, path: string, known: { templates
     if (typeof value !== 'object' || value === null) return;
     for (const [key, child] of Object.entries(value)) {
       if (key === 'template_name' && !known.templates.has(String(child))) {
-        problems.push({ field: `${at}/${key}`, message: `names no template of this workspace or document` });
+        problems.push(importProblems.problem(`${at}/${key}`, 'unknown_template'));
       } else if (key === 'flow_name' && !known.flows.has(String(child))) {
-        problems.push({ field: `${at}/${key}`, message: `names no flow of this workspace or document` });
+        problems.push(importProblems.problem(`${at}/${key}`, 'unknown_flow'));
       } else visit(child, `${at}/${key}`);
     }
   };
@@ -109,7 +110,7 @@ export function automationProblems(
     const path = `/flows/${i}/definition`;
     problems.push(...unknownReferences(definition, path, known));
     for (const problem of flowDefinitionProblems(withIds(definition, placeholders))) {
-      problems.push({ field: `${path}${problem.field}`, message: problem.message });
+      problems.push({ ...problem, field: `${path}${problem.field}` });
     }
   });
   return problems;

@@ -4,6 +4,7 @@ import { parsePhone } from '../contacts/contact.input.js';
 import type { TemplateRow, TranslationRow } from '../templates/template.repository.js';
 import { AppError, type FieldError } from '../shared/errors.js';
 import { tagKey } from '../tags/tag.repository.js';
+import { importProblems } from './portability.problems.js';
 import type { CampaignEntry } from './workspace-data.schema.js';
 
 /** A campaign of the workspace as the import compares it with the document. */
@@ -61,11 +62,11 @@ export function campaignProblems(plans: CampaignPlan[], context: CampaignContext
 /** create-campaign's template checks, against the template as the document leaves it. */
 function templateProblems(entry: CampaignEntry, path: string, context: CampaignContext): FieldError[] {
   if (entry.template_name === null) {
-    return [{ field: `${path}/template_name`, message: 'a scheduled campaign needs a template' }];
+    return [importProblems.problem(`${path}/template_name`, 'campaign_without_template')];
   }
   const found = context.templates.get(entry.template_name);
   if (!found) {
-    return [{ field: `${path}/template_name`, message: 'names no template of this workspace or document' }];
+    return [importProblems.problem(`${path}/template_name`, 'unknown_template')];
   }
   try {
     campaignTemplateCheck(found.template, found.translations, {
@@ -75,11 +76,13 @@ function templateProblems(entry: CampaignEntry, path: string, context: CampaignC
     return [];
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    return error.fieldErrors.map(({ field }) => {
+    return error.fieldErrors.map((problem): FieldError => {
+      const { field } = problem;
       // The service names its own fields; a media header has no field of the campaign, so the template is named.
-      const own = field === 'language' || field === 'variables' ? field : 'template_name';
+      const own = `${path}/${field === 'language' || field === 'variables' ? field : 'template_name'}`;
       const message = error.message.startsWith(`${field}: `) ? error.message.slice(field.length + 2) : error.message;
-      return { field: `${path}/${own}`, message };
+      // A rule's problem keeps its code where its own words are the ones said; other refusals say the whole detail.
+      return message === problem.message ? { ...problem, field: own } : { field: own, message };
     });
   }
 }
@@ -89,16 +92,14 @@ function audienceProblems(entry: CampaignEntry, i: number, context: CampaignCont
   const path = `/campaigns/${i}/audience`;
   const { audience } = entry;
   const unknownTag = (name: string | undefined, at: string): FieldError[] =>
-    name?.trim() && !context.tagKeys.has(tagKey(name))
-      ? [{ field: at, message: 'names no tag of this workspace or document' }]
-      : [];
+    name?.trim() && !context.tagKeys.has(tagKey(name)) ? [importProblems.problem(at, 'unknown_tag')] : [];
   if ('tag' in audience) return unknownTag(audience.tag, `${path}/tag`);
   if ('search' in audience) return unknownTag(audience.search.tag, `${path}/search/tag`);
   return audience.contact_phones.flatMap((phone, j): FieldError[] => {
     const field = `${path}/contact_phones/${j}`;
     try {
       if (context.phones.has(parsePhone(phone, field))) return [];
-      return [{ field, message: 'names no contact of this workspace or document' }];
+      return [importProblems.problem(field, 'unknown_contact')];
     } catch (error) {
       if (error instanceof AppError) return error.fieldErrors;
       throw error;

@@ -127,7 +127,7 @@ export function createPortabilityService(
     const plans = planCampaigns(data.campaigns ?? [], await storedCampaigns(db, caller.workspaceId));
     const context = await campaignContext(db, caller.workspaceId, data, plans);
     const problems = [...automationProblems(data, known), ...campaignProblems(plans, context)];
-    if (problems.length > 0) throw errors.validationMany(problems.slice(0, 20));
+    if (problems.length > 0) throw errors.invalid(...problems.slice(0, 20));
     return plans;
   }
 

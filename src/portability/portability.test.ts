@@ -384,6 +384,12 @@ const BAD_FIELDS: [string, (d: WorkspaceData) => void, string, boolean][] = [
     true,
   ],
   [
+    'scheduled campaign without a template',
+    (d) => (d.campaigns![1]!.template_name = null),
+    '/campaigns/1/template_name: a scheduled campaign needs a template',
+    false,
+  ],
+  [
     'campaign to an unknown tag',
     (d) => (d.campaigns![1]!.audience = { tag: 'nobody' }),
     '/campaigns/1/audience/tag: names no tag of this workspace or document',
@@ -420,6 +426,17 @@ const BAD_FIELDS: [string, (d: WorkspaceData) => void, string, boolean][] = [
     false,
   ],
 ];
+
+/** The code of the rule each of these BAD_FIELDS breaks (the dashboard words the problem by it). */
+const RULE_CODES: Record<string, string> = {
+  'bad phone': 'contacts.phone_format',
+  'bad email': 'contacts.email_format',
+  'sequence naming an unknown template': 'imports.unknown_template',
+  'campaign naming an unknown template': 'imports.unknown_template',
+  'scheduled campaign without a template': 'imports.campaign_without_template',
+  'campaign to an unknown tag': 'imports.unknown_tag',
+  'campaign to a phone that is no contact': 'imports.unknown_contact',
+};
 
 /** The field paths a validation failure names. */
 function problemFields(document: unknown): string[] {
@@ -678,7 +695,11 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
         (error: unknown) =>
           error instanceof AppError &&
           error.code === 'validation_failed' &&
-          error.fieldErrors.some((e) => `${e.field}: ${e.message}`.startsWith(expected)),
+          error.fieldErrors.some(
+            (e) =>
+              `${e.field}: ${e.message}`.startsWith(expected) &&
+              (RULE_CODES[label] === undefined || e.code === RULE_CODES[label]),
+          ),
         label,
       );
       assert.deepEqual(await exportInProcess(ws), EMPTY, `${label}: nothing written`);
@@ -757,6 +778,19 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
     assert.equal(problems.length, 21);
     assert.equal(problems[0], '/contacts/0/phone: must be a valid international phone number, e.g. +14155550100');
     assert.equal(problems[20], '/: and 5 more problems');
+    assert.throws(
+      () => validateWorkspaceData({ version: 1, contacts }),
+      (error: unknown) => {
+        assert.ok(error instanceof AppError);
+        assert.deepEqual(error.fieldErrors.at(-1), {
+          field: '/',
+          message: 'and 5 more problems',
+          code: 'imports.more_problems',
+          params: { count: 5 },
+        });
+        return true;
+      },
+    );
   });
 
   test('docs/workspace-data.schema.json › is the schema generated from WorkspaceDataSchema', async () => {

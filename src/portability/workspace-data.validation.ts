@@ -5,6 +5,7 @@ import { parseEmail, parsePhone } from '../contacts/contact.input.js';
 import { AppError, errors, type FieldError } from '../shared/errors.js';
 import { unstorableJson } from '../shared/storable-json.js';
 import { headerProblem } from '../templates/template.service.js';
+import { importProblems } from './portability.problems.js';
 import { NOT_BLANK, WorkspaceDataSchema, type WorkspaceData } from './workspace-data.schema.js';
 
 /** At most this many problems are reported; a file with more is usually the wrong file. */
@@ -17,7 +18,7 @@ const MAX_PROBLEMS = 20;
 export function validateWorkspaceData(document: unknown): WorkspaceData {
   const problems = [...unstorableText(document), ...schemaProblems(document)];
   if (problems.length === 0) problems.push(...ruleProblems(document as WorkspaceData));
-  if (problems.length > 0) throw errors.validationMany(capped(problems));
+  if (problems.length > 0) throw errors.invalid(...capped(problems));
   return document as WorkspaceData;
 }
 
@@ -25,7 +26,7 @@ function capped(problems: FieldError[]): FieldError[] {
   if (problems.length <= MAX_PROBLEMS) return problems;
   return [
     ...problems.slice(0, MAX_PROBLEMS),
-    { field: '/', message: `and ${problems.length - MAX_PROBLEMS} more problems` },
+    importProblems.problem('/', 'more_problems', { count: problems.length - MAX_PROBLEMS }),
   ];
 }
 

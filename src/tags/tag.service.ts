@@ -4,6 +4,8 @@ import { errors } from '../shared/errors.js';
 import { formatTimestamp } from '../shared/time.js';
 import { tagRepository, type TagRow } from './tag.repository.js';
 import { TAG_LIST_CAP, type Tag } from './tag.schema.js';
+import { commonProblems } from '../shared/common.problems.js';
+import { tagProblems } from './tag.problems.js';
 
 const presentTag = (row: TagRow): Tag => ({ id: row.id, name: row.name, created_at: formatTimestamp(row.created_at) });
 
@@ -35,9 +37,9 @@ export function createTagService({ db }: Deps, cursors: CursorCodec) {
       const tags = tagRepository(db);
       const tag = await existing(caller, input.tag);
       const name = input.name.trim();
-      if (!name) throw errors.validation('name', 'is required');
+      if (!name) throw errors.invalid(commonProblems.problem('name', 'required'));
       const holder = await tags.findByName(caller.workspaceId, name);
-      if (holder && holder.id !== tag.id) throw errors.conflictOn('name', 'is the name of another tag');
+      if (holder && holder.id !== tag.id) throw errors.taken(tagProblems.problem('name', 'tag_name_taken'));
       await tags.rename(caller.workspaceId, tag.id, name);
       return presentTag({ ...tag, name });
     },

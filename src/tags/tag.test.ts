@@ -115,11 +115,14 @@ describe(`tags (${ENGINE})`, () => {
     const tagged = await ws.action<unknown[]>('search-contacts', { tag: 'gold' });
     assert.equal(tagged.body.length, 1, 'the contact has the tag under its new name');
     assert.equal((await ws.action('rename-tag', { tag: 'gold', name: 'GOLD' })).status, 200, 'a change of case');
-    const taken = await ws.action<{ code: string; errors: { field: string }[] }>('rename-tag', {
+    const taken = await ws.action<{ code: string; errors: object[] }>('rename-tag', {
       tag: 'gold',
       name: 'FR',
     });
-    assert.deepEqual([taken.status, taken.body.code, taken.body.errors[0]?.field], [409, 'conflict', 'name']);
+    assert.deepEqual(
+      [taken.status, taken.body.code, taken.body.errors],
+      [409, 'conflict', [{ field: 'name', message: 'is the name of another tag', code: 'tags.tag_name_taken' }]],
+    );
     const unknown = await ws.action<{ code: string }>('rename-tag', { tag: 'nope', name: 'x' });
     assert.deepEqual([unknown.status, unknown.body.code], [404, 'not_found']);
     assert.equal((await ws.action('rename-tag', { tag: 'fr', name: '' })).status, 400);
