@@ -28,11 +28,14 @@ const dispatchedAt = sql<string>`(CASE WHEN k.scheduled_at IS NOT NULL AND k.sch
  * contacts, conversations and conversation_label_links.
  */
 export function campaignReportRepository(db: Db, dialect: Dialect) {
-  /** The campaign messages of the range's campaigns, narrowed by the report's number, team and label. */
+  /**
+   * The campaign messages of the range's campaigns, narrowed by the report's number, team and label.
+   * The workspace is the campaigns' (campaignsOf): a condition on messages.workspace_id would lead
+   * SQLite to read every message of the workspace rather than the campaigns' own (messages_campaign).
+   */
   function recipients(filter: ReportFilter): Recipients {
     return db
       .selectFrom('messages as m')
-      .where('m.workspace_id', '=', filter.workspaceId)
       .where('m.campaign_id', 'in', campaignsOf(filter).select('k.id'))
       .where(onNumber(filter, 'm'))
       .where(inTeamAndLabel(filter, 'm.contact_id'));
