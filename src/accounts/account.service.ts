@@ -3,11 +3,13 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, LoginFailureTable } from '../db/schema.js';
 import { isUniqueViolation } from '../db/sql.js';
 import type { Deps } from '../shared/context.js';
+import { commonProblems } from '../shared/common.problems.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { hashPassword, verifyPassword } from '../workspaces/password.js';
 import { requirePasswordRule } from '../workspaces/password-rule.js';
 import type { WorkspaceService } from '../workspaces/workspace.service.js';
+import { accountProblems } from './account.problems.js';
 import type { DashboardLanguage } from './languages.js';
 import { requirePermission, type Role } from './roles.js';
 import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
@@ -227,9 +229,9 @@ export function createAccountService(
       const email = input.email.trim().toLowerCase();
       const taken = await db.selectFrom('users').select('workspace_id').where('email', '=', email).executeTakeFirst();
       if (taken?.workspace_id === owner.workspaceId)
-        throw errors.conflictOn('email', 'is already a member of this workspace');
+        throw errors.taken(accountProblems.problem('email', 'already_member'));
       // An email belongs to one user; saying nothing more keeps other workspaces' people private.
-      if (taken) throw errors.conflictOn('email', 'already has a Parley account, so it cannot be invited');
+      if (taken) throw errors.taken(accountProblems.problem('email', 'has_account'));
       const token = newSecretToken();
       const invite = {
         id: newId(),
@@ -258,7 +260,7 @@ export function createAccountService(
         })
         .catch((error: unknown) => {
           // Another invitation to this email was written at the same moment (one pending per email: 0030).
-          if (isUniqueViolation(error)) throw errors.conflictOn('email', 'is being invited by someone else right now');
+          if (isUniqueViolation(error)) throw errors.taken(accountProblems.problem('email', 'being_invited'));
           throw error;
         });
       mail.email.wake();
@@ -329,7 +331,7 @@ export function createAccountService(
       input: { name?: string | undefined; language?: DashboardLanguage | null | undefined },
     ): Promise<{ name: string; language: DashboardLanguage | null }> {
       const name = input.name?.trim();
-      if (name === '') throw errors.validation('name', 'is required');
+      if (name === '') throw errors.invalid(commonProblems.problem('name', 'required'));
       const changes = {
         ...(name !== undefined && { name }),
         ...(input.language !== undefined && { language: input.language }),

@@ -165,7 +165,19 @@ describe(`team: members and roles (${ENGINE})`, () => {
     for (const email of [elsewhere.email, elsewhere.email.toUpperCase(), member.email]) {
       const answer = await owner.send<Problem>('POST', '/api/dashboard/invites', { email, role: 'member' });
       assert.deepEqual([answer.status, answer.body.code], [409, 'conflict'], email);
-      assert.deepEqual(answer.body.errors?.[0]?.field, 'email');
+      assert.deepEqual(
+        answer.body.errors,
+        [
+          email === member.email
+            ? { field: 'email', message: 'is already a member of this workspace', code: 'accounts.already_member' }
+            : {
+                field: 'email',
+                message: 'already has a Parley account, so it cannot be invited',
+                code: 'accounts.has_account',
+              },
+        ],
+        email,
+      );
       for (const secret of [secretName, elsewhere.userId, elsewhere.workspaceId]) {
         assert.ok(!answer.text.includes(secret), `the answer names nothing of the other workspace: ${answer.text}`);
       }
@@ -199,7 +211,7 @@ describe(`team: members and roles (${ENGINE})`, () => {
     const member = await owner.send<Problem>('POST', '/api/dashboard/invites', { email, role: 'member' });
     assert.deepEqual(
       [member.status, member.body.errors],
-      [409, [{ field: 'email', message: 'is already a member of this workspace' }]],
+      [409, [{ field: 'email', message: 'is already a member of this workspace', code: 'accounts.already_member' }]],
     );
   });
 
@@ -289,10 +301,32 @@ describe(`own password (${ENGINE})`, () => {
     const wrong = await change('not my password', 'a brand new passphrase');
     assert.deepEqual(
       [wrong.status, wrong.body.errors],
-      [400, [{ field: 'current_password', message: 'is not your current password' }]],
+      [
+        400,
+        [
+          {
+            field: 'current_password',
+            message: 'is not your current password',
+            code: 'accounts.not_current_password',
+          },
+        ],
+      ],
     );
     const short = await change(owner.password, 'short');
-    assert.deepEqual([short.status, short.body.errors?.[0]?.field], [400, 'new_password']);
+    assert.deepEqual(
+      [short.status, short.body.errors],
+      [
+        400,
+        [
+          {
+            field: 'new_password',
+            message: 'must be at least 12 characters',
+            code: 'workspaces.password_too_short',
+            params: { min: 12 },
+          },
+        ],
+      ],
+    );
     assert.equal((await elsewhere.send('GET', '/api/dashboard/tokens')).status, 200, 'refusals change nothing');
 
     assert.equal((await change(owner.password, 'a brand new passphrase')).status, 200);

@@ -15,7 +15,7 @@ interface ResetOutput {
 interface Problem {
   code: string;
   detail: string;
-  errors?: { field: string; message: string }[];
+  errors?: { field: string; message: string; code?: string }[];
 }
 
 /** The address users open, as an operator gives it to the CLI (a proxy's, not the listener's). */
@@ -45,7 +45,10 @@ describe(`password reset by the CLI's link (${ENGINE})`, () => {
     assert.ok(!JSON.stringify(stored).includes(token), 'only a hash of the token is stored');
 
     const tooShort = await useLink(token, 'short');
-    assert.deepEqual([tooShort.status, tooShort.body.errors?.[0]?.field], [400, 'password']);
+    assert.deepEqual(
+      [tooShort.status, tooShort.body.errors?.[0]?.field, tooShort.body.errors?.[0]?.code],
+      [400, 'password', 'workspaces.password_too_short'],
+    );
     assert.equal((await owner.send('GET', '/api/dashboard/tokens')).status, 200, 'a refusal changes nothing');
 
     assert.equal((await useLink(token)).status, 200);

@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword } from '../workspaces/password.js';
 import type { SessionUser } from './account.service.js';
 import { requirePasswordRule } from '../workspaces/password-rule.js';
 import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
+import { accountProblems } from './account.problems.js';
 import { claimOneTimeLink } from './one-time-link.js';
 import { deleteUserSessions, type SessionEnded } from './session-end.js';
 import type { Kysely } from 'kysely';
@@ -31,7 +32,7 @@ export function createPasswordService({ db, clock, newId }: Deps, sessionEnded: 
         .where('id', '=', user.userId)
         .executeTakeFirstOrThrow();
       if (!(await verifyPassword(input.currentPassword, password_hash))) {
-        throw errors.validation('current_password', 'is not your current password');
+        throw errors.invalid(accountProblems.problem('current_password', 'not_current_password'));
       }
       requirePasswordRule(input.newPassword, 'new_password');
       const newHash = await hashPassword(input.newPassword);

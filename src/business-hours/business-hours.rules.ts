@@ -1,4 +1,5 @@
 import { errors } from '../shared/errors.js';
+import { businessHoursProblems } from './business-hours.problems.js';
 
 /** The weekdays, in the order the API and the dashboard list them. */
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -57,13 +58,13 @@ export function checkBusinessHours(hours: Pick<BusinessHours, 'time_zone' | 'wee
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: hours.time_zone });
   } catch {
-    throw errors.validation('time_zone', 'must be an IANA time zone such as Europe/Berlin');
+    throw errors.invalid(businessHoursProblems.problem('time_zone', 'time_zone'));
   }
   for (const day of WEEKDAYS) checkDay(day, hours.weekly[day]);
   for (const date of hours.holidays) {
     const parsed = new Date(`${date}T00:00:00Z`);
     if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date)
-      throw errors.validation('holidays', `${date} is not a date`);
+      throw errors.invalid(businessHoursProblems.problem('holidays', 'not_a_date', { date }));
   }
 }
 
@@ -71,11 +72,15 @@ function checkDay(day: Weekday, intervals: Interval[]): void {
   const sorted = [...intervals].sort((a, b) => minutesOf(a.opens) - minutesOf(b.opens));
   sorted.forEach((interval, i) => {
     if (minutesOf(interval.opens) >= minutesOf(interval.closes)) {
-      throw errors.validation(`weekly.${day}`, `opens at ${interval.opens} but closes at ${interval.closes}`);
+      const { opens, closes } = interval;
+      throw errors.invalid(businessHoursProblems.problem(`weekly.${day}`, 'closes_before_opening', { opens, closes }));
     }
     const next = sorted[i + 1];
     if (next && minutesOf(next.opens) < minutesOf(interval.closes)) {
-      throw errors.validation(`weekly.${day}`, `${interval.opens}–${interval.closes} overlaps ${next.opens}`);
+      const { opens, closes } = interval;
+      throw errors.invalid(
+        businessHoursProblems.problem(`weekly.${day}`, 'intervals_overlap', { opens, closes, next_opens: next.opens }),
+      );
     }
   });
 }

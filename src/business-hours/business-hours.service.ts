@@ -6,6 +6,7 @@ import { isRefusal } from '../messages/outbound/rules.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import { businessHoursProblems } from './business-hours.problems.js';
 import { businessHoursRepository, defaultBusinessHours } from './business-hours.repository.js';
 import { checkBusinessHours, isOpen, type BusinessHours } from './business-hours.rules.js';
 import type { UpdateBusinessHoursInput } from './business-hours.schema.js';
@@ -67,7 +68,7 @@ export function createBusinessHoursService(deps: Deps, outbound: Outbound) {
     async update(caller: Caller, input: UpdateBusinessHoursInput) {
       checkBusinessHours(input);
       if (input.enabled && !input.away_message.trim()) {
-        throw errors.validation('away_message', 'is empty: write what customers read outside business hours');
+        throw errors.invalid(businessHoursProblems.problem('away_message', 'away_message_empty'));
       }
       await businessHoursRepository(db).save(caller.workspaceId, input, now());
       return hoursOf(caller.workspaceId);

@@ -82,9 +82,24 @@ describe(`business hours (${ENGINE})`, () => {
 
   test('update-business-hours › refuses a bad time zone, reversed or overlapping intervals, a bad date, an empty away message', async () => {
     const ws = await createWorkspace(server);
-    const cases: [object, string][] = [
-      [{ time_zone: 'Mars/Olympus' }, 'time_zone'],
-      [{ weekly: { ...CLOSED, tuesday: [{ opens: '17:00', closes: '09:00' }] } }, 'weekly.tuesday'],
+    const cases: [object, object][] = [
+      [
+        { time_zone: 'Mars/Olympus' },
+        {
+          field: 'time_zone',
+          message: 'must be an IANA time zone such as Europe/Berlin',
+          code: 'business_hours.time_zone',
+        },
+      ],
+      [
+        { weekly: { ...CLOSED, tuesday: [{ opens: '17:00', closes: '09:00' }] } },
+        {
+          field: 'weekly.tuesday',
+          message: 'opens at 17:00 but closes at 09:00',
+          code: 'business_hours.closes_before_opening',
+          params: { opens: '17:00', closes: '09:00' },
+        },
+      ],
       [
         {
           weekly: {
@@ -95,17 +110,37 @@ describe(`business hours (${ENGINE})`, () => {
             ],
           },
         },
-        'weekly.friday',
+        {
+          field: 'weekly.friday',
+          message: '09:00–13:00 overlaps 12:00',
+          code: 'business_hours.intervals_overlap',
+          params: { opens: '09:00', closes: '13:00', next_opens: '12:00' },
+        },
       ],
-      [{ holidays: ['2026-02-30'] }, 'holidays'],
-      [{ away_message: '  ' }, 'away_message'],
+      [
+        { holidays: ['2026-02-30'] },
+        {
+          field: 'holidays',
+          message: '2026-02-30 is not a date',
+          code: 'business_hours.not_a_date',
+          params: { date: '2026-02-30' },
+        },
+      ],
+      [
+        { away_message: '  ' },
+        {
+          field: 'away_message',
+          message: 'is empty: write what customers read outside business hours',
+          code: 'business_hours.away_message_empty',
+        },
+      ],
     ];
-    for (const [fields, field] of cases) {
+    for (const [fields, problem] of cases) {
       const body = { enabled: true, time_zone: 'UTC', weekly: CLOSED, holidays: [], away_message: AWAY, ...fields };
-      const response = await ws.action<{ code: string; errors: { field: string }[] }>('update-business-hours', body);
+      const response = await ws.action<{ code: string; errors: object[] }>('update-business-hours', body);
       assert.equal(response.status, 400, `${JSON.stringify(fields)}: ${response.text}`);
       assert.equal(response.body.code, 'validation_failed');
-      assert.equal(response.body.errors[0]?.field, field, response.text);
+      assert.deepEqual(response.body.errors, [problem], response.text);
     }
     const badTime = await ws.action('update-business-hours', {
       enabled: true,

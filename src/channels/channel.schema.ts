@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableField, Uuid } from '../http/responses.js';
 import { errors } from '../shared/errors.js';
+import { channelProblems } from './channel.problems.js';
 import type { NewChannel } from './channel.service.js';
 
 const Digits = (description: string) => Type.String({ maxLength: 40, description });
@@ -82,7 +83,7 @@ export function newChannelOf(body: Static<typeof AddChannelBody>, savedAccessTok
     ['waba_id', body.waba_id?.trim()],
     ['access_token', accessToken],
   ].find(([, value]) => !value);
-  if (missing) throw errors.validation(missing[0]!, 'is required for WhatsApp Cloud');
+  if (missing) throw errors.invalid(channelProblems.problem(missing[0]!, 'required_for_cloud'));
   return {
     provider: 'whatsapp-cloud',
     phoneNumberId: phoneNumberId!,

@@ -1,9 +1,11 @@
 import { GenerationCache } from '../db/deployment-generation.js';
 import { isUniqueViolation } from '../db/sql.js';
 import type { Caller, Deps } from '../shared/context.js';
+import { commonProblems } from '../shared/common.problems.js';
 import { errors } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import { channelProblems } from './channel.problems.js';
 import { channelRepository, type ChannelRow } from './channel.repository.js';
 import type { ChannelProvider } from './provider.js';
 import type { SimulatorProvider } from './simulator.provider.js';
@@ -130,7 +132,7 @@ export function createChannelService(
     const phoneNumberId = requireDigits(settings.phoneNumberId, 'phone_number_id');
     const wabaId = requireDigits(settings.wabaId, 'waba_id');
     const accessToken = settings.accessToken.trim();
-    if (!accessToken) throw errors.validation('access_token', 'must not be empty');
+    if (!accessToken) throw errors.invalid(commonProblems.problem('access_token', 'must_not_be_empty'));
     const perSecond = messagesPerSecond(settings.messagesPerSecond);
     const number = await requireMetaConfirms(graph, phoneNumberId, wabaId, accessToken);
     const owner = await routeOf(phoneNumberId);
@@ -164,7 +166,7 @@ export function createChannelService(
         (row) => row.phone_number_id === phoneNumberId,
       );
       throw own
-        ? errors.conflictOn('phone_number_id', 'is already one of this workspace’s channels')
+        ? errors.taken(channelProblems.problem('phone_number_id', 'number_already_here'))
         : errors.numberNotConnectable();
     }
   }
@@ -359,37 +361,42 @@ async function requireMetaConfirms(
     throw errors.conflict(message, { retryable: true });
   }
   if (description.connectable) return description.number;
-  const meta = description.metaMessage ? ` Meta says: ${description.metaMessage}` : '';
+  const meta = description.metaMessage;
   switch (description.refused) {
     case 'access_token':
-      throw errors.validation('access_token', `Meta does not accept this access token.${meta}`);
+      throw errors.invalid(
+        meta
+          ? channelProblems.problem('access_token', 'token_not_accepted_saying', { meta_message: meta })
+          : channelProblems.problem('access_token', 'token_not_accepted'),
+      );
     case 'phone_number':
-      throw errors.validation('phone_number_id', `This access token cannot read this phone number id at Meta.${meta}`);
+      throw errors.invalid(
+        meta
+          ? channelProblems.problem('phone_number_id', 'number_not_readable_saying', { meta_message: meta })
+          : channelProblems.problem('phone_number_id', 'number_not_readable'),
+      );
     case 'waba':
-      throw errors.validation(
-        'waba_id',
-        `This access token cannot read this WhatsApp Business Account id at Meta.${meta}`,
+      throw errors.invalid(
+        meta
+          ? channelProblems.problem('waba_id', 'waba_not_readable_saying', { meta_message: meta })
+          : channelProblems.problem('waba_id', 'waba_not_readable'),
       );
     case 'not_in_waba':
-      throw errors.validation(
-        'phone_number_id',
-        "This phone number id is not one of the WhatsApp Business Account id's phone numbers.",
-      );
+      throw errors.invalid(channelProblems.problem('phone_number_id', 'number_not_in_waba'));
   }
 }
 
 function requireDigits(value: string, field: string): string {
   const trimmed = value.trim();
-  if (!/^\d{1,30}$/.test(trimmed)) throw errors.validation(field, "must be Meta's numeric id");
+  if (!/^\d{1,30}$/.test(trimmed)) throw errors.invalid(channelProblems.problem(field, 'numeric_id'));
   return trimmed;
 }
 
 function messagesPerSecond(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MESSAGES_PER_SECOND;
   if (!Number.isInteger(value) || value < UNLIMITED || value > MAX_MESSAGES_PER_SECOND) {
-    throw errors.validation(
-      'messages_per_second',
-      `must be a whole number from 1 to ${MAX_MESSAGES_PER_SECOND}, or 0 for no limit`,
+    throw errors.invalid(
+      channelProblems.problem('messages_per_second', 'messages_per_second_range', { max: MAX_MESSAGES_PER_SECOND }),
     );
   }
   return value;
@@ -403,5 +410,5 @@ export type ChannelService = ReturnType<typeof createChannelService>;
  */
 function simulatedNumberId(phoneNumberId: string | undefined): string {
   if (phoneNumberId) return phoneNumberId;
-  throw errors.validation('phone_number_id', 'A simulated number needs a phone number id (digits, e.g. 4242).');
+  throw errors.invalid(channelProblems.problem('phone_number_id', 'simulated_number_id_required'));
 }

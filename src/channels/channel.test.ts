@@ -15,7 +15,7 @@ interface Problem {
   status: number;
   code: string;
   detail: string;
-  errors?: { field: string; message: string }[];
+  errors?: { field: string; message: string; code?: string; params?: Record<string, string | number> }[];
   retryable?: boolean;
 }
 
@@ -108,6 +108,8 @@ describe(`channel: a workspace connects only a number Meta confirms is its own (
         field: 'access_token',
         message:
           'Meta does not accept this access token. Meta says: Invalid OAuth access token - Cannot parse access token',
+        code: 'channels.token_not_accepted_saying',
+        params: { meta_message: 'Invalid OAuth access token - Cannot parse access token' },
       },
     ]);
 
@@ -118,6 +120,7 @@ describe(`channel: a workspace connects only a number Meta confirms is its own (
       {
         field: 'phone_number_id',
         message: "This phone number id is not one of the WhatsApp Business Account id's phone numbers.",
+        code: 'channels.number_not_in_waba',
       },
     ]);
     assert.equal(await providerOf(shop.workspaceId), 'simulator', 'nothing is saved');

@@ -105,10 +105,18 @@ describe(`several numbers per workspace (${ENGINE})`, () => {
     assert.equal((taken.body as unknown as Problem).errors?.[0]?.field, 'phone_number_id');
     const missing = await other.action<Problem>('add-channel', { provider: 'whatsapp-cloud', phone_number_id: '1' });
     assert.equal(missing.status, 400, missing.text);
-    assert.equal(missing.body.errors?.[0]?.field, 'waba_id');
+    assert.deepEqual(missing.body.errors, [
+      { field: 'waba_id', message: 'is required for WhatsApp Cloud', code: 'channels.required_for_cloud' },
+    ]);
     const nameless = await other.action<Problem>('add-channel', { provider: 'simulator', phone_number_id: ' ' });
     assert.equal(nameless.status, 400, nameless.text);
-    assert.equal(nameless.body.errors?.[0]?.field, 'phone_number_id');
+    assert.deepEqual(nameless.body.errors, [
+      {
+        field: 'phone_number_id',
+        message: 'A simulated number needs a phone number id (digits, e.g. 4242).',
+        code: 'channels.simulated_number_id_required',
+      },
+    ]);
     assert.equal((await channelsOf(other))[0]?.id, null, 'nothing was saved');
   });
 

@@ -4,6 +4,7 @@ import { Uuid } from '../http/responses.js';
 import { sessionUserOf, type Api } from '../http/types.js';
 import { errors } from '../shared/errors.js';
 import { NOTIFICATION_KINDS } from './notification.preferences.js';
+import { notificationProblems } from './notification.problems.js';
 import type { NotificationService, Recipient } from './notification.service.js';
 
 const hide = true;
@@ -46,7 +47,8 @@ export function registerNotificationRoutes(app: Api, notifications: Notification
     },
     async (request) => {
       const { ids, all } = request.body;
-      if (all === undefined && ids === undefined) throw errors.validation('ids', 'is required (or all: true)');
+      if (all === undefined && ids === undefined)
+        throw errors.invalid(notificationProblems.problem('ids', 'ids_or_all_required'));
       return notifications.markRead(recipientOf(request), all ? 'all' : ids!);
     },
   );

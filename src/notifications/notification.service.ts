@@ -6,6 +6,7 @@ import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { mentionedIn } from './mentions.js';
+import { notificationProblems } from './notification.problems.js';
 import { notificationRepository, type NotificationRow } from './notification.repository.js';
 import {
   NOTIFICATION_KINDS,
@@ -152,8 +153,7 @@ export function createNotificationService(
 
     /** Marks the person's notifications read (the ids given, or all); ids that are not theirs change nothing. */
     async markRead(recipient: Recipient, ids: string[] | 'all') {
-      if (ids !== 'all' && ids.length === 0)
-        throw errors.validation('ids', 'is empty: name a notification, or use all');
+      if (ids !== 'all' && ids.length === 0) throw errors.invalid(notificationProblems.problem('ids', 'ids_empty'));
       const marked = await notificationRepository(db).markRead(recipient.workspaceId, recipient.userId, ids, now());
       return { marked, unread: await notificationRepository(db).unread(recipient.workspaceId, recipient.userId) };
     },

@@ -32,7 +32,7 @@ export function createWebhookService(
 
   async function checkUrl(url: string): Promise<void> {
     const problem = await savedTargetProblem(url, options.allowPrivate);
-    if (problem) throw errors.validation('url', problem);
+    if (problem) throw errors.invalid(problem);
   }
 
   async function subscription(caller: Caller, id: string): Promise<SubscriptionRow> {

@@ -65,7 +65,7 @@ export function createWebhookWorker(deps: Deps, secrets: SecretBox, options: { a
       duration_ms: Math.round(performance.now() - started),
     });
     const problem = targetProblem(target.url, options.allowPrivate);
-    if (problem) return result(null, `url ${problem}`);
+    if (problem) return result(null, `url ${problem.message}`);
     const timestamp = Math.floor(at.getTime() / 1000);
     try {
       const response = await request(target.url, {

@@ -1,6 +1,7 @@
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
+import { quickReplyProblems } from './quick-reply.problems.js';
 import { quickReplyRepository, type QuickReplyRow } from './quick-reply.repository.js';
 import {
   QUICK_REPLIES_MAX,
@@ -23,13 +24,13 @@ const present = (row: QuickReplyRow): QuickReply => ({
 function shortcutOf(value: string): string {
   const shortcut = value.trim().replace(/^\//, '').toLowerCase();
   if (!SHORTCUT.test(shortcut)) {
-    throw errors.validation('shortcut', 'may have up to 32 letters, digits, "-" or "_", and no spaces (e.g. "hours")');
+    throw errors.invalid(quickReplyProblems.problem('shortcut', 'shortcut_format'));
   }
   return shortcut;
 }
 
 function bodyOf(value: string): string {
-  if (!value.trim()) throw errors.validation('body', 'is empty: write the answer it inserts');
+  if (!value.trim()) throw errors.invalid(quickReplyProblems.problem('body', 'body_empty'));
   return value;
 }
 
@@ -47,7 +48,7 @@ export function createQuickReplyService({ db, clock, newId }: Deps) {
   async function checkFree(caller: Caller, shortcut: string, ownId: string | null): Promise<void> {
     const taken = await repository().byShortcut(caller.workspaceId, shortcut);
     if (taken && taken.id !== ownId)
-      throw errors.conflictOn('shortcut', `is taken: another quick reply uses /${shortcut}`);
+      throw errors.taken(quickReplyProblems.problem('shortcut', 'shortcut_taken', { shortcut }));
   }
 
   return {

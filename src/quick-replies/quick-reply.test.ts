@@ -49,22 +49,40 @@ describe(`quick replies (${ENGINE})`, () => {
     const ws = await createWorkspace(server);
     const first = await ws.action<QuickReply>('create-quick-reply', { shortcut: 'thanks', body: 'Thank you!' });
     const other = await ws.action<QuickReply>('create-quick-reply', { shortcut: 'bye', body: 'Bye!' });
-    const taken = await ws.action<{ code: string; errors: { field: string }[] }>('create-quick-reply', {
+    const taken = await ws.action<{ code: string; errors: object[] }>('create-quick-reply', {
       shortcut: 'THANKS',
       body: 'Again',
     });
     assert.equal(taken.status, 409, taken.text);
-    assert.equal(taken.body.errors[0]?.field, 'shortcut');
-    const renamed = await ws.action('update-quick-reply', { quick_reply_id: other.body.id, shortcut: 'thanks' });
+    const takenProblem = {
+      field: 'shortcut',
+      message: 'is taken: another quick reply uses /thanks',
+      code: 'quick_replies.shortcut_taken',
+      params: { shortcut: 'thanks' },
+    };
+    assert.deepEqual(taken.body.errors, [takenProblem]);
+    const renamed = await ws.action<{ errors: object[] }>('update-quick-reply', {
+      quick_reply_id: other.body.id,
+      shortcut: 'thanks',
+    });
     assert.equal(renamed.status, 409, renamed.text);
-    for (const body of [
-      { shortcut: 'two words', body: 'x' },
-      { shortcut: '/', body: 'x' },
-      { shortcut: 'fine', body: '   ' },
-    ]) {
-      const res = await ws.action<{ errors: { field: string; message: string }[] }>('create-quick-reply', body);
+    assert.deepEqual(renamed.body.errors, [takenProblem]);
+    const unusable = {
+      field: 'shortcut',
+      message: 'may have up to 32 letters, digits, "-" or "_", and no spaces (e.g. "hours")',
+      code: 'quick_replies.shortcut_format',
+    };
+    for (const [body, problem] of [
+      [{ shortcut: 'two words', body: 'x' }, unusable],
+      [{ shortcut: '/', body: 'x' }, unusable],
+      [
+        { shortcut: 'fine', body: '   ' },
+        { field: 'body', message: 'is empty: write the answer it inserts', code: 'quick_replies.body_empty' },
+      ],
+    ] as const) {
+      const res = await ws.action<{ errors: object[] }>('create-quick-reply', body);
       assert.equal(res.status, 400, res.text);
-      assert.doesNotMatch(res.body.errors[0]?.message ?? '', /pattern/);
+      assert.deepEqual(res.body.errors, [problem], JSON.stringify(body));
     }
     const listed = await ws.action<QuickReply[]>('list-quick-replies', {});
     assert.deepEqual(listed.body.map((q) => [q.shortcut, q.body]).sort(), [

@@ -18,7 +18,14 @@ describe('metaComponents', () => {
   test('a text without variables needs no samples, and takes none', () => {
     assert.deepEqual(neededExamples({ body: 'Hello', header_type: 'TEXT', header_content: 'Hi' }), []);
     assert.deepEqual(metaComponents({ body: 'Hello', examples: { '1': 'x' } }), {
-      problems: [{ field: 'examples', message: '1: no such variable' }],
+      problems: [
+        {
+          field: 'examples',
+          message: '1: no such variable',
+          code: 'templates.samples_unknown',
+          params: { variables: '1' },
+        },
+      ],
     });
   });
 

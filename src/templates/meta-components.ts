@@ -1,5 +1,6 @@
 import type { MetaTemplateComponent } from '../channels/whatsapp-cloud.js';
 import type { FieldError } from '../shared/errors.js';
+import { templateProblems } from './template.problems.js';
 import { extractPlaceholders, type ParameterFormat } from './placeholders.js';
 import { headerPlaceholders, variableSlots, type OtherComponent, type TranslationParts } from './template-variables.js';
 import type { Button } from './template.schema.js';
@@ -37,11 +38,15 @@ export function metaComponents(
   const unknown = Object.keys(examples).filter((id) => !needed.includes(id));
   const problems: FieldError[] = [];
   if (missing.length > 0) {
-    problems.push({ field: 'examples', message: `Meta needs a sample value for ${missing.join(', ')}` });
+    problems.push(templateProblems.problem('examples', 'samples_missing', { variables: missing.join(', ') }));
   }
   if (unknown.length > 0) {
-    const expected = needed.length > 0 ? `; the template's variables are ${needed.join(', ')}` : '';
-    problems.push({ field: 'examples', message: `${unknown.join(', ')}: no such variable${expected}` });
+    const variables = unknown.join(', ');
+    problems.push(
+      needed.length > 0
+        ? templateProblems.problem('examples', 'samples_unknown_listing', { variables, expected: needed.join(', ') })
+        : templateProblems.problem('examples', 'samples_unknown', { variables }),
+    );
   }
   if (problems.length > 0) return { problems };
   const parts = partsOf(t);

@@ -116,10 +116,20 @@ describe(`template submission (${ENGINE})`, () => {
       translations: [{ ...seasonal, examples: { '1': 'August', '9': 'x' } }],
     });
     assert.equal(res2.status, 400, res2.text);
-    const [missing, unknown] = res2.body.errors ?? [];
-    assert.deepEqual([missing?.field, unknown?.field], ['translations.0.examples', 'translations.0.examples']);
-    assert.match(missing?.message ?? '', /2, 3, header_1, button_1_1/);
-    assert.match(unknown?.message ?? '', /^9: no such variable/);
+    assert.deepEqual(res2.body.errors, [
+      {
+        field: 'translations.0.examples',
+        message: 'Meta needs a sample value for 2, 3, header_1, button_1_1',
+        code: 'templates.samples_missing',
+        params: { variables: '2, 3, header_1, button_1_1' },
+      },
+      {
+        field: 'translations.0.examples',
+        message: "9: no such variable; the template's variables are 1, 2, 3, header_1, button_1_1",
+        code: 'templates.samples_unknown_listing',
+        params: { variables: '9', expected: '1, 2, 3, header_1, button_1_1' },
+      },
+    ]);
     assert.equal(graph.requests.length, before, 'Meta was not asked');
     const listed = await ws.action<Template[]>('list-templates', {});
     assert.deepEqual(listed.body, [], 'nothing saved');

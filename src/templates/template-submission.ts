@@ -7,6 +7,7 @@ import type { Caller, Deps } from '../shared/context.js';
 import { errors, type FieldError } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { metaComponents } from './meta-components.js';
+import { templateProblems } from './template.problems.js';
 import { templateRepository } from './template.repository.js';
 import type {
   CreateTemplateInput,
@@ -38,7 +39,7 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
       }
       return built.components;
     });
-    if (problems.length > 0) throw errors.validationMany(problems);
+    if (problems.length > 0) throw errors.invalid(...problems);
     return components;
   }
 
@@ -131,7 +132,7 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
     async create(caller: Caller, input: CreateTemplateInput): Promise<Template> {
       checkTranslations(input.translations);
       if (await templateRepository(db).findByName(caller.workspaceId, input.name)) {
-        throw errors.validation('name', 'is already used by another template of this workspace');
+        throw errors.invalid(templateProblems.problem('name', 'name_taken'));
       }
       const templateId = await submit(caller, input, new Map());
       return templates.get(caller, templateId!);

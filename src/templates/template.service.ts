@@ -4,6 +4,7 @@ import type { Caller, Deps } from '../shared/context.js';
 import { cutPage, type CursorCodec, type Page, type PageRequest } from '../shared/cursor.js';
 import { errors, type FieldError } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import { templateProblems } from './template.problems.js';
 import { presentTemplate, presentTemplateDetail, type TemplateDetail } from './template.presenter.js';
 import {
   templateRepository,
@@ -87,11 +88,20 @@ export function createTemplateService({ db, clock, newId }: Deps, cursors: Curso
   };
 }
 
-/** A translation's header rule, shared with the import's up-front validation: a header needs its content. */
-export function headerProblem(t: Pick<TranslationInput, 'header_type' | 'header_content'>): string | null {
+/** A translation's header rule, as the problem of `field`: a header needs its content. */
+export function headerContentProblem(
+  t: Pick<TranslationInput, 'header_type' | 'header_content'>,
+  field: string,
+): FieldError | null {
   if (!t.header_type || t.header_content) return null;
   const kind = t.header_type.toLowerCase();
-  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} header needs its content (the text, or the media's link)`;
+  const article = /^[aeiou]/.test(kind) ? 'an' : 'a';
+  return templateProblems.problem(field, 'header_content_required', { article, kind });
+}
+
+/** The header rule's English words, for the import's up-front validation (portability). */
+export function headerProblem(t: Pick<TranslationInput, 'header_type' | 'header_content'>): string | null {
+  return headerContentProblem(t, 'header_content')?.message ?? null;
 }
 
 /** Problems upsert would meet, named by translation index so a form can show each beside its input. */
@@ -101,19 +111,22 @@ export function checkTranslations(
   const problems: FieldError[] = [];
   const seen = new Set<string>();
   translations.forEach((t, i) => {
-    const header = headerProblem(t);
-    if (header) problems.push({ field: `translations.${i}.header_content`, message: header });
-    if (seen.has(t.language)) problems.push({ field: `translations.${i}.language`, message: 'appears twice' });
+    const header = headerContentProblem(t, `translations.${i}.header_content`);
+    if (header) problems.push(header);
+    if (seen.has(t.language))
+      problems.push(templateProblems.problem(`translations.${i}.language`, 'language_repeated'));
     seen.add(t.language);
   });
-  if (problems.length > 0) throw errors.validationMany(problems);
+  if (problems.length > 0) throw errors.invalid(...problems);
 }
 
 /** list-templates' filters: trimmed (the name lower-cased, as it matches regardless of case), the status checked. */
 function listFilter(input: TemplateFilter): TemplateFilter {
   const status = input.status?.trim().toUpperCase();
   if (status && !(TEMPLATE_STATUSES as readonly string[]).includes(status)) {
-    throw errors.validation('status', `must be one of ${TEMPLATE_STATUSES.join(', ')}`);
+    throw errors.invalid(
+      templateProblems.problem('status', 'status_unknown', { statuses: TEMPLATE_STATUSES.join(', ') }),
+    );
   }
   return { name: input.name?.trim().toLowerCase() || undefined, status: status || undefined };
 }
@@ -175,8 +188,8 @@ export async function writeTemplate(
 
 function translationFields(t: TranslationInput) {
   const headerType = t.header_type ?? null;
-  const problem = headerProblem(t);
-  if (problem) throw errors.validation('header_content', problem);
+  const problem = headerContentProblem(t, 'header_content');
+  if (problem) throw errors.invalid(problem);
   return {
     status: t.status,
     body: t.body,

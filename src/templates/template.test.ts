@@ -274,7 +274,16 @@ describe(`templates (${ENGINE})`, () => {
     const res = await ws.action<Problem>('list-templates', { status: 'GREEN' });
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 'validation_failed');
-    assert.equal(res.body.errors?.[0]?.field, 'status');
+    const statuses =
+      'APPROVED, PENDING, REJECTED, PAUSED, DISABLED, IN_APPEAL, PENDING_DELETION, DELETED, LIMIT_EXCEEDED, ARCHIVED';
+    assert.deepEqual(res.body.errors, [
+      {
+        field: 'status',
+        message: `must be one of ${statuses}`,
+        code: 'templates.status_unknown',
+        params: { statuses },
+      },
+    ]);
     for (const allowed of ['APPROVED', 'PENDING', 'REJECTED']) assert.match(res.body.detail, new RegExp(allowed));
     assert.equal((await ws.action('list-templates', { status: 5 })).status, 400);
   });

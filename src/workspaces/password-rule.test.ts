@@ -5,7 +5,16 @@ import { passwordProblem } from './password-rule.js';
 describe('password rule', () => {
   test('refuses fewer than 12 characters', () => {
     for (const password of ['', '12345678', 'short', 'elevenchars']) {
-      assert.equal(passwordProblem(password), 'must be at least 12 characters', password);
+      assert.deepEqual(
+        passwordProblem(password),
+        {
+          field: 'password',
+          message: 'must be at least 12 characters',
+          code: 'workspaces.password_too_short',
+          params: { min: 12 },
+        },
+        password,
+      );
     }
   });
 
@@ -30,7 +39,13 @@ describe('password rule', () => {
       'passwordpassword',
       'abcabcabcabc',
     ]) {
-      assert.match(passwordProblem(password) ?? 'accepted', /too common or predictable/, password);
+      const problem = passwordProblem(password, 'new_password');
+      assert.deepEqual(
+        [problem?.field, problem?.code, problem?.params],
+        ['new_password', 'workspaces.password_too_common', undefined],
+        password,
+      );
+      assert.match(problem?.message ?? '', /too common or predictable/, password);
     }
   });
 

@@ -1,4 +1,5 @@
-import { errors } from '../shared/errors.js';
+import { errors, type FieldError } from '../shared/errors.js';
+import { workspaceProblems } from './workspace.problems.js';
 
 /** The one password rule: every way a password is chosen (set-up, invitation, CLI, change, reset) checks it. */
 const MIN_PASSWORD_LENGTH = 12;
@@ -41,9 +42,11 @@ function coreOf(lower: string): string {
   return trimmed.replace(/[@431!0$57]/g, (c) => LEET[c]!);
 }
 
-/** Why a password is refused, or null when it passes the rule. */
-export function passwordProblem(password: string): string | null {
-  if ([...password].length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
+/** Why a password (the value of `field`) is refused, or null when it passes the rule. */
+export function passwordProblem(password: string, field = 'password'): FieldError | null {
+  if ([...password].length < MIN_PASSWORD_LENGTH) {
+    return workspaceProblems.problem(field, 'password_too_short', { min: MIN_PASSWORD_LENGTH });
+  }
   const lower = password.toLowerCase();
   const guessable =
     COMMON_CORES.has(lower) ||
@@ -51,11 +54,11 @@ export function passwordProblem(password: string): string | null {
     new Set(lower).size < 5 ||
     /^(.+)\1+$/s.test(lower) ||
     RUNS.some((run) => run.includes(lower));
-  return guessable ? 'is too common or predictable; try a few unrelated words' : null;
+  return guessable ? workspaceProblems.problem(field, 'password_too_common') : null;
 }
 
 /** Refuses a password that breaks the rule with a validation error on `field`. */
 export function requirePasswordRule(password: string, field = 'password'): void {
-  const problem = passwordProblem(password);
-  if (problem) throw errors.validation(field, problem);
+  const problem = passwordProblem(password, field);
+  if (problem) throw errors.invalid(problem);
 }

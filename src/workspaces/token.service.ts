@@ -6,6 +6,7 @@ import type { SessionUser } from '../accounts/account.service.js';
 import { errors } from '../shared/errors.js';
 import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import { workspaceProblems } from './workspace.problems.js';
 
 /** `full` may do everything; `read` is refused (403) on every action that writes or sends. */
 export type TokenScope = 'full' | 'read';
@@ -78,7 +79,7 @@ export function createTokenService({ db, clock, newId }: Deps) {
       scope?: TokenScope;
     }): Promise<IssuedToken> {
       const name = input.name.trim();
-      if (!name || name.length > 100) throw errors.validation('name', 'must be 1 to 100 characters');
+      if (!name || name.length > 100) throw errors.invalid(workspaceProblems.problem('name', 'token_name_length'));
       const token = TOKEN_PREFIX + newSecretToken();
       const record = {
         id: newId(),

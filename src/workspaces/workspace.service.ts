@@ -2,10 +2,12 @@ import { isTimeZone } from '../automation/schedule-time.js';
 import type { Selectable, Transaction } from 'kysely';
 import type { Database, UserTable, WorkspaceTable } from '../db/schema.js';
 import type { Deps } from '../shared/context.js';
+import { commonProblems } from '../shared/common.problems.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { hashPassword } from './password.js';
 import { requirePasswordRule } from './password-rule.js';
+import { workspaceProblems } from './workspace.problems.js';
 
 export type Workspace = Selectable<WorkspaceTable>;
 export type User = Omit<Selectable<UserTable>, 'password_hash' | 'language'>;
@@ -38,8 +40,9 @@ export function createWorkspaceService({ db, clock, newId }: Deps, retentionChan
       claim?: (trx: Transaction<Database>) => Promise<void>,
     ): Promise<{ workspace: Workspace; user: User }> {
       const email = input.email.trim().toLowerCase();
-      if (!input.name.trim()) throw errors.validation('workspace', 'must not be empty');
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw errors.validation('email', 'must be an email address');
+      if (!input.name.trim()) throw errors.invalid(commonProblems.problem('workspace', 'must_not_be_empty'));
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+        throw errors.invalid(workspaceProblems.problem('email', 'email_address'));
       requirePasswordRule(input.password);
       const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
       if (taken) throw errors.conflict(`A user with email ${email} already exists`);
@@ -84,21 +87,21 @@ export function createWorkspaceService({ db, clock, newId }: Deps, retentionChan
 
     /** Changes a workspace's name, polling interval ("raised rate limit"), request limit or time zone. */
     async update(workspaceId: string, settings: WorkspaceSettings): Promise<Workspace> {
-      if (settings.name !== undefined && !settings.name.trim()) throw errors.validation('name', 'must not be empty');
+      if (settings.name !== undefined && !settings.name.trim())
+        throw errors.invalid(commonProblems.problem('name', 'must_not_be_empty'));
       if (settings.pollIntervalSeconds !== undefined && !isIntegerIn(settings.pollIntervalSeconds, 0, 86_400)) {
-        throw errors.validation('poll_interval_seconds', 'must be an integer from 0 (no limit) to 86400');
+        throw errors.invalid(workspaceProblems.problem('poll_interval_seconds', 'poll_interval_range'));
       }
       if (settings.rateLimitPerMinute !== undefined && !isIntegerIn(settings.rateLimitPerMinute, 1, 10_000_000)) {
-        throw errors.validation('rate_limit_per_minute', 'must be an integer from 1 to 10000000');
+        throw errors.invalid(workspaceProblems.problem('rate_limit_per_minute', 'rate_limit_range'));
       }
       if (settings.timeZone !== undefined && !isTimeZone(settings.timeZone)) {
-        throw errors.validation('time_zone', 'must be an IANA time zone such as Europe/Berlin');
+        throw errors.invalid(workspaceProblems.problem('time_zone', 'time_zone'));
       }
       const retention = settings.mediaRetentionDays;
       if (retention !== undefined && retention !== null && !isIntegerIn(retention, 1, MAX_RETENTION_DAYS)) {
-        throw errors.validation(
-          'media_retention_days',
-          `must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or null (forever)`,
+        throw errors.invalid(
+          workspaceProblems.problem('media_retention_days', 'media_retention_range', { max: MAX_RETENTION_DAYS }),
         );
       }
       await this.get(workspaceId);

@@ -67,6 +67,15 @@ describe(`dashboard: channel, routing and business hours in the person's languag
     await page.getByRole('heading', { name: 'Encuesta de satisfacción' }).waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), [], '/settings/business-hours');
     await screenshot(page, 'settings-business-hours-es');
+
+    // A rule of Parley's own, said in Spanish by its code: the day named as the form names it, then the
+    // catalog's wording with the API's values (the API itself answers "opens at 18:00 but closes at 17:00").
+    await monday.getByLabel('lunes Abre').fill('18:00'); // Monday opens 09:00–17:00 until saved otherwise
+    await page.getByRole('button', { name: 'Guardar horario de atención' }).click();
+    const problem = monday.locator('small.error');
+    await problem.waitFor();
+    assert.equal(await problem.textContent(), 'lunes abre a las 18:00 pero cierra a las 17:00');
+    assert.equal(await page.getByText('opens at 18:00').count(), 0, 'no English wording');
   });
 
   test('in Arabic: the page is right to left, and Routing speaks Arabic and is accessible', async () => {

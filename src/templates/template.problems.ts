@@ -1,0 +1,12 @@
+import { fieldProblems } from '../shared/field-problems.js';
+
+/** Message templates and their translations: what their fields can break (wordings, see field-problems.ts). */
+export const templateProblems = fieldProblems('templates', {
+  name_taken: 'is already used by another template of this workspace',
+  status_unknown: 'must be one of {{statuses}}',
+  language_repeated: 'appears twice',
+  header_content_required: "{{article}} {{kind}} header needs its content (the text, or the media's link)",
+  samples_missing: 'Meta needs a sample value for {{variables}}',
+  samples_unknown: '{{variables}}: no such variable',
+  samples_unknown_listing: "{{variables}}: no such variable; the template's variables are {{expected}}",
+});
