@@ -23,7 +23,7 @@ interface Page<T> {
 interface Problem {
   code: string;
   detail: string;
-  errors?: { field: string }[];
+  errors?: { field: string; code?: string; params?: Record<string, string | number> }[];
 }
 type FeedRecord = { id: string; created_at: string };
 
@@ -95,10 +95,12 @@ function tamper(cursor: string): string {
   return cursor.slice(0, i) + (cursor[i] === 'A' ? 'B' : 'A') + cursor.slice(i + 1);
 }
 
-function assertInvalidCursor(res: HttpResponse, label: string): void {
+/** `rule`: why, as the field problem's code (`common.cursor_…`). */
+function assertInvalidCursor(res: HttpResponse, label: string, rule: string): void {
   assert.equal(res.status, 400, `${label}: ${res.text}`);
   assert.equal((res.body as Problem).code, 'invalid_cursor', label);
   assert.equal((res.body as Problem).errors?.[0]?.field, 'cursor', label);
+  assert.equal((res.body as Problem).errors?.[0]?.code, `common.${rule}`, label);
 }
 
 describe(`cursor pagination (${ENGINE})`, () => {
@@ -343,15 +345,22 @@ describe(`cursor pagination (${ENGINE})`, () => {
     assert.match(cursor, /^[A-Za-z0-9_-]+$/, 'base64url');
     assert.equal((await search(ws, { tag: 'a' }, cursor)).status, 200, 'the cursor itself works');
 
-    assertInvalidCursor(await search(ws, { tag: 'a' }, tamper(cursor)), 'one character changed');
-    assertInvalidCursor(await search(ws, { tag: 'a' }, cursor.slice(0, -2)), 'truncated');
-    assertInvalidCursor(await search(ws, { tag: 'a' }, 'bm90IGEgY3Vyc29y'), 'garbage');
-    assertInvalidCursor(await search(ws, { tag: 'a' }, randomBytes(120).toString('base64url')), 'random bytes');
-    assertInvalidCursor(await search(other, { tag: 'a' }, cursor), 'another workspace');
-    assertInvalidCursor(await search(ws, { tag: 'b' }, cursor), 'other filters');
-    assertInvalidCursor(await search(ws, {}, cursor), 'filters dropped');
-    assertInvalidCursor(await action(ws, 'list-tags', {}, { paginate: 'cursor', cursor }), 'another endpoint');
-    assertInvalidCursor(await feed(ws, 'new-flow-triggered', { paginate: 'cursor', cursor }), 'a feed');
+    const altered = 'cursor_altered';
+    assertInvalidCursor(await search(ws, { tag: 'a' }, tamper(cursor)), 'one character changed', altered);
+    assertInvalidCursor(await search(ws, { tag: 'a' }, cursor.slice(0, -2)), 'truncated', altered);
+    assertInvalidCursor(await search(ws, { tag: 'a' }, 'bm90IGEgY3Vyc29y'), 'garbage', altered);
+    assertInvalidCursor(await search(ws, { tag: 'a' }, randomBytes(120).toString('base64url')), 'random', altered);
+    assertInvalidCursor(await search(other, { tag: 'a' }, cursor), 'another workspace', 'cursor_other_workspace');
+    assertInvalidCursor(await search(ws, { tag: 'b' }, cursor), 'other filters', 'cursor_other_filters');
+    assertInvalidCursor(await search(ws, {}, cursor), 'filters dropped', 'cursor_other_filters');
+    const tags = await action<Problem>(ws, 'list-tags', {}, { paginate: 'cursor', cursor });
+    assertInvalidCursor(tags, 'another endpoint', 'cursor_other_endpoint');
+    assert.deepEqual(tags.body.errors?.[0]?.params, { endpoint: 'search-contacts' });
+    assertInvalidCursor(
+      await feed(ws, 'new-flow-triggered', { paginate: 'cursor', cursor }),
+      'a feed',
+      'cursor_other_endpoint',
+    );
   });
 
   test('paging parameters › limits and misuse are 400s; without paginate the responses stay plain', async () => {
@@ -375,8 +384,11 @@ describe(`cursor pagination (${ENGINE})`, () => {
     }
     const limit = await action<Problem>(ws, 'search-contacts', {}, { paginate: 'cursor', limit: 501 });
     assert.match(limit.body.detail, /limit: must be an integer from 1 to 500/);
+    assert.deepEqual(limit.body.errors?.[0]?.params, { max: 500 });
+    assert.equal(limit.body.errors?.[0]?.code, 'requests.page_limit');
     const stray = await action<Problem>(ws, 'list-tags', {}, { cursor: 'abc' });
     assert.match(stray.body.detail, /cursor: applies only with paginate=cursor/);
+    assert.equal(stray.body.errors?.[0]?.code, 'requests.only_with_cursor_paging');
 
     const max = await action<Page<Contact>>(ws, 'search-contacts', {}, { paginate: 'cursor', limit: 500 });
     assert.equal(max.status, 200, 'limit 500 is the largest page');
@@ -434,6 +446,6 @@ describe(`cursor pagination (${ENGINE})`, () => {
     assert.equal(next.status, 200, next.text);
     assert.equal(next.body.data.length, 1);
     assert.equal(next.body.next_cursor, null);
-    assertInvalidCursor(await request(stranger), 'a server with another key');
+    assertInvalidCursor(await request(stranger), 'a server with another key', 'cursor_altered');
   });
 });

@@ -138,7 +138,11 @@ describe(`channel: a workspace connects only a number Meta confirms is its own (
     assert.equal(taken.body.code, 'conflict');
     assert.equal(taken.body.detail, 'This phone number cannot be connected');
     assert.deepEqual(taken.body.errors, [
-      { field: 'phone_number_id', message: 'This phone number id cannot be connected.' },
+      {
+        field: 'phone_number_id',
+        message: 'This phone number id cannot be connected.',
+        code: 'common.number_not_connectable',
+      },
     ]);
     for (const secret of [first.workspaceId, first.name, 'another workspace']) {
       assert.ok(!taken.text.includes(secret), `the answer does not mention ${secret}`);

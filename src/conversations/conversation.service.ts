@@ -6,6 +6,7 @@ import { runBulk, type BulkAction } from '../inbox/bulk.js';
 import type { ListQuery } from '../inbox/inbox.repository.js';
 import type { InboxService, Viewer } from '../inbox/inbox.service.js';
 import type { BulkInput, Conversation, ListFilters } from './conversation.schema.js';
+import { conversationProblems } from './conversation.problems.js';
 
 type Filters = Omit<ListFilters, 'paginate' | 'cursor' | 'limit'>;
 type ListItem = Awaited<ReturnType<InboxService['list']>>['conversations'][number];
@@ -106,7 +107,8 @@ export function createConversationApi(inbox: InboxService, cursors: CursorCodec)
 /** The bulk body's action with the field it needs; a missing one is a 400 naming it. */
 function bulkAction(input: Pick<BulkInput, 'action' | 'user_id' | 'labels' | 'priority' | 'until'>): BulkAction {
   const required = <T>(value: T | undefined, field: string): T => {
-    if (value === undefined) throw errors.validation(field, `is required for the ${input.action} action`);
+    if (value === undefined)
+      throw errors.invalid(conversationProblems.problem(field, 'required_for_action', { action: input.action }));
     return value;
   };
   switch (input.action) {
@@ -129,7 +131,7 @@ function bulkAction(input: Pick<BulkInput, 'action' | 'user_id' | 'labels' | 'pr
 export function snoozeUntil(until: string | null): Date | null {
   if (until === null) return null;
   const date = new Date(until);
-  if (Number.isNaN(date.getTime())) throw errors.validation('until', 'is not a date-time');
+  if (Number.isNaN(date.getTime())) throw errors.invalid(conversationProblems.problem('until', 'not_date_time'));
   return date;
 }
 

@@ -14,7 +14,7 @@ const HOUR = 3_600_000;
 
 interface Problem {
   code: string;
-  errors: { field: string; message: string }[];
+  errors: { field: string; message: string; code?: string }[];
 }
 interface Page {
   data: Conversation[];
@@ -125,21 +125,30 @@ describe(`conversations API (${ENGINE})`, () => {
   test('bad input is a 4xx naming the field', async () => {
     const ws = await createWorkspace(server);
     const contact = await customerWrites(ws);
-    for (const [method, path, body, field] of [
-      ['GET', '/conversations?status=everything', undefined, 'status'],
-      ['GET', '/conversations?label=nosuch', undefined, 'label'],
-      ['GET', '/conversations/not-an-id', undefined, 'contact_id'],
-      ['PUT', `/conversations/${contact}/priority`, { priority: 'asap' }, 'priority'],
-      ['PUT', `/conversations/${contact}/labels`, { labels: ['unknown'] }, 'labels'],
-      ['POST', `/conversations/${contact}/snooze`, { until: '2020-01-01T00:00:00Z' }, 'until'],
-      ['POST', `/conversations/${contact}/notes`, { body: '' }, 'body'],
-      ['POST', '/conversations/bulk', { action: 'close' }, 'contact_ids'],
-      ['POST', '/conversations/bulk', { action: 'assign', contact_ids: [contact] }, 'user_id'],
-      ['POST', '/conversation-labels', { name: 'x', colour: 'red' }, 'colour'],
+    // Parley's own rules answer with a code; the request schema's problems have none.
+    for (const [method, path, body, field, code] of [
+      ['GET', '/conversations?status=everything', undefined, 'status', undefined],
+      ['GET', '/conversations?label=nosuch', undefined, 'label', 'inbox.unknown_label'],
+      ['GET', '/conversations/not-an-id', undefined, 'contact_id', undefined],
+      ['PUT', `/conversations/${contact}/priority`, { priority: 'asap' }, 'priority', undefined],
+      ['PUT', `/conversations/${contact}/labels`, { labels: ['unknown'] }, 'labels', 'inbox.unknown_label'],
+      ['POST', `/conversations/${contact}/snooze`, { until: '2020-01-01T00:00:00Z' }, 'until', 'inbox.snooze_in_past'],
+      ['POST', `/conversations/${contact}/notes`, { body: '' }, 'body', undefined],
+      ['POST', `/conversations/${contact}/notes`, { body: '  ' }, 'body', 'inbox.note_empty'],
+      ['POST', '/conversations/bulk', { action: 'close' }, 'contact_ids', 'inbox.conversations_unnamed'],
+      [
+        'POST',
+        '/conversations/bulk',
+        { action: 'assign', contact_ids: [contact] },
+        'user_id',
+        'conversations.required_for_action',
+      ],
+      ['POST', '/conversation-labels', { name: 'x', colour: 'red' }, 'colour', undefined],
     ] as const) {
       const response = await send<Problem>(ws, method, path, body);
       assert.ok(response.status >= 400 && response.status < 500, `${path}: ${response.status} ${response.text}`);
       assert.equal(response.body.errors[0]?.field, field, `${path}: ${response.text}`);
+      assert.equal(response.body.errors[0]?.code, code, `${path}: ${response.text}`);
     }
   });
 

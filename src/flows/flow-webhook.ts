@@ -1,5 +1,7 @@
 import { Agent, request } from 'undici';
-import { hostOf, isPrivateHost, PRIVATE_TARGET, publicOnlyLookup } from '../shared/public-address.js';
+import type { FieldError } from '../shared/errors.js';
+import { hostOf, isPrivateHost, publicOnlyLookup } from '../shared/public-address.js';
+import { flowProblems } from './flow.problems.js';
 
 export interface CallOut {
   url: string;
@@ -16,12 +18,15 @@ export function createFlowWebhookClient(options: { allowPrivate: boolean }) {
     connect: options.allowPrivate ? {} : { lookup: publicOnlyLookup },
     maxResponseSize: 1_000_000,
   });
-  /** Why a node may not call `raw`, or null; checked when a flow is saved and again before each call. */
-  const targetProblem = (raw: string): string | null => {
-    if (!URL.canParse(raw)) return 'must be a valid URL';
+  /**
+   * Why a node may not call `raw` (the problem of `field`, its url), or null; checked when a flow is
+   * saved and again before each call.
+   */
+  const targetProblem = (raw: string, field = 'url'): FieldError | null => {
+    if (!URL.canParse(raw)) return flowProblems.problem(field, 'invalid_url');
     const url = new URL(raw);
     if (options.allowPrivate || !isPrivateHost(url)) return null;
-    return `${PRIVATE_TARGET} (${hostOf(url)})`;
+    return flowProblems.problem(field, 'private_address', { host: hostOf(url) });
   };
 
   return {
@@ -29,7 +34,7 @@ export function createFlowWebhookClient(options: { allowPrivate: boolean }) {
 
     async call(callOut: CallOut): Promise<CallOutResult> {
       const problem = targetProblem(callOut.url);
-      if (problem) return { ok: false, error: `url ${problem}` };
+      if (problem) return { ok: false, error: `url ${problem.message}` };
       try {
         const response = await request(callOut.url, {
           dispatcher: agent,

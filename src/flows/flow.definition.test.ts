@@ -225,14 +225,21 @@ describe('flowDefinitionProblems: graph', () => {
     const flow = example();
     flow.nodes.push({ id: 'welcome', type: 'end' });
     assert.deepEqual(flowDefinitionProblems(flow), [
-      { field: '/nodes/9/id', message: 'duplicates node "welcome" (also /nodes/0)' },
+      {
+        field: '/nodes/9/id',
+        message: 'duplicates node "welcome" (also /nodes/0)',
+        code: 'flows.duplicate_node',
+        params: { value: 'welcome', first: '/nodes/0' },
+      },
     ]);
   });
 
   test('start must name a node', () => {
     const flow = example();
     flow.start = 'nope';
-    assert.deepEqual(flowDefinitionProblems(flow), [{ field: '/start', message: 'names unknown node "nope"' }]);
+    assert.deepEqual(flowDefinitionProblems(flow), [
+      { field: '/start', message: 'names unknown node "nope"', code: 'flows.unknown_start', params: { node: 'nope' } },
+    ]);
   });
 
   const edges: [string, (flow: FlowDefinition) => void, string][] = [
@@ -251,7 +258,14 @@ describe('flowDefinitionProblems: graph', () => {
     test(`a dangling ${edge} edge is reported at that edge`, () => {
       const flow = example();
       breakIt(flow);
-      assert.deepEqual(flowDefinitionProblems(flow), [{ field, message: 'points at unknown node "nowhere"' }]);
+      assert.deepEqual(flowDefinitionProblems(flow), [
+        {
+          field,
+          message: 'points at unknown node "nowhere"',
+          code: 'flows.unknown_target',
+          params: { node: 'nowhere' },
+        },
+      ]);
     });
   }
 
@@ -259,7 +273,12 @@ describe('flowDefinitionProblems: graph', () => {
     const flow = example();
     flow.nodes.push({ id: 'orphan', type: 'send_text', text: 'Never sent', next: 'bye' });
     assert.deepEqual(flowDefinitionProblems(flow), [
-      { field: '/nodes/9', message: 'node "orphan" is unreachable from start "welcome"' },
+      {
+        field: '/nodes/9',
+        message: 'node "orphan" is unreachable from start "welcome"',
+        code: 'flows.unreachable',
+        params: { node: 'orphan', start: 'welcome' },
+      },
     ]);
   });
 
@@ -303,6 +322,8 @@ describe('flowDefinitionProblems: graph', () => {
       {
         field: '/nodes/0',
         message: 'loop without a wait: a -> m -> r -> a (add a node that waits for a reply or asks a question)',
+        code: 'flows.loop_without_wait',
+        params: { path: 'a -> m -> r -> a' },
       },
     ]);
   });
@@ -313,6 +334,8 @@ describe('flowDefinitionProblems: graph', () => {
       {
         field: '/nodes/0',
         message: 'loop without a wait: a -> a (add a node that waits for a reply or asks a question)',
+        code: 'flows.loop_without_wait',
+        params: { path: 'a -> a' },
       },
     ]);
   });
@@ -325,6 +348,8 @@ describe('flowDefinitionProblems: graph', () => {
       {
         field: '/nodes/2',
         message: 'loop without a wait: r -> r (add a node that waits for a reply or asks a question)',
+        code: 'flows.loop_without_wait',
+        params: { path: 'r -> r' },
       },
     ]);
   });
@@ -353,7 +378,12 @@ describe('flowDefinitionProblems: graph', () => {
     const buttons = nodeOf(flow, 'menu').buttons as { id: string }[];
     buttons[1]!.id = 'order';
     assert.deepEqual(flowDefinitionProblems(flow), [
-      { field: '/nodes/1/buttons/1/id', message: 'duplicates button "order" (also /nodes/1/buttons/0)' },
+      {
+        field: '/nodes/1/buttons/1/id',
+        message: 'duplicates button "order" (also /nodes/1/buttons/0)',
+        code: 'flows.duplicate_button',
+        params: { value: 'order', first: '/nodes/1/buttons/0' },
+      },
     ]);
   });
 
@@ -369,7 +399,12 @@ describe('flowDefinitionProblems: graph', () => {
       { title: 'Two', rows: rows(['c', 'a']) },
     ]);
     assert.deepEqual(flowDefinitionProblems(flow), [
-      { field: '/nodes/0/sections/1/rows/1/id', message: 'duplicates row "a" (also /nodes/0/sections/0/rows/0)' },
+      {
+        field: '/nodes/0/sections/1/rows/1/id',
+        message: 'duplicates row "a" (also /nodes/0/sections/0/rows/0)',
+        code: 'flows.duplicate_row',
+        params: { value: 'a', first: '/nodes/0/sections/0/rows/0' },
+      },
     ]);
   });
 
@@ -384,7 +419,12 @@ describe('flowDefinitionProblems: graph', () => {
       { title: 'Two', rows: rows(['f', 'g', 'h', 'i', 'j', 'k']) },
     ]);
     assert.deepEqual(flowDefinitionProblems(eleven), [
-      { field: '/nodes/0/sections', message: 'has 11 rows; at most 10 in total' },
+      {
+        field: '/nodes/0/sections',
+        message: 'has 11 rows; at most 10 in total',
+        code: 'flows.too_many_rows',
+        params: { rows: 11 },
+      },
     ]);
   });
 
@@ -392,18 +432,26 @@ describe('flowDefinitionProblems: graph', () => {
     const flow = example();
     flow.keywords = ['menu', 'hi', 'MENU '];
     assert.deepEqual(flowDefinitionProblems(flow), [
-      { field: '/keywords/2', message: 'duplicates keyword "MENU " (also /keywords/0)' },
+      {
+        field: '/keywords/2',
+        message: 'duplicates keyword "MENU " (also /keywords/0)',
+        code: 'flows.duplicate_keyword',
+        params: { value: 'MENU ', first: '/keywords/0' },
+      },
     ]);
   });
 
   test('a timeout too long to count in milliseconds is refused', () => {
     const flow = example();
     nodeOf(flow, 'wait').timeout = 'P99999999999D';
-    const problems = flowDefinitionProblems(flow);
-    assert.deepEqual(
-      problems.map((p) => p.field),
-      ['/nodes/2/timeout'],
-    );
+    assert.deepEqual(flowDefinitionProblems(flow), [
+      {
+        field: '/nodes/2/timeout',
+        message: '"P99999999999D" is too long a duration',
+        code: 'flows.timeout_too_long',
+        params: { timeout: 'P99999999999D' },
+      },
+    ]);
   });
 });
 

@@ -11,6 +11,7 @@ import { Value } from '@sinclair/typebox/value';
 import { durationMs } from '../automation/schedule-time.js';
 import { HeaderMediaUrl, TemplateVariables } from '../messages/message.schema.js';
 import type { FieldError } from '../shared/errors.js';
+import { flowProblems } from './flow.problems.js';
 
 // Patterns rather than `format`s: TypeBox's checker knows no formats unless registered, and ajv
 // accepts the same patterns, so both validators agree.
@@ -382,7 +383,7 @@ function graphProblems(flow: FlowDefinition): FieldError[] {
   return [
     ...duplicates(
       flow.nodes.map((n, i) => ({ value: n.id, field: `/nodes/${i}/id`, at: `/nodes/${i}` })),
-      'node',
+      'duplicate_node',
     ),
     ...keywordProblems(flow.keywords ?? []),
     ...flow.nodes.flatMap(choiceProblems),
@@ -427,20 +428,24 @@ interface Occurrence {
   at: string;
 }
 
-/** Each repeat of an earlier value, at its own path, naming where the value first appeared. */
-function duplicates(occurrences: Occurrence[], what: string, key = (value: string) => value): FieldError[] {
+/** Each repeat of an earlier value, at its own path, naming where the value first appeared (`code`: of what). */
+function duplicates(
+  occurrences: Occurrence[],
+  code: 'duplicate_node' | 'duplicate_keyword' | 'duplicate_button' | 'duplicate_row',
+  key = (value: string) => value,
+): FieldError[] {
   const first = new Map<string, string>();
   return occurrences.flatMap(({ value, field, at }) => {
     const seen = first.get(key(value));
     if (seen === undefined) first.set(key(value), at);
-    return seen === undefined ? [] : [{ field, message: `duplicates ${what} "${value}" (also ${seen})` }];
+    return seen === undefined ? [] : [flowProblems.problem(field, code, { value, first: seen })];
   });
 }
 
 /** Keywords match inbound text ignoring case and spaces, so "Menu" repeats "menu". */
 function keywordProblems(keywords: string[]): FieldError[] {
   const occurrences = keywords.map((value, i) => ({ value, field: `/keywords/${i}`, at: `/keywords/${i}` }));
-  return duplicates(occurrences, 'keyword', (k) => k.trim().toLowerCase());
+  return duplicates(occurrences, 'duplicate_keyword', (k) => k.trim().toLowerCase());
 }
 
 /** A tap reports only the button or row id, so an id used twice in one message is ambiguous. */
@@ -449,7 +454,7 @@ function choiceProblems(n: FlowNode, i: number): FieldError[] {
     const at = (j: number) => `/nodes/${i}/buttons/${j}`;
     return duplicates(
       n.buttons.map((b, j) => ({ value: b.id, field: `${at(j)}/id`, at: at(j) })),
-      'button',
+      'duplicate_button',
     );
   }
   if (n.type !== 'send_list') return [];
@@ -458,31 +463,35 @@ function choiceProblems(n: FlowNode, i: number): FieldError[] {
   );
   const problems = duplicates(
     rows.map((r) => ({ ...r, field: `${r.at}/id` })),
-    'row',
+    'duplicate_row',
   );
   // WhatsApp refuses a list with more than 10 rows across all its sections.
   if (rows.length > 10)
-    problems.push({ field: `/nodes/${i}/sections`, message: `has ${rows.length} rows; at most 10 in total` });
+    problems.push(flowProblems.problem(`/nodes/${i}/sections`, 'too_many_rows', { rows: rows.length }));
   return problems;
 }
 
 /** The pattern admits durations too long to count in milliseconds; the runtime could not schedule those. */
 function timeoutProblems(n: FlowNode, i: number): FieldError[] {
   if (!('timeout' in n)) return [];
+  const field = `/nodes/${i}/timeout`;
+  if (!DURATION.test(n.timeout)) return [flowProblems.problem(field, 'timeout_not_duration', { timeout: n.timeout })];
   try {
-    parseDuration(n.timeout);
+    durationMs(n.timeout);
     return [];
-  } catch (error) {
-    return [{ field: `/nodes/${i}/timeout`, message: (error as Error).message }];
+  } catch {
+    return [flowProblems.problem(field, 'timeout_too_long', { timeout: n.timeout })];
   }
 }
 
 function edgeProblems(flow: FlowDefinition, indexById: Map<string, number>): FieldError[] {
-  const start = indexById.has(flow.start) ? [] : [{ field: '/start', message: `names unknown node "${flow.start}"` }];
+  const start = indexById.has(flow.start)
+    ? []
+    : [flowProblems.problem('/start', 'unknown_start', { node: flow.start })];
   const dangling = flow.nodes
     .flatMap(edgesOf)
     .filter((e) => !indexById.has(e.target))
-    .map((e) => ({ field: e.field, message: `points at unknown node "${e.target}"` }));
+    .map((e) => flowProblems.problem(e.field, 'unknown_target', { node: e.target }));
   return [...start, ...dangling];
 }
 
@@ -495,7 +504,7 @@ function unreachable(start: string, graph: Graph): FieldError[] {
   return graph.nodes.flatMap((n, i) =>
     reached.has(i) || graph.indexById.get(n.id) !== i
       ? []
-      : [{ field: `/nodes/${i}`, message: `node "${n.id}" is unreachable from start "${start}"` }],
+      : [flowProblems.problem(`/nodes/${i}`, 'unreachable', { node: n.id, start })],
   );
 }
 
@@ -514,12 +523,7 @@ function loopsWithoutWait({ nodes, targets }: Graph): FieldError[] {
     const first = component[0]!;
     if (component.length === 1 && !moving[first]!.includes(first)) return [];
     const ids = cycleThrough(first, new Set(component), moving).map((i) => nodes[i]!.id);
-    return [
-      {
-        field: `/nodes/${first}`,
-        message: `loop without a wait: ${ids.join(' -> ')} (add a node that waits for a reply or asks a question)`,
-      },
-    ];
+    return [flowProblems.problem(`/nodes/${first}`, 'loop_without_wait', { path: ids.join(' -> ') })];
   });
 }
 

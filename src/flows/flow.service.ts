@@ -33,6 +33,7 @@ import {
 import { flowRepository, type RunRow } from './flow.repository.js';
 import { RUN_STATES, type Flow, type SaveFlowInput, type TriggerFlowInput } from './flow.schema.js';
 import type { CallOutResult, FlowWebhookClient } from './flow-webhook.js';
+import { flowProblems } from './flow.problems.js';
 
 /** A flow walk never takes more steps than this without waiting (definitions forbid wait-free loops). */
 const MAX_STEPS = 500;
@@ -438,14 +439,13 @@ export function createFlowService(
     /** Creates a flow, or replaces the one `id` names, after checking the whole definition. */
     async save(caller: Caller, input: SaveFlowInput): Promise<Flow> {
       const problems = flowDefinitionProblems(input.definition);
-      if (problems.length > 0)
-        throw errors.validationMany(problems.map((p) => ({ ...p, field: `/definition${p.field}` })));
+      if (problems.length > 0) throw errors.invalid(...problems.map((p) => ({ ...p, field: `/definition${p.field}` })));
       const definition = input.definition as FlowDefinition;
       const targets = definition.nodes.flatMap((node, i) => {
-        const problem = node.type === 'webhook' ? webhooks.targetProblem(node.url) : null;
-        return problem ? [{ field: `/definition/nodes/${i}/url`, message: problem }] : [];
+        const problem = node.type === 'webhook' ? webhooks.targetProblem(node.url, `/definition/nodes/${i}/url`) : null;
+        return problem ? [problem] : [];
       });
-      if (targets.length > 0) throw errors.validationMany(targets);
+      if (targets.length > 0) throw errors.invalid(...targets);
       const name = input.name.trim();
       const id = await db.transaction().execute(async (trx) => {
         const flows = flowRepository(trx);
@@ -598,9 +598,7 @@ async function checkTemplateNode(
   const templates = templateRepository(trx);
   const template = await templates.findById(workspaceId, node.template_id.toLowerCase());
   if (!template) {
-    throw errors.validationMany([
-      { field: `/definition/nodes/${index}/template_id`, message: 'names no template of this workspace' },
-    ]);
+    throw errors.invalid(flowProblems.problem(`/definition/nodes/${index}/template_id`, 'unknown_template'));
   }
   checkHeaderMedia(await templates.translations([template.id]), node, `/definition/nodes/${index}/header_media_url`);
 }

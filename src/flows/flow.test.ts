@@ -270,13 +270,18 @@ describe(`flows (${ENGINE})`, () => {
     Object.assign(broken.nodes[0]!, { next: 'nowhere' });
     const response = await cloud.ws.action('save-flow', { name: 'Broken', definition: broken });
     assert.equal(response.status, 400, response.text);
-    const errors = (response.body as { errors: { field: string; message: string }[] }).errors;
+    const errors = (response.body as { errors: { field: string; message: string; code?: string }[] }).errors;
     assert.ok(
-      errors.some((e) => e.field === '/definition/nodes/0/next' && e.message.includes('nowhere')),
+      errors.some(
+        (e) =>
+          e.field === '/definition/nodes/0/next' && e.code === 'flows.unknown_target' && e.message.includes('nowhere'),
+      ),
       JSON.stringify(errors),
     );
     assert.ok(
-      errors.some((e) => e.field === '/definition/nodes/1' && e.message.includes('unreachable')),
+      errors.some(
+        (e) => e.field === '/definition/nodes/1' && e.code === 'flows.unreachable' && e.message.includes('unreachable'),
+      ),
       JSON.stringify(errors),
     );
     assert.deepEqual((await cloud.ws.get('/v1/dropdowns/flows')).body, []);

@@ -16,7 +16,7 @@ interface Problem {
   code: string;
   instance: string;
   request_id: string;
-  errors?: { field: string; message: string }[];
+  errors?: { field: string; message: string; code?: string; params?: Record<string, string | number> }[];
 }
 
 /** Asserts the one error shape (RFC 9457 problem details with a stable code) and returns the body. */
@@ -34,6 +34,7 @@ function assertProblem(res: HttpResponse, status: number, code: string, instance
 }
 
 const fieldsOf = (problem: Problem) => (problem.errors ?? []).map((e) => e.field);
+const codesOf = (problem: Problem) => (problem.errors ?? []).map((e) => e.code);
 
 /** The POST actions this server documents, read from its own OpenAPI document. */
 interface DocumentedAction {
@@ -127,6 +128,7 @@ describe(`errors (${ENGINE})`, () => {
     const raw = '{"phone": "+14155550100", "name": "Ada\\u0000Lovelace", "metadata": {"k": "v"}}';
     const problem = assertProblem(await post(ws, 'create-contact', raw, 'application/json'), 400, 'validation_failed');
     assert.match(problem.detail, /NUL/);
+    assert.deepEqual(codesOf(problem), ['requests.nul_character']);
     const escaped = '{"phone": "+14155550100", "name": "back\\\\u0000slash"}';
     const created = await post(ws, 'create-contact', escaped, 'application/json');
     assert.equal(created.status, 201, 'an escaped backslash followed by u0000 is ordinary text');
@@ -135,21 +137,34 @@ describe(`errors (${ENGINE})`, () => {
 
   test('400 › a lone UTF-16 surrogate in a value or a key is refused on every engine, and nothing is written', async () => {
     const ws = await createWorkspace(server);
-    const refused: [string, string, string][] = [
-      ['create-contact', '{"phone": "+14155550100", "metadata": {"note": "a\\ud800b"}}', 'metadata.note'],
-      ['create-contact', '{"phone": "+14155550100", "name": "\\udc00Ada"}', 'name'],
-      ['create-contact', '{"phone": "+14155550100", "metadata": {"\\ud800": "v"}}', 'metadata'],
-      ['simulate-inbound-message', '{"phone": "+14155550100", "text": "hi \\udbff"}', 'text'],
-      ['save-sequence', '{"name": "Welcome \\ud800", "steps": [{"action": {"type": "add_tag", "tag": "x"}}]}', 'name'],
+    const value = 'requests.lone_surrogate';
+    const refused: [string, string, string, string][] = [
+      ['create-contact', '{"phone": "+14155550100", "metadata": {"note": "a\\ud800b"}}', 'metadata.note', value],
+      ['create-contact', '{"phone": "+14155550100", "name": "\\udc00Ada"}', 'name', value],
+      [
+        'create-contact',
+        '{"phone": "+14155550100", "metadata": {"\\ud800": "v"}}',
+        'metadata',
+        'requests.name_lone_surrogate',
+      ],
+      ['simulate-inbound-message', '{"phone": "+14155550100", "text": "hi \\udbff"}', 'text', value],
+      [
+        'save-sequence',
+        '{"name": "Welcome \\ud800", "steps": [{"action": {"type": "add_tag", "tag": "x"}}]}',
+        'name',
+        value,
+      ],
       [
         'save-flow',
         '{"name": "Support", "definition": {"start": "a", "nodes": [{"id": "a", "type": "send_text", "text": "\\ud800"}]}}',
         'definition.nodes.0.text',
+        value,
       ],
     ];
-    for (const [action, raw, field] of refused) {
+    for (const [action, raw, field, code] of refused) {
       const problem = assertProblem(await post(ws, action, raw, 'application/json'), 400, 'validation_failed');
       assert.deepEqual(fieldsOf(problem), [field], `${action}: ${raw}`);
+      assert.deepEqual(codesOf(problem), [code], `${action}: ${raw}`);
       assert.match(problem.detail, /surrogate/);
     }
     await assertNothingWritten(ws);
@@ -169,6 +184,10 @@ describe(`errors (${ENGINE})`, () => {
     const deep = `{"phone": "+14155550100", "metadata": ${nested(5000)}}`;
     const problem = assertProblem(await post(ws, 'create-contact', deep, 'application/json'), 400, 'validation_failed');
     assert.match(problem.detail, /64 levels/);
+    assert.deepEqual(
+      problem.errors?.map(({ code, params }) => ({ code, params })),
+      [{ code: 'requests.nests_too_deep', params: { levels: 64 } }],
+    );
     const arrays = `{"phone": "+14155550100", "tags": ${'['.repeat(65)}${']'.repeat(65)}}`;
     assertProblem(await post(ws, 'create-contact', arrays, 'application/json'), 400, 'validation_failed');
     await assertNothingWritten(ws);

@@ -7,6 +7,7 @@ import { toStoredTimestamp } from '../shared/time.js';
 import type { Principal } from '../workspaces/token.service.js';
 import { PROBLEM_CONTENT_TYPE } from './problem.js';
 import type { Api } from './types.js';
+import { requestProblems } from './request.problems.js';
 
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A claim with no stored result after this long belongs to a request that died with its process. */
@@ -30,7 +31,7 @@ export function registerIdempotency(app: Api, { db, clock }: Pick<Deps, 'db' | '
     const key = request.headers['idempotency-key'];
     if (request.method !== 'POST' || key === undefined || !request.principal) return;
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
-      throw errors.validation('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
+      throw errors.invalid(requestProblems.problem('Idempotency-Key', 'idempotency_key_format'));
     }
     const owner = keyOwner(request.principal);
     // The query string counts only when there is one (paging parameters), so older fingerprints still match.

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_PAGE_LIMIT, type Page, type PageRequest } from '../shared/cursor.js';
 import { errors } from '../shared/errors.js';
 import { NullableField } from './responses.js';
+import { requestProblems } from './request.problems.js';
 
 /** The query parameters of a listing that can be paged (`paginate=cursor`). */
 export const pageQuery = (defaultLimit: number) => ({
@@ -39,12 +40,12 @@ export interface PageQuery {
 export function pageRequest(query: PageQuery, defaultLimit: number): PageRequest | null {
   if (query.paginate !== 'cursor') {
     const stray = (['cursor', 'limit'] as const).find((name) => query[name] !== undefined);
-    if (stray) throw errors.validation(stray, 'applies only with paginate=cursor');
+    if (stray) throw errors.invalid(requestProblems.problem(stray, 'only_with_cursor_paging'));
     return null;
   }
   const limit = query.limit === undefined ? defaultLimit : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) {
-    throw errors.validation('limit', `must be an integer from 1 to ${MAX_PAGE_LIMIT}`);
+    throw errors.invalid(requestProblems.problem('limit', 'page_limit', { max: MAX_PAGE_LIMIT }));
   }
   return { cursor: query.cursor, limit };
 }

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { AppError, errors, type FieldError } from '../shared/errors.js';
 import { unstorableJson, type JsonProblem } from '../shared/storable-json.js';
 import type { Api } from './types.js';
+import { requestProblems } from './request.problems.js';
 
 /**
  * What every request goes through before routing: JSON-only bodies, HTTPS enforcement behind a
@@ -44,7 +45,7 @@ function acceptJsonOnly(app: Api): void {
     void parseJson(request, raw.toString(), (error: Error | null, body?: unknown) => {
       if (error) return done(error, undefined);
       const problems = unstorableJson(body);
-      if (problems.length > 0) return done(errors.validationMany(problems.map(asField)), undefined);
+      if (problems.length > 0) return done(errors.invalid(...problems.map(asField)), undefined);
       done(null, body);
     });
   });
@@ -54,13 +55,23 @@ function acceptJsonOnly(app: Api): void {
 function refuseUnstorableUrlText(app: Api): void {
   app.addHook('preValidation', (request, _reply, done) => {
     const problems = unstorableJson({ ...(request.query as object), ...(request.params as object) });
-    done(problems.length > 0 ? errors.validationMany(problems.map(asField)) : undefined);
+    done(problems.length > 0 ? errors.invalid(...problems.map(asField)) : undefined);
   });
 }
 
-/** A problem named as validation errors name fields (`metadata.note`; `body` for the whole body). */
+/** storable-json's rules about text, each worded in requestProblems exactly as storable-json words it. */
+const TEXT_RULES = ['nul_character', 'lone_surrogate', 'name_nul_character', 'name_lone_surrogate'] as const;
+
+/**
+ * A problem named as validation errors name fields (`metadata.note`; `body` for the whole body), with
+ * its rule's code, known by storable-json's words (errors.test.ts asserts each rule's code).
+ */
 function asField({ path, message }: JsonProblem): FieldError {
-  return { field: path.join('.') || 'body', message };
+  const field = path.join('.') || 'body';
+  const levels = /^nests deeper than (\d+) levels/.exec(message)?.[1];
+  if (levels !== undefined) return requestProblems.problem(field, 'nests_too_deep', { levels: Number(levels) });
+  const code = TEXT_RULES.find((rule) => requestProblems.wordings[rule] === message);
+  return code ? requestProblems.problem(field, code) : { field, message };
 }
 
 /** The left-most X-Forwarded-Proto is what the client used (proxies append theirs). */

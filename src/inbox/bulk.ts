@@ -1,6 +1,7 @@
 import { errors } from '../shared/errors.js';
 import type { ListQuery, Priority } from './inbox.repository.js';
 import type { InboxService, Viewer } from './inbox.service.js';
+import { inboxProblems } from './inbox.problems.js';
 
 /** The most conversations one bulk action changes: a filter matching more is refused, to be narrowed. */
 const BULK_MAX = 10_000;
@@ -33,11 +34,11 @@ export async function runBulk(inbox: InboxService, viewer: Viewer, target: BulkT
 }
 
 async function targetIds(inbox: InboxService, viewer: Viewer, { contactIds, filter }: BulkTarget): Promise<string[]> {
-  if (!contactIds && !filter) throw errors.validation('contact_ids', 'or filter is required: say which conversations');
+  if (!contactIds && !filter) throw errors.invalid(inboxProblems.problem('contact_ids', 'conversations_unnamed'));
   if (!filter) return contactIds!;
   const matching = await inbox.matchingIds(viewer, filter, BULK_MAX + 1);
   if (matching.length > BULK_MAX) {
-    throw errors.validation('filter', `matches more than ${BULK_MAX} conversations: narrow it and repeat`);
+    throw errors.invalid(inboxProblems.problem('filter', 'filter_too_broad', { max: BULK_MAX }));
   }
   if (!contactIds) return matching;
   const wanted = new Set(contactIds);

@@ -9,6 +9,7 @@ import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import type { EventHub } from './event-hub.js';
 import { inboxRepository } from './inbox.repository.js';
+import { inboxProblems } from './inbox.problems.js';
 
 type Db = Kysely<Database>;
 
@@ -168,9 +169,10 @@ export function createConversationStatus(
      * again moves the time.
      */
     snooze(actor: Actor, contactIds: string[], until: Date | null) {
-      if (until && until.getTime() <= clock.now().getTime()) throw errors.validation('until', 'must be in the future');
+      if (until && until.getTime() <= clock.now().getTime())
+        throw errors.invalid(inboxProblems.problem('until', 'snooze_in_past'));
       if (until && until.getTime() - clock.now().getTime() > MAX_SNOOZE_MS) {
-        throw errors.validation('until', 'must be within a year');
+        throw errors.invalid(inboxProblems.problem('until', 'snooze_too_far'));
       }
       return move(actor.workspaceId, contactIds, async (trx) => {
         const at = now();

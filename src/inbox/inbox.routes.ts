@@ -9,6 +9,7 @@ import { INBOX_FILTERS, PRIORITIES } from './inbox.repository.js';
 import { decodeCursor, type InboxService, type Viewer } from './inbox.service.js';
 import { Uuid } from '../http/responses.js';
 import { errors } from '../shared/errors.js';
+import { inboxProblems } from './inbox.problems.js';
 
 const hide = true;
 const access = 'session' as const;
@@ -224,8 +225,8 @@ function registerToolRoutes(app: Api, inbox: InboxService): void {
       const { action, contact_ids: contactIds, filter, user_id: userId, label } = request.body;
       const target = { contactIds, filter: filter && listQueryOf(filter) };
       if (action === 'assign' && userId === undefined)
-        throw errors.validation('user_id', 'is required: choose a person');
-      if (action === 'label' && !label) throw errors.validation('label', 'is required: choose a label');
+        throw errors.invalid(inboxProblems.problem('user_id', 'person_required'));
+      if (action === 'label' && !label) throw errors.invalid(inboxProblems.problem('label', 'label_required'));
       const chosen =
         action === 'assign'
           ? { type: action, user_id: userId ?? null }

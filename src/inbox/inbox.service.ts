@@ -14,6 +14,7 @@ import { inboxRepository, type Keyset, type ListQuery, type Priority } from './i
 import { noteRepository } from './notes.js';
 import { namedSenders } from './senders.js';
 import type { NotificationService } from '../notifications/notification.service.js';
+import { inboxProblems } from './inbox.problems.js';
 
 const LIST_PAGE = 50;
 
@@ -42,7 +43,7 @@ export function decodeCursor(cursor: string | undefined, field: string): Keyset 
   if (!cursor) return null;
   const [time, id, extra] = Buffer.from(cursor, 'base64url').toString().split('|');
   if (!time || !id || extra !== undefined || Number.isNaN(Date.parse(time)) || !/^[0-9a-f-]{36}$/.test(id)) {
-    throw errors.validation(field, 'is not a cursor this endpoint handed out');
+    throw errors.invalid(inboxProblems.problem(field, 'not_a_cursor'));
   }
   return { at: toStoredTimestamp(new Date(time)), id };
 }
@@ -254,7 +255,7 @@ export function createInboxService(
 
     /** Adds a private note to the conversation: staff see it in the thread, those it mentions are told; it is never sent. */
     async addNote(viewer: Viewer, contactId: string, body: string) {
-      if (!body.trim()) throw errors.validation('body', 'is empty: write the note first');
+      if (!body.trim()) throw errors.invalid(inboxProblems.problem('body', 'note_empty'));
       const contact = await contactOf(viewer, contactId);
       const id = newId();
       const note = { id, workspace_id: viewer.workspaceId, contact_id: contact.id, author_id: viewer.userId, body };

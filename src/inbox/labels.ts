@@ -2,8 +2,10 @@ import type { Kysely, Selectable } from 'kysely';
 import { isUniqueViolation } from '../db/sql.js';
 import type { ConversationLabelTable, Database } from '../db/schema.js';
 import type { Deps } from '../shared/context.js';
+import { commonProblems } from '../shared/common.problems.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
+import { inboxProblems } from './inbox.problems.js';
 
 type LabelRow = Selectable<ConversationLabelTable>;
 
@@ -159,7 +161,7 @@ export function createLabelService({ db, clock, newId }: Deps) {
     try {
       return await write();
     } catch (error) {
-      if (isUniqueViolation(error)) throw errors.conflictOn('name', 'is the name of another label');
+      if (isUniqueViolation(error)) throw errors.taken(inboxProblems.problem('name', 'label_name_taken'));
       throw error;
     }
   }
@@ -171,7 +173,7 @@ export function createLabelService({ db, clock, newId }: Deps) {
     async create(workspaceId: string, input: { name: string; colour?: string | undefined }): Promise<Label> {
       const name = requiredName(input.name);
       if ((await labels().count(workspaceId)) >= LABELS_MAX) {
-        throw errors.validation('name', `cannot be added: a workspace has at most ${LABELS_MAX} labels`);
+        throw errors.invalid(inboxProblems.problem('name', 'too_many_labels', { max: LABELS_MAX }));
       }
       const at = now();
       const row = {
@@ -206,7 +208,8 @@ export function createLabelService({ db, clock, newId }: Deps) {
       const rows = await labels().byNames(workspaceId, names);
       const known = new Set(rows.map((row) => row.name_key));
       const unknown = names.find((name) => !known.has(keyOf(name)));
-      if (unknown !== undefined) throw errors.validation(field, `"${unknown}" is not a label of this workspace`);
+      if (unknown !== undefined)
+        throw errors.invalid(inboxProblems.problem(field, 'unknown_label', { label: unknown }));
       return rows;
     },
   };
@@ -214,7 +217,7 @@ export function createLabelService({ db, clock, newId }: Deps) {
 
 function requiredName(name: string): string {
   const trimmed = name.trim();
-  if (!trimmed) throw errors.validation('name', 'is required');
+  if (!trimmed) throw errors.invalid(commonProblems.problem('name', 'required'));
   return trimmed;
 }
 

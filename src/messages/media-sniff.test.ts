@@ -47,6 +47,7 @@ interface Problem {
   detail: string;
   declared_mime_type?: string;
   detected_mime_type?: string | null;
+  errors?: object[];
 }
 
 /** The files stored for a workspace (upload-media keeps each under DATA_DIR/media/<workspace>). */
@@ -70,6 +71,14 @@ describe(`upload-media type checks (${ENGINE})`, () => {
     assert.equal(html.body.declared_mime_type, 'image/jpeg');
     assert.equal(html.body.detected_mime_type, 'text/html');
     assert.match(html.body.detail, /image\/jpeg.*text\/html/);
+    assert.deepEqual(html.body.errors, [
+      {
+        field: 'data',
+        message: 'is not image/jpeg',
+        code: 'common.not_declared_type',
+        params: { mime_type: 'image/jpeg' },
+      },
+    ]);
 
     const polyglot = await upload(Buffer.concat([PNG, ZIP]), 'image/png');
     assert.equal(polyglot.status, 422, polyglot.text);

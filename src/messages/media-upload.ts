@@ -12,6 +12,7 @@ import { checkBytesMatch } from './media-sniff.js';
 import { mediaUploadRepository, type MediaUploadRow } from './media-upload.repository.js';
 import { MEDIA_TYPES, type MediaType } from './outbound/content.js';
 import { bareMimeType, checkMimeType, checkSize, LARGEST_MEDIA_BYTES, MEDIA_LIMITS } from './outbound/media-limits.js';
+import { messageProblems } from './message.problems.js';
 
 /** The largest upload-media body: the largest file Meta takes, in base64, and room for the other fields. */
 export const UPLOAD_BODY_LIMIT = Math.ceil(LARGEST_MEDIA_BYTES / 3) * 4 + 64 * 1024;
@@ -96,7 +97,7 @@ export function createMediaUploadService({ db, clock, newId }: Deps, channels: C
 function kindOf(mimeType: string): MediaType {
   const kind = MEDIA_TYPES.find((type) => MEDIA_LIMITS[type].mimeTypes.includes(mimeType));
   if (!kind) {
-    throw errors.mediaNotAccepted('mime_type', `WhatsApp takes no media of type ${mimeType}`, {
+    throw errors.mediaNotAccepted(messageProblems.problem('mime_type', 'no_media_of_type', { mime_type: mimeType }), {
       accepted_mime_types: MEDIA_TYPES.flatMap((type) => MEDIA_LIMITS[type].mimeTypes),
     });
   }
@@ -105,9 +106,10 @@ function kindOf(mimeType: string): MediaType {
 
 function decode(data: string): Buffer {
   const compact = data.replace(/\s+/g, '');
-  if (!BASE64.test(compact) || compact.length % 4 === 1) throw errors.validation('data', 'must be base64');
+  if (!BASE64.test(compact) || compact.length % 4 === 1)
+    throw errors.invalid(messageProblems.problem('data', 'not_base64'));
   const bytes = Buffer.from(compact, 'base64');
-  if (bytes.length === 0) throw errors.validation('data', 'is an empty file');
+  if (bytes.length === 0) throw errors.invalid(messageProblems.problem('data', 'empty_file'));
   return bytes;
 }
 

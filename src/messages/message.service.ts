@@ -26,6 +26,7 @@ import { contactsContent, interactiveContent, locationContent, mediaContent } fr
 import { isRefusal, type Refusal } from './outbound/rules.js';
 import { templateContent } from './outbound/template.js';
 import { fillVariables, type TemplateVariables } from './outbound/template-variables.js';
+import { messageProblems } from './message.problems.js';
 
 /** What every send request may add: a message to quote and the number to send from. */
 interface SendOptions {
@@ -120,9 +121,11 @@ export function createMessageService(
     for (const [key, value] of Object.entries(filled)) {
       if (value.trim() !== '' || (variables as Record<string, string>)[key]!.trim() === '') continue;
       const id = Array.isArray(variables) ? String(Number(key) + 1) : key;
-      throw errors.validation(
-        'variables',
-        `${id} has no value for this contact; give a fallback such as {{contact.first_name | "there"}}`,
+      throw errors.invalid(
+        messageProblems.problem('variables', 'no_value_for_contact', {
+          variable: id,
+          example: '{{contact.first_name | "there"}}',
+        }),
       );
     }
     return filled;

@@ -197,13 +197,20 @@ describe(`messaging (${ENGINE})`, () => {
       variables: { '1': '{{contact.first_name | "there"}}', '2': 'ORD-8' },
     });
     assert.equal((fallback.body.content as { text: string }).text, 'Hi there, your order ORD-8 has shipped.');
-    const empty = await cloud.ws.action<{ code: string; errors: { field: string; message: string }[] }>(
-      'send-template-message',
-      { phone: '+14155550182', template_id: template.id, variables: ['{{contact.first_name}}', 'ORD-8'] },
-    );
+    const empty = await cloud.ws.action<{ code: string; errors: object[] }>('send-template-message', {
+      phone: '+14155550182',
+      template_id: template.id,
+      variables: ['{{contact.first_name}}', 'ORD-8'],
+    });
     assert.equal(empty.status, 400, empty.text);
-    assert.equal(empty.body.errors[0]?.field, 'variables');
-    assert.match(empty.body.errors[0].message, /^1 has no value for this contact/);
+    assert.deepEqual(empty.body.errors, [
+      {
+        field: 'variables',
+        message: '1 has no value for this contact; give a fallback such as {{contact.first_name | "there"}}',
+        code: 'messages.no_value_for_contact',
+        params: { variable: '1', example: '{{contact.first_name | "there"}}' },
+      },
+    ]);
   });
 
   test('outbox › retries a 429 with backoff and fails fast on 131047, recording Meta’s code', async () => {
@@ -357,9 +364,10 @@ describe(`messaging (${ENGINE})`, () => {
     const row = await ws.action<Message>('simulate-inbound-message', { phone, list_reply });
     assert.deepEqual([row.body.type, row.body.content], ['interactive', { list_reply }]);
     for (const body of [{ phone }, { phone, text: 'hi', button_reply }]) {
-      const refused = await ws.action<{ errors: { field: string }[] }>('simulate-inbound-message', body);
+      const refused = await ws.action<{ errors: { field: string; code: string }[] }>('simulate-inbound-message', body);
       assert.equal(refused.status, 400, refused.text);
       assert.equal(refused.body.errors[0]!.field, 'text');
+      assert.equal(refused.body.errors[0]!.code, 'messages.simulate_one_kind');
     }
   });
 

@@ -5,6 +5,7 @@ import { Uuid } from '../http/responses.js';
 import type { Caller, Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { messageRepository } from './message.repository.js';
+import { messageProblems } from './message.problems.js';
 
 export const MarkAsReadBody = Type.Object({
   message_id: Uuid('Parley id of a message the contact sent'),
@@ -34,8 +35,7 @@ export function createReadReceiptService({ db }: Deps, channels: Pick<ChannelSer
     async markAsRead(caller: Caller, input: MarkAsReadInput): Promise<ReadReceipt> {
       const row = await messageRepository(db).findById(caller.workspaceId, input.message_id);
       if (!row) throw errors.notFound('message', 'message_id');
-      if (row.direction !== 'inbound')
-        throw errors.validation('message_id', 'names a message Parley sent, not one it received');
+      if (row.direction !== 'inbound') throw errors.invalid(messageProblems.problem('message_id', 'sent_not_received'));
       if (!row.provider_message_id) throw errors.messageNotOnWhatsapp('message_id');
       const typing = input.typing_indicator ?? false;
       try {

@@ -521,23 +521,59 @@ describe(`rich messages (${ENGINE})`, () => {
     const cloud = await cloudWorkspace();
     const uploads = () =>
       graph.requests.filter((r) => r.path === `/${API_VERSION}/${cloud.phoneNumberId}/media`).length;
-    const upload = (body: object) => cloud.ws.action<{ code: string; detail: string }>('upload-media', body);
+    const upload = (body: object) =>
+      cloud.ws.action<{ code: string; detail: string; errors: { code?: string; params?: object }[] }>(
+        'upload-media',
+        body,
+      );
     const b64 = (size: number, head = '') =>
       Buffer.concat([Buffer.from(head, 'latin1'), Buffer.alloc(size - head.length)]).toString('base64');
     const staticWebp = 'RIFF\0\0\0\0WEBPVP8 ';
     const animatedWebp = 'RIFF\0\0\0\0WEBPVP8X\x0a\0\0\0\x02';
-    const cases: [object, number, string][] = [
-      [{ data: b64(10), mime_type: 'image/gif' }, 422, 'media_not_accepted'],
-      [{ data: b64(10), mime_type: 'application/pdf', type: 'image' }, 422, 'media_not_accepted'],
-      [{ data: b64(5 * 1024 * 1024 + 1), mime_type: 'image/jpeg' }, 422, 'media_not_accepted'],
-      [{ data: b64(100 * 1024 + 1, staticWebp), mime_type: 'image/webp' }, 422, 'media_not_accepted'],
-      [{ data: 'not base64!', mime_type: 'image/png' }, 400, 'validation_failed'],
-      [{ data: b64(10), mime_type: 'image/png', type: 'gif' }, 400, 'validation_failed'],
+    // Each with the field problem's code and values (none for the request schema's own problems).
+    const cases: [object, number, string, { code?: string; params?: object }][] = [
+      [
+        { data: b64(10), mime_type: 'image/gif' },
+        422,
+        'media_not_accepted',
+        { code: 'messages.no_media_of_type', params: { mime_type: 'image/gif' } },
+      ],
+      [
+        { data: b64(10), mime_type: 'application/pdf', type: 'image' },
+        422,
+        'media_not_accepted',
+        {
+          code: 'messages.type_not_accepted',
+          params: { accepted: 'image/jpeg, image/png', media_type: 'image', mime_type: 'application/pdf' },
+        },
+      ],
+      [
+        { data: b64(5 * 1024 * 1024 + 1), mime_type: 'image/jpeg' },
+        422,
+        'media_not_accepted',
+        {
+          code: 'messages.file_too_large',
+          params: { media_type: 'image', max_bytes: 5 * 1024 * 1024, size: 5 * 1024 * 1024 + 1 },
+        },
+      ],
+      [
+        { data: b64(100 * 1024 + 1, staticWebp), mime_type: 'image/webp' },
+        422,
+        'media_not_accepted',
+        {
+          code: 'messages.file_too_large',
+          params: { media_type: 'sticker', max_bytes: 100 * 1024, size: 100 * 1024 + 1 },
+        },
+      ],
+      [{ data: 'not base64!', mime_type: 'image/png' }, 400, 'validation_failed', { code: 'messages.not_base64' }],
+      [{ data: b64(10), mime_type: 'image/png', type: 'gif' }, 400, 'validation_failed', {}],
     ];
-    for (const [body, status, code] of cases) {
+    for (const [body, status, code, problem] of cases) {
       const response = await upload(body);
       assert.equal(response.status, status, response.text);
       assert.equal(response.body.code, code, response.text);
+      const error = response.body.errors[0];
+      assert.deepEqual([error?.code, error?.params], [problem.code, problem.params], response.text);
     }
     assert.equal(uploads(), 0, 'nothing reached Meta');
     const animated = await upload({ data: b64(300 * 1024, animatedWebp), mime_type: 'image/webp' });

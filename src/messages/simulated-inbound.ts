@@ -1,6 +1,7 @@
 import { sampleMediaId, SIMULATOR_SAMPLES, readSample } from '../channels/simulator.samples.js';
 import { errors } from '../shared/errors.js';
 import { TEXT_MAX_LENGTH, type SimulateInboundInput } from './message.schema.js';
+import { messageProblems } from './message.problems.js';
 
 export type SimulatedMessage = Omit<SimulateInboundInput, 'phone'>;
 
@@ -17,9 +18,10 @@ export async function simulatedContent(
   newId: () => string,
 ): Promise<{ type: string; content: Record<string, unknown> }> {
   const given = KINDS.filter((kind) => input[kind] !== undefined);
-  if (given.length !== 1) throw errors.validation('text', `give exactly one of ${KINDS.join(', ')}`);
+  if (given.length !== 1)
+    throw errors.invalid(messageProblems.problem('text', 'simulate_one_kind', { kinds: KINDS.join(', ') }));
   if (input.caption !== undefined && input.media !== 'image' && input.media !== 'document') {
-    throw errors.validation('caption', 'goes only with media image or document');
+    throw errors.invalid(messageProblems.problem('caption', 'caption_only_image_or_document'));
   }
   if (input.button_reply) return { type: 'interactive', content: { button_reply: input.button_reply } };
   if (input.list_reply) return { type: 'interactive', content: { list_reply: input.list_reply } };
@@ -27,7 +29,7 @@ export async function simulatedContent(
   if (input.contact_card) return { type: 'contacts', content: { contacts: [contactCard(input.contact_card)] } };
   if (input.media) return mediaContent(input.media, input.caption, newId);
   if (!input.text!.trim() || input.text!.length > TEXT_MAX_LENGTH) {
-    throw errors.validation('text', `must be 1 to ${TEXT_MAX_LENGTH} characters`);
+    throw errors.invalid(messageProblems.problem('text', 'text_length', { max: TEXT_MAX_LENGTH }));
   }
   return { type: 'text', content: { body: input.text } };
 }

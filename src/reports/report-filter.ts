@@ -6,6 +6,7 @@ import type { Clock } from '../shared/clock.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { daysOf } from './report.figures.js';
+import { reportProblems } from './report.problems.js';
 
 /** The longest range one report covers: a year and a day (a leap year's whole). */
 const MAX_DAYS = 366;
@@ -82,9 +83,10 @@ export async function resolveReportFilter(
   const today = DateTime.fromJSDate(clock.now(), { zone: timeZone }).toISODate()!;
   const to = dateOf('to', query.to, timeZone) ?? today;
   const from = dateOf('from', query.from, timeZone) ?? shiftDay(to, -(DEFAULT_DAYS - 1));
-  if (from > to) throw errors.validation('from', 'must be on or before the end date');
+  if (from > to) throw errors.invalid(reportProblems.problem('from', 'from_after_to'));
   const days = daysOf(from, to);
-  if (days.length > MAX_DAYS) throw errors.validation('from', `must be at most ${MAX_DAYS} days before the end date`);
+  if (days.length > MAX_DAYS)
+    throw errors.invalid(reportProblems.problem('from', 'period_too_long', { max: MAX_DAYS }));
   const instant = (day: string) => toStoredTimestamp(DateTime.fromISO(day, { zone: timeZone }).toJSDate());
   const span = { start: instant(from), end: instant(shiftDay(to, 1)) };
   const previous = { start: instant(shiftDay(from, -days.length)), end: span.start };
@@ -108,7 +110,7 @@ const shiftDay = (day: string, by: number) => DateTime.fromISO(day).plus({ days:
 function dateOf(field: 'from' | 'to', value: string | undefined, timeZone: string): string | undefined {
   if (value === undefined || value === '') return undefined;
   if (!DATE.test(value) || !DateTime.fromISO(value, { zone: timeZone }).isValid) {
-    throw errors.validation(field, 'must be a date such as 2026-03-31');
+    throw errors.invalid(reportProblems.problem(field, 'date_format'));
   }
   return value;
 }
@@ -121,7 +123,7 @@ async function channelOf(db: Kysely<Database>, workspaceId: string, phoneNumberI
     .where('workspace_id', '=', workspaceId)
     .where('phone_number_id', '=', phoneNumberId)
     .executeTakeFirst();
-  if (!channel) throw errors.validation('phone_number_id', 'is not a number of this workspace');
+  if (!channel) throw errors.invalid(reportProblems.problem('phone_number_id', 'unknown_number'));
   return channel.id;
 }
 
@@ -133,7 +135,7 @@ async function teamOf(db: Kysely<Database>, workspaceId: string, teamId: string 
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', teamId)
     .executeTakeFirst();
-  if (!team) throw errors.validation('team_id', 'is not a team of this workspace');
+  if (!team) throw errors.invalid(reportProblems.problem('team_id', 'unknown_team'));
   return team.id;
 }
 
@@ -145,7 +147,7 @@ async function labelOf(db: Kysely<Database>, workspaceId: string, name: string |
     .where('workspace_id', '=', workspaceId)
     .where('name_key', '=', name.trim().toLowerCase())
     .executeTakeFirst();
-  if (!label) throw errors.validation('label', 'is not a label of this workspace');
+  if (!label) throw errors.invalid(reportProblems.problem('label', 'unknown_label'));
   return label.id;
 }
 

@@ -3,6 +3,7 @@ import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { reportRepository } from './report.repository.js';
 import type { MessageRates } from './report.types.js';
+import { reportProblems } from './report.problems.js';
 
 /** No WhatsApp message costs this much in any currency Meta bills in; a larger number is a typing slip. */
 const MAX_RATE = 100_000;
@@ -44,11 +45,11 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 /** Refuses (400, naming the field) a currency that is not an ISO 4217 code or a negative or absurd rate. */
 function checkRates(input: MessageRates): void {
   if (!CURRENCIES.has(input.currency)) {
-    throw errors.validation('currency', 'must be a currency code of three letters, such as USD or EUR');
+    throw errors.invalid(reportProblems.problem('currency', 'currency_code'));
   }
   for (const [category, rate] of Object.entries(input.rates)) {
     if (!(rate >= 0 && rate <= MAX_RATE)) {
-      throw errors.validation(`rates/${category}`, `must be a price from 0 to ${MAX_RATE}`);
+      throw errors.invalid(reportProblems.problem(`rates/${category}`, 'rate_range', { max: MAX_RATE }));
     }
   }
 }

@@ -22,6 +22,7 @@ import {
   type TriggerSequenceInput,
 } from './sequence.schema.js';
 import { createStepRunner, EnrolmentChanges, exitOnTags, timeZoneFor, type FlowStarter } from './sequence.steps.js';
+import { sequenceProblems } from './sequence.problems.js';
 
 /**
  * Drip sequences. An enrolment runs its steps through the durable scheduler: each step is a job
@@ -46,7 +47,7 @@ export function createSequenceService(
       if (action.type === 'send_template') {
         const template = await templateRepository(trx).findById(workspaceId, action.template_id.toLowerCase());
         if (!template) {
-          problems.push({ field: `/steps/${i}/action/template_id`, message: 'names no template of this workspace' });
+          problems.push(sequenceProblems.problem(`/steps/${i}/action/template_id`, 'unknown_template'));
         } else {
           const translations = await templateRepository(trx).translations([template.id]);
           checkHeaderMedia(translations, action, `/steps/${i}/action/header_media_url`);
@@ -59,7 +60,7 @@ export function createSequenceService(
           .where('workspace_id', '=', workspaceId)
           .where('id', '=', action.flow_id.toLowerCase())
           .executeTakeFirst();
-        if (!flow) problems.push({ field: `/steps/${i}/action/flow_id`, message: 'names no flow of this workspace' });
+        if (!flow) problems.push(sequenceProblems.problem(`/steps/${i}/action/flow_id`, 'unknown_flow'));
       }
     }
     return problems;
@@ -90,7 +91,7 @@ export function createSequenceService(
       const { id: givenId, name, ...definition } = input;
       const id = await db.transaction().execute(async (trx) => {
         const problems = await referenceProblems(trx, caller.workspaceId, definition.steps);
-        if (problems.length > 0) throw errors.validationMany(problems);
+        if (problems.length > 0) throw errors.invalid(...problems);
         const sequences = sequenceRepository(trx);
         const named = await sequences.findByName(caller.workspaceId, name.trim());
         const existing = givenId ? await sequences.find(caller.workspaceId, givenId.toLowerCase()) : undefined;

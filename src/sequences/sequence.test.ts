@@ -86,7 +86,7 @@ describe(`sequences (${ENGINE})`, () => {
     const cloud = await cloudWorkspace();
     const template = await imageTemplate(cloud);
     const save = (action: object) =>
-      cloud.ws.action<Sequence & { code?: string; errors?: { field: string }[] }>('save-sequence', {
+      cloud.ws.action<Sequence & { code?: string; errors?: { field: string; code?: string }[] }>('save-sequence', {
         name: `Photos ${randomInt(1e9)}`,
         steps: [{ action: { type: 'send_template', template_id: template.id, ...action } }],
       });
@@ -94,14 +94,14 @@ describe(`sequences (${ENGINE})`, () => {
     assert.equal(without.status, 422, without.text);
     assert.equal(without.body.code, 'header_media_required');
     assert.deepEqual(
-      without.body.errors?.map((e) => e.field),
-      ['/steps/0/action/header_media_url'],
+      without.body.errors?.map((e) => [e.field, e.code]),
+      [['/steps/0/action/header_media_url', 'common.header_media_required']],
     );
     const plain = await save({ header_media_url: 'http://shop.example/new.jpg' });
     assert.equal(plain.status, 400, plain.text);
     assert.deepEqual(
-      plain.body.errors?.map((e) => e.field),
-      ['/steps/0/action/header_media_url'],
+      plain.body.errors?.map((e) => [e.field, e.code]),
+      [['/steps/0/action/header_media_url', 'messages.https_url']],
     );
 
     const link = 'https://shop.example/new.jpg';
@@ -256,6 +256,14 @@ describe(`sequences (${ENGINE})`, () => {
         `${field} in ${fields.join(', ')}`,
       );
     }
+    const unknown = await cloud.ws.action('save-sequence', { name: 'Bad', ...cases[2]![0] });
+    assert.deepEqual((unknown.body as { errors: object[] }).errors, [
+      {
+        field: '/steps/0/action/template_id',
+        message: 'names no template of this workspace',
+        code: 'sequences.unknown_template',
+      },
+    ]);
     const dropdown = await cloud.ws.get('/v1/dropdowns/sequences');
     assert.deepEqual(dropdown.body, []);
   });

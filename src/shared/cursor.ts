@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { commonProblems } from './common.problems.js';
 import { errors } from './errors.js';
 
 /** What a cursor is valid for: one workspace, one listing, one set of filters. */
@@ -64,12 +65,15 @@ export function createCursorCodec(macKey: () => Buffer): CursorCodec {
       const fields = verifiedFields(cursor, mac);
       const [version, workspaceId, endpoint, digest, ...cursorKey] = fields;
       if (version !== VERSION || !cursorKey.every((part) => typeof part === 'string')) throw notOurs();
-      if (workspaceId !== scope.workspaceId) throw errors.invalidCursor('was issued to another workspace');
+      if (workspaceId !== scope.workspaceId) {
+        throw errors.invalidCursor(commonProblems.problem('cursor', 'cursor_other_workspace'));
+      }
       if (endpoint !== scope.endpoint) {
-        throw errors.invalidCursor(`was issued by another endpoint (${String(endpoint)})`);
+        const problem = commonProblems.problem('cursor', 'cursor_other_endpoint', { endpoint: String(endpoint) });
+        throw errors.invalidCursor(problem);
       }
       if (digest !== filterDigest(scope.filters)) {
-        throw errors.invalidCursor('was issued for other filters; send the same filters with every page');
+        throw errors.invalidCursor(commonProblems.problem('cursor', 'cursor_other_filters'));
       }
       return cursorKey;
     },
@@ -88,7 +92,7 @@ function verifiedFields(cursor: string, mac: (payload: Buffer) => Buffer): unkno
   return fields;
 }
 
-const notOurs = () => errors.invalidCursor('is not a cursor Parley issued, or it was altered');
+const notOurs = () => errors.invalidCursor(commonProblems.problem('cursor', 'cursor_altered'));
 
 /** A short digest of the filters, independent of key order. */
 function filterDigest(filters: CursorScope['filters']): string {

@@ -1,3 +1,5 @@
+import { commonProblems } from './common.problems.js';
+
 /**
  * The small, typed set of errors Parley raises. Each carries an HTTP status and a stable
  * machine-readable code; `http/problem.ts` serialises them as RFC 9457 problem details.
@@ -102,7 +104,8 @@ export const errors = {
   validation: (field: string, message: string) =>
     make('validation_failed', `${field}: ${message}`, [{ field, message }]),
   validationMany: (fieldErrors: FieldError[]) => validationFailed(fieldErrors),
-  invalidCursor: (message: string) => make('invalid_cursor', `cursor: ${message}`, [{ field: 'cursor', message }]),
+  /** A 400 on the cursor: `problem` says why (commonProblems' cursor rules). */
+  invalidCursor: (problem: FieldError) => make('invalid_cursor', `${problem.field}: ${problem.message}`, [problem]),
   unauthorized: (message: string) => make('unauthorized', message),
   insufficientScope: (message: string) => make('insufficient_scope', message),
   invalidCredentials: () => make('invalid_credentials', 'The email or password is wrong'),
@@ -123,20 +126,16 @@ export const errors = {
       retry_after: retryAfterSeconds,
     }),
   notFound: (resource: string, field?: string) =>
-    make('not_found', `${resource} not found`, field ? [{ field, message: `no ${resource} matches` }] : [], {
+    make('not_found', `${resource} not found`, field ? [commonProblems.problem(field, 'no_match', { resource })] : [], {
       resource,
     }),
   conflict: (message: string, extra: Record<string, unknown> = {}) => make('conflict', message, [], extra),
   /** Add contact named a phone that is already a contact's: says whose (when known) so the form can link to it. */
   phoneTaken: (holder: { id: string; name: string | null } | null) => {
-    const whose = holder?.name ? `the contact ${holder.name}` : 'a contact';
-    const message = `is already the number of ${whose}`;
-    return make(
-      'conflict',
-      `phone: ${message}`,
-      [{ field: 'phone', message }],
-      holder ? { contact_id: holder.id } : {},
-    );
+    const problem = holder?.name
+      ? commonProblems.problem('phone', 'phone_taken_by_contact', { name: holder.name })
+      : commonProblems.problem('phone', 'phone_taken');
+    return make('conflict', `phone: ${problem.message}`, [problem], holder ? { contact_id: holder.id } : {});
   },
   /** The channel (Meta) refused a template submission, edit or deletion; `message` carries its words. */
   templateRefused: (field: string, message: string) => make('template_refused', message, [{ field, message }]),
@@ -146,12 +145,12 @@ export const errors = {
   /** Says no more: whose number it is, or whether it is connected anywhere, is not the caller's business. */
   numberNotConnectable: () =>
     make('conflict', 'This phone number cannot be connected', [
-      { field: 'phone_number_id', message: 'This phone number id cannot be connected.' },
+      commonProblems.problem('phone_number_id', 'number_not_connectable'),
     ]),
   /** A send or campaign named a number that is not one of the workspace's channels. */
   unknownNumber: (field: string, phoneNumberId: string) =>
     make('unknown_phone_number', `${field}: ${phoneNumberId} is not one of this workspace's numbers`, [
-      { field, message: "is not one of this workspace's numbers (see list-channels)" },
+      commonProblems.problem(field, 'unknown_number'),
     ]),
   idempotencyInProgress: () =>
     make(
@@ -204,12 +203,12 @@ export const errors = {
     make(
       'template_not_approved',
       `The ${language} translation is ${status}; only APPROVED translations can be sent`,
-      [{ field: 'language', message: `is ${status}` }],
+      [commonProblems.problem('language', 'translation_status', { status })],
       { language, template_status: status },
     ),
   templateLanguageUnavailable: (language: string, available: string[]) =>
     make('template_language_unavailable', `The template has no ${language} translation`, [
-      { field: 'language', message: `available: ${available.join(', ')}` },
+      commonProblems.problem('language', 'translations_available', { languages: available.join(', ') }),
     ]),
   /** `needed`: every variable id the translation takes; `missing`/`unknown`: what the request got wrong. */
   templateVariablesMismatch: (field: string, mismatch: VariablesMismatch) => {
@@ -222,7 +221,7 @@ export const errors = {
     return make(
       'template_variables_mismatch',
       `${field}: the template expects ${needed.length} value(s)${listed}; ${given} given${wrong.map((w) => `; ${w}`).join('')}`,
-      [{ field, message: `expected ${needed.length}, got ${given}` }],
+      [commonProblems.problem(field, 'variables_count', { expected: needed.length, given })],
       { expected: needed.length, given, needed, missing, unknown },
     );
   },
@@ -230,12 +229,12 @@ export const errors = {
     make(
       'template_not_sendable',
       `Parley cannot send this template yet: it needs ${capabilities.join(', ')} support`,
-      [{ field: 'template_id', message: `needs ${capabilities.join(', ')}` }],
+      [commonProblems.problem('template_id', 'template_needs', { capabilities: capabilities.join(', ') })],
       { missing_capabilities: capabilities },
     ),
   headerMediaRequired: (headerType: string) =>
     make('header_media_required', `The template has a ${headerType} header: give its header_media_url`, [
-      { field: 'header_media_url', message: 'is required for this template' },
+      commonProblems.problem('header_media_url', 'header_media_required'),
     ]),
   /** The database cannot be reached (restarting, failing over, not up yet): nothing was done. */
   databaseUnavailable: (retryAfterSeconds: number) =>
@@ -257,7 +256,7 @@ export const errors = {
     make(
       'message_has_no_media',
       `The message has no media to download: ${reason}`,
-      [{ field: 'message_id', message: 'names a message without media' }],
+      [commonProblems.problem('message_id', 'message_without_media')],
       { message_type: type },
     ),
   /** A reply or reaction names a message WhatsApp has no id for (still queued, failed, or simulated away). */
@@ -265,17 +264,17 @@ export const errors = {
     make(
       'message_not_on_whatsapp',
       `${field}: the message has no WhatsApp id yet (queued or failed), so WhatsApp cannot show what it refers to`,
-      [{ field, message: 'names a message WhatsApp does not know' }],
+      [commonProblems.problem(field, 'message_not_on_whatsapp')],
     ),
-  /** A file outside Meta's documented limits for its kind of media (type, size). */
-  mediaNotAccepted: (field: string, message: string, extra: Record<string, unknown>) =>
-    make('media_not_accepted', `${field}: ${message}`, [{ field, message }], extra),
+  /** A file outside Meta's documented limits for its kind of media (type, size): `problem` says which. */
+  mediaNotAccepted: (problem: FieldError, extra: Record<string, unknown>) =>
+    make('media_not_accepted', `${problem.field}: ${problem.message}`, [problem], extra),
   /** A file whose bytes are not of its declared MIME type (`detected`: what they are, if known). */
   mediaTypeMismatch: (field: string, declared: string, detected: string | null, reason: string) =>
     make(
       'media_type_mismatch',
       `${field}: declared as ${declared}, but ${reason}`,
-      [{ field, message: `is not ${declared}` }],
+      [commonProblems.problem(field, 'not_declared_type', { mime_type: declared })],
       { declared_mime_type: declared, detected_mime_type: detected },
     ),
 };

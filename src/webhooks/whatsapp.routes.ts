@@ -6,6 +6,7 @@ import { errors } from '../shared/errors.js';
 import { parseWebhook, readWebhookJson } from './whatsapp.payload.js';
 import type { WhatsappWebhookService } from './whatsapp.service.js';
 import { verifyHandshake, verifySignature } from './whatsapp.signature.js';
+import { webhookInProblems } from './whatsapp.problems.js';
 
 const tags = ['Webhooks'];
 /** Meta's deliveries are a few kilobytes; this bounds what an unsigned request can make Parley read and hash. */
@@ -85,7 +86,7 @@ export function registerWhatsappWebhookRoutes(app: Api, config: Config, webhooks
           await webhooks.refuse(request.ip);
         }
         const events = parseWebhook(readWebhookJson(raw));
-        if (events === null) throw errors.validation('object', 'must be whatsapp_business_account');
+        if (events === null) throw errors.invalid(webhookInProblems.problem('object', 'not_whatsapp_account'));
         return webhooks.apply(events);
       },
     );

@@ -1,5 +1,6 @@
 import { errors } from '../../shared/errors.js';
 import type { MediaType } from './content.js';
+import { messageProblems } from '../message.problems.js';
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -52,10 +53,12 @@ function maxBytesOf(type: MediaType, bytes: Buffer | null): number {
 export function checkMimeType(field: string, type: MediaType, mimeType: string): void {
   const accepted = MEDIA_LIMITS[type].mimeTypes;
   if (!accepted.includes(bareMimeType(mimeType))) {
-    throw errors.mediaNotAccepted(field, `WhatsApp takes ${accepted.join(', ')} as ${type}, not ${mimeType}`, {
+    const problem = messageProblems.problem(field, 'type_not_accepted', {
+      accepted: accepted.join(', '),
       media_type: type,
-      accepted_mime_types: accepted,
+      mime_type: mimeType,
     });
+    throw errors.mediaNotAccepted(problem, { media_type: type, accepted_mime_types: accepted });
   }
 }
 
@@ -63,7 +66,12 @@ export function checkMimeType(field: string, type: MediaType, mimeType: string):
 export function checkSize(field: string, type: MediaType, bytes: Buffer): void {
   const max = maxBytesOf(type, bytes);
   if (bytes.length > max) {
-    throw errors.mediaNotAccepted(field, `a ${type} may be at most ${max} bytes; this file has ${bytes.length}`, {
+    const problem = messageProblems.problem(field, 'file_too_large', {
+      media_type: type,
+      max_bytes: max,
+      size: bytes.length,
+    });
+    throw errors.mediaNotAccepted(problem, {
       media_type: type,
       max_bytes: max,
       size: bytes.length,

@@ -1,8 +1,9 @@
 import type { Interactive } from '../../channels/whatsapp-payloads.js';
 import { errors } from '../../shared/errors.js';
-import { isPrivateHost, PRIVATE_TARGET } from '../../shared/public-address.js';
+import { isPrivateHost } from '../../shared/public-address.js';
 import type { SendContactsInput, SendInteractiveInput, SendLocationInput, SendMediaInput } from '../message.schema.js';
 import type { MediaContent, MediaType, OutboundContent } from './content.js';
+import { messageProblems } from '../message.problems.js';
 
 /**
  * The rich message kinds of the API (media, interactive, location, contacts) checked against Meta's
@@ -16,23 +17,25 @@ export function checkPublicHttpsUrl(field: string, value: string): void {
   try {
     url = new URL(value);
   } catch {
-    throw errors.validation(field, 'must be an https URL');
+    throw errors.invalid(messageProblems.problem(field, 'https_url'));
   }
-  if (url.protocol !== 'https:') throw errors.validation(field, 'must be an https URL');
-  if (isPrivateHost(url)) throw errors.validation(field, PRIVATE_TARGET);
+  if (url.protocol !== 'https:') throw errors.invalid(messageProblems.problem(field, 'https_url'));
+  if (isPrivateHost(url)) throw errors.invalid(messageProblems.problem(field, 'private_address'));
 }
 
 /** Captions are shown under images, videos and documents only; a file name under documents only. */
 export function mediaContent(input: SendMediaInput, type: MediaType): OutboundContent {
   if ((input.media_id === undefined) === (input.media_url === undefined)) {
-    throw errors.validation('media_id', 'give exactly one of media_id (from upload-media) and media_url');
+    throw errors.invalid(messageProblems.problem('media_id', 'one_media_source'));
   }
   if (input.media_url !== undefined) checkPublicHttpsUrl('media_url', input.media_url);
   if (input.caption !== undefined && (type === 'audio' || type === 'sticker')) {
-    throw errors.validation('caption', `WhatsApp shows no caption under ${type === 'audio' ? 'an' : 'a'} ${type}`);
+    throw errors.invalid(
+      messageProblems.problem('caption', type === 'audio' ? 'no_caption_on_audio' : 'no_caption_on_sticker'),
+    );
   }
   if (input.filename !== undefined && type !== 'document') {
-    throw errors.validation('filename', 'only a document has a file name');
+    throw errors.invalid(messageProblems.problem('filename', 'filename_only_document'));
   }
   const media: MediaContent = {
     ...(input.media_id !== undefined ? { id: input.media_id } : { link: input.media_url }),
@@ -68,8 +71,10 @@ function checkInteractiveFields(input: SendInteractiveInput, kind: keyof typeof 
   for (const [other, fields] of Object.entries(INTERACTIVE_FIELDS)) {
     for (const field of fields) {
       const given = input[field] !== undefined;
-      if (other === kind && !given) throw errors.validation(field, `is required for type ${kind}`);
-      if (other !== kind && given) throw errors.validation(field, `is only for type ${other}`);
+      if (other === kind && !given)
+        throw errors.invalid(messageProblems.problem(field, 'required_for_type', { type: kind }));
+      if (other !== kind && given)
+        throw errors.invalid(messageProblems.problem(field, 'only_for_type', { type: other }));
     }
   }
 }
@@ -81,12 +86,12 @@ function actionOf(input: SendInteractiveInput, kind: keyof typeof INTERACTIVE_FI
       unique(
         'buttons',
         buttons.map((b) => b.id),
-        'id',
+        'button_id_repeats',
       );
       unique(
         'buttons',
         buttons.map((b) => b.title),
-        'title',
+        'button_title_repeats',
       );
       const replies = buttons.map(({ id, title }) => ({ type: 'reply' as const, reply: { id, title } }));
       return { type: 'button', action: { buttons: replies } } satisfies Partial<Interactive>;
@@ -95,12 +100,14 @@ function actionOf(input: SendInteractiveInput, kind: keyof typeof INTERACTIVE_FI
       const sections = input.sections!;
       const rows = sections.flatMap((section) => section.rows);
       if (rows.length > LIST_MAX_ROWS) {
-        throw errors.validation('sections', `a list has at most ${LIST_MAX_ROWS} rows in all; ${rows.length} given`);
+        throw errors.invalid(
+          messageProblems.problem('sections', 'list_too_many_rows', { max: LIST_MAX_ROWS, given: rows.length }),
+        );
       }
       unique(
         'sections',
         rows.map((row) => row.id),
-        'row id',
+        'row_id_repeats',
       );
       return { type: 'list', action: { button: input.button!, sections } } satisfies Partial<Interactive>;
     }
@@ -113,10 +120,15 @@ function actionOf(input: SendInteractiveInput, kind: keyof typeof INTERACTIVE_FI
   }
 }
 
-function unique(field: string, values: string[], what: string): void {
+/** Each value once; `code` names what repeats (a button's id or title, a row's id). */
+function unique(
+  field: string,
+  values: string[],
+  code: 'button_id_repeats' | 'button_title_repeats' | 'row_id_repeats',
+): void {
   const seen = new Set<string>();
   for (const value of values) {
-    if (seen.has(value)) throw errors.validation(field, `each ${what} must be unique; "${value}" repeats`);
+    if (seen.has(value)) throw errors.invalid(messageProblems.problem(field, code, { value }));
     seen.add(value);
   }
 }

@@ -3,6 +3,7 @@ import { errors } from '../../shared/errors.js';
 import type { VariableSlot } from '../../templates/template-variables.js';
 import { COUPON_CODE } from '../../templates/template-variables.js';
 import type { SendTemplateInput } from '../message.schema.js';
+import { messageProblems } from '../message.problems.js';
 
 type VariableFields = Pick<SendTemplateInput, 'variables' | 'button_variables'>;
 
@@ -40,8 +41,8 @@ export function templateVariableValues(slots: VariableSlot[], input: VariableFie
   const given = new Map<string, string>();
   const unknown: string[] = [];
   const put = (field: string, id: string, value: string) => {
-    if (given.has(id)) throw errors.validation(field, `gives ${id} again: name each variable once`);
-    if (value.trim() === '') throw errors.validation(field, `${id} must not be an empty string`);
+    if (given.has(id)) throw errors.invalid(messageProblems.problem(field, 'variable_given_twice', { variable: id }));
+    if (value.trim() === '') throw errors.invalid(messageProblems.problem(field, 'variable_empty', { variable: id }));
     given.set(id, value);
   };
 

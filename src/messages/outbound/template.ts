@@ -14,6 +14,7 @@ import {
 } from '../../templates/template-variables.js';
 import type { SendTemplateInput } from '../message.schema.js';
 import { templateVariableValues } from './template-variables.js';
+import { messageProblems } from '../message.problems.js';
 
 const MEDIA_HEADERS = ['IMAGE', 'VIDEO', 'DOCUMENT'];
 const HTTPS_URL = /^https:\/\/\S+$/;
@@ -154,7 +155,7 @@ function mediaHeader(parts: TranslationParts, url: string | undefined): Template
   if (!parts.header_type || !MEDIA_HEADERS.includes(parts.header_type)) return null;
   const type = parts.header_type.toLowerCase() as 'image' | 'video' | 'document';
   if (url !== undefined) {
-    if (!HTTPS_URL.test(url)) throw errors.validation('header_media_url', 'must be an https URL');
+    if (!HTTPS_URL.test(url)) throw errors.invalid(messageProblems.problem('header_media_url', 'https_url'));
     return { type, link: url };
   }
   if (parts.header_content && HTTPS_URL.test(parts.header_content)) return { type, link: parts.header_content };
@@ -182,7 +183,7 @@ function offerExpiration(values: Map<string, string>): Pick<TemplateContent, 'of
   const value = values.get(OFFER_EXPIRATION);
   if (value === undefined) return {};
   if (!/^\d{1,15}$/.test(value.trim())) {
-    throw errors.validation('variables', `${OFFER_EXPIRATION} must be a Unix time in milliseconds`);
+    throw errors.invalid(messageProblems.problem('variables', 'offer_expiration_time', { variable: OFFER_EXPIRATION }));
   }
   return { offer_expiration_time_ms: Number(value.trim()) };
 }

@@ -1,0 +1,30 @@
+import { fieldProblems } from '../shared/field-problems.js';
+
+/** Sending, media and simulated messages: what a field can break (wordings, see field-problems.ts). */
+export const messageProblems = fieldProblems('messages', {
+  sent_not_received: 'names a message Parley sent, not one it received',
+  no_value_for_contact: '{{variable}} has no value for this contact; give a fallback such as {{example}}',
+  not_base64: 'must be base64',
+  empty_file: 'is an empty file',
+  no_media_of_type: 'WhatsApp takes no media of type {{mime_type}}',
+  type_not_accepted: 'WhatsApp takes {{accepted}} as {{media_type}}, not {{mime_type}}',
+  file_too_large: 'a {{media_type}} may be at most {{max_bytes}} bytes; this file has {{size}}',
+  https_url: 'must be an https URL',
+  private_address: 'must not point to a loopback or private address',
+  one_media_source: 'give exactly one of media_id (from upload-media) and media_url',
+  no_caption_on_audio: 'WhatsApp shows no caption under an audio',
+  no_caption_on_sticker: 'WhatsApp shows no caption under a sticker',
+  filename_only_document: 'only a document has a file name',
+  required_for_type: 'is required for type {{type}}',
+  only_for_type: 'is only for type {{type}}',
+  list_too_many_rows: 'a list has at most {{max}} rows in all; {{given}} given',
+  button_id_repeats: 'each id must be unique; "{{value}}" repeats',
+  button_title_repeats: 'each title must be unique; "{{value}}" repeats',
+  row_id_repeats: 'each row id must be unique; "{{value}}" repeats',
+  variable_given_twice: 'gives {{variable}} again: name each variable once',
+  variable_empty: '{{variable}} must not be an empty string',
+  offer_expiration_time: '{{variable}} must be a Unix time in milliseconds',
+  simulate_one_kind: 'give exactly one of {{kinds}}',
+  caption_only_image_or_document: 'goes only with media image or document',
+  text_length: 'must be 1 to {{max}} characters',
+});
