@@ -101,6 +101,7 @@ const validationFailed = (problems: FieldError[]) =>
 export const errors = {
   /** A 400 naming each field's problem, each a rule of a domain's table (field-problems.ts). */
   invalid: (...problems: FieldError[]) => validationFailed(problems),
+  /** A 400 in words only: for the CLI's and backups' own checks, which no client words itself. */
   validation: (field: string, message: string) =>
     make('validation_failed', `${field}: ${message}`, [{ field, message }]),
   validationMany: (fieldErrors: FieldError[]) => validationFailed(fieldErrors),
@@ -139,7 +140,6 @@ export const errors = {
   },
   /** The channel (Meta) refused a template submission, edit or deletion; `message` carries its words. */
   templateRefused: (field: string, message: string) => make('template_refused', message, [{ field, message }]),
-  conflictOn: (field: string, message: string) => make('conflict', `${field}: ${message}`, [{ field, message }]),
   /** A 409: the field's value is taken (a name another record has). */
   taken: (problem: FieldError) => make('conflict', `${problem.field}: ${problem.message}`, [problem]),
   /** Says no more: whose number it is, or whether it is connected anywhere, is not the caller's business. */

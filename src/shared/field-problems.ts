@@ -21,7 +21,7 @@ export interface FieldProblems {
  * stays. A problem carries the wording filled in as its `message`, beside its `code` (`area.code`) and
  * `params`, so the dashboard says it in the person's language from its catalogs
  * (web/src/locales/<language>/problems.json; test/problems.test.ts holds them to these tables). Each
- * domain keeps its table in its own `<name>.problems.ts`; `errors.invalid` and `errors.conflictOn`
+ * domain keeps its table in its own `<name>.problems.ts`; `errors.invalid` and `errors.taken`
  * answer with them.
  */
 export function fieldProblems<const T extends Record<string, string>>(area: string, wordings: T) {
