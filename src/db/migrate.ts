@@ -38,8 +38,8 @@ import * as notifications from './migrations/0034_notifications.js';
 import * as businessHoursCsat from './migrations/0035_business_hours_csat.js';
 import * as userLanguage from './migrations/0036_user_language.js';
 import * as teamReport from './migrations/0037_team_report.js';
-
 import * as campaignResend from './migrations/0038_campaign_resend.js';
+import * as vacuumHotTables from './migrations/0039_vacuum_hot_tables.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -82,8 +82,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0035_business_hours_csat': businessHoursCsat,
   '0036_user_language': userLanguage,
   '0037_team_report': teamReport,
-
   '0038_campaign_resend': campaignResend,
+  '0039_vacuum_hot_tables': vacuumHotTables,
 };
 
 class InCodeProvider implements MigrationProvider {
