@@ -25,7 +25,7 @@ describe(`dashboard: the person's language (${ENGINE})`, () => {
     await page.getByLabel('Nueva contraseña').fill('three unrelated words here');
     await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
     // Beside its input, under the Spanish label.
-    await page.getByText('no es su contraseña actual').waitFor();
+    await page.getByText('no es tu contraseña actual').waitFor();
     assert.match((await page.getByLabel('Contraseña actual').getAttribute('aria-describedby')) ?? '', /./);
 
     const answer = await page.evaluate(async () => {
