@@ -77,7 +77,7 @@ function jsonOption(value: string, field: string): unknown {
   }
   const problems = unstorableJson(parsed);
   if (problems.length > 0) {
-    throw errors.validationMany(problems.map(({ path, message }) => ({ field: [field, ...path].join('.'), message })));
+    throw errors.invalid(...problems.map(({ path, at }) => at([field, ...path].join('.'))));
   }
   return parsed;
 }

@@ -7,7 +7,7 @@ import { toStoredTimestamp } from '../shared/time.js';
 import type { Principal } from '../workspaces/token.service.js';
 import { PROBLEM_CONTENT_TYPE } from './problem.js';
 import type { Api } from './types.js';
-import { requestProblems } from './request.problems.js';
+import { requestProblems } from '../shared/request.problems.js';
 
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A claim with no stored result after this long belongs to a request that died with its process. */

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_PAGE_LIMIT, type Page, type PageRequest } from '../shared/cursor.js';
 import { errors } from '../shared/errors.js';
 import { NullableField } from './responses.js';
-import { requestProblems } from './request.problems.js';
+import { requestProblems } from '../shared/request.problems.js';
 
 /** The query parameters of a listing that can be paged (`paginate=cursor`). */
 export const pageQuery = (defaultLimit: number) => ({

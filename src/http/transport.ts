@@ -3,7 +3,6 @@ import type { Config } from '../config.js';
 import { AppError, errors, type FieldError } from '../shared/errors.js';
 import { unstorableJson, type JsonProblem } from '../shared/storable-json.js';
 import type { Api } from './types.js';
-import { requestProblems } from './request.problems.js';
 
 /**
  * What every request goes through before routing: JSON-only bodies, HTTPS enforcement behind a
@@ -59,20 +58,8 @@ function refuseUnstorableUrlText(app: Api): void {
   });
 }
 
-/** storable-json's rules about text, each worded in requestProblems exactly as storable-json words it. */
-const TEXT_RULES = ['nul_character', 'lone_surrogate', 'name_nul_character', 'name_lone_surrogate'] as const;
-
-/**
- * A problem named as validation errors name fields (`metadata.note`; `body` for the whole body), with
- * its rule's code, known by storable-json's words (errors.test.ts asserts each rule's code).
- */
-function asField({ path, message }: JsonProblem): FieldError {
-  const field = path.join('.') || 'body';
-  const levels = /^nests deeper than (\d+) levels/.exec(message)?.[1];
-  if (levels !== undefined) return requestProblems.problem(field, 'nests_too_deep', { levels: Number(levels) });
-  const code = TEXT_RULES.find((rule) => requestProblems.wordings[rule] === message);
-  return code ? requestProblems.problem(field, code) : { field, message };
-}
+/** A problem named as validation errors name fields (`metadata.note`; `body` for the whole body). */
+const asField = ({ path, at }: JsonProblem): FieldError => at(path.join('.') || 'body');
 
 /** The left-most X-Forwarded-Proto is what the client used (proxies append theirs). */
 function forwardedAsHttps(headers: Record<string, string | string[] | undefined>): boolean {

@@ -101,7 +101,7 @@ function describeUnion(error: ValueError): string {
 
 /** Text PostgreSQL would refuse half-way through the import, and nesting too deep, by JSON Pointer. */
 function unstorableText(document: unknown): FieldError[] {
-  return unstorableJson(document).map(({ path, message }) => ({ field: jsonPointer(path), message }));
+  return unstorableJson(document).map(({ path, at }) => at(jsonPointer(path)));
 }
 
 function jsonPointer(path: string[]): string {

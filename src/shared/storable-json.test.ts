@@ -20,13 +20,24 @@ describe('unstorableJson', () => {
   });
 
   test('problems name their path; a bad property name is reported on the object holding it', () => {
-    assert.deepEqual(unstorableJson({ a: [{ b: 'x\u0000' }], c: { '\udc00': 1 } }), [
-      { path: ['a', '0', 'b'], message: 'must not contain the NUL character (U+0000)' },
-      {
-        path: ['c'],
-        message: 'a property name must not contain a lone UTF-16 surrogate (an unpaired \\uD800–\\uDFFF escape)',
-      },
-    ]);
+    const found = unstorableJson({ a: [{ b: 'x\u0000' }], c: { '\udc00': 1 } });
+    assert.deepEqual(
+      found.map(({ path, at }) => ({ path, ...at('here') })),
+      [
+        {
+          path: ['a', '0', 'b'],
+          field: 'here',
+          message: 'must not contain the NUL character (U+0000)',
+          code: 'requests.nul_character',
+        },
+        {
+          path: ['c'],
+          field: 'here',
+          message: 'a property name must not contain a lone UTF-16 surrogate (an unpaired \\uD800–\\uDFFF escape)',
+          code: 'requests.name_lone_surrogate',
+        },
+      ],
+    );
   });
 
   test('64 levels of objects and arrays are fine; the 65th is reported once, where it starts', () => {
@@ -34,7 +45,12 @@ describe('unstorableJson', () => {
     const problems = unstorableJson(nested(10_000));
     assert.equal(problems.length, 1);
     assert.equal(problems[0]!.path.length, 64);
-    assert.match(problems[0]!.message, /deeper than 64 levels/);
+    assert.deepEqual(problems[0]!.at('body'), {
+      field: 'body',
+      message: 'nests deeper than 64 levels of objects and arrays',
+      code: 'requests.nests_too_deep',
+      params: { levels: 64 },
+    });
   });
 
   test('reports at most 20 problems', () => {

@@ -1,3 +1,6 @@
+import type { FieldError } from './errors.js';
+import { requestProblems } from './request.problems.js';
+
 /** How deep objects and arrays may nest in JSON that Parley takes in; the outermost value is level 1. */
 const MAX_JSON_DEPTH = 64;
 /** Enough to show what is wrong; a body with more bad text is usually the wrong body. */
@@ -14,16 +17,17 @@ export const makeStorable = (text: string): string => text.replace(UNSTORABLE_TE
 export interface JsonProblem {
   /** Property names and array indexes from the outermost value down to the offending one. */
   path: string[];
-  message: string;
+  /** The problem, named by the field the caller calls that place. */
+  at: (field: string) => FieldError;
 }
 
 /**
  * Why a text cannot be stored alike on both engines, or null: PostgreSQL refuses NUL and lone UTF-16
  * surrogates (which no UTF-8 text can hold), where SQLite would keep them or store mangled bytes.
  */
-function textProblem(text: string): string | null {
-  if (text.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
-  if (LONE_SURROGATE.test(text)) return 'must not contain a lone UTF-16 surrogate (an unpaired \\uD800–\\uDFFF escape)';
+function textProblem(text: string): 'nul_character' | 'lone_surrogate' | null {
+  if (text.includes('\u0000')) return 'nul_character';
+  if (LONE_SURROGATE.test(text)) return 'lone_surrogate';
   return null;
 }
 
@@ -37,18 +41,21 @@ export function unstorableJson(value: unknown): JsonProblem[] {
   const visit = (node: unknown, path: string[], depth: number): void => {
     if (problems.length >= MAX_PROBLEMS) return;
     if (typeof node === 'string') {
-      const message = textProblem(node);
-      if (message) problems.push({ path, message });
+      const rule = textProblem(node);
+      if (rule) problems.push({ path, at: (field) => requestProblems.problem(field, rule) });
       return;
     }
     if (typeof node !== 'object' || node === null) return;
     if (depth > MAX_JSON_DEPTH) {
-      problems.push({ path, message: `nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays` });
+      problems.push({
+        path,
+        at: (field) => requestProblems.problem(field, 'nests_too_deep', { levels: MAX_JSON_DEPTH }),
+      });
       return;
     }
     for (const [key, child] of Object.entries(node)) {
-      const message = textProblem(key);
-      if (message) problems.push({ path, message: `a property name ${message}` });
+      const rule = textProblem(key);
+      if (rule) problems.push({ path, at: (field) => requestProblems.problem(field, `name_${rule}`) });
       visit(child, [...path, key], depth + 1);
     }
   };

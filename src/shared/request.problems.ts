@@ -1,4 +1,4 @@
-import { fieldProblems } from '../shared/field-problems.js';
+import { fieldProblems } from './field-problems.js';
 
 /** Requests: paging, the Idempotency-Key and text the database cannot store (wordings, see field-problems.ts). */
 export const requestProblems = fieldProblems('requests', {
