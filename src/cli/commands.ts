@@ -90,7 +90,7 @@ function checked<T extends TSchema>(schema: T, value: unknown): Static<T> {
     field: error.path || '/',
     message: error.message,
   }));
-  throw errors.validationMany(problems.slice(0, 10));
+  throw errors.invalid(...problems.slice(0, 10));
 }
 
 const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;

@@ -87,7 +87,7 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 /** Maps anything thrown during a request to an AppError; unknown errors become a logged 500. */
 export function toAppError(error: FastifyError, request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
-  if (error.validation) return errors.validationMany(error.validation.map((v) => validationField(v, error)));
+  if (error.validation) return errors.invalid(...error.validation.map((v) => validationField(v, error)));
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');

@@ -94,17 +94,14 @@ function make(code: ErrorCode, message: string, fieldErrors: FieldError[] = [], 
   return new AppError(ERROR_CODES[code].status, code, message, fieldErrors, extra);
 }
 
-const validationFailed = (problems: FieldError[]) =>
-  make('validation_failed', problems.map((e) => `${e.field}: ${e.message}`).join('; '), problems);
-
 /** Factories for the errors services raise; one place, so codes never drift. */
 export const errors = {
-  /** A 400 naming each field's problem, each a rule of a domain's table (field-problems.ts). */
-  invalid: (...problems: FieldError[]) => validationFailed(problems),
+  /** A 400 naming each field's problem: a rule of a domain's table (field-problems.ts), or the schema's words. */
+  invalid: (...problems: FieldError[]) =>
+    make('validation_failed', problems.map((e) => `${e.field}: ${e.message}`).join('; '), problems),
   /** A 400 in words only: for the CLI's and backups' own checks, which no client words itself. */
   validation: (field: string, message: string) =>
     make('validation_failed', `${field}: ${message}`, [{ field, message }]),
-  validationMany: (fieldErrors: FieldError[]) => validationFailed(fieldErrors),
   /** A 400 on the cursor: `problem` says why (commonProblems' cursor rules). */
   invalidCursor: (problem: FieldError) => make('invalid_cursor', `${problem.field}: ${problem.message}`, [problem]),
   unauthorized: (message: string) => make('unauthorized', message),
