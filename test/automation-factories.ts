@@ -15,7 +15,13 @@ function depsOf(server: TestServer) {
   return { db, newId, now: () => clock.now().toISOString() };
 }
 
-/** A contact row with a unique phone (+1 415 55x xxxx); returns its id. */
+/**
+ * The next contact's phone digits: counted from a random start, so phones never repeat within a test
+ * process (random draws did: 250 contacts of seven random digits collide about once in 300 runs).
+ */
+let nextPhone = parseInt(randomUUID().replace(/-/g, '').slice(0, 8), 16) % 10_000_000;
+
+/** A contact row with a unique phone (+1 415 xxx xxxx); returns its id. */
 export async function insertContact(
   server: TestServer,
   workspaceId: string,
@@ -24,7 +30,7 @@ export async function insertContact(
   const { db, newId, now } = depsOf(server);
   const id = newId();
   const at = now();
-  const digits = String(parseInt(randomUUID().replace(/-/g, '').slice(0, 8), 16) % 10_000_000).padStart(7, '0');
+  const digits = String(nextPhone++ % 10_000_000).padStart(7, '0');
   await db
     .insertInto('contacts')
     .values({
