@@ -3,8 +3,8 @@
 # stand-in built from Debian's packages (../shared/tools/node-base-image.sh), as it reaches no registry.
 ARG BASE=node:24-bookworm-slim
 
-# Production dependencies only: the server runs TypeScript through tsx, and the dashboard's build needs
-# only esbuild and preact, all production dependencies. No install scripts: better-sqlite3 13 ships
+# Production dependencies only: the server runs from a bundle esbuild makes (tsx should it not be made),
+# and the dashboard's build needs only esbuild and preact, all production dependencies. No install scripts: better-sqlite3 13 ships
 # prebuilt N-API binaries, and the optional `better-sqlite3-node20` (Node 20's driver, compiled from
 # source) is never loaded on Node ≥ 22, so it is dropped rather than compiled.
 FROM ${BASE} AS deps
@@ -38,8 +38,9 @@ COPY src src
 COPY deploy/container/healthcheck.mjs deploy/container/
 COPY --from=web /app/web/dist web/dist
 # `parley` on PATH for `docker exec CONTAINER parley …`. The code stays root's (read-only to the server);
-# the CLI's bundle (bin/parley.js) is built now, as the server's user could not write it into /app.
-RUN ln -s /app/bin/parley.js /usr/local/bin/parley && parley help >/dev/null && test -d .build
+# the bundle the server and the CLI run from (bin/bundle.js) is built now, as the server's user could not
+# write it into /app.
+RUN ln -s /app/bin/parley.js /usr/local/bin/parley && parley help >/dev/null && test -f .build/bundle-*/server.js
 
 USER node
 VOLUME /data
@@ -47,5 +48,6 @@ EXPOSE 8443
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["node", "deploy/container/healthcheck.mjs"]
 # SIGTERM: the server stops accepting connections, finishes in-flight requests and work, and exits 0.
 STOPSIGNAL SIGTERM
-# node itself is PID 1 (not npm), so the stop signal reaches the server.
-CMD ["node", "--import", "tsx", "src/main.ts"]
+# node itself is PID 1 (not npm), so the stop signal reaches the server. The bundle loads in a second
+# where tsx's loader took seconds, during which a slow machine's server was deaf to that signal.
+CMD ["node", "bin/server.js"]

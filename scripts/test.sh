@@ -2,7 +2,9 @@
 # The whole test suite, on SQLite and on PostgreSQL (each file gets its own database, so runs share
 # nothing but the machine), on every Node line in PARLEY_TEST_NODES (paths of node binaries; default:
 # the node on PATH). SQLite runs on every line, since its driver is the part that differs between
-# them; PostgreSQL on the first line given. Two runs go at a time; each run's report is printed when
+# them; PostgreSQL on the first line given. The browser tests (test/dashboard) run on the first line
+# only: they test the dashboard, which is the same built files whatever runs the server, and are the
+# slowest part of the suite. Two runs go at a time; each run's report is printed when
 # all have ended. PostgreSQL: PARLEY_TEST_DATABASE_URL if set, else a throwaway cluster
 # from scripts/postgres-temp.sh. The deployment tests (the container image with Podman, nginx in front of
 # Parley) run once, on PostgreSQL, beside the last suite run: they test the image and the proxy
@@ -15,6 +17,10 @@ deployment=(test/container/*.test.ts test/proxy/*.test.ts)
 files=()
 for file in src/**/*.test.ts test/**/*.test.ts; do
   [[ " ${deployment[*]} " == *" $file "* ]] || files+=("$file")
+done
+other_lines_files=()
+for file in "${files[@]}"; do
+  [[ "$file" == test/dashboard/* ]] || other_lines_files+=("$file")
 done
 read -r -a nodes <<<"${PARLEY_TEST_NODES:-$(command -v node)}"
 npm run build:web --silent # the dashboard the browser tests load
@@ -32,11 +38,12 @@ fi
 DATABASE_URL="$PARLEY_TEST_DATABASE_URL" node bin/parley.js migrate >/dev/null
 
 # run_suite NODE ENGINE REPORT: the whole suite under one node binary on one engine ("deployment": the
-# deployment tests alone, one file at a time, on PostgreSQL).
+# deployment tests alone, one file at a time, on PostgreSQL), without the browser's on a later line.
 run_suite() {
   local database_url="" concurrency=2 suite=("${files[@]}")
   [ "$2" != sqlite ] && database_url="$PARLEY_TEST_DATABASE_URL"
   [ "$2" = deployment ] && concurrency=1 suite=("${deployment[@]}")
+  [ "$2" = sqlite ] && [ "$1" != "${nodes[0]}" ] && suite=("${other_lines_files[@]}")
   # The node binary's folder first on PATH, so every process a test starts runs the same line.
   PATH="$(dirname "$1"):$PATH" PARLEY_TEST_DATABASE_URL="$database_url" \
     "$1" --import tsx --test --test-reporter=spec --test-concurrency="$concurrency" "${suite[@]}" >"$3" 2>&1
