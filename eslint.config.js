@@ -125,6 +125,25 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  // A migration is frozen: it carries everything it does, so it does the same on every database whatever
+  // the application becomes. It may name the schema's types, nothing of the application's values.
+  {
+    files: ['src/db/migrations/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*', '../../**'],
+              allowTypeImports: true,
+              message: 'a migration contains what it needs; copy the value in (types may be imported)',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Every word the dashboard shows goes through the catalogs (web/src/i18n): a literal in JSX text or a
   // JSX attribute people read (label, title, placeholder, aria-label…) fails the lint.
   {

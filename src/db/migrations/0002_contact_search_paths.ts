@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../connection.js';
-import { DIGIT_GRAMS_FUNCTION } from '../digit-grams.js';
 import type { Database } from '../schema.js';
 
 /**
@@ -27,7 +26,8 @@ export async function up(db: Kysely<Database>, dialect: Dialect): Promise<void> 
   // Contentless: the grams are derived from the contact's fields, which stay the source of truth,
   // and a row is removed with FTS5's 'delete' command and the grams it was indexed with.
   await run(sql`CREATE VIRTUAL TABLE contacts_digit_grams USING fts5(grams, content='', detail='none')`);
-  const grams = (row: string) => sql.raw(`${DIGIT_GRAMS_FUNCTION}(${row}phone, ${row}name, ${row}email)`);
+  // The SQL function db/digit-grams.ts registers on every SQLite connection, by the name the triggers keep.
+  const grams = (row: string) => sql.raw(`parley_digit_grams(${row}phone, ${row}name, ${row}email)`);
   await run(sql`INSERT INTO contacts_digit_grams(rowid, grams) SELECT seq, ${grams('')} FROM contacts`);
   // One segment per index, as after a bulk load every lookup would otherwise visit hundreds.
   for (const index of ['contacts_search', 'contacts_digit_grams']) {
