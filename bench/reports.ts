@@ -25,6 +25,7 @@ const settings = {
   port: Number(env.BENCH_PORT ?? 18455),
   pgPort: Number(env.BENCH_PG_PORT ?? 54351),
   output: env.BENCH_OUTPUT ?? 'BENCHMARKS.md',
+  keep: env.BENCH_KEEP === '1',
 };
 const BATCH = 100;
 const PARALLEL = 4;
@@ -270,6 +271,7 @@ async function runEngine(engine: Engine): Promise<Result> {
     log(`${engine}: seeded in ${seedSeconds.toFixed(0)} s; measuring`);
 
     const headers = { authorization: `Bearer ${token}` };
+    if (settings.keep) fs.writeFileSync(path.join(dataDir, 'bench-token'), token, { mode: 0o600 });
     const times: Record<string, number> = {
       'GET /api/v1/conversations (baseline)': await median(() =>
         call('/api/v1/conversations?paginate=cursor&limit=50', { headers }),
@@ -285,8 +287,12 @@ async function runEngine(engine: Engine): Promise<Result> {
   } finally {
     await server?.stop();
     await sink.close();
-    await postgres?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (settings.keep) {
+      log(`BENCH_KEEP: ${engine} data kept in ${dataDir}${postgres ? ` and ${postgres.url} (still running)` : ''}`);
+    } else {
+      await postgres?.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   }
 }
 
