@@ -5,16 +5,29 @@ import { sqliteDriverPath } from './sqlite-driver.js';
 /** How often the background connection copies the write-ahead log back into the database file. */
 const CHECKPOINT_INTERVAL_MS = 200;
 
+/** The write-ahead log's size past which the checkpointer waits for readers to start it over. */
+export const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
+
 // Plain JavaScript: a worker evaluated from a string runs without the TypeScript loader.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
+const fs = require('node:fs');
 const database = new SQLite(workerData.file);
-database.pragma('busy_timeout = 5000');
+// Long enough for the readers of the moment to finish; new ones read the database file, not the log.
+database.pragma('busy_timeout = 200');
+const walSize = () => {
+  try {
+    return fs.statSync(workerData.file + '-wal').size;
+  } catch {
+    return 0;
+  }
+};
 // A checkpoint that finds the disk full (SQLITE_FULL) is tried again at the next tick, once there is room.
 const timer = setInterval(() => {
   try {
     database.pragma('wal_checkpoint(PASSIVE)');
+    if (walSize() > workerData.limitBytes) database.pragma('wal_checkpoint(TRUNCATE)');
   } catch {}
 }, workerData.intervalMs);
 parentPort.on('message', () => {
@@ -29,6 +42,11 @@ parentPort.on('message', () => {
  * past 1,000 WAL pages copies them into the database file (and syncs it) inside that commit,
  * stalling every request behind it; here a worker thread with its own connection does it every
  * 200 ms without blocking writers. Should the worker fail, the main connection checkpoints again.
+ *
+ * A passive checkpoint never starts the log over while some reader is in a snapshot, and on a busy
+ * server (the read pool's connections) one always is: at a million messages the log had grown to
+ * 2.5 GB, and every read searched it. Past WAL_LIMIT_BYTES the worker truncates it, waiting up to 200 ms
+ * for the readers of the moment (writers wait meanwhile; the pages are already copied, so it is brief).
  */
 export function checkpointInBackground(database: SQLite.Database, file: string): { stop(): void } {
   database.pragma('wal_autocheckpoint = 0');
@@ -38,6 +56,7 @@ export function checkpointInBackground(database: SQLite.Database, file: string):
       file,
       driver: sqliteDriverPath,
       intervalMs: CHECKPOINT_INTERVAL_MS,
+      limitBytes: WAL_LIMIT_BYTES,
     },
     execArgv: [], // plain JavaScript: the parent's loader flags (`--input-type=module`) would break it
   });
