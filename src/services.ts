@@ -36,6 +36,7 @@ import { createCursorCodec } from './shared/cursor.js';
 import { loadSecretBox } from './shared/secret-box.js';
 import { createSequenceService } from './sequences/sequence.service.js';
 import { createFlowWebhookClient } from './flows/flow-webhook.js';
+import { createFlowEngine } from './flows/flow.engine.js';
 import { createFlowService } from './flows/flow.service.js';
 import { createTagService } from './tags/tag.service.js';
 import { createRoutingService } from './routing/routing.service.js';
@@ -151,22 +152,23 @@ export function createServices(opened: Deps, config: Config) {
         // After the spans: the away reply is sent once per conversation opening (span).
         await businessHours.listener.received(trx, workspaceId, writing);
         await sequences.onInbound(trx, workspaceId, contactIds);
-        await flows.onInbound(trx, workspaceId, writing);
+        await flowEngine.onInbound(trx, workspaceId, writing);
       },
     }),
     inboxEvents,
   );
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
-  const flows = createFlowService(deps, contacts, flowWebhooks, outbound, wakeFor, tagging);
-  const sequences = createSequenceService(deps, contacts, tagging, wakeFor, () => flows.start);
+  const flowEngine = createFlowEngine(deps, flowWebhooks, outbound, tagging);
+  const flows = createFlowService(deps, contacts, flowEngine, flowWebhooks, wakeFor);
+  const sequences = createSequenceService(deps, contacts, tagging, wakeFor, () => flowEngine.start);
   const campaigns = createCampaignService(deps, () => scheduler.wake(), channels);
   const templateSubmission = createTemplateSubmissionService(deps, templates, channels);
   const scheduler = createScheduler(
     deps,
     {
       sequence_step: sequences.handler,
-      flow_timeout: flows.handlers.timeout,
-      flow_webhook: flows.handlers.webhook,
+      flow_timeout: flowEngine.handlers.timeout,
+      flow_webhook: flowEngine.handlers.webhook,
       ...campaigns.handlers,
       template_review: templateSubmission.reviewHandler,
       media_download: mediaDownloader.handler,

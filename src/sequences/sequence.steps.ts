@@ -27,7 +27,7 @@ export type FlowStarter = (
   flowId: string,
   contact: ContactRow,
   context: Record<string, unknown>,
-) => Promise<void>;
+) => Promise<unknown>;
 
 const isRunning = (status: string) => status === 'active' || status === 'waiting';
 
