@@ -1,4 +1,5 @@
 import { createScheduler } from './automation/scheduler.js';
+import { createCampaignJobs } from './campaigns/campaign.dispatch.js';
 import { createCampaignService } from './campaigns/campaign.service.js';
 import { createChannelService } from './channels/channel.service.js';
 import { createSimulatorProvider } from './channels/simulator.provider.js';
@@ -169,7 +170,7 @@ export function createServices(opened: Deps, config: Config) {
       sequence_step: sequences.handler,
       flow_timeout: flowEngine.handlers.timeout,
       flow_webhook: flowEngine.handlers.webhook,
-      ...campaigns.handlers,
+      ...createCampaignJobs(deps),
       template_review: templateSubmission.reviewHandler,
       media_download: mediaDownloader.handler,
       media_expiry: createMediaRetention(deps, mediaStore).handler,

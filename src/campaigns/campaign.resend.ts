@@ -4,7 +4,8 @@ import { isUniqueViolation } from '../db/sql.js';
 import type { Deps } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import type { ResendCampaignInput } from './campaign.schema.js';
-import { campaignDefinition, insertScheduledCampaign, storedVariables } from './campaign.service.js';
+import { storedVariables } from './campaign.content.js';
+import { campaignDefinition, insertScheduledCampaign } from './campaign.schedule.js';
 
 type Db = Kysely<Database>;
 

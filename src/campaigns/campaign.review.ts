@@ -7,7 +7,7 @@ import { errors } from '../shared/errors.js';
 import { templateRepository } from '../templates/template.repository.js';
 import { audienceOf, normaliseAudience, type Recipient } from './campaign.audience.js';
 import { CreateCampaignBody } from './campaign.schema.js';
-import { campaignTemplateCheck, composer } from './campaign.service.js';
+import { campaignTemplateCheck, composer } from './campaign.content.js';
 
 const { template_id, language, variables, header_media_url, audience } = CreateCampaignBody.properties;
 

@@ -1,4 +1,4 @@
-import { campaignTemplateCheck } from '../campaigns/campaign.service.js';
+import { campaignTemplateCheck } from '../campaigns/campaign.content.js';
 import type { Audience } from '../campaigns/campaign.schema.js';
 import { parsePhone } from '../contacts/contact.input.js';
 import type { TemplateRow, TranslationRow } from '../templates/template.repository.js';

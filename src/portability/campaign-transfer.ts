@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
+import { storedVariables } from '../campaigns/campaign.content.js';
 import {
   campaignDefinition,
   insertScheduledCampaign,
   replaceScheduledCampaign,
-  storedVariables,
   type CampaignDefinition,
-} from '../campaigns/campaign.service.js';
+} from '../campaigns/campaign.schedule.js';
 import type { Audience, CampaignStatus } from '../campaigns/campaign.schema.js';
 import { parsePhone } from '../contacts/contact.input.js';
 import type { Database } from '../db/schema.js';

@@ -1,0 +1,117 @@
+import type { Kysely } from 'kysely';
+import { scheduleJob, type Job, type JobHandler } from '../automation/scheduler.js';
+import type { Database } from '../db/schema.js';
+import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/outbound/queue.js';
+import { isRefusal } from '../messages/outbound/rules.js';
+import { emitWebhookEvents } from '../outgoing/webhook.events.js';
+import type { Deps } from '../shared/context.js';
+import { toStoredTimestamp } from '../shared/time.js';
+import { audienceOf } from './campaign.audience.js';
+import { composer } from './campaign.content.js';
+import type { StoredAudience } from './campaign.schema.js';
+
+type Db = Kysely<Database>;
+
+/** How often a sending campaign looks whether the outbox has settled all its messages. */
+const CHECK_EVERY_MS = 1_000;
+
+/**
+ * A campaign's sending, as two scheduler jobs: the dispatch resolves the audience and queues every
+ * message in the job's transaction (so they exist exactly if it committed); a check every second marks
+ * the campaign sent once the outbox has settled them all.
+ */
+export function createCampaignJobs(deps: Deps) {
+  const { clock } = deps;
+  const now = () => toStoredTimestamp(clock.now());
+
+  async function scheduleCheck(trx: Db, campaign: { id: string; workspace_id: string }): Promise<void> {
+    await scheduleJob(trx, deps, {
+      workspaceId: campaign.workspace_id,
+      kind: 'campaign_check',
+      subjectId: campaign.id,
+      dueAt: new Date(clock.now().getTime() + CHECK_EVERY_MS),
+    });
+  }
+
+  /** `campaign_dispatch`: one message per audience member, less the opted-out and those a placeholder leaves empty. */
+  async function dispatch(trx: Db, job: Job): Promise<void> {
+    // Moving to `sending` first locks the row: a concurrent cancel waits, then fails what this queued.
+    const campaign = await trx
+      .updateTable('campaigns')
+      .set({ status: 'sending', updated_at: now() })
+      .where('id', '=', job.subject_id)
+      .where('status', '=', 'scheduled')
+      .returningAll()
+      .executeTakeFirst();
+    if (!campaign) return;
+    const compose = await composer(trx, campaign);
+    if (!compose) {
+      await trx
+        .updateTable('campaigns')
+        .set({ status: 'failed', updated_at: now() })
+        .where('id', '=', campaign.id)
+        .execute();
+      return;
+    }
+    const audience = await audienceOf(trx, campaign.workspace_id, JSON.parse(campaign.audience) as StoredAudience);
+    const at = now();
+    // A broadcast never reaches a contact who opted out, whatever the template's category.
+    const campaignSender = { type: 'campaign' as const, id: campaign.id };
+    const rows = audience.flatMap((contact): OutboundRow[] => {
+      const content = contact.opted_out_at ? null : compose(contact);
+      if (!content) return [];
+      const prepared = prepareOutbound(
+        deps,
+        contact,
+        { type: 'template', content },
+        campaignSender,
+        campaign.channel_id,
+      );
+      return isRefusal(prepared) ? [] : [prepared];
+    });
+    await queueOutbound(trx, rows);
+    await trx
+      .updateTable('campaigns')
+      .set({
+        recipients: rows.length,
+        skipped: audience.length - rows.length,
+        opted_out: audience.filter((contact) => contact.opted_out_at).length,
+        updated_at: at,
+      })
+      .where('id', '=', campaign.id)
+      .execute();
+    await scheduleCheck(trx, campaign);
+  }
+
+  /** `campaign_check`: sent once no message is waiting in the outbox; otherwise looks again later. */
+  async function check(trx: Db, job: Job): Promise<void> {
+    const campaign = await trx
+      .selectFrom('campaigns')
+      .select(['id', 'workspace_id', 'status'])
+      .where('id', '=', job.subject_id)
+      .executeTakeFirst();
+    if (campaign?.status !== 'sending') return;
+    const waiting = await trx
+      .selectFrom('messages')
+      .select('id')
+      .where('campaign_id', '=', campaign.id)
+      .where('status', '=', 'queued')
+      .limit(1)
+      .executeTakeFirst();
+    if (waiting) return scheduleCheck(trx, campaign);
+    const at = now();
+    await trx
+      .updateTable('campaigns')
+      .set({ status: 'sent', sent_at: at, updated_at: at })
+      .where('id', '=', campaign.id)
+      .where('status', '=', 'sending')
+      .execute();
+    await emitWebhookEvents(trx, deps, 'new-campaign-sent', [{ workspaceId: campaign.workspace_id, id: campaign.id }]);
+  }
+
+  /** The scheduler's handlers; spread them into createScheduler's handler map. */
+  return {
+    campaign_dispatch: { run: dispatch },
+    campaign_check: { run: check },
+  } satisfies Record<'campaign_dispatch' | 'campaign_check', JobHandler>;
+}
