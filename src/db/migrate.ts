@@ -40,6 +40,7 @@ import * as userLanguage from './migrations/0036_user_language.js';
 import * as teamReport from './migrations/0037_team_report.js';
 import * as campaignResend from './migrations/0038_campaign_resend.js';
 import * as vacuumHotTables from './migrations/0039_vacuum_hot_tables.js';
+import * as volumeIndex from './migrations/0040_volume_index.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -84,6 +85,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0037_team_report': teamReport,
   '0038_campaign_resend': campaignResend,
   '0039_vacuum_hot_tables': vacuumHotTables,
+  '0040_volume_index': volumeIndex,
 };
 
 class InCodeProvider implements MigrationProvider {
