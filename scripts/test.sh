@@ -2,9 +2,9 @@
 # The whole test suite, on SQLite and on PostgreSQL (each file gets its own database, so runs share
 # nothing but the machine), on every Node line in PARLEY_TEST_NODES (paths of node binaries; default:
 # the node on PATH). SQLite runs on every line, since its driver is the part that differs between
-# them; PostgreSQL on the first line given. The browser tests (test/dashboard) run on the first line
-# only: they test the dashboard, which is the same built files whatever runs the server, and are the
-# slowest part of the suite. Two runs go at a time; each run's report is printed when
+# them; PostgreSQL on the first line given. The whole suite runs on the first line; a later line runs
+# the tests of what a Node line changes (RUNTIME_TESTS below), since the rest would repeat the first
+# line's run at the cost of most of CI's time. Two runs go at a time; each run's report is printed when
 # all have ended. PostgreSQL: PARLEY_TEST_DATABASE_URL if set, else a throwaway cluster
 # from scripts/postgres-temp.sh. The deployment tests (the container image with Podman, nginx in front of
 # Parley) run once, on PostgreSQL, beside the last suite run: they test the image and the proxy
@@ -18,10 +18,13 @@ files=()
 for file in src/**/*.test.ts test/**/*.test.ts; do
   [[ " ${deployment[*]} " == *" $file "* ]] || files+=("$file")
 done
-other_lines_files=()
-for file in "${files[@]}"; do
-  [[ "$file" == test/dashboard/* ]] || other_lines_files+=("$file")
-done
+# What a Node line can change: the SQLite driver and its worker threads (connections, read pool, checkpoints,
+# backups, imports), child processes and signals, the CLI and MCP over stdio, files streamed to disk, TLS
+# and HMAC in the webhook path.
+RUNTIME_TESTS=(src/db/**/*.test.ts src/backup/**/*.test.ts src/media/**/*.test.ts src/cli/**/*.test.ts
+  src/contacts/contact-csv.test.ts src/messages/message.test.ts test/runtime.test.ts test/processes.test.ts
+  test/scale-out.test.ts test/upgrade.test.ts test/first-run.test.ts test/readme-quickstart.test.ts
+  test/disk-full.test.ts test/mcp.test.ts)
 read -r -a nodes <<<"${PARLEY_TEST_NODES:-$(command -v node)}"
 npm run build:web --silent # the dashboard the browser tests load
 
@@ -38,12 +41,12 @@ fi
 DATABASE_URL="$PARLEY_TEST_DATABASE_URL" node bin/parley.js migrate >/dev/null
 
 # run_suite NODE ENGINE REPORT: the whole suite under one node binary on one engine ("deployment": the
-# deployment tests alone, one file at a time, on PostgreSQL), without the browser's on a later line.
+# deployment tests alone, one file at a time, on PostgreSQL); RUNTIME_TESTS only on a later line.
 run_suite() {
   local database_url="" concurrency=2 suite=("${files[@]}")
   [ "$2" != sqlite ] && database_url="$PARLEY_TEST_DATABASE_URL"
   [ "$2" = deployment ] && concurrency=1 suite=("${deployment[@]}")
-  [ "$2" = sqlite ] && [ "$1" != "${nodes[0]}" ] && suite=("${other_lines_files[@]}")
+  [ "$2" = sqlite ] && [ "$1" != "${nodes[0]}" ] && suite=("${RUNTIME_TESTS[@]}")
   # The node binary's folder first on PATH, so every process a test starts runs the same line.
   PATH="$(dirname "$1"):$PATH" PARLEY_TEST_DATABASE_URL="$database_url" \
     "$1" --import tsx --test --test-reporter=spec --test-concurrency="$concurrency" "${suite[@]}" >"$3" 2>&1
