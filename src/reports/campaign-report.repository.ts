@@ -29,6 +29,13 @@ const dispatchedAt = sql<string>`(CASE WHEN k.scheduled_at IS NOT NULL AND k.sch
  */
 export function campaignReportRepository(db: Db, dialect: Dialect) {
   /**
+   * The message's contact as the team and label narrowing reads it. On SQLite, `+` keeps that narrowing
+   * from choosing the index: without table statistics it would read every message of the team's
+   * contacts (messages_contact) rather than the campaigns' (1.5 s at a million messages, no campaign).
+   */
+  const narrowingContact = dialect === 'sqlite' ? sql`+m.contact_id` : sql.ref('m.contact_id');
+
+  /**
    * The campaign messages of the range's campaigns, narrowed by the report's number, team and label.
    * The workspace is the campaigns' (campaignsOf): a condition on messages.workspace_id would lead
    * SQLite to read every message of the workspace rather than the campaigns' own (messages_campaign).
@@ -38,7 +45,7 @@ export function campaignReportRepository(db: Db, dialect: Dialect) {
       .selectFrom('messages as m')
       .where('m.campaign_id', 'in', campaignsOf(filter).select('k.id'))
       .where(onNumber(filter, 'm'))
-      .where(inTeamAndLabel(filter, 'm.contact_id'));
+      .where(inTeamAndLabel(filter, narrowingContact));
   }
 
   function campaignsOf(filter: ReportFilter) {

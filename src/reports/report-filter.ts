@@ -175,17 +175,19 @@ export function conversationOnNumber(filter: ReportFilter, contact: string): Raw
 }
 
 /**
- * Whether a conversation (`contact`: the column holding its contact's id) is, now, in the filter's team
- * queue and carries its label. True for every conversation when the filter names neither.
+ * Whether a conversation (`contact`: the column holding its contact's id, or an expression of it) is,
+ * now, in the filter's team queue and carries its label. True for every conversation when the filter
+ * names neither.
  */
-export function inTeamAndLabel(filter: ReportFilter, contact: string): RawBuilder<boolean> {
+export function inTeamAndLabel(filter: ReportFilter, contact: string | RawBuilder<unknown>): RawBuilder<boolean> {
+  const contactId = typeof contact === 'string' ? sql.ref(contact) : contact;
   const parts: RawBuilder<boolean>[] = [];
   if (filter.teamId !== null) {
-    parts.push(sql`${sql.ref(contact)} IN (SELECT contact_id FROM conversations
+    parts.push(sql`${contactId} IN (SELECT contact_id FROM conversations
       WHERE workspace_id = ${filter.workspaceId} AND team_id = ${filter.teamId})`);
   }
   if (filter.labelId !== null) {
-    parts.push(sql`${sql.ref(contact)} IN (SELECT contact_id FROM conversation_label_links
+    parts.push(sql`${contactId} IN (SELECT contact_id FROM conversation_label_links
       WHERE workspace_id = ${filter.workspaceId} AND label_id = ${filter.labelId})`);
   }
   return parts.length === 0 ? sql<boolean>`1 = 1` : sql<boolean>`(${sql.join(parts, sql` AND `)})`;
