@@ -40,20 +40,23 @@ if [ -z "${PARLEY_TEST_DATABASE_URL:-}" ]; then
 fi
 DATABASE_URL="$PARLEY_TEST_DATABASE_URL" node bin/parley.js migrate >/dev/null
 
-# run_suite NODE ENGINE REPORT: the whole suite under one node binary on one engine ("deployment": the
-# deployment tests alone, one file at a time, on PostgreSQL); RUNTIME_TESTS only on a later line.
+# run_suite NODE ENGINE REPORT: the whole suite under one node binary on one engine ("sqlite-runtime":
+# RUNTIME_TESTS alone on SQLite, a later line's run; "deployment": the deployment tests alone, one file
+# at a time, on PostgreSQL).
 run_suite() {
-  local database_url="" concurrency=2 suite=("${files[@]}")
-  [ "$2" != sqlite ] && database_url="$PARLEY_TEST_DATABASE_URL"
-  [ "$2" = deployment ] && concurrency=1 suite=("${deployment[@]}")
-  [ "$2" = sqlite ] && [ "$1" != "${nodes[0]}" ] && suite=("${RUNTIME_TESTS[@]}")
+  local database_url="$PARLEY_TEST_DATABASE_URL" concurrency=2 suite=("${files[@]}")
+  case "$2" in
+    sqlite) database_url="" ;;
+    sqlite-runtime) database_url="" suite=("${RUNTIME_TESTS[@]}") ;;
+    deployment) concurrency=1 suite=("${deployment[@]}") ;;
+  esac
   # The node binary's folder first on PATH, so every process a test starts runs the same line.
   PATH="$(dirname "$1"):$PATH" PARLEY_TEST_DATABASE_URL="$database_url" \
     "$1" --import tsx --test --test-reporter=spec --test-concurrency="$concurrency" "${suite[@]}" >"$3" 2>&1
 }
 
-runs=("${nodes[0]} postgres")
-for node in "${nodes[@]}"; do runs+=("$node sqlite"); done
+runs=("${nodes[0]} postgres" "${nodes[0]} sqlite")
+for node in "${nodes[@]:1}"; do runs+=("$node sqlite-runtime"); done
 runs+=("${nodes[0]} deployment")
 status=0
 running=0
