@@ -40,7 +40,7 @@ function fingerprint() {
  * loads only the packages it uses. Built in a temporary folder and renamed, so a concurrent run never
  * reads half.
  */
-export async function currentBuild() {
+async function currentBuild() {
   const name = fingerprint();
   const folder = path.join(builds, name);
   if (fs.existsSync(folder)) return folder;
