@@ -29,7 +29,7 @@ import { createOutbound } from './messages/outbound/outbound.js';
 import { createStatusService } from './messages/statuses.js';
 import { createPortabilityService } from './portability/portability.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
-import type { Deps } from './shared/context.js';
+import type { Deps } from './db/deps.js';
 import { openDeps } from './db/open.js';
 import type { OpenOptions } from './db/connection.js';
 import type { QueuedWork } from './shared/queued-work.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { DASHBOARD_LANGUAGES } from '../src/accounts/languages.js';
+import { DASHBOARD_LANGUAGES } from '../src/shared/languages.js';
 import { ERROR_CODES } from '../src/shared/errors.js';
 
 /**

@@ -1,6 +1,6 @@
 /** The dashboard's API as a browser calls it: a session cookie, and the CSRF token on every change. */
 import { randomUUID } from 'node:crypto';
-import type { Role } from '../src/accounts/roles.js';
+import type { Role } from '../src/access/roles.js';
 import type { HttpClient, HttpResponse, TestServer } from './server.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';

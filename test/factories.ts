@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../src/services.js';
 import type { TemplateInput } from '../src/templates/template.schema.js';
-import type { TokenScope } from '../src/workspaces/token.service.js';
+import type { TokenScope } from '../src/access/principal.js';
 import { messageRepository } from '../src/messages/message.repository.js';
 import type { HttpClient, HttpResponse, TestServer } from './server.js';
 

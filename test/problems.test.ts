@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { DASHBOARD_LANGUAGES } from '../src/accounts/languages.js';
+import { DASHBOARD_LANGUAGES } from '../src/shared/languages.js';
 import type { FieldProblems } from '../src/shared/field-problems.js';
 
 /**

@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Agent, fetch } from 'undici';
-import { can, type Permission, type Role } from '../src/accounts/roles.js';
+import { can, type Permission, type Role } from '../src/access/roles.js';
 import { joinedTeammate, ownerSession, type DashboardSession } from './dashboard-session.js';
 import { ENGINE, startServer, type HttpResponse } from './server.js';
 

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { sessionUserOf, type Api } from '../http/types.js';
 import { SESSION_COOKIE } from '../http/session-auth.js';
 import type { AccountService, NewSession } from './account.service.js';
-import { permissionsOf, RoleSchema } from './roles.js';
+import { permissionsOf, RoleSchema } from '../access/roles.js';
 import { DashboardSessionSchema, LanguageSchema, type DashboardSession } from './session.schema.js';
 import { PARLEY_VERSION } from '../shared/version.js';
 

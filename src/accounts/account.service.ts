@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, LoginFailureTable } from '../db/schema.js';
 import { isUniqueViolation } from '../db/sql.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { commonProblems } from '../shared/common.problems.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
@@ -10,8 +10,9 @@ import { hashPassword, verifyPassword } from '../workspaces/password.js';
 import { requirePasswordRule } from '../workspaces/password-rule.js';
 import type { WorkspaceService } from '../workspaces/workspace.service.js';
 import { accountProblems } from './account.problems.js';
-import type { DashboardLanguage } from './languages.js';
-import { requirePermission, type Role } from './roles.js';
+import type { DashboardLanguage } from '../shared/languages.js';
+import type { SessionUser } from '../access/principal.js';
+import { requirePermission, type Role } from '../access/roles.js';
 import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
 import { claimOneTimeLink } from './one-time-link.js';
 import type { SessionEnded } from './session-end.js';
@@ -27,24 +28,6 @@ const FORGET_FAILURES_MS = 24 * 3_600_000;
 /** Checked against when the email has no user, so a wrong email costs the same time as a wrong password. */
 let unknownUserHash: Promise<string> | undefined;
 const hashForUnknownUser = () => (unknownUserHash ??= hashPassword(randomBytes(16).toString('hex')));
-
-/** Who a dashboard session belongs to. */
-export interface SessionUser {
-  /** The session's id: the hash of its cookie's secret (only the hash is stored). */
-  sessionId: string;
-  userId: string;
-  email: string;
-  name: string;
-  role: Role;
-  workspaceId: string;
-  workspaceName: string;
-  /** Where the workspace is: the dashboard shows times in it. */
-  workspaceTimeZone: string;
-  /** The dashboard language they chose; null: their browser's. */
-  language: DashboardLanguage | null;
-  csrfToken: string;
-  rateLimitPerMinute: number;
-}
 
 /** A new session: the cookie's secret (never stored, only its hash) and the CSRF token. */
 export interface NewSession {

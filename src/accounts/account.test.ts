@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { request } from 'undici';
 import { ENGINE, startServer, type HttpResponse, type TestServer } from '../../test/server.js';
-import type { SessionUser } from './account.service.js';
+import type { SessionUser } from '../access/principal.js';
 
 interface Problem {
   code: string;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { sessionUserOf, type Api } from '../http/types.js';
 import type { MemberService } from './member.service.js';
-import { RoleSchema } from './roles.js';
+import { RoleSchema } from '../access/roles.js';
 import { Uuid } from '../http/responses.js';
 
 /** Dashboard endpoints are the dashboard's own contract, not the integration API's: kept out of OpenAPI. */

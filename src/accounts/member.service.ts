@@ -1,10 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
-import type { SessionUser } from './account.service.js';
-import { requirePermission, type Role } from './roles.js';
+import type { SessionUser } from '../access/principal.js';
+import { requirePermission, type Role } from '../access/roles.js';
 import { deleteUserSessions, sessionsOf, type SessionEnded } from './session-end.js';
 
 /**

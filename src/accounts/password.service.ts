@@ -1,8 +1,8 @@
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { hashPassword, verifyPassword } from '../workspaces/password.js';
-import type { SessionUser } from './account.service.js';
+import type { SessionUser } from '../access/principal.js';
 import { requirePasswordRule } from '../workspaces/password-rule.js';
 import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
 import { accountProblems } from './account.problems.js';

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DASHBOARD_LANGUAGES } from './languages.js';
-import { PermissionSchema, RoleSchema } from './roles.js';
+import { DASHBOARD_LANGUAGES } from '../shared/languages.js';
+import { PermissionSchema, RoleSchema } from '../access/roles.js';
 
-/** One of the dashboard's languages (src/accounts/languages.ts). */
+/** One of the dashboard's languages (src/shared/languages.ts). */
 export const LanguageSchema = Type.Union(DASHBOARD_LANGUAGES.map((code) => Type.Literal(code)));
 
 /** What GET /api/dashboard/session answers: the dashboard's type for it (web/src/session.ts) is this one. */

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { isDatabaseUnavailable } from '../db/outage.js';
 import type { Database } from '../db/schema.js';
 import { failedRoundRestMs } from '../shared/backoff.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { noteQueued, queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/outbound/queue.js';
 import { isRefusal } from '../messages/outbound/rules.js';
 import { emitWebhookEvents } from '../outgoing/webhook.events.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { audienceOf } from './campaign.audience.js';
 import { composer } from './campaign.content.js';

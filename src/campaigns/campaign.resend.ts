@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { isUniqueViolation } from '../db/sql.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import type { ResendCampaignInput } from './campaign.schema.js';
 import { storedVariables } from './campaign.content.js';

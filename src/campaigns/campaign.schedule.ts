@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { cancelJobs, scheduleJob } from '../automation/scheduler.js';
 import { given } from '../contacts/contact.input.js';
 import type { Database } from '../db/schema.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { normaliseAudience } from './campaign.audience.js';

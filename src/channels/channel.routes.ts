@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { can } from '../accounts/roles.js';
+import { can } from '../access/roles.js';
 import type { Config } from '../config.js';
 import { principalOf, sessionUserOf, type Api } from '../http/types.js';
 import { actionErrors } from '../http/responses.js';
 import { recentMessages } from '../messages/recent-messages.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { looksPubliclyReachable } from '../shared/public-address.js';
 import type { ChannelService } from './channel.service.js';
 import {

@@ -1,6 +1,7 @@
 import { GenerationCache } from '../db/deployment-generation.js';
 import { isUniqueViolation } from '../db/sql.js';
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { commonProblems } from '../shared/common.problems.js';
 import { errors } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';

@@ -7,7 +7,8 @@ import { CreateCampaignBody, ListCampaignsBody } from '../campaigns/campaign.sch
 import { ConfigError, type Config } from '../config.js';
 import type { Services } from '../services.js';
 import type { OpenOptions } from '../db/connection.js';
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { AddChannelBody, newChannelOf } from '../channels/channel.schema.js';
 import { errors } from '../shared/errors.js';
 import { registerFormats } from '../shared/formats.js';

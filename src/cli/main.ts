@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import type { Services } from '../services.js';
 import type { OpenOptions } from '../db/connection.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { AppError } from '../shared/errors.js';
 import { PARLEY_VERSION } from '../shared/version.js';
 import { COMMANDS, type Command } from './commands.js';

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
 import type { ContactTable, Database } from '../db/schema.js';
 import { jsonRows } from '../db/sql.js';
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { mergeAttributes } from './contact.input.js';
 import { contactRepository, type ContactRow } from './contact.repository.js';

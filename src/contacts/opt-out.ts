@@ -1,4 +1,5 @@
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors, validOrNull } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import type { InboundListener, ReceivedMessage } from '../messages/inbound.js';

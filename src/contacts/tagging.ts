@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { jsonRows } from '../db/sql.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { tagKey, tagRepository } from '../tags/tag.repository.js';
 

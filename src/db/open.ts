@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from './deps.js';
 import { createIdGenerator } from '../shared/ids.js';
 import { openDatabase, type OpenOptions } from './connection.js';
 import { migrateToLatest } from './migrate.js';

@@ -1,5 +1,5 @@
-import type { DashboardLanguage } from '../accounts/languages.js';
-import type { Role } from '../accounts/roles.js';
+import type { DashboardLanguage } from '../shared/languages.js';
+import type { Role } from '../access/roles.js';
 import type { ColumnType, Generated } from 'kysely';
 /**
  * Row types of every table, shared by both dialects. Timestamps are ISO 8601 strings and JSON
@@ -83,7 +83,7 @@ export interface UserTable {
   password_hash: string;
   role: Role;
   created_at: string;
-  /** The dashboard's language they chose (src/accounts/languages.ts); null: their browser's (0036). */
+  /** The dashboard's language they chose (src/shared/languages.ts); null: their browser's (0036). */
   language: Generated<DashboardLanguage | null>;
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import type { TemplateService } from '../templates/template.service.js';
 import { TEMPLATE_LIST_CAP } from '../templates/template.schema.js';
 

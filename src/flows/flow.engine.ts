@@ -14,7 +14,7 @@ import { isRefusal } from '../messages/outbound/rules.js';
 import { fillVariables } from '../messages/outbound/template-variables.js';
 import { templateContent } from '../messages/outbound/template.js';
 import { emitWebhookEvents } from '../outgoing/webhook.events.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { AppError, errors, validOrNull } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from '../templates/template.repository.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import type { AccountService } from '../accounts/account.service.js';
 import type { TokenService } from '../workspaces/token.service.js';
@@ -14,7 +14,7 @@ import { isFollowUpPage } from './pagination.js';
 import { clientNetwork } from './client-address.js';
 import { ReconciledWindowLimiter, SharedWindowLimiter, type RateDecision } from './rate-limit.js';
 import type { Access, Api } from './types.js';
-import { requirePermission } from '../accounts/roles.js';
+import { requirePermission } from '../access/roles.js';
 
 const MINUTE_MS = 60_000;
 /** Requests per minute per client address while no valid token is presented (slows token guessing). */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { PARLEY_VERSION as version } from '../shared/version.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './problem.js';
 import type { Api } from './types.js';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import type { Principal } from '../workspaces/token.service.js';
+import type { Principal } from '../access/principal.js';
 import { PROBLEM_CONTENT_TYPE } from './problem.js';
 import type { Api } from './types.js';
 import { requestProblems } from '../shared/request.problems.js';

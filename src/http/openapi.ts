@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import type { FastifySchema, HTTPMethods } from 'fastify';
-import { rolesWith, type Permission } from '../accounts/roles.js';
+import { rolesWith, type Permission } from '../access/roles.js';
 import { ERROR_CODES } from '../shared/errors.js';
 import { PROBLEM_CONTENT_TYPE, ProblemSchema } from './problem.js';
 import type { Api } from './types.js';

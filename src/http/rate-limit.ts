@@ -1,4 +1,4 @@
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { toStoredTimestamp } from '../shared/time.js';
 
 export interface RateDecision {

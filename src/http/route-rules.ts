@@ -1,4 +1,4 @@
-import type { Permission } from '../accounts/roles.js';
+import type { Permission } from '../access/roles.js';
 import type { Access, Api } from './types.js';
 
 /** A route as registered: who may call it (`access`) and what their role must grant (`permission`). */

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AccountService, SessionUser } from '../accounts/account.service.js';
+import type { AccountService } from '../accounts/account.service.js';
+import type { Principal, SessionUser } from '../access/principal.js';
 import { errors } from '../shared/errors.js';
 import { SESSION_TOKEN_PREFIX } from '../shared/context.js';
-import type { Principal } from '../workspaces/token.service.js';
 
 /** `__Host-`: the browser keeps it only if Secure, Path=/ and without Domain (no subdomain can set it). */
 export const SESSION_COOKIE = '__Host-parley_session';

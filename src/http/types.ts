@@ -2,9 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../shared/errors.js';
-import type { SessionUser } from '../accounts/account.service.js';
-import type { Principal } from '../workspaces/token.service.js';
-import type { Permission } from '../accounts/roles.js';
+import type { Principal, SessionUser } from '../access/principal.js';
+import type { Permission } from '../access/roles.js';
 
 /**
  * How a route may be called: `public` needs no token, `read` accepts any token, `write`
@@ -24,7 +23,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
     /**
-     * What the caller's role must grant (src/accounts/roles.ts), checked once the caller is known,
+     * What the caller's role must grant (src/access/roles.ts), checked once the caller is known,
      * for a session and for a token alike: a token acts with its creator's current role.
      */
     permission?: Permission;

@@ -3,7 +3,7 @@ import { cancelJobs, scheduleJobs, type Job, type JobHandler } from '../automati
 import type { Database } from '../db/schema.js';
 import { emitConversationChanges } from '../outgoing/webhook.events.js';
 import { conversationSpans } from '../reports/conversation-spans.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';

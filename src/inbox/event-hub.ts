@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { toStoredTimestamp } from '../shared/time.js';
 
 /** What the dashboard hears about live: a message arrived or was queued, a status moved, a conversation changed. */

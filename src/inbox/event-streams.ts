@@ -1,5 +1,5 @@
-import { rolesWith } from '../accounts/roles.js';
-import type { Deps } from '../shared/context.js';
+import { rolesWith } from '../access/roles.js';
+import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 

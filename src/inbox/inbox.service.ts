@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelService } from '../channels/channel.service.js';
 import { GraphError } from '../channels/whatsapp-cloud.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { windowClosesAt } from '../messages/outbound/rules.js';

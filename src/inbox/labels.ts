@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { isUniqueViolation } from '../db/sql.js';
 import type { ConversationLabelTable, Database } from '../db/schema.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { commonProblems } from '../shared/common.problems.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';

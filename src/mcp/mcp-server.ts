@@ -8,7 +8,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { can, type Role } from '../accounts/roles.js';
+import { can, type Role } from '../access/roles.js';
 import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js';
 import type { RestClient } from './rest-client.js';
 import { callTool } from './tool-call.js';

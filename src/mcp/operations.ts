@@ -1,5 +1,5 @@
 import type { RouteOptions } from 'fastify';
-import type { Permission } from '../accounts/roles.js';
+import type { Permission } from '../access/roles.js';
 import type { Access, Api } from '../http/types.js';
 
 /** A JSON Schema as Fastify holds it (TypeBox objects are plain JSON Schema). */

@@ -1,6 +1,6 @@
 import { parseName } from '../contacts/contact.input.js';
 import { contactRepository, newContactRow, type ContactRow } from '../contacts/contact.repository.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { normalizePhone } from '../shared/phone.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import type { InboundMessage } from './inbound-message.js';

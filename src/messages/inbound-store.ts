@@ -1,5 +1,5 @@
 import type { ContactRow } from '../contacts/contact.repository.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import type { AddressedInbound } from './inbound-senders.js';
 import { contactRepository } from '../contacts/contact.repository.js';

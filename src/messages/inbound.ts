@@ -1,7 +1,8 @@
 import type { ChannelService } from '../channels/channel.service.js';
 import { parsePhone } from '../contacts/contact.input.js';
 import type { ContactRow } from '../contacts/contact.repository.js';
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import type { InboundMessage } from './inbound-message.js';
 import { storeAll, type SenderEntry } from './inbound-store.js';

@@ -4,7 +4,7 @@ import type { ChannelService } from '../channels/channel.service.js';
 import type { Database } from '../db/schema.js';
 import { mediaFileRepository, type MediaFileRow } from '../media/media-file.repository.js';
 import { mediaKey, type MediaStore } from '../media/media.store.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { mediaOf } from './media-ref.js';
 import { messageRepository } from './message.repository.js';

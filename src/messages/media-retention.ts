@@ -3,7 +3,7 @@ import { cancelJobs, scheduleJob, type Job, type JobHandler } from '../automatio
 import type { Database } from '../db/schema.js';
 import { mediaFileRepository, type MediaFileRow } from '../media/media-file.repository.js';
 import { mediaKey, type MediaStore } from '../media/media.store.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { messageRepository } from './message.repository.js';
 

@@ -1,6 +1,7 @@
 import type { ContactRow } from '../contacts/contact.repository.js';
 import type { ContactService } from '../contacts/contact.service.js';
-import { SESSION_TOKEN_PREFIX, type Caller, type Deps } from '../shared/context.js';
+import { SESSION_TOKEN_PREFIX, type Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { templateRepository } from '../templates/template.repository.js';

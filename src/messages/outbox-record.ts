@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
 import { isStorageFull } from '../db/outage.js';
 import { backoffMs } from '../shared/backoff.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { groupCommit } from '../shared/group-commit.js';
 import { queuedIn, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';

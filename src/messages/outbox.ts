@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { ChannelService, SendingChannel } from '../channels/channel.service.js';
 import type { SendError, SendOutcome } from '../channels/provider.js';
 import { backoffMs } from '../shared/backoff.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { noteHandOff, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { createWakeLoop } from '../shared/wake-loop.js';

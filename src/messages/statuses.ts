@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import type { StatusDelivery } from '../webhooks/whatsapp.payload.js';

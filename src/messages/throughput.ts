@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 
 /** How long a number's sends pause after Meta answers 130429 / 131056 without a Retry-After. */
 export const THROTTLED_PAUSE_MS = 1_000;

@@ -1,9 +1,9 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { poolUsage, readPoolUsage } from '../db/connection.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { readBacklog, type Backlog } from './backlog.js';
-import type { Signals } from './signals.js';
+import type { Signals } from '../shared/signals.js';
 
 /** Request latencies: from a cached point read (~1 ms) to a large export. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

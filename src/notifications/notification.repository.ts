@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Role } from '../accounts/roles.js';
+import type { Role } from '../access/roles.js';
 import type { Database, NotificationTable } from '../db/schema.js';
 
 /** How many notifications the list shows: the newest; older ones stay in the table, read or not. */

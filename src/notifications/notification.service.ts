@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { can } from '../accounts/roles.js';
+import { can } from '../access/roles.js';
 import type { Database } from '../db/schema.js';
 import type { EmailService } from '../email/email.service.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { mentionedIn } from './mentions.js';

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { precompile } from '../db/precompile.js';
 import type { Database } from '../db/schema.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { noteQueued } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { eventRecords, type EventSubject } from './webhook.records.js';

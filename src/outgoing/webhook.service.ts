@@ -1,4 +1,5 @@
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { toStoredTimestamp } from '../shared/time.js';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Agent, request } from 'undici';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { publicOnlyLookup } from '../shared/public-address.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { toStoredTimestamp } from '../shared/time.js';

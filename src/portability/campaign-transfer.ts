@@ -10,7 +10,7 @@ import {
 import type { Audience, CampaignStatus } from '../campaigns/campaign.schema.js';
 import { parsePhone } from '../contacts/contact.input.js';
 import type { Database } from '../db/schema.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors, validOrNull } from '../shared/errors.js';
 import { formatTimestamp } from '../shared/time.js';
 import { tagKey } from '../tags/tag.repository.js';

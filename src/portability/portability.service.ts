@@ -1,7 +1,8 @@
 import type { BulkContact, ContactBulk } from '../contacts/contact.bulk.js';
 import { parseEmail, parseName, parsePhone, parseTagNames } from '../contacts/contact.input.js';
 import { contactRepository } from '../contacts/contact.repository.js';
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { tagRepository } from '../tags/tag.repository.js';
 import type { TranslationRow } from '../templates/template.repository.js';
 import type { TemplateInput, TranslationInput } from '../templates/template.schema.js';

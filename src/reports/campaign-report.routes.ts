@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { readErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { campaignReport, campaignReportCsv } from './campaign-report.js';
 import { CampaignReport } from './campaign-report.schema.js';
 import { ReportQuery, resolveReportFilter } from './report-filter.js';

@@ -1,6 +1,6 @@
 import { deliveryCounts } from '../messages/delivery-counts.js';
 import { plainReason } from '../messages/error-reasons.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { formatTimestamp } from '../shared/time.js';
 import { campaignReportRepository } from './campaign-report.repository.js';
 import type { CampaignOutcome, CampaignReport } from './campaign-report.schema.js';

@@ -1,4 +1,5 @@
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { resolveReportFilter, type ReportFilter, type ReportQuery } from './report-filter.js';
 import type { CsvCell } from './report-response.js';
 import {

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { localHours, type LocalHour } from './local-hours.js';
 import { resolveReportFilter, type ReportFilter, type ReportQuery } from './report-filter.js';
 import { daysOf } from './report.figures.js';

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { saveConversationStates } from '../inbox/conversation-state.js';
 import type { Database } from '../db/schema.js';
-import type { Role } from '../accounts/roles.js';
+import type { Role } from '../access/roles.js';
 
 /** A conversation waiting for a person: its contact and the team whose queue it is in (null: the workspace's). */
 export interface Waiting {

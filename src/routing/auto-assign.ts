@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { rolesWith } from '../accounts/roles.js';
+import { rolesWith } from '../access/roles.js';
 import type { Database } from '../db/schema.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { assignmentRepository, type Waiting } from './assignment.repository.js';
 

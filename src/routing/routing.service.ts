@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
-import { can } from '../accounts/roles.js';
+import { can } from '../access/roles.js';
 import type { Database } from '../db/schema.js';
 import type { EventHub } from '../inbox/event-hub.js';
 import type { NotificationService } from '../notifications/notification.service.js';
 import type { ReceivedMessage } from '../messages/inbound.js';
 import { emitWebhookEvents } from '../outgoing/webhook.events.js';
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { cutPage, type CursorCodec, type Page, type PageRequest } from '../shared/cursor.js';
 import { errors } from '../shared/errors.js';
 import { commonProblems } from '../shared/common.problems.js';

@@ -6,7 +6,7 @@ import { ownerApi, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
 import { startWhatsappServer } from '../../test/whatsapp.js';
 import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
-import type { Role } from '../accounts/roles.js';
+import type { Role } from '../access/roles.js';
 import type { AssignmentResult, RoutingSettings, Team } from './routing.schema.js';
 
 // WhatsApp Cloud numbers for the number rules; other workspaces use the simulator.

@@ -11,7 +11,7 @@ import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/ou
 import { isRefusal } from '../messages/outbound/rules.js';
 import { fillVariables } from '../messages/outbound/template-variables.js';
 import { templateContent } from '../messages/outbound/template.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { AppError } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { templateRepository, type TemplateRow, type TranslationRow } from '../templates/template.repository.js';

@@ -3,7 +3,8 @@ import { scheduleJob, type Job, type JobHandler } from '../automation/scheduler.
 import type { ChannelService } from '../channels/channel.service.js';
 import type { ChannelProvider, TemplateOutcome } from '../channels/provider.js';
 import type { Database } from '../db/schema.js';
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { errors, type FieldError } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { metaComponents } from './meta-components.js';

@@ -1,7 +1,8 @@
 import { Value } from '@sinclair/typebox/value';
 import type { ChannelService } from '../channels/channel.service.js';
 import type { MetaTemplate, MetaTemplateComponent } from '../channels/whatsapp-cloud.js';
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import type { TemplateQualityEvent, TemplateStatusEvent } from '../webhooks/whatsapp.payload.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from './template.repository.js';

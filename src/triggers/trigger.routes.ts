@@ -11,8 +11,8 @@ import {
 import { readErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
 import type { Page, PageRequest } from '../shared/cursor.js';
-import type { Principal } from '../workspaces/token.service.js';
-import type { Permission } from '../accounts/roles.js';
+import type { Principal } from '../access/principal.js';
+import type { Permission } from '../access/roles.js';
 import {
   CampaignRecordSchema,
   FlowFilter,

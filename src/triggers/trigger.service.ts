@@ -1,4 +1,5 @@
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { cutPage, type CursorCodec, type CursorScope, type Page, type PageRequest } from '../shared/cursor.js';
 import { presentCampaign, presentRun } from './trigger.presenter.js';
 import { triggerRepository, type FeedPosition } from './trigger.repository.js';

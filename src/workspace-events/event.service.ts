@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Caller, Deps } from '../shared/context.js';
+import type { Caller } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { plainReason } from '../messages/error-reasons.js';
 import type { AccountEvent } from '../webhooks/whatsapp.payload.js';

@@ -1,27 +1,12 @@
-import { requirePermission, type Role } from '../accounts/roles.js';
+import { requirePermission } from '../access/roles.js';
 import { GenerationCache } from '../db/deployment-generation.js';
 import { precompile } from '../db/precompile.js';
-import type { Deps } from '../shared/context.js';
-import type { SessionUser } from '../accounts/account.service.js';
+import type { Deps } from '../db/deps.js';
+import type { Principal, SessionUser, TokenScope } from '../access/principal.js';
 import { errors } from '../shared/errors.js';
 import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { workspaceProblems } from './workspace.problems.js';
-
-/** `full` may do everything; `read` is refused (403) on every action that writes or sends. */
-export type TokenScope = 'full' | 'read';
-
-/** What an authenticated request knows about its caller. */
-export interface Principal {
-  tokenId: string;
-  userId: string;
-  workspaceId: string;
-  /** The role the caller acts with: the session's user's, or the token creator's as it is now. */
-  role: Role;
-  scope: TokenScope;
-  pollIntervalSeconds: number;
-  rateLimitPerMinute: number;
-}
 
 /** A dashboard user revoking a token. */
 type TokenRevoker = Pick<SessionUser, 'workspaceId' | 'userId' | 'role'>;

@@ -1,7 +1,7 @@
 import { isTimeZone } from '../automation/schedule-time.js';
 import type { Selectable, Transaction } from 'kysely';
 import type { Database, UserTable, WorkspaceTable } from '../db/schema.js';
-import type { Deps } from '../shared/context.js';
+import type { Deps } from '../db/deps.js';
 import { commonProblems } from '../shared/common.problems.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';

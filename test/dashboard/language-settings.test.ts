@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { DashboardLanguage } from '../../src/accounts/languages.js';
+import type { DashboardLanguage } from '../../src/shared/languages.js';
 import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
 import { logInOverHttp } from '../dashboard-session.js';
 import { ownerApi } from '../factories.js';

@@ -2,7 +2,7 @@ import { can, useSession, type SessionUser } from './session';
 import { Page } from './ui';
 import { t } from './i18n/i18n';
 
-/** A workspace role (src/accounts/roles.ts holds what each grants). */
+/** A workspace role (src/access/roles.ts holds what each grants). */
 export type Role = SessionUser['role'];
 
 /** The roles, in the order Settings → Team offers them. */

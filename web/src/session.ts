@@ -5,7 +5,7 @@ import type { DashboardSession } from '../../src/accounts/session.schema';
 /** What GET /api/dashboard/session answers (the server's response schema). */
 export type SessionState = DashboardSession;
 export type SessionUser = NonNullable<SessionState['user']>;
-/** What a role may do beyond every user (src/accounts/roles.ts, the one table). */
+/** What a role may do beyond every user (src/access/roles.ts, the one table). */
 export type Permission = SessionUser['permissions'][number];
 
 /** Whether the user's role grants a permission (the server checks it again). */

@@ -68,7 +68,7 @@ const routes: Route[] = [
 
 /**
  * The sections, each with the permission its pages need (none: every role) and what it is called
- * when a role lacks it. The server refuses the same (src/accounts/roles.ts); hiding only spares the
+ * when a role lacks it. The server refuses the same (src/access/roles.ts); hiding only spares the
  * user a page that cannot work. Words are looked up when shown: the language can change.
  */
 const sections: { href: string; label: () => string; permission?: Permission; what?: () => string }[] = [

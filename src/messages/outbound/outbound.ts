@@ -1,6 +1,6 @@
 import type { ChannelService } from '../../channels/channel.service.js';
 import type { ContactRow } from '../../contacts/contact.repository.js';
-import type { Deps } from '../../shared/context.js';
+import type { Deps } from '../../db/deps.js';
 import type { OutboundContent } from './content.js';
 import { prepareOutbound, type OutboundRow, type Sender } from './queue.js';
 import { isRefusal, type Refusal } from './rules.js';

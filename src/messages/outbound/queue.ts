@@ -1,6 +1,6 @@
 import type { ContactRow } from '../../contacts/contact.repository.js';
 import type { SenderType } from '../../db/schema.js';
-import type { Deps } from '../../shared/context.js';
+import type { Deps } from '../../db/deps.js';
 import { noteQueued } from '../../shared/queued-work.js';
 import { toStoredTimestamp } from '../../shared/time.js';
 import { messageRepository } from '../message.repository.js';

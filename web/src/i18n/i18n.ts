@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { DASHBOARD_LANGUAGES, type DashboardLanguage } from '../../../src/accounts/languages';
+import { DASHBOARD_LANGUAGES, type DashboardLanguage } from '../../../src/shared/languages';
 import account from '../locales/en/account.json';
 import common from '../locales/en/common.json';
 import contacts from '../locales/en/contacts.json';

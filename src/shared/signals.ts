@@ -1,4 +1,5 @@
-import type { SendOutcome } from '../channels/provider.js';
+/** What became of one send through a channel (the channel's provider classifies it: channels/provider.ts). */
+export type SendOutcomeKind = 'accepted' | 'retry' | 'failed' | 'unknown';
 
 /** What became of a webhook delivery attempt: delivered, due again later, or given up. */
 export type DeliveryResult = 'delivered' | 'retry' | 'failed';
@@ -9,7 +10,7 @@ export type DeliveryResult = 'delivered' | 'retry' | 'failed';
  */
 export interface Signals {
   /** One send through a channel (`null`: a workspace's built-in simulator) ended with `outcome`. */
-  sendFinished(channelId: string | null, outcome: SendOutcome['outcome']): void;
+  sendFinished(channelId: string | null, outcome: SendOutcomeKind): void;
   /** The outbox paused a number (`null`: a simulator) whose sends time out or fail on the channel's side. */
   numberPaused(channelId: string | null): void;
   /** One outgoing-webhook delivery attempt ended with `result`. */
