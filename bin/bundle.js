@@ -1,7 +1,7 @@
 // Parley's code as a JavaScript bundle that esbuild makes on first use and again whenever a source file
 // changes: the CLI (bin/parley.js) and the container's server (bin/server.js) load it instead of the
 // ~400 TypeScript modules through tsx's loader hooks, which took most of a command's time and, on a slow
-// machine, held a starting server deaf to signals for seconds (docs/decisions.md). Should the bundle not
+// machine, held a starting server deaf to signals for seconds (docs/decisions/0129-container-image.md). Should the bundle not
 // be made (a read-only install), the entry runs through tsx as before.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

@@ -4,7 +4,7 @@ import type SQLite from 'better-sqlite3';
 /**
  * The better-sqlite3 build for the running Node line. 13.x is an N-API build with prebuilt binaries;
  * 12.x on Node ≥ 22 aborts the process when statements are garbage-collected, but 13.x segfaults on
- * Node 20, so Node 20 keeps 12.x under the npm alias `better-sqlite3-node20` (docs/decisions.md).
+ * Node 20, so Node 20 keeps 12.x under the npm alias `better-sqlite3-node20` (docs/decisions/0003-better-sqlite3-per-node-line.md).
  */
 export const sqliteDriverModule =
   Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20';

@@ -1,6 +1,6 @@
 import type { NotificationKind } from './notification.preferences.js';
 
-/** What an email about a notification says; never the message or note itself (see docs/decisions.md). */
+/** What an email about a notification says; never the message or note itself (see docs/decisions/0092-notification-content.md). */
 export function notificationEmail(
   kind: NotificationKind,
   names: { actor: string | null; customer: string },

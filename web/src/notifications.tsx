@@ -23,7 +23,7 @@ interface Listed {
 
 /**
  * What happened, in words. The customer is named (contact name, else phone) and never what they or
- * a teammate wrote: a desktop notice shows on a lock screen (docs/decisions.md).
+ * a teammate wrote: a desktop notice shows on a lock screen (docs/decisions/0092-notification-content.md).
  */
 function sentence(notice: Notice): { title: string; body: string } {
   const names = { actor: notice.actor?.name || t('shell:notifications.someone'), customer: notice.contact.name };
