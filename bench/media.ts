@@ -6,7 +6,7 @@ import S3rver from 's3rver';
 import { Agent, request } from 'undici';
 import { createApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { inboundMessageWebhook, inboundTextWebhook, signBody } from '../src/webhooks/whatsapp.fixtures.js';
+import { inboundMessageWebhook, inboundTextWebhook, signBody } from '../src/whatsapp/webhook.fixtures.js';
 import { startGraphStandIn, type GraphStandIn } from '../test/graph-stand-in.js';
 import { machine, writeMarkdown } from './report.js';
 

@@ -43,7 +43,7 @@ export async function createApp(config: Config, options: { clock?: Clock; logger
       services.simulator.stop();
       await services.webhookWorker.stop();
       await services.inboxEvents.close();
-      await services.graph.close();
+      await services.whatsapp.close();
       await services.flowWebhooks.close();
       await services.mediaStore.close();
       await services.deps.db.destroy();

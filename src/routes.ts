@@ -33,7 +33,7 @@ import { registerQuickReplyRoutes } from './quick-replies/quick-reply.routes.js'
 import { registerTemplateRoutes } from './templates/template.routes.js';
 import { registerTemplateDashboardRoutes } from './templates/template-dashboard.routes.js';
 import { registerTriggerRoutes } from './triggers/trigger.routes.js';
-import { registerWhatsappWebhookRoutes } from './webhooks/whatsapp.routes.js';
+import { registerWhatsappWebhookRoutes } from './whatsapp/index.js';
 import { registerMeRoutes } from './workspaces/me.routes.js';
 import { registerWebhookRoutes } from './outgoing/webhook.routes.js';
 import type { Config } from './config.js';

@@ -3,7 +3,6 @@ import { createCampaignJobs } from './campaigns/campaign.dispatch.js';
 import { createCampaignService } from './campaigns/campaign.service.js';
 import { createChannelService } from './channels/channel.service.js';
 import { createSimulatorProvider } from './channels/simulator.provider.js';
-import { createGraphClient } from './channels/whatsapp-cloud.js';
 import type { Config } from './config.js';
 import { createContactBulk } from './contacts/contact.bulk.js';
 import { createContactService } from './contacts/contact.service.js';
@@ -51,7 +50,7 @@ import { SharedWindowLimiter } from './http/rate-limit.js';
 import { createPasswordService } from './accounts/password.service.js';
 import { createTokenService } from './workspaces/token.service.js';
 import { createWorkspaceService } from './workspaces/workspace.service.js';
-import { createWhatsappWebhookService } from './webhooks/whatsapp.service.js';
+import { createWhatsappCloud, createWhatsappWebhookService } from './whatsapp/index.js';
 import { emitWebhookEvents } from './outgoing/webhook.events.js';
 import { createWebhookService } from './outgoing/webhook.service.js';
 import { createQuickReplyService } from './quick-replies/quick-reply.service.js';
@@ -85,10 +84,10 @@ export function createServices(opened: Deps, config: Config) {
   const tagging = createTagging(deps, () => contactEvents);
   const contactBulk = createContactBulk(deps, tagging);
   const contacts = createContactService(deps, tagging, cursors, contactBulk);
-  const graph = createGraphClient({ graphUrl: config.whatsappGraphUrl, apiVersion: config.whatsappApiVersion });
+  const whatsapp = createWhatsappCloud({ graphUrl: config.whatsappGraphUrl, apiVersion: config.whatsappApiVersion });
   // The simulator reports its receipts through the message service, as Meta's status webhooks do.
   const simulator = createSimulatorProvider({ newId: deps.newId, statuses: () => statuses });
-  const channels = createChannelService(deps, secrets, graph, simulator);
+  const channels = createChannelService(deps, secrets, whatsapp, simulator);
   // Every media file (received or uploaded) is kept here; received ones are downloaded by a job as they arrive.
   const mediaStore = createMediaStore(config.mediaStorage, config.dataDir);
   const mediaDownloader = createMediaDownloader(deps, channels, mediaStore);
@@ -221,7 +220,7 @@ export function createServices(opened: Deps, config: Config) {
     flows,
     flowWebhooks,
     campaigns,
-    graph,
+    whatsapp,
     mediaStore,
     media: createMediaService(deps, mediaStore, mediaDownloader),
     mediaUploads: createMediaUploadService(deps, channels, mediaStore),

@@ -15,7 +15,7 @@ import { after, describe, test } from 'node:test';
 import type { Campaign } from '../src/campaigns/campaign.schema.js';
 import { newContactRow } from '../src/contacts/contact.repository.js';
 import { toStoredTimestamp } from '../src/shared/time.js';
-import { inboundTextWebhook, signBody } from '../src/webhooks/whatsapp.fixtures.js';
+import { inboundTextWebhook, signBody } from '../src/whatsapp/webhook.fixtures.js';
 import { REPO_ROOT } from './cli.js';
 import { freePort } from './host-tools.js';
 import { asClient, createTemplate, createWorkspace } from './factories.js';

@@ -3,7 +3,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
-import type { MetaTemplate } from '../src/channels/whatsapp-cloud.js';
+import type { ChannelTemplate } from '../src/channels/provider.js';
 
 /**
  * The one stand-in for Meta's Graph API in the test suite: plain HTTP on a random loopback port,
@@ -50,7 +50,7 @@ export interface GraphStandIn {
   /** The next `times` requests of any kind get this response instead of the normal answer. */
   failNext(response: ScriptedResponse, times?: number): void;
   /** The templates `GET /{version}/{wabaId}/message_templates` serves; an unset WABA is unknown to Meta. */
-  setTemplates(wabaId: string, templates: MetaTemplate[]): void;
+  setTemplates(wabaId: string, templates: ChannelTemplate[]): void;
   /**
    * Templates created (`POST /{wabaId}/message_templates`), edited (`POST /{templateId}`) and not yet
    * deleted (`DELETE /{wabaId}/message_templates?name=…[&hsm_id=…]`), by Meta's id.
@@ -130,7 +130,7 @@ interface State {
   numbers: Map<string, StandInNumber>;
   requests: RecordedRequest[];
   failures: { response: ScriptedResponse; remaining: number }[];
-  templates: Map<string, MetaTemplate[]>;
+  templates: Map<string, ChannelTemplate[]>;
   submitted: Map<string, SubmittedTemplate>;
   media: Map<string, StandInMedia>;
   /** Message sends still to answer before holding starts; null when not holding. */

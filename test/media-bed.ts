@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomInt } from 'node:crypto';
 import type { DownloadedMedia } from '../src/messages/media.js';
 import type { Message } from '../src/messages/message.schema.js';
-import { inboundMessageWebhook } from '../src/webhooks/whatsapp.fixtures.js';
+import { inboundMessageWebhook } from '../src/whatsapp/webhook.fixtures.js';
 import { ownerSession, type DashboardSession } from './dashboard-session.js';
 import { ownerApi, type TestWorkspace } from './factories.js';
 import type { WhatsappTestBed } from './whatsapp.js';

@@ -16,7 +16,7 @@ import { startGraphStandIn, type RecordedRequest } from './graph-stand-in.js';
 import { standbyParleyProcess, startParleyProcess, type ParleyProcess } from './parley-process.js';
 import { ENGINE } from './server.js';
 import { API_VERSION, APP_SECRET, startWhatsappServer } from './whatsapp.js';
-import { signBody } from '../src/webhooks/whatsapp.fixtures.js';
+import { signBody } from '../src/whatsapp/webhook.fixtures.js';
 import { newContactRow } from '../src/contacts/contact.repository.js';
 
 // The in-process server is only the test's handle on the database (its outbox and scheduler are

@@ -12,7 +12,7 @@ import type { Campaign } from '../src/campaigns/campaign.schema.js';
 import { newContactRow } from '../src/contacts/contact.repository.js';
 import { SESSION_COOKIE } from '../src/http/session-auth.js';
 import { toStoredTimestamp } from '../src/shared/time.js';
-import { inboundTextWebhook, signBody } from '../src/webhooks/whatsapp.fixtures.js';
+import { inboundTextWebhook, signBody } from '../src/whatsapp/webhook.fixtures.js';
 import { logInOverHttp } from './dashboard-session.js';
 import { asClient, createTemplate } from './factories.js';
 import { metaError, startGraphStandIn, type RecordedRequest } from './graph-stand-in.js';

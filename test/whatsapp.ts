@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { signBody } from '../src/webhooks/whatsapp.fixtures.js';
+import { signBody } from '../src/whatsapp/webhook.fixtures.js';
 import { createWorkspace, type TestWorkspace } from './factories.js';
 import { startGraphStandIn, type GraphStandIn, type StandInNumber } from './graph-stand-in.js';
 import { startServer, type HttpResponse, type TestServer } from './server.js';

@@ -8,7 +8,7 @@ import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../tes
 import type { Message } from '../messages/message.schema.js';
 import { tagRepository } from '../tags/tag.repository.js';
 import type { CampaignRecord } from '../triggers/trigger.schema.js';
-import { inboundTextWebhook, statusWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundTextWebhook, statusWebhook } from '../whatsapp/webhook.fixtures.js';
 import { withCallbackChecked } from '../../test/graph-stand-in.js';
 import type { Campaign } from './campaign.schema.js';
 import { newContactRow } from '../contacts/contact.repository.js';

@@ -8,10 +8,14 @@ import type { SecretBox } from '../shared/secret-box.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { channelProblems } from './channel.problems.js';
 import { channelRepository, type ChannelRow } from './channel.repository.js';
-import type { ChannelProvider } from './provider.js';
+import {
+  ChannelError,
+  type ChannelProvider,
+  type CloudConnector,
+  type CloudNumber,
+  type NumberDescription,
+} from './provider.js';
 import type { SimulatorProvider } from './simulator.provider.js';
-import { GraphError, type GraphClient, type MetaPhoneNumber, type NumberDescription } from './whatsapp-cloud.js';
-import { whatsappCloudProvider } from './whatsapp-cloud.provider.js';
 
 export type ChannelKind = 'simulator' | 'whatsapp-cloud';
 
@@ -95,13 +99,13 @@ const isDefault = (row: ChannelRow) => row.is_default === 1;
 
 /**
  * Each workspace's channels: any number of WhatsApp Cloud numbers (each confirmed by Meta,
- * `graph.describeNumber`, before it is saved) and simulated ones; one is the default. A workspace
+ * `cloud.describeNumber`, before it is saved) and simulated ones; one is the default. A workspace
  * without any sends through the built-in simulator.
  */
 export function createChannelService(
   { db, clock, newId }: Deps,
   secrets: SecretBox,
-  graph: GraphClient,
+  cloud: CloudConnector,
   simulator: SimulatorProvider,
 ) {
   // Channel rows are cached per process for the hot paths (routing each webhook, sending each message).
@@ -120,7 +124,7 @@ export function createChannelService(
 
   function providerFor(workspaceId: string, channel: ChannelRow | undefined): ChannelProvider {
     if (channel?.provider !== 'whatsapp-cloud' || !channel.access_token) return simulator.forWorkspace(workspaceId);
-    return whatsappCloudProvider(graph, {
+    return cloud.provider({
       phoneNumberId: channel.phone_number_id!,
       wabaId: channel.waba_id!,
       accessToken: secrets.open(channel.access_token),
@@ -135,7 +139,7 @@ export function createChannelService(
     const accessToken = settings.accessToken.trim();
     if (!accessToken) throw errors.invalid(commonProblems.problem('access_token', 'must_not_be_empty'));
     const perSecond = messagesPerSecond(settings.messagesPerSecond);
-    const number = await requireMetaConfirms(graph, phoneNumberId, wabaId, accessToken);
+    const number = await requireMetaConfirms(cloud, phoneNumberId, wabaId, accessToken);
     const owner = await routeOf(phoneNumberId);
     if (owner && owner.workspaceId !== workspaceId) throw errors.numberNotConnectable();
     return {
@@ -348,16 +352,16 @@ const textOf = (value: unknown) => (typeof value === 'string' && value !== '' ? 
 
 /** Refuses credentials Meta does not confirm, naming the field to fix; nothing is saved. */
 async function requireMetaConfirms(
-  graph: GraphClient,
+  cloud: CloudConnector,
   phoneNumberId: string,
   wabaId: string,
   accessToken: string,
-): Promise<MetaPhoneNumber> {
+): Promise<CloudNumber> {
   let description: NumberDescription;
   try {
-    description = await graph.describeNumber(phoneNumberId, wabaId, accessToken);
+    description = await cloud.describeNumber(phoneNumberId, wabaId, accessToken);
   } catch (error) {
-    if (!(error instanceof GraphError)) throw error;
+    if (!(error instanceof ChannelError)) throw error;
     const message = `Meta could not be asked about this phone number (${error.message}); nothing was saved, retry`;
     throw errors.conflict(message, { retryable: true });
   }

@@ -8,7 +8,7 @@ import { withCallbackChecked, type StandInNumber } from '../../test/graph-stand-
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer } from '../../test/whatsapp.js';
 import type { Message } from '../messages/message.schema.js';
-import { inboundMessageWebhook, inboundTextWebhook, phoneNumberQualityWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundMessageWebhook, inboundTextWebhook, phoneNumberQualityWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { Channel } from './channel.service.js';
 
 const { graph, server, postWebhook } = await startWhatsappServer({ outbox: true });

@@ -1,5 +1,75 @@
 import type { OutboundContent } from '../messages/outbound/content.js';
-import type { MediaFile, MetaTemplate, MetaTemplateComponent } from './whatsapp-cloud.js';
+
+/** A file to upload: its bytes, MIME type and (for documents) the name the customer sees. */
+export interface MediaFile {
+  bytes: Buffer;
+  mimeType: string;
+  filename: string;
+}
+
+/** A template as the channel lists it (WhatsApp: `GET /{waba-id}/message_templates`). */
+export interface ChannelTemplate {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  /** NAMED when the placeholders are names (`{{first_name}}`); Meta omits it or says POSITIONAL otherwise. */
+  parameter_format?: string;
+  components: TemplateComponent[];
+}
+
+/** A business phone number as the channel describes it (WhatsApp: `GET /{phone-number-id}`). */
+export interface CloudNumber {
+  id: string;
+  display_phone_number: string;
+  verified_name: string;
+  /** GREEN, YELLOW, RED or UNKNOWN; null when Meta leaves it out. */
+  quality_rating: string | null;
+}
+
+/**
+ * What the channel says about connecting a number. A refusal names what Meta would not confirm: the token itself, reading the
+ * number, reading the WABA, or the number being one of the WABA's; `metaMessage` is Meta's own words.
+ */
+export type NumberDescription =
+  | { connectable: true; number: CloudNumber }
+  | {
+      connectable: false;
+      refused: 'access_token' | 'phone_number' | 'waba' | 'not_in_waba';
+      metaMessage: string | null;
+    };
+
+/** One component of a template (HEADER, BODY, FOOTER, BUTTONS …), in the shape WhatsApp defines and Parley stores. */
+export interface TemplateComponent {
+  type: string;
+  format?: string;
+  text?: string;
+  buttons?: {
+    type: string;
+    text?: string;
+    url?: string;
+    phone_number?: string;
+    otp_type?: string;
+    /** A URL button's sample URL; a copy-code button's sample coupon (a plain string). */
+    example?: string[] | string;
+  }[];
+  example?: Record<string, unknown>;
+}
+
+/**
+ * The channel refused or could not be asked (the adapter's own error classes extend this one, so the
+ * core handles a refusal without knowing the channel). `code` is the channel's error code, if any.
+ */
+export class ChannelError extends Error {
+  constructor(
+    message: string,
+    readonly code: number | null,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
 
 /** One message to send: Parley's id travels with it so the channel's status reports can name it. */
 export interface SendRequest {
@@ -48,7 +118,7 @@ export interface TemplateSubmission {
   category: string;
   /** NAMED for `{{first_name}}` placeholders; Meta's default is POSITIONAL. */
   parameter_format?: 'NAMED';
-  components: MetaTemplateComponent[];
+  components: TemplateComponent[];
 }
 
 /**
@@ -73,7 +143,7 @@ export interface ChannelProvider {
   readonly pace: { key: string; perSecond: number } | null;
   send(request: SendRequest): Promise<SendOutcome>;
   /** Every message template of the channel's account, as the channel describes them. */
-  syncTemplates(): AsyncIterable<MetaTemplate>;
+  syncTemplates(): AsyncIterable<ChannelTemplate>;
   fetchMedia(mediaId: string): Promise<FetchedMedia>;
   /** Tells the customer their message was read (blue ticks), and with `typing` that a reply is being written. */
   markRead(providerMessageId: string, typing?: boolean): Promise<void>;
@@ -85,4 +155,23 @@ export interface ChannelProvider {
   editTemplate(metaTemplateId: string, template: TemplateSubmission): Promise<TemplateOutcome>;
   /** Deletes a template: one translation when its id is given, else every language of the name. */
   deleteTemplate(name: string, metaTemplateId?: string): Promise<{ outcome: 'deleted' } | TemplateRefusal>;
+}
+
+/** A workspace's WhatsApp Cloud number and the token it sends with. */
+export interface CloudChannel {
+  phoneNumberId: string;
+  wabaId: string;
+  accessToken: string;
+  messagesPerSecond: number;
+}
+
+/** How the core reaches cloud numbers: the WhatsApp adapter (src/whatsapp) implements it. */
+export interface CloudConnector {
+  /**
+   * What the channel says, asked with `accessToken`, about connecting a business number of account
+   * `wabaId`. Throws a ChannelError only when the channel could not be asked; a refusal is an answer.
+   */
+  describeNumber(phoneNumberId: string, wabaId: string, accessToken: string): Promise<NumberDescription>;
+  /** The provider that sends through one number. */
+  provider(channel: CloudChannel): ChannelProvider;
 }

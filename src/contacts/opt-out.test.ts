@@ -7,7 +7,7 @@ import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
 import type { Campaign } from '../campaigns/campaign.schema.js';
 import type { Message } from '../messages/message.schema.js';
-import { inboundMessageWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundMessageWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { Contact } from './contact.schema.js';
 import { DEFAULT_START_KEYWORDS, DEFAULT_STOP_KEYWORDS } from './opt-out.keywords.js';
 import { withCallbackChecked } from '../../test/graph-stand-in.js';

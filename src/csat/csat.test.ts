@@ -8,7 +8,7 @@ import { API_VERSION, startWhatsappServer } from '../../test/whatsapp.js';
 import type { Message } from '../messages/message.schema.js';
 import type { AgentReport } from '../reports/team-report.schema.js';
 import type { VolumeReport } from '../reports/volume.schema.js';
-import { inboundMessageWebhook, inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundMessageWebhook, inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 
 // The outbox runs: the survey is checked where it ends, in the request to Meta's stand-in.
 const { graph, server, connect, postWebhook } = await startWhatsappServer({ outbox: true });

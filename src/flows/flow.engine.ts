@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { render } from '../automation/render.js';
 import { cancelJobs, scheduleJob, type Job } from '../automation/scheduler.js';
-import type { Interactive } from '../channels/whatsapp-payloads.js';
+import type { Interactive } from '../messages/outbound/content.js';
 import { parseEmail, parsePhone } from '../contacts/contact.input.js';
 import { contactRepository, type ContactRow } from '../contacts/contact.repository.js';
 import type { Tagging } from '../contacts/tagging.js';

@@ -6,7 +6,7 @@ import { createImageHeaderTemplate } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
 import type { FlowRecord } from '../triggers/trigger.schema.js';
-import { inboundMessageWebhook, inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundMessageWebhook, inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 import { createFlowWebhookClient } from './flow-webhook.js';
 import type { Flow } from './flow.schema.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelService } from '../channels/channel.service.js';
-import { GraphError } from '../channels/whatsapp-cloud.js';
+import { ChannelError } from '../channels/provider.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -140,7 +140,7 @@ export function createInboxService(
       const typing = await repository().typingIndicator(workspaceId);
       await (await channels.providerOf(workspaceId, message.channel_id)).markRead(message.provider_message_id, typing);
     } catch (error) {
-      if (!(error instanceof GraphError)) throw error;
+      if (!(error instanceof ChannelError)) throw error;
       log.warn({ err: error, workspace_id: workspaceId }, 'Meta refused the read receipt');
     }
   }

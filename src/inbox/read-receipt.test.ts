@@ -4,7 +4,7 @@ import { ownerSession } from '../../test/dashboard-session.js';
 import { metaError } from '../../test/graph-stand-in.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer } from '../../test/whatsapp.js';
-import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 
 const { graph, server, connect, postWebhook } = await startWhatsappServer();
 

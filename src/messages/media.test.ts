@@ -6,8 +6,8 @@ import { after, describe, test } from 'node:test';
 import { asClient, createWorkspace, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
-import { createGraphClient, GraphError } from '../channels/whatsapp-cloud.js';
-import { inboundMessageWebhook, inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { createGraphClient, GraphError } from '../whatsapp/graph-client.js';
+import { inboundMessageWebhook, inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { DownloadedMedia } from './media.js';
 
 const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer();

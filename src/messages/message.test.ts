@@ -6,7 +6,7 @@ import { cliJson, runCli } from '../../test/cli.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
 import { createApp } from '../app.js';
-import { inboundTextWebhook, signBody, statusWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundTextWebhook, signBody, statusWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { Message } from './message.schema.js';
 
 const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer({ outbox: true });

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ChannelService } from '../channels/channel.service.js';
-import { GraphError } from '../channels/whatsapp-cloud.js';
+import { ChannelError } from '../channels/provider.js';
 import { Uuid } from '../http/responses.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
@@ -44,7 +44,7 @@ export function createReadReceiptService({ db }: Deps, channels: Pick<ChannelSer
         const provider = await channels.providerOf(caller.workspaceId, row.channel_id);
         await provider.markRead(row.provider_message_id, typing);
       } catch (error) {
-        if (!(error instanceof GraphError)) throw error;
+        if (!(error instanceof ChannelError)) throw error;
         throw errors.conflict(`Meta refused the read receipt: ${error.message}`, { meta_code: error.code });
       }
       return { message_id: row.id, provider_message_id: row.provider_message_id, typing_indicator: typing };

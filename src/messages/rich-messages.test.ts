@@ -5,7 +5,7 @@ import { createTemplate, createWorkspace, type TestWorkspace } from '../../test/
 import { ENGINE } from '../../test/server.js';
 import { metaError, type UploadForm } from '../../test/graph-stand-in.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
-import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { Message } from './message.schema.js';
 
 /**

@@ -4,8 +4,8 @@ import { describe, test } from 'node:test';
 import { metaError } from '../../test/graph-stand-in.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
-import { documentedStatusWebhook, type DocumentedStatusOptions } from '../webhooks/whatsapp.delivery-fixtures.js';
-import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { documentedStatusWebhook, type DocumentedStatusOptions } from '../whatsapp/webhook.delivery-fixtures.js';
+import { inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { Message } from './message.schema.js';
 
 const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer({ outbox: true });

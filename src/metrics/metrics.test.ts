@@ -12,7 +12,7 @@ import { startWhatsappServer } from '../../test/whatsapp.js';
 import { createTemplate } from '../../test/factories.js';
 import type { Campaign } from '../campaigns/campaign.schema.js';
 import type { Message } from '../messages/message.schema.js';
-import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 
 const METRICS_TOKEN = 'metrics-test-token-0123456789';
 /** Prometheus's own checker (Debian: `apt-get install prometheus`), when this machine has it. */

@@ -7,7 +7,7 @@ import { withCallbackChecked } from '../../test/graph-stand-in.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer } from '../../test/whatsapp.js';
 import type { Message } from '../messages/message.schema.js';
-import { inboundMessageWebhook, inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundMessageWebhook, inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { AgentReport, TeamFigures, TeamReport } from './team-report.schema.js';
 
 const MINUTE = 60_000;

@@ -5,7 +5,7 @@ import { createOwner } from '../../test/browser.js';
 import { joinedTeammate, logInOverHttp, type DashboardSession } from '../../test/dashboard-session.js';
 import { ENGINE } from '../../test/server.js';
 import { startWhatsappServer } from '../../test/whatsapp.js';
-import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { VolumeReport } from './volume.schema.js';
 
 const { server, graph, connect, postWebhook } = await startWhatsappServer();

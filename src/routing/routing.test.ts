@@ -5,7 +5,7 @@ import { joinedTeammate, ownerSession, type DashboardSession } from '../../test/
 import { ownerApi, type TestWorkspace } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
 import { startWhatsappServer } from '../../test/whatsapp.js';
-import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { Role } from '../access/roles.js';
 import type { AssignmentResult, RoutingSettings, Team } from './routing.schema.js';
 

@@ -5,7 +5,7 @@ import { createImageHeaderTemplate, createTemplate } from '../../test/factories.
 import { openServices } from '../services.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
-import { inboundTextWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { SequenceRecord } from '../triggers/trigger.schema.js';
 import type { Sequence } from './sequence.schema.js';
 

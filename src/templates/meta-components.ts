@@ -1,4 +1,4 @@
-import type { MetaTemplateComponent } from '../channels/whatsapp-cloud.js';
+import type { TemplateComponent } from '../channels/provider.js';
 import type { FieldError } from '../shared/errors.js';
 import { templateProblems } from './template.problems.js';
 import { extractPlaceholders, type ParameterFormat } from './placeholders.js';
@@ -31,7 +31,7 @@ type Sample = (id: string) => string;
 /** Meta's components for a translation, or the problems (field relative to the translation) that stop it. */
 export function metaComponents(
   t: SubmittableTranslation,
-): { components: MetaTemplateComponent[] } | { problems: FieldError[] } {
+): { components: TemplateComponent[] } | { problems: FieldError[] } {
   const examples = t.examples ?? {};
   const needed = neededExamples(t);
   const missing = needed.filter((id) => !examples[id]?.trim());
@@ -51,12 +51,12 @@ export function metaComponents(
   if (problems.length > 0) return { problems };
   const parts = partsOf(t);
   const sample: Sample = (id) => examples[id]!;
-  const components: MetaTemplateComponent[] = [];
+  const components: TemplateComponent[] = [];
   const header = headerComponent(parts, sample);
   if (header) components.push(header);
   components.push({ type: 'BODY', text: t.body, ...textExample('body', t.body, parts.parameter_format, sample, '') });
   if (t.footer) components.push({ type: 'FOOTER', text: t.footer });
-  components.push(...(parts.other_components as MetaTemplateComponent[]));
+  components.push(...(parts.other_components as TemplateComponent[]));
   if (parts.buttons.length > 0) {
     components.push({ type: 'BUTTONS', buttons: parts.buttons.map((b, i) => metaButton(b, i, sample)) });
   }
@@ -99,7 +99,7 @@ function textExample(part: 'body' | 'header', text: string, format: ParameterFor
   return { example: { [`${part}_text`]: part === 'body' ? [samples] : samples } };
 }
 
-function headerComponent(parts: TranslationParts, sample: Sample): MetaTemplateComponent | null {
+function headerComponent(parts: TranslationParts, sample: Sample): TemplateComponent | null {
   if (!parts.header_type || !parts.header_content) return null;
   if (parts.header_type !== 'TEXT') {
     // Meta takes a media header's sample as an uploaded asset handle, which Parley keeps as the header content.
@@ -114,7 +114,7 @@ function headerComponent(parts: TranslationParts, sample: Sample): MetaTemplateC
   };
 }
 
-type MetaButton = NonNullable<MetaTemplateComponent['buttons']>[number];
+type MetaButton = NonNullable<TemplateComponent['buttons']>[number];
 
 function metaButton(b: Button, index: number, sample: Sample): MetaButton {
   switch (b.type) {

@@ -1,4 +1,4 @@
-import type { MetaTemplate } from '../channels/whatsapp-cloud.js';
+import type { ChannelTemplate } from '../channels/provider.js';
 
 /**
  * Templates as `GET /{waba-id}/message_templates` lists them, one of each kind Meta offers. Each
@@ -7,7 +7,7 @@ import type { MetaTemplate } from '../channels/whatsapp-cloud.js';
  */
 
 /** "Named parameters" (Cloud API, Templates > Template components): a NAMED body and header. */
-export const namedTemplate: MetaTemplate = {
+export const namedTemplate: ChannelTemplate = {
   id: '1189224342350801',
   name: 'order_confirmation',
   language: 'en_US',
@@ -38,7 +38,7 @@ export const namedTemplate: MetaTemplate = {
  * "Coupon code templates" (a text header with a variable, a copy-code button) with the URL button of
  * "URL buttons" (`{{1}}` suffix and its example): every part that takes a variable.
  */
-export const couponTemplate: MetaTemplate = {
+export const couponTemplate: ChannelTemplate = {
   id: '2189224342350802',
   name: 'coupon_code_fall2023_25off',
   language: 'en_US',
@@ -67,7 +67,7 @@ export const couponTemplate: MetaTemplate = {
 };
 
 /** "Copy code authentication templates": Meta's fixed body with the code as {{1}}, an OTP button. */
-export const authenticationTemplate: MetaTemplate = {
+export const authenticationTemplate: ChannelTemplate = {
   id: '3189224342350803',
   name: 'authentication_code_copy_code_button',
   language: 'en_US',
@@ -82,10 +82,10 @@ export const authenticationTemplate: MetaTemplate = {
     { type: 'FOOTER', text: 'This code expires in 5 minutes.', code_expiration_minutes: 5 },
     { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE', text: 'Copy Code' }] },
   ],
-} as MetaTemplate;
+} as ChannelTemplate;
 
 /** "Media templates": an image header whose sample (`header_handle`) Parley keeps as header_content. */
-export const imageTemplate: MetaTemplate = {
+export const imageTemplate: ChannelTemplate = {
   id: '4189224342350804',
   name: 'product_launch',
   language: 'en_US',
@@ -102,7 +102,7 @@ export const imageTemplate: MetaTemplate = {
 };
 
 /** "Media card carousel templates": a body, then a CAROUSEL of cards. */
-export const carouselTemplate: MetaTemplate = {
+export const carouselTemplate: ChannelTemplate = {
   id: '5189224342350805',
   name: 'summer_carousel_promo_2023',
   language: 'en_US',
@@ -127,13 +127,13 @@ export const carouselTemplate: MetaTemplate = {
       ],
     },
   ],
-} as MetaTemplate;
+} as ChannelTemplate;
 
 /**
  * "Limited-time offer templates" (its creation example): an image header, the LIMITED_TIME_OFFER
  * component with an expiry, a body, then the copy-code button first and a URL button.
  */
-export const limitedTimeOfferTemplate: MetaTemplate = {
+export const limitedTimeOfferTemplate: ChannelTemplate = {
   id: '6189224342350806',
   name: 'limited_time_offer_caribbean_pkg_2023',
   language: 'en_US',
@@ -164,7 +164,7 @@ export const limitedTimeOfferTemplate: MetaTemplate = {
       ],
     },
   ],
-} as MetaTemplate;
+} as ChannelTemplate;
 
 export const everyKind = [
   namedTemplate,

@@ -9,7 +9,7 @@ import { templateError } from '../../test/graph-stand-in.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer } from '../../test/whatsapp.js';
 import { SIMULATED_REVIEW_MS } from '../channels/simulator.provider.js';
-import { templateQualityWebhook, templateStatusWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { templateQualityWebhook, templateStatusWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { Template } from './template.schema.js';
 
 const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer();

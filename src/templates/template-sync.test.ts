@@ -6,7 +6,7 @@ import { ownerSession } from '../../test/dashboard-session.js';
 import { createWorkspace } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
 import { startWhatsappServer } from '../../test/whatsapp.js';
-import { templateStatusWebhook } from '../webhooks/whatsapp.fixtures.js';
+import { templateStatusWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { Template } from './template.schema.js';
 
 const { graph, server, postWebhook } = await startWhatsappServer();

@@ -1,9 +1,9 @@
 import { Value } from '@sinclair/typebox/value';
 import type { ChannelService } from '../channels/channel.service.js';
-import type { MetaTemplate, MetaTemplateComponent } from '../channels/whatsapp-cloud.js';
+import type { ChannelTemplate, TemplateComponent } from '../channels/provider.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
-import type { TemplateQualityEvent, TemplateStatusEvent } from '../webhooks/whatsapp.payload.js';
+import type { TemplateQualityEvent, TemplateStatusEvent } from '../channels/channel-events.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from './template.repository.js';
 import {
@@ -27,7 +27,7 @@ export function createTemplateSyncService({ db, clock }: Deps, templates: Templa
   return {
     /** `parley templates sync`: every template of the WABA, upserted by name and language. */
     async sync(caller: Caller): Promise<SyncResult> {
-      const entries: MetaTemplate[] = [];
+      const entries: ChannelTemplate[] = [];
       for await (const entry of (await channels.providerOf(caller.workspaceId)).syncTemplates()) entries.push(entry);
       const { inputs, skipped } = templateInputs(entries);
       for (const input of inputs) await templates.upsert(caller, input);
@@ -70,7 +70,10 @@ export function createTemplateSyncService({ db, clock }: Deps, templates: Templa
 }
 
 /** Meta lists one entry per name and language; Parley keeps one template per name with its translations. */
-export function templateInputs(entries: MetaTemplate[]): { inputs: TemplateInput[]; skipped: SyncResult['skipped'] } {
+export function templateInputs(entries: ChannelTemplate[]): {
+  inputs: TemplateInput[];
+  skipped: SyncResult['skipped'];
+} {
   const byName = new Map<string, TemplateInput>();
   const skipped: SyncResult['skipped'] = [];
   for (const entry of entries) {
@@ -104,8 +107,8 @@ const MODELLED = ['HEADER', 'BODY', 'FOOTER', 'BUTTONS'];
 /** Meta's fixed label of a button Meta may list without text. */
 const DEFAULT_BUTTON_TEXT: Record<string, string> = { COPY_CODE: 'Copy offer code', OTP: 'Copy code' };
 
-function translationOf(entry: MetaTemplate): TranslationInput {
-  const part = (type: string): MetaTemplateComponent | undefined => entry.components.find((c) => c.type === type);
+function translationOf(entry: ChannelTemplate): TranslationInput {
+  const part = (type: string): TemplateComponent | undefined => entry.components.find((c) => c.type === type);
   const header = part('HEADER');
   const footer = part('FOOTER')?.text;
   const buttons = part('BUTTONS')?.buttons ?? [];
@@ -130,7 +133,7 @@ function translationOf(entry: MetaTemplate): TranslationInput {
 }
 
 /** A media header's sample (Meta's `example.header_handle`), which Parley keeps as its header content. */
-function mediaExample(header: MetaTemplateComponent): string | null {
+function mediaExample(header: TemplateComponent): string | null {
   const handles = (header.example as { header_handle?: unknown[] } | undefined)?.header_handle;
   return typeof handles?.[0] === 'string' ? handles[0] : null;
 }

@@ -1,23 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
-
-/** Meta's inbound message types; the `message_type` filter accepts these. */
-export const MESSAGE_TYPES = [
-  'text',
-  'image',
-  'audio',
-  'video',
-  'document',
-  'sticker',
-  'location',
-  'contacts',
-  'interactive',
-  'button',
-  'reaction',
-  'order',
-  'system',
-  'unsupported',
-] as const;
+import { MESSAGE_TYPES } from '../channels/channel-events.js';
 
 /** The spec's limit on every trigger feed. */
 export const TRIGGER_LIMIT = 100;

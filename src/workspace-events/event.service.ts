@@ -3,7 +3,7 @@ import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { plainReason } from '../messages/error-reasons.js';
-import type { AccountEvent } from '../webhooks/whatsapp.payload.js';
+import type { AccountEvent } from '../channels/channel-events.js';
 import { workspaceEventRepository, type WorkspaceEventRow } from './event.repository.js';
 import type { WorkspaceEvent } from './event.schema.js';
 

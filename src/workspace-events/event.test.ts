@@ -9,7 +9,7 @@ import {
   RATE_LIMIT_ERROR,
   accountWebhook,
   valueErrorsWebhook,
-} from '../webhooks/whatsapp.delivery-fixtures.js';
+} from '../whatsapp/webhook.delivery-fixtures.js';
 import type { WorkspaceEvent } from './event.schema.js';
 
 const { server, cloudWorkspace, postWebhook } = await startWhatsappServer();

@@ -8,7 +8,7 @@ import { createImageHeaderTemplate, createTemplate } from '../factories.js';
 import { ENGINE, startServer, type TestServer } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 import { newContactRow } from '../../src/contacts/contact.repository.js';
-import { statusWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
+import { statusWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 
 const server = await startServer();
 const whatsapp = await startWhatsappServer({ outbox: true });

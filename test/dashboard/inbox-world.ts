@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { inboundTextWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
+import { inboundTextWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 import { createOwner } from '../browser.js';
 import type { Page } from 'playwright-core';
 import type { startWhatsappServer } from '../whatsapp.js';

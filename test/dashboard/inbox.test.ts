@@ -7,7 +7,7 @@ import {
   documentedWebhook,
   inboundMessageWebhook,
   statusWebhook,
-} from '../../src/webhooks/whatsapp.fixtures.js';
+} from '../../src/whatsapp/webhook.fixtures.js';
 import { logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
 import { createTemplate } from '../factories.js';
 import { ENGINE } from '../server.js';

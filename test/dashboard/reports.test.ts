@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, test } from 'node:test';
-import { inboundTextWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
+import { inboundTextWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
 import { logInOverHttp } from '../dashboard-session.js';
 import { ENGINE } from '../server.js';

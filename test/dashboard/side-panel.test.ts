@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Flow } from '../../src/flows/flow.schema.js';
 import type { Sequence } from '../../src/sequences/sequence.schema.js';
-import { inboundMessageWebhook, inboundTextWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
+import { inboundMessageWebhook, inboundTextWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 import { logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
 import { createTemplate, ownerApi } from '../factories.js';
 import { ENGINE } from '../server.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { inboundTextWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
+import { inboundTextWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 import { createOwner, logIn, newPage, seriousAccessibilityViolations } from '../browser.js';
 import { logInOverHttp } from '../dashboard-session.js';
 import { ENGINE } from '../server.js';

@@ -14,7 +14,7 @@ import { createTemplate } from '../factories.js';
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 import { SIMULATED_REVIEW_MS } from '../../src/channels/simulator.provider.js';
-import { templateQualityWebhook, templateStatusWebhook } from '../../src/webhooks/whatsapp.fixtures.js';
+import { templateQualityWebhook, templateStatusWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 import { templateError } from '../graph-stand-in.js';
 
 const { graph, server, connect, postWebhook } = await startWhatsappServer();

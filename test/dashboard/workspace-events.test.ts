@@ -3,11 +3,7 @@ import { describe, test } from 'node:test';
 import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
-import {
-  ACCOUNT_VIOLATION,
-  accountWebhook,
-  valueErrorsWebhook,
-} from '../../src/webhooks/whatsapp.delivery-fixtures.js';
+import { ACCOUNT_VIOLATION, accountWebhook, valueErrorsWebhook } from '../../src/whatsapp/webhook.delivery-fixtures.js';
 
 const { server, connect, postWebhook } = await startWhatsappServer();
 

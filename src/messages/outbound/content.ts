@@ -1,4 +1,3 @@
-import type { Interactive } from '../../channels/whatsapp-payloads.js';
 import type { TemplateContent } from './template.js';
 
 /** The kinds of media Meta sends as a message of their own type. */
@@ -91,3 +90,35 @@ export function storedContent(type: string, json: string): OutboundContent {
 /** Templates approved in a marketing category: the only kind an opted-out contact is never sent. */
 export const isMarketing = (message: OutboundContent): boolean =>
   message.type === 'template' && message.content.category === 'MARKETING';
+
+/** The optional text header and footer of an interactive message. */
+interface InteractiveFrame {
+  header?: { type: 'text'; text: string };
+  footer?: { text: string };
+}
+
+/**
+ * Reply buttons (up to 3), a list (up to 10 rows in sections) or a call-to-action URL button: Meta's
+ * `interactive` object ("Interactive reply buttons / list / CTA URL button messages").
+ */
+export type Interactive = InteractiveFrame &
+  (
+    | {
+        type: 'button';
+        body: { text: string };
+        action: { buttons: { type: 'reply'; reply: { id: string; title: string } }[] };
+      }
+    | {
+        type: 'list';
+        body: { text: string };
+        action: {
+          button: string;
+          sections: { title: string; rows: { id: string; title: string; description?: string }[] }[];
+        };
+      }
+    | {
+        type: 'cta_url';
+        body: { text: string };
+        action: { name: 'cta_url'; parameters: { display_text: string; url: string } };
+      }
+  );

@@ -1,4 +1,4 @@
-import type { Interactive } from '../../channels/whatsapp-payloads.js';
+import type { Interactive } from './content.js';
 import { errors } from '../../shared/errors.js';
 import { isPrivateHost } from '../../shared/public-address.js';
 import type { SendContactsInput, SendInteractiveInput, SendLocationInput, SendMediaInput } from '../message.schema.js';

@@ -1,4 +1,3 @@
-import type { TemplateButtonParam, TemplateMessage, TemplateParam } from '../../channels/whatsapp-payloads.js';
 import { AppError, errors } from '../../shared/errors.js';
 import { fillPlaceholders } from '../../templates/placeholders.js';
 import { displayedTranslation } from '../../templates/template.presenter.js';
@@ -186,30 +185,4 @@ function offerExpiration(values: Map<string, string>): Pick<TemplateContent, 'of
     throw errors.invalid(messageProblems.problem('variables', 'offer_expiration_time', { variable: OFFER_EXPIRATION }));
   }
   return { offer_expiration_time_ms: Number(value.trim()) };
-}
-
-/** The stored content as the channel's template message (what whatsapp-payloads turns into Meta's JSON). */
-export function templateMessage(content: TemplateContent): TemplateMessage {
-  const params = (texts: string[], names: string[] | undefined): TemplateParam[] =>
-    texts.map((text, i) => (names?.[i] === undefined ? { text } : { text, name: names[i] }));
-  const header = content.header;
-  const buttons: TemplateButtonParam[] = [
-    ...content.url_button_parameters.map((b) => ({ index: b.index, subType: 'url' as const, param: b.text })),
-    ...(content.copy_code_parameters ?? []).map((b) => ({
-      index: b.index,
-      subType: 'copy_code' as const,
-      couponCode: b.coupon_code,
-    })),
-  ];
-  return {
-    name: content.template_name,
-    language: content.language,
-    ...(header && {
-      header:
-        header.type === 'text' ? { type: 'text', params: params(header.parameters, header.parameter_names) } : header,
-    }),
-    bodyParams: params(content.body_parameters, content.body_parameter_names),
-    ...(content.offer_expiration_time_ms !== undefined && { offerExpirationMs: content.offer_expiration_time_ms }),
-    buttonParams: buttons.sort((a, b) => a.index - b.index),
-  };
 }

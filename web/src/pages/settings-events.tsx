@@ -5,7 +5,7 @@ import { Rich } from '../i18n/rich';
 import { t } from '../i18n/i18n';
 import { SettingsNav } from './settings-nav';
 import { formatDateTime } from '../i18n/format';
-import { META_ACCOUNT_FIELDS } from '../../../src/webhooks/meta-account-fields';
+import { META_ACCOUNT_FIELDS } from '../../../src/whatsapp/meta-account-fields';
 
 type WorkspaceEvent = components['schemas']['WorkspaceEvent'];
 

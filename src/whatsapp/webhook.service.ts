@@ -12,8 +12,8 @@ import type {
   InboundMessageEvent,
   MarketingPreferenceEvent,
   StatusEvent,
-  WebhookEvent,
-} from './whatsapp.payload.js';
+  ChannelEvent,
+} from '../channels/channel-events.js';
 
 /**
  * Unsigned (or wrongly signed) deliveries one client address may send per minute; past them it is
@@ -71,7 +71,7 @@ export function createWhatsappWebhookService({
     return event.wabaId === null ? [] : channels.workspacesOfWaba(event.wabaId);
   }
 
-  async function applyDeliveries(deliveries: WebhookEvent[][]): Promise<WebhookOutcome[]> {
+  async function applyDeliveries(deliveries: ChannelEvent[][]): Promise<WebhookOutcome[]> {
     const outcomes = deliveries.map(emptyOutcome);
     const routes = new Map<string, NumberRoute | null>();
     const routeOf = async (phoneNumberId: string) => {

@@ -8,11 +8,13 @@
 
 import type {
   ContactsContent,
+  Interactive,
   LocationContent,
   MediaContent,
   MediaType,
   ReactionContent,
 } from '../messages/outbound/content.js';
+import type { TemplateContent } from '../messages/outbound/template.js';
 
 /** A business-scoped user id (Meta's BSUID, e.g. `US.13491208655302741918`): a user known without a phone number. */
 const BSUID = /^[A-Z]{2}\.[0-9A-Za-z]+$/;
@@ -159,39 +161,33 @@ function quickReplyOrUrl(button: { index: number; subType: 'url' | 'quick_reply'
   return { type: 'button', sub_type: button.subType, index: String(button.index), parameters: [parameter] };
 }
 
-/** The optional text header and footer of an interactive message. */
-interface InteractiveFrame {
-  header?: { type: 'text'; text: string };
-  footer?: { text: string };
-}
-
-/**
- * Reply buttons (up to 3), a list (up to 10 rows in sections) or a call-to-action URL button: Meta's
- * `interactive` object ("Interactive reply buttons / list / CTA URL button messages").
- */
-export type Interactive = InteractiveFrame &
-  (
-    | {
-        type: 'button';
-        body: { text: string };
-        action: { buttons: { type: 'reply'; reply: { id: string; title: string } }[] };
-      }
-    | {
-        type: 'list';
-        body: { text: string };
-        action: {
-          button: string;
-          sections: { title: string; rows: { id: string; title: string; description?: string }[] }[];
-        };
-      }
-    | {
-        type: 'cta_url';
-        body: { text: string };
-        action: { name: 'cta_url'; parameters: { display_text: string; url: string } };
-      }
-  );
-
 /** An interactive message (like text, only inside the 24-hour customer service window). */
 export function interactivePayload(to: string, interactive: Interactive) {
   return messagePayload(to, 'interactive', interactive);
+}
+
+/** A stored template message's content as the parameters of Meta's template message. */
+export function templateMessage(content: TemplateContent): TemplateMessage {
+  const params = (texts: string[], names: string[] | undefined): TemplateParam[] =>
+    texts.map((text, i) => (names?.[i] === undefined ? { text } : { text, name: names[i] }));
+  const header = content.header;
+  const buttons: TemplateButtonParam[] = [
+    ...content.url_button_parameters.map((b) => ({ index: b.index, subType: 'url' as const, param: b.text })),
+    ...(content.copy_code_parameters ?? []).map((b) => ({
+      index: b.index,
+      subType: 'copy_code' as const,
+      couponCode: b.coupon_code,
+    })),
+  ];
+  return {
+    name: content.template_name,
+    language: content.language,
+    ...(header && {
+      header:
+        header.type === 'text' ? { type: 'text', params: params(header.parameters, header.parameter_names) } : header,
+    }),
+    bodyParams: params(content.body_parameters, content.body_parameter_names),
+    ...(content.offer_expiration_time_ms !== undefined && { offerExpirationMs: content.offer_expiration_time_ms }),
+    buttonParams: buttons.sort((a, b) => a.index - b.index),
+  };
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { signBody } from './whatsapp.fixtures.js';
-import { verifyHandshake, verifySignature } from './whatsapp.signature.js';
+import { signBody } from './webhook.fixtures.js';
+import { verifyHandshake, verifySignature } from './webhook.signature.js';
 
 const SECRET = 'app-secret-0123456789abcdef';
 const BODY = Buffer.from('{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[]}]}');

@@ -1,26 +1,18 @@
 import { createHash } from 'node:crypto';
 import { errors } from '../shared/errors.js';
 import type { OutboundContent } from '../messages/outbound/content.js';
-import type { ChannelProvider, SendError, SendOutcome, TemplateRefusal } from './provider.js';
-import { GraphError, type GraphClient } from './whatsapp-cloud.js';
+import type { ChannelProvider, CloudChannel, SendError, SendOutcome, TemplateRefusal } from '../channels/provider.js';
+import { GraphError, type GraphClient } from './graph-client.js';
 import {
   contactsPayload,
   interactivePayload,
   locationPayload,
   mediaPayload,
   reactionPayload,
+  templateMessage,
   templatePayload,
   textPayload,
-} from './whatsapp-payloads.js';
-import { templateMessage } from '../messages/outbound/template.js';
-
-/** A workspace's WhatsApp Cloud number and the token it sends with. */
-export interface CloudChannel {
-  phoneNumberId: string;
-  wabaId: string;
-  accessToken: string;
-  messagesPerSecond: number;
-}
+} from './payloads.js';
 
 /** Send failures that are final for the message: retrying cannot help, and may cost money. */
 const FINAL_CODES = new Set([

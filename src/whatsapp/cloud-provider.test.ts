@@ -3,8 +3,9 @@ import { after, describe, test } from 'node:test';
 import { metaError, startGraphStandIn } from '../../test/graph-stand-in.js';
 import type { OutboundContent } from '../messages/outbound/content.js';
 import type { TemplateContent } from '../messages/outbound/template.js';
-import { createGraphClient } from './whatsapp-cloud.js';
-import { whatsappCloudProvider, type CloudChannel } from './whatsapp-cloud.provider.js';
+import { createGraphClient } from './graph-client.js';
+import type { CloudChannel } from '../channels/provider.js';
+import { whatsappCloudProvider } from './cloud-provider.js';
 
 /**
  * The WhatsApp Cloud provider against the Graph API stand-in: for every kind of message Parley sends,

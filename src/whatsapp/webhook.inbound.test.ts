@@ -6,7 +6,7 @@ import { startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js
 import type { Contact } from '../contacts/contact.schema.js';
 import type { Message } from '../messages/message.schema.js';
 import type { MessageRecord } from '../triggers/trigger.schema.js';
-import { documented, documentedWebhook, messagesWebhook } from './whatsapp.fixtures.js';
+import { documented, documentedWebhook, messagesWebhook } from './webhook.fixtures.js';
 
 const { server, cloudWorkspace, postWebhook } = await startWhatsappServer();
 

@@ -1,5 +1,20 @@
 import { makeStorable } from '../shared/storable-json.js';
-import { MESSAGE_TYPES } from '../triggers/trigger.schema.js';
+import {
+  MESSAGE_TYPES,
+  type MessageType,
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+  type InboundMessageEvent,
+  type Amendment,
+  type StatusError,
+  type StatusEvent,
+  type StatusDelivery,
+  type AccountEvent,
+  type TemplateStatusEvent,
+  type TemplateQualityEvent,
+  type MarketingPreferenceEvent,
+  type ChannelEvent,
+} from '../channels/channel-events.js';
 import { META_ACCOUNT_FIELDS } from './meta-account-fields.js';
 
 /**
@@ -9,121 +24,6 @@ import { META_ACCOUNT_FIELDS } from './meta-account-fields.js';
  */
 
 type Json = Record<string, unknown>;
-
-export type MessageType = (typeof MESSAGE_TYPES)[number];
-
-export const DELIVERY_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
-export interface InboundMessageEvent {
-  kind: 'message';
-  phoneNumberId: string;
-  displayPhoneNumber: string | null;
-  /** Meta's `from` (the sender's wa_id digits), or null when Meta names the sender only by user id. */
-  from: string | null;
-  /** The sender's business-scoped user id (`from_user_id`), when Meta sends one. */
-  userId: string | null;
-  profileName: string | null;
-  wamid: string;
-  timestamp: Date;
-  type: MessageType;
-  /**
-   * The type-specific object Meta sent, e.g. `{ body }` for text, `{ button_reply: { id, title } }` for
-   * interactive; with Meta's `context` (reply, forward, referred product) and ad `referral` when present.
-   */
-  content: Json;
-  /** An edit or revocation of an earlier message, applied to it rather than stored as a new one. */
-  amends: Amendment | null;
-}
-
-/** A sender's change to a message they sent earlier (Meta's `edit` and `revoke` message types). */
-export type Amendment = { kind: 'edit' | 'revoke'; originalWamid: string };
-
-export interface StatusError {
-  code: number;
-  title: string;
-  message?: string;
-  details?: string;
-}
-
-export interface StatusEvent {
-  kind: 'status';
-  phoneNumberId: string;
-  wamid: string;
-  status: DeliveryStatus;
-  timestamp: Date;
-  /** The recipient in E.164, or null when Meta identifies them only by a business-scoped user id. */
-  recipient: string | null;
-  errors: StatusError[];
-  delivery: StatusDelivery;
-}
-
-/** What a status says beyond the status itself, as get-message shows it. */
-export interface StatusDelivery {
-  pricing: {
-    billable: boolean | null;
-    pricing_model: string | null;
-    category: string | null;
-    type: string | null;
-  } | null;
-  conversation: { id: string | null; origin_type: string | null; expires_at: string | null } | null;
-  /** Echoed from the send: Parley writes its message id there. */
-  biz_opaque_callback_data: string | null;
-}
-
-/** A `value.errors` entry or an account update: recorded in the workspace event log. */
-export interface AccountEvent {
-  kind: 'account_event';
-  /** Routes the event: the business number when Meta names one, else every workspace on the account. */
-  phoneNumberId: string | null;
-  wabaId: string | null;
-  /** The webhook field (`account_update`, …) or `errors` for a messages change's `value.errors`. */
-  field: string;
-  summary: string;
-  details: Json;
-  occurredAt: Date | null;
-}
-
-export interface TemplateStatusEvent {
-  kind: 'template_status';
-  wabaId: string;
-  templateId: string;
-  templateName: string;
-  language: string;
-  /** Meta's `event`: APPROVED, REJECTED, PAUSED, DISABLED, … */
-  status: string;
-  /** Null when Meta gives none (it writes `NONE` on approval). */
-  reason: string | null;
-}
-
-/** Meta's message_template_quality_update: a template translation's new quality score. */
-export interface TemplateQualityEvent {
-  kind: 'template_quality';
-  wabaId: string;
-  templateId: string;
-  templateName: string;
-  language: string;
-  /** GREEN, YELLOW, RED or UNKNOWN (quality pending). */
-  quality: string;
-}
-
-/** Meta's `user_preferences`: a WhatsApp user stopped or resumed marketing messages from the business. */
-export interface MarketingPreferenceEvent {
-  kind: 'marketing_preference';
-  phoneNumberId: string;
-  /** The user's wa_id with a leading `+`. */
-  from: string;
-  profileName: string | null;
-  value: 'stop' | 'resume';
-}
-
-export type WebhookEvent =
-  | InboundMessageEvent
-  | StatusEvent
-  | TemplateStatusEvent
-  | TemplateQualityEvent
-  | MarketingPreferenceEvent
-  | AccountEvent;
 
 /**
  * A delivery's JSON (its signature already checked), every string made storable: an unstorable
@@ -141,12 +41,12 @@ export function readWebhookJson(raw: Buffer): unknown {
 }
 
 /** The events in a webhook body, in body order; null when the body is not a WhatsApp Business Account webhook. */
-export function parseWebhook(body: unknown): WebhookEvent[] | null {
+export function parseWebhook(body: unknown): ChannelEvent[] | null {
   if (!isRecord(body) || body.object !== 'whatsapp_business_account') return null;
   return records(body.entry).flatMap((entry) => records(entry.changes).flatMap((change) => parseChange(entry, change)));
 }
 
-function parseChange(entry: Json, change: Json): WebhookEvent[] {
+function parseChange(entry: Json, change: Json): ChannelEvent[] {
   const value = record(change.value);
   switch (change.field) {
     case 'messages':
@@ -166,7 +66,7 @@ interface BusinessLine {
   displayPhoneNumber: string | null;
 }
 
-function parseMessagesChange(value: Json): WebhookEvent[] {
+function parseMessagesChange(value: Json): ChannelEvent[] {
   const metadata = record(value.metadata);
   const phoneNumberId = idText(metadata.phone_number_id);
   // Without it the change cannot be routed to a workspace.

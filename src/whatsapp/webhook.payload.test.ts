@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { inboundTextWebhook, messagesWebhook, statusWebhook, templateStatusWebhook } from './whatsapp.fixtures.js';
-import {
-  parseWebhook,
-  readWebhookJson,
-  type InboundMessageEvent,
-  type StatusEvent,
-  type WebhookEvent,
-} from './whatsapp.payload.js';
+import { inboundTextWebhook, messagesWebhook, statusWebhook, templateStatusWebhook } from './webhook.fixtures.js';
+import { parseWebhook, readWebhookJson } from './webhook.payload.js';
+import { type InboundMessageEvent, type StatusEvent, type ChannelEvent } from '../channels/channel-events.js';
 
 // The example values of Meta's webhook reference pages.
 const LINE = { phoneNumberId: '106540352242922', displayPhoneNumber: '15550783881' };
@@ -17,16 +12,16 @@ const REPLIED_TO = 'wamid.HBgLMTQxMjU1NTA4MjkVAgASGBQzQUNCNjk5RDUwNUZGMUZEM0VBRA
 const SENT_AT = new Date(1749416383 * 1000);
 
 /** The one event parsed from a body, checked to be of the expected kind. */
-function onlyEvent<K extends WebhookEvent['kind']>(body: unknown, kind: K): Extract<WebhookEvent, { kind: K }> {
+function onlyEvent<K extends ChannelEvent['kind']>(body: unknown, kind: K): Extract<ChannelEvent, { kind: K }> {
   const events = parseWebhook(body) ?? [];
   assert.equal(events.length, 1, 'exactly one event');
   const [event] = events;
   assert.equal(event?.kind, kind);
-  return event as Extract<WebhookEvent, { kind: K }>;
+  return event as Extract<ChannelEvent, { kind: K }>;
 }
 
 /** Enough of an event to check order and routing. */
-function summary(event: WebhookEvent): (string | null)[] {
+function summary(event: ChannelEvent): (string | null)[] {
   switch (event.kind) {
     case 'message':
       return [event.wamid, event.profileName];

@@ -3,10 +3,10 @@ import type { Config } from '../config.js';
 import { readErrors } from '../http/responses.js';
 import type { Api } from '../http/types.js';
 import { errors } from '../shared/errors.js';
-import { parseWebhook, readWebhookJson } from './whatsapp.payload.js';
-import type { WhatsappWebhookService } from './whatsapp.service.js';
-import { verifyHandshake, verifySignature } from './whatsapp.signature.js';
-import { webhookInProblems } from './whatsapp.problems.js';
+import { parseWebhook, readWebhookJson } from './webhook.payload.js';
+import type { WhatsappWebhookService } from './webhook.service.js';
+import { verifyHandshake, verifySignature } from './webhook.signature.js';
+import { webhookInProblems } from './webhook.problems.js';
 
 const tags = ['Webhooks'];
 /** Meta's deliveries are a few kilobytes; this bounds what an unsigned request can make Parley read and hash. */

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { metaError, startGraphStandIn, type ScriptedResponse } from '../../test/graph-stand-in.js';
 import { ManualClock } from '../shared/clock.js';
-import { createGraphClient, GraphError, type GraphClient, type MetaTemplate } from './whatsapp-cloud.js';
-import { templatePayload, textPayload } from './whatsapp-payloads.js';
+import type { ChannelTemplate } from '../channels/provider.js';
+import { createGraphClient, GraphError, type GraphClient } from './graph-client.js';
+import { templatePayload, textPayload } from './payloads.js';
 
 const API_VERSION = 'v23.0';
 const PHONE_NUMBER_ID = '106540352242922';
@@ -35,7 +36,7 @@ function failedSend(response: ScriptedResponse, graph: GraphClient = client): Pr
   return rejection(graph.sendMessage(PHONE_NUMBER_ID, TOKEN, textPayload(TO, 'hi', false)));
 }
 
-function metaTemplate(name: string): MetaTemplate {
+function metaTemplate(name: string): ChannelTemplate {
   const components = [{ type: 'BODY', text: 'Hi {{1}}', example: { body_text: [['Ada']] } }];
   return { id: `${name}-id`, name, language: 'en_US', status: 'APPROVED', category: 'UTILITY', components };
 }

@@ -1,4 +1,4 @@
-import { messagesWebhook, type BusinessLine } from './whatsapp.fixtures.js';
+import { messagesWebhook, type BusinessLine } from './webhook.fixtures.js';
 
 /**
  * Webhook bodies for delivery truth and the workspace event log, written from Meta's WhatsApp Cloud API

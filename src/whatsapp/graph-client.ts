@@ -1,5 +1,13 @@
 import { Agent, FormData, request, type Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../shared/clock.js';
+import {
+  ChannelError,
+  type ChannelTemplate,
+  type CloudNumber,
+  type MediaFile,
+  type NumberDescription,
+  type TemplateComponent,
+} from '../channels/provider.js';
 
 /**
  * The outbound side of the WhatsApp Cloud API: a keep-alive client for Meta's Graph API, the
@@ -29,7 +37,7 @@ export interface GraphClient {
   /** Meta's "Upload media": the file as multipart form data; resolves with Meta's media id. */
   uploadMedia(phoneNumberId: string, accessToken: string, file: MediaFile): Promise<{ id: string }>;
   /** Every template of a WhatsApp Business Account, fetching Meta's pages as they are consumed. */
-  listTemplates(wabaId: string, accessToken: string): AsyncIterable<MetaTemplate>;
+  listTemplates(wabaId: string, accessToken: string): AsyncIterable<ChannelTemplate>;
   /** Submits one template translation for review: `POST /{waba_id}/message_templates`. */
   createTemplate(wabaId: string, accessToken: string, template: NewMetaTemplate): Promise<CreatedMetaTemplate>;
   /** Edits a submitted translation (Meta reviews it again): `POST /{template_id}`. */
@@ -49,13 +57,6 @@ export interface GraphClient {
   close(): Promise<void>;
 }
 
-/** A file to upload: its bytes, MIME type and (for documents) the name the customer sees. */
-export interface MediaFile {
-  bytes: Buffer;
-  mimeType: string;
-  filename: string;
-}
-
 /** `GET /{media-id}` as Meta answers it (`file_size` normalised to a number; Meta may send a string). */
 export interface MediaInfo {
   url: string;
@@ -69,39 +70,6 @@ export interface MediaInfo {
 export const MAX_MEDIA_BYTES = 100 * 1024 * 1024;
 const MAX_MEDIA_REDIRECTS = 3;
 
-/** A template as `GET /{waba-id}/message_templates` returns it. */
-export interface MetaTemplate {
-  id: string;
-  name: string;
-  language: string;
-  status: string;
-  category: string;
-  /** NAMED when the placeholders are names (`{{first_name}}`); Meta omits it or says POSITIONAL otherwise. */
-  parameter_format?: string;
-  components: MetaTemplateComponent[];
-}
-
-/** A business phone number as `GET /{phone-number-id}` and `GET /{waba-id}/phone_numbers` describe it. */
-export interface MetaPhoneNumber {
-  id: string;
-  display_phone_number: string;
-  verified_name: string;
-  /** GREEN, YELLOW, RED or UNKNOWN; null when Meta leaves it out. */
-  quality_rating: string | null;
-}
-
-/**
- * describeNumber's answer. A refusal names what Meta would not confirm: the token itself, reading the
- * number, reading the WABA, or the number being one of the WABA's; `metaMessage` is Meta's own words.
- */
-export type NumberDescription =
-  | { connectable: true; number: MetaPhoneNumber }
-  | {
-      connectable: false;
-      refused: 'access_token' | 'phone_number' | 'waba' | 'not_in_waba';
-      metaMessage: string | null;
-    };
-
 /** The body of `POST /{waba_id}/message_templates`. */
 export interface NewMetaTemplate {
   name: string;
@@ -109,7 +77,7 @@ export interface NewMetaTemplate {
   category: string;
   /** NAMED for `{{first_name}}` placeholders; Meta's default is POSITIONAL. */
   parameter_format?: 'NAMED';
-  components: MetaTemplateComponent[];
+  components: TemplateComponent[];
 }
 
 /** Meta's answer to a template creation: its id, e.g. `{"id": "572279198452421", "status": "PENDING", "category": "MARKETING"}`. */
@@ -122,23 +90,7 @@ export interface CreatedMetaTemplate {
 /** The body of `POST /{template_id}`: what an edit may change. */
 export interface MetaTemplateEdit {
   category: string;
-  components: MetaTemplateComponent[];
-}
-
-export interface MetaTemplateComponent {
-  type: string;
-  format?: string;
-  text?: string;
-  buttons?: {
-    type: string;
-    text?: string;
-    url?: string;
-    phone_number?: string;
-    otp_type?: string;
-    /** A URL button's sample URL; a copy-code button's sample coupon (a plain string). */
-    example?: string[] | string;
-  }[];
-  example?: Record<string, unknown>;
+  components: TemplateComponent[];
 }
 
 export interface GraphErrorFields {
@@ -160,9 +112,8 @@ export interface GraphErrorFields {
 }
 
 /** A failed Graph API call, classified so the caller knows whether retrying can succeed. */
-export class GraphError extends Error implements GraphErrorFields {
+export class GraphError extends ChannelError implements GraphErrorFields {
   readonly httpStatus: number | null;
-  readonly code: number | null;
   readonly title: string;
   readonly details: string | null;
   readonly retryable: boolean;
@@ -173,10 +124,9 @@ export class GraphError extends Error implements GraphErrorFields {
 
   constructor(fields: GraphErrorFields, options?: ErrorOptions) {
     const prefix = fields.code === null ? '' : `(#${fields.code}) `;
-    super(`${prefix}${fields.title}${fields.details ? `: ${fields.details}` : ''}`, options);
+    super(`${prefix}${fields.title}${fields.details ? `: ${fields.details}` : ''}`, fields.code, options);
     this.name = 'GraphError';
     this.httpStatus = fields.httpStatus;
-    this.code = fields.code;
     this.title = fields.title;
     this.details = fields.details;
     this.retryable = fields.retryable;
@@ -358,7 +308,7 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
     },
 
     listTemplates: (wabaId, accessToken) =>
-      listItems<MetaTemplate>(`${base}/${encodeURIComponent(wabaId)}/message_templates?limit=100`, accessToken),
+      listItems<ChannelTemplate>(`${base}/${encodeURIComponent(wabaId)}/message_templates?limit=100`, accessToken),
 
     async createTemplate(wabaId, accessToken, template) {
       const url = `${base}/${encodeURIComponent(wabaId)}/message_templates`;
@@ -375,7 +325,7 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
     },
 
     async describeNumber(phoneNumberId, wabaId, accessToken) {
-      let number: MetaPhoneNumber;
+      let number: CloudNumber;
       try {
         const url = `${base}/${encodeURIComponent(phoneNumberId)}?fields=${PHONE_NUMBER_FIELDS}`;
         number = phoneNumberOf(await call('GET', url, accessToken));
@@ -434,7 +384,7 @@ function refusal(error: unknown, asking: 'phone_number' | 'waba'): NumberDescrip
   return { connectable: false, refused, metaMessage: error.title };
 }
 
-function phoneNumberOf(body: unknown): MetaPhoneNumber {
+function phoneNumberOf(body: unknown): CloudNumber {
   const { id, display_phone_number, verified_name, quality_rating } = (body ?? {}) as Record<string, unknown>;
   if (typeof id !== 'string' || typeof display_phone_number !== 'string' || typeof verified_name !== 'string') {
     throw unexpectedResponse(200, 'no id, display_phone_number or verified_name in the phone number response');

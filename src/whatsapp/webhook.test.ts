@@ -4,7 +4,7 @@ import { ENGINE } from '../../test/server.js';
 import { APP_SECRET, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
 import { createApp } from '../app.js';
 import type { Message } from '../messages/message.schema.js';
-import { inboundTextWebhook, signBody } from './whatsapp.fixtures.js';
+import { inboundTextWebhook, signBody } from './webhook.fixtures.js';
 
 const { server, cloudWorkspace, postWebhook } = await startWhatsappServer();
 
