@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Config } from './config.js';
 import type { LogTarget } from './http/log-redaction.js';
-import { buildServer } from './http/server.js';
+import { buildServer } from './server.js';
 import { loadTls, type TlsMaterial } from './http/tls.js';
 import type { Api } from './http/types.js';
 import { openServices, type Services } from './services.js';

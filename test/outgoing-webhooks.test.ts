@@ -3,7 +3,7 @@ import { createHmac, randomInt, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
 import type { Message } from '../src/messages/message.schema.js';
-import type { CreatedWebhook, Delivery, Webhook, ChannelEvent } from '../src/outgoing/webhook.schema.js';
+import type { CreatedWebhook, Delivery, Webhook, WebhookEvent } from '../src/outgoing/webhook.schema.js';
 import { WEBHOOK_EVENTS } from '../src/outgoing/webhook.schema.js';
 import { inboundTextWebhook, statusWebhook } from '../src/whatsapp/webhook.fixtures.js';
 import { cliJson, runCli, stderrLines } from './cli.js';
@@ -22,7 +22,7 @@ const HOUR = 3_600_000;
 
 interface Body {
   id: string;
-  type: ChannelEvent;
+  type: WebhookEvent;
   created_at: string;
   workspace_id: string;
   data: Record<string, unknown>;
@@ -73,7 +73,7 @@ const phone = () => `+1415${randomInt(2_000_000, 9_999_999)}`;
 const strict = await startServer();
 
 /** Subscribes `path` of the receiver through the API; the receiver keeps the secret shown once. */
-async function subscribe(ws: TestWorkspace, path: string, events: readonly ChannelEvent[], policy: Policy) {
+async function subscribe(ws: TestWorkspace, path: string, events: readonly WebhookEvent[], policy: Policy) {
   const response = await ws.action<CreatedWebhook>('create-webhook', { url: receiverUrl + path, events });
   assert.equal(response.status, 200, response.text);
   receivers.set(path, { secret: response.body.secret, policy });
@@ -97,7 +97,7 @@ async function writesIn(cloud: CloudWorkspace, from: string, text: string): Prom
   assert.equal((await postWebhook(body)).status, 200);
 }
 
-const bodiesOf = (path: string, type: ChannelEvent) =>
+const bodiesOf = (path: string, type: WebhookEvent) =>
   received.filter((r) => r.path === path && r.body.type === type && r.answered === 200).map((r) => r.body);
 
 describe(`outgoing webhooks (${ENGINE})`, () => {
@@ -106,8 +106,8 @@ describe(`outgoing webhooks (${ENGINE})`, () => {
     const { ws } = cloud;
     const hook = await subscribe(ws, '/all', WEBHOOK_EVENTS, (_, attempt) => (attempt <= 2 ? 500 : 200));
     assert.match(hook.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
-    const feeds: Partial<Record<ChannelEvent, unknown>> = {};
-    const feed = async (type: ChannelEvent) => (await ws.get<unknown[]>(`/v1/triggers/${type}`)).body[0];
+    const feeds: Partial<Record<WebhookEvent, unknown>> = {};
+    const feed = async (type: WebhookEvent) => (await ws.get<unknown[]>(`/v1/triggers/${type}`)).body[0];
 
     const customer = phone();
     await writesIn(cloud, customer, 'hello');
@@ -214,7 +214,7 @@ describe(`outgoing webhooks (${ENGINE})`, () => {
 
     // `data` is the record the trigger feed returns for the event; status changes carry the message.
     for (const [type, record] of Object.entries(feeds)) {
-      assert.deepEqual(bodiesOf('/all', type as ChannelEvent)[0]!.data, record, type);
+      assert.deepEqual(bodiesOf('/all', type as WebhookEvent)[0]!.data, record, type);
     }
     const statusChanges = bodiesOf('/all', 'message-status-changed')
       .map((body) => body.data as unknown as Message)

@@ -1,14 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
-import type { AccountService } from '../accounts/account.service.js';
-import type { TokenService } from '../workspaces/token.service.js';
+import type { Principal } from '../access/principal.js';
 import {
   requireCsrfToken,
   requireSameOrigin,
   SESSION_COOKIE,
   sessionPrincipal,
   sessionUserOf,
+  type SessionAuthenticator,
 } from './session-auth.js';
 import { isFollowUpPage } from './pagination.js';
 import { clientNetwork } from './client-address.js';
@@ -23,6 +23,11 @@ const ANONYMOUS_LIMIT_PER_MINUTE = 120;
 const SIGN_IN_FAILURES_PER_ADDRESS = 20;
 const SIGN_IN_WINDOW_MS = 10 * MINUTE_MS;
 
+/** Who an API token belongs to, as a principal; refuses (401) an unknown or revoked one: the token service. */
+export interface TokenAuthenticator {
+  authenticate(token: string): Promise<Principal>;
+}
+
 /**
  * Authentication, scopes and rate limits for every API route. A route's `config.access` says who
  * may call it; `config.poll` marks trigger feeds, which are limited to one call per workspace
@@ -35,7 +40,7 @@ const SIGN_IN_WINDOW_MS = 10 * MINUTE_MS;
  */
 export function registerAuth(
   app: Api,
-  deps: { tokens: TokenService; accounts: AccountService } & Pick<Deps, 'db' | 'clock' | 'health'>,
+  deps: { tokens: TokenAuthenticator; accounts: SessionAuthenticator } & Pick<Deps, 'db' | 'clock' | 'health'>,
 ): void {
   // Hits counted while the database is away stay unsynced and are added at the first reconciliation after.
   const limiter = new ReconciledWindowLimiter(deps, (error) => {

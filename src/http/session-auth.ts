@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AccountService } from '../accounts/account.service.js';
 import type { Principal, SessionUser } from '../access/principal.js';
 import { errors } from '../shared/errors.js';
 import { SESSION_TOKEN_PREFIX } from '../shared/context.js';
@@ -12,8 +11,16 @@ export const SESSION_LIMIT_PER_MINUTE = 1_200;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Who a session's secret belongs to, if anyone: the account service answers it. */
+export interface SessionAuthenticator {
+  authenticate(sessionSecret: string): Promise<SessionUser | null>;
+}
+
 /** The dashboard user a request's session cookie belongs to, or null (no cookie, unknown or expired). */
-export async function sessionUserOf(request: FastifyRequest, accounts: AccountService): Promise<SessionUser | null> {
+export async function sessionUserOf(
+  request: FastifyRequest,
+  accounts: SessionAuthenticator,
+): Promise<SessionUser | null> {
   const secret = request.cookies[SESSION_COOKIE];
   return secret ? accounts.authenticate(secret) : null;
 }

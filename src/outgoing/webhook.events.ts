@@ -5,7 +5,7 @@ import type { Deps } from '../db/deps.js';
 import { noteQueued } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { eventRecords, type EventSubject } from './webhook.records.js';
-import type { ChannelEvent } from './webhook.schema.js';
+import type { WebhookEvent } from './webhook.schema.js';
 
 type Db = Kysely<Database>;
 type EmitDeps = Pick<Deps, 'clock' | 'newId'>;
@@ -38,7 +38,7 @@ const selectEnabledOf = precompile((db, workspaceId: string) =>
 export async function emitWebhookEvents(
   trx: Db,
   deps: EmitDeps,
-  type: Exclude<ChannelEvent, 'message-status-changed' | 'conversation-status-changed'>,
+  type: Exclude<WebhookEvent, 'message-status-changed' | 'conversation-status-changed'>,
   subjects: EventSubject[],
 ): Promise<void> {
   await emit(
@@ -82,7 +82,7 @@ export async function emitStatusChanges(trx: Db, deps: EmitDeps, changes: Status
 async function emit<Subject extends EventSubject>(
   trx: Db,
   deps: EmitDeps,
-  type: ChannelEvent,
+  type: WebhookEvent,
   subjects: Subject[],
   dataOf: (subject: Subject, records: Map<string, object>) => object | undefined,
   load: (trx: Db, subjects: EventSubject[]) => Promise<Map<string, unknown>>,
@@ -123,7 +123,7 @@ function subscribersOf(trx: Db, subjects: EventSubject[]) {
 function deliveryRow(
   id: string,
   subscription: { id: string; workspace_id: string },
-  type: ChannelEvent,
+  type: WebhookEvent,
   data: object,
   at: string,
 ) {

@@ -11,7 +11,7 @@ export const WEBHOOK_EVENTS = [
   'conversation-status-changed',
   'conversation-assigned',
 ] as const;
-export type ChannelEvent = (typeof WEBHOOK_EVENTS)[number];
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -1,21 +1,21 @@
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { LogController } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from '../config.js';
-import type { Services } from '../services.js';
-import { registerAuth } from './auth.js';
-import { lowercaseKeyword } from './responses.js';
-import { registerIdempotency } from './idempotency.js';
-import { redactingLogger, type LogTarget } from './log-redaction.js';
-import { buildLazySerializer } from './lazy-serializers.js';
-import { requestIdOf } from './request-id.js';
-import { registerOpenApi } from './openapi.js';
-import { frameworkErrorProblem, registerErrorHandling } from './problem.js';
-import type { TlsMaterial } from './tls.js';
-import { registerTransport } from './transport.js';
-import type { Api } from './types.js';
-import { registerRoutes } from '../routes.js';
-import { recordRouteRules } from './route-rules.js';
+import type { Config } from './config.js';
+import type { Services } from './services.js';
+import { registerAuth } from './http/auth.js';
+import { lowercaseKeyword } from './http/responses.js';
+import { registerIdempotency } from './http/idempotency.js';
+import { redactingLogger, type LogTarget } from './http/log-redaction.js';
+import { buildLazySerializer } from './http/lazy-serializers.js';
+import { requestIdOf } from './http/request-id.js';
+import { registerOpenApi } from './http/openapi.js';
+import { frameworkErrorProblem, registerErrorHandling } from './http/problem.js';
+import type { TlsMaterial } from './http/tls.js';
+import { registerTransport } from './http/transport.js';
+import type { Api } from './http/types.js';
+import { registerRoutes } from './routes.js';
+import { recordRouteRules } from './http/route-rules.js';
 
 export interface ServerOptions {
   config: Config;
