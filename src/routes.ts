@@ -11,7 +11,7 @@ import { registerCampaignRoutes } from './campaigns/campaign.routes.js';
 import { registerContactRoutes } from './contacts/contact.routes.js';
 import { registerConversationRoutes } from './conversations/conversation.routes.js';
 import { registerContactDashboardRoutes } from './contacts/contact.dashboard.routes.js';
-import { registerOptOutRoutes } from './contacts/opt-out.routes.js';
+import { registerOptOutRoutes } from './opt-out/opt-out.routes.js';
 import { registerDropdownRoutes } from './dropdowns/dropdown.routes.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import type { Api } from './http/types.js';

@@ -10,7 +10,7 @@ import { createConversationApi } from './conversations/conversation.service.js';
 import { createTagging, type ContactEvents } from './contacts/tagging.js';
 import { createContactDashboardService } from './contacts/contact.dashboard.js';
 import { createContactImportService } from './contacts/contact.import.js';
-import { createOptOutService } from './contacts/opt-out.js';
+import { createOptOutService } from './opt-out/opt-out.js';
 import { createDropdownService } from './dropdowns/dropdown.service.js';
 import { createEventHub } from './inbox/event-hub.js';
 import { createEventStreams } from './inbox/event-streams.js';
@@ -56,7 +56,7 @@ import { createWebhookService } from './outgoing/webhook.service.js';
 import { createQuickReplyService } from './quick-replies/quick-reply.service.js';
 import { createWebhookWorker } from './outgoing/webhook.worker.js';
 import { createWorkspaceEventService } from './workspace-events/event.service.js';
-import { conversationSpans } from './reports/conversation-spans.js';
+import { conversationSpans } from './messages/conversation-spans.js';
 import { createReportService } from './reports/report.service.js';
 import { createTeamReport } from './reports/team-report.js';
 

@@ -1,6 +1,6 @@
 import { contactRepository } from '../contacts/contact.repository.js';
 import type { InboundListener, ReceivedMessage } from '../messages/inbound.js';
-import { textContent } from '../messages/outbound/content.js';
+import { textContent } from '../content/message-content.js';
 import type { Outbound } from '../messages/outbound/outbound.js';
 import { isRefusal } from '../messages/outbound/rules.js';
 import type { Caller } from '../shared/context.js';

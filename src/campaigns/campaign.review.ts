@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { TemplateContent } from '../messages/outbound/template.js';
+import type { TemplateContent } from '../content/template.js';
 import type { Caller } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { templateRepository } from '../templates/template.repository.js';

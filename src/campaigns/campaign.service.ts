@@ -3,7 +3,7 @@ import { cancelJobs } from '../automation/scheduler.js';
 import { given } from '../contacts/contact.input.js';
 import type { CampaignTable, Database, MessageTable } from '../db/schema.js';
 import { deliveryCounts } from '../messages/delivery-counts.js';
-import { emitStatusChanges } from '../outgoing/webhook.events.js';
+import { emitStatusChanges } from '../messages/status-events.js';
 import type { ChannelService } from '../channels/channel.service.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';

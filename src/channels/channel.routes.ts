@@ -3,8 +3,6 @@ import { can } from '../access/roles.js';
 import type { Config } from '../config.js';
 import { principalOf, sessionUserOf, type Api } from '../http/types.js';
 import { actionErrors } from '../http/responses.js';
-import { recentMessages } from '../messages/recent-messages.js';
-import type { Deps } from '../db/deps.js';
 import { looksPubliclyReachable } from '../shared/public-address.js';
 import type { ChannelService } from './channel.service.js';
 import {
@@ -15,7 +13,6 @@ import {
   newChannelOf,
   RemoveChannelBody,
 } from './channel.schema.js';
-import { Uuid } from '../http/responses.js';
 
 const hide = true;
 const tags = ['Channels'];
@@ -79,15 +76,11 @@ export function registerChannelRoutes(app: Api, channels: ChannelService): void 
 }
 
 /**
- * Settings → Channel and the Simulator's conversation view, for the dashboard (session only): the
- * same channel rules as `parley channel set`, and where Meta must send its webhooks.
+ * Settings → Channel, for the dashboard (session only): the same channel rules as `parley channel set`,
+ * and where Meta must send its webhooks.
  */
-export function registerChannelDashboardRoutes(
-  app: Api,
-  services: { deps: Deps; channels: ChannelService },
-  config: Config,
-): void {
-  const { channels, deps } = services;
+export function registerChannelDashboardRoutes(app: Api, services: { channels: ChannelService }, config: Config): void {
+  const { channels } = services;
 
   app.get('/api/dashboard/channel', { config: { access: 'session' }, schema: { hide } }, async (request) => {
     const user = sessionUserOf(request);
@@ -111,14 +104,5 @@ export function registerChannelDashboardRoutes(
       if (settings.provider === 'simulator') return channels.useSimulator(user);
       return channels.useWhatsappCloud(user, settings);
     },
-  );
-
-  app.get(
-    '/api/dashboard/simulator/messages',
-    {
-      config: { access: 'session', permission: 'conversations' },
-      schema: { hide, querystring: Type.Object({ contact_id: Uuid() }) },
-    },
-    async (request) => recentMessages(deps.db, sessionUserOf(request).workspaceId, request.query.contact_id),
   );
 }

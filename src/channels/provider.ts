@@ -1,4 +1,4 @@
-import type { OutboundContent } from '../messages/outbound/content.js';
+import type { OutboundContent } from '../content/message-content.js';
 
 /** A file to upload: its bytes, MIME type and (for documents) the name the customer sees. */
 export interface MediaFile {

@@ -2,7 +2,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { can, type Role } from '../access/roles.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
-import { messageText } from '../messages/message.text.js';
+import { messageText } from '../content/message-text.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp } from '../shared/time.js';
 import { tagRepository } from '../tags/tag.repository.js';

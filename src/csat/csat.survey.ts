@@ -1,4 +1,4 @@
-import type { OutboundContent } from '../messages/outbound/content.js';
+import type { OutboundContent } from '../content/message-content.js';
 
 /** What the customer reads above the list, and the list's button (Meta: at most 20 characters). */
 const QUESTION = 'Thanks for talking with us! How would you rate the help you got?';

@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
 import { render } from '../automation/render.js';
 import { cancelJobs, scheduleJob, type Job } from '../automation/scheduler.js';
-import type { Interactive } from '../messages/outbound/content.js';
+import type { Interactive } from '../content/message-content.js';
 import { parseEmail, parsePhone } from '../contacts/contact.input.js';
 import { contactRepository, type ContactRow } from '../contacts/contact.repository.js';
 import type { Tagging } from '../contacts/tagging.js';
 import type { Database } from '../db/schema.js';
 import { messageText } from '../messages/message.record.js';
 import type { ReceivedMessage } from '../messages/inbound.js';
-import { textContent, type OutboundContent } from '../messages/outbound/content.js';
+import { textContent, type OutboundContent } from '../content/message-content.js';
 import type { Outbound } from '../messages/outbound/outbound.js';
 import { isRefusal } from '../messages/outbound/rules.js';
 import { fillVariables } from '../messages/outbound/template-variables.js';

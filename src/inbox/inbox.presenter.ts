@@ -1,9 +1,9 @@
 import { presentMessage } from '../messages/message.presenter.js';
 import type { MessageRow } from '../messages/message.repository.js';
 import type { Message } from '../messages/message.schema.js';
-import { previewOf } from '../messages/message.text.js';
+import { previewOf } from '../content/message-text.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { MessageSender } from './senders.js';
+import type { MessageSender } from '../messages/senders.js';
 
 /**
  * The message a reply quotes, as the thread shows it above the reply: its English preview, and its

@@ -12,7 +12,7 @@ import type { EventHub } from './event-hub.js';
 import { at, presentInboxMessage, type InboxMessage } from './inbox.presenter.js';
 import { inboxRepository, type Keyset, type ListQuery, type Priority } from './inbox.repository.js';
 import { noteRepository } from './notes.js';
-import { namedSenders } from './senders.js';
+import { namedSenders } from '../messages/senders.js';
 import type { NotificationService } from '../notifications/notification.service.js';
 import { inboxProblems } from './inbox.problems.js';
 

@@ -11,7 +11,7 @@ import { mediaKey, type MediaStore } from '../media/media.store.js';
 import { MEDIA_ID } from './media-ref.js';
 import { checkBytesMatch } from './media-sniff.js';
 import { mediaUploadRepository, type MediaUploadRow } from './media-upload.repository.js';
-import { MEDIA_TYPES, type MediaType } from './outbound/content.js';
+import { MEDIA_TYPES, type MediaType } from '../content/message-content.js';
 import { bareMimeType, checkMimeType, checkSize, LARGEST_MEDIA_BYTES, MEDIA_LIMITS } from './outbound/media-limits.js';
 import { messageProblems } from './message.problems.js';
 

@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { ContactService } from '../contacts/contact.service.js';
 import type { Database } from '../db/schema.js';
-import { actionErrors } from '../http/responses.js';
-import { principalOf, type Api } from '../http/types.js';
+import { actionErrors, Uuid } from '../http/responses.js';
+import { principalOf, sessionUserOf, type Api } from '../http/types.js';
 import { ListedMessageSchema, ListMessagesBody, MESSAGE_LIST_MAX } from './message.schema.js';
-import { latestMessages } from './recent-messages.js';
+import { latestMessages, recentMessages } from './recent-messages.js';
 
 const DEFAULT_LIMIT = 50;
 
@@ -33,5 +33,15 @@ export function registerMessageListRoutes(app: Api, deps: { contacts: ContactSer
       const contact = await deps.contacts.recipient(caller, request.body);
       return latestMessages(deps.db, caller.workspaceId, contact, request.body.limit ?? DEFAULT_LIMIT);
     },
+  );
+
+  // The simulator page's conversation with one simulated customer.
+  app.get(
+    '/api/dashboard/simulator/messages',
+    {
+      config: { access: 'session', permission: 'conversations' },
+      schema: { hide: true, querystring: Type.Object({ contact_id: Uuid() }) },
+    },
+    async (request) => recentMessages(deps.db, sessionUserOf(request).workspaceId, request.query.contact_id),
   );
 }

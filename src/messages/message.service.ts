@@ -5,7 +5,7 @@ import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { templateRepository } from '../templates/template.repository.js';
-import { conversationSpans } from '../reports/conversation-spans.js';
+import { conversationSpans } from './conversation-spans.js';
 import { presentMessage } from './message.presenter.js';
 import { messageRepository } from './message.repository.js';
 import { mediaUploadRepository } from './media-upload.repository.js';
@@ -19,7 +19,7 @@ import type {
   SendTemplateInput,
   SendTextInput,
 } from './message.schema.js';
-import { textContent, type MediaType, type OutboundContent } from './outbound/content.js';
+import { textContent, type MediaType, type OutboundContent } from '../content/message-content.js';
 import { checkMimeType } from './outbound/media-limits.js';
 import type { Outbound } from './outbound/outbound.js';
 import type { Sender } from './outbound/queue.js';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
+import { emitStatusChanges, type StatusChange } from './status-events.js';
 import { isStorageFull } from '../db/outage.js';
 import { backoffMs } from '../shared/backoff.js';
 import type { Deps } from '../db/deps.js';

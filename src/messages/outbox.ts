@@ -9,7 +9,7 @@ import { toStoredTimestamp } from '../shared/time.js';
 import { createWakeLoop } from '../shared/wake-loop.js';
 import { messageRepository, type MessageError } from './message.repository.js';
 import type { MessageEvents } from './message.service.js';
-import { storedContent } from './outbound/content.js';
+import { storedContent } from '../content/message-content.js';
 import { queueOutbound, type OutboundRow } from './outbound/queue.js';
 import { createOutboxLanes, type Held } from './outbox-lanes.js';
 import { createOutcomeRecorder, type EarlyStatuses, type Outcome } from './outbox-record.js';

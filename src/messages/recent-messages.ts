@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { namedSenders } from '../inbox/senders.js';
+import { namedSenders } from './senders.js';
 import { errors } from '../shared/errors.js';
 import { presentMessage } from './message.presenter.js';
 import type { ListedMessage } from './message.schema.js';

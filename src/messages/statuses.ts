@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { emitStatusChanges, type StatusChange } from '../outgoing/webhook.events.js';
+import { emitStatusChanges, type StatusChange } from './status-events.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';

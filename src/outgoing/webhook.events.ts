@@ -5,15 +5,12 @@ import type { Deps } from '../db/deps.js';
 import { noteQueued } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { eventRecords, type EventSubject } from './webhook.records.js';
+
+export type { EventSubject } from './webhook.records.js';
 import type { WebhookEvent } from './webhook.schema.js';
 
 type Db = Kysely<Database>;
 type EmitDeps = Pick<Deps, 'clock' | 'newId'>;
-
-/** A message's status moved (sent, delivered, read, failed); each move is its own event. */
-export interface StatusChange extends EventSubject {
-  status: string;
-}
 
 /** Deliveries per multi-row insert (10 bound values each). */
 const INSERT_ROWS = 500;
@@ -63,23 +60,11 @@ export async function emitConversationChanges(trx: Db, deps: EmitDeps, changes: 
 
 const noRecords = () => Promise.resolve(new Map<string, object>());
 
-/** Announces message status changes; `data` is the message as get-message shows it, at that status. */
-export async function emitStatusChanges(trx: Db, deps: EmitDeps, changes: StatusChange[]): Promise<void> {
-  await emit(
-    trx,
-    deps,
-    'message-status-changed',
-    changes,
-    (change, records) => {
-      const message = records.get(change.id);
-      // Two moves in one batch (delivered, then read) are two events, each with its own status.
-      return message && { ...message, status: change.status };
-    },
-    (db, subjects) => eventRecords['message-status-changed'](db, subjects),
-  );
-}
-
-async function emit<Subject extends EventSubject>(
+/**
+ * Announces events of `type`, each subject's `data` made from the records `load` reads in the same
+ * transaction: the generic form of the emitters above, for a domain that reads its own records.
+ */
+export async function emit<Subject extends EventSubject>(
   trx: Db,
   deps: EmitDeps,
   type: WebhookEvent,

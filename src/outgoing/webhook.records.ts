@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { presentMessage } from '../messages/message.presenter.js';
 import { formatTimestamp } from '../shared/time.js';
 import { triggerRepository } from '../triggers/trigger.repository.js';
 import type { CampaignRecord } from '../triggers/trigger.schema.js';
@@ -41,19 +40,6 @@ export const eventRecords = {
 
   'new-sequence-triggered': (db: Db, subjects: EventSubject[]) =>
     eachRecord(subjects, (s) => triggerRepository(db).sequenceEnrolment(s.workspaceId, s.id)),
-
-  async 'message-status-changed'(db: Db, subjects: EventSubject[]): Promise<Map<string, unknown>> {
-    const rows = await inChunks(subjects, (ids) =>
-      db
-        .selectFrom('messages as m')
-        .innerJoin('contacts as c', 'c.id', 'm.contact_id')
-        .selectAll('m')
-        .select('c.phone as contact_phone')
-        .where('m.id', 'in', ids)
-        .execute(),
-    );
-    return new Map(rows.map((row) => [row.id, presentMessage(row)]));
-  },
 
   /** Who handles the conversation now (its team and person, src/routing/), by contact id. */
   async 'conversation-assigned'(db: Db, subjects: EventSubject[]): Promise<Map<string, AssignmentRecord>> {
@@ -100,7 +86,11 @@ async function eachRecord<Entry extends { id: string }>(
   return new Map(records.flatMap((record) => (record ? [[record.id, record] as const] : [])));
 }
 
-async function inChunks<Row>(subjects: EventSubject[], query: (ids: string[]) => Promise<Row[]>): Promise<Row[]> {
+/** Rows for the subjects' distinct ids, read in IN lists of at most CHUNK ids. */
+export async function inChunks<Row>(
+  subjects: EventSubject[],
+  query: (ids: string[]) => Promise<Row[]>,
+): Promise<Row[]> {
   const ids = [...new Set(subjects.map((subject) => subject.id))];
   const rows: Row[] = [];
   for (let i = 0; i < ids.length; i += CHUNK) rows.push(...(await query(ids.slice(i, i + CHUNK))));

@@ -6,7 +6,7 @@ import { contactRepository, type ContactRow } from '../contacts/contact.reposito
 import type { Tagging } from '../contacts/tagging.js';
 import type { Database } from '../db/schema.js';
 import { jsonRows } from '../db/sql.js';
-import { textContent, type OutboundContent } from '../messages/outbound/content.js';
+import { textContent, type OutboundContent } from '../content/message-content.js';
 import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/outbound/queue.js';
 import { isRefusal } from '../messages/outbound/rules.js';
 import { fillVariables } from '../messages/outbound/template-variables.js';

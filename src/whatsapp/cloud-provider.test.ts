@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { metaError, startGraphStandIn } from '../../test/graph-stand-in.js';
-import type { OutboundContent } from '../messages/outbound/content.js';
-import type { TemplateContent } from '../messages/outbound/template.js';
+import type { OutboundContent } from '../content/message-content.js';
+import type { TemplateContent } from '../content/template.js';
 import { createGraphClient } from './graph-client.js';
 import type { CloudChannel } from '../channels/provider.js';
 import { whatsappCloudProvider } from './cloud-provider.js';

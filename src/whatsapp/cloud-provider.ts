@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { errors } from '../shared/errors.js';
-import type { OutboundContent } from '../messages/outbound/content.js';
+import type { OutboundContent } from '../content/message-content.js';
 import type { ChannelProvider, CloudChannel, SendError, SendOutcome, TemplateRefusal } from '../channels/provider.js';
 import { GraphError, type GraphClient } from './graph-client.js';
 import {

@@ -13,8 +13,8 @@ import type {
   MediaContent,
   MediaType,
   ReactionContent,
-} from '../messages/outbound/content.js';
-import type { TemplateContent } from '../messages/outbound/template.js';
+} from '../content/message-content.js';
+import type { TemplateContent } from '../content/template.js';
 
 /** A business-scoped user id (Meta's BSUID, e.g. `US.13491208655302741918`): a user known without a phone number. */
 const BSUID = /^[A-Z]{2}\.[0-9A-Za-z]+$/;

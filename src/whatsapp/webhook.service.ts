@@ -5,7 +5,7 @@ import type { TemplateSyncService } from '../templates/template-sync.js';
 import { errors } from '../shared/errors.js';
 import { groupCommit } from '../shared/group-commit.js';
 import type { SharedWindowLimiter } from '../http/rate-limit.js';
-import type { OptOutService } from '../contacts/opt-out.js';
+import type { OptOutService } from '../opt-out/opt-out.js';
 import type { WorkspaceEventService } from '../workspace-events/event.service.js';
 import type {
   AccountEvent,

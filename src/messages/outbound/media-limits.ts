@@ -1,5 +1,5 @@
 import { errors } from '../../shared/errors.js';
-import type { MediaType } from './content.js';
+import type { MediaType } from '../../content/message-content.js';
 import { messageProblems } from '../message.problems.js';
 
 const KB = 1024;

@@ -1,7 +1,7 @@
 import type { ChannelService } from '../../channels/channel.service.js';
 import type { ContactRow } from '../../contacts/contact.repository.js';
 import type { Deps } from '../../db/deps.js';
-import type { OutboundContent } from './content.js';
+import type { OutboundContent } from '../../content/message-content.js';
 import { prepareOutbound, type OutboundRow, type Sender } from './queue.js';
 import { isRefusal, type Refusal } from './rules.js';
 

@@ -4,7 +4,7 @@ import type { Deps } from '../../db/deps.js';
 import { noteQueued } from '../../shared/queued-work.js';
 import { toStoredTimestamp } from '../../shared/time.js';
 import { messageRepository } from '../message.repository.js';
-import type { OutboundContent } from './content.js';
+import type { OutboundContent } from '../../content/message-content.js';
 import { refusalFor, type Recipient as RuleRecipient, type Refusal } from './rules.js';
 
 /** Who sends a message: recorded on its row where it is queued, so the thread can say who wrote it. */

@@ -1,8 +1,8 @@
-import type { Interactive } from './content.js';
+import type { Interactive } from '../../content/message-content.js';
 import { errors } from '../../shared/errors.js';
 import { isPrivateHost } from '../../shared/public-address.js';
 import type { SendContactsInput, SendInteractiveInput, SendLocationInput, SendMediaInput } from '../message.schema.js';
-import type { MediaContent, MediaType, OutboundContent } from './content.js';
+import type { MediaContent, MediaType, OutboundContent } from '../../content/message-content.js';
 import { messageProblems } from '../message.problems.js';
 
 /**

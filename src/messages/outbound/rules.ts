@@ -1,5 +1,5 @@
 import type { ContactRow } from '../../contacts/contact.repository.js';
-import { isMarketing, type OutboundContent } from './content.js';
+import { isMarketing, type OutboundContent } from '../../content/message-content.js';
 
 /** The customer service window: free-form messages are allowed for 24 h after the contact's last message. */
 export const WINDOW_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { t } from '../../i18n/i18n';
 import { formatDateTime } from '../../i18n/format';
-import { MEDIA_KINDS, type MediaKind } from '../../../../src/messages/message.text';
+import { MEDIA_KINDS, type MediaKind } from '../../../../src/content/message-text';
 import { RICH_TYPES, RichContent } from './rich';
 import type { ConversationNote, InboxMessage, Member, MessageSender, Rating } from './types';
 import { previewIn, textIn } from './words';

@@ -1,4 +1,4 @@
-import { messageText, previewOf, type MessageWords } from '../../../../src/messages/message.text';
+import { messageText, previewOf, type MessageWords } from '../../../../src/content/message-text';
 import { t } from '../../i18n/i18n';
 
 /**

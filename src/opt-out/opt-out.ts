@@ -3,14 +3,14 @@ import type { Deps } from '../db/deps.js';
 import { errors, validOrNull } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import type { InboundListener, ReceivedMessage } from '../messages/inbound.js';
-import { textContent } from '../messages/outbound/content.js';
+import { textContent } from '../content/message-content.js';
 import type { Outbound } from '../messages/outbound/outbound.js';
-import { parseName, parsePhone } from './contact.input.js';
-import { contactRepository, newContactRow, type ContactRow } from './contact.repository.js';
+import { parseName, parsePhone } from '../contacts/contact.input.js';
+import { contactRepository, newContactRow, type ContactRow } from '../contacts/contact.repository.js';
 import { confirmationText, keywordIntent, normalizeKeyword, type Language } from './opt-out.keywords.js';
 import { optOutRepository, type OptOutSettings } from './opt-out.repository.js';
 import { KEYWORD_MAX_LENGTH, type UpdateOptOutSettingsInput } from './opt-out.schema.js';
-import { contactProblems } from './contact.problems.js';
+import { contactProblems } from '../contacts/contact.problems.js';
 
 /** A contact's change of mind; `language` is set when they wrote it (and may be answered), null when Meta told us. */
 interface Intent {

@@ -8,7 +8,7 @@ import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../tes
 import type { Campaign } from '../campaigns/campaign.schema.js';
 import type { Message } from '../messages/message.schema.js';
 import { inboundMessageWebhook } from '../whatsapp/webhook.fixtures.js';
-import type { Contact } from './contact.schema.js';
+import type { Contact } from '../contacts/contact.schema.js';
 import { DEFAULT_START_KEYWORDS, DEFAULT_STOP_KEYWORDS } from './opt-out.keywords.js';
 import { withCallbackChecked } from '../../test/graph-stand-in.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { messageText, previewOf, type MessageWords } from './message.text.js';
+import { messageText, previewOf, type MessageWords } from './message-text.js';
 
 /** Words of another language, as the dashboard passes them (here Portuguese). */
 const portuguese: MessageWords = {

@@ -1,0 +1,50 @@
+import type { Kysely } from 'kysely';
+import type { Deps } from '../db/deps.js';
+import type { Database } from '../db/schema.js';
+import { emit, type EventSubject } from '../outgoing/webhook.events.js';
+import { inChunks } from '../outgoing/webhook.records.js';
+import { presentMessage } from './message.presenter.js';
+
+type Db = Kysely<Database>;
+
+/** A message's status moved (sent, delivered, read, failed); each move is its own event. */
+export interface StatusChange extends EventSubject {
+  status: string;
+}
+
+/**
+ * Announces message status changes to the webhook subscriptions, in the caller's transaction; each
+ * event's `data` is the message as get-message shows it, at that status.
+ */
+export async function emitStatusChanges(
+  trx: Db,
+  deps: Pick<Deps, 'clock' | 'newId'>,
+  changes: StatusChange[],
+): Promise<void> {
+  await emit(
+    trx,
+    deps,
+    'message-status-changed',
+    changes,
+    (change, records) => {
+      const message = records.get(change.id);
+      // Two moves in one batch (delivered, then read) are two events, each with its own status.
+      return message && { ...message, status: change.status };
+    },
+    presentedMessages,
+  );
+}
+
+/** The subjects' messages as get-message shows them, by id. */
+async function presentedMessages(db: Db, subjects: EventSubject[]): Promise<Map<string, unknown>> {
+  const rows = await inChunks(subjects, (ids) =>
+    db
+      .selectFrom('messages as m')
+      .innerJoin('contacts as c', 'c.id', 'm.contact_id')
+      .selectAll('m')
+      .select('c.phone as contact_phone')
+      .where('m.id', 'in', ids)
+      .execute(),
+  );
+  return new Map(rows.map((row) => [row.id, presentMessage(row)]));
+}
