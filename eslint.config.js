@@ -99,6 +99,79 @@ const CODE_ATTRIBUTES = [
   'aria-selected',
 ];
 
+/**
+ * The layers of src/, lowest first. A folder (or a file at src/'s root) may import what lies in the
+ * layers below its own, never what lies beside it or above: no import cycle between folders can form,
+ * and a wrong-way import fails `npm run check`. ARCHITECTURE.md explains each layer.
+ */
+const LAYERS = [
+  { name: 'kernel', folders: ['shared', 'content'], files: ['config'] },
+  { name: 'access', folders: ['access'] },
+  { name: 'database', folders: ['db'] },
+  { name: 'platform', folders: ['http', 'automation', 'media'] },
+  { name: 'platform services', folders: ['email', 'metrics', 'backup'] },
+  { name: 'numbers, tags and workspaces', folders: ['channels', 'tags', 'workspaces', 'quick-replies'] },
+  {
+    name: 'people, contacts and templates',
+    folders: ['accounts', 'contacts', 'notifications', 'templates', 'triggers'],
+  },
+  { name: 'event outbox', folders: ['outgoing', 'dropdowns'] },
+  { name: 'messages', folders: ['messages'] },
+  {
+    name: 'work on messages',
+    folders: ['inbox', 'campaigns', 'sequences', 'flows', 'opt-out', 'csat', 'business-hours', 'workspace-events'],
+  },
+  { name: 'work on conversations', folders: ['conversations', 'routing', 'reports'] },
+  { name: 'adapters', folders: ['whatsapp'] },
+  { name: 'surfaces', folders: ['mcp', 'dashboard', 'portability'] },
+  // The application's assembly, one file a layer: the services, the routes over them, the server, the app.
+  { name: 'services', files: ['services'] },
+  { name: 'routes', files: ['routes'] },
+  { name: 'server', files: ['server'] },
+  { name: 'application', files: ['app'] },
+  { name: 'entry points', folders: ['cli'], files: ['database-wait'] },
+  { name: 'process', files: ['main'] },
+];
+
+/** Files that only tests load: they may reach anywhere. */
+const TEST_FILES = ['**/*.test.ts', '**/*.fixtures.ts', '**/*-fixtures.ts'];
+
+const either = (names) => names.join('|');
+
+/** One lint config per layer member: the imports of the same or a higher layer are refused, with why. */
+function layerConfigs() {
+  return LAYERS.flatMap((layer, index) => {
+    const members = [
+      ...(layer.folders ?? []).map((folder) => ({ name: `src/${folder}/`, files: [`src/${folder}/**/*.ts`], folder })),
+      ...(layer.files ?? []).map((file) => ({ name: `src/${file}.ts`, files: [`src/${file}.ts`], file })),
+    ];
+    const higher = LAYERS.slice(index);
+    return members.map((member) => {
+      const folders = higher.flatMap((l) => l.folders ?? []).filter((f) => f !== member.folder);
+      const files = higher.flatMap((l) => l.files ?? []).filter((f) => f !== member.file);
+      const up = member.folder ? '(\\.\\./)+' : '\\./';
+      const message = `${member.name} is in the layer "${layer.name}": it may import only the layers below it (eslint.config.js, LAYERS; ARCHITECTURE.md)`;
+      const patterns = [
+        ...(folders.length > 0 ? [{ regex: `^${up}(${either(folders)})/`, message }] : []),
+        ...(files.length > 0 ? [{ regex: `^${up}(${either(files)})\\.js$`, message }] : []),
+      ];
+      return { files: member.files, ignores: TEST_FILES, patterns };
+    });
+  });
+}
+
+/** A migration is frozen: it carries everything it does, so it does the same on every database whatever
+ * the application becomes. It may name the schema's types, nothing of the application's values. */
+const FROZEN_MIGRATION = {
+  group: ['../*', '../../**'],
+  allowTypeImports: true,
+  message: 'a migration contains what it needs; copy the value in (types may be imported)',
+};
+
+const restrictedImports = (patterns) => ({
+  '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
+});
+
 export default tseslint.config(
   { ignores: ['node_modules', 'data', '.build', 'coverage', 'bin', 'eslint.config.js', 'web/dist', 'test-artifacts'] },
   js.configs.recommended,
@@ -125,24 +198,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
-  // A migration is frozen: it carries everything it does, so it does the same on every database whatever
-  // the application becomes. It may name the schema's types, nothing of the application's values.
+  ...layerConfigs().map(({ files, ignores, patterns }) => ({ files, ignores, rules: restrictedImports(patterns) })),
+  // A config's rule replaces the one before it for the same files: a migration keeps its layer's patterns too.
   {
     files: ['src/db/migrations/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../*', '../../**'],
-              allowTypeImports: true,
-              message: 'a migration contains what it needs; copy the value in (types may be imported)',
-            },
-          ],
-        },
-      ],
-    },
+    rules: restrictedImports([
+      FROZEN_MIGRATION,
+      ...layerConfigs().find(({ files }) => files[0] === 'src/db/**/*.ts').patterns,
+    ]),
   },
   // Every word the dashboard shows goes through the catalogs (web/src/i18n): a literal in JSX text or a
   // JSX attribute people read (label, title, placeholder, aria-label…) fails the lint.
