@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { describe, test } from 'node:test';
+import { parseYaml } from '@redocly/openapi-core';
+import { DASHBOARD_SNAPSHOT_FILE, generateOpenApiYaml } from '../../scripts/openapi-snapshot.js';
+import { ENGINE, startServer } from '../../test/server.js';
+import { isDashboardRoute } from './dashboard-openapi.js';
+import { routeRulesOf } from './route-rules.js';
+
+const server = await startServer();
+const documents = await generateOpenApiYaml();
+
+type Paths = Record<string, Record<string, object>>;
+
+const pathsOf = (yaml: string) => (parseYaml(yaml) as { paths: Paths }).paths;
+/** `/api/dashboard/team/:id` as OpenAPI writes it, `/api/dashboard/team/{id}`. */
+const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
+const dashboardRoutes = () =>
+  routeRulesOf(server.app.server)
+    .filter((route) => isDashboardRoute(route.url))
+    .map((route) => ({ ...route, key: `${route.method} ${route.url}` }));
+
+describe(`The dashboard's OpenAPI document (${ENGINE})`, () => {
+  test('snapshot › docs/dashboard-openapi.yaml is up to date', () => {
+    const checkedIn = fs.existsSync(DASHBOARD_SNAPSHOT_FILE) ? fs.readFileSync(DASHBOARD_SNAPSHOT_FILE, 'utf8') : '';
+    assert.ok(checkedIn === documents.dashboard, 'docs/dashboard-openapi.yaml is stale: run `npm run openapi`');
+  });
+
+  test('routes › every dashboard route is in it, and only there (never in the public document)', () => {
+    const dashboard = pathsOf(documents.dashboard);
+    const missing = dashboardRoutes().filter(
+      (route) => !dashboard[openApiPath(route.url)]?.[route.method.toLowerCase()],
+    );
+    assert.deepEqual(
+      missing.map((route) => route.key),
+      [],
+    );
+    assert.ok(Object.keys(dashboard).every(isDashboardRoute), 'only dashboard routes');
+    const leaked = Object.keys(pathsOf(documents.public)).filter((path) => path.includes('/dashboard/'));
+    assert.deepEqual(leaked, []);
+  });
+});
