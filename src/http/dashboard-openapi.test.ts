@@ -10,11 +10,21 @@ import { routeRulesOf } from './route-rules.js';
 const server = await startServer();
 const documents = await generateOpenApiYaml();
 
-type Paths = Record<string, Record<string, object>>;
+interface Operation {
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+type Paths = Record<string, Record<string, Operation>>;
 
 const pathsOf = (yaml: string) => (parseYaml(yaml) as { paths: Paths }).paths;
 /** `/api/dashboard/team/:id` as OpenAPI writes it, `/api/dashboard/team/{id}`. */
 const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
+/** Dashboard routes that answer with something other than one JSON document, and what instead. */
+const NOT_JSON: Record<string, string> = {
+  'GET /api/dashboard/events': 'Server-Sent Events',
+  'GET /api/dashboard/media/:messageId': 'the stored file',
+  'GET /api/dashboard/contacts/export.csv': 'CSV',
+};
 
 const dashboardRoutes = () =>
   routeRulesOf(server.app.server)
@@ -39,5 +49,18 @@ describe(`The dashboard's OpenAPI document (${ENGINE})`, () => {
     assert.ok(Object.keys(dashboard).every(isDashboardRoute), 'only dashboard routes');
     const leaked = Object.keys(pathsOf(documents.public)).filter((path) => path.includes('/dashboard/'));
     assert.deepEqual(leaked, []);
+  });
+
+  test('responses › every JSON route describes its success answer (a schema is also what serialises it)', () => {
+    const dashboard = pathsOf(documents.dashboard);
+    const undescribed = dashboardRoutes().filter((route) => {
+      const { responses = {} } = dashboard[openApiPath(route.url)]?.[route.method.toLowerCase()] ?? {};
+      const success = Object.entries(responses).find(([status]) => status.startsWith('2'))?.[1];
+      return !NOT_JSON[route.key] && !success?.content?.['application/json']?.schema;
+    });
+    assert.deepEqual(
+      undescribed.map((route) => route.key),
+      [],
+    );
   });
 });
