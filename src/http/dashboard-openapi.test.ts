@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import { parseYaml } from '@redocly/openapi-core';
+import { DASHBOARD_SCHEMA_FILE, renderDashboardSchema } from '../../scripts/generate-client.js';
 import { DASHBOARD_SNAPSHOT_FILE, generateOpenApiYaml } from '../../scripts/openapi-snapshot.js';
 import { ENGINE, startServer } from '../../test/server.js';
 import { isDashboardRoute } from './dashboard-openapi.js';
@@ -35,6 +36,11 @@ describe(`The dashboard's OpenAPI document (${ENGINE})`, () => {
   test('snapshot › docs/dashboard-openapi.yaml is up to date', () => {
     const checkedIn = fs.existsSync(DASHBOARD_SNAPSHOT_FILE) ? fs.readFileSync(DASHBOARD_SNAPSHOT_FILE, 'utf8') : '';
     assert.ok(checkedIn === documents.dashboard, 'docs/dashboard-openapi.yaml is stale: run `npm run openapi`');
+  });
+
+  test('web types › web/src/api/schema.ts is what docs/dashboard-openapi.yaml generates now', async () => {
+    const checkedIn = fs.readFileSync(DASHBOARD_SCHEMA_FILE, 'utf8');
+    assert.ok(checkedIn === (await renderDashboardSchema()), 'web/src/api/schema.ts is stale: run `npm run client`');
   });
 
   test('routes › every dashboard route is in it, and only there (never in the public document)', () => {
