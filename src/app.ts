@@ -19,13 +19,17 @@ export interface App {
 }
 
 /** Builds the whole application: database, services and the HTTPS server (not yet listening). */
-export async function createApp(config: Config, options: { clock?: Clock; logger?: LogTarget } = {}): Promise<App> {
+export async function createApp(
+  config: Config,
+  options: { clock?: Clock; logger?: LogTarget; checkResponses?: boolean } = {},
+): Promise<App> {
   const services = await openServices(config, options.clock, {
     backgroundCheckpoints: true,
     readWorkers: SQLITE_READ_WORKERS,
   });
   const tls = config.trustProxy ? null : await loadTls(config);
-  const server = await buildServer({ config, services, tls, logger: options.logger ?? { level: config.logLevel } });
+  const logger = options.logger ?? { level: config.logLevel };
+  const server = await buildServer({ config, services, tls, logger, checkResponses: options.checkResponses });
   services.deps.health.attach(server.log);
   services.simulator.start(server.log);
   services.outbox.start(server.log);

@@ -8,6 +8,8 @@ import { lowercaseKeyword } from './http/responses.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { redactingLogger, type LogTarget } from './http/log-redaction.js';
 import { buildLazySerializer } from './http/lazy-serializers.js';
+import { checkedSerializers } from './http/response-check.js';
+import { isDashboardRoute } from './http/dashboard-openapi.js';
 import { requestIdOf } from './http/request-id.js';
 import { registerOpenApi } from './http/openapi.js';
 import { frameworkErrorProblem, registerErrorHandling } from './http/problem.js';
@@ -23,12 +25,17 @@ export interface ServerOptions {
   /** Absent only behind a TLS-terminating proxy (TRUST_PROXY). */
   tls: TlsMaterial | null;
   logger: LogTarget;
+  /** Tests: a dashboard answer its response schema would drop a value of is a 500 (response-check.ts). */
+  checkResponses?: boolean;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Assembles the HTTP(S) server: hooks, error mapping, OpenAPI and every route. */
-export async function buildServer({ config, services, tls, logger }: ServerOptions): Promise<Api> {
+export async function buildServer({ config, services, tls, logger, checkResponses }: ServerOptions): Promise<Api> {
+  const buildSerializer = checkResponses
+    ? checkedSerializers(buildLazySerializer, isDashboardRoute)
+    : buildLazySerializer;
   const app = Fastify({
     ...(tls && { https: { cert: tls.cert, key: tls.key } }),
     logger: redactingLogger(logger),
@@ -49,7 +56,7 @@ export async function buildServer({ config, services, tls, logger }: ServerOptio
       plugins: [(ajv) => ajv.addKeyword(lowercaseKeyword)],
     },
     frameworkErrors: frameworkErrorProblem,
-    schemaController: { compilersFactory: { buildSerializer: buildLazySerializer } },
+    schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('principal', null);

@@ -88,7 +88,8 @@ export async function startServer(
   };
   const config = loadConfig(env);
   const clock = new ManualClock(new Date());
-  const app = await createApp(config, { clock, logger: false });
+  // Every dashboard answer is checked against its response schema: a field the schema lacks fails the test.
+  const app = await createApp(config, { clock, logger: false, checkResponses: true });
   // Tests decide when messages are delivered and when scheduled jobs run (on the manual clock).
   if (!options.outbox) await app.services.outbox.stop();
   await app.services.scheduler.stop();

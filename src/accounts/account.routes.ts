@@ -4,13 +4,12 @@ import { sessionUserOf, type Api } from '../http/types.js';
 import { SESSION_COOKIE } from '../http/session-auth.js';
 import type { AccountService, NewSession } from './account.service.js';
 import { permissionsOf, RoleSchema } from '../access/roles.js';
+import { AccountAnswer, IssuedInvite, OkAnswer, OpenInvite, TeamMember } from './account.schema.js';
 import { DashboardSessionSchema, LanguageSchema, type DashboardSession } from './session.schema.js';
 import { PARLEY_VERSION } from '../shared/version.js';
 
 const Email = Type.String({ minLength: 3, maxLength: 254 });
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
-/** Dashboard endpoints are the dashboard's own contract, not the integration API's: kept out of OpenAPI. */
-const hide = true;
 
 /** The session cookie: HttpOnly, Secure and SameSite=Strict, under the __Host- prefix (no Domain, Path=/). */
 function setSessionCookie(reply: FastifyReply, session: NewSession): void {
@@ -27,7 +26,7 @@ function setSessionCookie(reply: FastifyReply, session: NewSession): void {
 export function registerAccountRoutes(app: Api, accounts: AccountService): void {
   app.get(
     '/api/dashboard/session',
-    { config: { access: 'session-optional' }, schema: { hide, response: { 200: DashboardSessionSchema } } },
+    { config: { access: 'session-optional' }, schema: { response: { 200: DashboardSessionSchema } } },
     async (request): Promise<DashboardSession> => {
       const user = request.sessionUser;
       return {
@@ -55,13 +54,13 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
     {
       config: { access: 'public', signInAttempt: true },
       schema: {
-        hide,
         body: Type.Object({
           workspace: Type.String({ maxLength: 200 }),
           email: Email,
           password: Password,
           name: Type.Optional(Type.String({ maxLength: 200, description: "The owner's name; their email if omitted" })),
         }),
+        response: { 200: OkAnswer },
       },
     },
     async (request, reply) => {
@@ -74,7 +73,7 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
     '/api/dashboard/login',
     {
       config: { access: 'public', signInAttempt: true },
-      schema: { hide, body: Type.Object({ email: Email, password: Password }) },
+      schema: { body: Type.Object({ email: Email, password: Password }), response: { 200: OkAnswer } },
     },
     async (request, reply) => {
       setSessionCookie(reply, await accounts.login(request.body.email, request.body.password));
@@ -82,16 +81,23 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
     },
   );
 
-  app.post('/api/dashboard/logout', { config: { access: 'session' }, schema: { hide } }, async (request, reply) => {
-    const secret = request.cookies[SESSION_COOKIE];
-    if (secret) await accounts.logout(secret);
-    reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, secure: true, sameSite: 'strict' });
-    return { ok: true };
-  });
+  app.post(
+    '/api/dashboard/logout',
+    { config: { access: 'session' }, schema: { response: { 200: OkAnswer } } },
+    async (request, reply) => {
+      const secret = request.cookies[SESSION_COOKIE];
+      if (secret) await accounts.logout(secret);
+      reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, secure: true, sameSite: 'strict' });
+      return { ok: true };
+    },
+  );
 
   app.get(
     '/api/dashboard/invites/:token',
-    { config: { access: 'public' }, schema: { hide, params: Type.Object({ token: Type.String({ maxLength: 100 }) }) } },
+    {
+      config: { access: 'public' },
+      schema: { params: Type.Object({ token: Type.String({ maxLength: 100 }) }), response: { 200: OpenInvite } },
+    },
     async (request) => {
       const invite = await accounts.openInvite(request.params.token);
       return { email: invite.email, role: invite.role, workspace: invite.workspace };
@@ -103,12 +109,12 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
     {
       config: { access: 'public', signInAttempt: true },
       schema: {
-        hide,
         body: Type.Object({
           token: Type.String({ maxLength: 100 }),
           name: Type.String({ maxLength: 200 }),
           password: Password,
         }),
+        response: { 200: OkAnswer },
       },
     },
     async (request, reply) => {
@@ -121,7 +127,7 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
     '/api/dashboard/invites',
     {
       config: { access: 'session', permission: 'manage_team', secretResponse: true },
-      schema: { hide, body: Type.Object({ email: Email, role: RoleSchema }) },
+      schema: { body: Type.Object({ email: Email, role: RoleSchema }), response: { 200: IssuedInvite } },
     },
     async (request) => accounts.invite(sessionUserOf(request), request.body),
   );
@@ -132,17 +138,19 @@ export function registerAccountRoutes(app: Api, accounts: AccountService): void 
     {
       config: { access: 'session' },
       schema: {
-        hide,
         body: Type.Object({
           name: Type.Optional(Type.String({ maxLength: 200 })),
           language: Type.Optional(Type.Union([LanguageSchema, Type.Null()])),
         }),
+        response: { 200: AccountAnswer },
       },
     },
     async (request) => accounts.updateAccount(sessionUserOf(request), request.body),
   );
 
-  app.get('/api/dashboard/team', { config: { access: 'session' }, schema: { hide } }, async (request) =>
-    accounts.team(sessionUserOf(request).workspaceId),
+  app.get(
+    '/api/dashboard/team',
+    { config: { access: 'session' }, schema: { response: { 200: Type.Array(TeamMember) } } },
+    async (request) => accounts.team(sessionUserOf(request).workspaceId),
   );
 }

@@ -14,12 +14,21 @@ import {
   RemoveChannelBody,
 } from './channel.schema.js';
 
-const hide = true;
 const tags = ['Channels'];
 const channel = Type.Ref(ChannelSchema);
 
 /** Settings → Channel's form: blank `access_token` keeps the saved one (it is never shown, so the form cannot send it back). */
 const ChannelBody = Type.Object(ChannelFields);
+
+/** Settings → Channel: the workspace's default channel and what Meta's webhook set-up needs. */
+const ChannelSettings = Type.Object({
+  channel,
+  webhook_url: Type.String({ description: 'Where Meta must send its webhooks' }),
+  webhook_url_public: Type.Boolean({ description: 'Whether that address looks reachable from the internet' }),
+  verify_token_set: Type.Boolean(),
+  app_secret_set: Type.Boolean(),
+  verify_token: Type.Union([Type.String(), Type.Null()], { description: 'The handshake secret; owners only' }),
+});
 
 /** list-channels, add-channel, remove-channel: a workspace's numbers. */
 export function registerChannelRoutes(app: Api, channels: ChannelService): void {
@@ -82,22 +91,29 @@ export function registerChannelRoutes(app: Api, channels: ChannelService): void 
 export function registerChannelDashboardRoutes(app: Api, services: { channels: ChannelService }, config: Config): void {
   const { channels } = services;
 
-  app.get('/api/dashboard/channel', { config: { access: 'session' }, schema: { hide } }, async (request) => {
-    const user = sessionUserOf(request);
-    return {
-      channel: await channels.get(user),
-      webhook_url: `${config.publicBaseUrl}/webhooks/whatsapp`,
-      webhook_url_public: looksPubliclyReachable(new URL(config.publicBaseUrl)),
-      verify_token_set: config.whatsappVerifyToken !== null,
-      app_secret_set: config.whatsappAppSecret !== null,
-      // The handshake secret is for whoever connects the number in Meta: owners only.
-      verify_token: can(user.role, 'manage_channel') ? config.whatsappVerifyToken : null,
-    };
-  });
+  app.get(
+    '/api/dashboard/channel',
+    { config: { access: 'session' }, schema: { response: { 200: ChannelSettings } } },
+    async (request) => {
+      const user = sessionUserOf(request);
+      return {
+        channel: await channels.get(user),
+        webhook_url: `${config.publicBaseUrl}/webhooks/whatsapp`,
+        webhook_url_public: looksPubliclyReachable(new URL(config.publicBaseUrl)),
+        verify_token_set: config.whatsappVerifyToken !== null,
+        app_secret_set: config.whatsappAppSecret !== null,
+        // The handshake secret is for whoever connects the number in Meta: owners only.
+        verify_token: can(user.role, 'manage_channel') ? config.whatsappVerifyToken : null,
+      };
+    },
+  );
 
   app.put(
     '/api/dashboard/channel',
-    { config: { access: 'session', permission: 'manage_channel' }, schema: { hide, body: ChannelBody } },
+    {
+      config: { access: 'session', permission: 'manage_channel' },
+      schema: { body: ChannelBody, response: { 200: channel } },
+    },
     async (request) => {
       const user = sessionUserOf(request);
       const settings = newChannelOf(request.body, (await channels.savedAccessToken(user.workspaceId)) ?? '');

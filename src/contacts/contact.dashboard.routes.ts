@@ -6,13 +6,19 @@ import type { ContactDashboardService } from './contact.dashboard.js';
 import { contactsCsv } from './contact.export.js';
 import type { ContactImportService } from './contact.import.js';
 import type { ContactService } from './contact.service.js';
-import { CreateContactBody } from './contact.schema.js';
+import { ContactSchema, CreateContactBody } from './contact.schema.js';
+import {
+  ContactActivity,
+  ContactTablePage,
+  ImportResult,
+  PhoneCountries,
+  TagsChanged,
+} from './contact.dashboard.schema.js';
 import { Uuid } from '../http/responses.js';
 import { errors } from '../shared/errors.js';
 import { isPhoneCountry, phoneCountries } from '../shared/phone.js';
 import { contactProblems } from './contact.problems.js';
 
-const hide = true;
 const config = { access: 'session' as const };
 /** Reading contacts is open to every role; changing them, importing and exporting take `contacts`. */
 const writes = { access: 'session' as const, permission: 'contacts' as const };
@@ -42,7 +48,7 @@ export function registerContactDashboardRoutes(
     {
       config,
       schema: {
-        hide,
+        response: { 200: ContactTablePage },
         querystring: Type.Object({
           ...Filter,
           after: Type.Optional(Type.String({ maxLength: 200 })),
@@ -60,7 +66,10 @@ export function registerContactDashboardRoutes(
   // Add contact: create-contact's fields, but a phone that is already a contact's is a 409 (create-contact upserts).
   app.post(
     '/api/dashboard/contacts',
-    { config: { ...config, permission: 'contacts' }, schema: { hide, body: CreateContactBody } },
+    {
+      config: { ...config, permission: 'contacts' },
+      schema: { body: CreateContactBody, response: { 201: Type.Ref(ContactSchema) } },
+    },
     async (request, reply) => reply.code(201).send(await contacts.add(sessionUserOf(request), request.body)),
   );
 
@@ -69,7 +78,7 @@ export function registerContactDashboardRoutes(
     {
       config: writes,
       schema: {
-        hide,
+        response: { 200: TagsChanged },
         body: Type.Object({
           contact_ids: Type.Array(Uuid(), { minItems: 1, maxItems: 1000 }),
           tag: Type.String({ minLength: 1, maxLength: 64 }),
@@ -89,7 +98,8 @@ export function registerContactDashboardRoutes(
       config: writes,
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: {
-        hide,
+        // With Accept: application/x-ndjson the answer is progress lines ending in `{"result": …}` instead.
+        response: { 200: ImportResult },
         body: Type.Object({
           csv: Type.String({ minLength: 1, maxLength: 20 * 1024 * 1024 }),
           columns: Type.Array(Type.String({ maxLength: 80 }), { minItems: 1, maxItems: 200 }),
@@ -117,11 +127,13 @@ export function registerContactDashboardRoutes(
   );
 
   // The import's default-country choices; the dashboard names them in the viewer's language.
-  app.get('/api/dashboard/phone-countries', { config, schema: { hide } }, () => Promise.resolve(phoneCountries()));
+  app.get('/api/dashboard/phone-countries', { config, schema: { response: { 200: PhoneCountries } } }, () =>
+    Promise.resolve(phoneCountries()),
+  );
 
   app.get(
     '/api/dashboard/contacts/export.csv',
-    { config: writes, schema: { hide, querystring: Type.Object(Filter) } },
+    { config: writes, schema: { querystring: Type.Object(Filter) } },
     async (request, reply) => {
       const { query, tag } = request.query;
       const caller = sessionUserOf(request);
@@ -136,7 +148,7 @@ export function registerContactDashboardRoutes(
 
   app.get(
     '/api/dashboard/contacts/:id/activity',
-    { config, schema: { hide, params: Type.Object({ id: Uuid() }) } },
+    { config, schema: { params: Type.Object({ id: Uuid() }), response: { 200: ContactActivity } } },
     async (request) => dashboard.activity(sessionUserOf(request), request.params.id),
   );
 }

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import { CampaignReviewBody, reviewCampaign } from '../campaigns/campaign.review.js';
 import { sendSample, SampleSendBody } from '../campaigns/campaign.sample.js';
@@ -6,6 +7,8 @@ import type { MessageService } from '../messages/message.service.js';
 import { sessionUserOf, type Api } from '../http/types.js';
 import { estimatedCost } from '../reports/report.figures.js';
 import type { ReportService } from '../reports/report.service.js';
+import { MessageSchema } from '../messages/message.schema.js';
+import { CampaignReview } from './dashboard.schema.js';
 
 /**
  * The New campaign form's helpers: the confirm step's review (the audience counted, the message as
@@ -22,7 +25,7 @@ export function registerCampaignDashboardRoutes(
   const config = { access: 'session' as const, permission: 'campaigns' as const };
   app.post(
     '/api/dashboard/campaigns/review',
-    { config, schema: { hide: true, body: CampaignReviewBody } },
+    { config, schema: { body: CampaignReviewBody, response: { 200: CampaignReview } } },
     async (request) => {
       const caller = sessionUserOf(request);
       const review = await reviewCampaign(deps.db, caller, request.body);
@@ -31,7 +34,7 @@ export function registerCampaignDashboardRoutes(
   );
   app.post(
     '/api/dashboard/campaigns/sample',
-    { config, schema: { hide: true, body: SampleSendBody } },
+    { config, schema: { body: SampleSendBody, response: { 200: Type.Ref(MessageSchema) } } },
     async (request) => sendSample(deps.messages, sessionUserOf(request), request.body),
   );
 }

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifySchema, HTTPMethods } from 'fastify';
 import { rolesWith, type Permission } from '../access/roles.js';
 import { ERROR_CODES } from '../shared/errors.js';
+import { isDashboardRoute, registerDashboardOpenApi } from './dashboard-openapi.js';
 import { PROBLEM_CONTENT_TYPE, ProblemSchema } from './problem.js';
 import type { Api } from './types.js';
 
@@ -83,11 +84,15 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
+    // The dashboard's own routes are in their own document (dashboard-openapi.ts), never in this one.
     transform: ({ schema, url, route }) => ({
-      schema: documentRoute(schema, route.method, route.config?.permission),
+      schema: isDashboardRoute(url)
+        ? { ...schema, hide: true }
+        : documentRoute(schema, route.method, route.config?.permission),
       url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url,
     }),
   });
+  await registerDashboardOpenApi(app);
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: true } });
 
   const hidden = { schema: { hide: true }, config: { access: 'public' as const } };

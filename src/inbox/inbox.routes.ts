@@ -5,13 +5,27 @@ import type { MediaService } from '../messages/media.js';
 import type { EventHub, InboxEvent } from './event-hub.js';
 import { HEARTBEAT_MS, type EventStreams } from './event-streams.js';
 import { runBulk } from './bulk.js';
-import { INBOX_FILTERS, PRIORITIES } from './inbox.repository.js';
+import { INBOX_FILTERS, type PRIORITIES } from './inbox.repository.js';
+import {
+  Changed,
+  ConversationListPage,
+  Done,
+  InboxSettings,
+  LabelNames,
+  Labels,
+  Members,
+  NoteAdded,
+  Priority,
+  ReadAt,
+  Thread,
+  UnreadConversations,
+} from './inbox.schema.js';
+import { BulkResult } from '../conversations/conversation.schema.js';
 import { decodeCursor, type InboxService, type Viewer } from './inbox.service.js';
 import { Uuid } from '../http/responses.js';
 import { errors } from '../shared/errors.js';
 import { inboxProblems } from './inbox.problems.js';
 
-const hide = true;
 const access = 'session' as const;
 /** Every inbox endpoint, the live event stream included, is conversation work. */
 const permission = 'conversations' as const;
@@ -21,7 +35,6 @@ const INLINE_TYPES = /^(image\/(jpeg|png|gif|webp)|audio\/[\w.+-]+|video\/[\w.+-
 const ContactParams = Type.Object({ contactId: Uuid() });
 /** The conversation tools' routes: what an agent may do to conversations. */
 const tools = { access, permission: 'conversations' } as const;
-const Priority = Type.Union(PRIORITIES.map((priority) => Type.Literal(priority)));
 /** The list's filters, as GET /api/dashboard/conversations takes them and a bulk action repeats them. */
 const ListFilters = {
   filter: Type.Optional(Type.Union(INBOX_FILTERS.map((filter) => Type.Literal(filter)))),
@@ -57,8 +70,8 @@ export function registerInboxRoutes(
     {
       config: { access, permission },
       schema: {
-        hide,
         querystring: Type.Object({ ...ListFilters, before: Type.Optional(Type.String({ maxLength: 200 })) }),
+        response: { 200: ConversationListPage },
       },
     },
     async (request) =>
@@ -67,15 +80,21 @@ export function registerInboxRoutes(
 
   registerToolRoutes(app, inbox);
 
-  app.get('/api/dashboard/inbox/unread', { config: { access, permission }, schema: { hide } }, async (request) =>
-    inbox.unread(viewerOf(request)),
+  app.get(
+    '/api/dashboard/inbox/unread',
+    { config: { access, permission }, schema: { response: { 200: UnreadConversations } } },
+    async (request) => inbox.unread(viewerOf(request)),
   );
 
   app.get(
     '/api/dashboard/conversations/:contactId',
     {
       config: { access, permission },
-      schema: { hide, params: ContactParams, querystring: Type.Object({ before: Type.Optional(Type.String()) }) },
+      schema: {
+        params: ContactParams,
+        querystring: Type.Object({ before: Type.Optional(Type.String()) }),
+        response: { 200: Thread },
+      },
     },
     async (request) =>
       inbox.thread(viewerOf(request), request.params.contactId, decodeCursor(request.query.before, 'before')),
@@ -83,7 +102,7 @@ export function registerInboxRoutes(
 
   app.post(
     '/api/dashboard/conversations/:contactId/read',
-    { config: { access, permission }, schema: { hide, params: ContactParams } },
+    { config: { access, permission }, schema: { params: ContactParams, response: { 200: ReadAt } } },
     async (request) => inbox.markRead(viewerOf(request), request.params.contactId, request.log),
   );
 
@@ -92,16 +111,18 @@ export function registerInboxRoutes(
     {
       config: { access, permission },
       schema: {
-        hide,
         params: ContactParams,
         body: Type.Object({ body: Type.String({ maxLength: 4096 }) }),
+        response: { 200: NoteAdded },
       },
     },
     async (request) => inbox.addNote(viewerOf(request), request.params.contactId, request.body.body),
   );
 
-  app.get('/api/dashboard/inbox/settings', { config: { access, permission }, schema: { hide } }, async (request) =>
-    inbox.settings(viewerOf(request)),
+  app.get(
+    '/api/dashboard/inbox/settings',
+    { config: { access, permission }, schema: { response: { 200: InboxSettings } } },
+    async (request) => inbox.settings(viewerOf(request)),
   );
 
   app.put(
@@ -109,7 +130,7 @@ export function registerInboxRoutes(
     // Workspace-wide (it changes what every agent's opening of a conversation does): Settings → Workspace.
     {
       config: { access, permission: 'manage_workspace' },
-      schema: { hide, body: Type.Object({ typing_indicator: Type.Boolean() }) },
+      schema: { body: Type.Object({ typing_indicator: Type.Boolean() }), response: { 200: InboxSettings } },
     },
     async (request) => inbox.updateSettings(viewerOf(request), request.body),
   );
@@ -118,14 +139,14 @@ export function registerInboxRoutes(
     '/api/dashboard/conversations/:contactId/done',
     {
       config: { access, permission },
-      schema: { hide, params: ContactParams, body: Type.Object({ done: Type.Boolean() }) },
+      schema: { params: ContactParams, body: Type.Object({ done: Type.Boolean() }), response: { 200: Done } },
     },
     async (request) => inbox.setDone(viewerOf(request), request.params.contactId, request.body.done),
   );
 
   app.get(
     '/api/dashboard/media/:messageId',
-    { config: { access, permission }, schema: { hide, params: Type.Object({ messageId: Uuid() }) } },
+    { config: { access, permission }, schema: { params: Type.Object({ messageId: Uuid() }) } },
     async (request, reply) => {
       const { file, body } = await media.open(viewerOf(request), request.params.messageId);
       const inline = INLINE_TYPES.test(file.mime_type);
@@ -148,12 +169,14 @@ export function registerInboxRoutes(
 
 /** The conversation tools: labels, priority, snooze, and bulk actions on the ticked or all matching conversations. */
 function registerToolRoutes(app: Api, inbox: InboxService): void {
-  app.get('/api/dashboard/conversation-labels', { config: tools, schema: { hide } }, async (request) =>
-    inbox.labels.list(viewerOf(request).workspaceId),
+  app.get(
+    '/api/dashboard/conversation-labels',
+    { config: tools, schema: { response: { 200: Labels } } },
+    async (request) => inbox.labels.list(viewerOf(request).workspaceId),
   );
 
   // Whom a bulk action may assign to: the workspace's members.
-  app.get('/api/dashboard/inbox/members', { config: tools, schema: { hide } }, async (request) =>
+  app.get('/api/dashboard/inbox/members', { config: tools, schema: { response: { 200: Members } } }, async (request) =>
     inbox.members(viewerOf(request)),
   );
 
@@ -162,9 +185,9 @@ function registerToolRoutes(app: Api, inbox: InboxService): void {
     {
       config: tools,
       schema: {
-        hide,
         params: ContactParams,
         body: Type.Object({ labels: Type.Array(Type.String({ maxLength: 64 })) }),
+        response: { 200: LabelNames },
       },
     },
     async (request) => {
@@ -175,7 +198,10 @@ function registerToolRoutes(app: Api, inbox: InboxService): void {
 
   app.post(
     '/api/dashboard/conversations/:contactId/priority',
-    { config: tools, schema: { hide, params: ContactParams, body: Type.Object({ priority: Priority }) } },
+    {
+      config: tools,
+      schema: { params: ContactParams, body: Type.Object({ priority: Priority }), response: { 200: Changed } },
+    },
     async (request) => inbox.setPriority(viewerOf(request), [request.params.contactId], request.body.priority),
   );
 
@@ -184,9 +210,9 @@ function registerToolRoutes(app: Api, inbox: InboxService): void {
     {
       config: tools,
       schema: {
-        hide,
         params: ContactParams,
         body: Type.Object({ until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]) }),
+        response: { 200: Changed },
       },
     },
     async (request) => {
@@ -197,7 +223,7 @@ function registerToolRoutes(app: Api, inbox: InboxService): void {
 
   app.post(
     '/api/dashboard/conversations/:contactId/unsnooze',
-    { config: tools, schema: { hide, params: ContactParams } },
+    { config: tools, schema: { params: ContactParams, response: { 200: Changed } } },
     async (request) => inbox.unsnooze(viewerOf(request), [request.params.contactId]),
   );
 
@@ -206,7 +232,7 @@ function registerToolRoutes(app: Api, inbox: InboxService): void {
     {
       config: tools,
       schema: {
-        hide,
+        response: { 200: BulkResult },
         body: Type.Object({
           action: Type.Union([
             Type.Literal('close'),
@@ -252,54 +278,48 @@ function registerEventStream(app: Api, hub: EventHub, streams: EventStreams): vo
     done();
   });
 
-  app.get(
-    '/api/dashboard/events',
-    { config: { access, permission }, schema: { hide } },
-    async (request, reply: FastifyReply) => {
-      const { workspaceId, sessionId } = sessionUserOf(request);
-      const streamId = await streams.open(sessionId);
-      reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-accel-buffering': 'no',
-        'x-request-id': request.id,
-        // An ended stream's connection is not reused (EventSource opens a new one), so it never idles on.
-        connection: 'close',
-      });
-      // Tells EventSource how soon to reconnect after the stream ends (a restart, a deploy).
-      raw.write('retry: 2000\n\n');
-      const send = (events: InboxEvent[]) => {
-        for (const event of events) raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-      };
-      const unsubscribe = hub.subscribe(workspaceId, send);
-      // The heartbeat's comment keeps proxies from closing an idle stream; its touch notices an ended session.
-      const beat = async () => {
-        const alive = await streams.touch(streamId).catch(() => false);
-        if (!open.has(end)) return;
-        if (alive) raw.write(': heartbeat\n\n');
-        else end();
-      };
-      const heartbeat = setInterval(() => void beat(), HEARTBEAT_MS);
-      heartbeat.unref();
-      const forget = streams.onSessionEnd(sessionId, () => end());
-      const end = () => {
-        if (!open.delete(end)) return;
-        clearInterval(heartbeat);
-        unsubscribe();
-        forget();
-        if (!raw.writableEnded) raw.end();
-        streams
-          .close(streamId)
-          .catch((error: unknown) => request.log.warn({ err: error }, 'event stream not forgotten'));
-      };
-      open.add(end);
-      request.raw.on('close', end);
-      // A closed tab half-closes the connection, which the server keeps open (allowHalfOpen) until a write fails.
-      request.raw.socket.once('end', end);
-      // The tab may have gone while the stream was being counted.
-      if (request.raw.socket.destroyed) end();
-    },
-  );
+  app.get('/api/dashboard/events', { config: { access, permission } }, async (request, reply: FastifyReply) => {
+    const { workspaceId, sessionId } = sessionUserOf(request);
+    const streamId = await streams.open(sessionId);
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+      'x-request-id': request.id,
+      // An ended stream's connection is not reused (EventSource opens a new one), so it never idles on.
+      connection: 'close',
+    });
+    // Tells EventSource how soon to reconnect after the stream ends (a restart, a deploy).
+    raw.write('retry: 2000\n\n');
+    const send = (events: InboxEvent[]) => {
+      for (const event of events) raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    };
+    const unsubscribe = hub.subscribe(workspaceId, send);
+    // The heartbeat's comment keeps proxies from closing an idle stream; its touch notices an ended session.
+    const beat = async () => {
+      const alive = await streams.touch(streamId).catch(() => false);
+      if (!open.has(end)) return;
+      if (alive) raw.write(': heartbeat\n\n');
+      else end();
+    };
+    const heartbeat = setInterval(() => void beat(), HEARTBEAT_MS);
+    heartbeat.unref();
+    const forget = streams.onSessionEnd(sessionId, () => end());
+    const end = () => {
+      if (!open.delete(end)) return;
+      clearInterval(heartbeat);
+      unsubscribe();
+      forget();
+      if (!raw.writableEnded) raw.end();
+      streams.close(streamId).catch((error: unknown) => request.log.warn({ err: error }, 'event stream not forgotten'));
+    };
+    open.add(end);
+    request.raw.on('close', end);
+    // A closed tab half-closes the connection, which the server keeps open (allowHalfOpen) until a write fails.
+    request.raw.socket.once('end', end);
+    // The tab may have gone while the stream was being counted.
+    if (request.raw.socket.destroyed) end();
+  });
 }

@@ -9,6 +9,12 @@ import { latestMessages, recentMessages } from './recent-messages.js';
 
 const DEFAULT_LIMIT = 50;
 
+/** The Simulator's conversation view: the contact and their latest messages. */
+const SimulatorMessages = Type.Object({
+  contact: Type.Object({ id: Uuid(), phone: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }),
+  messages: Type.Array(Type.Ref(ListedMessageSchema)),
+});
+
 /** list-messages: a contact's conversation, newest first (additive to the spec; agents read history with it). */
 export function registerMessageListRoutes(app: Api, deps: { contacts: ContactService; db: Kysely<Database> }): void {
   app.addSchema(ListedMessageSchema);
@@ -40,7 +46,7 @@ export function registerMessageListRoutes(app: Api, deps: { contacts: ContactSer
     '/api/dashboard/simulator/messages',
     {
       config: { access: 'session', permission: 'conversations' },
-      schema: { hide: true, querystring: Type.Object({ contact_id: Uuid() }) },
+      schema: { querystring: Type.Object({ contact_id: Uuid() }), response: { 200: SimulatorMessages } },
     },
     async (request) => recentMessages(deps.db, sessionUserOf(request).workspaceId, request.query.contact_id),
   );

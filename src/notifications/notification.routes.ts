@@ -6,8 +6,8 @@ import { errors } from '../shared/errors.js';
 import { NOTIFICATION_KINDS } from './notification.preferences.js';
 import { notificationProblems } from './notification.problems.js';
 import type { NotificationService, Recipient } from './notification.service.js';
+import { MarkedRead, NotificationList, NotificationPreferences, UnreadNotifications } from './notification.schema.js';
 
-const hide = true;
 const Channels = Type.Object({ in_app: Type.Boolean(), email: Type.Boolean() }, { additionalProperties: false });
 const PreferencesBody = Type.Partial(
   Type.Object(Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, Channels])), { additionalProperties: false }),
@@ -25,12 +25,16 @@ const recipientOf = (request: FastifyRequest): Recipient => {
 export function registerNotificationRoutes(app: Api, notifications: NotificationService): void {
   const config = { access: 'session', permission: 'conversations' } as const;
 
-  app.get('/api/dashboard/notifications', { config, schema: { hide } }, async (request) =>
-    notifications.list(recipientOf(request)),
+  app.get(
+    '/api/dashboard/notifications',
+    { config, schema: { response: { 200: NotificationList } } },
+    async (request) => notifications.list(recipientOf(request)),
   );
 
-  app.get('/api/dashboard/notifications/unread', { config, schema: { hide } }, async (request) =>
-    notifications.unread(recipientOf(request)),
+  app.get(
+    '/api/dashboard/notifications/unread',
+    { config, schema: { response: { 200: UnreadNotifications } } },
+    async (request) => notifications.unread(recipientOf(request)),
   );
 
   app.post(
@@ -38,7 +42,7 @@ export function registerNotificationRoutes(app: Api, notifications: Notification
     {
       config,
       schema: {
-        hide,
+        response: { 200: MarkedRead },
         body: Type.Object(
           { ids: Type.Optional(Type.Array(Uuid(), { maxItems: 100 })), all: Type.Optional(Type.Literal(true)) },
           { additionalProperties: false },
@@ -55,13 +59,13 @@ export function registerNotificationRoutes(app: Api, notifications: Notification
 
   app.get(
     '/api/dashboard/notification-preferences',
-    { config: { access: 'session' }, schema: { hide } },
+    { config: { access: 'session' }, schema: { response: { 200: NotificationPreferences } } },
     async (request) => notifications.preferences(recipientOf(request)),
   );
 
   app.put(
     '/api/dashboard/notification-preferences',
-    { config: { access: 'session' }, schema: { hide, body: PreferencesBody } },
+    { config: { access: 'session' }, schema: { body: PreferencesBody, response: { 200: NotificationPreferences } } },
     async (request) => notifications.savePreferences(recipientOf(request), request.body),
   );
 }

@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { sessionUserOf, type Api } from '../http/types.js';
 import type { ReportService } from './report.service.js';
 
-const hide = true;
 const config = { access: 'session' as const, permission: 'reports' as const };
 /** Meta's pricing categories (marketing, utility, authentication, service, …) → price per billable message. */
 const Rates = Type.Object({
@@ -12,14 +11,17 @@ const Rates = Type.Object({
 
 /** The workspace's message rates, which the Reports page reads and sets (the reports themselves are /api/v1/reports/…). */
 export function registerReportRoutes(app: Api, reports: ReportService): void {
-  app.get('/api/dashboard/reports/rates', { config, schema: { hide } }, async (request) =>
+  app.get('/api/dashboard/reports/rates', { config, schema: { response: { 200: Rates } } }, async (request) =>
     reports.rates(sessionUserOf(request)),
   );
 
   // The message rates are the workspace's setting, used by every report and campaign estimate.
   app.put(
     '/api/dashboard/reports/rates',
-    { config: { access: 'session', permission: 'manage_workspace' }, schema: { hide, body: Rates } },
+    {
+      config: { access: 'session', permission: 'manage_workspace' },
+      schema: { body: Rates, response: { 200: Rates } },
+    },
     async (request) => reports.saveRates(sessionUserOf(request), request.body),
   );
 }

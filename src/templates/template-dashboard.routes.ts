@@ -6,8 +6,8 @@ import type { TemplateSubmissionService } from './template-submission.js';
 import type { TemplateSyncService } from './template-sync.js';
 import { CreateTemplateBody, UpdateTemplateBody } from './template.schema.js';
 import type { TemplateService } from './template.service.js';
+import { TemplateDetail, TemplateSyncResult } from './template-dashboard.schema.js';
 
-const hide = true;
 const IdParams = Type.Object({ id: Uuid('Parley template id') });
 const TemplateUpdateBody = Type.Omit(UpdateTemplateBody, ['template_id'], { additionalProperties: false });
 
@@ -27,13 +27,16 @@ export function registerTemplateDashboardRoutes(
 
   app.get(
     '/api/dashboard/templates/:id',
-    { config: { access: 'session' }, schema: { hide, params: IdParams } },
+    { config: { access: 'session' }, schema: { params: IdParams, response: { 200: TemplateDetail } } },
     async (request) => templates.detail(caller(request), request.params.id),
   );
 
   app.post(
     '/api/dashboard/templates',
-    { config: { access: 'session', permission: 'templates' }, schema: { hide, body: CreateTemplateBody } },
+    {
+      config: { access: 'session', permission: 'templates' },
+      schema: { body: CreateTemplateBody, response: { 200: TemplateDetail } },
+    },
     async (request) => {
       const created = await submission.create(caller(request), request.body);
       return templates.detail(caller(request), created.id);
@@ -44,7 +47,7 @@ export function registerTemplateDashboardRoutes(
     '/api/dashboard/templates/:id',
     {
       config: { access: 'session', permission: 'templates' },
-      schema: { hide, params: IdParams, body: TemplateUpdateBody },
+      schema: { params: IdParams, body: TemplateUpdateBody, response: { 200: TemplateDetail } },
     },
     async (request) => {
       const input = { ...request.body, template_id: request.params.id };
@@ -55,7 +58,7 @@ export function registerTemplateDashboardRoutes(
 
   app.post(
     '/api/dashboard/templates/sync',
-    { config: { access: 'session', permission: 'templates' }, schema: { hide } },
+    { config: { access: 'session', permission: 'templates' }, schema: { response: { 200: TemplateSyncResult } } },
     async (request) => syncWithChanges(templates, templateSync, caller(request)),
   );
 }

@@ -5,8 +5,8 @@ import type { TokenService } from './token.service.js';
 import type { MediaUsage } from '../media/media-file.repository.js';
 import type { Workspace, WorkspaceService } from './workspace.service.js';
 import { Uuid } from '../http/responses.js';
+import { IssuedToken, RevokedToken, TokenRow, WorkspaceSettings } from './settings.schema.js';
 
-const hide = true;
 const at = (value: string | null) => value && formatTimestamp(value);
 
 /** Settings → API Tokens and Settings → Workspace (with its media retention and storage), for the dashboard (session only). */
@@ -16,26 +16,30 @@ export function registerSettingsRoutes(
   workspaces: WorkspaceService,
   mediaUsage: (workspaceId: string) => Promise<MediaUsage & { store: string }>,
 ): void {
-  app.get('/api/dashboard/tokens', { config: { access: 'session' }, schema: { hide } }, async (request) => {
-    const rows = await tokens.list(sessionUserOf(request).workspaceId);
-    return rows.map((row) => ({
-      ...row,
-      created_at: at(row.created_at),
-      last_used_at: at(row.last_used_at),
-      revoked_at: at(row.revoked_at),
-    }));
-  });
+  app.get(
+    '/api/dashboard/tokens',
+    { config: { access: 'session' }, schema: { response: { 200: Type.Array(TokenRow) } } },
+    async (request) => {
+      const rows = await tokens.list(sessionUserOf(request).workspaceId);
+      return rows.map((row) => ({
+        ...row,
+        created_at: at(row.created_at),
+        last_used_at: at(row.last_used_at),
+        revoked_at: at(row.revoked_at),
+      }));
+    },
+  );
 
   app.post(
     '/api/dashboard/tokens',
     {
       config: { access: 'session', secretResponse: true },
       schema: {
-        hide,
         body: Type.Object({
           name: Type.String({ minLength: 1, maxLength: 100 }),
           scope: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('read')])),
         }),
+        response: { 200: IssuedToken },
       },
     },
     async (request) => {
@@ -47,7 +51,7 @@ export function registerSettingsRoutes(
 
   app.delete(
     '/api/dashboard/tokens/:id',
-    { config: { access: 'session' }, schema: { hide, params: Type.Object({ id: Uuid() }) } },
+    { config: { access: 'session' }, schema: { params: Type.Object({ id: Uuid() }), response: { 200: RevokedToken } } },
     async (request) => tokens.revoke(request.params.id, sessionUserOf(request)),
   );
 
@@ -61,8 +65,10 @@ export function registerSettingsRoutes(
     media_storage: await mediaUsage(workspace.id),
   });
 
-  app.get('/api/dashboard/workspace', { config: { access: 'session' }, schema: { hide } }, async (request) =>
-    present(await workspaces.get(sessionUserOf(request).workspaceId)),
+  app.get(
+    '/api/dashboard/workspace',
+    { config: { access: 'session' }, schema: { response: { 200: WorkspaceSettings } } },
+    async (request) => present(await workspaces.get(sessionUserOf(request).workspaceId)),
   );
 
   app.put(
@@ -70,7 +76,7 @@ export function registerSettingsRoutes(
     {
       config: { access: 'session', permission: 'manage_workspace' },
       schema: {
-        hide,
+        response: { 200: WorkspaceSettings },
         body: Type.Object({
           name: Type.Optional(Type.String({ maxLength: 200 })),
           time_zone: Type.Optional(Type.String({ maxLength: 100 })),

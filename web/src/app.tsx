@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { dashboard, setCsrfToken, whenSignedOut } from './api';
+import { setCsrfToken, whenSignedOut } from './api';
+import { dashboard } from './api/client';
 import { ForgotPassword, Login, Setup, AcceptInvite } from './pages/sign-in';
 import { ResetPassword } from './pages/reset-password';
 import { Shell } from './shell';
@@ -14,7 +15,7 @@ export function App() {
   const [language, setLanguage] = useState(currentLanguage());
   const url = useLocation();
   const refresh = async () => {
-    const next = await dashboard.get<SessionState>('session');
+    const next = await dashboard.get('/api/dashboard/session');
     setCsrfToken(next.csrf_token);
     showTimesIn(next.workspace?.time_zone);
     // Signed in: the person's choice, else their browser's; signed out: as the page started.

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { dashboard } from './api';
+import { dashboard } from './api/client';
 import { Link } from './router';
 import { ErrorNote, useAsync } from './ui';
 import { t } from './i18n/i18n';
@@ -65,7 +65,7 @@ function useDesktopNotices(listed: Listed | undefined): void {
 
 /** The bell in the top bar: the unread count, and a panel listing the newest notifications. */
 export function NotificationBell() {
-  const list = useAsync(() => dashboard.get<Listed>('notifications'), []);
+  const list = useAsync(() => dashboard.get('/api/dashboard/notifications'), []);
   // Notifications come with conversation changes (notes, assignments) and customers' messages.
   useLiveReload(list.reload, (event) => event.type === 'conversation' || event.direction === 'inbound');
   useDesktopNotices(list.data);
@@ -75,7 +75,7 @@ export function NotificationBell() {
   const markRead = async (body: { ids: string[] } | { all: true }) => {
     try {
       setError(null);
-      await dashboard.post('notifications/read', body);
+      await dashboard.post('/api/dashboard/notifications/read', { body: body });
       list.reload();
     } catch (failure) {
       setError(failure);

@@ -1,9 +1,9 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { DashboardSession } from '../../src/accounts/session.schema';
+import type { DashboardAnswer } from './api/client';
 
-/** What GET /api/dashboard/session answers (the server's response schema). */
-export type SessionState = DashboardSession;
+/** What GET /api/dashboard/session answers (its response schema, through docs/dashboard-openapi.yaml). */
+export type SessionState = DashboardAnswer<'/api/dashboard/session'>;
 export type SessionUser = NonNullable<SessionState['user']>;
 /** What a role may do beyond every user (src/access/roles.ts, the one table). */
 export type Permission = SessionUser['permissions'][number];

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { dashboard } from './api';
+import { dashboard } from './api/client';
 import { lazy, Link, match, navigate, type Route } from './router';
 import { can, useSession, type Permission } from './session';
 import { NotInYourRole } from './roles';
@@ -140,7 +140,7 @@ export function Shell({ url }: { url: URL }) {
     if (url.pathname === '/') navigate(visible[0]!.href, { replace: true });
   }, [url.pathname]);
   const logout = async () => {
-    await dashboard.post('logout');
+    await dashboard.post('/api/dashboard/logout');
     await refresh();
     navigate('/', { replace: true });
   };

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { ApiError, dashboard } from '../api';
+import { ApiError } from '../api';
+import { dashboard } from '../api/client';
 import { Link } from '../router';
 import { ErrorNote, fieldErrors, useSubmit } from '../ui';
 import { NewPasswordField } from './password-field';
@@ -14,7 +15,7 @@ export function ResetPassword({ token, onDone }: { token: string; onDone: () => 
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
   const save = useSubmit(async () => {
-    await dashboard.post('password-reset', { token, password });
+    await dashboard.post('/api/dashboard/password-reset', { body: { token, password } });
     history.replaceState(null, '', '/reset-password'); // the used token leaves the address bar
     setDone(true);
   });

@@ -1,6 +1,6 @@
 import { LanguageOptions } from '../i18n/language-options';
 import { useState } from 'preact/hooks';
-import { dashboard } from '../api';
+import { dashboard } from '../api/client';
 import { useSession } from '../session';
 import { ErrorNote, Page, TextField, fieldErrors, useSubmit } from '../ui';
 import { NewPasswordField } from './password-field';
@@ -17,7 +17,7 @@ export function AccountSettings() {
   const [changed, setChanged] = useState(false);
   const save = useSubmit(async () => {
     setChanged(false);
-    await dashboard.put('password', { current_password: current, new_password: next });
+    await dashboard.put('/api/dashboard/password', { body: { current_password: current, new_password: next } });
     setCurrent('');
     setNext('');
     setChanged(true);
@@ -86,7 +86,7 @@ function NameForm() {
   const [saved, setSaved] = useState(false);
   const save = useSubmit(async () => {
     setSaved(false);
-    await dashboard.put('account', { name });
+    await dashboard.put('/api/dashboard/account', { body: { name } });
     await refresh();
     setSaved(true);
   });
@@ -119,7 +119,7 @@ function NameForm() {
 function OtherSessions() {
   const [ended, setEnded] = useState<number | null>(null);
   const signOut = useSubmit(async () => {
-    setEnded((await dashboard.post<{ ended: number }>('sessions/end-others')).ended);
+    setEnded((await dashboard.post('/api/dashboard/sessions/end-others')).ended);
   });
   return (
     <section aria-labelledby="sessions-title" class="settings-form">
@@ -141,7 +141,7 @@ function LanguageForm() {
   const { user, refresh } = useSession();
   const [language, setLanguage] = useState<DashboardLanguage | ''>(user.language ?? '');
   const save = useSubmit(async () => {
-    await dashboard.put('account', { language: language || null });
+    await dashboard.put('/api/dashboard/account', { body: { language: language || null } });
     await refresh();
   });
   return (

@@ -1,13 +1,10 @@
-import type { components } from '../../../packages/client/src/schema';
-import { action } from '../api';
+import { action } from '../api/client';
 import { ErrorNote, Page, Table, useAsync } from '../ui';
 import { Rich } from '../i18n/rich';
 import { t } from '../i18n/i18n';
 import { SettingsNav } from './settings-nav';
 import { formatDateTime } from '../i18n/format';
 import { META_ACCOUNT_FIELDS } from '../../../src/whatsapp/meta-account-fields';
-
-type WorkspaceEvent = components['schemas']['WorkspaceEvent'];
 
 /** Meta's webhook fields the catalog names for people (settings:events.kinds.*). */
 const KINDS = ['errors', ...META_ACCOUNT_FIELDS] as const;
@@ -20,7 +17,7 @@ function kindName(kind: string): string {
 
 /** Settings → WhatsApp events: the workspace event log (list-workspace-events), newest first. */
 export function WorkspaceEvents() {
-  const events = useAsync(() => action<WorkspaceEvent[]>('list-workspace-events', { limit: 100 }), []);
+  const events = useAsync(() => action('list-workspace-events', { limit: 100 }), []);
   return (
     <Page title={t('settings:events.title')}>
       <SettingsNav />

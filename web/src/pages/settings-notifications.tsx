@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { dashboard } from '../api';
+import { dashboard } from '../api/client';
 import { ErrorNote, useAsync, useSubmit } from '../ui';
 import { t } from '../i18n/i18n';
 
@@ -11,16 +11,13 @@ const KINDS: readonly Kind[] = ['mention', 'assignment', 'new_conversation'];
 
 /** Settings → Your account: which notifications the person gets in the dashboard and by email. */
 export function NotificationSettings() {
-  const saved = useAsync(
-    () => dashboard.get<{ preferences: Preferences; email_enabled: boolean }>('notification-preferences'),
-    [],
-  );
+  const saved = useAsync(() => dashboard.get('/api/dashboard/notification-preferences'), []);
   const [choices, setChoices] = useState<Preferences | null>(null);
   const [done, setDone] = useState(false);
   useEffect(() => setChoices(saved.data?.preferences ?? null), [saved.data]);
   const save = useSubmit(async () => {
     setDone(false);
-    if (choices) await dashboard.put('notification-preferences', choices);
+    if (choices) await dashboard.put('/api/dashboard/notification-preferences', { body: choices });
     setDone(true);
   });
   const emailOn = saved.data?.email_enabled ?? false;

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { action } from '../api';
+import { action } from '../api/client';
 import { ErrorNote, Page, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
 import { Rich } from '../i18n/rich';
 import type { QuickReply } from './inbox/composer-tools';
@@ -8,7 +8,7 @@ import { t } from '../i18n/i18n';
 
 /** Settings → Quick replies: the workspace's saved answers, typed as `/shortcut` in the inbox's reply box. */
 export function QuickRepliesSettings() {
-  const saved = useAsync(() => action<QuickReply[]>('list-quick-replies', {}), []);
+  const saved = useAsync(() => action('list-quick-replies', {}), []);
   return (
     <Page title={t('settings:quickReplies.title')}>
       <SettingsNav />

@@ -1,6 +1,6 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { dashboard } from '../api';
+import { dashboard } from '../api/client';
 import { can, useSession } from '../session';
 import { CopyButton, DeleteButton, ErrorNote, Page, Table, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
 import { Rich } from '../i18n/rich';
@@ -42,18 +42,15 @@ interface PendingInvite {
 export function TeamSettings() {
   const { user, refresh } = useSession();
   const manages = can(user, 'manage_team');
-  const team = useAsync(() => dashboard.get<TeamMember[]>('team'), []);
-  const invites = useAsync(
-    () => (manages ? dashboard.get<PendingInvite[]>('invites') : Promise.resolve([])),
-    [manages],
-  );
+  const team = useAsync(() => dashboard.get('/api/dashboard/team'), []);
+  const invites = useAsync(() => (manages ? dashboard.get('/api/dashboard/invites') : Promise.resolve([])), [manages]);
   const [roleError, setRoleError] = useState<unknown>(null);
   const changeRole = async (member: TeamMember, role: Role) => {
     setRoleError(null);
     // Shown at once, so no render while saving puts the old role back in the select.
     team.update((members) => members.map((m) => (m.id === member.id ? { ...m, role } : m)));
     try {
-      await dashboard.put(`team/${member.id}`, { role });
+      await dashboard.put('/api/dashboard/team/{id}', { path: { id: member.id }, body: { role } });
       if (member.id === user.id) await refresh(); // what this page offers follows the new role
     } catch (error) {
       setRoleError(error);
@@ -196,7 +193,7 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
   const [invite, setInvite] = useState<Invite | null>(null);
   const send = useSubmit(async () => {
     setInvite(null);
-    setInvite(await dashboard.post<Invite>('invites', { email, role }));
+    setInvite(await dashboard.post('/api/dashboard/invites', { body: { email, role } }));
     setEmail('');
     onInvited();
   });

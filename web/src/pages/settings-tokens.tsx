@@ -1,22 +1,11 @@
 import { useState } from 'preact/hooks';
-import { dashboard } from '../api';
+import { dashboard } from '../api/client';
 import { can, useSession } from '../session';
 import { CopyButton, DeleteButton, ErrorNote, Page, Table, TextField, useAsync, useSubmit } from '../ui';
 import { Rich } from '../i18n/rich';
 import { SettingsNav } from './settings-nav';
 import { t } from '../i18n/i18n';
 import { formatDateTime } from '../i18n/format';
-
-interface TokenRow {
-  id: string;
-  name: string;
-  prefix: string;
-  scope: 'full' | 'read';
-  created_by: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
 
 interface IssuedToken {
   id: string;
@@ -27,12 +16,12 @@ interface IssuedToken {
 /** Settings → API Tokens: mint (shown once), list and revoke the tokens integrations use. */
 export function ApiTokens() {
   const { user } = useSession();
-  const tokens = useAsync(() => dashboard.get<TokenRow[]>('tokens'), []);
+  const tokens = useAsync(() => dashboard.get('/api/dashboard/tokens'), []);
   const [name, setName] = useState('');
   const [scope, setScope] = useState<'full' | 'read'>('full');
   const [issued, setIssued] = useState<IssuedToken | null>(null);
   const create = useSubmit(async () => {
-    setIssued(await dashboard.post<IssuedToken>('tokens', { name, scope }));
+    setIssued(await dashboard.post('/api/dashboard/tokens', { body: { name, scope } }));
     setName('');
     tokens.reload();
   });

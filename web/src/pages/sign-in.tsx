@@ -1,6 +1,6 @@
 import { LanguageOptions } from '../i18n/language-options';
 import { useEffect, useState } from 'preact/hooks';
-import { dashboard } from '../api';
+import { dashboard } from '../api/client';
 import { Link, navigate } from '../router';
 import { ErrorNote, TextField, fieldErrors, useSubmit } from '../ui';
 import { Rich } from '../i18n/rich';
@@ -56,7 +56,7 @@ export function Login({ onDone, emailEnabled }: Done & { emailEnabled: boolean }
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, onSubmit } = useSubmit(async () => {
-    await dashboard.post('login', { email, password });
+    await dashboard.post('/api/dashboard/login', { body: { email, password } });
     await onDone();
   });
   return (
@@ -99,7 +99,7 @@ export function ForgotPassword() {
   const [sent, setSent] = useState(false);
   const { busy, error, onSubmit } = useSubmit(async () => {
     setSent(false);
-    await dashboard.post('password-reset/request', { email });
+    await dashboard.post('/api/dashboard/password-reset/request', { body: { email } });
     setSent(true);
   });
   const { field, note } = fieldErrors(error, { email: t('account:email') });
@@ -135,7 +135,7 @@ export function Setup({ onDone }: Done) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { busy, error, onSubmit } = useSubmit(async () => {
-    await dashboard.post('setup', { workspace, name, email, password });
+    await dashboard.post('/api/dashboard/setup', { body: { workspace, name, email, password } });
     navigate('/settings/channel', { replace: true });
     await onDone();
   });
@@ -204,10 +204,10 @@ export function AcceptInvite({ token, onDone }: Done & { token: string }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   useEffect(() => {
-    dashboard.get<Invite>(`invites/${encodeURIComponent(token)}`).then(setInvite, setLoadError);
+    dashboard.get('/api/dashboard/invites/{token}', { path: { token } }).then(setInvite, setLoadError);
   }, [token]);
   const { busy, error, onSubmit } = useSubmit(async () => {
-    await dashboard.post('invites/accept', { token, name, password });
+    await dashboard.post('/api/dashboard/invites/accept', { body: { token, name, password } });
     navigate('/inbox', { replace: true });
     await onDone();
   });

@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import { action } from '../../api';
+import { action } from '../../api/client';
 import { Link } from '../../router';
 import { formatDateTime, formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
@@ -54,7 +54,7 @@ const leftOutbox = (c: Counts) => c.recipients - c.queued;
 
 /** Campaigns: every broadcast, newest first, with its status and counts. */
 export function CampaignList() {
-  const list = useAsync(() => action<Campaign[]>('list-campaigns', { status: '' }), []);
+  const list = useAsync(() => action('list-campaigns', { status: '' }), []);
   return (
     <Page
       title={t('automation:campaigns.title')}
@@ -115,7 +115,7 @@ export function CampaignList() {
 
 /** Polls while the campaign is (about to be) sending; stops once it is done. */
 function useCampaign(id: string) {
-  const campaign = useAsync(() => action<Campaign>('get-campaign', { campaign_id: id }), [id]);
+  const campaign = useAsync(() => action('get-campaign', { campaign_id: id }), [id]);
   const data = campaign.data;
   const live =
     data?.status === 'sending' ||

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import { ApiError, dashboard } from '../../api';
+import { ApiError } from '../../api';
+import { dashboard } from '../../api/client';
 import { Link, navigate } from '../../router';
 import { ErrorNote, Page, TextField, fieldErrors, useSubmit } from '../../ui';
 import { t } from '../../i18n/i18n';
-import type { Contact } from './contacts-list';
 
 /** The form's fields by their API names, as its labels name them (and its errors name the fields). */
 const labels = () => ({
@@ -23,7 +23,7 @@ export function ContactNew() {
   const [email, setEmail] = useState('');
   const [tags, setTags] = useState('');
   const save = useSubmit(async () => {
-    const contact = await dashboard.post<Contact>('contacts', { phone, name, email, tags });
+    const contact = await dashboard.post('/api/dashboard/contacts', { body: { phone, name, email, tags } });
     navigate(`/contacts/${contact.id}`);
   });
   const fieldLabels = labels();

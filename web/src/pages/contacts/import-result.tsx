@@ -1,4 +1,4 @@
-import { dashboard } from '../../api';
+import { dashboard } from '../../api/client';
 import { useAsync } from '../../ui';
 import { counted, formatDisplayName } from '../../i18n/format';
 import { currentLanguage, t } from '../../i18n/i18n';
@@ -60,7 +60,7 @@ export function ImportSummary({ result, checked }: { result: ImportResult; check
 /** The country numbers without `+` belong to; none reads them as international numbers. */
 export function CountryField({ value, onValue }: { value: string; onValue: (code: string) => void }) {
   const countries = useAsync(async () => {
-    const list = await dashboard.get<{ code: string; calling_code: string }[]>('phone-countries');
+    const list = await dashboard.get('/api/dashboard/phone-countries');
     return list
       .map((c) => ({ ...c, name: formatDisplayName(c.code, 'region') }))
       .sort((a, b) => a.name.localeCompare(b.name, currentLanguage()));

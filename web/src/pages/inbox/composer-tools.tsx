@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { render } from '../../../../src/automation/render';
-import { action } from '../../api';
+import { action } from '../../api/client';
 import { useAsync } from '../../ui';
 import { t } from '../../i18n/i18n';
 import type { Thread } from './types';
@@ -70,7 +70,7 @@ export interface QuickReply {
 
 /** The workspace's quick replies whose shortcut starts with what follows a leading `/` (none otherwise). */
 export function useQuickReplies(text: string): QuickReply[] {
-  const saved = useAsync(() => action<QuickReply[]>('list-quick-replies', {}), []);
+  const saved = useAsync(() => action('list-quick-replies', {}), []);
   const typed = /^\/([\w-]*)$/.exec(text)?.[1]?.toLowerCase();
   if (typed === undefined) return [];
   return (saved.data ?? []).filter((q) => q.shortcut.startsWith(typed)).slice(0, 8);

@@ -1,8 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { dashboard } from '../../api';
+import { dashboard } from '../../api/client';
 import { navigate } from '../../router';
 import { t } from '../../i18n/i18n';
-import type { ConversationPage } from './types';
 
 /** The conversation j/k last moved to: it is being read, not answered yet. */
 let skimmedTo: string | null = null;
@@ -23,7 +22,7 @@ export function rememberOrder(contactIds: string[]): void {
 /** The list's order, or the open conversations' first page when no list was shown in this tab yet. */
 async function knownOrder(): Promise<string[]> {
   if (order.length === 0) {
-    const page = await dashboard.get<ConversationPage>('conversations?filter=open');
+    const page = await dashboard.get('/api/dashboard/conversations', { query: { filter: 'open' } });
     order = page.conversations.map((c) => c.contact_id);
   }
   return order;

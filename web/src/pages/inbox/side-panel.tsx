@@ -1,6 +1,6 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { action, dashboard } from '../../api';
+import { action, dashboard } from '../../api/client';
 import { Link } from '../../router';
 import { ErrorNote, useAsync } from '../../ui';
 import { t } from '../../i18n/i18n';
@@ -22,8 +22,11 @@ const RUNNING = ['active', 'waiting'];
 export function SidePanel({ thread }: { thread: Thread }) {
   const contactId = thread.contact.id;
   const newest = thread.messages.at(-1)?.id;
-  const contact = useAsync(() => action<Contact>('get-contact', { contact_id: contactId }), [contactId]);
-  const activity = useAsync(() => dashboard.get<Activity>(`contacts/${contactId}/activity`), [contactId, newest]);
+  const contact = useAsync(() => action('get-contact', { contact_id: contactId }), [contactId]);
+  const activity = useAsync(
+    () => dashboard.get('/api/dashboard/contacts/{id}/activity', { path: { id: contactId } }),
+    [contactId, newest],
+  );
   const [shown, setShown] = useState<Contact | undefined>();
   useEffect(() => setShown(contact.data), [contact.data]);
   const runs = activity.data;

@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import { dashboard } from '../../api';
+import { dashboard } from '../../api/client';
 import { useAsync } from '../../ui';
 import { useLiveReload } from './events';
 
@@ -10,7 +10,7 @@ const COUNT_PREFIX = /^\(\d+\) /;
  * page title as "(3) Inbox · Parley" whatever page sets the title.
  */
 export function useUnreadConversations(): number {
-  const unread = useAsync(() => dashboard.get<{ conversations: number }>('inbox/unread'), []);
+  const unread = useAsync(() => dashboard.get('/api/dashboard/inbox/unread'), []);
   useLiveReload(unread.reload, (event) => event.type !== 'status');
   const count = unread.data?.conversations ?? 0;
   useEffect(() => {

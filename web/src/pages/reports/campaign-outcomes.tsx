@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { CampaignOutcome, CampaignReport } from '../../../../src/reports/campaign-report.schema';
-import { action, api } from '../../api';
+import { api } from '../../api';
+import { action } from '../../api/client';
 import { formatDateTime, formatList, formatMoney, formatNumber, formatPercent } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { Link } from '../../router';
@@ -154,7 +155,7 @@ function Resend({ campaign, onResent }: { campaign: CampaignOutcome; onResent: (
       question={t('campaign-report:resend.question', { count: campaign.not_read, name: campaign.name })}
       confirmLabel={t('campaign-report:resend.confirm')}
       onConfirm={async () => {
-        const created = await action<{ id: string }>('resend-campaign', { campaign_id: campaign.id });
+        const created = await action('resend-campaign', { campaign_id: campaign.id });
         setMade(created.id);
         onResent();
       }}

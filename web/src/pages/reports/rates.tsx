@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { MessageRates } from '../../../../src/reports/report.types';
-import { dashboard } from '../../api';
+import { dashboard } from '../../api/client';
 import { t } from '../../i18n/i18n';
 import { can, useSession } from '../../session';
 import { ErrorNote, TextField, fieldErrors, useAsync, useSubmit } from '../../ui';
@@ -13,7 +13,7 @@ const rateLabel = (category: (typeof CATEGORIES)[number]) =>
 
 /** The workspace's price per billable message by category; owners change it, members read it. */
 export function MessageRatesForm({ onSaved }: { onSaved: () => void }) {
-  const saved = useAsync(() => dashboard.get<MessageRates>('reports/rates'), []);
+  const saved = useAsync(() => dashboard.get('/api/dashboard/reports/rates'), []);
   return (
     <>
       <ErrorNote error={saved.error} />
@@ -33,9 +33,11 @@ function RatesForm({ saved, onSaved }: { saved: MessageRates; onSaved: () => voi
   const save = useSubmit(async () => {
     setDone(false);
     const entered = Object.entries(rates).filter(([, value]) => value.trim() !== '');
-    await dashboard.put('reports/rates', {
-      currency: currency.trim().toUpperCase(),
-      rates: Object.fromEntries(entered.map(([id, value]) => [id, Number(value)])),
+    await dashboard.put('/api/dashboard/reports/rates', {
+      body: {
+        currency: currency.trim().toUpperCase(),
+        rates: Object.fromEntries(entered.map(([id, value]) => [id, Number(value)])),
+      },
     });
     setDone(true);
     onSaved();

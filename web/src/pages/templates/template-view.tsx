@@ -1,4 +1,4 @@
-import { action, dashboard } from '../../api';
+import { action, dashboard } from '../../api/client';
 import { Link, navigate } from '../../router';
 import { can, useSession } from '../../session';
 import { formatDateTime } from '../../i18n/format';
@@ -14,12 +14,11 @@ import {
   StatusBadge,
   statusLabel,
   TemplatePreview,
-  type TemplateDetail,
 } from './template-parts';
 
 /** A template: pick any translation (approved or not) and see its parts and how it renders. */
 export function TemplateView({ id, language }: { id: string; language: string | null }) {
-  const template = useAsync(() => dashboard.get<TemplateDetail>(`templates/${encodeURIComponent(id)}`), [id]);
+  const template = useAsync(() => dashboard.get('/api/dashboard/templates/{id}', { path: { id } }), [id]);
   const tpl = template.data;
   const writes = can(useSession().user, 'templates');
   if (!tpl) {
