@@ -5,7 +5,6 @@ import { principalOf, type Api } from '../http/types.js';
 import type { LabelService } from '../inbox/labels.js';
 import {
   BulkBody,
-  BulkResult,
   ContactParams,
   CONVERSATION_PAGE_LIMIT,
   ConversationList,
@@ -15,7 +14,6 @@ import {
   DeletedLabel,
   LabelList,
   LabelParams,
-  LabelSchema,
   LabelsBody,
   ListQuery,
   NoteBody,
@@ -24,6 +22,7 @@ import {
   SnoozeBody,
   UpdateLabelBody,
 } from './conversation.schema.js';
+import { BulkResult, LabelSchema } from '../inbox/inbox.schema.js';
 import { snoozeUntil, type ConversationApi } from './conversation.service.js';
 
 const tags = ['Conversations'];

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { pageQuery, pageSchema } from '../http/pagination.js';
 import { Nullable, NullableField, Timestamp, Uuid } from '../http/responses.js';
 import { PRIORITIES } from '../inbox/inbox.repository.js';
+import { LabelSchema } from '../inbox/inbox.schema.js';
 
 /** list-conversations' default page size (and the plain list's size). */
 export const CONVERSATION_PAGE_LIMIT = 50;
@@ -16,11 +17,6 @@ const STATUSES = ['open', 'closed', 'snoozed'] as const;
 const Priority = literals(PRIORITIES, `One of ${PRIORITIES.join(', ')}`);
 const LabelName = Type.String({ minLength: 1, maxLength: 64, description: 'A label’s name (case-insensitive)' });
 const Colour = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'A colour as `#rrggbb`' });
-
-export const LabelSchema = Type.Object(
-  { id: Uuid(), name: Type.String(), colour: Type.String(), created_at: Timestamp() },
-  { $id: 'ConversationLabel', description: 'A label of the workspace’s conversations (not a contact’s tag)' },
-);
 
 export const ConversationSchema = Type.Object(
   {
@@ -121,12 +117,6 @@ export const BulkBody = Type.Object({
   ),
 });
 export type BulkInput = Static<typeof BulkBody>;
-
-export const BulkResult = Type.Object({
-  action: Type.String(),
-  matched: Type.Integer({ description: 'Conversations the ids and filter named' }),
-  changed: Type.Integer({ description: 'Those the action changed (closing a closed one changes nothing)' }),
-});
 
 export const LabelList = Type.Array(Type.Ref(LabelSchema));
 export const CreateLabelBody = Type.Object({ name: LabelName, colour: Type.Optional(Colour) });

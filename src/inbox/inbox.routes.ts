@@ -20,7 +20,7 @@ import {
   Thread,
   UnreadConversations,
 } from './inbox.schema.js';
-import { BulkResult } from '../conversations/conversation.schema.js';
+import { BulkResult } from './inbox.schema.js';
 import { decodeCursor, type InboxService, type Viewer } from './inbox.service.js';
 import { Uuid } from '../http/responses.js';
 import { errors } from '../shared/errors.js';

@@ -1,8 +1,19 @@
 import { Type } from '@sinclair/typebox';
-import { LabelSchema } from '../conversations/conversation.schema.js';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 import { ListedMessageSchema } from '../messages/message.schema.js';
 import { PRIORITIES } from './inbox.repository.js';
+
+export const LabelSchema = Type.Object(
+  { id: Uuid(), name: Type.String(), colour: Type.String(), created_at: Timestamp() },
+  { $id: 'ConversationLabel', description: 'A label of the workspace’s conversations (not a contact’s tag)' },
+);
+
+/** What a bulk action on conversations did. */
+export const BulkResult = Type.Object({
+  action: Type.String(),
+  matched: Type.Integer({ description: 'Conversations the ids and filter named' }),
+  changed: Type.Integer({ description: 'Those the action changed (closing a closed one changes nothing)' }),
+});
 
 // What the inbox's dashboard endpoints answer (docs/dashboard-openapi.yaml).
 
