@@ -102,7 +102,8 @@ const CODE_ATTRIBUTES = [
 /**
  * The layers of src/, lowest first. A folder (or a file at src/'s root) may import what lies in the
  * layers below its own, never what lies beside it or above: no import cycle between folders can form,
- * and a wrong-way import fails `npm run check`. ARCHITECTURE.md explains each layer.
+ * and a wrong-way import fails `npm run check`. ARCHITECTURE.md explains each layer. The folders of a
+ * layer with `frontDoors` are domains: others import one only through its index.ts.
  */
 const LAYERS = [
   { name: 'kernel', folders: ['shared', 'content'], files: ['config'] },
@@ -110,19 +111,25 @@ const LAYERS = [
   { name: 'database', folders: ['db'] },
   { name: 'platform', folders: ['http', 'automation', 'media'] },
   { name: 'platform services', folders: ['email', 'metrics', 'backup'] },
-  { name: 'numbers, tags and workspaces', folders: ['channels', 'tags', 'workspaces', 'quick-replies'] },
+  {
+    name: 'numbers, tags and workspaces',
+    frontDoors: true,
+    folders: ['channels', 'tags', 'workspaces', 'quick-replies'],
+  },
   {
     name: 'people, contacts and templates',
+    frontDoors: true,
     folders: ['accounts', 'contacts', 'notifications', 'templates', 'triggers'],
   },
-  { name: 'event outbox', folders: ['outgoing', 'dropdowns'] },
-  { name: 'messages', folders: ['messages'] },
+  { name: 'event outbox', frontDoors: true, folders: ['outgoing', 'dropdowns'] },
+  { name: 'messages', frontDoors: true, folders: ['messages'] },
   {
     name: 'work on messages',
+    frontDoors: true,
     folders: ['inbox', 'campaigns', 'sequences', 'flows', 'opt-out', 'csat', 'business-hours', 'workspace-events'],
   },
-  { name: 'work on conversations', folders: ['conversations', 'routing', 'reports'] },
-  { name: 'adapters', folders: ['whatsapp'] },
+  { name: 'work on conversations', frontDoors: true, folders: ['conversations', 'routing', 'reports'] },
+  { name: 'adapters', frontDoors: true, folders: ['whatsapp'] },
   { name: 'surfaces', folders: ['mcp', 'dashboard', 'portability'] },
   // The application's assembly, one file a layer: the services, the routes over them, the server, the app.
   { name: 'services', files: ['services'] },
@@ -137,6 +144,7 @@ const LAYERS = [
 const TEST_FILES = ['**/*.test.ts', '**/*.fixtures.ts', '**/*-fixtures.ts'];
 
 const either = (names) => names.join('|');
+const FRONT_DOOR_MESSAGE = 'a domain is imported through its front door, its index.ts (ARCHITECTURE.md)';
 
 /** One lint config per layer member: the imports of the same or a higher layer are refused, with why. */
 function layerConfigs() {
@@ -151,7 +159,11 @@ function layerConfigs() {
       const files = higher.flatMap((l) => l.files ?? []).filter((f) => f !== member.file);
       const up = member.folder ? '(\\.\\./)+' : '\\./';
       const message = `${member.name} is in the layer "${layer.name}": it may import only the layers below it (eslint.config.js, LAYERS; ARCHITECTURE.md)`;
+      const doors = LAYERS.slice(0, index).flatMap((l) => (l.frontDoors ? l.folders : []));
       const patterns = [
+        ...(doors.length > 0
+          ? [{ regex: `^${up}(${either(doors)})/(?!index\\.js$)`, message: FRONT_DOOR_MESSAGE }]
+          : []),
         ...(folders.length > 0 ? [{ regex: `^${up}(${either(folders)})/`, message }] : []),
         ...(files.length > 0 ? [{ regex: `^${up}(${either(files)})\\.js$`, message }] : []),
       ];

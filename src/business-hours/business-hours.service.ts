@@ -1,8 +1,8 @@
-import { contactRepository } from '../contacts/contact.repository.js';
-import type { InboundListener, ReceivedMessage } from '../messages/inbound.js';
+import { contactRepository } from '../contacts/index.js';
+import type { InboundListener, ReceivedMessage } from '../messages/index.js';
 import { textContent } from '../content/message-content.js';
-import type { Outbound } from '../messages/outbound/outbound.js';
-import { isRefusal } from '../messages/outbound/rules.js';
+import type { Outbound } from '../messages/index.js';
+import { isRefusal } from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';

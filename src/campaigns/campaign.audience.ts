@@ -1,10 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
-import { given } from '../contacts/contact.input.js';
-import { searchNeedle } from '../contacts/contact.search.js';
+import { given } from '../contacts/index.js';
+import { searchNeedle } from '../contacts/index.js';
 import type { ContactTable, Database } from '../db/schema.js';
 import { containsIgnoringCase } from '../db/sql.js';
 import { errors } from '../shared/errors.js';
-import { tagKey } from '../tags/tag.repository.js';
+import { tagKey } from '../tags/index.js';
 import type { Audience, StoredAudience } from './campaign.schema.js';
 import { campaignProblems } from './campaign.problems.js';
 

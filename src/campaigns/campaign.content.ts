@@ -1,12 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
 import { render, type RenderScope } from '../automation/render.js';
-import { given } from '../contacts/contact.input.js';
+import { given } from '../contacts/index.js';
 import type { CampaignTable, Database } from '../db/schema.js';
-import { fillVariables, mapVariables, variableValues } from '../messages/outbound/template-variables.js';
+import { fillVariables, mapVariables, variableValues } from '../messages/index.js';
 import type { TemplateContent } from '../content/template.js';
-import { templateContent } from '../messages/outbound/template.js';
+import { templateContent } from '../messages/index.js';
 import { errors, validOrNull } from '../shared/errors.js';
-import { templateRepository, type TemplateRow, type TranslationRow } from '../templates/template.repository.js';
+import { templateRepository, type TemplateRow, type TranslationRow } from '../templates/index.js';
 import type { Recipient } from './campaign.audience.js';
 import type { CampaignVariables, CreateCampaignInput } from './campaign.schema.js';
 import { campaignProblems } from './campaign.problems.js';

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.js';
 import type { TemplateContent } from '../content/template.js';
 import type { Caller } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
-import { templateRepository } from '../templates/template.repository.js';
+import { templateRepository } from '../templates/index.js';
 import { audienceOf, normaliseAudience, type Recipient } from './campaign.audience.js';
 import { CreateCampaignBody } from './campaign.schema.js';
 import { campaignTemplateCheck, composer } from './campaign.content.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { parsePhone } from '../contacts/contact.input.js';
-import type { MessageService } from '../messages/message.service.js';
+import { parsePhone } from '../contacts/index.js';
+import type { MessageService } from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
 import { CreateCampaignBody } from './campaign.schema.js';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { cancelJobs, scheduleJob } from '../automation/scheduler.js';
-import { given } from '../contacts/contact.input.js';
+import { given } from '../contacts/index.js';
 import type { Database } from '../db/schema.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
-import { TemplateVariables } from '../messages/message.schema.js';
+import { TemplateVariables } from '../messages/index.js';
 
 /** scheduled → sending → sent; cancelled by request; failed when the template is unusable when due. */
 export const CAMPAIGN_STATUSES = ['scheduled', 'sending', 'sent', 'cancelled', 'failed'] as const;

@@ -1,10 +1,10 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { cancelJobs } from '../automation/scheduler.js';
-import { given } from '../contacts/contact.input.js';
+import { given } from '../contacts/index.js';
 import type { CampaignTable, Database, MessageTable } from '../db/schema.js';
-import { deliveryCounts } from '../messages/delivery-counts.js';
-import { emitStatusChanges } from '../messages/status-events.js';
-import type { ChannelService } from '../channels/channel.service.js';
+import { deliveryCounts } from '../messages/index.js';
+import { emitStatusChanges } from '../messages/index.js';
+import type { ChannelService } from '../channels/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { contactsCsv } from '../contacts/contact.export.js';
-import type { ImportResult } from '../contacts/contact.import.js';
+import { contactsCsv } from '../contacts/index.js';
+import type { ImportResult } from '../contacts/index.js';
 import type { Services } from '../services.js';
 import type { Caller } from '../shared/context.js';
 import { errors } from '../shared/errors.js';

@@ -5,7 +5,7 @@ import type { Deps } from '../db/deps.js';
 import { messageText } from '../content/message-text.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp } from '../shared/time.js';
-import { tagRepository } from '../tags/tag.repository.js';
+import { tagRepository } from '../tags/index.js';
 import { presentContact } from './contact.presenter.js';
 import { contactRepository, type ContactRow } from './contact.repository.js';
 import type { Contact } from './contact.schema.js';

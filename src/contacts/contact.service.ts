@@ -5,7 +5,7 @@ import type { Deps } from '../db/deps.js';
 import { cutPage, type CursorCodec, type Page, type PageRequest } from '../shared/cursor.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import { tagRepository } from '../tags/tag.repository.js';
+import { tagRepository } from '../tags/index.js';
 import { given, parseEmail, parseName, parsePhone, parseTagNames } from './contact.input.js';
 import { presentContact } from './contact.presenter.js';
 import { contactRepository, type ContactRow } from './contact.repository.js';

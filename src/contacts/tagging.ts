@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js';
 import { jsonRows } from '../db/sql.js';
 import type { Deps } from '../db/deps.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import { tagKey, tagRepository } from '../tags/tag.repository.js';
+import { tagKey, tagRepository } from '../tags/index.js';
 
 type Db = Kysely<Database>;
 

@@ -1,7 +1,7 @@
-import { contactRepository } from '../contacts/contact.repository.js';
-import type { ReceivedMessage } from '../messages/inbound.js';
-import type { Outbound } from '../messages/outbound/outbound.js';
-import { isWindowOpen } from '../messages/outbound/rules.js';
+import { contactRepository } from '../contacts/index.js';
+import type { ReceivedMessage } from '../messages/index.js';
+import type { Outbound } from '../messages/index.js';
+import { isWindowOpen } from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import { CampaignReviewBody, reviewCampaign } from '../campaigns/campaign.review.js';
-import { sendSample, SampleSendBody } from '../campaigns/campaign.sample.js';
+import { CampaignReviewBody, reviewCampaign } from '../campaigns/index.js';
+import { sendSample, SampleSendBody } from '../campaigns/index.js';
 import type { Database } from '../db/schema.js';
-import type { MessageService } from '../messages/message.service.js';
+import type { MessageService } from '../messages/index.js';
 import { sessionUserOf, type Api } from '../http/types.js';
-import { estimatedCost } from '../reports/report.figures.js';
-import type { ReportService } from '../reports/report.service.js';
-import { MessageSchema } from '../messages/message.schema.js';
+import { estimatedCost } from '../reports/index.js';
+import type { ReportService } from '../reports/index.js';
+import { MessageSchema } from '../messages/index.js';
 import { CampaignReview } from './dashboard.schema.js';
 
 /**

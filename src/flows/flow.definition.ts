@@ -9,7 +9,7 @@ import {
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import { durationMs } from '../automation/schedule-time.js';
-import { HeaderMediaUrl, TemplateVariables } from '../messages/message.schema.js';
+import { HeaderMediaUrl, TemplateVariables } from '../messages/index.js';
 import type { FieldError } from '../shared/errors.js';
 import { flowProblems } from './flow.problems.js';
 

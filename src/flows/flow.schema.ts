@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StateCountsSchema } from '../automation/state-counts.js';
-import { ContactId, PhoneRef } from '../contacts/contact.schema.js';
+import { ContactId, PhoneRef } from '../contacts/index.js';
 import { Timestamp, Uuid } from '../http/responses.js';
 import { FlowNodeSchema } from './flow.definition.js';
 

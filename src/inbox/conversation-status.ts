@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { cancelJobs, scheduleJobs, type Job, type JobHandler } from '../automation/scheduler.js';
 import type { Database } from '../db/schema.js';
-import { emitConversationChanges } from '../outgoing/webhook.events.js';
-import { conversationSpans } from '../messages/conversation-spans.js';
+import { emitConversationChanges } from '../outgoing/index.js';
+import { conversationSpans } from '../messages/index.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';

@@ -1,9 +1,9 @@
-import { presentMessage } from '../messages/message.presenter.js';
-import type { MessageRow } from '../messages/message.repository.js';
-import type { Message } from '../messages/message.schema.js';
+import { presentMessage } from '../messages/index.js';
+import type { MessageRow } from '../messages/index.js';
+import type { Message } from '../messages/index.js';
 import { previewOf } from '../content/message-text.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { MessageSender } from '../messages/senders.js';
+import type { MessageSender } from '../messages/index.js';
 
 /**
  * The message a reply quotes, as the thread shows it above the reply: its English preview, and its

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { saveConversationStates } from './conversation-state.js';
-import { searchNeedle } from '../contacts/contact.search.js';
+import { searchNeedle } from '../contacts/index.js';
 import { containsIgnoringCase, escapeLike } from '../db/sql.js';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessionUserOf, type Api } from '../http/types.js';
-import type { MediaService } from '../messages/media.js';
+import type { MediaService } from '../messages/index.js';
 import type { EventHub, InboxEvent } from './event-hub.js';
 import { HEARTBEAT_MS, type EventStreams } from './event-streams.js';
 import { runBulk } from './bulk.js';

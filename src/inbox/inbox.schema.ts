@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
-import { ListedMessageSchema } from '../messages/message.schema.js';
+import { ListedMessageSchema } from '../messages/index.js';
 import { PRIORITIES } from './inbox.repository.js';
 
 export const LabelSchema = Type.Object(

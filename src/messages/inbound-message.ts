@@ -1,4 +1,4 @@
-import type { Amendment } from '../channels/channel-events.js';
+import type { Amendment } from '../channels/index.js';
 
 /** An inbound message as the webhook parser hands it over. */
 export interface InboundMessage {

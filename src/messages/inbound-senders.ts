@@ -1,5 +1,5 @@
-import { parseName } from '../contacts/contact.input.js';
-import { contactRepository, newContactRow, type ContactRow } from '../contacts/contact.repository.js';
+import { parseName } from '../contacts/index.js';
+import { contactRepository, newContactRow, type ContactRow } from '../contacts/index.js';
 import type { Deps } from '../db/deps.js';
 import { normalizePhone } from '../shared/phone.js';
 import { toStoredTimestamp } from '../shared/time.js';

@@ -1,8 +1,8 @@
-import type { ContactRow } from '../contacts/contact.repository.js';
+import type { ContactRow } from '../contacts/index.js';
 import type { Deps } from '../db/deps.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import type { AddressedInbound } from './inbound-senders.js';
-import { contactRepository } from '../contacts/contact.repository.js';
+import { contactRepository } from '../contacts/index.js';
 import { phoneOfWaId } from './inbound-senders.js';
 import { carriesMedia } from './media-ref.js';
 import { messageRepository } from './message.repository.js';

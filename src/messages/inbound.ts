@@ -1,6 +1,6 @@
-import type { ChannelService } from '../channels/channel.service.js';
-import { parsePhone } from '../contacts/contact.input.js';
-import type { ContactRow } from '../contacts/contact.repository.js';
+import type { ChannelService } from '../channels/index.js';
+import { parsePhone } from '../contacts/index.js';
+import type { ContactRow } from '../contacts/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { scheduleJob, scheduleJobs, type Job, type JobHandler } from '../automation/scheduler.js';
-import type { ChannelService } from '../channels/channel.service.js';
+import type { ChannelService } from '../channels/index.js';
 import type { Database } from '../db/schema.js';
 import { mediaFileRepository, type MediaFileRow } from '../media/media-file.repository.js';
 import { mediaKey, type MediaStore } from '../media/media.store.js';

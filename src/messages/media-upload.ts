@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
-import type { ChannelService } from '../channels/channel.service.js';
+import type { ChannelService } from '../channels/index.js';
 import { Timestamp } from '../http/responses.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import type { ContactService } from '../contacts/contact.service.js';
+import type { ContactService } from '../contacts/index.js';
 import type { Database } from '../db/schema.js';
 import { actionErrors, Uuid } from '../http/responses.js';
 import { principalOf, sessionUserOf, type Api } from '../http/types.js';

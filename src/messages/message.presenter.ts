@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../shared/time.js';
-import type { StatusDelivery } from '../channels/channel-events.js';
+import type { StatusDelivery } from '../channels/index.js';
 import { plainReason } from './error-reasons.js';
 import type { MessageError, MessageRow } from './message.repository.js';
 import type { Message, MessageEdit } from './message.schema.js';

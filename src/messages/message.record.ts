@@ -1,4 +1,4 @@
-import type { MessageRecord } from '../triggers/trigger.schema.js';
+import type { MessageRecord } from '../triggers/index.js';
 import { formatTimestamp } from '../shared/time.js';
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ContactId, PhoneRef } from '../contacts/contact.schema.js';
+import { ContactId, PhoneRef } from '../contacts/index.js';
 import { SENDER_TYPES } from '../db/schema.js';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 

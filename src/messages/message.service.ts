@@ -1,10 +1,10 @@
-import type { ContactRow } from '../contacts/contact.repository.js';
-import type { ContactService } from '../contacts/contact.service.js';
+import type { ContactRow } from '../contacts/index.js';
+import type { ContactService } from '../contacts/index.js';
 import { SESSION_TOKEN_PREFIX, type Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
-import { templateRepository } from '../templates/template.repository.js';
+import { templateRepository } from '../templates/index.js';
 import { conversationSpans } from './conversation-spans.js';
 import { presentMessage } from './message.presenter.js';
 import { messageRepository } from './message.repository.js';

@@ -1,4 +1,4 @@
-import type { SendingChannel } from '../channels/channel.service.js';
+import type { SendingChannel } from '../channels/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { LeasedMessage } from '../shared/queued-work.js';
 import { createSendBreaker, type SendBreaker, type SendVerdict } from './send-breaker.js';

@@ -1,4 +1,4 @@
-import type { SendOutcome } from '../channels/provider.js';
+import type { SendOutcome } from '../channels/index.js';
 
 /** Consecutive timeouts or server errors after which a number's sends pause. */
 export const TRIP_AFTER = 3;

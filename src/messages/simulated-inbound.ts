@@ -1,4 +1,4 @@
-import { sampleMediaId, SIMULATOR_SAMPLES, readSample } from '../channels/simulator.samples.js';
+import { sampleMediaId, SIMULATOR_SAMPLES, readSample } from '../channels/index.js';
 import { errors } from '../shared/errors.js';
 import { TEXT_MAX_LENGTH, type SimulateInboundInput } from './message.schema.js';
 import { messageProblems } from './message.problems.js';

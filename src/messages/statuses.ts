@@ -4,7 +4,7 @@ import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import type { StatusDelivery } from '../channels/channel-events.js';
+import type { StatusDelivery } from '../channels/index.js';
 import { earlyStatusRepository } from './early-status.repository.js';
 import type { MessageEvents } from './message.service.js';
 import { messageRepository, type StatusChangeRow } from './message.repository.js';

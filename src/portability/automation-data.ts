@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { flowDefinitionProblems } from '../flows/flow.definition.js';
-import { SequenceDefinitionSchema } from '../sequences/sequence.schema.js';
+import { flowDefinitionProblems } from '../flows/index.js';
+import { SequenceDefinitionSchema } from '../sequences/index.js';
 import type { FieldError } from '../shared/errors.js';
 import { registerFormats } from '../shared/formats.js';
 import { importProblems } from './portability.problems.js';

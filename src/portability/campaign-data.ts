@@ -1,9 +1,9 @@
-import { campaignTemplateCheck } from '../campaigns/campaign.content.js';
-import type { Audience } from '../campaigns/campaign.schema.js';
-import { parsePhone } from '../contacts/contact.input.js';
-import type { TemplateRow, TranslationRow } from '../templates/template.repository.js';
+import { campaignTemplateCheck } from '../campaigns/index.js';
+import type { Audience } from '../campaigns/index.js';
+import { parsePhone } from '../contacts/index.js';
+import type { TemplateRow, TranslationRow } from '../templates/index.js';
 import { AppError, type FieldError } from '../shared/errors.js';
-import { tagKey } from '../tags/tag.repository.js';
+import { tagKey } from '../tags/index.js';
 import { importProblems } from './portability.problems.js';
 import type { CampaignEntry } from './workspace-data.schema.js';
 

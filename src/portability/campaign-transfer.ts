@@ -1,21 +1,21 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
-import { storedVariables } from '../campaigns/campaign.content.js';
+import { storedVariables } from '../campaigns/index.js';
 import {
   campaignDefinition,
   insertScheduledCampaign,
   replaceScheduledCampaign,
   type CampaignDefinition,
-} from '../campaigns/campaign.schedule.js';
-import type { Audience, CampaignStatus } from '../campaigns/campaign.schema.js';
-import { parsePhone } from '../contacts/contact.input.js';
+} from '../campaigns/index.js';
+import type { Audience, CampaignStatus } from '../campaigns/index.js';
+import { parsePhone } from '../contacts/index.js';
 import type { Database } from '../db/schema.js';
 import type { Deps } from '../db/deps.js';
 import { errors, validOrNull } from '../shared/errors.js';
 import { formatTimestamp } from '../shared/time.js';
-import { tagKey } from '../tags/tag.repository.js';
-import { templateRepository, type TemplateRow, type TranslationRow } from '../templates/template.repository.js';
-import type { TemplateInput, TranslationInput } from '../templates/template.schema.js';
+import { tagKey } from '../tags/index.js';
+import { templateRepository, type TemplateRow, type TranslationRow } from '../templates/index.js';
+import type { TemplateInput, TranslationInput } from '../templates/index.js';
 import {
   documentAudience,
   storedAudience,

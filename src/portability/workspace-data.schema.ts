@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { AUDIENCE_CONTACTS_MAX, CAMPAIGN_STATUSES, CampaignVariables } from '../campaigns/campaign.schema.js';
-import { TemplateInputSchema, TranslationInputSchema } from '../templates/template.schema.js';
+import { AUDIENCE_CONTACTS_MAX, CAMPAIGN_STATUSES, CampaignVariables } from '../campaigns/index.js';
+import { TemplateInputSchema, TranslationInputSchema } from '../templates/index.js';
 import { AutomationEntrySchema } from './automation-data.js';
 
 /** The pattern of a name that must not be blank (tag names are trimmed, so "  " would be no name). */

@@ -1,10 +1,10 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
-import { parseEmail, parsePhone } from '../contacts/contact.input.js';
+import { parseEmail, parsePhone } from '../contacts/index.js';
 import { AppError, errors, type FieldError } from '../shared/errors.js';
 import { unstorableJson } from '../shared/storable-json.js';
-import { headerProblem } from '../templates/template.service.js';
+import { headerProblem } from '../templates/index.js';
 import { importProblems } from './portability.problems.js';
 import { NOT_BLANK, WorkspaceDataSchema, type WorkspaceData } from './workspace-data.schema.js';
 

@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import { repliedSince } from '../campaigns/campaign.service.js';
+import { repliedSince } from '../campaigns/index.js';
 import type { Dialect } from '../db/connection.js';
 import type { Database, MessageTable } from '../db/schema.js';
 import { inTeamAndLabel, onNumber, type ReportFilter } from './report-filter.js';

@@ -1,5 +1,5 @@
-import { deliveryCounts } from '../messages/delivery-counts.js';
-import { plainReason } from '../messages/error-reasons.js';
+import { deliveryCounts } from '../messages/index.js';
+import { plainReason } from '../messages/index.js';
 import type { Deps } from '../db/deps.js';
 import { formatTimestamp } from '../shared/time.js';
 import { campaignReportRepository } from './campaign-report.repository.js';

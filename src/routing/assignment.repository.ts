@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { saveConversationStates } from '../inbox/conversation-state.js';
+import { saveConversationStates } from '../inbox/index.js';
 import type { Database } from '../db/schema.js';
 import type { Role } from '../access/roles.js';
 

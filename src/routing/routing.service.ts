@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { can } from '../access/roles.js';
 import type { Database } from '../db/schema.js';
-import type { EventHub } from '../inbox/event-hub.js';
-import type { NotificationService } from '../notifications/notification.service.js';
-import type { ReceivedMessage } from '../messages/inbound.js';
-import { emitWebhookEvents } from '../outgoing/webhook.events.js';
+import type { EventHub } from '../inbox/index.js';
+import type { NotificationService } from '../notifications/index.js';
+import type { ReceivedMessage } from '../messages/index.js';
+import { emitWebhookEvents } from '../outgoing/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { cutPage, type CursorCodec, type Page, type PageRequest } from '../shared/cursor.js';

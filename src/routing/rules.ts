@@ -1,4 +1,4 @@
-import type { ReceivedMessage } from '../messages/inbound.js';
+import type { ReceivedMessage } from '../messages/index.js';
 import type { RuleRow } from './team.repository.js';
 
 /**

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DurationSchema, SendingHoursSchema } from '../automation/schedule-time.js';
 import { StateCountsSchema } from '../automation/state-counts.js';
-import { ContactId, PhoneRef } from '../contacts/contact.schema.js';
+import { ContactId, PhoneRef } from '../contacts/index.js';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
-import { HeaderMediaUrl, TEXT_MAX_LENGTH, TemplateVariables } from '../messages/message.schema.js';
+import { HeaderMediaUrl, TEXT_MAX_LENGTH, TemplateVariables } from '../messages/index.js';
 
 const TagName = Type.String({ minLength: 1, maxLength: 64 });
 const PlaceholderText = (maxLength: number, description: string) =>

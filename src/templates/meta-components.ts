@@ -1,4 +1,4 @@
-import type { TemplateComponent } from '../channels/provider.js';
+import type { TemplateComponent } from '../channels/index.js';
 import type { FieldError } from '../shared/errors.js';
 import { templateProblems } from './template.problems.js';
 import { extractPlaceholders, type ParameterFormat } from './placeholders.js';

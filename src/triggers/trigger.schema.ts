@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
-import { MESSAGE_TYPES } from '../channels/channel-events.js';
+import { MESSAGE_TYPES } from '../channels/index.js';
 
 /** The spec's limit on every trigger feed. */
 export const TRIGGER_LIMIT = 100;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { errors } from '../shared/errors.js';
 import type { OutboundContent } from '../content/message-content.js';
-import type { ChannelProvider, CloudChannel, SendError, SendOutcome, TemplateRefusal } from '../channels/provider.js';
+import type { ChannelProvider, CloudChannel, SendError, SendOutcome, TemplateRefusal } from '../channels/index.js';
 import { GraphError, type GraphClient } from './graph-client.js';
 import {
   contactsPayload,

@@ -7,7 +7,7 @@ import {
   type MediaFile,
   type NumberDescription,
   type TemplateComponent,
-} from '../channels/provider.js';
+} from '../channels/index.js';
 
 /**
  * The outbound side of the WhatsApp Cloud API: a keep-alive client for Meta's Graph API, the

@@ -5,7 +5,7 @@
  * imports it. The app wires it: `createWhatsappCloud` is the core's CloudConnector, the webhook
  * service and routes take Meta's callbacks in.
  */
-import type { CloudConnector } from '../channels/provider.js';
+import type { CloudConnector } from '../channels/index.js';
 import { whatsappCloudProvider } from './cloud-provider.js';
 import { createGraphClient, type GraphClientOptions } from './graph-client.js';
 

@@ -14,7 +14,7 @@ import {
   type TemplateQualityEvent,
   type MarketingPreferenceEvent,
   type ChannelEvent,
-} from '../channels/channel-events.js';
+} from '../channels/index.js';
 import { META_ACCOUNT_FIELDS } from './meta-account-fields.js';
 
 /**

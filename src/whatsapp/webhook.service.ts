@@ -1,19 +1,19 @@
-import type { ChannelService, NumberRoute } from '../channels/channel.service.js';
-import type { InboundService } from '../messages/inbound.js';
-import type { StatusService } from '../messages/statuses.js';
-import type { TemplateSyncService } from '../templates/template-sync.js';
+import type { ChannelService, NumberRoute } from '../channels/index.js';
+import type { InboundService } from '../messages/index.js';
+import type { StatusService } from '../messages/index.js';
+import type { TemplateSyncService } from '../templates/index.js';
 import { errors } from '../shared/errors.js';
 import { groupCommit } from '../shared/group-commit.js';
 import type { SharedWindowLimiter } from '../http/rate-limit.js';
-import type { OptOutService } from '../opt-out/opt-out.js';
-import type { WorkspaceEventService } from '../workspace-events/event.service.js';
+import type { OptOutService } from '../opt-out/index.js';
+import type { WorkspaceEventService } from '../workspace-events/index.js';
 import type {
   AccountEvent,
   InboundMessageEvent,
   MarketingPreferenceEvent,
   StatusEvent,
   ChannelEvent,
-} from '../channels/channel-events.js';
+} from '../channels/index.js';
 
 /**
  * Unsigned (or wrongly signed) deliveries one client address may send per minute; past them it is

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
-import { plainReason } from '../messages/error-reasons.js';
-import type { AccountEvent } from '../channels/channel-events.js';
+import { plainReason } from '../messages/index.js';
+import type { AccountEvent } from '../channels/index.js';
 import { workspaceEventRepository, type WorkspaceEventRow } from './event.repository.js';
 import type { WorkspaceEvent } from './event.schema.js';
 

@@ -1,5 +1,5 @@
-import type { ChannelService } from '../../channels/channel.service.js';
-import type { ContactRow } from '../../contacts/contact.repository.js';
+import type { ChannelService } from '../../channels/index.js';
+import type { ContactRow } from '../../contacts/index.js';
 import type { Deps } from '../../db/deps.js';
 import type { OutboundContent } from '../../content/message-content.js';
 import { prepareOutbound, type OutboundRow, type Sender } from './queue.js';

@@ -1,4 +1,4 @@
-import type { ContactRow } from '../../contacts/contact.repository.js';
+import type { ContactRow } from '../../contacts/index.js';
 import type { SenderType } from '../../db/schema.js';
 import type { Deps } from '../../db/deps.js';
 import { noteQueued } from '../../shared/queued-work.js';

@@ -1,4 +1,4 @@
-import type { ContactRow } from '../../contacts/contact.repository.js';
+import type { ContactRow } from '../../contacts/index.js';
 import { isMarketing, type OutboundContent } from '../../content/message-content.js';
 
 /** The customer service window: free-form messages are allowed for 24 h after the contact's last message. */

@@ -1,7 +1,7 @@
 import { AppError, errors } from '../../shared/errors.js';
-import { fillPlaceholders } from '../../templates/placeholders.js';
-import { displayedTranslation } from '../../templates/template.presenter.js';
-import type { TemplateRow, TranslationRow } from '../../templates/template.repository.js';
+import { fillPlaceholders } from '../../templates/index.js';
+import { displayedTranslation } from '../../templates/index.js';
+import type { TemplateRow, TranslationRow } from '../../templates/index.js';
 import {
   COUPON_CODE,
   OFFER_EXPIRATION,
@@ -10,7 +10,7 @@ import {
   variableSlots,
   type TranslationParts,
   type VariableSlot,
-} from '../../templates/template-variables.js';
+} from '../../templates/index.js';
 import type { SendTemplateInput } from '../message.schema.js';
 import { templateVariableValues } from './template-variables.js';
 import { messageProblems } from '../message.problems.js';

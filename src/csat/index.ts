@@ -1,0 +1,6 @@
+/**
+ * src/csat/'s front door: satisfaction surveys after a conversation. Other folders import it only through
+ * here.
+ */
+export { registerCsatRoutes } from './csat.routes.js';
+export { createCsatService } from './csat.service.js';

@@ -1,0 +1,37 @@
+/**
+ * src/messages/'s front door: messages in and out: sending, the outbox, receiving, statuses, media. Other
+ * folders import it only through here.
+ */
+export { conversationSpans } from './conversation-spans.js';
+export { deliveryCounts } from './delivery-counts.js';
+export { plainReason } from './error-reasons.js';
+export { createInboundService, type InboundListener, type InboundService, type ReceivedMessage } from './inbound.js';
+export { createMediaDownloader } from './media-download.js';
+export { createMediaRetention, retentionChanged } from './media-retention.js';
+export { createMediaUploadService } from './media-upload.js';
+export { createMediaService, type MediaService } from './media.js';
+export { registerMediaRoutes } from './media.routes.js';
+export { registerMessageListRoutes } from './message-list.routes.js';
+export { presentMessage } from './message.presenter.js';
+export { messageText } from './message.record.js';
+export type { MessageRow } from './message.repository.js';
+export { registerMessageRoutes } from './message.routes.js';
+export {
+  HeaderMediaUrl,
+  ListedMessageSchema,
+  type Message,
+  MessageSchema,
+  TemplateVariables,
+  TEXT_MAX_LENGTH,
+} from './message.schema.js';
+export { createMessageService, type MessageService } from './message.service.js';
+export { createOutbound, type Outbound } from './outbound/outbound.js';
+export { type OutboundRow, prepareOutbound, queueOutbound } from './outbound/queue.js';
+export { isRefusal, isWindowOpen, windowClosesAt } from './outbound/rules.js';
+export { fillVariables, mapVariables, variableValues } from './outbound/template-variables.js';
+export { checkHeaderMedia, templateContent } from './outbound/template.js';
+export { createOutbox } from './outbox.js';
+export { createReadReceiptService } from './read-receipt.js';
+export { type MessageSender, namedSenders } from './senders.js';
+export { emitStatusChanges } from './status-events.js';
+export { createStatusService, type StatusService } from './statuses.js';

@@ -1,0 +1,10 @@
+/**
+ * src/outgoing/'s front door: outgoing webhooks: subscriptions, the event outbox and its delivery. Other
+ * folders import it only through here.
+ */
+export { emit, emitConversationChanges, emitWebhookEvents, type EventSubject } from './webhook.events.js';
+export { inChunks } from './webhook.records.js';
+export { registerWebhookRoutes } from './webhook.routes.js';
+export { CreateWebhookBody, ListDeliveriesBody } from './webhook.schema.js';
+export { createWebhookService } from './webhook.service.js';
+export { createWebhookWorker } from './webhook.worker.js';

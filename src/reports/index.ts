@@ -1,0 +1,12 @@
+/**
+ * src/reports/'s front door: reports on agents, teams, campaigns and volume. Other folders import it only
+ * through here.
+ */
+export { registerCampaignReportRoutes } from './campaign-report.routes.js';
+export { estimatedCost } from './report.figures.js';
+export { registerReportRoutes } from './report.routes.js';
+export { createReportService, type ReportService } from './report.service.js';
+export { createTeamReport } from './team-report.js';
+export { registerTeamReportRoutes } from './team-report.routes.js';
+export { registerVolumeRoutes } from './volume.routes.js';
+export { createVolumeReport } from './volume.service.js';
