@@ -5,7 +5,7 @@ import { columnTypes } from './column-types.js';
 
 /**
  * Opt-out that a business can rely on: each workspace's own keyword lists and whether a contact
- * who opts out is told so (a workspace without a row uses the defaults, see contacts/opt-out.keywords.ts),
+ * who opts out is told so (a workspace without a row uses the defaults, see opt-out/opt-out.keywords.ts),
  * and how many of a campaign's audience were left out because they had opted out.
  */
 export async function up(db: Kysely<Database>, dialect: Dialect): Promise<void> {

@@ -3,7 +3,7 @@ import { t } from '../../i18n/i18n';
 
 /**
  * The inbox's words that are built from parts: a message's text in the reader's language (the server's
- * rule in src/messages/message.text.ts, with this language's words), and sentences with an element in
+ * rule in src/content/message-text.ts, with this language's words), and sentences with an element in
  * the middle of them.
  */
 
