@@ -89,9 +89,9 @@ export async function scheduleJobs(trx: Kysely<Database>, deps: Pick<Deps, 'newI
 export const scheduleJob = (trx: Kysely<Database>, deps: Pick<Deps, 'newId' | 'clock'>, job: NewJob) =>
   scheduleJobs(trx, deps, [job]);
 
-/** Removes a subject's pending jobs (an enrolment that exited, a run that moved on). */
-export async function cancelJobs(trx: Kysely<Database>, subjectId: string, kind?: JobKind): Promise<void> {
-  let query = trx.deleteFrom('jobs').where('subject_id', '=', subjectId);
+/** Removes the pending jobs of a subject or subjects (an enrolment that exited, a run that moved on). */
+export async function cancelJobs(trx: Kysely<Database>, subjectId: string | string[], kind?: JobKind): Promise<void> {
+  let query = trx.deleteFrom('jobs').where('subject_id', 'in', [subjectId].flat());
   if (kind) query = query.where('kind', '=', kind);
   await query.execute();
 }

@@ -2,8 +2,7 @@ import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { cancelJobs } from '../automation/scheduler.js';
 import { given } from '../contacts/index.js';
 import type { CampaignTable, Database, MessageTable } from '../db/schema.js';
-import { deliveryCounts } from '../messages/index.js';
-import { emitStatusChanges } from '../messages/index.js';
+import { deliveryCounts, emitStatusChanges, messageRepository } from '../messages/index.js';
 import type { ChannelService } from '../channels/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
@@ -102,13 +101,7 @@ export function createCampaignService(
           .executeTakeFirst();
         if (Number(cancelled.numUpdatedRows) === 0) await refuseCancel(trx, caller.workspaceId, id);
         await cancelJobs(trx, id);
-        const failed = await trx
-          .updateTable('messages')
-          .set({ status: 'failed', error: CANCELLED_ERROR, next_attempt_at: null, updated_at: at })
-          .where('campaign_id', '=', id)
-          .where('status', '=', 'queued')
-          .returning('id')
-          .execute();
+        const failed = await messageRepository(trx).failQueuedOfCampaign(id, CANCELLED_ERROR, at);
         const changes = failed.map((message) => ({
           workspaceId: caller.workspaceId,
           id: message.id,

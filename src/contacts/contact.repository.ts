@@ -228,6 +228,38 @@ export function contactRepository(db: Kysely<Database>) {
       for (const row of rows) names.get(row.contact_id)?.push(row.name);
       return names;
     },
+
+    /** The contacts' latest message is one written at `at` (the inbox orders by it). */
+    async noteLastMessage(workspaceId: string, contactIds: string[], at: string): Promise<void> {
+      await db
+        .updateTable('contacts')
+        .set({ last_message_at: at })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', contactIds)
+        .execute();
+    },
+
+    /** The channel said the contact's customer service window is closed (before its 24 hours seemed up). */
+    async closeWindow(workspaceId: string, contactId: string, at: string): Promise<void> {
+      await db
+        .updateTable('contacts')
+        .set({ window_closed_at: at })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', contactId)
+        .execute();
+    },
+
+    /** A person took the conversations over from the bots: their handoff requests are answered. */
+    async clearHandoffs(workspaceId: string, contactIds: string[], at: string): Promise<void> {
+      if (contactIds.length === 0) return;
+      await db
+        .updateTable('contacts')
+        .set({ handoff_at: null, updated_at: at })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', contactIds)
+        .where('handoff_at', 'is not', null)
+        .execute();
+    },
   };
 }
 

@@ -35,3 +35,21 @@ export async function saveConversationStates(
       .execute();
   }
 }
+
+/** Gives an unassigned conversation to a person; false when someone took it meanwhile (it stays theirs). */
+export async function claimConversation(
+  db: Kysely<Database>,
+  workspaceId: string,
+  contactId: string,
+  userId: string,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('conversations')
+    .set({ assignee_id: userId, updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('contact_id', '=', contactId)
+    .where('assignee_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -3,6 +3,7 @@ import { cancelJobs, scheduleJobs, type Job, type JobHandler } from '../automati
 import type { Database } from '../db/schema.js';
 import { emitConversationChanges } from '../outgoing/index.js';
 import { conversationSpans } from '../messages/index.js';
+import { contactRepository } from '../contacts/index.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
@@ -118,7 +119,7 @@ export function createConversationStatus(
         const ids = rows.map((row) => row.id);
         const repository = inboxRepository(trx, dialect);
         await repository.saveStates(actor.workspaceId, ids, { done_at: at, snoozed_at: null, snoozed_until: null }, at);
-        await repository.clearHandoffs(actor.workspaceId, ids, at);
+        await contactRepository(trx).clearHandoffs(actor.workspaceId, ids, at);
         await cancelSnoozes(trx, rows);
         const spans = conversationSpans(trx);
         for (const row of rows) {

@@ -306,17 +306,6 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
         .execute();
     },
 
-    async clearHandoffs(workspaceId: string, contactIds: string[], at: string): Promise<void> {
-      if (contactIds.length === 0) return;
-      await db
-        .updateTable('contacts')
-        .set({ handoff_at: null, updated_at: at })
-        .where('workspace_id', '=', workspaceId)
-        .where('id', 'in', contactIds)
-        .where('handoff_at', 'is not', null)
-        .execute();
-    },
-
     /** Whether opening a conversation shows the customer a typing indicator (off without a settings row). */
     async typingIndicator(workspaceId: string): Promise<boolean> {
       const row = await db

@@ -3,7 +3,7 @@
  * folders import it only through here.
  */
 export { type BulkAction, runBulk } from './bulk.js';
-export { saveConversationStates } from './conversation-state.js';
+export { claimConversation, saveConversationStates } from './conversation-state.js';
 export { createEventHub, type EventHub } from './event-hub.js';
 export { createEventStreams } from './event-streams.js';
 export { type ListQuery, PRIORITIES } from './inbox.repository.js';

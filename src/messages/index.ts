@@ -14,7 +14,7 @@ export { registerMediaRoutes } from './media.routes.js';
 export { registerMessageListRoutes } from './message-list.routes.js';
 export { presentMessage } from './message.presenter.js';
 export { messageText } from './message.record.js';
-export type { MessageRow } from './message.repository.js';
+export { messageRepository, type MessageRow } from './message.repository.js';
 export { registerMessageRoutes } from './message.routes.js';
 export {
   HeaderMediaUrl,

@@ -179,6 +179,17 @@ export function messageRepository(db: Kysely<Database>) {
       }
     },
 
+    /** A cancelled campaign's messages still queued fail with `error`; their ids. */
+    async failQueuedOfCampaign(campaignId: string, error: string, at: string): Promise<{ id: string }[]> {
+      return db
+        .updateTable('messages')
+        .set({ status: 'failed', error, next_attempt_at: null, updated_at: at })
+        .where('campaign_id', '=', campaignId)
+        .where('status', '=', 'queued')
+        .returning('id')
+        .execute();
+    },
+
     async applyStatusChange(id: string, change: StatusChangeRow, at: string): Promise<void> {
       const { error, ...rest } = change;
       await db

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { emitStatusChanges, type StatusChange } from './status-events.js';
 import { isStorageFull } from '../db/outage.js';
+import { contactRepository } from '../contacts/index.js';
 import { backoffMs } from '../shared/backoff.js';
 import type { Deps } from '../db/deps.js';
 import { groupCommit } from '../shared/group-commit.js';
@@ -82,12 +83,7 @@ export function createOutcomeRecorder(
   async function closeWindows(trx: Deps['db'], contacts: { workspaceId: string; contactId: string }[]) {
     const at = toStoredTimestamp(clock.now());
     for (const { workspaceId, contactId } of contacts) {
-      await trx
-        .updateTable('contacts')
-        .set({ window_closed_at: at })
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', contactId)
-        .execute();
+      await contactRepository(trx).closeWindow(workspaceId, contactId, at);
     }
   }
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { saveConversationStates } from '../inbox/index.js';
+import { claimConversation, saveConversationStates } from '../inbox/index.js';
 import type { Database } from '../db/schema.js';
 import type { Role } from '../access/roles.js';
 
@@ -132,14 +132,7 @@ export function assignmentRepository(db: Kysely<Database>) {
 
     /** Gives an unassigned conversation to a person (a conversation someone took meanwhile stays theirs). */
     async assign(workspaceId: string, contactId: string, userId: string, turn: number, at: string): Promise<boolean> {
-      const result = await db
-        .updateTable('conversations')
-        .set({ assignee_id: userId, updated_at: at })
-        .where('workspace_id', '=', workspaceId)
-        .where('contact_id', '=', contactId)
-        .where('assignee_id', 'is', null)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
+      if (!(await claimConversation(db, workspaceId, contactId, userId, at))) return false;
       await db
         .insertInto('routing_agents')
         .values({ user_id: userId, workspace_id: workspaceId, last_turn: turn, updated_at: at })
@@ -184,14 +177,7 @@ export function assignmentRepository(db: Kysely<Database>) {
         .where('done_at', 'is', null);
       if (teamId !== null) query = query.where('team_id', '=', teamId);
       const ids = (await query.execute()).map((row) => row.contact_id);
-      if (ids.length > 0) {
-        await db
-          .updateTable('conversations')
-          .set({ assignee_id: null, updated_at: at })
-          .where('workspace_id', '=', workspaceId)
-          .where('contact_id', 'in', ids)
-          .execute();
-      }
+      await saveConversationStates(db, workspaceId, ids, { assignee_id: null }, at);
       return ids;
     },
 

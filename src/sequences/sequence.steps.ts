@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { render } from '../automation/render.js';
 import { durationMs, nextSendingTime } from '../automation/schedule-time.js';
-import { scheduleJobs, type Job, type NewJob } from '../automation/scheduler.js';
+import { cancelJobs, scheduleJobs, type Job, type NewJob } from '../automation/scheduler.js';
 import { contactRepository, type ContactRow } from '../contacts/index.js';
 import type { Tagging } from '../contacts/index.js';
 import type { Database } from '../db/schema.js';
@@ -110,7 +110,7 @@ export class EnrolmentChanges {
   }
 
   async write(trx: Db): Promise<void> {
-    if (this.cancelled.length > 0) await trx.deleteFrom('jobs').where('subject_id', 'in', this.cancelled).execute();
+    if (this.cancelled.length > 0) await cancelJobs(trx, this.cancelled);
     if (this.enrolments.size > 0) {
       const updatedAt = toStoredTimestamp(this.deps.clock.now());
       const v = jsonRows(this.deps.dialect, [...this.enrolments.values()], {

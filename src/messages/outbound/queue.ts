@@ -1,4 +1,4 @@
-import type { ContactRow } from '../../contacts/index.js';
+import { contactRepository, type ContactRow } from '../../contacts/index.js';
 import type { SenderType } from '../../db/schema.js';
 import type { Deps } from '../../db/deps.js';
 import { noteQueued } from '../../shared/queued-work.js';
@@ -90,16 +90,8 @@ export async function queueOutbound(trx: Deps['db'], messages: (OutboundRow & { 
   for (const group of byMoment.values()) {
     const { workspace_id, created_at } = group[0]!;
     for (let i = 0; i < group.length; i += INSERT_ROWS) {
-      await trx
-        .updateTable('contacts')
-        .set({ last_message_at: created_at })
-        .where('workspace_id', '=', workspace_id)
-        .where(
-          'id',
-          'in',
-          group.slice(i, i + INSERT_ROWS).map((message) => message.contact_id),
-        )
-        .execute();
+      const contactIds = group.slice(i, i + INSERT_ROWS).map((message) => message.contact_id);
+      await contactRepository(trx).noteLastMessage(workspace_id, contactIds, created_at);
     }
   }
 }
