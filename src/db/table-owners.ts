@@ -1,0 +1,162 @@
+import type { Database } from './schema.js';
+
+/**
+ * Who owns each table: the one folder of src/ whose code writes it (its repository, mostly). Another
+ * folder changes a table only through the owner's front door. Typed by the schema, so a new table cannot
+ * go without an owner. `npm run check` holds the code to it (scripts/check-table-owners.ts).
+ */
+export const TABLE_OWNERS = {
+  api_tokens: 'workspaces',
+  away_replies: 'business-hours',
+  business_hours: 'business-hours',
+  campaigns: 'campaigns',
+  channels: 'channels',
+  contact_tags: 'contacts',
+  contacts: 'contacts',
+  conversation_label_links: 'inbox',
+  conversation_labels: 'inbox',
+  conversation_notes: 'inbox',
+  conversation_spans: 'messages',
+  conversations: 'inbox',
+  csat_settings: 'csat',
+  csat_surveys: 'csat',
+  deployment_generation: 'db',
+  early_statuses: 'messages',
+  emails: 'email',
+  event_streams: 'inbox',
+  first_run: 'accounts',
+  flow_runs: 'flows',
+  flows: 'flows',
+  idempotency_keys: 'http',
+  inbox_events: 'inbox',
+  inbox_settings: 'inbox',
+  invites: 'accounts',
+  jobs: 'automation',
+  login_failures: 'accounts',
+  media_files: 'media',
+  media_uploads: 'messages',
+  message_rates: 'reports',
+  messages: 'messages',
+  notification_preferences: 'notifications',
+  notifications: 'notifications',
+  opt_out_settings: 'opt-out',
+  password_resets: 'accounts',
+  quick_replies: 'quick-replies',
+  rate_limits: 'http',
+  routing_agents: 'routing',
+  routing_rules: 'routing',
+  routing_settings: 'routing',
+  send_pacing: 'messages',
+  sequence_enrolments: 'sequences',
+  sequences: 'sequences',
+  sessions: 'accounts',
+  tags: 'tags',
+  team_members: 'routing',
+  teams: 'routing',
+  template_translations: 'templates',
+  templates: 'templates',
+  users: 'accounts',
+  webhook_deliveries: 'outgoing',
+  webhook_subscriptions: 'outgoing',
+  workspace_events: 'workspace-events',
+  workspaces: 'workspaces',
+} as const satisfies Record<keyof Database, string>;
+
+type Table = keyof Database;
+
+/**
+ * The read models: code that reads other folders' tables, in one query, for a screen, a feed, a report
+ * or a rule that needs them together — each named with the tables it reads beyond its own folder's.
+ * Reading so is allowed only here; a new cross-folder read adds its line (or asks the owner instead).
+ */
+export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
+  'accounts/account.service.ts': { for: 'a session and an invitation: the workspace’s name, zone and limits', reads: ['workspaces'] },
+  'accounts/member.service.ts': { for: 'a team change: the workspace row locked while roles change', reads: ['workspaces'] },
+  'automation/state-counts.ts': {
+    for: 'how many runs and enrolments wait, per state',
+    reads: ['flow_runs', 'sequence_enrolments'],
+  },
+  'business-hours/business-hours.repository.ts': {
+    for: 'first replies inside business hours, in the workspace’s zone',
+    reads: ['workspaces', 'conversation_spans'],
+  },
+  'campaigns/campaign.audience.ts': {
+    for: 'a campaign’s recipients: tags, opt-outs and open windows',
+    reads: ['contacts', 'messages', 'contact_tags', 'tags'],
+  },
+  'campaigns/campaign.dispatch.ts': {
+    for: 'whether a sending campaign still has messages queued',
+    reads: ['messages'],
+  },
+  'campaigns/campaign.service.ts': {
+    for: 'a campaign’s template and delivery counts',
+    reads: ['templates', 'messages'],
+  },
+  'contacts/contact.dashboard.ts': {
+    for: 'the contact page: last message, campaigns, sequences and flows',
+    reads: ['messages', 'campaigns', 'sequence_enrolments', 'sequences', 'flow_runs', 'flows'],
+  },
+  'contacts/contact.repository.ts': { for: 'a contact’s tag names', reads: ['tags'] },
+  'dashboard/automation.repository.ts': {
+    for: 'the automation pages’ counts',
+    reads: ['sequences', 'sequence_enrolments', 'flows', 'flow_runs'],
+  },
+  'inbox/event-streams.ts': { for: 'who a live stream belongs to', reads: ['sessions', 'users'] },
+  'inbox/inbox.repository.ts': {
+    for: 'the conversation list and thread',
+    reads: ['contacts', 'users', 'teams', 'messages'],
+  },
+  'inbox/notes.ts': { for: 'a note’s author', reads: ['users'] },
+  'messages/media-retention.ts': { for: 'each workspace’s media retention', reads: ['workspaces'] },
+  'messages/message.repository.ts': { for: 'a message with its contact’s phone', reads: ['contacts'] },
+  'messages/outbox.ts': { for: 'the recipient’s number and conversation channel, claimed with each message', reads: ['contacts'] },
+  'messages/recent-messages.ts': { for: 'a contact’s latest messages', reads: ['contacts'] },
+  'messages/senders.ts': { for: 'the names of the members who sent messages', reads: ['users'] },
+  'messages/status-events.ts': { for: 'a message as get-message shows it, for its webhook event', reads: ['contacts'] },
+  'notifications/notification.repository.ts': {
+    for: 'who to notify and what about',
+    reads: ['users', 'contacts', 'conversations', 'team_members'],
+  },
+  'outgoing/webhook.records.ts': {
+    for: 'each webhook event’s data, as its trigger feed shows it',
+    reads: ['messages', 'conversations', 'teams', 'users'],
+  },
+  'portability/campaign-transfer.ts': {
+    for: 'a workspace’s campaigns exported and imported',
+    reads: ['campaigns', 'templates', 'tags', 'contacts'],
+  },
+  'portability/portability.service.ts': { for: 'a workspace exported and imported: sequences and contacts', reads: ['sequences', 'contacts'] },
+  'reports/campaign-report.repository.ts': {
+    for: 'campaign outcomes and cost',
+    reads: ['messages', 'campaigns', 'templates', 'contacts'],
+  },
+  'reports/report-filter.ts': {
+    for: 'the reports’ filters: numbers, teams, labels, the zone',
+    reads: ['workspaces', 'channels', 'teams', 'conversation_labels'],
+  },
+  'reports/team-report.repository.ts': {
+    for: 'per-agent and per-team figures',
+    reads: ['users', 'team_members', 'teams'],
+  },
+  'routing/assignment.repository.ts': {
+    for: 'who gets a conversation: queues, tags and people',
+    reads: ['contacts', 'conversations', 'users', 'contact_tags', 'tags'],
+  },
+  'routing/team.repository.ts': { for: 'a team’s members', reads: ['users'] },
+  'sequences/sequence.service.ts': { for: 'a sequence step that starts a flow: the flow exists', reads: ['flows'] },
+  'sequences/sequence.steps.ts': { for: 'the workspace’s zone for a step’s send window', reads: ['workspaces'] },
+  'triggers/trigger.repository.ts': {
+    for: 'the trigger feeds integrations poll',
+    reads: ['messages', 'campaigns', 'templates', 'flow_runs', 'flows', 'contacts', 'sequence_enrolments', 'sequences'],
+  },
+  'workspaces/token.service.ts': { for: 'a token’s creator and their role now', reads: ['users'] },
+  'workspaces/workspace.service.ts': { for: 'the workspace’s owner (the CLI’s tokens belong to them)', reads: ['users'] },
+};
+
+/** Writes to another folder's table, each with why it cannot go through the owner. */
+export const SHARED_WRITES: Record<string, { why: string; writes: Table[] }> = {
+  'workspaces/workspace.service.ts': {
+    why: 'a workspace is created with its first owner in one transaction, and accounts sit above workspaces',
+    writes: ['users'],
+  },
+};
