@@ -129,6 +129,7 @@ const LAYERS = [
     folders: ['inbox', 'campaigns', 'sequences', 'flows', 'opt-out', 'csat', 'business-hours', 'workspace-events'],
   },
   { name: 'work on conversations', frontDoors: true, folders: ['conversations', 'routing', 'reports'] },
+  { name: 'reception', frontDoors: true, folders: ['reception'] },
   { name: 'adapters', frontDoors: true, folders: ['whatsapp'] },
   { name: 'surfaces', folders: ['mcp', 'dashboard', 'portability'] },
   // The application's assembly, one file a layer: the services, the routes over them, the server, the app.

@@ -1,40 +1,35 @@
-import { registerAccountRoutes } from './accounts/index.js';
-import { registerMemberRoutes } from './accounts/index.js';
-import { registerPasswordRoutes } from './accounts/index.js';
+import { registerAccountRoutes, registerMemberRoutes, registerPasswordRoutes } from './accounts/index.js';
 import { registerDashboardStatic } from './dashboard/static.routes.js';
 import { registerAutomationDashboardRoutes } from './dashboard/automation.routes.js';
 import { registerCampaignDashboardRoutes } from './dashboard/campaign.routes.js';
-import { registerSettingsRoutes } from './workspaces/index.js';
+import { registerSettingsRoutes, registerMeRoutes } from './workspaces/index.js';
 import { mediaFileRepository } from './media/media-file.repository.js';
 import { registerChannelDashboardRoutes, registerChannelRoutes } from './channels/index.js';
 import { registerCampaignRoutes } from './campaigns/index.js';
-import { registerContactRoutes } from './contacts/index.js';
+import { registerContactRoutes, registerContactDashboardRoutes } from './contacts/index.js';
 import { registerConversationRoutes } from './conversations/index.js';
-import { registerContactDashboardRoutes } from './contacts/index.js';
 import { registerOptOutRoutes } from './opt-out/index.js';
 import { registerDropdownRoutes } from './dropdowns/index.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import type { Api } from './http/types.js';
 import { registerInboxRoutes } from './inbox/index.js';
-import { registerReportRoutes } from './reports/index.js';
-import { registerTeamReportRoutes } from './reports/index.js';
-import { registerCampaignReportRoutes } from './reports/index.js';
-import { registerVolumeRoutes } from './reports/index.js';
+import {
+  registerReportRoutes,
+  registerTeamReportRoutes,
+  registerCampaignReportRoutes,
+  registerVolumeRoutes,
+} from './reports/index.js';
 import { registerMcpRoutes } from './mcp/mcp.routes.js';
-import { registerMediaRoutes } from './messages/index.js';
-import { registerMessageRoutes } from './messages/index.js';
-import { registerMessageListRoutes } from './messages/index.js';
+import { registerMediaRoutes, registerMessageRoutes, registerMessageListRoutes } from './messages/index.js';
 import { registerFlowRoutes } from './flows/index.js';
 import { registerSequenceRoutes } from './sequences/index.js';
 import type { Services } from './services.js';
 import { registerTagRoutes } from './tags/index.js';
 import { registerRoutingRoutes } from './routing/index.js';
 import { registerQuickReplyRoutes } from './quick-replies/index.js';
-import { registerTemplateRoutes } from './templates/index.js';
-import { registerTemplateDashboardRoutes } from './templates/index.js';
+import { registerTemplateRoutes, registerTemplateDashboardRoutes } from './templates/index.js';
 import { registerTriggerRoutes } from './triggers/index.js';
 import { registerWhatsappWebhookRoutes } from './whatsapp/index.js';
-import { registerMeRoutes } from './workspaces/index.js';
 import { registerWebhookRoutes } from './outgoing/index.js';
 import type { Config } from './config.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';

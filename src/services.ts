@@ -1,31 +1,33 @@
 import { createScheduler } from './automation/scheduler.js';
-import { createCampaignJobs } from './campaigns/index.js';
-import { createCampaignService } from './campaigns/index.js';
-import { createChannelService } from './channels/index.js';
-import { createSimulatorProvider } from './channels/index.js';
+import { createCampaignJobs, createCampaignService } from './campaigns/index.js';
+import { createChannelService, createSimulatorProvider } from './channels/index.js';
 import type { Config } from './config.js';
-import { createContactBulk } from './contacts/index.js';
-import { createContactService } from './contacts/index.js';
+import {
+  createContactBulk,
+  createContactService,
+  createTagging,
+  type ContactEvents,
+  createContactDashboardService,
+  createContactImportService,
+} from './contacts/index.js';
 import { createConversationApi } from './conversations/index.js';
-import { createTagging, type ContactEvents } from './contacts/index.js';
-import { createContactDashboardService } from './contacts/index.js';
-import { createContactImportService } from './contacts/index.js';
 import { createOptOutService } from './opt-out/index.js';
 import { createDropdownService } from './dropdowns/index.js';
-import { createEventHub } from './inbox/index.js';
-import { createEventStreams } from './inbox/index.js';
-import { createInboxService } from './inbox/index.js';
-import { createMediaService } from './messages/index.js';
-import { createMediaDownloader } from './messages/index.js';
-import { createMediaRetention, retentionChanged } from './messages/index.js';
+import { createEventHub, createEventStreams, createInboxService } from './inbox/index.js';
+import {
+  createMediaService,
+  createMediaDownloader,
+  createMediaRetention,
+  retentionChanged,
+  createMediaUploadService,
+  createReadReceiptService,
+  createInboundService,
+  createMessageService,
+  createOutbox,
+  createOutbound,
+  createStatusService,
+} from './messages/index.js';
 import { createMediaStore } from './media/media.store.js';
-import { createMediaUploadService } from './messages/index.js';
-import { createReadReceiptService } from './messages/index.js';
-import { createInboundService } from './messages/index.js';
-import { createMessageService } from './messages/index.js';
-import { createOutbox } from './messages/index.js';
-import { createOutbound } from './messages/index.js';
-import { createStatusService } from './messages/index.js';
 import { createPortabilityService } from './portability/portability.service.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import type { Deps } from './db/deps.js';
@@ -35,39 +37,31 @@ import type { QueuedWork } from './shared/queued-work.js';
 import { createCursorCodec } from './shared/cursor.js';
 import { loadSecretBox } from './shared/secret-box.js';
 import { createSequenceService } from './sequences/index.js';
-import { createFlowWebhookClient } from './flows/index.js';
-import { createFlowEngine } from './flows/index.js';
-import { createFlowService } from './flows/index.js';
+import { createFlowWebhookClient, createFlowEngine, createFlowService } from './flows/index.js';
 import { createTagService } from './tags/index.js';
 import { createRoutingService } from './routing/index.js';
-import { createTemplateSubmissionService } from './templates/index.js';
-import { createTemplateSyncService } from './templates/index.js';
-import { createTemplateService } from './templates/index.js';
+import {
+  createTemplateSubmissionService,
+  createTemplateSyncService,
+  createTemplateService,
+} from './templates/index.js';
 import { createTriggerService } from './triggers/index.js';
-import { createAccountService } from './accounts/index.js';
-import { createMemberService } from './accounts/index.js';
+import { createAccountService, createMemberService, createPasswordService } from './accounts/index.js';
 import { SharedWindowLimiter } from './http/rate-limit.js';
-import { createPasswordService } from './accounts/index.js';
-import { createTokenService } from './workspaces/index.js';
-import { createWorkspaceService } from './workspaces/index.js';
+import { createTokenService, createWorkspaceService } from './workspaces/index.js';
 import { createWhatsappCloud, createWhatsappWebhookService } from './whatsapp/index.js';
-import { emitWebhookEvents } from './outgoing/index.js';
-import { createWebhookService } from './outgoing/index.js';
+import { createWebhookService, createWebhookWorker } from './outgoing/index.js';
 import { createQuickReplyService } from './quick-replies/index.js';
-import { createWebhookWorker } from './outgoing/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
-import { conversationSpans } from './messages/index.js';
-import { createReportService } from './reports/index.js';
-import { createTeamReport } from './reports/index.js';
+import { createReportService, createTeamReport, createVolumeReport } from './reports/index.js';
 
-import { createVolumeReport } from './reports/index.js';
-import { toStoredTimestamp } from './shared/time.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createEmailService } from './email/email.service.js';
 import { createSmtpMailer } from './email/mailer.js';
 import { createNotificationService } from './notifications/index.js';
 import { createBusinessHoursService } from './business-hours/index.js';
 import { createCsatService } from './csat/index.js';
+import { createReception } from './reception/index.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(opened: Deps, config: Config) {
@@ -128,35 +122,18 @@ export function createServices(opened: Deps, config: Config) {
   const messages = createMessageService(deps, contacts, outbound, wakeFor, inboxEvents);
   const businessHours = createBusinessHoursService(deps, outbound);
   const csat = createCsatService(deps, outbound);
-  // Inbound messages: stored, then heard by outgoing webhooks, opt-out, the inbox and the automation engines.
-  const inbound = createInboundService(
-    deps,
-    channels,
-    wakeFor,
-    () => ({
-      async received(trx, workspaceId, received) {
-        const subjects = received.map((message) => ({ workspaceId, id: message.id }));
-        await emitWebhookEvents(trx, deps, 'new-message-received', subjects);
-        // First: a contact who just opted out is opted out before any engine may message them.
-        await optOut.listener.received(trx, workspaceId, received);
-        // A satisfaction rating answers a closed conversation: it neither reopens it nor starts another.
-        const ratings = await csat.ratingsReceived(trx, workspaceId, received);
-        const writing = received.filter((message) => !ratings.has(message.id));
-        const contactIds = [...new Set(writing.map((message) => message.contactId))];
-        // Before the inbox reopens done conversations: routing tells a conversation that opens from one already open.
-        await routing.onInbound(trx, workspaceId, writing);
-        const at = toStoredTimestamp(deps.clock.now());
-        const opened = await conversationSpans(trx).opened(workspaceId, contactIds, at, deps.newId);
-        await inbox.onInbound(trx, workspaceId, contactIds, opened);
-        await notifications.conversationsOpened(trx, workspaceId, opened);
-        // After the spans: the away reply is sent once per conversation opening (span).
-        await businessHours.listener.received(trx, workspaceId, writing);
-        await sequences.onInbound(trx, workspaceId, contactIds);
-        await flowEngine.onInbound(trx, workspaceId, writing);
-      },
-    }),
-    inboxEvents,
-  );
+  // Inbound messages: stored, then answered by the domains in reception's order.
+  const reception = createReception(deps, () => ({
+    optOut,
+    csat,
+    routing,
+    inbox,
+    notifications,
+    businessHours,
+    sequences,
+    flows: flowEngine,
+  }));
+  const inbound = createInboundService(deps, channels, wakeFor, () => reception, inboxEvents);
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
   const flowEngine = createFlowEngine(deps, flowWebhooks, outbound, tagging);
   const flows = createFlowService(deps, contacts, flowEngine, flowWebhooks, wakeFor);

@@ -1,9 +1,8 @@
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
-import { hashPassword, verifyPassword } from '../workspaces/index.js';
+import { hashPassword, verifyPassword, requirePasswordRule } from '../workspaces/index.js';
 import type { SessionUser } from '../access/principal.js';
-import { requirePasswordRule } from '../workspaces/index.js';
 import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
 import { accountProblems } from './account.problems.js';
 import { claimOneTimeLink } from './one-time-link.js';

@@ -1,8 +1,6 @@
 import { contactRepository } from '../contacts/index.js';
-import type { InboundListener, ReceivedMessage } from '../messages/index.js';
+import { type InboundListener, type ReceivedMessage, type Outbound, isRefusal } from '../messages/index.js';
 import { textContent } from '../content/message-content.js';
-import type { Outbound } from '../messages/index.js';
-import { isRefusal } from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';

@@ -4,3 +4,4 @@
  */
 export { registerBusinessHoursRoutes } from './business-hours.routes.js';
 export { createBusinessHoursService } from './business-hours.service.js';
+export type { BusinessHoursService } from './business-hours.service.js';

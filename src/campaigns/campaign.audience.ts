@@ -1,6 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { given } from '../contacts/index.js';
-import { searchNeedle } from '../contacts/index.js';
+import { given, searchNeedle } from '../contacts/index.js';
 import type { ContactTable, Database } from '../db/schema.js';
 import { containsIgnoringCase } from '../db/sql.js';
 import { errors } from '../shared/errors.js';

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import { scheduleJob, type Job, type JobHandler } from '../automation/scheduler.js';
 import type { Database } from '../db/schema.js';
-import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/index.js';
-import { isRefusal } from '../messages/index.js';
+import { prepareOutbound, queueOutbound, type OutboundRow, isRefusal } from '../messages/index.js';
 import { emitWebhookEvents } from '../outgoing/index.js';
 import type { Deps } from '../db/deps.js';
 import { toStoredTimestamp } from '../shared/time.js';

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { contactsCsv } from '../contacts/index.js';
-import type { ImportResult } from '../contacts/index.js';
+import { contactsCsv, type ImportResult } from '../contacts/index.js';
 import type { Services } from '../services.js';
 import type { Caller } from '../shared/context.js';
 import { errors } from '../shared/errors.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { listingResponse, pageRequest, sendListing } from '../http/pagination.js';
 import { actionErrors, readErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
-import type { LabelService } from '../inbox/index.js';
+import { type LabelService, BulkResult, LabelSchema } from '../inbox/index.js';
 import {
   BulkBody,
   ContactParams,
@@ -22,7 +22,6 @@ import {
   SnoozeBody,
   UpdateLabelBody,
 } from './conversation.schema.js';
-import { BulkResult, LabelSchema } from '../inbox/index.js';
 import { snoozeUntil, type ConversationApi } from './conversation.service.js';
 
 const tags = ['Conversations'];

@@ -1,8 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { pageQuery, pageSchema } from '../http/pagination.js';
 import { Nullable, NullableField, Timestamp, Uuid } from '../http/responses.js';
-import { PRIORITIES } from '../inbox/index.js';
-import { LabelSchema } from '../inbox/index.js';
+import { PRIORITIES, LabelSchema } from '../inbox/index.js';
 
 /** list-conversations' default page size (and the plain list's size). */
 export const CONVERSATION_PAGE_LIMIT = 50;

@@ -2,9 +2,7 @@ import type { Caller } from '../shared/context.js';
 import type { CursorCodec, Page, PageRequest } from '../shared/cursor.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import { runBulk, type BulkAction } from '../inbox/index.js';
-import type { ListQuery } from '../inbox/index.js';
-import type { InboxService, Viewer } from '../inbox/index.js';
+import { runBulk, type BulkAction, type ListQuery, type InboxService, type Viewer } from '../inbox/index.js';
 import type { BulkInput, Conversation, ListFilters } from './conversation.schema.js';
 import { conversationProblems } from './conversation.problems.js';
 

@@ -1,7 +1,5 @@
 import { contactRepository } from '../contacts/index.js';
-import type { ReceivedMessage } from '../messages/index.js';
-import type { Outbound } from '../messages/index.js';
-import { isWindowOpen } from '../messages/index.js';
+import { type ReceivedMessage, type Outbound, isWindowOpen } from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';

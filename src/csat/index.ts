@@ -4,3 +4,4 @@
  */
 export { registerCsatRoutes } from './csat.routes.js';
 export { createCsatService } from './csat.service.js';
+export type { CsatService } from './csat.service.js';

@@ -1,13 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import { CampaignReviewBody, reviewCampaign } from '../campaigns/index.js';
-import { sendSample, SampleSendBody } from '../campaigns/index.js';
+import { CampaignReviewBody, reviewCampaign, sendSample, SampleSendBody } from '../campaigns/index.js';
 import type { Database } from '../db/schema.js';
-import type { MessageService } from '../messages/index.js';
+import { type MessageService, MessageSchema } from '../messages/index.js';
 import { sessionUserOf, type Api } from '../http/types.js';
-import { estimatedCost } from '../reports/index.js';
-import type { ReportService } from '../reports/index.js';
-import { MessageSchema } from '../messages/index.js';
+import { estimatedCost, type ReportService } from '../reports/index.js';
 import { CampaignReview } from './dashboard.schema.js';
 
 /**

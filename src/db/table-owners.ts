@@ -70,8 +70,14 @@ type Table = keyof Database;
  * Reading so is allowed only here; a new cross-folder read adds its line (or asks the owner instead).
  */
 export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
-  'accounts/account.service.ts': { for: 'a session and an invitation: the workspace’s name, zone and limits', reads: ['workspaces'] },
-  'accounts/member.service.ts': { for: 'a team change: the workspace row locked while roles change', reads: ['workspaces'] },
+  'accounts/account.service.ts': {
+    for: 'a session and an invitation: the workspace’s name, zone and limits',
+    reads: ['workspaces'],
+  },
+  'accounts/member.service.ts': {
+    for: 'a team change: the workspace row locked while roles change',
+    reads: ['workspaces'],
+  },
   'automation/state-counts.ts': {
     for: 'how many runs and enrolments wait, per state',
     reads: ['flow_runs', 'sequence_enrolments'],
@@ -109,7 +115,10 @@ export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
   'inbox/notes.ts': { for: 'a note’s author', reads: ['users'] },
   'messages/media-retention.ts': { for: 'each workspace’s media retention', reads: ['workspaces'] },
   'messages/message.repository.ts': { for: 'a message with its contact’s phone', reads: ['contacts'] },
-  'messages/outbox.ts': { for: 'the recipient’s number and conversation channel, claimed with each message', reads: ['contacts'] },
+  'messages/outbox.ts': {
+    for: 'the recipient’s number and conversation channel, claimed with each message',
+    reads: ['contacts'],
+  },
   'messages/recent-messages.ts': { for: 'a contact’s latest messages', reads: ['contacts'] },
   'messages/senders.ts': { for: 'the names of the members who sent messages', reads: ['users'] },
   'messages/status-events.ts': { for: 'a message as get-message shows it, for its webhook event', reads: ['contacts'] },
@@ -125,7 +134,10 @@ export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
     for: 'a workspace’s campaigns exported and imported',
     reads: ['campaigns', 'templates', 'tags', 'contacts'],
   },
-  'portability/portability.service.ts': { for: 'a workspace exported and imported: sequences and contacts', reads: ['sequences', 'contacts'] },
+  'portability/portability.service.ts': {
+    for: 'a workspace exported and imported: sequences and contacts',
+    reads: ['sequences', 'contacts'],
+  },
   'reports/campaign-report.repository.ts': {
     for: 'campaign outcomes and cost',
     reads: ['messages', 'campaigns', 'templates', 'contacts'],
@@ -150,7 +162,10 @@ export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
     reads: ['messages', 'campaigns', 'templates', 'flow_runs', 'flows', 'contacts', 'sequence_enrolments', 'sequences'],
   },
   'workspaces/token.service.ts': { for: 'a token’s creator and their role now', reads: ['users'] },
-  'workspaces/workspace.service.ts': { for: 'the workspace’s owner (the CLI’s tokens belong to them)', reads: ['users'] },
+  'workspaces/workspace.service.ts': {
+    for: 'the workspace’s owner (the CLI’s tokens belong to them)',
+    reads: ['users'],
+  },
 };
 
 /** Writes to another folder's table, each with why it cannot go through the owner. */

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
-import type { TemplateService } from '../templates/index.js';
-import { TEMPLATE_LIST_CAP } from '../templates/index.js';
+import { type TemplateService, TEMPLATE_LIST_CAP } from '../templates/index.js';
 
 export interface Choice {
   id: string;

@@ -1,18 +1,17 @@
 import type { Kysely } from 'kysely';
 import { render } from '../automation/render.js';
 import { cancelJobs, scheduleJob, type Job } from '../automation/scheduler.js';
-import type { Interactive } from '../content/message-content.js';
-import { parseEmail, parsePhone } from '../contacts/index.js';
-import { contactRepository, type ContactRow } from '../contacts/index.js';
-import type { Tagging } from '../contacts/index.js';
+import { type Interactive, textContent, type OutboundContent } from '../content/message-content.js';
+import { parseEmail, parsePhone, contactRepository, type ContactRow, type Tagging } from '../contacts/index.js';
 import type { Database } from '../db/schema.js';
-import { messageText } from '../messages/index.js';
-import type { ReceivedMessage } from '../messages/index.js';
-import { textContent, type OutboundContent } from '../content/message-content.js';
-import type { Outbound } from '../messages/index.js';
-import { isRefusal } from '../messages/index.js';
-import { fillVariables } from '../messages/index.js';
-import { templateContent } from '../messages/index.js';
+import {
+  messageText,
+  type ReceivedMessage,
+  type Outbound,
+  isRefusal,
+  fillVariables,
+  templateContent,
+} from '../messages/index.js';
 import { emitWebhookEvents } from '../outgoing/index.js';
 import type { Deps } from '../db/deps.js';
 import { AppError, errors, validOrNull } from '../shared/errors.js';

@@ -1,9 +1,6 @@
-import { presentMessage } from '../messages/index.js';
-import type { MessageRow } from '../messages/index.js';
-import type { Message } from '../messages/index.js';
+import { presentMessage, type MessageRow, type Message, type MessageSender } from '../messages/index.js';
 import { previewOf } from '../content/message-text.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { MessageSender } from '../messages/index.js';
 
 /**
  * The message a reply quotes, as the thread shows it above the reply: its English preview, and its

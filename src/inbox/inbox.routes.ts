@@ -19,8 +19,8 @@ import {
   ReadAt,
   Thread,
   UnreadConversations,
+  BulkResult,
 } from './inbox.schema.js';
-import { BulkResult } from './inbox.schema.js';
 import { decodeCursor, type InboxService, type Viewer } from './inbox.service.js';
 import { Uuid } from '../http/responses.js';
 import { errors } from '../shared/errors.js';

@@ -1,10 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChannelService } from '../channels/index.js';
-import { ChannelError } from '../channels/index.js';
+import { type ChannelService, ChannelError } from '../channels/index.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import { windowClosesAt } from '../messages/index.js';
+import { windowClosesAt, namedSenders } from '../messages/index.js';
 import type { QueuedWork } from '../shared/queued-work.js';
 import { createConversationStatus, statusOf } from './conversation-status.js';
 import { createLabelService, labelRepository } from './labels.js';
@@ -12,7 +11,6 @@ import type { EventHub } from './event-hub.js';
 import { at, presentInboxMessage, type InboxMessage } from './inbox.presenter.js';
 import { inboxRepository, type Keyset, type ListQuery, type Priority } from './inbox.repository.js';
 import { noteRepository } from './notes.js';
-import { namedSenders } from '../messages/index.js';
 import type { NotificationService } from '../notifications/index.js';
 import { inboxProblems } from './inbox.problems.js';
 

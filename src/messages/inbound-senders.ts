@@ -1,5 +1,4 @@
-import { parseName } from '../contacts/index.js';
-import { contactRepository, newContactRow, type ContactRow } from '../contacts/index.js';
+import { parseName, contactRepository, newContactRow, type ContactRow } from '../contacts/index.js';
 import type { Deps } from '../db/deps.js';
 import { normalizePhone } from '../shared/phone.js';
 import { toStoredTimestamp } from '../shared/time.js';

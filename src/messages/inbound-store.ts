@@ -1,9 +1,7 @@
-import type { ContactRow } from '../contacts/index.js';
+import { type ContactRow, contactRepository } from '../contacts/index.js';
 import type { Deps } from '../db/deps.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
-import type { AddressedInbound } from './inbound-senders.js';
-import { contactRepository } from '../contacts/index.js';
-import { phoneOfWaId } from './inbound-senders.js';
+import { type AddressedInbound, phoneOfWaId } from './inbound-senders.js';
 import { carriesMedia } from './media-ref.js';
 import { messageRepository } from './message.repository.js';
 import type { MessageEdit } from './message.schema.js';

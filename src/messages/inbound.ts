@@ -1,6 +1,5 @@
 import type { ChannelService } from '../channels/index.js';
-import { parsePhone } from '../contacts/index.js';
-import type { ContactRow } from '../contacts/index.js';
+import { parsePhone, type ContactRow } from '../contacts/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';

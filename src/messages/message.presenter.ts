@@ -33,7 +33,7 @@ export function presentMessage(
     sent_at: formatTimestamp(row.sent_at ?? null),
     reply_to_message_id: row.reply_to_message_id ?? null,
     reaction: row.reaction ?? null,
-    edits: row.edits ? (JSON.parse(row.edits) as MessageEdit[]) : [],
+    edits: row.edits ? (JSON.parse(row.edits) as MessageEdit[]).map(presentEdit) : [],
     revoked_at: formatTimestamp(row.revoked_at ?? null),
     channel_id: row.channel_id ?? null,
     media_storage: row.media_state ? { state: row.media_state, error: row.media_error ?? null } : null,
@@ -56,3 +56,6 @@ function presentDelivery(delivery: StatusDelivery | null) {
     biz_opaque_callback_data: delivery?.biz_opaque_callback_data ?? null,
   };
 }
+
+/** An earlier version as the API shows it: the stored edit also keeps its wamid, to refuse a repeated delivery. */
+const presentEdit = ({ type, content, edited_at }: MessageEdit): MessageEdit => ({ type, content, edited_at });

@@ -1,5 +1,4 @@
-import type { ContactRow } from '../contacts/index.js';
-import type { ContactService } from '../contacts/index.js';
+import type { ContactRow, ContactService } from '../contacts/index.js';
 import { SESSION_TOKEN_PREFIX, type Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import type { ChannelService, SendingChannel } from '../channels/index.js';
-import type { SendError, SendOutcome } from '../channels/index.js';
+import type { ChannelService, SendingChannel, SendError, SendOutcome } from '../channels/index.js';
 import { backoffMs } from '../shared/backoff.js';
 import type { Deps } from '../db/deps.js';
 import { noteHandOff, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';

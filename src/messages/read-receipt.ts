@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { ChannelService } from '../channels/index.js';
-import { ChannelError } from '../channels/index.js';
+import { type ChannelService, ChannelError } from '../channels/index.js';
 import { Uuid } from '../http/responses.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Deps } from '../db/deps.js';
 import type { Database } from '../db/schema.js';
-import { emit, type EventSubject } from '../outgoing/index.js';
-import { inChunks } from '../outgoing/index.js';
+import { emit, type EventSubject, inChunks } from '../outgoing/index.js';
 import { presentMessage } from './message.presenter.js';
 
 type Db = Kysely<Database>;

@@ -2,15 +2,19 @@ import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { errors, validOrNull } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import type { InboundListener, ReceivedMessage } from '../messages/index.js';
+import type { InboundListener, ReceivedMessage, Outbound } from '../messages/index.js';
 import { textContent } from '../content/message-content.js';
-import type { Outbound } from '../messages/index.js';
-import { parseName, parsePhone } from '../contacts/index.js';
-import { contactRepository, newContactRow, type ContactRow } from '../contacts/index.js';
+import {
+  parseName,
+  parsePhone,
+  contactRepository,
+  newContactRow,
+  type ContactRow,
+  contactProblems,
+} from '../contacts/index.js';
 import { confirmationText, keywordIntent, normalizeKeyword, type Language } from './opt-out.keywords.js';
 import { optOutRepository, type OptOutSettings } from './opt-out.repository.js';
 import { KEYWORD_MAX_LENGTH, type UpdateOptOutSettingsInput } from './opt-out.schema.js';
-import { contactProblems } from '../contacts/index.js';
 
 /** A contact's change of mind; `language` is set when they wrote it (and may be answered), null when Meta told us. */
 interface Intent {

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { formatTimestamp } from '../shared/time.js';
-import { triggerRepository } from '../triggers/index.js';
-import type { CampaignRecord } from '../triggers/index.js';
+import { triggerRepository, type CampaignRecord } from '../triggers/index.js';
 
 type Db = Kysely<Database>;
 

@@ -1,5 +1,4 @@
-import { campaignTemplateCheck } from '../campaigns/index.js';
-import type { Audience } from '../campaigns/index.js';
+import { campaignTemplateCheck, type Audience } from '../campaigns/index.js';
 import { parsePhone } from '../contacts/index.js';
 import type { TemplateRow, TranslationRow } from '../templates/index.js';
 import { AppError, type FieldError } from '../shared/errors.js';

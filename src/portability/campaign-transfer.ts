@@ -1,21 +1,27 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
-import { storedVariables } from '../campaigns/index.js';
 import {
+  storedVariables,
   campaignDefinition,
   insertScheduledCampaign,
   replaceScheduledCampaign,
   type CampaignDefinition,
+  type Audience,
+  type CampaignStatus,
 } from '../campaigns/index.js';
-import type { Audience, CampaignStatus } from '../campaigns/index.js';
 import { parsePhone } from '../contacts/index.js';
 import type { Database } from '../db/schema.js';
 import type { Deps } from '../db/deps.js';
 import { errors, validOrNull } from '../shared/errors.js';
 import { formatTimestamp } from '../shared/time.js';
 import { tagKey } from '../tags/index.js';
-import { templateRepository, type TemplateRow, type TranslationRow } from '../templates/index.js';
-import type { TemplateInput, TranslationInput } from '../templates/index.js';
+import {
+  templateRepository,
+  type TemplateRow,
+  type TranslationRow,
+  type TemplateInput,
+  type TranslationInput,
+} from '../templates/index.js';
 import {
   documentAudience,
   storedAudience,

@@ -1,15 +1,18 @@
-import type { BulkContact, ContactBulk } from '../contacts/index.js';
-import { parseEmail, parseName, parsePhone, parseTagNames } from '../contacts/index.js';
-import { contactRepository } from '../contacts/index.js';
+import {
+  type BulkContact,
+  type ContactBulk,
+  parseEmail,
+  parseName,
+  parsePhone,
+  parseTagNames,
+  contactRepository,
+} from '../contacts/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { tagRepository } from '../tags/index.js';
-import type { TranslationRow } from '../templates/index.js';
-import type { TemplateInput, TranslationInput } from '../templates/index.js';
-import type { TemplateService } from '../templates/index.js';
+import type { TranslationRow, TemplateInput, TranslationInput, TemplateService } from '../templates/index.js';
 import type { FlowService } from '../flows/index.js';
-import type { SaveSequenceInput } from '../sequences/index.js';
-import type { SequenceService } from '../sequences/index.js';
+import type { SaveSequenceInput, SequenceService } from '../sequences/index.js';
 import { errors } from '../shared/errors.js';
 import { automationProblems, withIds, withNames } from './automation-data.js';
 import { campaignProblems, planCampaigns, type CampaignPlan } from './campaign-data.js';

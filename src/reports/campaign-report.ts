@@ -1,5 +1,4 @@
-import { deliveryCounts } from '../messages/index.js';
-import { plainReason } from '../messages/index.js';
+import { deliveryCounts, plainReason } from '../messages/index.js';
 import type { Deps } from '../db/deps.js';
 import { formatTimestamp } from '../shared/time.js';
 import { campaignReportRepository } from './campaign-report.repository.js';

@@ -3,3 +3,4 @@
  */
 export { registerRoutingRoutes } from './routing.routes.js';
 export { createRoutingService } from './routing.service.js';
+export type { RoutingService } from './routing.service.js';

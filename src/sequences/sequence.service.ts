@@ -1,8 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { cancelJobs } from '../automation/scheduler.js';
 import { countByState } from '../automation/state-counts.js';
-import type { ContactService } from '../contacts/index.js';
-import type { TagLink, Tagging } from '../contacts/index.js';
+import type { ContactService, TagLink, Tagging } from '../contacts/index.js';
 import type { Database } from '../db/schema.js';
 import { emitWebhookEvents } from '../outgoing/index.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
@@ -12,8 +11,7 @@ import { errors, type FieldError } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { checkHeaderMedia } from '../messages/index.js';
 import { templateRepository } from '../templates/index.js';
-import { triggerRepository } from '../triggers/index.js';
-import type { SequenceRecord } from '../triggers/index.js';
+import { triggerRepository, type SequenceRecord } from '../triggers/index.js';
 import { sequenceRepository, type EnrolmentRow } from './sequence.repository.js';
 import {
   ENROLMENT_STATES,

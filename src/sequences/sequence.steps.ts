@@ -2,15 +2,18 @@ import { sql, type Kysely } from 'kysely';
 import { render } from '../automation/render.js';
 import { durationMs, nextSendingTime } from '../automation/schedule-time.js';
 import { cancelJobs, scheduleJobs, type Job, type NewJob } from '../automation/scheduler.js';
-import { contactRepository, type ContactRow } from '../contacts/index.js';
-import type { Tagging } from '../contacts/index.js';
+import { contactRepository, type ContactRow, type Tagging } from '../contacts/index.js';
 import type { Database } from '../db/schema.js';
 import { jsonRows } from '../db/sql.js';
 import { textContent, type OutboundContent } from '../content/message-content.js';
-import { prepareOutbound, queueOutbound, type OutboundRow } from '../messages/index.js';
-import { isRefusal } from '../messages/index.js';
-import { fillVariables } from '../messages/index.js';
-import { templateContent } from '../messages/index.js';
+import {
+  prepareOutbound,
+  queueOutbound,
+  type OutboundRow,
+  isRefusal,
+  fillVariables,
+  templateContent,
+} from '../messages/index.js';
 import type { Deps } from '../db/deps.js';
 import { AppError } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';

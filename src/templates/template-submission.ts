@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import { scheduleJob, type Job, type JobHandler } from '../automation/scheduler.js';
-import type { ChannelService } from '../channels/index.js';
-import type { ChannelProvider, TemplateOutcome } from '../channels/index.js';
+import type { ChannelService, ChannelProvider, TemplateOutcome } from '../channels/index.js';
 import type { Database } from '../db/schema.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';

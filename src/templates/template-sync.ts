@@ -1,9 +1,13 @@
 import { Value } from '@sinclair/typebox/value';
-import type { ChannelService } from '../channels/index.js';
-import type { ChannelTemplate, TemplateComponent } from '../channels/index.js';
+import type {
+  ChannelService,
+  ChannelTemplate,
+  TemplateComponent,
+  TemplateQualityEvent,
+  TemplateStatusEvent,
+} from '../channels/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
-import type { TemplateQualityEvent, TemplateStatusEvent } from '../channels/index.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from './template.repository.js';
 import {

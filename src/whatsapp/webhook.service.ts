@@ -1,19 +1,19 @@
-import type { ChannelService, NumberRoute } from '../channels/index.js';
-import type { InboundService } from '../messages/index.js';
-import type { StatusService } from '../messages/index.js';
-import type { TemplateSyncService } from '../templates/index.js';
-import { errors } from '../shared/errors.js';
-import { groupCommit } from '../shared/group-commit.js';
-import type { SharedWindowLimiter } from '../http/rate-limit.js';
-import type { OptOutService } from '../opt-out/index.js';
-import type { WorkspaceEventService } from '../workspace-events/index.js';
 import type {
+  ChannelService,
+  NumberRoute,
   AccountEvent,
   InboundMessageEvent,
   MarketingPreferenceEvent,
   StatusEvent,
   ChannelEvent,
 } from '../channels/index.js';
+import type { InboundService, StatusService } from '../messages/index.js';
+import type { TemplateSyncService } from '../templates/index.js';
+import { errors } from '../shared/errors.js';
+import { groupCommit } from '../shared/group-commit.js';
+import type { SharedWindowLimiter } from '../http/rate-limit.js';
+import type { OptOutService } from '../opt-out/index.js';
+import type { WorkspaceEventService } from '../workspace-events/index.js';
 
 /**
  * Unsigned (or wrongly signed) deliveries one client address may send per minute; past them it is

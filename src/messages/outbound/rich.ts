@@ -1,8 +1,7 @@
-import type { Interactive } from '../../content/message-content.js';
+import type { Interactive, MediaContent, MediaType, OutboundContent } from '../../content/message-content.js';
 import { errors } from '../../shared/errors.js';
 import { isPrivateHost } from '../../shared/public-address.js';
 import type { SendContactsInput, SendInteractiveInput, SendLocationInput, SendMediaInput } from '../message.schema.js';
-import type { MediaContent, MediaType, OutboundContent } from '../../content/message-content.js';
 import { messageProblems } from '../message.problems.js';
 
 /**

@@ -1,7 +1,6 @@
 import { render, type RenderScope } from '../../automation/render.js';
 import { errors } from '../../shared/errors.js';
-import type { VariableSlot } from '../../templates/index.js';
-import { COUPON_CODE } from '../../templates/index.js';
+import { type VariableSlot, COUPON_CODE } from '../../templates/index.js';
 import type { SendTemplateInput } from '../message.schema.js';
 import { messageProblems } from '../message.problems.js';
 

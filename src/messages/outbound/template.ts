@@ -1,8 +1,9 @@
 import { AppError, errors } from '../../shared/errors.js';
-import { fillPlaceholders } from '../../templates/index.js';
-import { displayedTranslation } from '../../templates/index.js';
-import type { TemplateRow, TranslationRow } from '../../templates/index.js';
 import {
+  fillPlaceholders,
+  displayedTranslation,
+  type TemplateRow,
+  type TranslationRow,
   COUPON_CODE,
   OFFER_EXPIRATION,
   missingCapabilities,
