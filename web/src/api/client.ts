@@ -104,6 +104,11 @@ export type DashboardAnswer<K extends keyof DashboardPaths, M extends Method = '
   Operation<DashboardPaths, K, M>
 >;
 
+/** What a dashboard endpoint takes (path and query parameters, body): `DashboardOptions<'/api/dashboard/contacts'>`. */
+export type DashboardOptions<K extends keyof DashboardPaths, M extends Method = 'get'> = OptionsOf<
+  Operation<DashboardPaths, K, M>
+>;
+
 /** What a public endpoint answers. */
 export type PublicAnswer<K extends keyof PublicPaths, M extends Method = 'get'> = AnswerOf<
   Operation<PublicPaths, K, M>
