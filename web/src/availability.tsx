@@ -1,19 +1,14 @@
 import { useState } from 'preact/hooks';
-import { action } from './api';
+import { action } from './api/client';
 import { ErrorNote, useAsync } from './ui';
 import { t } from './i18n/i18n';
-
-interface Availability {
-  user_id: string;
-  available: boolean;
-}
 
 /**
  * The header's switch: available for conversations, or away. Away, automatic assignment passes the
  * person over and their open conversations go back to the queue (the server says so; this only asks).
  */
 export function AvailabilityToggle() {
-  const current = useAsync(() => action<Availability>('get-availability'), []);
+  const current = useAsync(() => action('get-availability', {}), []);
   const [shown, setShown] = useState<boolean | null>(null);
   const [error, setError] = useState<unknown>(null);
   const available = shown ?? current.data?.available;
@@ -22,7 +17,7 @@ export function AvailabilityToggle() {
     setError(null);
     setShown(next);
     try {
-      setShown((await action<Availability>('set-availability', { available: next })).available);
+      setShown((await action('set-availability', { available: next })).available);
     } catch (e) {
       setShown(!next);
       setError(e);

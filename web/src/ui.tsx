@@ -1,6 +1,8 @@
 import { type ComponentChildren, type JSX } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
-import { ApiError, dashboard, sentencesOf, type FieldLabels } from './api';
+import { ApiError, sentencesOf, type FieldLabels } from './api';
+import { dashboard, type PathWith } from './api/client';
+import type { paths as DashboardPaths } from './api/schema';
 import { t } from './i18n/i18n';
 
 /** Loads data for a page and reloads on demand; stale answers (deps changed meanwhile) are dropped. */
@@ -160,21 +162,25 @@ export function ConfirmButton(props: {
   );
 }
 
-/** A danger button that asks first, then deletes `/api/dashboard/<path>` and calls `onDeleted`. */
+/** The dashboard's deletes of one record by its id. */
+type DeleteById = Extract<PathWith<DashboardPaths, 'delete'>, `${string}/{id}`>;
+
+/** A danger button that asks first, then deletes the record `id` at `path` and calls `onDeleted`. */
 export function DeleteButton(props: {
   label: string;
   question: string;
   confirmLabel: string;
-  path: string;
+  path: DeleteById;
+  id: string;
   onDeleted: () => void;
 }) {
-  const { path, onDeleted, ...asked } = props;
+  const { path, id, onDeleted, ...asked } = props;
   return (
     <ConfirmButton
       {...asked}
       danger
       onConfirm={async () => {
-        await dashboard.delete(path);
+        await dashboard.delete(path, { path: { id } });
         onDeleted();
       }}
     />

@@ -1,6 +1,6 @@
 import { api } from '../api';
 import type { paths as DashboardPaths } from './schema';
-import type { paths as PublicPaths } from '../../../packages/client/src/schema';
+import type { paths as PublicPaths } from './public';
 
 /**
  * Typed calls to Parley's two documents: the dashboard's own endpoints (docs/dashboard-openapi.yaml,
@@ -86,8 +86,10 @@ type ActionPath = PathWith<PublicPaths, 'post'> & `/v1/actions/${string}`;
 /** The public API's actions by name: `list-tags`, `get-contact`… */
 export type ActionName = ActionPath extends `/v1/actions/${infer N}` ? N : never;
 type ActionOperation<N extends ActionName> = Operation<PublicPaths, `/v1/actions/${N}`, 'post'>;
+/** A listing's cursor page comes back only when asked for (`?paginate=cursor`), which `action` never does. */
+type Unpaged<A> = [Extract<A, readonly unknown[]>] extends [never] ? A : Extract<A, readonly unknown[]>;
 /** What an action answers. */
-export type ActionAnswer<N extends ActionName> = AnswerOf<ActionOperation<N>>;
+export type ActionAnswer<N extends ActionName> = Unpaged<AnswerOf<ActionOperation<N>>>;
 type ActionBody<N extends ActionName> =
   ActionOperation<N> extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
 
@@ -99,6 +101,11 @@ export const action = <N extends ActionName>(name: N, ...[body]: ActionArgs<N>) 
 
 /** What a dashboard endpoint answers, for a page's props and state: `DashboardAnswer<'/api/dashboard/team'>`. */
 export type DashboardAnswer<K extends keyof DashboardPaths, M extends Method = 'get'> = AnswerOf<
+  Operation<DashboardPaths, K, M>
+>;
+
+/** What a dashboard endpoint takes (path and query parameters, body): `DashboardOptions<'/api/dashboard/contacts'>`. */
+export type DashboardOptions<K extends keyof DashboardPaths, M extends Method = 'get'> = OptionsOf<
   Operation<DashboardPaths, K, M>
 >;
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
-import { action } from '../api';
+import { action, type ActionAnswer } from '../api/client';
 import { can, useSession } from '../session';
 import { timeZoneNames } from '../time-zones';
 import { ErrorNote, Page, fieldErrors, useAsync, useSubmit } from '../ui';
@@ -13,20 +13,8 @@ type Weekday = (typeof WEEKDAYS)[number];
 /** The weekday's name in the person's language (formatWeekday counts from Sunday, 0). */
 const dayName = (day: Weekday) => formatWeekday((WEEKDAYS.indexOf(day) + 1) % 7, 'long');
 
-interface Interval {
-  opens: string;
-  closes: string;
-}
-
-/** What get-business-hours answers. */
-interface BusinessHours {
-  enabled: boolean;
-  time_zone: string;
-  weekly: Record<Weekday, Interval[]>;
-  holidays: string[];
-  away_message: string;
-  open_now: boolean;
-}
+type BusinessHours = ActionAnswer<'get-business-hours'>;
+type Interval = BusinessHours['weekly'][Weekday][number];
 
 /** The form's fields by their API names, with the labels their errors are shown under. */
 const hoursLabels = (): Record<string, string> => ({
@@ -59,7 +47,7 @@ export function BusinessHoursSettings() {
 }
 
 function HoursLoader() {
-  const hours = useAsync(() => action<BusinessHours>('get-business-hours'), []);
+  const hours = useAsync(() => action('get-business-hours', {}), []);
   return (
     <>
       <ErrorNote error={hours.error} />
@@ -71,6 +59,13 @@ function HoursLoader() {
 /** A time input shows midnight as 00:00; as a closing time it is the end of the day, 24:00. */
 const shownTime = (time: string) => (time === '24:00' ? '00:00' : time);
 const closingTime = (time: string) => (time === '00:00' ? '24:00' : time);
+
+/** The week as the API takes it: each closing midnight as 24:00. */
+function closingWeek(weekly: BusinessHours['weekly']): BusinessHours['weekly'] {
+  const week = { ...weekly };
+  for (const day of WEEKDAYS) week[day] = weekly[day].map((i) => ({ opens: i.opens, closes: closingTime(i.closes) }));
+  return week;
+}
 
 function HoursForm({ hours }: { hours: BusinessHours }) {
   const [enabled, setEnabled] = useState(hours.enabled);
@@ -85,13 +80,10 @@ function HoursForm({ hours }: { hours: BusinessHours }) {
   const awayId = useId();
   const zoneId = useId();
   const save = useSubmit(async () => {
-    const week = Object.fromEntries(
-      WEEKDAYS.map((day) => [day, weekly[day].map((i) => ({ opens: i.opens, closes: closingTime(i.closes) }))]),
-    );
-    const next = await action<BusinessHours>('update-business-hours', {
+    const next = await action('update-business-hours', {
       enabled,
       time_zone: timeZone,
-      weekly: week,
+      weekly: closingWeek(weekly),
       holidays,
       away_message: away,
     });
@@ -266,7 +258,7 @@ function Holidays(props: { dates: string[]; onChange: (dates: string[]) => void;
 }
 
 function SurveyLoader() {
-  const settings = useAsync(() => action<{ enabled: boolean }>('get-satisfaction-survey-settings'), []);
+  const settings = useAsync(() => action('get-satisfaction-survey-settings', {}), []);
   return (
     <>
       <ErrorNote error={settings.error} />

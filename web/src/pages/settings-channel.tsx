@@ -1,41 +1,26 @@
 import { useState } from 'preact/hooks';
-import { action, ApiError, dashboard } from '../api';
+import { ApiError } from '../api';
+import { action, dashboard, type ActionAnswer, type DashboardAnswer } from '../api/client';
+import type { PublicSchema } from '../api/public';
 import { Link } from '../router';
 import { can, useSession } from '../session';
 import { askAnAdmin } from '../roles';
 import { CopyButton, ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
-import type { components } from '../../../packages/client/src/schema';
 import { t } from '../i18n/i18n';
 import { formatNumber } from '../i18n/format';
 import { Rich } from '../i18n/rich';
 import { messageStatusName } from './message-status';
 
 /** One of the workspace's numbers, as list-channels shows it. */
-type BusinessNumber = components['schemas']['Channel'];
-
-type Provider = 'simulator' | 'whatsapp-cloud';
-
-interface Channel {
-  provider: Provider;
-  phone_number_id: string | null;
-  waba_id: string | null;
-  access_token_set: boolean;
-  messages_per_second: number;
-}
-
-interface ChannelState {
-  channel: Channel;
-  webhook_url: string;
-  webhook_url_public: boolean;
-  verify_token_set: boolean;
-  app_secret_set: boolean;
-  verify_token: string | null;
-}
+type BusinessNumber = PublicSchema<'Channel'>;
+type ChannelState = DashboardAnswer<'/api/dashboard/channel'>;
+type Channel = ChannelState['channel'];
+type Provider = Channel['provider'];
 
 /** Settings → Channel: the workspace's numbers, the default channel, Meta's webhook, and a test message. */
 export function ChannelSettings() {
-  const state = useAsync(() => dashboard.get<ChannelState>('channel'), []);
+  const state = useAsync(() => dashboard.get('/api/dashboard/channel'), []);
   return (
     <Page title={t('channel:title')}>
       <SettingsNav />
@@ -91,24 +76,20 @@ function CurrentChannel({ channel }: { channel: Channel }) {
 function Numbers({ onChanged }: { onChanged: () => void }) {
   const { user } = useSession();
   const owner = can(user, 'manage_channel');
-  const list = useAsync(() => action<{ channels: BusinessNumber[] }>('list-channels'), []);
+  const list = useAsync(() => action('list-channels', {}), []);
   const changed = () => {
     list.reload();
     onChanged();
   };
   const [removing, setRemoving] = useState<string | null>(null);
   const [removeError, setRemoveError] = useState<unknown>(null);
-  const removeNumber = async (channel: BusinessNumber) => {
-    setRemoving(channel.id);
+  /** The click that removes a number (the built-in simulator has no id, and no button). */
+  const removeNumber = (channelId: string) => () => {
+    setRemoving(channelId);
     setRemoveError(null);
-    try {
-      await action('remove-channel', { channel_id: channel.id });
-      changed();
-    } catch (error) {
-      setRemoveError(error);
-    } finally {
-      setRemoving(null);
-    }
+    action('remove-channel', { channel_id: channelId })
+      .then(changed, setRemoveError)
+      .finally(() => setRemoving(null));
   };
   return (
     <section aria-labelledby="numbers-title">
@@ -136,7 +117,7 @@ function Numbers({ onChanged }: { onChanged: () => void }) {
                 type="button"
                 disabled={removing === channel.id}
                 aria-label={t('channel:numbers.removeNumber', { number: channel.phone_number_id ?? channel.id })}
-                onClick={() => void removeNumber(channel)}
+                onClick={removeNumber(channel.id)}
               >
                 {t('channel:numbers.remove')}
               </button>
@@ -176,7 +157,7 @@ function AddNumber({ onAdded }: { onAdded: () => void }) {
   const add = useSubmit(async () => {
     setAdded(null);
     const cloud = provider === 'whatsapp-cloud' && { waba_id: wabaId, access_token: accessToken };
-    const channel = await action<BusinessNumber>('add-channel', {
+    const channel = await action('add-channel', {
       provider,
       ...(phoneNumberId && { phone_number_id: phoneNumberId }),
       ...cloud,
@@ -310,7 +291,7 @@ function ChannelForm({ channel, onSaved }: { channel: Channel; onSaved: () => vo
             access_token: accessToken,
             messages_per_second: Number(perSecond),
           };
-    await dashboard.put('channel', body);
+    await dashboard.put('/api/dashboard/channel', { body });
     setAccessToken('');
     setSaved(true);
     onSaved();
@@ -447,10 +428,10 @@ function Webhook({ state }: { state: ChannelState }) {
 function TestMessage({ provider }: { provider: Provider }) {
   const [phone, setPhone] = useState('');
   const [text, setText] = useState(() => t('channel:test.defaultText'));
-  const [sent, setSent] = useState<{ id: string; status: string } | null>(null);
+  const [sent, setSent] = useState<ActionAnswer<'send-text-message'> | null>(null);
   const send = useSubmit(async () => {
     setSent(null);
-    setSent(await action<{ id: string; status: string }>('send-text-message', { phone, message: text }));
+    setSent(await action('send-text-message', { phone, message: text }));
   });
   const windowClosed = send.error instanceof ApiError && send.error.problem.code === 'customer_service_window_closed';
 

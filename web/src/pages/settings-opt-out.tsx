@@ -1,19 +1,15 @@
 import { useId, useState } from 'preact/hooks';
-import { action } from '../api';
+import { action, type ActionAnswer } from '../api/client';
 import { ErrorNote, Page, fieldErrors, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 import { t } from '../i18n/i18n';
 
 /** What get-opt-out-settings answers. */
-interface OptOutSettings {
-  stop_keywords: string[];
-  start_keywords: string[];
-  confirm: boolean;
-}
+type OptOutSettings = ActionAnswer<'get-opt-out-settings'>;
 
 /** Settings → Opt-out: the words that unsubscribe a contact from marketing and back, and the confirmation. */
 export function OptOutSettingsPage() {
-  const settings = useAsync(() => action<OptOutSettings>('get-opt-out-settings'), []);
+  const settings = useAsync(() => action('get-opt-out-settings', {}), []);
   return (
     <Page title={t('settings:optOut.title')}>
       <SettingsNav />
@@ -37,7 +33,7 @@ function OptOutForm({ settings }: { settings: OptOutSettings }) {
   const [savedForm, setSavedForm] = useState<string | null>(null);
   const saved = savedForm === JSON.stringify([stop, start, confirm]);
   const save = useSubmit(async () => {
-    const next = await action<OptOutSettings>('update-opt-out-settings', {
+    const next = await action('update-opt-out-settings', {
       stop_keywords: lines(stop),
       start_keywords: lines(start),
       confirm,

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { components, operations } from '../../../packages/client/src/schema';
-import { action, dashboard } from '../api';
+import { action, dashboard, type ActionAnswer, type DashboardAnswer } from '../api/client';
+import type { PublicSchema } from '../api/public';
 import { can, useSession } from '../session';
 import { ConfirmButton, ErrorNote, Page, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
@@ -8,19 +8,10 @@ import { t } from '../i18n/i18n';
 import { formatNumber } from '../i18n/format';
 import { Rich } from '../i18n/rich';
 
-type Team = components['schemas']['Team'];
-type RoutingSettings = operations['getRoutingSettings']['responses']['200']['content']['application/json'];
+type Team = PublicSchema<'Team'>;
+type RoutingSettings = ActionAnswer<'get-routing-settings'>;
 type Rule = RoutingSettings['rules'][number];
-interface Person {
-  id: string;
-  name: string;
-  email: string;
-}
-interface Channel {
-  id: string;
-  display_phone_number: string | null;
-  verified_name: string | null;
-}
+type Person = DashboardAnswer<'/api/dashboard/team'>[number];
 
 const KINDS: Rule['kind'][] = ['keyword', 'tag', 'number'];
 
@@ -31,9 +22,9 @@ const kindLabel = (kind: Rule['kind']): string => t(`routing:rules.kinds.${kind}
 export function RoutingSettingsPage() {
   const { user } = useSession();
   const manages = can(user, 'routing');
-  const teams = useAsync(() => action<Team[]>('list-teams'), []);
-  const people = useAsync(() => dashboard.get<Person[]>('team'), []);
-  const settings = useAsync(() => action<RoutingSettings>('get-routing-settings'), []);
+  const teams = useAsync(() => action('list-teams', {}), []);
+  const people = useAsync(() => dashboard.get('/api/dashboard/team'), []);
+  const settings = useAsync(() => action('get-routing-settings', {}), []);
   return (
     <Page title={t('routing:title')}>
       <SettingsNav />
@@ -224,7 +215,7 @@ function TeamCard(props: { team: Team; people: Person[]; manages: boolean; onCha
 /** The ordered rules: the first that matches a conversation as it opens picks its team. */
 function RulesForm(props: { rules: Rule[]; teams: Team[]; manages: boolean; onSaved: () => void }) {
   const [rules, setRules] = useState<Rule[]>(props.rules);
-  const channels = useAsync(() => action<{ channels: Channel[] }>('list-channels'), []);
+  const channels = useAsync(() => action('list-channels', {}), []);
   const numbers = channels.data?.channels ?? [];
   const save = useSubmit(async () => {
     await action('update-routing-settings', { rules });
@@ -273,7 +264,7 @@ function RulesForm(props: { rules: Rule[]; teams: Team[]; manages: boolean; onSa
                   >
                     <option value="">{t('routing:rules.chooseNumber')}</option>
                     {numbers.map((n) => (
-                      <option key={n.id} value={n.id}>
+                      <option key={n.id} value={n.id ?? ''}>
                         {n.display_phone_number ?? n.verified_name ?? n.id}
                       </option>
                     ))}

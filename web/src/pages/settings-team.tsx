@@ -106,7 +106,8 @@ export function TeamSettings() {
                     label={t('settings:team.remove')}
                     question={t('settings:team.removeQuestion', { email: member.email })}
                     confirmLabel={t('settings:team.removeConfirm')}
-                    path={`team/${member.id}`}
+                    path="/api/dashboard/team/{id}"
+                    id={member.id}
                     onDeleted={team.reload}
                   />
                 )}
@@ -175,7 +176,8 @@ function PendingInvites(props: { invites: PendingInvite[]; error: unknown; onRev
                   label={t('settings:team.revoke')}
                   question={t('settings:team.revokeQuestion', { email: invite.email })}
                   confirmLabel={t('settings:team.revokeConfirm')}
-                  path={`invites/${invite.id}`}
+                  path="/api/dashboard/invites/{id}"
+                  id={invite.id}
                   onDeleted={props.onRevoked}
                 />
               </td>

@@ -90,7 +90,8 @@ export function ApiTokens() {
                   label={t('settings:tokens.revoke')}
                   question={t('settings:tokens.revokeQuestion', { name: token.name })}
                   confirmLabel={t('settings:tokens.revokeConfirm')}
-                  path={`tokens/${token.id}`}
+                  path="/api/dashboard/tokens/{id}"
+                  id={token.id}
                   onDeleted={tokens.reload}
                 />
               )}

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiError, dashboard } from '../api';
+import { ApiError } from '../api';
+import { dashboard, type DashboardAnswer } from '../api/client';
 import { can, useSession } from '../session';
 import { askAnAdmin } from '../roles';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
@@ -8,16 +9,7 @@ import { timeZoneNames } from '../time-zones';
 import { t } from '../i18n/i18n';
 import { formatNumber } from '../i18n/format';
 
-interface Workspace {
-  id: string;
-  name: string;
-  time_zone: string;
-  poll_interval_seconds: number;
-  /** Keep media files this many days; null: forever. */
-  media_retention_days: number | null;
-  /** What the workspace keeps in the media store now. */
-  media_storage: { store: 'filesystem' | 's3'; bytes: number; files: number };
-}
+type Workspace = DashboardAnswer<'/api/dashboard/workspace'>;
 
 const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 
@@ -45,7 +37,7 @@ function formatBytes(bytes: number): string {
  * members read them), and the storage the workspace's media files use.
  */
 export function WorkspaceSettings() {
-  const workspace = useAsync(() => dashboard.get<Workspace>('workspace'), []);
+  const workspace = useAsync(() => dashboard.get('/api/dashboard/workspace'), []);
   return (
     <Page title={t('settings:workspace.title')}>
       <SettingsNav />
@@ -67,12 +59,13 @@ function WorkspaceForm({ workspace }: { workspace: Workspace }) {
   useEffect(() => setSaved(false), [name, timeZone, pollSeconds, retentionDays]);
   const zones = useMemo(() => timeZoneNames(workspace.time_zone), [workspace.time_zone]);
   const save = useSubmit(async () => {
-    await dashboard.put<Workspace>('workspace', {
+    const body = {
       name,
       time_zone: timeZone,
       poll_interval_seconds: Number(pollSeconds),
       media_retention_days: retentionDays.trim() === '' ? null : Number(retentionDays),
-    });
+    };
+    await dashboard.put('/api/dashboard/workspace', { body });
     await refresh(); // the top bar shows the name, and every time follows the zone (format.ts)
     setSaved(true);
   });
@@ -168,7 +161,7 @@ function WorkspaceForm({ workspace }: { workspace: Workspace }) {
 function TypingIndicatorSetting() {
   const { user } = useSession();
   const editable = can(user, 'manage_workspace');
-  const settings = useAsync(() => dashboard.get<{ typing_indicator: boolean }>('inbox/settings'), []);
+  const settings = useAsync(() => dashboard.get('/api/dashboard/inbox/settings'), []);
   // The box shows the choice at once; a refused save puts it back and says why.
   const [chosen, setChosen] = useState<boolean | null>(null);
   const [outcome, setOutcome] = useState<{ saved: true } | { error: unknown } | null>(null);
@@ -177,7 +170,7 @@ function TypingIndicatorSetting() {
     setChosen(on);
     setOutcome(null);
     try {
-      await dashboard.put('inbox/settings', { typing_indicator: on });
+      await dashboard.put('/api/dashboard/inbox/settings', { body: { typing_indicator: on } });
       setOutcome({ saved: true });
     } catch (error) {
       setChosen(null);

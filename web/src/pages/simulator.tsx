@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { action, dashboard } from '../api';
+import { action, dashboard, type DashboardAnswer } from '../api/client';
+import type { PublicSchema } from '../api/public';
 import { Link } from '../router';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
 import { t } from '../i18n/i18n';
@@ -7,33 +8,16 @@ import { formatDateTime } from '../i18n/format';
 import { Rich } from '../i18n/rich';
 import { messageStatusName } from './message-status';
 
-interface Contact {
-  id: string;
-  phone: string;
-  name: string | null;
-}
-
-interface Message {
-  id: string;
-  direction: 'inbound' | 'outbound';
-  type: string;
-  status: string;
-  content: Record<string, unknown>;
-  contact_id: string;
-  created_at: string;
-}
-
-interface Conversation {
-  contact: Contact;
-  messages: Message[];
-}
+/** Whom the simulator writes as: a contact found, or the one a message came from. */
+type Contact = Pick<PublicSchema<'Contact'>, 'id' | 'phone' | 'name'>;
+type Message = DashboardAnswer<'/api/dashboard/simulator/messages'>['messages'][number];
 
 /** While a conversation is open, replies (flows, sequences, teammates) show up within this long. */
 const REFRESH_MS = 3000;
 
 /** The Simulator: write in as any contact, and watch what Parley answers. */
 export function Simulator() {
-  const channel = useAsync(() => dashboard.get<{ channel: { provider: string } }>('channel'), []);
+  const channel = useAsync(() => dashboard.get('/api/dashboard/channel'), []);
   const [contact, setContact] = useState<Contact | null>(null);
   const cloud = channel.data?.channel.provider === 'whatsapp-cloud';
 
@@ -65,7 +49,7 @@ function InboundForm({ contact, onContact }: { contact: Contact | null; onContac
   const extra = useRef<Extra | null>(null);
   /** Sends what the contact wrote or shared, and follows the contact it came from. */
   const deliver = async (what: object) => {
-    const message = await action<Message & { contact_phone: string }>('simulate-inbound-message', {
+    const message = await action('simulate-inbound-message', {
       phone: contact?.phone ?? phone,
       ...what,
     });
@@ -158,10 +142,7 @@ function ContactPicker(props: { phone: string; onPhone: (phone: string) => void;
     const timer = setTimeout(() => setQuery(props.phone.trim()), 250);
     return () => clearTimeout(timer);
   }, [props.phone]);
-  const matches = useAsync(
-    () => (query ? action<Contact[]>('search-contacts', { query }) : Promise.resolve([])),
-    [query],
-  );
+  const matches = useAsync(() => (query ? action('search-contacts', { query }) : Promise.resolve([])), [query]);
   const found = matches.data ?? [];
 
   return (
@@ -196,7 +177,7 @@ function ContactPicker(props: { phone: string; onPhone: (phone: string) => void;
 
 function ConversationView({ contact }: { contact: Contact }) {
   const conversation = useAsync(
-    () => dashboard.get<Conversation>(`simulator/messages?contact_id=${encodeURIComponent(contact.id)}`),
+    () => dashboard.get('/api/dashboard/simulator/messages', { query: { contact_id: contact.id } }),
     [contact.id],
   );
   const { reload } = conversation;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { action, dashboard } from '../../api';
+import { action, dashboard, type DashboardAnswer } from '../../api/client';
+import type { PublicSchema } from '../../api/public';
 import { Link, navigate } from '../../router';
 import { can, useSession } from '../../session';
 import { TemplateForm } from '../inbox/reply';
@@ -7,38 +8,19 @@ import { formatDateTime } from '../../i18n/format';
 import { messageStatusName } from '../message-status';
 import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
-import { useTagNames, type Contact } from './contacts-list';
+import { useTagNames } from './contacts-list';
 
-export interface Run {
-  id: string;
-  definition_id: string;
-  name: string;
-  status: string;
-  ended_reason: string | null;
-  started_at: string;
-  updated_at: string;
-}
-
-/** GET /api/dashboard/contacts/:id/activity. */
-export interface Activity {
-  messages: {
-    id: string;
-    direction: 'inbound' | 'outbound';
-    type: string;
-    status: string;
-    text: string;
-    created_at: string;
-  }[];
-  sequences: Run[];
-  flows: Run[];
-  /** The campaigns that messaged the contact, newest first, with how far the message got. */
-  campaigns: { id: string; name: string; status: string; sent_at: string }[];
-}
+/** A contact, as the public API answers it. */
+export type Contact = PublicSchema<'Contact'>;
+/** What the contact's activity shows: messages, automations and campaigns. */
+export type Activity = DashboardAnswer<'/api/dashboard/contacts/{id}/activity'>;
+/** One flow run or sequence enrolment. */
+export type Run = Activity['flows'][number];
 
 /** One contact: profile, tags, attributes, the conversation and its automations. */
 export function ContactPage({ id }: { id: string }) {
-  const contact = useAsync(() => action<Contact>('get-contact', { contact_id: id }), [id]);
-  const activity = useAsync(() => dashboard.get<Activity>(`contacts/${id}/activity`), [id]);
+  const contact = useAsync(() => action('get-contact', { contact_id: id }), [id]);
+  const activity = useAsync(() => dashboard.get('/api/dashboard/contacts/{id}/activity', { path: { id } }), [id]);
   const [shown, setShown] = useState<Contact | undefined>();
   useEffect(() => setShown(contact.data), [contact.data]);
   const title = shown ? (shown.name ?? shown.phone) : t('contacts:contact.title');
@@ -80,7 +62,7 @@ export function ContactPage({ id }: { id: string }) {
 /** The contact's marketing opt-out, and the button that changes it. */
 export function OptOutToggle({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
   const change = useSubmit(async () => {
-    onSaved(await action<Contact>('update-contact', { contact_id: contact.id, opted_out: !contact.opted_out }));
+    onSaved(await action('update-contact', { contact_id: contact.id, opted_out: !contact.opted_out }));
   });
   return (
     <div class="opt-out">
@@ -102,7 +84,7 @@ function ProfileForm({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
   const [saved, setSaved] = useState(false);
   const save = useSubmit(async () => {
     setSaved(false);
-    onSaved(await action<Contact>('update-contact', { contact_id: contact.id, name, phone, email }));
+    onSaved(await action('update-contact', { contact_id: contact.id, name, phone, email }));
     setSaved(true);
   });
   return (
@@ -136,14 +118,14 @@ export function TagEditor({ contact, onSaved }: { contact: Contact; onSaved: (c:
   const names = useTagNames();
   const [tag, setTag] = useState('');
   const add = useSubmit(async () => {
-    onSaved(await action<Contact>('add-tag', { contact_id: contact.id, tag }));
+    onSaved(await action('add-tag', { contact_id: contact.id, tag }));
     setTag('');
   });
   const [removeError, setRemoveError] = useState<unknown>(null);
   const removeTag = async (name: string) => {
     setRemoveError(null);
     try {
-      onSaved(await action<Contact>('remove-tag', { contact_id: contact.id, tag: name }));
+      onSaved(await action('remove-tag', { contact_id: contact.id, tag: name }));
     } catch (error) {
       setRemoveError(error);
     }
@@ -198,7 +180,7 @@ function AttributeEditor({ contact, onSaved }: { contact: Contact; onSaved: (c: 
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
   const patch = async (metadata: Record<string, unknown>) =>
-    onSaved(await action<Contact>('update-contact', { contact_id: contact.id, metadata }));
+    onSaved(await action('update-contact', { contact_id: contact.id, metadata }));
   const add = useSubmit(async () => {
     await patch({ [key.trim()]: value });
     setKey('');

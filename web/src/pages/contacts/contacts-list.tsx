@@ -1,32 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
-import { action, dashboard } from '../../api';
+import { action, dashboard } from '../../api/client';
 import { Link } from '../../router';
 import { counted, formatDateTime, formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, useAsync, useSubmit } from '../../ui';
 
-export interface Contact {
-  id: string;
-  phone: string;
-  name: string | null;
-  email: string | null;
-  tags: string[];
-  custom_attributes: Record<string, unknown>;
-  opted_out: boolean;
-  last_message_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
 interface Paging {
   filter: string;
   before: (string | null)[];
   cursor: string | null;
-}
-
-interface ContactPage {
-  contacts: Contact[];
-  next: string | null;
 }
 
 const PAGE_SIZE = 100;
@@ -44,14 +26,12 @@ function useDebounced<T>(value: T, ms: number): T {
 
 /** The workspace's tag names, alphabetical (list-tags). */
 export function useTagNames() {
-  return useAsync(async () => (await action<{ name: string }[]>('list-tags', { name: '' })).map((t) => t.name), []);
+  return useAsync(async () => (await action('list-tags', { name: '' })).map((t) => t.name), []);
 }
 
-function filterQuery(query: string, tag: string): string {
-  const params = new URLSearchParams();
-  if (query.trim()) params.set('query', query.trim());
-  if (tag) params.set('tag', tag);
-  return params.toString();
+/** The search and the tag a list shows, as the address and the API name them. */
+function filterOf(query: string, tag: string): { query?: string; tag?: string } {
+  return { ...(query.trim() && { query: query.trim() }), ...(tag && { tag }) };
 }
 
 /**
@@ -64,18 +44,20 @@ export function ContactsList() {
   const search = useDebounced(query, SEARCH_DELAY_MS);
   // Keyset paging: the cursors of the pages before this one ("Previous" pops) and this page's;
   // a new filter starts again at page 1.
-  const filter = filterQuery(search, tag);
+  const wanted = filterOf(search, tag);
+  const filter = new URLSearchParams(wanted).toString();
   useEffect(() => history.replaceState(null, '', `/contacts${filter ? `?${filter}` : ''}`), [filter]);
   const [paging, setPaging] = useState<Paging>({ filter, before: [], cursor: null });
   const { before, cursor } = paging.filter === filter ? paging : { before: [], cursor: null };
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const tags = useTagNames();
-  const page = useAsync(() => {
-    const params = new URLSearchParams(filter);
-    params.set('limit', String(PAGE_SIZE));
-    if (cursor) params.set('after', cursor);
-    return dashboard.get<ContactPage>(`contacts?${params.toString()}`);
-  }, [filter, cursor]);
+  const page = useAsync(
+    () =>
+      dashboard.get('/api/dashboard/contacts', {
+        query: { ...wanted, limit: String(PAGE_SIZE), after: cursor ?? undefined },
+      }),
+    [filter, cursor],
+  );
   useEffect(() => setSelected(new Set()), [page.data]);
 
   const rows = page.data?.contacts ?? [];
@@ -208,11 +190,8 @@ function BulkTagBar(props: { selected: string[]; tags: string[]; onDone: () => v
   const [tag, setTag] = useState('');
   const [done, setDone] = useState('');
   const apply = async (verb: 'add' | 'remove') => {
-    const result = await dashboard.post<{ changed: number }>('contacts/bulk-tag', {
-      contact_ids: props.selected,
-      tag,
-      action: verb,
-    });
+    const body = { contact_ids: props.selected, tag, action: verb };
+    const result = await dashboard.post('/api/dashboard/contacts/bulk-tag', { body });
     setDone(t(verb === 'add' ? 'contacts:bulk.tagged' : 'contacts:bulk.untagged', counted(result.changed)));
     props.onDone();
   };

@@ -1,17 +1,15 @@
 import { useState } from 'preact/hooks';
-import { action } from '../../api';
+import { action } from '../../api/client';
+import type { PublicSchema } from '../../api/public';
 import { Link } from '../../router';
 import { t } from '../../i18n/i18n';
 import { ConfirmButton, ErrorNote, Page, TextField, Table, fieldErrors, useAsync, useSubmit } from '../../ui';
 
-interface Tag {
-  id: string;
-  name: string;
-}
+type Tag = PublicSchema<'Tag'>;
 
 /** Contacts → Tags: every tag, renamed or deleted in place (rename-tag, delete-tag). */
 export function TagsPage() {
-  const tags = useAsync(() => action<Tag[]>('list-tags', { name: '' }), []);
+  const tags = useAsync(() => action('list-tags', { name: '' }), []);
   const [done, setDone] = useState('');
   const changed = (message: string) => {
     setDone(message);
@@ -40,7 +38,7 @@ function TagRow({ tag, onChanged }: { tag: Tag; onChanged: (message: string) => 
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(tag.name);
   const rename = useSubmit(async () => {
-    await action<Tag>('rename-tag', { tag: tag.name, name });
+    await action('rename-tag', { tag: tag.name, name });
     setEditing(false);
     onChanged(t('contacts:tags.renamed', { from: tag.name, to: name.trim() }));
   });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { action, dashboard } from '../../api';
+import { action, dashboard } from '../../api/client';
 import { Link, navigate } from '../../router';
 import { ErrorNote, Page, useAsync } from '../../ui';
 import { t } from '../../i18n/i18n';
@@ -7,20 +7,12 @@ import { formatDateTime, formatNumber } from '../../i18n/format';
 import { AlertSettings } from './alerts';
 import { useLiveReload } from './events';
 import { InboxShortcuts, rememberOrder } from './shortcuts';
-import { BulkBar, PRIORITIES, priorityName, ToolBadges, useLabels, type Selection } from './tools';
-import type { ConversationPage, ConversationSummary, Member } from './types';
+import { BulkBar, PRIORITIES, priorityName, ToolBadges, useLabels, type BulkFilter, type Selection } from './tools';
+import type { ConversationPage, ConversationSummary } from './types';
 import { around, previewIn } from './words';
 
 /** The list's filters, in the order of its tabs; their names and empty-list texts are in the catalog. */
 const FILTERS = ['open', 'unread', 'needs_person', 'mine', 'my_teams', 'unassigned', 'done', 'snoozed'] as const;
-
-/** One of the workspace's numbers, as list-channels answers. */
-interface BusinessNumber {
-  id: string | null;
-  display_phone_number: string | null;
-  verified_name: string | null;
-  phone_number_id: string | null;
-}
 
 /** The list's address: the filter, number and search are in the URL, so Back and reload keep them. */
 function listHref(url: URL, change: Record<string, string | null>): string {
@@ -48,10 +40,18 @@ export function Inbox({ url }: { url: URL }) {
     label: label || null,
     priority: priority || null,
   }).slice('/inbox?'.length);
+  // The list's filters as the endpoint names them (`channel` is `channel_id` there, `label` is `label_id`).
+  const listFilter: BulkFilter = {
+    filter,
+    q: search || undefined,
+    channel_id: channel || undefined,
+    label_id: label || undefined,
+    priority: PRIORITIES.find((p) => p === priority),
+  };
   const [selection, setSelection] = useState<Selection>({ all: false, ids: [] });
   const [bulkDone, setBulkDone] = useState('');
-  const members = useAsync(() => dashboard.get<Member[]>('inbox/members'), []);
-  const first = useAsync(() => dashboard.get<ConversationPage>(`conversations?${apiQuery(query)}`), [query]);
+  const members = useAsync(() => dashboard.get('/api/dashboard/inbox/members'), []);
+  const first = useAsync(() => dashboard.get('/api/dashboard/conversations', { query: listFilter }), [query]);
   const [older, setOlder] = useState<{ query: string; pages: ConversationPage[] }>({ query, pages: [] });
   const [olderError, setOlderError] = useState<unknown>(null);
   useLiveReload(first.reload, () => true);
@@ -66,9 +66,9 @@ export function Inbox({ url }: { url: URL }) {
   const loadMore = async () => {
     if (!nextBefore) return;
     try {
-      const page = await dashboard.get<ConversationPage>(
-        `conversations?${apiQuery(query)}&before=${encodeURIComponent(nextBefore)}`,
-      );
+      const page = await dashboard.get('/api/dashboard/conversations', {
+        query: { ...listFilter, before: nextBefore },
+      });
       setOlder({ query, pages: [...pages, page] });
     } catch (error) {
       setOlderError(error);
@@ -107,13 +107,7 @@ export function Inbox({ url }: { url: URL }) {
         <BulkBar
           selection={selection}
           shown={conversations.length}
-          filter={{
-            filter,
-            q: search || undefined,
-            channel_id: channel || undefined,
-            label_id: label || undefined,
-            priority: priority || undefined,
-          }}
+          filter={listFilter}
           members={members.data ?? []}
           onSelectAll={() => setSelection({ all: true })}
           onDone={(message) => {
@@ -148,10 +142,6 @@ export function Inbox({ url }: { url: URL }) {
     </Page>
   );
 }
-
-/** The list's URL query as the endpoint names it (`channel` is `channel_id` there, `label` is `label_id`). */
-const apiQuery = (query: string) =>
-  query.replace(/(^|&)channel=/, '$1channel_id=').replace(/(^|&)label=/, '$1label_id=');
 
 /** Narrows the list to a label or a priority; both go into the URL. */
 function ToolFilters({ url, label, priority }: { url: URL; label: string; priority: string }) {
@@ -222,7 +212,7 @@ function SearchBox({ url, search }: { url: URL; search: string }) {
 
 /** Picks one number's conversations, shown only when the workspace has several numbers. */
 function NumberFilter({ url, channel }: { url: URL; channel: string }) {
-  const numbers = useAsync(() => action<{ channels: BusinessNumber[] }>('list-channels'), []);
+  const numbers = useAsync(() => action('list-channels', {}), []);
   const channels = (numbers.data?.channels ?? []).filter((c) => c.id !== null);
   if (channels.length < 2) return null;
   return (

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { action, dashboard } from '../../api';
+import { action, dashboard } from '../../api/client';
+import type { PublicSchema } from '../../api/public';
 import { ErrorNote, TextField, useAsync, useSubmit } from '../../ui';
 import { t } from '../../i18n/i18n';
 import { formatDateTime } from '../../i18n/format';
@@ -17,17 +18,7 @@ import type { InboxMessage, Member, Thread } from './types';
 import { previewIn } from './words';
 import { useSession } from '../../session';
 
-interface Template {
-  id: string;
-  name: string;
-  language: string;
-  status: string;
-  body: string;
-  header_type: string | null;
-  placeholders: string[];
-  /** Every variable a send fills (body, header, buttons), keyed as send-template-message's `variables`. */
-  variables: { id: string; label: string }[];
-}
+type Template = PublicSchema<'Template'>;
 
 const MEDIA_HEADERS = ['IMAGE', 'VIDEO', 'DOCUMENT'];
 /** A template's media header kind (image, video, document), or null for none or a text header. */
@@ -84,7 +75,11 @@ export function ReplyBox(props: {
     onSent();
   };
   const send = useSubmit(async () => {
-    if (mode === 'note') await dashboard.post(`conversations/${contact.id}/notes`, { body: text });
+    if (mode === 'note')
+      await dashboard.post('/api/dashboard/conversations/{contactId}/notes', {
+        path: { contactId: contact.id },
+        body: { body: text },
+      });
     else await sendReply(contact.id, text, file, replyTo?.id);
     clear();
   });
@@ -243,7 +238,7 @@ async function sendReply(contactId: string, text: string, file: File | null, rep
     await action('send-text-message', { contact_id: contactId, message: text, ...quote });
     return;
   }
-  const upload = await action<{ media_id: string; type: string }>('upload-media', {
+  const upload = await action('upload-media', {
     data: await base64Of(file),
     mime_type: file.type || 'application/octet-stream',
     filename: file.name,
@@ -260,7 +255,7 @@ async function sendReply(contactId: string, text: string, file: File | null, rep
 
 /** Picks an approved template, asks for each of its variables and sends it (the inbox and the contact page). */
 export function TemplateForm({ contactId, onSent }: { contactId: string; onSent: () => void }) {
-  const templates = useAsync(() => action<Template[]>('list-templates', { status: 'APPROVED' }), []);
+  const templates = useAsync(() => action('list-templates', { status: 'APPROVED' }), []);
   const approved = (templates.data ?? []).filter((template) => template.status === 'APPROVED');
   const [templateId, setTemplateId] = useState('');
   const [variables, setVariables] = useState<Record<string, string>>({});

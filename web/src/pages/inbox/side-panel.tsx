@@ -5,8 +5,7 @@ import { Link } from '../../router';
 import { ErrorNote, useAsync } from '../../ui';
 import { t } from '../../i18n/i18n';
 import { formatDateTime } from '../../i18n/format';
-import { OptOutToggle, TagEditor, type Activity, type Run } from '../contacts/contact-page';
-import type { Contact } from '../contacts/contacts-list';
+import { OptOutToggle, TagEditor, type Activity, type Contact, type Run } from '../contacts/contact-page';
 import type { Thread } from './types';
 import { around } from './words';
 

@@ -1,7 +1,7 @@
 import { ThreadTools, ToolBadges } from './tools';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { components } from '../../../../packages/client/src/schema';
-import { action, api, dashboard } from '../../api';
+import { action, dashboard, v1 } from '../../api/client';
+import type { PublicSchema } from '../../api/public';
 import { Link } from '../../router';
 import { useSession } from '../../session';
 import { ErrorNote, Page, useAsync } from '../../ui';
@@ -37,7 +37,10 @@ function timeline(pages: Pick<Thread, 'messages' | 'notes' | 'ratings'>[]): Entr
  * upward as the top is reached), who handles it, and the reply box, always in view.
  */
 export function ThreadPage({ contactId }: { contactId: string }) {
-  const thread = useAsync(() => dashboard.get<Thread>(`conversations/${contactId}`), [contactId]);
+  const thread = useAsync(
+    () => dashboard.get('/api/dashboard/conversations/{contactId}', { path: { contactId } }),
+    [contactId],
+  );
   const [older, setOlder] = useState<{ pages: Thread[]; next: string | null } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [replyTo, setReplyTo] = useState<InboxMessage | null>(null);
@@ -51,13 +54,12 @@ export function ThreadPage({ contactId }: { contactId: string }) {
   const newestInbound = thread.data?.messages.filter((m) => m.direction === 'inbound').at(-1)?.id;
   useEffect(() => {
     if (!thread.data) return;
-    dashboard.post(`conversations/${contactId}/read`).catch(setError);
+    dashboard.post('/api/dashboard/conversations/{contactId}/read', { path: { contactId } }).catch(setError);
   }, [contactId, newestInbound, !!thread.data]);
 
   // The window closes while the page is open: reload then, by the server's clock.
-  const closesIn = thread.data?.window.open
-    ? Date.parse(thread.data.window.closes_at!) - Date.parse(thread.data.window.now)
-    : null;
+  const span = thread.data?.window;
+  const closesIn = span?.open && span.closes_at && span.now ? Date.parse(span.closes_at) - Date.parse(span.now) : null;
   useEffect(() => {
     if (closesIn === null || closesIn > 2 ** 31 - 1) return;
     const timer = setTimeout(thread.reload, closesIn + 1000);
@@ -72,7 +74,10 @@ export function ThreadPage({ contactId }: { contactId: string }) {
     if (!before || loading.current) return;
     loading.current = true;
     try {
-      const page = await dashboard.get<Thread>(`conversations/${contactId}?before=${encodeURIComponent(before)}`);
+      const page = await dashboard.get('/api/dashboard/conversations/{contactId}', {
+        path: { contactId },
+        query: { before },
+      });
       setOlder({ pages: [page, ...(older?.pages ?? [])], next: page.next_before });
     } catch (e) {
       setError(e);
@@ -133,22 +138,26 @@ export function ThreadPage({ contactId }: { contactId: string }) {
   );
 }
 
-type Team = components['schemas']['Team'];
+type Team = PublicSchema<'Team'>;
 
 /** Who handles the conversation (a team, a person of it) and whether it is done. */
 function ConversationActions(props: { contactId: string; thread: Thread; onChange: () => void }) {
   const { user } = useSession();
   const [error, setError] = useState<unknown>(null);
-  const teams = useAsync(() => action<Team[]>('list-teams'), []);
+  const teams = useAsync(() => action('list-teams', {}), []);
   const { conversation, members } = props.thread;
-  const run = (path: string, body: object, then: () => unknown = props.onChange) => {
+  const markDone = (done: boolean, then: () => unknown = props.onChange) => {
     setError(null);
-    dashboard.post(`conversations/${props.contactId}/${path}`, body).then(then, setError);
+    const path = { contactId: props.contactId };
+    dashboard.post('/api/dashboard/conversations/{contactId}/done', { path, body: { done } }).then(then, setError);
   };
   const assign = (teamId: string | null, assigneeId: string | null) => {
     setError(null);
     const body = { team_id: teamId, assignee_id: assigneeId };
-    api('PUT', `/api/v1/conversations/${props.contactId}/assignment`, body).then(props.onChange, setError);
+    v1.put('/v1/conversations/{contact_id}/assignment', { path: { contact_id: props.contactId }, body }).then(
+      props.onChange,
+      setError,
+    );
   };
   const teamOf = (id: string | null) => teams.data?.find((team) => team.id === id);
   const team = teamOf(conversation.team_id);
@@ -196,11 +205,7 @@ function ConversationActions(props: { contactId: string; thread: Thread; onChang
       <button
         type="button"
         // Done with this one: on to the next conversation.
-        onClick={() =>
-          conversation.done
-            ? run('done', { done: false })
-            : run('done', { done: true }, () => afterDone(props.contactId))
-        }
+        onClick={() => (conversation.done ? markDone(false) : markDone(true, () => afterDone(props.contactId)))}
       >
         {conversation.done ? t('inbox:thread.reopen') : t('inbox:thread.markDone')}
       </button>

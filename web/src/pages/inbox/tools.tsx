@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import { dashboard } from '../../api';
+import { dashboard, type DashboardOptions } from '../../api/client';
 import { ErrorNote, useAsync } from '../../ui';
 import { t } from '../../i18n/i18n';
 import { formatDateTime } from '../../i18n/format';
-import type { Label, Member, Priority, ToolsState } from './types';
+import type { Member, Priority, ToolsState } from './types';
 
 /** The priorities, lowest first. */
 export const PRIORITIES: Priority[] = ['none', 'low', 'medium', 'high', 'urgent'];
@@ -12,7 +12,7 @@ export const PRIORITIES: Priority[] = ['none', 'low', 'medium', 'high', 'urgent'
 export const priorityName = (priority: Priority): string => t(`inbox:tools.priorities.${priority}`);
 
 /** The workspace's labels, loaded once per page. */
-export const useLabels = () => useAsync(() => dashboard.get<Label[]>('conversation-labels'), []);
+export const useLabels = () => useAsync(() => dashboard.get('/api/dashboard/conversation-labels'), []);
 
 /** A conversation's labels and priority as small badges (the list and the thread). */
 export function ToolBadges({ state }: { state: ToolsState }) {
@@ -51,13 +51,19 @@ const SNOOZES = [
 export function ThreadTools(props: { contactId: string; state: ToolsState; onChange: () => void }) {
   const labels = useLabels();
   const [error, setError] = useState<unknown>(null);
-  const run = (path: string, body: object) => {
+  const path = { contactId: props.contactId };
+  const run = (change: Promise<unknown>) => {
     setError(null);
-    dashboard.post(`conversations/${props.contactId}/${path}`, body).then(props.onChange, setError);
+    change.then(props.onChange, setError);
   };
   const has = new Set(props.state.labels.map((l) => l.name));
   const toggle = (name: string) =>
-    run('labels', { labels: has.has(name) ? [...has].filter((n) => n !== name) : [...has, name] });
+    run(
+      dashboard.post('/api/dashboard/conversations/{contactId}/labels', {
+        path,
+        body: { labels: has.has(name) ? [...has].filter((n) => n !== name) : [...has, name] },
+      }),
+    );
   return (
     <div class="thread-tools">
       <div class="field">
@@ -65,7 +71,10 @@ export function ThreadTools(props: { contactId: string; state: ToolsState; onCha
         <select
           id="priority"
           value={props.state.priority}
-          onChange={(e) => run('priority', { priority: e.currentTarget.value })}
+          onChange={(e) => {
+            const priority = PRIORITIES.find((p) => p === e.currentTarget.value) ?? 'none';
+            run(dashboard.post('/api/dashboard/conversations/{contactId}/priority', { path, body: { priority } }));
+          }}
         >
           {PRIORITIES.map((p) => (
             <option key={p} value={p}>
@@ -75,7 +84,10 @@ export function ThreadTools(props: { contactId: string; state: ToolsState; onCha
         </select>
       </div>
       {props.state.status === 'snoozed' ? (
-        <button type="button" onClick={() => run('unsnooze', {})}>
+        <button
+          type="button"
+          onClick={() => run(dashboard.post('/api/dashboard/conversations/{contactId}/unsnooze', { path }))}
+        >
           {t('inbox:tools.endSnooze')}
         </button>
       ) : (
@@ -87,7 +99,8 @@ export function ThreadTools(props: { contactId: string; state: ToolsState; onCha
             onChange={(e) => {
               const choice = e.currentTarget.value;
               if (!choice) return;
-              run('snooze', { until: choice === 'reply' ? null : new Date(Date.now() + Number(choice)).toISOString() });
+              const until = choice === 'reply' ? null : new Date(Date.now() + Number(choice)).toISOString();
+              run(dashboard.post('/api/dashboard/conversations/{contactId}/snooze', { path, body: { until } }));
             }}
           >
             <option value="">{t('inbox:tools.notSnoozed')}</option>
@@ -115,6 +128,10 @@ export function ThreadTools(props: { contactId: string; state: ToolsState; onCha
   );
 }
 
+type BulkBody = DashboardOptions<'/api/dashboard/conversations/bulk', 'post'>['body'];
+/** The list's filter, as a bulk action over every conversation it matches takes it. */
+export type BulkFilter = NonNullable<BulkBody['filter']>;
+
 /** What a bulk action goes to: the ticked conversations, or every one the list's filter matches. */
 export type Selection = { all: false; ids: string[] } | { all: true };
 
@@ -125,7 +142,7 @@ type BulkOutcome = 'closed' | 'reopened' | 'assigned' | 'labelled';
 export function BulkBar(props: {
   selection: Selection;
   shown: number;
-  filter: Record<string, string | undefined>;
+  filter: BulkFilter;
   members: Member[];
   onSelectAll: () => void;
   onDone: (message: string) => void;
@@ -134,11 +151,11 @@ export function BulkBar(props: {
   const [error, setError] = useState<unknown>(null);
   const { selection } = props;
   const count = selection.all ? t('inbox:bulk.allMatching') : t('inbox:bulk.selected', { count: selection.ids.length });
-  const run = (body: object, done: BulkOutcome) => {
+  const run = (change: Omit<BulkBody, 'filter' | 'contact_ids'>, done: BulkOutcome) => {
     setError(null);
     const target = selection.all ? { filter: props.filter } : { contact_ids: selection.ids };
     dashboard
-      .post<{ matched: number; changed: number }>('conversations/bulk', { ...target, ...body })
+      .post('/api/dashboard/conversations/bulk', { body: { ...target, ...change } })
       .then(({ changed, matched }) => props.onDone(t(`inbox:bulk.${done}`, { changed, count: matched })), setError);
   };
   // The bulk action's fields as people see them: "The person chosen is not a member of the team Sales…".

@@ -1,5 +1,5 @@
 import { useId, useState } from 'preact/hooks';
-import { action, dashboard } from '../../api';
+import { action, dashboard } from '../../api/client';
 import { t } from '../../i18n/i18n';
 import { navigate } from '../../router';
 import { TextField, useAsync } from '../../ui';
@@ -13,9 +13,7 @@ interface Option {
 /** What the number, team and label lists offer; a list the role may not read stays empty (that filter is hidden). */
 function useFilterOptions() {
   const numbers = useAsync(async () => {
-    const { channels } = await action<{
-      channels: { phone_number_id: string | null; display_phone_number: string | null; verified_name: string | null }[];
-    }>('list-channels');
+    const { channels } = await action('list-channels', {});
     return channels.flatMap((channel): Option[] =>
       channel.phone_number_id
         ? [{ value: channel.phone_number_id, label: channel.display_phone_number ?? channel.phone_number_id }]
@@ -24,7 +22,7 @@ function useFilterOptions() {
   }, []);
   const teams = useAsync(
     async () =>
-      (await action<{ id: string; name: string }[]>('list-teams')).map((team) => ({
+      (await action('list-teams', {})).map((team) => ({
         value: team.id,
         label: team.name,
       })),
@@ -32,7 +30,7 @@ function useFilterOptions() {
   );
   const labels = useAsync(
     async () =>
-      (await dashboard.get<{ name: string }[]>('conversation-labels')).map((label) => ({
+      (await dashboard.get('/api/dashboard/conversation-labels')).map((label) => ({
         value: label.name,
         label: label.name,
       })),

@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, dashboard } from '../../api';
+import { ApiError } from '../../api';
+import { dashboard } from '../../api/client';
 import { Link, navigate } from '../../router';
 import { ErrorNote, Page, TextField, useSubmit } from '../../ui';
 import {
+  ALL_BUTTON_TYPES,
   CATEGORIES,
   categoryLabel,
+  HEADER_TYPES,
   neededExamples,
-  type TemplateDetail,
+  oneOf,
   type TranslationDetail,
 } from './template-parts';
 import { can, useSession } from '../../session';
@@ -58,11 +61,11 @@ function inputOf(d: TranslationDraft) {
   const translation = {
     language: d.language.trim(),
     body: d.body,
-    header_type: d.header_type || null,
+    header_type: d.header_type ? oneOf(HEADER_TYPES, d.header_type) : null,
     header_content: d.header_type ? d.header_content : null,
     footer: d.footer || null,
     buttons: d.buttons.map((b) => ({
-      type: b.type,
+      type: oneOf(ALL_BUTTON_TYPES, b.type),
       text: b.text,
       ...(b.type === 'URL' && { url: b.url }),
       ...(b.type === 'PHONE_NUMBER' && { phone_number: b.phone_number }),
@@ -94,7 +97,7 @@ function Editor({ id }: { id?: string }) {
   useEffect(() => {
     if (!id) return;
     const mine = ++generation.current;
-    dashboard.get<TemplateDetail>(`templates/${encodeURIComponent(id)}`).then(
+    dashboard.get('/api/dashboard/templates/{id}', { path: { id } }).then(
       (template) => {
         if (mine !== generation.current) return;
         setName(template.name);
@@ -108,9 +111,10 @@ function Editor({ id }: { id?: string }) {
 
   const save = useSubmit(async () => {
     const translations = drafts.map(inputOf);
+    const body = { category: oneOf(CATEGORIES, category), translations };
     const saved = id
-      ? await dashboard.put<TemplateDetail>(`templates/${encodeURIComponent(id)}`, { category, translations })
-      : await dashboard.post<TemplateDetail>('templates', { name: name.trim(), category, translations });
+      ? await dashboard.put('/api/dashboard/templates/{id}', { path: { id }, body })
+      : await dashboard.post('/api/dashboard/templates', { body: { ...body, name: name.trim() } });
     navigate(`/templates/${saved.id}`);
   });
   const error = save.error instanceof ApiError ? save.error : null;

@@ -1,4 +1,6 @@
 import type { ComponentChildren } from 'preact';
+import type { DashboardAnswer } from '../../api/client';
+import type { PublicSchema } from '../../api/public';
 import { neededExamples } from '../../../../src/templates/meta-components';
 import { extractPlaceholders } from '../../../../src/templates/placeholders';
 import { formatDisplayName } from '../../i18n/format';
@@ -11,48 +13,26 @@ export const FOOTER_MAX = 60;
 export const CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 export const HEADER_TYPES = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
 export const BUTTON_TYPES = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER'] as const;
+/** Every button type a template may have: the editor adds the first three; Meta's authentication templates the rest. */
+export const ALL_BUTTON_TYPES = [...BUTTON_TYPES, 'COPY_CODE', 'OTP'] as const;
 
-export interface TemplateButton {
-  type: string;
-  text: string;
-  url?: string;
-  phone_number?: string;
+/**
+ * `value` as one of the API's choices. The form holds them as text, and only ever one of them (its selects
+ * offer them, the API sent them), so another value is a bug.
+ */
+export function oneOf<T extends string>(choices: readonly T[], value: string): T {
+  const found = choices.find((choice) => choice === value);
+  if (found === undefined) throw new Error(`${value} is not one of ${choices.join(', ')}`);
+  return found;
 }
 
 /** list-templates' item (the public API's Template). */
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  category: string;
-  status: string;
-  language: string;
-  translations: { language: string; status: string }[];
-}
-
-/** One translation in full (GET /api/dashboard/templates/:id). */
-export interface TranslationDetail {
-  language: string;
-  status: string;
-  body: string;
-  header_type: string | null;
-  header_content: string;
-  footer: string;
-  buttons: TemplateButton[];
-  placeholders: string[];
-  meta_template_id: string | null;
-  rejection_reason: string | null;
-  quality_score: string | null;
-  examples: Record<string, string>;
-}
-
-export interface TemplateDetail {
-  id: string;
-  name: string;
-  category: string;
-  default_language: string;
-  translations: TranslationDetail[];
-  created_at: string;
-}
+export type TemplateSummary = PublicSchema<'Template'>;
+/** A template with every translation in full (GET /api/dashboard/templates/{id}). */
+export type TemplateDetail = DashboardAnswer<'/api/dashboard/templates/{id}'>;
+/** One translation in full. */
+export type TranslationDetail = TemplateDetail['translations'][number];
+type TemplateButton = TranslationDetail['buttons'][number];
 
 /** An API value in words when no catalog names it: "PENDING_DELETION" → "Pending deletion". */
 function humanised(value: string): string {

@@ -1,40 +1,26 @@
 import { useState } from 'preact/hooks';
-import { action, dashboard } from '../../api';
+import { action, dashboard, type DashboardAnswer } from '../../api/client';
 import { Link } from '../../router';
 import { can, useSession } from '../../session';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
 import { t } from '../../i18n/i18n';
 import { counted } from '../../i18n/format';
-import { categoryLabel, languageLabel, StatusBadge, statusLabel, type TemplateSummary } from './template-parts';
+import { categoryLabel, languageLabel, StatusBadge, statusLabel } from './template-parts';
 
 const FILTER_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED', 'IN_APPEAL'];
 
-interface SyncChange {
-  template_id: string;
-  name: string;
-  language: string;
-  change: 'added' | 'updated';
-  previous_status: string | null;
-  status: string;
-}
-
-interface SyncResult {
-  templates: number;
-  translations: number;
-  skipped: { name: string; language: string; reason: string }[];
-  changes: SyncChange[];
-}
+type SyncResult = DashboardAnswer<'/api/dashboard/templates/sync', 'post'>;
 
 /** Templates: every template with its translations' statuses, a filter, and "Sync from WhatsApp". */
 export function TemplatesList() {
   const writes = can(useSession().user, 'templates');
   const [name, setName] = useState('');
   const [status, setStatus] = useState('');
-  const list = useAsync(() => action<TemplateSummary[]>('list-templates', { name, status }), [name, status]);
+  const list = useAsync(() => action('list-templates', { name, status }), [name, status]);
   const [synced, setSynced] = useState<SyncResult | null>(null);
   const sync = useSubmit(async () => {
     setSynced(null);
-    setSynced(await dashboard.post<SyncResult>('templates/sync'));
+    setSynced(await dashboard.post('/api/dashboard/templates/sync'));
     list.reload();
   });
   const simulated = useSimulatedChannel();
@@ -138,10 +124,7 @@ export function TemplatesList() {
  * only for a WhatsApp Cloud number, so the page explains that instead of offering a sync that must fail.
  */
 function useSimulatedChannel(): boolean {
-  const channels = useAsync(
-    () => action<{ channels: { provider: string; is_default: boolean }[] }>('list-channels'),
-    [],
-  );
+  const channels = useAsync(() => action('list-channels', {}), []);
   return channels.data?.channels.find((c) => c.is_default)?.provider === 'simulator';
 }
 
