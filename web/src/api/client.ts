@@ -57,13 +57,18 @@ function urlOf(prefix: string, template: string, options: RawOptions): string {
 /** Options are optional where the operation needs none (no path parameter, no body). */
 type Args<O> = object extends OptionsOf<O> ? [options?: OptionsOf<O>] : [options: OptionsOf<O>];
 
+/** A listing answers its cursor page only when the query asks for one (`paginate: 'cursor'`), else its plain list. */
+type PagedAnswer<A, G extends unknown[]> = G[0] extends { query: { paginate: 'cursor' } }
+  ? Exclude<A, readonly unknown[]>
+  : Unpaged<A>;
+
 function call<P, M extends Method>(prefix: string, method: M) {
   const verb = method.toUpperCase() as Uppercase<M>;
   // A change without a body still sends `{}`, as every form's change always has.
   const defaultBody = method === 'post' || method === 'put' ? {} : undefined;
-  return <K extends PathWith<P, M>>(path: K, ...[options]: Args<Operation<P, K, M>>) => {
-    const raw = (options ?? {}) as RawOptions;
-    return api<AnswerOf<Operation<P, K, M>>>(verb, urlOf(prefix, path, raw), raw.body ?? defaultBody);
+  return <K extends PathWith<P, M>, const G extends Args<Operation<P, K, M>>>(path: K, ...given: G) => {
+    const raw = (given[0] ?? {}) as RawOptions;
+    return api<PagedAnswer<AnswerOf<Operation<P, K, M>>, G>>(verb, urlOf(prefix, path, raw), raw.body ?? defaultBody);
   };
 }
 

@@ -1,5 +1,7 @@
 import { useId, useState } from 'preact/hooks';
-import { action, api, ApiError, dashboard, problemWords } from '../../api';
+import { ApiError, problemWords } from '../../api';
+import { action, dashboard, v1, type PublicAnswer } from '../../api/client';
+import type { TemplateSummary } from '../templates/template-parts';
 import { Link } from '../../router';
 import { formatDateTime, formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
@@ -168,33 +170,19 @@ export function ProblemList(props: { problems: FieldProblem[]; id?: string; labe
 
 // ---- Pick-lists ------------------------------------------------------------------------------------
 
-export interface Choice {
-  id: string;
-  label: string;
-}
+/** One item of a pick-list: {id, label}. */
+export type Choice = PublicAnswer<'/v1/dropdowns/flows'>[number];
 
 /** GET /api/v1/dropdowns/NAME: a workspace's sequences, flows or templates as {id, label}. */
 export function useChoices(name: 'sequences' | 'flows' | 'templates') {
-  return useAsync(() => api<Choice[]>('GET', `/api/v1/dropdowns/${name}`), [name]);
+  return useAsync(() => v1.get(`/v1/dropdowns/${name}`), [name]);
 }
 
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  language: string;
-  status: string;
-  body: string;
-  /** TEXT, IMAGE, VIDEO, DOCUMENT or LOCATION; null without a header. */
-  header_type?: string | null;
-  placeholders: string[];
-  /** Every variable a send fills (body, header, buttons), keyed as send-template-message's `variables`. */
-  variables?: { id: string; label: string }[];
-  translations: { language: string; status: string }[];
-}
+export type { TemplateSummary };
 
 /** The workspace's templates with their placeholders and translations (list-templates). */
 export function useTemplates(status = '') {
-  return useAsync(() => action<TemplateSummary[]>('list-templates', { status }), [status]);
+  return useAsync(() => action('list-templates', { status }), [status]);
 }
 
 /** A template's variables as the API takes them: the body's values in order, or keyed by variable id. */
@@ -219,7 +207,7 @@ export const storedVariables = (value: unknown): TemplateVariables =>
  * button does.
  */
 function variableInputs(template: TemplateSummary, variables: TemplateVariables) {
-  const slots = template.variables ?? template.placeholders.map((p) => ({ id: p, label: `{{${p}}}` }));
+  const slots = template.variables;
   const valueOf = (id: string) =>
     (Array.isArray(variables) ? variables[template.placeholders.indexOf(id)] : variables[id]) ?? '';
   const withValue = (id: string, value: string): TemplateVariables => {
@@ -476,17 +464,14 @@ export interface CountColumn {
 export function SummaryList(props: {
   title: string;
   intro: string;
-  /** The dashboard list endpoint and the page path, e.g. "flows". */
-  path: string;
+  /** The dashboard list endpoint and the page path. */
+  path: 'flows' | 'sequences';
   /** The link to a new one ("New flow") and what the list says while there is none. */
   newLabel: string;
   empty: string;
   columns: CountColumn[];
 }) {
-  const list = useAsync(
-    () => dashboard.get<{ id: string; name: string; counts: Record<string, number>; updated_at: string }[]>(props.path),
-    [props.path],
-  );
+  const list = useAsync(() => dashboard.get(`/api/dashboard/${props.path}`), [props.path]);
   return (
     <Page
       title={props.title}

@@ -1,5 +1,5 @@
 import { useId, useLayoutEffect, useState } from 'preact/hooks';
-import { action, api } from '../../api';
+import { action, v1, type ActionAnswer } from '../../api/client';
 import { Link, navigate } from '../../router';
 import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
@@ -16,20 +16,12 @@ import {
 } from './common';
 import { FlowGraph } from './flow-graph';
 import { cleanNode, edgesOf, nodeTypeName, NodeEditor, TargetSelect, withEdge, type FlowNode } from './flow-nodes';
-import { RunTable, type RunRecord } from './sequences';
+import { RunTable } from './sequences';
 import './words';
 
 const RUN_STATES = ['active', 'waiting', 'completed', 'handed_off', 'failed', 'cancelled'];
 
-interface Flow {
-  id: string;
-  name: string;
-  start: string;
-  keywords: string[];
-  nodes: FlowNode[];
-  runs: Record<string, number>;
-  updated_at: string;
-}
+type Flow = ActionAnswer<'get-flow'>;
 
 /** Flows: every chatbot flow with its runs by state. */
 export function FlowList() {
@@ -55,7 +47,7 @@ export function FlowList() {
 
 /** /flows/new and /flows/:id: the node editor beside a diagram, and for a saved flow its runs. */
 export function FlowPage({ id }: { id?: string }) {
-  const flow = useAsync(() => (id ? action<Flow>('get-flow', { flow_id: id }) : Promise.resolve(null)), [id]);
+  const flow = useAsync(() => (id ? action('get-flow', { flow_id: id }) : Promise.resolve(null)), [id]);
   const title = id ? (flow.data?.name ?? t('automation:flows.flow')) : t('automation:flows.new');
   return (
     <Page title={title} actions={<Link href="/flows">{t('automation:flows.all')}</Link>}>
@@ -84,7 +76,7 @@ function FlowEditor({ flow, reload }: { flow: Flow | null; reload: () => void })
       .split(',')
       .map((k) => k.trim())
       .filter(Boolean);
-    const result = await action<Flow>('save-flow', {
+    const result = await action('save-flow', {
       ...(flow && { id: flow.id }),
       name,
       definition: { start, keywords: words, nodes: nodes.map(cleanNode) },
@@ -254,11 +246,11 @@ function StartField(props: {
 /** Runs by state, the start form and the latest runs of a saved flow. */
 function FlowRuns({ flow, reload }: { flow: Flow; reload: () => void }) {
   const recent = useAsync(
-    () => api<RunRecord[]>('GET', `/api/v1/triggers/new-flow-triggered?flow_id=${encodeURIComponent(flow.id)}`),
+    () => v1.get('/v1/triggers/new-flow-triggered', { query: { flow_id: flow.id } }),
     [flow.id, flow.runs],
   );
   const start = async (phone: string) => {
-    const started = await action<RunRecord>('trigger-flow', { flow_id: flow.id, phone });
+    const started = await action('trigger-flow', { flow_id: flow.id, phone });
     reload();
     return t('automation:flows.startedFor', {
       phone: started.contact_phone,
