@@ -1,29 +1,17 @@
+import type { DashboardAnswer, DashboardOptions } from '../../api/client';
 import { Link } from '../../router';
 import { formatDateTime, formatMoney } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { TemplatePreview } from '../templates/template-parts';
 
-export type Audience = { tag: string } | { search: { query: string } } | { contact_ids: string[] };
-
-/** The message as one recipient sees it (POST /api/dashboard/campaigns/review). */
-interface MessagePreview {
-  contact_name: string | null;
-  contact_phone: string;
-  header_text: string | null;
-  header_media: { type: string; link: string } | null;
-  text: string;
-  footer: string | null;
-  buttons: { type: string; text: string }[];
-}
+type Reviewed = DashboardAnswer<'/api/dashboard/campaigns/review', 'post'>;
+/** Who a campaign goes to, as campaigns/review and create-campaign take it. */
+export type Audience = DashboardOptions<'/api/dashboard/campaigns/review', 'post'>['body']['audience'];
+/** The message as one recipient sees it. */
+type MessagePreview = NonNullable<Reviewed['preview']>;
 
 /** The confirm step's facts: who it reaches, what the first of them sees, and what it would cost. */
-export interface Review {
-  audience: Audience;
-  contacts: number;
-  opted_out: number;
-  preview: MessagePreview | null;
-  cost: { currency: string; category: string; messages: number; rate: number | null; total: number | null };
-}
+export type Review = Reviewed & { audience: Audience };
 
 /** A datetime-local value ("2025-06-01T09:30") as ISO 8601 with the viewer's own offset. */
 export function localToIso(local: string): string {

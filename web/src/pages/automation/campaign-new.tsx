@@ -1,10 +1,10 @@
 import { useId, useState } from 'preact/hooks';
-import { action, ApiError, dashboard } from '../../api';
+import { ApiError } from '../../api';
+import { action, dashboard, type DashboardOptions } from '../../api/client';
 import { Link, navigate } from '../../router';
 import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
 import { ConfirmSend, localToIso, type Audience, type Review } from './campaign-confirm';
-import type { Campaign } from './campaigns';
 import {
   headerMedia,
   headerMediaLabel,
@@ -50,7 +50,7 @@ async function resolvePhones(text: string): Promise<string[]> {
   const unknown: string[] = [];
   for (const phone of phones) {
     try {
-      ids.push((await action<{ id: string }>('get-contact', { phone })).id);
+      ids.push((await action('get-contact', { phone })).id);
     } catch (error) {
       if (error instanceof ApiError && (error.problem.status === 404 || error.problem.status === 400)) {
         unknown.push(phone);
@@ -88,14 +88,13 @@ export function NewCampaign() {
     if (media && !headerLink.trim()) throw refuse('/header_media_url', t('automation:campaignNew.headerRequired'));
     if (when === 'later' && !at) throw refuse('/scheduled_at', t('automation:campaignNew.whenRequired'));
     const chosenAudience = await audienceOf(audience);
-    const reviewed = await dashboard.post<Omit<Review, 'audience'>>('campaigns/review', {
-      ...message,
-      audience: chosenAudience,
+    const reviewed = await dashboard.post('/api/dashboard/campaigns/review', {
+      body: { ...message, audience: chosenAudience },
     });
     setReview({ audience: chosenAudience, ...reviewed });
   });
   const create = useSubmit(async () => {
-    const campaign = await action<Campaign>('create-campaign', {
+    const campaign = await action('create-campaign', {
       name,
       ...message,
       audience: review!.audience,
@@ -208,7 +207,7 @@ async function audienceOf(draft: AudienceDraft): Promise<Audience> {
 /** Who receives it: a tag chosen from the workspace's tags, a search, or pasted phone numbers. */
 function AudienceFields(props: { value: AudienceDraft; onChange: (value: AudienceDraft) => void; invalid: boolean }) {
   const id = useId();
-  const tags = useAsync(() => action<{ id: string; name: string }[]>('list-tags', {}), []);
+  const tags = useAsync(() => action('list-tags', {}), []);
   const { value, onChange } = props;
   const set = (fields: Partial<AudienceDraft>) => onChange({ ...value, ...fields });
   const kinds: [AudienceKind, string][] = [
@@ -332,14 +331,17 @@ function ScheduleFields(props: {
   );
 }
 
+/** The campaign's message, as campaigns/sample takes it besides the number. */
+type SampleMessage = Omit<DashboardOptions<'/api/dashboard/campaigns/sample', 'post'>['body'], 'phone'>;
+
 /** Sends the message, its placeholders filled for that contact, to one number first. */
-function SampleSend({ message, disabled }: { message: object; disabled: boolean }) {
+function SampleSend({ message, disabled }: { message: SampleMessage; disabled: boolean }) {
   const [phone, setPhone] = useState('');
   const [sent, setSent] = useState<string | null>(null);
   const send = useSubmit(async () => {
     setSent(null);
     if (!phone.trim()) throw refuse('/phone', t('automation:problems.required'));
-    await dashboard.post('campaigns/sample', { ...message, phone });
+    await dashboard.post('/api/dashboard/campaigns/sample', { body: { ...message, phone } });
     setSent(phone.trim());
   });
   const problems: FieldProblem[] = problemsOf(send.error);

@@ -1,4 +1,5 @@
 import { useId } from 'preact/hooks';
+import type { PublicSchema } from '../../api/public';
 import { t } from '../../i18n/i18n';
 import {
   DurationField,
@@ -56,13 +57,14 @@ export interface StepDraft {
   onTimeout: 'continue' | 'exit';
 }
 
-/** A step as save-sequence takes it. */
-export interface SequenceStep {
-  delay?: string;
-  delay_from?: 'previous' | 'enrolment';
-  within_sending_hours?: boolean;
-  action: { type: ActionType } & Record<string, unknown>;
-}
+/** A step as get-sequence answers it and save-sequence takes it. */
+export type SequenceStep = PublicSchema<'Sequence'>['steps'][number];
+
+/**
+ * An id picked from a list, left out while none is picked so that the check says it is required (an
+ * empty id would be "not an id"): the one request the editor sends that its type does not allow.
+ */
+const picked = <K extends string>(key: K, id: string) => (id ? { [key]: id } : {}) as Record<K, string>;
 
 export function newStep(type: ActionType = 'send_template'): StepDraft {
   return {
@@ -123,8 +125,7 @@ function actionOf(d: StepDraft): SequenceStep['action'] {
     case 'send_template':
       return {
         type: d.type,
-        // Nothing chosen is left out: the check then says a template is required, not that "" is no id.
-        ...(d.template.template_id && { template_id: d.template.template_id }),
+        ...picked('template_id', d.template.template_id),
         ...(d.template.language && { language: d.template.language }),
         ...(givesVariables(d.template.variables) && { variables: d.template.variables }),
         ...(d.headerMediaUrl.trim() && { header_media_url: d.headerMediaUrl.trim() }),
@@ -135,7 +136,7 @@ function actionOf(d: StepDraft): SequenceStep['action'] {
     case 'remove_tag':
       return { type: d.type, tag: d.tag };
     case 'start_flow':
-      return { type: d.type, ...(d.flowId && { flow_id: d.flowId }) };
+      return { type: d.type, ...picked('flow_id', d.flowId) };
     case 'wait_for_reply':
       return { type: d.type, timeout: formatDuration(d.timeout) ?? '', on_timeout: d.onTimeout };
   }

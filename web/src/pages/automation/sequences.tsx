@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { action, api } from '../../api';
+import { action, v1, type ActionAnswer } from '../../api/client';
+import type { PublicSchema } from '../../api/public';
 import { Link, navigate } from '../../router';
 import { formatDateTime, formatWeekday } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
@@ -17,37 +18,15 @@ import {
   useTemplates,
   type FieldProblem,
 } from './common';
-import {
-  newStep,
-  relevantProblems,
-  stepDraft,
-  StepEditor,
-  stepOf,
-  type SequenceStep,
-  type StepDraft,
-} from './sequence-steps';
+import { newStep, relevantProblems, stepDraft, StepEditor, stepOf, type StepDraft } from './sequence-steps';
 import './words';
 
 const ENROLMENT_STATES = ['active', 'waiting', 'completed', 'exited', 'failed'];
 
-interface Sequence {
-  id: string;
-  name: string;
-  steps: SequenceStep[];
-  sending_hours: { start: string; end: string; days?: number[] } | null;
-  exit_on?: { reply?: boolean; tags?: string[] };
-  enrolments: Record<string, number>;
-  updated_at: string;
-}
+type Sequence = ActionAnswer<'get-sequence'>;
 
-export interface RunRecord {
-  id: string;
-  contact_id: string;
-  contact_phone: string;
-  contact_name: string | null;
-  status: string;
-  created_at: string;
-}
+/** A flow's run or a sequence's enrolment, as the triggers list them. */
+export type RunRecord = PublicSchema<'FlowTriggeredRecord'> | PublicSchema<'SequenceTriggeredRecord'>;
 
 /** Sequences: every drip sequence with its enrolments by state. */
 export function SequenceList() {
@@ -71,10 +50,7 @@ const columnName = (state: string) => (state === 'waiting' ? t('automation:seque
 
 /** /sequences/new and /sequences/:id: the editor, and for a saved one its enrolments. */
 export function SequencePage({ id }: { id?: string }) {
-  const sequence = useAsync(
-    () => (id ? action<Sequence>('get-sequence', { sequence_id: id }) : Promise.resolve(null)),
-    [id],
-  );
+  const sequence = useAsync(() => (id ? action('get-sequence', { sequence_id: id }) : Promise.resolve(null)), [id]);
   const title = id ? (sequence.data?.name ?? t('automation:sequences.sequence')) : t('automation:sequences.new');
   return (
     <Page title={title} actions={<Link href="/sequences">{t('automation:sequences.all')}</Link>}>
@@ -114,7 +90,7 @@ function SequenceEditor({ sequence }: { sequence: Sequence | null }) {
       .split(',')
       .map((t) => t.trim())
       .filter(Boolean);
-    const result = await action<Sequence>('save-sequence', {
+    const result = await action('save-sequence', {
       ...(sequence && { id: sequence.id }),
       name,
       steps: steps.map(stepOf),
@@ -251,12 +227,11 @@ function fieldMessage(problems: FieldProblem[], field: string): string | undefin
 /** Counts by state, the enrol form and the latest enrolments of a saved sequence. */
 function Enrolments({ sequence, reload }: { sequence: Sequence; reload: () => void }) {
   const recent = useAsync(
-    () =>
-      api<RunRecord[]>('GET', `/api/v1/triggers/new-sequence-triggered?sequence_id=${encodeURIComponent(sequence.id)}`),
+    () => v1.get('/v1/triggers/new-sequence-triggered', { query: { sequence_id: sequence.id } }),
     [sequence.id, sequence.enrolments],
   );
   const enrol = async (phone: string) => {
-    const record = await action<RunRecord>('trigger-sequence', { sequence_id: sequence.id, phone });
+    const record = await action('trigger-sequence', { sequence_id: sequence.id, phone });
     reload();
     return t('automation:sequences.enrolled', { phone: record.contact_phone });
   };
