@@ -97,17 +97,6 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
   return parsed as T;
 }
 
-/** POST /api/v1/actions/NAME — the spec's actions, as integrations call them. */
-export const action = <T>(name: string, body: object = {}) => api<T>('POST', `/api/v1/actions/${name}`, body);
-
-/** The dashboard's own endpoints (sessions, tokens, settings, inbox…). */
-export const dashboard = {
-  get: <T>(path: string) => api<T>('GET', `/api/dashboard/${path}`),
-  post: <T>(path: string, body: object = {}) => api<T>('POST', `/api/dashboard/${path}`, body),
-  put: <T>(path: string, body: object = {}) => api<T>('PUT', `/api/dashboard/${path}`, body),
-  delete: <T>(path: string) => api<T>('DELETE', `/api/dashboard/${path}`),
-};
-
 /** The labels a form shows, by the API field each one fills (`{ from: 'Phone' }`). */
 export type FieldLabels = Record<string, string>;
 
