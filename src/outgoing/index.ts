@@ -2,8 +2,8 @@
  * src/outgoing/'s front door: outgoing webhooks: subscriptions, the event outbox and its delivery. Other
  * folders import it only through here.
  */
-export { emit, emitConversationChanges, emitWebhookEvents, type EventSubject } from './webhook.events.js';
-export { inChunks } from './webhook.records.js';
+export { emit, emitConversationChanges, emitWebhookEvents } from './webhook.events.js';
+export { inChunks, type EventSubject } from './webhook.records.js';
 export { registerWebhookRoutes } from './webhook.routes.js';
 export { CreateWebhookBody, ListDeliveriesBody } from './webhook.schema.js';
 export { createWebhookService } from './webhook.service.js';

@@ -5,8 +5,6 @@ import type { Deps } from '../db/deps.js';
 import { noteQueued } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { eventRecords, type EventSubject } from './webhook.records.js';
-
-export type { EventSubject } from './webhook.records.js';
 import type { WebhookEvent } from './webhook.schema.js';
 
 type Db = Kysely<Database>;
