@@ -1,25 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
-import type { ChannelService, SendingChannel, SendError, SendOutcome } from '../channels/index.js';
-import { backoffMs } from '../shared/backoff.js';
+import type { ChannelService, SendingChannel, SendOutcome } from '../channels/index.js';
+import { storedContent } from '../content/message-content.js';
 import type { Deps } from '../db/deps.js';
 import { noteHandOff, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
-import { toStoredTimestamp } from '../shared/time.js';
 import { createWakeLoop } from '../shared/wake-loop.js';
-import { messageRepository, type MessageError } from './message.repository.js';
 import type { MessageEvents } from './message.service.js';
-import { storedContent } from '../content/message-content.js';
 import { queueOutbound, type OutboundRow } from './outbound/queue.js';
+import { CLAIM_BATCH, createOutboxClaims } from './outbox-claims.js';
 import { createOutboxLanes, type Held } from './outbox-lanes.js';
-import { createOutcomeRecorder, type EarlyStatuses, type Outcome } from './outbox-record.js';
+import { channelRemovedOutcome, outcomeOf } from './outbox-outcome.js';
+import { createOutcomeRecorder, type EarlyStatuses } from './outbox-record.js';
 import { verdictOf, type SendVerdict } from './send-breaker.js';
 import { createSendPacer, THROTTLED_PAUSE_MS } from './throughput.js';
 
-const BATCH = 200;
-/** Retries back off exponentially (with jitter) up to this, for at most MAX_ATTEMPTS tries. */
-const MAX_BACKOFF_MS = 15 * 60_000;
-const BASE_BACKOFF_MS = 1_000;
-const MAX_ATTEMPTS = 10;
 /** Retries due later are found by this poll; new messages wake the outbox at once. */
 const POLL_MS = 1_000;
 /** Claimed messages this process holds in its lanes at most (waiting or in flight). */
@@ -32,25 +25,6 @@ interface Arrival {
   message: LeasedMessage;
   heldAt: number;
 }
-
-/**
- * The lane of a message as SQL computes it (outbox-lanes.ts, laneKey, is the same rule): the channel
- * it names, else the contact's conversation channel, else the workspace's default, else its built-in
- * simulator. Claims use it to skip lanes that are full or paused.
- */
-const laneKeySql = sql<string>`coalesce(
-  cast(messages.channel_id as text),
-  (select cast(contacts.conversation_channel_id as text) from contacts where contacts.id = messages.contact_id),
-  (select cast(channels.id as text) from channels
-    where channels.workspace_id = messages.workspace_id and channels.is_default = 1),
-  'simulator ' || cast(messages.workspace_id as text))`;
-
-/** A message queued on a channel the workspace has since removed: it must not go out from another number. */
-const CHANNEL_REMOVED: MessageError = {
-  code: null,
-  title: 'Channel removed',
-  details: 'The number this message was to be sent from was removed from the workspace before it was sent',
-};
 
 /** How long a send whose outcome is unknown waits for the channel's status before it is sent again. */
 export const DEFAULT_GRACE_MS = 15 * 60_000;
@@ -73,50 +47,12 @@ export function createOutbox(
   /** Wakes the workers a committed transaction queued work for (the webhook deliveries of status changes). */
   wakeFor: (work: QueuedWork) => void = () => undefined,
 ) {
-  const { db, clock } = deps;
+  const { clock } = deps;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const pacer = createSendPacer(deps);
   let log: FastifyBaseLogger | undefined;
 
-  /**
-   * A claim's lease is the grace period: a process that dies mid-send leaves its messages' outcome
-   * unknown, and they are sent again only once a status naming them had time to arrive.
-   */
-  const leaseFromNow = () => toStoredTimestamp(new Date(clock.now().getTime() + graceMs));
-
-  /**
-   * Claims the due messages in one statement: moving next_attempt_at past now is the lease, and
-   * the `<= now` condition makes it exclusive (a message another process claimed is no longer due).
-   * Messages of the `skipped` lanes (numbers full or paused here) stay for later or another process.
-   */
-  async function claimDue(skipped: string[]): Promise<LeasedMessage[]> {
-    const now = toStoredTimestamp(clock.now());
-    const lease = leaseFromNow();
-    let due = db.selectFrom('messages').select('id').where('next_attempt_at', '<=', now);
-    if (skipped.length > 0) due = due.where(laneKeySql, 'not in', skipped);
-    const claimed = await db
-      .updateTable('messages')
-      .set((eb) => ({ next_attempt_at: lease, attempts: eb('attempts', '+', 1) }))
-      .where('id', 'in', due.orderBy('next_attempt_at').limit(BATCH))
-      .where('next_attempt_at', '<=', now)
-      .returning(['id', 'workspace_id', 'contact_id', 'type', 'content', 'attempts', 'channel_id'])
-      // The recipient's number and conversation channel come back with the claim: fewer round trips per batch.
-      .returning((eb) => [
-        eb.selectFrom('contacts').select('phone').whereRef('contacts.id', '=', 'messages.contact_id').as('phone'),
-        eb
-          .selectFrom('contacts')
-          .select('conversation_channel_id')
-          .whereRef('contacts.id', '=', 'messages.contact_id')
-          .as('conversation_channel_id'),
-      ])
-      .execute();
-    return claimed.map((m) => ({
-      ...m,
-      phone: m.phone!,
-      conversation_channel_id: m.conversation_channel_id ?? null,
-      lease,
-    }));
-  }
+  const claims = createOutboxClaims(deps, graceMs);
 
   /**
    * Sends one held message (its slot is taken); resolves once the channel answered, with what that
@@ -130,9 +66,10 @@ export function createOutbox(
       unsent(message, error);
       return { verdict: 'neutral', recorded: Promise.resolve() };
     }
-    const recorded = recordOutcome({ message, outcome: outcomeOf(message, sent, channel.channelId) }).catch(
-      (error: unknown) => unrecorded(message, error),
-    );
+    const recorded = recordOutcome({
+      message,
+      outcome: outcomeOf(message, sent, channel.channelId, { nowMs: clock.now().getTime(), graceMs }),
+    }).catch((error: unknown) => unrecorded(message, error));
     return { verdict: verdictOf(sent), recorded };
   }
 
@@ -142,7 +79,7 @@ export function createOutbox(
    * else is unexpected: logged, and the lease brings the message back later.
    */
   function unsent(message: LeasedMessage, error: unknown): void {
-    if (deps.health.failed(error)) strand(message);
+    if (deps.health.failed(error)) claims.strand(message);
     else log?.error({ err: error, message_id: message.id }, 'outbox delivery failed');
   }
 
@@ -156,24 +93,6 @@ export function createOutbox(
     else log?.error(fields, 'recording the outcome of a send failed');
   }
 
-  /** Claimed messages the database's outage kept from their send, by the lease they were claimed with. */
-  const stranded = new Map<string, string[]>();
-
-  function strand(message: LeasedMessage): void {
-    const ids = stranded.get(message.lease);
-    if (ids) ids.push(message.id);
-    else stranded.set(message.lease, [message.id]);
-  }
-
-  /** Makes stranded messages due now, unless another process has claimed them since (their lease changed). */
-  async function releaseStranded(): Promise<void> {
-    const now = toStoredTimestamp(clock.now());
-    for (const [lease, ids] of stranded) {
-      await messageRepository(db).releaseClaims(ids, now, lease);
-      stranded.delete(lease);
-    }
-  }
-
   async function sendThrough(message: LeasedMessage, { provider, channelId }: SendingChannel): Promise<SendOutcome> {
     const content = storedContent(message.type, message.content);
     const sent = await provider.send({ messageId: message.id, to: message.phone, message: content });
@@ -185,51 +104,6 @@ export function createOutbox(
     }
     deps.signals?.sendFinished(channelId, sent.outcome);
     return sent;
-  }
-
-  function outcomeOf(message: LeasedMessage, sent: SendOutcome, channelId: string | null): Outcome {
-    const at = clock.now().getTime();
-    switch (sent.outcome) {
-      case 'accepted':
-        return settled(message, { status: 'sent', provider_message_id: sent.providerMessageId, channel_id: channelId });
-      case 'retry':
-        if (message.attempts >= MAX_ATTEMPTS) return settled(message, { status: 'failed', error: errorOf(sent.error) });
-        return {
-          change: dueAgain(
-            message,
-            at + (sent.afterMs ?? backoffMs(message.attempts, BASE_BACKOFF_MS, MAX_BACKOFF_MS)),
-          ),
-        };
-      case 'unknown':
-        return { change: dueAgain(message, at + graceMs) };
-      case 'failed':
-        return {
-          ...settled(message, { status: 'failed', error: errorOf(sent.error), channel_id: channelId }),
-          ...(sent.windowClosed && {
-            closesWindowOf: { workspaceId: message.workspace_id, contactId: message.contact_id },
-          }),
-        };
-    }
-  }
-
-  const dueAgain = (message: LeasedMessage, at: number) => ({
-    id: message.id,
-    next_attempt_at: toStoredTimestamp(new Date(at)),
-  });
-
-  function settled(
-    message: LeasedMessage,
-    result: {
-      status: 'sent' | 'failed';
-      provider_message_id?: string;
-      error?: MessageError;
-      channel_id?: string | null;
-    },
-  ): Outcome {
-    return {
-      change: { id: message.id, ...result, next_attempt_at: null, updated_at: toStoredTimestamp(clock.now()) },
-      statusChange: { workspaceId: message.workspace_id, id: message.id, status: result.status },
-    };
   }
 
   const recordOutcome = createOutcomeRecorder(
@@ -251,7 +125,7 @@ export function createOutbox(
    * outage stranded are made due first.
    */
   async function round(): Promise<boolean> {
-    await releaseStranded();
+    await claims.releaseStranded();
     if (handedOff.length > 0) {
       const handOffs = handedOff;
       handedOff = [];
@@ -259,12 +133,12 @@ export function createOutbox(
       return true;
     }
     if (!lanes.haveRoom()) return false;
-    const claimed = await claimDue(lanes.skipped());
+    const claimed = await claims.claimDue(lanes.skipped());
     const heldAt = clock.now().getTime();
     await dispatch(claimed.map((message) => ({ message, heldAt })));
     // Claiming again at once pays only while no lane is full: a claim that must skip a full lane
     // scans past its backlog. A full lane wakes the loop when it has room; the poll finds the others.
-    return claimed.length === BATCH && lanes.skipped().length === 0;
+    return claimed.length === CLAIM_BATCH && lanes.skipped().length === 0;
   }
 
   /** Finds each message's channel and puts it on that number's lane; a removed channel fails it. */
@@ -275,9 +149,7 @@ export function createOutbox(
       arrivals.map(async ({ message, heldAt }) => {
         const channel = await channelOf(message).catch((error: unknown) => unsent(message, error));
         if (channel === null) {
-          removed.push(
-            recordOutcome({ message, outcome: settled(message, { status: 'failed', error: CHANNEL_REMOVED }) }),
-          );
+          removed.push(recordOutcome({ message, outcome: channelRemovedOutcome(message, clock.now().getTime()) }));
         } else if (channel) lanes.add({ message, channel, heldAt });
       }),
     );
@@ -312,11 +184,8 @@ export function createOutbox(
    * (the claim's attempt is given back too). If this fails, their lease brings them back.
    */
   async function release(messages: LeasedMessage[], atMs: number): Promise<void> {
-    await messageRepository(db)
-      .releaseClaims(
-        messages.map((message) => message.id),
-        toStoredTimestamp(new Date(atMs)),
-      )
+    await claims
+      .release(messages, atMs)
       .catch((error: unknown) => logUnlessOutage(error, 'handing messages back to the outbox failed'));
   }
 
@@ -363,7 +232,7 @@ export function createOutbox(
       contact: { phone: string; conversation_channel_id: string | null },
     ): Promise<void> {
       if (!loop.started) return queueOutbound(trx, [message]);
-      const lease = leaseFromNow();
+      const lease = claims.leaseFromNow();
       await queueOutbound(trx, [{ ...message, next_attempt_at: lease, attempts: 1 }]);
       const { id, workspace_id, contact_id, type, content, channel_id } = message;
       const { phone, conversation_channel_id } = contact;
@@ -404,10 +273,6 @@ export function createOutbox(
       }
     },
   };
-}
-
-function errorOf(error: SendError): MessageError {
-  return { code: error.code, title: error.title, details: error.details };
 }
 
 export type Outbox = ReturnType<typeof createOutbox>;
