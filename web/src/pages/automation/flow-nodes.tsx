@@ -12,7 +12,12 @@ import {
   type FieldProblem,
   type TemplateSummary,
 } from './common';
+import type { PublicSchema } from '../../api/public';
 
+/**
+ * A node as the editor holds it while it is drafted: its type and whatever fields it has so far
+ * (retype keeps those that fit the new type). The API checks it against the flow's schema on save.
+ */
 export type FlowNode = { id: string; type: NodeType } & Record<string, unknown>;
 
 const NODE_TYPES = [
@@ -29,8 +34,9 @@ const NODE_TYPES = [
   'webhook',
   'handoff',
   'end',
-] as const;
-export type NodeType = (typeof NODE_TYPES)[number];
+] as const satisfies readonly NodeType[];
+/** A node type as the API's schema has it (nodeTypeName's words name each one, so a new type needs its words). */
+export type NodeType = PublicSchema<'Flow'>['nodes'][number]['type'];
 
 /** A node type (the API's value) in words; an unknown one as it is. */
 export function nodeTypeName(type: string): string {

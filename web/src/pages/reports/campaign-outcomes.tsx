@@ -1,7 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { CampaignOutcome, CampaignReport } from '../../../../src/reports/campaign-report.schema';
-import { api } from '../../api';
-import { action } from '../../api/client';
+import { action, v1, type PublicAnswer } from '../../api/client';
 import { formatDateTime, formatList, formatMoney, formatNumber, formatPercent } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { Link } from '../../router';
@@ -9,12 +7,15 @@ import { can, useSession } from '../../session';
 import { ConfirmButton, ErrorNote, useAsync } from '../../ui';
 import { reportUrl, type ReportQueryState } from './report-query';
 
+type CampaignReport = PublicAnswer<'/v1/reports/campaigns'>;
+type CampaignOutcome = CampaignReport['campaigns'][number];
+
 const STAGES = ['sent', 'delivered', 'read', 'replied', 'opted_out', 'failed'] as const;
 
 /** The Reports page's campaign section: each campaign's funnel, why messages failed, its cost, and a resend. */
 export function CampaignOutcomes({ query }: { query: ReportQueryState }) {
   const url = reportUrl('campaigns', query);
-  const report = useAsync(() => api<CampaignReport>('GET', url), [url]);
+  const report = useAsync(() => v1.get('/v1/reports/campaigns', { query }), [url]);
   const data = report.data;
   return (
     <section aria-labelledby="campaign-outcomes-title" class="campaign-outcomes">

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import type { MessageRates } from '../../../../src/reports/report.types';
-import { dashboard } from '../../api/client';
+import { dashboard, type DashboardAnswer } from '../../api/client';
 import { t } from '../../i18n/i18n';
 import { can, useSession } from '../../session';
 import { ErrorNote, TextField, fieldErrors, useAsync, useSubmit } from '../../ui';
+
+type MessageRates = DashboardAnswer<'/api/dashboard/reports/rates'>;
 
 /** Meta's pricing categories for business-initiated and service messages. */
 const CATEGORIES = ['marketing', 'utility', 'authentication', 'service'] as const;

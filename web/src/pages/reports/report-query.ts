@@ -1,7 +1,7 @@
-import type { ReportQuery } from '../../../../src/reports/report-filter';
+import type { operations } from '../../api/public';
 
-/** The Reports page's filter bar, as every report endpoint takes it (src/reports/report-filter.ts). */
-export type ReportQueryState = ReportQuery;
+/** The Reports page's filter bar, as every report endpoint takes it (`format` aside: the page asks for JSON). */
+export type ReportQueryState = Omit<NonNullable<operations['getAgentReport']['parameters']['query']>, 'format'>;
 
 /** A report endpoint's address with the filter (and `format=csv` for the download link). */
 export function reportUrl(report: string, query: ReportQueryState, format?: 'csv'): string {

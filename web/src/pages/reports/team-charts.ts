@@ -1,7 +1,10 @@
-import type { TeamFigures } from '../../../../src/reports/team-report.schema';
+import type { PublicAnswer } from '../../api/client';
 import { formatDuration, formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { chartOptions, look, type BarChart } from './charts';
+
+/** One agent's, one team's or everyone's figures, as GET /v1/reports/agents and /teams answer them. */
+export type TeamFigures = PublicAnswer<'/v1/reports/agents'>['everyone'];
 
 /** One agent's or team's figures under its name, as the table and the charts show it. */
 export interface NamedFigures {

@@ -1,12 +1,20 @@
-import type { AgentReport, TeamFigures as Figures, TeamReport } from '../../../../src/reports/team-report.schema';
 import { useCallback, useMemo } from 'preact/hooks';
-import { api } from '../../api';
+import { v1, type PublicAnswer } from '../../api/client';
 import { formatDuration, formatNumber, formatPercent } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { ErrorNote, useAsync } from '../../ui';
 import { ChartCanvas } from './charts';
 import { reportUrl, type ReportQueryState } from './report-query';
-import { speedChart, speedSummary, workloadChart, workloadSummary, type NamedFigures } from './team-charts';
+import {
+  speedChart,
+  speedSummary,
+  workloadChart,
+  workloadSummary,
+  type NamedFigures,
+  type TeamFigures as Figures,
+} from './team-charts';
+
+type AgentReport = PublicAnswer<'/v1/reports/agents'>;
 
 /**
  * The Reports page's per-agent and per-team figures (GET /api/v1/reports/agents and /teams with the
@@ -14,8 +22,8 @@ import { speedChart, speedSummary, workloadChart, workloadSummary, type NamedFig
  */
 export function TeamFigures({ query }: { query: ReportQueryState }) {
   const key = JSON.stringify(query);
-  const agents = useAsync(() => api<AgentReport>('GET', reportUrl('agents', query)), [key]);
-  const teams = useAsync(() => api<TeamReport>('GET', reportUrl('teams', query)), [key]);
+  const agents = useAsync(() => v1.get('/v1/reports/agents', { query }), [key]);
+  const teams = useAsync(() => v1.get('/v1/reports/teams', { query }), [key]);
   const agentRows = useMemo(
     () =>
       agents.data?.agents.map((row) => ({ key: row.agent?.id ?? '', name: agentName(row.agent), figures: row })) ?? [],

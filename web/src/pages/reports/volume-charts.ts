@@ -1,7 +1,9 @@
-import type { VolumeReport } from '../../../../src/reports/volume.schema';
+import type { PublicSchema } from '../../api/public';
 import { formatDay, formatNumber, formatWeekday } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { chartOptions, look, type BarChart } from './charts';
+
+type VolumeReport = PublicSchema<'VolumeReport'>;
 
 /** Messages received and sent per day (bars) with the previous period's received messages (a dashed line). */
 export function dayChart(report: VolumeReport): BarChart {

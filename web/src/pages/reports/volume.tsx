@@ -1,12 +1,14 @@
 import { useCallback, useId } from 'preact/hooks';
-import type { VolumeReport } from '../../../../src/reports/volume.schema';
-import { api } from '../../api';
+import { v1 } from '../../api/client';
+import type { PublicSchema } from '../../api/public';
 import { formatDay, formatNumber, formatPercent, formatWeekday } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { ErrorNote, Table, useAsync } from '../../ui';
 import { reportUrl, type ReportQueryState } from './report-query';
 import { ChartCanvas } from './charts';
 import { dayChart, hourChart } from './volume-charts';
+
+type VolumeReport = PublicSchema<'VolumeReport'>;
 
 const MEASURES = ['conversations_opened', 'conversations_closed', 'messages_received', 'messages_sent'] as const;
 /** The week as the hour table lists it: Monday first, Sunday last. */
@@ -15,7 +17,7 @@ const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 
 /** Volume: the range's totals against the previous period, then per day and per hour of the week, each a chart and its table. */
 export function VolumeSection({ query }: { query: ReportQueryState }) {
-  const report = useAsync(() => api<VolumeReport>('GET', reportUrl('volume', query)), [reportUrl('volume', query)]);
+  const report = useAsync(() => v1.get('/v1/reports/volume', { query }), [reportUrl('volume', query)]);
   const data = report.data;
   return (
     <section class="report-section report-volume" aria-labelledby="report-volume" aria-busy={report.loading}>
