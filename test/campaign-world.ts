@@ -86,6 +86,8 @@ export function campaignWorld(bed: Pick<WhatsappTestBed, 'server' | 'postWebhook
     s: Shop,
     campaign: Campaign,
     byPhone: Partial<Record<string, ('sent' | 'delivered' | 'read' | 'failed')[]>>,
+    /** Each recipient's `pricing` object in place of the reference example's. */
+    pricingOf: (phone: string) => Record<string, unknown> | undefined = () => undefined,
   ) {
     const messages = await server.app.services.deps.db
       .selectFrom('messages as m')
@@ -101,6 +103,7 @@ export function campaignWorld(bed: Pick<WhatsappTestBed, 'server' | 'postWebhook
           status,
           recipient: phone,
           timestamp: server.clock.now(),
+          pricing: pricingOf(phone),
         });
         assert.equal((await postWebhook(body)).status, 200);
       }
@@ -132,5 +135,5 @@ export function campaignWorld(bed: Pick<WhatsappTestBed, 'server' | 'postWebhook
     return campaign;
   }
 
-  return { shop, sentCampaign, playedOut, runDue };
+  return { shop, sentCampaign, statuses, playedOut, runDue };
 }

@@ -64,7 +64,8 @@ export interface StatusEvent {
   kind: 'status';
   phoneNumberId: string;
   wamid: string;
-  status: DeliveryStatus;
+  /** Null for a status Parley does not track (`played`, `deleted`, …): only what it says beyond it is kept. */
+  status: DeliveryStatus | null;
   timestamp: Date;
   /** The recipient in E.164, or null when Meta identifies them only by a business-scoped user id. */
   recipient: string | null;

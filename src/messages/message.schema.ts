@@ -337,14 +337,30 @@ export const MessageSchema = Type.Object(
     pricing: Type.Union(
       [
         Type.Object({
-          billable: NullableField(Type.Boolean()),
+          billable: NullableField(
+            Type.Boolean({
+              description: 'Deprecated by Meta with per-message pricing (July 2025): `type` says what is charged',
+            }),
+          ),
           pricing_model: NullableField(Type.String({ description: 'e.g. `PMP` (per message) or `CBP`' })),
-          category: NullableField(Type.String({ description: 'e.g. `marketing`, `utility`, `service`' })),
-          type: NullableField(Type.String({ description: 'e.g. `regular`, `free_customer_service`' })),
+          category: NullableField(
+            Type.String({
+              description:
+                '`marketing`, `marketing_lite`, `utility`, `authentication`, `authentication_international` or `service`',
+            }),
+          ),
+          type: NullableField(
+            Type.String({
+              description: '`regular` (charged), `free_customer_service` or `free_entry_point` (free)',
+            }),
+          ),
         }),
         Type.Null(),
       ],
-      { description: "Outbound: the `pricing` of Meta's latest status webhook that had one" },
+      {
+        description:
+          "Outbound: the `pricing` of Meta's latest status webhook that had one, including statuses Parley does not otherwise track (`played`)",
+      },
     ),
     conversation: Type.Union(
       [

@@ -79,6 +79,19 @@ describe(`delivery statuses (${ENGINE})`, () => {
     assert.equal(foreign.status, 404, 'another workspace cannot read it');
   });
 
+  test('webhook › a `played` status changes no status, but its per-message pricing is kept', async () => {
+    const { cloud, message } = await sentText('+14155550181');
+    const wamid = message.provider_message_id!;
+    await postStatus(cloud, { wamid, status: 'read', recipient: '14155550181' });
+    // Meta's per-message pricing (July 2025): `type` says what is charged; `billable` is deprecated and absent here.
+    const pricing = { pricing_model: 'PMP', category: 'service', type: 'free_customer_service' };
+    const answer = await postStatus(cloud, { wamid, status: 'played', recipient: '14155550181', pricing });
+    assert.equal(answer.statuses, 0, 'no status changed');
+    const shown = (await cloud.ws.action<Message>('get-message', { message_id: message.id })).body;
+    assert.equal(shown.status, 'read');
+    assert.deepEqual(shown.pricing, { ...pricing, billable: null });
+  });
+
   test('get-message › a failure shows Meta’s code, title and details with a plain-language reason', async () => {
     const { cloud, message } = await sentText('+14155550181');
     const outcome = await postStatus(cloud, {

@@ -4,7 +4,7 @@ import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import type { StatusDelivery } from '../channels/index.js';
+import type { DeliveryStatus, StatusDelivery } from '../channels/index.js';
 import { earlyStatusRepository } from './early-status.repository.js';
 import type { MessageEvents } from './message.service.js';
 import { messageRepository, type StatusChangeRow } from './message.repository.js';
@@ -19,7 +19,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface StatusUpdate {
   wamid: string;
-  status: 'sent' | 'delivered' | 'read' | 'failed';
+  /** Null: a status Parley does not track (Meta's `played`), whose pricing and conversation are still kept. */
+  status: DeliveryStatus | null;
   errors: { code: number; title: string; details?: string | undefined }[];
   /** Pricing, conversation and callback data (Meta's webhooks; the simulator's receipts have none). */
   delivery?: StatusDelivery;
@@ -141,7 +142,7 @@ function callbackId(update: StatusUpdate): string | null {
 /** What an update changes on its message; null when nothing (an older status with nothing new). */
 function changeFor(message: Target, update: StatusUpdate): StatusChangeRow | null {
   const change: StatusChangeRow = {};
-  if ((STATUS_RANK[update.status] ?? 0) > (STATUS_RANK[message.status] ?? 0)) {
+  if (update.status !== null && STATUS_RANK[update.status]! > (STATUS_RANK[message.status] ?? 0)) {
     change.status = update.status;
     const error = update.errors[0];
     if (error) change.error = { code: error.code, title: error.title, details: error.details ?? null };

@@ -74,7 +74,7 @@ export function campaignReportRepository(db: Db, dialect: Dialect) {
         .execute(),
 
     /**
-     * Messages counted by campaign, status and Meta's pricing (category, billable), with the
+     * Messages counted by campaign, status and Meta's pricing (category, type, billable), with the
      * recipients' number prefix (calling code and a few digits: enough to find the market) and one
      * full number of each prefix to read it from.
      */
@@ -86,11 +86,12 @@ export function campaignReportRepository(db: Db, dialect: Dialect) {
           'm.status',
           jsonText(dialect, 'm.delivery', ['pricing', 'category']).as('category'),
           jsonText(dialect, 'm.delivery', ['pricing', 'billable']).as('billable'),
+          jsonText(dialect, 'm.delivery', ['pricing', 'type']).as('pricing_type'),
           sql<string>`substr(c.phone, 1, 5)`.as('prefix'),
           eb.fn.min('c.phone').as('phone'),
           eb.fn.countAll<number | string>().as('n'),
         ])
-        .groupBy(['m.campaign_id', 'm.status', 'category', 'billable', 'prefix'])
+        .groupBy(['m.campaign_id', 'm.status', 'category', 'billable', 'pricing_type', 'prefix'])
         .execute(),
 
     /** Failed messages by campaign and error (code and title, as stored from Meta or Parley). */

@@ -28,9 +28,10 @@ const FailureReason = Type.Object({
 
 const CategoryCost = Type.Object({
   category: Type.String({
-    description: "Meta's pricing category as its status webhooks name it (marketing, utility…)",
+    description:
+      "Meta's pricing category as its status webhooks name it (marketing, marketing_lite, utility, authentication, authentication_international, service)",
   }),
-  billable: Count('Messages Meta reported as billable in this category'),
+  billable: Count('Messages Meta charges for in this category'),
   priced: Count('Of them, those a rate priced (the workspace’s, else Meta’s rate card for the recipient’s market)'),
   amount: Money('What the priced messages cost, in `currency`'),
 });
@@ -38,7 +39,9 @@ const CategoryCost = Type.Object({
 const Cost = Type.Object(
   {
     amount: Money('What the billable messages cost, in `currency` (unpriced ones count nothing)'),
-    billable: Count('Messages Meta reported as billable (its status webhooks’ pricing.billable)'),
+    billable: Count(
+      'Messages Meta charges for: pricing.type `regular` in their status webhooks (before per-message pricing, pricing.billable)',
+    ),
     unpriced: Count('Billable messages no rate priced: see the docs on overriding rates'),
     categories: Type.Array(CategoryCost),
   },

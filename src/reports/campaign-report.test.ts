@@ -8,7 +8,7 @@ import type { Campaign } from '../campaigns/campaign.schema.js';
 import { plainReason } from '../messages/error-reasons.js';
 
 const { server, postWebhook, connect } = await startWhatsappServer({ outbox: true });
-const { shop, playedOut, runDue } = campaignWorld({ server, postWebhook, connect });
+const { shop, sentCampaign, statuses, playedOut, runDue } = campaignWorld({ server, postWebhook, connect });
 const report = campaignReport;
 
 describe(`campaign report (${ENGINE})`, () => {
@@ -61,6 +61,28 @@ describe(`campaign report (${ENGINE})`, () => {
       { amount: euros.campaigns[0]!.cost.amount, unpriced: euros.campaigns[0]!.cost.unpriced },
       { amount: 0, unpriced: 4 },
     );
+  });
+
+  test('per-message pricing: a `regular` message is charged, a free entry point is not, with or without `billable`', async () => {
+    const s = await shop();
+    const campaign = await sentCampaign(s);
+    // Meta's pricing object since July 2025: `type` says what is charged; the deprecated `billable` may be absent.
+    const pricing: Record<string, Record<string, unknown>> = {
+      [PHONES.brazilRead]: { pricing_model: 'PMP', category: 'marketing', type: 'regular' },
+      [PHONES.brazil]: { pricing_model: 'PMP', category: 'marketing', type: 'free_entry_point' },
+      [PHONES.india]: { billable: true, pricing_model: 'PMP', category: 'marketing', type: 'free_entry_point' },
+      [PHONES.us]: { billable: true, pricing_model: 'CBP', category: 'marketing' }, // before July 2025: no type
+    };
+    const sent = Object.fromEntries(Object.keys(pricing).map((phone) => [phone, ['sent' as const]]));
+    await statuses(s, campaign, sent, (phone) => pricing[phone]);
+    const [outcome] = (await report(s.owner)).body.campaigns;
+    // Charged: one to Brazil (0.0625) by its type, one to the US (0.025) by `billable`.
+    assert.deepEqual(outcome!.cost, {
+      amount: 0.0875,
+      billable: 2,
+      unpriced: 0,
+      categories: [{ category: 'marketing', billable: 2, priced: 2, amount: 0.0875 }],
+    });
   });
 
   test('filters: the range, a number and a label narrow it; a foreign one is a 400; CSV has a row per campaign', async () => {

@@ -79,14 +79,23 @@ async function workspaceRates(deps: Deps, workspaceId: string): Promise<Rates> {
   return { currency: row.currency, rates: JSON.parse(row.rates) as Record<string, number> };
 }
 
-/** Meta's pricing.billable as either engine reads it out of JSON (true, 'true' or 1). */
-const isBillable = (value: unknown) => value === true || value === 1 || value === 'true' || value === '1';
+/**
+ * Whether Meta charges for a message. Since per-message pricing (July 2025) its status's `pricing.type`
+ * says so: `regular` is charged, `free_customer_service` and `free_entry_point` are not. `billable` is
+ * deprecated and may be absent; a status without a type (before July 2025) is read by it, as either
+ * engine reads it out of JSON (true, 'true' or 1).
+ */
+function isCharged(row: PricingRow): boolean {
+  if (row.pricing_type !== null) return row.pricing_type === 'regular';
+  const billable: unknown = row.billable;
+  return billable === true || billable === 1 || billable === 'true' || billable === '1';
+}
 
 /** The billable messages by category, each priced by its recipient's market. */
 function costOf(rows: PricingRow[], priceOf: PriceOf): CampaignOutcome['cost'] {
   const categories = new Map<string, { category: string; billable: number; priced: number; amount: number }>();
   for (const row of rows) {
-    if (!isBillable(row.billable)) continue;
+    if (!isCharged(row)) continue;
     const category = row.category ?? 'unknown';
     const entry = categories.get(category) ?? { category, billable: 0, priced: 0, amount: 0 };
     const n = Number(row.n);

@@ -1,6 +1,8 @@
 /**
- * The account-level fields Meta documents for a WhatsApp Business Account subscription: the webhook
- * reads them, the dashboard names each (a module without imports, so its bundle takes only this list).
+ * The webhook fields Meta documents that the workspace event log records (every field but messages and
+ * templates' own, which Parley models): the dashboard names each in words (settings:events.kinds); a
+ * field Meta adds later is recorded too and shown by its own name. A module without imports, so the
+ * dashboard's bundle takes only this list.
  */
 export const META_ACCOUNT_FIELDS = [
   'account_update',
@@ -10,4 +12,17 @@ export const META_ACCOUNT_FIELDS = [
   'phone_number_quality_update',
   'phone_number_name_update',
   'security',
+  'calls',
+  'history',
+  'smb_message_echoes',
+  'smb_app_state_sync',
+  'group_lifecycle_update',
+  'group_participants_update',
+  'group_settings_update',
+  'group_status_update',
+  'automatic_events',
+  'flows',
+  'template_category_update',
+  'message_template_components_update',
+  'payment_configuration_update',
 ] as const;

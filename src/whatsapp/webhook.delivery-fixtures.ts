@@ -11,11 +11,17 @@ type Json = Record<string, unknown>;
 
 export interface DocumentedStatusOptions extends BusinessLine {
   wamid: string;
-  status: 'sent' | 'delivered' | 'read' | 'failed';
+  /** `played`: a voice message the user played (a status Parley does not track, but whose pricing it keeps). */
+  status: 'sent' | 'delivered' | 'read' | 'failed' | 'played';
   recipient: string;
   timestamp: Date;
   /** What the send put in biz_opaque_callback_data (Parley: its message id). */
   callbackData?: string;
+  /**
+   * The `pricing` object in place of the example's (on any status): per-message pricing has `type`
+   * (`regular`, `free_customer_service`, `free_entry_point`) and may omit the deprecated `billable`.
+   */
+  pricing?: Json;
 }
 
 /**
@@ -40,6 +46,7 @@ export function documentedStatusWebhook(options: DocumentedStatusOptions): Json 
       },
       pricing: { billable: true, pricing_model: 'PMP', category: 'marketing', type: 'regular' },
     }),
+    ...(options.pricing !== undefined && { pricing: options.pricing }),
     ...(options.status === 'failed' && {
       errors: [
         {

@@ -298,6 +298,22 @@ export const documented = {
     contacts: [{ profile: { name: 'Sheena Nelson', username: '@sheena.nelson' }, user_id: userId }],
     messages: [{ from_user_id: userId, id: wamid, timestamp: unixSeconds(new Date()), type: 'text', text: { body } }],
   }),
+
+  /**
+   * …/business-scoped-user-ids: the sender named only in `contacts[]` (no `from`, no `from_user_id`), with
+   * the parent user id of a managed business's portfolios and the user's country code.
+   */
+  contactUserIdOnly: (userId: string, wamid: string, body: string): { contacts: Json[]; messages: Json[] } => ({
+    contacts: [
+      {
+        profile: { name: 'Sheena Nelson', username: '@sheena.nelson' },
+        user_id: userId,
+        parent_user_id: 'US.ENT.11815799212886844830',
+        country_code: 'US',
+      },
+    ],
+    messages: [{ id: wamid, timestamp: unixSeconds(new Date()), type: 'text', text: { body } }],
+  }),
 };
 
 /** A `messages` change holding one documented message from `from`, with their profile unless `contacts` is given. */

@@ -169,6 +169,26 @@ describe(`inbound senders are never dropped (${ENGINE})`, () => {
     assert.equal((await conversation(cloud, { contact_id: joined.id })).length, 2);
   });
 
+  test('BSUID › a sender named only in contacts[].user_id is that user; their username and parent id stay on the message', async () => {
+    const cloud = await cloudWorkspace();
+    const userId = `US.${randomInt(1e9)}${randomInt(1e9)}`;
+    const outcome = await deliver(messagesWebhook(cloud, documented.contactUserIdOnly(userId, newWamid(), 'Hello')));
+    assert.equal(outcome.messages, 1);
+    const [record] = (await cloud.ws.get<MessageRecord[]>('/v1/triggers/new-message-received')).body;
+    const contact = (await cloud.ws.action<Contact>('get-contact', { contact_id: record?.contact_id })).body;
+    assert.deepEqual([contact.bsuid, contact.phone, contact.name], [userId, userId, 'Sheena Nelson']);
+    const [message] = (await cloud.ws.action<Message[]>('list-messages', { contact_id: contact.id })).body;
+    assert.deepEqual(message?.content, {
+      body: 'Hello',
+      sender: {
+        user_id: userId,
+        parent_user_id: 'US.ENT.11815799212886844830',
+        username: '@sheena.nelson',
+        country_code: 'US',
+      },
+    });
+  });
+
   test('profile name › a newer profile name renames a WhatsApp-named contact; a late older one does not', async () => {
     const cloud = await cloudWorkspace();
     const from = newWaId();

@@ -236,6 +236,31 @@ describe('parseWebhook › inbound messages', () => {
     const event = parseOne({ ...envelope, type: 'text', text: { body: 'Hi' } });
     assert.deepEqual(event.content, { body: 'Hi', ...envelope });
   });
+
+  test('a sender named only in contacts[].user_id is that user; username, parent user id and country code are kept', () => {
+    // Meta's "Business-scoped user IDs" page: a user with a username may come with no phone number at all.
+    const sender = {
+      profile: { name: 'Sheena Nelson', username: '@sheena.nelson' },
+      user_id: 'US.13491208655302741918',
+      parent_user_id: 'US.ENT.11815799212886844830',
+      country_code: 'US',
+    };
+    const body = messagesWebhook(LINE, {
+      contacts: [sender],
+      messages: [{ id: WAMID, timestamp: '1749416383', type: 'text', text: { body: 'Hi' } }],
+    });
+    const event = onlyEvent(body, 'message');
+    assert.deepEqual([event.from, event.userId, event.profileName], [null, 'US.13491208655302741918', 'Sheena Nelson']);
+    assert.deepEqual(event.content, {
+      body: 'Hi',
+      sender: {
+        user_id: 'US.13491208655302741918',
+        parent_user_id: 'US.ENT.11815799212886844830',
+        username: '@sheena.nelson',
+        country_code: 'US',
+      },
+    });
+  });
 });
 
 describe('parseWebhook › statuses', () => {
@@ -308,18 +333,20 @@ describe('parseWebhook › statuses', () => {
     ]);
   });
 
-  test('statuses Parley does not track (deleted, played) and statuses without a wamid are skipped', () => {
+  test('statuses Parley does not track (played, deleted) keep their pricing with no status; those without a wamid are skipped', () => {
     const base = { id: WAMID, timestamp: '1683871427', recipient_id: '16505551234' };
+    const pricing = { pricing_model: 'PMP', category: 'marketing_lite', type: 'regular' };
     const events = parseStatuses([
       { ...base, status: 'deleted' },
-      { ...base, status: 'played' },
+      { ...base, status: 'played', pricing },
       { ...base, id: undefined, status: 'read' },
       { ...base, status: 'read' },
     ]);
     assert.deepEqual(
       events.map((event) => event.status),
-      ['read'],
+      [null, null, 'read'],
     );
+    assert.deepEqual(events[1]!.delivery.pricing, { ...pricing, billable: null });
   });
 
   test('a recipient known only by a business-scoped user id has a null recipient', () => {
@@ -431,13 +458,12 @@ describe('parseWebhook › batches and malformed bodies', () => {
     assert.deepEqual(parseWebhook(body), []);
   });
 
-  test('fields Parley does not record yield no events; account updates become account events', () => {
-    const change = (field: string) => ({
+  test('account updates and fields Parley does not model become account events, routed by the number they name', () => {
+    const change = (field: string, value: Record<string, unknown>) => ({
       object: 'whatsapp_business_account',
-      entry: [{ id: '1', time: 1739321024, changes: [{ field, value: { event: 'VERIFIED_ACCOUNT' } }] }],
+      entry: [{ id: '1', time: 1739321024, changes: [{ field, value }] }],
     });
-    assert.deepEqual(parseWebhook(change('message_echoes')), []);
-    assert.deepEqual(parseWebhook(change('account_update')), [
+    assert.deepEqual(parseWebhook(change('account_update', { event: 'VERIFIED_ACCOUNT' })), [
       {
         kind: 'account_event',
         phoneNumberId: null,
@@ -445,6 +471,18 @@ describe('parseWebhook › batches and malformed bodies', () => {
         field: 'account_update',
         summary: 'account update: VERIFIED_ACCOUNT',
         details: { event: 'VERIFIED_ACCOUNT' },
+        occurredAt: new Date(1739321024 * 1000),
+      },
+    ]);
+    const echoes = { metadata: { phone_number_id: LINE.phoneNumberId }, message_echoes: [{ id: WAMID }] };
+    assert.deepEqual(parseWebhook(change('smb_message_echoes', echoes)), [
+      {
+        kind: 'account_event',
+        phoneNumberId: LINE.phoneNumberId,
+        wabaId: '1',
+        field: 'smb_message_echoes',
+        summary: 'smb message echoes',
+        details: echoes,
         occurredAt: new Date(1739321024 * 1000),
       },
     ]);

@@ -15,7 +15,6 @@ import {
   type MarketingPreferenceEvent,
   type ChannelEvent,
 } from '../channels/index.js';
-import { META_ACCOUNT_FIELDS } from './meta-account-fields.js';
 
 /**
  * Meta's webhook body (`object: whatsapp_business_account`, `entry[].changes[]`) read into plain events.
@@ -57,6 +56,7 @@ function parseChange(entry: Json, change: Json): ChannelEvent[] {
     case 'message_template_quality_update':
       return compact([templateQuality(entry, value)]);
     default:
+      // Nothing is dropped silently: a field Parley does not model is recorded with Meta's raw value.
       return compact([accountEvent(entry, change.field, value)]);
   }
 }
@@ -84,23 +84,48 @@ function parseMessagesChange(value: Json): ChannelEvent[] {
 function inboundMessage(raw: Json, line: BusinessLine, contacts: Json[]): InboundMessageEvent | null {
   const wamid = text(raw.id);
   const from = waId(raw.from);
-  const userId = text(raw.from_user_id);
+  const sender = senderOf(contacts, raw);
+  // Meta may name a sender who has a username only by their business-scoped user id, in `contacts[]`.
+  const userId = text(raw.from_user_id) ?? (from === null ? text(sender?.user_id) : null);
   const timestamp = unixTime(raw.timestamp);
   if (wamid === null || (from === null && userId === null) || timestamp === null) return null;
   const amends = amendment(raw);
   // An edit carries the new version of the message, whole, under `edit.message`.
   const message = amends?.kind === 'edit' ? record(record(raw.edit).message) : raw;
+  const { type, content } = messageContent(message);
+  const identity = senderIdentity(sender);
   return {
     kind: 'message',
     ...line,
     from,
     userId,
-    profileName: profileName(contacts, raw),
+    profileName: text(record(sender?.profile).name),
     wamid,
     timestamp,
-    ...messageContent(message),
+    type,
+    content: identity === null ? content : { ...content, sender: identity },
     amends,
   };
+}
+
+/**
+ * What Meta says of the sender beyond their number (business-scoped user ids, since 2026): their
+ * `user_id`, `parent_user_id` (shared across a managed business's portfolios), `username` and
+ * `country_code`, kept on the message; null when Meta names none of them.
+ */
+function senderIdentity(sender: Json | undefined): Json | null {
+  const profile = record(sender?.profile);
+  const identity = Object.fromEntries(
+    (
+      [
+        ['user_id', text(sender?.user_id)],
+        ['parent_user_id', text(sender?.parent_user_id)],
+        ['username', text(profile.username) ?? text(sender?.username)],
+        ['country_code', text(sender?.country_code)],
+      ] as const
+    ).filter(([, value]) => value !== null),
+  );
+  return Object.keys(identity).length > 0 ? identity : null;
 }
 
 function amendment(raw: Json): Amendment | null {
@@ -111,17 +136,17 @@ function amendment(raw: Json): Amendment | null {
 }
 
 /**
- * The sender's profile: the contact with their wa_id or user id, or the only contact, as wa_id and
+ * The sender's `contacts[]` entry: the one with their wa_id or user id, or the only one, as wa_id and
  * `from` may differ (Mexico, Argentina).
  */
-function profileName(contacts: Json[], raw: Json): string | null {
-  const sender =
+function senderOf(contacts: Json[], raw: Json): Json | undefined {
+  return (
     contacts.find(
       (contact) =>
         (raw.from !== undefined && contact.wa_id === raw.from) ||
         (raw.from_user_id !== undefined && contact.user_id === raw.from_user_id),
-    ) ?? (contacts.length === 1 ? contacts[0] : undefined);
-  return text(record(sender?.profile).name);
+    ) ?? (contacts.length === 1 ? contacts[0] : undefined)
+  );
 }
 
 function messageContent(raw: Json): { type: MessageType; content: Json } {
@@ -161,13 +186,13 @@ function deliveryStatus(raw: Json, phoneNumberId: string): StatusEvent | null {
   const wamid = text(raw.id);
   const status = raw.status;
   const timestamp = unixTime(raw.timestamp);
-  // Other statuses (`deleted`, `warning`, `played`, …) change nothing Parley tracks.
-  if (wamid === null || timestamp === null || !isDeliveryStatus(status)) return null;
+  if (wamid === null || timestamp === null || text(status) === null) return null;
   return {
     kind: 'status',
     phoneNumberId,
     wamid,
-    status,
+    // Other statuses (`played`, `deleted`, `warning`, …) change no status; their pricing is still kept.
+    status: isDeliveryStatus(status) ? status : null,
     timestamp,
     recipient: e164(raw.recipient_id),
     errors: compact(records(raw.errors).map(statusError)),
@@ -217,7 +242,7 @@ function marketingPreference(raw: Json, phoneNumberId: string, contacts: Json[])
     kind: 'marketing_preference',
     phoneNumberId,
     from,
-    profileName: profileName(contacts, { from: raw.wa_id }),
+    profileName: text(record(senderOf(contacts, { from: raw.wa_id })?.profile).name),
     value,
   };
 }
@@ -256,16 +281,20 @@ function templateQuality(entry: Json, value: Json): TemplateQualityEvent | null 
   return { kind: 'template_quality', wabaId, templateId, templateName, language, quality };
 }
 
-const ACCOUNT_FIELDS: ReadonlySet<string> = new Set(META_ACCOUNT_FIELDS);
-
+/**
+ * A change of a field other than messages and templates: Meta's account fields (META_ACCOUNT_FIELDS)
+ * and any other, recorded whole. Routed by the business number it names (`metadata.phone_number_id`,
+ * as calls, echoes and history carry), else by the account.
+ */
 function accountEvent(entry: Json, field: unknown, value: Json): AccountEvent | null {
-  if (typeof field !== 'string' || !ACCOUNT_FIELDS.has(field)) return null;
+  if (typeof field !== 'string' || field === '') return null;
   const wabaId = idText(entry.id);
-  if (wabaId === null) return null;
+  const phoneNumberId = idText(record(value.metadata).phone_number_id);
+  if (wabaId === null && phoneNumberId === null) return null;
   const event = text(value.event) ?? text(value.decision) ?? text(record(value.alert_info).alert_type);
   return {
     kind: 'account_event',
-    phoneNumberId: null,
+    phoneNumberId,
     wabaId,
     field,
     summary: [field.replaceAll('_', ' '), event, text(value.display_phone_number) ?? text(value.phone_number)]

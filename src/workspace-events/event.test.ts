@@ -10,6 +10,7 @@ import {
   accountWebhook,
   valueErrorsWebhook,
 } from '../whatsapp/webhook.delivery-fixtures.js';
+import { DOCUMENTED_FIELDS, UNKNOWN_FIELD } from '../whatsapp/webhook.field-fixtures.js';
 import type { WorkspaceEvent } from './event.schema.js';
 
 const { server, cloudWorkspace, postWebhook } = await startWhatsappServer();
@@ -81,5 +82,30 @@ describe(`workspace event log (${ENGINE})`, () => {
     );
     assert.equal(response.status, 200, response.text);
     assert.deepEqual([response.body.unrouted, response.body.account_events], [1, 0]);
+  });
+
+  test('webhook › every field Meta documents that Parley does not model is answered 200 and recorded whole, none dropped', async () => {
+    const cloud = await cloudWorkspace();
+    const bystander = await cloudWorkspace();
+    const line = { phoneNumberId: cloud.phoneNumberId, displayPhoneNumber: '15550783881' };
+    const fields = [...DOCUMENTED_FIELDS, UNKNOWN_FIELD];
+    for (const { field, value } of fields) {
+      const response = await postWebhook<{ account_events: number; unrouted: number }>(
+        accountWebhook(cloud.wabaId, field, value(line), server.clock.now()),
+      );
+      assert.equal(response.status, 200, `${field}: ${response.text}`);
+      assert.deepEqual([response.body.account_events, response.body.unrouted], [1, 0], field);
+      server.clock.advance(1_000);
+    }
+    const listed = await cloud.ws.action<WorkspaceEvent[]>('list-workspace-events', { limit: 100 });
+    assert.equal(listed.status, 200, listed.text);
+    const byKind = new Map(listed.body.map((event) => [event.kind, event]));
+    for (const { field, value } of fields) {
+      assert.deepEqual(byKind.get(field)?.details, value(line), `${field}: Meta's value is kept whole`);
+    }
+    assert.equal(byKind.get('security')?.summary, 'security: PIN_CHANGED: 15550783881');
+    assert.equal(byKind.get(UNKNOWN_FIELD.field)?.summary, 'a field meta adds later: SOMETHING_NEW');
+    const theirs = await bystander.ws.action<WorkspaceEvent[]>('list-workspace-events', { limit: 100 });
+    assert.deepEqual(theirs.body, [], "another workspace's log is its own");
   });
 });

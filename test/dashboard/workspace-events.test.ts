@@ -4,6 +4,7 @@ import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 import { ACCOUNT_VIOLATION, accountWebhook, valueErrorsWebhook } from '../../src/whatsapp/webhook.delivery-fixtures.js';
+import { DOCUMENTED_FIELDS } from '../../src/whatsapp/webhook.field-fixtures.js';
 
 const { server, connect, postWebhook } = await startWhatsappServer();
 
@@ -17,9 +18,13 @@ describe(`dashboard: WhatsApp events (${ENGINE})`, () => {
     await page.getByRole('heading', { name: 'WhatsApp events', exact: true }).waitFor();
     await page.getByRole('status').getByText('Meta has reported nothing for this workspace yet.').waitFor();
 
+    const echoes = DOCUMENTED_FIELDS.find((documented) => documented.field === 'smb_message_echoes')!;
+    const line = { phoneNumberId: number.phoneNumberId, displayPhoneNumber: '15550783881' };
     for (const body of [
       accountWebhook(number.wabaId, 'account_update', ACCOUNT_VIOLATION, server.clock.now()),
       valueErrorsWebhook({ phoneNumberId: number.phoneNumberId }),
+      // A field Parley does not model yet is shown too, named in words.
+      accountWebhook(number.wabaId, echoes.field, echoes.value(line), server.clock.now()),
     ]) {
       assert.equal((await postWebhook(body)).status, 200);
       server.clock.advance(1_000);
@@ -29,9 +34,10 @@ describe(`dashboard: WhatsApp events (${ENGINE})`, () => {
     const table = page.getByRole('table', { name: 'WhatsApp events' });
     await table.waitFor();
     const rows = await table.getByRole('row').allInnerTexts();
-    assert.equal(rows.length, 3, 'a header and two events');
-    assert.match(rows[1]!, /Webhook error\s+error 130429: Rate limit hit\s+More messages were sent than/);
-    assert.match(rows[2]!, /Account update\s+account update: ACCOUNT_VIOLATION: 15550783881\s+—/);
+    assert.equal(rows.length, 4, 'a header and three events');
+    assert.match(rows[1]!, /Sent from the WhatsApp Business app\s+smb message echoes\s+—/);
+    assert.match(rows[2]!, /Webhook error\s+error 130429: Rate limit hit\s+More messages were sent than/);
+    assert.match(rows[3]!, /Account update\s+account update: ACCOUNT_VIOLATION: 15550783881\s+—/);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await screenshot(page, 'settings-whatsapp-events');
 

@@ -2617,14 +2617,15 @@ export interface components {
         /** @description What Meta's code means, in plain words; null for Parley's own errors */
         reason: string | null;
       } | null;
-      /** @description Outbound: the `pricing` of Meta's latest status webhook that had one */
+      /** @description Outbound: the `pricing` of Meta's latest status webhook that had one, including statuses Parley does not otherwise track (`played`) */
       pricing: {
+        /** @description Deprecated by Meta with per-message pricing (July 2025): `type` says what is charged */
         billable: boolean | null;
         /** @description e.g. `PMP` (per message) or `CBP` */
         pricing_model: string | null;
-        /** @description e.g. `marketing`, `utility`, `service` */
+        /** @description `marketing`, `marketing_lite`, `utility`, `authentication`, `authentication_international` or `service` */
         category: string | null;
-        /** @description e.g. `regular`, `free_customer_service` */
+        /** @description `regular` (charged), `free_customer_service` or `free_entry_point` (free) */
         type: string | null;
       } | null;
       /** @description Outbound: the `conversation` of Meta's status webhooks */
@@ -11937,14 +11938,14 @@ export interface operations {
               cost: {
                 /** @description What the billable messages cost, in `currency` (unpriced ones count nothing) */
                 amount: number;
-                /** @description Messages Meta reported as billable (its status webhooks’ pricing.billable) */
+                /** @description Messages Meta charges for: pricing.type `regular` in their status webhooks (before per-message pricing, pricing.billable) */
                 billable: number;
                 /** @description Billable messages no rate priced: see the docs on overriding rates */
                 unpriced: number;
                 categories: {
-                  /** @description Meta's pricing category as its status webhooks name it (marketing, utility…) */
+                  /** @description Meta's pricing category as its status webhooks name it (marketing, marketing_lite, utility, authentication, authentication_international, service) */
                   category: string;
-                  /** @description Messages Meta reported as billable in this category */
+                  /** @description Messages Meta charges for in this category */
                   billable: number;
                   /** @description Of them, those a rate priced (the workspace’s, else Meta’s rate card for the recipient’s market) */
                   priced: number;

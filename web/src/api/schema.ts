@@ -3351,14 +3351,15 @@ export interface components {
         /** @description What Meta's code means, in plain words; null for Parley's own errors */
         reason: string | null;
       } | null;
-      /** @description Outbound: the `pricing` of Meta's latest status webhook that had one */
+      /** @description Outbound: the `pricing` of Meta's latest status webhook that had one, including statuses Parley does not otherwise track (`played`) */
       pricing: {
+        /** @description Deprecated by Meta with per-message pricing (July 2025): `type` says what is charged */
         billable: boolean | null;
         /** @description e.g. `PMP` (per message) or `CBP` */
         pricing_model: string | null;
-        /** @description e.g. `marketing`, `utility`, `service` */
+        /** @description `marketing`, `marketing_lite`, `utility`, `authentication`, `authentication_international` or `service` */
         category: string | null;
-        /** @description e.g. `regular`, `free_customer_service` */
+        /** @description `regular` (charged), `free_customer_service` or `free_entry_point` (free) */
         type: string | null;
       } | null;
       /** @description Outbound: the `conversation` of Meta's status webhooks */
