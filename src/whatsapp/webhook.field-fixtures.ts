@@ -6,6 +6,8 @@
  */
 
 type Json = Record<string, unknown>;
+/** The business number a change names. */
+type Line = { phoneNumberId: string; displayPhoneNumber: string };
 
 /** Where a change is routed: by the business number its `metadata` names, else by the account. */
 export type FieldRoute = 'number' | 'account';
@@ -14,12 +16,20 @@ export interface DocumentedField {
   field: string;
   route: FieldRoute;
   /** The change's `value`, for a number's phone_number_id and display number. */
-  value: (line: { phoneNumberId: string; displayPhoneNumber: string }) => Json;
+  value: (line: Line) => Json;
 }
 
-const metadataOf = (line: { phoneNumberId: string; displayPhoneNumber: string }) => ({
+const metadataOf = (line: Line) => ({
   messaging_product: 'whatsapp',
   metadata: { display_phone_number: line.displayPhoneNumber, phone_number_id: line.phoneNumberId },
+});
+
+/** A group webhook's value: one change of the test's group, at the same time. */
+const groupsOf = (line: Line, change: Json) => ({
+  ...metadataOf(line),
+  groups: [
+    { timestamp: '1739321024', group_id: 'Y2FwaV9ncm91cDoxNzA1NTU1MDEzOToxMjAzNjM0MDQ2OTQyMzM4MjAZD', ...change },
+  ],
 });
 
 export const DOCUMENTED_FIELDS: DocumentedField[] = [
@@ -88,68 +98,44 @@ export const DOCUMENTED_FIELDS: DocumentedField[] = [
     // reference/group_lifecycle_update/: a group the business created.
     field: 'group_lifecycle_update',
     route: 'number',
-    value: (line) => ({
-      ...metadataOf(line),
-      groups: [
-        {
-          timestamp: '1739321024',
-          group_id: 'Y2FwaV9ncm91cDoxNzA1NTU1MDEzOToxMjAzNjM0MDQ2OTQyMzM4MjAZD',
-          type: 'group_create',
-          request_id: '6d5e7f3a-1c2b-4e8a-9f0d-2b3c4d5e6f70',
-          subject: 'Spring launch',
-          invite_link: 'https://chat.whatsapp.com/ExampleInviteCode123',
-        },
-      ],
-    }),
+    value: (line) =>
+      groupsOf(line, {
+        type: 'group_create',
+        request_id: '6d5e7f3a-1c2b-4e8a-9f0d-2b3c4d5e6f70',
+        subject: 'Spring launch',
+        invite_link: 'https://chat.whatsapp.com/ExampleInviteCode123',
+      }),
   },
   {
     // reference/group_participants_update/: a user joined by the invite link.
     field: 'group_participants_update',
     route: 'number',
-    value: (line) => ({
-      ...metadataOf(line),
-      groups: [
-        {
-          timestamp: '1739321024',
-          group_id: 'Y2FwaV9ncm91cDoxNzA1NTU1MDEzOToxMjAzNjM0MDQ2OTQyMzM4MjAZD',
-          type: 'group_participants_add',
-          reason: 'invite_link',
-          added_participants: [{ input: '16505551234', wa_id: '16505551234' }],
-        },
-      ],
-    }),
+    value: (line) =>
+      groupsOf(line, {
+        type: 'group_participants_add',
+        reason: 'invite_link',
+        added_participants: [{ input: '16505551234', wa_id: '16505551234' }],
+      }),
   },
   {
     // reference/group_settings_update/: the subject changed.
     field: 'group_settings_update',
     route: 'number',
-    value: (line) => ({
-      ...metadataOf(line),
-      groups: [
-        {
-          timestamp: '1739321024',
-          group_id: 'Y2FwaV9ncm91cDoxNzA1NTU1MDEzOToxMjAzNjM0MDQ2OTQyMzM4MjAZD',
-          type: 'group_settings_update',
-          request_id: '6d5e7f3a-1c2b-4e8a-9f0d-2b3c4d5e6f71',
-          group_subject: { text: 'Spring launch, day 2', update_successful: true },
-        },
-      ],
-    }),
+    value: (line) =>
+      groupsOf(line, {
+        type: 'group_settings_update',
+        request_id: '6d5e7f3a-1c2b-4e8a-9f0d-2b3c4d5e6f71',
+        group_subject: { text: 'Spring launch, day 2', update_successful: true },
+      }),
   },
   {
     // reference/group_status_update/: Meta suspended a group.
     field: 'group_status_update',
     route: 'number',
-    value: (line) => ({
-      ...metadataOf(line),
-      groups: [
-        {
-          timestamp: '1739321024',
-          group_id: 'Y2FwaV9ncm91cDoxNzA1NTU1MDEzOToxMjAzNjM0MDQ2OTQyMzM4MjAZD',
-          type: 'group_suspend',
-        },
-      ],
-    }),
+    value: (line) =>
+      groupsOf(line, {
+        type: 'group_suspend',
+      }),
   },
   {
     // reference/history/: one chunk of the backfill after onboarding a WhatsApp Business app number.
