@@ -86,7 +86,7 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
   getMessage:
     "Fetches one message by message_id: its direction, content, delivery status (queued, sent, delivered, read, failed, or received for inbound), what WhatsApp reported with it (pricing, conversation) and, when it failed, WhatsApp's error with a plain-language reason. Use it to check whether a message you sent was delivered, and why not.",
   listWorkspaceEvents:
-    "Reads the workspace's event log, newest first (`limit` default 50, at most 100): what Meta reported about the WhatsApp account and number — account updates (bans, violations, reviews), quality and messaging-limit changes, alerts, display-name decisions — and webhook errors such as 130429 (rate limit), each with a one-line summary. Use it when sends fail unexpectedly or to check the account's health.",
+    "Reads the workspace's event log, newest first (`limit` default 50, at most 100): what Meta reported about the WhatsApp account and number — account updates (bans, violations, reviews), quality and messaging-limit changes, alerts, display-name decisions — webhook errors such as 130429 (rate limit), and every other WhatsApp webhook Parley does not model (calls, history imports, group changes, messages sent from the WhatsApp Business app…), each with a one-line summary and Meta's object. Use it when sends fail unexpectedly or to check the account's health.",
   listMessages:
     "Reads a contact's conversation (by contact_id or phone): the latest messages in both directions, newest first, `limit` default 50, at most 100. Use it to see what the contact wrote and what was sent before answering; an inbound message within the last 24 hours means send_text_message is allowed.",
   simulateInboundMessage:

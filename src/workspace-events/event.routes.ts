@@ -15,7 +15,7 @@ export function registerWorkspaceEventRoutes(app: Api, events: WorkspaceEventSer
         operationId: 'listWorkspaceEvents',
         tags: ['Workspace'],
         summary: 'What Meta reported about the account and number, newest first',
-        description: `Meta's account updates (bans, reviews, quality and messaging-limit changes, alerts, display-name decisions, security) and the \`errors\` a messages webhook carries (e.g. 130429), as Parley recorded them, newest first: the latest \`limit\` (default 50, at most ${EVENT_LIST_MAX}).`,
+        description: `Meta's account updates (bans, reviews, quality and messaging-limit changes, alerts, display-name decisions, security), every other webhook field Parley does not model (with Meta's value whole: nothing Meta sends is dropped silently) and the \`errors\` a messages webhook carries (e.g. 130429), as Parley recorded them, newest first: the latest \`limit\` (default 50, at most ${EVENT_LIST_MAX}).`,
         body: ListWorkspaceEventsBody,
         response: {
           200: Type.Array(Type.Ref(WorkspaceEventSchema), { maxItems: EVENT_LIST_MAX }),

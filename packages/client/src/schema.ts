@@ -1715,7 +1715,7 @@ export interface paths {
     put?: never;
     /**
      * What Meta reported about the account and number, newest first
-     * @description Meta's account updates (bans, reviews, quality and messaging-limit changes, alerts, display-name decisions, security) and the `errors` a messages webhook carries (e.g. 130429), as Parley recorded them, newest first: the latest `limit` (default 50, at most 100).
+     * @description Meta's account updates (bans, reviews, quality and messaging-limit changes, alerts, display-name decisions, security), every other webhook field Parley does not model (with Meta's value whole: nothing Meta sends is dropped silently) and the `errors` a messages webhook carries (e.g. 130429), as Parley recorded them, newest first: the latest `limit` (default 50, at most 100).
      */
     post: operations['listWorkspaceEvents'];
     delete?: never;
@@ -3292,7 +3292,7 @@ export interface components {
     WorkspaceEvent: {
       /** Format: uuid */
       id: string;
-      /** @description Meta's webhook field: `account_update`, `account_alerts`, `account_review_update`, `business_capability_update`, `phone_number_quality_update`, `phone_number_name_update`, `security`, or `errors` (a messages webhook's `value.errors`) */
+      /** @description Meta's webhook field: `account_update`, `account_alerts`, `account_review_update`, `business_capability_update`, `phone_number_quality_update`, `phone_number_name_update`, `security`, any other field Parley does not model (`calls`, `history`, `smb_message_echoes`, `group_lifecycle_update`, …, or one Meta adds later), or `errors` (a messages webhook's `value.errors`) */
       kind: string;
       /** @description One line for people, e.g. `error 130429: Rate limit hit` */
       summary: string;
