@@ -115,7 +115,7 @@ export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
   'inbox/notes.ts': { for: 'a note’s author', reads: ['users'] },
   'messages/media-retention.ts': { for: 'each workspace’s media retention', reads: ['workspaces'] },
   'messages/message.repository.ts': { for: 'a message with its contact’s phone', reads: ['contacts'] },
-  'messages/outbox.ts': {
+  'messages/outbox-claims.ts': {
     for: 'the recipient’s number and conversation channel, claimed with each message',
     reads: ['contacts'],
   },

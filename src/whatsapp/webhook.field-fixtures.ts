@@ -242,17 +242,17 @@ export const DOCUMENTED_FIELDS: DocumentedField[] = [
     }),
   },
   {
-    // reference/template_category_update/: advance notice of a category change.
+    // reference/template_category_update/: the notice 24 hours before Meta recategorizes a template
+    // (`new_category` is its current category, `correct_category` the one it will get).
     field: 'template_category_update',
     route: 'account',
     value: () => ({
-      message_template_id: 1315502779341834,
-      message_template_name: 'order_confirmation',
-      message_template_language: 'en_US',
-      previous_category: 'UTILITY',
-      new_category: 'MARKETING',
+      message_template_id: 278077987957091,
+      message_template_name: 'welcome_template',
+      message_template_language: 'en-US',
       correct_category: 'MARKETING',
-      category_update_timestamp: 1741910400,
+      new_category: 'UTILITY',
+      category_update_timestamp: 1760711433,
     }),
   },
 ];
