@@ -28,10 +28,18 @@ async function conversation(cloud: CloudWorkspace, ref: { phone: string } | { co
   return response.body.reverse();
 }
 
-async function contactOf(cloud: CloudWorkspace, phone: string): Promise<Contact> {
-  const response = await cloud.ws.action<Contact>('get-contact', { phone });
+async function getContact(cloud: CloudWorkspace, ref: { phone: string } | { contact_id: string }): Promise<Contact> {
+  const response = await cloud.ws.action<Contact>('get-contact', ref);
   assert.equal(response.status, 200, response.text);
   return response.body;
+}
+
+const contactOf = (cloud: CloudWorkspace, phone: string) => getContact(cloud, { phone });
+
+/** The sender of the workspace's latest received message (the new-message-received feed's first record). */
+async function latestSender(cloud: CloudWorkspace): Promise<Contact> {
+  const [record] = (await cloud.ws.get<MessageRecord[]>('/v1/triggers/new-message-received')).body;
+  return getContact(cloud, { contact_id: record!.contact_id });
 }
 
 describe(`inbound messages keep what Meta sends (${ENGINE})`, () => {
@@ -151,11 +159,10 @@ describe(`inbound senders are never dropped (${ENGINE})`, () => {
     const userId = `US.${randomInt(1e9)}${randomInt(1e9)}`;
     const outcome = await deliver(messagesWebhook(cloud, documented.fromUserIdOnly(userId, newWamid(), 'Hi')));
     assert.equal(outcome.messages, 1);
-    const [record] = (await cloud.ws.get<MessageRecord[]>('/v1/triggers/new-message-received')).body;
-    const contact = (await cloud.ws.action<Contact>('get-contact', { contact_id: record?.contact_id })).body;
-    assert.equal(contact?.bsuid, userId);
-    assert.equal(contact?.phone, userId, 'replies go to the user id');
-    assert.equal(contact?.name, 'Sheena Nelson');
+    const contact = await latestSender(cloud);
+    assert.equal(contact.bsuid, userId);
+    assert.equal(contact.phone, userId, 'replies go to the user id');
+    assert.equal(contact.name, 'Sheena Nelson');
     // Meta shares the phone later: the same contact gets it.
     const from = newWaId();
     const withPhone = documentedWebhook(cloud, { ...documented.forwarded(from, newWamid()), from_user_id: userId }, [
@@ -163,7 +170,7 @@ describe(`inbound senders are never dropped (${ENGINE})`, () => {
     ]);
     await deliver(withPhone);
     const joined = await contactOf(cloud, `+${from}`);
-    assert.equal(joined.id, contact?.id);
+    assert.equal(joined.id, contact.id);
     assert.equal(joined.bsuid, userId);
     assert.equal(joined.name, 'Sheena N.', 'a name that came from WhatsApp follows the profile');
     assert.equal((await conversation(cloud, { contact_id: joined.id })).length, 2);
@@ -174,10 +181,9 @@ describe(`inbound senders are never dropped (${ENGINE})`, () => {
     const userId = `US.${randomInt(1e9)}${randomInt(1e9)}`;
     const outcome = await deliver(messagesWebhook(cloud, documented.contactUserIdOnly(userId, newWamid(), 'Hello')));
     assert.equal(outcome.messages, 1);
-    const [record] = (await cloud.ws.get<MessageRecord[]>('/v1/triggers/new-message-received')).body;
-    const contact = (await cloud.ws.action<Contact>('get-contact', { contact_id: record?.contact_id })).body;
+    const contact = await latestSender(cloud);
     assert.deepEqual([contact.bsuid, contact.phone, contact.name], [userId, userId, 'Sheena Nelson']);
-    const [message] = (await cloud.ws.action<Message[]>('list-messages', { contact_id: contact.id })).body;
+    const [message] = await conversation(cloud, { contact_id: contact.id });
     assert.deepEqual(message?.content, {
       body: 'Hello',
       sender: {
