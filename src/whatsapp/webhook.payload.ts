@@ -120,7 +120,7 @@ function senderIdentity(sender: Json | undefined): Json | null {
       [
         ['user_id', text(sender?.user_id)],
         ['parent_user_id', text(sender?.parent_user_id)],
-        ['username', text(profile.username) ?? text(sender?.username)],
+        ['username', text(profile.username)],
         ['country_code', text(sender?.country_code)],
       ] as const
     ).filter(([, value]) => value !== null),
@@ -282,7 +282,7 @@ function templateQuality(entry: Json, value: Json): TemplateQualityEvent | null 
 }
 
 /**
- * A change of a field other than messages and templates: Meta's account fields (META_ACCOUNT_FIELDS)
+ * A change of a field other than messages and templates: the fields the event log names (META_EVENT_LOG_FIELDS)
  * and any other, recorded whole. Routed by the business number it names (`metadata.phone_number_id`,
  * as calls, echoes and history carry), else by the account.
  */

@@ -4,10 +4,10 @@ import { Rich } from '../i18n/rich';
 import { t } from '../i18n/i18n';
 import { SettingsNav } from './settings-nav';
 import { formatDateTime } from '../i18n/format';
-import { META_ACCOUNT_FIELDS } from '../../../src/whatsapp/meta-account-fields';
+import { META_EVENT_LOG_FIELDS } from '../../../src/whatsapp/meta-event-log-fields';
 
 /** Meta's webhook fields the catalog names for people (settings:events.kinds.*). */
-const KINDS = ['errors', ...META_ACCOUNT_FIELDS] as const;
+const KINDS = ['errors', ...META_EVENT_LOG_FIELDS] as const;
 
 /** What one of Meta's webhook fields is, for people; a field Parley does not know yet by its own name. */
 function kindName(kind: string): string {

@@ -4,7 +4,7 @@
  * field Meta adds later is recorded too and shown by its own name. A module without imports, so the
  * dashboard's bundle takes only this list.
  */
-export const META_ACCOUNT_FIELDS = [
+export const META_EVENT_LOG_FIELDS = [
   'account_update',
   'account_alerts',
   'account_review_update',
