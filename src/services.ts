@@ -4,6 +4,7 @@ import { createChannelService, createSimulatorProvider } from './channels/index.
 import type { Config } from './config.js';
 import {
   createContactBulk,
+  createContactBook,
   createContactService,
   createTagging,
   type ContactEvents,
@@ -21,6 +22,7 @@ import {
   retentionChanged,
   createMediaUploadService,
   createReadReceiptService,
+  createBusinessAppService,
   createInboundService,
   createMessageService,
   createOutbox,
@@ -212,6 +214,8 @@ export function createServices(opened: Deps, config: Config) {
     webhooks: createWhatsappWebhookService({
       channels,
       inbound,
+      businessApp: createBusinessAppService(deps, inboxEvents),
+      contactBook: createContactBook(deps),
       statuses,
       templateSync,
       limiter: new SharedWindowLimiter(deps),

@@ -132,8 +132,64 @@ export interface MarketingPreferenceEvent {
   value: 'stop' | 'resume';
 }
 
+/**
+ * A message the business sent from the WhatsApp Business app on a number Parley also sends from
+ * (coexistence; Meta's `smb_message_echoes`), or its edit or deletion there.
+ */
+export interface EchoEvent {
+  kind: 'echo';
+  phoneNumberId: string;
+  /** The customer: their wa_id digits, or null when Meta names them only by user id. */
+  to: string | null;
+  toUserId: string | null;
+  wamid: string;
+  timestamp: Date;
+  type: MessageType;
+  content: Json;
+  amends: Amendment | null;
+}
+
+/** One message of the WhatsApp Business app's chat history, as Meta backfills it after onboarding. */
+export interface HistoryMessage {
+  direction: 'inbound' | 'outbound';
+  wamid: string;
+  timestamp: Date;
+  type: MessageType;
+  content: Json;
+  /** What the app knew of it: Parley's `received` for the customer's, else sent, delivered, read or failed. */
+  status: 'received' | DeliveryStatus;
+}
+
+/** One chunk of Meta's `history` webhook: some threads' messages, and how far the whole import is. */
+export interface HistoryEvent {
+  kind: 'history';
+  phoneNumberId: string;
+  /** 0, 1 or 2: the last day, the 90 days before it, the 90 before those. */
+  phase: number | null;
+  chunkOrder: number | null;
+  /** Meta's overall progress, 0–100 (100: the import is complete). */
+  progress: number | null;
+  threads: { customer: string; messages: HistoryMessage[] }[];
+  /** Meta's reason when the business declined to share its history (then no thread follows). */
+  declined: string | null;
+}
+
+/** A contact added, changed or removed in the WhatsApp Business app's contact book (`smb_app_state_sync`). */
+export interface ContactBookEvent {
+  kind: 'contact_book';
+  phoneNumberId: string;
+  /** The person's phone digits, as Meta writes them. */
+  phone: string;
+  /** The name the business typed in the app; null on a removal. */
+  fullName: string | null;
+  action: 'add' | 'remove';
+}
+
 export type ChannelEvent =
   | InboundMessageEvent
+  | EchoEvent
+  | HistoryEvent
+  | ContactBookEvent
   | StatusEvent
   | TemplateStatusEvent
   | TemplateQualityEvent

@@ -1,8 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Dialect } from '../db/connection.js';
 import type { ChannelTable, Database } from '../db/schema.js';
 
 export type ChannelRow = Selectable<ChannelTable>;
-export type NewChannelRow = Omit<ChannelRow, 'is_default'> & { is_default: number };
+export type NewChannelRow = Omit<ChannelRow, 'is_default' | 'business_app' | 'history_import'> & {
+  is_default: number;
+  business_app?: number;
+  history_import?: string | null;
+};
 
 /** What Meta says about a number (describeNumber, phone_number_quality_update), kept on its channel. */
 export type NumberFacts = Partial<
@@ -31,6 +36,33 @@ export function channelRepository(db: Kysely<Database>) {
         .where('phone_number_id', '=', phoneNumberId)
         .where('provider', '=', 'whatsapp-cloud')
         .executeTakeFirst(),
+
+    /** Marks a number as also used in the WhatsApp Business app; written once, not on every echo. */
+    async markBusinessApp(id: string, at: string): Promise<void> {
+      await db
+        .updateTable('channels')
+        .set({ business_app: 1, updated_at: at })
+        .where('id', '=', id)
+        .where('business_app', '=', 0)
+        .execute();
+    },
+
+    /** Replaces the history import's record with what `next` makes of it, the row locked meanwhile. */
+    async updateHistoryImport<T>(dialect: Dialect, id: string, next: (previous: T | null) => T): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        let query = trx.selectFrom('channels').select('history_import').where('id', '=', id);
+        // SQLite's transactions already take the write lock first (connection.ts).
+        if (dialect === 'postgres') query = query.forUpdate();
+        const row = await query.executeTakeFirst();
+        if (!row) return;
+        const previous = row.history_import === null ? null : (JSON.parse(row.history_import) as T);
+        await trx
+          .updateTable('channels')
+          .set({ history_import: JSON.stringify(next(previous)) })
+          .where('id', '=', id)
+          .execute();
+      });
+    },
 
     async insert(row: NewChannelRow): Promise<void> {
       await db.insertInto('channels').values(row).execute();

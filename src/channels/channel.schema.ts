@@ -20,7 +20,8 @@ export const ChannelSchema = Type.Object(
     waba_id: NullableField(Digits('The WhatsApp Business Account id')),
     access_token_set: Type.Boolean({ description: 'The access token is saved (it is never shown)' }),
     messages_per_second: Type.Integer({
-      description: 'Sends are paced to this many per second on this number; 0: no limit',
+      description:
+        "Sends are paced to this many per second on this number; 0: no limit. A number also used in the WhatsApp Business app is paced at Meta's 20 at most, whatever was set",
     }),
     is_default: Type.Boolean({
       description:
@@ -31,6 +32,33 @@ export const ChannelSchema = Type.Object(
       Type.String({
         description: "Meta's messaging limit tier (e.g. TIER_1K), from its phone_number_quality_update webhooks",
       }),
+    ),
+    business_app: Type.Boolean({
+      description:
+        'The business also uses this number in the WhatsApp Business app (coexistence): set once Meta sends its echoes, chat history or contact book',
+    }),
+    history_import: NullableField(
+      Type.Object(
+        {
+          progress: Type.Integer({ minimum: 0, maximum: 100, description: "Meta's overall progress; 100: complete" }),
+          phase: NullableField(
+            Type.Integer({
+              description:
+                "The latest chunk's phase: 0 (the last day), 1 (the 90 days before), 2 (the 90 before those)",
+            }),
+          ),
+          chunks: Type.Integer({ minimum: 0, description: 'Chunks received' }),
+          messages: Type.Integer({
+            minimum: 0,
+            description: 'Messages imported (a chunk delivered twice counts once)',
+          }),
+          declined: NullableField(
+            Type.String({ description: "Meta's reason when the business declined to share its chat history" }),
+          ),
+          updated_at: Type.String({ format: 'date-time', description: 'When the latest chunk arrived' }),
+        },
+        { description: "The import of the WhatsApp Business app's chat history; null before Meta sends any" },
+      ),
     ),
   },
   { $id: 'Channel' },

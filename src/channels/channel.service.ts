@@ -5,7 +5,7 @@ import type { Deps } from '../db/deps.js';
 import { commonProblems } from '../shared/common.problems.js';
 import { errors } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
-import { toStoredTimestamp } from '../shared/time.js';
+import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { channelProblems } from './channel.problems.js';
 import { channelRepository, type ChannelRow } from './channel.repository.js';
 import {
@@ -23,6 +23,22 @@ export type ChannelKind = 'simulator' | 'whatsapp-cloud';
 export const DEFAULT_MESSAGES_PER_SECOND = 80;
 export const MAX_MESSAGES_PER_SECOND = 1000;
 export const UNLIMITED = 0;
+/** Meta's throughput for a number also used in the WhatsApp Business app (coexistence), whatever was set. */
+export const BUSINESS_APP_MESSAGES_PER_SECOND = 20;
+
+/** How far the import of the WhatsApp Business app's chat history has come, as Settings shows it. */
+export interface HistoryImport {
+  /** Meta's overall progress, 0–100; 100: every chunk has been sent. */
+  progress: number;
+  /** The phase of the latest chunk: 0 (the last day), 1 (the 90 days before), 2 (the 90 before those). */
+  phase: number | null;
+  chunks: number;
+  /** Messages imported so far (a chunk delivered twice counts once). */
+  messages: number;
+  /** Meta's reason when the business declined to share its history. */
+  declined: string | null;
+  updated_at: string;
+}
 
 /** A workspace's channel as it may be shown: the access token only as "set". */
 export interface Channel {
@@ -41,6 +57,10 @@ export interface Channel {
   quality_rating: string | null;
   /** Meta's messaging limit tier (TIER_250 … TIER_UNLIMITED), from its phone_number_quality_update webhooks. */
   messaging_limit_tier: string | null;
+  /** The business also uses this number in the WhatsApp Business app (coexistence). */
+  business_app: boolean;
+  /** The import of the app's chat history; null before Meta sends any. */
+  history_import: HistoryImport | null;
 }
 
 export interface CloudSettings {
@@ -66,6 +86,8 @@ const SIMULATOR: Channel = {
   is_default: true,
   quality_rating: null,
   messaging_limit_tier: null,
+  business_app: false,
+  history_import: null,
 };
 
 /** Where an inbound webhook for a number goes: the workspace and the channel that have it. */
@@ -103,7 +125,7 @@ const isDefault = (row: ChannelRow) => row.is_default === 1;
  * without any sends through the built-in simulator.
  */
 export function createChannelService(
-  { db, clock, newId }: Deps,
+  { db, dialect, clock, newId }: Deps,
   secrets: SecretBox,
   cloud: CloudConnector,
   simulator: SimulatorProvider,
@@ -128,7 +150,7 @@ export function createChannelService(
       phoneNumberId: channel.phone_number_id!,
       wabaId: channel.waba_id!,
       accessToken: secrets.open(channel.access_token),
-      messagesPerSecond: channel.messages_per_second,
+      messagesPerSecond: pacingOf(channel),
     });
   }
 
@@ -305,6 +327,31 @@ export function createChannelService(
     },
 
     /**
+     * Meta sent what only a number in the WhatsApp Business app gets (echoes, history, the contact
+     * book): the number is paced as Meta paces such numbers from now on.
+     */
+    async noteBusinessApp(channelId: string): Promise<void> {
+      await channelRepository(db).markBusinessApp(channelId, toStoredTimestamp(clock.now()));
+    },
+
+    /** A chunk of the app's chat history was imported: its progress, as Settings shows it. */
+    async noteHistory(
+      channelId: string,
+      chunk: { progress: number | null; phase: number | null; messages: number; declined: string | null },
+    ): Promise<void> {
+      const at = toStoredTimestamp(clock.now());
+      await channelRepository(db).updateHistoryImport(dialect, channelId, (previous: HistoryImport | null) => ({
+        // Chunks may arrive out of order: the furthest progress Meta reported stands.
+        progress: Math.max(previous?.progress ?? 0, chunk.progress ?? 0),
+        phase: chunk.phase ?? previous?.phase ?? null,
+        chunks: (previous?.chunks ?? 0) + 1,
+        messages: (previous?.messages ?? 0) + chunk.messages,
+        declined: chunk.declined ?? previous?.declined ?? null,
+        updated_at: formatTimestamp(at),
+      }));
+    },
+
+    /**
      * Meta's `phone_number_quality_update`, which names the number by WABA and display number: keeps its
      * messaging limit tier. Returns how many channels it changed.
      */
@@ -341,11 +388,20 @@ function present(row: ChannelRow): Channel {
     verified_name: row.verified_name,
     waba_id: row.waba_id,
     access_token_set: row.access_token !== null,
-    messages_per_second: row.messages_per_second,
+    messages_per_second: pacingOf(row),
     is_default: row.is_default === 1,
     quality_rating: row.quality_rating,
     messaging_limit_tier: row.messaging_limit_tier,
+    business_app: row.business_app === 1,
+    history_import: row.history_import === null ? null : (JSON.parse(row.history_import) as HistoryImport),
   };
+}
+
+/** The number's pace: what was set, within Meta's 20 per second for a number also in the WhatsApp Business app. */
+function pacingOf(row: Pick<ChannelRow, 'messages_per_second' | 'business_app'>): number {
+  if (row.business_app !== 1) return row.messages_per_second;
+  const set = row.messages_per_second;
+  return set === UNLIMITED ? BUSINESS_APP_MESSAGES_PER_SECOND : Math.min(set, BUSINESS_APP_MESSAGES_PER_SECOND);
 }
 
 const textOf = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);

@@ -229,13 +229,14 @@ export function contactRepository(db: Kysely<Database>) {
       return names;
     },
 
-    /** The contacts' latest message is one written at `at` (the inbox orders by it). */
+    /** The contacts' latest message is one written at `at`, unless they have a later one (the inbox orders by it). */
     async noteLastMessage(workspaceId: string, contactIds: string[], at: string): Promise<void> {
       await db
         .updateTable('contacts')
         .set({ last_message_at: at })
         .where('workspace_id', '=', workspaceId)
         .where('id', 'in', contactIds)
+        .where((eb) => eb.or([eb('last_message_at', 'is', null), eb('last_message_at', '<', at)]))
         .execute();
     },
 

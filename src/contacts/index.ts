@@ -6,6 +6,7 @@ export { type BulkContact, type ContactBulk, createContactBulk } from './contact
 export { createContactDashboardService } from './contact.dashboard.js';
 export { registerContactDashboardRoutes } from './contact.dashboard.routes.js';
 export { contactsCsv } from './contact.export.js';
+export { type ContactBookService, createContactBook } from './contact-book.js';
 export { createContactImportService, type ImportResult } from './contact.import.js';
 export { given, parseEmail, parseName, parsePhone, parseTagNames } from './contact.input.js';
 export { contactProblems } from './contact.problems.js';

@@ -126,6 +126,8 @@ describe(`migrations (${ENGINE})`, () => {
         is_default: true,
         quality_rating: null,
         messaging_limit_tier: null,
+        business_app: false,
+        history_import: null,
       });
       const stored = await services.deps.db.selectFrom('channels').select('access_token').executeTakeFirstOrThrow();
       assert.equal(stored.access_token, 'sealed-token', 'the sealed token is copied as it was');

@@ -41,6 +41,7 @@ import * as teamReport from './migrations/0037_team_report.js';
 import * as campaignResend from './migrations/0038_campaign_resend.js';
 import * as vacuumHotTables from './migrations/0039_vacuum_hot_tables.js';
 import * as volumeIndex from './migrations/0040_volume_index.js';
+import * as businessApp from './migrations/0041_business_app.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -86,6 +87,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0038_campaign_resend': campaignResend,
   '0039_vacuum_hot_tables': vacuumHotTables,
   '0040_volume_index': volumeIndex,
+  '0041_business_app': businessApp,
 };
 
 class InCodeProvider implements MigrationProvider {

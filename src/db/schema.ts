@@ -222,8 +222,11 @@ export interface MessageTable {
 
 export type MediaState = 'pending' | 'stored' | 'failed' | 'expired';
 
-/** Who sends an outbound message: a team member, an API token, an automation, or Parley itself (opt-out replies). */
-export const SENDER_TYPES = ['user', 'api', 'campaign', 'sequence', 'flow', 'system'] as const;
+/**
+ * Who sends an outbound message: a team member, an API token, an automation, Parley itself (opt-out
+ * replies), or the business from the WhatsApp Business app on the same number (coexistence).
+ */
+export const SENDER_TYPES = ['user', 'api', 'campaign', 'sequence', 'flow', 'system', 'business_app'] as const;
 export type SenderType = (typeof SENDER_TYPES)[number];
 
 /** A staff member's private note in a conversation: never sent to the customer. */
@@ -264,6 +267,10 @@ export interface ChannelTable {
   quality_rating: string | null;
   /** Meta's messaging limit tier, e.g. TIER_1K; null until Meta says. */
   messaging_limit_tier: string | null;
+  /** 1 when the business also uses the number in the WhatsApp Business app (coexistence). */
+  business_app: Generated<number>;
+  /** How far the import of the app's chat history has come (HistoryImport as JSON); null before any. */
+  history_import: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

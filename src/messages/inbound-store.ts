@@ -128,17 +128,18 @@ function inboundRow(workspaceId: string, entry: SenderEntry, replyTo: string | n
 
 /**
  * Applies an edit (the earlier version kept in `edits`) or a revocation (the content kept) to the
- * contact's message; null when Parley does not have that message. A retried delivery changes nothing.
+ * contact's message (or the business's, from the WhatsApp Business app); null when Parley does not have that message. A retried delivery changes nothing.
  */
-async function applyAmendment(
+export async function applyAmendment(
   trx: Trx,
   workspaceId: string,
   entry: SenderEntry,
   at: string,
+  direction: 'inbound' | 'outbound' = 'inbound',
 ): Promise<StoreResult | null> {
   const { amends, wamid, timestamp, type, content } = entry.inbound;
   const messages = messageRepository(trx);
-  const original = amends && (await messages.findInboundByWamid(workspaceId, amends.originalWamid));
+  const original = amends && (await messages.findByWamid(workspaceId, amends.originalWamid, direction));
   if (!original) return null;
   const result = (outcome: StoreResult['outcome']) => ({ outcome, id: original.id, contactId: entry.sender.id });
   if (amends.kind === 'revoke') {

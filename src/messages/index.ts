@@ -2,6 +2,7 @@
  * src/messages/'s front door: messages in and out: sending, the outbox, receiving, statuses, media. Other
  * folders import it only through here.
  */
+export { type BusinessAppService, createBusinessAppService } from './business-app.js';
 export { conversationSpans } from './conversation-spans.js';
 export { deliveryCounts } from './delivery-counts.js';
 export { plainReason } from './error-reasons.js';

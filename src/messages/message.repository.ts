@@ -103,15 +103,37 @@ export function messageRepository(db: Kysely<Database>) {
       return new Map(rows.map((row) => [row.provider_message_id!, row.id]));
     },
 
-    /** The inbound message of this workspace with this wamid, as edits and revocations need it. */
-    findInboundByWamid: (workspaceId: string, wamid: string) =>
+    /**
+     * The message of this workspace with this wamid, as edits and revocations need it: the customer's
+     * (inbound) or, for the WhatsApp Business app's, the business's (outbound).
+     */
+    findByWamid: (workspaceId: string, wamid: string, direction: 'inbound' | 'outbound') =>
       db
         .selectFrom('messages')
         .select(['id', 'type', 'content', 'edits', 'revoked_at'])
         .where('workspace_id', '=', workspaceId)
-        .where('direction', '=', 'inbound')
+        .where('direction', '=', direction)
         .where('provider_message_id', '=', wamid)
         .executeTakeFirst(),
+
+    /**
+     * Inserts messages that happened elsewhere (the WhatsApp Business app's, its chat history), each
+     * once by wamid, outside the feeds and the outbox; returns the ids it inserted.
+     */
+    async insertRecorded(messages: (NewMessage & { direction: 'inbound' | 'outbound' })[]): Promise<Set<string>> {
+      const inserted = new Set<string>();
+      for (let start = 0; start < messages.length; start += INSERT_CHUNK) {
+        const rows = messages.slice(start, start + INSERT_CHUNK).map((message) => ({ ...message, feed_record: null }));
+        const result = await db
+          .insertInto('messages')
+          .values(rows)
+          .onConflict((oc) => oc.columns(['workspace_id', 'provider_message_id']).doNothing())
+          .returning('id')
+          .execute();
+        for (const { id } of result) inserted.add(id);
+      }
+      return inserted;
+    },
 
     /** Sets what an edit, revocation or reaction changed on a message. */
     async amend(

@@ -1,6 +1,6 @@
 /**
- * The webhook fields Meta documents that the workspace event log records (every field but messages and
- * templates' own, which Parley models): the dashboard names each in words (settings:events.kinds); a
+ * The webhook fields Meta documents that the workspace event log records (every field but those Parley
+ * models: messages, templates' own, and the WhatsApp Business app's echoes and chat history): the dashboard names each in words (settings:events.kinds); a
  * field Meta adds later is recorded too and shown by its own name. A module without imports, so the
  * dashboard's bundle takes only this list.
  */
@@ -13,8 +13,6 @@ export const META_EVENT_LOG_FIELDS = [
   'phone_number_name_update',
   'security',
   'calls',
-  'history',
-  'smb_message_echoes',
   'smb_app_state_sync',
   'group_lifecycle_update',
   'group_participants_update',

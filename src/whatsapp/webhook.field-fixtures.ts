@@ -1,5 +1,6 @@
 /**
- * One change of each webhook field Meta documents that Parley does not (yet) model, each shaped after
+ * One change of each webhook field Meta documents that Parley does not (yet) model, or models and also
+ * records (the app's contact book), each shaped after
  * its page of Meta's webhook reference, developers.facebook.com/documentation/business-messaging/whatsapp/
  * webhooks/reference/<field>/ (named beside each; ids and values are the tests' own). Parley records
  * each whole in the workspace event log rather than dropping it.
@@ -138,34 +139,6 @@ export const DOCUMENTED_FIELDS: DocumentedField[] = [
       }),
   },
   {
-    // reference/history/: one chunk of the backfill after onboarding a WhatsApp Business app number.
-    field: 'history',
-    route: 'number',
-    value: (line) => ({
-      ...metadataOf(line),
-      history: [
-        {
-          metadata: { phase: 0, chunk_order: 1, progress: 55 },
-          threads: [
-            {
-              id: '16505551234',
-              messages: [
-                {
-                  from: '16505551234',
-                  id: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgB=',
-                  timestamp: '1739230000',
-                  type: 'text',
-                  text: { body: 'Do you open on Sundays?' },
-                  history_context: { status: 'READ' },
-                },
-              ],
-            },
-          ],
-        },
-      ],
-    }),
-  },
-  {
     // reference/message_template_components_update/: an approved template's components changed.
     field: 'message_template_components_update',
     route: 'account',
@@ -219,24 +192,6 @@ export const DOCUMENTED_FIELDS: DocumentedField[] = [
           contact: { full_name: 'Sheena Nelson', first_name: 'Sheena', phone_number: '16505551234' },
           action: 'add',
           metadata: { timestamp: '1739321024' },
-        },
-      ],
-    }),
-  },
-  {
-    // reference/smb_message_echoes/: a message the business sent from the WhatsApp Business app.
-    field: 'smb_message_echoes',
-    route: 'number',
-    value: (line) => ({
-      ...metadataOf(line),
-      message_echoes: [
-        {
-          from: line.displayPhoneNumber,
-          to: '16505551234',
-          id: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBI0QzdCQTU3RTQ0QTg1NkRCQTQA',
-          timestamp: '1739321024',
-          type: 'text',
-          text: { body: 'We open at 10 on Sundays.' },
         },
       ],
     }),

@@ -35,6 +35,12 @@ function summary(event: ChannelEvent): (string | null)[] {
       return [event.from, event.value];
     case 'account_event':
       return [event.field, event.summary];
+    case 'echo':
+      return [event.wamid, event.to];
+    case 'history':
+      return [event.phoneNumberId, String(event.progress)];
+    case 'contact_book':
+      return [event.phone, event.action];
   }
 }
 
@@ -474,15 +480,15 @@ describe('parseWebhook › batches and malformed bodies', () => {
         occurredAt: new Date(1739321024 * 1000),
       },
     ]);
-    const echoes = { metadata: { phone_number_id: LINE.phoneNumberId }, message_echoes: [{ id: WAMID }] };
-    assert.deepEqual(parseWebhook(change('smb_message_echoes', echoes)), [
+    const calls = { metadata: { phone_number_id: LINE.phoneNumberId }, calls: [{ id: 'wacid.1', event: 'connect' }] };
+    assert.deepEqual(parseWebhook(change('calls', calls)), [
       {
         kind: 'account_event',
         phoneNumberId: LINE.phoneNumberId,
         wabaId: '1',
-        field: 'smb_message_echoes',
-        summary: 'smb message echoes',
-        details: echoes,
+        field: 'calls',
+        summary: 'calls',
+        details: calls,
         occurredAt: new Date(1739321024 * 1000),
       },
     ]);

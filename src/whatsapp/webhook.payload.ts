@@ -14,6 +14,10 @@ import {
   type TemplateQualityEvent,
   type MarketingPreferenceEvent,
   type ChannelEvent,
+  type ContactBookEvent,
+  type EchoEvent,
+  type HistoryEvent,
+  type HistoryMessage,
 } from '../channels/index.js';
 
 /**
@@ -55,6 +59,13 @@ function parseChange(entry: Json, change: Json): ChannelEvent[] {
       return compact([templateStatus(entry, value)]);
     case 'message_template_quality_update':
       return compact([templateQuality(entry, value)]);
+    case 'smb_message_echoes':
+      return parseEchoes(value);
+    case 'history':
+      return parseHistory(value);
+    case 'smb_app_state_sync':
+      // The contact book is applied, and each change recorded as Meta sent it (a removal deletes no contact).
+      return [...parseContactBook(value), ...compact([accountEvent(entry, change.field, value)])];
     default:
       // Nothing is dropped silently: a field Parley does not model is recorded with Meta's raw value.
       return compact([accountEvent(entry, change.field, value)]);
@@ -126,6 +137,105 @@ function senderIdentity(sender: Json | undefined): Json | null {
     ).filter(([, value]) => value !== null),
   );
   return Object.keys(identity).length > 0 ? identity : null;
+}
+
+/**
+ * Meta's smb_message_echoes: what the business sent from the WhatsApp Business app. Each echo reads
+ * like an inbound message of that type (`from` is the business's own number, `to` the customer).
+ * Reference: developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/smb_message_echoes
+ */
+function parseEchoes(value: Json): EchoEvent[] {
+  const phoneNumberId = idText(record(value.metadata).phone_number_id);
+  if (phoneNumberId === null) return [];
+  return compact(
+    records(value.message_echoes).map((raw) => {
+      const wamid = text(raw.id);
+      const to = waId(raw.to);
+      const toUserId = text(raw.to_user_id);
+      const timestamp = unixTime(raw.timestamp);
+      if (wamid === null || (to === null && toUserId === null) || timestamp === null) return null;
+      const amends = amendment(raw);
+      const { type, content } = messageContent(amends?.kind === 'edit' ? record(record(raw.edit).message) : raw);
+      return { kind: 'echo', phoneNumberId, to, toUserId, wamid, timestamp, type, content, amends } as const;
+    }),
+  );
+}
+
+/** history_context.status of a message the business sent, in Parley's delivery statuses. */
+const HISTORY_STATUSES: Record<string, DeliveryStatus> = {
+  PENDING: 'sent',
+  SENT: 'sent',
+  DELIVERED: 'delivered',
+  READ: 'read',
+  PLAYED: 'read',
+  ERROR: 'failed',
+};
+
+/**
+ * Meta's history: chunks of the chat history the business had in the WhatsApp Business app, each
+ * thread named by the customer's number; a message `from` that number is theirs, else the business's.
+ * A declined share arrives as `errors` instead of threads.
+ * Reference: developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/history
+ */
+function parseHistory(value: Json): HistoryEvent[] {
+  const phoneNumberId = idText(record(value.metadata).phone_number_id);
+  if (phoneNumberId === null) return [];
+  return records(value.history).map((chunk) => {
+    const metadata = record(chunk.metadata);
+    const declined = records(chunk.errors)
+      .map(statusError)
+      .find((error) => error !== null);
+    return {
+      kind: 'history',
+      phoneNumberId,
+      phase: wholeNumber(metadata.phase),
+      chunkOrder: wholeNumber(metadata.chunk_order),
+      progress: wholeNumber(metadata.progress),
+      threads: compact(records(chunk.threads).map(historyThread)),
+      declined: declined ? (declined.details ?? declined.title) : null,
+    };
+  });
+}
+
+function historyThread(thread: Json): HistoryEvent['threads'][number] | null {
+  const customer = waId(thread.id);
+  if (customer === null) return null;
+  const messages = compact(
+    records(thread.messages).map((raw): HistoryMessage | null => {
+      const wamid = text(raw.id);
+      const timestamp = unixTime(raw.timestamp);
+      if (wamid === null || timestamp === null) return null;
+      const inbound = waId(raw.from) === customer;
+      const status = text(record(raw.history_context).status) ?? '';
+      return {
+        direction: inbound ? 'inbound' : 'outbound',
+        wamid,
+        timestamp,
+        ...messageContent(raw),
+        status: inbound ? 'received' : (HISTORY_STATUSES[status] ?? 'sent'),
+      };
+    }),
+  );
+  return { customer, messages };
+}
+
+/**
+ * Meta's smb_app_state_sync: the WhatsApp Business app's contact book, entry by entry.
+ * Reference: developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/smb_app_state_sync
+ */
+function parseContactBook(value: Json): ContactBookEvent[] {
+  const phoneNumberId = idText(record(value.metadata).phone_number_id);
+  if (phoneNumberId === null) return [];
+  return compact(
+    records(value.state_sync).map((raw) => {
+      const contact = record(raw.contact);
+      const phone = waId(contact.phone_number);
+      const action = raw.action;
+      if (raw.type !== 'contact' || phone === null || (action !== 'add' && action !== 'remove')) return null;
+      const fullName = action === 'add' ? (text(contact.full_name) ?? text(contact.first_name)) : null;
+      return { kind: 'contact_book', phoneNumberId, phone, fullName, action } as const;
+    }),
+  );
 }
 
 function amendment(raw: Json): Amendment | null {
@@ -343,6 +453,11 @@ function e164(value: unknown): string | null {
 function unixTime(value: unknown): Date | null {
   const seconds = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   return typeof seconds === 'number' && Number.isSafeInteger(seconds) && seconds > 0 ? new Date(seconds * 1000) : null;
+}
+
+function wholeNumber(value: unknown): number | null {
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isSafeInteger(number) ? number : null;
 }
 
 /** Graph ids are usually strings but some (message_template_id) arrive as JSON numbers. */

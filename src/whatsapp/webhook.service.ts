@@ -2,12 +2,16 @@ import type {
   ChannelService,
   NumberRoute,
   AccountEvent,
+  ContactBookEvent,
+  EchoEvent,
+  HistoryEvent,
   InboundMessageEvent,
   MarketingPreferenceEvent,
   StatusEvent,
   ChannelEvent,
 } from '../channels/index.js';
-import type { InboundService, StatusService } from '../messages/index.js';
+import type { BusinessAppService, InboundService, StatusService } from '../messages/index.js';
+import type { ContactBookService } from '../contacts/index.js';
 import type { TemplateSyncService } from '../templates/index.js';
 import { errors } from '../shared/errors.js';
 import { groupCommit } from '../shared/group-commit.js';
@@ -38,6 +42,12 @@ export interface WebhookOutcome {
   rejected: number;
   /** Account updates and `value.errors` recorded in workspace event logs. */
   account_events: number;
+  /** Messages the business sent from the WhatsApp Business app, stored (or their edits applied). */
+  echoes: number;
+  /** Messages of the app's chat history imported (a chunk delivered again imports none). */
+  history_messages: number;
+  /** Entries of the app's contact book applied to contacts. */
+  contact_book: number;
 }
 
 /**
@@ -50,6 +60,8 @@ export interface WebhookOutcome {
 export function createWhatsappWebhookService({
   channels,
   inbound,
+  businessApp,
+  contactBook,
   statuses,
   templateSync,
   limiter,
@@ -58,6 +70,8 @@ export function createWhatsappWebhookService({
 }: {
   channels: ChannelService;
   inbound: InboundService;
+  businessApp: BusinessAppService;
+  contactBook: ContactBookService;
   statuses: StatusService;
   templateSync: TemplateSyncService;
   /** Counts refused deliveries per client address. */
@@ -82,6 +96,7 @@ export function createWhatsappWebhookService({
     const messagesByWorkspace = new ByWorkspace<InboundMessageEvent & { channelId: string }>();
     const statusEvents = new ByWorkspace<StatusEvent>();
     const preferences = new ByWorkspace<MarketingPreferenceEvent>();
+    const coexistence = new ByChannel<EchoEvent | HistoryEvent | ContactBookEvent>();
     const accountEvents: { workspaceIds: string[]; event: AccountEvent }[] = [];
     for (const [delivery, events] of deliveries.entries()) {
       const outcome = outcomes[delivery]!;
@@ -105,9 +120,11 @@ export function createWhatsappWebhookService({
         else if (event.kind === 'message')
           messagesByWorkspace.add(route.workspaceId, { ...event, channelId: route.channelId }, outcome);
         else if (event.kind === 'marketing_preference') preferences.add(route.workspaceId, event, outcome);
-        else statusEvents.add(route.workspaceId, event, outcome);
+        else if (event.kind === 'status') statusEvents.add(route.workspaceId, event, outcome);
+        else coexistence.add(route, event, outcome);
       }
     }
+    await applyCoexistence(coexistence);
     for (const [workspaceId, entries] of messagesByWorkspace) {
       const results = await inbound.receiveAll(
         { workspaceId },
@@ -138,6 +155,33 @@ export function createWhatsappWebhookService({
     return outcomes;
   }
 
+  /**
+   * What the WhatsApp Business app on a connected number reports (coexistence): its echoes, its chat
+   * history and its contact book. Each says the number is in the app, which Meta paces at 20 per second.
+   */
+  async function applyCoexistence(byChannel: ByChannel<EchoEvent | HistoryEvent | ContactBookEvent>) {
+    for (const [channelId, { route, entries }] of byChannel) {
+      await channels.noteBusinessApp(channelId);
+      const caller = { workspaceId: route.workspaceId };
+      const echoes = entries.filter((entry): entry is Entry<EchoEvent> => entry.event.kind === 'echo');
+      const results = await businessApp.recordEchoes(
+        caller,
+        channelId,
+        echoes.map((entry) => entry.event),
+      );
+      results.forEach((result, i) => (echoes[i]!.outcome.echoes += result === 'stored' ? 1 : 0));
+      for (const { event, outcome } of entries) {
+        if (event.kind === 'history') {
+          const imported = await businessApp.importHistory(caller, channelId, event);
+          await channels.noteHistory(channelId, { ...event, messages: imported });
+          outcome.history_messages += imported;
+        } else if (event.kind === 'contact_book') {
+          outcome.contact_book += (await contactBook.apply(caller, event)) ? 1 : 0;
+        }
+      }
+    }
+  }
+
   return {
     apply: groupCommit(applyDeliveries),
 
@@ -163,7 +207,21 @@ function emptyOutcome(): WebhookOutcome {
     unrouted: 0,
     rejected: 0,
     account_events: 0,
+    echoes: 0,
+    history_messages: 0,
+    contact_book: 0,
   };
+}
+
+type Entry<Event> = { event: Event; outcome: WebhookOutcome };
+
+/** Events grouped by the channel (business number) they concern, with its route. */
+class ByChannel<Event> extends Map<string, { route: NumberRoute; entries: Entry<Event>[] }> {
+  add(route: NumberRoute, event: Event, outcome: WebhookOutcome): void {
+    const group = this.get(route.channelId);
+    if (group) group.entries.push({ event, outcome });
+    else this.set(route.channelId, { route, entries: [{ event, outcome }] });
+  }
 }
 
 /** Events grouped by workspace, each remembering the outcome of the delivery it came in. */

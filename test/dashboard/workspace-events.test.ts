@@ -18,13 +18,13 @@ describe(`dashboard: WhatsApp events (${ENGINE})`, () => {
     await page.getByRole('heading', { name: 'WhatsApp events', exact: true }).waitFor();
     await page.getByRole('status').getByText('Meta has reported nothing for this workspace yet.').waitFor();
 
-    const echoes = DOCUMENTED_FIELDS.find((documented) => documented.field === 'smb_message_echoes')!;
+    const contactBook = DOCUMENTED_FIELDS.find((documented) => documented.field === 'smb_app_state_sync')!;
     const line = { phoneNumberId: number.phoneNumberId, displayPhoneNumber: '15550783881' };
     for (const body of [
       accountWebhook(number.wabaId, 'account_update', ACCOUNT_VIOLATION, server.clock.now()),
       valueErrorsWebhook({ phoneNumberId: number.phoneNumberId }),
       // A field Parley does not model yet is shown too, named in words.
-      accountWebhook(number.wabaId, echoes.field, echoes.value(line), server.clock.now()),
+      accountWebhook(number.wabaId, contactBook.field, contactBook.value(line), server.clock.now()),
     ]) {
       assert.equal((await postWebhook(body)).status, 200);
       server.clock.advance(1_000);
@@ -35,7 +35,7 @@ describe(`dashboard: WhatsApp events (${ENGINE})`, () => {
     await table.waitFor();
     const rows = await table.getByRole('row').allInnerTexts();
     assert.equal(rows.length, 4, 'a header and three events');
-    assert.match(rows[1]!, /Sent from the WhatsApp Business app\s+smb message echoes\s+—/);
+    assert.match(rows[1]!, /WhatsApp Business app contacts\s+smb app state sync\s+—/);
     assert.match(rows[2]!, /Webhook error\s+error 130429: Rate limit hit\s+More messages were sent than/);
     assert.match(rows[3]!, /Account update\s+account update: ACCOUNT_VIOLATION: 15550783881\s+—/);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);

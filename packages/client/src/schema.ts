@@ -2333,7 +2333,7 @@ export interface components {
       waba_id: string | null;
       /** @description The access token is saved (it is never shown) */
       access_token_set: boolean;
-      /** @description Sends are paced to this many per second on this number; 0: no limit */
+      /** @description Sends are paced to this many per second on this number; 0: no limit. A number also used in the WhatsApp Business app is paced at Meta's 20 at most, whatever was set */
       messages_per_second: number;
       /** @description Sends that name no number, to contacts who never wrote to one of the numbers, go out on the default */
       is_default: boolean;
@@ -2341,6 +2341,26 @@ export interface components {
       quality_rating: string | null;
       /** @description Meta's messaging limit tier (e.g. TIER_1K), from its phone_number_quality_update webhooks */
       messaging_limit_tier: string | null;
+      /** @description The business also uses this number in the WhatsApp Business app (coexistence): set once Meta sends its echoes, chat history or contact book */
+      business_app: boolean;
+      /** @description The import of the WhatsApp Business app's chat history; null before Meta sends any */
+      history_import: {
+        /** @description Meta's overall progress; 100: complete */
+        progress: number;
+        /** @description The latest chunk's phase: 0 (the last day), 1 (the 90 days before), 2 (the 90 before those) */
+        phase: number | null;
+        /** @description Chunks received */
+        chunks: number;
+        /** @description Messages imported (a chunk delivered twice counts once) */
+        messages: number;
+        /** @description Meta's reason when the business declined to share its chat history */
+        declined: string | null;
+        /**
+         * Format: date-time
+         * @description When the latest chunk arrived
+         */
+        updated_at: string;
+      } | null;
     };
     Tag: {
       /** Format: uuid */
@@ -2715,7 +2735,7 @@ export interface components {
          * @description `user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation)
          * @enum {string}
          */
-        type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system';
+        type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system' | 'business_app';
         /**
          * Format: uuid
          * @description The member, token, campaign, sequence or flow; null for `system`

@@ -133,14 +133,28 @@ function Numbers({ onChanged }: { onChanged: () => void }) {
 /** Between the facts of a number. */
 const SEPARATOR = ' · ';
 
-/** A number's kind, Meta's id for it, and Meta's quality rating and messaging limit tier (Meta's own codes). */
+/**
+ * A number's kind, Meta's id for it, Meta's quality rating and messaging limit tier (Meta's own codes), and
+ * whether the business also uses it in the WhatsApp Business app, with its chat history's import.
+ */
 function numberFacts(channel: BusinessNumber): string[] {
   return [
     providerName(channel.provider),
     channel.phone_number_id && t('channel:numbers.phoneNumberId', { id: channel.phone_number_id }),
     channel.quality_rating && t('channel:numbers.quality', { rating: channel.quality_rating }),
     channel.messaging_limit_tier && t('channel:numbers.limit', { tier: channel.messaging_limit_tier }),
+    channel.business_app && t('channel:numbers.businessApp', { perSecond: formatNumber(channel.messages_per_second) }),
+    channel.history_import && historyFact(channel.history_import),
   ].filter((fact): fact is string => Boolean(fact));
+}
+
+/** How far the import of the WhatsApp Business app's chat history has come. */
+function historyFact(history: NonNullable<BusinessNumber['history_import']>): string {
+  if (history.declined) return t('channel:numbers.historyDeclined');
+  const messages = formatNumber(history.messages);
+  return history.progress >= 100
+    ? t('channel:numbers.historyDone', { messages })
+    : t('channel:numbers.historyImporting', { progress: formatNumber(history.progress), messages });
 }
 
 const providerName = (provider: string) =>

@@ -14,7 +14,7 @@ type Ticked = keyof typeof TICKS;
 const ticked = (status: string): status is Ticked => status in TICKS;
 const isMedia = (type: string): type is MediaKind => (MEDIA_KINDS as readonly string[]).includes(type);
 
-/** Who sent an outbound message, in words: the member, "API", the automation by name, or Parley. */
+/** Who sent an outbound message, in words: the member, "API", the automation by name, Parley, or the WhatsApp Business app. */
 function senderLabel(sender: MessageSender): string {
   switch (sender.type) {
     case 'user':
@@ -29,6 +29,8 @@ function senderLabel(sender: MessageSender): string {
       });
     case 'system':
       return t('inbox:message.sender.system');
+    case 'business_app':
+      return t('inbox:message.sender.businessApp');
   }
 }
 
