@@ -420,6 +420,9 @@ describe(`messaging (${ENGINE})`, () => {
       account_events: 0,
       unrouted: 0,
       rejected: 0,
+      echoes: 0,
+      history_messages: 0,
+      contact_book: 0,
     });
     const again = await postWebhook(odd);
     assert.deepEqual(again.body, { ...(response.body as object), messages: 0, duplicates: 1 });
@@ -547,6 +550,8 @@ describe(`messaging (${ENGINE})`, () => {
       is_default: true,
       quality_rating: 'GREEN',
       messaging_limit_tier: null,
+      business_app: false,
+      history_import: null,
     });
     const stored = await server.app.services.deps.db
       .selectFrom('channels')

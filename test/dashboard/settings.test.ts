@@ -117,6 +117,8 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
       is_default: true,
       quality_rating: 'GREEN',
       messaging_limit_tier: null,
+      business_app: false,
+      history_import: null,
     });
     await screenshot(page, 'settings-channel-cloud');
 
