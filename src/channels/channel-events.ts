@@ -122,6 +122,22 @@ export interface TemplateQualityEvent {
   quality: string;
 }
 
+/**
+ * Meta's template_category_update: a template's category changed, or (a day ahead) will change. Meta
+ * names the template by id, name and language; Parley keeps one category per template name.
+ */
+export interface TemplateCategoryEvent {
+  kind: 'template_category';
+  wabaId: string;
+  templateId: string;
+  templateName: string;
+  language: string;
+  /** The category it has now (after a change, the new one). */
+  category: string;
+  /** An announced change: the category it will get, and when; null once a change is done. */
+  upcoming: { category: string; at: Date } | null;
+}
+
 /** Meta's `user_preferences`: a WhatsApp user stopped or resumed marketing messages from the business. */
 export interface MarketingPreferenceEvent {
   kind: 'marketing_preference';
@@ -193,5 +209,6 @@ export type ChannelEvent =
   | StatusEvent
   | TemplateStatusEvent
   | TemplateQualityEvent
+  | TemplateCategoryEvent
   | MarketingPreferenceEvent
   | AccountEvent;

@@ -19,6 +19,7 @@ export {
   type StatusDelivery,
   type StatusError,
   type StatusEvent,
+  type TemplateCategoryEvent,
   type TemplateQualityEvent,
   type TemplateStatusEvent,
 } from './channel-events.js';

@@ -42,6 +42,7 @@ import * as campaignResend from './migrations/0038_campaign_resend.js';
 import * as vacuumHotTables from './migrations/0039_vacuum_hot_tables.js';
 import * as volumeIndex from './migrations/0040_volume_index.js';
 import * as businessApp from './migrations/0041_business_app.js';
+import * as templateCategoryNotice from './migrations/0042_template_category_notice.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -88,6 +89,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0039_vacuum_hot_tables': vacuumHotTables,
   '0040_volume_index': volumeIndex,
   '0041_business_app': businessApp,
+  '0042_template_category_notice': templateCategoryNotice,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -148,6 +148,8 @@ export interface TemplateTable {
   workspace_id: string;
   name: string;
   category: string;
+  /** Meta's announced recategorization, `{category, effective_at}` as JSON; null when none is announced. */
+  category_notice: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

@@ -179,6 +179,7 @@ async function templateAfterImport(db: Db, workspaceId: string, name: string, do
     workspace_id: workspaceId,
     name,
     category: '',
+    category_notice: null,
     created_at: '',
     updated_at: '',
   };

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
+import { CategoryNoticeSchema } from './template.schema.js';
 
 // What the dashboard's template endpoints answer (docs/dashboard-openapi.yaml).
 
@@ -17,6 +18,7 @@ export const TemplateDetail = Type.Object({
   id: Uuid(),
   name: Type.String(),
   category: Type.String(),
+  category_notice: NullableField(CategoryNoticeSchema),
   default_language: Type.String({ description: 'The language get-template shows, so the dashboard opens on it' }),
   translations: Type.Array(
     Type.Object({

@@ -6,7 +6,7 @@ import { ownerSession } from '../../test/dashboard-session.js';
 import { createWorkspace } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
 import { startWhatsappServer } from '../../test/whatsapp.js';
-import { templateStatusWebhook } from '../whatsapp/webhook.fixtures.js';
+import { templateCategoryWebhook, templateStatusWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { Template } from './template.schema.js';
 
 const { graph, server, postWebhook } = await startWhatsappServer();
@@ -102,5 +102,24 @@ describe(`template sync (${ENGINE})`, () => {
       { language: 'en_US', status: 'APPROVED' },
       { language: 'de', status: 'APPROVED' },
     ]);
+
+    // Meta recategorizes it: first the notice a day ahead, then the change.
+    const template = { wabaId, templateId: 278077987957091, name: 'order_update', language: 'en_US' };
+    const at = new Date(Date.UTC(2026, 11, 2, 9, 30, 0));
+    const notice = templateCategoryWebhook({ ...template, notice: { current: 'UTILITY', correct: 'MARKETING', at } });
+    assert.equal((await postWebhook<{ template_statuses: number }>(notice)).body.template_statuses, 1);
+    const announced = (await ws.action<Template>('get-template', { template_id: order.id })).body;
+    assert.deepEqual([announced.category, announced.category_notice?.category], ['UTILITY', 'MARKETING']);
+    assert.equal(Date.parse(announced.category_notice!.effective_at), at.getTime());
+    const done = templateCategoryWebhook({ ...template, done: { previous: 'UTILITY', now: 'MARKETING' } });
+    assert.equal((await postWebhook(done)).status, 200);
+    const changed = (await ws.action<Template>('get-template', { template_id: order.id })).body;
+    assert.deepEqual([changed.category, changed.category_notice], ['MARKETING', null]);
+    const others = (await ws.action<Template[]>('list-templates', {})).body.filter((t) => t.name !== 'order_update');
+    assert.deepEqual(
+      others.map((t) => t.category),
+      ['UTILITY'],
+      'other templates keep theirs',
+    );
   });
 });

@@ -2,13 +2,14 @@ import { Value } from '@sinclair/typebox/value';
 import type {
   ChannelService,
   ChannelTemplate,
+  TemplateCategoryEvent,
   TemplateComponent,
   TemplateQualityEvent,
   TemplateStatusEvent,
 } from '../channels/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
-import { toStoredTimestamp } from '../shared/time.js';
+import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from './template.repository.js';
 import {
   BUTTON_TYPES,
@@ -65,6 +66,42 @@ export function createTemplateSyncService({ db, clock }: Deps, templates: Templa
               eb('language', '=', event.language),
               eb('template_id', 'in', eb.selectFrom('templates').select('id').where('name', '=', event.templateName)),
             ]),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    /**
+     * Meta's template_category_update, for the template in every workspace on that WABA (found by Meta's
+     * id of a translation, or by name): its category now, and the change Meta announces, if any.
+     */
+    async applyCategory(event: TemplateCategoryEvent): Promise<number> {
+      const workspaces = await channels.workspacesOfWaba(event.wabaId);
+      if (workspaces.length === 0) return 0;
+      const notice = event.upcoming && {
+        category: event.upcoming.category,
+        effective_at: formatTimestamp(toStoredTimestamp(event.upcoming.at)),
+      };
+      const result = await db
+        .updateTable('templates')
+        .set({
+          category: event.category,
+          category_notice: notice && JSON.stringify(notice),
+          updated_at: toStoredTimestamp(clock.now()),
+        })
+        .where('workspace_id', 'in', workspaces)
+        .where((eb) =>
+          eb.or([
+            eb('name', '=', event.templateName),
+            eb(
+              'id',
+              'in',
+              eb
+                .selectFrom('template_translations')
+                .select('template_id')
+                .where('meta_template_id', '=', event.templateId),
+            ),
           ]),
         )
         .executeTakeFirst();

@@ -8,7 +8,7 @@ import {
   variableSlots,
 } from './template-variables.js';
 import type { TemplateRow, TranslationRow } from './template.repository.js';
-import type { Button, Template } from './template.schema.js';
+import type { Button, CategoryNotice, Template } from './template.schema.js';
 
 /** The translation the API shows: the first APPROVED one, else the first of any status. */
 export function displayedTranslation(translations: TranslationRow[]): TranslationRow | undefined {
@@ -22,6 +22,8 @@ export function presentTemplate(template: TemplateRow, translations: Translation
     id: template.id,
     name: template.name,
     category: template.category,
+    category_notice:
+      template.category_notice === null ? null : (JSON.parse(template.category_notice) as CategoryNotice),
     status: shown.status,
     language: shown.language,
     languages: translations.map((t) => t.language),
@@ -81,11 +83,16 @@ export interface TemplateDetail {
   id: string;
   name: string;
   category: string;
+  category_notice: CategoryNotice | null;
   /** The language get-template shows, so the dashboard opens on the same one. */
   default_language: string;
   translations: TranslationDetail[];
   created_at: string;
 }
+
+/** Meta's announced recategorization, kept as JSON. */
+const categoryNotice = (template: TemplateRow): CategoryNotice | null =>
+  template.category_notice === null ? null : (JSON.parse(template.category_notice) as CategoryNotice);
 
 /** The dashboard's form of a template: every translation, oldest first. */
 export function presentTemplateDetail(template: TemplateRow, translations: TranslationRow[]): TemplateDetail {
@@ -93,6 +100,7 @@ export function presentTemplateDetail(template: TemplateRow, translations: Trans
     id: template.id,
     name: template.name,
     category: template.category,
+    category_notice: categoryNotice(template),
     default_language: displayedTranslation(translations)!.language,
     translations: translations.map((t) => ({
       language: t.language,

@@ -40,12 +40,23 @@ const buttonFields = {
 export const ButtonSchema = Type.Object(buttonFields, { $id: 'TemplateButton' });
 export type Button = Static<typeof ButtonSchema>;
 
+/** Meta's notice that it will recategorize a template (its template_category_update, a day ahead). */
+export const CategoryNoticeSchema = Type.Object(
+  {
+    category: Type.String({ description: 'The category Meta will give the template' }),
+    effective_at: Type.String({ format: 'date-time', description: 'When Meta will change it' }),
+  },
+  { description: "Meta's announced recategorization of this template; null when none is announced" },
+);
+export type CategoryNotice = Static<typeof CategoryNoticeSchema>;
+
 /** The Template of spec §2, plus the additive `language` and `translations`. */
 export const TemplateSchema = Type.Object(
   {
     id: Uuid(),
     name: Type.String(),
     category: Type.String({ description: 'MARKETING, UTILITY or AUTHENTICATION' }),
+    category_notice: NullableField(CategoryNoticeSchema),
     status: Type.String({ description: `Status of the translation shown: ${TEMPLATE_STATUSES.join(', ')}` }),
     language: Type.String({ description: 'Language of the translation shown (the first approved one, else any)' }),
     languages: Type.Array(Type.String(), { description: 'Language codes of all translations' }),

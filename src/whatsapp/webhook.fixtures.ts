@@ -117,6 +117,34 @@ export function templateStatusWebhook(options: TemplateStatusOptions): Json {
 }
 
 /**
+ * A `template_category_update` body, in the two forms of Meta's webhook reference
+ * (reference/template_category_update/): the notice a day ahead (`correct_category` the category the
+ * template will get at `category_update_timestamp`; `new_category` is then its current one) and the
+ * change done (`previous_category`, `new_category`).
+ */
+export function templateCategoryWebhook(
+  options: { wabaId: string; templateId: number; name: string; language: string } & (
+    { notice: { current: string; correct: string; at: Date } } | { done: { previous: string; now: string } }
+  ),
+): Json {
+  const template = {
+    message_template_id: options.templateId,
+    message_template_name: options.name,
+    message_template_language: options.language,
+  };
+  const value =
+    'notice' in options
+      ? {
+          ...template,
+          correct_category: options.notice.correct,
+          new_category: options.notice.current,
+          category_update_timestamp: Math.floor(options.notice.at.getTime() / 1000),
+        }
+      : { ...template, previous_category: options.done.previous, new_category: options.done.now };
+  return envelope(options.wabaId, { value, field: 'template_category_update' });
+}
+
+/**
  * A `phone_number_quality_update` body, as Meta's webhook reference shows it (its example: event
  * THROUGHPUT_UPGRADE, current_limit TIER_UNLIMITED; `old_limit` only for messaging limit changes,
  * `max_daily_conversations_per_business` replacing `current_limit` from 2026). The number is named by display number.

@@ -31,6 +31,8 @@ function summary(event: ChannelEvent): (string | null)[] {
       return [event.templateName, event.status];
     case 'template_quality':
       return [event.templateName, event.quality];
+    case 'template_category':
+      return [event.templateName, event.category];
     case 'marketing_preference':
       return [event.from, event.value];
     case 'account_event':

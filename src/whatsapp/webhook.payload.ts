@@ -11,6 +11,7 @@ import {
   type StatusDelivery,
   type AccountEvent,
   type TemplateStatusEvent,
+  type TemplateCategoryEvent,
   type TemplateQualityEvent,
   type MarketingPreferenceEvent,
   type ChannelEvent,
@@ -59,6 +60,9 @@ function parseChange(entry: Json, change: Json): ChannelEvent[] {
       return compact([templateStatus(entry, value)]);
     case 'message_template_quality_update':
       return compact([templateQuality(entry, value)]);
+    case 'template_category_update':
+      // Applied to the template, and kept in the event log as Meta sent it.
+      return compact([templateCategory(entry, value), accountEvent(entry, change.field, value)]);
     case 'smb_message_echoes':
       return parseEchoes(value);
     case 'history':
@@ -389,6 +393,35 @@ function templateQuality(entry: Json, value: Json): TemplateQualityEvent | null 
     return null;
   }
   return { kind: 'template_quality', wabaId, templateId, templateName, language, quality };
+}
+
+/**
+ * Meta's template_category_update, in its two documented forms: the notice a day ahead
+ * (`correct_category` the category it will get at `category_update_timestamp`, `new_category` the current
+ * one) and the change done (`previous_category`, `new_category`).
+ * Reference: developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/template_category_update
+ */
+function templateCategory(entry: Json, value: Json): TemplateCategoryEvent | null {
+  const wabaId = idText(entry.id);
+  const templateId = idText(value.message_template_id);
+  const templateName = text(value.message_template_name);
+  const language = text(value.message_template_language);
+  const category = text(value.new_category);
+  if (wabaId === null || templateId === null || templateName === null || language === null || category === null) {
+    return null;
+  }
+  const correct = text(value.correct_category);
+  const at = unixTime(value.category_update_timestamp);
+  const upcoming = correct !== null && at !== null ? { category: correct.toUpperCase(), at } : null;
+  return {
+    kind: 'template_category',
+    wabaId,
+    templateId,
+    templateName,
+    language,
+    category: category.toUpperCase(),
+    upcoming,
+  };
 }
 
 /**

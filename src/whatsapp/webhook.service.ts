@@ -34,7 +34,7 @@ export interface WebhookOutcome {
   statuses: number;
   /** Events for a phone number id no workspace has connected. */
   unrouted: number;
-  /** Template translations whose status or quality score Meta changed. */
+  /** Template translations whose status or quality score Meta changed, and templates whose category it changed. */
   template_statuses: number;
   /** Marketing stop/resume preferences applied to contacts (Meta's `user_preferences`). */
   marketing_preferences: number;
@@ -103,6 +103,10 @@ export function createWhatsappWebhookService({
       for (const event of events) {
         if (event.kind === 'template_status' || event.kind === 'template_quality') {
           outcome.template_statuses += await templateSync.applyReview(event);
+          continue;
+        }
+        if (event.kind === 'template_category') {
+          outcome.template_statuses += await templateSync.applyCategory(event);
           continue;
         }
         if (event.kind === 'account_event') {

@@ -2417,6 +2417,16 @@ export interface components {
       name: string;
       /** @description MARKETING, UTILITY or AUTHENTICATION */
       category: string;
+      /** @description Meta's announced recategorization of this template; null when none is announced */
+      category_notice: {
+        /** @description The category Meta will give the template */
+        category: string;
+        /**
+         * Format: date-time
+         * @description When Meta will change it
+         */
+        effective_at: string;
+      } | null;
       /** @description Status of the translation shown: APPROVED, PENDING, REJECTED, PAUSED, DISABLED, IN_APPEAL, PENDING_DELETION, DELETED, LIMIT_EXCEEDED, ARCHIVED */
       status: string;
       /** @description Language of the translation shown (the first approved one, else any) */

@@ -1139,6 +1139,16 @@ export interface paths {
               id: string;
               name: string;
               category: string;
+              /** @description Meta's announced recategorization of this template; null when none is announced */
+              category_notice: {
+                /** @description The category Meta will give the template */
+                category: string;
+                /**
+                 * Format: date-time
+                 * @description When Meta will change it
+                 */
+                effective_at: string;
+              } | null;
               /** @description The language get-template shows, so the dashboard opens on it */
               default_language: string;
               translations: {
@@ -1236,6 +1246,16 @@ export interface paths {
               id: string;
               name: string;
               category: string;
+              /** @description Meta's announced recategorization of this template; null when none is announced */
+              category_notice: {
+                /** @description The category Meta will give the template */
+                category: string;
+                /**
+                 * Format: date-time
+                 * @description When Meta will change it
+                 */
+                effective_at: string;
+              } | null;
               /** @description The language get-template shows, so the dashboard opens on it */
               default_language: string;
               translations: {
@@ -1348,6 +1368,16 @@ export interface paths {
               id: string;
               name: string;
               category: string;
+              /** @description Meta's announced recategorization of this template; null when none is announced */
+              category_notice: {
+                /** @description The category Meta will give the template */
+                category: string;
+                /**
+                 * Format: date-time
+                 * @description When Meta will change it
+                 */
+                effective_at: string;
+              } | null;
               /** @description The language get-template shows, so the dashboard opens on it */
               default_language: string;
               translations: {

@@ -64,7 +64,17 @@ export function TemplateView({ id, language }: { id: string; language: string | 
       </p>
       <dl class="template-facts">
         <dt>{t('templates:view.category')}</dt>
-        <dd>{categoryLabel(tpl.category)}</dd>
+        <dd>
+          {categoryLabel(tpl.category)}
+          {tpl.category_notice && (
+            <p class="hint" role="note">
+              {t('templates:view.categoryNotice', {
+                category: categoryLabel(tpl.category_notice.category),
+                date: formatDateTime(tpl.category_notice.effective_at),
+              })}
+            </p>
+          )}
+        </dd>
         <dt>{t('templates:view.id')}</dt>
         <dd>
           <code>{tpl.id}</code> <CopyButton text={tpl.id} label={t('templates:view.copyId')} />

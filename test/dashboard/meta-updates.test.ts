@@ -4,11 +4,12 @@ import { createOwner, logIn, newPage, seriousAccessibilityViolations } from '../
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 import { echoWebhook, historyWebhook } from '../../src/whatsapp/webhook.coexistence-fixtures.js';
-import { inboundTextWebhook } from '../../src/whatsapp/webhook.fixtures.js';
+import { inboundTextWebhook, templateCategoryWebhook } from '../../src/whatsapp/webhook.fixtures.js';
+import { createTemplate } from '../factories.js';
 
 const { server, connect, postWebhook } = await startWhatsappServer();
 
-describe(`dashboard: the WhatsApp Business app on a number (${ENGINE})`, () => {
+describe(`dashboard: what Meta added in 2025–26 (${ENGINE})`, () => {
   test('the thread names what the business sent from the app; Settings shows the number’s pace and its history’s import', async () => {
     const owner = await createOwner(server, 'Coexisting Shop');
     const number = await connect(owner.workspaceId);
@@ -58,6 +59,29 @@ describe(`dashboard: the WhatsApp Business app on a number (${ENGINE})`, () => {
     const row = page.getByTestId('numbers').getByRole('listitem').filter({ hasText: number.phoneNumberId });
     await row.getByText('also in the WhatsApp Business app: paced at 20 messages per second').waitFor();
     await row.getByText('chat history importing (55 %), messages imported: 1').waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+  });
+
+  test('a template Meta will recategorize says so, with the category and the date', async () => {
+    const owner = await createOwner(server, 'Recategorized Shop');
+    const number = await connect(owner.workspaceId);
+    const template = await createTemplate(server.app.services, owner.workspaceId, { name: 'order_ready' });
+    const at = new Date(Date.UTC(2026, 11, 2, 9, 30, 0));
+    const notice = templateCategoryWebhook({
+      wabaId: number.wabaId,
+      templateId: 278077987957091,
+      name: 'order_ready',
+      language: 'en_US',
+      notice: { current: 'UTILITY', correct: 'MARKETING', at },
+    });
+    assert.equal((await postWebhook(notice)).status, 200);
+    const { page } = await newPage(server, { bypassCSP: true });
+    await logIn(page, owner);
+    await page.goto(`/templates/${template.id}`);
+    await page
+      .getByRole('note')
+      .getByText(/^Meta will change its category to Marketing on .*2026/)
+      .waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
   });
 });
