@@ -3,10 +3,11 @@ import type { Dialect } from '../db/connection.js';
 import type { ChannelTable, Database } from '../db/schema.js';
 
 export type ChannelRow = Selectable<ChannelTable>;
-export type NewChannelRow = Omit<ChannelRow, 'is_default' | 'business_app' | 'history_import'> & {
+export type NewChannelRow = Omit<ChannelRow, 'is_default' | 'business_app' | 'history_import' | 'disconnection'> & {
   is_default: number;
   business_app?: number;
   history_import?: string | null;
+  disconnection?: string | null;
 };
 
 /** What Meta says about a number (describeNumber, phone_number_quality_update), kept on its channel. */
@@ -63,6 +64,24 @@ export function channelRepository(db: Kysely<Database>) {
           .execute();
       });
     },
+
+    /** Notes (or, with null, clears) Meta's disconnection of a WABA's numbers; returns how many it changed. */
+    async setDisconnection(wabaId: string, disconnection: string | null, at: string): Promise<number> {
+      const result = await db
+        .updateTable('channels')
+        .set({ disconnection, updated_at: at })
+        .where('waba_id', '=', wabaId)
+        .where('provider', '=', 'whatsapp-cloud')
+        .where('disconnection', disconnection === null ? 'is not' : 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    /** The channels whose sends wait, every workspace's: Meta disconnected their numbers. */
+    disconnectedIds: async (): Promise<string[]> =>
+      (await db.selectFrom('channels').select('id').where('disconnection', 'is not', null).execute()).map(
+        (row) => row.id,
+      ),
 
     async insert(row: NewChannelRow): Promise<void> {
       await db.insertInto('channels').values(row).execute();

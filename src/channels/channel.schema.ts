@@ -60,6 +60,21 @@ export const ChannelSchema = Type.Object(
         { description: "The import of the WhatsApp Business app's chat history; null before Meta sends any" },
       ),
     ),
+    disconnection: NullableField(
+      Type.Object(
+        {
+          event: Type.String({ description: "Meta's account_update event, e.g. PARTNER_REMOVED" }),
+          at: Type.String({ format: 'date-time', description: 'When Meta reported it' }),
+          info: NullableField(
+            Type.Record(Type.String(), Type.Unknown(), { description: "Meta's `disconnection_info`, whole" }),
+          ),
+        },
+        {
+          description:
+            "Meta took the number's account from this app (account_update): its messages wait, queued, until the number is connected again (Meta reconnects it, or its channel is saved again). Null while connected",
+        },
+      ),
+    ),
   },
   { $id: 'Channel' },
 );

@@ -61,6 +61,8 @@ export interface Channel {
   business_app: boolean;
   /** The import of the app's chat history; null before Meta sends any. */
   history_import: HistoryImport | null;
+  /** Meta took the number's account from this app: its sends wait. Null while connected. */
+  disconnection: Disconnection | null;
 }
 
 export interface CloudSettings {
@@ -88,6 +90,7 @@ const SIMULATOR: Channel = {
   messaging_limit_tier: null,
   business_app: false,
   history_import: null,
+  disconnection: null,
 };
 
 /** Where an inbound webhook for a number goes: the workspace and the channel that have it. */
@@ -101,7 +104,21 @@ export interface SendingChannel {
   /** null: the built-in simulator of a workspace without channels. */
   channelId: string | null;
   provider: ChannelProvider;
+  /** Meta disconnected the number: its messages wait until it is connected again. */
+  disconnected: boolean;
 }
+
+/** Meta's word that a number's account was taken from this app: the event, when, and Meta's details. */
+export interface Disconnection {
+  event: string;
+  at: string;
+  /** Meta's `disconnection_info`, whole; null when it sent none. */
+  info: Record<string, unknown> | null;
+}
+
+/** account_update events that take a WABA from this app, and those that give it back. */
+const DISCONNECTING_EVENTS = new Set(['PARTNER_REMOVED', 'PARTNER_APP_UNINSTALLED', 'ACCOUNT_DELETED']);
+const RECONNECTING_EVENTS = new Set(['PARTNER_ADDED', 'PARTNER_APP_INSTALLED', 'ACCOUNT_RECONNECTED']);
 
 /** The columns a channel's settings set (a default channel given another kind loses the old number's). */
 type ChannelSettings = Partial<Omit<ChannelRow, 'id' | 'workspace_id' | 'is_default' | 'created_at' | 'updated_at'>> &
@@ -115,6 +132,8 @@ const NO_NUMBER = {
   verified_name: null,
   quality_rating: null,
   messaging_limit_tier: null,
+  // A number saved again has been confirmed by Meta: whatever disconnection was noted is over.
+  disconnection: null,
 };
 
 const isDefault = (row: ChannelRow) => row.is_default === 1;
@@ -134,6 +153,7 @@ export function createChannelService(
   // Any change to a channel, by any process, bumps the deployment generation, which empties the caches.
   const cachedLists = new GenerationCache(db, (workspaceId) => channelRepository(db).listOf(workspaceId));
   const cachedRoutes = new GenerationCache(db, (phoneNumberId) => routeOf(phoneNumberId));
+  const cachedDisconnected = new GenerationCache(db, () => channelRepository(db).disconnectedIds(), 1);
 
   async function routeOf(phoneNumberId: string): Promise<NumberRoute | null> {
     const channel = await channelRepository(db).cloudChannelOf(phoneNumberId);
@@ -304,7 +324,37 @@ export function createChannelService(
         ? channels.find((row) => row.id === named)
         : (channels.find((row) => row.id === conversation) ?? channels.find(isDefault));
       if (named && !channel) return null;
-      return { channelId: channel?.id ?? null, provider: providerFor(workspaceId, channel) };
+      return {
+        channelId: channel?.id ?? null,
+        provider: providerFor(workspaceId, channel),
+        disconnected: channel?.disconnection != null,
+      };
+    },
+
+    /** The channels, in every workspace, whose sends wait because Meta disconnected their numbers. */
+    disconnectedChannelIds: (): Promise<string[]> => cachedDisconnected.get('all'),
+
+    /**
+     * Meta's `account_update` for a WABA: one that takes the account from this app (PARTNER_REMOVED, …)
+     * disconnects its numbers, whose sends then wait; one that gives it back connects them again.
+     * Returns how many channels it changed.
+     */
+    async applyAccountUpdate(wabaId: string, value: Record<string, unknown>, occurredAt: Date | null): Promise<number> {
+      const event = textOf(value.event);
+      if (event === null || !(DISCONNECTING_EVENTS.has(event) || RECONNECTING_EVENTS.has(event))) return 0;
+      const at = toStoredTimestamp(clock.now());
+      const info = value.disconnection_info;
+      const disconnection: Disconnection | null = DISCONNECTING_EVENTS.has(event)
+        ? {
+            event,
+            at: formatTimestamp(toStoredTimestamp(occurredAt ?? clock.now())),
+            info:
+              typeof info === 'object' && info !== null && !Array.isArray(info)
+                ? (info as Record<string, unknown>)
+                : null,
+          }
+        : null;
+      return channelRepository(db).setDisconnection(wabaId, disconnection && JSON.stringify(disconnection), at);
     },
 
     /** The default channel's saved access token, to keep when its other settings change; null with the simulator. */
@@ -394,6 +444,7 @@ function present(row: ChannelRow): Channel {
     messaging_limit_tier: row.messaging_limit_tier,
     business_app: row.business_app === 1,
     history_import: row.history_import === null ? null : (JSON.parse(row.history_import) as HistoryImport),
+    disconnection: row.disconnection === null ? null : (JSON.parse(row.disconnection) as Disconnection),
   };
 }
 

@@ -9,6 +9,7 @@ import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer } from '../../test/whatsapp.js';
 import type { Message } from '../messages/message.schema.js';
 import { inboundMessageWebhook, inboundTextWebhook, phoneNumberQualityWebhook } from '../whatsapp/webhook.fixtures.js';
+import { accountWebhook, PARTNER_REMOVED } from '../whatsapp/webhook.delivery-fixtures.js';
 import type { Channel } from './channel.service.js';
 
 const { graph, server, postWebhook } = await startWhatsappServer({ outbox: true });
@@ -75,6 +76,39 @@ const channelsOf = async (ws: TestWorkspace) => {
 };
 
 describe(`several numbers per workspace (${ENGINE})`, () => {
+  test('account_update › Meta taking the account from this app disconnects its number: shown, its sends wait queued, then go once it is back', async () => {
+    const ws = await createWorkspace(server);
+    const [removed, kept] = [newNumber(), newNumber()];
+    for (const number of [removed, kept]) assert.equal((await addCloud(ws, number)).status, 200);
+    await customerWrites(removed, '+4915112340801');
+    await customerWrites(kept, '+4915112340802');
+    const update = accountWebhook(removed.wabaId, 'account_update', PARTNER_REMOVED, server.clock.now());
+    assert.equal((await postWebhook(update)).status, 200);
+
+    const [shown, other] = await channelsOf(ws);
+    assert.deepEqual(
+      [shown?.disconnection?.event, shown?.disconnection?.info],
+      ['PARTNER_REMOVED', PARTNER_REMOVED.disconnection_info],
+    );
+    assert.equal(other?.disconnection, null, "another account's number stays connected");
+    const waiting = await send(ws, { phone: '+4915112340801', from_phone_number_id: removed.phoneNumberId });
+    assert.deepEqual(
+      [waiting.message.status, waiting.requests.length],
+      ['queued', 0],
+      'the disconnected number sends nothing',
+    );
+    const going = await send(ws, { phone: '+4915112340802', from_phone_number_id: kept.phoneNumberId });
+    assert.deepEqual([going.message.status, going.requests.length], ['sent', 1], 'the other number sends on');
+
+    const back = accountWebhook(removed.wabaId, 'account_update', { event: 'PARTNER_ADDED' }, server.clock.now());
+    assert.equal((await postWebhook(back)).status, 200);
+    assert.equal((await channelsOf(ws))[0]?.disconnection, null);
+    server.app.services.outbox.wake();
+    await server.app.services.outbox.idle();
+    const sent = await ws.action<Message>('get-message', { message_id: waiting.message.id });
+    assert.equal(sent.body.status, 'sent', 'the waiting message goes once the number is back');
+  });
+
   test('list-channels › a workspace without channels shows the built-in simulator as its default', async () => {
     const ws = await createWorkspace(server);
     const [only, ...rest] = await channelsOf(ws);

@@ -43,6 +43,7 @@ import * as vacuumHotTables from './migrations/0039_vacuum_hot_tables.js';
 import * as volumeIndex from './migrations/0040_volume_index.js';
 import * as businessApp from './migrations/0041_business_app.js';
 import * as templateCategoryNotice from './migrations/0042_template_category_notice.js';
+import * as channelDisconnection from './migrations/0043_channel_disconnection.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -90,6 +91,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0040_volume_index': volumeIndex,
   '0041_business_app': businessApp,
   '0042_template_category_notice': templateCategoryNotice,
+  '0043_channel_disconnection': channelDisconnection,
 };
 
 class InCodeProvider implements MigrationProvider {

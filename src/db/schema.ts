@@ -273,6 +273,8 @@ export interface ChannelTable {
   business_app: Generated<number>;
   /** How far the import of the app's chat history has come (HistoryImport as JSON); null before any. */
   history_import: Generated<string | null>;
+  /** Meta took the number's account from this app (Disconnection as JSON): its sends wait; null when connected. */
+  disconnection: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

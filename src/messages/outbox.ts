@@ -133,7 +133,8 @@ export function createOutbox(
       return true;
     }
     if (!lanes.haveRoom()) return false;
-    const claimed = await claims.claimDue(lanes.skipped());
+    // Numbers Meta disconnected are skipped like full or paused ones: their messages wait, queued.
+    const claimed = await claims.claimDue([...lanes.skipped(), ...(await channels.disconnectedChannelIds())]);
     const heldAt = clock.now().getTime();
     await dispatch(claimed.map((message) => ({ message, heldAt })));
     // Claiming again at once pays only while no lane is full: a claim that must skip a full lane
@@ -141,19 +142,24 @@ export function createOutbox(
     return claimed.length === CLAIM_BATCH && lanes.skipped().length === 0;
   }
 
-  /** Finds each message's channel and puts it on that number's lane; a removed channel fails it. */
+  /**
+   * Finds each message's channel and puts it on that number's lane; a removed channel fails it, a number
+   * Meta disconnected hands it back to wait (its claims skip it until the number is connected again).
+   */
   async function dispatch(arrivals: Arrival[]): Promise<void> {
     const channelOf = channelCache();
-    const removed: Promise<void>[] = [];
+    const settled: Promise<void>[] = [];
     await Promise.all(
       arrivals.map(async ({ message, heldAt }) => {
         const channel = await channelOf(message).catch((error: unknown) => unsent(message, error));
         if (channel === null) {
-          removed.push(recordOutcome({ message, outcome: channelRemovedOutcome(message, clock.now().getTime()) }));
+          settled.push(recordOutcome({ message, outcome: channelRemovedOutcome(message, clock.now().getTime()) }));
+        } else if (channel?.disconnected) {
+          settled.push(release([message], clock.now().getTime()));
         } else if (channel) lanes.add({ message, channel, heldAt });
       }),
     );
-    await Promise.all(removed);
+    await Promise.all(settled);
   }
 
   const loop = createWakeLoop({

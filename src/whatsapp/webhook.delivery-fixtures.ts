@@ -91,6 +91,15 @@ export function accountWebhook(wabaId: string, field: string, value: Json, time:
   };
 }
 
+/**
+ * account_update's offboarding (reference/account_update/): the business took its account from the partner.
+ * Meta's `disconnection_info` is kept whole; the fields here are the test's own.
+ */
+export const PARTNER_REMOVED = {
+  event: 'PARTNER_REMOVED',
+  disconnection_info: { reason: 'Removed by the business in Meta Business Suite' },
+};
+
 /** The account_update reference's policy-violation example. */
 export const ACCOUNT_VIOLATION = {
   phone_number: '15550783881',

@@ -113,6 +113,9 @@ export function createWhatsappWebhookService({
           if (event.field === 'phone_number_quality_update' && event.wabaId !== null) {
             await channels.applyQualityUpdate(event.wabaId, event.details);
           }
+          if (event.field === 'account_update' && event.wabaId !== null) {
+            await channels.applyAccountUpdate(event.wabaId, event.details, event.occurredAt);
+          }
           const workspaceIds = await workspacesOf(event, workspaceOf);
           if (workspaceIds.length === 0) outcome.unrouted++;
           else outcome.account_events++;

@@ -6,6 +6,7 @@ import { startWhatsappServer } from '../whatsapp.js';
 import { echoWebhook, historyWebhook } from '../../src/whatsapp/webhook.coexistence-fixtures.js';
 import { inboundTextWebhook, templateCategoryWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 import { createTemplate } from '../factories.js';
+import { accountWebhook, PARTNER_REMOVED } from '../../src/whatsapp/webhook.delivery-fixtures.js';
 
 const { server, connect, postWebhook } = await startWhatsappServer();
 
@@ -59,6 +60,12 @@ describe(`dashboard: what Meta added in 2025–26 (${ENGINE})`, () => {
     const row = page.getByTestId('numbers').getByRole('listitem').filter({ hasText: number.phoneNumberId });
     await row.getByText('also in the WhatsApp Business app: paced at 20 messages per second').waitFor();
     await row.getByText('chat history importing (55 %), messages imported: 1').waitFor();
+    const removed = accountWebhook(number.wabaId, 'account_update', PARTNER_REMOVED, server.clock.now());
+    assert.equal((await postWebhook(removed)).status, 200);
+    await page.reload();
+    await row
+      .getByText('disconnected by Meta (PARTNER_REMOVED): its messages wait until it is connected again')
+      .waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
   });
 

@@ -2361,6 +2361,20 @@ export interface components {
          */
         updated_at: string;
       } | null;
+      /** @description Meta took the number's account from this app (account_update): its messages wait, queued, until the number is connected again (Meta reconnects it, or its channel is saved again). Null while connected */
+      disconnection: {
+        /** @description Meta's account_update event, e.g. PARTNER_REMOVED */
+        event: string;
+        /**
+         * Format: date-time
+         * @description When Meta reported it
+         */
+        at: string;
+        /** @description Meta's `disconnection_info`, whole */
+        info: {
+          [key: string]: unknown;
+        } | null;
+      } | null;
     };
     Tag: {
       /** Format: uuid */

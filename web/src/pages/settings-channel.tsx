@@ -143,6 +143,7 @@ function numberFacts(channel: BusinessNumber): string[] {
     channel.phone_number_id && t('channel:numbers.phoneNumberId', { id: channel.phone_number_id }),
     channel.quality_rating && t('channel:numbers.quality', { rating: channel.quality_rating }),
     channel.messaging_limit_tier && t('channel:numbers.limit', { tier: channel.messaging_limit_tier }),
+    channel.disconnection && t('channel:numbers.disconnected', { event: channel.disconnection.event }),
     channel.business_app && t('channel:numbers.businessApp', { perSecond: formatNumber(channel.messages_per_second) }),
     channel.history_import && historyFact(channel.history_import),
   ].filter((fact): fact is string => Boolean(fact));
