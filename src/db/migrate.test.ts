@@ -128,6 +128,7 @@ describe(`migrations (${ENGINE})`, () => {
         messaging_limit_tier: null,
         business_app: false,
         history_import: null,
+        disconnection: null,
       });
       const stored = await services.deps.db.selectFrom('channels').select('access_token').executeTakeFirstOrThrow();
       assert.equal(stored.access_token, 'sealed-token', 'the sealed token is copied as it was');

@@ -52,27 +52,36 @@ export function messageRepository(db: Kysely<Database>) {
       .selectAll('m')
       .select('c.phone as contact_phone');
 
+  /**
+   * Inserts messages each once by wamid (the unique index skips one stored already), in statements of up
+   * to INSERT_CHUNK rows; returns the ids it inserted.
+   */
+  async function insertEachOnce(rows: Insertable<MessageTable>[]): Promise<Set<string>> {
+    const inserted = new Set<string>();
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+      const result = await db
+        .insertInto('messages')
+        .values(rows.slice(start, start + INSERT_CHUNK))
+        .onConflict((oc) => oc.columns(['workspace_id', 'provider_message_id']).doNothing())
+        .returning('id')
+        .execute();
+      for (const { id } of result) inserted.add(id);
+    }
+    return inserted;
+  }
+
   return {
     /**
-     * Inserts inbound messages, skipping any whose wamid is stored already (Meta retries deliveries),
-     * in statements of up to INSERT_CHUNK rows; returns the ids it inserted.
+     * Inserts inbound messages with their feed records, skipping any whose wamid is stored already (Meta
+     * retries deliveries); returns the ids it inserted.
      */
     async insertInbound(inbounds: { message: NewMessage; sender: MessageSender }[]): Promise<Set<string>> {
-      const inserted = new Set<string>();
-      for (let start = 0; start < inbounds.length; start += INSERT_CHUNK) {
-        const rows = inbounds.slice(start, start + INSERT_CHUNK).map(({ message, sender }) => {
+      return insertEachOnce(
+        inbounds.map(({ message, sender }) => {
           const record = { ...message, provider_message_id: message.provider_message_id ?? null };
           return { ...message, direction: 'inbound' as const, feed_record: inboundFeedRecord(record, sender) };
-        });
-        const result = await db
-          .insertInto('messages')
-          .values(rows)
-          .onConflict((oc) => oc.columns(['workspace_id', 'provider_message_id']).doNothing())
-          .returning('id')
-          .execute();
-        for (const { id } of result) inserted.add(id);
-      }
-      return inserted;
+        }),
+      );
     },
 
     async insertOutbound(messages: NewMessage[]): Promise<void> {
@@ -121,18 +130,7 @@ export function messageRepository(db: Kysely<Database>) {
      * once by wamid, outside the feeds and the outbox; returns the ids it inserted.
      */
     async insertRecorded(messages: (NewMessage & { direction: 'inbound' | 'outbound' })[]): Promise<Set<string>> {
-      const inserted = new Set<string>();
-      for (let start = 0; start < messages.length; start += INSERT_CHUNK) {
-        const rows = messages.slice(start, start + INSERT_CHUNK).map((message) => ({ ...message, feed_record: null }));
-        const result = await db
-          .insertInto('messages')
-          .values(rows)
-          .onConflict((oc) => oc.columns(['workspace_id', 'provider_message_id']).doNothing())
-          .returning('id')
-          .execute();
-        for (const { id } of result) inserted.add(id);
-      }
-      return inserted;
+      return insertEachOnce(messages.map((message) => ({ ...message, feed_record: null })));
     },
 
     /** Sets what an edit, revocation or reaction changed on a message. */

@@ -552,6 +552,7 @@ describe(`messaging (${ENGINE})`, () => {
       messaging_limit_tier: null,
       business_app: false,
       history_import: null,
+      disconnection: null,
     });
     const stored = await server.app.services.deps.db
       .selectFrom('channels')

@@ -837,6 +837,7 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
     assert.deepEqual(await get('order_shipped'), {
       name: 'order_shipped',
       category: 'UTILITY',
+      category_notice: null,
       status: 'APPROVED',
       language: 'en_US',
       languages: ['en_US'],

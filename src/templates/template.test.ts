@@ -102,6 +102,7 @@ describe(`templates (${ENGINE})`, () => {
       id: created.id,
       name: 'delivery_update',
       category: 'UTILITY',
+      category_notice: null,
       status: 'APPROVED',
       language: 'en_US',
       languages: ['en_US'],

@@ -361,38 +361,31 @@ function marketingPreference(raw: Json, phoneNumberId: string, contacts: Json[])
   };
 }
 
-function templateStatus(entry: Json, value: Json): TemplateStatusEvent | null {
+/** A template webhook's template: Meta's id, name and language, on its account; null when one is missing. */
+type NamedTemplate = Pick<TemplateStatusEvent, 'wabaId' | 'templateId' | 'templateName' | 'language'>;
+
+function namedTemplate(entry: Json, value: Json): NamedTemplate | null {
   const wabaId = idText(entry.id);
   const templateId = idText(value.message_template_id);
   const templateName = text(value.message_template_name);
   const language = text(value.message_template_language);
+  if (wabaId === null || templateId === null || templateName === null || language === null) return null;
+  return { wabaId, templateId, templateName, language };
+}
+
+function templateStatus(entry: Json, value: Json): TemplateStatusEvent | null {
+  const template = namedTemplate(entry, value);
   const status = text(value.event);
-  if (wabaId === null || templateId === null || templateName === null || language === null || status === null) {
-    return null;
-  }
+  if (template === null || status === null) return null;
   const reason = text(value.reason);
-  return {
-    kind: 'template_status',
-    wabaId,
-    templateId,
-    templateName,
-    language,
-    status,
-    reason: reason === 'NONE' ? null : reason,
-  };
+  return { kind: 'template_status', ...template, status, reason: reason === 'NONE' ? null : reason };
 }
 
 /** Meta's documented message_template_quality_update value: `new_quality_score` for the template id, name and language. */
 function templateQuality(entry: Json, value: Json): TemplateQualityEvent | null {
-  const wabaId = idText(entry.id);
-  const templateId = idText(value.message_template_id);
-  const templateName = text(value.message_template_name);
-  const language = text(value.message_template_language);
+  const template = namedTemplate(entry, value);
   const quality = text(value.new_quality_score);
-  if (wabaId === null || templateId === null || templateName === null || language === null || quality === null) {
-    return null;
-  }
-  return { kind: 'template_quality', wabaId, templateId, templateName, language, quality };
+  return template === null || quality === null ? null : { kind: 'template_quality', ...template, quality };
 }
 
 /**
@@ -402,26 +395,13 @@ function templateQuality(entry: Json, value: Json): TemplateQualityEvent | null 
  * Reference: developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/template_category_update
  */
 function templateCategory(entry: Json, value: Json): TemplateCategoryEvent | null {
-  const wabaId = idText(entry.id);
-  const templateId = idText(value.message_template_id);
-  const templateName = text(value.message_template_name);
-  const language = text(value.message_template_language);
+  const template = namedTemplate(entry, value);
   const category = text(value.new_category);
-  if (wabaId === null || templateId === null || templateName === null || language === null || category === null) {
-    return null;
-  }
+  if (template === null || category === null) return null;
   const correct = text(value.correct_category);
   const at = unixTime(value.category_update_timestamp);
   const upcoming = correct !== null && at !== null ? { category: correct.toUpperCase(), at } : null;
-  return {
-    kind: 'template_category',
-    wabaId,
-    templateId,
-    templateName,
-    language,
-    category: category.toUpperCase(),
-    upcoming,
-  };
+  return { kind: 'template_category', ...template, category: category.toUpperCase(), upcoming };
 }
 
 /**

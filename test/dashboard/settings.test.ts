@@ -119,6 +119,7 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
       messaging_limit_tier: null,
       business_app: false,
       history_import: null,
+      disconnection: null,
     });
     await screenshot(page, 'settings-channel-cloud');
 
