@@ -341,8 +341,9 @@ describe(`real processes (${ENGINE})`, () => {
 
   test('SIGKILL mid-campaign while Meta reports statuses, then a restart: every recipient gets the template exactly once', async (t) => {
     // Meta has no idempotency key: a send the kill left unknown waits for Meta's status naming it
-    // (biz_opaque_callback_data) and is sent again only after the grace period with no such status.
-    const env = { ...server.env, OUTBOX_GRACE_SECONDS: '15' };
+    // (biz_opaque_callback_data) and is sent again only after the grace period with no such status. The
+    // grace must cover the restart and Meta's retried reports: 15 s was too short on a loaded 2-core CI machine.
+    const env = { ...server.env, OUTBOX_GRACE_SECONDS: '30' };
     const first = startParleyProcess('first', env, certificate);
     const standby = standbyParleyProcess('restarted', env, certificate);
     let alive: ParleyProcess | null = null;
