@@ -149,7 +149,7 @@ function senderIdentity(sender: Json | undefined): Json | null {
  * Reference: developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/smb_message_echoes
  */
 function parseEchoes(value: Json): EchoEvent[] {
-  const phoneNumberId = idText(record(value.metadata).phone_number_id);
+  const phoneNumberId = businessNumberOf(value);
   if (phoneNumberId === null) return [];
   return compact(
     records(value.message_echoes).map((raw) => {
@@ -182,7 +182,7 @@ const HISTORY_STATUSES: Record<string, DeliveryStatus> = {
  * Reference: developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/history
  */
 function parseHistory(value: Json): HistoryEvent[] {
-  const phoneNumberId = idText(record(value.metadata).phone_number_id);
+  const phoneNumberId = businessNumberOf(value);
   if (phoneNumberId === null) return [];
   return records(value.history).map((chunk) => {
     const metadata = record(chunk.metadata);
@@ -228,7 +228,7 @@ function historyThread(thread: Json): HistoryEvent['threads'][number] | null {
  * Reference: developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/smb_app_state_sync
  */
 function parseContactBook(value: Json): ContactBookEvent[] {
-  const phoneNumberId = idText(record(value.metadata).phone_number_id);
+  const phoneNumberId = businessNumberOf(value);
   if (phoneNumberId === null) return [];
   return compact(
     records(value.state_sync).map((raw) => {
@@ -412,7 +412,7 @@ function templateCategory(entry: Json, value: Json): TemplateCategoryEvent | nul
 function accountEvent(entry: Json, field: unknown, value: Json): AccountEvent | null {
   if (typeof field !== 'string' || field === '') return null;
   const wabaId = idText(entry.id);
-  const phoneNumberId = idText(record(value.metadata).phone_number_id);
+  const phoneNumberId = businessNumberOf(value);
   if (wabaId === null && phoneNumberId === null) return null;
   const event = text(value.event) ?? text(value.decision) ?? text(record(value.alert_info).alert_type);
   return {
@@ -466,6 +466,11 @@ function e164(value: unknown): string | null {
 function unixTime(value: unknown): Date | null {
   const seconds = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   return typeof seconds === 'number' && Number.isSafeInteger(seconds) && seconds > 0 ? new Date(seconds * 1000) : null;
+}
+
+/** The business number a change names (`metadata.phone_number_id`), which routes it to a workspace. */
+function businessNumberOf(value: Json): string | null {
+  return idText(record(value.metadata).phone_number_id);
 }
 
 function wholeNumber(value: unknown): number | null {
