@@ -126,7 +126,17 @@ const LAYERS = [
   {
     name: 'work on messages',
     frontDoors: true,
-    folders: ['inbox', 'campaigns', 'sequences', 'flows', 'opt-out', 'csat', 'business-hours', 'workspace-events'],
+    folders: [
+      'inbox',
+      'campaigns',
+      'sequences',
+      'flows',
+      'opt-out',
+      'csat',
+      'business-hours',
+      'workspace-events',
+      'groups',
+    ],
   },
   { name: 'work on conversations', frontDoors: true, folders: ['conversations', 'routing', 'reports'] },
   { name: 'reception', frontDoors: true, folders: ['reception'] },

@@ -27,6 +27,7 @@ import type { Services } from './services.js';
 import { registerTagRoutes } from './tags/index.js';
 import { registerRoutingRoutes } from './routing/index.js';
 import { registerQuickReplyRoutes } from './quick-replies/index.js';
+import { registerGroupRoutes } from './groups/index.js';
 import { registerTemplateRoutes, registerTemplateDashboardRoutes } from './templates/index.js';
 import { registerTriggerRoutes } from './triggers/index.js';
 import { registerWhatsappWebhookRoutes } from './whatsapp/index.js';
@@ -63,6 +64,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerWhatsappWebhookRoutes(app, config, services.webhooks);
   registerWebhookRoutes(app, services.outgoingWebhooks);
   registerQuickReplyRoutes(app, services.quickReplies);
+  registerGroupRoutes(app, services.groups);
   registerWorkspaceEventRoutes(app, services.workspaceEvents);
   registerConversationRoutes(app, services.conversations, services.inbox.labels);
   registerBusinessHoursRoutes(app, services.businessHours);

@@ -53,6 +53,7 @@ import { SharedWindowLimiter } from './http/rate-limit.js';
 import { createTokenService, createWorkspaceService } from './workspaces/index.js';
 import { createWhatsappCloud, createWhatsappWebhookService } from './whatsapp/index.js';
 import { createWebhookService, createWebhookWorker } from './outgoing/index.js';
+import { createGroupService } from './groups/index.js';
 import { createQuickReplyService } from './quick-replies/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
 import { createReportService, createTeamReport, createVolumeReport } from './reports/index.js';
@@ -162,6 +163,7 @@ export function createServices(opened: Deps, config: Config) {
     retentionChanged(trx, deps, workspaceId, days),
   );
   const workspaceEvents = createWorkspaceEventService(deps);
+  const groups = createGroupService(deps, channels, messages);
   return {
     deps,
     workspaces,
@@ -221,12 +223,14 @@ export function createServices(opened: Deps, config: Config) {
       limiter: new SharedWindowLimiter(deps),
       eventLog: workspaceEvents,
       optOut,
+      groups,
     }),
     outgoingWebhooks: createWebhookService(deps, secrets, { allowPrivate: config.allowPrivateWebhooks }, () =>
       webhookWorker.wake(),
     ),
     webhookWorker,
     quickReplies: createQuickReplyService(deps),
+    groups,
     email,
     notifications,
     businessHours,

@@ -89,7 +89,21 @@ export interface GraphStandIn {
    * minute, as Meta retries. A held send whose client has gone is then accepted too: Meta got it.
    */
   reportStatuses(deliver: (body: object) => Promise<boolean>): void;
+  /**
+   * Groups API: creates asked for (`POST /{phoneNumberId}/groups`), in order; Meta answers a `request_id`
+   * and confirms later by webhook, which a test posts.
+   */
+  groupCreates: GroupCreate[];
+  /** A group Meta has on a number (its invite link served by `GET /{groupId}/invite_link`; messages may name it). */
+  addGroup(phoneNumberId: string): { groupId: string; inviteLink: string };
   close(): Promise<void>;
+}
+
+/** A create group request as received, with the `request_id` answered. */
+export interface GroupCreate {
+  requestId: string;
+  phoneNumberId: string;
+  body: Record<string, unknown>;
 }
 
 /** A phone number the stand-in serves, and the ids and token that connect it. */
@@ -144,6 +158,9 @@ interface State {
   /** Resumes each held request (it answers, unless its client has gone). */
   heldResumers: (() => void)[];
   reportStatus: ((body: object) => Promise<boolean>) | null;
+  groupCreates: GroupCreate[];
+  /** Groups by id: their number and invite link. */
+  groups: Map<string, { phoneNumberId: string; inviteLink: string }>;
 }
 
 /** A send's body with its `biz_opaque_callback_data` checked to be a Parley message id, and set aside. */
@@ -186,6 +203,8 @@ export async function startGraphStandIn(options: { apiVersion: string; accessTok
     accepted: [],
     heldResumers: [],
     reportStatus: null,
+    groupCreates: [],
+    groups: new Map(),
   };
   const release = () => {
     state.hold = null;
@@ -232,6 +251,8 @@ export async function startGraphStandIn(options: { apiVersion: string; accessTok
     reportStatuses: (deliver) => {
       state.reportStatus = deliver;
     },
+    groupCreates: state.groupCreates,
+    addGroup: (phoneNumberId) => addGroup(state, phoneNumberId),
     close,
   };
 }
@@ -240,6 +261,33 @@ function grantAccess(state: State, wabaId: string, accessToken: string): void {
   const readers = state.wabaReaders.get(wabaId) ?? new Set<string>();
   readers.add(accessToken);
   state.wabaReaders.set(wabaId, readers);
+}
+
+/**
+ * Meta's Groups API "Create group": `subject` required (at most 128 characters once trimmed), `description`
+ * at most 2048, `join_approval_mode` approval_required or auto_approve; answers `{ messaging_product, request_id }`.
+ */
+function createGroup(state: State, res: http.ServerResponse, phoneNumberId: string, body: unknown): void {
+  const group = (body ?? {}) as Record<string, unknown>;
+  const subject = typeof group.subject === 'string' ? group.subject.trim() : '';
+  const mode = group.join_approval_mode;
+  const badMode = mode !== undefined && mode !== 'approval_required' && mode !== 'auto_approve';
+  if (group.messaging_product !== 'whatsapp' || subject === '' || subject.length > 128 || badMode) {
+    return send(res, 400, metaError(100, 'Invalid parameter', 'subject is required (at most 128 characters)'));
+  }
+  if (typeof group.description === 'string' && group.description.length > 2048) {
+    return send(res, 400, metaError(100, 'Invalid parameter', 'description is at most 2048 characters'));
+  }
+  const requestId = randomBytes(12).toString('hex');
+  state.groupCreates.push({ requestId, phoneNumberId, body: group });
+  send(res, 200, { messaging_product: 'whatsapp', request_id: requestId });
+}
+
+function addGroup(state: State, phoneNumberId: string): { groupId: string; inviteLink: string } {
+  const groupId = Buffer.from(`capi_group:${phoneNumberId}:${randomInt(1e9, 9e9)}`).toString('base64url');
+  const inviteLink = `https://chat.whatsapp.com/${randomBytes(11).toString('base64url')}`;
+  state.groups.set(groupId, { phoneNumberId, inviteLink });
+  return { groupId, inviteLink };
 }
 
 function addPhoneNumber(
@@ -305,6 +353,12 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
   const known = version === state.apiVersion && objectId && rest.length === 0;
   const readable = known && mayRead(state, token, state.numbers.get(objectId)?.wabaId ?? objectId);
   if (known && req.method === 'POST' && edge === 'messages') return sendMessage(state, res, recorded, objectId);
+  if (known && req.method === 'POST' && edge === 'groups' && state.numbers.has(objectId)) {
+    return createGroup(state, res, objectId, body);
+  }
+  if (known && req.method === 'GET' && edge === 'invite_link' && state.groups.has(objectId)) {
+    return send(res, 200, { messaging_product: 'whatsapp', invite_link: state.groups.get(objectId)!.inviteLink });
+  }
   if (known && req.method === 'POST' && edge === 'media' && state.numbers.has(objectId)) {
     return uploadMedia(state, res, body as UploadForm | undefined);
   }
@@ -360,6 +414,9 @@ function sendMessage(state: State, res: http.ServerResponse, request: RecordedRe
   const to = typeof message.to === 'string' ? message.to : message.recipient;
   if (typeof to !== 'string' || to === '') {
     return send(res, 400, metaError(100, 'The parameter to is required.'));
+  }
+  if (message.recipient_type === 'group' && state.groups.get(to)?.phoneNumberId !== phoneNumberId) {
+    return send(res, 400, metaError(131009, 'Parameter value is not valid', `No group ${to} on this number`));
   }
   const type = message.type;
   if (typeof type !== 'string' || typeof message[type] !== 'object') {

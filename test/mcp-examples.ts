@@ -553,6 +553,30 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     refusal: 'conflict',
     expect: (result) => assert.match(String(result.detail), /only a sent campaign/),
   },
+  // Groups need a WhatsApp number (src/groups/groups.test.ts tests them with Meta's stand-in): on the
+  // simulator there are none, and creating one is a conflict.
+  { tool: 'list_groups', input: () => ({}), expect: (result) => assert.deepEqual(result.data, []) },
+  {
+    tool: 'create_group',
+    input: () => ({ subject: 'Launch team' }),
+    refusal: 'conflict',
+    expect: (result) => assert.match(String(result.detail), /WhatsApp Cloud/),
+  },
+  ...(
+    [
+      ['get_group', {}],
+      ['get_group_invite_link', {}],
+      ['list_group_messages', {}],
+      ['send_group_text', { message: 'Hello all' }],
+      ['send_group_media', { type: 'image', media_url: 'https://example.com/a.png' }],
+      ['send_group_template', { template_id: '00000000-0000-4000-8000-000000000000' }],
+    ] as const
+  ).map(([tool, body]) => ({
+    tool,
+    input: () => ({ group_id: '00000000-0000-4000-8000-000000000001', ...body }),
+    refusal: 'not_found',
+    expect: (result: Json) => assert.match(String(result.detail), /group/),
+  })),
   {
     tool: 'get_campaign_report',
     input: () => ({}),

@@ -48,6 +48,8 @@ export interface InboundMessageEvent {
   content: Json;
   /** An edit or revocation of an earlier message, applied to it rather than stored as a new one. */
   amends: Amendment | null;
+  /** Meta's `group_id` when the message was written in a WhatsApp group: it belongs to the group's conversation. */
+  groupId: string | null;
 }
 
 /** A sender's change to a message they sent earlier (Meta's `edit` and `revoke` message types). */
@@ -201,8 +203,38 @@ export interface ContactBookEvent {
   action: 'add' | 'remove';
 }
 
+/** Someone in a WhatsApp group, as Meta's group webhooks name them. */
+export interface GroupParticipant {
+  wa_id: string | null;
+  user_id: string | null;
+}
+
+/**
+ * A change to a WhatsApp group (Meta's `group_lifecycle_update`, `group_participants_update`,
+ * `group_settings_update`, `group_status_update`): what it says of the group's state.
+ */
+export interface GroupEvent {
+  kind: 'group';
+  phoneNumberId: string;
+  /** Meta's group id; null when a create failed before Meta made a group. */
+  groupId: string | null;
+  /** Meta's `type`: group_create, group_delete, group_participants_add, group_suspend, … */
+  type: string;
+  /** The id of Parley's request (create, settings) the change answers. */
+  requestId: string | null;
+  subject: string | null;
+  description: string | null;
+  inviteLink: string | null;
+  joined: GroupParticipant[];
+  left: GroupParticipant[];
+  /** Meta refused what was asked (its `errors`): nothing changed. */
+  failed: boolean;
+  occurredAt: Date | null;
+}
+
 export type ChannelEvent =
   | InboundMessageEvent
+  | GroupEvent
   | EchoEvent
   | HistoryEvent
   | ContactBookEvent

@@ -10,6 +10,8 @@ export {
   DELIVERY_STATUSES,
   type DeliveryStatus,
   type EchoEvent,
+  type GroupEvent,
+  type GroupParticipant,
   type HistoryEvent,
   type HistoryMessage,
   type InboundMessageEvent,

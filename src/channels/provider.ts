@@ -74,8 +74,10 @@ export class ChannelError extends Error {
 /** One message to send: Parley's id travels with it so the channel's status reports can name it. */
 export interface SendRequest {
   messageId: string;
-  /** The recipient as the channel addresses them (E.164 for WhatsApp). */
+  /** The recipient as the channel addresses them (E.164 for WhatsApp), or a group's id. */
   to: string;
+  /** `to` names a WhatsApp group (Meta's Groups API), not a person. */
+  toGroup?: boolean;
   message: OutboundContent;
 }
 
@@ -155,6 +157,21 @@ export interface ChannelProvider {
   editTemplate(metaTemplateId: string, template: TemplateSubmission): Promise<TemplateOutcome>;
   /** Deletes a template: one translation when its id is given, else every language of the name. */
   deleteTemplate(name: string, metaTemplateId?: string): Promise<{ outcome: 'deleted' } | TemplateRefusal>;
+  /**
+   * Asks the channel to create a WhatsApp group on this number (Meta's Groups API); the group's id and
+   * invite link arrive later by webhook. Resolves with the request's id, which that webhook names.
+   */
+  createGroup(group: NewGroup): Promise<string>;
+  /** A group's current invite link (Meta's Groups API: the only way people join). */
+  groupInviteLink(groupId: string): Promise<string>;
+}
+
+/** A WhatsApp group to create: Meta trims the subject and caps it at 128 characters, the description at 2048. */
+export interface NewGroup {
+  subject: string;
+  description: string | null;
+  /** Whether people who open the invite link wait for the business's approval. */
+  joinApproval: boolean;
 }
 
 /** A workspace's WhatsApp Cloud number and the token it sends with. */

@@ -77,6 +77,8 @@ export function createSimulatorProvider(deps: { newId: () => string; statuses: (
         submitTemplate: () => Promise.resolve(underReview(`simulated-${deps.newId()}`)),
         editTemplate: (metaTemplateId) => Promise.resolve(underReview(metaTemplateId)),
         deleteTemplate: () => Promise.resolve({ outcome: 'deleted' }),
+        createGroup: () => Promise.reject(notOnWhatsapp('Groups are created on')),
+        groupInviteLink: () => Promise.reject(notOnWhatsapp('Group invite links come from')),
       };
     },
 

@@ -61,6 +61,7 @@ export interface Database {
   away_replies: AwayReplyTable;
   csat_settings: CsatSettingsTable;
   csat_surveys: CsatSurveyTable;
+  groups: GroupTable;
 }
 
 export interface WorkspaceTable {
@@ -183,7 +184,10 @@ export interface TemplateTranslationTable {
 export interface MessageTable {
   id: string;
   workspace_id: string;
-  contact_id: string;
+  /** The customer's conversation it is in; null for a group's message (then `group_id` names the group). */
+  contact_id: string | null;
+  /** The group conversation it is in (migration 0044); null in a one-to-one conversation. */
+  group_id: Generated<string | null>;
   direction: 'inbound' | 'outbound';
   type: string;
   content: string;
@@ -221,6 +225,29 @@ export interface MessageTable {
   /** Why the file's last download failed (pending: it is tried again; failed: given up). */
   media_error: Generated<string | null>;
 }
+
+/** A WhatsApp group a business number is in (Meta's Groups API), and its conversation's state. */
+export interface GroupTable {
+  id: string;
+  workspace_id: string;
+  channel_id: string;
+  /** Meta's group id; null until Meta has created a group Parley asked for. */
+  wa_group_id: string | null;
+  /** Meta's request id of the create Parley sent, which its lifecycle webhook names. */
+  request_id: string | null;
+  subject: string;
+  description: string | null;
+  invite_link: string | null;
+  /** JSON: GroupParticipant[]. */
+  participants: string;
+  state: GroupState;
+  last_message_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const GROUP_STATES = ['creating', 'active', 'failed', 'suspended', 'deleted'] as const;
+export type GroupState = (typeof GROUP_STATES)[number];
 
 export type MediaState = 'pending' | 'stored' | 'failed' | 'expired';
 

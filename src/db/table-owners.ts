@@ -23,6 +23,7 @@ export const TABLE_OWNERS = {
   deployment_generation: 'db',
   early_statuses: 'messages',
   emails: 'email',
+  groups: 'groups',
   event_streams: 'inbox',
   first_run: 'accounts',
   flow_runs: 'flows',
@@ -116,8 +117,8 @@ export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
   'messages/media-retention.ts': { for: 'each workspace’s media retention', reads: ['workspaces'] },
   'messages/message.repository.ts': { for: 'a message with its contact’s phone', reads: ['contacts'] },
   'messages/outbox-claims.ts': {
-    for: 'the recipient’s number and conversation channel, claimed with each message',
-    reads: ['contacts'],
+    for: 'the recipient’s number and conversation channel (or the group’s Meta id), claimed with each message',
+    reads: ['contacts', 'groups'],
   },
   'messages/recent-messages.ts': { for: 'a contact’s latest messages', reads: ['contacts'] },
   'messages/senders.ts': { for: 'the names of the members who sent messages', reads: ['users'] },

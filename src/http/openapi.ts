@@ -70,6 +70,10 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
         { name: 'Channels', description: "The workspace's business numbers (WhatsApp Cloud or simulated)" },
         { name: 'Quick replies', description: "The workspace's saved answers, offered in the inbox's reply box" },
         {
+          name: 'Groups',
+          description: "WhatsApp groups on the workspace's numbers (Meta's Groups API) and their conversations",
+        },
+        {
           name: 'Reports',
           description:
             'Agents and teams, volume and campaign outcomes over a date range, filtered by number, team and label, as JSON or CSV',

@@ -183,6 +183,7 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
             .whereRef('c.id', '=', 'm.contact_id')
             .selectAll('m')
             .select('c.phone as contact_phone')
+            .$narrowType<{ contact_id: string }>()
             .where('c.workspace_id', '=', workspaceId)
             .where('m.id', 'in', ids)
             .execute(),
@@ -194,6 +195,7 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
         .innerJoin('contacts as c', 'c.id', 'm.contact_id')
         .selectAll('m')
         .select('c.phone as contact_phone')
+        .$narrowType<{ contact_id: string }>()
         .where('m.contact_id', '=', contactId)
         .where('m.workspace_id', '=', workspaceId);
       if (before) {

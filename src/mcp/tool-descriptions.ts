@@ -130,6 +130,22 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Trigger feed of flow runs that started, newest first (optionally for one flow_id). Returns a page of `data` and `next_cursor` (pass it as `cursor` for older records; `limit` up to 500). A call without `cursor` is a poll, allowed once per workspace poll interval per feed (default 30 s); following pages with `cursor` are not limited by it.',
   newSequenceTriggered:
     'Trigger feed of sequence enrolments, newest first (optionally for one sequence_id). Returns a page of `data` and `next_cursor` (pass it as `cursor` for older records; `limit` up to 500). A call without `cursor` is a poll, allowed once per workspace poll interval per feed (default 30 s); following pages with `cursor` are not limited by it.',
+  listGroups:
+    "Lists the workspace's WhatsApp groups (Meta's Groups API), the latest conversation first: each with its subject, participants (at most 8), invite link and state (creating, active, failed, suspended, deleted).",
+  getGroup:
+    'Gets one WhatsApp group by `group_id`: subject, description, participants, invite link and state, as Meta’s group webhooks last said.',
+  createGroup:
+    'Asks Meta to create a WhatsApp group on a workspace number (`subject`, optional `description`, `join_approval`). It answers state `creating`; Meta confirms by webhook, then the group is `active` with its invite link. People join only by that link: share it with get_group_invite_link.',
+  getGroupInviteLink:
+    "Asks Meta for a group's current invite link (the only way people join); send it to the customers you want in the group.",
+  listGroupMessages:
+    "Reads a group's conversation, newest first (`limit`, `before_message_id` for the next page). A participant's message names its author in `content.sender` (wa_id, name); group messages never appear in a contact's one-to-one thread.",
+  sendGroupText:
+    'Writes a text to a WhatsApp group (`group_id`, `message`), sent from the group’s number. No customer service window applies to groups; a group that is not active answers conflict.',
+  sendGroupMedia:
+    'Sends an image, video, audio, document or sticker to a WhatsApp group: `media_id` from upload_media or a public https `media_url`, with an optional caption.',
+  sendGroupTemplate:
+    'Sends an approved template to a WhatsApp group (`template_id`, optional `language`, `variables`). Variables are sent as given: a group has no contact whose fields fill placeholders.',
   listQuickReplies:
     "Lists the workspace's quick replies (saved answers staff insert with `/shortcut` in the inbox), by shortcut; `query` matches the shortcut or the answer. Use an answer's `body` as the text of send_text_message to answer a customer the way the team does.",
   createQuickReply:

@@ -14,7 +14,7 @@ import { messageRepository, type NewMessage } from './message.repository.js';
 import type { MessageEvents } from './message.service.js';
 
 type Trx = Deps['db'];
-type RecordedRow = NewMessage & { direction: 'inbound' | 'outbound' };
+export type RecordedRow = NewMessage & { direction: 'inbound' | 'outbound' };
 
 /**
  * Coexistence: what the business does in the WhatsApp Business app on a number Parley also uses.
@@ -201,7 +201,12 @@ function recordedRow(
 }
 
 /** Inserts the rows (each once, by wamid) and queues the download of every file they name. */
-async function insertRecorded(trx: Trx, deps: Deps, workspaceId: string, rows: RecordedRow[]): Promise<Set<string>> {
+export async function insertRecorded(
+  trx: Trx,
+  deps: Pick<Deps, 'newId' | 'clock'>,
+  workspaceId: string,
+  rows: RecordedRow[],
+): Promise<Set<string>> {
   const inserted = await messageRepository(trx).insertRecorded(rows);
   const withMedia = rows.filter((row) => inserted.has(row.id) && row.media_state === 'pending');
   await queueDownloads(

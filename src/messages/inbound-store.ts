@@ -2,6 +2,7 @@ import { type ContactRow, contactRepository } from '../contacts/index.js';
 import type { Deps } from '../db/deps.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { type AddressedInbound, phoneOfWaId } from './inbound-senders.js';
+import type { InboundMessage } from './inbound-message.js';
 import { carriesMedia } from './media-ref.js';
 import { messageRepository } from './message.repository.js';
 import type { MessageEdit } from './message.schema.js';
@@ -137,11 +138,26 @@ export async function applyAmendment(
   at: string,
   direction: 'inbound' | 'outbound' = 'inbound',
 ): Promise<StoreResult | null> {
-  const { amends, wamid, timestamp, type, content } = entry.inbound;
+  const amended = await amendMessage(trx, workspaceId, entry.inbound, at, direction);
+  return amended && { ...amended, contactId: entry.sender.id };
+}
+
+/**
+ * Applies an edit or a revocation to the message it names (in a contact's conversation or a group's);
+ * null when Parley does not have that message.
+ */
+export async function amendMessage(
+  trx: Trx,
+  workspaceId: string,
+  inbound: Pick<InboundMessage, 'amends' | 'wamid' | 'timestamp' | 'type' | 'content'>,
+  at: string,
+  direction: 'inbound' | 'outbound',
+): Promise<Omit<StoreResult, 'contactId'> | null> {
+  const { amends, wamid, timestamp, type, content } = inbound;
   const messages = messageRepository(trx);
   const original = amends && (await messages.findByWamid(workspaceId, amends.originalWamid, direction));
   if (!original) return null;
-  const result = (outcome: StoreResult['outcome']) => ({ outcome, id: original.id, contactId: entry.sender.id });
+  const result = (outcome: StoreResult['outcome']) => ({ outcome, id: original.id });
   if (amends.kind === 'revoke') {
     if (original.revoked_at) return result('duplicate');
     await messages.amend(original.id, { revoked_at: toStoredTimestamp(timestamp) }, at);

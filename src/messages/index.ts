@@ -5,8 +5,15 @@
 export { type BusinessAppService, createBusinessAppService } from './business-app.js';
 export { conversationSpans } from './conversation-spans.js';
 export { deliveryCounts } from './delivery-counts.js';
+export { type GroupAuthor, groupMessagePosition, groupMessages, groupThread } from './group-messages.js';
 export { plainReason } from './error-reasons.js';
-export { createInboundService, type InboundListener, type InboundService, type ReceivedMessage } from './inbound.js';
+export {
+  createInboundService,
+  type InboundListener,
+  type InboundService,
+  type ReceivedMessage,
+  type ReceiveOutcome,
+} from './inbound.js';
 export { createMediaDownloader } from './media-download.js';
 export { createMediaRetention, retentionChanged } from './media-retention.js';
 export { createMediaUploadService } from './media-upload.js';
@@ -22,11 +29,14 @@ export {
   ListedMessageSchema,
   type Message,
   MessageSchema,
+  SendMediaBody,
+  SendTemplateBody,
+  SendTextBody,
   TemplateVariables,
   TEXT_MAX_LENGTH,
 } from './message.schema.js';
-export { createMessageService, type MessageService } from './message.service.js';
-export { createOutbound, type Outbound } from './outbound/outbound.js';
+export { createMessageService, type GroupContentInput, type MessageService } from './message.service.js';
+export { createOutbound, type GroupRecipient, type Outbound } from './outbound/outbound.js';
 export { type OutboundRow, prepareOutbound, queueOutbound } from './outbound/queue.js';
 export { isRefusal, isWindowOpen, windowClosesAt } from './outbound/rules.js';
 export { fillVariables, mapVariables, variableValues } from './outbound/template-variables.js';

@@ -7,7 +7,9 @@ import type { MessageStatus } from './message.schema.js';
 
 export type NewMessage = Omit<Insertable<MessageTable>, 'feed_record' | 'direction'>;
 /** `delivery` is absent on a message presented as it is queued: no status has arrived yet. */
-export type MessageRow = Omit<Selectable<MessageTable>, 'delivery'> & {
+/** A message in a contact's conversation (a group's messages are GroupMessageRow). */
+export type MessageRow = Omit<Selectable<MessageTable>, 'delivery' | 'contact_id'> & {
+  contact_id: string;
   delivery?: string | null;
   contact_phone: string;
 };
@@ -50,7 +52,8 @@ export function messageRepository(db: Kysely<Database>) {
       .selectFrom('messages as m')
       .innerJoin('contacts as c', 'c.id', 'm.contact_id')
       .selectAll('m')
-      .select('c.phone as contact_phone');
+      .select('c.phone as contact_phone')
+      .$narrowType<{ contact_id: string }>();
 
   /**
    * Inserts messages each once by wamid (the unique index skips one stored already), in statements of up

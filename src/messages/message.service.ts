@@ -20,13 +20,21 @@ import type {
 } from './message.schema.js';
 import { textContent, type MediaType, type OutboundContent } from '../content/message-content.js';
 import { checkMimeType } from './outbound/media-limits.js';
-import type { Outbound } from './outbound/outbound.js';
+import type { GroupRecipient, Outbound } from './outbound/outbound.js';
 import type { Sender } from './outbound/queue.js';
 import { contactsContent, interactiveContent, locationContent, mediaContent } from './outbound/rich.js';
 import { isRefusal, type Refusal } from './outbound/rules.js';
 import { templateContent } from './outbound/template.js';
 import { fillVariables, type TemplateVariables } from './outbound/template-variables.js';
 import { messageProblems } from './message.problems.js';
+
+/** A group message's content as its send actions take it (their bodies without the contact). */
+export type GroupContentInput =
+  | ({ kind: 'text' } & Omit<SendTextInput, keyof ContactFields>)
+  | ({ kind: 'media' } & Omit<SendMediaInput, keyof ContactFields>)
+  | ({ kind: 'template' } & Omit<SendTemplateInput, keyof ContactFields>);
+
+type ContactFields = SendOptions & { contact_id?: unknown; phone?: unknown };
 
 /** What every send request may add: a message to quote and the number to send from. */
 interface SendOptions {
@@ -200,6 +208,38 @@ export function createMessageService(
         { type: 'reaction', content: reaction, reply_to_message_id: reacted.id },
         channelId,
       );
+    },
+
+    /**
+     * Queues a message to a WhatsApp group through the one outbound path (the group's number, Meta's
+     * group recipient), then wakes the outbox; answers the queued row.
+     */
+    async sendToGroup(caller: Caller, group: GroupRecipient, content: OutboundContent) {
+      const [row, queued] = await db.transaction().execute(async (trx) => {
+        const row = await outbound.queueToGroup(trx, group, content, senderOf(caller));
+        return [row, queuedIn(trx)] as const;
+      });
+      wakeFor(queued);
+      return row;
+    },
+
+    /**
+     * What a message to a group carries, checked as a send to a contact is: text, a file, or an approved
+     * template. A template's variables are taken as given: a group has no contact whose fields fill placeholders.
+     */
+    async groupContent(caller: Caller, input: GroupContentInput): Promise<OutboundContent> {
+      if (input.kind === 'text') return textContent(input.message, input.preview_url ?? false);
+      if (input.kind === 'media') {
+        const type = input.type as MediaType;
+        const content = mediaContent(input, type);
+        await checkUpload(caller, type, input.media_id);
+        return content;
+      }
+      const templates = templateRepository(db);
+      const template = await templates.findById(caller.workspaceId, input.template_id);
+      if (!template) throw errors.notFound('template', 'template_id');
+      const translations = await templates.translations([template.id]);
+      return { type: 'template', content: templateContent(template, translations, input) };
     },
 
     async get(caller: Caller, messageId: string): Promise<Message> {

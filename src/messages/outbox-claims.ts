@@ -59,11 +59,13 @@ export function createOutboxClaims(deps: Deps, graceMs: number) {
             .select('conversation_channel_id')
             .whereRef('contacts.id', '=', 'messages.contact_id')
             .as('conversation_channel_id'),
+          eb.selectFrom('groups').select('wa_group_id').whereRef('groups.id', '=', 'messages.group_id').as('group'),
         ])
         .execute();
-      return claimed.map((m) => ({
+      return claimed.map(({ phone, group, ...m }) => ({
         ...m,
-        phone: m.phone!,
+        to: group ?? phone!,
+        toGroup: group !== null && group !== undefined,
         conversation_channel_id: m.conversation_channel_id ?? null,
         lease,
       }));

@@ -54,9 +54,10 @@ export function outcomeOf(
     case 'failed':
       return {
         ...settled(message, at.nowMs, { status: 'failed', error: errorOf(sent.error), channel_id: channelId }),
-        ...(sent.windowClosed && {
-          closesWindowOf: { workspaceId: message.workspace_id, contactId: message.contact_id },
-        }),
+        ...(sent.windowClosed &&
+          message.contact_id !== null && {
+            closesWindowOf: { workspaceId: message.workspace_id, contactId: message.contact_id },
+          }),
       };
   }
 }

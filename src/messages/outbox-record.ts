@@ -147,7 +147,8 @@ export function createOutcomeRecorder(
     for (const [workspaceId, changed] of byWorkspace) {
       await events.publish(
         workspaceId,
-        changed.map((message) => ({ type: 'status', contact_id: message.contact_id, message_id: message.id })),
+        // The inbox's live events are by contact; a group's messages have none.
+        changed.flatMap(({ contact_id, id }) => (contact_id ? [{ type: 'status', contact_id, message_id: id }] : [])),
       );
     }
   }

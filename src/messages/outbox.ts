@@ -2,10 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelService, SendingChannel, SendOutcome } from '../channels/index.js';
 import { storedContent } from '../content/message-content.js';
 import type { Deps } from '../db/deps.js';
-import { noteHandOff, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
+import { noteHandOff, type Address, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
 import { createWakeLoop } from '../shared/wake-loop.js';
 import type { MessageEvents } from './message.service.js';
-import { queueOutbound, type OutboundRow } from './outbound/queue.js';
+import { queueOutbound, type GroupOutboundRow, type OutboundRow } from './outbound/queue.js';
 import { CLAIM_BATCH, createOutboxClaims } from './outbox-claims.js';
 import { createOutboxLanes, type Held } from './outbox-lanes.js';
 import { channelRemovedOutcome, outcomeOf } from './outbox-outcome.js';
@@ -95,7 +95,12 @@ export function createOutbox(
 
   async function sendThrough(message: LeasedMessage, { provider, channelId }: SendingChannel): Promise<SendOutcome> {
     const content = storedContent(message.type, message.content);
-    const sent = await provider.send({ messageId: message.id, to: message.phone, message: content });
+    const sent = await provider.send({
+      messageId: message.id,
+      to: message.to,
+      toGroup: message.toGroup,
+      message: content,
+    });
     if (sent.outcome === 'retry' && sent.throttled && provider.pace) {
       // The send's outcome is known and must be recorded even if the pause cannot be.
       await pacer
@@ -234,17 +239,17 @@ export function createOutbox(
      */
     async queueNow(
       trx: Deps['db'],
-      message: OutboundRow,
-      contact: { phone: string; conversation_channel_id: string | null },
+      message: OutboundRow | GroupOutboundRow,
+      recipient: Address & { conversation_channel_id: string | null },
     ): Promise<void> {
       if (!loop.started) return queueOutbound(trx, [message]);
       const lease = claims.leaseFromNow();
       await queueOutbound(trx, [{ ...message, next_attempt_at: lease, attempts: 1 }]);
       const { id, workspace_id, contact_id, type, content, channel_id } = message;
-      const { phone, conversation_channel_id } = contact;
+      const { to, toGroup, conversation_channel_id } = recipient;
       noteHandOff(trx, {
         ...{ id, workspace_id, contact_id, type, content, attempts: 1 },
-        ...{ phone, channel_id, conversation_channel_id, lease },
+        ...{ to, toGroup, channel_id, conversation_channel_id, lease },
       });
     },
 

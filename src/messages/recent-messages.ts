@@ -23,6 +23,7 @@ export async function latestMessages(
     .selectAll()
     .where('workspace_id', '=', workspaceId)
     .where('contact_id', '=', contact.id)
+    .$narrowType<{ contact_id: string }>()
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

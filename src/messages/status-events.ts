@@ -42,6 +42,7 @@ async function presentedMessages(db: Db, subjects: EventSubject[]): Promise<Map<
       .innerJoin('contacts as c', 'c.id', 'm.contact_id')
       .selectAll('m')
       .select('c.phone as contact_phone')
+      .$narrowType<{ contact_id: string }>()
       .where('m.id', 'in', ids)
       .execute(),
   );

@@ -54,7 +54,8 @@ export function createStatusService(
           await messageRepository(trx).applyStatusChange(message.id, change, now());
           Object.assign(message, change);
           if (change.status) {
-            changed.push({ type: 'status', contact_id: message.contact_id, message_id: message.id });
+            if (message.contact_id)
+              changed.push({ type: 'status', contact_id: message.contact_id, message_id: message.id });
             statusChanges.push({ workspaceId: caller.workspaceId, id: message.id, status: change.status });
           }
         }

@@ -8,19 +8,26 @@
 export type WorkKind = 'messages' | 'jobs' | 'deliveries';
 
 /** An outbound message leased to this process's outbox, with what it needs to send it. */
-export interface LeasedMessage {
+export type LeasedMessage = {
   id: string;
   workspace_id: string;
-  contact_id: string;
+  /** Null for a group's message. */
+  contact_id: string | null;
   type: string;
   content: string;
   attempts: number;
-  phone: string;
-  /** The channel the sender named; null: the contact's conversation channel, else the default. */
-  channel_id: string | null;
-  conversation_channel_id: string | null;
-  /** The next_attempt_at its claim wrote (stored form): while it holds, no other process claims the message. */
-  lease: string;
+} & Address & {
+    /** The channel the sender named; null: the contact's conversation channel, else the default. */
+    channel_id: string | null;
+    conversation_channel_id: string | null;
+    /** The next_attempt_at its claim wrote (stored form): while it holds, no other process claims the message. */
+    lease: string;
+  };
+
+/** Where the outbox sends a message: a contact's number (or BSUID), or a WhatsApp group's id. */
+export interface Address {
+  to: string;
+  toGroup: boolean;
 }
 
 export interface QueuedWork {

@@ -11,6 +11,8 @@ const inboundMessages = (db: Kysely<Database>, workspaceId: string, limit = TRIG
     .select('m.feed_record')
     .where('m.workspace_id', '=', workspaceId)
     .where('m.direction', '=', 'inbound')
+    // Only customers' own messages have a record: not a group's, nor the app's imported history.
+    .where('m.feed_record', 'is not', null)
     .orderBy('m.created_at', 'desc')
     .orderBy('m.id', 'desc')
     .limit(limit);

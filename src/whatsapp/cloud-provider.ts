@@ -12,6 +12,7 @@ import {
   templateMessage,
   templatePayload,
   textPayload,
+  toGroupPayload,
 } from './payloads.js';
 
 /** Send failures that are final for the message: retrying cannot help, and may cost money. */
@@ -32,9 +33,14 @@ export function whatsappCloudProvider(graph: GraphClient, channel: CloudChannel)
     simulated: false,
     pace: channel.messagesPerSecond > 0 ? { key: phoneNumberId, perSecond: channel.messagesPerSecond } : null,
 
-    async send({ messageId, to, message }) {
+    async send({ messageId, to, toGroup, message }) {
       try {
-        const { wamid } = await graph.sendMessage(phoneNumberId, accessToken, metaMessage(to, message, messageId));
+        const payload = metaMessage(to, message, messageId);
+        const { wamid } = await graph.sendMessage(
+          phoneNumberId,
+          accessToken,
+          toGroup ? toGroupPayload(payload, to) : payload,
+        );
         return { outcome: 'accepted', providerMessageId: wamid };
       } catch (error) {
         if (!(error instanceof GraphError)) throw error;
@@ -103,6 +109,21 @@ export function whatsappCloudProvider(graph: GraphClient, channel: CloudChannel)
         await graph.deleteTemplate(wabaId, accessToken, name, metaTemplateId);
         return { outcome: 'deleted' };
       }),
+
+    async createGroup({ subject, description, joinApproval }) {
+      const group = {
+        messaging_product: 'whatsapp',
+        subject,
+        ...(description !== null && { description }),
+        join_approval_mode: joinApproval ? 'approval_required' : 'auto_approve',
+      };
+      return (await groupCall('create the group', () => graph.createGroup(phoneNumberId, accessToken, group)))
+        .request_id;
+    },
+
+    async groupInviteLink(groupId) {
+      return (await groupCall('give the invite link', () => graph.groupInviteLink(groupId, accessToken))).invite_link;
+    },
   };
 }
 
@@ -122,6 +143,19 @@ async function refusedOr<T>(call: () => Promise<T>): Promise<T | TemplateRefusal
       });
     }
     return { outcome: 'refused', reason: error.userMessage ?? error.message };
+  }
+}
+
+/** A Groups API call: Meta's refusal is the workspace's state (a 409 in Meta's words), not a failure here. */
+async function groupCall<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof GraphError)) throw error;
+    throw errors.conflict(`Meta did not ${what}: ${error.userMessage ?? error.message}`, {
+      meta_code: error.code,
+      retryable: error.retryable || error.outcomeUnknown,
+    });
   }
 }
 

@@ -50,6 +50,10 @@ export interface GraphClient {
    * (retryable) GraphError only when Meta could not be asked; a refusal is an answer.
    */
   describeNumber(phoneNumberId: string, wabaId: string, accessToken: string): Promise<NumberDescription>;
+  /** Meta's Groups API "Create group": `POST /{phone-number-id}/groups`; resolves with its `request_id`. */
+  createGroup(phoneNumberId: string, accessToken: string, group: object): Promise<{ request_id: string }>;
+  /** Meta's Groups API "Get group invite link": `GET /{group-id}/invite_link`. */
+  groupInviteLink(groupId: string, accessToken: string): Promise<{ invite_link: string }>;
   /** Meta's "Retrieve Media URL": a short-lived (5 min) download URL and the file's type, hash and size. */
   getMediaInfo(mediaId: string, accessToken: string): Promise<MediaInfo>;
   /** The bytes behind a media URL, sent the token; redirects stay on the URL's origin, size is capped. */
@@ -310,6 +314,16 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
     listTemplates: (wabaId, accessToken) =>
       listItems<ChannelTemplate>(`${base}/${encodeURIComponent(wabaId)}/message_templates?limit=100`, accessToken),
 
+    async createGroup(phoneNumberId, accessToken, group) {
+      const body = await call('POST', `${base}/${encodeURIComponent(phoneNumberId)}/groups`, accessToken, group);
+      return { request_id: requiredText(body, 'request_id', 'the group create response') };
+    },
+
+    async groupInviteLink(groupId, accessToken) {
+      const body = await call('GET', `${base}/${encodeURIComponent(groupId)}/invite_link`, accessToken);
+      return { invite_link: requiredText(body, 'invite_link', 'the invite link response') };
+    },
+
     async createTemplate(wabaId, accessToken, template) {
       const url = `${base}/${encodeURIComponent(wabaId)}/message_templates`;
       return createdTemplateOf(await call('POST', url, accessToken, template));
@@ -399,6 +413,13 @@ function createdTemplateOf(body: unknown): CreatedMetaTemplate {
     throw unexpectedResponse(200, 'no id or status in the template creation response');
   }
   return { id, status, category: typeof category === 'string' ? category : '' };
+}
+
+/** A string field Meta's answer must carry. */
+function requiredText(body: unknown, field: string, what: string): string {
+  const value = ((body ?? {}) as Record<string, unknown>)[field];
+  if (typeof value !== 'string' || value === '') throw unexpectedResponse(200, `no ${field} in ${what}`);
+  return value;
 }
 
 function headerValue(header: string | string[] | undefined): string | undefined {

@@ -27,6 +27,13 @@ function addressed(to: string) {
   return BSUID.test(to) ? { recipient: to } : { to };
 }
 
+/** A message addressed to a WhatsApp group instead (Meta's Groups API: `recipient_type: group`, the group id in `to`). */
+export function toGroupPayload(payload: object, groupId: string): object {
+  const addressed: Record<string, unknown> = { ...payload, recipient_type: 'group', to: groupId };
+  delete addressed.recipient;
+  return addressed;
+}
+
 /** Meta's envelope around one message object: `{ type, [type]: object }` to one user. */
 function messagePayload(to: string, type: string, object: object) {
   return { messaging_product: 'whatsapp', recipient_type: 'individual', ...addressed(to), type, [type]: object };

@@ -43,6 +43,8 @@ function summary(event: ChannelEvent): (string | null)[] {
       return [event.phoneNumberId, String(event.progress)];
     case 'contact_book':
       return [event.phone, event.action];
+    case 'group':
+      return [event.groupId, event.type];
   }
 }
 
@@ -97,6 +99,7 @@ describe('parseWebhook › inbound messages', () => {
         type: 'text',
         content: { body: 'Does it come in another color?' },
         amends: null,
+        groupId: null,
       },
     ]);
   });
@@ -528,6 +531,7 @@ describe('webhook fixtures', () => {
         type: 'text',
         content: { body: 'Hello' },
         amends: null,
+        groupId: null,
       },
     ]);
   });

@@ -19,6 +19,8 @@ import {
   type EchoEvent,
   type HistoryEvent,
   type HistoryMessage,
+  type GroupEvent,
+  type GroupParticipant,
 } from '../channels/index.js';
 
 /**
@@ -63,6 +65,12 @@ function parseChange(entry: Json, change: Json): ChannelEvent[] {
     case 'template_category_update':
       // Applied to the template, and kept in the event log as Meta sent it.
       return compact([templateCategory(entry, value), accountEvent(entry, change.field, value)]);
+    case 'group_lifecycle_update':
+    case 'group_participants_update':
+    case 'group_settings_update':
+    case 'group_status_update':
+      // Applied to the group, and kept in the event log as Meta sent it.
+      return [...parseGroupChanges(value), ...compact([accountEvent(entry, change.field, value)])];
     case 'smb_message_echoes':
       return parseEchoes(value);
     case 'history':
@@ -120,6 +128,7 @@ function inboundMessage(raw: Json, line: BusinessLine, contacts: Json[]): Inboun
     type,
     content: identity === null ? content : { ...content, sender: identity },
     amends,
+    groupId: text(raw.group_id),
   };
 }
 
@@ -161,6 +170,53 @@ function parseEchoes(value: Json): EchoEvent[] {
       const amends = amendment(raw);
       const { type, content } = messageContent(amends?.kind === 'edit' ? record(record(raw.edit).message) : raw);
       return { kind: 'echo', phoneNumberId, to, toUserId, wamid, timestamp, type, content, amends } as const;
+    }),
+  );
+}
+
+/**
+ * Meta's group webhooks: `value.groups[]`, each a change to one group (created or deleted, people joined
+ * or left, subject or description changed, suspended or cleared). Settings changes name each setting
+ * with `update_successful`; one Meta refused changes nothing.
+ * Reference: developers.facebook.com/documentation/business-messaging/whatsapp/groups/webhooks
+ */
+function parseGroupChanges(value: Json): GroupEvent[] {
+  const phoneNumberId = businessNumberOf(value);
+  if (phoneNumberId === null) return [];
+  return compact(
+    records(value.groups).map((raw): GroupEvent | null => {
+      const type = text(raw.type);
+      if (type === null) return null;
+      return {
+        kind: 'group',
+        phoneNumberId,
+        groupId: text(raw.group_id),
+        type,
+        requestId: text(raw.request_id),
+        subject: groupSetting(raw, 'subject'),
+        description: groupSetting(raw, 'description'),
+        inviteLink: text(raw.invite_link),
+        joined: groupParticipants(raw.added_participants),
+        left: groupParticipants(raw.removed_participants),
+        failed: records(raw.errors).length > 0,
+        occurredAt: unixTime(raw.timestamp),
+      };
+    }),
+  );
+}
+
+/** A subject or description: given plainly on a create, as `group_<name>: { text, update_successful }` on a change. */
+function groupSetting(raw: Json, name: 'subject' | 'description'): string | null {
+  const setting = record(raw[`group_${name}`]);
+  if (setting.update_successful === false) return null;
+  return text(setting.text) ?? text(raw[name]);
+}
+
+function groupParticipants(value: unknown): GroupParticipant[] {
+  return compact(
+    records(value).map((raw) => {
+      const participant = { wa_id: waId(raw.wa_id), user_id: text(raw.user_id) };
+      return participant.wa_id === null && participant.user_id === null ? null : participant;
     }),
   );
 }

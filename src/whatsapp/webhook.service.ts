@@ -4,6 +4,7 @@ import type {
   AccountEvent,
   ContactBookEvent,
   EchoEvent,
+  GroupEvent,
   HistoryEvent,
   InboundMessageEvent,
   MarketingPreferenceEvent,
@@ -12,6 +13,7 @@ import type {
 } from '../channels/index.js';
 import type { BusinessAppService, InboundService, StatusService } from '../messages/index.js';
 import type { ContactBookService } from '../contacts/index.js';
+import type { GroupService } from '../groups/index.js';
 import type { TemplateSyncService } from '../templates/index.js';
 import { errors } from '../shared/errors.js';
 import { groupCommit } from '../shared/group-commit.js';
@@ -48,6 +50,8 @@ export interface WebhookOutcome {
   history_messages: number;
   /** Entries of the app's contact book applied to contacts. */
   contact_book: number;
+  /** Changes to WhatsApp groups applied (created, deleted, people joined or left, settings, suspension). */
+  group_changes: number;
 }
 
 /**
@@ -67,6 +71,7 @@ export function createWhatsappWebhookService({
   limiter,
   eventLog,
   optOut,
+  groups,
 }: {
   channels: ChannelService;
   inbound: InboundService;
@@ -78,6 +83,7 @@ export function createWhatsappWebhookService({
   limiter: SharedWindowLimiter;
   eventLog: WorkspaceEventService;
   optOut: OptOutService;
+  groups: GroupService;
 }) {
   /** The workspaces an account event concerns: its business number's, else every one on its account. */
   async function workspacesOf(event: AccountEvent, workspaceOf: (phoneNumberId: string) => Promise<string | null>) {
@@ -97,6 +103,7 @@ export function createWhatsappWebhookService({
     const statusEvents = new ByWorkspace<StatusEvent>();
     const preferences = new ByWorkspace<MarketingPreferenceEvent>();
     const coexistence = new ByChannel<EchoEvent | HistoryEvent | ContactBookEvent>();
+    const inGroups = new ByChannel<InboundMessageEvent | GroupEvent>();
     const accountEvents: { workspaceIds: string[]; event: AccountEvent }[] = [];
     for (const [delivery, events] of deliveries.entries()) {
       const outcome = outcomes[delivery]!;
@@ -124,6 +131,8 @@ export function createWhatsappWebhookService({
         }
         const route = await routeOf(event.phoneNumberId);
         if (!route) outcome.unrouted++;
+        else if (event.kind === 'group' || (event.kind === 'message' && event.groupId !== null))
+          inGroups.add(route, event, outcome);
         else if (event.kind === 'message')
           messagesByWorkspace.add(route.workspaceId, { ...event, channelId: route.channelId }, outcome);
         else if (event.kind === 'marketing_preference') preferences.add(route.workspaceId, event, outcome);
@@ -132,6 +141,7 @@ export function createWhatsappWebhookService({
       }
     }
     await applyCoexistence(coexistence);
+    await applyGroups(inGroups);
     for (const [workspaceId, entries] of messagesByWorkspace) {
       const results = await inbound.receiveAll(
         { workspaceId },
@@ -189,6 +199,24 @@ export function createWhatsappWebhookService({
     }
   }
 
+  /** Messages written in WhatsApp groups, to their groups' conversations, and changes to the groups. */
+  async function applyGroups(byChannel: ByChannel<InboundMessageEvent | GroupEvent>) {
+    for (const [channelId, { route, entries }] of byChannel) {
+      const caller = { workspaceId: route.workspaceId };
+      const messages = entries.filter((entry): entry is Entry<InboundMessageEvent> => entry.event.kind === 'message');
+      const results = await groups.receiveMessages(
+        caller,
+        channelId,
+        messages.map((entry) => entry.event),
+      );
+      results.forEach((result, i) => (messages[i]!.outcome[result === 'stored' ? 'messages' : 'duplicates'] += 1));
+      for (const { event, outcome } of entries) {
+        if (event.kind === 'group')
+          outcome.group_changes += (await groups.applyChange(caller, channelId, event)) ? 1 : 0;
+      }
+    }
+  }
+
   return {
     apply: groupCommit(applyDeliveries),
 
@@ -217,6 +245,7 @@ function emptyOutcome(): WebhookOutcome {
     echoes: 0,
     history_messages: 0,
     contact_book: 0,
+    group_changes: 0,
   };
 }
 

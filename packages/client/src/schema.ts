@@ -1704,6 +1704,182 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/list-groups': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * List the workspace's WhatsApp groups
+     * @description The latest conversation first. Groups are WhatsApp groups on a workspace number (Meta's Groups API): at most 8 participants, who join only by the group's invite link. A group's messages are its own conversation, never in a participant's one-to-one thread.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['listGroups'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-group': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a WhatsApp group: its subject, participants, invite link and state
+     * @description Its state follows Meta’s group webhooks (created, suspended, deleted, who joined or left). Groups are WhatsApp groups on a workspace number (Meta's Groups API): at most 8 participants, who join only by the group's invite link. A group's messages are its own conversation, never in a participant's one-to-one thread.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['getGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/create-group': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a WhatsApp group on a workspace number
+     * @description Asks Meta to create the group; it answers `creating`, and becomes `active` with its invite link when Meta’s lifecycle webhook confirms it (`failed` if Meta refuses). A workspace on the simulator gets 409. Groups are WhatsApp groups on a workspace number (Meta's Groups API): at most 8 participants, who join only by the group's invite link. A group's messages are its own conversation, never in a participant's one-to-one thread.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['createGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-group-invite-link': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a group's invite link from Meta
+     * @description The link people join by; send it to those you want in the group. 409 while the group is not active. Groups are WhatsApp groups on a workspace number (Meta's Groups API): at most 8 participants, who join only by the group's invite link. A group's messages are its own conversation, never in a participant's one-to-one thread.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['getGroupInviteLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/list-group-messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Read a group's conversation
+     * @description Newest first; each participant's message names its author in `content.sender`. Groups are WhatsApp groups on a workspace number (Meta's Groups API): at most 8 participants, who join only by the group's invite link. A group's messages are its own conversation, never in a participant's one-to-one thread.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['listGroupMessages'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/send-group-text': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Write to a WhatsApp group
+     * @description Queued and sent from the group’s number through the outbox like every message (Meta’s group recipient); its status follows the delivery. No customer service window applies to a group. 409 while the group is not active. Groups are WhatsApp groups on a workspace number (Meta's Groups API): at most 8 participants, who join only by the group's invite link. A group's messages are its own conversation, never in a participant's one-to-one thread.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['sendGroupText'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/send-group-media': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a file to a WhatsApp group
+     * @description Queued and sent from the group’s number through the outbox like every message (Meta’s group recipient); its status follows the delivery. No customer service window applies to a group. 409 while the group is not active. Groups are WhatsApp groups on a workspace number (Meta's Groups API): at most 8 participants, who join only by the group's invite link. A group's messages are its own conversation, never in a participant's one-to-one thread.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['sendGroupMedia'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/send-group-template': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an approved template to a WhatsApp group
+     * @description Queued and sent from the group’s number through the outbox like every message (Meta’s group recipient); its status follows the delivery. No customer service window applies to a group. 409 while the group is not active. Groups are WhatsApp groups on a workspace number (Meta's Groups API): at most 8 participants, who join only by the group's invite link. A group's messages are its own conversation, never in a participant's one-to-one thread.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['sendGroupTemplate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/list-workspace-events': {
     parameters: {
       query?: never;
@@ -3332,6 +3508,89 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       updated_at: string;
+    };
+    /** @description A WhatsApp group on one of the workspace numbers (Meta Groups API) */
+    Group: {
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: uuid
+       * @description The workspace number the group is on
+       */
+      channel_id: string;
+      /** @description Meta's group id; null while Meta is creating the group */
+      wa_group_id: string | null;
+      /** @description The group's name ("" until Meta tells it, for a group Parley did not create) */
+      subject: string;
+      description: string | null;
+      /** @description The link people join by (the only way in); get-group-invite-link asks Meta for it */
+      invite_link: string | null;
+      /** @description Who is in the group, as Meta's webhooks said (at most 8) */
+      participants: {
+        /** @description The participant's WhatsApp number (digits), when Meta shares it */
+        wa_id: string | null;
+        /** @description The participant's business-scoped user id, when Meta sends one */
+        user_id: string | null;
+      }[];
+      /**
+       * @description `creating`: asked of Meta, not confirmed yet; `active`; `failed`: Meta refused to create it; `suspended` by WhatsApp (no messages until cleared); `deleted`
+       * @enum {string}
+       */
+      state: 'creating' | 'active' | 'failed' | 'suspended' | 'deleted';
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      last_message_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      updated_at: string;
+    };
+    /** @description A message in a WhatsApp group's conversation */
+    GroupMessage: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      group_id: string;
+      /** @enum {string} */
+      direction: 'inbound' | 'outbound';
+      type: string;
+      /** @description `received` for a participant's message; queued, sent, delivered, read or failed for the business's */
+      status: string;
+      /** @description What was sent or received; a participant's message names its author in `sender` (wa_id, user_id, name) */
+      content: {
+        [key: string]: unknown;
+      };
+      /** @description WhatsApp message id (wamid), once known */
+      provider_message_id: string | null;
+      /** @description Meta's error when it failed */
+      error: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * Format: date-time
+       * @description A participant's message: when Meta says it was sent
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      sent_at: string | null;
+      /**
+       * Format: date-time
+       * @description When its author deleted it for everyone (its content is kept)
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      revoked_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
     };
     WorkspaceEvent: {
       /** Format: uuid */
@@ -13226,6 +13485,1030 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['QuickReply'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listGroups: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Group'][];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley id of the group (list-groups)
+           */
+          group_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A WhatsApp group on one of the workspace numbers (Meta Groups API) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Group'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The group's name */
+          subject: string;
+          description?: string;
+          /** @description People who open the invite link wait for approval (default false: they join at once) */
+          join_approval?: boolean;
+          /** @description The workspace's number the group is on (a phone_number_id list-channels shows); default: the default channel */
+          from_phone_number_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A WhatsApp group on one of the workspace numbers (Meta Groups API) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Group'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getGroupInviteLink: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley id of the group (list-groups)
+           */
+          group_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            invite_link: string;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listGroupMessages: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley id of the group (list-groups)
+           */
+          group_id: string;
+          /** @description Messages to return, newest first (default 50) */
+          limit?: number;
+          /**
+           * Format: uuid
+           * @description Return the messages older than this one of the group (the next page)
+           */
+          before_message_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GroupMessage'][];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  sendGroupText: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The text, as send-text-message takes it */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The text; WhatsApp markup (*bold*, _italic_, ~strike~, ```mono```) passes through */
+          message: string;
+          /** @description Show a preview of the first URL (default false) */
+          preview_url?: boolean;
+          /**
+           * Format: uuid
+           * @description Parley id of the group (list-groups)
+           */
+          group_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A message in a WhatsApp group's conversation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GroupMessage'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  sendGroupMedia: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The file, as send-media-message takes it: `media_id` or `media_url` */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description The kind of media, as WhatsApp shows it
+           * @enum {string}
+           */
+          type: 'image' | 'video' | 'audio' | 'document' | 'sticker';
+          /** @description The `media_id` upload-media answered */
+          media_id?: string;
+          /** @description A public https URL WhatsApp fetches the file from (instead of `media_id`) */
+          media_url?: string;
+          /** @description image, video and document only */
+          caption?: string;
+          /** @description document only: the file name the customer sees */
+          filename?: string;
+          /**
+           * Format: uuid
+           * @description Parley id of the group (list-groups)
+           */
+          group_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A message in a WhatsApp group's conversation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GroupMessage'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  sendGroupTemplate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description An approved template, as send-template-message takes it; its variables are sent as given (no contact fills placeholders) */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley template id
+           */
+          template_id: string;
+          /** @description Translation to send; default: the one get-template shows */
+          language?: string;
+          /** @description Every variable, keyed by the ids `/api/v1/dropdowns/template-variables` lists: body placeholders (`"1"` or a NAMED template's `"first_name"`), `"header_1"`, `"button_0_1"` (a URL button's suffix), `"button_1_coupon_code"` (a copy-code button), e.g. `{"1":"Ada","header_1":"May","button_0_1":"ORD-1"}`; or the body's values in order as an array */
+          variables?:
+            | string[]
+            | {
+                [key: string]: string;
+              };
+          /** @description https URL of the image, video or document of a media header; default: the template's own header_content */
+          header_media_url?: string;
+          /** @description The dynamic suffix of each URL button with a `{{1}}`, in button order (the same as `variables` `button_<index>_1`) */
+          button_variables?: string[];
+          /**
+           * Format: uuid
+           * @description Parley id of the group (list-groups)
+           */
+          group_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A message in a WhatsApp group's conversation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GroupMessage'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */

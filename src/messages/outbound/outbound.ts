@@ -2,16 +2,26 @@ import type { ChannelService } from '../../channels/index.js';
 import type { ContactRow } from '../../contacts/index.js';
 import type { Deps } from '../../db/deps.js';
 import type { OutboundContent } from '../../content/message-content.js';
-import { prepareOutbound, type OutboundRow, type Sender } from './queue.js';
+import type { Address } from '../../shared/queued-work.js';
+import { toStoredTimestamp } from '../../shared/time.js';
+import { newOutboundRow, prepareOutbound, type GroupOutboundRow, type OutboundRow, type Sender } from './queue.js';
 import { isRefusal, type Refusal } from './rules.js';
 
 /** How a message is queued to be sent right after its transaction commits (the outbox's queueNow). */
 export interface OutboxQueue {
   queueNow(
     trx: Deps['db'],
-    message: OutboundRow,
-    contact: Pick<ContactRow, 'phone' | 'conversation_channel_id'>,
+    message: OutboundRow | GroupOutboundRow,
+    recipient: Address & { conversation_channel_id: string | null },
   ): Promise<void>;
+}
+
+/** A WhatsApp group a message goes to: its conversation, Meta's id for it and the number it is on. */
+export interface GroupRecipient {
+  id: string;
+  workspace_id: string;
+  channel_id: string;
+  wa_group_id: string;
 }
 
 /**
@@ -43,8 +53,21 @@ export function createOutbound(
       channelId: string | null = null,
     ): Promise<OutboundRow | Refusal> {
       const prepared = prepareOutbound(deps, contact, message, sender, channelId);
-      if (!isRefusal(prepared)) await outbox.queueNow(trx, prepared, contact);
+      const { phone: to, conversation_channel_id } = contact;
+      if (!isRefusal(prepared)) await outbox.queueNow(trx, prepared, { to, toGroup: false, conversation_channel_id });
       return prepared;
+    },
+
+    /**
+     * A message to a WhatsApp group, from the group's own number. No customer service window or opt-out
+     * applies: nobody in a group asked for it alone, and Meta answers a send it does not allow.
+     */
+    async queueToGroup(trx: Deps['db'], group: GroupRecipient, message: OutboundContent, sender: Sender) {
+      const conversation = { workspace_id: group.workspace_id, contact_id: null, group_id: group.id } as const;
+      const at = toStoredTimestamp(deps.clock.now());
+      const row = newOutboundRow(deps.newId(), conversation, message, at, sender, group.channel_id);
+      await outbox.queueNow(trx, row, { to: group.wa_group_id, toGroup: true, conversation_channel_id: null });
+      return row;
     },
   };
 }

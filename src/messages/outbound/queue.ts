@@ -14,15 +14,21 @@ export interface Sender {
   id: string | null;
 }
 
-/** A new outbound message row, due at once. */
-export type OutboundRow = ReturnType<typeof newOutboundRow>;
+/** A new outbound message row to a contact, due at once. */
+export type OutboundRow = ReturnType<typeof newOutboundRow<ContactConversation>>;
+/** A new outbound message row to a WhatsApp group. */
+export type GroupOutboundRow = ReturnType<typeof newOutboundRow<GroupConversation>>;
 
 /** What the sending rules and the row need of the recipient. */
 type Recipient = Pick<ContactRow, 'id' | 'workspace_id'> & RuleRecipient;
 
-function newOutboundRow(
+/** The conversation a message is in: a contact's, or (contact_id null) a WhatsApp group's. */
+type ContactConversation = { workspace_id: string; contact_id: string; group_id: null };
+type GroupConversation = { workspace_id: string; contact_id: null; group_id: string };
+
+export function newOutboundRow<Conversation extends ContactConversation | GroupConversation>(
   id: string,
-  contact: Recipient,
+  conversation: Conversation,
   message: OutboundContent,
   at: string,
   sender: Sender,
@@ -30,8 +36,7 @@ function newOutboundRow(
 ) {
   return {
     id,
-    workspace_id: contact.workspace_id,
-    contact_id: contact.id,
+    ...conversation,
     type: message.type,
     content: JSON.stringify(message.content),
     status: 'queued',
@@ -65,7 +70,8 @@ export function prepareOutbound(
 ): OutboundRow | Refusal {
   const now = clock.now();
   const at = toStoredTimestamp(now);
-  return refusalFor(contact, message, now) ?? newOutboundRow(newId(), contact, message, at, sender, channelId);
+  const conversation = { workspace_id: contact.workspace_id, contact_id: contact.id, group_id: null };
+  return refusalFor(contact, message, now) ?? newOutboundRow(newId(), conversation, message, at, sender, channelId);
 }
 
 /** Rows per multi-row insert (17 bound values each, well under both engines' parameter limits). */
@@ -75,13 +81,17 @@ const INSERT_ROWS = 500;
  * Queues messages for the outbox in the caller's transaction, in multi-row statements, and moves
  * their contacts' last_message_at (one statement per workspace and time, usually one in all).
  */
-export async function queueOutbound(trx: Deps['db'], messages: (OutboundRow & { attempts?: number })[]): Promise<void> {
+export async function queueOutbound(
+  trx: Deps['db'],
+  messages: ((OutboundRow | GroupOutboundRow) & { attempts?: number })[],
+): Promise<void> {
   if (messages.length > 0) noteQueued(trx, 'messages');
   for (let i = 0; i < messages.length; i += INSERT_ROWS) {
     await messageRepository(trx).insertOutbound(messages.slice(i, i + INSERT_ROWS));
   }
   const byMoment = new Map<string, OutboundRow[]>();
   for (const message of messages) {
+    if (message.contact_id === null) continue; // a group's message: no contact's last message moves
     const key = `${message.workspace_id} ${message.created_at}`;
     const group = byMoment.get(key);
     if (group) group.push(message);

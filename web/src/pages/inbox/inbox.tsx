@@ -77,7 +77,7 @@ export function Inbox({ url }: { url: URL }) {
   const unread = conversations.filter((c) => c.unread > 0).length;
 
   return (
-    <Page title={t('inbox:title')}>
+    <Page title={t('inbox:title')} actions={<Link href="/inbox/groups">{t('inbox:groups.title')}</Link>}>
       <InboxShortcuts />
       <div class="inbox-tools">
         <SearchBox url={url} search={search} />

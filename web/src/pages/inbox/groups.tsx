@@ -1,0 +1,197 @@
+import { useEffect, useState } from 'preact/hooks';
+import { action, type ActionAnswer } from '../../api/client';
+import { formatDateTime } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
+import { Link } from '../../router';
+import { messageStatusName } from '../message-status';
+import { CopyButton, ErrorNote, Page, Table, TextField, fieldErrors, useAsync, useSubmit } from '../../ui';
+
+type Group = ActionAnswer<'get-group'>;
+type GroupMessage = ActionAnswer<'list-group-messages'>[number];
+
+/** How often an open group's conversation is read again: groups have no live events yet. */
+const REFRESH_MS = 5_000;
+
+/** Inbox → WhatsApp groups: the workspace's groups, and a new one. */
+export function GroupsPage() {
+  const groups = useAsync(() => action('list-groups', {}), []);
+  return (
+    <Page title={t('inbox:groups.title')} actions={<Link href="/inbox">{t('inbox:groups.backToInbox')}</Link>}>
+      <p class="muted">{t('inbox:groups.intro')}</p>
+      <ErrorNote error={groups.error} />
+      {groups.data && groups.data.length === 0 && <p class="muted">{t('inbox:groups.none')}</p>}
+      {groups.data && groups.data.length > 0 && (
+        <Table
+          caption={t('inbox:groups.title')}
+          columns={[
+            t('inbox:groups.subject'),
+            t('inbox:groups.participants'),
+            t('inbox:groups.state'),
+            t('inbox:groups.lastMessage'),
+          ]}
+        >
+          {groups.data.map((group) => (
+            <tr key={group.id}>
+              <td>
+                <Link href={`/inbox/groups/${group.id}`}>{subjectOf(group)}</Link>
+              </td>
+              <td>{group.participants.length}</td>
+              <td>{t(`inbox:groups.states.${group.state}`)}</td>
+              <td>{group.last_message_at ? formatDateTime(group.last_message_at) : '—'}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <NewGroupForm onCreated={groups.reload} />
+    </Page>
+  );
+}
+
+function NewGroupForm({ onCreated }: { onCreated: () => void }) {
+  const [subject, setSubject] = useState('');
+  const [description, setDescription] = useState('');
+  const [approval, setApproval] = useState(false);
+  const create = useSubmit(async () => {
+    await action('create-group', { subject, ...(description && { description }), join_approval: approval });
+    setSubject('');
+    setDescription('');
+    onCreated();
+  });
+  const labels = { subject: t('inbox:groups.subject'), description: t('inbox:groups.description') };
+  const errors = fieldErrors(create.error, labels);
+  return (
+    <form class="group-form" onSubmit={create.onSubmit} aria-label={t('inbox:groups.newLabel')}>
+      <h2>{t('inbox:groups.newLabel')}</h2>
+      <TextField
+        label={labels.subject}
+        value={subject}
+        onValue={setSubject}
+        required
+        maxLength={128}
+        error={errors.field('subject')}
+      />
+      <TextField
+        label={labels.description}
+        value={description}
+        onValue={setDescription}
+        maxLength={2048}
+        error={errors.field('description')}
+      />
+      <label class="checkbox">
+        <input type="checkbox" checked={approval} onChange={(e) => setApproval(e.currentTarget.checked)} />
+        {t('inbox:groups.joinApproval')}
+      </label>
+      <ErrorNote error={errors.note} />
+      <button type="submit" class="primary" disabled={create.busy}>
+        {t('inbox:groups.create')}
+      </button>
+    </form>
+  );
+}
+
+/** One group: who is in it, its invite link, its conversation and a reply box. */
+export function GroupPage({ id }: { id: string }) {
+  const group = useAsync(() => action('get-group', { group_id: id }), [id]);
+  const messages = useAsync(() => action('list-group-messages', { group_id: id }), [id]);
+  useEffect(() => {
+    const timer = setInterval(messages.reload, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [messages.reload]);
+  const title = group.data ? subjectOf(group.data) : t('inbox:groups.title');
+  return (
+    <Page title={title} actions={<Link href="/inbox/groups">{t('inbox:groups.allGroups')}</Link>}>
+      <ErrorNote error={group.error ?? messages.error} />
+      {group.data && <GroupFacts group={group.data} onChange={group.reload} />}
+      <ol class="thread group-thread" aria-label={t('inbox:groups.conversation')}>
+        {[...(messages.data ?? [])].reverse().map((message) => (
+          <GroupBubble key={message.id} message={message} />
+        ))}
+      </ol>
+      {group.data?.state === 'active' && <GroupReply groupId={id} onSent={messages.reload} />}
+    </Page>
+  );
+}
+
+function GroupFacts({ group, onChange }: { group: Group; onChange: () => void }) {
+  const link = useSubmit(async () => {
+    await action('get-group-invite-link', { group_id: group.id });
+    onChange();
+  });
+  return (
+    <section class="group-facts" aria-label={t('inbox:groups.about')}>
+      <p>
+        {t('inbox:groups.stateIs', { state: t(`inbox:groups.states.${group.state}`) })}{' '}
+        {t('inbox:groups.participantCount', { count: group.participants.length })}
+      </p>
+      {group.description && <p class="muted">{group.description}</p>}
+      <ul class="group-participants" aria-label={t('inbox:groups.participants')}>
+        {group.participants.map((person) => (
+          <li key={person.wa_id ?? person.user_id}>{person.wa_id ? `+${person.wa_id}` : person.user_id}</li>
+        ))}
+      </ul>
+      {group.invite_link && (
+        <p>
+          {t('inbox:groups.inviteLink')} <a href={group.invite_link}>{group.invite_link}</a>{' '}
+          <CopyButton text={group.invite_link} />
+        </p>
+      )}
+      {group.state === 'active' && (
+        <button type="button" onClick={link.onSubmit} disabled={link.busy}>
+          {t('inbox:groups.refreshLink')}
+        </button>
+      )}
+      <ErrorNote error={link.error} />
+    </section>
+  );
+}
+
+function GroupBubble({ message }: { message: GroupMessage }) {
+  const sender = message.content.sender as { wa_id?: string | null; name?: string | null } | undefined;
+  const author =
+    message.direction === 'outbound'
+      ? t('inbox:groups.you')
+      : (sender?.name ?? (sender?.wa_id ? `+${sender.wa_id}` : t('inbox:groups.someone')));
+  const body = typeof message.content.body === 'string' ? message.content.body : null;
+  const caption = typeof message.content.caption === 'string' ? message.content.caption : null;
+  return (
+    <li class={`bubble ${message.direction}`}>
+      <p class="bubble-author">{author}</p>
+      <p>{body ?? caption ?? t('inbox:groups.kind', { type: message.type })}</p>
+      <small class="muted">
+        {formatDateTime(message.sent_at ?? message.created_at)}
+        {message.direction === 'outbound' && ` · ${messageStatusName(message.status)}`}
+      </small>
+    </li>
+  );
+}
+
+function GroupReply({ groupId, onSent }: { groupId: string; onSent: () => void }) {
+  const [text, setText] = useState('');
+  const send = useSubmit(async () => {
+    await action('send-group-text', { group_id: groupId, message: text });
+    setText('');
+    onSent();
+  });
+  const labels = { message: t('inbox:groups.message') };
+  const errors = fieldErrors(send.error, labels);
+  return (
+    <form class="reply" onSubmit={send.onSubmit} aria-label={t('inbox:groups.replyLabel')}>
+      <label for="group-message">{labels.message}</label>
+      <textarea
+        id="group-message"
+        value={text}
+        required
+        maxLength={4096}
+        aria-invalid={errors.field('message') ? true : undefined}
+        onInput={(e) => setText(e.currentTarget.value)}
+      />
+      {errors.field('message') && <p class="error">{errors.field('message')}</p>}
+      <ErrorNote error={errors.note} />
+      <button type="submit" class="primary" disabled={send.busy}>
+        {t('inbox:groups.send')}
+      </button>
+    </form>
+  );
+}
+
+const subjectOf = (group: Pick<Group, 'subject'>) => group.subject || t('inbox:groups.untitled');
