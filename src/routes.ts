@@ -17,6 +17,8 @@ import {
   registerReportRoutes,
   registerTeamReportRoutes,
   registerCampaignReportRoutes,
+  registerCampaignEstimateRoutes,
+  registerCostLedgerRoutes,
   registerVolumeRoutes,
 } from './reports/index.js';
 import { registerMcpRoutes } from './mcp/mcp.routes.js';
@@ -61,6 +63,8 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerFlowRoutes(app, services.flows);
   registerCampaignRoutes(app, services.campaigns);
   registerCampaignReportRoutes(app, services.deps);
+  registerCostLedgerRoutes(app, services.deps);
+  registerCampaignEstimateRoutes(app, services.deps);
   registerWhatsappWebhookRoutes(app, config, services.webhooks);
   registerWebhookRoutes(app, services.outgoingWebhooks);
   registerQuickReplyRoutes(app, services.quickReplies);
@@ -84,7 +88,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerCampaignDashboardRoutes(app, {
     db: services.deps.db,
     messages: services.messages,
-    reports: services.reports,
+    deps: services.deps,
   });
   registerContactDashboardRoutes(app, { contacts: services.contacts, ...services.contactViews });
   registerReportRoutes(app, services.reports);

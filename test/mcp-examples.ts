@@ -518,6 +518,12 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     expect: (result) => assert.equal(result.status, 'cancelled'),
   },
   {
+    // The dry run: what create_campaign below would send and cost, creating nothing.
+    tool: 'estimate_campaign',
+    input: (s) => ({ template_id: s.templateId, audience: { tag: 'vip' }, variables: ['{{contact.name}}', 'ORD-2'] }),
+    expect: (result) => assert.equal(result.messages, (result.markets as { messages: number }[])[0]?.messages),
+  },
+  {
     tool: 'create_campaign',
     input: (s) => ({
       name: `Launch ${randomInt(1e9)}`,
@@ -581,6 +587,11 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     tool: 'get_campaign_report',
     input: () => ({}),
     expect: (result) => assert.deepEqual(result.campaigns, []),
+  },
+  {
+    tool: 'get_cost_ledger',
+    input: () => ({ group_by: 'campaign' }),
+    expect: (result) => assert.deepEqual(result.groups, []),
   },
   {
     // Nothing was sent: the only campaign was cancelled (a sent one is checked over stdio).

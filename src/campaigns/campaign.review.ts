@@ -36,6 +36,8 @@ export interface CampaignReview {
   category: string;
   /** The messages the dispatch would queue now: recipients not opted out whose placeholders all have values. */
   messages: number;
+  /** Their recipients' phone numbers, which price them (by market). */
+  phones: string[];
 }
 
 /**
@@ -72,6 +74,7 @@ export async function reviewCampaign(
     preview: first ? previewOf(first.member, first.content) : null,
     category: template.category.toLowerCase(),
     messages: composed.length,
+    phones: composed.map((entry) => entry.member.phone),
   };
 }
 

@@ -607,7 +607,7 @@ describe(`campaigns (${ENGINE})`, () => {
         contacts: number;
         opted_out: number;
         preview: { contact_name: string; header_text: string; text: string; footer: string; buttons: unknown };
-        cost: { currency: string; category: string; messages: number; rate: number | null; total: number | null };
+        cost: { currency: string; amount: number; markets: { rate: number | null; source: string | null }[] };
       }>('POST', '/api/dashboard/campaigns/review', {
         template_id: template.id,
         variables: ['{{contact.first_name}}', 'SPRING'],
@@ -626,12 +626,14 @@ describe(`campaigns (${ENGINE})`, () => {
       footer: 'Reply STOP to opt out',
       buttons: [{ type: 'QUICK_REPLY', text: 'Not now' }],
     });
+    // Without rates of its own, Meta's shipped USD card prices the two +1 numbers (North America).
     assert.deepEqual(before.body.cost, {
       currency: 'USD',
       category: 'marketing',
       messages: 2,
-      rate: null,
-      total: null,
+      amount: 0.05,
+      unpriced: 0,
+      markets: [{ market: 'North America', messages: 2, rate: 0.025, amount: 0.05, source: 'meta_card' }],
     });
 
     await services.reports.saveRates(caller, { currency: 'EUR', rates: { marketing: 0.0613 } });
@@ -639,8 +641,9 @@ describe(`campaigns (${ENGINE})`, () => {
       currency: 'EUR',
       category: 'marketing',
       messages: 2,
-      rate: 0.0613,
-      total: 0.1226,
+      amount: 0.1226,
+      unpriced: 0,
+      markets: [{ market: 'North America', messages: 2, rate: 0.0613, amount: 0.1226, source: 'workspace_rate' }],
     });
   });
 

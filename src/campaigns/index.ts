@@ -3,7 +3,7 @@
  */
 export { campaignTemplateCheck, storedVariables } from './campaign.content.js';
 export { createCampaignJobs } from './campaign.dispatch.js';
-export { CampaignReviewBody, reviewCampaign } from './campaign.review.js';
+export { CampaignReviewBody, type CampaignReviewInput, reviewCampaign } from './campaign.review.js';
 export { registerCampaignRoutes } from './campaign.routes.js';
 export { SampleSendBody, sendSample } from './campaign.sample.js';
 export {

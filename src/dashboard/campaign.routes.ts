@@ -1,22 +1,23 @@
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import { CampaignReviewBody, reviewCampaign, sendSample, SampleSendBody } from '../campaigns/index.js';
+import { CampaignReviewBody, sendSample, SampleSendBody } from '../campaigns/index.js';
 import type { Database } from '../db/schema.js';
 import { type MessageService, MessageSchema } from '../messages/index.js';
 import { sessionUserOf, type Api } from '../http/types.js';
-import { estimatedCost, type ReportService } from '../reports/index.js';
+import { estimateCampaign } from '../reports/index.js';
+import type { Deps } from '../db/deps.js';
 import { CampaignReview } from './dashboard.schema.js';
 
 /**
  * The New campaign form's helpers: the confirm step's review (the audience counted, the message as
- * its first recipient will see it, the estimated cost at the workspace's rates) and a sample send.
+ * its first recipient will see it, the estimated cost by market: estimate-campaign's) and a sample send.
  */
 export function registerCampaignDashboardRoutes(
   app: Api,
   deps: {
     db: Kysely<Database>;
     messages: Pick<MessageService, 'sendTemplate'>;
-    reports: Pick<ReportService, 'rates'>;
+    deps: Deps;
   },
 ): void {
   const config = { access: 'session' as const, permission: 'campaigns' as const };
@@ -24,9 +25,9 @@ export function registerCampaignDashboardRoutes(
     '/api/dashboard/campaigns/review',
     { config, schema: { body: CampaignReviewBody, response: { 200: CampaignReview } } },
     async (request) => {
-      const caller = sessionUserOf(request);
-      const review = await reviewCampaign(deps.db, caller, request.body);
-      return { ...review, cost: estimatedCost(review.messages, review.category, await deps.reports.rates(caller)) };
+      const { review, estimate } = await estimateCampaign(deps.deps, sessionUserOf(request), request.body);
+      const { contacts, opted_out, preview, category, messages } = review;
+      return { contacts, opted_out, preview, category, messages, cost: estimate };
     },
   );
   app.post(

@@ -1,3 +1,4 @@
+import { CampaignEstimate } from '../reports/index.js';
 import { Type } from '@sinclair/typebox';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 
@@ -24,13 +25,7 @@ export const CampaignReview = Type.Object({
   ),
   category: Type.String({ description: "Meta's pricing category in lower case (marketing, utility…)" }),
   messages: Type.Integer({ description: 'The messages the dispatch would queue now' }),
-  cost: Type.Object({
-    currency: Type.String(),
-    category: Type.String(),
-    messages: Type.Integer(),
-    rate: NullableField(Type.Number({ description: 'Null: the workspace set no rate for the category' })),
-    total: NullableField(Type.Number()),
-  }),
+  cost: CampaignEstimate,
 });
 
 /** A row of the Sequences or Flows list: its runs counted by state. */

@@ -53,6 +53,7 @@ export interface Database {
   routing_settings: RoutingSettingsTable;
   routing_rules: RoutingRuleTable;
   message_rates: MessageRateTable;
+  rate_cards: RateCardTable;
   inbox_events: InboxEventTable;
   notifications: NotificationTable;
   notification_preferences: NotificationPreferenceTable;
@@ -686,6 +687,19 @@ export interface MessageRateTable {
   /** JSON object: category → price per message. */
   rates: string;
   updated_at: string;
+}
+
+/** A rate card a workspace imported: in effect from its day (the workspace's time zone) until the next card's. */
+export interface RateCardTable {
+  id: string;
+  workspace_id: string;
+  /** YYYY-MM-DD. */
+  effective_from: string;
+  currency: string;
+  /** JSON object: market → pricing category → price per charged message. */
+  rates: string;
+  source: string;
+  imported_at: string;
 }
 
 /** Something a person is told about (a mention, an assignment, a new conversation), read or unread. */

@@ -43,6 +43,7 @@ export const TABLE_OWNERS = {
   opt_out_settings: 'opt-out',
   password_resets: 'accounts',
   quick_replies: 'quick-replies',
+  rate_cards: 'reports',
   rate_limits: 'http',
   routing_agents: 'routing',
   routing_rules: 'routing',
@@ -142,6 +143,10 @@ export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
   'reports/campaign-report.repository.ts': {
     for: 'campaign outcomes and cost',
     reads: ['messages', 'campaigns', 'templates', 'contacts'],
+  },
+  'reports/cost-ledger.repository.ts': {
+    for: 'the cost ledger: its numbers’ and campaigns’ names',
+    reads: ['channels', 'campaigns'],
   },
   'reports/report-filter.ts': {
     for: 'the reports’ filters: numbers, teams, labels, the zone',

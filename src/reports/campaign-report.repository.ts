@@ -1,20 +1,12 @@
-import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { repliedSince } from '../campaigns/index.js';
 import type { Dialect } from '../db/connection.js';
 import type { Database, MessageTable } from '../db/schema.js';
+import { jsonText, pricingColumns, type Pricing } from './pricing.js';
 import { inTeamAndLabel, onNumber, type ReportFilter } from './report-filter.js';
 
 type Db = Kysely<Database>;
 type Recipients = SelectQueryBuilder<Database & { m: MessageTable }, 'm', object>;
-
-/** A text field of a JSON column (messages.delivery, messages.error), on either engine. */
-function jsonText(dialect: Dialect, column: string, path: string[]): RawBuilder<string | null> {
-  if (dialect === 'postgres') {
-    const steps = path.slice(0, -1).map((key) => sql` -> ${key}`);
-    return sql<string | null>`(${sql.ref(column)}${sql.join(steps, sql``)} ->> ${path.at(-1)!})`;
-  }
-  return sql<string | null>`json_extract(${sql.ref(column)}, ${`$.${path.join('.')}`})`;
-}
 
 /**
  * When a campaign's messages were queued: its dispatch runs at the scheduled time, or at creation
@@ -59,6 +51,8 @@ export function campaignReportRepository(db: Db, dialect: Dialect) {
       );
   }
 
+  const priced = (pricing: Pricing) => pricingColumns(dialect, pricing);
+
   return {
     /** The campaigns dispatched in the range (those that queued messages), newest first, with their resend. */
     campaigns: (filter: ReportFilter) =>
@@ -74,24 +68,26 @@ export function campaignReportRepository(db: Db, dialect: Dialect) {
         .execute(),
 
     /**
-     * Messages counted by campaign, status and Meta's pricing (category, type, billable), with the
+     * Messages counted by campaign, status, Meta's pricing (category, type, billable) and the rate card
+     * in effect when they were queued, with the
      * recipients' number prefix (calling code and a few digits: enough to find the market) and one
      * full number of each prefix to read it from.
      */
-    statusAndPricing: (filter: ReportFilter) =>
+    statusAndPricing: (filter: ReportFilter, pricing: Pricing) =>
       recipients(filter)
         .innerJoin('contacts as c', 'c.id', 'm.contact_id')
         .select((eb) => [
           'm.campaign_id',
           'm.status',
-          jsonText(dialect, 'm.delivery', ['pricing', 'category']).as('category'),
-          jsonText(dialect, 'm.delivery', ['pricing', 'billable']).as('billable'),
-          jsonText(dialect, 'm.delivery', ['pricing', 'type']).as('pricing_type'),
+          priced(pricing).category.as('category'),
+          priced(pricing).billable.as('billable'),
+          priced(pricing).pricing_type.as('pricing_type'),
+          priced(pricing).card.as('card'),
           sql<string>`substr(c.phone, 1, 5)`.as('prefix'),
           eb.fn.min('c.phone').as('phone'),
           eb.fn.countAll<number | string>().as('n'),
         ])
-        .groupBy(['m.campaign_id', 'm.status', 'category', 'billable', 'pricing_type', 'prefix'])
+        .groupBy(['m.campaign_id', 'm.status', 'category', 'billable', 'pricing_type', 'card', 'prefix'])
         .execute(),
 
     /** Failed messages by campaign and error (code and title, as stored from Meta or Parley). */

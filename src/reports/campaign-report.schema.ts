@@ -1,8 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
-
-const Count = (description: string) => Type.Integer({ minimum: 0, description });
-const Money = (description: string) => Type.Number({ minimum: 0, description });
+import { Cost, Count, Money, PricingInfo } from './cost.schema.js';
 
 const Funnel = Type.Object(
   {
@@ -26,28 +24,6 @@ const FailureReason = Type.Object({
   count: Count('Messages that failed with it'),
 });
 
-const CategoryCost = Type.Object({
-  category: Type.String({
-    description:
-      "Meta's pricing category as its status webhooks name it (marketing, marketing_lite, utility, authentication, authentication_international, service)",
-  }),
-  billable: Count('Messages Meta charges for in this category'),
-  priced: Count('Of them, those a rate priced (the workspace’s, else Meta’s rate card for the recipient’s market)'),
-  amount: Money('What the priced messages cost, in `currency`'),
-});
-
-const Cost = Type.Object(
-  {
-    amount: Money('What the billable messages cost, in `currency` (unpriced ones count nothing)'),
-    billable: Count(
-      'Messages Meta charges for: pricing.type `regular` in their status webhooks (before per-message pricing, pricing.billable)',
-    ),
-    unpriced: Count('Billable messages no rate priced: see the docs on overriding rates'),
-    categories: Type.Array(CategoryCost),
-  },
-  { description: 'Priced from Meta’s pricing of each message; the report’s `pricing` says which rates.' },
-);
-
 export const CampaignOutcome = Type.Object({
   id: Uuid(),
   name: Type.String(),
@@ -69,21 +45,10 @@ export const CampaignReport = Type.Object({
     to: Type.String({ description: 'Last day, included' }),
     time_zone: Type.String(),
   }),
-  currency: Type.String({ description: 'The currency of every amount: the workspace’s rates’ currency, else USD' }),
-  pricing: Type.Object({
-    workspace_rates: Type.Array(Type.String(), {
-      description: 'Categories priced at the workspace’s own rates (they override the card)',
-    }),
-    rate_card: NullableField(
-      Type.String({
-        description:
-          'Meta’s rate card the other categories are priced with (source and effective date); null when the workspace’s currency is not the card’s (USD): then only its own rates price',
-      }),
-    ),
-    rate_card_verified: Type.Boolean({
-      description: 'Whether the card’s figures were checked against Meta’s own file (see docs/campaign-reports.md)',
-    }),
+  currency: Type.String({
+    description: 'The currency of every amount: the workspace’s rate cards’, else its rates’, else USD',
   }),
+  pricing: PricingInfo,
   total_cost: Money('What every listed campaign cost, in `currency`'),
   campaigns: Type.Array(CampaignOutcome, { description: 'Each campaign dispatched in the range, newest first' }),
 });

@@ -3,7 +3,10 @@
  * through here.
  */
 export { registerCampaignReportRoutes } from './campaign-report.routes.js';
-export { estimatedCost } from './report.figures.js';
+export { registerCampaignEstimateRoutes } from './campaign-estimate.routes.js';
+export { estimateCampaign } from './campaign-estimate.js';
+export { CampaignEstimate } from './cost.schema.js';
+export { registerCostLedgerRoutes } from './cost-ledger.routes.js';
 export { registerReportRoutes } from './report.routes.js';
 export { createReportService, type ReportService } from './report.service.js';
 export { createTeamReport } from './team-report.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 
 /** assets/pricing/meta-rate-card.json: Meta's USD rates by market and pricing category, with its source and date. */
 interface RateCardFile {
@@ -66,8 +66,41 @@ export function marketOf(phone: string): string {
   return byCountry || (MARKET_OF_CALLING_CODE.get(number.countryCallingCode) ?? CARD.default_market);
 }
 
+/** The key a rate card prices a pricing category of Meta's webhook under. */
+export const cardCategory = (category: string): string => CARD_CATEGORY[category] ?? category;
+
 /** The card's USD price of one message of Meta's pricing category to the market; null when the card has none. */
 export function cardRate(market: string, category: string): number | null {
   const entry = CARD.markets[market] ?? CARD.markets[CARD.default_market]!;
-  return entry[CARD_CATEGORY[category] ?? category] ?? null;
+  return entry[cardCategory(category)] ?? null;
+}
+
+const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/**
+ * The markets a rate card may name, by their name in lower case: the shipped card's (its regional
+ * groups among them), and every country by its English name, since Meta moves markets out of their
+ * groups onto their own rates (Bangladesh, Kuwait… from 2026-10-01).
+ */
+const MARKET_NAMES = new Map<string, string>([
+  ...getCountries().map((country): [string, string] => {
+    const name = COUNTRY_NAMES.of(country) ?? country;
+    return [name.toLowerCase(), name];
+  }),
+  ...Object.keys(CARD.markets).map((market): [string, string] => [market.toLowerCase(), market]),
+]);
+
+/** A market's name as Parley keeps it (the shipped card's spelling, or the country's English name); null if none. */
+export function canonicalMarket(name: string): string | null {
+  return MARKET_NAMES.get(name.trim().toLowerCase()) ?? null;
+}
+
+/**
+ * The market of an imported card that prices a phone number: its own country when the card names it
+ * (a market Meta took out of a group), else the shipped card's market for the number.
+ */
+export function marketIn(markets: Record<string, unknown>, phone: string): string {
+  const country = parsePhoneNumberFromString(phone)?.country;
+  const own = country && COUNTRY_NAMES.of(country);
+  return own && own in markets ? own : marketOf(phone);
 }

@@ -74,12 +74,7 @@ export async function resolveReportFilter(
   workspaceId: string,
   query: ReportQuery,
 ): Promise<ReportFilter> {
-  const workspace = await db
-    .selectFrom('workspaces')
-    .select('time_zone')
-    .where('id', '=', workspaceId)
-    .executeTakeFirstOrThrow();
-  const timeZone = workspace.time_zone;
+  const timeZone = await timeZoneOf(db, workspaceId);
   const today = DateTime.fromJSDate(clock.now(), { zone: timeZone }).toISODate()!;
   const to = dateOf('to', query.to, timeZone) ?? today;
   const from = dateOf('from', query.from, timeZone) ?? shiftDay(to, -(DEFAULT_DAYS - 1));
@@ -102,6 +97,16 @@ export async function resolveReportFilter(
     teamId: await teamOf(db, workspaceId, query.team_id),
     labelId: await labelOf(db, workspaceId, query.label),
   };
+}
+
+/** The workspace's time zone: its days are the reports' and its rate cards'. */
+export async function timeZoneOf(db: Kysely<Database>, workspaceId: string): Promise<string> {
+  const workspace = await db
+    .selectFrom('workspaces')
+    .select('time_zone')
+    .where('id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return workspace.time_zone;
 }
 
 const shiftDay = (day: string, by: number) => DateTime.fromISO(day).plus({ days: by }).toISODate()!;

@@ -393,12 +393,34 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     await confirm.getByText('The first recipient, Customer 0').waitFor();
     const firstMessage = confirm.getByRole('figure', { name: 'The message as the first recipient will see it' });
     assert.equal(await firstMessage.locator('.wa-body').textContent(), 'Hi Customer 0, your order SPRING has shipped.');
-    await confirm.getByText('Estimated cost: unknown, no rate is set for utility messages').waitFor();
-    await wa.app.services.reports.saveRates({ workspaceId }, { currency: 'USD', rates: { utility: 0.004 } });
+    // Without rates of its own, Meta's shipped USD card prices the +1 numbers (North America, utility $0.004).
+    const shipped = await confirm.getByTestId('campaign-cost').textContent();
+    assert.match(shipped ?? '', /Estimated cost: \$0\.08 \(20 utility messages at \$0\.004 each/);
+    // Priced in euros, no rate is known until the owner imports Meta's euro card (Reports → Message rates).
+    await wa.app.services.reports.saveRates({ workspaceId }, { currency: 'EUR', rates: {} });
     await confirm.getByRole('button', { name: 'Change something' }).click();
     await page.getByRole('button', { name: 'Review and send…' }).click();
+    await confirm.getByText('Estimated cost: unknown, no rate is set for utility messages').waitFor();
+    const { page: rates } = await newPage(wa);
+    await logIn(rates, owner);
+    await rates.goto('/reports');
+    const importCard = async (csv: string) => {
+      await rates
+        .getByLabel('Rate card CSV')
+        .setInputFiles({ name: 'eur.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await rates.getByLabel('Effective from').fill('2025-07-01');
+      await rates.getByRole('button', { name: 'Import rate card' }).click();
+    };
+    await importCard('Market,Currency,Marketing,Utility\nNorth America,EUR,0.0230,about 0.004');
+    await rates.getByText('row 2, column Utility: “about 0.004” is not a price').waitFor();
+    await importCard('Market,Currency,Marketing,Utility\nNorth America,EUR,0.0230,0.0040\nBrazil,EUR,0.0570,0.0062');
+    await rates.getByTestId('rate-cards').getByText('eur.csv').waitFor();
+    await rates.context().close();
+    await confirm.getByRole('button', { name: 'Change something' }).click();
+    await page.getByRole('button', { name: 'Review and send…' }).click();
+    await confirm.getByText('€0.08').waitFor();
     const cost = await confirm.getByTestId('campaign-cost').textContent();
-    assert.match(cost ?? '', /Estimated cost: \$0\.08 \(20 utility messages at \$0\.004 each/);
+    assert.match(cost ?? '', /Estimated cost: €0\.08 \(20 utility messages at €0\.004 each/);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await screenshot(page, 'campaign-new');
     await page.getByRole('button', { name: 'Send to 20 contacts' }).click();

@@ -112,11 +112,11 @@ describe(`dashboard: reports (${ENGINE})`, () => {
     await perDay.getByRole('row').nth(8).waitFor({ state: 'detached' }); // a header and 7 days
 
     // Rates: a wrong currency is named by its label; saved rates stay.
-    await page.getByLabel('Currency').fill('EU');
+    await page.getByLabel('Currency', { exact: true }).fill('EU');
     await page.getByLabel('Service rate').fill('0.5');
     await page.getByRole('button', { name: 'Save rates' }).click();
     await page.getByText('Currency must be a currency code of three letters, such as USD or EUR').waitFor();
-    await page.getByLabel('Currency').fill('EUR');
+    await page.getByLabel('Currency', { exact: true }).fill('EUR');
     await page.getByRole('button', { name: 'Save rates' }).click();
     await page.getByRole('status').getByText('Rates saved.').waitFor();
     await page.reload();

@@ -1484,6 +1484,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/reports/costs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The cost ledger: what Meta charged for messages, by day, number or campaign
+     * @description What the messages sent in the range (the workspace's time zone's days; default the last 30) cost: those Meta's status webhooks priced as charged (pricing.type `regular`), each priced by its pricing category and its recipient's market (country calling code) with the workspace's rate card in effect when it was sent, else the workspace's rate for the category, else Meta's shipped USD card (`pricing` names them). `group_by` adds them up by day (every day of the range), by sending number or by campaign (groups with charged messages, the costliest first; a null key: messages outside campaigns). `phone_number_id`, `team_id` and `label` narrow as in every report. `format=csv` answers one row per group.
+     *
+     *     Needs the role permission `reports` (owner, admin, member, marketer).
+     */
+    get: operations['getCostLedger'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/estimate-campaign': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Estimate what a campaign would cost, without creating it
+     * @description Takes create-campaign's template, variables and audience, checks them as create-campaign does (404, 422), and answers without creating or sending anything: the messages it would send now (recipients not opted out whose placeholders all have values), and their cost by the recipients' market (country calling code), each counted as charged and priced by the rates in effect now: the workspace's rate card for the market and category, else its rate for the category, else Meta's shipped USD card. Markets no rate prices have `rate` null and are counted in `unpriced`, never as free.
+     *
+     *     Needs the role permission `campaigns` (owner, admin, member, marketer).
+     */
+    post: operations['estimateCampaign'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/create-webhook': {
     parameters: {
       query?: never;
@@ -12181,14 +12225,19 @@ export interface operations {
               to: string;
               time_zone: string;
             };
-            /** @description The currency of every amount: the workspace’s rates’ currency, else USD */
+            /** @description The currency of every amount: the workspace’s rate cards’, else its rates’, else USD */
             currency: string;
             pricing: {
-              /** @description Categories priced at the workspace’s own rates (they override the card) */
+              /** @description The rate cards the workspace imported, the newest first: a message is priced by the one in effect when it was sent, by its market and category, before any other rate */
+              rate_cards: {
+                effective_from: string;
+                source: string;
+              }[];
+              /** @description Categories priced at the workspace’s own rates where its cards have none (every market alike) */
               workspace_rates: string[];
-              /** @description Meta’s rate card the other categories are priced with (source and effective date); null when the workspace’s currency is not the card’s (USD): then only its own rates price */
+              /** @description Meta’s rate card shipped with Parley, which prices what the others leave out (source and effective date); null when the workspace’s currency is not the card’s (USD) */
               rate_card: string | null;
-              /** @description Whether the card’s figures were checked against Meta’s own file (see docs/campaign-reports.md) */
+              /** @description Whether the shipped card’s figures were checked against Meta’s own file (see docs/campaign-reports.md) */
               rate_card_verified: boolean;
             };
             /** @description What every listed campaign cost, in `currency` */
@@ -12250,7 +12299,7 @@ export interface operations {
                   category: string;
                   /** @description Messages Meta charges for in this category */
                   billable: number;
-                  /** @description Of them, those a rate priced (the workspace’s, else Meta’s rate card for the recipient’s market) */
+                  /** @description Of them, those a rate priced (see `pricing`) */
                   priced: number;
                   /** @description What the priced messages cost, in `currency` */
                   amount: number;
@@ -12286,6 +12335,336 @@ export interface operations {
       };
       /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getCostLedger: {
+    parameters: {
+      query?: {
+        /** @description First day (YYYY-MM-DD, in the workspace’s time zone); default: 29 days before `to` */
+        from?: string;
+        /** @description Last day, included (YYYY-MM-DD); default: today */
+        to?: string;
+        /** @description Only the conversations and messages of this WhatsApp number */
+        phone_number_id?: string;
+        /** @description Only the conversations in this team’s queue */
+        team_id?: string;
+        /** @description Only the conversations with this label (case-insensitive) */
+        label?: string;
+        /** @description day (the default; every day of the range), channel (the sending number) or campaign */
+        group_by?: 'day' | 'channel' | 'campaign';
+        /** @description json (the default), or csv: the same figures as a CSV file, one row per line of the report */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report (JSON), or with `format=csv` the same figures as CSV */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            range: {
+              from: string;
+              to: string;
+              time_zone: string;
+            };
+            group_by: string;
+            /** @description The currency of every amount: the workspace’s rate cards’, else its rates’, else USD */
+            currency: string;
+            pricing: {
+              /** @description The rate cards the workspace imported, the newest first: a message is priced by the one in effect when it was sent, by its market and category, before any other rate */
+              rate_cards: {
+                effective_from: string;
+                source: string;
+              }[];
+              /** @description Categories priced at the workspace’s own rates where its cards have none (every market alike) */
+              workspace_rates: string[];
+              /** @description Meta’s rate card shipped with Parley, which prices what the others leave out (source and effective date); null when the workspace’s currency is not the card’s (USD) */
+              rate_card: string | null;
+              /** @description Whether the shipped card’s figures were checked against Meta’s own file (see docs/campaign-reports.md) */
+              rate_card_verified: boolean;
+            };
+            /** @description Priced from Meta’s pricing of each message; the report’s `pricing` says which rates. */
+            total: {
+              /** @description What the billable messages cost, in `currency` (unpriced ones count nothing) */
+              amount: number;
+              /** @description Messages Meta charges for: pricing.type `regular` in their status webhooks (before per-message pricing, pricing.billable) */
+              billable: number;
+              /** @description Billable messages no rate priced: see the docs on overriding rates */
+              unpriced: number;
+              categories: {
+                /** @description Meta's pricing category as its status webhooks name it (marketing, marketing_lite, utility, authentication, authentication_international, service) */
+                category: string;
+                /** @description Messages Meta charges for in this category */
+                billable: number;
+                /** @description Of them, those a rate priced (see `pricing`) */
+                priced: number;
+                /** @description What the priced messages cost, in `currency` */
+                amount: number;
+              }[];
+            };
+            groups: {
+              /** @description The day (YYYY-MM-DD), the number’s phone_number_id, or the campaign’s id; null: messages on no number yet, or sent outside campaigns */
+              key: string | null;
+              /** @description The number’s display phone number, or the campaign’s name */
+              name: string | null;
+              /** @description Priced from Meta’s pricing of each message; the report’s `pricing` says which rates. */
+              cost: {
+                /** @description What the billable messages cost, in `currency` (unpriced ones count nothing) */
+                amount: number;
+                /** @description Messages Meta charges for: pricing.type `regular` in their status webhooks (before per-message pricing, pricing.billable) */
+                billable: number;
+                /** @description Billable messages no rate priced: see the docs on overriding rates */
+                unpriced: number;
+                categories: {
+                  /** @description Meta's pricing category as its status webhooks name it (marketing, marketing_lite, utility, authentication, authentication_international, service) */
+                  category: string;
+                  /** @description Messages Meta charges for in this category */
+                  billable: number;
+                  /** @description Of them, those a rate priced (see `pricing`) */
+                  priced: number;
+                  /** @description What the priced messages cost, in `currency` */
+                  amount: number;
+                }[];
+              };
+            }[];
+          };
+          'text/csv': string;
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  estimateCampaign: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description A template of this workspace; the translation sent must be APPROVED
+           */
+          template_id: string;
+          /** @description Translation to send; default: the one get-template shows */
+          language?: string;
+          /** @description Every variable keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1":"{{contact.name}}","button_0_1":"ORD-1"}`), or the body placeholder values in order */
+          variables?:
+            | string[]
+            | {
+                [key: string]: string;
+              };
+          /** @description https URL of the image, video or document of a media header (as send-template-message takes it); default: the template's own sample */
+          header_media_url?: string;
+          /** @description Exactly one of `tag`, `contact_ids` or `search`. Resolved when the campaign is dispatched: contacts tagged or created until then are included. */
+          audience:
+            | {
+                /** @description Tag name (case-insensitive) */
+                tag: string;
+              }
+            | {
+                /** @description Contacts of this workspace; duplicates are sent to once */
+                contact_ids: string[];
+              }
+            | {
+                search: {
+                  /** @description Case-insensitive substring of name, phone or email; "" = no filter */
+                  query?: string;
+                  /** @description Only contacts with this tag; "" = no filter */
+                  tag?: string;
+                  /** @description Exact email address (case-insensitive); "" = no filter */
+                  email?: string;
+                };
+              };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currency: string;
+            /** @description The template's pricing category in lower case (marketing, utility…) */
+            category: string;
+            /** @description The messages the campaign would send now (recipients not opted out, every placeholder filled) */
+            messages: number;
+            /** @description What the priced messages would cost, in `currency`, each counted as charged */
+            amount: number;
+            /** @description Messages no rate prices (their markets have `rate` null): the amount leaves them out */
+            unpriced: number;
+            /** @description By market, the most messages first */
+            markets: {
+              /** @description The recipients' market on Meta's rate card (by country calling code) */
+              market: string;
+              /** @description Messages to it */
+              messages: number;
+              /** @description The price per message; null: no rate */
+              rate: number | null;
+              /** @description What they would cost; null: no rate */
+              amount: number | null;
+              /**
+               * @description Which rate: the workspace's imported card (rate_card), its rate per category (workspace_rate) or Meta's shipped USD card (meta_card)
+               * @enum {string|null}
+               */
+              source: 'rate_card' | 'workspace_rate' | 'meta_card' | null;
+            }[];
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
         headers: {
           [name: string]: unknown;
         };

@@ -1656,11 +1656,30 @@ export interface paths {
               messages: number;
               cost: {
                 currency: string;
+                /** @description The template's pricing category in lower case (marketing, utility…) */
                 category: string;
+                /** @description The messages the campaign would send now (recipients not opted out, every placeholder filled) */
                 messages: number;
-                /** @description Null: the workspace set no rate for the category */
-                rate: number | null;
-                total: number | null;
+                /** @description What the priced messages would cost, in `currency`, each counted as charged */
+                amount: number;
+                /** @description Messages no rate prices (their markets have `rate` null): the amount leaves them out */
+                unpriced: number;
+                /** @description By market, the most messages first */
+                markets: {
+                  /** @description The recipients' market on Meta's rate card (by country calling code) */
+                  market: string;
+                  /** @description Messages to it */
+                  messages: number;
+                  /** @description The price per message; null: no rate */
+                  rate: number | null;
+                  /** @description What they would cost; null: no rate */
+                  amount: number | null;
+                  /**
+                   * @description Which rate: the workspace's imported card (rate_card), its rate per category (workspace_rate) or Meta's shipped USD card (meta_card)
+                   * @enum {string|null}
+                   */
+                  source: 'rate_card' | 'workspace_rate' | 'meta_card' | null;
+                }[];
               };
             };
           };
@@ -2165,6 +2184,147 @@ export interface paths {
     };
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/reports/rate-cards': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description The day it prices from (YYYY-MM-DD, the workspace’s time zone) */
+              effective_from: string;
+              currency: string;
+              source: string;
+              imported_at: string;
+              markets: number;
+              /** @description Market → pricing category → price per charged message */
+              rates: {
+                [key: string]: {
+                  [key: string]: number;
+                };
+              };
+            }[];
+          };
+        };
+      };
+    };
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Meta's rate card as CSV, one row per market */
+            csv: string;
+            effective_from: string;
+            /** @description When the file has no Currency column */
+            currency?: string;
+            source?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description The day it prices from (YYYY-MM-DD, the workspace’s time zone) */
+              effective_from: string;
+              currency: string;
+              source: string;
+              imported_at: string;
+              markets: number;
+              /** @description Market → pricing category → price per charged message */
+              rates: {
+                [key: string]: {
+                  [key: string]: number;
+                };
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/reports/rate-cards/{effective_from}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          effective_from: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description The day it prices from (YYYY-MM-DD, the workspace’s time zone) */
+              effective_from: string;
+              currency: string;
+              source: string;
+              imported_at: string;
+              markets: number;
+              /** @description Market → pricing category → price per charged message */
+              rates: {
+                [key: string]: {
+                  [key: string]: number;
+                };
+              };
+            }[];
+          };
+        };
+      };
+    };
     options?: never;
     head?: never;
     patch?: never;

@@ -91,10 +91,14 @@ function FirstMessage({ preview }: { preview: MessagePreview }) {
   );
 }
 
-/** The estimated cost at the workspace's rates, or why there is none. */
+/**
+ * The estimated cost (estimate-campaign's: by the recipients' markets at the rates in effect now), by
+ * market when there are several, saying which part no rate prices.
+ */
 function CostLine({ cost }: { cost: Review['cost'] }) {
   const category = categoryName(cost.category);
-  if (cost.rate === null || cost.total === null) {
+  const money = (amount: number) => formatMoney(amount, cost.currency);
+  if (cost.unpriced === cost.messages) {
     return (
       <p data-testid="campaign-cost">
         {t('automation:confirm.costUnknownBefore', { category })}{' '}
@@ -105,11 +109,40 @@ function CostLine({ cost }: { cost: Review['cost'] }) {
   }
   // formatMoney keeps the fractions of a cent that per-message rates have.
   const messages = t('automation:confirm.costMessages', { count: cost.messages, category });
+  const [only] = cost.markets;
+  const detail =
+    cost.markets.length === 1 && only?.rate != null
+      ? t('automation:confirm.costDetail', { messages, rate: money(only.rate) })
+      : t('automation:confirm.costSummary', { messages });
   return (
-    <p data-testid="campaign-cost">
-      {t('automation:confirm.costEstimated')} <strong>{formatMoney(cost.total, cost.currency)}</strong>{' '}
-      {t('automation:confirm.costDetail', { messages, rate: formatMoney(cost.rate, cost.currency) })}
-    </p>
+    <div data-testid="campaign-cost">
+      <p>
+        {t('automation:confirm.costEstimated')} <strong>{money(cost.amount)}</strong> {detail}
+      </p>
+      {cost.markets.length > 1 && (
+        <ul data-testid="campaign-cost-markets">
+          {cost.markets.map((market) => (
+            <li key={market.market}>
+              {market.rate === null || market.amount === null
+                ? t('automation:confirm.costMarketNoRate', { market: market.market, count: market.messages })
+                : t('automation:confirm.costMarket', {
+                    market: market.market,
+                    count: market.messages,
+                    rate: money(market.rate),
+                    amount: money(market.amount),
+                  })}
+            </li>
+          ))}
+        </ul>
+      )}
+      {cost.unpriced > 0 && (
+        <p>
+          {t('automation:confirm.costPartlyUnknownBefore')}{' '}
+          <Link href="/reports">{t('automation:confirm.costUnknownLink')}</Link>
+          {t('automation:confirm.costUnknownAfter')}
+        </p>
+      )}
+    </div>
   );
 }
 

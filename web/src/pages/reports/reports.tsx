@@ -4,6 +4,7 @@ import reports from '../../locales/en/reports.json';
 import teamReport from '../../locales/en/team-report.json';
 import { Page } from '../../ui';
 import { CampaignOutcomes } from './campaign-outcomes';
+import { RateCards } from './rate-cards';
 import { MessageRatesForm } from './rates';
 import { ReportFilters } from './report-filters';
 import { queryOf } from './report-query';
@@ -29,6 +30,7 @@ export function ReportsPage({ search }: { search: string }) {
         <h2 id="report-rates">{t('reports:rates.title')}</h2>
         <p class="hint">{t('reports:rates.hint')}</p>
         <MessageRatesForm onSaved={() => undefined} />
+        <RateCards />
       </section>
     </Page>
   );
