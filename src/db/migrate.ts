@@ -44,6 +44,7 @@ import * as volumeIndex from './migrations/0040_volume_index.js';
 import * as businessApp from './migrations/0041_business_app.js';
 import * as templateCategoryNotice from './migrations/0042_template_category_notice.js';
 import * as channelDisconnection from './migrations/0043_channel_disconnection.js';
+import * as calls from './migrations/0045_calls.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -92,6 +93,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0041_business_app': businessApp,
   '0042_template_category_notice': templateCategoryNotice,
   '0043_channel_disconnection': channelDisconnection,
+  '0045_calls': calls,
 };
 
 class InCodeProvider implements MigrationProvider {

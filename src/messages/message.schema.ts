@@ -441,3 +441,35 @@ export const ListMessagesBody = Type.Object(
   },
   { description: 'Name the contact by `contact_id` or `phone`' },
 );
+
+export const CALL_OUTCOMES = ['ringing', 'ongoing', 'answered', 'missed', 'rejected', 'failed'] as const;
+
+/** A WhatsApp call in a conversation, built from Meta's `calls` webhooks (never its audio). */
+export const ConversationCallSchema = Type.Object(
+  {
+    id: Uuid(),
+    call_id: Type.String({ description: 'Meta’s call id (`wacid.…`)' }),
+    direction: Type.Union([Type.Literal('inbound'), Type.Literal('outbound')], {
+      description: '`inbound`: the customer called; `outbound`: the business called',
+    }),
+    outcome: Type.Union(
+      CALL_OUTCOMES.map((outcome) => Type.Literal(outcome)),
+      {
+        description:
+          '`ringing` (not yet answered), `ongoing` (answered, not ended), `answered`, `missed` (ended unanswered), `rejected` (declined by the customer), `failed`',
+      },
+    ),
+    placed_at: Timestamp(),
+    started_at: NullableField(Timestamp('When it was answered')),
+    ended_at: NullableField(Timestamp()),
+    duration_seconds: NullableField(Type.Integer({ description: 'As Meta counts it' })),
+    error: NullableField(
+      Type.Object(
+        { code: Type.Integer(), title: Type.String() },
+        { description: 'Meta’s error when the call failed (138006: no permission to call the customer)' },
+      ),
+    ),
+  },
+  { $id: 'ConversationCall' },
+);
+export type ConversationCall = Static<typeof ConversationCallSchema>;

@@ -43,6 +43,8 @@ function summary(event: ChannelEvent): (string | null)[] {
       return [event.phoneNumberId, String(event.progress)];
     case 'contact_book':
       return [event.phone, event.action];
+    case 'call':
+      return [event.callId, event.event];
   }
 }
 

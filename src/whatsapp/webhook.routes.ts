@@ -76,6 +76,7 @@ export function registerWhatsappWebhookRoutes(app: Api, config: Config, webhooks
               echoes: Type.Integer(),
               history_messages: Type.Integer(),
               contact_book: Type.Integer(),
+              calls: Type.Integer(),
             }),
             ...readErrors(),
           },

@@ -2,6 +2,7 @@ import type {
   ChannelService,
   NumberRoute,
   AccountEvent,
+  CallEvent,
   ContactBookEvent,
   EchoEvent,
   HistoryEvent,
@@ -10,7 +11,7 @@ import type {
   StatusEvent,
   ChannelEvent,
 } from '../channels/index.js';
-import type { BusinessAppService, InboundService, StatusService } from '../messages/index.js';
+import type { BusinessAppService, CallService, InboundService, StatusService } from '../messages/index.js';
 import type { ContactBookService } from '../contacts/index.js';
 import type { TemplateSyncService } from '../templates/index.js';
 import { errors } from '../shared/errors.js';
@@ -48,6 +49,8 @@ export interface WebhookOutcome {
   history_messages: number;
   /** Entries of the app's contact book applied to contacts. */
   contact_book: number;
+  /** Call events (connect, terminate, status) that changed a call in its contact's conversation. */
+  calls: number;
 }
 
 /**
@@ -61,6 +64,7 @@ export function createWhatsappWebhookService({
   channels,
   inbound,
   businessApp,
+  calls,
   contactBook,
   statuses,
   templateSync,
@@ -71,6 +75,7 @@ export function createWhatsappWebhookService({
   channels: ChannelService;
   inbound: InboundService;
   businessApp: BusinessAppService;
+  calls: CallService;
   contactBook: ContactBookService;
   statuses: StatusService;
   templateSync: TemplateSyncService;
@@ -97,6 +102,7 @@ export function createWhatsappWebhookService({
     const statusEvents = new ByWorkspace<StatusEvent>();
     const preferences = new ByWorkspace<MarketingPreferenceEvent>();
     const coexistence = new ByChannel<EchoEvent | HistoryEvent | ContactBookEvent>();
+    const callEvents = new ByChannel<CallEvent>();
     const accountEvents: { workspaceIds: string[]; event: AccountEvent }[] = [];
     for (const [delivery, events] of deliveries.entries()) {
       const outcome = outcomes[delivery]!;
@@ -128,10 +134,19 @@ export function createWhatsappWebhookService({
           messagesByWorkspace.add(route.workspaceId, { ...event, channelId: route.channelId }, outcome);
         else if (event.kind === 'marketing_preference') preferences.add(route.workspaceId, event, outcome);
         else if (event.kind === 'status') statusEvents.add(route.workspaceId, event, outcome);
+        else if (event.kind === 'call') callEvents.add(route, event, outcome);
         else coexistence.add(route, event, outcome);
       }
     }
     await applyCoexistence(coexistence);
+    for (const [channelId, { route, entries }] of callEvents) {
+      const changed = await calls.record(
+        { workspaceId: route.workspaceId },
+        channelId,
+        entries.map((entry) => entry.event),
+      );
+      changed.forEach((done, i) => (entries[i]!.outcome.calls += done ? 1 : 0));
+    }
     for (const [workspaceId, entries] of messagesByWorkspace) {
       const results = await inbound.receiveAll(
         { workspaceId },
@@ -217,6 +232,7 @@ function emptyOutcome(): WebhookOutcome {
     echoes: 0,
     history_messages: 0,
     contact_book: 0,
+    calls: 0,
   };
 }
 

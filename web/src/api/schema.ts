@@ -2748,6 +2748,8 @@ export interface paths {
                 /** Format: uuid */
                 agent_id: string | null;
               }[];
+              /** @description WhatsApp calls placed in the page’s stretch of time */
+              calls: components['schemas']['ConversationCall'][];
               next_before: string | null;
               members: {
                 /** Format: uuid */
@@ -3527,6 +3529,39 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       created_at: string;
+    };
+    ConversationCall: {
+      /** Format: uuid */
+      id: string;
+      /** @description Meta’s call id (`wacid.…`) */
+      call_id: string;
+      /** @description `inbound`: the customer called; `outbound`: the business called */
+      direction: 'inbound' | 'outbound';
+      /** @description `ringing` (not yet answered), `ongoing` (answered, not ended), `answered`, `missed` (ended unanswered), `rejected` (declined by the customer), `failed` */
+      outcome: 'ringing' | 'ongoing' | 'answered' | 'missed' | 'rejected' | 'failed';
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      placed_at: string;
+      /**
+       * Format: date-time
+       * @description When it was answered
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      started_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      ended_at: string | null;
+      /** @description As Meta counts it */
+      duration_seconds: number | null;
+      /** @description Meta’s error when the call failed (138006: no permission to call the customer) */
+      error: {
+        code: number;
+        title: string;
+      } | null;
     };
   };
   responses: never;
