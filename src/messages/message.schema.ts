@@ -141,8 +141,9 @@ export const SendInteractiveBody = Type.Object(
     ...recipient,
     ...replyTo,
     type: Type.String({
-      enum: ['button', 'list', 'cta_url'],
-      description: '`button`: up to 3 reply buttons; `list`: a menu of up to 10 rows; `cta_url`: one link button',
+      enum: ['button', 'list', 'cta_url', 'call_permission_request'],
+      description:
+        '`button`: up to 3 reply buttons; `list`: a menu of up to 10 rows; `cta_url`: one link button; `call_permission_request`: asks the customer whether the business may call them on WhatsApp (the body says why; no header or footer)',
     }),
     body: Type.String({ minLength: 1, maxLength: CAPTION_MAX_LENGTH, description: 'The message text' }),
     header: Type.Optional(ShortText(60, 'A bold first line')),

@@ -3,12 +3,19 @@ import { randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { ownerSession, type DashboardSession } from '../../test/dashboard-session.js';
 import { ENGINE } from '../../test/server.js';
-import { startWhatsappServer } from '../../test/whatsapp.js';
+import { API_VERSION, startWhatsappServer } from '../../test/whatsapp.js';
+import type { Contact } from '../contacts/contact.schema.js';
 import type { ConversationCall } from '../messages/message.schema.js';
 import type { WorkspaceEvent } from '../workspace-events/event.schema.js';
-import { callConnectWebhook, callStatusWebhook, callTerminateWebhook } from './webhook.calls-fixtures.js';
+import {
+  callConnectWebhook,
+  callPermissionReplyWebhook,
+  callStatusWebhook,
+  callTerminateWebhook,
+} from './webhook.calls-fixtures.js';
+import { inboundTextWebhook } from './webhook.fixtures.js';
 
-const { server, connect, postWebhook } = await startWhatsappServer();
+const { graph, server, connect, postWebhook } = await startWhatsappServer({ outbox: true });
 
 const MINUTE = 60_000;
 /** A fresh wa_id per test (German mobiles), so tests sharing a workspace never share a contact. */
@@ -141,5 +148,92 @@ describe(`WhatsApp calls (${ENGINE})`, () => {
     const stranger = await ownerSession(server);
     const read = await stranger.send('GET', `/api/dashboard/conversations/${contact.id}`);
     assert.equal(read.status, 404, read.text);
+  });
+
+  test('call permission › the request is sent as Meta documents it; the customer’s answer is kept on the message and the contact', async () => {
+    const { session, line } = await callingWorkspace();
+    const customer = newWaId();
+    const phone = `+${customer}`;
+    const now = () => new Date(Math.floor(server.clock.now().getTime() / 1000) * 1000);
+    const asked = now();
+    await deliver(
+      inboundTextWebhook({ phoneNumberId: line.phoneNumberId, from: customer, text: 'Call me?', timestamp: asked }),
+    );
+
+    const request = { phone, type: 'call_permission_request', body: 'May we call you about order 1042?' };
+    const withHeader = await session.send('POST', '/api/v1/actions/send-interactive-message', {
+      ...request,
+      header: 'Hi',
+    });
+    assert.equal(withHeader.status, 400, withHeader.text);
+    assert.match((withHeader.body as { detail: string }).detail, /header/);
+    const queued = await api<{ id: string }>(session, 'POST', '/api/v1/actions/send-interactive-message', request);
+    server.app.services.outbox.wake();
+    await server.app.services.outbox.idle();
+    const sent = graph.requests.filter((r) => r.path === `/${API_VERSION}/${line.phoneNumberId}/messages`).at(-1);
+    const { biz_opaque_callback_data: callback, ...meta } = sent?.body as Record<string, unknown>;
+    assert.equal(callback, queued.id);
+    // Meta's "Obtain user call permissions": a free-form interactive call permission request.
+    assert.deepEqual(meta, {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: phone,
+      type: 'interactive',
+      interactive: {
+        type: 'call_permission_request',
+        body: { text: 'May we call you about order 1042?' },
+        action: { name: 'call_permission_request' },
+      },
+    });
+
+    const expires = new Date(asked.getTime() + 7 * 24 * 60 * MINUTE);
+    const accept = { customer, wamid: 'wamid.PERMIT1', at: now(), response: 'accept' as const, expires };
+    assert.equal((await deliver(callPermissionReplyWebhook(line, accept))).messages, 1);
+    const permissionOf = async () =>
+      (await api<Contact>(session, 'POST', '/api/v1/actions/get-contact', { phone })).call_permission;
+    const iso = (date: Date) => date.toISOString().replace('Z', '+00:00');
+    assert.deepEqual(await permissionOf(), {
+      response: 'accept',
+      permanent: false,
+      expires_at: iso(expires),
+      answered_at: iso(accept.at),
+      source: 'user_action',
+    });
+    const messages = await api<{ content: Record<string, unknown> }[]>(
+      session,
+      'POST',
+      '/api/v1/actions/list-messages',
+      { phone },
+    );
+    assert.deepEqual(
+      messages[0]?.content.call_permission_reply,
+      {
+        response: 'accept',
+        is_permanent: false,
+        expiration_timestamp: Math.floor(expires.getTime() / 1000),
+        response_source: 'user_action',
+      },
+      'the reply is kept whole on the message',
+    );
+
+    // A late delivery of an older answer changes nothing; a newer one replaces it.
+    const older = {
+      customer,
+      wamid: 'wamid.PERMIT0',
+      at: new Date(accept.at.getTime() - 60_000),
+      response: 'reject' as const,
+    };
+    await deliver(callPermissionReplyWebhook(line, older));
+    assert.equal((await permissionOf())?.response, 'accept');
+    server.clock.advance(MINUTE);
+    const declined = { customer, wamid: 'wamid.PERMIT2', at: now(), response: 'reject' as const };
+    await deliver(callPermissionReplyWebhook(line, declined));
+    assert.deepEqual(await permissionOf(), {
+      response: 'reject',
+      permanent: false,
+      expires_at: null,
+      answered_at: iso(declined.at),
+      source: 'user_action',
+    });
   });
 });

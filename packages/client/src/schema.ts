@@ -2290,6 +2290,25 @@ export interface components {
       first_touch: {
         [key: string]: unknown;
       } | null;
+      /** @description Null until they answer a call permission request */
+      call_permission: {
+        response: 'accept' | 'reject';
+        /** @description They allowed calls until they revoke it, not for a time */
+        permanent: boolean;
+        /**
+         * Format: date-time
+         * @description Until when calls are allowed; null when permanent or declined
+         * @example 2026-11-22T09:30:00.000+00:00
+         */
+        expires_at: string | null;
+        /**
+         * Format: date-time
+         * @example 2026-11-22T09:30:00.000+00:00
+         */
+        answered_at: string;
+        /** @description Meta's `response_source`: `user_action`, or `automatic` when they called first */
+        source: string | null;
+      } | null;
       /**
        * Format: date-time
        * @example 2026-11-22T09:30:00.000+00:00
@@ -2301,6 +2320,25 @@ export interface components {
        */
       updated_at: string;
     };
+    /** @description Null until they answer a call permission request */
+    CallPermission: {
+      response: 'accept' | 'reject';
+      /** @description They allowed calls until they revoke it, not for a time */
+      permanent: boolean;
+      /**
+       * Format: date-time
+       * @description Until when calls are allowed; null when permanent or declined
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      expires_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      answered_at: string;
+      /** @description Meta's `response_source`: `user_action`, or `automatic` when they called first */
+      source: string | null;
+    } | null;
     /** @description A page of the listing (with `paginate=cursor`) */
     ContactPage: {
       data: components['schemas']['Contact'][];
@@ -8585,10 +8623,10 @@ export interface operations {
            */
           reply_to_message_id?: string;
           /**
-           * @description `button`: up to 3 reply buttons; `list`: a menu of up to 10 rows; `cta_url`: one link button
+           * @description `button`: up to 3 reply buttons; `list`: a menu of up to 10 rows; `cta_url`: one link button; `call_permission_request`: asks the customer whether the business may call them on WhatsApp (the body says why; no header or footer)
            * @enum {string}
            */
-          type: 'button' | 'list' | 'cta_url';
+          type: 'button' | 'list' | 'cta_url' | 'call_permission_request';
           /** @description The message text */
           body: string;
           /** @description A bold first line */

@@ -3318,6 +3318,25 @@ export interface components {
       first_touch: {
         [key: string]: unknown;
       } | null;
+      /** @description Null until they answer a call permission request */
+      call_permission: {
+        response: 'accept' | 'reject';
+        /** @description They allowed calls until they revoke it, not for a time */
+        permanent: boolean;
+        /**
+         * Format: date-time
+         * @description Until when calls are allowed; null when permanent or declined
+         * @example 2026-11-22T09:30:00.000+00:00
+         */
+        expires_at: string | null;
+        /**
+         * Format: date-time
+         * @example 2026-11-22T09:30:00.000+00:00
+         */
+        answered_at: string;
+        /** @description Meta's `response_source`: `user_action`, or `automatic` when they called first */
+        source: string | null;
+      } | null;
       /**
        * Format: date-time
        * @example 2026-11-22T09:30:00.000+00:00
