@@ -236,4 +236,49 @@ describe(`WhatsApp calls (${ENGINE})`, () => {
       source: 'user_action',
     });
   });
+
+  test('voice call button › a template with Meta’s VOICE_CALL button is synced, submitted and sent', async () => {
+    const { session, line } = await callingWorkspace();
+    // Meta's "Send WhatsApp call button messages": a template button of type VOICE_CALL, no parameters.
+    const buttons = [{ type: 'VOICE_CALL', text: 'Call on WhatsApp' }];
+    graph.setTemplates(line.wabaId, [
+      {
+        id: '1100400500600',
+        name: 'call_us',
+        language: 'en',
+        status: 'APPROVED',
+        category: 'MARKETING',
+        components: [
+          { type: 'BODY', text: 'You can call us on WhatsApp now for faster service!' },
+          { type: 'BUTTONS', buttons },
+        ],
+      },
+    ]);
+    assert.deepEqual(await server.app.services.templateSync.sync({ workspaceId: session.workspaceId }), {
+      templates: 1,
+      translations: 1,
+      skipped: [],
+    });
+    const created = await session.send('POST', '/api/v1/actions/create-template', {
+      name: 'call_us_again',
+      category: 'MARKETING',
+      translations: [{ language: 'en', body: 'Questions? Call us.', buttons }],
+    });
+    assert.equal(created.status, 200, created.text);
+    const submitted = [...graph.submittedTemplates.values()].find((t) => t.name === 'call_us_again');
+    assert.deepEqual(submitted?.components.at(-1), { type: 'BUTTONS', buttons });
+
+    const templates = await api<{ id: string; name: string }[]>(session, 'POST', '/api/v1/actions/list-templates', {});
+    const queued = await api<{ id: string }>(session, 'POST', '/api/v1/actions/send-template-message', {
+      phone: `+${newWaId()}`,
+      template_id: templates.find((template) => template.name === 'call_us')?.id,
+      language: 'en',
+    });
+    server.app.services.outbox.wake();
+    await server.app.services.outbox.idle();
+    const sent = graph.requests.filter((r) => r.path === `/${API_VERSION}/${line.phoneNumberId}/messages`).at(-1);
+    const body = sent?.body as { template: unknown; biz_opaque_callback_data: string };
+    assert.equal(body.biz_opaque_callback_data, queued.id);
+    assert.deepEqual(body.template, { name: 'call_us', language: { code: 'en' } });
+  });
 });

@@ -2455,7 +2455,7 @@ export interface components {
       next_cursor: string | null;
     };
     TemplateButton: {
-      type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP';
+      type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
       text: string;
       /** @description May contain one {{n}} placeholder */
       url?: string;
@@ -7063,7 +7063,7 @@ export interface operations {
             header_content?: string | null;
             footer?: string | null;
             buttons?: {
-              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP';
+              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;
@@ -7213,7 +7213,7 @@ export interface operations {
             header_content?: string | null;
             footer?: string | null;
             buttons?: {
-              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP';
+              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;

@@ -1206,7 +1206,7 @@ export interface paths {
               header_content?: string | null;
               footer?: string | null;
               buttons?: {
-                type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP';
+                type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
                 text: string;
                 /** @description May contain one {{n}} placeholder */
                 url?: string;
@@ -1328,7 +1328,7 @@ export interface paths {
               header_content?: string | null;
               footer?: string | null;
               buttons?: {
-                type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP';
+                type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
                 text: string;
                 /** @description May contain one {{n}} placeholder */
                 url?: string;
