@@ -232,9 +232,39 @@ export interface GroupEvent {
   occurredAt: Date | null;
 }
 
+/**
+ * One event of a WhatsApp call (Meta's `calls` field): its connect or terminate, or a business-initiated
+ * call's status (ringing, accepted, rejected). Only what the call is, never its audio.
+ */
+export interface CallEvent {
+  kind: 'call';
+  phoneNumberId: string;
+  /** Meta's call id (`wacid.…`): every event of one call carries it. */
+  callId: string;
+  /** `connect`, `terminate`, or `status` (a status's own value is `status`). */
+  event: 'connect' | 'terminate' | 'status';
+  /** Who called: the customer (inbound) or the business (outbound; a status is always of such a call). */
+  direction: 'inbound' | 'outbound';
+  /** The customer: their wa_id digits, or null when Meta names them only by user id. */
+  customer: string | null;
+  customerUserId: string | null;
+  profileName: string | null;
+  timestamp: Date;
+  /** A terminate's `status` (COMPLETED, FAILED) or a status's (RINGING, ACCEPTED, REJECTED), upper-cased. */
+  status: string | null;
+  startedAt: Date | null;
+  endedAt: Date | null;
+  /** Seconds, as Meta counts them. */
+  duration: number | null;
+  errors: StatusError[];
+  /** The event as Meta sent it, without the SDP session (media negotiation Parley has no part in). */
+  raw: Json;
+}
+
 export type ChannelEvent =
   | InboundMessageEvent
   | GroupEvent
+  | CallEvent
   | EchoEvent
   | HistoryEvent
   | ContactBookEvent

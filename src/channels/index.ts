@@ -5,6 +5,7 @@
 export {
   type AccountEvent,
   type Amendment,
+  type CallEvent,
   type ChannelEvent,
   type ContactBookEvent,
   DELIVERY_STATUSES,

@@ -1,6 +1,6 @@
 import { formatTimestamp } from '../shared/time.js';
 import type { ContactRow } from './contact.repository.js';
-import type { Contact } from './contact.schema.js';
+import type { CallPermission, Contact } from './contact.schema.js';
 
 /** The columns a contact's public form is built from. */
 export const PRESENTED_COLUMNS = [
@@ -14,6 +14,7 @@ export const PRESENTED_COLUMNS = [
   'wa_id',
   'bsuid',
   'first_touch',
+  'call_permission',
   'created_at',
   'updated_at',
 ] as const;
@@ -33,7 +34,18 @@ export function presentContact(row: PresentedRow, tags: string[]): Contact {
     wa_id: row.wa_id,
     bsuid: row.bsuid,
     first_touch: row.first_touch ? (JSON.parse(row.first_touch) as Record<string, unknown>) : null,
+    call_permission: row.call_permission
+      ? presentCallPermission(JSON.parse(row.call_permission) as CallPermission)
+      : null,
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
+  };
+}
+
+function presentCallPermission(stored: CallPermission): CallPermission {
+  return {
+    ...stored,
+    expires_at: formatTimestamp(stored.expires_at),
+    answered_at: formatTimestamp(stored.answered_at),
   };
 }

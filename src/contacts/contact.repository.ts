@@ -23,6 +23,7 @@ const CONTACT_COLUMNS = [
   'name_from_whatsapp',
   'first_touch',
   'conversation_channel_id',
+  'call_permission',
   'created_at',
   'updated_at',
 ] as const;
@@ -72,6 +73,7 @@ export function newContactRow(fields: {
     name_from_whatsapp: 0,
     first_touch: null,
     conversation_channel_id: null,
+    call_permission: null,
     created_at: fields.at,
     updated_at: fields.at,
   };

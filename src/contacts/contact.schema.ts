@@ -3,6 +3,21 @@ import { pageSchema } from '../http/pagination.js';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 
 /** A contact as every endpoint returns it. */
+/** The contact's latest answer to the business's request to call them on WhatsApp (Meta's call_permission_reply). */
+export const CallPermissionSchema = Type.Object(
+  {
+    response: Type.Union([Type.Literal('accept'), Type.Literal('reject')]),
+    permanent: Type.Boolean({ description: 'They allowed calls until they revoke it, not for a time' }),
+    expires_at: NullableField(Timestamp('Until when calls are allowed; null when permanent or declined')),
+    answered_at: Timestamp(),
+    source: NullableField(
+      Type.String({ description: "Meta's `response_source`: `user_action`, or `automatic` when they called first" }),
+    ),
+  },
+  { $id: 'CallPermission', description: 'Null until they answer a call permission request' },
+);
+export type CallPermission = Static<typeof CallPermissionSchema>;
+
 export const ContactSchema = Type.Object(
   {
     id: Uuid(),
@@ -32,6 +47,7 @@ export const ContactSchema = Type.Object(
         description: 'The click-to-WhatsApp ad `referral` of the first message that carried one, as Meta sent it',
       }),
     ),
+    call_permission: NullableField(CallPermissionSchema),
     created_at: Timestamp(),
     updated_at: Timestamp(),
   },

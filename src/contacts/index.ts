@@ -12,7 +12,7 @@ export { given, parseEmail, parseName, parsePhone, parseTagNames } from './conta
 export { contactProblems } from './contact.problems.js';
 export { contactRepository, type ContactRow, newContactRow } from './contact.repository.js';
 export { registerContactRoutes } from './contact.routes.js';
-export { ContactId, PhoneRef } from './contact.schema.js';
+export { type CallPermission, ContactId, PhoneRef } from './contact.schema.js';
 export { searchNeedle } from './contact.search.js';
 export { type ContactService, createContactService } from './contact.service.js';
 export { type ContactEvents, createTagging, type Tagging, type TagLink } from './tagging.js';

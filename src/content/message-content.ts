@@ -98,8 +98,9 @@ interface InteractiveFrame {
 }
 
 /**
- * Reply buttons (up to 3), a list (up to 10 rows in sections) or a call-to-action URL button: Meta's
- * `interactive` object ("Interactive reply buttons / list / CTA URL button messages").
+ * Reply buttons (up to 3), a list (up to 10 rows in sections), a call-to-action URL button or a call
+ * permission request: Meta's `interactive` object ("Interactive reply buttons / list / CTA URL button
+ * messages", "Obtain user call permissions").
  */
 export type Interactive = InteractiveFrame &
   (
@@ -120,5 +121,11 @@ export type Interactive = InteractiveFrame &
         type: 'cta_url';
         body: { text: string };
         action: { name: 'cta_url'; parameters: { display_text: string; url: string } };
+      }
+    | {
+        /** Meta's call permission request: the customer answers whether the business may call them. */
+        type: 'call_permission_request';
+        body: { text: string };
+        action: { name: 'call_permission_request' };
       }
   );

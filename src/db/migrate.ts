@@ -45,6 +45,7 @@ import * as businessApp from './migrations/0041_business_app.js';
 import * as templateCategoryNotice from './migrations/0042_template_category_notice.js';
 import * as channelDisconnection from './migrations/0043_channel_disconnection.js';
 import * as groups from './migrations/0044_groups.js';
+import * as calls from './migrations/0045_calls.js';
 import * as rateCards from './migrations/0046_rate_cards.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
@@ -95,6 +96,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0042_template_category_notice': templateCategoryNotice,
   '0043_channel_disconnection': channelDisconnection,
   '0044_groups': groups,
+  '0045_calls': calls,
   '0046_rate_cards': rateCards,
 };
 

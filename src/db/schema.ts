@@ -43,6 +43,7 @@ export interface Database {
   media_files: MediaFileTable;
   inbox_settings: InboxSettingsTable;
   conversation_notes: ConversationNoteTable;
+  calls: CallTable;
   conversation_labels: ConversationLabelTable;
   conversation_label_links: ConversationLabelLinkTable;
   quick_replies: QuickReplyTable;
@@ -125,6 +126,8 @@ export interface ContactTable {
   first_touch: string | null;
   /** The channel the contact last wrote to: where conversations with them continue. */
   conversation_channel_id: Generated<string | null>;
+  /** Their latest answer to a request to call them (JSON: response, permanent, expires_at, answered_at). */
+  call_permission: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -260,6 +263,25 @@ export const SENDER_TYPES = ['user', 'api', 'campaign', 'sequence', 'flow', 'sys
 export type SenderType = (typeof SENDER_TYPES)[number];
 
 /** A staff member's private note in a conversation: never sent to the customer. */
+/** A WhatsApp call with a contact, from Meta's `calls` webhooks: one row per call id. */
+export interface CallTable {
+  id: string;
+  workspace_id: string;
+  contact_id: string;
+  channel_id: string;
+  call_id: string;
+  direction: 'inbound' | 'outbound';
+  /** ringing, ongoing, answered, missed, rejected, failed. */
+  outcome: string;
+  placed_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+  duration_seconds: number | null;
+  /** JSON array of Meta's events of the call, oldest first. */
+  events: string;
+  updated_at: string;
+}
+
 export interface ConversationNoteTable {
   id: string;
   workspace_id: string;

@@ -9,6 +9,7 @@ export const TABLE_OWNERS = {
   api_tokens: 'workspaces',
   away_replies: 'business-hours',
   business_hours: 'business-hours',
+  calls: 'messages',
   campaigns: 'campaigns',
   channels: 'channels',
   contact_tags: 'contacts',

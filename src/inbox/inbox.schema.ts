@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
-import { ListedMessageSchema } from '../messages/index.js';
+import { ConversationCallSchema, ListedMessageSchema } from '../messages/index.js';
 import { PRIORITIES } from './inbox.repository.js';
 
 export const LabelSchema = Type.Object(
@@ -68,7 +68,7 @@ export const ConversationListPage = Type.Object({
   next_before: NullableField(Type.String({ description: 'Cursor of the next (older) page; null on the last' })),
 });
 
-/** One conversation: the contact, its state, the reply window, messages (newest page), notes and ratings. */
+/** One conversation: the contact, its state, the reply window, messages (newest page), notes, ratings and calls. */
 export const Thread = Type.Object({
   contact: Type.Object({
     id: Uuid(),
@@ -106,6 +106,7 @@ export const Thread = Type.Object({
     }),
   ),
   ratings: Type.Array(Type.Object({ rating: Type.Integer(), rated_at: Timestamp(), agent_id: NullableField(Uuid()) })),
+  calls: Type.Array(ConversationCallSchema, { description: 'WhatsApp calls placed in the page’s stretch of time' }),
   next_before: NullableField(Type.String()),
   members: Type.Array(Member),
 });

@@ -3,7 +3,7 @@ import { type ChannelService, ChannelError } from '../channels/index.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import { windowClosesAt, namedSenders } from '../messages/index.js';
+import { callRepository, windowClosesAt, namedSenders } from '../messages/index.js';
 import type { QueuedWork } from '../shared/queued-work.js';
 import { createConversationStatus, statusOf } from './conversation-status.js';
 import { createLabelService, labelRepository } from './labels.js';
@@ -245,6 +245,8 @@ export function createInboxService(
         notes,
         // "Rated 4/5": the customer's answers to the satisfaction survey, placed by time like notes.
         ratings: await satisfaction().ratings(viewer.workspaceId, contact.id, ...stretch),
+        // WhatsApp calls (their connect, status and terminate webhooks), placed by time like notes.
+        calls: await callRepository(db).between(viewer.workspaceId, contact.id, ...stretch),
         next_before:
           rows.length > THREAD_PAGE && oldest ? encodeCursor({ at: oldest.created_at, id: oldest.id }) : null,
         members: await repository().members(viewer.workspaceId),

@@ -76,7 +76,7 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
   sendMediaMessage:
     "Sends an image, video, audio, document or sticker to a contact (by contact_id or phone): give `type` and either `media_url` (a public https URL) or `media_id` from upload_media; `caption` for image/video/document, `filename` for documents. Like send_text_message, only within the 24-hour customer service window. `reply_to_message_id` quotes one of the contact's messages.",
   sendInteractiveMessage:
-    'Sends tappable choices: `type` "button" with 1-3 `buttons` ({id, title ≤ 20 chars}), "list" with a `button` label and `sections` (≤ 10 rows in all), or "cta_url" with `display_text` and `url`. `body` is the text; optional `header` and `footer`. The customer\'s tap arrives as an inbound message carrying the id. Only within the 24-hour window.',
+    'Sends tappable choices: `type` "button" with 1-3 `buttons` ({id, title ≤ 20 chars}), "list" with a `button` label and `sections` (≤ 10 rows in all), "cta_url" with `display_text` and `url`, or "call_permission_request" (asks whether the business may call them on WhatsApp; `body` only). `body` is the text; optional `header` and `footer`. The customer\'s tap arrives as an inbound message carrying the id; their call permission answer also shows on the contact (`call_permission`). Only within the 24-hour window.',
   sendLocation:
     'Sends a map pin (`latitude`, `longitude`, optional `name` and `address`) to a contact. Only within the 24-hour customer service window.',
   sendContacts:

@@ -109,7 +109,7 @@ export function createBusinessAppService(deps: Deps, events: MessageEvents) {
 }
 
 /** A customer the business wrote to (or a thread is with): their wa_id digits or user id, under a key. */
-interface Customer {
+export interface Customer {
   key: string;
   to: string | null;
   userId: string | null;
@@ -132,7 +132,7 @@ const asSender = ({ key, to, userId }: Customer): InboundMessage => ({
  * else by business-scoped user id); a contact is created for each that is nobody's yet. No window
  * opens: the customer wrote nothing to Parley's side.
  */
-async function recipientsOf(
+export async function recipientsOf(
   trx: Trx,
   { newId, clock }: Pick<Deps, 'newId' | 'clock'>,
   workspaceId: string,

@@ -1,4 +1,10 @@
-import { parseName, contactRepository, newContactRow, type ContactRow } from '../contacts/index.js';
+import {
+  type CallPermission,
+  parseName,
+  contactRepository,
+  newContactRow,
+  type ContactRow,
+} from '../contacts/index.js';
 import type { Deps } from '../db/deps.js';
 import { normalizePhone } from '../shared/phone.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -160,6 +166,10 @@ export async function recordSenderIdentities(
     if (referral && sender.first_touch === null && change.first_touch === undefined) {
       change.first_touch = JSON.stringify(referral);
     }
+    const permission = callPermissionOf(inbound);
+    if (permission && permission.answered_at > answeredAt(change.call_permission ?? sender.call_permission)) {
+      change.call_permission = JSON.stringify(permission);
+    }
     changes.set(sender, change);
   }
   const contacts = contactRepository(trx);
@@ -168,4 +178,31 @@ export async function recordSenderIdentities(
     await contacts.update(workspaceId, sender.id, change);
     Object.assign(sender, change);
   }
+}
+
+/**
+ * The customer's answer to a call permission request (an interactive `call_permission_reply`, kept whole
+ * on the message), as the contact keeps it; null for any other message.
+ */
+function callPermissionOf(inbound: InboundMessage): CallPermission | null {
+  const reply = inbound.content.call_permission_reply as Record<string, unknown> | undefined;
+  const response = reply?.response;
+  if (inbound.type !== 'interactive' || (response !== 'accept' && response !== 'reject')) return null;
+  const expires = Number(reply!.expiration_timestamp);
+  const permanent = reply!.is_permanent === true;
+  return {
+    response,
+    permanent,
+    expires_at:
+      response === 'accept' && !permanent && Number.isSafeInteger(expires) && expires > 0
+        ? new Date(expires * 1000).toISOString()
+        : null,
+    answered_at: inbound.timestamp.toISOString(),
+    source: typeof reply!.response_source === 'string' ? reply!.response_source : null,
+  };
+}
+
+/** When a stored answer was given ('' for none): a late retry of an older answer never replaces a newer one. */
+function answeredAt(stored: string | null | undefined): string {
+  return stored ? (JSON.parse(stored) as CallPermission).answered_at : '';
 }

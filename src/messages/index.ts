@@ -3,6 +3,7 @@
  * folders import it only through here.
  */
 export { type BusinessAppService, createBusinessAppService } from './business-app.js';
+export { callRepository, type CallService, createCallService } from './calls.js';
 export { conversationSpans } from './conversation-spans.js';
 export { deliveryCounts } from './delivery-counts.js';
 export { type GroupAuthor, groupMessagePosition, groupMessages, groupThread } from './group-messages.js';
@@ -25,6 +26,9 @@ export { messageText } from './message.record.js';
 export { messageRepository, type MessageRow } from './message.repository.js';
 export { registerMessageRoutes } from './message.routes.js';
 export {
+  CALL_OUTCOMES,
+  type ConversationCall,
+  ConversationCallSchema,
   HeaderMediaUrl,
   ListedMessageSchema,
   type Message,

@@ -17,6 +17,7 @@ export const messageProblems = fieldProblems('messages', {
   filename_only_document: 'only a document has a file name',
   required_for_type: 'is required for type {{type}}',
   only_for_type: 'is only for type {{type}}',
+  not_for_type: 'is not part of type {{type}}',
   list_too_many_rows: 'a list has at most {{max}} rows in all; {{given}} given',
   button_id_repeats: 'each id must be unique; "{{value}}" repeats',
   button_title_repeats: 'each title must be unique; "{{value}}" repeats',

@@ -141,8 +141,9 @@ export const SendInteractiveBody = Type.Object(
     ...recipient,
     ...replyTo,
     type: Type.String({
-      enum: ['button', 'list', 'cta_url'],
-      description: '`button`: up to 3 reply buttons; `list`: a menu of up to 10 rows; `cta_url`: one link button',
+      enum: ['button', 'list', 'cta_url', 'call_permission_request'],
+      description:
+        '`button`: up to 3 reply buttons; `list`: a menu of up to 10 rows; `cta_url`: one link button; `call_permission_request`: asks the customer whether the business may call them on WhatsApp (the body says why; no header or footer)',
     }),
     body: Type.String({ minLength: 1, maxLength: CAPTION_MAX_LENGTH, description: 'The message text' }),
     header: Type.Optional(ShortText(60, 'A bold first line')),
@@ -441,3 +442,35 @@ export const ListMessagesBody = Type.Object(
   },
   { description: 'Name the contact by `contact_id` or `phone`' },
 );
+
+export const CALL_OUTCOMES = ['ringing', 'ongoing', 'answered', 'missed', 'rejected', 'failed'] as const;
+
+/** A WhatsApp call in a conversation, built from Meta's `calls` webhooks (never its audio). */
+export const ConversationCallSchema = Type.Object(
+  {
+    id: Uuid(),
+    call_id: Type.String({ description: 'Meta’s call id (`wacid.…`)' }),
+    direction: Type.Union([Type.Literal('inbound'), Type.Literal('outbound')], {
+      description: '`inbound`: the customer called; `outbound`: the business called',
+    }),
+    outcome: Type.Union(
+      CALL_OUTCOMES.map((outcome) => Type.Literal(outcome)),
+      {
+        description:
+          '`ringing` (not yet answered), `ongoing` (answered, not ended), `answered`, `missed` (ended unanswered), `rejected` (declined by the customer), `failed`',
+      },
+    ),
+    placed_at: Timestamp(),
+    started_at: NullableField(Timestamp('When it was answered')),
+    ended_at: NullableField(Timestamp()),
+    duration_seconds: NullableField(Type.Integer({ description: 'As Meta counts it' })),
+    error: NullableField(
+      Type.Object(
+        { code: Type.Integer(), title: Type.String() },
+        { description: 'Meta’s error when the call failed (138006: no permission to call the customer)' },
+      ),
+    ),
+  },
+  { $id: 'ConversationCall' },
+);
+export type ConversationCall = Static<typeof ConversationCallSchema>;

@@ -424,6 +424,7 @@ describe(`messaging (${ENGINE})`, () => {
       history_messages: 0,
       contact_book: 0,
       group_changes: 0,
+      calls: 0,
     });
     const again = await postWebhook(odd);
     assert.deepEqual(again.body, { ...(response.body as object), messages: 0, duplicates: 1 });

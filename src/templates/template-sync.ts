@@ -146,7 +146,11 @@ function unsupportedKind(translation: TranslationInput): string | null {
 const MODELLED = ['HEADER', 'BODY', 'FOOTER', 'BUTTONS'];
 
 /** Meta's fixed label of a button Meta may list without text. */
-const DEFAULT_BUTTON_TEXT: Record<string, string> = { COPY_CODE: 'Copy offer code', OTP: 'Copy code' };
+const DEFAULT_BUTTON_TEXT: Record<string, string> = {
+  COPY_CODE: 'Copy offer code',
+  OTP: 'Copy code',
+  VOICE_CALL: 'Call Now',
+};
 
 function translationOf(entry: ChannelTemplate): TranslationInput {
   const part = (type: string): TemplateComponent | undefined => entry.components.find((c) => c.type === type);

@@ -18,8 +18,11 @@ export const TEMPLATE_STATUSES = [
 ] as const;
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 export const HEADER_TYPES = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
-/** COPY_CODE: a coupon copied on tap; OTP: an authentication template's one-time-password button. */
-export const BUTTON_TYPES = ['URL', 'PHONE_NUMBER', 'QUICK_REPLY', 'COPY_CODE', 'OTP'] as const;
+/**
+ * COPY_CODE: a coupon copied on tap; OTP: an authentication template's one-time-password button;
+ * VOICE_CALL: calls the business on WhatsApp (Meta's Calling API; a static button, sent without parameters).
+ */
+export const BUTTON_TYPES = ['URL', 'PHONE_NUMBER', 'QUICK_REPLY', 'COPY_CODE', 'OTP', 'VOICE_CALL'] as const;
 export const FOOTER_MAX_LENGTH = 60;
 /** The server cap on list-templates. */
 export const TEMPLATE_LIST_CAP = 1000;

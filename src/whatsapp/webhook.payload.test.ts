@@ -45,6 +45,8 @@ function summary(event: ChannelEvent): (string | null)[] {
       return [event.phone, event.action];
     case 'group':
       return [event.groupId, event.type];
+    case 'call':
+      return [event.callId, event.event];
   }
 }
 

@@ -21,6 +21,7 @@ import {
   type HistoryMessage,
   type GroupEvent,
   type GroupParticipant,
+  type CallEvent,
 } from '../channels/index.js';
 
 /**
@@ -75,6 +76,9 @@ function parseChange(entry: Json, change: Json): ChannelEvent[] {
       return parseEchoes(value);
     case 'history':
       return parseHistory(value);
+    case 'calls':
+      // Each call is kept in its conversation, and the change recorded as Meta sent it.
+      return [...parseCalls(value), ...compact([accountEvent(entry, change.field, value)])];
     case 'smb_app_state_sync':
       // The contact book is applied, and each change recorded as Meta sent it (a removal deletes no contact).
       return [...parseContactBook(value), ...compact([accountEvent(entry, change.field, value)])];
@@ -296,6 +300,95 @@ function parseContactBook(value: Json): ContactBookEvent[] {
       return { kind: 'contact_book', phoneNumberId, phone, fullName, action } as const;
     }),
   );
+}
+
+/**
+ * Meta's calls: a call's connect and terminate (`calls[]`) and a business-initiated call's status
+ * (`statuses[]` of type `call`). The customer is the caller of a user-initiated call, else the callee.
+ * References: developers.facebook.com/documentation/business-messaging/whatsapp/calling/user-initiated-calls,
+ * …/calling/business-initiated-calls
+ */
+function parseCalls(value: Json): CallEvent[] {
+  const phoneNumberId = businessNumberOf(value);
+  if (phoneNumberId === null) return [];
+  const business = waId(record(value.metadata).display_phone_number);
+  const contacts = records(value.contacts);
+  const errors = compact(records(value.errors).map(statusError));
+  const calls = records(value.calls).map((raw) => callEvent(raw, phoneNumberId, business, contacts, errors));
+  const statuses = records(value.statuses)
+    .filter((raw) => raw.type === 'call')
+    .map((raw) => callStatus(raw, phoneNumberId, contacts, errors));
+  return compact([...calls, ...statuses]);
+}
+
+function callEvent(
+  raw: Json,
+  phoneNumberId: string,
+  business: string | null,
+  contacts: Json[],
+  errors: StatusError[],
+): CallEvent | null {
+  const callId = text(raw.id);
+  const event = raw.event;
+  const timestamp = unixTime(raw.timestamp);
+  if (callId === null || (event !== 'connect' && event !== 'terminate') || timestamp === null) return null;
+  const direction = callDirection(raw, business);
+  const [customer, customerUserId] =
+    direction === 'inbound' ? [waId(raw.from), text(raw.from_user_id)] : [waId(raw.to), text(raw.to_user_id)];
+  if (customer === null && customerUserId === null) return null;
+  return {
+    kind: 'call',
+    phoneNumberId,
+    callId,
+    event,
+    direction,
+    customer,
+    customerUserId,
+    profileName: text(record(senderOf(contacts, { from: customer ?? undefined })?.profile).name),
+    timestamp,
+    status: text(raw.status)?.toUpperCase() ?? null,
+    startedAt: unixTime(raw.start_time),
+    endedAt: unixTime(raw.end_time),
+    duration: wholeNumber(raw.duration),
+    errors: [...compact(records(raw.errors).map(statusError)), ...errors],
+    raw: withoutKeys(raw, ['session', 'connection']),
+  };
+}
+
+/** Meta's `direction`; a connect without one is the customer's when it does not come from the business number. */
+function callDirection(raw: Json, business: string | null): 'inbound' | 'outbound' {
+  if (raw.direction === 'USER_INITIATED') return 'inbound';
+  if (raw.direction === 'BUSINESS_INITIATED') return 'outbound';
+  return business !== null && waId(raw.from) === business ? 'outbound' : 'inbound';
+}
+
+/** A business-initiated call's RINGING, ACCEPTED or REJECTED, named by its call id. */
+function callStatus(raw: Json, phoneNumberId: string, contacts: Json[], errors: StatusError[]): CallEvent | null {
+  const callId = text(raw.id);
+  const timestamp = unixTime(raw.timestamp);
+  const customer = waId(raw.recipient_id);
+  const customerUserId = text(raw.recipient_user_id);
+  const status = text(raw.status);
+  if (callId === null || timestamp === null || status === null || (customer === null && customerUserId === null)) {
+    return null;
+  }
+  return {
+    kind: 'call',
+    phoneNumberId,
+    callId,
+    event: 'status',
+    direction: 'outbound',
+    customer,
+    customerUserId,
+    profileName: text(record(senderOf(contacts, { from: customer ?? undefined })?.profile).name),
+    timestamp,
+    status: status.toUpperCase(),
+    startedAt: null,
+    endedAt: null,
+    duration: null,
+    errors: [...compact(records(raw.errors).map(statusError)), ...errors],
+    raw,
+  };
 }
 
 function amendment(raw: Json): Amendment | null {
@@ -556,7 +649,11 @@ function records(value: unknown): Json[] {
 }
 
 function withoutKey(value: Json, key: string): Json {
-  return Object.fromEntries(Object.entries(value).filter(([name]) => name !== key));
+  return withoutKeys(value, [key]);
+}
+
+function withoutKeys(value: Json, keys: string[]): Json {
+  return Object.fromEntries(Object.entries(value).filter(([name]) => !keys.includes(name)));
 }
 
 function compact<T>(items: (T | null)[]): T[] {

@@ -77,6 +77,7 @@ export function registerWhatsappWebhookRoutes(app: Api, config: Config, webhooks
               history_messages: Type.Integer(),
               contact_book: Type.Integer(),
               group_changes: Type.Integer(),
+              calls: Type.Integer(),
             }),
             ...readErrors(),
           },

@@ -2,6 +2,7 @@ import type {
   ChannelService,
   NumberRoute,
   AccountEvent,
+  CallEvent,
   ContactBookEvent,
   EchoEvent,
   GroupEvent,
@@ -11,7 +12,7 @@ import type {
   StatusEvent,
   ChannelEvent,
 } from '../channels/index.js';
-import type { BusinessAppService, InboundService, StatusService } from '../messages/index.js';
+import type { BusinessAppService, CallService, InboundService, StatusService } from '../messages/index.js';
 import type { ContactBookService } from '../contacts/index.js';
 import type { GroupService } from '../groups/index.js';
 import type { TemplateSyncService } from '../templates/index.js';
@@ -52,6 +53,8 @@ export interface WebhookOutcome {
   contact_book: number;
   /** Changes to WhatsApp groups applied (created, deleted, people joined or left, settings, suspension). */
   group_changes: number;
+  /** Call events (connect, terminate, status) that changed a call in its contact's conversation. */
+  calls: number;
 }
 
 /**
@@ -65,6 +68,7 @@ export function createWhatsappWebhookService({
   channels,
   inbound,
   businessApp,
+  calls,
   contactBook,
   statuses,
   templateSync,
@@ -76,6 +80,7 @@ export function createWhatsappWebhookService({
   channels: ChannelService;
   inbound: InboundService;
   businessApp: BusinessAppService;
+  calls: CallService;
   contactBook: ContactBookService;
   statuses: StatusService;
   templateSync: TemplateSyncService;
@@ -104,6 +109,7 @@ export function createWhatsappWebhookService({
     const preferences = new ByWorkspace<MarketingPreferenceEvent>();
     const coexistence = new ByChannel<EchoEvent | HistoryEvent | ContactBookEvent>();
     const inGroups = new ByChannel<InboundMessageEvent | GroupEvent>();
+    const callEvents = new ByChannel<CallEvent>();
     const accountEvents: { workspaceIds: string[]; event: AccountEvent }[] = [];
     for (const [delivery, events] of deliveries.entries()) {
       const outcome = outcomes[delivery]!;
@@ -137,11 +143,20 @@ export function createWhatsappWebhookService({
           messagesByWorkspace.add(route.workspaceId, { ...event, channelId: route.channelId }, outcome);
         else if (event.kind === 'marketing_preference') preferences.add(route.workspaceId, event, outcome);
         else if (event.kind === 'status') statusEvents.add(route.workspaceId, event, outcome);
+        else if (event.kind === 'call') callEvents.add(route, event, outcome);
         else coexistence.add(route, event, outcome);
       }
     }
     await applyCoexistence(coexistence);
     await applyGroups(inGroups);
+    for (const [channelId, { route, entries }] of callEvents) {
+      const changed = await calls.record(
+        { workspaceId: route.workspaceId },
+        channelId,
+        entries.map((entry) => entry.event),
+      );
+      changed.forEach((done, i) => (entries[i]!.outcome.calls += done ? 1 : 0));
+    }
     for (const [workspaceId, entries] of messagesByWorkspace) {
       const results = await inbound.receiveAll(
         { workspaceId },
@@ -246,6 +261,7 @@ function emptyOutcome(): WebhookOutcome {
     history_messages: 0,
     contact_book: 0,
     group_changes: 0,
+    calls: 0,
   };
 }
 

@@ -2510,6 +2510,25 @@ export interface components {
       first_touch: {
         [key: string]: unknown;
       } | null;
+      /** @description Null until they answer a call permission request */
+      call_permission: {
+        response: 'accept' | 'reject';
+        /** @description They allowed calls until they revoke it, not for a time */
+        permanent: boolean;
+        /**
+         * Format: date-time
+         * @description Until when calls are allowed; null when permanent or declined
+         * @example 2026-11-22T09:30:00.000+00:00
+         */
+        expires_at: string | null;
+        /**
+         * Format: date-time
+         * @example 2026-11-22T09:30:00.000+00:00
+         */
+        answered_at: string;
+        /** @description Meta's `response_source`: `user_action`, or `automatic` when they called first */
+        source: string | null;
+      } | null;
       /**
        * Format: date-time
        * @example 2026-11-22T09:30:00.000+00:00
@@ -2521,6 +2540,25 @@ export interface components {
        */
       updated_at: string;
     };
+    /** @description Null until they answer a call permission request */
+    CallPermission: {
+      response: 'accept' | 'reject';
+      /** @description They allowed calls until they revoke it, not for a time */
+      permanent: boolean;
+      /**
+       * Format: date-time
+       * @description Until when calls are allowed; null when permanent or declined
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      expires_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      answered_at: string;
+      /** @description Meta's `response_source`: `user_action`, or `automatic` when they called first */
+      source: string | null;
+    } | null;
     /** @description A page of the listing (with `paginate=cursor`) */
     ContactPage: {
       data: components['schemas']['Contact'][];
@@ -2637,7 +2675,7 @@ export interface components {
       next_cursor: string | null;
     };
     TemplateButton: {
-      type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP';
+      type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
       text: string;
       /** @description May contain one {{n}} placeholder */
       url?: string;
@@ -3639,7 +3677,7 @@ export interface components {
     WorkspaceEvent: {
       /** Format: uuid */
       id: string;
-      /** @description Meta's webhook field: `account_update`, `account_alerts`, `account_review_update`, `business_capability_update`, `phone_number_quality_update`, `phone_number_name_update`, `security`, any other field Parley does not model (`calls`, `group_lifecycle_update`, …, or one Meta adds later), `smb_app_state_sync` (also applied to contacts), or `errors` (a messages webhook's `value.errors`) */
+      /** @description Meta's webhook field: `account_update`, `account_alerts`, `account_review_update`, `business_capability_update`, `phone_number_quality_update`, `phone_number_name_update`, `security`, any other field Parley does not model (`group_lifecycle_update`, …, or one Meta adds later), `smb_app_state_sync` (also applied to contacts), `calls` (also kept as calls in the conversations), or `errors` (a messages webhook's `value.errors`) */
       kind: string;
       /** @description One line for people, e.g. `error 130429: Rate limit hit` */
       summary: string;
@@ -7328,7 +7366,7 @@ export interface operations {
             header_content?: string | null;
             footer?: string | null;
             buttons?: {
-              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP';
+              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;
@@ -7478,7 +7516,7 @@ export interface operations {
             header_content?: string | null;
             footer?: string | null;
             buttons?: {
-              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP';
+              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;
@@ -8888,10 +8926,10 @@ export interface operations {
            */
           reply_to_message_id?: string;
           /**
-           * @description `button`: up to 3 reply buttons; `list`: a menu of up to 10 rows; `cta_url`: one link button
+           * @description `button`: up to 3 reply buttons; `list`: a menu of up to 10 rows; `cta_url`: one link button; `call_permission_request`: asks the customer whether the business may call them on WhatsApp (the body says why; no header or footer)
            * @enum {string}
            */
-          type: 'button' | 'list' | 'cta_url';
+          type: 'button' | 'list' | 'cta_url' | 'call_permission_request';
           /** @description The message text */
           body: string;
           /** @description A bold first line */

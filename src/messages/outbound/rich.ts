@@ -52,9 +52,13 @@ const INTERACTIVE_FIELDS = {
   button: ['buttons'],
   list: ['button', 'sections'],
   cta_url: ['display_text', 'url'],
+  call_permission_request: [],
 } as const;
 
-/** Reply buttons, a list or a CTA URL button, with their optional text header and footer. */
+/** Meta's call permission request is its body and Meta's own buttons: no header or footer. */
+const BODY_ONLY: readonly string[] = ['call_permission_request'];
+
+/** Reply buttons, a list, a CTA URL button or a call permission request, with their optional text header and footer. */
 export function interactiveContent(input: SendInteractiveInput): OutboundContent {
   const kind = input.type as keyof typeof INTERACTIVE_FIELDS;
   checkInteractiveFields(input, kind);
@@ -67,6 +71,10 @@ export function interactiveContent(input: SendInteractiveInput): OutboundContent
 }
 
 function checkInteractiveFields(input: SendInteractiveInput, kind: keyof typeof INTERACTIVE_FIELDS): void {
+  for (const field of ['header', 'footer'] as const) {
+    if (BODY_ONLY.includes(kind) && input[field] !== undefined)
+      throw errors.invalid(messageProblems.problem(field, 'not_for_type', { type: kind }));
+  }
   for (const [other, fields] of Object.entries(INTERACTIVE_FIELDS)) {
     for (const field of fields) {
       const given = input[field] !== undefined;
@@ -115,6 +123,11 @@ function actionOf(input: SendInteractiveInput, kind: keyof typeof INTERACTIVE_FI
       return {
         type: 'cta_url',
         action: { name: 'cta_url', parameters: { display_text: input.display_text!, url: input.url! } },
+      } satisfies Partial<Interactive>;
+    case 'call_permission_request':
+      return {
+        type: 'call_permission_request',
+        action: { name: 'call_permission_request' },
       } satisfies Partial<Interactive>;
   }
 }

@@ -1206,7 +1206,7 @@ export interface paths {
               header_content?: string | null;
               footer?: string | null;
               buttons?: {
-                type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP';
+                type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
                 text: string;
                 /** @description May contain one {{n}} placeholder */
                 url?: string;
@@ -1328,7 +1328,7 @@ export interface paths {
               header_content?: string | null;
               footer?: string | null;
               buttons?: {
-                type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP';
+                type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
                 text: string;
                 /** @description May contain one {{n}} placeholder */
                 url?: string;
@@ -2908,6 +2908,8 @@ export interface paths {
                 /** Format: uuid */
                 agent_id: string | null;
               }[];
+              /** @description WhatsApp calls placed in the page’s stretch of time */
+              calls: components['schemas']['ConversationCall'][];
               next_before: string | null;
               members: {
                 /** Format: uuid */
@@ -3476,6 +3478,25 @@ export interface components {
       first_touch: {
         [key: string]: unknown;
       } | null;
+      /** @description Null until they answer a call permission request */
+      call_permission: {
+        response: 'accept' | 'reject';
+        /** @description They allowed calls until they revoke it, not for a time */
+        permanent: boolean;
+        /**
+         * Format: date-time
+         * @description Until when calls are allowed; null when permanent or declined
+         * @example 2026-11-22T09:30:00.000+00:00
+         */
+        expires_at: string | null;
+        /**
+         * Format: date-time
+         * @example 2026-11-22T09:30:00.000+00:00
+         */
+        answered_at: string;
+        /** @description Meta's `response_source`: `user_action`, or `automatic` when they called first */
+        source: string | null;
+      } | null;
       /**
        * Format: date-time
        * @example 2026-11-22T09:30:00.000+00:00
@@ -3687,6 +3708,39 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       created_at: string;
+    };
+    ConversationCall: {
+      /** Format: uuid */
+      id: string;
+      /** @description Meta’s call id (`wacid.…`) */
+      call_id: string;
+      /** @description `inbound`: the customer called; `outbound`: the business called */
+      direction: 'inbound' | 'outbound';
+      /** @description `ringing` (not yet answered), `ongoing` (answered, not ended), `answered`, `missed` (ended unanswered), `rejected` (declined by the customer), `failed` */
+      outcome: 'ringing' | 'ongoing' | 'answered' | 'missed' | 'rejected' | 'failed';
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      placed_at: string;
+      /**
+       * Format: date-time
+       * @description When it was answered
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      started_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      ended_at: string | null;
+      /** @description As Meta counts it */
+      duration_seconds: number | null;
+      /** @description Meta’s error when the call failed (138006: no permission to call the customer) */
+      error: {
+        code: number;
+        title: string;
+      } | null;
     };
   };
   responses: never;

@@ -35,6 +35,7 @@ export function ContactPage({ id }: { id: string }) {
           <section aria-labelledby="profile-title" class="panel">
             <h2 id="profile-title">{t('contacts:contact.profile')}</h2>
             <OptOutToggle contact={shown} onSaved={setShown} />
+            <CallPermissionState contact={shown} />
             <ProfileForm contact={shown} onSaved={setShown} />
             <p class="muted">
               {t('contacts:contact.dates', {
@@ -74,6 +75,23 @@ export function OptOutToggle({ contact, onSaved }: { contact: Contact; onSaved: 
       </button>
       <ErrorNote error={change.error} />
     </div>
+  );
+}
+
+/** Whether the contact allows the business to call them on WhatsApp: their latest answer to a permission request. */
+function CallPermissionState({ contact }: { contact: Contact }) {
+  const permission = contact.call_permission;
+  if (!permission) return null;
+  const state =
+    permission.response === 'reject'
+      ? t('contacts:contact.calls.declined')
+      : permission.permanent || !permission.expires_at
+        ? t('contacts:contact.calls.allowed')
+        : t('contacts:contact.calls.allowedUntil', { until: formatDateTime(permission.expires_at) });
+  return (
+    <p class="muted" data-testid="call-permission">
+      {state} {t('contacts:contact.calls.answered', { at: formatDateTime(permission.answered_at) })}
+    </p>
   );
 }
 

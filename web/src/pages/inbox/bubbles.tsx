@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { t } from '../../i18n/i18n';
-import { formatDateTime } from '../../i18n/format';
+import { formatDateTime, formatDuration } from '../../i18n/format';
 import { MEDIA_KINDS, type MediaKind } from '../../../../src/content/message-text';
 import { RICH_TYPES, RichContent } from './rich';
-import type { ConversationNote, InboxMessage, Member, MessageSender, Rating } from './types';
+import type { Call, ConversationNote, InboxMessage, Member, MessageSender, Rating } from './types';
 import { previewIn, textIn } from './words';
 
 /** The thread's entries: a message (who sent it, its content, time and tick) and a staff note. */
@@ -60,6 +60,19 @@ export function RatingEvent({ rating, members }: { rating: Rating; members: Memb
         ? t('inbox:message.ratedFor', { rating: rating.rating, agent: agent.name || agent.email })
         : t('inbox:message.rated', { rating: rating.rating })}{' '}
       · <time dateTime={rating.rated_at}>{formatDateTime(rating.rated_at)}</time>
+    </li>
+  );
+}
+
+/** A WhatsApp call: who called, how it ended, how long it lasted, when (the audio is not Parley's). */
+export function CallEvent({ call }: { call: Call }) {
+  const parts = [t(`inbox:message.call.${call.direction}`), t(`inbox:message.call.outcome.${call.outcome}`)];
+  if (call.duration_seconds) parts.push(formatDuration(call.duration_seconds));
+  if (call.error) parts.push(t('inbox:message.call.error', { title: call.error.title, code: call.error.code }));
+  return (
+    <li class="thread-event call" data-outcome={call.outcome}>
+      <span aria-hidden="true">☎ </span>
+      {parts.join(' · ')} · <time dateTime={call.placed_at}>{formatDateTime(call.placed_at)}</time>
     </li>
   );
 }

@@ -9,25 +9,32 @@ import { t } from '../../i18n/i18n';
 import { afterDone } from './shortcuts';
 import { useLiveReload } from './events';
 import { ReplyBox } from './reply';
-import { MessageBubble, NoteBubble, RatingEvent } from './bubbles';
+import { CallEvent, MessageBubble, NoteBubble, RatingEvent } from './bubbles';
 import { SidePanel } from './side-panel';
 import { useThreadScroll, useWhenVisible } from './thread-scroll';
-import type { ConversationNote, InboxMessage, Rating, Thread } from './types';
+import type { Call, ConversationNote, InboxMessage, Rating, Thread } from './types';
 
-/** What the thread lists: the messages, the staff's notes and the customer's ratings, in time order. */
-type Entry = { note: ConversationNote } | { message: InboxMessage } | { rating: Rating };
-const entryId = (entry: Entry) =>
-  'note' in entry ? entry.note.id : 'rating' in entry ? `rating ${entry.rating.rated_at}` : entry.message.id;
-const entryTime = (entry: Entry) =>
-  'note' in entry ? entry.note.created_at : 'rating' in entry ? entry.rating.rated_at : entry.message.created_at;
+/** What the thread lists: the messages, the staff's notes, the customer's ratings and calls, in time order. */
+type Entry = { note: ConversationNote } | { message: InboxMessage } | { rating: Rating } | { call: Call };
+function entryId(entry: Entry): string {
+  if ('note' in entry) return entry.note.id;
+  if ('rating' in entry) return `rating ${entry.rating.rated_at}`;
+  return 'call' in entry ? entry.call.id : entry.message.id;
+}
+function entryTime(entry: Entry): string {
+  if ('note' in entry) return entry.note.created_at;
+  if ('rating' in entry) return entry.rating.rated_at;
+  return 'call' in entry ? entry.call.placed_at : entry.message.created_at;
+}
 
 /** The entries of the pages shown, oldest first (a newer page's copy of a message wins). */
-function timeline(pages: Pick<Thread, 'messages' | 'notes' | 'ratings'>[]): Entry[] {
+function timeline(pages: Pick<Thread, 'messages' | 'notes' | 'ratings' | 'calls'>[]): Entry[] {
   const entries = new Map<string, Entry>();
   for (const page of pages) {
     for (const message of page.messages) entries.set(message.id, { message });
     for (const note of page.notes) entries.set(note.id, { note });
     for (const rating of page.ratings) entries.set(entryId({ rating }), { rating });
+    for (const call of page.calls) entries.set(call.id, { call });
   }
   return [...entries.values()].sort((a, b) => entryTime(a).localeCompare(entryTime(b)));
 }
@@ -125,6 +132,8 @@ export function ThreadPage({ contactId }: { contactId: string }) {
                 <NoteBubble key={entry.note.id} note={entry.note} />
               ) : 'rating' in entry ? (
                 <RatingEvent key={entryId(entry)} rating={entry.rating} members={data.members} />
+              ) : 'call' in entry ? (
+                <CallEvent key={entry.call.id} call={entry.call} />
               ) : (
                 <MessageBubble key={entry.message.id} message={entry.message} onReply={setReplyTo} />
               ),

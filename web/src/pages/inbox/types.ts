@@ -10,6 +10,7 @@ export type MessageSender = NonNullable<InboxMessage['sender']>;
 export type ConversationNote = Thread['notes'][number];
 /** A customer's answer to the satisfaction survey sent when the conversation was closed. */
 export type Rating = Thread['ratings'][number];
+export type Call = Thread['calls'][number];
 export type Member = DashboardAnswer<'/api/dashboard/inbox/members'>[number];
 /** A workspace's conversation label. */
 export type Label = DashboardAnswer<'/api/dashboard/conversation-labels'>[number];

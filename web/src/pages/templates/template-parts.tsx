@@ -8,12 +8,15 @@ import { t } from '../../i18n/i18n';
 
 export { extractPlaceholders, neededExamples };
 
+/** The mark before a button's label in the preview; a reply button's is the default. */
+const BUTTON_ICONS: Record<string, string> = { URL: '↗ ', PHONE_NUMBER: '☎ ', VOICE_CALL: '📞 ' };
+
 /** Meta's limit on a template footer. */
 export const FOOTER_MAX = 60;
 export const CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 export const HEADER_TYPES = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
-export const BUTTON_TYPES = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER'] as const;
-/** Every button type a template may have: the editor adds the first three; Meta's authentication templates the rest. */
+export const BUTTON_TYPES = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER', 'VOICE_CALL'] as const;
+/** Every button type a template may have: the editor adds the first four; Meta's authentication templates the rest. */
 export const ALL_BUTTON_TYPES = [...BUTTON_TYPES, 'COPY_CODE', 'OTP'] as const;
 
 /**
@@ -137,7 +140,7 @@ export function TemplatePreview(props: { content: PreviewContent; samples?: Reco
         <ul class="wa-buttons" aria-label={t('templates:preview.buttons')}>
           {content.buttons.map((b, i) => (
             <li key={i}>
-              <span aria-hidden="true">{b.type === 'URL' ? '↗ ' : b.type === 'PHONE_NUMBER' ? '☎ ' : '↩ '}</span>
+              <span aria-hidden="true">{BUTTON_ICONS[b.type] ?? '↩ '}</span>
               {b.text || <span class="muted">{t('templates:preview.buttonText')}</span>}
             </li>
           ))}
