@@ -7,8 +7,9 @@ import { echoWebhook, historyWebhook } from '../../src/whatsapp/webhook.coexiste
 import { inboundTextWebhook, templateCategoryWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 import { createTemplate } from '../factories.js';
 import { accountWebhook, PARTNER_REMOVED } from '../../src/whatsapp/webhook.delivery-fixtures.js';
+import { groupMessageWebhook, groupSubjectWebhook } from '../../src/whatsapp/webhook.group-fixtures.js';
 
-const { server, connect, postWebhook } = await startWhatsappServer();
+const { server, graph, connect, postWebhook } = await startWhatsappServer();
 
 describe(`dashboard: what Meta added in 2025–26 (${ENGINE})`, () => {
   test('the thread names what the business sent from the app; Settings shows the number’s pace and its history’s import', async () => {
@@ -90,5 +91,46 @@ describe(`dashboard: what Meta added in 2025–26 (${ENGINE})`, () => {
       .getByText(/^Meta will change its category to Marketing on .*2026/)
       .waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
+  });
+  test('Inbox → WhatsApp groups lists a group, shows its conversation with each author, writes to it and creates one', async () => {
+    const owner = await createOwner(server, 'Group Shop');
+    const number = await connect(owner.workspaceId);
+    const { groupId } = graph.addGroup(number.phoneNumberId);
+    const at = server.clock.now();
+    for (const body of [
+      groupSubjectWebhook(number, { groupId, subject: 'Spring launch', at }),
+      groupMessageWebhook(number, {
+        groupId,
+        from: '4915112345679',
+        name: 'Ada',
+        wamid: 'wamid.GROUP1',
+        at,
+        body: 'Hello all',
+      }),
+    ]) {
+      const response = await postWebhook(body);
+      assert.equal(response.status, 200, response.text);
+    }
+
+    const { page } = await newPage(server, { bypassCSP: true });
+    await logIn(page, owner);
+    await page.goto('/inbox');
+    await page.getByRole('link', { name: 'WhatsApp groups' }).click();
+    await page.getByRole('link', { name: 'Spring launch' }).click();
+    const thread = page.getByRole('list', { name: "The group's messages" });
+    await thread.locator('.bubble.inbound', { hasText: 'Hello all' }).getByText('Ada').waitFor();
+    await page.getByLabel('Message', { exact: true }).fill('Welcome, everyone!');
+    await page.getByRole('button', { name: 'Send to the group' }).click();
+    await thread.locator('.bubble.outbound', { hasText: 'Welcome, everyone!' }).waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+
+    await page.getByRole('link', { name: 'All groups' }).click();
+    await page.getByLabel('Subject').fill('Launch team');
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await page
+      .getByRole('row', { name: /Launch team/ })
+      .getByText('Being created by WhatsApp')
+      .waitFor();
+    assert.equal(graph.groupCreates.at(-1)?.body.subject, 'Launch team');
   });
 });
