@@ -1,5 +1,6 @@
 import type { ContactBookEvent } from '../channels/index.js';
 import type { Deps } from '../db/deps.js';
+import { NAME_SOURCE } from '../db/schema.js';
 import type { Caller } from '../shared/context.js';
 import { normalizePhone } from '../shared/phone.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -23,12 +24,14 @@ export function createContactBook({ db, clock, newId }: Pick<Deps, 'db' | 'clock
       const at = toStoredTimestamp(clock.now());
       const contacts = contactRepository(db);
       const row = newContactRow({ id: newId(), workspaceId, phone, name, email: null, customAttributes: '{}', at });
-      // A name from the app stands until someone types one in Parley.
-      if (await contacts.insertIfAbsent({ ...row, name_from_whatsapp: name === null ? 0 : 1 })) return true;
+      // The business's name for them stands until the book renames them or someone types one in Parley;
+      // their WhatsApp profile name never replaces it.
+      const source = name === null ? NAME_SOURCE.parley : NAME_SOURCE.businessApp;
+      if (await contacts.insertIfAbsent({ ...row, name_from_whatsapp: source })) return true;
       const existing = await contacts.findByPhone(workspaceId, phone);
-      const typedInParley = existing?.name !== null && existing?.name_from_whatsapp === 0;
+      const typedInParley = existing?.name !== null && existing?.name_from_whatsapp === NAME_SOURCE.parley;
       if (!existing || name === null || typedInParley || existing.name === name) return false;
-      await contacts.update(workspaceId, existing.id, { name, name_from_whatsapp: 1 });
+      await contacts.update(workspaceId, existing.id, { name, name_from_whatsapp: NAME_SOURCE.businessApp });
       return true;
     },
   };

@@ -120,7 +120,10 @@ export interface ContactTable {
   wa_id: string | null;
   /** The business-scoped user id Meta sends (`from_user_id`); the only identity of a sender without a phone. */
   bsuid: string | null;
-  /** The name came from the WhatsApp profile (a newer profile name replaces it), not from a person. */
+  /**
+   * Where the name came from (NAME_SOURCE): 0 a person in Parley (kept), 1 the WhatsApp profile (a newer
+   * profile name replaces it), 2 the WhatsApp Business app's contact book (only the book renames it).
+   */
   name_from_whatsapp: Generated<number>;
   /** The click-to-WhatsApp ad `referral` of the contact's first message that carried one (JSON). */
   first_touch: string | null;
@@ -131,6 +134,9 @@ export interface ContactTable {
   created_at: string;
   updated_at: string;
 }
+
+/** `contacts.name_from_whatsapp`: who named the contact, which decides what may rename them. */
+export const NAME_SOURCE = { parley: 0, profile: 1, businessApp: 2 } as const;
 
 export interface TagTable {
   id: string;

@@ -6,6 +6,7 @@ import {
   type ContactRow,
 } from '../contacts/index.js';
 import type { Deps } from '../db/deps.js';
+import { NAME_SOURCE } from '../db/schema.js';
 import { normalizePhone } from '../shared/phone.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import type { InboundMessage } from './inbound-message.js';
@@ -130,7 +131,7 @@ export async function openSendersWindows(
           customAttributes: '{}',
           at: toStoredTimestamp(clock.now()),
         });
-        return { ...row, name_from_whatsapp: name === null ? 0 : 1 };
+        return { ...row, name_from_whatsapp: name === null ? NAME_SOURCE.parley : NAME_SOURCE.profile };
       }),
     );
     for (const row of await contacts.openWindows(dialect, workspaceId, unknown)) senders.set(row.phone, row);
@@ -156,7 +157,8 @@ export async function recordSenderIdentities(
     const name = parseName(inbound.profileName ?? '');
     // Only the sender's newest message names them: Meta retries late deliveries with their old profile.
     const newest = toStoredTimestamp(inbound.timestamp) >= (sender.last_inbound_at ?? '');
-    if (name !== null && newest && sender.name_from_whatsapp && sender.name !== name) change.name = name;
+    const fromProfile = sender.name_from_whatsapp === NAME_SOURCE.profile;
+    if (name !== null && newest && fromProfile && sender.name !== name) change.name = name;
     // The conversation continues on the number the contact last wrote to (a system message is not them writing).
     const channelId = inbound.channelId ?? null;
     if (newest && inbound.type !== 'system' && channelId !== null && sender.conversation_channel_id !== channelId) {

@@ -220,6 +220,9 @@ describe(`the WhatsApp Business app on a connected number (${ENGINE})`, () => {
       (await cloud.ws.action<Contact>('get-contact', { phone: `+${phone}` })).body.name;
     assert.equal(await nameOf(added), 'Sheena Nelson');
     assert.equal(await nameOf(typed), 'Typed In Parley');
+    const later = new Date(at.getTime() + 60_000);
+    await deliver(inboundTextWebhook({ ...cloud, from: added, name: 'sheena_n', text: 'Hi!', timestamp: later }));
+    assert.equal(await nameOf(added), 'Sheena Nelson', 'her WhatsApp profile name does not replace the business’s');
     assert.equal((await conversation(cloud, `+${removed}`)).length, 1, 'the removed person’s history stays');
     const events = await cloud.ws.action<WorkspaceEvent[]>('list-workspace-events', {});
     assert.equal(events.body[0]?.kind, 'smb_app_state_sync', 'the change is in the event log as Meta sent it');
