@@ -3677,7 +3677,7 @@ export interface components {
     WorkspaceEvent: {
       /** Format: uuid */
       id: string;
-      /** @description Meta's webhook field: `account_update`, `account_alerts`, `account_review_update`, `business_capability_update`, `phone_number_quality_update`, `phone_number_name_update`, `security`, any other field Parley does not model (`group_lifecycle_update`, …, or one Meta adds later), `smb_app_state_sync` (also applied to contacts), `calls` (also kept as calls in the conversations), or `errors` (a messages webhook's `value.errors`) */
+      /** @description Meta's webhook field: `account_update`, `account_alerts`, `account_review_update`, `business_capability_update`, `phone_number_quality_update`, `phone_number_name_update`, `security`, the group fields (`group_lifecycle_update`, `group_participants_update`, `group_settings_update`, `group_status_update`; also applied to the group), any other field Parley does not model (one Meta adds later), `smb_app_state_sync` (also applied to contacts), `calls` (also kept as calls in the conversations), or `errors` (a messages webhook's `value.errors`) */
       kind: string;
       /** @description One line for people, e.g. `error 130429: Rate limit hit` */
       summary: string;
