@@ -109,12 +109,12 @@ export function createGroupService(deps: Deps, channels: ChannelService, message
       const channelId = input.from_phone_number_id
         ? await channels.channelIdOf(caller.workspaceId, input.from_phone_number_id)
         : null;
-      const provider = await channels.providerOf(caller.workspaceId, channelId);
+      // The named number, else the default; none (the simulator) cannot have groups.
       const channel = await channels.sendingChannel(caller.workspaceId, channelId, null);
       if (!channel?.channelId) throw errors.conflict('Groups need a WhatsApp Cloud number: connect one first');
       const subject = input.subject.trim();
       if (subject === '') throw errors.validation('subject', 'must not be blank');
-      const requestId = await provider.createGroup({
+      const requestId = await channel.provider.createGroup({
         subject,
         description: input.description?.trim() || null,
         joinApproval: input.join_approval ?? false,
