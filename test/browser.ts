@@ -73,6 +73,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** A workspace and its owner, created the way `parley setup` does; returns the credentials. */
+/** The id of the workspace's contact with this number (a webhook made it): the path of their conversation. */
+export async function contactIdOf(server: TestServer, workspaceId: string, phone: string): Promise<string> {
+  const contact = await server.app.services.deps.db
+    .selectFrom('contacts')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('phone', '=', phone)
+    .executeTakeFirstOrThrow();
+  return contact.id;
+}
+
 export async function createOwner(server: TestServer, name = 'Acme Support') {
   const email = `owner-${Math.random().toString(36).slice(2)}@example.com`;
   const password = 'correct horse battery';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createOwner, logIn, newPage, seriousAccessibilityViolations } from '../browser.js';
+import { contactIdOf, createOwner, logIn, newPage, seriousAccessibilityViolations } from '../browser.js';
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 import {
@@ -31,20 +31,15 @@ describe(`dashboard: WhatsApp calls (${ENGINE})`, () => {
       const response = await postWebhook(body);
       assert.equal(response.status, 200, response.text);
     }
-    const contact = await server.app.services.deps.db
-      .selectFrom('contacts')
-      .select('id')
-      .where('workspace_id', '=', owner.workspaceId)
-      .where('phone', '=', `+${customer}`)
-      .executeTakeFirstOrThrow();
+    const contactId = await contactIdOf(server, owner.workspaceId, `+${customer}`);
 
     const { page } = await newPage(server, { bypassCSP: true });
     await logIn(page, owner);
-    await page.goto(`/inbox/${contact.id}`);
+    await page.goto(`/inbox/${contactId}`);
     await page.locator('.thread-event.call', { hasText: 'Call from the customer · Answered · 1 min' }).waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
 
-    await page.goto(`/contacts/${contact.id}`);
+    await page.goto(`/contacts/${contactId}`);
     await page.getByTestId('call-permission').getByText('Allows WhatsApp calls from you.').waitFor();
   });
 });

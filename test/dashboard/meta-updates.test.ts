@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createOwner, logIn, newPage, seriousAccessibilityViolations } from '../browser.js';
+import { contactIdOf, createOwner, logIn, newPage, seriousAccessibilityViolations } from '../browser.js';
 import { ENGINE } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 import { echoWebhook, historyWebhook } from '../../src/whatsapp/webhook.coexistence-fixtures.js';
@@ -43,16 +43,11 @@ describe(`dashboard: what Meta added in 2025–26 (${ENGINE})`, () => {
       const response = await postWebhook(body);
       assert.equal(response.status, 200, response.text);
     }
-    const contact = await server.app.services.deps.db
-      .selectFrom('contacts')
-      .select('id')
-      .where('workspace_id', '=', owner.workspaceId)
-      .where('phone', '=', `+${customer}`)
-      .executeTakeFirstOrThrow();
+    const contactId = await contactIdOf(server, owner.workspaceId, `+${customer}`);
 
     const { page } = await newPage(server, { bypassCSP: true });
     await logIn(page, owner);
-    await page.goto(`/inbox/${contact.id}`);
+    await page.goto(`/inbox/${contactId}`);
     const echo = page.locator('.bubble.outbound', { hasText: 'Until six, come by!' });
     await echo.locator('.bubble-sender', { hasText: 'WhatsApp Business app' }).waitFor();
     await page.locator('.bubble', { hasText: 'Hello' }).waitFor();
