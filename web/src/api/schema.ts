@@ -3568,6 +3568,93 @@ export interface components {
           [key: string]: unknown;
         } | null;
       } | null;
+      /** @description Meta's latest word on the number's WhatsApp Business Account, from its account_update webhooks: one entry per subject Meta has spoken of (absent before), each the latest by Meta's time */
+      account_status: {
+        /** @description From account_update ACCOUNT_VIOLATION */
+        violation?: {
+          /** @description Meta's account_update event: ACCOUNT_VIOLATION */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: `violation_info` (`violation_type`) */
+          info: unknown;
+        };
+        /** @description From account_update ACCOUNT_RESTRICTION */
+        restriction?: {
+          /** @description Meta's account_update event: ACCOUNT_RESTRICTION */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: `restriction_info` (`restriction_type`, `expiration`) */
+          info: unknown;
+        };
+        /** @description From account_update DISABLED_UPDATE */
+        ban?: {
+          /** @description Meta's account_update event: DISABLED_UPDATE */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: `ban_info` (`waba_ban_state`, `waba_ban_date`) */
+          info: unknown;
+        };
+        /** @description From account_update VOLUME_BASED_PRICING_TIER_UPDATE */
+        pricing_tier?: {
+          /** @description Meta's account_update event: VOLUME_BASED_PRICING_TIER_UPDATE */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: `volume_tier_info` (`pricing_category`, `region`, `tier`, `effective_month`, `tier_update_time`) */
+          info: unknown;
+        };
+        /** @description From account_update AUTH_INTL_PRICE_ELIGIBILITY_UPDATE */
+        auth_international_eligibility?: {
+          /** @description Meta's account_update event: AUTH_INTL_PRICE_ELIGIBILITY_UPDATE */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: `auth_international_rate_eligibility` (`start_time`, `exception_countries`) */
+          info: unknown;
+        };
+        /** @description From account_update VERIFIED_ACCOUNT */
+        verified?: {
+          /** @description Meta's account_update event: VERIFIED_ACCOUNT */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: none (null) */
+          info: unknown;
+        };
+        /** @description From account_update PARTNER_CLIENT_CERTIFICATION_STATUS_UPDATE */
+        business_verification?: {
+          /** @description Meta's account_update event: PARTNER_CLIENT_CERTIFICATION_STATUS_UPDATE */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: `partner_client_certification_info` (`status`, `rejection_reasons`) */
+          info: unknown;
+        };
+      };
     };
     Message: {
       /** Format: uuid */
