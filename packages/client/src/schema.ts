@@ -2769,6 +2769,15 @@ export interface components {
       phone_number?: string;
       /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
       otp_type?: string;
+      /** @description A ONE_TAP or ZERO_TAP OTP button (required there): the Android apps that take the code */
+      supported_apps?: {
+        /** @description The Android app's package name */
+        package_name: string;
+        /** @description The app's 11-character signing key hash (Meta's SMS Retriever hash) */
+        signature_hash: string;
+      }[];
+      /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
+      zero_tap_terms_accepted?: boolean;
     };
     Template: {
       /** Format: uuid */
@@ -7460,6 +7469,15 @@ export interface operations {
               phone_number?: string;
               /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
               otp_type?: string;
+              /** @description A ONE_TAP or ZERO_TAP OTP button (required there): the Android apps that take the code */
+              supported_apps?: {
+                /** @description The Android app's package name */
+                package_name: string;
+                /** @description The app's 11-character signing key hash (Meta's SMS Retriever hash) */
+                signature_hash: string;
+              }[];
+              /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
+              zero_tap_terms_accepted?: boolean;
             }[];
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
@@ -7610,6 +7628,15 @@ export interface operations {
               phone_number?: string;
               /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
               otp_type?: string;
+              /** @description A ONE_TAP or ZERO_TAP OTP button (required there): the Android apps that take the code */
+              supported_apps?: {
+                /** @description The Android app's package name */
+                package_name: string;
+                /** @description The app's 11-character signing key hash (Meta's SMS Retriever hash) */
+                signature_hash: string;
+              }[];
+              /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
+              zero_tap_terms_accepted?: boolean;
             }[];
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
