@@ -3,11 +3,15 @@ import type { Dialect } from '../db/connection.js';
 import type { ChannelTable, Database } from '../db/schema.js';
 
 export type ChannelRow = Selectable<ChannelTable>;
-export type NewChannelRow = Omit<ChannelRow, 'is_default' | 'business_app' | 'history_import' | 'disconnection'> & {
+export type NewChannelRow = Omit<
+  ChannelRow,
+  'is_default' | 'business_app' | 'history_import' | 'disconnection' | 'account_status'
+> & {
   is_default: number;
   business_app?: number;
   history_import?: string | null;
   disconnection?: string | null;
+  account_status?: string | null;
 };
 
 /** What Meta says about a number (describeNumber, phone_number_quality_update), kept on its channel. */
@@ -62,6 +66,37 @@ export function channelRepository(db: Kysely<Database>) {
           .set({ history_import: JSON.stringify(next(previous)) })
           .where('id', '=', id)
           .execute();
+      });
+    },
+
+    /**
+     * Replaces the account status of each of a WABA's Cloud numbers with what `next` makes of it, the rows
+     * locked meanwhile; returns how many it changed.
+     */
+    async updateAccountStatusOfWaba<T>(
+      dialect: Dialect,
+      wabaId: string,
+      next: (previous: T | null) => T,
+      at: string,
+    ): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        let query = trx
+          .selectFrom('channels')
+          .select(['id', 'account_status'])
+          .where('waba_id', '=', wabaId)
+          .where('provider', '=', 'whatsapp-cloud');
+        // SQLite's transactions already take the write lock first (connection.ts).
+        if (dialect === 'postgres') query = query.forUpdate();
+        const rows = await query.execute();
+        for (const row of rows) {
+          const previous = row.account_status === null ? null : (JSON.parse(row.account_status) as T);
+          await trx
+            .updateTable('channels')
+            .set({ account_status: JSON.stringify(next(previous)), updated_at: at })
+            .where('id', '=', row.id)
+            .execute();
+        }
+        return rows.length;
       });
     },
 

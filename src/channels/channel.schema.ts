@@ -75,9 +75,47 @@ export const ChannelSchema = Type.Object(
         },
       ),
     ),
+    account_status: Type.Object(
+      {
+        violation: AccountFactField('ACCOUNT_VIOLATION', '`violation_info` (`violation_type`)'),
+        restriction: AccountFactField('ACCOUNT_RESTRICTION', '`restriction_info` (`restriction_type`, `expiration`)'),
+        ban: AccountFactField('DISABLED_UPDATE', '`ban_info` (`waba_ban_state`, `waba_ban_date`)'),
+        pricing_tier: AccountFactField(
+          'VOLUME_BASED_PRICING_TIER_UPDATE',
+          '`volume_tier_info` (`pricing_category`, `region`, `tier`, `effective_month`, `tier_update_time`)',
+        ),
+        auth_international_eligibility: AccountFactField(
+          'AUTH_INTL_PRICE_ELIGIBILITY_UPDATE',
+          '`auth_international_rate_eligibility` (`start_time`, `exception_countries`)',
+        ),
+        verified: AccountFactField('VERIFIED_ACCOUNT', 'none (null)'),
+        business_verification: AccountFactField(
+          'PARTNER_CLIENT_CERTIFICATION_STATUS_UPDATE',
+          '`partner_client_certification_info` (`status`, `rejection_reasons`)',
+        ),
+      },
+      {
+        description:
+          "Meta's latest word on the number's WhatsApp Business Account, from its account_update webhooks: one entry per subject Meta has spoken of (absent before), each the latest by Meta's time",
+      },
+    ),
   },
   { $id: 'Channel' },
 );
+
+/** One subject of account_status: the latest account_update event on it, when, and Meta's details. */
+function AccountFactField(event: string, details: string) {
+  return Type.Optional(
+    Type.Object(
+      {
+        event: Type.String({ description: `Meta's account_update event: ${event}` }),
+        at: Type.String({ format: 'date-time', description: 'When Meta reported it' }),
+        info: Type.Unknown({ description: `Meta's details, whole: ${details}` }),
+      },
+      { description: `From account_update ${event}` },
+    ),
+  );
+}
 
 export const ChannelList = Type.Object({ channels: Type.Array(Type.Ref(ChannelSchema)) });
 

@@ -6,6 +6,7 @@ import { commonProblems } from '../shared/common.problems.js';
 import { errors } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
+import { accountFactOf, type AccountStatus, withAccountFact } from './account-status.js';
 import { channelProblems } from './channel.problems.js';
 import { channelRepository, type ChannelRow } from './channel.repository.js';
 import {
@@ -63,6 +64,8 @@ export interface Channel {
   history_import: HistoryImport | null;
   /** Meta took the number's account from this app: its sends wait. Null while connected. */
   disconnection: Disconnection | null;
+  /** Meta's latest word on the number's account (a violation, a restriction, its pricing tier, …). */
+  account_status: AccountStatus;
 }
 
 export interface CloudSettings {
@@ -91,6 +94,7 @@ const SIMULATOR: Channel = {
   business_app: false,
   history_import: null,
   disconnection: null,
+  account_status: {},
 };
 
 /** Where an inbound webhook for a number goes: the workspace and the channel that have it. */
@@ -336,10 +340,21 @@ export function createChannelService(
 
     /**
      * Meta's `account_update` for a WABA: one that takes the account from this app (PARTNER_REMOVED, …)
-     * disconnects its numbers, whose sends then wait; one that gives it back connects them again.
+     * disconnects its numbers, whose sends then wait; one that gives it back connects them again. One on
+     * the account's standing (a violation, a restriction, its pricing tier, …) is kept as its latest word.
      * Returns how many channels it changed.
      */
     async applyAccountUpdate(wabaId: string, value: Record<string, unknown>, occurredAt: Date | null): Promise<number> {
+      const reported = formatTimestamp(toStoredTimestamp(occurredAt ?? clock.now()));
+      const told = accountFactOf(value, reported);
+      if (told !== null) {
+        return channelRepository(db).updateAccountStatusOfWaba(
+          dialect,
+          wabaId,
+          (previous: AccountStatus | null) => withAccountFact(previous ?? {}, told.subject, told.fact),
+          toStoredTimestamp(clock.now()),
+        );
+      }
       const event = textOf(value.event);
       if (event === null || !(DISCONNECTING_EVENTS.has(event) || RECONNECTING_EVENTS.has(event))) return 0;
       const at = toStoredTimestamp(clock.now());
@@ -347,7 +362,7 @@ export function createChannelService(
       const disconnection: Disconnection | null = DISCONNECTING_EVENTS.has(event)
         ? {
             event,
-            at: formatTimestamp(toStoredTimestamp(occurredAt ?? clock.now())),
+            at: reported,
             info:
               typeof info === 'object' && info !== null && !Array.isArray(info)
                 ? (info as Record<string, unknown>)
@@ -445,6 +460,7 @@ function present(row: ChannelRow): Channel {
     business_app: row.business_app === 1,
     history_import: row.history_import === null ? null : (JSON.parse(row.history_import) as HistoryImport),
     disconnection: row.disconnection === null ? null : (JSON.parse(row.disconnection) as Disconnection),
+    account_status: row.account_status === null ? {} : (JSON.parse(row.account_status) as AccountStatus),
   };
 }
 

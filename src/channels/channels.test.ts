@@ -9,7 +9,12 @@ import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer } from '../../test/whatsapp.js';
 import type { Message } from '../messages/message.schema.js';
 import { inboundMessageWebhook, inboundTextWebhook, phoneNumberQualityWebhook } from '../whatsapp/webhook.fixtures.js';
-import { accountWebhook, PARTNER_REMOVED } from '../whatsapp/webhook.delivery-fixtures.js';
+import { ACCOUNT_VIOLATION, accountWebhook, PARTNER_REMOVED } from '../whatsapp/webhook.delivery-fixtures.js';
+import {
+  ACCOUNT_RESTRICTION,
+  AUTH_INTL_ELIGIBILITY,
+  VOLUME_PRICING_TIER,
+} from '../whatsapp/webhook.account-fixtures.js';
 import type { Channel } from './channel.service.js';
 
 const { graph, server, postWebhook } = await startWhatsappServer({ outbox: true });
@@ -107,6 +112,39 @@ describe(`several numbers per workspace (${ENGINE})`, () => {
     await server.app.services.outbox.idle();
     const sent = await ws.action<Message>('get-message', { message_id: waiting.message.id });
     assert.equal(sent.body.status, 'sent', 'the waiting message goes once the number is back');
+  });
+
+  test("account_update › Meta's word on the account (violation, restriction, pricing tier, authentication-international rates) is kept on its numbers, the latest by Meta's time", async () => {
+    const { ws, first, second } = await twoNumbers();
+    const other = await createWorkspace(server);
+    const outsider = newNumber();
+    assert.equal((await addCloud(other, outsider)).status, 200);
+    const now = server.clock.now();
+    for (const value of [ACCOUNT_VIOLATION, ACCOUNT_RESTRICTION, VOLUME_PRICING_TIER, AUTH_INTL_ELIGIBILITY]) {
+      assert.equal((await postWebhook(accountWebhook(first.wabaId, 'account_update', value, now))).status, 200);
+    }
+    const earlier = new Date(now.getTime() - 3_600_000);
+    const stale = { ...ACCOUNT_VIOLATION, violation_info: { violation_type: 'SCAM' } };
+    assert.equal((await postWebhook(accountWebhook(first.wabaId, 'account_update', stale, earlier))).status, 200);
+
+    const [shown, untouched] = await channelsOf(ws);
+    const at = new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString().replace('Z', '+00:00');
+    assert.deepEqual(shown?.account_status, {
+      violation: { event: 'ACCOUNT_VIOLATION', at, info: ACCOUNT_VIOLATION.violation_info },
+      restriction: { event: 'ACCOUNT_RESTRICTION', at, info: ACCOUNT_RESTRICTION.restriction_info },
+      pricing_tier: { event: 'VOLUME_BASED_PRICING_TIER_UPDATE', at, info: VOLUME_PRICING_TIER.volume_tier_info },
+      auth_international_eligibility: {
+        event: 'AUTH_INTL_PRICE_ELIGIBILITY_UPDATE',
+        at,
+        info: AUTH_INTL_ELIGIBILITY.auth_international_rate_eligibility,
+      },
+    });
+    assert.deepEqual(untouched?.account_status, {}, "another account's number hears nothing");
+    assert.equal(untouched?.phone_number_id, second.phoneNumberId);
+    assert.deepEqual((await channelsOf(other))[0]?.account_status, {}, 'nor does another workspace');
+    assert.equal(shown?.disconnection, null, 'a violation does not disconnect the number');
+    const events = await ws.action<{ kind: string }[]>('list-workspace-events', {});
+    assert.equal(events.body.filter((event) => event.kind === 'account_update').length, 5, 'the log keeps them all');
   });
 
   test('list-channels › a workspace without channels shows the built-in simulator as its default', async () => {

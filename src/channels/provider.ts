@@ -51,6 +51,10 @@ export interface TemplateComponent {
     url?: string;
     phone_number?: string;
     otp_type?: string;
+    /** A one-tap or zero-tap OTP button's Android apps (Meta's "Authentication templates"). */
+    supported_apps?: { package_name: string; signature_hash: string }[];
+    /** A zero-tap OTP button: the business accepted Meta's zero-tap terms. */
+    zero_tap_terms_accepted?: boolean;
     /** A URL button's sample URL; a copy-code button's sample coupon (a plain string). */
     example?: string[] | string;
   }[];

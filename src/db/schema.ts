@@ -331,6 +331,8 @@ export interface ChannelTable {
   history_import: Generated<string | null>;
   /** Meta took the number's account from this app (Disconnection as JSON): its sends wait; null when connected. */
   disconnection: Generated<string | null>;
+  /** Meta's latest word on the number's account from account_update (AccountStatus as JSON); null before any. */
+  account_status: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

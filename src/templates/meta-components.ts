@@ -48,6 +48,7 @@ export function metaComponents(
         : templateProblems.problem('examples', 'samples_unknown', { variables }),
     );
   }
+  problems.push(...otpAppProblems(t.buttons ?? []));
   if (problems.length > 0) return { problems };
   const parts = partsOf(t);
   const sample: Sample = (id) => examples[id]!;
@@ -61,6 +62,17 @@ export function metaComponents(
     components.push({ type: 'BUTTONS', buttons: parts.buttons.map((b, i) => metaButton(b, i, sample)) });
   }
   return { components };
+}
+
+/** Meta's OTP buttons that hand the code to an app (one-tap autofill, zero-tap) must name the app. */
+const APP_OTP_TYPES = ['ONE_TAP', 'ZERO_TAP'];
+
+function otpAppProblems(buttons: Button[]): FieldError[] {
+  return buttons.flatMap((b, index) =>
+    b.type === 'OTP' && APP_OTP_TYPES.includes(b.otp_type ?? '') && !b.supported_apps?.length
+      ? [templateProblems.problem(`buttons.${index}.supported_apps`, 'otp_apps_required', { otp_type: b.otp_type! })]
+      : [],
+  );
 }
 
 /**
@@ -124,8 +136,15 @@ function metaButton(b: Button, index: number, sample: Sample): MetaButton {
     case 'COPY_CODE':
       return { type: 'COPY_CODE', example: sample(`button_${index}_coupon_code`) };
     // Meta's authentication templates: `{"type": "OTP", "otp_type": "COPY_CODE", "text": "Copy code"}`.
+    // One-tap and zero-tap buttons name the Android apps that take the code (`supported_apps`).
     case 'OTP':
-      return { type: 'OTP', otp_type: b.otp_type ?? 'COPY_CODE', text: b.text };
+      return {
+        type: 'OTP',
+        otp_type: b.otp_type ?? 'COPY_CODE',
+        text: b.text,
+        ...(b.supported_apps && { supported_apps: b.supported_apps }),
+        ...(b.zero_tap_terms_accepted !== undefined && { zero_tap_terms_accepted: b.zero_tap_terms_accepted }),
+      };
     case 'URL':
       return {
         type: 'URL',

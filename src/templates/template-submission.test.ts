@@ -101,6 +101,51 @@ describe(`template submission (${ENGINE})`, () => {
     assert.deepEqual([fetched.body.name, fetched.body.meta_template_id], ['seasonal_promotion', metaId]);
   });
 
+  test("create-template › an authentication template's one-tap button names its Android app, as Meta documents; without one it is refused", async () => {
+    const { ws, wabaId } = await cloudWorkspace();
+    // Meta's "One-tap autofill authentication templates": the OTP button with the app that takes the code.
+    const oneTap = {
+      type: 'OTP',
+      otp_type: 'ONE_TAP',
+      text: 'Copy Code',
+      supported_apps: [{ package_name: 'com.example.luckyshrub', signature_hash: 'K8a/AINcGX7' }],
+    };
+    const otp = (button: object) => ({
+      name: 'login_code',
+      category: 'AUTHENTICATION',
+      translations: [
+        {
+          language: 'en_US',
+          body: '*{{1}}* is your verification code.',
+          buttons: [button],
+          examples: { '1': '123456' },
+        },
+      ],
+    });
+    const before = graph.requests.length;
+    const unnamed = await ws.action<Problem>('create-template', otp({ ...oneTap, supported_apps: undefined }));
+    assert.equal(unnamed.status, 400, unnamed.text);
+    assert.deepEqual(
+      unnamed.body.errors?.map((e) => e.field),
+      ['translations.0.buttons.0.supported_apps'],
+    );
+    const badHash = {
+      ...oneTap,
+      supported_apps: [{ package_name: 'com.example.luckyshrub', signature_hash: 'short' }],
+    };
+    assert.equal((await ws.action<Problem>('create-template', otp(badHash))).status, 400, 'an 11-character hash');
+    assert.equal(graph.requests.length, before, 'Meta was not asked');
+
+    const created = await ws.action<Template>('create-template', otp(oneTap));
+    assert.equal(created.status, 200, created.text);
+    const [sent] = requestsTo('POST', new RegExp(`^/${API_VERSION}/${wabaId}/message_templates$`));
+    const buttons = (sent!.body as { components: { type: string; buttons?: object[] }[] }).components.find(
+      (c) => c.type === 'BUTTONS',
+    )?.buttons;
+    assert.deepEqual(buttons, [oneTap]);
+    assert.deepEqual(created.body.buttons, [oneTap], 'Parley keeps the app');
+  });
+
   test('create-template › a variable without a sample is refused before anything reaches Meta', async () => {
     const { ws } = await cloudWorkspace();
     const before = graph.requests.length;

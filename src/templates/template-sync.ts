@@ -171,6 +171,8 @@ function translationOf(entry: ChannelTemplate): TranslationInput {
       ...(b.url !== undefined && { url: b.url }),
       ...(b.phone_number !== undefined && { phone_number: b.phone_number }),
       ...(b.otp_type !== undefined && { otp_type: b.otp_type }),
+      ...(b.supported_apps !== undefined && { supported_apps: b.supported_apps }),
+      ...(b.zero_tap_terms_accepted !== undefined && { zero_tap_terms_accepted: b.zero_tap_terms_accepted }),
     })),
     parameter_format: entry.parameter_format?.toUpperCase() === 'NAMED' ? 'NAMED' : 'POSITIONAL',
     ...(others.length > 0 && { other_components: others }),

@@ -6,6 +6,8 @@ export const templateProblems = fieldProblems('templates', {
   status_unknown: 'must be one of {{statuses}}',
   language_repeated: 'appears twice',
   header_content_required: "{{article}} {{kind}} header needs its content (the text, or the media's link)",
+  otp_apps_required:
+    'a {{otp_type}} code button needs the Android app it passes the code to: its package name and signature hash',
   samples_missing: 'Meta needs a sample value for {{variables}}',
   samples_unknown: '{{variables}}: no such variable',
   samples_unknown_listing: "{{variables}}: no such variable; the template's variables are {{expected}}",

@@ -39,6 +39,26 @@ const buttonFields = {
   otp_type: Type.Optional(
     Type.String({ maxLength: 20, description: "An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP" }),
   ),
+  supported_apps: Type.Optional(
+    Type.Array(
+      Type.Object({
+        package_name: Type.String({ minLength: 1, maxLength: 224, description: "The Android app's package name" }),
+        signature_hash: Type.String({
+          minLength: 11,
+          maxLength: 11,
+          description: "The app's 11-character signing key hash (Meta's SMS Retriever hash)",
+        }),
+      }),
+      {
+        minItems: 1,
+        maxItems: 5,
+        description: 'A ONE_TAP or ZERO_TAP OTP button (required there): the Android apps that take the code',
+      },
+    ),
+  ),
+  zero_tap_terms_accepted: Type.Optional(
+    Type.Boolean({ description: "A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms" }),
+  ),
 };
 export const ButtonSchema = Type.Object(buttonFields, { $id: 'TemplateButton' });
 export type Button = Static<typeof ButtonSchema>;

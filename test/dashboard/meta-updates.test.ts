@@ -6,7 +6,8 @@ import { startWhatsappServer } from '../whatsapp.js';
 import { echoWebhook, historyWebhook } from '../../src/whatsapp/webhook.coexistence-fixtures.js';
 import { inboundTextWebhook, templateCategoryWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 import { createTemplate } from '../factories.js';
-import { accountWebhook, PARTNER_REMOVED } from '../../src/whatsapp/webhook.delivery-fixtures.js';
+import { ACCOUNT_VIOLATION, accountWebhook, PARTNER_REMOVED } from '../../src/whatsapp/webhook.delivery-fixtures.js';
+import { VOLUME_PRICING_TIER } from '../../src/whatsapp/webhook.account-fixtures.js';
 import { groupMessageWebhook, groupSubjectWebhook } from '../../src/whatsapp/webhook.group-fixtures.js';
 
 const { server, graph, connect, postWebhook } = await startWhatsappServer();
@@ -62,6 +63,15 @@ describe(`dashboard: what Meta added in 2025–26 (${ENGINE})`, () => {
     await row
       .getByText('disconnected by Meta (PARTNER_REMOVED): its messages wait until it is connected again')
       .waitFor();
+    for (const value of [ACCOUNT_VIOLATION, VOLUME_PRICING_TIER]) {
+      assert.equal(
+        (await postWebhook(accountWebhook(number.wabaId, 'account_update', value, server.clock.now()))).status,
+        200,
+      );
+    }
+    await page.reload();
+    await row.getByText('Meta reported a policy violation (ADULT) on').waitFor();
+    await row.getByText('volume pricing tier 25000001:50000000 for UTILITY messages in INDIA from 2025-12').waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
   });
 

@@ -120,6 +120,7 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
       business_app: false,
       history_import: null,
       disconnection: null,
+      account_status: {},
     });
     await screenshot(page, 'settings-channel-cloud');
 

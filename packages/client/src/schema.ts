@@ -2633,6 +2633,93 @@ export interface components {
           [key: string]: unknown;
         } | null;
       } | null;
+      /** @description Meta's latest word on the number's WhatsApp Business Account, from its account_update webhooks: one entry per subject Meta has spoken of (absent before), each the latest by Meta's time */
+      account_status: {
+        /** @description From account_update ACCOUNT_VIOLATION */
+        violation?: {
+          /** @description Meta's account_update event: ACCOUNT_VIOLATION */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: `violation_info` (`violation_type`) */
+          info: unknown;
+        };
+        /** @description From account_update ACCOUNT_RESTRICTION */
+        restriction?: {
+          /** @description Meta's account_update event: ACCOUNT_RESTRICTION */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: `restriction_info` (`restriction_type`, `expiration`) */
+          info: unknown;
+        };
+        /** @description From account_update DISABLED_UPDATE */
+        ban?: {
+          /** @description Meta's account_update event: DISABLED_UPDATE */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: `ban_info` (`waba_ban_state`, `waba_ban_date`) */
+          info: unknown;
+        };
+        /** @description From account_update VOLUME_BASED_PRICING_TIER_UPDATE */
+        pricing_tier?: {
+          /** @description Meta's account_update event: VOLUME_BASED_PRICING_TIER_UPDATE */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: `volume_tier_info` (`pricing_category`, `region`, `tier`, `effective_month`, `tier_update_time`) */
+          info: unknown;
+        };
+        /** @description From account_update AUTH_INTL_PRICE_ELIGIBILITY_UPDATE */
+        auth_international_eligibility?: {
+          /** @description Meta's account_update event: AUTH_INTL_PRICE_ELIGIBILITY_UPDATE */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: `auth_international_rate_eligibility` (`start_time`, `exception_countries`) */
+          info: unknown;
+        };
+        /** @description From account_update VERIFIED_ACCOUNT */
+        verified?: {
+          /** @description Meta's account_update event: VERIFIED_ACCOUNT */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: none (null) */
+          info: unknown;
+        };
+        /** @description From account_update PARTNER_CLIENT_CERTIFICATION_STATUS_UPDATE */
+        business_verification?: {
+          /** @description Meta's account_update event: PARTNER_CLIENT_CERTIFICATION_STATUS_UPDATE */
+          event: string;
+          /**
+           * Format: date-time
+           * @description When Meta reported it
+           */
+          at: string;
+          /** @description Meta's details, whole: `partner_client_certification_info` (`status`, `rejection_reasons`) */
+          info: unknown;
+        };
+      };
     };
     Tag: {
       /** Format: uuid */
@@ -2682,6 +2769,15 @@ export interface components {
       phone_number?: string;
       /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
       otp_type?: string;
+      /** @description A ONE_TAP or ZERO_TAP OTP button (required there): the Android apps that take the code */
+      supported_apps?: {
+        /** @description The Android app's package name */
+        package_name: string;
+        /** @description The app's 11-character signing key hash (Meta's SMS Retriever hash) */
+        signature_hash: string;
+      }[];
+      /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
+      zero_tap_terms_accepted?: boolean;
     };
     Template: {
       /** Format: uuid */
@@ -7373,6 +7469,15 @@ export interface operations {
               phone_number?: string;
               /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
               otp_type?: string;
+              /** @description A ONE_TAP or ZERO_TAP OTP button (required there): the Android apps that take the code */
+              supported_apps?: {
+                /** @description The Android app's package name */
+                package_name: string;
+                /** @description The app's 11-character signing key hash (Meta's SMS Retriever hash) */
+                signature_hash: string;
+              }[];
+              /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
+              zero_tap_terms_accepted?: boolean;
             }[];
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
@@ -7523,6 +7628,15 @@ export interface operations {
               phone_number?: string;
               /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
               otp_type?: string;
+              /** @description A ONE_TAP or ZERO_TAP OTP button (required there): the Android apps that take the code */
+              supported_apps?: {
+                /** @description The Android app's package name */
+                package_name: string;
+                /** @description The app's 11-character signing key hash (Meta's SMS Retriever hash) */
+                signature_hash: string;
+              }[];
+              /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
+              zero_tap_terms_accepted?: boolean;
             }[];
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */

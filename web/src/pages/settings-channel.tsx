@@ -11,6 +11,7 @@ import { t } from '../i18n/i18n';
 import { formatNumber } from '../i18n/format';
 import { Rich } from '../i18n/rich';
 import { messageStatusName } from './message-status';
+import { accountStatusFacts } from './account-status-facts';
 
 /** One of the workspace's numbers, as list-channels shows it. */
 type BusinessNumber = PublicSchema<'Channel'>;
@@ -144,6 +145,7 @@ function numberFacts(channel: BusinessNumber): string[] {
     channel.quality_rating && t('channel:numbers.quality', { rating: channel.quality_rating }),
     channel.messaging_limit_tier && t('channel:numbers.limit', { tier: channel.messaging_limit_tier }),
     channel.disconnection && t('channel:numbers.disconnected', { event: channel.disconnection.event }),
+    ...accountStatusFacts(channel.account_status),
     channel.business_app && t('channel:numbers.businessApp', { perSecond: formatNumber(channel.messages_per_second) }),
     channel.history_import && historyFact(channel.history_import),
   ].filter((fact): fact is string => Boolean(fact));
