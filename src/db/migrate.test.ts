@@ -129,6 +129,7 @@ describe(`migrations (${ENGINE})`, () => {
         business_app: false,
         history_import: null,
         disconnection: null,
+        portfolio_limit: null,
       });
       const stored = await services.deps.db.selectFrom('channels').select('access_token').executeTakeFirstOrThrow();
       assert.equal(stored.access_token, 'sealed-token', 'the sealed token is copied as it was');

@@ -47,6 +47,7 @@ import * as channelDisconnection from './migrations/0043_channel_disconnection.j
 import * as groups from './migrations/0044_groups.js';
 import * as calls from './migrations/0045_calls.js';
 import * as rateCards from './migrations/0046_rate_cards.js';
+import * as portfolioLimits from './migrations/0048_portfolio_limits.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -98,6 +99,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0044_groups': groups,
   '0045_calls': calls,
   '0046_rate_cards': rateCards,
+  '0048_portfolio_limits': portfolioLimits,
 };
 
 class InCodeProvider implements MigrationProvider {

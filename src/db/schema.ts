@@ -325,6 +325,8 @@ export interface ChannelTable {
   history_import: Generated<string | null>;
   /** Meta took the number's account from this app (Disconnection as JSON): its sends wait; null when connected. */
   disconnection: Generated<string | null>;
+  /** The messaging limit Meta last stated for the number's business portfolio (PortfolioLimit as JSON); null until Meta says. */
+  portfolio_limit: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -352,6 +354,8 @@ export interface CampaignTable {
   header_media_url: Generated<string | null>;
   /** The campaign this one resends to those who did not read it (resend-campaign); null otherwise. */
   resend_of: Generated<string | null>;
+  /** Recipients past the portfolio's room left: `send` (Meta refuses them) or `wait` (due when room returns). */
+  over_limit: Generated<'send' | 'wait'>;
   created_at: string;
   updated_at: string;
 }
