@@ -555,6 +555,7 @@ describe(`messaging (${ENGINE})`, () => {
       business_app: false,
       history_import: null,
       disconnection: null,
+      portfolio_limit: null,
     });
     const stored = await server.app.services.deps.db
       .selectFrom('channels')

@@ -120,6 +120,7 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
       business_app: false,
       history_import: null,
       disconnection: null,
+      portfolio_limit: null,
     });
     await screenshot(page, 'settings-channel-cloud');
 
