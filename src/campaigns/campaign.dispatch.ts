@@ -7,6 +7,7 @@ import type { Deps } from '../db/deps.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { audienceOf } from './campaign.audience.js';
 import { composer } from './campaign.content.js';
+import { dueTimesPastRoom, portfolioRoom } from './campaign.limit.js';
 import type { StoredAudience } from './campaign.schema.js';
 
 type Db = Kysely<Database>;
@@ -29,6 +30,21 @@ export function createCampaignJobs(deps: Deps) {
       kind: 'campaign_check',
       subjectId: campaign.id,
       dueAt: new Date(clock.now().getTime() + CHECK_EVERY_MS),
+    });
+  }
+
+  /** Re-times the messages past the portfolio's room to when room returns (`over_limit: wait`). */
+  async function waitForRoom(
+    trx: Db,
+    campaign: { workspace_id: string; channel_id: string | null },
+    rows: OutboundRow[],
+  ) {
+    const now = clock.now();
+    const room = await portfolioRoom(trx, campaign.workspace_id, { channelId: campaign.channel_id }, now);
+    const free = room?.room ?? null;
+    if (room === null || free === null || rows.length <= free) return;
+    dueTimesPastRoom(room, rows.length - free, now).forEach((at, k) => {
+      rows[free + k]!.next_attempt_at = toStoredTimestamp(at);
     });
   }
 
@@ -68,6 +84,7 @@ export function createCampaignJobs(deps: Deps) {
       );
       return isRefusal(prepared) ? [] : [prepared];
     });
+    if (campaign.over_limit === 'wait') await waitForRoom(trx, campaign, rows);
     await queueOutbound(trx, rows);
     await trx
       .updateTable('campaigns')

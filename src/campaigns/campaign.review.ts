@@ -8,11 +8,20 @@ import { templateRepository } from '../templates/index.js';
 import { audienceOf, normaliseAudience, type Recipient } from './campaign.audience.js';
 import { CreateCampaignBody } from './campaign.schema.js';
 import { campaignTemplateCheck, composer } from './campaign.content.js';
+import { portfolioRoom, type MessagingRoom } from './campaign.limit.js';
 
-const { template_id, language, variables, header_media_url, audience } = CreateCampaignBody.properties;
+const { template_id, language, variables, header_media_url, audience, from_phone_number_id } =
+  CreateCampaignBody.properties;
 
-/** What the New campaign form's confirm step asks about: the message and its audience. */
-export const CampaignReviewBody = Type.Object({ template_id, language, variables, header_media_url, audience });
+/** What the New campaign form's confirm step asks about: the message, its audience and the number it goes from. */
+export const CampaignReviewBody = Type.Object({
+  template_id,
+  language,
+  variables,
+  header_media_url,
+  audience,
+  from_phone_number_id,
+});
 export type CampaignReviewInput = Static<typeof CampaignReviewBody>;
 
 /** The message as one recipient sees it in WhatsApp. */
@@ -38,6 +47,10 @@ export interface CampaignReview {
   messages: number;
   /** Their recipients' phone numbers, which price them (by market). */
   phones: string[];
+  /** The business portfolio's messaging limit where it sends, and the room left; null when Meta stated none. */
+  messaging_limit: MessagingRoom | null;
+  /** Of the messages, those past the room: Meta refuses them now, unless the campaign waits (`over_limit: wait`). */
+  past_room: number;
 }
 
 /**
@@ -49,6 +62,7 @@ export async function reviewCampaign(
   db: Kysely<Database>,
   caller: Caller,
   input: CampaignReviewInput,
+  now: Date,
 ): Promise<CampaignReview> {
   const { workspaceId } = caller;
   const templates = templateRepository(db);
@@ -68,6 +82,8 @@ export async function reviewCampaign(
     .map((member) => ({ member, content: compose?.(member) ?? null }))
     .filter((entry): entry is { member: Recipient; content: TemplateContent } => entry.content !== null);
   const first = composed[0];
+  const room = await portfolioRoom(db, workspaceId, { phoneNumberId: input.from_phone_number_id }, now);
+  const free = room?.room ?? null;
   return {
     contacts: members.length,
     opted_out: members.filter((member) => member.opted_out_at).length,
@@ -75,6 +91,8 @@ export async function reviewCampaign(
     category: template.category.toLowerCase(),
     messages: composed.length,
     phones: composed.map((entry) => entry.member.phone),
+    messaging_limit: room && { customers_per_24h: room.customers_per_24h, used: room.used, room: room.room },
+    past_room: free === null ? 0 : Math.max(0, composed.length - free),
   };
 }
 

@@ -27,6 +27,8 @@ export interface CampaignDefinition {
   scheduled_at: string | null;
   /** The channel to send from; absent: each contact's conversation number, else the default. */
   channel_id?: string | null;
+  /** Recipients past the portfolio's room: sent anyway, or when room returns. */
+  over_limit: 'send' | 'wait';
 }
 
 /**
@@ -48,6 +50,7 @@ export async function campaignDefinition(
     audience: JSON.stringify(audience),
     header_media_url: given(headerMediaUrl) ?? null,
     scheduled_at: scheduledAt && toStoredTimestamp(scheduledAt),
+    over_limit: input.over_limit ?? 'send',
   };
 }
 

@@ -69,6 +69,31 @@ export const CampaignVariables = TemplateVariables(
 );
 export type CampaignVariables = Static<typeof CampaignVariables>;
 
+/** The business portfolio's messaging limit where a campaign sends, and the room it leaves (campaign.limit.ts). */
+export const MessagingLimitSchema = Type.Object(
+  {
+    customers_per_24h: Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('unlimited')], {
+      description: "Meta's limit: unique customers per moving 24 hours (250, 2000, 10000, 100000) or `unlimited`",
+    }),
+    used: Type.Integer({
+      minimum: 0,
+      description:
+        "Unique customers the portfolio's numbers in this workspace reached with template messages in the last 24 hours",
+    }),
+    room: NullableField(Type.Integer({ minimum: 0, description: 'Customers it may still reach now; null: unlimited' })),
+  },
+  {
+    description:
+      'The messaging limit of the business portfolio (the WhatsApp Business Account) of the number it sends from (`from_phone_number_id`, else the default channel), as Meta last stated it; null when Meta has stated none',
+  },
+);
+
+/** What a campaign does with recipients past the room its business portfolio's messaging limit leaves. */
+export const OverLimit = Type.Union([Type.Literal('send'), Type.Literal('wait')], {
+  description:
+    "Recipients past the room left in the business portfolio's messaging limit (unique customers per moving 24 hours, the estimate's `messaging_limit`) when it is dispatched: `send` sends them all now (Meta refuses those past its limit), `wait` sends up to the room now and the rest as room returns (the campaign stays sending until then). Default `send`",
+});
+
 export const CreateCampaignBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   template_id: Uuid('A template of this workspace; the translation sent must be APPROVED'),
@@ -96,6 +121,7 @@ export const CreateCampaignBody = Type.Object({
       description: 'When to send (ISO 8601 with an offset); absent, "" or in the past: now',
     }),
   ),
+  over_limit: Type.Optional(OverLimit),
 });
 export type CreateCampaignInput = Static<typeof CreateCampaignBody>;
 
@@ -160,6 +186,7 @@ export const CampaignSchema = Type.Object(
         "The channel it sends from (from_phone_number_id); null: each contact's conversation number, else the default",
       ),
     ),
+    over_limit: OverLimit,
     scheduled_at: NullableField(Timestamp('When it was scheduled to send; null: sent on creation')),
     sent_at: NullableField(
       Timestamp('When every message had left the outbox (sent or failed); the campaign then enters new-campaign-sent'),

@@ -195,6 +195,7 @@ function present(row: CampaignRow, counts: MessageCounts): Campaign {
     audience: JSON.parse(row.audience) as Campaign['audience'],
     header_media_url: row.header_media_url,
     channel_id: row.channel_id,
+    over_limit: row.over_limit,
     scheduled_at: formatTimestamp(row.scheduled_at),
     sent_at: formatTimestamp(row.sent_at),
     counts: { recipients: row.recipients, skipped: row.skipped, opted_out: row.opted_out, ...counts },

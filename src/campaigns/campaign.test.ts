@@ -634,6 +634,8 @@ describe(`campaigns (${ENGINE})`, () => {
       amount: 0.05,
       unpriced: 0,
       markets: [{ market: 'North America', messages: 2, rate: 0.025, amount: 0.05, source: 'meta_card' }],
+      messaging_limit: null,
+      past_room: 0,
     });
 
     await services.reports.saveRates(caller, { currency: 'EUR', rates: { marketing: 0.0613 } });
@@ -644,6 +646,8 @@ describe(`campaigns (${ENGINE})`, () => {
       amount: 0.1226,
       unpriced: 0,
       markets: [{ market: 'North America', messages: 2, rate: 0.0613, amount: 0.1226, source: 'workspace_rate' }],
+      messaging_limit: null,
+      past_room: 0,
     });
   });
 

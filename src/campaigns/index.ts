@@ -20,5 +20,6 @@ export {
   CampaignVariables,
   CreateCampaignBody,
   ListCampaignsBody,
+  MessagingLimitSchema,
 } from './campaign.schema.js';
 export { createCampaignService, repliedSince } from './campaign.service.js';

@@ -5,13 +5,14 @@ import type { ChannelTable, Database } from '../db/schema.js';
 export type ChannelRow = Selectable<ChannelTable>;
 export type NewChannelRow = Omit<
   ChannelRow,
-  'is_default' | 'business_app' | 'history_import' | 'disconnection' | 'account_status'
+  'is_default' | 'business_app' | 'history_import' | 'disconnection' | 'account_status' | 'portfolio_limit'
 > & {
   is_default: number;
   business_app?: number;
   history_import?: string | null;
   disconnection?: string | null;
   account_status?: string | null;
+  portfolio_limit?: string | null;
 };
 
 /** What Meta says about a number (describeNumber, phone_number_quality_update), kept on its channel. */
@@ -108,6 +109,29 @@ export function channelRepository(db: Kysely<Database>) {
         .where('waba_id', '=', wabaId)
         .where('provider', '=', 'whatsapp-cloud')
         .where('disconnection', disconnection === null ? 'is not' : 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    /** The portfolio limit kept on a WABA's numbers (the same on each), as JSON; null when none is. */
+    portfolioLimitOf: async (wabaId: string): Promise<string | null> =>
+      (
+        await db
+          .selectFrom('channels')
+          .select('portfolio_limit')
+          .where('waba_id', '=', wabaId)
+          .where('provider', '=', 'whatsapp-cloud')
+          .where('portfolio_limit', 'is not', null)
+          .executeTakeFirst()
+      )?.portfolio_limit ?? null,
+
+    /** Keeps the portfolio limit Meta stated on every number of the WABA; returns how many it changed. */
+    async setPortfolioLimit(wabaId: string, limit: string, at: string): Promise<number> {
+      const result = await db
+        .updateTable('channels')
+        .set({ portfolio_limit: limit, updated_at: at })
+        .where('waba_id', '=', wabaId)
+        .where('provider', '=', 'whatsapp-cloud')
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
     },

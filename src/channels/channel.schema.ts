@@ -99,6 +99,33 @@ export const ChannelSchema = Type.Object(
           "Meta's latest word on the number's WhatsApp Business Account, from its account_update webhooks: one entry per subject Meta has spoken of (absent before), each the latest by Meta's time",
       },
     ),
+    portfolio_limit: NullableField(
+      Type.Object(
+        {
+          customers_per_24h: Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('unlimited')], {
+            description:
+              "Unique customers the portfolio's numbers may reach with business-initiated (template) messages in a moving 24 hours: 250, 2000, 10000, 100000 or `unlimited`",
+          }),
+          event: NullableField(
+            Type.String({
+              description:
+                "Meta's event when a number's phone_number_quality_update said it (UPGRADE, DOWNGRADE, FLAGGED, UNFLAGGED, ONBOARDING…); null from a business_capability_update",
+            }),
+          ),
+          previous: NullableField(
+            Type.String({ description: 'The limit before, as Meta put it (`old_limit`, e.g. TIER_250), when it said' }),
+          ),
+          max_phone_numbers: NullableField(
+            Type.Integer({ description: 'Business numbers the portfolio may have, when Meta said' }),
+          ),
+          updated_at: Type.String({ format: 'date-time', description: 'When Meta said it' }),
+        },
+        {
+          description:
+            "The messaging limit Meta last stated for the business portfolio (shared by all the WhatsApp Business Account's numbers), from its business_capability_update and phone_number_quality_update webhooks; null until Meta says",
+        },
+      ),
+    ),
   },
   { $id: 'Channel' },
 );

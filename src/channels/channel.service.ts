@@ -9,6 +9,7 @@ import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { accountFactOf, type AccountStatus, withAccountFact } from './account-status.js';
 import { channelProblems } from './channel.problems.js';
 import { channelRepository, type ChannelRow } from './channel.repository.js';
+import { limitOfCapabilityUpdate, limitOfQualityUpdate, type PortfolioLimit } from './portfolio-limit.js';
 import {
   ChannelError,
   type ChannelProvider,
@@ -66,6 +67,8 @@ export interface Channel {
   disconnection: Disconnection | null;
   /** Meta's latest word on the number's account (a violation, a restriction, its pricing tier, …). */
   account_status: AccountStatus;
+  /** The messaging limit Meta last stated for the number's business portfolio; null until Meta says. */
+  portfolio_limit: PortfolioLimit | null;
 }
 
 export interface CloudSettings {
@@ -95,6 +98,7 @@ const SIMULATOR: Channel = {
   history_import: null,
   disconnection: null,
   account_status: {},
+  portfolio_limit: null,
 };
 
 /** Where an inbound webhook for a number goes: the workspace and the channel that have it. */
@@ -162,6 +166,12 @@ export function createChannelService(
   async function routeOf(phoneNumberId: string): Promise<NumberRoute | null> {
     const channel = await channelRepository(db).cloudChannelOf(phoneNumberId);
     return channel ? { workspaceId: channel.workspace_id, channelId: channel.id } : null;
+  }
+
+  /** Keeps the limit Meta stated for a WABA's portfolio on its numbers; returns how many changed (0: none stated). */
+  async function keepPortfolioLimit(wabaId: string, limit: PortfolioLimit | null): Promise<number> {
+    if (limit === null) return 0;
+    return channelRepository(db).setPortfolioLimit(wabaId, JSON.stringify(limit), toStoredTimestamp(clock.now()));
   }
 
   const channelsOf = (workspaceId: string) => cachedLists.get(workspaceId);
@@ -418,7 +428,7 @@ export function createChannelService(
 
     /**
      * Meta's `phone_number_quality_update`, which names the number by WABA and display number: keeps its
-     * messaging limit tier. Returns how many channels it changed.
+     * messaging limit tier, and the portfolio's limit on all the WABA's numbers. Returns how many channels it changed.
      */
     async applyQualityUpdate(wabaId: string, value: Record<string, unknown>): Promise<number> {
       const display = textOf(value.display_phone_number)?.replace(/\D/g, '') ?? '';
@@ -427,7 +437,22 @@ export function createChannelService(
       if (display === '' || tier === null) return 0;
       const at = toStoredTimestamp(clock.now());
       const changed = await channelRepository(db).applyFacts(wabaId, display, { messaging_limit_tier: tier }, at);
+      const previous = await channelRepository(db).portfolioLimitOf(wabaId);
+      await keepPortfolioLimit(
+        wabaId,
+        limitOfQualityUpdate(
+          value,
+          previous === null ? null : (JSON.parse(previous) as PortfolioLimit),
+          formatTimestamp(at),
+        ),
+      );
       return changed.length;
+    },
+
+    /** Meta's `business_capability_update`: keeps the portfolio's messaging limit on the WABA's numbers. */
+    async applyCapabilityUpdate(wabaId: string, value: Record<string, unknown>): Promise<number> {
+      const at = toStoredTimestamp(clock.now());
+      return keepPortfolioLimit(wabaId, limitOfCapabilityUpdate(value, formatTimestamp(at)));
     },
   };
 }
@@ -461,6 +486,7 @@ function present(row: ChannelRow): Channel {
     history_import: row.history_import === null ? null : (JSON.parse(row.history_import) as HistoryImport),
     disconnection: row.disconnection === null ? null : (JSON.parse(row.disconnection) as Disconnection),
     account_status: row.account_status === null ? {} : (JSON.parse(row.account_status) as AccountStatus),
+    portfolio_limit: row.portfolio_limit === null ? null : (JSON.parse(row.portfolio_limit) as PortfolioLimit),
   };
 }
 

@@ -44,5 +44,6 @@ export {
   type TemplateOutcome,
   type TemplateRefusal,
 } from './provider.js';
+export { type PortfolioLimit } from './portfolio-limit.js';
 export { createSimulatorProvider } from './simulator.provider.js';
 export { readSample, sampleMediaId, SIMULATOR_SAMPLES } from './simulator.samples.js';

@@ -130,6 +130,7 @@ describe(`migrations (${ENGINE})`, () => {
         history_import: null,
         disconnection: null,
         account_status: {},
+        portfolio_limit: null,
       });
       const stored = await services.deps.db.selectFrom('channels').select('access_token').executeTakeFirstOrThrow();
       assert.equal(stored.access_token, 'sealed-token', 'the sealed token is copied as it was');

@@ -48,6 +48,7 @@ import * as groups from './migrations/0044_groups.js';
 import * as calls from './migrations/0045_calls.js';
 import * as rateCards from './migrations/0046_rate_cards.js';
 import * as channelAccountStatus from './migrations/0047_channel_account_status.js';
+import * as portfolioLimits from './migrations/0048_portfolio_limits.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -100,6 +101,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0045_calls': calls,
   '0046_rate_cards': rateCards,
   '0047_channel_account_status': channelAccountStatus,
+  '0048_portfolio_limits': portfolioLimits,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -333,6 +333,8 @@ export interface ChannelTable {
   disconnection: Generated<string | null>;
   /** Meta's latest word on the number's account from account_update (AccountStatus as JSON); null before any. */
   account_status: Generated<string | null>;
+  /** The messaging limit Meta last stated for the number's business portfolio (PortfolioLimit as JSON); null until Meta says. */
+  portfolio_limit: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -360,6 +362,8 @@ export interface CampaignTable {
   header_media_url: Generated<string | null>;
   /** The campaign this one resends to those who did not read it (resend-campaign); null otherwise. */
   resend_of: Generated<string | null>;
+  /** Recipients past the portfolio's room left: `send` (Meta refuses them) or `wait` (due when room returns). */
+  over_limit: Generated<'send' | 'wait'>;
   created_at: string;
   updated_at: string;
 }

@@ -93,6 +93,10 @@ export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
     for: 'a campaign’s recipients: tags, opt-outs and open windows',
     reads: ['contacts', 'messages', 'contact_tags', 'tags'],
   },
+  'campaigns/campaign.limit.ts': {
+    for: 'the room left in a portfolio’s messaging limit: its numbers, and the customers they reached',
+    reads: ['channels', 'messages'],
+  },
   'campaigns/campaign.dispatch.ts': {
     for: 'whether a sending campaign still has messages queued',
     reads: ['messages'],

@@ -556,6 +556,7 @@ describe(`messaging (${ENGINE})`, () => {
       history_import: null,
       disconnection: null,
       account_status: {},
+      portfolio_limit: null,
     });
     const stored = await server.app.services.deps.db
       .selectFrom('channels')

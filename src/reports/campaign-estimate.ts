@@ -16,8 +16,10 @@ type Market = CampaignEstimate['markets'][number];
  * one inside an open customer service window is free, which an estimate cannot know).
  */
 export async function estimateCampaign(deps: Deps, caller: Caller, input: CampaignReviewInput) {
-  const review = await reviewCampaign(deps.db, caller, input);
-  return { review, estimate: await priceCampaign(deps, caller.workspaceId, review.category, review.phones) };
+  const review = await reviewCampaign(deps.db, caller, input, deps.clock.now());
+  const cost = await priceCampaign(deps, caller.workspaceId, review.category, review.phones);
+  const estimate: CampaignEstimate = { ...cost, messaging_limit: review.messaging_limit, past_room: review.past_room };
+  return { review, estimate };
 }
 
 async function priceCampaign(
@@ -25,7 +27,7 @@ async function priceCampaign(
   workspaceId: string,
   category: string,
   phones: string[],
-): Promise<CampaignEstimate> {
+): Promise<Omit<CampaignEstimate, 'messaging_limit' | 'past_room'>> {
   const pricing = await loadPricing(deps.reads, workspaceId, await timeZoneOf(deps.reads, workspaceId));
   const card = cardAt(pricing, toStoredTimestamp(deps.clock.now()));
   const markets = new Map<string, Market>();

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MessagingLimitSchema } from '../campaigns/index.js';
 import { NullableField } from '../http/responses.js';
 
 export const Count = (description: string) => Type.Integer({ minimum: 0, description });
@@ -103,6 +104,10 @@ export const CampaignEstimate = Type.Object({
       ),
     }),
     { description: 'By market, the most messages first' },
+  ),
+  messaging_limit: NullableField(MessagingLimitSchema),
+  past_room: Count(
+    "Of the messages, those past the portfolio's room left: Meta refuses them now unless the campaign is created with `over_limit: wait`",
   ),
 });
 export type CampaignEstimate = Static<typeof CampaignEstimate>;

@@ -94,6 +94,8 @@ describe(`message costs (${ENGINE})`, () => {
         { market: 'North America', messages: 2, rate: 0.3, amount: 0.6, source: 'rate_card' },
         { market: 'India', messages: 1, rate: 0.0118, amount: 0.0118, source: 'meta_card' },
       ],
+      messaging_limit: null,
+      past_room: 0,
     });
     const listed = await action<unknown[]>(s.owner, 'list-campaigns', {});
     assert.deepEqual(listed.body, [], 'a dry run creates nothing');

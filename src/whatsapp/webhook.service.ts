@@ -126,6 +126,9 @@ export function createWhatsappWebhookService({
           if (event.field === 'phone_number_quality_update' && event.wabaId !== null) {
             await channels.applyQualityUpdate(event.wabaId, event.details);
           }
+          if (event.field === 'business_capability_update' && event.wabaId !== null) {
+            await channels.applyCapabilityUpdate(event.wabaId, event.details);
+          }
           if (event.field === 'account_update' && event.wabaId !== null) {
             await channels.applyAccountUpdate(event.wabaId, event.details, event.occurredAt);
           }

@@ -121,6 +121,7 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
       history_import: null,
       disconnection: null,
       account_status: {},
+      portfolio_limit: null,
     });
     await screenshot(page, 'settings-channel-cloud');
 

@@ -2720,6 +2720,22 @@ export interface components {
           info: unknown;
         };
       };
+      /** @description The messaging limit Meta last stated for the business portfolio (shared by all the WhatsApp Business Account's numbers), from its business_capability_update and phone_number_quality_update webhooks; null until Meta says */
+      portfolio_limit: {
+        /** @description Unique customers the portfolio's numbers may reach with business-initiated (template) messages in a moving 24 hours: 250, 2000, 10000, 100000 or `unlimited` */
+        customers_per_24h: number | 'unlimited';
+        /** @description Meta's event when a number's phone_number_quality_update said it (UPGRADE, DOWNGRADE, FLAGGED, UNFLAGGED, ONBOARDING…); null from a business_capability_update */
+        event: string | null;
+        /** @description The limit before, as Meta put it (`old_limit`, e.g. TIER_250), when it said */
+        previous: string | null;
+        /** @description Business numbers the portfolio may have, when Meta said */
+        max_phone_numbers: number | null;
+        /**
+         * Format: date-time
+         * @description When Meta said it
+         */
+        updated_at: string;
+      } | null;
     };
     Tag: {
       /** Format: uuid */
@@ -3534,6 +3550,8 @@ export interface components {
        * @description The channel it sends from (from_phone_number_id); null: each contact's conversation number, else the default
        */
       channel_id: string | null;
+      /** @description Recipients past the room left in the business portfolio's messaging limit (unique customers per moving 24 hours, the estimate's `messaging_limit`) when it is dispatched: `send` sends them all now (Meta refuses those past its limit), `wait` sends up to the room now and the rest as room returns (the campaign stays sending until then). Default `send` */
+      over_limit: 'send' | 'wait';
       /**
        * Format: date-time
        * @description When it was scheduled to send; null: sent on creation
@@ -11742,6 +11760,8 @@ export interface operations {
           from_phone_number_id?: string;
           /** @description When to send (ISO 8601 with an offset); absent, "" or in the past: now */
           scheduled_at?: string | '';
+          /** @description Recipients past the room left in the business portfolio's messaging limit (unique customers per moving 24 hours, the estimate's `messaging_limit`) when it is dispatched: `send` sends them all now (Meta refuses those past its limit), `wait` sends up to the room now and the rest as room returns (the campaign stays sending until then). Default `send` */
+          over_limit?: 'send' | 'wait';
         };
       };
     };
@@ -12713,6 +12733,8 @@ export interface operations {
                   email?: string;
                 };
               };
+          /** @description The workspace's number to send from (list-channels); default: each contact's conversation number, else the default channel */
+          from_phone_number_id?: string;
         };
       };
     };
@@ -12749,6 +12771,17 @@ export interface operations {
                */
               source: 'rate_card' | 'workspace_rate' | 'meta_card' | null;
             }[];
+            /** @description The messaging limit of the business portfolio (the WhatsApp Business Account) of the number it sends from (`from_phone_number_id`, else the default channel), as Meta last stated it; null when Meta has stated none */
+            messaging_limit: {
+              /** @description Meta's limit: unique customers per moving 24 hours (250, 2000, 10000, 100000) or `unlimited` */
+              customers_per_24h: number | 'unlimited';
+              /** @description Unique customers the portfolio's numbers in this workspace reached with template messages in the last 24 hours */
+              used: number;
+              /** @description Customers it may still reach now; null: unlimited */
+              room: number | null;
+            } | null;
+            /** @description Of the messages, those past the portfolio's room left: Meta refuses them now unless the campaign is created with `over_limit: wait` */
+            past_room: number;
           };
         };
       };

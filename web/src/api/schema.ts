@@ -1639,6 +1639,8 @@ export interface paths {
                     email?: string;
                   };
                 };
+            /** @description The workspace's number to send from (list-channels); default: each contact's conversation number, else the default channel */
+            from_phone_number_id?: string;
           };
         };
       };
@@ -1698,6 +1700,17 @@ export interface paths {
                    */
                   source: 'rate_card' | 'workspace_rate' | 'meta_card' | null;
                 }[];
+                /** @description The messaging limit of the business portfolio (the WhatsApp Business Account) of the number it sends from (`from_phone_number_id`, else the default channel), as Meta last stated it; null when Meta has stated none */
+                messaging_limit: {
+                  /** @description Meta's limit: unique customers per moving 24 hours (250, 2000, 10000, 100000) or `unlimited` */
+                  customers_per_24h: number | 'unlimited';
+                  /** @description Unique customers the portfolio's numbers in this workspace reached with template messages in the last 24 hours */
+                  used: number;
+                  /** @description Customers it may still reach now; null: unlimited */
+                  room: number | null;
+                } | null;
+                /** @description Of the messages, those past the portfolio's room left: Meta refuses them now unless the campaign is created with `over_limit: wait` */
+                past_room: number;
               };
             };
           };
@@ -3673,6 +3686,22 @@ export interface components {
           info: unknown;
         };
       };
+      /** @description The messaging limit Meta last stated for the business portfolio (shared by all the WhatsApp Business Account's numbers), from its business_capability_update and phone_number_quality_update webhooks; null until Meta says */
+      portfolio_limit: {
+        /** @description Unique customers the portfolio's numbers may reach with business-initiated (template) messages in a moving 24 hours: 250, 2000, 10000, 100000 or `unlimited` */
+        customers_per_24h: number | 'unlimited';
+        /** @description Meta's event when a number's phone_number_quality_update said it (UPGRADE, DOWNGRADE, FLAGGED, UNFLAGGED, ONBOARDING…); null from a business_capability_update */
+        event: string | null;
+        /** @description The limit before, as Meta put it (`old_limit`, e.g. TIER_250), when it said */
+        previous: string | null;
+        /** @description Business numbers the portfolio may have, when Meta said */
+        max_phone_numbers: number | null;
+        /**
+         * Format: date-time
+         * @description When Meta said it
+         */
+        updated_at: string;
+      } | null;
     };
     Message: {
       /** Format: uuid */
