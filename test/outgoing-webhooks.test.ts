@@ -2,17 +2,19 @@ import assert from 'node:assert/strict';
 import { createHmac, randomInt, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
+import type { Group } from '../src/groups/group.schema.js';
 import type { Message } from '../src/messages/message.schema.js';
 import type { CreatedWebhook, Delivery, Webhook, WebhookEvent } from '../src/outgoing/webhook.schema.js';
 import { WEBHOOK_EVENTS } from '../src/outgoing/webhook.schema.js';
 import { inboundTextWebhook, statusWebhook } from '../src/whatsapp/webhook.fixtures.js';
+import { groupMessageWebhook } from '../src/whatsapp/webhook.group-fixtures.js';
 import { cliJson, runCli, stderrLines } from './cli.js';
 import { createTemplate, createWorkspace, type TestWorkspace } from './factories.js';
 import { ENGINE, startServer } from './server.js';
 import { startWhatsappServer, type CloudWorkspace } from './whatsapp.js';
 
 // The receiver runs on loopback over plain http, which only PARLEY_ALLOW_PRIVATE_WEBHOOKS permits (tested below).
-const { server, cloudWorkspace, postWebhook } = await startWhatsappServer({
+const { server, graph, cloudWorkspace, postWebhook } = await startWhatsappServer({
   outbox: true,
   env: { PARLEY_ALLOW_PRIVATE_WEBHOOKS: 'true' },
 });
@@ -169,6 +171,23 @@ describe(`outgoing webhooks (${ENGINE})`, () => {
     server.clock.advance(SECOND);
     await services.scheduler.runDue(ws.workspaceId);
     feeds['new-campaign-sent'] = await feed('new-campaign-sent');
+
+    // A message written in a WhatsApp group, and one the business sent there.
+    const { groupId } = graph.addGroup(cloud.phoneNumberId);
+    const at = server.clock.now();
+    const written = groupMessageWebhook(cloud, {
+      groupId,
+      from: '4915112345678',
+      name: 'Ada',
+      wamid: 'wamid.G1',
+      at,
+      body: 'Hi',
+    });
+    assert.equal((await postWebhook(written)).status, 200);
+    const [group] = (await ws.action<Group[]>('list-groups', {})).body;
+    assert.equal((await ws.action('send-group-text', { group_id: group!.id, message: 'Welcome' })).status, 200);
+    services.outbox.wake();
+    await services.outbox.idle();
 
     // The first attempts (made as each event committed) were answered 500; two rounds of retries follow.
     await deliverDue();

@@ -106,6 +106,7 @@ export function createCampaignService(
           workspaceId: caller.workspaceId,
           id: message.id,
           status: 'failed',
+          inGroup: false,
         }));
         await emitStatusChanges(trx, deps, changes);
       });

@@ -9,8 +9,10 @@ import {
   type GroupContentInput,
   type MessageService,
   type ReceiveOutcome,
+  presentGroupMessage,
 } from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
+import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { groupRepository } from './group.repository.js';
@@ -24,7 +26,13 @@ type GroupRow = Selectable<GroupTable>;
  * what the business does with them: create one, get its invite link (the only way people join), write
  * to it through the one outbound path.
  */
-export function createGroupService(deps: Deps, channels: ChannelService, messages: MessageService) {
+export function createGroupService(
+  deps: Deps,
+  channels: ChannelService,
+  messages: MessageService,
+  /** Wakes the workers a committed transaction queued work for (webhook deliveries of group messages). */
+  wakeFor: (work: QueuedWork) => void,
+) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
@@ -64,7 +72,7 @@ export function createGroupService(deps: Deps, channels: ChannelService, message
   return {
     /** Stores messages written in groups (each once, by wamid) in their groups' conversations. */
     async receiveMessages(caller: Caller, channelId: string, events: InboundMessageEvent[]): Promise<ReceiveOutcome[]> {
-      return db.transaction().execute(async (trx) => {
+      const [outcomes, queued] = await db.transaction().execute(async (trx) => {
         const outcomes: ReceiveOutcome[] = [];
         for (const event of events) {
           const group = await groupNamed(trx, caller, channelId, event.groupId!);
@@ -75,8 +83,10 @@ export function createGroupService(deps: Deps, channels: ChannelService, message
           }
           outcomes.push(outcome!);
         }
-        return outcomes;
+        return [outcomes, queuedIn(trx)] as const;
       });
+      wakeFor(queued);
+      return outcomes;
     },
 
     /** Applies what a group webhook says of the group's state; false when it names no group Parley can keep. */
@@ -218,28 +228,6 @@ function presentGroup(row: GroupRow): Group {
     last_message_at: formatTimestamp(row.last_message_at),
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
-  };
-}
-
-type ThreadRow = Awaited<ReturnType<typeof groupThread>>[number];
-
-function presentGroupMessage(
-  groupId: string,
-  row: Pick<ThreadRow, 'id' | 'direction' | 'type' | 'content' | 'status' | 'provider_message_id' | 'error'> &
-    Pick<ThreadRow, 'sent_at' | 'revoked_at' | 'created_at'>,
-): GroupMessage {
-  return {
-    id: row.id,
-    group_id: groupId,
-    direction: row.direction,
-    type: row.type,
-    status: row.status,
-    content: JSON.parse(row.content) as Record<string, unknown>,
-    provider_message_id: row.provider_message_id,
-    error: row.error ? (JSON.parse(row.error) as Record<string, unknown>) : null,
-    sent_at: formatTimestamp(row.sent_at ?? null),
-    revoked_at: formatTimestamp(row.revoked_at ?? null),
-    created_at: formatTimestamp(row.created_at),
   };
 }
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
+import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { createWorkspace } from '../../test/factories.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
@@ -12,6 +13,7 @@ import {
   groupCreatedWebhook,
   groupCreateFailedWebhook,
   groupMessageWebhook,
+  groupMessageStatusWebhook,
   groupParticipantsWebhook,
   groupStatusWebhook,
   groupSubjectWebhook,
@@ -19,7 +21,24 @@ import {
 import type { WorkspaceEvent } from '../workspace-events/event.schema.js';
 import type { Group, GroupMessage } from './group.schema.js';
 
-const { server, graph, cloudWorkspace, postWebhook } = await startWhatsappServer({ outbox: true });
+// Private webhook targets allowed: the test's receiver listens on loopback.
+const { server, graph, cloudWorkspace, postWebhook } = await startWhatsappServer({
+  outbox: true,
+  env: { PARLEY_ALLOW_PRIVATE_WEBHOOKS: 'true' },
+});
+
+/** An integration's webhook receiver: the events it was sent, in order. */
+const heard: { type: string; data: GroupMessage }[] = [];
+const receiver = http.createServer((req, res) => {
+  let raw = '';
+  req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+  req.on('end', () => {
+    heard.push(JSON.parse(raw) as { type: string; data: GroupMessage });
+    res.end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+after(() => receiver.close());
 
 /** The documented error shape, as far as these tests read it. */
 interface Problem {
@@ -176,5 +195,37 @@ describe(`WhatsApp groups (${ENGINE})`, () => {
     const simulated = await createWorkspace(server);
     const noNumber = await simulated.action<Problem>('create-group', { subject: 'Nope' });
     assert.equal(noNumber.status, 409, noNumber.text);
+  });
+  test('an integration hears of a group’s messages: written there, and each move of the business’s', async () => {
+    const cloud = await cloudWorkspace();
+    const { groupId } = graph.addGroup(cloud.phoneNumberId);
+    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/${cloud.phoneNumberId}`;
+    const events = ['group-message-received', 'group-message-status-changed', 'message-status-changed'];
+    const subscribed = await cloud.ws.action('create-webhook', { url, events });
+    assert.equal(subscribed.status, 200, subscribed.text);
+    const at = server.clock.now();
+    const ada = newWaId();
+    await deliver(groupMessageWebhook(cloud, { groupId, from: ada, name: 'Ada', wamid: newWamid(), at, body: 'Hi!' }));
+    const group = (await groupsOf(cloud))[0]!;
+    const sent = await cloud.ws.action<GroupMessage>('send-group-text', { group_id: group.id, message: 'Hello Ada' });
+    assert.equal(sent.status, 200, sent.text);
+    await until('the send to be sent', async () => (await groupMessages(cloud, group.id))[0]?.status === 'sent');
+    const wamid = (await groupMessages(cloud, group.id))[0]!.provider_message_id!;
+    await deliver(groupMessageStatusWebhook(cloud, { groupId, wamid, status: 'delivered', at, participant: ada }));
+
+    const ours = () => heard.filter((event) => event.data.group_id === group.id);
+    await until('three events', () => ours().length >= 3);
+    const listed = await groupMessages(cloud, group.id);
+    assert.deepEqual(
+      ours().map((event) => [event.type, event.data.id, event.data.status]),
+      [
+        ['group-message-received', listed[1]!.id, 'received'],
+        ['group-message-status-changed', sent.body.id, 'sent'],
+        ['group-message-status-changed', sent.body.id, 'delivered'],
+      ],
+      'no message-status-changed: a group’s message is not a contact’s',
+    );
+    assert.deepEqual(ours()[0]!.data, listed[1], 'the message as list-group-messages shows it');
+    assert.equal(listed[0]!.status, 'delivered');
   });
 });

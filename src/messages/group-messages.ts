@@ -1,6 +1,9 @@
 import type { InboundMessageEvent } from '../channels/index.js';
+import type { Selectable } from 'kysely';
 import type { Deps } from '../db/deps.js';
-import { toStoredTimestamp } from '../shared/time.js';
+import type { MessageTable } from '../db/schema.js';
+import { emit, inChunks, type EventSubject } from '../outgoing/index.js';
+import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { insertRecorded, type RecordedRow } from './business-app.js';
 import type { ReceiveOutcome } from './inbound.js';
 import { amendMessage } from './inbound-store.js';
@@ -30,17 +33,26 @@ export function groupMessages(deps: Pick<Deps, 'newId' | 'clock'>) {
     ): Promise<ReceiveOutcome[]> {
       const at = toStoredTimestamp(deps.clock.now());
       const outcomes: ReceiveOutcome[] = [];
+      const stored: EventSubject[] = [];
       for (const event of events) {
         if (event.amends) {
           const amended = await amendMessage(trx, conversation.workspaceId, event, at, 'inbound');
           outcomes.push(amended?.outcome ?? 'duplicate');
           continue;
         }
-        const inserted = await insertRecorded(trx, deps, conversation.workspaceId, [
-          groupRow(deps.newId(), conversation, event, at),
-        ]);
+        const row = groupRow(deps.newId(), conversation, event, at);
+        const inserted = await insertRecorded(trx, deps, conversation.workspaceId, [row]);
         outcomes.push(inserted.size > 0 ? 'stored' : 'duplicate');
+        if (inserted.size > 0) stored.push({ workspaceId: conversation.workspaceId, id: row.id });
       }
+      await emit(
+        trx,
+        deps,
+        'group-message-received',
+        stored,
+        (subject, records) => records.get(subject.id),
+        presentedGroupMessages,
+      );
       return outcomes;
     },
   };
@@ -121,4 +133,54 @@ export function groupMessagePosition(db: Deps['db'], workspaceId: string, groupI
     .where('group_id', '=', groupId)
     .where('workspace_id', '=', workspaceId)
     .executeTakeFirst();
+}
+
+/** A group's message as list-group-messages shows it (and the group webhook events carry). */
+export interface PresentedGroupMessage {
+  id: string;
+  group_id: string;
+  direction: string;
+  type: string;
+  status: string;
+  content: Record<string, unknown>;
+  provider_message_id: string | null;
+  error: Record<string, unknown> | null;
+  sent_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+type MessageRow = Selectable<MessageTable>;
+type GroupMessageRow = Pick<MessageRow, 'id' | 'direction' | 'type' | 'content' | 'status'> &
+  Pick<MessageRow, 'provider_message_id' | 'error' | 'created_at'> &
+  Partial<Pick<MessageRow, 'sent_at' | 'revoked_at'>>;
+
+export function presentGroupMessage(groupId: string, row: GroupMessageRow): PresentedGroupMessage {
+  return {
+    id: row.id,
+    group_id: groupId,
+    direction: row.direction,
+    type: row.type,
+    status: row.status,
+    content: JSON.parse(row.content) as Record<string, unknown>,
+    provider_message_id: row.provider_message_id,
+    error: row.error ? (JSON.parse(row.error) as Record<string, unknown>) : null,
+    sent_at: formatTimestamp(row.sent_at ?? null),
+    revoked_at: formatTimestamp(row.revoked_at ?? null),
+    created_at: formatTimestamp(row.created_at),
+  };
+}
+
+/** The subjects' group messages as list-group-messages shows them, by id (an event's `data`). */
+export async function presentedGroupMessages(db: Deps['db'], subjects: EventSubject[]): Promise<Map<string, unknown>> {
+  const rows = await inChunks(subjects, (ids) =>
+    db
+      .selectFrom('messages')
+      .selectAll()
+      .where('id', 'in', ids)
+      .where('group_id', 'is not', null)
+      .$narrowType<{ group_id: string }>()
+      .execute(),
+  );
+  return new Map(rows.map((row) => [row.id, presentGroupMessage(row.group_id, row)]));
 }

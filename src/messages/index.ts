@@ -6,7 +6,13 @@ export { type BusinessAppService, createBusinessAppService } from './business-ap
 export { callRepository, type CallService, createCallService } from './calls.js';
 export { conversationSpans } from './conversation-spans.js';
 export { deliveryCounts } from './delivery-counts.js';
-export { type GroupAuthor, groupMessagePosition, groupMessages, groupThread } from './group-messages.js';
+export {
+  type GroupAuthor,
+  groupMessagePosition,
+  groupMessages,
+  groupThread,
+  presentGroupMessage,
+} from './group-messages.js';
 export { plainReason } from './error-reasons.js';
 export {
   createInboundService,

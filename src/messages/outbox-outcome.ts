@@ -77,7 +77,12 @@ function settled(
 ): Outcome {
   return {
     change: { id: message.id, ...result, next_attempt_at: null, updated_at: toStoredTimestamp(new Date(nowMs)) },
-    statusChange: { workspaceId: message.workspace_id, id: message.id, status: result.status },
+    statusChange: {
+      workspaceId: message.workspace_id,
+      id: message.id,
+      status: result.status,
+      inGroup: message.toGroup,
+    },
   };
 }
 

@@ -56,7 +56,12 @@ export function createStatusService(
           if (change.status) {
             if (message.contact_id)
               changed.push({ type: 'status', contact_id: message.contact_id, message_id: message.id });
-            statusChanges.push({ workspaceId: caller.workspaceId, id: message.id, status: change.status });
+            statusChanges.push({
+              workspaceId: caller.workspaceId,
+              id: message.id,
+              status: change.status,
+              inGroup: message.contact_id === null,
+            });
           }
         }
         applied.push(!!change?.status);

@@ -33,7 +33,7 @@ const selectEnabledOf = precompile((db, workspaceId: string) =>
 export async function emitWebhookEvents(
   trx: Db,
   deps: EmitDeps,
-  type: Exclude<WebhookEvent, 'message-status-changed' | 'conversation-status-changed'>,
+  type: Exclude<WebhookEvent, 'message-status-changed' | 'conversation-status-changed' | `group-${string}`>,
   subjects: EventSubject[],
 ): Promise<void> {
   await emit(

@@ -1,7 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 
-/** The events a subscription may ask for: the four trigger feeds, message and conversation status changes, conversation assignments. */
+/**
+ * The events a subscription may ask for: the four trigger feeds, message and conversation status
+ * changes, conversation assignments, and a WhatsApp group's messages (written there, or a move of one
+ * the business sent).
+ */
 export const WEBHOOK_EVENTS = [
   'new-message-received',
   'new-campaign-sent',
@@ -10,6 +14,8 @@ export const WEBHOOK_EVENTS = [
   'message-status-changed',
   'conversation-status-changed',
   'conversation-assigned',
+  'group-message-received',
+  'group-message-status-changed',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -44,6 +44,29 @@ export function groupMessageWebhook(
   });
 }
 
+/**
+ * Group messages webhook reference, status messages: a move of a message the business sent to the
+ * group, `recipient_type` `group` and the group in `recipient_id`; a participant's delivered or read
+ * names them in `recipient_participant_id`.
+ */
+export function groupMessageStatusWebhook(
+  line: GroupLine,
+  update: { groupId: string; wamid: string; status: 'delivered' | 'read'; at: Date; participant: string },
+): Json {
+  return change(line, 'messages', {
+    statuses: [
+      {
+        id: update.wamid,
+        status: update.status,
+        timestamp: unix(update.at),
+        recipient_id: update.groupId,
+        recipient_type: 'group',
+        recipient_participant_id: update.participant,
+      },
+    ],
+  });
+}
+
 /** group_lifecycle_update, "Group create succeed": the group Meta made for a create request, with its invite link. */
 export function groupCreatedWebhook(
   line: GroupLine,

@@ -1539,7 +1539,7 @@ export interface paths {
     put?: never;
     /**
      * Subscribe a URL to events
-     * @description Events: new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned. The URL must be https on a public address; loopback and private-network addresses are refused here and again, after DNS resolution, on every attempt. At most 20 webhooks per workspace. The answer carries the signing `secret`, shown only this once: a retry with the same `Idempotency-Key` answers 409 `idempotency_secret_withheld`. Push delivery in addition to polling (the trigger feeds stay the source of truth). Each event is POSTed as `{"id", "type", "created_at", "workspace_id", "data"}`, where `data` is the record the matching trigger feed returns (for message-status-changed: the message as get-message returns it, at its new status). Every attempt is signed per Standard Webhooks: `webhook-id` (the delivery id, the same on every retry and replay: dedupe by it), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 10 s delivers; anything else is retried after 10 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, then every 8 h until 24 h have passed since the first attempt, when the delivery fails. A subscription whose every attempt failed for 24 h is disabled (`disabled_reason`); its pending deliveries wait until it is enabled again.
+     * @description Events: new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed. The URL must be https on a public address; loopback and private-network addresses are refused here and again, after DNS resolution, on every attempt. At most 20 webhooks per workspace. The answer carries the signing `secret`, shown only this once: a retry with the same `Idempotency-Key` answers 409 `idempotency_secret_withheld`. Push delivery in addition to polling (the trigger feeds stay the source of truth). Each event is POSTed as `{"id", "type", "created_at", "workspace_id", "data"}`, where `data` is the record the matching trigger feed returns (for message-status-changed: the message as get-message returns it, at its new status). Every attempt is signed per Standard Webhooks: `webhook-id` (the delivery id, the same on every retry and replay: dedupe by it), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 10 s delivers; anything else is retried after 10 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, then every 8 h until 24 h have passed since the first attempt, when the delivery fails. A subscription whose every attempt failed for 24 h is disabled (`disabled_reason`); its pending deliveries wait until it is enabled again.
      *
      *     Needs the role permission `manage_workspace` (owner, admin).
      */
@@ -3609,6 +3609,8 @@ export interface components {
         | 'message-status-changed'
         | 'conversation-status-changed'
         | 'conversation-assigned'
+        | 'group-message-received'
+        | 'group-message-status-changed'
       )[];
       /** @enum {string} */
       status: 'enabled' | 'disabled';
@@ -3647,7 +3649,9 @@ export interface components {
         | 'new-sequence-triggered'
         | 'message-status-changed'
         | 'conversation-status-changed'
-        | 'conversation-assigned';
+        | 'conversation-assigned'
+        | 'group-message-received'
+        | 'group-message-status-changed';
       /** @enum {string} */
       status: 'pending' | 'delivered' | 'failed';
       /** @description Attempts since it was queued (or last replayed) */
@@ -12894,7 +12898,7 @@ export interface operations {
         'application/json': {
           /** @description An https URL on a public address (loopback and private networks are refused) */
           url: string;
-          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned */
+          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed */
           events: (
             | 'new-message-received'
             | 'new-campaign-sent'
@@ -12903,6 +12907,8 @@ export interface operations {
             | 'message-status-changed'
             | 'conversation-status-changed'
             | 'conversation-assigned'
+            | 'group-message-received'
+            | 'group-message-status-changed'
           )[];
         };
       };
@@ -12926,6 +12932,8 @@ export interface operations {
               | 'message-status-changed'
               | 'conversation-status-changed'
               | 'conversation-assigned'
+              | 'group-message-received'
+              | 'group-message-status-changed'
             )[];
             /** @enum {string} */
             status: 'enabled' | 'disabled';
@@ -13167,7 +13175,7 @@ export interface operations {
           webhook_id: string;
           /** @description An https URL on a public address (loopback and private networks are refused) */
           url?: string;
-          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned */
+          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed */
           events?: (
             | 'new-message-received'
             | 'new-campaign-sent'
@@ -13176,6 +13184,8 @@ export interface operations {
             | 'message-status-changed'
             | 'conversation-status-changed'
             | 'conversation-assigned'
+            | 'group-message-received'
+            | 'group-message-status-changed'
           )[];
           /** @description false stops deliveries (pending ones wait); true resumes them and clears the failure record of an automatic disable */
           enabled?: boolean;
