@@ -1,7 +1,6 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { actionErrors } from '../http/responses.js';
-import { principalOf, type Api } from '../http/types.js';
-import type { Caller } from '../shared/context.js';
+import { Type } from '@sinclair/typebox';
+import { actionFamily } from '../http/action-family.js';
+import type { Api } from '../http/types.js';
 import {
   CreateGroupBody,
   GROUP_PARTICIPANTS_MAX,
@@ -15,7 +14,6 @@ import {
 } from './group.schema.js';
 import type { GroupService } from './group.service.js';
 
-const tags = ['Groups'];
 const group = Type.Ref(GroupSchema);
 const groupMessage = Type.Ref(GroupMessageSchema);
 const ABOUT = `Groups are WhatsApp groups on a workspace number (Meta's Groups API): at most ${GROUP_PARTICIPANTS_MAX} participants, who join only by the group's invite link. A group's messages are its own conversation, never in a participant's one-to-one thread.`;
@@ -24,28 +22,8 @@ const ABOUT = `Groups are WhatsApp groups on a workspace number (Meta's Groups A
 export function registerGroupRoutes(app: Api, groups: GroupService): void {
   app.addSchema(GroupSchema);
   app.addSchema(GroupMessageSchema);
-  const action = <B extends TSchema>(
-    name: string,
-    schema: { operationId: string; summary: string; description: string; body: B; response: TSchema; errors: number[] },
-    access: 'read' | 'write',
-    handle: (caller: Caller, body: Static<B>) => Promise<object>,
-  ) =>
-    app.post(
-      `/api/v1/actions/${name}`,
-      {
-        // A group is a conversation: reading and writing it is conversation work.
-        config: { access, permission: 'conversations' },
-        schema: {
-          operationId: schema.operationId,
-          tags,
-          summary: schema.summary,
-          description: `${schema.description} ${ABOUT}`,
-          body: schema.body,
-          response: { 200: schema.response, ...actionErrors(...schema.errors) },
-        },
-      },
-      async (request) => handle(principalOf(request), request.body as Static<B>),
-    );
+  // A group is a conversation: reading and writing it is conversation work.
+  const action = actionFamily(app, { tags: ['Groups'], permission: 'conversations', about: ABOUT });
 
   action(
     'list-groups',
