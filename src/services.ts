@@ -164,7 +164,7 @@ export function createServices(opened: Deps, config: Config) {
     retentionChanged(trx, deps, workspaceId, days),
   );
   const workspaceEvents = createWorkspaceEventService(deps);
-  const groups = createGroupService(deps, channels, messages, wakeFor);
+  const groups = createGroupService(deps, channels, messages, wakeFor, inboxEvents);
   return {
     deps,
     workspaces,

@@ -619,7 +619,10 @@ export interface InboxEventTable {
   id: Generated<number>;
   workspace_id: string;
   type: string;
-  contact_id: string;
+  /** The contact whose conversation it is about; null for a group's event. */
+  contact_id: string | null;
+  /** The WhatsApp group it is about (type `group`); null for a contact's. */
+  group_id: string | null;
   message_id: string | null;
   direction: string | null;
   origin: string;

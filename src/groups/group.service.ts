@@ -7,6 +7,7 @@ import {
   groupMessages,
   groupThread,
   type GroupContentInput,
+  type MessageEvents,
   type MessageService,
   type ReceiveOutcome,
   presentGroupMessage,
@@ -32,6 +33,8 @@ export function createGroupService(
   messages: MessageService,
   /** Wakes the workers a committed transaction queued work for (webhook deliveries of group messages). */
   wakeFor: (work: QueuedWork) => void,
+  /** Tells open dashboards a group's conversation or state changed. */
+  live: MessageEvents,
 ) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
@@ -59,6 +62,14 @@ export function createGroupService(
     return (await groups.findByMeta(caller.workspaceId, waGroupId, null))!;
   }
 
+  /** Tells open dashboards these groups changed (their page and the list reload). */
+  function announce(caller: Caller, groupIds: string[]): Promise<void> {
+    return live.publish(
+      caller.workspaceId,
+      groupIds.map((id) => ({ type: 'group', group_id: id })),
+    );
+  }
+
   /** A group the caller's workspace has that can take messages now. */
   async function writableGroup(caller: Caller, groupId: string) {
     const group = await groupRepository(db).findById(caller.workspaceId, groupId);
@@ -72,12 +83,14 @@ export function createGroupService(
   return {
     /** Stores messages written in groups (each once, by wamid) in their groups' conversations. */
     async receiveMessages(caller: Caller, channelId: string, events: InboundMessageEvent[]): Promise<ReceiveOutcome[]> {
+      const changedGroups = new Set<string>();
       const [outcomes, queued] = await db.transaction().execute(async (trx) => {
         const outcomes: ReceiveOutcome[] = [];
         for (const event of events) {
           const group = await groupNamed(trx, caller, channelId, event.groupId!);
           const conversation = { workspaceId: caller.workspaceId, groupId: group.id, channelId };
           const [outcome] = await groupMessages(deps).record(trx, conversation, [event]);
+          if (outcome !== 'duplicate') changedGroups.add(group.id);
           if (outcome === 'stored' && !event.amends) {
             await groupRepository(trx).noteLastMessage(group.id, toStoredTimestamp(event.timestamp));
           }
@@ -86,19 +99,22 @@ export function createGroupService(
         return [outcomes, queuedIn(trx)] as const;
       });
       wakeFor(queued);
+      await announce(caller, [...changedGroups]);
       return outcomes;
     },
 
     /** Applies what a group webhook says of the group's state; false when it names no group Parley can keep. */
     async applyChange(caller: Caller, channelId: string, event: GroupEvent): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      const changed = await db.transaction().execute(async (trx) => {
         const groups = groupRepository(trx);
         const asked = await groups.findByMeta(caller.workspaceId, event.groupId, event.requestId);
-        if (!asked && event.groupId === null) return false;
+        if (!asked && event.groupId === null) return null;
         const group = asked ?? (await groupNamed(trx, caller, channelId, event.groupId!));
         await groups.update(group.id, { ...changeOf(group, event), updated_at: now() });
-        return true;
+        return group.id;
       });
+      if (changed) await announce(caller, [changed]);
+      return changed !== null;
     },
 
     async list(caller: Caller): Promise<Group[]> {

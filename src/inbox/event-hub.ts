@@ -1,14 +1,27 @@
 import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
 import type { Deps } from '../db/deps.js';
+import type { InboxEventTable } from '../db/schema.js';
 import { toStoredTimestamp } from '../shared/time.js';
 
-/** What the dashboard hears about live: a message arrived or was queued, a status moved, a conversation changed. */
-export interface InboxEvent {
+/**
+ * What the dashboard hears about live: a message arrived or was queued, a status moved, a conversation
+ * changed — a contact's, or a WhatsApp group's (its conversation or its state).
+ */
+export type InboxEvent = ContactEvent | GroupLiveEvent;
+
+export interface ContactEvent {
   type: 'message' | 'status' | 'conversation';
   contact_id: string;
   message_id?: string;
   /** On a new message: which way it went (the dashboard notifies of inbound ones). */
   direction?: 'inbound' | 'outbound';
+}
+
+export interface GroupLiveEvent {
+  type: 'group';
+  group_id: string;
+  message_id?: string;
 }
 
 type Subscriber = (events: InboxEvent[]) => void;
@@ -68,9 +81,10 @@ export function createEventHub({ db, clock }: Pick<Deps, 'db' | 'clock'>) {
           events.map((event) => ({
             workspace_id: workspaceId,
             type: event.type,
-            contact_id: event.contact_id,
+            contact_id: event.type === 'group' ? null : event.contact_id,
+            group_id: event.type === 'group' ? event.group_id : null,
             message_id: event.message_id ?? null,
-            direction: event.direction ?? null,
+            direction: (event.type !== 'group' && event.direction) || null,
             origin,
             created_at: createdAt,
           })),
@@ -162,11 +176,11 @@ function createReader(db: Deps['db'], origin: string, deliver: (workspaceId: str
   };
 }
 
-function eventOf(row: { type: string; contact_id: string; message_id: string | null; direction: string | null }) {
-  const event: InboxEvent = { type: row.type as InboxEvent['type'], contact_id: row.contact_id };
-  if (row.message_id) event.message_id = row.message_id;
-  if (row.direction) event.direction = row.direction as 'inbound' | 'outbound';
-  return event;
+function eventOf(row: Selectable<InboxEventTable>): InboxEvent {
+  const message = row.message_id ? { message_id: row.message_id } : {};
+  if (row.type === 'group') return { type: 'group', group_id: row.group_id!, ...message };
+  const direction = row.direction ? { direction: row.direction as 'inbound' | 'outbound' } : {};
+  return { type: row.type as ContactEvent['type'], contact_id: row.contact_id!, ...message, ...direction };
 }
 
 export type EventHub = ReturnType<typeof createEventHub>;

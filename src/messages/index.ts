@@ -45,7 +45,12 @@ export {
   TemplateVariables,
   TEXT_MAX_LENGTH,
 } from './message.schema.js';
-export { createMessageService, type GroupContentInput, type MessageService } from './message.service.js';
+export {
+  createMessageService,
+  type GroupContentInput,
+  type MessageEvents,
+  type MessageService,
+} from './message.service.js';
 export { createOutbound, type GroupRecipient, type Outbound } from './outbound/outbound.js';
 export { type OutboundRow, prepareOutbound, queueOutbound } from './outbound/queue.js';
 export { isRefusal, isWindowOpen, windowClosesAt } from './outbound/rules.js';

@@ -155,7 +155,7 @@ export function messageRepository(db: Kysely<Database>) {
         ? Promise.resolve([])
         : db
             .selectFrom('messages')
-            .select(['id', 'contact_id', 'status', 'provider_message_id', 'delivery'])
+            .select(['id', 'contact_id', 'group_id', 'status', 'provider_message_id', 'delivery'])
             .where('workspace_id', '=', workspaceId)
             .where('direction', '=', 'outbound')
             .where(key, 'in', values)

@@ -44,11 +44,13 @@ interface SendOptions {
 
 /** Hears of messages once committed (new ones, and status changes): the dashboard's live updates. */
 export interface MessageEvents {
-  publish(
-    workspaceId: string,
-    events: { type: 'message' | 'status'; contact_id: string; message_id: string; direction?: 'inbound' }[],
-  ): Promise<void>;
+  publish(workspaceId: string, events: MessageEvent[]): Promise<void>;
 }
+
+/** A message of a contact's conversation, or of a WhatsApp group's (whose page hears `group`). */
+export type MessageEvent =
+  | { type: 'message' | 'status'; contact_id: string; message_id: string; direction?: 'inbound' }
+  | { type: 'group'; group_id: string; message_id?: string };
 
 const noMessageEvents: MessageEvents = { publish: () => Promise.resolve() };
 
@@ -220,6 +222,7 @@ export function createMessageService(
         return [row, queuedIn(trx)] as const;
       });
       wakeFor(queued);
+      await events.publish(caller.workspaceId, [{ type: 'group', group_id: group.id, message_id: row.id }]);
       return row;
     },
 

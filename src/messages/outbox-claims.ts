@@ -50,7 +50,7 @@ export function createOutboxClaims(deps: Deps, graceMs: number) {
         .set((eb) => ({ next_attempt_at: lease, attempts: eb('attempts', '+', 1) }))
         .where('id', 'in', due.orderBy('next_attempt_at').limit(CLAIM_BATCH))
         .where('next_attempt_at', '<=', now)
-        .returning(['id', 'workspace_id', 'contact_id', 'type', 'content', 'attempts', 'channel_id'])
+        .returning(['id', 'workspace_id', 'contact_id', 'group_id', 'type', 'content', 'attempts', 'channel_id'])
         // The recipient's number and conversation channel come back with the claim: fewer round trips per batch.
         .returning((eb) => [
           eb.selectFrom('contacts').select('phone').whereRef('contacts.id', '=', 'messages.contact_id').as('phone'),

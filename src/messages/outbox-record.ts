@@ -9,7 +9,7 @@ import { groupCommit } from '../shared/group-commit.js';
 import { queuedIn, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { messageRepository, type OutboxChange } from './message.repository.js';
-import type { MessageEvents } from './message.service.js';
+import type { MessageEvent, MessageEvents } from './message.service.js';
 
 /** Outcomes the database could not take are written again after this, doubling up to the maximum (stopping waits for it). */
 const RETRY_BASE_MS = 250;
@@ -147,8 +147,11 @@ export function createOutcomeRecorder(
     for (const [workspaceId, changed] of byWorkspace) {
       await events.publish(
         workspaceId,
-        // The inbox's live events are by contact; a group's messages have none.
-        changed.flatMap(({ contact_id, id }) => (contact_id ? [{ type: 'status', contact_id, message_id: id }] : [])),
+        changed.map(({ contact_id, group_id, id }): MessageEvent =>
+          contact_id
+            ? { type: 'status', contact_id, message_id: id }
+            : { type: 'group', group_id: group_id!, message_id: id },
+        ),
       );
     }
   }

@@ -245,10 +245,10 @@ export function createOutbox(
       if (!loop.started) return queueOutbound(trx, [message]);
       const lease = claims.leaseFromNow();
       await queueOutbound(trx, [{ ...message, next_attempt_at: lease, attempts: 1 }]);
-      const { id, workspace_id, contact_id, type, content, channel_id } = message;
+      const { id, workspace_id, contact_id, group_id, type, content, channel_id } = message;
       const { to, toGroup, conversation_channel_id } = recipient;
       noteHandOff(trx, {
-        ...{ id, workspace_id, contact_id, type, content, attempts: 1 },
+        ...{ id, workspace_id, contact_id, group_id, type, content, attempts: 1 },
         ...{ to, toGroup, channel_id, conversation_channel_id, lease },
       });
     },

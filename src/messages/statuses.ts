@@ -6,7 +6,7 @@ import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import type { DeliveryStatus, StatusDelivery } from '../channels/index.js';
 import { earlyStatusRepository } from './early-status.repository.js';
-import type { MessageEvents } from './message.service.js';
+import type { MessageEvent, MessageEvents } from './message.service.js';
 import { messageRepository, type StatusChangeRow } from './message.repository.js';
 
 /** Status order: a webhook that arrives late never moves a message back (read stays read). */
@@ -40,7 +40,7 @@ export function createStatusService(
 
   /** Applies the updates in one transaction; those naming no message are kept (early) when `keepEarly`. */
   async function apply(caller: Caller, updates: StatusUpdate[], keepEarly: boolean) {
-    const changed: { type: 'status'; contact_id: string; message_id: string }[] = [];
+    const changed: MessageEvent[] = [];
     const statusChanges: StatusChange[] = [];
     const [result, queued] = await db.transaction().execute(async (trx) => {
       const targets = await findTargets(trx, caller.workspaceId, updates);
@@ -54,8 +54,11 @@ export function createStatusService(
           await messageRepository(trx).applyStatusChange(message.id, change, now());
           Object.assign(message, change);
           if (change.status) {
-            if (message.contact_id)
-              changed.push({ type: 'status', contact_id: message.contact_id, message_id: message.id });
+            changed.push(
+              message.contact_id
+                ? { type: 'status', contact_id: message.contact_id, message_id: message.id }
+                : { type: 'group', group_id: message.group_id!, message_id: message.id },
+            );
             statusChanges.push({
               workspaceId: caller.workspaceId,
               id: message.id,

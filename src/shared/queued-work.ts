@@ -13,6 +13,8 @@ export type LeasedMessage = {
   workspace_id: string;
   /** Null for a group's message. */
   contact_id: string | null;
+  /** The WhatsApp group whose conversation it is in; null for a contact's message. */
+  group_id: string | null;
   type: string;
   content: string;
   attempts: number;

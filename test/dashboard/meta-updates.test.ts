@@ -127,6 +127,17 @@ describe(`dashboard: what Meta added in 2025–26 (${ENGINE})`, () => {
     await page.getByLabel('Message', { exact: true }).fill('Welcome, everyone!');
     await page.getByRole('button', { name: 'Send to the group' }).click();
     await thread.locator('.bubble.outbound', { hasText: 'Welcome, everyone!' }).waitFor();
+    // Written while the page is open: it appears by the live event stream (the page does not poll).
+    const reply = groupMessageWebhook(number, {
+      groupId,
+      from: '4915112345680',
+      name: 'Ben',
+      wamid: 'wamid.GROUP2',
+      at,
+      body: 'Count me in',
+    });
+    assert.equal((await postWebhook(reply)).status, 200);
+    await thread.locator('.bubble.inbound', { hasText: 'Count me in' }).getByText('Ben').waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
 
     await page.getByRole('link', { name: 'All groups' }).click();

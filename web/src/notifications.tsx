@@ -67,7 +67,10 @@ function useDesktopNotices(listed: Listed | undefined): void {
 export function NotificationBell() {
   const list = useAsync(() => dashboard.get('/api/dashboard/notifications'), []);
   // Notifications come with conversation changes (notes, assignments) and customers' messages.
-  useLiveReload(list.reload, (event) => event.type === 'conversation' || event.direction === 'inbound');
+  useLiveReload(
+    list.reload,
+    (event) => event.type === 'conversation' || (event.type === 'message' && event.direction === 'inbound'),
+  );
   useDesktopNotices(list.data);
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<unknown>(null);

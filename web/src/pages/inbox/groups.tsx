@@ -1,20 +1,20 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { action, type ActionAnswer } from '../../api/client';
 import { formatDateTime } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { Link } from '../../router';
 import { messageStatusName } from '../message-status';
+import { useLiveReload } from './events';
+import type { InboxEvent } from './types';
 import { CopyButton, ErrorNote, Page, Table, TextField, fieldErrors, useAsync, useSubmit } from '../../ui';
 
 type Group = ActionAnswer<'get-group'>;
 type GroupMessage = ActionAnswer<'list-group-messages'>[number];
 
-/** How often an open group's conversation is read again: groups have no live events yet. */
-const REFRESH_MS = 5_000;
-
 /** Inbox → WhatsApp groups: the workspace's groups, and a new one. */
 export function GroupsPage() {
   const groups = useAsync(() => action('list-groups', {}), []);
+  useLiveReload(groups.reload, (event) => event.type === 'group');
   return (
     <Page title={t('inbox:groups.title')} actions={<Link href="/inbox">{t('inbox:groups.backToInbox')}</Link>}>
       <p class="muted">{t('inbox:groups.intro')}</p>
@@ -93,10 +93,9 @@ function NewGroupForm({ onCreated }: { onCreated: () => void }) {
 export function GroupPage({ id }: { id: string }) {
   const group = useAsync(() => action('get-group', { group_id: id }), [id]);
   const messages = useAsync(() => action('list-group-messages', { group_id: id }), [id]);
-  useEffect(() => {
-    const timer = setInterval(messages.reload, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [messages.reload]);
+  const concernsThisGroup = (event: InboxEvent) => event.type === 'group' && event.group_id === id;
+  useLiveReload(messages.reload, concernsThisGroup);
+  useLiveReload(group.reload, concernsThisGroup);
   const title = group.data ? subjectOf(group.data) : t('inbox:groups.title');
   return (
     <Page title={title} actions={<Link href="/inbox/groups">{t('inbox:groups.allGroups')}</Link>}>

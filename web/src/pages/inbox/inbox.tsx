@@ -54,7 +54,7 @@ export function Inbox({ url }: { url: URL }) {
   const first = useAsync(() => dashboard.get('/api/dashboard/conversations', { query: listFilter }), [query]);
   const [older, setOlder] = useState<{ query: string; pages: ConversationPage[] }>({ query, pages: [] });
   const [olderError, setOlderError] = useState<unknown>(null);
-  useLiveReload(first.reload, () => true);
+  useLiveReload(first.reload, (event) => event.type !== 'group');
 
   const pages = older.query === query ? older.pages : [];
   const seen = new Set<string>();

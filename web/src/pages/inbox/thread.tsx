@@ -55,7 +55,7 @@ export function ThreadPage({ contactId }: { contactId: string }) {
     setOlder(null);
     setReplyTo(null);
   }, [contactId]);
-  useLiveReload(thread.reload, (event) => event.contact_id === contactId);
+  useLiveReload(thread.reload, (event) => event.type !== 'group' && event.contact_id === contactId);
 
   // Opening the thread reads it, and so does every new inbound message while it is open.
   const newestInbound = thread.data?.messages.filter((m) => m.direction === 'inbound').at(-1)?.id;

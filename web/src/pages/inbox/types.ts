@@ -22,9 +22,12 @@ export type ToolsState = Pick<ConversationSummary, 'status' | 'priority' | 'snoo
 export type Priority = ToolsState['priority'];
 
 /** What GET /api/dashboard/events sends: a hint to reload what it concerns. */
-export interface InboxEvent {
-  type: 'message' | 'status' | 'conversation' | 'stream-opened';
-  contact_id: string;
-  message_id?: string;
-  direction?: 'inbound' | 'outbound';
-}
+export type InboxEvent =
+  | {
+      type: 'message' | 'status' | 'conversation' | 'stream-opened';
+      contact_id: string;
+      message_id?: string;
+      direction?: 'inbound' | 'outbound';
+    }
+  /** A WhatsApp group's conversation or state changed. */
+  | { type: 'group'; group_id: string; message_id?: string };
