@@ -4,7 +4,11 @@ import { registerAutomationDashboardRoutes } from './dashboard/automation.routes
 import { registerCampaignDashboardRoutes } from './dashboard/campaign.routes.js';
 import { registerSettingsRoutes, registerMeRoutes } from './workspaces/index.js';
 import { mediaFileRepository } from './media/media-file.repository.js';
-import { registerChannelDashboardRoutes, registerChannelRoutes } from './channels/index.js';
+import {
+  registerChannelDashboardRoutes,
+  registerChannelRoutes,
+  registerMarketingMessagesRoutes,
+} from './channels/index.js';
 import { registerCampaignRoutes } from './campaigns/index.js';
 import { registerContactRoutes, registerContactDashboardRoutes } from './contacts/index.js';
 import { registerConversationRoutes } from './conversations/index.js';
@@ -51,6 +55,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerContactRoutes(app, services.contacts);
   registerOptOutRoutes(app, services.optOut);
   registerChannelRoutes(app, services.channels);
+  registerMarketingMessagesRoutes(app, services.marketingMessages);
   registerTagRoutes(app, services.tags);
   registerRoutingRoutes(app, services.routing);
   registerTemplateRoutes(app, services.templates, services.templateSubmission);

@@ -1,6 +1,6 @@
 import { createScheduler } from './automation/scheduler.js';
 import { createCampaignJobs, createCampaignService } from './campaigns/index.js';
-import { createChannelService, createSimulatorProvider } from './channels/index.js';
+import { createChannelService, createMarketingMessagesSettings, createSimulatorProvider } from './channels/index.js';
 import type { Config } from './config.js';
 import {
   createContactBulk,
@@ -237,6 +237,7 @@ export function createServices(opened: Deps, config: Config) {
     notifications,
     businessHours,
     csat,
+    marketingMessages: createMarketingMessagesSettings(deps),
     metrics,
   };
 }

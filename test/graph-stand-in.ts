@@ -353,6 +353,9 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
   const known = version === state.apiVersion && objectId && rest.length === 0;
   const readable = known && mayRead(state, token, state.numbers.get(objectId)?.wabaId ?? objectId);
   if (known && req.method === 'POST' && edge === 'messages') return sendMessage(state, res, recorded, objectId);
+  if (known && req.method === 'POST' && edge === 'marketing_messages') {
+    return sendMarketingMessage(state, res, recorded, objectId);
+  }
   if (known && req.method === 'POST' && edge === 'groups' && state.numbers.has(objectId)) {
     return createGroup(state, res, objectId, body);
   }
@@ -385,7 +388,7 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
 
 /** Counts a message send against the answers left before holding; true when this one is to be held. */
 function mustHold(state: State, req: http.IncomingMessage): boolean {
-  const send = /^\/[^/?]+\/([^/?]+)\/messages(\?|$)/.exec(req.url ?? '');
+  const send = /^\/[^/?]+\/([^/?]+)\/(marketing_)?messages(\?|$)/.exec(req.url ?? '');
   if (req.method !== 'POST' || !send) return false;
   if (state.heldNumbers.has(send[1]!)) return true;
   if (!state.hold) return false;
@@ -402,8 +405,48 @@ function takeScriptedFailure(state: State): ScriptedResponse | undefined {
   return next.response;
 }
 
+/**
+ * Meta's Marketing Messages API: `POST /{phone-number-id}/marketing_messages` takes what /messages takes
+ * for a template, marketing templates only, and answers with the message id and `success: true`.
+ * References: developers.facebook.com/documentation/business-messaging/whatsapp/reference/whatsapp-business-phone-number/marketing-messages-api-for-whatsapp
+ * (the request and answer); the refusals of other messages (code 100) and of a template the WABA has in
+ * another category (131055) as 360dialog's "Expected errors" page quotes Meta's answers
+ * (docs.360dialog.com/docs/resources/marketing-messages/expected-errors-and-programming-languages).
+ */
+function sendMarketingMessage(
+  state: State,
+  res: http.ServerResponse,
+  request: RecordedRequest,
+  phoneNumberId: string,
+): void {
+  const message = (request.body ?? {}) as Record<string, unknown>;
+  if (message.type !== 'template') {
+    return send(res, 400, metaError(100, 'Invalid parameter', 'Message must be a template message.'));
+  }
+  const name = (message.template as { name?: unknown } | undefined)?.name;
+  const category = templateCategory(state, state.numbers.get(phoneNumberId)?.wabaId, name);
+  if (category !== undefined && category !== 'MARKETING') {
+    return send(res, 400, metaError(131055, 'Method not allowed', 'Only marketing template messages are supported'));
+  }
+  sendMessage(state, res, request, phoneNumberId, 'marketing_lite');
+}
+
+/** The category of a template the WABA has (served or submitted) by name; undefined when the stand-in does not know it. */
+function templateCategory(state: State, wabaId: string | undefined, name: unknown): string | undefined {
+  const served = state.templates.get(wabaId ?? '')?.find((template) => template.name === name);
+  const submitted = [...state.submitted.values()].find((t) => t.wabaId === wabaId && t.name === name);
+  return (served?.category ?? submitted?.category)?.toUpperCase();
+}
+
 /** Checks what Meta itself checks first, so a malformed payload fails here as it would in production. */
-function sendMessage(state: State, res: http.ServerResponse, request: RecordedRequest, phoneNumberId: string): void {
+function sendMessage(
+  state: State,
+  res: http.ServerResponse,
+  request: RecordedRequest,
+  phoneNumberId: string,
+  /** Meta's pricing category of the `sent` report: `marketing_lite` for the Marketing Messages API. */
+  pricingCategory = 'marketing',
+): void {
   const message = (request.body ?? {}) as Record<string, unknown>;
   if (message.messaging_product !== 'whatsapp') {
     return send(res, 400, metaError(100, 'The parameter messaging_product is required.'));
@@ -424,27 +467,30 @@ function sendMessage(state: State, res: http.ServerResponse, request: RecordedRe
   }
   const wamid = newWamid();
   state.accepted.push(request);
+  const marketingMessages = pricingCategory === 'marketing_lite';
   send(res, 200, {
     messaging_product: 'whatsapp',
     contacts: [{ input: to, wa_id: to.replace(/\D/g, '') }],
-    messages: [{ id: wamid, ...(type === 'template' && { message_status: 'accepted' }) }],
+    messages: [{ id: wamid, ...(type === 'template' && !marketingMessages && { message_status: 'accepted' }) }],
+    ...(marketingMessages && { success: true }),
   });
   const number = state.numbers.get(phoneNumberId);
   if (state.reportStatus && number) {
-    void reportSent(state.reportStatus, sentStatus(number, wamid, to, message.biz_opaque_callback_data));
+    const status = sentStatus(number, wamid, to, message.biz_opaque_callback_data, pricingCategory);
+    void reportSent(state.reportStatus, status);
   }
 }
 
 /** Meta's status webhook for a message it sent, with the send's callback data echoed when it had some. */
-function sentStatus(number: StandInNumber, wamid: string, to: string, callbackData: unknown) {
+function sentStatus(number: StandInNumber, wamid: string, to: string, callbackData: unknown, category: string) {
   const status = {
     id: wamid,
     status: 'sent',
     timestamp: String(Math.floor(Date.now() / 1000)),
     recipient_id: to.replace(/\D/g, ''),
     ...(typeof callbackData === 'string' && { biz_opaque_callback_data: callbackData }),
-    conversation: { id: randomBytes(16).toString('hex'), origin: { type: 'marketing' } },
-    pricing: { billable: true, pricing_model: 'PMP', category: 'marketing', type: 'regular' },
+    conversation: { id: randomBytes(16).toString('hex'), origin: { type: category } },
+    pricing: { billable: true, pricing_model: 'PMP', category, type: 'regular' },
   };
   const metadata = {
     display_phone_number: number.displayPhoneNumber.replace(/\D/g, ''),

@@ -138,6 +138,16 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     expect: (result) => assert.ok(Array.isArray(result.teams)),
   },
   {
+    tool: 'update_marketing_messages_settings',
+    input: () => ({ enabled: false }),
+    expect: (result) => assert.equal(result.enabled, false),
+  },
+  {
+    tool: 'get_marketing_messages_settings',
+    input: () => ({}),
+    expect: (result) => assert.equal(result.enabled, false),
+  },
+  {
     tool: 'get_satisfaction_survey_settings',
     input: () => ({}),
     expect: (result) => assert.equal(typeof result.enabled, 'boolean'),

@@ -15,4 +15,5 @@ export const channelProblems = fieldProblems('channels', {
   waba_not_readable_saying:
     'This access token cannot read this WhatsApp Business Account id at Meta. Meta says: {{meta_message}}',
   number_not_in_waba: "This phone number id is not one of the WhatsApp Business Account id's phone numbers.",
+  meta_terms_required: 'must be confirmed: Meta refuses the Marketing Messages API until its terms are accepted',
 });

@@ -7,6 +7,7 @@ import { errors } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { accountFactOf, type AccountStatus, withAccountFact } from './account-status.js';
+import { marketingMessagesEnabled } from './marketing-messages.js';
 import { channelProblems } from './channel.problems.js';
 import { channelRepository, type ChannelRow } from './channel.repository.js';
 import { limitOfCapabilityUpdate, limitOfQualityUpdate, type PortfolioLimit } from './portfolio-limit.js';
@@ -114,6 +115,8 @@ export interface SendingChannel {
   provider: ChannelProvider;
   /** Meta disconnected the number: its messages wait until it is connected again. */
   disconnected: boolean;
+  /** The workspace sends its marketing templates through Meta's Marketing Messages API. */
+  marketingMessages: boolean;
 }
 
 /** Meta's word that a number's account was taken from this app: the event, when, and Meta's details. */
@@ -342,6 +345,7 @@ export function createChannelService(
         channelId: channel?.id ?? null,
         provider: providerFor(workspaceId, channel),
         disconnected: channel?.disconnection != null,
+        marketingMessages: await marketingMessagesEnabled(db, workspaceId),
       };
     },
 

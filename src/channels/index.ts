@@ -44,6 +44,8 @@ export {
   type TemplateOutcome,
   type TemplateRefusal,
 } from './provider.js';
+export { createMarketingMessagesSettings, type MarketingMessagesSettingsService } from './marketing-messages.js';
+export { registerMarketingMessagesRoutes } from './marketing-messages.routes.js';
 export { type PortfolioLimit } from './portfolio-limit.js';
 export { createSimulatorProvider } from './simulator.provider.js';
 export { readSample, sampleMediaId, SIMULATOR_SAMPLES } from './simulator.samples.js';

@@ -83,6 +83,8 @@ export interface SendRequest {
   /** `to` names a WhatsApp group (Meta's Groups API), not a person. */
   toGroup?: boolean;
   message: OutboundContent;
+  /** Through Meta's Marketing Messages API (a MARKETING template of a workspace that turned it on). */
+  marketingMessages?: boolean;
 }
 
 /** A send failure as the message keeps it: the channel's code, its title and details. */
@@ -103,7 +105,8 @@ export interface SendError {
  *   deliver it twice.
  */
 export type SendOutcome =
-  | { outcome: 'accepted'; providerMessageId: string }
+  /** `via`: the channel took it through Meta's Marketing Messages API. */
+  | { outcome: 'accepted'; providerMessageId: string; via?: 'marketing_messages' }
   /** `throttled`: the number sends faster than the channel allows (every process slows down for it). */
   | { outcome: 'retry'; error: SendError; afterMs: number | null; throttled: boolean }
   | { outcome: 'failed'; error: SendError; windowClosed: boolean }
@@ -125,6 +128,8 @@ export interface TemplateSubmission {
   /** NAMED for `{{first_name}}` placeholders; Meta's default is POSITIONAL. */
   parameter_format?: 'NAMED';
   components: TemplateComponent[];
+  /** Meta's time-to-live of the template's messages, in seconds; absent: Meta's default (or unchanged). */
+  message_send_ttl_seconds?: number;
 }
 
 /**

@@ -62,6 +62,7 @@ export interface Database {
   business_hours: BusinessHoursTable;
   away_replies: AwayReplyTable;
   csat_settings: CsatSettingsTable;
+  marketing_messages_settings: MarketingMessagesSettingsTable;
   csat_surveys: CsatSurveyTable;
   groups: GroupTable;
 }
@@ -161,6 +162,8 @@ export interface TemplateTable {
   category: string;
   /** Meta's announced recategorization, `{category, effective_at}` as JSON; null when none is announced. */
   category_notice: Generated<string | null>;
+  /** Meta's `message_send_ttl_seconds`: how long Meta tries to deliver its messages; null: Meta's default (0050). */
+  message_send_ttl_seconds: Generated<number | null>;
   created_at: string;
   updated_at: string;
 }
@@ -234,6 +237,8 @@ export interface MessageTable {
   media_state: Generated<MediaState | null>;
   /** Why the file's last download failed (pending: it is tried again; failed: given up). */
   media_error: Generated<string | null>;
+  /** Outbound: `marketing_messages` when Meta's Marketing Messages API took it; null: Cloud API's /messages (0050). */
+  sent_via: Generated<'marketing_messages' | null>;
 }
 
 /** A WhatsApp group a business number is in (Meta's Groups API), and its conversation's state. */
@@ -797,6 +802,16 @@ export interface AwayReplyTable {
 }
 
 /** Whether a workspace asks customers to rate a closed conversation (no row: off). */
+/** Whether a workspace sends its marketing templates through Meta's Marketing Messages API (no row: off). */
+export interface MarketingMessagesSettingsTable {
+  workspace_id: string;
+  enabled: number;
+  /** Who confirmed, on turning it on, that the business accepted Meta's terms; null once that user is removed. */
+  terms_accepted_by: string | null;
+  terms_accepted_at: string | null;
+  updated_at: string;
+}
+
 export interface CsatSettingsTable {
   workspace_id: string;
   enabled: number;

@@ -35,6 +35,7 @@ export const TABLE_OWNERS = {
   invites: 'accounts',
   jobs: 'automation',
   login_failures: 'accounts',
+  marketing_messages_settings: 'channels',
   media_files: 'media',
   media_uploads: 'messages',
   message_rates: 'reports',

@@ -29,6 +29,10 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     "Shows the workspace's business hours: `time_zone`, `weekly` (each weekday's open intervals, local HH:MM; an empty day is closed), `holidays` (local dates closed all day), `away_message`, whether the away reply is `enabled`, and `open_now`. Needs the manage_workspace permission.",
   updateBusinessHours:
     'Replaces the business hours (all fields required). While `enabled`, a customer who writes outside the hours gets `away_message` once per conversation opening, as a free-form reply inside the window their message opened (never a template; not to opted-out contacts). Intervals may not overlap; "24:00" closes at midnight.',
+  getMarketingMessagesSettings:
+    "Shows whether MARKETING template messages go through Meta's Marketing Messages API (`enabled`; off by default), and who confirmed Meta's terms were accepted, and when. Needs the manage_channel permission.",
+  updateMarketingMessagesSettings:
+    "Turns Meta's Marketing Messages API on or off for marketing templates (single sends, campaigns, sequences, flows); other messages always go through Cloud API. Turning it on needs `meta_terms_accepted: true`, only once the business accepted Meta's terms in WhatsApp Manager (Meta refuses every such send otherwise). Messages sent through it show `sent_via: marketing_messages`.",
   getSatisfactionSurveySettings:
     'Shows whether closing a conversation asks the customer for a 1–5 rating (`enabled`; off by default). Ratings appear in the thread and per agent in the reports.',
   updateSatisfactionSurveySettings:

@@ -13,7 +13,8 @@ type InboundColumn =
   | 'revoked_at'
   | 'channel_id'
   | 'media_state'
-  | 'media_error';
+  | 'media_error'
+  | 'sent_via';
 
 /** The public form of a stored message. */
 export function presentMessage(
@@ -36,6 +37,7 @@ export function presentMessage(
     edits: row.edits ? (JSON.parse(row.edits) as MessageEdit[]).map(presentEdit) : [],
     revoked_at: formatTimestamp(row.revoked_at ?? null),
     channel_id: row.channel_id ?? null,
+    sent_via: row.sent_via ?? null,
     media_storage: row.media_state ? { state: row.media_state, error: row.media_error ?? null } : null,
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),

@@ -40,6 +40,8 @@ export interface OutboxChange {
   updated_at?: string;
   /** The channel it was sent on. */
   channel_id?: string | null;
+  /** `marketing_messages`: Meta's Marketing Messages API took it. */
+  sent_via?: 'marketing_messages';
 }
 
 /** Rows per multi-row insert: well under both engines' bound-parameter limits. */
@@ -171,6 +173,7 @@ export function messageRepository(db: Kysely<Database>) {
         next_attempt_at: 'timestamptz',
         updated_at: 'timestamptz',
         channel_id: 'uuid',
+        sent_via: 'text',
       });
       // A status webhook that overtook the outbox (it named the message by its id, and so stored its
       // wamid) stays: Meta's word on a send outranks the outbox's, which may be a timeout.
@@ -181,7 +184,8 @@ export function messageRepository(db: Kysely<Database>) {
           error = CASE WHEN ${outboxDecides} THEN COALESCE(v.error, m.error) ELSE m.error END,
           next_attempt_at = CASE WHEN ${outboxDecides} THEN v.next_attempt_at ELSE m.next_attempt_at END,
           updated_at = COALESCE(v.updated_at, m.updated_at),
-          channel_id = COALESCE(v.channel_id, m.channel_id)
+          channel_id = COALESCE(v.channel_id, m.channel_id),
+          sent_via = COALESCE(v.sent_via, m.sent_via)
         FROM ${v} WHERE m.id = v.id`.execute(db);
     },
 

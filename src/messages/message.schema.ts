@@ -393,6 +393,13 @@ export const MessageSchema = Type.Object(
         'The channel (business number, see list-channels) it came in on or went out on; null while queued without a named number, and for messages before several numbers',
       ),
     ),
+    sent_via: NullableField(
+      Type.String({
+        enum: ['marketing_messages'],
+        description:
+          "`marketing_messages` when Meta's Marketing Messages API took this marketing template (the workspace turned it on: update-marketing-messages-settings); null for Cloud API's /messages and for inbound messages",
+      }),
+    ),
     media_storage: Type.Union([MediaStorageSchema, Type.Null()], {
       description:
         'A received image, audio, video, document or sticker: whether Parley keeps the file. Null for messages without received media (and media received more than 30 days before Parley kept files)',

@@ -2,7 +2,7 @@ import type { SendError, SendOutcome } from '../channels/index.js';
 import { backoffMs } from '../shared/backoff.js';
 import type { LeasedMessage } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import type { MessageError } from './message.repository.js';
+import type { MessageError, OutboxChange } from './message.repository.js';
 import type { Outcome } from './outbox-record.js';
 
 /** Retries back off exponentially (with jitter) up to this, for at most MAX_ATTEMPTS tries. */
@@ -40,6 +40,7 @@ export function outcomeOf(
         status: 'sent',
         provider_message_id: sent.providerMessageId,
         channel_id: channelId,
+        ...(sent.via && { sent_via: sent.via }),
       });
     case 'retry':
       if (message.attempts >= MAX_ATTEMPTS) {
@@ -73,7 +74,9 @@ const dueAgain = (message: LeasedMessage, atMs: number): Outcome => ({
 function settled(
   message: LeasedMessage,
   nowMs: number,
-  result: { status: 'sent' | 'failed'; provider_message_id?: string; error?: MessageError; channel_id?: string | null },
+  result: Pick<OutboxChange, 'provider_message_id' | 'error' | 'channel_id' | 'sent_via'> & {
+    status: 'sent' | 'failed';
+  },
 ): Outcome {
   return {
     change: { id: message.id, ...result, next_attempt_at: null, updated_at: toStoredTimestamp(new Date(nowMs)) },

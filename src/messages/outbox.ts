@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelService, SendingChannel, SendOutcome } from '../channels/index.js';
-import { storedContent } from '../content/message-content.js';
+import { isMarketing, storedContent } from '../content/message-content.js';
 import type { Deps } from '../db/deps.js';
 import { noteHandOff, type Address, type LeasedMessage, type QueuedWork } from '../shared/queued-work.js';
 import { createWakeLoop } from '../shared/wake-loop.js';
@@ -93,13 +93,16 @@ export function createOutbox(
     else log?.error(fields, 'recording the outcome of a send failed');
   }
 
-  async function sendThrough(message: LeasedMessage, { provider, channelId }: SendingChannel): Promise<SendOutcome> {
+  async function sendThrough(message: LeasedMessage, channel: SendingChannel): Promise<SendOutcome> {
+    const { provider, channelId } = channel;
     const content = storedContent(message.type, message.content);
     const sent = await provider.send({
       messageId: message.id,
       to: message.to,
       toGroup: message.toGroup,
       message: content,
+      // Meta's Marketing Messages API takes marketing templates only; the rest stay on Cloud API.
+      marketingMessages: channel.marketingMessages && isMarketing(content),
     });
     if (sent.outcome === 'retry' && sent.throttled && provider.pace) {
       // The send's outcome is known and must be recorded even if the pause cannot be.

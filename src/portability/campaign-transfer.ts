@@ -180,6 +180,7 @@ async function templateAfterImport(db: Db, workspaceId: string, name: string, do
     name,
     category: '',
     category_notice: null,
+    message_send_ttl_seconds: null,
     created_at: '',
     updated_at: '',
   };

@@ -838,6 +838,7 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
       name: 'order_shipped',
       category: 'UTILITY',
       category_notice: null,
+      message_send_ttl_seconds: null,
       status: 'APPROVED',
       language: 'en_US',
       languages: ['en_US'],

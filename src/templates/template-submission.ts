@@ -9,16 +9,29 @@ import { toStoredTimestamp } from '../shared/time.js';
 import { metaComponents } from './meta-components.js';
 import { templateProblems } from './template.problems.js';
 import { templateRepository } from './template.repository.js';
-import type {
-  CreateTemplateInput,
-  DeleteTemplateInput,
-  SubmittedTranslation,
-  Template,
-  UpdateTemplateInput,
+import {
+  TTL_RANGES,
+  type CreateTemplateInput,
+  type DeleteTemplateInput,
+  type SubmittedTranslation,
+  type Template,
+  type UpdateTemplateInput,
 } from './template.schema.js';
 import { checkTranslations, writeTemplate, type SubmittedFields, type TemplateService } from './template.service.js';
 
 type Accepted = Extract<TemplateOutcome, { outcome: 'accepted' }>;
+
+/** A time-to-live out of Meta's range for the template's category is a 400 naming the field. */
+function checkTtl({
+  category,
+  message_send_ttl_seconds: ttl,
+}: Pick<CreateTemplateInput, 'category' | 'message_send_ttl_seconds'>) {
+  if (ttl === undefined) return;
+  const { min, max } = TTL_RANGES[category as keyof typeof TTL_RANGES];
+  if (ttl < min || ttl > max) {
+    throw errors.invalid(templateProblems.problem('message_send_ttl_seconds', 'ttl_range', { min, max, category }));
+  }
+}
 
 /**
  * Templates written in Parley and submitted to the workspace's channel for review (WhatsApp Cloud:
@@ -61,6 +74,9 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
         name: input.name,
         language: t.language,
         category: input.category,
+        ...(input.message_send_ttl_seconds !== undefined && {
+          message_send_ttl_seconds: input.message_send_ttl_seconds,
+        }),
         // Meta reads `{{first_name}}` as a named parameter only when the request says so.
         ...(t.parameter_format === 'NAMED' && { parameter_format: 'NAMED' as const }),
         components: components[index]!,
@@ -97,7 +113,7 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
         rejection_reason: null,
         quality_score: null,
       }));
-      const saved = { name: input.name, category: input.category, translations };
+      const saved = { ...input, translations };
       const templateId = await writeTemplate(trx, deps, caller, saved, submitted);
       for (const { outcome } of accepted) await scheduleReview(trx, caller, templateId, outcome);
       return templateId;
@@ -131,6 +147,7 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
     /** create-template: a new name, every translation submitted for review. */
     async create(caller: Caller, input: CreateTemplateInput): Promise<Template> {
       checkTranslations(input.translations);
+      checkTtl(input);
       if (await templateRepository(db).findByName(caller.workspaceId, input.name)) {
         throw errors.invalid(templateProblems.problem('name', 'name_taken'));
       }
@@ -143,13 +160,10 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
       const template = await templateRepository(db).findById(caller.workspaceId, input.template_id.toLowerCase());
       if (!template) throw errors.notFound('template', 'template_id');
       checkTranslations(input.translations);
+      checkTtl(input);
       const existing = await templateRepository(db).translations([template.id]);
       const metaIds = new Map(existing.map((t) => [t.language, t.meta_template_id]));
-      await submit(
-        caller,
-        { name: template.name, category: input.category, translations: input.translations },
-        metaIds,
-      );
+      await submit(caller, { ...input, name: template.name }, metaIds);
       return templates.get(caller, template.id);
     },
 
@@ -157,11 +171,9 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
     async push(caller: Caller, input: CreateTemplateInput): Promise<Template> {
       const existing = await templateRepository(db).findByName(caller.workspaceId, input.name);
       if (!existing) return this.create(caller, input);
-      return this.update(caller, {
-        template_id: existing.id,
-        category: input.category,
-        translations: input.translations,
-      });
+      const { category, message_send_ttl_seconds, translations } = input;
+      const ttl = message_send_ttl_seconds !== undefined && { message_send_ttl_seconds };
+      return this.update(caller, { template_id: existing.id, category, translations, ...ttl });
     },
 
     /** delete-template: deleted at Meta first (by name, or one translation by its id), then in Parley. */

@@ -24,6 +24,7 @@ export function presentTemplate(template: TemplateRow, translations: Translation
     category: template.category,
     category_notice:
       template.category_notice === null ? null : (JSON.parse(template.category_notice) as CategoryNotice),
+    message_send_ttl_seconds: template.message_send_ttl_seconds,
     status: shown.status,
     language: shown.language,
     languages: translations.map((t) => t.language),

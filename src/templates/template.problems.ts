@@ -10,5 +10,6 @@ export const templateProblems = fieldProblems('templates', {
     'a {{otp_type}} code button needs the Android app it passes the code to: its package name and signature hash',
   samples_missing: 'Meta needs a sample value for {{variables}}',
   samples_unknown: '{{variables}}: no such variable',
+  ttl_range: 'must be a whole number of seconds from {{min}} to {{max}} for a {{category}} template',
   samples_unknown_listing: "{{variables}}: no such variable; the template's variables are {{expected}}",
 });

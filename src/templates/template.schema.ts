@@ -80,6 +80,11 @@ export const TemplateSchema = Type.Object(
     name: Type.String(),
     category: Type.String({ description: 'MARKETING, UTILITY or AUTHENTICATION' }),
     category_notice: NullableField(CategoryNoticeSchema),
+    message_send_ttl_seconds: NullableField(
+      Type.Integer({
+        description: "Meta's time-to-live of the template's messages, in seconds, as submitted; null: Meta's default",
+      }),
+    ),
     status: Type.String({ description: `Status of the translation shown: ${TEMPLATE_STATUSES.join(', ')}` }),
     language: Type.String({ description: 'Language of the translation shown (the first approved one, else any)' }),
     languages: Type.Array(Type.String(), { description: 'Language codes of all translations' }),
@@ -206,11 +211,30 @@ const submittedTranslations = Type.Array(SubmittedTranslationSchema, {
   description: 'Each translation (language) is submitted to Meta for review on its own',
 });
 
+/**
+ * Meta's time-to-live of a template's messages (`message_send_ttl_seconds`), in Meta's range for its
+ * category: developers.facebook.com/documentation/business-messaging/whatsapp/templates/time-to-live.
+ */
+export const TTL_RANGES: Record<(typeof TEMPLATE_CATEGORIES)[number], { min: number; max: number }> = {
+  AUTHENTICATION: { min: 30, max: 900 },
+  UTILITY: { min: 30, max: 43_200 },
+  // Marketing templates' TTL applies to messages sent through Meta's Marketing Messages API only.
+  MARKETING: { min: 43_200, max: 2_592_000 },
+};
+
+const MessageSendTtl = Type.Optional(
+  Type.Integer({
+    description:
+      "How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update.",
+  }),
+);
+
 /** create-template. */
 export const CreateTemplateBody = Type.Object(
   {
     name: TemplateInputSchema.properties.name,
     category: TemplateInputSchema.properties.category,
+    message_send_ttl_seconds: MessageSendTtl,
     translations: submittedTranslations,
   },
   { additionalProperties: false },
@@ -222,6 +246,7 @@ export const UpdateTemplateBody = Type.Object(
   {
     template_id: Uuid('Parley template id'),
     category: TemplateInputSchema.properties.category,
+    message_send_ttl_seconds: MessageSendTtl,
     translations: submittedTranslations,
   },
   { additionalProperties: false },

@@ -148,14 +148,19 @@ export async function writeTemplate(
   trx: Kysely<Database>,
   { clock, newId }: Pick<Deps, 'clock' | 'newId'>,
   caller: Caller,
-  input: TemplateInput,
+  input: TemplateInput & { message_send_ttl_seconds?: number | undefined },
   submitted: (SubmittedFields | undefined)[] = [],
 ): Promise<string> {
   const at = toStoredTimestamp(clock.now());
   const existing = await templateRepository(trx).findByName(caller.workspaceId, input.name);
   const id = existing?.id ?? newId();
+  const ttl = input.message_send_ttl_seconds;
   if (existing) {
-    await trx.updateTable('templates').set({ category: input.category, updated_at: at }).where('id', '=', id).execute();
+    await trx
+      .updateTable('templates')
+      .set({ category: input.category, ...(ttl !== undefined && { message_send_ttl_seconds: ttl }), updated_at: at })
+      .where('id', '=', id)
+      .execute();
   } else {
     await trx
       .insertInto('templates')
@@ -164,6 +169,7 @@ export async function writeTemplate(
         workspace_id: caller.workspaceId,
         name: input.name,
         category: input.category,
+        message_send_ttl_seconds: ttl ?? null,
         created_at: at,
         updated_at: at,
       })

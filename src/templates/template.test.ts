@@ -103,6 +103,7 @@ describe(`templates (${ENGINE})`, () => {
       name: 'delivery_update',
       category: 'UTILITY',
       category_notice: null,
+      message_send_ttl_seconds: null,
       status: 'APPROVED',
       language: 'en_US',
       languages: ['en_US'],

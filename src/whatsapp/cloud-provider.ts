@@ -33,15 +33,20 @@ export function whatsappCloudProvider(graph: GraphClient, channel: CloudChannel)
     simulated: false,
     pace: channel.messagesPerSecond > 0 ? { key: phoneNumberId, perSecond: channel.messagesPerSecond } : null,
 
-    async send({ messageId, to, toGroup, message }) {
+    async send({ messageId, to, toGroup, message, marketingMessages }) {
       try {
         const payload = metaMessage(to, message, messageId);
         const { wamid } = await graph.sendMessage(
           phoneNumberId,
           accessToken,
           toGroup ? toGroupPayload(payload, to) : payload,
+          marketingMessages ? 'marketing_messages' : 'messages',
         );
-        return { outcome: 'accepted', providerMessageId: wamid };
+        return {
+          outcome: 'accepted',
+          providerMessageId: wamid,
+          ...(marketingMessages && { via: 'marketing_messages' }),
+        };
       } catch (error) {
         if (!(error instanceof GraphError)) throw error;
         return classify(error);
@@ -97,9 +102,10 @@ export function whatsappCloudProvider(graph: GraphClient, channel: CloudChannel)
         return { outcome: 'accepted', metaTemplateId: created.id, status: created.status, reviewsAfterMs: null };
       }),
 
-    editTemplate: (metaTemplateId, { category, components }) =>
+    editTemplate: (metaTemplateId, { category, components, message_send_ttl_seconds }) =>
       refusedOr(async () => {
-        await graph.editTemplate(metaTemplateId, accessToken, { category, components });
+        const ttl = message_send_ttl_seconds !== undefined && { message_send_ttl_seconds };
+        await graph.editTemplate(metaTemplateId, accessToken, { category, components, ...ttl });
         // Meta reviews an edited template again; its answer is `{"success": true}`, the status comes by webhook.
         return { outcome: 'accepted', metaTemplateId, status: 'PENDING', reviewsAfterMs: null };
       }),

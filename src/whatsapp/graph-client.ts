@@ -26,9 +26,20 @@ export interface GraphClientOptions {
   maxMediaBytes?: number;
 }
 
+/**
+ * Where a message is sent: Cloud API's `/{phone-number-id}/messages`, or Meta's Marketing Messages API
+ * (`/marketing_messages`: the same request, for marketing templates only).
+ */
+export type SendEndpoint = 'messages' | 'marketing_messages';
+
 export interface GraphClient {
   /** Sends one message; resolves with Meta's message id (`wamid.…`), or throws a GraphError. */
-  sendMessage(phoneNumberId: string, accessToken: string, payload: object): Promise<{ wamid: string }>;
+  sendMessage(
+    phoneNumberId: string,
+    accessToken: string,
+    payload: object,
+    endpoint?: SendEndpoint,
+  ): Promise<{ wamid: string }>;
   /**
    * Marks a received message read (Meta shows the customer blue ticks), with Meta's typing indicator
    * when `typing` (shown until the reply, or 25 s); throws a GraphError.
@@ -82,6 +93,7 @@ export interface NewMetaTemplate {
   /** NAMED for `{{first_name}}` placeholders; Meta's default is POSITIONAL. */
   parameter_format?: 'NAMED';
   components: TemplateComponent[];
+  message_send_ttl_seconds?: number;
 }
 
 /** Meta's answer to a template creation: its id, e.g. `{"id": "572279198452421", "status": "PENDING", "category": "MARKETING"}`. */
@@ -95,6 +107,8 @@ export interface CreatedMetaTemplate {
 export interface MetaTemplateEdit {
   category: string;
   components: TemplateComponent[];
+  /** Meta changes a template's time-to-live with an edit too (its "Configure message time-to-live" page). */
+  message_send_ttl_seconds?: number;
 }
 
 export interface GraphErrorFields {
@@ -271,8 +285,9 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
   }
 
   return {
-    async sendMessage(phoneNumberId, accessToken, payload) {
-      const body = await call('POST', `${base}/${encodeURIComponent(phoneNumberId)}/messages`, accessToken, payload);
+    async sendMessage(phoneNumberId, accessToken, payload, endpoint = 'messages') {
+      const url = `${base}/${encodeURIComponent(phoneNumberId)}/${endpoint}`;
+      const body = await call('POST', url, accessToken, payload);
       const wamid = (body as SendResponse | undefined)?.messages?.[0]?.id;
       // Meta answered 2xx, so the message may well have been accepted: its outcome is unknown.
       if (typeof wamid !== 'string') {

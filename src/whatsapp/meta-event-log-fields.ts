@@ -23,4 +23,6 @@ export const META_EVENT_LOG_FIELDS = [
   'template_category_update',
   'message_template_components_update',
   'payment_configuration_update',
+  // Not a field: the action type of the Marketing Messages API's click reports (on `messages`).
+  'marketing_messages_link_click',
 ] as const;

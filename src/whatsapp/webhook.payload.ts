@@ -105,7 +105,34 @@ function parseMessagesChange(value: Json): ChannelEvent[] {
     ...records(value.statuses).map((status) => deliveryStatus(status, phoneNumberId)),
     ...records(value.user_preferences).map((preference) => marketingPreference(preference, phoneNumberId, contacts)),
     ...valueErrors(value, phoneNumberId),
+    ...userActions(value, phoneNumberId),
   ]);
+}
+
+/**
+ * Meta's Marketing Messages API click reports, `value.user_actions[]` (action_type
+ * `marketing_messages_link_click`: the click's component, id and tracking token). Meta names neither the
+ * message nor the customer, so each is kept in the event log as Meta sent it, under its action type.
+ * Reference: developers.facebook.com/documentation/business-messaging/whatsapp/marketing-messages/track-click-events
+ */
+function userActions(value: Json, phoneNumberId: string): AccountEvent[] {
+  return records(value.user_actions).flatMap((raw) => {
+    const field = text(raw.action_type);
+    if (field === null) return [];
+    const component = text(record(raw[`${field}_data`]).click_component);
+    const summary = [field.replaceAll('_', ' '), component].filter((part) => part !== null).join(': ');
+    return [
+      {
+        kind: 'account_event',
+        phoneNumberId,
+        wabaId: null,
+        field,
+        summary,
+        details: raw,
+        occurredAt: unixTime(raw.timestamp),
+      },
+    ];
+  });
 }
 
 function inboundMessage(raw: Json, line: BusinessLine, contacts: Json[]): InboundMessageEvent | null {

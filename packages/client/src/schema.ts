@@ -269,6 +269,48 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/get-marketing-messages-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Whether marketing templates go through Meta's Marketing Messages API
+     * @description Needs the role permission `manage_channel` (owner, admin).
+     */
+    post: operations['getMarketingMessagesSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/update-marketing-messages-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Turn Meta's Marketing Messages API for marketing templates on or off
+     * @description Turning it on needs `meta_terms_accepted: true`: the business accepted Meta's Marketing Messages API terms (in WhatsApp Manager); without it the answer is 400 naming that field. Who confirmed it and when are kept.
+     *
+     *     Needs the role permission `manage_channel` (owner, admin).
+     */
+    post: operations['updateMarketingMessagesSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/list-tags': {
     parameters: {
       query?: never;
@@ -2737,6 +2779,17 @@ export interface components {
         updated_at: string;
       } | null;
     };
+    MarketingMessagesSettings: {
+      /** @description When true, every MARKETING template message (single sends, campaigns, sequences, flows) goes through Meta's Marketing Messages API (`/marketing_messages`: Meta's delivery optimisations, templates' time-to-live, click reports); other messages go through Cloud API as before. Meta's terms for it must have been accepted for the business portfolio first. Off by default. */
+      enabled: boolean;
+      /** @description The user who confirmed Meta's terms were accepted, when it was last turned on */
+      terms_accepted_by: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      terms_accepted_at: string | null;
+    };
     Tag: {
       /** Format: uuid */
       id: string;
@@ -2811,6 +2864,8 @@ export interface components {
          */
         effective_at: string;
       } | null;
+      /** @description Meta's time-to-live of the template's messages, in seconds, as submitted; null: Meta's default */
+      message_send_ttl_seconds: number | null;
       /** @description Status of the translation shown: APPROVED, PENDING, REJECTED, PAUSED, DISABLED, IN_APPEAL, PENDING_DELETION, DELETED, LIMIT_EXCEEDED, ARCHIVED */
       status: string;
       /** @description Language of the translation shown (the first approved one, else any) */
@@ -3093,6 +3148,11 @@ export interface components {
        * @description The channel (business number, see list-channels) it came in on or went out on; null while queued without a named number, and for messages before several numbers
        */
       channel_id: string | null;
+      /**
+       * @description `marketing_messages` when Meta's Marketing Messages API took this marketing template (the workspace turned it on: update-marketing-messages-settings); null for Cloud API's /messages and for inbound messages
+       * @enum {string|null}
+       */
+      sent_via: 'marketing_messages' | null;
       /** @description A received image, audio, video, document or sticker: whether Parley keeps the file. Null for messages without received media (and media received more than 30 days before Parley kept files) */
       media_storage: {
         /**
@@ -5580,6 +5640,231 @@ export interface operations {
       };
     };
   };
+  getMarketingMessagesSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MarketingMessagesSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateMarketingMessagesSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description When true, every MARKETING template message (single sends, campaigns, sequences, flows) goes through Meta's Marketing Messages API (`/marketing_messages`: Meta's delivery optimisations, templates' time-to-live, click reports); other messages go through Cloud API as before. Meta's terms for it must have been accepted for the business portfolio first. Off by default. */
+          enabled: boolean;
+          /** @description Required (true) to turn it on: the business accepted Meta's Marketing Messages API terms (in WhatsApp Manager). Who confirmed it and when are kept. */
+          meta_terms_accepted?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MarketingMessagesSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   listTags: {
     parameters: {
       query?: {
@@ -7476,6 +7761,8 @@ export interface operations {
           /** @description Meta's rule: lower case, digits, _ */
           name: string;
           category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+          /** @description How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update. */
+          message_send_ttl_seconds?: number;
           /** @description Each translation (language) is submitted to Meta for review on its own */
           translations: {
             language: string;
@@ -7635,6 +7922,8 @@ export interface operations {
            */
           template_id: string;
           category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+          /** @description How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update. */
+          message_send_ttl_seconds?: number;
           /** @description Each translation (language) is submitted to Meta for review on its own */
           translations: {
             language: string;

@@ -1198,6 +1198,8 @@ export interface paths {
         content: {
           'application/json': {
             category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+            /** @description How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update. */
+            message_send_ttl_seconds?: number;
             /** @description Each translation (language) is submitted to Meta for review on its own */
             translations: {
               language: string;
@@ -1329,6 +1331,8 @@ export interface paths {
             /** @description Meta's rule: lower case, digits, _ */
             name: string;
             category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+            /** @description How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update. */
+            message_send_ttl_seconds?: number;
             /** @description Each translation (language) is submitted to Meta for review on its own */
             translations: {
               language: string;
@@ -3792,6 +3796,11 @@ export interface components {
        * @description The channel (business number, see list-channels) it came in on or went out on; null while queued without a named number, and for messages before several numbers
        */
       channel_id: string | null;
+      /**
+       * @description `marketing_messages` when Meta's Marketing Messages API took this marketing template (the workspace turned it on: update-marketing-messages-settings); null for Cloud API's /messages and for inbound messages
+       * @enum {string|null}
+       */
+      sent_via: 'marketing_messages' | null;
       /** @description A received image, audio, video, document or sticker: whether Parley keeps the file. Null for messages without received media (and media received more than 30 days before Parley kept files) */
       media_storage: {
         /**
