@@ -9,6 +9,7 @@ export { CampaignEstimate } from './cost.schema.js';
 export { registerCostLedgerRoutes } from './cost-ledger.routes.js';
 export { ImportRateCardBody, registerReportRoutes } from './report.routes.js';
 export { createReportService, type ReportService } from './report.service.js';
+export type { RateCardData } from './report.types.js';
 export { createTeamReport } from './team-report.js';
 export { registerTeamReportRoutes } from './team-report.routes.js';
 export { registerVolumeRoutes } from './volume.routes.js';
