@@ -165,6 +165,7 @@ export function createServices(opened: Deps, config: Config) {
   );
   const workspaceEvents = createWorkspaceEventService(deps);
   const groups = createGroupService(deps, channels, messages, wakeFor, inboxEvents);
+  const reports = createReportService(deps);
   return {
     deps,
     workspaces,
@@ -186,7 +187,7 @@ export function createServices(opened: Deps, config: Config) {
     templates,
     triggers: createTriggerService(deps, cursors),
     dropdowns: createDropdownService(deps, templates),
-    portability: createPortabilityService(deps, contactBulk, templates, { sequences, flows }),
+    portability: createPortabilityService(deps, contactBulk, templates, { sequences, flows }, reports),
     channels,
     messages,
     statuses,
@@ -210,7 +211,7 @@ export function createServices(opened: Deps, config: Config) {
     templateSync,
     templateSubmission,
     workspaceEvents,
-    reports: createReportService(deps),
+    reports,
     teamReport: createTeamReport(deps),
 
     volume: createVolumeReport(deps),

@@ -21,5 +21,6 @@ export {
   CreateCampaignBody,
   ListCampaignsBody,
   MessagingLimitSchema,
+  OverLimit,
 } from './campaign.schema.js';
 export { createCampaignService, repliedSince } from './campaign.service.js';

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -16,6 +17,7 @@ import { unstorableJson } from '../shared/storable-json.js';
 import { formatTimestamp } from '../shared/time.js';
 import { CreateWebhookBody, ListDeliveriesBody } from '../outgoing/index.js';
 import { CreateTemplateBody } from '../templates/index.js';
+import { ImportRateCardBody } from '../reports/index.js';
 import { CSV_EXPORT_OPTIONS, CSV_IMPORT_OPTIONS, isCsvFile } from './contact-csv.options.js';
 import { BACKUP_COMMANDS } from './backup.commands.js';
 
@@ -122,13 +124,16 @@ function inWorkspace(
   };
 }
 
-async function readJsonFile(file: string): Promise<unknown> {
-  let raw: string;
+async function readTextFile(file: string): Promise<string> {
   try {
-    raw = await fs.readFile(file, 'utf8');
+    return await fs.readFile(file, 'utf8');
   } catch (error) {
     throw errors.validation(file, `cannot be read (${(error as Error).message})`);
   }
+}
+
+async function readJsonFile(file: string): Promise<unknown> {
+  const raw = await readTextFile(file);
   try {
     return JSON.parse(raw) as unknown;
   } catch (error) {
@@ -334,6 +339,24 @@ export const COMMANDS: Command[] = [
       const services = await open();
       const caller = await workspaceCaller(services, options.workspace!);
       return services.templateSubmission.push(caller, input);
+    },
+  },
+  {
+    name: 'rates import',
+    usage: '--workspace ID FILE.csv --effective-from YYYY-MM-DD [--currency CODE] [--source TEXT]',
+    options: { workspace: text, 'effective-from': text, currency: text, source: text },
+    required: ['workspace', 'effective-from'],
+    positionals: 1,
+    async run({ services: open, options, positionals }) {
+      const file = positionals[0]!;
+      const input = checked(ImportRateCardBody, {
+        csv: await readTextFile(file),
+        effective_from: options['effective-from'],
+        ...(options.currency !== undefined && { currency: options.currency }),
+        source: options.source ?? path.basename(file),
+      });
+      const services = await open();
+      return services.reports.importRateCard(await workspaceCaller(services, options.workspace!), input);
     },
   },
   {

@@ -16,6 +16,7 @@ export interface StoredCampaign {
   variables: string | null;
   audience: string;
   scheduled_at: string | null;
+  over_limit: 'send' | 'wait';
 }
 
 /** What the import does with one document campaign. */

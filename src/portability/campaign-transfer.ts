@@ -47,7 +47,7 @@ const CHUNK = 500;
 export function storedCampaigns(db: Db, workspaceId: string): Promise<StoredCampaign[]> {
   return db
     .selectFrom('campaigns')
-    .select(['id', 'name', 'status', 'template_id', 'language', 'variables', 'audience', 'scheduled_at'])
+    .select(['id', 'name', 'status', 'template_id', 'language', 'variables', 'audience', 'scheduled_at', 'over_limit'])
     .where('workspace_id', '=', workspaceId)
     .orderBy('created_at')
     .orderBy('id')
@@ -116,6 +116,7 @@ export async function exportCampaigns(db: Db, workspaceId: string): Promise<Camp
       'k.audience',
       'k.scheduled_at',
       'k.status',
+      'k.over_limit',
     ])
     .where('k.workspace_id', '=', workspaceId)
     // A resend's audience is another campaign's recipients (not_read_of), which a document cannot carry.
@@ -134,6 +135,7 @@ export async function exportCampaigns(db: Db, workspaceId: string): Promise<Camp
     audience: documentAudience(audiences[i]!, phonesById),
     scheduled_at: formatTimestamp(row.scheduled_at),
     status: row.status as CampaignStatus,
+    over_limit: row.over_limit,
   }));
 }
 
@@ -149,6 +151,7 @@ async function createInput(db: Db, workspaceId: string, entry: CampaignEntry) {
     variables: entry.variables,
     audience: storedAudience(entry.audience, idsByPhone),
     scheduled_at: entry.scheduled_at ?? undefined,
+    over_limit: entry.over_limit,
   };
 }
 
@@ -158,6 +161,7 @@ function sameDefinition(stored: StoredCampaign, definition: CampaignDefinition):
     stored.template_id === definition.template_id &&
     stored.language === definition.language &&
     stored.scheduled_at === definition.scheduled_at &&
+    stored.over_limit === definition.over_limit &&
     isDeepStrictEqual(JSON.parse(stored.variables ?? '[]'), JSON.parse(definition.variables)) &&
     isDeepStrictEqual(JSON.parse(stored.audience), JSON.parse(definition.audience))
   );

@@ -12,6 +12,7 @@ import type { Deps } from '../db/deps.js';
 import { tagRepository } from '../tags/index.js';
 import type { TranslationRow, TemplateInput, TranslationInput, TemplateService } from '../templates/index.js';
 import type { FlowService } from '../flows/index.js';
+import type { ReportService } from '../reports/index.js';
 import type { SaveSequenceInput, SequenceService } from '../sequences/index.js';
 import { errors } from '../shared/errors.js';
 import { automationProblems, withIds, withNames } from './automation-data.js';
@@ -34,6 +35,8 @@ export interface ImportSummary {
   contacts: { created: number; updated: number };
   /** created: new scheduled campaigns; updated: matched ones still scheduled; skipped: history, or already sent. */
   campaigns: CampaignCounts;
+  /** created: cards added; skipped: the workspace already had a card from that day. */
+  rate_cards: { created: number; skipped: number };
 }
 
 /**
@@ -78,6 +81,7 @@ export function createPortabilityService(
   contacts: ContactBulk,
   templates: TemplateService,
   automation: { sequences: SequenceService; flows: FlowService },
+  reports: ReportService,
 ) {
   const { db, clock, newId } = deps;
 
@@ -130,7 +134,11 @@ export function createPortabilityService(
     };
     const plans = planCampaigns(data.campaigns ?? [], await storedCampaigns(db, caller.workspaceId));
     const context = await campaignContext(db, caller.workspaceId, data, plans);
-    const problems = [...automationProblems(data, known), ...campaignProblems(plans, context)];
+    const problems = [
+      ...automationProblems(data, known),
+      ...campaignProblems(plans, context),
+      ...(await reports.rateCardProblems(caller, data.rate_cards ?? [], '/rate_cards')),
+    ];
     if (problems.length > 0) throw errors.invalid(...problems.slice(0, 20));
     return plans;
   }
@@ -170,6 +178,7 @@ export function createPortabilityService(
         sequences: data.sequences?.length ?? 0,
         contacts: contactCounts,
         campaigns: await importCampaigns(deps, caller.workspaceId, plans),
+        rate_cards: await reports.restoreRateCards(caller, data.rate_cards ?? []),
       };
     },
 
@@ -217,6 +226,7 @@ export function createPortabilityService(
         flows: await automationOf('flows'),
         sequences: await automationOf('sequences'),
         campaigns: await exportCampaigns(db, caller.workspaceId),
+        rate_cards: await reports.exportRateCards(caller),
       };
     },
   };

@@ -19,7 +19,16 @@ const server = await startServer();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-import-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const EXAMPLE_FILE = path.join(REPO_ROOT, 'docs/examples/workspace.json');
-const EMPTY = { version: 1, tags: [], templates: [], contacts: [], flows: [], sequences: [], campaigns: [] };
+const EMPTY = {
+  version: 1,
+  tags: [],
+  templates: [],
+  contacts: [],
+  flows: [],
+  sequences: [],
+  campaigns: [],
+  rate_cards: [],
+};
 
 let fileCounter = 0;
 /** Writes a document to a fresh file and returns its path. */
@@ -162,6 +171,16 @@ function sampleDocument(): WorkspaceData {
         audience: { contact_phones: ['+1 (415) 555-0150'] },
         scheduled_at: '2030-03-01T09:00:00+01:00',
         status: 'scheduled',
+        over_limit: 'wait',
+      },
+    ],
+    // Markets as Meta's card or a country's English name spells them, in any case.
+    rate_cards: [
+      {
+        effective_from: '2026-01-01',
+        currency: 'EUR',
+        source: 'meta-eur.csv',
+        rates: { brazil: { marketing: 0.0625, utility: 0.008 }, India: { marketing: 0.0107 } },
       },
     ],
   };
@@ -272,6 +291,15 @@ const SAMPLE_EXPORTED: WorkspaceExport = {
       audience: { contact_phones: ['+14155550150'] },
       scheduled_at: '2030-03-01T08:00:00.000+00:00',
       status: 'scheduled',
+      over_limit: 'wait',
+    },
+  ],
+  rate_cards: [
+    {
+      effective_from: '2026-01-01',
+      currency: 'EUR',
+      source: 'meta-eur.csv',
+      rates: { Brazil: { marketing: 0.0625, utility: 0.008 }, India: { marketing: 0.0107 } },
     },
   ],
 };
@@ -420,6 +448,18 @@ const BAD_FIELDS: [string, (d: WorkspaceData) => void, string, boolean][] = [
     false,
   ],
   [
+    'rate card with a market Meta has none of',
+    (d) => (d.rate_cards![0]!.rates = { Atlantis: { marketing: 0.1 } }),
+    '/rate_cards/0/rates/Atlantis: is not a market of Meta’s rate card',
+    true,
+  ],
+  [
+    'rate card in a second currency',
+    (d) => d.rate_cards!.push({ ...d.rate_cards![0]!, effective_from: '2026-02-01', currency: 'USD' }),
+    '/rate_cards/1/currency: must be EUR, the currency the workspace already prices in',
+    false,
+  ],
+  [
     'unknown template category',
     (d) => Object.assign(d.templates![1]!, { category: 'PROMO' }),
     '/templates/1/category: must be one of MARKETING, UTILITY, AUTHENTICATION',
@@ -436,6 +476,8 @@ const RULE_CODES: Record<string, string> = {
   'scheduled campaign without a template': 'imports.campaign_without_template',
   'campaign to an unknown tag': 'imports.unknown_tag',
   'campaign to a phone that is no contact': 'imports.unknown_contact',
+  'rate card with a market Meta has none of': 'reports.unknown_market',
+  'rate card in a second currency': 'reports.currency_of_workspace',
 };
 
 /** The field paths a validation failure names. */
@@ -457,6 +499,7 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
       ...COUNTS,
       contacts: { created: 2, updated: 0 },
       campaigns: { created: 1, updated: 0, skipped: 1 },
+      rate_cards: { created: 1, skipped: 0 },
     });
     assert.deepEqual(await exportCli(ws), SAMPLE_EXPORTED);
   });
@@ -473,6 +516,7 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
       ...COUNTS,
       contacts: { created: 0, updated: 2 },
       campaigns: { created: 0, updated: 1, skipped: 1 },
+      rate_cards: { created: 0, skipped: 1 },
     });
     assert.deepEqual(await exportInProcess(ws), SAMPLE_EXPORTED);
     assert.equal(await optedOutAt(ws, '+447911123456'), optedOut, 'the original opt-out time is kept');
@@ -490,6 +534,7 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
       tags: 3,
       contacts: { created: 2, updated: 0 },
       campaigns: { created: 1, updated: 0, skipped: 0 },
+      rate_cards: { created: 1, skipped: 0 },
     });
     assert.deepEqual(await exportInProcess(target), exported);
   });
@@ -534,8 +579,16 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
         audience: { contact_phones: ['+447911123499'] },
         scheduled_at: formatted(due),
         status: 'scheduled',
+        over_limit: 'send',
       },
-      { name: 'Now', ...definition, audience: { tag: 'vip' }, scheduled_at: null, status: 'sending' },
+      {
+        name: 'Now',
+        ...definition,
+        audience: { tag: 'vip' },
+        scheduled_at: null,
+        status: 'sending',
+        over_limit: 'send',
+      },
     ]);
 
     const target = await createWorkspace(server);
@@ -819,6 +872,7 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
       sequences: 1,
       contacts: { created: 5, updated: 0 },
       campaigns: { created: 1, updated: 0, skipped: 0 },
+      rate_cards: { created: 1, skipped: 0 },
     });
 
     const listed = await ws.action<Template[]>('list-templates', {});

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { AUDIENCE_CONTACTS_MAX, CAMPAIGN_STATUSES, CampaignVariables } from '../campaigns/index.js';
+import { AUDIENCE_CONTACTS_MAX, CAMPAIGN_STATUSES, CampaignVariables, OverLimit } from '../campaigns/index.js';
 import { TemplateInputSchema, TranslationInputSchema } from '../templates/index.js';
 import { AutomationEntrySchema } from './automation-data.js';
 
@@ -62,6 +62,25 @@ const CampaignEntrySchema = Type.Object(
       CAMPAIGN_STATUSES.map((status) => Type.Literal(status)),
       { description: 'Only `scheduled` campaigns are imported; the others are history, skipped' },
     ),
+    over_limit: Type.Optional(OverLimit),
+  },
+  { additionalProperties: false },
+);
+
+/** A rate card the workspace imported (Reports → Message rates), as its export writes it. */
+const RateCardEntrySchema = Type.Object(
+  {
+    effective_from: Type.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+      description: 'The day it prices from (YYYY-MM-DD, the workspace’s time zone)',
+    }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217: the workspace prices in one currency' }),
+    source: Type.String({ minLength: 1, maxLength: 200, description: 'Where it came from (the file’s name)' }),
+    rates: Type.Record(
+      Type.String({ minLength: 1, maxLength: 100 }),
+      Type.Record(Type.String({ pattern: '^[a-z_]{1,40}$' }), Type.Number({ minimum: 0, maximum: 100_000 })),
+      { description: 'Market (as Meta’s card names it) → pricing category (marketing, utility…) → price per message' },
+    ),
   },
   { additionalProperties: false },
 );
@@ -117,6 +136,12 @@ export const WorkspaceDataSchema = Type.Object(
       Type.Array(CampaignEntrySchema, {
         description:
           'Broadcast campaigns, oldest first, matched by name. A `scheduled` one is created, or replaces the definition of a campaign of that name that is still scheduled, and is sent when due; the others are history and are never re-sent',
+      }),
+    ),
+    rate_cards: Type.Optional(
+      Type.Array(RateCardEntrySchema, {
+        description:
+          'Rate cards by market, added unless the workspace has one from that day (never replaced); in the currency the workspace prices in',
       }),
     ),
   },

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import { runCli } from '../../test/cli.js';
 import { action, campaignWorld, PHONES } from '../../test/campaign-world.js';
 import { joinedTeammate, ownerSession, type DashboardSession } from '../../test/dashboard-session.js';
 import { ENGINE } from '../../test/server.js';
@@ -148,4 +152,37 @@ describe(`message costs (${ENGINE})`, () => {
     assert.equal(removed.status, 200);
     assert.equal(removed.body.length, 1);
   });
+
+  test('parley rates import › the same import as the dashboard’s: the card is listed; a bad file exits 1 naming its row', async () => {
+    const owner = await ownerSession(server);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-rates-'));
+    const file = path.join(dir, 'meta-usd.csv');
+    fs.writeFileSync(file, CARD);
+    const args = ['rates', 'import', '--workspace', owner.workspaceId, file, '--effective-from', '2026-01-01'];
+    const imported = await runCli(server, ...args);
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.deepEqual(pick(JSON.parse(imported.stdout) as Record<string, unknown>), {
+      effective_from: '2026-01-01',
+      currency: 'USD',
+      source: 'meta-usd.csv',
+      markets: 2,
+    });
+    const cards = await owner.send<Record<string, unknown>[]>('GET', '/api/dashboard/reports/rate-cards');
+    assert.deepEqual(cards.body.map(pick), [JSON.parse(imported.stdout) as Record<string, unknown>].map(pick));
+    assert.equal((await runCli(server, ...args)).code, 1, 'a second card from the same day is refused');
+
+    fs.writeFileSync(file, 'Market,Marketing\nBrazil,0.1\nAtlantis,0.2');
+    const bad = await runCli(server, ...args.slice(0, -1), '2026-02-01', '--currency', 'USD');
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /^parley: .*row 3: “Atlantis” is not a market/m);
+    assert.equal((await owner.send<unknown[]>('GET', '/api/dashboard/reports/rate-cards')).body.length, 1);
+    fs.rmSync(dir, { recursive: true });
+  });
+});
+
+const pick = ({ effective_from, currency, source, markets }: Record<string, unknown>) => ({
+  effective_from,
+  currency,
+  source,
+  markets,
 });

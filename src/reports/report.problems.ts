@@ -18,5 +18,6 @@ export const reportProblems = fieldProblems('reports', {
   card_market: 'row {{row}}: “{{market}}” is not a market of Meta’s rate card',
   card_market_twice: 'row {{row}}: {{market}} appears twice',
   card_currency_varies: 'row {{row}}: the Currency differs from the rows above',
+  unknown_market: 'is not a market of Meta’s rate card',
   card_price: 'row {{row}}, column {{column}}: “{{value}}” is not a price',
 });

@@ -21,7 +21,8 @@ const RateCard = Type.Object({
   }),
 });
 
-const ImportRateCardBody = Type.Object({
+/** Meta's rate card CSV to import: the dashboard's import and `parley rates import` take the same. */
+export const ImportRateCardBody = Type.Object({
   csv: Type.String({ minLength: 1, maxLength: 200_000, description: "Meta's rate card as CSV, one row per market" }),
   effective_from: Type.String({ maxLength: 10 }),
   currency: Type.Optional(Type.String({ maxLength: 3, description: 'When the file has no Currency column' })),

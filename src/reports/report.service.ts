@@ -1,11 +1,12 @@
 import { DateTime } from 'luxon';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
-import { errors } from '../shared/errors.js';
+import { errors, type FieldError } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
+import { canonicalMarket } from './rate-card.js';
 import { parseRateCardCsv } from './rate-card-csv.js';
 import { reportRepository } from './report.repository.js';
-import type { ImportRateCard, MessageRates, RateCardSummary } from './report.types.js';
+import type { ImportRateCard, MessageRates, RateCardData, RateCardSummary } from './report.types.js';
 import { reportProblems } from './report.problems.js';
 
 /** No WhatsApp message costs this much in any currency Meta bills in; a larger number is a typing slip. */
@@ -56,8 +57,7 @@ export function createReportService(deps: Deps) {
      * cannot read, a 409 when a card is already in effect from that day (delete it first).
      */
     async importRateCard(caller: Caller, input: ImportRateCard): Promise<RateCardSummary> {
-      if (!DATE.test(input.effective_from) || !DateTime.fromISO(input.effective_from).isValid)
-        throw errors.invalid(reportProblems.problem('effective_from', 'date_format'));
+      if (!isDay(input.effective_from)) throw errors.invalid(reportProblems.problem('effective_from', 'date_format'));
       const card = parseRateCardCsv(input.csv);
       const currency = await agreedCurrency(caller.workspaceId, card.currency ?? input.currency);
       const row = {
@@ -74,6 +74,56 @@ export function createReportService(deps: Deps) {
       return presentCard(row);
     },
 
+    /** The workspace's rate cards as its export writes them, the newest first (restoreRateCards reads them back). */
+    async exportRateCards(caller: Caller): Promise<RateCardData[]> {
+      return (await repository().rateCards(caller.workspaceId)).map(({ effective_from, currency, source, rates }) => ({
+        effective_from,
+        currency,
+        source,
+        rates: JSON.parse(rates) as RateCardData['rates'],
+      }));
+    },
+
+    /**
+     * What stops a workspace document's cards (at JSON Pointer `path`) from being restored: a day that is
+     * none, a market Meta's card does not know, a currency other than the one the workspace prices in
+     * (else the document's first card's). Checked with the rest of the document, before anything is written.
+     */
+    async rateCardProblems(caller: Caller, cards: RateCardData[], path: string): Promise<FieldError[]> {
+      const currency = (await pricingCurrency(caller.workspaceId)) ?? cards[0]?.currency;
+      return cards.flatMap((card, i) => [
+        ...(isDay(card.effective_from) ? [] : [reportProblems.problem(`${path}/${i}/effective_from`, 'date_format')]),
+        ...(!currency || !CURRENCIES.has(currency)
+          ? [reportProblems.problem(`${path}/${i}/currency`, 'currency_code')]
+          : card.currency === currency
+            ? []
+            : [reportProblems.problem(`${path}/${i}/currency`, 'currency_of_workspace', { currency })]),
+        ...Object.keys(card.rates)
+          .filter((market) => !canonicalMarket(market))
+          .map((market) => reportProblems.problem(`${path}/${i}/rates/${market}`, 'unknown_market')),
+      ]);
+    },
+
+    /**
+     * Adds a document's cards (checked by rateCardProblems) the workspace has no card for on their day;
+     * one it has is left as it is, as the dashboard never replaces a card silently.
+     */
+    async restoreRateCards(caller: Caller, cards: RateCardData[]): Promise<{ created: number; skipped: number }> {
+      let created = 0;
+      for (const card of cards) {
+        const rates = Object.entries(card.rates).map(([market, prices]) => [canonicalMarket(market)!, prices]);
+        const row = {
+          id: newId(),
+          workspace_id: caller.workspaceId,
+          ...card,
+          rates: JSON.stringify(Object.fromEntries(rates)),
+          imported_at: toStoredTimestamp(clock.now()),
+        };
+        if (await repository().addRateCard(row)) created += 1;
+      }
+      return { created, skipped: cards.length - created };
+    },
+
     async deleteRateCard(caller: Caller, effectiveFrom: string): Promise<void> {
       if (!(await repository().deleteRateCard(caller.workspaceId, effectiveFrom)))
         throw errors.notFound('rate card', 'effective_from');
@@ -87,14 +137,21 @@ export function createReportService(deps: Deps) {
   async function agreedCurrency(workspaceId: string, currency: string | undefined): Promise<string> {
     if (!currency || !CURRENCIES.has(currency))
       throw errors.invalid(reportProblems.problem('currency', 'currency_code'));
-    const rates = await repository().rates(workspaceId);
-    const hasRates = rates && Object.keys(JSON.parse(rates.rates) as object).length > 0;
-    const other = (await cardCurrency(workspaceId)) ?? (hasRates ? rates.currency : undefined);
+    const other = await pricingCurrency(workspaceId);
     if (other && other !== currency)
       throw errors.invalid(reportProblems.problem('currency', 'currency_of_workspace', { currency: other }));
     return currency;
   }
+
+  /** The currency the workspace prices in: its cards', else its rates' when it has any; none yet otherwise. */
+  async function pricingCurrency(workspaceId: string): Promise<string | undefined> {
+    const rates = await repository().rates(workspaceId);
+    const hasRates = rates && Object.keys(JSON.parse(rates.rates) as object).length > 0;
+    return (await cardCurrency(workspaceId)) ?? (hasRates ? rates.currency : undefined);
+  }
 }
+
+const isDay = (text: string) => DATE.test(text) && DateTime.fromISO(text).isValid;
 
 export type ReportService = ReturnType<typeof createReportService>;
 

@@ -23,3 +23,11 @@ export interface RateCardSummary {
   markets: number;
   rates: Record<string, Record<string, number>>;
 }
+
+/** A rate card as a workspace export carries it: market → category → price, in effect from its day. */
+export interface RateCardData {
+  effective_from: string;
+  currency: string;
+  source: string;
+  rates: Record<string, Record<string, number>>;
+}

@@ -1,6 +1,7 @@
+import { useId } from 'preact/hooks';
 import type { DashboardAnswer, DashboardOptions } from '../../api/client';
 import { Link } from '../../router';
-import { formatDateTime, formatMoney } from '../../i18n/format';
+import { formatDateTime, formatMoney, formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { TemplatePreview } from '../templates/template-parts';
 
@@ -12,6 +13,9 @@ type MessagePreview = NonNullable<Reviewed['preview']>;
 
 /** The confirm step's facts: who it reaches, what the first of them sees, and what it would cost. */
 export type Review = Reviewed & { audience: Audience };
+/** What create-campaign does with recipients past the portfolio's room (its `over_limit`). */
+export type OverLimit = 'send' | 'wait';
+const OVER_LIMIT_CHOICES: OverLimit[] = ['send', 'wait'];
 
 /** A datetime-local value ("2025-06-01T09:30") as ISO 8601 with the viewer's own offset. */
 export function localToIso(local: string): string {
@@ -31,6 +35,8 @@ export function ConfirmSend(props: {
   name: string;
   at: string | null;
   busy: boolean;
+  overLimit: OverLimit;
+  onOverLimit: (choice: OverLimit) => void;
   onConfirm: (event: Event) => void;
   onBack: () => void;
 }) {
@@ -56,6 +62,7 @@ export function ConfirmSend(props: {
       {preview && <FirstMessage preview={preview} />}
       {reached > 0 && !preview && <p role="alert">{t('automation:confirm.nobodyPlaceholder')}</p>}
       {reached > 0 && <CostLine cost={cost} />}
+      {reached > 0 && <LimitLine cost={cost} choice={props.overLimit} onChoice={props.onOverLimit} />}
       <div class="form-actions">
         <button type="button" onClick={props.onBack}>
           {t('automation:confirm.changeSomething')}
@@ -141,6 +148,47 @@ function CostLine({ cost }: { cost: Review['cost'] }) {
           <Link href="/reports">{t('automation:confirm.costUnknownLink')}</Link>
           {t('automation:confirm.costUnknownAfter')}
         </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The business portfolio's messaging limit (customers per moving 24 hours), what it used and the room
+ * left; past the room, the person chooses to send all now (Meta refuses the excess) or to wait for room.
+ */
+function LimitLine(props: { cost: Review['cost']; choice: OverLimit; onChoice: (choice: OverLimit) => void }) {
+  const { messaging_limit: limit, past_room: past } = props.cost;
+  const id = useId();
+  if (!limit) return null;
+  const fact =
+    limit.customers_per_24h === 'unlimited' || limit.room === null
+      ? t('automation:confirm.limitUnlimited', { used: formatNumber(limit.used) })
+      : t('automation:confirm.limit', {
+          limit: formatNumber(limit.customers_per_24h),
+          used: formatNumber(limit.used),
+          room: formatNumber(limit.room),
+        });
+  return (
+    <div data-testid="campaign-limit">
+      <p>{fact}</p>
+      {past > 0 && (
+        <fieldset class="group">
+          <legend class="warning" role="alert">
+            {t('automation:confirm.pastRoom', { count: past })}
+          </legend>
+          {OVER_LIMIT_CHOICES.map((choice) => (
+            <label class="check" key={choice}>
+              <input
+                type="radio"
+                name={`${id}-over-limit`}
+                checked={props.choice === choice}
+                onChange={() => props.onChoice(choice)}
+              />
+              {choice === 'send' ? t('automation:confirm.overLimitSend') : t('automation:confirm.overLimitWait')}
+            </label>
+          ))}
+        </fieldset>
       )}
     </div>
   );

@@ -4,7 +4,7 @@ import { action, dashboard, type DashboardOptions } from '../../api/client';
 import { Link, navigate } from '../../router';
 import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
-import { ConfirmSend, localToIso, type Audience, type Review } from './campaign-confirm';
+import { ConfirmSend, localToIso, type Audience, type OverLimit, type Review } from './campaign-confirm';
 import {
   headerMedia,
   headerMediaLabel,
@@ -72,6 +72,7 @@ export function NewCampaign() {
   const [when, setWhen] = useState<'now' | 'later'>('now');
   const [at, setAt] = useState('');
   const [review, setReview] = useState<Review | null>(null);
+  const [overLimit, setOverLimit] = useState<OverLimit>('send');
   const chosen = templates.data?.find((t) => t.id === template.template_id);
   const media = headerMedia(chosen);
   const message = {
@@ -99,6 +100,7 @@ export function NewCampaign() {
       ...message,
       audience: review!.audience,
       ...(when === 'later' && { scheduled_at: localToIso(at) }),
+      over_limit: overLimit,
     });
     navigate(`/campaigns/${campaign.id}`);
   });
@@ -173,6 +175,8 @@ export function NewCampaign() {
             name={name}
             at={when === 'later' ? at : null}
             busy={create.busy}
+            overLimit={overLimit}
+            onOverLimit={setOverLimit}
             onConfirm={create.onSubmit}
             onBack={() => setReview(null)}
           />
