@@ -49,6 +49,7 @@ import * as calls from './migrations/0045_calls.js';
 import * as rateCards from './migrations/0046_rate_cards.js';
 import * as channelAccountStatus from './migrations/0047_channel_account_status.js';
 import * as portfolioLimits from './migrations/0048_portfolio_limits.js';
+import * as templateOptions from './migrations/0049_template_options.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -102,6 +103,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0046_rate_cards': rateCards,
   '0047_channel_account_status': channelAccountStatus,
   '0048_portfolio_limits': portfolioLimits,
+  '0049_template_options': templateOptions,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -97,6 +97,8 @@ export function whatsappCloudProvider(graph: GraphClient, channel: CloudChannel)
         return { outcome: 'accepted', metaTemplateId: created.id, status: created.status, reviewsAfterMs: null };
       }),
 
+    template: (metaTemplateId) => graph.getTemplate(metaTemplateId, accessToken),
+
     editTemplate: (metaTemplateId, { category, components }) =>
       refusedOr(async () => {
         await graph.editTemplate(metaTemplateId, accessToken, { category, components });

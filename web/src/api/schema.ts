@@ -1164,6 +1164,11 @@ export interface paths {
                   url?: string;
                   phone_number?: string;
                   otp_type?: string;
+                  supported_apps?: {
+                    package_name: string;
+                    signature_hash: string;
+                  }[];
+                  zero_tap_terms_accepted?: boolean;
                 }[];
                 placeholders: string[];
                 meta_template_id: string | null;
@@ -1173,6 +1178,10 @@ export interface paths {
                 examples: {
                   [key: string]: string;
                 };
+                add_security_recommendation: boolean | null;
+                code_expiration_minutes: number | null;
+                /** @description The Meta Template Library template it came from */
+                library_template_name: string | null;
               }[];
               /**
                * Format: date-time
@@ -1224,6 +1233,10 @@ export interface paths {
                 zero_tap_terms_accepted?: boolean;
               }[];
               parameter_format?: 'POSITIONAL' | 'NAMED';
+              /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
+              add_security_recommendation?: boolean;
+              /** @description An authentication template: the footer says the code expires in this many minutes (1–90) */
+              code_expiration_minutes?: number;
               /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
               other_components?: {
                 type: string;
@@ -1280,6 +1293,11 @@ export interface paths {
                   url?: string;
                   phone_number?: string;
                   otp_type?: string;
+                  supported_apps?: {
+                    package_name: string;
+                    signature_hash: string;
+                  }[];
+                  zero_tap_terms_accepted?: boolean;
                 }[];
                 placeholders: string[];
                 meta_template_id: string | null;
@@ -1289,6 +1307,10 @@ export interface paths {
                 examples: {
                   [key: string]: string;
                 };
+                add_security_recommendation: boolean | null;
+                code_expiration_minutes: number | null;
+                /** @description The Meta Template Library template it came from */
+                library_template_name: string | null;
               }[];
               /**
                * Format: date-time
@@ -1330,7 +1352,7 @@ export interface paths {
             name: string;
             category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
             /** @description Each translation (language) is submitted to Meta for review on its own */
-            translations: {
+            translations?: {
               language: string;
               body: string;
               header_type?: ('TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT') | null;
@@ -1355,6 +1377,10 @@ export interface paths {
                 zero_tap_terms_accepted?: boolean;
               }[];
               parameter_format?: 'POSITIONAL' | 'NAMED';
+              /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
+              add_security_recommendation?: boolean;
+              /** @description An authentication template: the footer says the code expires in this many minutes (1–90) */
+              code_expiration_minutes?: number;
               /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
               other_components?: {
                 type: string;
@@ -1371,6 +1397,40 @@ export interface paths {
                 [key: string]: string;
               };
             }[];
+            /** @description Instead of translations: a template of Meta's Template Library, created in `language`; its content comes from Meta */
+            library_template_name?: string;
+            language?: string;
+            library_template_button_inputs?: {
+              /** @description The button Meta's library template has: URL, PHONE_NUMBER, OTP… */
+              type: string;
+              url?: {
+                /** @description The URL, with {{1}} where a send fills it */
+                base_url: string;
+                /** @description A whole sample URL, for a URL with {{1}} */
+                url_suffix_example?: string;
+              };
+              phone_number?: string;
+              /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
+              otp_type?: string;
+              /** @description A ONE_TAP or ZERO_TAP OTP button (required there): the Android apps that take the code */
+              supported_apps?: {
+                /** @description The Android app's package name */
+                package_name: string;
+                /** @description The app's 11-character signing key hash (Meta's SMS Retriever hash) */
+                signature_hash: string;
+              }[];
+              /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
+              zero_tap_terms_accepted?: boolean;
+            }[];
+            library_template_body_inputs?: {
+              add_contact_number?: boolean;
+              add_learn_more_link?: boolean;
+              add_track_package_link?: boolean;
+              /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
+              add_security_recommendation?: boolean;
+              /** @description An authentication template: the footer says the code expires in this many minutes (1–90) */
+              code_expiration_minutes?: number;
+            };
           };
         };
       };
@@ -1411,6 +1471,11 @@ export interface paths {
                   url?: string;
                   phone_number?: string;
                   otp_type?: string;
+                  supported_apps?: {
+                    package_name: string;
+                    signature_hash: string;
+                  }[];
+                  zero_tap_terms_accepted?: boolean;
                 }[];
                 placeholders: string[];
                 meta_template_id: string | null;
@@ -1420,6 +1485,10 @@ export interface paths {
                 examples: {
                   [key: string]: string;
                 };
+                add_security_recommendation: boolean | null;
+                code_expiration_minutes: number | null;
+                /** @description The Meta Template Library template it came from */
+                library_template_name: string | null;
               }[];
               /**
                * Format: date-time
