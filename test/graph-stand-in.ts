@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
 import type { ChannelTemplate } from '../src/channels/provider.js';
+import { templateLibrary } from '../src/templates/template-library.fixtures.js';
 
 /**
  * The one stand-in for Meta's Graph API in the test suite: plain HTTP on a random loopback port,
@@ -122,6 +123,9 @@ export interface SubmittedTemplate {
   language: string;
   category: string;
   components: unknown[];
+  /** APPROVED for a Template Library template as is; PENDING (under review) when unset. */
+  status?: string;
+  library_template_name?: string;
 }
 
 export interface StandInMedia {
@@ -376,6 +380,11 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
   if (submitted && req.method === 'POST' && mayRead(state, token, submitted.wabaId)) {
     return editTemplate(res, submitted, body);
   }
+  if (submitted && req.method === 'GET' && mayRead(state, token, submitted.wabaId)) {
+    const { name, language, category, components, status, library_template_name } = submitted;
+    const template = { name, language, category, components, status: status ?? 'PENDING', library_template_name };
+    return send(res, 200, { id: objectId, ...template });
+  }
   if (readable && req.method === 'GET' && edge === 'phone_numbers') return sendPhoneNumbers(state, res, objectId, url);
   if (readable && req.method === 'GET' && edge === undefined && state.numbers.has(objectId)) {
     return sendPhoneNumber(res, state.numbers.get(objectId)!, url);
@@ -520,10 +529,15 @@ async function reportSent(deliver: (body: object) => Promise<boolean>, body: obj
  * "MARKETING"}`; a name that already has the language is refused as Meta does (subcode 2388024).
  */
 function createTemplate(state: State, res: http.ServerResponse, wabaId: string, body: unknown): void {
-  const { name, language, category, components } = (body ?? {}) as Record<string, unknown>;
+  const { name, language, category, library_template_name } = (body ?? {}) as Record<string, unknown>;
   if (typeof name !== 'string' || typeof language !== 'string' || typeof category !== 'string') {
     return send(res, 400, metaError(100, 'Invalid parameter', 'name, language and category are required'));
   }
+  const library = typeof library_template_name === 'string';
+  const components = library
+    ? libraryComponents(body as LibraryRequest)
+    : (body as { components?: unknown }).components;
+  if (typeof components === 'string') return send(res, 400, metaError(100, 'Invalid parameter', components));
   if (!Array.isArray(components) || !components.some((c) => (c as { type?: unknown }).type === 'BODY')) {
     return send(res, 400, metaError(100, 'Invalid parameter', 'components must include a BODY'));
   }
@@ -542,8 +556,40 @@ function createTemplate(state: State, res: http.ServerResponse, wabaId: string, 
     );
   }
   const id = String(randomInt(100_000_000_000_000, 300_000_000_000_000));
-  state.submitted.set(id, { wabaId, name, language, category, components });
-  send(res, 200, { id, status: 'PENDING', category });
+  // A library template as is needs no review: Meta approves it at once and lists it.
+  const status = library ? 'APPROVED' : 'PENDING';
+  const template = { wabaId, name, language, category, components, status };
+  state.submitted.set(id, library ? { ...template, library_template_name } : template);
+  if (library) {
+    const listed = { id, name, language, status, category, components: components as [], library_template_name };
+    state.templates.set(wabaId, [...(state.templates.get(wabaId) ?? []), listed]);
+  }
+  send(res, 200, { id, status, category });
+}
+
+interface LibraryRequest {
+  library_template_name: string;
+  library_template_button_inputs?: { type?: string; url?: { base_url?: string; url_suffix_example?: string } }[];
+}
+
+/**
+ * Meta's "Template Library": the library template's fixed body and its buttons, each URL button taking
+ * the business's `base_url` (and its sample); the reason Meta refuses, as text, when it cannot.
+ */
+function libraryComponents(request: LibraryRequest): unknown[] | string {
+  const template = templateLibrary.find((t) => t.name === request.library_template_name);
+  if (!template) return `library_template_name: no library template ${request.library_template_name}`;
+  const inputs = request.library_template_button_inputs ?? [];
+  const buttons = template.buttons.map((button) => {
+    const url = inputs.find((input) => input.type === button.type)?.url;
+    if (button.type !== 'URL') return button;
+    return url?.base_url && { ...button, url: url.base_url, example: [url.url_suffix_example ?? url.base_url] };
+  });
+  if (buttons.some((b) => !b)) return 'library_template_button_inputs: a URL button needs its url';
+  return [
+    { type: 'BODY', text: template.body, example: { body_text: [template.body_params] } },
+    { type: 'BUTTONS', buttons },
+  ];
 }
 
 /** Meta's template edit: `{"success": true}` (Meta reviews the template again). */

@@ -36,6 +36,7 @@ export {
   type CloudChannel,
   type CloudConnector,
   type CloudNumber,
+  type LibraryTemplateSubmission,
   type MediaFile,
   type NumberDescription,
   type SendError,
@@ -43,6 +44,7 @@ export {
   type TemplateComponent,
   type TemplateOutcome,
   type TemplateRefusal,
+  type TemplateSubmission,
 } from './provider.js';
 export { createMarketingMessagesSettings, type MarketingMessagesSettingsService } from './marketing-messages.js';
 export { registerMarketingMessagesRoutes } from './marketing-messages.routes.js';

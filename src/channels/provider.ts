@@ -17,6 +17,8 @@ export interface ChannelTemplate {
   /** NAMED when the placeholders are names (`{{first_name}}`); Meta omits it or says POSITIONAL otherwise. */
   parameter_format?: string;
   components: TemplateComponent[];
+  /** The Template Library template it was made from (Meta's "Template Library"), when it was. */
+  library_template_name?: string;
 }
 
 /** A business phone number as the channel describes it (WhatsApp: `GET /{phone-number-id}`). */
@@ -45,6 +47,10 @@ export interface TemplateComponent {
   type: string;
   format?: string;
   text?: string;
+  /** An authentication template's BODY: Meta adds its security sentence. */
+  add_security_recommendation?: boolean;
+  /** An authentication template's FOOTER: the minutes Meta says the code lasts. */
+  code_expiration_minutes?: number;
   buttons?: {
     type: string;
     text?: string;
@@ -133,6 +139,19 @@ export interface TemplateSubmission {
 }
 
 /**
+ * A translation made from a template of Meta's Template Library: Meta writes its content, the business
+ * gives only its buttons' URLs or numbers and the body's options (Meta's "Template Library").
+ */
+export interface LibraryTemplateSubmission {
+  name: string;
+  language: string;
+  category: string;
+  library_template_name: string;
+  library_template_button_inputs?: object[];
+  library_template_body_inputs?: object;
+}
+
+/**
  * What the channel said to a template submission: accepted for review under its id (with the status
  * it gave), or refused with its reason. `reviewsAfterMs` is set when the channel will send no status
  * webhook and Parley must apply its decision (APPROVED) itself after that delay: the simulator.
@@ -160,8 +179,10 @@ export interface ChannelProvider {
   markRead(providerMessageId: string, typing?: boolean): Promise<void>;
   /** Uploads a file for media messages to name; resolves with the channel's media id. */
   uploadMedia(file: MediaFile): Promise<string>;
-  /** Submits a new template translation for review. */
-  submitTemplate(template: TemplateSubmission): Promise<TemplateOutcome>;
+  /** Submits a new template translation for review (written here, or from Meta's Template Library). */
+  submitTemplate(template: TemplateSubmission | LibraryTemplateSubmission): Promise<TemplateOutcome>;
+  /** One template translation as the channel lists it, by the channel's id (WhatsApp: `GET /{template-id}`). */
+  template(metaTemplateId: string): Promise<ChannelTemplate>;
   /** Submits an edited translation (its category and components) for review again. */
   editTemplate(metaTemplateId: string, template: TemplateSubmission): Promise<TemplateOutcome>;
   /** Deletes a template: one translation when its id is given, else every language of the name. */

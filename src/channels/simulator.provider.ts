@@ -74,7 +74,12 @@ export function createSimulatorProvider(deps: { newId: () => string; statuses: (
         markRead: () => Promise.resolve(),
         // Nothing leaves Parley: the simulator's media ids are its own, kept like Meta's.
         uploadMedia: () => Promise.resolve(`simulated-${deps.newId()}`),
-        submitTemplate: () => Promise.resolve(underReview(`simulated-${deps.newId()}`)),
+        submitTemplate: (template) =>
+          'library_template_name' in template
+            ? Promise.reject(notOnWhatsapp("Templates from Meta's Template Library are made on"))
+            : Promise.resolve(underReview(`simulated-${deps.newId()}`)),
+        // The simulator keeps no templates of its own: only a library template is read back, and it has none.
+        template: () => Promise.reject(notOnWhatsapp('Templates are read from')),
         editTemplate: (metaTemplateId) => Promise.resolve(underReview(metaTemplateId)),
         deleteTemplate: () => Promise.resolve({ outcome: 'deleted' }),
         createGroup: () => Promise.reject(notOnWhatsapp('Groups are created on')),

@@ -49,6 +49,7 @@ import * as calls from './migrations/0045_calls.js';
 import * as rateCards from './migrations/0046_rate_cards.js';
 import * as channelAccountStatus from './migrations/0047_channel_account_status.js';
 import * as portfolioLimits from './migrations/0048_portfolio_limits.js';
+import * as templateOptions from './migrations/0049_template_options.js';
 import * as marketingMessages from './migrations/0050_marketing_messages.js';
 import * as groupLiveEvents from './migrations/0052_group_live_events.js';
 
@@ -104,6 +105,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0046_rate_cards': rateCards,
   '0047_channel_account_status': channelAccountStatus,
   '0048_portfolio_limits': portfolioLimits,
+  '0049_template_options': templateOptions,
   '0050_marketing_messages': marketingMessages,
   '0052_group_live_events': groupLiveEvents,
 };

@@ -190,6 +190,12 @@ export interface TemplateTranslationTable {
   rejection_reason: Generated<string | null>;
   /** Meta's quality score: GREEN, YELLOW, RED or UNKNOWN; null until Meta rates it. */
   quality_score: Generated<string | null>;
+  /** An authentication template: 1 when Meta adds its security recommendation to the body, 0 when not. */
+  add_security_recommendation: Generated<number | null>;
+  /** An authentication template: the minutes its footer says the code lasts (Meta's 1–90). */
+  code_expiration_minutes: Generated<number | null>;
+  /** The Meta Template Library template this translation was made from. */
+  library_template_name: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

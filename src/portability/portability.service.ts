@@ -10,7 +10,13 @@ import {
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { tagRepository } from '../tags/index.js';
-import type { TranslationRow, TemplateInput, TranslationInput, TemplateService } from '../templates/index.js';
+import {
+  translationOptions,
+  type TranslationRow,
+  type TemplateInput,
+  type TranslationInput,
+  type TemplateService,
+} from '../templates/index.js';
 import type { FlowService } from '../flows/index.js';
 import type { ReportService } from '../reports/index.js';
 import type { SaveSequenceInput, SequenceService } from '../sequences/index.js';
@@ -44,13 +50,12 @@ export interface ImportSummary {
  * header type kept verbatim (typed as the strings they are) — a backup never drops a value it does
  * not recognise; re-importing it names the field instead.
  */
-export type ExportedTranslation = Omit<
-  Required<TranslationInput>,
-  'status' | 'header_type' | 'parameter_format' | 'other_components'
-> & {
+type OptionalExport = 'parameter_format' | 'other_components' | TemplateOption;
+type TemplateOption = 'add_security_recommendation' | 'code_expiration_minutes' | 'library_template_name';
+export type ExportedTranslation = Omit<Required<TranslationInput>, 'status' | 'header_type' | OptionalExport> & {
   status: string;
   header_type: string | null;
-} & Pick<TranslationInput, 'parameter_format' | 'other_components'>;
+} & Pick<TranslationInput, OptionalExport>;
 export type ExportedTemplate = Omit<TemplateInput, 'category' | 'translations'> & {
   category: string;
   translations: ExportedTranslation[];
@@ -72,6 +77,8 @@ function exportTranslation(t: TranslationRow): ExportedTranslation {
     ...(t.other_components !== '[]' && {
       other_components: JSON.parse(t.other_components) as Required<TranslationInput>['other_components'],
     }),
+    // Likewise only the options Meta gave (an authentication template's, a library template's name).
+    ...Object.fromEntries(Object.entries(translationOptions(t)).filter(([, value]) => value !== null)),
   };
 }
 

@@ -919,6 +919,9 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
       rejection_reason: null,
       quality_score: null,
       translations: [{ language: 'en_US', status: 'APPROVED' }],
+      add_security_recommendation: null,
+      code_expiration_minutes: null,
+      library_template_name: null,
     });
     const sale = await get('spring_sale');
     assert.deepEqual(

@@ -15,7 +15,7 @@ export {
   type VariableSlot,
   variableSlots,
 } from './template-variables.js';
-export { displayedTranslation } from './template.presenter.js';
+export { displayedTranslation, translationOptions } from './template.presenter.js';
 export { templateRepository, type TemplateRow, type TranslationRow } from './template.repository.js';
 export { registerTemplateRoutes } from './template.routes.js';
 export {

@@ -24,6 +24,8 @@ export interface SubmittableTranslation {
   parameter_format?: string | undefined;
   other_components?: OtherComponent[] | undefined;
   examples?: Record<string, string> | undefined;
+  add_security_recommendation?: boolean | undefined;
+  code_expiration_minutes?: number | undefined;
 }
 
 type Sample = (id: string) => string;
@@ -31,6 +33,7 @@ type Sample = (id: string) => string;
 /** Meta's components for a translation, or the problems (field relative to the translation) that stop it. */
 export function metaComponents(
   t: SubmittableTranslation,
+  category?: string,
 ): { components: TemplateComponent[] } | { problems: FieldError[] } {
   const examples = t.examples ?? {};
   const needed = neededExamples(t);
@@ -52,16 +55,34 @@ export function metaComponents(
   if (problems.length > 0) return { problems };
   const parts = partsOf(t);
   const sample: Sample = (id) => examples[id]!;
-  const components: TemplateComponent[] = [];
-  const header = headerComponent(parts, sample);
-  if (header) components.push(header);
-  components.push({ type: 'BODY', text: t.body, ...textExample('body', t.body, parts.parameter_format, sample, '') });
-  if (t.footer) components.push({ type: 'FOOTER', text: t.footer });
+  const components: TemplateComponent[] =
+    category === 'AUTHENTICATION' ? authenticationText(t) : composedText(t, parts, sample);
   components.push(...(parts.other_components as TemplateComponent[]));
   if (parts.buttons.length > 0) {
     components.push({ type: 'BUTTONS', buttons: parts.buttons.map((b, i) => metaButton(b, i, sample)) });
   }
   return { components };
+}
+
+/** The header, body and footer of a template written here, with the samples of their variables. */
+function composedText(t: SubmittableTranslation, parts: TranslationParts, sample: Sample): TemplateComponent[] {
+  const header = headerComponent(parts, sample);
+  const body = { type: 'BODY', text: t.body, ...textExample('body', t.body, parts.parameter_format, sample, '') };
+  return [...(header ? [header] : []), body, ...(t.footer ? [{ type: 'FOOTER', text: t.footer }] : [])];
+}
+
+/**
+ * Meta's "Authentication templates": Meta writes the body and footer in the template's language, so they
+ * carry only the options (the body's security sentence, the footer's expiry); Parley's text is its copy
+ * until the next sync brings Meta's words.
+ */
+function authenticationText(t: SubmittableTranslation): TemplateComponent[] {
+  const body = {
+    type: 'BODY',
+    ...(t.add_security_recommendation !== undefined && { add_security_recommendation: t.add_security_recommendation }),
+  };
+  const expiry = t.code_expiration_minutes;
+  return [body, ...(expiry !== undefined ? [{ type: 'FOOTER', code_expiration_minutes: expiry }] : [])];
 }
 
 /** Meta's OTP buttons that hand the code to an app (one-tap autofill, zero-tap) must name the app. */

@@ -11,6 +11,10 @@ const StoredButton = Type.Object({
   url: Type.Optional(Type.String()),
   phone_number: Type.Optional(Type.String()),
   otp_type: Type.Optional(Type.String()),
+  supported_apps: Type.Optional(
+    Type.Array(Type.Object({ package_name: Type.String(), signature_hash: Type.String() })),
+  ),
+  zero_tap_terms_accepted: Type.Optional(Type.Boolean()),
 });
 
 /** A template with every translation in full (the public API shows one). */
@@ -34,6 +38,11 @@ export const TemplateDetail = Type.Object({
       rejection_reason: NullableField(Type.String()),
       quality_score: NullableField(Type.String()),
       examples: Type.Record(Type.String(), Type.String(), { description: 'Sample values by placeholder' }),
+      add_security_recommendation: NullableField(Type.Boolean()),
+      code_expiration_minutes: NullableField(Type.Integer()),
+      library_template_name: NullableField(
+        Type.String({ description: 'The Meta Template Library template it came from' }),
+      ),
     }),
   ),
   created_at: Timestamp(),

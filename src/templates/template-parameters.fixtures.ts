@@ -82,7 +82,39 @@ export const authenticationTemplate: ChannelTemplate = {
     { type: 'FOOTER', text: 'This code expires in 5 minutes.', code_expiration_minutes: 5 },
     { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE', text: 'Copy Code' }] },
   ],
-} as ChannelTemplate;
+};
+
+/**
+ * "Zero-tap authentication templates": Meta's body with the security sentence, the expiry footer, and the
+ * OTP button naming the Android app the code goes to and the accepted zero-tap terms.
+ */
+export const zeroTapTemplate: ChannelTemplate = {
+  id: '3289224342350807',
+  name: 'zero_tap_auth_template',
+  language: 'en_US',
+  status: 'APPROVED',
+  category: 'AUTHENTICATION',
+  components: [
+    {
+      type: 'BODY',
+      text: '*{{1}}* is your verification code. For your security, do not share this code.',
+      add_security_recommendation: true,
+    },
+    { type: 'FOOTER', text: 'This code expires in 5 minutes.', code_expiration_minutes: 5 },
+    {
+      type: 'BUTTONS',
+      buttons: [
+        {
+          type: 'OTP',
+          otp_type: 'ZERO_TAP',
+          text: 'Copy Code',
+          zero_tap_terms_accepted: true,
+          supported_apps: [{ package_name: 'com.example.luckyshrub', signature_hash: 'K8a/AINcGX7' }],
+        },
+      ],
+    },
+  ],
+};
 
 /** "Media templates": an image header whose sample (`header_handle`) Parley keeps as header_content. */
 export const imageTemplate: ChannelTemplate = {
@@ -170,6 +202,7 @@ export const everyKind = [
   namedTemplate,
   couponTemplate,
   authenticationTemplate,
+  zeroTapTemplate,
   imageTemplate,
   carouselTemplate,
   limitedTimeOfferTemplate,

@@ -15,7 +15,9 @@ import {
   imageTemplate,
   limitedTimeOfferTemplate,
   namedTemplate,
+  zeroTapTemplate,
 } from './template-parameters.fixtures.js';
+import { deliveryUpdateLibraryTemplate } from './template-library.fixtures.js';
 
 /**
  * Every template Meta offers, synced from the WABA and sent through HTTPS; each send's request is
@@ -64,7 +66,7 @@ const envelope = { messaging_product: 'whatsapp', recipient_type: 'individual', 
 describe(`template parameters (${ENGINE})`, () => {
   test('templates sync › keeps named, header and button variables, copy-code and OTP buttons; carousel and limited-time offer are synced, not skipped', async () => {
     const { cloud, result, byName } = await syncedWorkspace();
-    assert.deepEqual(result, { templates: 6, translations: 6, skipped: [] });
+    assert.deepEqual(result, { templates: 7, translations: 7, skipped: [] });
 
     const named = byName(namedTemplate.name);
     assert.deepEqual(
@@ -92,6 +94,12 @@ describe(`template parameters (${ENGINE})`, () => {
     const otp = byName(authenticationTemplate.name);
     assert.deepEqual(otp.buttons, [{ type: 'OTP', otp_type: 'COPY_CODE', text: 'Copy Code' }]);
     assert.deepEqual(otp.variables, [{ id: '1', label: '{{1}}' }], 'the OTP button repeats the body’s code');
+    const zeroTap = byName(zeroTapTemplate.name);
+    assert.deepEqual(
+      [zeroTap.add_security_recommendation, zeroTap.code_expiration_minutes, zeroTap.footer, zeroTap.buttons],
+      [true, 5, 'This code expires in 5 minutes.', zeroTapTemplate.components[2]!.buttons],
+    );
+    assert.deepEqual([named.add_security_recommendation, named.code_expiration_minutes], [null, null]);
     assert.equal(byName(imageTemplate.name).header_content, 'https://scontent.whatsapp.net/v/t61.29466-34/launch.jpg');
     assert.deepEqual(byName(carouselTemplate.name).missing_capabilities, ['carousel']);
     const offer = byName(limitedTimeOfferTemplate.name);
@@ -208,6 +216,20 @@ describe(`template parameters (${ENGINE})`, () => {
       ],
     });
 
+    // A zero-tap button carries the code as a copy-code button does ("Zero-tap authentication templates").
+    const zeroTap = await sendAndDeliver(cloud, {
+      template_id: byName(zeroTapTemplate.name).id,
+      variables: { '1': '872941' },
+    });
+    assert.deepEqual(zeroTap.request.template, {
+      name: 'zero_tap_auth_template',
+      language: { code: 'en_US' },
+      components: [
+        { type: 'body', parameters: [{ type: 'text', text: '872941' }] },
+        { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: '872941' }] },
+      ],
+    });
+
     // Meta's "Sending limited-time offer templates" example: header, body, the offer's expiry, copy code, URL.
     const offer = await sendAndDeliver(cloud, {
       template_id: byName(limitedTimeOfferTemplate.name).id,
@@ -315,5 +337,69 @@ describe(`template parameters (${ENGINE})`, () => {
     await server.app.services.outbox.idle();
     const toContact = graph.requests.filter((r) => (r.body as { to?: string } | null)?.to === '+14155550191');
     assert.deepEqual(toContact, [], 'refused sends never reach Meta');
+  });
+
+  test("create-template › a template from Meta's Template Library: Meta gets the library name and inputs, Parley keeps Meta's content, syncs it and sends it", async () => {
+    const cloud = await cloudWorkspace();
+    const library = {
+      name: 'order_on_its_way',
+      category: 'UTILITY',
+      library_template_name: deliveryUpdateLibraryTemplate.name,
+      language: 'en_US',
+      // Meta's "Template Library": a URL button takes the business's base URL and a sample of it.
+      library_template_button_inputs: [
+        {
+          type: 'URL',
+          url: {
+            base_url: 'https://www.luckyshrub.com/track/{{1}}',
+            url_suffix_example: 'https://www.luckyshrub.com/track/A123',
+          },
+        },
+      ],
+    };
+    const problems = async (body: object) => {
+      const answer = await cloud.ws.action<{ errors: { field: string }[] }>('create-template', body);
+      assert.equal(answer.status, 400, answer.text);
+      return answer.body.errors.map((e) => e.field);
+    };
+    const translations = [{ language: 'en_US', body: 'Hi' }];
+    assert.deepEqual(await problems({ name: 'no_content', category: 'UTILITY' }), ['translations']);
+    assert.deepEqual(await problems({ ...library, language: undefined, translations }), ['translations', 'language']);
+
+    const created = await cloud.ws.action<Template>('create-template', library);
+    assert.equal(created.status, 200, created.text);
+    const [sent] = graph.requests.filter(
+      (r) => r.method === 'POST' && r.path === `/${API_VERSION}/${cloud.wabaId}/message_templates`,
+    );
+    const { name, category, library_template_name, language, library_template_button_inputs } = library;
+    assert.deepEqual(sent?.body, { name, category, library_template_name, language, library_template_button_inputs });
+    assert.deepEqual(
+      [created.body.status, created.body.body, created.body.library_template_name, created.body.buttons],
+      [
+        'APPROVED',
+        deliveryUpdateLibraryTemplate.body,
+        'delivery_update_1',
+        [{ type: 'URL', text: 'Track order', url: 'https://www.luckyshrub.com/track/{{1}}' }],
+      ],
+    );
+    assert.match(created.body.meta_template_id ?? '', /^\d+$/);
+
+    const synced = await cliJson<SyncResult>(server, ...['templates', 'sync', '--workspace', cloud.ws.workspaceId]);
+    assert.deepEqual(synced.skipped, []);
+    const fetched = await cloud.ws.action<Template>('get-template', { template_id: created.body.id });
+    assert.equal(fetched.body.library_template_name, 'delivery_update_1', 'the sync keeps the library name');
+
+    const order = await sendAndDeliver(cloud, {
+      template_id: created.body.id,
+      variables: { '1': '#A123', button_0_1: 'A123' },
+    });
+    assert.deepEqual(order.request.template, {
+      name: 'order_on_its_way',
+      language: { code: 'en_US' },
+      components: [
+        { type: 'body', parameters: [{ type: 'text', text: '#A123' }] },
+        { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'A123' }] },
+      ],
+    });
   });
 });

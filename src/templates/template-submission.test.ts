@@ -101,7 +101,7 @@ describe(`template submission (${ENGINE})`, () => {
     assert.deepEqual([fetched.body.name, fetched.body.meta_template_id], ['seasonal_promotion', metaId]);
   });
 
-  test("create-template › an authentication template's one-tap button names its Android app, as Meta documents; without one it is refused", async () => {
+  test("create-template › an authentication template's one-tap button names its Android app, its body and footer only Meta's options, as Meta documents; without an app or with a 91-minute expiry it is refused", async () => {
     const { ws, wabaId } = await cloudWorkspace();
     // Meta's "One-tap autofill authentication templates": the OTP button with the app that takes the code.
     const oneTap = {
@@ -119,9 +119,12 @@ describe(`template submission (${ENGINE})`, () => {
           body: '*{{1}}* is your verification code.',
           buttons: [button],
           examples: { '1': '123456' },
+          ...options,
         },
       ],
     });
+    // Meta's "Authentication templates": the security sentence and a 1–90 minute expiry are Meta's to write.
+    const options = { add_security_recommendation: true, code_expiration_minutes: 10 };
     const before = graph.requests.length;
     const unnamed = await ws.action<Problem>('create-template', otp({ ...oneTap, supported_apps: undefined }));
     assert.equal(unnamed.status, 400, unnamed.text);
@@ -134,16 +137,27 @@ describe(`template submission (${ENGINE})`, () => {
       supported_apps: [{ package_name: 'com.example.luckyshrub', signature_hash: 'short' }],
     };
     assert.equal((await ws.action<Problem>('create-template', otp(badHash))).status, 400, 'an 11-character hash');
+    const tooLong = await ws.action<Problem>('create-template', {
+      ...otp(oneTap),
+      translations: [{ ...otp(oneTap).translations[0], code_expiration_minutes: 91 }],
+    });
+    assert.equal(tooLong.status, 400, tooLong.text);
+    assert.deepEqual(
+      tooLong.body.errors?.map((e) => e.field),
+      ['translations.0.code_expiration_minutes'],
+    );
     assert.equal(graph.requests.length, before, 'Meta was not asked');
 
     const created = await ws.action<Template>('create-template', otp(oneTap));
     assert.equal(created.status, 200, created.text);
     const [sent] = requestsTo('POST', new RegExp(`^/${API_VERSION}/${wabaId}/message_templates$`));
-    const buttons = (sent!.body as { components: { type: string; buttons?: object[] }[] }).components.find(
-      (c) => c.type === 'BUTTONS',
-    )?.buttons;
-    assert.deepEqual(buttons, [oneTap]);
+    assert.deepEqual((sent!.body as { components: object[] }).components, [
+      { type: 'BODY', add_security_recommendation: true },
+      { type: 'FOOTER', code_expiration_minutes: 10 },
+      { type: 'BUTTONS', buttons: [oneTap] },
+    ]);
     assert.deepEqual(created.body.buttons, [oneTap], 'Parley keeps the app');
+    assert.deepEqual([created.body.add_security_recommendation, created.body.code_expiration_minutes], [true, 10]);
   });
 
   test('create-template › a variable without a sample is refused before anything reaches Meta', async () => {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { scheduleJob, type Job, type JobHandler } from '../automation/scheduler.js';
-import type { ChannelService, ChannelProvider, TemplateOutcome } from '../channels/index.js';
+import type { ChannelService, ChannelProvider, TemplateOutcome, TemplateSubmission } from '../channels/index.js';
 import type { Database } from '../db/schema.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
@@ -9,10 +9,12 @@ import { toStoredTimestamp } from '../shared/time.js';
 import { metaComponents } from './meta-components.js';
 import { templateProblems } from './template.problems.js';
 import { templateRepository } from './template.repository.js';
+import { templateInputs } from './template-sync.js';
 import {
   TTL_RANGES,
   type CreateTemplateInput,
   type DeleteTemplateInput,
+  type LibraryTemplateRequest,
   type SubmittedTranslation,
   type Template,
   type UpdateTemplateInput,
@@ -33,6 +35,11 @@ function checkTtl({
   }
 }
 
+/** A template written here: its translations, each submitted with its components. */
+type ComposedTemplate = Pick<CreateTemplateInput, 'name' | 'category' | 'message_send_ttl_seconds'> & {
+  translations: SubmittedTranslation[];
+};
+
 /**
  * Templates written in Parley and submitted to the workspace's channel for review (WhatsApp Cloud:
  * the WABA; the simulator approves them itself after a while). Each translation is one submission;
@@ -42,10 +49,10 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
   const { db, clock } = deps;
 
   /** Meta's components of every translation, or a 422 naming each problem by its translation. */
-  function componentsOf(translations: SubmittedTranslation[]) {
+  function componentsOf({ translations, category }: ComposedTemplate) {
     const problems: FieldError[] = [];
     const components = translations.map((t, i) => {
-      const built = metaComponents(t);
+      const built = metaComponents(t, category);
       if ('problems' in built) {
         problems.push(...built.problems.map((p) => ({ ...p, field: `translations.${i}.${p.field}` })));
         return [];
@@ -62,10 +69,10 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
    */
   async function submit(
     caller: Caller,
-    input: CreateTemplateInput,
+    input: ComposedTemplate,
     metaIds: Map<string, string | null>,
   ): Promise<string | null> {
-    const components = componentsOf(input.translations);
+    const components = componentsOf(input);
     const provider = await channels.providerOf(caller.workspaceId);
     const accepted: { index: number; outcome: Accepted }[] = [];
     let refusal: { index: number; reason: string } | null = null;
@@ -93,15 +100,11 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
     return templateId;
   }
 
-  function send(
-    provider: ChannelProvider,
-    submission: Parameters<ChannelProvider['submitTemplate']>[0],
-    metaId: string | null,
-  ) {
+  function send(provider: ChannelProvider, submission: TemplateSubmission, metaId: string | null) {
     return metaId ? provider.editTemplate(metaId, submission) : provider.submitTemplate(submission);
   }
 
-  async function save(caller: Caller, input: CreateTemplateInput, accepted: { index: number; outcome: Accepted }[]) {
+  async function save(caller: Caller, input: ComposedTemplate, accepted: { index: number; outcome: Accepted }[]) {
     return db.transaction().execute(async (trx) => {
       const translations = accepted.map(({ index, outcome }) => ({
         ...input.translations[index]!,
@@ -133,7 +136,7 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
   }
 
   /** The 422 for Meta's refusal: the field its words point at, its words, and what was kept. */
-  function refused(input: CreateTemplateInput, refusal: { index: number; reason: string }, acceptedCount: number) {
+  function refused(input: ComposedTemplate, refusal: { index: number; reason: string }, acceptedCount: number) {
     const named = fieldOfReason(refusal.reason);
     const field = named === 'name' || named === 'category' ? named : `translations.${refusal.index}.${named}`;
     const kept = acceptedCount > 0 ? `; the translations before it were submitted and saved` : '; nothing was saved';
@@ -143,15 +146,40 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
     );
   }
 
+  /**
+   * Meta's "Template Library": Meta makes the translation from its library template with the business's
+   * inputs and answers only its id and status, so Parley reads the template back and keeps it as a sync would.
+   */
+  async function createFromLibrary(caller: Caller, input: CreateTemplateInput, library: LibraryTemplateRequest) {
+    const provider = await channels.providerOf(caller.workspaceId);
+    const outcome = await provider.submitTemplate({ name: input.name, category: input.category, ...library });
+    if (outcome.outcome === 'refused') {
+      throw errors.templateRefused('library_template_name', `Meta refused the library template: ${outcome.reason}`);
+    }
+    const listed = await provider.template(outcome.metaTemplateId);
+    const { inputs, skipped } = templateInputs([listed]);
+    if (!inputs[0]) throw errors.conflict(`Meta made the template, but Parley cannot keep it: ${skipped[0]!.reason}`);
+    const kept = {
+      meta_template_id: outcome.metaTemplateId,
+      examples: '{}',
+      rejection_reason: null,
+      quality_score: null,
+    };
+    return db.transaction().execute((trx) => writeTemplate(trx, deps, caller, inputs[0]!, [kept]));
+  }
+
   return {
-    /** create-template: a new name, every translation submitted for review. */
+    /** create-template: a new name, every translation submitted for review, or a Template Library template. */
     async create(caller: Caller, input: CreateTemplateInput): Promise<Template> {
-      checkTranslations(input.translations);
+      const library = libraryRequest(input);
+      if (input.translations) checkTranslations(input.translations);
       checkTtl(input);
       if (await templateRepository(db).findByName(caller.workspaceId, input.name)) {
         throw errors.invalid(templateProblems.problem('name', 'name_taken'));
       }
-      const templateId = await submit(caller, input, new Map());
+      const templateId = library
+        ? await createFromLibrary(caller, input, library)
+        : await submit(caller, { ...input, translations: input.translations! }, new Map());
       return templates.get(caller, templateId!);
     },
 
@@ -170,7 +198,7 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
     /** `parley templates push`: a template file submitted as new, or as an edit of the template of that name. */
     async push(caller: Caller, input: CreateTemplateInput): Promise<Template> {
       const existing = await templateRepository(db).findByName(caller.workspaceId, input.name);
-      if (!existing) return this.create(caller, input);
+      if (!existing || !input.translations) return this.create(caller, input);
       const { category, message_send_ttl_seconds, translations } = input;
       const ttl = message_send_ttl_seconds !== undefined && { message_send_ttl_seconds };
       return this.update(caller, { template_id: existing.id, category, translations, ...ttl });
@@ -206,6 +234,30 @@ export function createTemplateSubmissionService(deps: Deps, templates: TemplateS
         await templateRepository(trx).approvePending(job.subject_id, String(job.payload.meta_template_id), at);
       },
     } satisfies JobHandler,
+  };
+}
+
+/**
+ * create-template's two forms: translations written here, or a Template Library template in one language;
+ * null for the first. Either form alone, never both.
+ */
+function libraryRequest(input: CreateTemplateInput): LibraryTemplateRequest | null {
+  const { library_template_name, language, translations } = input;
+  if (library_template_name === undefined) {
+    if (translations) return null;
+    throw errors.invalid(templateProblems.problem('translations', 'translations_required'));
+  }
+  const problems: FieldError[] = [];
+  if (translations) problems.push(templateProblems.problem('translations', 'library_content_given'));
+  if (language === undefined) problems.push(templateProblems.problem('language', 'library_language_required'));
+  if (problems.length > 0) throw errors.invalid(...problems);
+  return {
+    library_template_name,
+    language: language!,
+    ...(input.library_template_button_inputs && {
+      library_template_button_inputs: input.library_template_button_inputs,
+    }),
+    ...(input.library_template_body_inputs && { library_template_body_inputs: input.library_template_body_inputs }),
   };
 }
 

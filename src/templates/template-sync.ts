@@ -155,16 +155,17 @@ const DEFAULT_BUTTON_TEXT: Record<string, string> = {
 function translationOf(entry: ChannelTemplate): TranslationInput {
   const part = (type: string): TemplateComponent | undefined => entry.components.find((c) => c.type === type);
   const header = part('HEADER');
-  const footer = part('FOOTER')?.text;
+  const body = part('BODY');
+  const footer = part('FOOTER');
   const buttons = part('BUTTONS')?.buttons ?? [];
   const others = entry.components.filter((c) => !MODELLED.includes(c.type.toUpperCase()));
   return {
     language: entry.language,
     status: entry.status,
-    body: part('BODY')?.text ?? '',
+    body: body?.text ?? '',
     header_type: header?.format ?? null,
     header_content: header ? (header.text ?? mediaExample(header)) : null,
-    footer: footer ?? null,
+    footer: footer?.text ?? null,
     buttons: buttons.map((b) => ({
       type: b.type,
       text: b.text ?? DEFAULT_BUTTON_TEXT[b.type] ?? '',
@@ -176,6 +177,12 @@ function translationOf(entry: ChannelTemplate): TranslationInput {
     })),
     parameter_format: entry.parameter_format?.toUpperCase() === 'NAMED' ? 'NAMED' : 'POSITIONAL',
     ...(others.length > 0 && { other_components: others }),
+    // Meta's "Authentication templates" options, and the "Template Library" template it was made from.
+    ...(body?.add_security_recommendation !== undefined && {
+      add_security_recommendation: body.add_security_recommendation,
+    }),
+    ...(footer?.code_expiration_minutes !== undefined && { code_expiration_minutes: footer.code_expiration_minutes }),
+    ...(entry.library_template_name !== undefined && { library_template_name: entry.library_template_name }),
   };
 }
 

@@ -36,7 +36,17 @@ export function presentTemplate(template: TemplateRow, translations: Translation
     ...variablesOf(shown),
     ...review(shown),
     translations: translations.map((t) => ({ language: t.language, status: t.status })),
+    ...translationOptions(shown),
     created_at: formatTimestamp(template.created_at),
+  };
+}
+
+/** What Meta builds a translation from besides its text: its authentication options, its library template. */
+export function translationOptions(t: TranslationRow) {
+  return {
+    add_security_recommendation: t.add_security_recommendation === null ? null : t.add_security_recommendation === 1,
+    code_expiration_minutes: t.code_expiration_minutes,
+    library_template_name: t.library_template_name,
   };
 }
 
@@ -77,6 +87,9 @@ export interface TranslationDetail {
   quality_score: string | null;
   /** The sample values last submitted to Meta, keyed by variable id. */
   examples: Record<string, string>;
+  add_security_recommendation: boolean | null;
+  code_expiration_minutes: number | null;
+  library_template_name: string | null;
 }
 
 /** A template with all its translations in full (dashboard only; the public API shows one). */
@@ -114,6 +127,7 @@ export function presentTemplateDetail(template: TemplateRow, translations: Trans
       placeholders: extractPlaceholders(t.body, translationParts(t).parameter_format),
       ...review(t),
       examples: t.examples ? (JSON.parse(t.examples) as Record<string, string>) : {},
+      ...translationOptions(t),
     })),
     created_at: formatTimestamp(template.created_at),
   };

@@ -8,6 +8,11 @@ export const templateProblems = fieldProblems('templates', {
   header_content_required: "{{article}} {{kind}} header needs its content (the text, or the media's link)",
   otp_apps_required:
     'a {{otp_type}} code button needs the Android app it passes the code to: its package name and signature hash',
+  translations_required:
+    "needed: the template's translations, or library_template_name for one from Meta's Template Library",
+  library_content_given:
+    "a template from Meta's Template Library takes its content from Meta: give its inputs, not translations",
+  library_language_required: 'needed: the language to create the library template in',
   samples_missing: 'Meta needs a sample value for {{variables}}',
   samples_unknown: '{{variables}}: no such variable',
   ttl_range: 'must be a whole number of seconds from {{min}} to {{max}} for a {{category}} template',

@@ -63,6 +63,28 @@ const buttonFields = {
 export const ButtonSchema = Type.Object(buttonFields, { $id: 'TemplateButton' });
 export type Button = Static<typeof ButtonSchema>;
 
+/** Meta's 1–90 minutes an authentication template's footer says the code lasts. */
+export const CODE_EXPIRATION_MINUTES = { minimum: 1, maximum: 90 } as const;
+
+/**
+ * An authentication template's options as Meta names them ("Authentication templates"): Meta writes the
+ * body and footer itself in the template's language, adding the security sentence and the expiry when asked.
+ */
+const securityRecommendation = (unset: string) =>
+  Type.Boolean({
+    description: `An authentication template: Meta adds "For your security, do not share this code." to the body${unset}`,
+  });
+const codeExpiration = (unset: string) =>
+  Type.Integer({
+    ...CODE_EXPIRATION_MINUTES,
+    description: `An authentication template: the footer says the code expires in this many minutes (1–90)${unset}`,
+  });
+const authenticationInputs = {
+  add_security_recommendation: Type.Optional(securityRecommendation('')),
+  code_expiration_minutes: Type.Optional(codeExpiration('')),
+};
+const UNSET = '; null when not an authentication template or Meta did not say';
+
 /** Meta's notice that it will recategorize a template (its template_category_update, a day ahead). */
 export const CategoryNoticeSchema = Type.Object(
   {
@@ -123,6 +145,11 @@ export const TemplateSchema = Type.Object(
     translations: Type.Array(Type.Object({ language: Type.String(), status: Type.String() }), {
       description: 'Every translation and its status',
     }),
+    add_security_recommendation: NullableField(securityRecommendation(UNSET)),
+    code_expiration_minutes: NullableField(codeExpiration(UNSET)),
+    library_template_name: NullableField(
+      Type.String({ description: 'The Meta Template Library template it was made from; null when it was not' }),
+    ),
     created_at: Timestamp(),
   },
   { $id: 'Template' },
@@ -171,6 +198,10 @@ export const TranslationInputSchema = Type.Object(
     footer: Type.Optional(Nullable(Type.String({ maxLength: FOOTER_MAX_LENGTH }))),
     buttons: Type.Optional(Type.Array(Type.Object(buttonFields, { additionalProperties: false }), { maxItems: 10 })),
     parameter_format: Type.Optional(literals(PARAMETER_FORMATS)),
+    ...authenticationInputs,
+    library_template_name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 512, description: 'The Meta Template Library template it was made from' }),
+    ),
     other_components: Type.Optional(
       Type.Array(Type.Object({ type: Type.String({ minLength: 1, maxLength: 40 }) }), {
         maxItems: 10,
@@ -200,7 +231,10 @@ export type TemplateInput = Static<typeof TemplateInputSchema>;
 
 /** A translation to submit to Meta: its status is Meta's to give; sample values for Meta's review. */
 export const SubmittedTranslationSchema = Type.Composite(
-  [Type.Omit(TranslationInputSchema, ['status']), Type.Object({ examples: Type.Optional(Examples) })],
+  [
+    Type.Omit(TranslationInputSchema, ['status', 'library_template_name']),
+    Type.Object({ examples: Type.Optional(Examples) }),
+  ],
   { additionalProperties: false },
 );
 export type SubmittedTranslation = Static<typeof SubmittedTranslationSchema>;
@@ -229,16 +263,76 @@ const MessageSendTtl = Type.Optional(
   }),
 );
 
-/** create-template. */
+/** Meta's "Template Library": what a library template's buttons take (`library_template_button_inputs`). */
+const LibraryButtonInput = Type.Object(
+  {
+    type: Type.String({
+      minLength: 1,
+      maxLength: 20,
+      description: "The button Meta's library template has: URL, PHONE_NUMBER, OTP…",
+    }),
+    url: Type.Optional(
+      Type.Object(
+        {
+          base_url: Type.String({
+            minLength: 1,
+            maxLength: 2000,
+            description: 'The URL, with {{1}} where a send fills it',
+          }),
+          url_suffix_example: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 2000, description: 'A whole sample URL, for a URL with {{1}}' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    phone_number: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
+    otp_type: buttonFields.otp_type,
+    supported_apps: buttonFields.supported_apps,
+    zero_tap_terms_accepted: buttonFields.zero_tap_terms_accepted,
+  },
+  { additionalProperties: false },
+);
+
+/** Meta's "Template Library": the optional parts of a library template's body (`library_template_body_inputs`). */
+const LibraryBodyInputs = Type.Object(
+  {
+    add_contact_number: Type.Optional(Type.Boolean()),
+    add_learn_more_link: Type.Optional(Type.Boolean()),
+    add_track_package_link: Type.Optional(Type.Boolean()),
+    ...authenticationInputs,
+  },
+  { additionalProperties: false },
+);
+
+/** What create-template takes to make a template from Meta's Template Library (Meta writes its content). */
+export const libraryTemplateFields = {
+  library_template_name: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 512,
+      description:
+        "Instead of translations: a template of Meta's Template Library, created in `language`; its content comes from Meta",
+    }),
+  ),
+  language: Type.Optional(TranslationInputSchema.properties.language),
+  library_template_button_inputs: Type.Optional(Type.Array(LibraryButtonInput, { maxItems: 10 })),
+  library_template_body_inputs: Type.Optional(LibraryBodyInputs),
+};
+
+/** create-template: translations written here, or one translation of a Template Library template. */
 export const CreateTemplateBody = Type.Object(
   {
     name: TemplateInputSchema.properties.name,
     category: TemplateInputSchema.properties.category,
     message_send_ttl_seconds: MessageSendTtl,
-    translations: submittedTranslations,
+    translations: Type.Optional(submittedTranslations),
+    ...libraryTemplateFields,
   },
   { additionalProperties: false },
 );
+export type LibraryTemplateRequest = Required<Pick<CreateTemplateInput, 'library_template_name' | 'language'>> &
+  Pick<CreateTemplateInput, 'library_template_button_inputs' | 'library_template_body_inputs'>;
 export type CreateTemplateInput = Static<typeof CreateTemplateBody>;
 
 /** update-template: translations are matched by language (a new language is submitted as new). */

@@ -206,6 +206,10 @@ function translationFields(t: TranslationInput) {
     buttons: JSON.stringify(t.buttons ?? []),
     parameter_format: t.parameter_format ?? 'POSITIONAL',
     other_components: JSON.stringify(t.other_components ?? []),
+    add_security_recommendation:
+      t.add_security_recommendation === undefined ? null : Number(t.add_security_recommendation),
+    code_expiration_minutes: t.code_expiration_minutes ?? null,
+    library_template_name: t.library_template_name ?? null,
   };
 }
 

@@ -132,6 +132,9 @@ describe(`templates (${ENGINE})`, () => {
       rejection_reason: null,
       quality_score: null,
       translations: [{ language: 'en_US', status: 'APPROVED' }],
+      add_security_recommendation: null,
+      code_expiration_minutes: null,
+      library_template_name: null,
       created_at: createdAt,
     });
     assert.match(res.body.created_at, TIMESTAMP);

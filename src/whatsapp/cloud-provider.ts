@@ -102,6 +102,8 @@ export function whatsappCloudProvider(graph: GraphClient, channel: CloudChannel)
         return { outcome: 'accepted', metaTemplateId: created.id, status: created.status, reviewsAfterMs: null };
       }),
 
+    template: (metaTemplateId) => graph.getTemplate(metaTemplateId, accessToken),
+
     editTemplate: (metaTemplateId, { category, components, message_send_ttl_seconds }) =>
       refusedOr(async () => {
         const ttl = message_send_ttl_seconds !== undefined && { message_send_ttl_seconds };

@@ -4,6 +4,7 @@ import {
   ChannelError,
   type ChannelTemplate,
   type CloudNumber,
+  type LibraryTemplateSubmission,
   type MediaFile,
   type NumberDescription,
   type TemplateComponent,
@@ -50,7 +51,13 @@ export interface GraphClient {
   /** Every template of a WhatsApp Business Account, fetching Meta's pages as they are consumed. */
   listTemplates(wabaId: string, accessToken: string): AsyncIterable<ChannelTemplate>;
   /** Submits one template translation for review: `POST /{waba_id}/message_templates`. */
-  createTemplate(wabaId: string, accessToken: string, template: NewMetaTemplate): Promise<CreatedMetaTemplate>;
+  createTemplate(
+    wabaId: string,
+    accessToken: string,
+    template: NewMetaTemplate | LibraryTemplateSubmission,
+  ): Promise<CreatedMetaTemplate>;
+  /** One template translation with its components: `GET /{template_id}`. */
+  getTemplate(metaTemplateId: string, accessToken: string): Promise<ChannelTemplate>;
   /** Edits a submitted translation (Meta reviews it again): `POST /{template_id}`. */
   editTemplate(metaTemplateId: string, accessToken: string, edit: MetaTemplateEdit): Promise<void>;
   /** Deletes a template by name (every language), or one translation with its id as `hsm_id`. */
@@ -84,6 +91,9 @@ export interface MediaInfo {
 /** Meta's largest media: documents of up to 100 MB. */
 export const MAX_MEDIA_BYTES = 100 * 1024 * 1024;
 const MAX_MEDIA_REDIRECTS = 3;
+
+/** The fields of a template Parley reads (Meta answers only `id` unless asked). */
+const TEMPLATE_FIELDS = 'id,name,language,status,category,parameter_format,components,library_template_name';
 
 /** The body of `POST /{waba_id}/message_templates`. */
 export interface NewMetaTemplate {
@@ -342,6 +352,13 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
     async createTemplate(wabaId, accessToken, template) {
       const url = `${base}/${encodeURIComponent(wabaId)}/message_templates`;
       return createdTemplateOf(await call('POST', url, accessToken, template));
+    },
+
+    async getTemplate(metaTemplateId, accessToken) {
+      const url = `${base}/${encodeURIComponent(metaTemplateId)}?fields=${TEMPLATE_FIELDS}`;
+      const body = await call('GET', url, accessToken);
+      requiredText(body, 'id', 'the template');
+      return body as ChannelTemplate;
     },
 
     async editTemplate(metaTemplateId, accessToken, edit) {

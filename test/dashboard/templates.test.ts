@@ -16,6 +16,7 @@ import { startWhatsappServer } from '../whatsapp.js';
 import { SIMULATED_REVIEW_MS } from '../../src/channels/simulator.provider.js';
 import { templateQualityWebhook, templateStatusWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 import { templateError } from '../graph-stand-in.js';
+import { zeroTapTemplate } from '../../src/templates/template-parameters.fixtures.js';
 
 const { graph, server, connect, postWebhook } = await startWhatsappServer();
 
@@ -214,15 +215,19 @@ describe(`dashboard: templates (${ENGINE})`, () => {
   test('Sync from WhatsApp pulls the templates and shows what changed; the simulator says why it cannot', async () => {
     const { owner, page } = await signedIn();
     const { wabaId } = await connect(owner.workspaceId);
+    // An authentication template (zero-tap, with its app) and one from Meta's Template Library.
+    const library = metaTemplate('order_tracking', 'en_US', 'APPROVED', 'Your order {{1}} is on its way.');
+    const metaOptions = [zeroTapTemplate, { ...library, library_template_name: 'delivery_update_1' }];
     graph.setTemplates(wabaId, [
       metaTemplate('order_update', 'en_US', 'APPROVED', 'Hi {{1}}, order {{2}} shipped.'),
       metaTemplate('order_update', 'de', 'PENDING', 'Hallo {{1}}, Bestellung {{2}} ist unterwegs.'),
       metaTemplate('welcome', 'en_US', 'REJECTED', 'Welcome, {{1}}!'),
+      ...metaOptions,
     ]);
     await page.goto('/templates');
     await page.getByText('No templates yet').waitFor();
     await page.getByRole('button', { name: 'Sync from WhatsApp' }).click();
-    const report = page.getByRole('status').filter({ hasText: 'Synced 2 templates (3 translations)' });
+    const report = page.getByRole('status').filter({ hasText: 'Synced 4 templates (5 translations)' });
     await report.waitFor();
     await report.getByText('added, Pending').waitFor();
     const order = page.getByRole('row', { name: /order_update/ });
@@ -238,12 +243,25 @@ describe(`dashboard: templates (${ENGINE})`, () => {
       metaTemplate('order_update', 'en_US', 'APPROVED', 'Hi {{1}}, order {{2}} shipped.'),
       metaTemplate('order_update', 'de', 'APPROVED', 'Hallo {{1}}, Bestellung {{2}} ist unterwegs.'),
       metaTemplate('welcome', 'en_US', 'REJECTED', 'Welcome, {{1}}!'),
+      ...metaOptions,
     ]);
     await page.getByRole('button', { name: 'Sync from WhatsApp' }).click();
     await page.getByRole('status').getByText('1 changed:').waitFor();
     await page.getByRole('status').getByText('Pending → Approved').waitFor();
     await page.getByRole('status').getByRole('link', { name: 'order_update' }).click();
     await page.getByRole('heading', { name: 'de Approved' }).waitFor();
+
+    await page.goto('/templates');
+    await page.getByRole('link', { name: zeroTapTemplate.name }).click();
+    const otp = page.getByTestId('otp-button');
+    await otp.getByText('Zero-tap').waitFor();
+    assert.match(await otp.innerText(), /Android app com\.example\.luckyshrub · signature hash K8a\/AINcGX7/);
+    assert.equal(await page.getByTestId('code-expiry').innerText(), '5 minutes');
+    assert.match(await page.getByTestId('security-recommendation').innerText(), /^Added/);
+    await page.goto('/templates');
+    await page.getByRole('link', { name: 'order_tracking' }).click();
+    await page.getByTestId('library-template').getByText('delivery_update_1').waitFor();
+    assert.equal(await page.getByTestId('otp-button').count(), 0, 'no code button outside authentication templates');
   });
 
   test('on the simulator, the templates page says in plain words that templates come from a real WhatsApp number', async () => {

@@ -1164,6 +1164,11 @@ export interface paths {
                   url?: string;
                   phone_number?: string;
                   otp_type?: string;
+                  supported_apps?: {
+                    package_name: string;
+                    signature_hash: string;
+                  }[];
+                  zero_tap_terms_accepted?: boolean;
                 }[];
                 placeholders: string[];
                 meta_template_id: string | null;
@@ -1173,6 +1178,10 @@ export interface paths {
                 examples: {
                   [key: string]: string;
                 };
+                add_security_recommendation: boolean | null;
+                code_expiration_minutes: number | null;
+                /** @description The Meta Template Library template it came from */
+                library_template_name: string | null;
               }[];
               /**
                * Format: date-time
@@ -1226,6 +1235,10 @@ export interface paths {
                 zero_tap_terms_accepted?: boolean;
               }[];
               parameter_format?: 'POSITIONAL' | 'NAMED';
+              /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
+              add_security_recommendation?: boolean;
+              /** @description An authentication template: the footer says the code expires in this many minutes (1–90) */
+              code_expiration_minutes?: number;
               /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
               other_components?: {
                 type: string;
@@ -1282,6 +1295,11 @@ export interface paths {
                   url?: string;
                   phone_number?: string;
                   otp_type?: string;
+                  supported_apps?: {
+                    package_name: string;
+                    signature_hash: string;
+                  }[];
+                  zero_tap_terms_accepted?: boolean;
                 }[];
                 placeholders: string[];
                 meta_template_id: string | null;
@@ -1291,6 +1309,10 @@ export interface paths {
                 examples: {
                   [key: string]: string;
                 };
+                add_security_recommendation: boolean | null;
+                code_expiration_minutes: number | null;
+                /** @description The Meta Template Library template it came from */
+                library_template_name: string | null;
               }[];
               /**
                * Format: date-time
@@ -1334,7 +1356,7 @@ export interface paths {
             /** @description How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update. */
             message_send_ttl_seconds?: number;
             /** @description Each translation (language) is submitted to Meta for review on its own */
-            translations: {
+            translations?: {
               language: string;
               body: string;
               header_type?: ('TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT') | null;
@@ -1359,6 +1381,10 @@ export interface paths {
                 zero_tap_terms_accepted?: boolean;
               }[];
               parameter_format?: 'POSITIONAL' | 'NAMED';
+              /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
+              add_security_recommendation?: boolean;
+              /** @description An authentication template: the footer says the code expires in this many minutes (1–90) */
+              code_expiration_minutes?: number;
               /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
               other_components?: {
                 type: string;
@@ -1375,6 +1401,40 @@ export interface paths {
                 [key: string]: string;
               };
             }[];
+            /** @description Instead of translations: a template of Meta's Template Library, created in `language`; its content comes from Meta */
+            library_template_name?: string;
+            language?: string;
+            library_template_button_inputs?: {
+              /** @description The button Meta's library template has: URL, PHONE_NUMBER, OTP… */
+              type: string;
+              url?: {
+                /** @description The URL, with {{1}} where a send fills it */
+                base_url: string;
+                /** @description A whole sample URL, for a URL with {{1}} */
+                url_suffix_example?: string;
+              };
+              phone_number?: string;
+              /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
+              otp_type?: string;
+              /** @description A ONE_TAP or ZERO_TAP OTP button (required there): the Android apps that take the code */
+              supported_apps?: {
+                /** @description The Android app's package name */
+                package_name: string;
+                /** @description The app's 11-character signing key hash (Meta's SMS Retriever hash) */
+                signature_hash: string;
+              }[];
+              /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
+              zero_tap_terms_accepted?: boolean;
+            }[];
+            library_template_body_inputs?: {
+              add_contact_number?: boolean;
+              add_learn_more_link?: boolean;
+              add_track_package_link?: boolean;
+              /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
+              add_security_recommendation?: boolean;
+              /** @description An authentication template: the footer says the code expires in this many minutes (1–90) */
+              code_expiration_minutes?: number;
+            };
           };
         };
       };
@@ -1415,6 +1475,11 @@ export interface paths {
                   url?: string;
                   phone_number?: string;
                   otp_type?: string;
+                  supported_apps?: {
+                    package_name: string;
+                    signature_hash: string;
+                  }[];
+                  zero_tap_terms_accepted?: boolean;
                 }[];
                 placeholders: string[];
                 meta_template_id: string | null;
@@ -1424,6 +1489,10 @@ export interface paths {
                 examples: {
                   [key: string]: string;
                 };
+                add_security_recommendation: boolean | null;
+                code_expiration_minutes: number | null;
+                /** @description The Meta Template Library template it came from */
+                library_template_name: string | null;
               }[];
               /**
                * Format: date-time

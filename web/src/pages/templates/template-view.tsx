@@ -15,6 +15,7 @@ import {
   statusLabel,
   TemplatePreview,
 } from './template-parts';
+import { TemplateOptions } from './template-options';
 
 /** A template: pick any translation (approved or not) and see its parts and how it renders. */
 export function TemplateView({ id, language }: { id: string; language: string | null }) {
@@ -154,6 +155,7 @@ export function TemplateView({ id, language }: { id: string; language: string | 
             </dd>
             <dt>{t('templates:view.footer')}</dt>
             <dd>{shown.footer || <span class="muted">{t('templates:none')}</span>}</dd>
+            <TemplateOptions translation={shown} />
             <dt>{t('templates:view.buttons')}</dt>
             <dd>
               {shown.buttons.length > 0 ? (
