@@ -615,6 +615,27 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     assert.equal(campaign.over_limit, 'wait');
   });
 
+  test('a marketing template sent through Meta’s Marketing Messages API says so in the thread', async () => {
+    const { server: wa } = whatsapp;
+    const { owner, page } = await signedIn(wa);
+    const { services } = wa.app;
+    const caller = { workspaceId: owner.workspaceId, userId: owner.userId };
+    await whatsapp.connect(owner.workspaceId);
+    await services.marketingMessages.update(caller, { enabled: true, meta_terms_accepted: true });
+    const template = await createTemplate(services, owner.workspaceId, {
+      name: `spring_sale_${randomInt(1e9)}`,
+      category: 'MARKETING',
+      translations: [{ language: 'en_US', status: 'APPROVED', body: 'Spring sale: 20% off today.' }],
+    });
+    const { contact } = await services.contacts.create(caller, { phone: '+14155550142', name: 'Ada' });
+    await services.messages.sendTemplate(caller, { phone: contact.phone, template_id: template.id });
+    services.outbox.wake();
+    await services.outbox.idle();
+    await page.goto(`/inbox/${contact.id}`);
+    const bubble = page.locator('.bubble.outbound', { hasText: 'Spring sale: 20% off today.' });
+    await bubble.getByText('Sent through Meta’s Marketing Messages API').waitFor();
+  });
+
   test('the sequences list and the sequence editor: no serious axe findings, usable at 375 px', async () => {
     const { page } = await signedIn(server, { bypassCSP: true });
     await page.goto('/sequences');
