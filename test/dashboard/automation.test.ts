@@ -8,7 +8,7 @@ import { createImageHeaderTemplate, createTemplate } from '../factories.js';
 import { ENGINE, startServer, type TestServer } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 import { newContactRow } from '../../src/contacts/contact.repository.js';
-import { statusWebhook } from '../../src/whatsapp/webhook.fixtures.js';
+import { phoneNumberQualityWebhook, statusWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 
 const server = await startServer();
 const whatsapp = await startWhatsappServer({ outbox: true });
@@ -565,6 +565,75 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     const width = await narrow.page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 375, `the campaign form fits 375 px (scroll width ${width})`);
     await screenshot(narrow.page, 'campaign-confirm-375');
+  });
+
+  test('the confirm step past the portfolio’s messaging limit: warned, and “wait” creates the campaign with over_limit wait', async () => {
+    const { server: wa } = whatsapp;
+    const { owner, template, page } = await signedIn(wa, { bypassCSP: true });
+    const number = await whatsapp.connect(owner.workspaceId, { messagesPerSecond: 1000 });
+    await insertTaggedContacts(wa, owner.workspaceId, 52, 'many');
+    // Meta lowers the portfolio to its lowest tier: 50 customers per 24 hours, 2 fewer than the audience.
+    const downgrade = phoneNumberQualityWebhook({
+      wabaId: number.wabaId,
+      displayPhoneNumber: number.displayPhoneNumber.replace(/\D/g, ''),
+      event: 'DOWNGRADE',
+      oldLimit: 'TIER_250',
+      maxDailyConversations: 'TIER_50',
+    });
+    assert.equal((await whatsapp.postWebhook(downgrade)).status, 200);
+
+    await page.goto('/campaigns/new');
+    await page.getByLabel('Name', { exact: true }).fill('Too many');
+    await page.getByLabel('Template', { exact: true }).selectOption(template.id);
+    await page.getByLabel('Variable {{1}}').fill('{{contact.name}}');
+    await page.getByLabel('Variable {{2}}').fill('MANY');
+    await page.getByLabel('Tag', { exact: true }).selectOption('many');
+    await page.getByRole('button', { name: 'Review and send…' }).click();
+    const limit = page.getByTestId('confirm-send').getByTestId('campaign-limit');
+    await limit
+      .getByText(
+        'Messaging limit of the business portfolio: 50 customers per 24 hours; 0 reached in the last 24 hours, room for 50 more.',
+      )
+      .waitFor();
+    await limit.getByRole('alert').getByText('2 recipients are past the room left in the messaging limit.').waitFor();
+    const send = limit.getByLabel('Send to everyone now (Meta refuses the messages past the limit)');
+    assert.ok(await send.isChecked(), 'sending all now is the default, as create-campaign’s');
+    await limit.getByLabel('Send up to the room now, the rest as room returns').check();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await page.getByRole('button', { name: 'Send to 52 contacts' }).click();
+    await page.getByRole('heading', { name: 'Too many' }).waitFor();
+    const campaignId = new URL(page.url()).pathname.split('/').pop()!;
+    const campaign = await page.evaluate(async (id) => {
+      const session = (await (await fetch('/api/dashboard/session')).json()) as { csrf_token: string };
+      const response = await fetch('/api/v1/actions/get-campaign', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token },
+        body: JSON.stringify({ campaign_id: id }),
+      });
+      return (await response.json()) as { over_limit: string };
+    }, campaignId);
+    assert.equal(campaign.over_limit, 'wait');
+  });
+
+  test('a marketing template sent through Meta’s Marketing Messages API says so in the thread', async () => {
+    const { server: wa } = whatsapp;
+    const { owner, page } = await signedIn(wa);
+    const { services } = wa.app;
+    const caller = { workspaceId: owner.workspaceId, userId: owner.userId };
+    await whatsapp.connect(owner.workspaceId);
+    await services.marketingMessages.update(caller, { enabled: true, meta_terms_accepted: true });
+    const template = await createTemplate(services, owner.workspaceId, {
+      name: `spring_sale_${randomInt(1e9)}`,
+      category: 'MARKETING',
+      translations: [{ language: 'en_US', status: 'APPROVED', body: 'Spring sale: 20% off today.' }],
+    });
+    const { contact } = await services.contacts.create(caller, { phone: '+14155550142', name: 'Ada' });
+    await services.messages.sendTemplate(caller, { phone: contact.phone, template_id: template.id });
+    services.outbox.wake();
+    await services.outbox.idle();
+    await page.goto(`/inbox/${contact.id}`);
+    const bubble = page.locator('.bubble.outbound', { hasText: 'Spring sale: 20% off today.' });
+    await bubble.getByText('Sent through Meta’s Marketing Messages API').waitFor();
   });
 
   test('the sequences list and the sequence editor: no serious axe findings, usable at 375 px', async () => {

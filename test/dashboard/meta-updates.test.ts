@@ -9,6 +9,8 @@ import { createTemplate } from '../factories.js';
 import { ACCOUNT_VIOLATION, accountWebhook, PARTNER_REMOVED } from '../../src/whatsapp/webhook.delivery-fixtures.js';
 import { VOLUME_PRICING_TIER } from '../../src/whatsapp/webhook.account-fixtures.js';
 import { groupMessageWebhook, groupSubjectWebhook } from '../../src/whatsapp/webhook.group-fixtures.js';
+import { BUSINESS_CAPABILITY_UPDATE } from '../../src/whatsapp/webhook.limit-fixtures.js';
+import { phoneNumberQualityWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 
 const { server, graph, connect, postWebhook } = await startWhatsappServer();
 
@@ -72,6 +74,56 @@ describe(`dashboard: what Meta added in 2025–26 (${ENGINE})`, () => {
     await page.reload();
     await row.getByText('Meta reported a policy violation (ADULT) on').waitFor();
     await row.getByText('volume pricing tier 25000001:50000000 for UTILITY messages in INDIA from 2025-12').waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+  });
+
+  test('Settings → Channel: the portfolio’s messaging limit as Meta said it; the Marketing Messages API needs Meta’s terms confirmed', async () => {
+    const owner = await createOwner(server, 'Limited Shop');
+    const number = await connect(owner.workspaceId);
+    const { page } = await newPage(server, { bypassCSP: true });
+    await logIn(page, owner);
+    await page.goto('/settings/channel');
+    const row = page.getByTestId('numbers').getByRole('listitem').filter({ hasText: number.phoneNumberId });
+    await row.waitFor();
+    assert.doesNotMatch((await row.textContent())!, /portfolio/, 'nothing until Meta says');
+    const capability = accountWebhook(
+      number.wabaId,
+      'business_capability_update',
+      BUSINESS_CAPABILITY_UPDATE,
+      server.clock.now(),
+    );
+    assert.equal((await postWebhook(capability)).status, 200);
+    await page.reload();
+    await row
+      .getByText(/business portfolio’s messaging limit: 250 customers per 24 hours \(as Meta said on .+\)/)
+      .waitFor();
+    const upgrade = phoneNumberQualityWebhook({
+      wabaId: number.wabaId,
+      displayPhoneNumber: number.displayPhoneNumber.replace(/\D/g, ''),
+      event: 'UPGRADE',
+      oldLimit: 'TIER_250',
+      maxDailyConversations: 'TIER_UNLIMITED',
+    });
+    assert.equal((await postWebhook(upgrade)).status, 200);
+    await page.reload();
+    await row.getByText(/business portfolio’s messaging limit: unlimited \(Meta’s UPGRADE on .+\)/).waitFor();
+
+    const section = page.getByRole('form', { name: 'Marketing Messages API' });
+    const state = section.getByTestId('marketing-messages-state');
+    await state.getByText('Off: marketing templates go through Cloud API.').waitFor();
+    await section.getByRole('switch', { name: 'Send marketing templates through the Marketing Messages API' }).check();
+    await section.getByRole('button', { name: 'Save' }).click();
+    await section
+      .getByRole('alert')
+      .getByText(/^Meta’s terms accepted must be confirmed: Meta refuses/)
+      .waitFor();
+    await section.getByLabel('Meta’s terms accepted').check();
+    assert.equal(await section.getByRole('alert').count(), 0, 'the problem goes once the field changes');
+    await section.getByRole('button', { name: 'Save' }).click();
+    await state.getByText(`: ${owner.email} confirmed Meta’s terms were accepted.`).waitFor();
+    assert.match((await state.textContent())!, /^On since /);
+    const saved = await server.app.services.marketingMessages.settings({ workspaceId: owner.workspaceId });
+    assert.deepEqual([saved.enabled, saved.terms_accepted_by], [true, owner.userId]);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
   });
 

@@ -247,6 +247,8 @@ describe(`dashboard: settings and the simulator (${ENGINE})`, () => {
     await page.goto('/settings/channel');
     await page.getByText('Your role (member) cannot change the channel; ask an owner or admin.').waitFor();
     assert.equal(await page.getByTestId('verify-token').count(), 0, 'the verify token is for owners');
+    const marketingMessages = page.getByRole('heading', { name: 'Marketing Messages API' });
+    assert.equal(await marketingMessages.count(), 0, 'the Marketing Messages API setting is for who manages channels');
     const channel = await sendFromPage(page, 'PUT', '/api/dashboard/channel', { provider: 'simulator' });
     assert.deepEqual([channel.status, channel.body.code], [403, 'permission_denied']);
     assert.equal(await page.getByRole('form', { name: 'Add a number' }).count(), 0);

@@ -8,10 +8,11 @@ import { askAnAdmin } from '../roles';
 import { CopyButton, ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 import { t } from '../i18n/i18n';
-import { formatNumber } from '../i18n/format';
+import { formatDateTime, formatNumber } from '../i18n/format';
 import { Rich } from '../i18n/rich';
 import { messageStatusName } from './message-status';
 import { accountStatusFacts } from './account-status-facts';
+import { MarketingMessagesSettings } from './settings-marketing-messages';
 
 /** One of the workspace's numbers, as list-channels shows it. */
 type BusinessNumber = PublicSchema<'Channel'>;
@@ -21,6 +22,7 @@ type Provider = Channel['provider'];
 
 /** Settings → Channel: the workspace's numbers, the default channel, Meta's webhook, and a test message. */
 export function ChannelSettings() {
+  const { user } = useSession();
   const state = useAsync(() => dashboard.get('/api/dashboard/channel'), []);
   return (
     <Page title={t('channel:title')}>
@@ -31,6 +33,7 @@ export function ChannelSettings() {
           <CurrentChannel channel={state.data.channel} />
           <Numbers onChanged={state.reload} />
           <ChannelForm channel={state.data.channel} onSaved={state.reload} />
+          {can(user, 'manage_channel') && <MarketingMessagesSettings />}
           <Webhook state={state.data} />
           <TestMessage provider={state.data.channel.provider} />
         </>
@@ -144,11 +147,27 @@ function numberFacts(channel: BusinessNumber): string[] {
     channel.phone_number_id && t('channel:numbers.phoneNumberId', { id: channel.phone_number_id }),
     channel.quality_rating && t('channel:numbers.quality', { rating: channel.quality_rating }),
     channel.messaging_limit_tier && t('channel:numbers.limit', { tier: channel.messaging_limit_tier }),
+    channel.portfolio_limit && portfolioLimitFact(channel.portfolio_limit),
     channel.disconnection && t('channel:numbers.disconnected', { event: channel.disconnection.event }),
     ...accountStatusFacts(channel.account_status),
     channel.business_app && t('channel:numbers.businessApp', { perSecond: formatNumber(channel.messages_per_second) }),
     channel.history_import && historyFact(channel.history_import),
   ].filter((fact): fact is string => Boolean(fact));
+}
+
+/** The business portfolio's messaging limit, as Meta last said it: with its event (UPGRADE, DOWNGRADE…) when it named one. */
+function portfolioLimitFact(limit: NonNullable<BusinessNumber['portfolio_limit']>): string {
+  const when = formatDateTime(limit.updated_at);
+  const said = limit.event
+    ? t('channel:numbers.portfolioLimitEvent', { event: limit.event, when })
+    : t('channel:numbers.portfolioLimitSaid', { when });
+  return limit.customers_per_24h === 'unlimited'
+    ? t('channel:numbers.portfolioLimitUnlimited', { said })
+    : t('channel:numbers.portfolioLimit', {
+        count: limit.customers_per_24h,
+        limit: formatNumber(limit.customers_per_24h),
+        said,
+      });
 }
 
 /** How far the import of the WhatsApp Business app's chat history has come. */

@@ -111,6 +111,9 @@ export function MessageBubble({ message: m, onReply }: { message: InboxMessage; 
       {m.type === 'template' && typeof m.content.template_name === 'string' && (
         <span class="muted bubble-kind">{t('inbox:message.template', { name: m.content.template_name })}</span>
       )}
+      {m.sent_via === 'marketing_messages' && (
+        <span class="muted bubble-kind">{t('inbox:message.sentViaMarketingMessages')}</span>
+      )}
       <span class="bubble-meta">
         {m.revoked_at && <span class="bubble-note">{t('inbox:message.deleted')}</span>}
         {m.edits.length > 0 && !m.revoked_at && <span class="bubble-note">{t('inbox:message.edited')}</span>}
