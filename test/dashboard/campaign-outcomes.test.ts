@@ -34,6 +34,16 @@ describe(`dashboard: campaign outcomes (${ENGINE})`, () => {
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await screenshot(page, 'reports-campaign-outcomes');
 
+    // The cost ledger: the same charge, by day and then by campaign, with its CSV.
+    const costs = page.getByRole('region', { name: 'Costs' });
+    await costs.getByText('$0.1618 for 4 charged messages.').waitFor();
+    await costs.getByLabel('Group by').selectOption('campaign');
+    const ledger = costs.getByRole('table', { name: 'Costs per group' });
+    await ledger.getByRole('row', { name: /Spring sale/ }).waitFor();
+    assert.deepEqual((await ledger.getByRole('row').allTextContents()).slice(1), ['Spring sale4$0.1618']);
+    const ledgerCsv = await costs.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
+    assert.match(ledgerCsv!, /^\/api\/v1\/reports\/costs\?(.*&)?group_by=campaign&format=csv$/);
+
     await section.getByRole('button', { name: 'Resend to the 3 who did not read' }).click();
     const dialog = page.getByRole('dialog');
     await dialog

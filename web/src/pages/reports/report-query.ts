@@ -4,7 +4,11 @@ import type { operations } from '../../api/public';
 export type ReportQueryState = Omit<NonNullable<operations['getAgentReport']['parameters']['query']>, 'format'>;
 
 /** A report endpoint's address with the filter (and `format=csv` for the download link). */
-export function reportUrl(report: string, query: ReportQueryState, format?: 'csv'): string {
+export function reportUrl(
+  report: string,
+  query: ReportQueryState & Record<string, string | undefined>,
+  format?: 'csv',
+): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries({ ...query, format })) if (value) params.set(key, value);
   const search = params.toString();

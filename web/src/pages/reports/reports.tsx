@@ -4,6 +4,7 @@ import reports from '../../locales/en/reports.json';
 import teamReport from '../../locales/en/team-report.json';
 import { Page } from '../../ui';
 import { CampaignOutcomes } from './campaign-outcomes';
+import { CostLedgerSection } from './costs';
 import { RateCards } from './rate-cards';
 import { MessageRatesForm } from './rates';
 import { ReportFilters } from './report-filters';
@@ -16,7 +17,7 @@ addEnglish({ reports, 'campaign-report': campaignReport, 'team-report': teamRepo
 
 /**
  * Reports: one filter (dates, number, team, label) kept in the address, so a link shares it, and the
- * sections that each fetch their own report with it: the team's figures, the volume, the campaigns.
+ * sections that each fetch their own report with it: the team's figures, the volume, the campaigns, the costs.
  */
 export function ReportsPage({ search }: { search: string }) {
   const query = queryOf(new URLSearchParams(search));
@@ -26,6 +27,7 @@ export function ReportsPage({ search }: { search: string }) {
       <TeamFigures query={query} />
       <VolumeSection query={query} />
       <CampaignOutcomes query={query} />
+      <CostLedgerSection query={query} />
       <section class="report-section" aria-labelledby="report-rates">
         <h2 id="report-rates">{t('reports:rates.title')}</h2>
         <p class="hint">{t('reports:rates.hint')}</p>
