@@ -27,15 +27,16 @@ export function runCli(server: TestServer, ...args: string[]): Promise<CliResult
  */
 export function runThroughNpm(server: TestServer, npm: 'npx' | 'npm exec', ...args: string[]): Promise<CliResult> {
   const [file, ...words] = npm.split(' ');
-  return run(server, file!, [...words, 'parley', ...args]);
+  // npm itself starts slowly on a busy machine: the bound is for a hang, not for speed.
+  return run(server, file!, [...words, 'parley', ...args], 180_000);
 }
 
-function run(server: TestServer, file: string, args: string[]): Promise<CliResult> {
+function run(server: TestServer, file: string, args: string[], timeout = 60_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     execFile(
       file,
       args,
-      { cwd: REPO_ROOT, env: server.env, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: REPO_ROOT, env: server.env, timeout, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error === null) resolve({ code: 0, stdout, stderr });
         else if (typeof error.code === 'number') resolve({ code: error.code, stdout, stderr });
