@@ -115,8 +115,11 @@ export interface SendingChannel {
   provider: ChannelProvider;
   /** Meta disconnected the number: its messages wait until it is connected again. */
   disconnected: boolean;
-  /** The workspace sends its marketing templates through Meta's Marketing Messages API. */
-  marketingMessages: boolean;
+  /**
+   * Whether the workspace sends its marketing templates through Meta's Marketing Messages API: read on
+   * the first marketing template the channel sends, once (a batch's other sends never ask).
+   */
+  marketingMessages: () => Promise<boolean>;
 }
 
 /** Meta's word that a number's account was taken from this app: the event, when, and Meta's details. */
@@ -345,7 +348,7 @@ export function createChannelService(
         channelId: channel?.id ?? null,
         provider: providerFor(workspaceId, channel),
         disconnected: channel?.disconnection != null,
-        marketingMessages: await marketingMessagesEnabled(db, workspaceId),
+        marketingMessages: once(() => marketingMessagesEnabled(db, workspaceId)),
       };
     },
 
@@ -569,4 +572,10 @@ export type ChannelService = ReturnType<typeof createChannelService>;
 function simulatedNumberId(phoneNumberId: string | undefined): string {
   if (phoneNumberId) return phoneNumberId;
   throw errors.invalid(channelProblems.problem('phone_number_id', 'simulated_number_id_required'));
+}
+
+/** `load`, run on the first call only; later calls share its answer. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let answer: Promise<T> | undefined;
+  return () => (answer ??= load());
 }
