@@ -57,7 +57,7 @@ import { createWebhookService, createWebhookWorker } from './outgoing/index.js';
 import { createGroupService } from './groups/index.js';
 import { createQuickReplyService } from './quick-replies/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
-import { createReportService, createTeamReport, createVolumeReport } from './reports/index.js';
+import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
 
 import { createMetrics } from './metrics/metrics.js';
 import { createEmailService } from './email/email.service.js';
@@ -113,6 +113,8 @@ export function createServices(opened: Deps, config: Config) {
     // Closing a conversation frees its person's capacity: routing gives them the next one waiting.
     capacityFreed: (workspaceId) => routing.drain(workspaceId),
     satisfaction: () => csat,
+    // The thread shows each charged message's cost by the ledger's one pricing rule.
+    messageCosts: (workspaceId, phone, rows) => messageCosts(deps.reads, workspaceId, phone, rows),
   });
   const routing = createRoutingService(deps, cursors, inboxEvents, wakeFor, notifications);
   const eventStreams = createEventStreams(deps);

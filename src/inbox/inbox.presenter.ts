@@ -2,6 +2,15 @@ import { presentMessage, type MessageRow, type Message, type MessageSender } fro
 import { previewOf } from '../content/message-text.js';
 import { formatTimestamp } from '../shared/time.js';
 
+/** What Meta charged for a sent message, priced by the workspace's rates (src/reports/message-cost.ts). */
+export interface MessageCost {
+  category: string;
+  market: string;
+  amount: number | null;
+  currency: string;
+  source: string | null;
+}
+
 /**
  * The message a reply quotes, as the thread shows it above the reply: its English preview, and its
  * kind and content for the dashboard to word it in the reader's language.
@@ -18,17 +27,23 @@ export interface Quote {
  * A message as the inbox shows it: the public message plus a one-line text for lists and screen
  * readers, the message it quotes when it is a reply, and who sent it (outbound, when known).
  */
-export type InboxMessage = Message & { preview: string; quote: Quote | null; sender: MessageSender | null };
+export type InboxMessage = Message & {
+  preview: string;
+  quote: Quote | null;
+  sender: MessageSender | null;
+  cost: MessageCost | null;
+};
 
 /** The public message with its preview, and the quoted message's and the sender when given. */
 export function presentInboxMessage(
   row: MessageRow,
   quoted?: MessageRow,
   sender: MessageSender | null = null,
+  cost: MessageCost | null = null,
 ): InboxMessage {
   const message = presentMessage(row);
   const quote = quoted ? quoteOf(quoted) : null;
-  return { ...message, preview: previewOf(message.type, message.content), quote, sender };
+  return { ...message, preview: previewOf(message.type, message.content), quote, sender, cost };
 }
 
 function quoteOf(quoted: MessageRow): Quote {

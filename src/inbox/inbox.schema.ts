@@ -41,6 +41,21 @@ const InboxMessage = Type.Intersect([
       }),
       Type.Null(),
     ]),
+    cost: NullableField(
+      Type.Object(
+        {
+          category: Type.String({ description: 'Meta’s pricing category' }),
+          market: Type.String({ description: 'The rate card’s market of the recipient’s number' }),
+          amount: NullableField(Type.Number({ description: 'Null: no rate for this market and category' })),
+          currency: Type.String(),
+          source: NullableField(Type.String({ description: '`rate_card`, `workspace_rate` or `meta_card`' })),
+        },
+        {
+          description:
+            'What Meta charged for it (its status’s pricing), by the workspace’s rates; null when not charged',
+        },
+      ),
+    ),
   }),
 ]);
 

@@ -3,12 +3,12 @@ import { type ChannelService, ChannelError } from '../channels/index.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
-import { callRepository, windowClosesAt, namedSenders } from '../messages/index.js';
+import { callRepository, windowClosesAt, namedSenders, type MessageRow } from '../messages/index.js';
 import type { QueuedWork } from '../shared/queued-work.js';
 import { createConversationStatus, statusOf } from './conversation-status.js';
 import { createLabelService, labelRepository } from './labels.js';
 import type { EventHub } from './event-hub.js';
-import { at, presentInboxMessage, type InboxMessage } from './inbox.presenter.js';
+import { at, presentInboxMessage, type InboxMessage, type MessageCost } from './inbox.presenter.js';
 import { inboxRepository, type Keyset, type ListQuery, type Priority } from './inbox.repository.js';
 import { noteRepository } from './notes.js';
 import type { NotificationService } from '../notifications/index.js';
@@ -65,6 +65,8 @@ export interface InboxNeighbours {
   capacityFreed: (workspaceId: string) => Promise<void>;
   /** The survey sent when a conversation closes, and the ratings shown in the thread (src/csat/). */
   satisfaction: () => InboxSatisfaction;
+  /** What each charged message of a page to the contact's number cost, by message id (src/reports/). */
+  messageCosts: (workspaceId: string, phone: string, rows: MessageRow[]) => Promise<Map<string, MessageCost>>;
 }
 
 /** Customer satisfaction, as the inbox uses it (src/csat/). */
@@ -93,7 +95,7 @@ export function createInboxService(
   /** Wakes the workers a committed transaction queued work for (a snooze's end, the survey a close sends). */
   wakeFor: (work: QueuedWork) => void,
   /** Who the inbox tells and hears from: people's notifications, routing's assignment and queue, the satisfaction survey. */
-  { notifier, assign, capacityFreed, satisfaction }: InboxNeighbours,
+  { notifier, assign, capacityFreed, satisfaction, messageCosts }: InboxNeighbours,
 ) {
   const { db, dialect, clock, newId } = deps;
   const repository = () => inboxRepository(db, dialect);
@@ -206,9 +208,12 @@ export function createInboxService(
         (await repository().messagesByIds(viewer.workspaceId, [...new Set(quotedIds)])).map((row) => [row.id, row]),
       );
       const senderOf = await namedSenders(db, viewer.workspaceId, page);
+      const costs = await messageCosts(viewer.workspaceId, contact.phone, page);
       const messages: InboxMessage[] = page
         .reverse()
-        .map((row) => presentInboxMessage(row, quoted.get(row.reply_to_message_id ?? ''), senderOf(row)));
+        .map((row) =>
+          presentInboxMessage(row, quoted.get(row.reply_to_message_id ?? ''), senderOf(row), costs.get(row.id)),
+        );
       // The page's stretch of time: from its oldest message (the start, on the last page) up to the cursor.
       const morePages = rows.length > THREAD_PAGE;
       const stretch = [morePages && oldest ? oldest.created_at : null, before?.at ?? null] as const;

@@ -8,6 +8,7 @@ import { action, campaignWorld, PHONES } from '../../test/campaign-world.js';
 import { joinedTeammate, ownerSession, type DashboardSession } from '../../test/dashboard-session.js';
 import { ENGINE } from '../../test/server.js';
 import { startWhatsappServer } from '../../test/whatsapp.js';
+import type { InboxMessage } from '../inbox/inbox.presenter.js';
 import type { CampaignEstimate, CostLedger } from './cost.schema.js';
 
 const { server, postWebhook, connect } = await startWhatsappServer({ outbox: true });
@@ -151,6 +152,45 @@ describe(`message costs (${ENGINE})`, () => {
     const removed = await s.owner.send<unknown[]>('DELETE', `/api/dashboard/reports/rate-cards/${day(-1)}`);
     assert.equal(removed.status, 200);
     assert.equal(removed.body.length, 1);
+  });
+
+  test('a message’s own cost in its thread: the ledger’s rule for each charged message, none for a free one', async () => {
+    const s = await shop();
+    assert.equal((await importCard(s.owner, { csv: CARD, effective_from: day(-30) })).status, 201);
+    const campaign = await sentCampaign(s);
+    const pricing: Record<string, Record<string, unknown>> = {
+      [PHONES.brazil]: { pricing_model: 'PMP', category: 'marketing', type: 'regular' },
+      [PHONES.india]: { pricing_model: 'PMP', category: 'marketing', type: 'regular' },
+      [PHONES.brazilRead]: { pricing_model: 'PMP', category: 'service', type: 'free_customer_service' },
+    };
+    const sent = Object.fromEntries(Object.keys(pricing).map((phone) => [phone, ['sent' as const]]));
+    await statuses(s, campaign, sent, (phone) => pricing[phone]);
+
+    const costIn = async (contact: keyof typeof PHONES) => {
+      const thread = await s.owner.send<{ messages: InboxMessage[] }>(
+        'GET',
+        `/api/dashboard/conversations/${s.contacts[contact]}`,
+      );
+      assert.equal(thread.status, 200, thread.text);
+      return thread.body.messages.find((m) => m.direction === 'outbound')?.cost;
+    };
+    assert.deepEqual(await costIn('brazil'), {
+      category: 'marketing',
+      market: 'Brazil',
+      amount: 0.5,
+      currency: 'USD',
+      source: 'rate_card',
+    });
+    // India has no row on the imported card: Meta's shipped USD card prices it, as in the ledger.
+    assert.deepEqual(await costIn('india'), {
+      category: 'marketing',
+      market: 'India',
+      amount: 0.0118,
+      currency: 'USD',
+      source: 'meta_card',
+    });
+    assert.equal(await costIn('brazilRead'), null, 'a free customer-service message costs nothing');
+    assert.equal(await costIn('us'), null, 'a message Meta has not priced yet has no cost');
   });
 
   test('parley rates import › the same import as the dashboard’s: the card is listed; a bad file exits 1 naming its row', async () => {

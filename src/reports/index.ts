@@ -7,6 +7,7 @@ export { registerCampaignEstimateRoutes } from './campaign-estimate.routes.js';
 export { estimateCampaign } from './campaign-estimate.js';
 export { CampaignEstimate } from './cost.schema.js';
 export { registerCostLedgerRoutes } from './cost-ledger.routes.js';
+export { messageCosts } from './message-cost.js';
 export { ImportRateCardBody, registerReportRoutes } from './report.routes.js';
 export { createReportService, type ReportService } from './report.service.js';
 export type { RateCardData } from './report.types.js';

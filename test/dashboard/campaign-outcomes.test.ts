@@ -44,6 +44,11 @@ describe(`dashboard: campaign outcomes (${ENGINE})`, () => {
     const ledgerCsv = await costs.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
     assert.match(ledgerCsv!, /^\/api\/v1\/reports\/costs\?(.*&)?group_by=campaign&format=csv$/);
 
+    // One message's own share of it, in its thread: Meta's shipped card for Brazil's marketing rate.
+    await page.goto(`/inbox/${s.contacts.brazil}`);
+    await page.getByText('Meta charged $0.0625 (marketing)').waitFor();
+    await page.goto('/reports');
+
     await section.getByRole('button', { name: 'Resend to the 3 who did not read' }).click();
     const dialog = page.getByRole('dialog');
     await dialog

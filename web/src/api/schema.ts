@@ -2495,6 +2495,18 @@ export interface paths {
                         };
                         preview: string;
                       } | null;
+                      /** @description What Meta charged for it (its status’s pricing), by the workspace’s rates; null when not charged */
+                      cost: {
+                        /** @description Meta’s pricing category */
+                        category: string;
+                        /** @description The rate card’s market of the recipient’s number */
+                        market: string;
+                        /** @description Null: no rate for this market and category */
+                        amount: number | null;
+                        currency: string;
+                        /** @description `rate_card`, `workspace_rate` or `meta_card` */
+                        source: string | null;
+                      } | null;
                     })
                   | null;
                 /**
@@ -2985,6 +2997,18 @@ export interface paths {
                     [key: string]: unknown;
                   };
                   preview: string;
+                } | null;
+                /** @description What Meta charged for it (its status’s pricing), by the workspace’s rates; null when not charged */
+                cost: {
+                  /** @description Meta’s pricing category */
+                  category: string;
+                  /** @description The rate card’s market of the recipient’s number */
+                  market: string;
+                  /** @description Null: no rate for this market and category */
+                  amount: number | null;
+                  currency: string;
+                  /** @description `rate_card`, `workspace_rate` or `meta_card` */
+                  source: string | null;
                 } | null;
               })[];
               notes: {

@@ -3,6 +3,7 @@ import type { DashboardAnswer, DashboardOptions } from '../../api/client';
 import { Link } from '../../router';
 import { formatDateTime, formatMoney, formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
+import { pricingCategoryName } from '../pricing-category';
 import { TemplatePreview } from '../templates/template-parts';
 
 type Reviewed = DashboardAnswer<'/api/dashboard/campaigns/review', 'post'>;
@@ -103,7 +104,7 @@ function FirstMessage({ preview }: { preview: MessagePreview }) {
  * market when there are several, saying which part no rate prices.
  */
 function CostLine({ cost }: { cost: Review['cost'] }) {
-  const category = categoryName(cost.category);
+  const category = pricingCategoryName(cost.category);
   const money = (amount: number) => formatMoney(amount, cost.currency);
   if (cost.unpriced === cost.messages) {
     return (
@@ -192,15 +193,4 @@ function LimitLine(props: { cost: Review['cost']; choice: OverLimit; onChoice: (
       )}
     </div>
   );
-}
-
-/** Meta's pricing category (the API's lower-case value) in words; an unknown one as it is. */
-function categoryName(category: string): string {
-  const names: Record<string, string> = {
-    marketing: t('automation:confirm.categories.marketing'),
-    utility: t('automation:confirm.categories.utility'),
-    authentication: t('automation:confirm.categories.authentication'),
-    service: t('automation:confirm.categories.service'),
-  };
-  return names[category] ?? category;
 }

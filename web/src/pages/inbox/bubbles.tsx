@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { t } from '../../i18n/i18n';
-import { formatDateTime, formatDuration } from '../../i18n/format';
+import { formatDateTime, formatDuration, formatMoney } from '../../i18n/format';
+import { pricingCategoryName } from '../pricing-category';
 import { MEDIA_KINDS, type MediaKind } from '../../../../src/content/message-text';
 import { RICH_TYPES, RichContent } from './rich';
 import type { Call, ConversationNote, InboxMessage, Member, MessageSender, Rating } from './types';
@@ -114,6 +115,7 @@ export function MessageBubble({ message: m, onReply }: { message: InboxMessage; 
       {m.sent_via === 'marketing_messages' && (
         <span class="muted bubble-kind">{t('inbox:message.sentViaMarketingMessages')}</span>
       )}
+      {m.cost && <span class="muted bubble-kind">{costOf(m.cost)}</span>}
       <span class="bubble-meta">
         {m.revoked_at && <span class="bubble-note">{t('inbox:message.deleted')}</span>}
         {m.edits.length > 0 && !m.revoked_at && <span class="bubble-note">{t('inbox:message.edited')}</span>}
@@ -142,6 +144,14 @@ export function MessageBubble({ message: m, onReply }: { message: InboxMessage; 
 }
 
 /** Why WhatsApp did not deliver a message: Meta's own words (English), with its error code and details. */
+/** What Meta charged for the message, priced by the workspace's rates (as Reports → Costs adds it up). */
+function costOf({ amount, currency, category, market }: NonNullable<InboxMessage['cost']>): string {
+  const named = pricingCategoryName(category);
+  return amount === null
+    ? t('inbox:message.costWithoutRate', { category: named, market })
+    : t('inbox:message.cost', { amount: formatMoney(amount, currency), category: named });
+}
+
 function FailedNote({ error }: { error: NonNullable<InboxMessage['error']> }) {
   const reason = [error.title, error.code !== null && `(${error.code})`].filter(Boolean).join(' ');
   const details = error.details ? ` — ${error.details}` : '';
