@@ -1,8 +1,8 @@
 /**
  * One deployment, many processes: three real Parley servers (`src/main.ts`, what `npm start` runs)
  * on one database, requests spread over them as a load balancer would. What must hold for the
- * deployment as a whole: the polling interval, Meta's throughput per number, live inbox updates and
- * token revocation.
+ * deployment as a whole: the polling interval, Meta's throughput per number, live inbox updates, token
+ * revocation and the Marketing Messages API setting.
  */
 import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
@@ -231,4 +231,42 @@ describe(`three processes on one database (${ENGINE})`, () => {
     assert.equal(revoked.status, 200, revoked.text);
     assert.deepEqual([(await viaA!.get('/v1/me')).status, (await viaB!.get('/v1/me')).status], [401, 401]);
   });
+
+  test(
+    'the Marketing Messages API turned on, then off, through A: B sends the next marketing template by it, then not',
+    { timeout },
+    async () => {
+      const { phoneNumberId, through } = await shop();
+      const [viaA, viaB] = through;
+      const template = await createTemplate(services, viaA!.workspaceId, {
+        name: `spring_sale_${randomInt(1e9)}`,
+        category: 'MARKETING',
+        translations: [{ language: 'en_US', status: 'APPROVED', body: 'Spring sale: 20% off everything today.' }],
+      });
+      const sendsOfB = () =>
+        standIns[1]!.requests.filter(
+          (r) => r.method === 'POST' && r.path.startsWith(`/${API_VERSION}/${phoneNumberId}/`),
+        );
+      /** Sends the template through B's API; the Graph edge B's outbox sent it to. */
+      const sendThroughB = async (phone: string) => {
+        const before = sendsOfB().length;
+        const queued = await viaB!.action('send-template-message', { phone, template_id: template.id });
+        assert.equal(queued.status, 200, queued.text);
+        while (sendsOfB().length === before) await new Promise((resolve) => setTimeout(resolve, 50));
+        return sendsOfB().at(-1)!.path.split('/').at(-1);
+      };
+      const setThroughA = async (enabled: boolean) => {
+        const body = { enabled, ...(enabled && { meta_terms_accepted: true }) };
+        const saved = await viaA!.action('update-marketing-messages-settings', body);
+        assert.equal(saved.status, 200, saved.text);
+      };
+
+      // B has now cached the workspace's channels, with the setting off.
+      assert.equal(await sendThroughB('+14155550150'), 'messages');
+      await setThroughA(true);
+      assert.equal(await sendThroughB('+14155550151'), 'marketing_messages', 'on, as A set it');
+      await setThroughA(false);
+      assert.equal(await sendThroughB('+14155550152'), 'messages', 'off again, as A set it');
+    },
+  );
 });

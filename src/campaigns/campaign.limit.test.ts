@@ -3,9 +3,11 @@ import { describe, test } from 'node:test';
 import { createTemplate, createWorkspace } from '../../test/factories.js';
 import { startWhatsappServer } from '../../test/whatsapp.js';
 import type { Channel } from '../channels/channel.service.js';
-import { accountWebhook } from '../whatsapp/webhook.delivery-fixtures.js';
-import { phoneNumberQualityWebhook } from '../whatsapp/webhook.fixtures.js';
-import { BUSINESS_CAPABILITY_UNLIMITED, BUSINESS_CAPABILITY_UPDATE } from '../whatsapp/webhook.limit-fixtures.js';
+import {
+  BUSINESS_CAPABILITY_UNLIMITED,
+  BUSINESS_CAPABILITY_UPDATE,
+  portfolioLimitWebhook,
+} from '../whatsapp/webhook.limit-fixtures.js';
 import type { Campaign } from './campaign.schema.js';
 
 const { graph, server, connect, postWebhook } = await startWhatsappServer({ outbox: true });
@@ -28,21 +30,15 @@ describe('portfolio messaging limit', () => {
     assert.equal(await limitOf(), null, 'unknown until Meta says');
 
     const posted = await postWebhook(
-      accountWebhook(number.wabaId, 'business_capability_update', BUSINESS_CAPABILITY_UPDATE, server.clock.now()),
+      portfolioLimitWebhook(number, { capability: BUSINESS_CAPABILITY_UPDATE, at: server.clock.now() }),
     );
     assert.equal(posted.status, 200, posted.text);
     assert.deepEqual(
       { ...(await limitOf()), updated_at: undefined },
       { customers_per_24h: 250, event: null, previous: null, max_phone_numbers: 2, updated_at: undefined },
     );
-    // A downgrade to Meta's lowest tier, named by the number's display number.
-    const downgrade = phoneNumberQualityWebhook({
-      wabaId: number.wabaId,
-      displayPhoneNumber: number.displayPhoneNumber.replace(/\D/g, ''),
-      event: 'DOWNGRADE',
-      oldLimit: 'TIER_250',
-      maxDailyConversations: 'TIER_50',
-    });
+    // A downgrade to Meta's lowest tier.
+    const downgrade = portfolioLimitWebhook(number, { event: 'DOWNGRADE', oldLimit: 'TIER_250', limit: 'TIER_50' });
     assert.equal((await postWebhook(downgrade)).status, 200);
     const limit = await limitOf();
     assert.deepEqual([limit?.customers_per_24h, limit?.event, limit?.previous], [50, 'DOWNGRADE', 'TIER_250']);
@@ -98,7 +94,7 @@ describe('portfolio messaging limit', () => {
     assert.equal(graph.accepted.length - before, 50, 'the rest once room returned');
 
     await postWebhook(
-      accountWebhook(number.wabaId, 'business_capability_update', BUSINESS_CAPABILITY_UNLIMITED, server.clock.now()),
+      portfolioLimitWebhook(number, { capability: BUSINESS_CAPABILITY_UNLIMITED, at: server.clock.now() }),
     );
     const unlimited = await ws.action<Estimate>('estimate-campaign', body(contacts));
     assert.deepEqual(

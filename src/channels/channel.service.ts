@@ -115,11 +115,8 @@ export interface SendingChannel {
   provider: ChannelProvider;
   /** Meta disconnected the number: its messages wait until it is connected again. */
   disconnected: boolean;
-  /**
-   * Whether the workspace sends its marketing templates through Meta's Marketing Messages API: read on
-   * the first marketing template the channel sends, once (a batch's other sends never ask).
-   */
-  marketingMessages: () => Promise<boolean>;
+  /** The workspace sends its marketing templates through Meta's Marketing Messages API. */
+  marketingMessages: boolean;
 }
 
 /** Meta's word that a number's account was taken from this app: the event, when, and Meta's details. */
@@ -152,6 +149,12 @@ const NO_NUMBER = {
 
 const isDefault = (row: ChannelRow) => row.is_default === 1;
 
+/** What a process caches of a workspace for its sends: its channels, and its Marketing Messages API setting. */
+interface WorkspaceChannels {
+  rows: ChannelRow[];
+  marketingMessages: boolean;
+}
+
 /**
  * Each workspace's channels: any number of WhatsApp Cloud numbers (each confirmed by Meta,
  * `cloud.describeNumber`, before it is saved) and simulated ones; one is the default. A workspace
@@ -164,8 +167,12 @@ export function createChannelService(
   simulator: SimulatorProvider,
 ) {
   // Channel rows are cached per process for the hot paths (routing each webhook, sending each message).
-  // Any change to a channel, by any process, bumps the deployment generation, which empties the caches.
-  const cachedLists = new GenerationCache(db, (workspaceId) => channelRepository(db).listOf(workspaceId));
+  // Any change to a channel or to the Marketing Messages API setting, by any process, bumps the
+  // deployment generation, which empties the caches.
+  const cachedWorkspaces = new GenerationCache(db, async (workspaceId): Promise<WorkspaceChannels> => ({
+    rows: await channelRepository(db).listOf(workspaceId),
+    marketingMessages: await marketingMessagesEnabled(db, workspaceId),
+  }));
   const cachedRoutes = new GenerationCache(db, (phoneNumberId) => routeOf(phoneNumberId));
   const cachedDisconnected = new GenerationCache(db, () => channelRepository(db).disconnectedIds(), 1);
 
@@ -180,7 +187,7 @@ export function createChannelService(
     return channelRepository(db).setPortfolioLimit(wabaId, JSON.stringify(limit), toStoredTimestamp(clock.now()));
   }
 
-  const channelsOf = (workspaceId: string) => cachedLists.get(workspaceId);
+  const channelsOf = async (workspaceId: string) => (await cachedWorkspaces.get(workspaceId)).rows;
   /** Read past the cache: for changes, and for what the caller has just changed. */
   const freshChannelsOf = (workspaceId: string) => channelRepository(db).listOf(workspaceId);
 
@@ -339,16 +346,16 @@ export function createChannelService(
       named: string | null,
       conversation: string | null,
     ): Promise<SendingChannel | null> {
-      const channels = await channelsOf(workspaceId);
+      const { rows, marketingMessages } = await cachedWorkspaces.get(workspaceId);
       const channel = named
-        ? channels.find((row) => row.id === named)
-        : (channels.find((row) => row.id === conversation) ?? channels.find(isDefault));
+        ? rows.find((row) => row.id === named)
+        : (rows.find((row) => row.id === conversation) ?? rows.find(isDefault));
       if (named && !channel) return null;
       return {
         channelId: channel?.id ?? null,
         provider: providerFor(workspaceId, channel),
         disconnected: channel?.disconnection != null,
-        marketingMessages: once(() => marketingMessagesEnabled(db, workspaceId)),
+        marketingMessages,
       };
     },
 
@@ -572,10 +579,4 @@ export type ChannelService = ReturnType<typeof createChannelService>;
 function simulatedNumberId(phoneNumberId: string | undefined): string {
   if (phoneNumberId) return phoneNumberId;
   throw errors.invalid(channelProblems.problem('phone_number_id', 'simulated_number_id_required'));
-}
-
-/** `load`, run on the first call only; later calls share its answer. */
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let answer: Promise<T> | undefined;
-  return () => (answer ??= load());
 }

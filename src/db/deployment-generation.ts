@@ -9,8 +9,9 @@ const selectGeneration = precompile((db) =>
 
 /**
  * The deployment's cache generation: triggers bump it whenever a token is revoked or deleted, a
- * workspace's limits change or any channel changes (migration 0026), or a user's role changes or the
- * user is removed (0031), whichever process or tool wrote.
+ * workspace's limits change or any channel changes (migration 0026), a user's role changes or the
+ * user is removed (0031), or a workspace's Marketing Messages API setting changes (0053), whichever
+ * process or tool wrote.
  */
 export async function deploymentGeneration(db: Kysely<Database>): Promise<number> {
   const [row] = await selectGeneration(db);

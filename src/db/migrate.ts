@@ -52,6 +52,7 @@ import * as portfolioLimits from './migrations/0048_portfolio_limits.js';
 import * as templateOptions from './migrations/0049_template_options.js';
 import * as marketingMessages from './migrations/0050_marketing_messages.js';
 import * as groupLiveEvents from './migrations/0052_group_live_events.js';
+import * as marketingMessagesGeneration from './migrations/0053_marketing_messages_generation.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -108,6 +109,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0049_template_options': templateOptions,
   '0050_marketing_messages': marketingMessages,
   '0052_group_live_events': groupLiveEvents,
+  '0053_marketing_messages_generation': marketingMessagesGeneration,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -102,7 +102,7 @@ export function createOutbox(
       toGroup: message.toGroup,
       message: content,
       // Meta's Marketing Messages API takes marketing templates only; the rest stay on Cloud API.
-      marketingMessages: isMarketing(content) && (await channel.marketingMessages()),
+      marketingMessages: channel.marketingMessages && isMarketing(content),
     });
     if (sent.outcome === 'retry' && sent.throttled && provider.pace) {
       // The send's outcome is known and must be recorded even if the pause cannot be.

@@ -8,7 +8,8 @@ import { createImageHeaderTemplate, createTemplate } from '../factories.js';
 import { ENGINE, startServer, type TestServer } from '../server.js';
 import { startWhatsappServer } from '../whatsapp.js';
 import { newContactRow } from '../../src/contacts/contact.repository.js';
-import { phoneNumberQualityWebhook, statusWebhook } from '../../src/whatsapp/webhook.fixtures.js';
+import { statusWebhook } from '../../src/whatsapp/webhook.fixtures.js';
+import { portfolioLimitWebhook } from '../../src/whatsapp/webhook.limit-fixtures.js';
 
 const server = await startServer();
 const whatsapp = await startWhatsappServer({ outbox: true });
@@ -573,13 +574,7 @@ describe(`dashboard: sequences, flows and campaigns (${ENGINE})`, () => {
     const number = await whatsapp.connect(owner.workspaceId, { messagesPerSecond: 1000 });
     await insertTaggedContacts(wa, owner.workspaceId, 52, 'many');
     // Meta lowers the portfolio to its lowest tier: 50 customers per 24 hours, 2 fewer than the audience.
-    const downgrade = phoneNumberQualityWebhook({
-      wabaId: number.wabaId,
-      displayPhoneNumber: number.displayPhoneNumber.replace(/\D/g, ''),
-      event: 'DOWNGRADE',
-      oldLimit: 'TIER_250',
-      maxDailyConversations: 'TIER_50',
-    });
+    const downgrade = portfolioLimitWebhook(number, { event: 'DOWNGRADE', oldLimit: 'TIER_250', limit: 'TIER_50' });
     assert.equal((await whatsapp.postWebhook(downgrade)).status, 200);
 
     await page.goto('/campaigns/new');

@@ -9,8 +9,7 @@ import { createTemplate } from '../factories.js';
 import { ACCOUNT_VIOLATION, accountWebhook, PARTNER_REMOVED } from '../../src/whatsapp/webhook.delivery-fixtures.js';
 import { VOLUME_PRICING_TIER } from '../../src/whatsapp/webhook.account-fixtures.js';
 import { groupMessageWebhook, groupSubjectWebhook } from '../../src/whatsapp/webhook.group-fixtures.js';
-import { BUSINESS_CAPABILITY_UPDATE } from '../../src/whatsapp/webhook.limit-fixtures.js';
-import { phoneNumberQualityWebhook } from '../../src/whatsapp/webhook.fixtures.js';
+import { BUSINESS_CAPABILITY_UPDATE, portfolioLimitWebhook } from '../../src/whatsapp/webhook.limit-fixtures.js';
 
 const { server, graph, connect, postWebhook } = await startWhatsappServer();
 
@@ -86,24 +85,16 @@ describe(`dashboard: what Meta added in 2025–26 (${ENGINE})`, () => {
     const row = page.getByTestId('numbers').getByRole('listitem').filter({ hasText: number.phoneNumberId });
     await row.waitFor();
     assert.doesNotMatch((await row.textContent())!, /portfolio/, 'nothing until Meta says');
-    const capability = accountWebhook(
-      number.wabaId,
-      'business_capability_update',
-      BUSINESS_CAPABILITY_UPDATE,
-      server.clock.now(),
-    );
+    const capability = portfolioLimitWebhook(number, {
+      capability: BUSINESS_CAPABILITY_UPDATE,
+      at: server.clock.now(),
+    });
     assert.equal((await postWebhook(capability)).status, 200);
     await page.reload();
     await row
       .getByText(/business portfolio’s messaging limit: 250 customers per 24 hours \(as Meta said on .+\)/)
       .waitFor();
-    const upgrade = phoneNumberQualityWebhook({
-      wabaId: number.wabaId,
-      displayPhoneNumber: number.displayPhoneNumber.replace(/\D/g, ''),
-      event: 'UPGRADE',
-      oldLimit: 'TIER_250',
-      maxDailyConversations: 'TIER_UNLIMITED',
-    });
+    const upgrade = portfolioLimitWebhook(number, { event: 'UPGRADE', oldLimit: 'TIER_250', limit: 'TIER_UNLIMITED' });
     assert.equal((await postWebhook(upgrade)).status, 200);
     await page.reload();
     await row.getByText(/business portfolio’s messaging limit: unlimited \(Meta’s UPGRADE on .+\)/).waitFor();
