@@ -1,5 +1,6 @@
 import type { TemplateComponent } from '../channels/index.js';
 import type { FieldError } from '../shared/errors.js';
+import { APP_OTP_TYPES } from './authentication.js';
 import { templateProblems } from './template.problems.js';
 import { extractPlaceholders, type ParameterFormat } from './placeholders.js';
 import { headerPlaceholders, variableSlots, type OtherComponent, type TranslationParts } from './template-variables.js';
@@ -36,8 +37,26 @@ export function metaComponents(
   category?: string,
 ): { components: TemplateComponent[] } | { problems: FieldError[] } {
   const examples = t.examples ?? {};
+  const problems = [...sampleProblems(t, examples, category), ...otpAppProblems(t.buttons ?? [])];
+  if (problems.length > 0) return { problems };
+  const parts = partsOf(t);
+  const sample: Sample = (id) => examples[id]!;
+  const components: TemplateComponent[] =
+    category === 'AUTHENTICATION' ? authenticationText(t) : composedText(t, parts, sample);
+  components.push(...(parts.other_components as TemplateComponent[]));
+  if (parts.buttons.length > 0) {
+    components.push({ type: 'BUTTONS', buttons: parts.buttons.map((b, i) => metaButton(b, i, sample)) });
+  }
+  return { components };
+}
+
+/**
+ * Samples missing or naming no variable. Meta writes an authentication template's body itself and takes no
+ * sample of its code, so there a sample may be left out (one given must still name a variable).
+ */
+function sampleProblems(t: SubmittableTranslation, examples: Record<string, string>, category?: string) {
   const needed = neededExamples(t);
-  const missing = needed.filter((id) => !examples[id]?.trim());
+  const missing = category === 'AUTHENTICATION' ? [] : needed.filter((id) => !examples[id]?.trim());
   const unknown = Object.keys(examples).filter((id) => !needed.includes(id));
   const problems: FieldError[] = [];
   if (missing.length > 0) {
@@ -51,17 +70,7 @@ export function metaComponents(
         : templateProblems.problem('examples', 'samples_unknown', { variables }),
     );
   }
-  problems.push(...otpAppProblems(t.buttons ?? []));
-  if (problems.length > 0) return { problems };
-  const parts = partsOf(t);
-  const sample: Sample = (id) => examples[id]!;
-  const components: TemplateComponent[] =
-    category === 'AUTHENTICATION' ? authenticationText(t) : composedText(t, parts, sample);
-  components.push(...(parts.other_components as TemplateComponent[]));
-  if (parts.buttons.length > 0) {
-    components.push({ type: 'BUTTONS', buttons: parts.buttons.map((b, i) => metaButton(b, i, sample)) });
-  }
-  return { components };
+  return problems;
 }
 
 /** The header, body and footer of a template written here, with the samples of their variables. */
@@ -86,8 +95,6 @@ function authenticationText(t: SubmittableTranslation): TemplateComponent[] {
 }
 
 /** Meta's OTP buttons that hand the code to an app (one-tap autofill, zero-tap) must name the app. */
-const APP_OTP_TYPES = ['ONE_TAP', 'ZERO_TAP'];
-
 function otpAppProblems(buttons: Button[]): FieldError[] {
   return buttons.flatMap((b, index) =>
     b.type === 'OTP' && APP_OTP_TYPES.includes(b.otp_type ?? '') && !b.supported_apps?.length

@@ -101,7 +101,7 @@ describe(`template submission (${ENGINE})`, () => {
     assert.deepEqual([fetched.body.name, fetched.body.meta_template_id], ['seasonal_promotion', metaId]);
   });
 
-  test("create-template › an authentication template's one-tap button names its Android app, its body and footer only Meta's options, as Meta documents; without an app or with a 91-minute expiry it is refused", async () => {
+  test("create-template › an authentication template's one-tap button names its Android app, its body and footer only Meta's options, as Meta documents; no sample of its code is needed; without an app or with a 91-minute expiry it is refused", async () => {
     const { ws, wabaId } = await cloudWorkspace();
     // Meta's "One-tap autofill authentication templates": the OTP button with the app that takes the code.
     const oneTap = {
@@ -118,7 +118,7 @@ describe(`template submission (${ENGINE})`, () => {
           language: 'en_US',
           body: '*{{1}}* is your verification code.',
           buttons: [button],
-          examples: { '1': '123456' },
+          // Meta writes the body and takes no sample of its code: none is asked for.
           ...options,
         },
       ],

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { pageSchema } from '../http/pagination.js';
 import { Nullable, NullableField, Timestamp, Uuid } from '../http/responses.js';
+import { CODE_EXPIRATION_MINUTES, SUPPORTED_APPS_MAX } from './authentication.js';
 import { PARAMETER_FORMATS } from './placeholders.js';
 
 /** Meta's template statuses. */
@@ -51,7 +52,7 @@ const buttonFields = {
       }),
       {
         minItems: 1,
-        maxItems: 5,
+        maxItems: SUPPORTED_APPS_MAX,
         description: 'A ONE_TAP or ZERO_TAP OTP button (required there): the Android apps that take the code',
       },
     ),
@@ -62,9 +63,6 @@ const buttonFields = {
 };
 export const ButtonSchema = Type.Object(buttonFields, { $id: 'TemplateButton' });
 export type Button = Static<typeof ButtonSchema>;
-
-/** Meta's 1–90 minutes an authentication template's footer says the code lasts. */
-export const CODE_EXPIRATION_MINUTES = { minimum: 1, maximum: 90 } as const;
 
 /**
  * An authentication template's options as Meta names them ("Authentication templates"): Meta writes the

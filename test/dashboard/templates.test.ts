@@ -12,11 +12,12 @@ import {
 } from '../browser.js';
 import { createTemplate } from '../factories.js';
 import { ENGINE } from '../server.js';
-import { startWhatsappServer } from '../whatsapp.js';
+import { API_VERSION, startWhatsappServer } from '../whatsapp.js';
 import { SIMULATED_REVIEW_MS } from '../../src/channels/simulator.provider.js';
 import { templateQualityWebhook, templateStatusWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 import { templateError } from '../graph-stand-in.js';
 import { zeroTapTemplate } from '../../src/templates/template-parameters.fixtures.js';
+import { deliveryUpdateLibraryTemplate } from '../../src/templates/template-library.fixtures.js';
 
 const { graph, server, connect, postWebhook } = await startWhatsappServer();
 
@@ -210,6 +211,132 @@ describe(`dashboard: templates (${ENGINE})`, () => {
     assert.equal(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid'), null);
     const names = (await server.app.services.templates.list({ workspaceId: owner.workspaceId }, {})).map((t) => t.name);
     assert.deepEqual(names, ['welcome']);
+  });
+
+  test('from Meta’s template library: no translation fields; Meta’s refusal by the field’s label; made with the inputs, its page says so', async () => {
+    const { owner, page } = await signedIn();
+    const { wabaId } = await connect(owner.workspaceId);
+    const submissions = () =>
+      graph.requests.filter((r) => r.method === 'POST' && r.path === `/${API_VERSION}/${wabaId}/message_templates`);
+    await page.goto('/templates/new');
+    await page.getByLabel('Start from Meta’s template library').check();
+    assert.equal(await page.getByLabel('Body').count(), 0, 'Meta writes the content: no translation fields');
+    assert.equal(await page.getByRole('button', { name: 'Add translation' }).count(), 0);
+    assert.deepEqual(await page.getByLabel('Category').locator('option').allTextContents(), [
+      'Utility',
+      'Authentication',
+    ]);
+    await page.getByLabel('Name', { exact: true }).fill('order_on_its_way');
+    await page.getByText('The name of a template in Meta’s Template Library', { exact: false }).waitFor();
+    await page.getByLabel('Library template name').fill('appointment_reminder');
+    await page.getByLabel('Language').fill('en_US');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    // The stand-in's library has no such template: Meta's refusal, named by the field's label.
+    const refusal = page.locator('small.error', { hasText: 'Library template name Meta refused the library template' });
+    await refusal.waitFor();
+    assert.equal(await page.getByLabel('Library template name').getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(await server.app.services.templates.list({ workspaceId: owner.workspaceId }, {}), []);
+
+    await page.getByLabel('Library template name').fill(deliveryUpdateLibraryTemplate.name);
+    await refusal.waitFor({ state: 'detached' });
+    await page.getByLabel('URL button’s base URL').fill('https://www.luckyshrub.com/track/{{1}}');
+    await page.getByLabel('Sample URL (optional)').fill('https://www.luckyshrub.com/track/A123');
+    await page.getByLabel('Add a package tracking link').check();
+    await screenshot(page, 'template-library');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('heading', { name: 'order_on_its_way' }).waitFor();
+
+    assert.deepEqual(submissions().at(-1)?.body, {
+      name: 'order_on_its_way',
+      category: 'UTILITY',
+      library_template_name: 'delivery_update_1',
+      language: 'en_US',
+      library_template_button_inputs: [
+        {
+          type: 'URL',
+          url: {
+            base_url: 'https://www.luckyshrub.com/track/{{1}}',
+            url_suffix_example: 'https://www.luckyshrub.com/track/A123',
+          },
+        },
+      ],
+      library_template_body_inputs: { add_track_package_link: true },
+    });
+    await page.getByTestId('library-template').getByText('delivery_update_1').waitFor();
+    await page.getByRole('heading', { name: 'en_US Approved' }).waitFor();
+    await page.getByTestId('template-body').getByText(deliveryUpdateLibraryTemplate.body).waitFor();
+  });
+
+  test('an authentication template asks only what Meta takes: a 91-minute expiry and a one-tap button without an app are refused by their labels; zero-tap is made and shown', async () => {
+    const { owner, page } = await signedIn({ bypassCSP: true });
+    const nothingSaved = async () =>
+      assert.deepEqual(await server.app.services.templates.list({ workspaceId: owner.workspaceId }, {}), []);
+    await page.goto('/templates/new');
+    await page.getByLabel('Name', { exact: true }).fill('login_code');
+    await page.getByLabel('Category').selectOption('AUTHENTICATION');
+    const en = translation(page, 1);
+    for (const hidden of ['Body', 'Header', 'Footer (optional)']) {
+      assert.equal(await en.getByLabel(hidden, { exact: true }).count(), 0, `no ${hidden}: Meta writes it`);
+    }
+    assert.equal(await en.getByRole('button', { name: 'Add button' }).count(), 0, 'the code button is the only one');
+    await en.getByLabel('Language').fill('en_US');
+    await en.getByLabel('Code button').selectOption('ONE_TAP');
+    await en.getByLabel('Button text').fill('Autofill');
+    await en.getByLabel('Add the security recommendation').check();
+    const expiry = en.getByLabel('Code expires after (minutes)');
+    await expiry.fill('91');
+    const preview = en.getByTestId('template-preview');
+    await preview.getByText('is your verification code. For your security, do not share this code.').waitFor();
+    await preview.getByText('This code expires in 91 minutes.').waitFor();
+    assert.deepEqual(await seriousAccessibilityViolations(page), [], 'authentication fields');
+
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await en.locator('small.error', { hasText: 'Code expires after (minutes) must be at most 90' }).waitFor();
+    assert.equal(await expiry.getAttribute('aria-invalid'), 'true');
+    await nothingSaved();
+    await expiry.fill('10');
+    await page.getByText('must be at most 90').first().waitFor({ state: 'detached' });
+
+    // A one-tap button hands the code to an app, which it must name (the row is left empty).
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await en.locator('small.error', { hasText: 'Android apps a ONE_TAP code button needs the Android app' }).waitFor();
+    await nothingSaved();
+
+    await en.getByLabel('Code button').selectOption('ZERO_TAP');
+    await en.getByLabel('App 1 package name').fill('com.example.luckyshrub');
+    await en.getByLabel('App 1 signature hash').fill('K8a/AINcGX7');
+    await en.getByRole('button', { name: 'Add app' }).click();
+    await en.getByLabel('App 2 package name').waitFor();
+    await en.getByRole('button', { name: 'Remove app 2' }).click();
+    assert.equal(await en.getByLabel('App 2 package name').count(), 0);
+    assert.equal(await en.getByRole('button', { name: 'Remove app 1' }).isDisabled(), true, 'at least one app');
+    await en.getByLabel('Meta’s zero-tap terms accepted').check();
+    await screenshot(page, 'template-authentication');
+    await page.getByRole('button', { name: 'Create template' }).click();
+
+    await page.getByRole('heading', { name: 'login_code' }).waitFor();
+    const otp = page.getByTestId('otp-button');
+    await otp.getByText('Zero-tap').waitFor();
+    assert.match(await otp.innerText(), /Android app com\.example\.luckyshrub · signature hash K8a\/AINcGX7/);
+    assert.equal(await page.getByTestId('code-expiry').innerText(), '10 minutes');
+    assert.match(await page.getByTestId('security-recommendation').innerText(), /^Added/);
+    const [created] = await server.app.services.templates.list({ workspaceId: owner.workspaceId }, {});
+    assert.deepEqual(created?.buttons, [
+      {
+        type: 'OTP',
+        text: 'Autofill',
+        otp_type: 'ZERO_TAP',
+        supported_apps: [{ package_name: 'com.example.luckyshrub', signature_hash: 'K8a/AINcGX7' }],
+        zero_tap_terms_accepted: true,
+      },
+    ]);
+
+    // Its edit form opens on the same options.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit login_code' }).waitFor();
+    assert.equal(await translation(page, 1).getByLabel('Code button').inputValue(), 'ZERO_TAP');
+    assert.equal(await translation(page, 1).getByLabel('App 1 signature hash').inputValue(), 'K8a/AINcGX7');
+    assert.equal(await translation(page, 1).getByLabel('Code expires after (minutes)').inputValue(), '10');
   });
 
   test('Sync from WhatsApp pulls the templates and shows what changed; the simulator says why it cannot', async () => {

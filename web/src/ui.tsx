@@ -101,6 +101,36 @@ export function TextField(
   );
 }
 
+/** A labelled checkbox with its hint, and the server's problem with it. */
+export function CheckField(props: {
+  label: string;
+  hint?: string;
+  checked: boolean;
+  onChecked: (checked: boolean) => void;
+  error?: string | undefined;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={props.checked}
+          onChange={(e) => props.onChecked(e.currentTarget.checked)}
+          aria-describedby={props.hint || props.error ? `${id}-note` : undefined}
+          aria-invalid={props.error ? true : undefined}
+        />
+        {props.label}
+      </label>
+      {(props.hint || props.error) && (
+        <small id={`${id}-note`} class={props.error ? 'error' : 'hint'}>
+          {props.error ?? props.hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
 /**
  * Copies text to the clipboard and says so. "Copied" belongs to the text that was copied: a new
  * text (the next token) starts as "Copy", and a refused clipboard says so instead of claiming success.

@@ -1,16 +1,9 @@
 import { formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
-import type { TranslationDetail } from './template-parts';
+import { otpTypeLabel, type TranslationDetail } from './template-parts';
 
-const OTP_TYPES = ['COPY_CODE', 'ONE_TAP', 'ZERO_TAP'] as const;
 /** Minutes in the reader's language, plural included (Intl's units). */
 const IN_MINUTES: Intl.NumberFormatOptions = { style: 'unit', unit: 'minute', unitDisplay: 'long' };
-
-/** An OTP button's kind in words: copy code, one-tap autofill, zero-tap. */
-const otpTypeLabel = (otpType: string | undefined): string => {
-  const known = OTP_TYPES.find((type) => type === (otpType ?? 'COPY_CODE'));
-  return known ? t(`templates:view.otpType.${known}`) : (otpType ?? '');
-};
 
 /**
  * What Meta builds a translation from besides its text (as template-view's facts): the Template Library
@@ -34,7 +27,7 @@ export function TemplateOptions({ translation }: { translation: TranslationDetai
         <>
           <dt>{t('templates:view.codeButton')}</dt>
           <dd data-testid="otp-button">
-            {otpTypeLabel(otp.otp_type)}
+            {otpTypeLabel(otp.otp_type ?? 'COPY_CODE')}
             {otp.supported_apps && (
               <ul class="plain-list">
                 {otp.supported_apps.map((app) => (

@@ -14,6 +14,8 @@ const BUTTON_ICONS: Record<string, string> = { URL: '↗ ', PHONE_NUMBER: '☎ '
 /** Meta's limit on a template footer. */
 export const FOOTER_MAX = 60;
 export const CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+/** The categories of Meta's Template Library. */
+export const LIBRARY_CATEGORIES = ['UTILITY', 'AUTHENTICATION'] as const;
 export const HEADER_TYPES = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
 export const BUTTON_TYPES = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER', 'VOICE_CALL'] as const;
 /** Every button type a template may have: the editor adds the first four; Meta's authentication templates the rest. */
@@ -66,6 +68,10 @@ export const headerTypeLabel = (type: string): string =>
 /** A button type in words. */
 export const buttonLabel = (type: string): string =>
   t(`templates:buttonType.${type as keyof Catalog['buttonType']}`, { defaultValue: humanised(type) });
+
+/** An OTP button's kind (COPY_CODE, ONE_TAP, ZERO_TAP) in words: copy code, one-tap autofill, zero-tap. */
+export const otpTypeLabel = (otpType: string): string =>
+  t(`templates:otpType.${otpType as keyof Catalog['otpType']}`, { defaultValue: humanised(otpType) });
 
 /** Meta's quality score (GREEN, YELLOW, RED, UNKNOWN) in words. */
 export const qualityLabel = (score: string): string =>

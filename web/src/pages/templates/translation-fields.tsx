@@ -11,6 +11,7 @@ import {
   StatusBadge,
   TemplatePreview,
 } from './template-parts';
+import { AuthenticationFields, authenticationPreview, type AuthenticationDraft } from './authentication-fields';
 import { formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 
@@ -35,6 +36,8 @@ export interface TranslationDraft {
   buttons: ButtonDraft[];
   /** Sample values by variable id ("1", "header_1", "button_0_1"): Meta reviews with them; the preview shows them. */
   samples: Record<string, string>;
+  /** What an AUTHENTICATION template has instead of the text, header and buttons above (kept while another is chosen). */
+  authentication: AuthenticationDraft;
 }
 
 /** The label of a variable's sample input, by its id. */
@@ -53,26 +56,27 @@ const MAX_BUTTONS = 10;
 /** A language code as Meta writes them, shown in the empty language field. */
 const LANGUAGE_EXAMPLE = 'en_US';
 
-/** One translation's inputs beside its live preview. */
+type SetDraft = (patch: Partial<TranslationDraft>, fields?: string[]) => void;
+
+/** One translation's inputs beside its live preview; an authentication template's are Meta's few options. */
 export function TranslationFields(props: {
   index: number;
   draft: TranslationDraft;
+  authentication: boolean;
   /** The changed draft, and the API fields the change touched (their problems go). */
   onChange: (draft: TranslationDraft, fields: string[]) => void;
   onRemove?: (() => void) | undefined;
   error: ApiError | null;
+  /** The server's problem with a labelled API field, named by its label. */
+  labelledMessage: (field: string) => string | undefined;
 }) {
   const { index, draft, onChange } = props;
   const id = useId();
-  const set = (patch: Partial<TranslationDraft>, fields: string[] = Object.keys(patch)) =>
-    onChange({ ...draft, ...patch }, fields);
+  const set: SetDraft = (patch, fields = Object.keys(patch)) => onChange({ ...draft, ...patch }, fields);
   const fieldMessage = (field: string) => props.error?.fieldMessage(`translations.${index}.${field}`);
-  const variables = neededExamples({ ...draft, header_type: draft.header_type || null });
-  const setButton = (i: number, patch: Partial<ButtonDraft>) =>
-    set(
-      { buttons: draft.buttons.map((b, j) => (j === i ? { ...b, ...patch } : b)) },
-      Object.keys(patch).map((key) => `buttons.${i}.${key}`),
-    );
+  const preview = props.authentication
+    ? { content: authenticationPreview(draft.authentication), samples: {} }
+    : { content: { ...draft, header_type: draft.header_type || null }, samples: draft.samples };
 
   return (
     <fieldset class="translation-editor">
@@ -107,128 +111,15 @@ export function TranslationFields(props: {
               </div>
             )}
           </div>
-          <div class="field-row">
-            <div class="field">
-              <label for={`${id}-header-type`}>{t('templates:translation.header')}</label>
-              <select
-                id={`${id}-header-type`}
-                value={draft.header_type}
-                onChange={(e) => set({ header_type: e.currentTarget.value }, ['header_type', 'header_content'])}
-              >
-                <option value="">{t('templates:translation.noHeader')}</option>
-                {HEADER_TYPES.map((h) => (
-                  <option key={h} value={h}>
-                    {headerTypeLabel(h)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            {draft.header_type && (
-              <TextField
-                label={
-                  draft.header_type === 'TEXT'
-                    ? t('templates:translation.headerText')
-                    : t('templates:translation.headerMedia')
-                }
-                value={draft.header_content}
-                onValue={(header_content) => set({ header_content })}
-                required
-                maxLength={2000}
-                error={fieldMessage('header_content')}
-              />
-            )}
-          </div>
-          <TextArea
-            id={`${id}-body`}
-            label={t('templates:translation.body')}
-            value={draft.body}
-            onValue={(body) => set({ body })}
-            hint={t('templates:translation.bodyHint', { placeholder: '{{1}}' })}
-            error={fieldMessage('body')}
-          />
-          {variables.length > 0 && (
-            <fieldset class="samples">
-              <legend>{t('templates:translation.samples')}</legend>
-              {variables.map((v) => (
-                <TextField
-                  key={v}
-                  label={sampleLabel(v)}
-                  value={draft.samples[v] ?? ''}
-                  required
-                  onValue={(value) => set({ samples: { ...draft.samples, [v]: value } }, ['examples'])}
-                />
-              ))}
-              {fieldMessage('examples') && <small class="error">{fieldMessage('examples')}</small>}
-            </fieldset>
+          {props.authentication ? (
+            <AuthenticationFields
+              value={draft.authentication}
+              onChange={(authentication, fields) => set({ authentication }, fields)}
+              fieldMessage={(field) => props.labelledMessage(`translations.${index}.${field}`)}
+            />
+          ) : (
+            <ComposedFields id={id} draft={draft} set={set} fieldMessage={fieldMessage} />
           )}
-          <FooterField
-            id={`${id}-footer`}
-            value={draft.footer}
-            onValue={(footer) => set({ footer })}
-            error={fieldMessage('footer')}
-          />
-          <fieldset class="buttons-editor">
-            <legend>{t('templates:translation.buttons')}</legend>
-            {draft.buttons.map((b, i) => (
-              <div class="field-row button-row" key={i}>
-                <div class="field">
-                  <label for={`${id}-button-${i}-type`}>
-                    {t('templates:translation.buttonType', { number: formatNumber(i + 1) })}
-                  </label>
-                  <select
-                    id={`${id}-button-${i}-type`}
-                    value={b.type}
-                    onChange={(e) => setButton(i, { type: e.currentTarget.value })}
-                  >
-                    {BUTTON_TYPES.map((type) => (
-                      <option key={type} value={type}>
-                        {buttonLabel(type)}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <TextField
-                  label={t('templates:translation.buttonText', { number: formatNumber(i + 1) })}
-                  value={b.text}
-                  maxLength={25}
-                  required
-                  onValue={(text) => setButton(i, { text })}
-                  error={fieldMessage(`buttons.${i}.text`)}
-                />
-                {b.type === 'URL' && (
-                  <TextField
-                    label={t('templates:translation.buttonUrl', { number: formatNumber(i + 1) })}
-                    type="url"
-                    value={b.url}
-                    onValue={(url) => setButton(i, { url })}
-                    error={fieldMessage(`buttons.${i}.url`)}
-                  />
-                )}
-                {b.type === 'PHONE_NUMBER' && (
-                  <TextField
-                    label={t('templates:translation.buttonPhone', { number: formatNumber(i + 1) })}
-                    type="tel"
-                    value={b.phone_number}
-                    maxLength={20}
-                    onValue={(phone_number) => setButton(i, { phone_number })}
-                    error={fieldMessage(`buttons.${i}.phone_number`)}
-                  />
-                )}
-                <button type="button" onClick={() => set({ buttons: draft.buttons.filter((_, j) => j !== i) })}>
-                  {t('templates:translation.removeButton', { number: formatNumber(i + 1) })}
-                </button>
-              </div>
-            ))}
-            <button
-              type="button"
-              disabled={draft.buttons.length >= MAX_BUTTONS}
-              onClick={() =>
-                set({ buttons: [...draft.buttons, { type: 'QUICK_REPLY', text: '', url: '', phone_number: '' }] })
-              }
-            >
-              {t('templates:translation.addButton')}
-            </button>
-          </fieldset>
           {props.onRemove && (
             <button type="button" class="danger" onClick={props.onRemove}>
               {t('templates:translation.remove', { number: formatNumber(index + 1) })}
@@ -238,13 +129,155 @@ export function TranslationFields(props: {
         <div>
           <h2 class="preview-title">{t('templates:translation.livePreview')}</h2>
           <TemplatePreview
-            content={{ ...draft, header_type: draft.header_type || null }}
-            samples={draft.samples}
+            content={preview.content}
+            samples={preview.samples}
             label={t('templates:translation.livePreviewOf', { number: formatNumber(index + 1) })}
           />
         </div>
       </div>
     </fieldset>
+  );
+}
+
+/** A template written here: header, body, samples, footer and buttons. */
+function ComposedFields(props: {
+  id: string;
+  draft: TranslationDraft;
+  set: SetDraft;
+  fieldMessage: (field: string) => string | undefined;
+}) {
+  const { id, draft, set, fieldMessage } = props;
+  const variables = neededExamples({ ...draft, header_type: draft.header_type || null });
+  const setButton = (i: number, patch: Partial<ButtonDraft>) =>
+    set(
+      { buttons: draft.buttons.map((b, j) => (j === i ? { ...b, ...patch } : b)) },
+      Object.keys(patch).map((key) => `buttons.${i}.${key}`),
+    );
+  return (
+    <>
+      <div class="field-row">
+        <div class="field">
+          <label for={`${id}-header-type`}>{t('templates:translation.header')}</label>
+          <select
+            id={`${id}-header-type`}
+            value={draft.header_type}
+            onChange={(e) => set({ header_type: e.currentTarget.value }, ['header_type', 'header_content'])}
+          >
+            <option value="">{t('templates:translation.noHeader')}</option>
+            {HEADER_TYPES.map((h) => (
+              <option key={h} value={h}>
+                {headerTypeLabel(h)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {draft.header_type && (
+          <TextField
+            label={
+              draft.header_type === 'TEXT'
+                ? t('templates:translation.headerText')
+                : t('templates:translation.headerMedia')
+            }
+            value={draft.header_content}
+            onValue={(header_content) => set({ header_content })}
+            required
+            maxLength={2000}
+            error={fieldMessage('header_content')}
+          />
+        )}
+      </div>
+      <TextArea
+        id={`${id}-body`}
+        label={t('templates:translation.body')}
+        value={draft.body}
+        onValue={(body) => set({ body })}
+        hint={t('templates:translation.bodyHint', { placeholder: '{{1}}' })}
+        error={fieldMessage('body')}
+      />
+      {variables.length > 0 && (
+        <fieldset class="samples">
+          <legend>{t('templates:translation.samples')}</legend>
+          {variables.map((v) => (
+            <TextField
+              key={v}
+              label={sampleLabel(v)}
+              value={draft.samples[v] ?? ''}
+              required
+              onValue={(value) => set({ samples: { ...draft.samples, [v]: value } }, ['examples'])}
+            />
+          ))}
+          {fieldMessage('examples') && <small class="error">{fieldMessage('examples')}</small>}
+        </fieldset>
+      )}
+      <FooterField
+        id={`${id}-footer`}
+        value={draft.footer}
+        onValue={(footer) => set({ footer })}
+        error={fieldMessage('footer')}
+      />
+      <fieldset class="buttons-editor">
+        <legend>{t('templates:translation.buttons')}</legend>
+        {draft.buttons.map((b, i) => (
+          <div class="field-row button-row" key={i}>
+            <div class="field">
+              <label for={`${id}-button-${i}-type`}>
+                {t('templates:translation.buttonType', { number: formatNumber(i + 1) })}
+              </label>
+              <select
+                id={`${id}-button-${i}-type`}
+                value={b.type}
+                onChange={(e) => setButton(i, { type: e.currentTarget.value })}
+              >
+                {BUTTON_TYPES.map((type) => (
+                  <option key={type} value={type}>
+                    {buttonLabel(type)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <TextField
+              label={t('templates:translation.buttonText', { number: formatNumber(i + 1) })}
+              value={b.text}
+              maxLength={25}
+              required
+              onValue={(text) => setButton(i, { text })}
+              error={fieldMessage(`buttons.${i}.text`)}
+            />
+            {b.type === 'URL' && (
+              <TextField
+                label={t('templates:translation.buttonUrl', { number: formatNumber(i + 1) })}
+                type="url"
+                value={b.url}
+                onValue={(url) => setButton(i, { url })}
+                error={fieldMessage(`buttons.${i}.url`)}
+              />
+            )}
+            {b.type === 'PHONE_NUMBER' && (
+              <TextField
+                label={t('templates:translation.buttonPhone', { number: formatNumber(i + 1) })}
+                type="tel"
+                value={b.phone_number}
+                maxLength={20}
+                onValue={(phone_number) => setButton(i, { phone_number })}
+                error={fieldMessage(`buttons.${i}.phone_number`)}
+              />
+            )}
+            <button type="button" onClick={() => set({ buttons: draft.buttons.filter((_, j) => j !== i) })}>
+              {t('templates:translation.removeButton', { number: formatNumber(i + 1) })}
+            </button>
+          </div>
+        ))}
+        <button
+          type="button"
+          disabled={draft.buttons.length >= MAX_BUTTONS}
+          onClick={() =>
+            set({ buttons: [...draft.buttons, { type: 'QUICK_REPLY', text: '', url: '', phone_number: '' }] })
+          }
+        >
+          {t('templates:translation.addButton')}
+        </button>
+      </fieldset>
+    </>
   );
 }
 
