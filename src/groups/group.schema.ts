@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { GROUP_STATES } from '../db/schema.js';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
-import { SendMediaBody, SendTemplateBody, SendTextBody } from '../messages/index.js';
+import { SenderSchema, SendMediaBody, SendTemplateBody, SendTextBody } from '../messages/index.js';
 
 /** Meta's limits (Groups API): a subject of 128 characters, a description of 2048, 8 participants. */
 export const SUBJECT_MAX_LENGTH = 128;
@@ -62,6 +62,7 @@ export const GroupMessageSchema = Type.Object(
     error: NullableField(Type.Object({}, { additionalProperties: true, description: "Meta's error when it failed" })),
     sent_at: NullableField(Timestamp("A participant's message: when Meta says it was sent")),
     revoked_at: NullableField(Timestamp('When its author deleted it for everyone (its content is kept)')),
+    sender: SenderSchema,
     created_at: Timestamp(),
   },
   { $id: 'GroupMessage', description: "A message in a WhatsApp group's conversation" },

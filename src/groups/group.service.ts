@@ -10,7 +10,7 @@ import {
   type MessageEvents,
   type MessageService,
   type ReceiveOutcome,
-  presentGroupMessage,
+  presentGroupMessages,
 } from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
@@ -180,7 +180,7 @@ export function createGroupService(
       if (!group) throw errors.notFound('group', 'group_id');
       const before = input.before_message_id ? await positionOf(caller, group.id, input.before_message_id) : null;
       const rows = await groupThread(db, caller.workspaceId, group.id, before, input.limit ?? 50);
-      return rows.map((row) => presentGroupMessage(group.id, row));
+      return presentGroupMessages(db, caller.workspaceId, group.id, rows);
     },
 
     /** Sends to the group through the one outbound path; answers the message as queued. */
@@ -189,7 +189,9 @@ export function createGroupService(
       const content = await messages.groupContent(caller, input);
       const row = await messages.sendToGroup(caller, group, content);
       await groupRepository(db).noteLastMessage(group.id, row.created_at);
-      return presentGroupMessage(group.id, { ...row, direction: 'outbound', sent_at: null, revoked_at: null });
+      const sent = { ...row, direction: 'outbound' as const, sent_at: null, revoked_at: null };
+      const [presented] = await presentGroupMessages(db, caller.workspaceId, group.id, [sent]);
+      return presented!;
     },
   };
 

@@ -122,6 +122,8 @@ describe(`WhatsApp groups (${ENGINE})`, () => {
     const sent = await cloud.ws.action<GroupMessage>('send-group-text', { group_id: group!.id, message: 'Welcome!' });
     assert.equal(sent.status, 200, sent.text);
     assert.deepEqual([sent.body.direction, sent.body.status], ['outbound', 'queued']);
+    assert.deepEqual(sent.body.sender, { type: 'api', id: cloud.ws.tokenId, name: 'test' }, 'who sent it');
+    assert.equal(received!.sender, null, "a participant's message names its author in its content");
     await until('the send to reach Meta', () =>
       graph.accepted.some((r) => JSON.stringify(r.body).includes('Welcome!')),
     );
@@ -130,6 +132,7 @@ describe(`WhatsApp groups (${ENGINE})`, () => {
     assert.deepEqual((request.body as Record<string, unknown>).recipient_type, 'group');
     assert.deepEqual((request.body as Record<string, unknown>).to, groupId);
     await until('the message to be sent', async () => (await groupMessages(cloud, group!.id))[0]?.status === 'sent');
+    assert.deepEqual((await groupMessages(cloud, group!.id))[0]!.sender, sent.body.sender, 'listed with who sent it');
 
     const left = groupParticipantsWebhook(cloud, { groupId, type: 'group_participants_remove', waIds: [ada], at });
     await deliver(left);

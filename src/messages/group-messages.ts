@@ -8,6 +8,7 @@ import { insertRecorded, type RecordedRow } from './business-app.js';
 import type { ReceiveOutcome } from './inbound.js';
 import { amendMessage } from './inbound-store.js';
 import { carriesMedia } from './media-ref.js';
+import { namedSenders, type MessageSender } from './senders.js';
 
 type Trx = Deps['db'];
 
@@ -147,15 +148,32 @@ export interface PresentedGroupMessage {
   error: Record<string, unknown> | null;
   sent_at: string | null;
   revoked_at: string | null;
+  /** Who sent it (the business's messages); null for a participant's, whose author is in `content.sender`. */
+  sender: MessageSender | null;
   created_at: string;
 }
 
 type MessageRow = Selectable<MessageTable>;
 type GroupMessageRow = Pick<MessageRow, 'id' | 'direction' | 'type' | 'content' | 'status'> &
-  Pick<MessageRow, 'provider_message_id' | 'error' | 'created_at'> &
+  Pick<MessageRow, 'provider_message_id' | 'error' | 'sender_type' | 'sender_id' | 'created_at'> &
   Partial<Pick<MessageRow, 'sent_at' | 'revoked_at'>>;
 
-export function presentGroupMessage(groupId: string, row: GroupMessageRow): PresentedGroupMessage {
+/** A group's messages as list-group-messages shows them, the business's named by who sent them. */
+export async function presentGroupMessages(
+  db: Deps['db'],
+  workspaceId: string,
+  groupId: string,
+  rows: GroupMessageRow[],
+): Promise<PresentedGroupMessage[]> {
+  const senderOf = await namedSenders(db, workspaceId, rows);
+  return rows.map((row) => presentGroupMessage(groupId, row, senderOf(row)));
+}
+
+function presentGroupMessage(
+  groupId: string,
+  row: GroupMessageRow,
+  sender: MessageSender | null,
+): PresentedGroupMessage {
   return {
     id: row.id,
     group_id: groupId,
@@ -167,6 +185,7 @@ export function presentGroupMessage(groupId: string, row: GroupMessageRow): Pres
     error: row.error ? (JSON.parse(row.error) as Record<string, unknown>) : null,
     sent_at: formatTimestamp(row.sent_at ?? null),
     revoked_at: formatTimestamp(row.revoked_at ?? null),
+    sender,
     created_at: formatTimestamp(row.created_at),
   };
 }
@@ -182,5 +201,11 @@ export async function presentedGroupMessages(db: Deps['db'], subjects: EventSubj
       .$narrowType<{ group_id: string }>()
       .execute(),
   );
-  return new Map(rows.map((row) => [row.id, presentGroupMessage(row.group_id, row)]));
+  const presented = new Map<string, unknown>();
+  for (const workspaceId of new Set(rows.map((row) => row.workspace_id))) {
+    const theirs = rows.filter((row) => row.workspace_id === workspaceId);
+    const senderOf = await namedSenders(db, workspaceId, theirs);
+    for (const row of theirs) presented.set(row.id, presentGroupMessage(row.group_id, row, senderOf(row)));
+  }
+  return presented;
 }

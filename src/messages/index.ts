@@ -11,7 +11,7 @@ export {
   groupMessagePosition,
   groupMessages,
   groupThread,
-  presentGroupMessage,
+  presentGroupMessages,
 } from './group-messages.js';
 export { plainReason } from './error-reasons.js';
 export {
@@ -37,6 +37,7 @@ export {
   ConversationCallSchema,
   HeaderMediaUrl,
   ListedMessageSchema,
+  SenderSchema,
   type Message,
   MessageSchema,
   SendMediaBody,

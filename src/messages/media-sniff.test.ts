@@ -6,7 +6,7 @@ import { deflateSync } from 'node:zlib';
 import { ownerSession } from '../../test/dashboard-session.js';
 import { createWorkspace, ownerApi, recordInboundMessage } from '../../test/factories.js';
 import { ENGINE, startServer } from '../../test/server.js';
-import { MEDIA_LIMITS } from './outbound/media-limits.js';
+import { MEDIA_LIMITS } from '../content/media-limits.js';
 import { bytesAfterPng, DETECTABLE_AS } from './media-sniff.js';
 
 const server = await startServer();

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { fileTypeFromBuffer } from 'file-type';
 import { errors } from '../shared/errors.js';
-import { bareMimeType } from './outbound/media-limits.js';
+import { bareMimeType } from '../content/media-limits.js';
 
 /** MP4's container (ISO base media, an `ftyp` box first): MP4, 3GP and M4A differ only in its brand. */
 const ISO_MEDIA = ['video/mp4', 'video/x-m4v', 'video/3gpp', 'video/3gpp2', 'audio/mp4', 'audio/x-m4a'];

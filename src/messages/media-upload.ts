@@ -12,7 +12,8 @@ import { MEDIA_ID } from './media-ref.js';
 import { checkBytesMatch } from './media-sniff.js';
 import { mediaUploadRepository, type MediaUploadRow } from './media-upload.repository.js';
 import { MEDIA_TYPES, type MediaType } from '../content/message-content.js';
-import { bareMimeType, checkMimeType, checkSize, LARGEST_MEDIA_BYTES, MEDIA_LIMITS } from './outbound/media-limits.js';
+import { checkMimeType, checkSize } from './outbound/media-limits.js';
+import { bareMimeType, LARGEST_MEDIA_BYTES, MEDIA_LIMITS, mediaTypeTaking } from '../content/media-limits.js';
 import { messageProblems } from './message.problems.js';
 
 /** The largest upload-media body: the largest file Meta takes, in base64, and room for the other fields. */
@@ -96,7 +97,7 @@ export function createMediaUploadService({ db, clock, newId }: Deps, channels: C
 
 /** The first kind of media that takes this MIME type (image/webp is a sticker). */
 function kindOf(mimeType: string): MediaType {
-  const kind = MEDIA_TYPES.find((type) => MEDIA_LIMITS[type].mimeTypes.includes(mimeType));
+  const kind = mediaTypeTaking(mimeType);
   if (!kind) {
     throw errors.mediaNotAccepted(messageProblems.problem('mime_type', 'no_media_of_type', { mime_type: mimeType }), {
       accepted_mime_types: MEDIA_TYPES.flatMap((type) => MEDIA_LIMITS[type].mimeTypes),

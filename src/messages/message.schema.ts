@@ -412,7 +412,7 @@ export const MessageSchema = Type.Object(
 export type Message = Static<typeof MessageSchema>;
 
 /** Who sent an outbound message, as the dashboard's thread names them. */
-const SenderSchema = Type.Union(
+export const SenderSchema = Type.Union(
   [
     Type.Object({
       type: Type.String({

@@ -55,6 +55,18 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The problems a form finds before asking the server, in the server's shape, so they are shown as the
+ * server's are: each beside its field, named by the field's label (`message` already in the person's words).
+ */
+export function formProblems(errors: FieldProblem[], title = t('errors:codes.validation_failed')): ApiError {
+  return new ApiError({ status: 400, code: 'validation_failed', title, errors });
+}
+
+/** One field's problem found before asking the server (formProblems). */
+export const formProblem = (field: string, message: string, title?: string): ApiError =>
+  formProblems([{ field, message }], title);
+
 /** Problems name fields as `name` or as a JSON Pointer (`/name`). */
 const sameField = (named: string, field: string) => named === field || named === `/${field}`;
 /** A field's path in one form: `/steps/0/delay` and `steps.0.delay` are both `steps.0.delay`. */

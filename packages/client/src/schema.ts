@@ -3852,6 +3852,21 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       revoked_at: string | null;
+      /** @description Outbound: who sent it; null for inbound messages and for outbound ones older than the record */
+      sender: {
+        /**
+         * @description `user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation)
+         * @enum {string}
+         */
+        type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system' | 'business_app';
+        /**
+         * Format: uuid
+         * @description The member, token, campaign, sequence or flow; null for `system`
+         */
+        id: string | null;
+        /** @description The member's name (else email), or the token's, campaign's, sequence's or flow's name; empty once it is deleted */
+        name: string;
+      } | null;
       /**
        * Format: date-time
        * @example 2026-11-22T09:30:00.000+00:00

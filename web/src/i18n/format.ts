@@ -75,6 +75,18 @@ export function formatMoney(amount: number, currency: string): string {
   return formatNumber(amount, { style: 'currency', currency, maximumFractionDigits: 4 });
 }
 
+const FILE_SIZE_UNITS = [
+  ['gigabyte', 1024 ** 3],
+  ['megabyte', 1024 ** 2],
+  ['kilobyte', 1024],
+] as const;
+
+/** A file's size in its largest whole unit (`5 MB`, `6,3 MB`, `500 kB`), counted in 1024s as Meta's limits are. */
+export function formatFileSize(bytes: number): string {
+  const [unit, size] = FILE_SIZE_UNITS.find(([, size]) => bytes >= size) ?? FILE_SIZE_UNITS[2];
+  return formatNumber(bytes / size, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 });
+}
+
 const DURATION_UNITS = [
   ['day', 86_400],
   ['hour', 3_600],

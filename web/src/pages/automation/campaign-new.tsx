@@ -1,5 +1,5 @@
 import { useId, useState } from 'preact/hooks';
-import { ApiError } from '../../api';
+import { ApiError, formProblem } from '../../api';
 import { action, dashboard, type DashboardOptions } from '../../api/client';
 import { Link, navigate } from '../../router';
 import { t } from '../../i18n/i18n';
@@ -33,14 +33,8 @@ const labels = (): Record<string, string> => ({
   '/phone': t('automation:campaignNew.testNumber'),
 });
 
-/** A problem the form finds before asking the server, in the server's shape. */
-const refuse = (field: string, message: string) =>
-  new ApiError({
-    status: 400,
-    code: 'validation_failed',
-    title: t('automation:campaignNew.notSent'),
-    errors: [{ field, message }],
-  });
+/** A problem the form finds before asking the server. */
+const refuse = (field: string, message: string) => formProblem(field, message, t('automation:campaignNew.notSent'));
 
 /** Each pasted phone as a contact id (get-contact); the phones that are no contact are reported. */
 async function resolvePhones(text: string): Promise<string[]> {

@@ -3,7 +3,7 @@ import { action, dashboard, type DashboardAnswer } from '../../api/client';
 import type { PublicSchema } from '../../api/public';
 import { Link, navigate } from '../../router';
 import { can, useSession } from '../../session';
-import { TemplateForm } from '../inbox/reply';
+import { TemplateForm } from '../inbox/template-form';
 import { formatDateTime } from '../../i18n/format';
 import { messageStatusName } from '../message-status';
 import { t } from '../../i18n/i18n';
@@ -255,7 +255,7 @@ function Conversation({ contactId, messages }: { contactId: string; messages: Ac
           </button>
         </div>
       </div>
-      {templateOpen && <TemplateForm contactId={contactId} onSent={() => navigate(`/inbox/${contactId}`)} />}
+      {templateOpen && <TemplateForm to={{ contact_id: contactId }} onSent={() => navigate(`/inbox/${contactId}`)} />}
       {messages.length === 0 ? (
         <p class="muted">{t('contacts:contact.noMessages')}</p>
       ) : (

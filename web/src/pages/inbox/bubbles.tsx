@@ -16,7 +16,7 @@ const ticked = (status: string): status is Ticked => status in TICKS;
 const isMedia = (type: string): type is MediaKind => (MEDIA_KINDS as readonly string[]).includes(type);
 
 /** Who sent an outbound message, in words: the member, "API", the automation by name, Parley, or the WhatsApp Business app. */
-function senderLabel(sender: MessageSender): string {
+export function senderLabel(sender: MessageSender): string {
   switch (sender.type) {
     case 'user':
       return sender.name || t('inbox:message.sender.formerMember');

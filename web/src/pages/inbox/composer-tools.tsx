@@ -108,13 +108,3 @@ export function QuickReplyMenu(props: { matches: QuickReply[]; active: number; o
     </ul>
   );
 }
-
-/** A chosen file's bytes as base64, as upload-media takes them. */
-export function base64Of(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve((reader.result as string).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(new Error(t('inbox:reply.unreadableFile', { name: file.name })));
-    reader.readAsDataURL(file);
-  });
-}

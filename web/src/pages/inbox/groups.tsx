@@ -4,8 +4,12 @@ import { formatDateTime } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { Link } from '../../router';
 import { messageStatusName } from '../message-status';
+import { AttachFile, fileError, fileLabels, mediaMessage, useAttachment } from './attachment';
+import { senderLabel } from './bubbles';
 import { useLiveReload } from './events';
+import { TemplateForm } from './template-form';
 import type { InboxEvent } from './types';
+import { textIn } from './words';
 import { CopyButton, ErrorNote, Page, Table, TextField, fieldErrors, useAsync, useSubmit } from '../../ui';
 
 type Group = ActionAnswer<'get-group'>;
@@ -89,7 +93,7 @@ function NewGroupForm({ onCreated }: { onCreated: () => void }) {
   );
 }
 
-/** One group: who is in it, its invite link, its conversation and a reply box. */
+/** One group: who is in it, its invite link, its conversation and what to send it (while it is active). */
 export function GroupPage({ id }: { id: string }) {
   const group = useAsync(() => action('get-group', { group_id: id }), [id]);
   const messages = useAsync(() => action('list-group-messages', { group_id: id }), [id]);
@@ -106,7 +110,12 @@ export function GroupPage({ id }: { id: string }) {
           <GroupBubble key={message.id} message={message} />
         ))}
       </ol>
-      {group.data?.state === 'active' && <GroupReply groupId={id} onSent={messages.reload} />}
+      {group.data &&
+        (group.data.state === 'active' ? (
+          <GroupComposer groupId={id} onSent={messages.reload} />
+        ) : (
+          <p class="warning">{t('inbox:groups.notWritable')}</p>
+        ))}
     </Page>
   );
 }
@@ -144,18 +153,23 @@ function GroupFacts({ group, onChange }: { group: Group; onChange: () => void })
   );
 }
 
+/** Who wrote a group message: the participant as Meta named them, or who of the business sent it. */
+function authorOf(message: GroupMessage): string {
+  if (message.direction === 'outbound') return message.sender ? senderLabel(message.sender) : t('inbox:message.sent');
+  const participant = message.content.sender as { wa_id?: string | null; name?: string | null } | undefined;
+  return participant?.name ?? (participant?.wa_id ? `+${participant.wa_id}` : t('inbox:groups.someone'));
+}
+
+/** A message in the group: its author, its text (a file's kind and caption, a template's text), time and status. */
 function GroupBubble({ message }: { message: GroupMessage }) {
-  const sender = message.content.sender as { wa_id?: string | null; name?: string | null } | undefined;
-  const author =
-    message.direction === 'outbound'
-      ? t('inbox:groups.you')
-      : (sender?.name ?? (sender?.wa_id ? `+${sender.wa_id}` : t('inbox:groups.someone')));
-  const body = typeof message.content.body === 'string' ? message.content.body : null;
-  const caption = typeof message.content.caption === 'string' ? message.content.caption : null;
+  const template = message.type === 'template' ? message.content.template_name : null;
   return (
     <li class={`bubble ${message.direction}`}>
-      <p class="bubble-author">{author}</p>
-      <p>{body ?? caption ?? t('inbox:groups.kind', { type: message.type })}</p>
+      <p class="bubble-sender">{authorOf(message)}</p>
+      <p dir="auto">{textIn(message)}</p>
+      {typeof template === 'string' && (
+        <span class="muted bubble-kind">{t('inbox:message.template', { name: template })}</span>
+      )}
       <small class="muted">
         {formatDateTime(message.sent_at ?? message.created_at)}
         {message.direction === 'outbound' && ` · ${messageStatusName(message.status)}`}
@@ -164,32 +178,69 @@ function GroupBubble({ message }: { message: GroupMessage }) {
   );
 }
 
-function GroupReply({ groupId, onSent }: { groupId: string; onSent: () => void }) {
+/** Writing to the group: text, or a file with the text as its caption; or an approved template. */
+function GroupComposer({ groupId, onSent }: { groupId: string; onSent: () => void }) {
   const [text, setText] = useState('');
+  const [templateOpen, setTemplateOpen] = useState(false);
+  // Its problem goes when another file is chosen (`send` is declared below; this runs on a choice).
+  const attachment = useAttachment((...fields) => send.edited(...fields));
+  const { file } = attachment;
+  const to = { group_id: groupId };
   const send = useSubmit(async () => {
-    await action('send-group-text', { group_id: groupId, message: text });
+    if (file) await action('send-group-media', { ...to, ...(await mediaMessage(file, text)) });
+    else await action('send-group-text', { ...to, message: text });
     setText('');
+    attachment.clear();
     onSent();
   });
-  const labels = { message: t('inbox:groups.message') };
-  const errors = fieldErrors(send.error, labels);
+  const label = file ? t('inbox:reply.caption') : t('inbox:groups.message');
+  const errors = fieldErrors(send.error, { message: label, caption: label, ...fileLabels() });
+  const textError = errors.field('message') ?? errors.field('caption');
   return (
-    <form class="reply" onSubmit={send.onSubmit} aria-label={t('inbox:groups.replyLabel')}>
-      <label for="group-message">{labels.message}</label>
-      <textarea
-        id="group-message"
-        value={text}
-        required
-        maxLength={4096}
-        aria-invalid={errors.field('message') ? true : undefined}
-        onInput={(e) => setText(e.currentTarget.value)}
-      />
-      {errors.field('message') && <p class="error">{errors.field('message')}</p>}
-      <ErrorNote error={errors.note} />
-      <button type="submit" class="primary" disabled={send.busy}>
-        {t('inbox:groups.send')}
-      </button>
-    </form>
+    <section class="reply" aria-label={t('inbox:groups.replyLabel')}>
+      <form class="reply-form" onSubmit={send.onSubmit}>
+        <div class="field">
+          <label for="group-message">{label}</label>
+          <textarea
+            id="group-message"
+            value={text}
+            maxLength={4096}
+            aria-invalid={textError ? true : undefined}
+            aria-describedby={textError ? 'group-message-error' : undefined}
+            onInput={(e) => {
+              setText(e.currentTarget.value);
+              send.edited('message', 'caption');
+            }}
+          />
+          {textError && (
+            <small id="group-message-error" class="error">
+              {textError}
+            </small>
+          )}
+        </div>
+        <div class="reply-tools">
+          <AttachFile attachment={attachment} error={fileError(errors)} />
+        </div>
+        <ErrorNote error={errors.note} />
+        <div class="reply-actions">
+          <button type="submit" class="primary" disabled={send.busy || (!text.trim() && !file)}>
+            {t('inbox:groups.send')}
+          </button>
+          <button type="button" aria-expanded={templateOpen} onClick={() => setTemplateOpen(!templateOpen)}>
+            {t('inbox:reply.sendTemplate')}
+          </button>
+        </div>
+      </form>
+      {templateOpen && (
+        <TemplateForm
+          to={to}
+          onSent={() => {
+            setTemplateOpen(false);
+            onSent();
+          }}
+        />
+      )}
+    </section>
   );
 }
 

@@ -1,36 +1,19 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { action, dashboard } from '../../api/client';
-import type { PublicSchema } from '../../api/public';
-import { ErrorNote, TextField, useAsync, useSubmit } from '../../ui';
+import { ErrorNote, fieldErrors, useSubmit } from '../../ui';
 import { t } from '../../i18n/i18n';
 import { formatDateTime } from '../../i18n/format';
-import {
-  base64Of,
-  EmojiPicker,
-  fillQuickReply,
-  QuickReplyMenu,
-  useQuickReplies,
-  type QuickReply,
-} from './composer-tools';
+import { AttachFile, fileError, fileLabels, mediaMessage, useAttachment } from './attachment';
+import { EmojiPicker, fillQuickReply, QuickReplyMenu, useQuickReplies, type QuickReply } from './composer-tools';
 import { reachedBySkimming } from './shortcuts';
 import { handleOf, MentionMenu, mentionQuery } from './mentions';
 import type { InboxMessage, Member, Thread } from './types';
 import { previewIn } from './words';
 import { useSession } from '../../session';
-
-type Template = PublicSchema<'Template'>;
-
-const MEDIA_HEADERS = ['IMAGE', 'VIDEO', 'DOCUMENT'];
-/** A template's media header kind (image, video, document), or null for none or a text header. */
-const mediaHeader = (template: Template | undefined) =>
-  template?.header_type && MEDIA_HEADERS.includes(template.header_type)
-    ? (template.header_type.toLowerCase() as 'image' | 'video' | 'document')
-    : null;
+import { TemplateForm } from './template-form';
 
 /** What the composer sends: a reply to the customer, or a private note only staff see. */
 type Mode = 'reply' | 'note';
-/** The media kinds a caption goes with (WhatsApp shows none under audio or stickers). */
-const CAPTIONED = ['image', 'video', 'document'];
 
 /**
  * Replying: free text, a file, emoji, a `/shortcut` quick reply, quoting a message, inside the
@@ -46,12 +29,13 @@ export function ReplyBox(props: {
   const { thread, onSent, replyTo } = props;
   const [text, setText] = useState('');
   const [mode, setMode] = useState<Mode>('reply');
-  const [file, setFile] = useState<File | null>(null);
   const [active, setActive] = useState(0);
   const [templateOpen, setTemplateOpen] = useState(false);
   const { window: win, contact } = thread;
   const box = useRef<HTMLTextAreaElement>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
+  // Its problem goes when another file is chosen (`send` is declared below; this runs on a choice).
+  const attachment = useAttachment((...fields) => send.edited(...fields));
+  const { file } = attachment;
   const matches = useQuickReplies(text);
   const { user } = useSession();
   // Where the cursor is: a note's `@` before it offers the teammates to mention.
@@ -69,8 +53,7 @@ export function ReplyBox(props: {
 
   const clear = () => {
     setText('');
-    setFile(null);
-    if (fileInput.current) fileInput.current.value = '';
+    attachment.clear();
     props.onCancelReply();
     onSent();
   };
@@ -123,6 +106,7 @@ export function ReplyBox(props: {
     ? t('inbox:reply.neverWrote')
     : t('inbox:reply.windowClosed', { time: formatDateTime(win.closes_at) });
   const label = note ? t('inbox:reply.note') : file ? t('inbox:reply.caption') : t('inbox:reply.reply');
+  const errors = fieldErrors(send.error, fileLabels());
 
   return (
     <section class={`reply${note ? ' reply-note' : ''}`} aria-label={t('inbox:reply.section')}>
@@ -185,23 +169,7 @@ export function ReplyBox(props: {
         {!closed && !note && (
           <div class="reply-tools">
             <EmojiPicker onPick={insert} />
-            <label class="button reply-attach">
-              <span aria-hidden="true">📎</span> {t('inbox:reply.attach')}
-              <input
-                ref={fileInput}
-                type="file"
-                class="visually-hidden"
-                onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
-              />
-            </label>
-            {file && (
-              <span class="reply-file">
-                {file.name}{' '}
-                <button type="button" class="link" onClick={() => setFile(null)}>
-                  {t('inbox:reply.remove')}
-                </button>
-              </span>
-            )}
+            <AttachFile attachment={attachment} error={fileError(errors)} />
           </div>
         )}
         <div class="reply-actions">
@@ -216,11 +184,11 @@ export function ReplyBox(props: {
             </button>
           )}
         </div>
-        <ErrorNote error={send.error} />
+        <ErrorNote error={errors.note} />
       </form>
       {templateOpen && !note && (
         <TemplateForm
-          contactId={contact.id}
+          to={{ contact_id: contact.id }}
           onSent={() => {
             setTemplateOpen(false);
             onSent();
@@ -234,105 +202,7 @@ export function ReplyBox(props: {
 /** A reply to the customer: the file (uploaded, then sent with the text as its caption) or the text. */
 async function sendReply(contactId: string, text: string, file: File | null, replyTo: string | undefined) {
   const quote = replyTo ? { reply_to_message_id: replyTo } : {};
-  if (!file) {
-    await action('send-text-message', { contact_id: contactId, message: text, ...quote });
-    return;
-  }
-  const upload = await action('upload-media', {
-    data: await base64Of(file),
-    mime_type: file.type || 'application/octet-stream',
-    filename: file.name,
-  });
-  await action('send-media-message', {
-    contact_id: contactId,
-    type: upload.type,
-    media_id: upload.media_id,
-    ...(text.trim() && CAPTIONED.includes(upload.type) && { caption: text }),
-    ...(upload.type === 'document' && { filename: file.name }),
-    ...quote,
-  });
-}
-
-/** Picks an approved template, asks for each of its variables and sends it (the inbox and the contact page). */
-export function TemplateForm({ contactId, onSent }: { contactId: string; onSent: () => void }) {
-  const templates = useAsync(() => action('list-templates', { status: 'APPROVED' }), []);
-  const approved = (templates.data ?? []).filter((template) => template.status === 'APPROVED');
-  const [templateId, setTemplateId] = useState('');
-  const [variables, setVariables] = useState<Record<string, string>>({});
-  const [headerUrl, setHeaderUrl] = useState('');
-  const template = approved.find((candidate) => candidate.id === templateId);
-  const header = mediaHeader(template);
-  const preview = template?.placeholders.reduce(
-    (body, n) => body.replace(new RegExp(`\\{\\{\\s*0*${n}\\s*\\}\\}`, 'g'), variables[n] || `{{${n}}}`),
-    template.body,
-  );
-  const send = useSubmit(async () => {
-    if (!template) return;
-    await action('send-template-message', {
-      contact_id: contactId,
-      template_id: template.id,
-      language: template.language,
-      // Keyed by the ids get-template lists: body, text header and button variables alike.
-      variables: Object.fromEntries(template.variables.map((v) => [v.id, variables[v.id] ?? ''])),
-      ...(header && { header_media_url: headerUrl }),
-    });
-    onSent();
-  });
-
-  return (
-    <form class="template-form" onSubmit={send.onSubmit} aria-label={t('inbox:template.form')}>
-      <ErrorNote error={templates.error} />
-      <div class="field">
-        <label for="reply-template">{t('inbox:template.template')}</label>
-        <select
-          id="reply-template"
-          value={templateId}
-          required
-          onChange={(e) => {
-            setTemplateId(e.currentTarget.value);
-            setVariables({});
-          }}
-        >
-          <option value="">{templates.loading ? t('inbox:loading') : t('inbox:template.choose')}</option>
-          {approved.map((choice) => (
-            <option key={choice.id} value={choice.id}>
-              {choice.name} ({choice.language})
-            </option>
-          ))}
-        </select>
-        {templates.data && approved.length === 0 && <small class="hint">{t('inbox:template.none')}</small>}
-      </div>
-      {template?.variables.map((v, i) => (
-        <TextField
-          key={v.id}
-          label={t('inbox:template.variable', { label: v.label })}
-          required
-          maxLength={1024}
-          value={variables[v.id] ?? ''}
-          onValue={(value) => setVariables({ ...variables, [v.id]: value })}
-          hint={i === 0 ? t('inbox:template.variableHint', { placeholder: '{{contact.first_name}}' }) : undefined}
-        />
-      ))}
-      {header && (
-        <TextField
-          label={t(`inbox:template.headerUrl.${header}`)}
-          type="url"
-          required
-          value={headerUrl}
-          onValue={setHeaderUrl}
-          hint={t('inbox:template.headerUrlHint')}
-        />
-      )}
-      {preview && (
-        <div class="template-preview">
-          <span class="muted">{t('inbox:template.preview')}</span>
-          <p>{preview}</p>
-        </div>
-      )}
-      <ErrorNote error={send.error} />
-      <button type="submit" class="primary" disabled={send.busy || !template}>
-        {t('inbox:template.send')}
-      </button>
-    </form>
-  );
+  if (file)
+    await action('send-media-message', { contact_id: contactId, ...(await mediaMessage(file, text)), ...quote });
+  else await action('send-text-message', { contact_id: contactId, message: text, ...quote });
 }
