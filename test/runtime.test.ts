@@ -16,11 +16,14 @@ import { ENGINE, startServer } from './server.js';
 
 const server = await startServer();
 const NODE = `Node ${process.versions.node}`;
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
 describe(`runtime on ${NODE} (${ENGINE})`, () => {
   // better-sqlite3 12 on Node ≥ 22 aborted about one CLI run in six when its statements were
-  // garbage-collected at exit (SIGABRT, exit 134).
-  test('parley CLI › 50 runs in a row all exit 0', { skip: ENGINE !== 'sqlite' }, async () => {
+  // garbage-collected at exit (SIGABRT, exit 134). Node 20 never did: CI's later line runs it (50 process
+  // starts, minutes of a 2-core machine).
+  const abortedOnThisLine = ENGINE === 'sqlite' && NODE_MAJOR >= 22;
+  test('parley CLI › 50 runs in a row all exit 0', { skip: !abortedOnThisLine }, async () => {
     const ws = await createWorkspace(server);
     await ws.action('create-contact', { phone: '+14155550100', name: 'Ada' });
     for (let run = 1; run <= 50; run++) {
