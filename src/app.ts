@@ -49,6 +49,7 @@ export async function createApp(
       await services.inboxEvents.close();
       await services.whatsapp.close();
       await services.flowWebhooks.close();
+      await services.flowsEndpoint.close();
       await services.mediaStore.close();
       await services.deps.db.destroy();
     },

@@ -36,7 +36,8 @@ import { registerQuickReplyRoutes } from './quick-replies/index.js';
 import { registerGroupRoutes } from './groups/index.js';
 import { registerTemplateRoutes, registerTemplateDashboardRoutes } from './templates/index.js';
 import { registerTriggerRoutes } from './triggers/index.js';
-import { registerWhatsappWebhookRoutes } from './whatsapp/index.js';
+import { registerFlowsEndpointRequestRoutes, registerWhatsappWebhookRoutes } from './whatsapp/index.js';
+import { registerFlowsEndpointRoutes } from './flows-endpoint/index.js';
 import { registerWebhookRoutes } from './outgoing/index.js';
 import type { Config } from './config.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
@@ -56,6 +57,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerOptOutRoutes(app, services.optOut);
   registerChannelRoutes(app, services.channels);
   registerMarketingMessagesRoutes(app, services.marketingMessages);
+  registerFlowsEndpointRoutes(app, services.flowsEndpoint);
   registerTagRoutes(app, services.tags);
   registerRoutingRoutes(app, services.routing);
   registerTemplateRoutes(app, services.templates, services.templateSubmission);
@@ -71,6 +73,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerCostLedgerRoutes(app, services.deps);
   registerCampaignEstimateRoutes(app, services.deps);
   registerWhatsappWebhookRoutes(app, config, services.webhooks);
+  registerFlowsEndpointRequestRoutes(app, config, services.webhooks, services.flowsEndpoint);
   registerWebhookRoutes(app, services.outgoingWebhooks);
   registerQuickReplyRoutes(app, services.quickReplies);
   registerGroupRoutes(app, services.groups);

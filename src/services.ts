@@ -41,6 +41,7 @@ import { createCursorCodec } from './shared/cursor.js';
 import { loadSecretBox } from './shared/secret-box.js';
 import { createSequenceService } from './sequences/index.js';
 import { createFlowWebhookClient, createFlowEngine, createFlowService } from './flows/index.js';
+import { createFlowsEndpointService } from './flows-endpoint/index.js';
 import { createTagService } from './tags/index.js';
 import { createRoutingService } from './routing/index.js';
 import {
@@ -241,6 +242,10 @@ export function createServices(opened: Deps, config: Config) {
     businessHours,
     csat,
     marketingMessages: createMarketingMessagesSettings(deps),
+    flowsEndpoint: createFlowsEndpointService(deps, secrets, channels, {
+      allowPrivate: config.allowPrivateWebhooks,
+      publicBaseUrl: config.publicBaseUrl,
+    }),
     metrics,
   };
 }

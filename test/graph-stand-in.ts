@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes, randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
@@ -97,6 +97,13 @@ export interface GraphStandIn {
   groupCreates: GroupCreate[];
   /** A group Meta has on a number (its invite link served by `GET /{groupId}/invite_link`; messages may name it). */
   addGroup(phoneNumberId: string): { groupId: string; inviteLink: string };
+  /**
+   * The business public key a number holds for WhatsApp Flows (`POST /{phoneNumberId}/whatsapp_business_encryption`):
+   * what a Flow client encrypts its data requests to. Undefined before one is set.
+   */
+  businessPublicKey(phoneNumberId: string): string | undefined;
+  /** Meta's word on a number's key from now on: MISMATCH once the number is registered again. */
+  setBusinessKeyStatus(phoneNumberId: string, status: 'VALID' | 'MISMATCH'): void;
   close(): Promise<void>;
 }
 
@@ -165,6 +172,8 @@ interface State {
   groupCreates: GroupCreate[];
   /** Groups by id: their number and invite link. */
   groups: Map<string, { phoneNumberId: string; inviteLink: string }>;
+  /** Each number's business public key for WhatsApp Flows, and its signature status. */
+  businessKeys: Map<string, { publicKey: string; signatureStatus: string }>;
 }
 
 /** A send's body with its `biz_opaque_callback_data` checked to be a Parley message id, and set aside. */
@@ -209,6 +218,7 @@ export async function startGraphStandIn(options: { apiVersion: string; accessTok
     reportStatus: null,
     groupCreates: [],
     groups: new Map(),
+    businessKeys: new Map(),
   };
   const release = () => {
     state.hold = null;
@@ -257,6 +267,11 @@ export async function startGraphStandIn(options: { apiVersion: string; accessTok
     },
     groupCreates: state.groupCreates,
     addGroup: (phoneNumberId) => addGroup(state, phoneNumberId),
+    businessPublicKey: (phoneNumberId) => state.businessKeys.get(phoneNumberId)?.publicKey,
+    setBusinessKeyStatus: (phoneNumberId, status) => {
+      const key = state.businessKeys.get(phoneNumberId);
+      if (key) key.signatureStatus = status;
+    },
     close,
   };
 }
@@ -285,6 +300,43 @@ function createGroup(state: State, res: http.ServerResponse, phoneNumberId: stri
   const requestId = randomBytes(12).toString('hex');
   state.groupCreates.push({ requestId, phoneNumberId, body: group });
   send(res, 200, { messaging_product: 'whatsapp', request_id: requestId });
+}
+
+/**
+ * Meta's Business Encryption API for WhatsApp Flows
+ * (developers.facebook.com/documentation/business-messaging/whatsapp/reference/whatsapp-business-phone-number/business-encryption-api):
+ * POST takes `business_public_key`, an RSA public key in PEM, as multipart form data, signs it, replaces the
+ * number's earlier key and answers `{"success": true}`; GET answers `{"data": [{business_public_key,
+ * business_public_key_signature_status}]}` (VALID or MISMATCH), and an empty `data` before any key.
+ */
+function businessEncryption(
+  state: State,
+  res: http.ServerResponse,
+  method: string,
+  phoneNumberId: string,
+  form: UploadForm | undefined,
+): void {
+  if (method === 'GET') {
+    const key = state.businessKeys.get(phoneNumberId);
+    const data = key
+      ? [{ business_public_key: key.publicKey, business_public_key_signature_status: key.signatureStatus }]
+      : [];
+    return send(res, 200, { data });
+  }
+  const publicKey = form?.fields.business_public_key;
+  if (method !== 'POST' || !publicKey || !isRsaPublicKey(publicKey)) {
+    return send(res, 400, metaError(100, 'Invalid parameter', 'business_public_key must be an RSA public key in PEM'));
+  }
+  state.businessKeys.set(phoneNumberId, { publicKey, signatureStatus: 'VALID' });
+  send(res, 200, { success: true });
+}
+
+function isRsaPublicKey(pem: string): boolean {
+  try {
+    return createPublicKey(pem).asymmetricKeyType === 'rsa';
+  } catch {
+    return false;
+  }
 }
 
 function addGroup(state: State, phoneNumberId: string): { groupId: string; inviteLink: string } {
@@ -365,6 +417,9 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
   }
   if (known && req.method === 'GET' && edge === 'invite_link' && state.groups.has(objectId)) {
     return send(res, 200, { messaging_product: 'whatsapp', invite_link: state.groups.get(objectId)!.inviteLink });
+  }
+  if (readable && edge === 'whatsapp_business_encryption' && state.numbers.has(objectId)) {
+    return businessEncryption(state, res, req.method ?? '', objectId, body as UploadForm | undefined);
   }
   if (known && req.method === 'POST' && edge === 'media' && state.numbers.has(objectId)) {
     return uploadMedia(state, res, body as UploadForm | undefined);

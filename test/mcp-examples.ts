@@ -171,6 +171,22 @@ export const TOOL_EXAMPLES: ToolExample[] = [
       ),
   },
   {
+    tool: 'set_up_flows_encryption',
+    input: (s) => ({ channel_id: s.channelId }),
+    expect: (result, s) => {
+      assert.deepEqual([result.channel_id, result.key_status], [s.channelId, 'valid']);
+      assert.match(String(result.public_key), /^-----BEGIN PUBLIC KEY-----/);
+    },
+  },
+  {
+    tool: 'get_flows_endpoint',
+    input: (s) => ({ channel_id: s.channelId }),
+    expect: (result, s) => {
+      assert.equal(result.key_status, 'valid');
+      assert.match(String(result.endpoint_url), new RegExp(`/webhooks/whatsapp/flows/${s.channelId}$`));
+    },
+  },
+  {
     tool: 'remove_channel',
     input: (s) => ({ channel_id: s.channelId }),
     expect: (result, s) => assert.equal(result.id, s.channelId),

@@ -36,6 +36,7 @@ export {
   type CloudChannel,
   type CloudConnector,
   type CloudNumber,
+  type FlowsPublicKey,
   type LibraryTemplateSubmission,
   type MediaFile,
   type NumberDescription,

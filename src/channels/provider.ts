@@ -194,6 +194,21 @@ export interface ChannelProvider {
   createGroup(group: NewGroup): Promise<string>;
   /** A group's current invite link (Meta's Groups API: the only way people join). */
   groupInviteLink(groupId: string): Promise<string>;
+  /**
+   * Registers the number's business public key (PEM), which WhatsApp Flows encrypt their data requests
+   * to; it replaces any earlier one. Refused: a 409 in the channel's words.
+   */
+  setFlowsPublicKey(publicKeyPem: string): Promise<void>;
+  /** The business public key the channel holds for the number and its signature status; null when it holds none. */
+  flowsPublicKey(): Promise<FlowsPublicKey | null>;
+}
+
+/** A number's business public key as the channel holds it (WhatsApp: `GET /{phone-number-id}/whatsapp_business_encryption`). */
+export interface FlowsPublicKey {
+  /** The key in PEM; null when the channel only says its status. */
+  publicKey: string | null;
+  /** Meta's VALID (signed) or MISMATCH (the signature does not match the key: register it again). */
+  signatureStatus: string;
 }
 
 /** A WhatsApp group to create: Meta trims the subject and caps it at 128 characters, the description at 2048. */

@@ -84,6 +84,9 @@ export function createSimulatorProvider(deps: { newId: () => string; statuses: (
         deleteTemplate: () => Promise.resolve({ outcome: 'deleted' }),
         createGroup: () => Promise.reject(notOnWhatsapp('Groups are created on')),
         groupInviteLink: () => Promise.reject(notOnWhatsapp('Group invite links come from')),
+        // Nothing leaves Parley: a key is taken as Meta takes one, signed at once.
+        setFlowsPublicKey: () => Promise.resolve(),
+        flowsPublicKey: () => Promise.resolve({ publicKey: null, signatureStatus: 'VALID' }),
       };
     },
 

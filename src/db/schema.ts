@@ -65,6 +65,7 @@ export interface Database {
   marketing_messages_settings: MarketingMessagesSettingsTable;
   csat_surveys: CsatSurveyTable;
   groups: GroupTable;
+  flows_endpoints: FlowsEndpointTable;
 }
 
 export interface WorkspaceTable {
@@ -815,6 +816,25 @@ export interface MarketingMessagesSettingsTable {
   /** Who confirmed, on turning it on, that the business accepted Meta's terms; null once that user is removed. */
   terms_accepted_by: string | null;
   terms_accepted_at: string | null;
+  updated_at: string;
+}
+
+/** WhatsApp Flows' data endpoint of one number: its key pair and the business endpoint screens are relayed to. */
+export interface FlowsEndpointTable {
+  channel_id: string;
+  workspace_id: string;
+  /** The private key (PKCS #8 PEM), sealed with the secret box; null before set-up-flows-encryption. */
+  private_key: string | null;
+  /** The public key registered with Meta (SPKI PEM). */
+  public_key: string | null;
+  /** valid, mismatch or missing_at_meta: what Meta last said about the registered key. */
+  key_status: string | null;
+  key_registered_at: string | null;
+  key_checked_at: string | null;
+  /** The business's HTTPS endpoint that INIT, data_exchange and BACK are relayed to; null: none. */
+  business_url: string | null;
+  /** Its Standard Webhooks signing secret (`whsec_…`), sealed with the secret box. */
+  business_secret: string | null;
   updated_at: string;
 }
 

@@ -28,6 +28,7 @@ export const TABLE_OWNERS = {
   event_streams: 'inbox',
   first_run: 'accounts',
   flow_runs: 'flows',
+  flows_endpoints: 'flows-endpoint',
   flows: 'flows',
   idempotency_keys: 'http',
   inbox_events: 'inbox',

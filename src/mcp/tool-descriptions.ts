@@ -33,6 +33,10 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     "Shows whether MARKETING template messages go through Meta's Marketing Messages API (`enabled`; off by default), and who confirmed Meta's terms were accepted, and when. Needs the manage_channel permission.",
   updateMarketingMessagesSettings:
     "Turns Meta's Marketing Messages API on or off for marketing templates (single sends, campaigns, sequences, flows); other messages always go through Cloud API. Turning it on needs `meta_terms_accepted: true`, only once the business accepted Meta's terms in WhatsApp Manager (Meta refuses every such send otherwise). Messages sent through it show `sent_via: marketing_messages`.",
+  setUpFlowsEncryption:
+    "Gives a number (channel_id from list_channels) a new RSA 2048 key pair for WhatsApp Flows that fetch data from an endpoint, and registers its public key with Meta; the private key stays encrypted in Parley. It replaces the number's earlier pair. Answers the number's Flows endpoint: `endpoint_url` (the URI to give the Flow) and `key_status` (valid once Meta holds the key). Needs the manage_channel permission; Meta refusing the key is a conflict in Meta's words.",
+  getFlowsEndpoint:
+    "Shows a number's WhatsApp Flows data endpoint: `endpoint_url` (the Flow's endpoint URI), `key_status` as Meta says now (not_set_up: call set_up_flows_encryption; mismatch or missing_at_meta: call it again), the registered `public_key`, and `business_endpoint_url`, where each screen's request is relayed. Needs the manage_channel permission.",
   getSatisfactionSurveySettings:
     'Shows whether closing a conversation asks the customer for a 1–5 rating (`enabled`; off by default). Ratings appear in the thread and per agent in the reports.',
   updateSatisfactionSurveySettings:

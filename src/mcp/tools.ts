@@ -20,7 +20,8 @@ export interface ToolDefinition {
  * Operations that are not tools: download-media stores a file on the server's disk, useless to a
  * remote agent; the template pick-lists repeat list_templates and get_template in a poorer form;
  * webhook subscriptions are an operator's integration plumbing, and creating one answers with its
- * signing secret, which must not end up in a model's transcript.
+ * signing secret, which must not end up in a model's transcript; so does setting a number's WhatsApp
+ * Flows business endpoint.
  */
 export const EXCLUDED_OPERATIONS = new Set([
   'downloadMedia',
@@ -32,6 +33,7 @@ export const EXCLUDED_OPERATIONS = new Set([
   'deleteWebhook',
   'listWebhookDeliveries',
   'replayWebhookDelivery',
+  'setFlowsBusinessEndpoint',
 ]);
 
 /** The query parameter that switches a list to cursor pages; the tools always set it. */

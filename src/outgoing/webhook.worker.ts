@@ -1,12 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import type { Deps } from '../db/deps.js';
-import { publicOnlyLookup } from '../shared/public-address.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import { postSigned, signedPostAgent } from './signed-post.js';
 import { webhookRepository, type ClaimedDelivery, type DeliveryOutcome } from './webhook.repository.js';
 import type { DeliveryAttempt } from './webhook.schema.js';
-import { signatureHeaders } from './webhook.signature.js';
 import { targetProblem } from './webhook.target.js';
 import { createWakeLoop } from '../shared/wake-loop.js';
 
@@ -44,8 +43,7 @@ interface Target {
  */
 export function createWebhookWorker(deps: Deps, secrets: SecretBox, options: { allowPrivate: boolean }) {
   const { db, dialect, clock } = deps;
-  const newAgent = () =>
-    new Agent({ connect: { timeout: ATTEMPT_TIMEOUT_MS, ...(!options.allowPrivate && { lookup: publicOnlyLookup }) } });
+  const newAgent = () => signedPostAgent({ allowPrivate: options.allowPrivate, timeoutMs: ATTEMPT_TIMEOUT_MS });
   let agent: Agent | null = null;
   let log: FastifyBaseLogger | undefined;
 
@@ -68,18 +66,12 @@ export function createWebhookWorker(deps: Deps, secrets: SecretBox, options: { a
     if (problem) return result(null, `url ${problem.message}`);
     const timestamp = Math.floor(at.getTime() / 1000);
     try {
-      const response = await request(target.url, {
-        dispatcher,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Parley-Webhooks/1',
-          ...signatureHeaders(target.secret, delivery.id, timestamp, delivery.payload),
-        },
+      const response = await postSigned(dispatcher, {
+        ...target,
+        id: delivery.id,
+        timestamp,
         body: delivery.payload,
-        headersTimeout: ATTEMPT_TIMEOUT_MS,
-        bodyTimeout: ATTEMPT_TIMEOUT_MS,
-        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+        timeoutMs: ATTEMPT_TIMEOUT_MS,
       });
       await response.body.dump();
       const ok = response.statusCode >= 200 && response.statusCode < 300;

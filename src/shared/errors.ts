@@ -76,6 +76,11 @@ export const ERROR_CODES = {
   unknown_phone_number: { status: 422, title: 'The workspace has no channel with this phone number id' },
   template_refused: { status: 422, title: 'Meta refused the template' },
   webhook_signature_invalid: { status: 401, title: 'The webhook signature does not match' },
+  // Meta's codes for a WhatsApp Flows data endpoint ("Business Endpoint Error Codes"): 421 makes the
+  // client fetch the number's public key again and retry; 432 is a request whose signature fails.
+  flows_request_undecryptable: { status: 421, title: "The request cannot be decrypted with the number's key" },
+  flows_signature_invalid: { status: 432, title: 'The request signature does not match' },
+  flows_business_endpoint_failed: { status: 502, title: "The business's endpoint did not answer the screen" },
   rate_limited: { status: 429, title: 'Too many requests' },
   login_locked: { status: 429, title: 'Too many failed logins; wait before trying again' },
   poll_too_frequent: { status: 429, title: 'Polling faster than the workspace allows' },
@@ -249,6 +254,18 @@ export const errors = {
     ),
   webhookSignatureInvalid: () =>
     make('webhook_signature_invalid', 'X-Hub-Signature-256 is missing or does not match the body'),
+  flowsSignatureInvalid: () =>
+    make('flows_signature_invalid', 'X-Hub-Signature-256 is missing or does not match the body'),
+  flowsRequestUndecryptable: () =>
+    make(
+      'flows_request_undecryptable',
+      "The request cannot be decrypted with this number's private key: fetch its public key again and retry",
+    ),
+  flowsBusinessEndpointFailed: () =>
+    make(
+      'flows_business_endpoint_failed',
+      "The business's endpoint did not answer the screen in time (the server's log says why)",
+    ),
   messageHasNoMedia: (type: string, reason: string) =>
     make(
       'message_has_no_media',

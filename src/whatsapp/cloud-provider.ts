@@ -125,12 +125,27 @@ export function whatsappCloudProvider(graph: GraphClient, channel: CloudChannel)
         ...(description !== null && { description }),
         join_approval_mode: joinApproval ? 'approval_required' : 'auto_approve',
       };
-      return (await groupCall('create the group', () => graph.createGroup(phoneNumberId, accessToken, group)))
+      return (await metaCall('create the group', () => graph.createGroup(phoneNumberId, accessToken, group)))
         .request_id;
     },
 
     async groupInviteLink(groupId) {
-      return (await groupCall('give the invite link', () => graph.groupInviteLink(groupId, accessToken))).invite_link;
+      return (await metaCall('give the invite link', () => graph.groupInviteLink(groupId, accessToken))).invite_link;
+    },
+
+    async setFlowsPublicKey(publicKeyPem) {
+      await metaCall('take the business public key', () =>
+        graph.setBusinessPublicKey(phoneNumberId, accessToken, publicKeyPem),
+      );
+    },
+
+    async flowsPublicKey() {
+      const held = await metaCall('show the business public key', () =>
+        graph.businessPublicKey(phoneNumberId, accessToken),
+      );
+      return (
+        held && { publicKey: held.business_public_key, signatureStatus: held.business_public_key_signature_status }
+      );
     },
   };
 }
@@ -154,8 +169,11 @@ async function refusedOr<T>(call: () => Promise<T>): Promise<T | TemplateRefusal
   }
 }
 
-/** A Groups API call: Meta's refusal is the workspace's state (a 409 in Meta's words), not a failure here. */
-async function groupCall<T>(what: string, call: () => Promise<T>): Promise<T> {
+/**
+ * A call about the number's set-up (its groups, its Flows key): Meta's refusal is the workspace's state (a 409
+ * in Meta's words), not a failure here.
+ */
+async function metaCall<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {

@@ -72,6 +72,13 @@ export interface GraphClient {
   createGroup(phoneNumberId: string, accessToken: string, group: object): Promise<{ request_id: string }>;
   /** Meta's Groups API "Get group invite link": `GET /{group-id}/invite_link`. */
   groupInviteLink(groupId: string, accessToken: string): Promise<{ invite_link: string }>;
+  /**
+   * Meta's "Set business public key" for WhatsApp Flows: `POST /{phone-number-id}/whatsapp_business_encryption`
+   * with `business_public_key` (PEM) as multipart form data; Meta signs it and it replaces any earlier one.
+   */
+  setBusinessPublicKey(phoneNumberId: string, accessToken: string, publicKeyPem: string): Promise<void>;
+  /** Meta's "Get business public key": the number's key and its signature status; null when it has none. */
+  businessPublicKey(phoneNumberId: string, accessToken: string): Promise<BusinessPublicKey | null>;
   /** Meta's "Retrieve Media URL": a short-lived (5 min) download URL and the file's type, hash and size. */
   getMediaInfo(mediaId: string, accessToken: string): Promise<MediaInfo>;
   /** The bytes behind a media URL, sent the token; redirects stay on the URL's origin, size is capped. */
@@ -86,6 +93,13 @@ export interface MediaInfo {
   /** Hex SHA-256 of the file (webhooks carry the same digest in base64). */
   sha256: string;
   file_size: number;
+}
+
+/** One item of `GET /{phone-number-id}/whatsapp_business_encryption`'s `data` (Meta omits the key when it is VALID). */
+export interface BusinessPublicKey {
+  business_public_key: string | null;
+  /** VALID or MISMATCH. */
+  business_public_key_signature_status: string;
 }
 
 /** Meta's largest media: documents of up to 100 MB. */
@@ -387,6 +401,27 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
         return refusal(error, 'waba');
       }
       return { connectable: false, refused: 'not_in_waba', metaMessage: null };
+    },
+
+    async setBusinessPublicKey(phoneNumberId, accessToken, publicKeyPem) {
+      const form = new FormData();
+      form.append('business_public_key', publicKeyPem);
+      const url = `${base}/${encodeURIComponent(phoneNumberId)}/whatsapp_business_encryption`;
+      const body = await call('POST', url, accessToken, form);
+      if ((body as { success?: unknown } | undefined)?.success !== true) {
+        throw unexpectedResponse(200, 'no success in the business public key response');
+      }
+    },
+
+    async businessPublicKey(phoneNumberId, accessToken) {
+      const url = `${base}/${encodeURIComponent(phoneNumberId)}/whatsapp_business_encryption`;
+      const item = ((await call('GET', url, accessToken)) as Page<Record<string, unknown>> | undefined)?.data?.[0];
+      if (!item) return null;
+      const status = requiredText(item, 'business_public_key_signature_status', 'the business public key');
+      const key = item.business_public_key;
+      // Meta's MISMATCH example shows the key as a blank string.
+      const publicKey = typeof key === 'string' && key.trim() !== '' ? key : null;
+      return { business_public_key: publicKey, business_public_key_signature_status: status };
     },
 
     async getMediaInfo(mediaId, accessToken) {

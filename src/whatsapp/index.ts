@@ -10,6 +10,7 @@ import { whatsappCloudProvider } from './cloud-provider.js';
 import { createGraphClient, type GraphClientOptions } from './graph-client.js';
 
 export { createWhatsappWebhookService, type WhatsappWebhookService } from './webhook.service.js';
+export { registerFlowsEndpointRequestRoutes } from './flows-endpoint.routes.js';
 export { registerWhatsappWebhookRoutes } from './webhook.routes.js';
 
 /** The cloud numbers' connector over one keep-alive Graph API client; `close()` releases its connections. */

@@ -3,9 +3,10 @@ import type { Config } from '../config.js';
 import { readErrors } from '../http/responses.js';
 import type { Api } from '../http/types.js';
 import { errors } from '../shared/errors.js';
+import { rawBodyOf, registerRawBodyRoutes } from './raw-body.js';
 import { parseWebhook, readWebhookJson } from './webhook.payload.js';
 import type { WhatsappWebhookService } from './webhook.service.js';
-import { verifyHandshake, verifySignature } from './webhook.signature.js';
+import { signedByMeta, verifyHandshake } from './webhook.signature.js';
 import { webhookInProblems } from './webhook.problems.js';
 
 const tags = ['Webhooks'];
@@ -14,8 +15,8 @@ const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Meta's webhook for the WhatsApp Cloud API: GET answers the subscription handshake, POST
- * receives messages and statuses. The signature covers the raw bytes, so this plugin keeps them
- * (its own body parser) and checks them before they are parsed or anything is stored.
+ * receives messages and statuses. The signature covers the raw bytes, so they are kept (raw-body.ts)
+ * and checked before they are parsed or anything is stored.
  */
 export function registerWhatsappWebhookRoutes(app: Api, config: Config, webhooks: WhatsappWebhookService): void {
   app.get(
@@ -40,12 +41,7 @@ export function registerWhatsappWebhookRoutes(app: Api, config: Config, webhooks
     },
   );
 
-  void app.register((plugin: Api, _options, registered) => {
-    plugin.removeAllContentTypeParsers();
-    // The body stays bytes until its signature is checked: nothing unsigned is parsed.
-    plugin.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, raw: Buffer, done) =>
-      done(null, raw),
-    );
+  registerRawBodyRoutes(app, (plugin) => {
     plugin.post(
       '/webhooks/whatsapp',
       {
@@ -84,17 +80,12 @@ export function registerWhatsappWebhookRoutes(app: Api, config: Config, webhooks
         },
       },
       async (request) => {
-        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const signature = request.headers['x-hub-signature-256'];
-        const secret = config.whatsappAppSecret;
-        if (!secret || !verifySignature(raw, typeof signature === 'string' ? signature : undefined, secret)) {
-          await webhooks.refuse(request.ip);
-        }
+        const raw = rawBodyOf(request);
+        if (!signedByMeta(raw, request.headers, config.whatsappAppSecret)) await webhooks.refuse(request.ip);
         const events = parseWebhook(readWebhookJson(raw));
         if (events === null) throw errors.invalid(webhookInProblems.problem('object', 'not_whatsapp_account'));
         return webhooks.apply(events);
       },
     );
-    registered();
   });
 }

@@ -235,6 +235,10 @@ export function createWhatsappWebhookService({
     }
   }
 
+  async function noteRefused(address: string): Promise<void> {
+    await limiter.hit(refusalKey(address), REFUSALS_PER_MINUTE, MINUTE_MS);
+  }
+
   return {
     apply: groupCommit(applyDeliveries),
 
@@ -244,9 +248,12 @@ export function createWhatsappWebhookService({
 
     /** Counts a delivery refused for its signature against its address, then refuses it. */
     async refuse(address: string): Promise<never> {
-      await limiter.hit(refusalKey(address), REFUSALS_PER_MINUTE, MINUTE_MS);
+      await noteRefused(address);
       throw errors.webhookSignatureInvalid();
     },
+
+    /** Counts a request of Meta's refused for its signature against its address (a Flows data request's too). */
+    noteRefused,
   };
 }
 

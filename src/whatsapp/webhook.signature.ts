@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 
 /** `sha256=` and 64 hex digits: anything else cannot match, and fixing the length keeps timingSafeEqual from throwing. */
 const SIGNATURE_HEADER = /^sha256=([0-9a-f]{64})$/i;
@@ -10,6 +11,15 @@ export function verifySignature(rawBody: Buffer, header: string | undefined, app
   if (hex === undefined || appSecret === '') return false;
   const expected = createHmac('sha256', appSecret).update(rawBody).digest();
   return timingSafeEqual(expected, Buffer.from(hex, 'hex'));
+}
+
+/**
+ * Whether a request of Meta's (a webhook delivery, a Flows data request) carries the app secret's
+ * signature of its raw body; never true without an app secret (WHATSAPP_APP_SECRET).
+ */
+export function signedByMeta(rawBody: Buffer, headers: IncomingHttpHeaders, appSecret: string | null): boolean {
+  const header = headers['x-hub-signature-256'];
+  return appSecret !== null && verifySignature(rawBody, typeof header === 'string' ? header : undefined, appSecret);
 }
 
 /** Meta's GET subscription handshake: the `hub.challenge` to echo when mode and verify token match, else null. */

@@ -311,6 +311,72 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/set-up-flows-encryption': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Give a number a new key pair for WhatsApp Flows' data endpoint and register its public key with Meta
+     * @description Parley generates an RSA 2048 key pair, registers the public key with Meta (`POST /{phone-number-id}/whatsapp_business_encryption`; Meta signs it) and keeps the private key encrypted at rest. It replaces the number's earlier pair: a Flow client holding the old public key gets 421 and fetches the new one. When Meta refuses the key the answer is 409 in Meta's words and the pair in use stays. Run it again after Meta's `public-key-missing` or `public-key-signiture-verification` alerts, or after the number is registered again. Meta sends a Flow's data requests (INIT, data_exchange, BACK, error notifications and its `ping` health check) to the number's `endpoint_url`, signed with the app secret (WHATSAPP_APP_SECRET) and encrypted to the number's public key. Parley checks the signature, decrypts, answers `ping` and error notifications itself, relays every screen's request to the business endpoint, and encrypts the answer back as Meta documents.
+     *
+     *     Needs the role permission `manage_channel` (owner, admin).
+     */
+    post: operations['setUpFlowsEncryption'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-flows-endpoint': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A number's WhatsApp Flows data endpoint: its URL, its key's status at Meta and the business endpoint
+     * @description Meta is asked what it holds for the number's key (`key_status`); when Meta cannot be asked, the last answer is shown with its `key_checked_at`. Meta sends a Flow's data requests (INIT, data_exchange, BACK, error notifications and its `ping` health check) to the number's `endpoint_url`, signed with the app secret (WHATSAPP_APP_SECRET) and encrypted to the number's public key. Parley checks the signature, decrypts, answers `ping` and error notifications itself, relays every screen's request to the business endpoint, and encrypts the answer back as Meta documents.
+     *
+     *     Needs the role permission `manage_channel` (owner, admin).
+     */
+    post: operations['getFlowsEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/set-flows-business-endpoint': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set the business's own HTTPS endpoint that a number's WhatsApp Flows screens are relayed to
+     * @description Each INIT, data_exchange and BACK request, decrypted, is POSTed as Meta's JSON (`version`, `action`, `screen`, `data`, `flow_token`) and signed per Standard Webhooks as outgoing webhooks are (`webhook-id`, `webhook-timestamp`, `webhook-signature` under the `signing_secret` of this answer, shown only this once: a retry with the same `Idempotency-Key` answers 409 `idempotency_secret_withheld`; setting the URL again makes a new secret). The endpoint answers within 8 s with the JSON Meta expects (`screen` and `data`, or `SUCCESS` with `extension_message_response`), which Parley encrypts for Meta; HTTP 427 with `{"error_msg"}` says the Flow token is no longer valid, as Meta documents. Without an answer in time the person sees the same screen with an error message (Meta's `error_message`), or, when Meta named no screen, Meta's generic error. Meta sends a Flow's data requests (INIT, data_exchange, BACK, error notifications and its `ping` health check) to the number's `endpoint_url`, signed with the app secret (WHATSAPP_APP_SECRET) and encrypted to the number's public key. Parley checks the signature, decrypts, answers `ping` and error notifications itself, relays every screen's request to the business endpoint, and encrypts the answer back as Meta documents.
+     *
+     *     Needs the role permission `manage_channel` (owner, admin).
+     */
+    post: operations['setFlowsBusinessEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/list-tags': {
     parameters: {
       query?: never;
@@ -2458,6 +2524,9 @@ export interface components {
         | 'unknown_phone_number'
         | 'template_refused'
         | 'webhook_signature_invalid'
+        | 'flows_request_undecryptable'
+        | 'flows_signature_invalid'
+        | 'flows_business_endpoint_failed'
         | 'rate_limited'
         | 'login_locked'
         | 'poll_too_frequent'
@@ -2789,6 +2858,29 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       terms_accepted_at: string | null;
+    };
+    FlowsEndpoint: {
+      /** Format: uuid */
+      channel_id: string;
+      /** @description Where Meta sends this number's WhatsApp Flows data requests: give it as the Flow's endpoint URI (Meta's `endpoint_uri`). */
+      endpoint_url: string;
+      /** @description `not_set_up`: no key pair yet (call set-up-flows-encryption); `valid`: Meta holds the number's public key, signed; `mismatch`: Meta says the key's signature does not match (after the number was registered again): set it up again; `missing_at_meta`: Meta holds no key for the number, or another one: set it up again. */
+      key_status: 'not_set_up' | 'valid' | 'mismatch' | 'missing_at_meta';
+      /** @description The public key registered with Meta (PEM); the private key never leaves Parley */
+      public_key: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      key_registered_at: string | null;
+      /**
+       * Format: date-time
+       * @description When Meta last said what it holds
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      key_checked_at: string | null;
+      /** @description The business's own HTTPS endpoint that each screen's request is relayed to */
+      business_endpoint_url: string | null;
     };
     Tag: {
       /** Format: uuid */
@@ -5821,6 +5913,385 @@ export interface operations {
       };
       /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  setUpFlowsEncryption: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The number (list-channels)
+           */
+          channel_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FlowsEndpoint'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getFlowsEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The number (list-channels)
+           */
+          channel_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FlowsEndpoint'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  setFlowsBusinessEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The number (list-channels)
+           */
+          channel_id: string;
+          url: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FlowsEndpoint'] & {
+            /** @description The signing secret of the relayed requests (`whsec_` + base64 of the HMAC key), shown only in this answer; null when the endpoint was removed. */
+            signing_secret: string | null;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
         headers: {
           [name: string]: unknown;
         };
