@@ -2,9 +2,9 @@
 # The whole test suite, on SQLite and on PostgreSQL (each file gets its own database, so runs share
 # nothing but the machine), on every Node line in PARLEY_TEST_NODES (paths of node binaries; default:
 # the node on PATH). SQLite runs on every line, since its driver is the part that differs between
-# them; PostgreSQL on the first line given. The dashboard's browser tests (test/dashboard/) run on
-# PostgreSQL only: they test the pages, whose endpoints the API tests cover on both engines, and they are
-# most of the suite's time (docs/decisions/0138). The whole suite runs on the first line; a later line runs
+# them; PostgreSQL on the first line given. The dashboard's browser tests (test/dashboard/) run once
+# each, half on either engine: they test the pages, whose endpoints the API tests cover on both engines,
+# and they are most of the suite's time (docs/decisions/0138, 0153). The whole suite runs on the first line; a later line runs
 # the tests of what a Node line changes (RUNTIME_TESTS below), since the rest would repeat the first
 # line's run at the cost of most of CI's time. Two runs go at a time; each run's report is printed when
 # all have ended. PostgreSQL: PARLEY_TEST_DATABASE_URL if set, else a throwaway cluster
@@ -20,9 +20,18 @@ files=()
 for file in src/**/*.test.ts test/**/*.test.ts; do
   [[ " ${deployment[*]} " == *" $file "* ]] || files+=("$file")
 done
-without_browser=()
+# The browser tests (test/dashboard/) run once each, alternately on PostgreSQL and on SQLite, so the two
+# engines' runs take about as long as each other (docs/decisions/0153).
+on_postgres=() on_sqlite=()
+browser=0
 for file in "${files[@]}"; do
-  [[ "$file" == test/dashboard/* ]] || without_browser+=("$file")
+  if [[ "$file" != test/dashboard/* ]]; then
+    on_postgres+=("$file") on_sqlite+=("$file")
+  elif ((browser++ % 2 == 0)); then
+    on_postgres+=("$file")
+  else
+    on_sqlite+=("$file")
+  fi
 done
 # What a Node line can change: the SQLite driver and its worker threads (connections, read pool, checkpoints,
 # backups, imports), child processes and signals, the CLI and MCP over stdio, files streamed to disk, TLS
@@ -46,14 +55,13 @@ if [ -z "${PARLEY_TEST_DATABASE_URL:-}" ]; then
 fi
 DATABASE_URL="$PARLEY_TEST_DATABASE_URL" node bin/parley.js migrate >/dev/null
 
-# run_suite NODE ENGINE REPORT: the suite under one node binary on one engine ("sqlite": all but the
-# browser tests; "sqlite-runtime":
-# RUNTIME_TESTS alone on SQLite, a later line's run; "deployment": the deployment tests alone, one file
-# at a time, on PostgreSQL).
+# run_suite NODE ENGINE REPORT: the suite under one node binary on one engine ("postgres" and "sqlite":
+# every API test and half of the browser tests; "sqlite-runtime": RUNTIME_TESTS alone on SQLite, a later
+# line's run; "deployment": the deployment tests alone, one file at a time, on PostgreSQL).
 run_suite() {
-  local database_url="$PARLEY_TEST_DATABASE_URL" concurrency=2 suite=("${files[@]}")
+  local database_url="$PARLEY_TEST_DATABASE_URL" concurrency=2 suite=("${on_postgres[@]}")
   case "$2" in
-    sqlite) database_url="" suite=("${without_browser[@]}") ;;
+    sqlite) database_url="" suite=("${on_sqlite[@]}") ;;
     sqlite-runtime) database_url="" suite=("${RUNTIME_TESTS[@]}") ;;
     deployment) concurrency=1 suite=("${deployment[@]}") ;;
   esac
