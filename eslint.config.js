@@ -136,6 +136,7 @@ const LAYERS = [
       'business-hours',
       'workspace-events',
       'groups',
+      'whatsapp-flows',
     ],
   },
   { name: 'work on conversations', frontDoors: true, folders: ['conversations', 'routing', 'reports'] },

@@ -35,7 +35,9 @@ export {
   type ChannelTemplate,
   type CloudChannel,
   type CloudConnector,
+  type ChannelFlow,
   type CloudNumber,
+  type FlowValidationError,
   type LibraryTemplateSubmission,
   type MediaFile,
   type NumberDescription,
@@ -45,6 +47,7 @@ export {
   type TemplateOutcome,
   type TemplateRefusal,
   type TemplateSubmission,
+  type WhatsappFlowsApi,
 } from './provider.js';
 export { createMarketingMessagesSettings, type MarketingMessagesSettingsService } from './marketing-messages.js';
 export { registerMarketingMessagesRoutes } from './marketing-messages.routes.js';

@@ -125,12 +125,27 @@ export function whatsappCloudProvider(graph: GraphClient, channel: CloudChannel)
         ...(description !== null && { description }),
         join_approval_mode: joinApproval ? 'approval_required' : 'auto_approve',
       };
-      return (await groupCall('create the group', () => graph.createGroup(phoneNumberId, accessToken, group)))
+      return (await metaCall('create the group', () => graph.createGroup(phoneNumberId, accessToken, group)))
         .request_id;
     },
 
     async groupInviteLink(groupId) {
-      return (await groupCall('give the invite link', () => graph.groupInviteLink(groupId, accessToken))).invite_link;
+      return (await metaCall('give the invite link', () => graph.groupInviteLink(groupId, accessToken))).invite_link;
+    },
+
+    whatsappFlows: {
+      create: async ({ name, categories, cloneFlowId }) => {
+        const flow = { name, categories, ...(cloneFlowId !== undefined && { clone_flow_id: cloneFlowId }) };
+        return (await metaCall('create the Flow', () => graph.createFlow(wabaId, accessToken, flow))).id;
+      },
+      uploadJson: (flowId, flowJson) =>
+        metaCall('take the Flow JSON', () => graph.uploadFlowJson(flowId, accessToken, flowJson)),
+      publish: (flowId) => metaCall('publish the Flow', () => graph.changeFlowStatus(flowId, accessToken, 'publish')),
+      deprecate: (flowId) =>
+        metaCall('deprecate the Flow', () => graph.changeFlowStatus(flowId, accessToken, 'deprecate')),
+      delete: (flowId) => metaCall('delete the Flow', () => graph.deleteFlow(flowId, accessToken)),
+      get: (flowId) => metaCall('describe the Flow', () => graph.getFlow(flowId, accessToken)),
+      list: () => graph.listFlows(wabaId, accessToken),
     },
   };
 }
@@ -154,8 +169,11 @@ async function refusedOr<T>(call: () => Promise<T>): Promise<T | TemplateRefusal
   }
 }
 
-/** A Groups API call: Meta's refusal is the workspace's state (a 409 in Meta's words), not a failure here. */
-async function groupCall<T>(what: string, call: () => Promise<T>): Promise<T> {
+/**
+ * A Groups or Flows API call: Meta's refusal is the workspace's state (a 409 in Meta's words), not a
+ * failure here.
+ */
+async function metaCall<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
