@@ -137,6 +137,7 @@ const LAYERS = [
       'workspace-events',
       'groups',
       'flows-endpoint',
+      'whatsapp-flows',
     ],
   },
   { name: 'work on conversations', frontDoors: true, folders: ['conversations', 'routing', 'reports'] },

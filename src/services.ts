@@ -56,6 +56,7 @@ import { createTokenService, createWorkspaceService } from './workspaces/index.j
 import { createWhatsappCloud, createWhatsappWebhookService } from './whatsapp/index.js';
 import { createWebhookService, createWebhookWorker } from './outgoing/index.js';
 import { createGroupService } from './groups/index.js';
+import { createWhatsappFlowService } from './whatsapp-flows/index.js';
 import { createQuickReplyService } from './quick-replies/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
 import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
@@ -237,6 +238,7 @@ export function createServices(opened: Deps, config: Config) {
     webhookWorker,
     quickReplies: createQuickReplyService(deps),
     groups,
+    whatsappFlows: createWhatsappFlowService(deps, channels, messages),
     email,
     notifications,
     businessHours,

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
 import type { ChannelTemplate } from '../src/channels/provider.js';
 import { templateLibrary } from '../src/templates/template-library.fixtures.js';
+import { answerFlowRequest, type StandInFlow } from './graph-stand-in.flows.js';
 
 /**
  * The one stand-in for Meta's Graph API in the test suite: plain HTTP on a random loopback port,
@@ -104,6 +105,8 @@ export interface GraphStandIn {
   businessPublicKey(phoneNumberId: string): string | undefined;
   /** Meta's word on a number's key from now on: MISMATCH once the number is registered again. */
   setBusinessKeyStatus(phoneNumberId: string, status: 'VALID' | 'MISMATCH'): void;
+  /** WhatsApp Flows by Meta's id (Meta's Flows API, graph-stand-in.flows.ts): a test may add one made elsewhere. */
+  flows: Map<string, StandInFlow>;
   close(): Promise<void>;
 }
 
@@ -174,6 +177,7 @@ interface State {
   groups: Map<string, { phoneNumberId: string; inviteLink: string }>;
   /** Each number's business public key for WhatsApp Flows, and its signature status. */
   businessKeys: Map<string, { publicKey: string; signatureStatus: string }>;
+  flows: Map<string, StandInFlow>;
 }
 
 /** A send's body with its `biz_opaque_callback_data` checked to be a Parley message id, and set aside. */
@@ -219,6 +223,7 @@ export async function startGraphStandIn(options: { apiVersion: string; accessTok
     groupCreates: [],
     groups: new Map(),
     businessKeys: new Map(),
+    flows: new Map(),
   };
   const release = () => {
     state.hold = null;
@@ -272,6 +277,7 @@ export async function startGraphStandIn(options: { apiVersion: string; accessTok
       const key = state.businessKeys.get(phoneNumberId);
       if (key) key.signatureStatus = status;
     },
+    flows: state.flows,
     close,
   };
 }
@@ -421,6 +427,23 @@ async function handle(state: State, req: http.IncomingMessage, res: http.ServerR
   if (readable && edge === 'whatsapp_business_encryption' && state.numbers.has(objectId)) {
     return businessEncryption(state, res, req.method ?? '', objectId, body as UploadForm | undefined);
   }
+  const flowAnswer = known
+    ? answerFlowRequest({
+        method: req.method ?? '',
+        objectId,
+        edge,
+        body,
+        url,
+        flows: state.flows,
+        mayRead: (wabaId) => mayRead(state, token, wabaId),
+        error: (code, title, userTitle, userMessage) => {
+          const { error } = metaError(code, title);
+          return { error: { ...error, error_user_title: userTitle, error_user_msg: userMessage } };
+        },
+      })
+    : null;
+  if (flowAnswer)
+    return 'page' in flowAnswer ? sendPage(res, flowAnswer.page, url) : send(res, flowAnswer.status, flowAnswer.body);
   if (known && req.method === 'POST' && edge === 'media' && state.numbers.has(objectId)) {
     return uploadMedia(state, res, body as UploadForm | undefined);
   }
@@ -529,6 +552,8 @@ function sendMessage(
   if (typeof type !== 'string' || typeof message[type] !== 'object') {
     return send(res, 400, metaError(100, 'Invalid parameter', `Param ${String(type)} must be a JSON object`));
   }
+  const flowRefusal = unsendableFlow(state, phoneNumberId, message);
+  if (flowRefusal) return send(res, 400, metaError(131009, 'Parameter value is not valid', flowRefusal));
   const wamid = newWamid();
   state.accepted.push(request);
   const marketingMessages = pricingCategory === 'marketing_lite';
@@ -543,6 +568,18 @@ function sendMessage(
     const status = sentStatus(number, wamid, to, message.biz_opaque_callback_data, pricingCategory);
     void reportSent(state.reportStatus, status);
   }
+}
+
+/**
+ * Meta's "Send a Flow": an interactive `flow` message names a Flow of the number's WhatsApp Business
+ * Account that is published (a draft only with `mode: draft`, which Parley does not send); why not, or null.
+ */
+function unsendableFlow(state: State, phoneNumberId: string, message: Record<string, unknown>): string | null {
+  const interactive = message.interactive as { type?: unknown; action?: { parameters?: Record<string, unknown> } };
+  if (message.type !== 'interactive' || interactive.type !== 'flow') return null;
+  const flow = state.flows.get(String(interactive.action?.parameters?.flow_id));
+  if (!flow || flow.wabaId !== state.numbers.get(phoneNumberId)?.wabaId) return 'flow_id: no such Flow';
+  return flow.status === 'PUBLISHED' ? null : `The Flow is ${flow.status}: only a published Flow is sent`;
 }
 
 /** Meta's status webhook for a message it sent, with the send's callback data echoed when it had some. */

@@ -609,6 +609,35 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     refusal: 'not_found',
     expect: (result: Json) => assert.match(String(result.detail), /group/),
   })),
+  // WhatsApp Flows live in a WhatsApp Business Account (src/whatsapp-flows/whatsapp-flows.test.ts tests them
+  // with Meta's stand-in): on the simulator there are none, and making one is a conflict.
+  { tool: 'list_whatsapp_flows', input: () => ({}), expect: (result) => assert.deepEqual(result.data, []) },
+  ...(
+    [
+      ['create_whatsapp_flow', { name: 'Book a table', categories: ['APPOINTMENT_BOOKING'] }],
+      ['sync_whatsapp_flows', {}],
+    ] as const
+  ).map(([tool, body]) => ({
+    tool,
+    input: () => body,
+    refusal: 'conflict',
+    expect: (result: Json) => assert.match(String(result.detail), /WhatsApp Cloud/),
+  })),
+  ...(
+    [
+      ['get_whatsapp_flow', {}],
+      ['update_whatsapp_flow_json', { flow_json: '{"version": "7.0", "screens": []}' }],
+      ['publish_whatsapp_flow', {}],
+      ['deprecate_whatsapp_flow', {}],
+      ['delete_whatsapp_flow', {}],
+      ['send_whatsapp_flow', { phone: '+14155550100', body: 'Book a table', cta: 'Book' }],
+    ] as const
+  ).map(([tool, body]) => ({
+    tool,
+    input: () => ({ whatsapp_flow_id: '00000000-0000-4000-8000-000000000002', ...body }),
+    refusal: 'not_found',
+    expect: (result: Json) => assert.match(String(result.detail), /WhatsApp Flow/),
+  })),
   {
     tool: 'get_campaign_report',
     input: () => ({}),

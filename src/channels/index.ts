@@ -35,8 +35,10 @@ export {
   type ChannelTemplate,
   type CloudChannel,
   type CloudConnector,
+  type ChannelFlow,
   type CloudNumber,
   type FlowsPublicKey,
+  type FlowValidationError,
   type LibraryTemplateSubmission,
   type MediaFile,
   type NumberDescription,
@@ -46,6 +48,7 @@ export {
   type TemplateOutcome,
   type TemplateRefusal,
   type TemplateSubmission,
+  type WhatsappFlowsApi,
 } from './provider.js';
 export { createMarketingMessagesSettings, type MarketingMessagesSettingsService } from './marketing-messages.js';
 export { registerMarketingMessagesRoutes } from './marketing-messages.routes.js';

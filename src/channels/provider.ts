@@ -201,6 +201,8 @@ export interface ChannelProvider {
   setFlowsPublicKey(publicKeyPem: string): Promise<void>;
   /** The business public key the channel holds for the number and its signature status; null when it holds none. */
   flowsPublicKey(): Promise<FlowsPublicKey | null>;
+  /** The WhatsApp Flows (Meta's forms) of the channel's WhatsApp Business Account: Meta's Flows API. */
+  readonly whatsappFlows: WhatsappFlowsApi;
 }
 
 /** A number's business public key as the channel holds it (WhatsApp: `GET /{phone-number-id}/whatsapp_business_encryption`). */
@@ -209,6 +211,48 @@ export interface FlowsPublicKey {
   publicKey: string | null;
   /** Meta's VALID (signed) or MISMATCH (the signature does not match the key: register it again). */
   signatureStatus: string;
+}
+
+/**
+ * Meta's Flows API on one WhatsApp Business Account. Meta's refusal (a name taken, publishing a Flow with
+ * errors, deleting one that is not a draft) is thrown as a 409 in Meta's words; the simulator refuses all.
+ */
+export interface WhatsappFlowsApi {
+  /** `POST /{waba-id}/flows`: a new DRAFT Flow (a copy of `cloneFlowId`'s Flow JSON when given); its id. */
+  create(flow: { name: string; categories: string[]; cloneFlowId?: string }): Promise<string>;
+  /** `POST /{flow-id}/assets`: uploads the Flow JSON document; Meta keeps it and answers its validation errors. */
+  uploadJson(flowId: string, flowJson: string): Promise<FlowValidationError[]>;
+  publish(flowId: string): Promise<void>;
+  deprecate(flowId: string): Promise<void>;
+  /** Only a DRAFT Flow can be deleted. */
+  delete(flowId: string): Promise<void>;
+  /** `GET /{flow-id}` with its status, validation errors and preview link. */
+  get(flowId: string): Promise<ChannelFlow>;
+  /** Every Flow of the WhatsApp Business Account, Meta's pages read as they are consumed. */
+  list(): AsyncIterable<ChannelFlow>;
+}
+
+/** A Flow as Meta's Flows API describes it. */
+export interface ChannelFlow {
+  id: string;
+  name: string;
+  status: string;
+  categories: string[];
+  validation_errors: FlowValidationError[];
+  /** Meta's `preview`: a link that shows the Flow as WhatsApp would, until `expires_at`. */
+  preview?: { preview_url: string; expires_at: string };
+}
+
+/** One of Meta's validation errors of a Flow JSON document, naming where it is (Meta's fields, as given). */
+export interface FlowValidationError {
+  error: string;
+  error_type: string;
+  message: string;
+  line_start?: number;
+  line_end?: number;
+  column_start?: number;
+  column_end?: number;
+  pointers?: { line_start: number; line_end: number; column_start: number; column_end: number; path: string }[];
 }
 
 /** A WhatsApp group to create: Meta trims the subject and caps it at 128 characters, the description at 2048. */

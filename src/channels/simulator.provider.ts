@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { errors } from '../shared/errors.js';
-import type { ChannelProvider } from './provider.js';
+import type { ChannelProvider, WhatsappFlowsApi } from './provider.js';
 import { readSample, sampleOf } from './simulator.samples.js';
 
 /** The simulator's delivery receipts, after the send. */
@@ -51,6 +51,18 @@ export function createSimulatorProvider(deps: { newId: () => string; statuses: (
     [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(noTemplatesAtMeta()) }),
   });
 
+  /** WhatsApp Flows live in a WhatsApp Business Account at Meta: the simulator has none. */
+  const noFlows = () => Promise.reject(notOnWhatsapp('WhatsApp Flows are made on'));
+  const whatsappFlows: WhatsappFlowsApi = {
+    create: noFlows,
+    uploadJson: noFlows,
+    publish: noFlows,
+    deprecate: noFlows,
+    delete: noFlows,
+    get: noFlows,
+    list: () => ({ [Symbol.asyncIterator]: () => ({ next: noFlows }) }),
+  };
+
   return {
     /** The simulator as the channel of one workspace (its receipts are that workspace's). */
     forWorkspace(workspaceId: string): ChannelProvider {
@@ -87,6 +99,7 @@ export function createSimulatorProvider(deps: { newId: () => string; statuses: (
         // Nothing leaves Parley: a key is taken as Meta takes one, signed at once.
         setFlowsPublicKey: () => Promise.resolve(),
         flowsPublicKey: () => Promise.resolve({ publicKey: null, signatureStatus: 'VALID' }),
+        whatsappFlows,
       };
     },
 

@@ -98,6 +98,20 @@ interface InteractiveFrame {
 }
 
 /**
+ * Meta's `parameters` of a Flow message: the Flow (`flow_id`), the token Parley made for this send (Meta
+ * echoes it in the answer), the button's text, and how the Flow opens: on `screen` with `data`
+ * (`navigate`), or asking the Flow's data endpoint (`data_exchange`).
+ */
+export interface FlowParameters {
+  flow_message_version: '3';
+  flow_token: string;
+  flow_id: string;
+  flow_cta: string;
+  flow_action: 'navigate' | 'data_exchange';
+  flow_action_payload?: { screen: string; data?: Record<string, unknown> };
+}
+
+/**
  * Reply buttons (up to 3), a list (up to 10 rows in sections), a call-to-action URL button or a call
  * permission request: Meta's `interactive` object ("Interactive reply buttons / list / CTA URL button
  * messages", "Obtain user call permissions").
@@ -121,6 +135,12 @@ export type Interactive = InteractiveFrame &
         type: 'cta_url';
         body: { text: string };
         action: { name: 'cta_url'; parameters: { display_text: string; url: string } };
+      }
+    | {
+        /** A WhatsApp Flow (Meta's form) the customer opens with the `flow_cta` button (Meta's "Send a Flow"). */
+        type: 'flow';
+        body: { text: string };
+        action: { name: 'flow'; parameters: FlowParameters };
       }
     | {
         /** Meta's call permission request: the customer answers whether the business may call them. */

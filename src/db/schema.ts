@@ -66,6 +66,8 @@ export interface Database {
   csat_surveys: CsatSurveyTable;
   groups: GroupTable;
   flows_endpoints: FlowsEndpointTable;
+  whatsapp_flows: WhatsappFlowTable;
+  whatsapp_flow_sends: WhatsappFlowSendTable;
 }
 
 export interface WorkspaceTable {
@@ -270,6 +272,40 @@ export interface GroupTable {
 
 export const GROUP_STATES = ['creating', 'active', 'failed', 'suspended', 'deleted'] as const;
 export type GroupState = (typeof GROUP_STATES)[number];
+
+/** A WhatsApp Flow (Meta's form) of the workspace's WhatsApp Business Account, as Meta's Flows API told it (0055). */
+export interface WhatsappFlowTable {
+  id: string;
+  workspace_id: string;
+  meta_flow_id: string;
+  name: string;
+  /** JSON: Meta's categories. */
+  categories: string;
+  /** Meta's status: DRAFT, PUBLISHED, DEPRECATED, BLOCKED or THROTTLED. */
+  status: string;
+  /** The Flow JSON document's text as last uploaded; null for a Flow made elsewhere. */
+  flow_json: string | null;
+  /** JSON: Meta's validation_errors of that document. */
+  validation_errors: string;
+  preview_url: string | null;
+  preview_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * One Flow sent: the `flow_token` Parley made for it and the message that carried it (0055). Meta echoes
+ * the token in the customer's answer (`nfm_reply`) and in data-exchange requests: this is how they name the send.
+ */
+export interface WhatsappFlowSendTable {
+  flow_token: string;
+  workspace_id: string;
+  message_id: string;
+  contact_id: string | null;
+  whatsapp_flow_id: string | null;
+  meta_flow_id: string;
+  created_at: string;
+}
 
 export type MediaState = 'pending' | 'stored' | 'failed' | 'expired';
 

@@ -63,6 +63,8 @@ export const TABLE_OWNERS = {
   users: 'accounts',
   webhook_deliveries: 'outgoing',
   webhook_subscriptions: 'outgoing',
+  whatsapp_flow_sends: 'whatsapp-flows',
+  whatsapp_flows: 'whatsapp-flows',
   workspace_events: 'workspace-events',
   workspaces: 'workspaces',
 } as const satisfies Record<keyof Database, string>;

@@ -17,9 +17,9 @@ export interface ActionDoc<B extends TSchema> {
 
 /**
  * The `action(name, doc, access, handle)` of a family of `POST /api/v1/actions/{name}` routes that share
- * their OpenAPI tags, the permission they need and a closing sentence about the family.
+ * their OpenAPI tags, the permission they need (none: open to every role) and a closing sentence about the family.
  */
-export function actionFamily(app: Api, family: { tags: string[]; permission: Permission; about: string }) {
+export function actionFamily(app: Api, family: { tags: string[]; permission: Permission | null; about: string }) {
   return <B extends TSchema>(
     name: string,
     doc: ActionDoc<B>,
@@ -29,7 +29,7 @@ export function actionFamily(app: Api, family: { tags: string[]; permission: Per
     app.post(
       `/api/v1/actions/${name}`,
       {
-        config: { access, permission: family.permission },
+        config: { access, ...(family.permission && { permission: family.permission }) },
         schema: {
           operationId: doc.operationId,
           tags: family.tags,

@@ -168,7 +168,9 @@ describe(`OpenAPI (${ENGINE})`, () => {
   test('operations › every documented operation is served at server URL + path', async () => {
     const doc = await fetchDocument();
     const prefix = new URL(doc.servers[0]!.url).pathname;
-    for (const [method, path] of operations(doc)) {
+    for (const [index, [method, path]] of operations(doc).entries()) {
+      // The anonymous budget is 120 requests a minute per address: the document has more operations.
+      if (index % 100 === 0) server.clock.advance(60_000);
       const verb = method.toUpperCase() as 'GET' | 'POST';
       const res = await server.http.send(verb, `${prefix}${path}`, verb === 'POST' ? { body: {} } : {});
       assert.equal(res.status, 401, `${verb} ${prefix}${path} exists and wants a token (${res.status})`);

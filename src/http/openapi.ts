@@ -74,6 +74,11 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
           description: "WhatsApp groups on the workspace's numbers (Meta's Groups API) and their conversations",
         },
         {
+          name: 'WhatsApp Flows',
+          description:
+            "Meta's forms (WhatsApp Flows) of the workspace's WhatsApp Business Account, managed through Meta's Flows API",
+        },
+        {
           name: 'Reports',
           description:
             'Agents and teams, volume and campaign outcomes over a date range, filtered by number, team and label, as JSON or CSV',

@@ -146,6 +146,24 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     "Lists the workspace's WhatsApp groups (Meta's Groups API), the latest conversation first: each with its subject, participants (at most 8), invite link and state (creating, active, failed, suspended, deleted).",
   getGroup:
     'Gets one WhatsApp group by `group_id`: subject, description, participants, invite link and state, as Meta’s group webhooks last said.',
+  listWhatsappFlows:
+    "Lists the WhatsApp Flows (Meta's forms: screens a customer fills in inside WhatsApp; not Parley's chatbot flows of save_flow) Parley knows of the WhatsApp Business Account, by name; `status` PUBLISHED lists those that can be sent. Call sync_whatsapp_flows first to include Flows made in WhatsApp Manager.",
+  getWhatsappFlow:
+    "Asks Meta for one WhatsApp Flow by `whatsapp_flow_id`: its status (DRAFT, PUBLISHED, DEPRECATED, BLOCKED, THROTTLED), Meta's validation errors of its Flow JSON and a fresh `preview_url` showing it as WhatsApp would.",
+  syncWhatsappFlows:
+    "Reads every Flow of the workspace's WhatsApp Business Account from Meta: Flows made elsewhere are added (without their Flow JSON), changed ones updated, deleted ones forgotten. Needs the templates permission and a WhatsApp Cloud number.",
+  createWhatsappFlow:
+    "Creates a WhatsApp Flow at Meta as a DRAFT: `name` (unique in the account) and `categories` (SIGN_UP, SIGN_IN, APPOINTMENT_BOOKING, LEAD_GENERATION, SHOPPING, CONTACT_US, CUSTOMER_SUPPORT, SURVEY, OTHER); `clone_whatsapp_flow_id` starts from another's Flow JSON. Then give its screens with update_whatsapp_flow_json and publish it. Needs a WhatsApp Cloud number (conflict on the simulator).",
+  updateWhatsappFlowJson:
+    "Uploads a draft WhatsApp Flow's Flow JSON (`flow_json`, the document as text: `version`, `screens` each with an `id` and a SingleColumnLayout `layout` of components). Meta keeps it even when invalid; then the answer is validation_failed whose `errors` name each problem by line, column and JSON path, and `validation_errors` are Meta's: fix them and upload again before publishing.",
+  publishWhatsappFlow:
+    'Publishes a draft WhatsApp Flow without validation errors: from then on it can be sent to customers, and its Flow JSON no longer changes (Meta refuses with conflict otherwise).',
+  deprecateWhatsappFlow:
+    'Deprecates a published WhatsApp Flow: it can no longer be sent; customers who already have it may still fill it in.',
+  deleteWhatsappFlow:
+    'Deletes a draft WhatsApp Flow at Meta and in Parley. Meta deletes only drafts: deprecate a published one instead (conflict otherwise).',
+  sendWhatsappFlow:
+    "Sends a published WhatsApp Flow (Meta's form, from list_whatsapp_flows with status PUBLISHED) to a contact (`contact_id` or `phone`) as Meta's interactive flow message: `body` text and a `cta` button that opens it on `screen` (default: its first) with `data`, or with `flow_action` data_exchange as its data endpoint decides. Only inside the 24-hour customer service window (otherwise send a template with a FLOW button). Parley makes the send's flow_token (in content.interactive.action.parameters) and links it to the message, so the customer's answer names this send.",
   createGroup:
     'Asks Meta to create a WhatsApp group on a workspace number (`subject`, optional `description`, `join_approval`). It answers state `creating`; Meta confirms by webhook, then the group is `active` with its invite link. People join only by that link: share it with get_group_invite_link.',
   getGroupInviteLink:

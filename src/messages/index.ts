@@ -47,6 +47,7 @@ export {
   TEXT_MAX_LENGTH,
 } from './message.schema.js';
 export {
+  type Alongside,
   createMessageService,
   type GroupContentInput,
   type MessageEvents,

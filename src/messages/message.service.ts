@@ -36,6 +36,9 @@ export type GroupContentInput =
 
 type ContactFields = SendOptions & { contact_id?: unknown; phone?: unknown };
 
+/** Work a send keeps with its message, in the transaction that queues it (the message and contact it went to). */
+export type Alongside = (trx: Deps['db'], sent: { messageId: string; contactId: string }) => Promise<void>;
+
 /** What every send request may add: a message to quote and the number to send from. */
 interface SendOptions {
   reply_to_message_id?: string | undefined;
@@ -71,11 +74,13 @@ export function createMessageService(
     contact: ContactRow,
     content: OutboundContent,
     channelId: string | null,
+    alongside?: Alongside,
   ): Promise<Message> {
     const [message, queued] = await db.transaction().execute(async (trx) => {
       const sender = senderOf(caller);
       const prepared = await outbound.queueNow(trx, contact, content, sender, channelId);
       if (isRefusal(prepared)) throw problemOf(prepared);
+      await alongside?.(trx, { messageId: prepared.id, contactId: contact.id });
       const responderId = sender.type === 'user' ? sender.id : null;
       await conversationSpans(trx).responded(caller.workspaceId, contact.id, prepared.created_at, responderId);
       return [prepared, queuedIn(trx)] as const;
@@ -111,15 +116,16 @@ export function createMessageService(
     request: SendOptions,
     findContact: () => Promise<ContactRow>,
     contentFor: OutboundContent | ((contact: ContactRow) => OutboundContent),
+    alongside?: Alongside,
   ): Promise<Message> {
     const channelId = await outbound.channelNamed(caller.workspaceId, request.from_phone_number_id);
     const contact = await findContact();
     const content = typeof contentFor === 'function' ? contentFor(contact) : contentFor;
-    if (request.reply_to_message_id === undefined) return queue(caller, contact, content, channelId);
+    if (request.reply_to_message_id === undefined) return queue(caller, contact, content, channelId, alongside);
     const quoted = await messageOnWhatsapp(caller, contact, 'reply_to_message_id', request.reply_to_message_id);
     const context = { message_id: quoted.wamid };
     const reply = { ...content, content: { ...content.content, context }, reply_to_message_id: quoted.id };
-    return queue(caller, contact, reply as OutboundContent, channelId);
+    return queue(caller, contact, reply as OutboundContent, channelId, alongside);
   }
 
   /**
@@ -185,6 +191,20 @@ export function createMessageService(
     /** send-interactive-message: reply buttons, a list or a call-to-action URL button. */
     async sendInteractive(caller: Caller, input: SendInteractiveInput): Promise<Message> {
       return send(caller, input, () => contacts.recipient(caller, input), interactiveContent(input));
+    },
+
+    /**
+     * Sends content another domain built (a WhatsApp Flow) to a contact inside the customer service
+     * window, as send-interactive-message does; `alongside` keeps what the send needs kept with it, in
+     * the transaction that queues it.
+     */
+    async sendBuilt(
+      caller: Caller,
+      input: SendOptions & { contact_id?: string; phone?: string },
+      content: OutboundContent,
+      alongside: Alongside,
+    ): Promise<Message> {
+      return send(caller, input, () => contacts.recipient(caller, input), content, alongside);
     },
 
     async sendLocation(caller: Caller, input: SendLocationInput): Promise<Message> {

@@ -147,6 +147,21 @@ export function whatsappCloudProvider(graph: GraphClient, channel: CloudChannel)
         held && { publicKey: held.business_public_key, signatureStatus: held.business_public_key_signature_status }
       );
     },
+
+    whatsappFlows: {
+      create: async ({ name, categories, cloneFlowId }) => {
+        const flow = { name, categories, ...(cloneFlowId !== undefined && { clone_flow_id: cloneFlowId }) };
+        return (await metaCall('create the Flow', () => graph.createFlow(wabaId, accessToken, flow))).id;
+      },
+      uploadJson: (flowId, flowJson) =>
+        metaCall('take the Flow JSON', () => graph.uploadFlowJson(flowId, accessToken, flowJson)),
+      publish: (flowId) => metaCall('publish the Flow', () => graph.changeFlowStatus(flowId, accessToken, 'publish')),
+      deprecate: (flowId) =>
+        metaCall('deprecate the Flow', () => graph.changeFlowStatus(flowId, accessToken, 'deprecate')),
+      delete: (flowId) => metaCall('delete the Flow', () => graph.deleteFlow(flowId, accessToken)),
+      get: (flowId) => metaCall('describe the Flow', () => graph.getFlow(flowId, accessToken)),
+      list: () => graph.listFlows(wabaId, accessToken),
+    },
   };
 }
 
@@ -170,8 +185,8 @@ async function refusedOr<T>(call: () => Promise<T>): Promise<T | TemplateRefusal
 }
 
 /**
- * A call about the number's set-up (its groups, its Flows key): Meta's refusal is the workspace's state (a 409
- * in Meta's words), not a failure here.
+ * A call about the number's set-up (its groups, its Flows, its Flows key): Meta's refusal is the workspace's
+ * state (a 409 in Meta's words), not a failure here.
  */
 async function metaCall<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {

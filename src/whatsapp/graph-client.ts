@@ -2,8 +2,10 @@ import { Agent, FormData, request, type Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../shared/clock.js';
 import {
   ChannelError,
+  type ChannelFlow,
   type ChannelTemplate,
   type CloudNumber,
+  type FlowValidationError,
   type LibraryTemplateSubmission,
   type MediaFile,
   type NumberDescription,
@@ -79,6 +81,18 @@ export interface GraphClient {
   setBusinessPublicKey(phoneNumberId: string, accessToken: string, publicKeyPem: string): Promise<void>;
   /** Meta's "Get business public key": the number's key and its signature status; null when it has none. */
   businessPublicKey(phoneNumberId: string, accessToken: string): Promise<BusinessPublicKey | null>;
+  /** Meta's Flows API "Create Flow": `POST /{waba-id}/flows`; resolves with the new Flow's id. */
+  createFlow(wabaId: string, accessToken: string, flow: object): Promise<{ id: string }>;
+  /** Meta's "Update Flow JSON": the document as the `flow.json` asset; resolves with its validation errors. */
+  uploadFlowJson(flowId: string, accessToken: string, flowJson: string): Promise<FlowValidationError[]>;
+  /** `POST /{flow-id}/publish` or `/deprecate`. */
+  changeFlowStatus(flowId: string, accessToken: string, change: 'publish' | 'deprecate'): Promise<void>;
+  /** `DELETE /{flow-id}`: only a DRAFT Flow. */
+  deleteFlow(flowId: string, accessToken: string): Promise<void>;
+  /** `GET /{flow-id}` with its status, categories, validation errors and preview link. */
+  getFlow(flowId: string, accessToken: string): Promise<ChannelFlow>;
+  /** Every Flow of a WhatsApp Business Account, fetching Meta's pages as they are consumed. */
+  listFlows(wabaId: string, accessToken: string): AsyncIterable<ChannelFlow>;
   /** Meta's "Retrieve Media URL": a short-lived (5 min) download URL and the file's type, hash and size. */
   getMediaInfo(mediaId: string, accessToken: string): Promise<MediaInfo>;
   /** The bytes behind a media URL, sent the token; redirects stay on the URL's origin, size is capped. */
@@ -108,6 +122,9 @@ const MAX_MEDIA_REDIRECTS = 3;
 
 /** The fields of a template Parley reads (Meta answers only `id` unless asked). */
 const TEMPLATE_FIELDS = 'id,name,language,status,category,parameter_format,components,library_template_name';
+
+/** The fields of a Flow Parley reads (Meta's Flows API "Retrieve Flow details"). */
+const FLOW_FIELDS = 'id,name,status,categories,validation_errors,preview';
 
 /** The body of `POST /{waba_id}/message_templates`. */
 export interface NewMetaTemplate {
@@ -363,6 +380,40 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
       return { invite_link: requiredText(body, 'invite_link', 'the invite link response') };
     },
 
+    async createFlow(wabaId, accessToken, flow) {
+      const body = await call('POST', `${base}/${encodeURIComponent(wabaId)}/flows`, accessToken, flow);
+      return { id: requiredText(body, 'id', 'the Flow create response') };
+    },
+
+    async uploadFlowJson(flowId, accessToken, flowJson) {
+      // Meta's "Update Flow JSON": multipart `file` (flow.json), `name` flow.json, `asset_type` FLOW_JSON.
+      const form = new FormData();
+      form.append('name', 'flow.json');
+      form.append('asset_type', 'FLOW_JSON');
+      form.append('file', new Blob([flowJson], { type: 'application/json' }), 'flow.json');
+      const body = await call('POST', `${base}/${encodeURIComponent(flowId)}/assets`, accessToken, form);
+      const errors = (body as { validation_errors?: unknown } | undefined)?.validation_errors;
+      return Array.isArray(errors) ? (errors as FlowValidationError[]) : [];
+    },
+
+    async changeFlowStatus(flowId, accessToken, change) {
+      await call('POST', `${base}/${encodeURIComponent(flowId)}/${change}`, accessToken);
+    },
+
+    async deleteFlow(flowId, accessToken) {
+      await call('DELETE', `${base}/${encodeURIComponent(flowId)}`, accessToken);
+    },
+
+    async getFlow(flowId, accessToken) {
+      const body = await call('GET', `${base}/${encodeURIComponent(flowId)}?fields=${FLOW_FIELDS}`, accessToken);
+      return flowOf(body);
+    },
+
+    async *listFlows(wabaId, accessToken) {
+      const first = `${base}/${encodeURIComponent(wabaId)}/flows?fields=${FLOW_FIELDS}`;
+      for await (const flow of listItems<unknown>(first, accessToken)) yield flowOf(flow);
+    },
+
     async createTemplate(wabaId, accessToken, template) {
       const url = `${base}/${encodeURIComponent(wabaId)}/message_templates`;
       return createdTemplateOf(await call('POST', url, accessToken, template));
@@ -472,6 +523,24 @@ function phoneNumberOf(body: unknown): CloudNumber {
   }
   const rating = typeof quality_rating === 'string' ? quality_rating : null;
   return { id, display_phone_number, verified_name, quality_rating: rating };
+}
+
+/** A Flow as Meta describes it; lists Meta leaves out are empty. */
+function flowOf(body: unknown): ChannelFlow {
+  const flow = (body ?? {}) as Record<string, unknown>;
+  const { name, status, preview } = flow;
+  if (typeof name !== 'string' || typeof status !== 'string') {
+    throw unexpectedResponse(200, 'no name or status in the Flow');
+  }
+  const link = preview as ChannelFlow['preview'] | undefined;
+  return {
+    id: requiredText(flow, 'id', 'the Flow'),
+    name,
+    status,
+    categories: Array.isArray(flow.categories) ? (flow.categories as string[]) : [],
+    validation_errors: Array.isArray(flow.validation_errors) ? (flow.validation_errors as FlowValidationError[]) : [],
+    ...(typeof link?.preview_url === 'string' && { preview: link }),
+  };
 }
 
 function createdTemplateOf(body: unknown): CreatedMetaTemplate {

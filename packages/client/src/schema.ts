@@ -2032,6 +2032,200 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/list-whatsapp-flows': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * List the WhatsApp Business Account's Flows (Meta's forms) Parley knows
+     * @description By name. sync-whatsapp-flows reads those made elsewhere (in WhatsApp Manager). WhatsApp Flows are Meta's forms, made and kept in the WhatsApp Business Account of the workspace's default number through Meta's Flows API; a workspace on the simulator gets 409. Meta's refusals (a name already taken, publishing a Flow with errors, deleting one that is not a draft) are a 409 in Meta's words.
+     */
+    post: operations['listWhatsappFlows'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-whatsapp-flow': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a WhatsApp Flow as Meta describes it now
+     * @description Asks Meta: its status, Meta's validation errors of its Flow JSON and a fresh preview link (`preview_url`, Meta's `preview.preview_url`). WhatsApp Flows are Meta's forms, made and kept in the WhatsApp Business Account of the workspace's default number through Meta's Flows API; a workspace on the simulator gets 409. Meta's refusals (a name already taken, publishing a Flow with errors, deleting one that is not a draft) are a 409 in Meta's words.
+     */
+    post: operations['getWhatsappFlow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/sync-whatsapp-flows': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Read every Flow of the WhatsApp Business Account from Meta
+     * @description Flows made elsewhere are added (without their Flow JSON), changed ones updated, deleted ones forgotten. WhatsApp Flows are Meta's forms, made and kept in the WhatsApp Business Account of the workspace's default number through Meta's Flows API; a workspace on the simulator gets 409. Meta's refusals (a name already taken, publishing a Flow with errors, deleting one that is not a draft) are a 409 in Meta's words.
+     *
+     *     Needs the role permission `templates` (owner, admin, member, marketer).
+     */
+    post: operations['syncWhatsappFlows'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/create-whatsapp-flow': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a WhatsApp Flow (a DRAFT) at Meta
+     * @description Its screens come next, with update-whatsapp-flow-json (or from a copy: `clone_whatsapp_flow_id`). WhatsApp Flows are Meta's forms, made and kept in the WhatsApp Business Account of the workspace's default number through Meta's Flows API; a workspace on the simulator gets 409. Meta's refusals (a name already taken, publishing a Flow with errors, deleting one that is not a draft) are a 409 in Meta's words.
+     *
+     *     Needs the role permission `templates` (owner, admin, member, marketer).
+     */
+    post: operations['createWhatsappFlow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/update-whatsapp-flow-json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upload a WhatsApp Flow's Flow JSON (its screens) to Meta
+     * @description Meta's asset upload. Meta keeps the document even with errors (the Flow stays a draft that cannot be published): then the answer is a 400 whose `errors` name each by line, column and JSON path, and whose `validation_errors` are Meta's, as given. A Flow no longer a draft is a 409. WhatsApp Flows are Meta's forms, made and kept in the WhatsApp Business Account of the workspace's default number through Meta's Flows API; a workspace on the simulator gets 409. Meta's refusals (a name already taken, publishing a Flow with errors, deleting one that is not a draft) are a 409 in Meta's words.
+     *
+     *     Needs the role permission `templates` (owner, admin, member, marketer).
+     */
+    post: operations['updateWhatsappFlowJson'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/publish-whatsapp-flow': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Publish a WhatsApp Flow: it can be sent to customers
+     * @description Only a draft without validation errors; its Flow JSON no longer changes. WhatsApp Flows are Meta's forms, made and kept in the WhatsApp Business Account of the workspace's default number through Meta's Flows API; a workspace on the simulator gets 409. Meta's refusals (a name already taken, publishing a Flow with errors, deleting one that is not a draft) are a 409 in Meta's words.
+     *
+     *     Needs the role permission `templates` (owner, admin, member, marketer).
+     */
+    post: operations['publishWhatsappFlow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/deprecate-whatsapp-flow': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deprecate a published WhatsApp Flow: it is sent no more
+     * @description Customers who have it may still fill it in. WhatsApp Flows are Meta's forms, made and kept in the WhatsApp Business Account of the workspace's default number through Meta's Flows API; a workspace on the simulator gets 409. Meta's refusals (a name already taken, publishing a Flow with errors, deleting one that is not a draft) are a 409 in Meta's words.
+     *
+     *     Needs the role permission `templates` (owner, admin, member, marketer).
+     */
+    post: operations['deprecateWhatsappFlow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/delete-whatsapp-flow': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Delete a draft WhatsApp Flow
+     * @description At Meta and in Parley; Meta deletes only drafts (a published Flow is deprecated instead). WhatsApp Flows are Meta's forms, made and kept in the WhatsApp Business Account of the workspace's default number through Meta's Flows API; a workspace on the simulator gets 409. Meta's refusals (a name already taken, publishing a Flow with errors, deleting one that is not a draft) are a 409 in Meta's words.
+     *
+     *     Needs the role permission `templates` (owner, admin, member, marketer).
+     */
+    post: operations['deleteWhatsappFlow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/send-whatsapp-flow': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a WhatsApp Flow (Meta’s form) to a contact
+     * @description Meta's interactive `flow` message: the text, and a button (`cta`) that opens the published Flow on `screen` with `data` (`navigate`), or as its data endpoint says (`data_exchange`). Queued through the outbox like every message, inside the 24-hour customer service window (422 outside it). Parley makes the send's `flow_token` (in `content.interactive.action.parameters`) and keeps it with the message: the customer's answer names the send by it. 409 for a Flow not published. Sending is conversation work, as every send action.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['sendWhatsappFlow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/list-workspace-events': {
     parameters: {
       query?: never;
@@ -3964,6 +4158,75 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       created_at: string;
+    };
+    /** @description One of Meta's validation errors of a Flow JSON document, as Meta gives it: where it is (lines and columns of the document as uploaded, and the JSON path), and why */
+    WhatsappFlowValidationError: {
+      /** @description Meta's error, e.g. INVALID_PROPERTY_VALUE */
+      error: string;
+      /** @description e.g. FLOW_JSON_ERROR */
+      error_type: string;
+      /** @description Meta's words */
+      message: string;
+      line_start?: number;
+      line_end?: number;
+      column_start?: number;
+      column_end?: number;
+      pointers?: {
+        line_start?: number;
+        line_end?: number;
+        column_start?: number;
+        column_end?: number;
+        /** @description e.g. screens[0].layout.children[0].type */
+        path: string;
+      }[];
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description A WhatsApp Flow (Meta’s form: screens a customer fills in inside WhatsApp) of the workspace’s WhatsApp Business Account. Not a Parley flow (the chatbot of save-flow). */
+    WhatsappFlow: {
+      /** Format: uuid */
+      id: string;
+      /** @description Meta's Flow id (the `flow_id` a Flow message or a FLOW button names) */
+      meta_flow_id: string;
+      name: string;
+      categories: (
+        | 'SIGN_UP'
+        | 'SIGN_IN'
+        | 'APPOINTMENT_BOOKING'
+        | 'LEAD_GENERATION'
+        | 'SHOPPING'
+        | 'CONTACT_US'
+        | 'CUSTOMER_SUPPORT'
+        | 'SURVEY'
+        | 'OTHER'
+      )[];
+      /**
+       * @description Meta’s: `DRAFT` (editable, sent only for testing, deletable), `PUBLISHED` (sent to customers; its JSON no longer changes), `DEPRECATED` (sent no more), `BLOCKED` or `THROTTLED` by Meta
+       * @enum {string}
+       */
+      status: 'DRAFT' | 'PUBLISHED' | 'DEPRECATED' | 'BLOCKED' | 'THROTTLED';
+      /** @description The Flow JSON document as last uploaded through Parley; null for a Flow made elsewhere */
+      flow_json: string | null;
+      /** @description Meta’s validation errors of the Flow JSON; a Flow with any cannot be published */
+      validation_errors: components['schemas']['WhatsappFlowValidationError'][];
+      /** @description Meta’s preview link: the Flow as WhatsApp shows it (get-whatsapp-flow renews it) */
+      preview_url: string | null;
+      /**
+       * Format: date-time
+       * @description When Meta’s preview link stops working
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      preview_expires_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      updated_at: string;
     };
     WorkspaceEvent: {
       /** Format: uuid */
@@ -15906,6 +16169,1161 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['GroupMessage'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listWhatsappFlows: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Only the Flows in this status (e.g. PUBLISHED: those that can be sent)
+           * @enum {string}
+           */
+          status?: 'DRAFT' | 'PUBLISHED' | 'DEPRECATED' | 'BLOCKED' | 'THROTTLED';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WhatsappFlow'][];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getWhatsappFlow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley id of the WhatsApp Flow (list-whatsapp-flows)
+           */
+          whatsapp_flow_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A WhatsApp Flow (Meta’s form: screens a customer fills in inside WhatsApp) of the workspace’s WhatsApp Business Account. Not a Parley flow (the chatbot of save-flow). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WhatsappFlow'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  syncWhatsappFlows: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WhatsappFlow'][];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createWhatsappFlow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Unique in the WhatsApp Business Account */
+          name: string;
+          /** @description What the Flow is for (at least one) */
+          categories: (
+            | 'SIGN_UP'
+            | 'SIGN_IN'
+            | 'APPOINTMENT_BOOKING'
+            | 'LEAD_GENERATION'
+            | 'SHOPPING'
+            | 'CONTACT_US'
+            | 'CUSTOMER_SUPPORT'
+            | 'SURVEY'
+            | 'OTHER'
+          )[];
+          /**
+           * Format: uuid
+           * @description Start from a copy of this Flow’s Flow JSON (Meta’s `clone_flow_id`)
+           */
+          clone_whatsapp_flow_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A WhatsApp Flow (Meta’s form: screens a customer fills in inside WhatsApp) of the workspace’s WhatsApp Business Account. Not a Parley flow (the chatbot of save-flow). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WhatsappFlow'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateWhatsappFlowJson: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley id of the WhatsApp Flow (list-whatsapp-flows)
+           */
+          whatsapp_flow_id: string;
+          /** @description The Flow JSON document, as text (Meta’s "Flow JSON": `version`, `screens` with their `layout`); Meta’s validation errors name its lines */
+          flow_json: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A WhatsApp Flow (Meta’s form: screens a customer fills in inside WhatsApp) of the workspace’s WhatsApp Business Account. Not a Parley flow (the chatbot of save-flow). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WhatsappFlow'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  publishWhatsappFlow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley id of the WhatsApp Flow (list-whatsapp-flows)
+           */
+          whatsapp_flow_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A WhatsApp Flow (Meta’s form: screens a customer fills in inside WhatsApp) of the workspace’s WhatsApp Business Account. Not a Parley flow (the chatbot of save-flow). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WhatsappFlow'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deprecateWhatsappFlow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley id of the WhatsApp Flow (list-whatsapp-flows)
+           */
+          whatsapp_flow_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A WhatsApp Flow (Meta’s form: screens a customer fills in inside WhatsApp) of the workspace’s WhatsApp Business Account. Not a Parley flow (the chatbot of save-flow). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WhatsappFlow'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteWhatsappFlow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley id of the WhatsApp Flow (list-whatsapp-flows)
+           */
+          whatsapp_flow_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            deleted: boolean;
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  sendWhatsappFlow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Name the contact by `contact_id` or `phone` */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Parley contact id */
+          contact_id?: string | '';
+          /**
+           * @description International number; formatting is normalised (`+1 (415) 555-0100` = `+14155550100`)
+           * @example +14155550100
+           */
+          phone?: string;
+          /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
+          from_phone_number_id?: string;
+          /**
+           * Format: uuid
+           * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
+           */
+          reply_to_message_id?: string;
+          /**
+           * Format: uuid
+           * @description The published Flow to send (list-whatsapp-flows with status PUBLISHED)
+           */
+          whatsapp_flow_id: string;
+          /** @description The message text above the button */
+          body: string;
+          /** @description A bold first line */
+          header?: string;
+          /** @description A grey last line */
+          footer?: string;
+          /** @description The button that opens the Flow (Meta’s `flow_cta`), e.g. "Book a table" */
+          cta: string;
+          /**
+           * @description `navigate` (default): the Flow opens on `screen` with `data`; `data_exchange`: Meta asks the Flow’s data endpoint for its first screen
+           * @enum {string}
+           */
+          flow_action?: 'navigate' | 'data_exchange';
+          /** @description The screen it opens on (`navigate`); default: the first screen of its Flow JSON */
+          screen?: string;
+          /** @description The data that screen is given (`navigate`; what its `data` declares) */
+          data?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */

@@ -1,0 +1,6 @@
+/**
+ * src/whatsapp-flows/'s front door: WhatsApp Flows, Meta's forms (not Parley's chatbot flows of
+ * src/flows/). Other folders import it only through here.
+ */
+export { registerWhatsappFlowRoutes } from './whatsapp-flow.routes.js';
+export { createWhatsappFlowService, type WhatsappFlowService } from './whatsapp-flow.service.js';
