@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
+import { FlowDefinitionSchema } from '../src/flows/flow.definition.js';
 import { WorkspaceDataSchema } from '../src/portability/workspace-data.schema.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,6 +21,8 @@ export interface GeneratedSchema {
 /** Every schema this script publishes. */
 export const GENERATED_SCHEMAS: GeneratedSchema[] = [
   { file: 'docs/workspace-data.schema.json', schema: WorkspaceDataSchema },
+  // A chatbot flow's definition (save-flow, save-flow-draft), for editors and tools that build one.
+  { file: 'docs/flow-definition.schema.json', schema: FlowDefinitionSchema },
 ];
 
 /** The file's text: the schema as plain JSON (TypeBox's symbol keys drop out), formatted as `prettier` would. */

@@ -544,6 +544,41 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     expect: (result) => assert.equal(result.status, 'cancelled'),
   },
   {
+    // A draft is kept however incomplete: its problems come back with it, the live version stays.
+    tool: 'save_flow_draft',
+    input: (s) => ({
+      flow_id: s.flowId,
+      definition: {
+        start: 'hello',
+        nodes: [
+          { id: 'hello', type: 'send_text', text: 'Hello again {{contact.name}}!', next: 'wait' },
+          { id: 'wait', type: 'wait_for_reply', next: 'end' },
+          { id: 'end', type: 'end' },
+        ],
+      },
+    }),
+    expect: (result) => {
+      assert.equal(result.version, 1);
+      assert.deepEqual((result.draft as { problems: unknown[] }).problems, []);
+    },
+  },
+  {
+    tool: 'publish_flow',
+    input: (s) => ({ flow_id: s.flowId }),
+    expect: (result) => assert.deepEqual([result.version, result.draft], [2, null]),
+  },
+  {
+    tool: 'get_flow_stats',
+    input: (s) => ({ flow_id: s.flowId, version: 1 }),
+    expect: (result) => {
+      assert.deepEqual(result.edges, [{ from: 'hello', exit: 'next', to: 'wait', runs: 1 }]);
+      assert.deepEqual(
+        (result.nodes as { node_id: string; runs: { cancelled: number } }[]).map((n) => [n.node_id, n.runs.cancelled]),
+        [['wait', 1]],
+      );
+    },
+  },
+  {
     // The dry run: what create_campaign below would send and cost, creating nothing.
     tool: 'estimate_campaign',
     input: (s) => ({ template_id: s.templateId, audience: { tag: 'vip' }, variables: ['{{contact.name}}', 'ORD-2'] }),

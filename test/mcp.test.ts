@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Agent, fetch } from 'undici';
+import { FlowNodeSchema } from '../src/flows/flow.definition.js';
 import { EXCLUDED_OPERATIONS, toolName } from '../src/mcp/tools.js';
 import { TOOL_DESCRIPTIONS } from '../src/mcp/tool-descriptions.js';
 import { REPO_ROOT, runCli, stderrLines } from './cli.js';
@@ -158,6 +159,26 @@ describe(`MCP server (${ENGINE})`, () => {
     const readOnly = (name: string) => tools.find((tool) => tool.name === name)!.annotations?.readOnlyHint;
     assert.equal(readOnly('search_contacts'), true);
     assert.equal(readOnly('send_text_message'), false);
+  });
+
+  test('save_flow and save_flow_draft › the input schema carries the flow definition: every node type and its fields', async () => {
+    const ws = await roomyWorkspace();
+    const { tools } = await (await httpClient(ws.token)).listTools();
+    for (const name of ['save_flow', 'save_flow_draft']) {
+      const input = tools.find((tool) => tool.name === name)!.inputSchema as unknown as {
+        properties: {
+          definition: { properties: { nodes: { items: { anyOf: { title: string; properties: Json }[] } } } };
+        };
+      };
+      const nodes = input.properties.definition.properties.nodes.items.anyOf;
+      assert.deepEqual(
+        nodes.map((node) => node.title),
+        FlowNodeSchema.anyOf.map((node) => node.properties.type.const),
+        name,
+      );
+      const buttons = nodes.find((node) => node.title === 'send_buttons')!;
+      assert.deepEqual(Object.keys(buttons.properties), ['id', 'type', 'text', 'buttons', 'next'], name);
+    }
   });
 
   test('streamable HTTP › calls every tool with valid input', async () => {

@@ -143,6 +143,63 @@ describe(`migrations (${ENGINE})`, () => {
     }
   });
 
+  test('0054_flow_versions › a flow saved before versions is version 1; a run waiting on it finishes on it after version 2', async () => {
+    const separate = await scratchDatabase('_flows');
+    after(() => separate.drop());
+    const old = openDatabase({ databaseUrl: separate.databaseUrl, dataDir: separate.dataDir });
+    await migrateTo(old.db, old.dialect, '0001_initial');
+    const { workspace, contact } = await seedFirstRelease(old);
+    await migrateTo(old.db, old.dialect, '0053_marketing_messages_generation');
+    const flow = '01900000-0000-7000-8000-000000000004';
+    const nodes = [
+      { id: 'wait', type: 'wait_for_reply', timeout: 'PT1H', next: 'route' },
+      { id: 'route', type: 'branch', branches: [{ when: { reply_equals: 'yes' }, next: 'thanks' }], default: 'end' },
+      { id: 'thanks', type: 'send_text', text: 'Booked (before versions)', next: 'end' },
+      { id: 'end', type: 'end' },
+    ];
+    const at = '2026-01-01T00:00:00.000Z';
+    await sql`INSERT INTO flows (id, workspace_id, name, definition, keywords, created_at, updated_at)
+      VALUES (${flow}, ${workspace}, 'Tables', ${JSON.stringify({ start: 'wait', nodes })}, NULL, ${at}, ${at})`.execute(
+      old.db,
+    );
+    await sql`INSERT INTO flow_runs (id, workspace_id, flow_id, contact_id, status, context, node_id, created_at, updated_at)
+      VALUES ('01900000-0000-7000-8000-000000000005', ${workspace}, ${flow}, ${contact}, 'waiting', '{}', 'wait',
+        ${at}, ${at})`.execute(old.db);
+    await old.db.destroy();
+
+    const config = loadConfig({
+      DATA_DIR: separate.dataDir,
+      ...(separate.databaseUrl && { DATABASE_URL: separate.databaseUrl }),
+    });
+    const services = await openServices(config);
+    try {
+      const caller = { workspaceId: workspace };
+      const before = await services.flows.get(caller, { flow_id: flow });
+      assert.deepEqual([before.version, before.draft, before.nodes], [1, null, nodes]);
+      const changed = nodes.map((n) => (n.id === 'thanks' ? { ...n, text: 'Booked (version 2)' } : n));
+      await services.flows.saveDraft(caller, { flow_id: flow, definition: { start: 'wait', nodes: changed } });
+      assert.equal((await services.flows.publish(caller, { flow_id: flow })).version, 2);
+
+      await services.inbound.simulateInbound(caller, { from: '+14155550123', text: 'yes' });
+      const sent = await services.deps.db
+        .selectFrom('messages')
+        .select('content')
+        .where('direction', '=', 'outbound')
+        .execute();
+      assert.deepEqual(
+        sent.map((m) => (JSON.parse(m.content) as { body: string }).body),
+        ['Booked (before versions)'],
+      );
+      const stats = await services.flows.stats(caller, { flow_id: flow, version: 1 });
+      assert.deepEqual(
+        stats.edges.map((e) => `${e.from} -${e.exit}-> ${e.to}`),
+        ['route -branches/0/next-> thanks', 'thanks -next-> end', 'wait -next-> route'],
+      );
+    } finally {
+      await services.deps.db.destroy();
+    }
+  });
+
   test('upgrading a first-release database keeps its rows, indexes its contacts and backfills feed records', async () => {
     const { dataDir, databaseUrl } = await scratch;
     const old = openDatabase({ databaseUrl, dataDir });

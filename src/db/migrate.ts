@@ -53,6 +53,7 @@ import * as templateOptions from './migrations/0049_template_options.js';
 import * as marketingMessages from './migrations/0050_marketing_messages.js';
 import * as groupLiveEvents from './migrations/0052_group_live_events.js';
 import * as marketingMessagesGeneration from './migrations/0053_marketing_messages_generation.js';
+import * as flowVersions from './migrations/0054_flow_versions.js';
 import * as whatsappFlows from './migrations/0055_whatsapp_flows.js';
 import * as flowsEndpoints from './migrations/0056_flows_endpoints.js';
 
@@ -112,6 +113,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0050_marketing_messages': marketingMessages,
   '0052_group_live_events': groupLiveEvents,
   '0053_marketing_messages_generation': marketingMessagesGeneration,
+  '0054_flow_versions': flowVersions,
   '0055_whatsapp_flows': whatsappFlows,
   '0056_flows_endpoints': flowsEndpoints,
 };

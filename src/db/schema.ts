@@ -22,6 +22,8 @@ export interface Database {
   sequence_enrolments: SequenceEnrolmentTable;
   flows: FlowTable;
   flow_runs: FlowRunTable;
+  flow_versions: FlowVersionTable;
+  flow_run_edges: FlowRunEdgeTable;
   idempotency_keys: IdempotencyKeyTable;
   jobs: JobTable;
   sessions: SessionTable;
@@ -445,8 +447,31 @@ export interface FlowTable {
   definition: string;
   /** Lower-cased start keywords as a JSON array; null when none. */
   keywords: string | null;
+  /** The live version: `definition` is its definition (also kept in flow_versions). */
+  version: Generated<number>;
+  /** The unpublished draft's definition as saved, possibly invalid; null when there is none. */
+  draft: string | null;
+  draft_updated_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** Every published definition of a flow; runs read the one they started on. */
+export interface FlowVersionTable {
+  flow_id: string;
+  version: number;
+  definition: string;
+  created_at: string;
+}
+
+/** Each exit a run took, once per run (the edge counts of get-flow-stats). */
+export interface FlowRunEdgeTable {
+  run_id: string;
+  from_node: string;
+  exit: string;
+  to_node: string;
+  flow_id: string;
+  version: number;
 }
 
 export interface FlowRunTable {
@@ -456,8 +481,11 @@ export interface FlowRunTable {
   contact_id: string;
   status: string;
   context: string;
+  /** The node the run is at; once ended, the node it ended at (null for runs ended before migration 0054). */
   node_id: string | null;
   retries: Generated<number>;
+  /** The flow version it runs on. */
+  version: Generated<number>;
   ended_reason: string | null;
   created_at: string;
   updated_at: string;

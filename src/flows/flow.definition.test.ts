@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
 import {
+  exitsOf,
   FlowDefinitionSchema,
   flowDefinitionProblems,
   parseDuration,
@@ -303,6 +304,29 @@ describe('flowDefinitionProblems: graph', () => {
       ],
     };
     assert.deepEqual(flowDefinitionProblems(flow), []);
+  });
+
+  test('a wait_for_reply needs no timeout (it waits until a reply comes); an ask still does', () => {
+    const flow = example();
+    delete nodeOf(flow, 'wait').timeout;
+    assert.deepEqual(flowDefinitionProblems(flow), []);
+    delete nodeOf(flow, 'ask_order').timeout;
+    assert.deepEqual(flowDefinitionProblems(flow), [
+      { field: '/nodes/4/timeout', message: 'is required for a ask node' },
+    ]);
+  });
+
+  test("exitsOf names each way out of a node as its field's path under the node", () => {
+    const route = example().nodes[3]!;
+    assert.deepEqual(exitsOf(route), [
+      { exit: 'branches/0/next', target: 'handoff' },
+      { exit: 'branches/1/next', target: 'ask_order' },
+      { exit: 'default', target: 'bye' },
+    ]);
+    assert.deepEqual(exitsOf(example().nodes[2]!), [
+      { exit: 'next', target: 'route' },
+      { exit: 'on_timeout', target: 'bye' },
+    ]);
   });
 
   test('a loop through a wait_for_reply is fine', () => {

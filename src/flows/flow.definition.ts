@@ -39,6 +39,9 @@ const PATTERN_MESSAGES: Record<string, string> = {
     'must be an ISO 8601 duration greater than zero, such as PT30M, PT1H, P1D or P2W (no months or years)',
 };
 
+// Optional fields name what their absence means in words, not with JSON Schema's `default`: a default is
+// an annotation the definition never gets filled in with, and generated clients would make such fields
+// required.
 const NodeRef = (description: string) =>
   Type.String({ minLength: 1, maxLength: 64, pattern: NODE_ID_PATTERN, description });
 const Next = Type.Optional(NodeRef('The node to go to next; without it the flow ends after this node'));
@@ -51,11 +54,12 @@ const Text = (maxLength: number) =>
   });
 const Attribute = (description: string) =>
   Type.String({ minLength: 1, maxLength: 64, pattern: ATTRIBUTE_PATTERN, description });
-const Timeout = Type.String({
-  maxLength: 64,
-  pattern: DURATION_PATTERN,
-  description: 'How long to wait for a reply, as an ISO 8601 duration: PT30M, PT1H, P1D, P2W (no months or years)',
-});
+const Timeout = (description: string) =>
+  Type.String({
+    maxLength: 64,
+    pattern: DURATION_PATTERN,
+    description: `${description}, as an ISO 8601 duration: PT30M, PT1H, P1D, P2W (no months or years)`,
+  });
 const OnTimeout = Type.Optional(
   NodeRef('The node to go to when no reply comes in time; without it the flow ends on timeout'),
 );
@@ -180,28 +184,32 @@ export const FlowNodeSchema = Type.Union(
       attribute: Attribute('The contact custom attribute that receives the reply'),
       validate: Type.Optional(
         literals(['any', 'email', 'phone', 'number'] as const, {
-          default: 'any',
-          description: 'What a reply must be to be accepted',
+          description: 'What a reply must be to be accepted; any when absent',
         }),
       ),
-      timeout: Timeout,
+      timeout: Timeout('How long to wait for a reply'),
       retries: Type.Optional(
         Type.Integer({
           minimum: 0,
           maximum: 5,
-          default: 0,
-          description: 'How many times to ask again after a reply that fails validate',
+          description: 'How many times to ask again after a reply that fails validate; 0 when absent',
         }),
       ),
       retry_text: Type.Optional(Text(4096)),
       next: NodeRef('The node to go to once the reply is saved'),
       on_timeout: OnTimeout,
     }),
-    node('wait_for_reply', 'Waits for the next inbound message; a following branch can test it', {
-      timeout: Timeout,
-      next: Next,
-      on_timeout: OnTimeout,
-    }),
+    node(
+      'wait_for_reply',
+      'Waits for the next inbound message; a following branch can test it. Without `timeout` it waits until a reply comes or the run is stopped',
+      {
+        timeout: Type.Optional(
+          Timeout('How long to wait for a reply before following on_timeout; without it, no limit'),
+        ),
+        next: Next,
+        on_timeout: OnTimeout,
+      },
+    ),
     node('branch', 'Goes to the first branch whose condition holds, else to default', {
       branches: Type.Array(
         Type.Object({ when: FlowConditionSchema, next: NodeRef('The node to go to') }, { additionalProperties: false }),
@@ -218,8 +226,14 @@ export const FlowNodeSchema = Type.Union(
     }),
     node('webhook', 'Calls an external URL', {
       url: Type.String({ maxLength: 2048, pattern: URL_PATTERN }),
-      method: Type.Optional(literals(['POST', 'GET'] as const, { default: 'POST' })),
-      timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 30000, default: 5000 })),
+      method: Type.Optional(literals(['POST', 'GET'] as const, { description: 'POST when absent' })),
+      timeout_ms: Type.Optional(
+        Type.Integer({
+          minimum: 100,
+          maximum: 30000,
+          description: 'How long to wait for the answer; 5000 when absent',
+        }),
+      ),
       save_as: Type.Optional(Attribute('The contact custom attribute that receives the response')),
       next: Next,
       on_error: Type.Optional(
@@ -394,24 +408,38 @@ function graphProblems(flow: FlowDefinition): FieldError[] {
   ];
 }
 
+/** One way out of a node: `exit` is the path of its field under the node (`next`, `branches/2/next`, `on_timeout`…). */
+export interface FlowExit {
+  exit: string;
+  target: string;
+}
+
+/** The exit of a branch node's `j`th branch. */
+export const branchExit = (j: number) => `branches/${j}/next`;
+
+/** The node's exits that name a node, in document order. A run records the one it takes (flow.engine.ts). */
+export function exitsOf(n: FlowNode): FlowExit[] {
+  const exits: FlowExit[] = [];
+  const add = (exit: string, target: string | undefined) => {
+    if (target !== undefined) exits.push({ exit, target });
+  };
+  if ('next' in n) add('next', n.next);
+  if (n.type === 'branch') {
+    n.branches.forEach((b, j) => add(branchExit(j), b.next));
+    add('default', n.default);
+  }
+  if ('on_timeout' in n) add('on_timeout', n.on_timeout);
+  if ('on_error' in n) add('on_error', n.on_error);
+  return exits;
+}
+
 interface Edge {
   field: string;
   target: string;
 }
 
 function edgesOf(n: FlowNode, i: number): Edge[] {
-  const edges: Edge[] = [];
-  const add = (key: string, target: string | undefined) => {
-    if (target !== undefined) edges.push({ field: `/nodes/${i}/${key}`, target });
-  };
-  if ('next' in n) add('next', n.next);
-  if (n.type === 'branch') {
-    n.branches.forEach((b, j) => add(`branches/${j}/next`, b.next));
-    add('default', n.default);
-  }
-  if ('on_timeout' in n) add('on_timeout', n.on_timeout);
-  if ('on_error' in n) add('on_error', n.on_error);
-  return edges;
+  return exitsOf(n).map(({ exit, target }) => ({ field: `/nodes/${i}/${exit}`, target }));
 }
 
 function resolved(edges: Edge[], indexById: Map<string, number>): number[] {
@@ -473,7 +501,7 @@ function choiceProblems(n: FlowNode, i: number): FieldError[] {
 
 /** The pattern admits durations too long to count in milliseconds; the runtime could not schedule those. */
 function timeoutProblems(n: FlowNode, i: number): FieldError[] {
-  if (!('timeout' in n)) return [];
+  if (!('timeout' in n) || n.timeout === undefined) return [];
   const field = `/nodes/${i}/timeout`;
   if (!DURATION.test(n.timeout)) return [flowProblems.problem(field, 'timeout_not_duration', { timeout: n.timeout })];
   try {

@@ -2,23 +2,17 @@ import type { Kysely } from 'kysely';
 import { render } from '../automation/render.js';
 import { cancelJobs, scheduleJob, type Job } from '../automation/scheduler.js';
 import { type Interactive, textContent, type OutboundContent } from '../content/message-content.js';
-import { parseEmail, parsePhone, contactRepository, type ContactRow, type Tagging } from '../contacts/index.js';
+import { contactRepository, type ContactRow, type Tagging } from '../contacts/index.js';
 import type { Database } from '../db/schema.js';
-import {
-  messageText,
-  type ReceivedMessage,
-  type Outbound,
-  isRefusal,
-  fillVariables,
-  templateContent,
-} from '../messages/index.js';
+import { type ReceivedMessage, type Outbound, isRefusal, fillVariables, templateContent } from '../messages/index.js';
 import { emitWebhookEvents } from '../outgoing/index.js';
 import type { Deps } from '../db/deps.js';
-import { AppError, errors, validOrNull } from '../shared/errors.js';
+import { AppError, errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from '../templates/index.js';
-import { parseDuration, type FlowCondition, type FlowDefinition, type FlowNode } from './flow.definition.js';
-import { flowRepository, type RunRow } from './flow.repository.js';
+import { exitsOf, parseDuration, type FlowDefinition, type FlowNode } from './flow.definition.js';
+import { accepted, branchTaken, replyOf, type Reply } from './flow.replies.js';
+import { flowRepository, type RunRow, type TakenEdge } from './flow.repository.js';
 import type { CallOutResult, FlowWebhookClient } from './flow-webhook.js';
 
 /** A flow walk never takes more steps than this without waiting (definitions forbid wait-free loops). */
@@ -26,17 +20,13 @@ const MAX_STEPS = 500;
 
 type Json = Record<string, unknown>;
 type Trx = Kysely<Database>;
-interface Reply {
-  text: string | null;
-  button_id: string | null;
-  type: string;
-}
 
 /**
  * The flow engine: what runs a chatbot flow. A run walks the graph inside one transaction until it has
  * to wait (a question, a wait for a reply, a webhook call); a reply or a timeout job picks it up from
  * that node. What a node sends is queued in the outbox in the same transaction as the run's new
- * position. Flows themselves are saved and read by flow.service.ts.
+ * position. A run walks the version of the flow it started on, however many are published after, and
+ * records each exit it takes (get-flow-stats). Flows themselves are saved and read by flow.service.ts.
  */
 export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbound: Outbound, tagging: Tagging) {
   const { db, clock, newId } = deps;
@@ -50,6 +40,9 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
     Object.assign(run, fields);
   }
 
+  /** The exits a walk took since the run was last written; `update` records them with it. */
+  const taken = new WeakMap<RunRow, TakenEdge[]>();
+
   async function update(trx: Trx, run: RunRow, fields: Partial<RunRow>): Promise<void> {
     Object.assign(run, fields, { updated_at: now() });
     const { status, node_id, retries, context, ended_reason, updated_at } = run;
@@ -58,6 +51,18 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
       .set({ status, node_id, retries, context, ended_reason, updated_at })
       .where('id', '=', run.id)
       .execute();
+    await flowRepository(trx).recordEdges(run, taken.get(run) ?? []);
+    taken.delete(run);
+  }
+
+  /** Leaves `node` by `exit`: the node it leads to (noted as taken), or undefined when the flow ends there. */
+  function take(run: RunRow, node: FlowNode, exit: string): string | undefined {
+    const to = exitsOf(node).find((e) => e.exit === exit)?.target;
+    if (to === undefined) return undefined;
+    const edges = taken.get(run) ?? [];
+    edges.push({ from: node.id, exit, to });
+    taken.set(run, edges);
+    return to;
   }
 
   /**
@@ -66,8 +71,15 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
    */
   const withoutJobs = new WeakSet<RunRow>();
 
-  async function finish(trx: Trx, run: RunRow, status: string, reason: string | null): Promise<void> {
-    await update(trx, run, { status, ended_reason: reason, node_id: null });
+  /** Ends the run; it keeps the node it ended at (`at`; by default the node it is at) for get-flow-stats. */
+  async function finish(
+    trx: Trx,
+    run: RunRow,
+    status: string,
+    reason: string | null,
+    at: string | null = run.node_id,
+  ): Promise<void> {
+    await update(trx, run, { status, ended_reason: reason, node_id: at });
     if (!withoutJobs.has(run)) await cancelJobs(trx, run.id);
   }
 
@@ -128,28 +140,10 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
     return { ...contact, custom_attributes };
   }
 
-  async function holds(
-    trx: Trx,
-    condition: FlowCondition,
-    reply: Reply | undefined,
-    contact: ContactRow,
-  ): Promise<boolean> {
-    const text = (reply?.text ?? '').trim().toLowerCase();
-    if ('reply_equals' in condition) return text === condition.reply_equals.trim().toLowerCase();
-    if ('reply_contains' in condition) return text.includes(condition.reply_contains.toLowerCase());
-    if ('button_id' in condition) return reply?.button_id === condition.button_id;
-    if ('has_tag' in condition) {
-      const tags = await contactRepository(trx).tagNamesOf(contact.id);
-      return tags.some((tag) => tag.toLowerCase() === condition.has_tag.toLowerCase());
-    }
-    const value = (JSON.parse(contact.custom_attributes) as Json)[condition.attribute];
-    if ('exists' in condition) return (value !== undefined && value !== null) === condition.exists;
-    return (typeof value === 'string' ? value : JSON.stringify(value ?? null)) === condition.equals;
-  }
-
   /**
-   * Waits at `node` for a reply, with its timeout as a job. No earlier timeout is pending: a reply
-   * cancelled it (`answer`), and a job that led here was deleted as it ran.
+   * Waits at `node` for a reply, with its timeout as a job (a wait without one waits until a reply
+   * comes or the run is stopped). No earlier timeout is pending: a reply cancelled it (`answer`), and a
+   * job that led here was deleted as it ran.
    */
   async function waitAt(
     trx: Trx,
@@ -157,35 +151,40 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
     node: Extract<FlowNode, { type: 'ask' | 'wait_for_reply' }>,
     retries: number,
   ) {
+    const at = { status: 'waiting', node_id: node.id, retries };
+    if (node.timeout === undefined) return update(trx, run, at);
     const dueAt = new Date(clock.now().getTime() + parseDuration(node.timeout));
-    await pauseForJob(trx, run, { status: 'waiting', node_id: node.id, retries }, 'flow_timeout', dueAt);
+    await pauseForJob(trx, run, at, 'flow_timeout', dueAt);
   }
 
-  /** Walks from `nodeId` until the flow waits or ends. */
+  /** Walks from `nodeId` (reached from node `from`) until the flow waits or ends. */
   async function walk(
     trx: Trx,
     run: RunRow,
     definition: FlowDefinition,
     nodeId: string | undefined,
     start: ContactRow,
+    from: string | null,
   ) {
     const nodes = new Map(definition.nodes.map((node) => [node.id, node]));
     let contact = start;
     let current = nodeId;
+    let last = from;
     for (let steps = 0; current !== undefined; steps++) {
       const node = nodes.get(current);
-      if (!node || steps >= MAX_STEPS) return finish(trx, run, 'failed', node ? 'too_many_steps' : 'unknown_node');
+      if (!node || steps >= MAX_STEPS) {
+        return finish(trx, run, 'failed', node ? 'too_many_steps' : 'unknown_node', node?.id ?? last);
+      }
       const context = JSON.parse(run.context) as Json;
       const scope = { contact, context };
       let failure: string | null = null;
+      let exit = 'next';
       switch (node.type) {
         case 'send_text':
           failure = await send(trx, run, contact, textContent(render(node.text, scope)));
-          current = node.next;
           break;
         case 'send_template':
           failure = await sendTemplate(trx, run, contact, node, scope);
-          current = node.next;
           break;
         case 'send_buttons':
         case 'send_list':
@@ -193,7 +192,6 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
             type: 'interactive',
             content: { interactive: interactiveOf(node, scope), text: render(node.text, scope) },
           });
-          current = node.next;
           break;
         case 'ask':
           failure = await send(trx, run, contact, textContent(render(node.text, scope)));
@@ -201,30 +199,17 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
           break;
         case 'wait_for_reply':
           return waitAt(trx, run, node, 0);
-        case 'branch': {
-          let next = node.default;
-          for (const branch of node.branches) {
-            if (await holds(trx, branch.when, context.reply as Reply | undefined, contact)) {
-              next = branch.next;
-              break;
-            }
-          }
-          current = next;
+        case 'branch':
+          exit = await branchTaken(trx, node, context.reply as Reply | undefined, contact);
           break;
-        }
-        case 'add_tag': {
+        case 'add_tag':
           await tagging.addTags(trx, contact.workspace_id, [{ contactId: contact.id, names: [node.tag] }]);
-          current = node.next;
           break;
-        }
-        case 'remove_tag': {
+        case 'remove_tag':
           await tagging.removeTags(trx, contact.workspace_id, [contact.id], [node.tag]);
-          current = node.next;
           break;
-        }
         case 'set_attribute':
           contact = await setAttribute(trx, contact, node.attribute, render(node.value, scope));
-          current = node.next;
           break;
         case 'webhook':
           // The call happens outside any transaction, as a job: a slow endpoint holds up nothing else.
@@ -234,13 +219,15 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
             handoff_at: now(),
             updated_at: now(),
           });
-          return finish(trx, run, 'handed_off', node.note ?? null);
+          return finish(trx, run, 'handed_off', node.note ?? null, node.id);
         case 'end':
-          return finish(trx, run, 'completed', null);
+          return finish(trx, run, 'completed', null, node.id);
       }
-      if (failure) return finish(trx, run, 'failed', failure);
+      if (failure) return finish(trx, run, 'failed', failure, node.id);
+      last = node.id;
+      current = take(run, node, exit);
     }
-    return finish(trx, run, 'completed', null);
+    return finish(trx, run, 'completed', null, last);
   }
 
   /** Starts a run at the flow's first node; a run the contact was waiting in is cancelled (one at a time). */
@@ -261,6 +248,7 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
       id: newId(),
       workspace_id: workspaceId,
       flow_id: flow.id,
+      version: flow.version,
       contact_id: contact.id,
       status: 'active',
       context: JSON.stringify(context),
@@ -272,7 +260,7 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
     };
     await trx.insertInto('flow_runs').values(run).execute();
     withoutJobs.add(run);
-    await walk(trx, run, flow.definition, flow.definition.start, contact);
+    await walk(trx, run, flow.definition, flow.definition.start, contact, null);
     await emitWebhookEvents(trx, deps, 'new-flow-triggered', [{ workspaceId, id: run.id }]);
     return run.id;
   }
@@ -299,7 +287,7 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
       if (value === null) {
         if (run.retries >= (node.retries ?? 0)) {
           return node.on_timeout
-            ? leaveWait(trx, run, definition, node.on_timeout, current)
+            ? leaveWait(trx, run, definition, node, 'on_timeout', current)
             : finish(trx, run, 'failed', 'invalid_answer');
         }
         const failure = await send(
@@ -312,29 +300,31 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
       }
       current = await setAttribute(trx, current, node.attribute, value);
     }
-    return leaveWait(trx, run, definition, node.next, current);
+    return leaveWait(trx, run, definition, node, 'next', current);
   }
 
+  /** Goes on from the node a run waited at (for a reply, a timeout or a call) by `exit`. */
   async function leaveWait(
     trx: Trx,
     run: RunRow,
     definition: FlowDefinition,
-    next: string | undefined,
+    node: FlowNode,
+    exit: string,
     contact: ContactRow,
   ) {
     stage(run, { status: 'active', node_id: null, retries: 0 });
-    return walk(trx, run, definition, next, contact);
+    return walk(trx, run, definition, take(run, node, exit), contact, node.id);
   }
 
-  /** Loads what a job needs: the run (still at the job's node) and its flow and contact. */
+  /** Loads what a job needs: the run (still at the job's node), its version's definition and its contact. */
   async function jobSubject(trx: Trx, job: Job, status: string) {
     const run = await flowRepository(trx).run(job.subject_id);
     if (!run || run.status !== status || run.node_id !== job.payload.node_id) return null;
     withoutJobs.add(run);
-    const flow = await flowRepository(trx).find(run.workspace_id, run.flow_id);
+    const definition = await flowRepository(trx).versionDefinition(run.flow_id, run.version);
     const contact = await contactRepository(trx).findById(run.workspace_id, run.contact_id);
-    const node = flow?.definition.nodes.find((n) => n.id === run.node_id);
-    return flow && contact && node ? { run, definition: flow.definition, contact, node } : null;
+    const node = definition?.nodes.find((n) => n.id === run.node_id);
+    return definition && contact && node ? { run, definition, contact, node } : null;
   }
 
   const handlers = {
@@ -344,7 +334,7 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
         if (!subject || !('on_timeout' in subject.node)) return;
         const { run, definition, contact, node } = subject;
         if (!node.on_timeout) return finish(trx, run, 'completed', 'no_reply');
-        await leaveWait(trx, run, definition, node.on_timeout, contact);
+        await leaveWait(trx, run, definition, node, 'on_timeout', contact);
       },
     },
     webhook: {
@@ -381,13 +371,13 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
         if (!result.ok) {
           stage(run, { ended_reason: result.error });
           return node.on_error
-            ? leaveWait(trx, run, definition, node.on_error, contact)
+            ? leaveWait(trx, run, definition, node, 'on_error', contact)
             : finish(trx, run, 'failed', `webhook: ${result.error}`);
         }
         if (node.save_as) contact = await setAttribute(trx, contact, node.save_as, result.body);
         const context = { ...(JSON.parse(run.context) as Json), webhook: result.body };
         stage(run, { context: JSON.stringify(context) });
-        await leaveWait(trx, run, definition, node.next, contact);
+        await leaveWait(trx, run, definition, node, 'next', contact);
       },
     },
   };
@@ -430,23 +420,6 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
       }
     },
   };
-}
-
-function replyOf(message: ReceivedMessage): Reply {
-  const content = message.content;
-  const tapped = (content.button_reply ?? content.list_reply) as { id?: string } | undefined;
-  const button = message.type === 'button' ? (content.payload as string | undefined) : undefined;
-  return { text: messageText(message.type, content), button_id: tapped?.id ?? button ?? null, type: message.type };
-}
-
-/** The reply as the attribute stores it, or null when it is not what the question asked for. */
-function accepted(validate: 'any' | 'email' | 'phone' | 'number', text: string | null): string | null {
-  const value = text?.trim();
-  if (!value) return null;
-  if (validate === 'email') return validOrNull(() => parseEmail(value));
-  if (validate === 'phone') return validOrNull(() => parsePhone(value));
-  if (validate === 'number') return /^-?\d+(?:[.,]\d+)?$/.test(value) ? value.replace(',', '.') : null;
-  return value;
 }
 
 function interactiveOf(

@@ -1,13 +1,34 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, FlowRunTable } from '../db/schema.js';
+import type { Database, FlowRunTable, FlowTable } from '../db/schema.js';
 import type { FlowDefinition } from './flow.definition.js';
 
 export type RunRow = Selectable<FlowRunTable>;
+export type FlowRow = Omit<Selectable<FlowTable>, 'definition'> & { definition: FlowDefinition };
 
-/** SQL for flows and their runs. */
+/** An exit a run took: from a node, by one of its exits (`next`, `branches/1/next`…), to a node. */
+export interface TakenEdge {
+  from: string;
+  exit: string;
+  to: string;
+}
+
+/** What publishing writes: the live definition, its start keywords (lower-cased, as JSON), when. */
+export interface Published {
+  definition: FlowDefinition;
+  keywords: string | null;
+  at: string;
+}
+
+/** SQL for flows, their versions and drafts, and their runs. */
 export function flowRepository(db: Kysely<Database>) {
+  const keepVersion = (flowId: string, version: number, live: Published) =>
+    db
+      .insertInto('flow_versions')
+      .values({ flow_id: flowId, version, definition: JSON.stringify(live.definition), created_at: live.at })
+      .execute();
+
   return {
-    async find(workspaceId: string, id: string) {
+    async find(workspaceId: string, id: string): Promise<FlowRow | undefined> {
       const row = await db
         .selectFrom('flows')
         .selectAll()
@@ -25,6 +46,56 @@ export function flowRepository(db: Kysely<Database>) {
         .where('name', '=', name)
         .executeTakeFirst(),
 
+    /** A new flow, live at version 1. */
+    async create(flow: { id: string; workspaceId: string; name: string }, live: Published): Promise<void> {
+      await db
+        .insertInto('flows')
+        .values({
+          id: flow.id,
+          workspace_id: flow.workspaceId,
+          name: flow.name,
+          definition: JSON.stringify(live.definition),
+          keywords: live.keywords,
+          version: 1,
+          created_at: live.at,
+          updated_at: live.at,
+        })
+        .execute();
+      await keepVersion(flow.id, 1, live);
+    },
+
+    /**
+     * Makes `live` the flow's live definition and drops its draft; a changed definition is the next
+     * version, kept too. The update counts the version up in place, so concurrent publishes (the row is
+     * locked until commit) each get their own.
+     */
+    async publish(flowId: string, name: string, live: Published, changed: boolean): Promise<void> {
+      const { version } = await db
+        .updateTable('flows')
+        .set((eb) => ({
+          name,
+          definition: JSON.stringify(live.definition),
+          keywords: live.keywords,
+          version: changed ? eb('version', '+', 1) : eb.ref('version'),
+          draft: null,
+          draft_updated_at: null,
+          updated_at: live.at,
+        }))
+        .where('id', '=', flowId)
+        .returning('version')
+        .executeTakeFirstOrThrow();
+      if (changed) await keepVersion(flowId, version, live);
+    },
+
+    /** Keeps `definition` (any JSON, valid or not) as the flow's draft. */
+    async saveDraft(flowId: string, name: string, definition: unknown, at: string): Promise<void> {
+      await db
+        .updateTable('flows')
+        .set({ name, draft: JSON.stringify(definition), draft_updated_at: at, updated_at: at })
+        .where('id', '=', flowId)
+        .execute();
+    },
+
     /** Flows with start keywords, for matching inbound texts. */
     keywordFlows: async (workspaceId: string) =>
       (
@@ -38,14 +109,27 @@ export function flowRepository(db: Kysely<Database>) {
 
     run: (id: string) => db.selectFrom('flow_runs').selectAll().where('id', '=', id).executeTakeFirst(),
 
-    /** The runs waiting for a reply from these contacts (at most one each), with their flows' definitions. */
+    /** The definition of one version of a flow (the one a run started on). */
+    async versionDefinition(flowId: string, version: number): Promise<FlowDefinition | undefined> {
+      const row = await db
+        .selectFrom('flow_versions')
+        .select('definition')
+        .where('flow_id', '=', flowId)
+        .where('version', '=', version)
+        .executeTakeFirst();
+      return row && (JSON.parse(row.definition) as FlowDefinition);
+    },
+
+    /** The runs waiting for a reply from these contacts (at most one each), with their versions' definitions. */
     async waiting(workspaceId: string, contactIds: string[]) {
       if (contactIds.length === 0) return [];
       const rows = await db
         .selectFrom('flow_runs as r')
-        .innerJoin('flows as f', 'f.id', 'r.flow_id')
+        .innerJoin('flow_versions as v', (join) =>
+          join.onRef('v.flow_id', '=', 'r.flow_id').onRef('v.version', '=', 'r.version'),
+        )
         .selectAll('r')
-        .select('f.definition as flow_definition')
+        .select('v.definition as flow_definition')
         .where('r.workspace_id', '=', workspaceId)
         .where('r.contact_id', 'in', contactIds)
         .where(sql<boolean>`r.status = 'waiting'`) // a literal, so the partial index flow_runs_waiting applies
@@ -54,6 +138,51 @@ export function flowRepository(db: Kysely<Database>) {
         run,
         definition: JSON.parse(flow_definition) as FlowDefinition,
       }));
+    },
+
+    /** Notes the exits a run took; one taken before is kept once. */
+    async recordEdges(run: RunRow, edges: TakenEdge[]): Promise<void> {
+      if (edges.length === 0) return;
+      const { id: run_id, flow_id, version } = run;
+      await db
+        .insertInto('flow_run_edges')
+        .values(edges.map((e) => ({ run_id, flow_id, version, from_node: e.from, exit: e.exit, to_node: e.to })))
+        .onConflict((conflict) => conflict.columns(['run_id', 'from_node', 'exit']).doNothing())
+        .execute();
+    },
+
+    /** How many runs of a version took each edge. */
+    edgeCounts: (flowId: string, version: number) =>
+      db
+        .selectFrom('flow_run_edges')
+        .select(['from_node', 'exit', 'to_node', (eb) => eb.fn.countAll<number | string>().as('runs')])
+        .where('flow_id', '=', flowId)
+        .where('version', '=', version)
+        .groupBy(['from_node', 'exit', 'to_node'])
+        .orderBy('from_node')
+        .orderBy('exit')
+        .execute(),
+
+    /** How many runs of a version are at, or ended at, each node, by state. */
+    nodeCounts: (flowId: string, version: number) =>
+      db
+        .selectFrom('flow_runs')
+        .select(['node_id', 'status', (eb) => eb.fn.countAll<number | string>().as('runs')])
+        .where('flow_id', '=', flowId)
+        .where('version', '=', version)
+        .where('node_id', 'is not', null)
+        .groupBy(['node_id', 'status'])
+        .orderBy('node_id')
+        .execute(),
+
+    async runCount(flowId: string, version: number): Promise<number> {
+      const row = await db
+        .selectFrom('flow_runs')
+        .select((eb) => eb.fn.countAll<number | string>().as('runs'))
+        .where('flow_id', '=', flowId)
+        .where('version', '=', version)
+        .executeTakeFirstOrThrow();
+      return Number(row.runs);
     },
   };
 }

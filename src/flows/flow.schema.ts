@@ -1,32 +1,52 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StateCountsSchema } from '../automation/state-counts.js';
 import { ContactId, PhoneRef } from '../contacts/index.js';
+import { FieldProblemSchema } from '../http/problem.js';
 import { Timestamp, Uuid } from '../http/responses.js';
-import { FlowNodeSchema } from './flow.definition.js';
+import { checkedByService } from '../http/service-checked.js';
+import { FlowDefinitionSchema, FlowNodeSchema, type FlowDefinition, type FlowNode } from './flow.definition.js';
 
 export const RUN_STATES = ['active', 'waiting', 'completed', 'handed_off', 'failed', 'cancelled'] as const;
 
-const definitionFields = {
-  start: Type.String({ minLength: 1, maxLength: 64, description: 'The first node' }),
-  keywords: Type.Optional(
-    Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
-      maxItems: 20,
-      description: 'An inbound text equal to one of these (ignoring case) starts the flow',
-    }),
-  ),
-  nodes: Type.Array(FlowNodeSchema, { minItems: 1, maxItems: 200 }),
-};
+/** The node vocabulary, documented once (`FlowNode`) for the definitions that list nodes. */
+export const FlowNodeApiSchema = Type.Unsafe<FlowNode>({ ...FlowNodeSchema, $id: 'FlowNode' });
 
-/** Shape only at the route: the definition's own rules (and their JSON Pointer paths) are checked on save. */
+/** The definition as the API documents it (`FlowDefinition`): flow.definition.ts's, its nodes by reference. */
+export const FlowDefinitionApiSchema = Type.Unsafe<FlowDefinition>({
+  ...FlowDefinitionSchema,
+  $id: 'FlowDefinition',
+  properties: {
+    ...FlowDefinitionSchema.properties,
+    nodes: { ...FlowDefinitionSchema.properties.nodes, items: Type.Ref(FlowNodeApiSchema) },
+  },
+});
+
 export const SaveFlowBody = Type.Object({
   id: Type.Optional(Uuid('The flow to replace; absent = a new one')),
   name: Type.String({ minLength: 1, maxLength: 200 }),
-  definition: Type.Unknown({
-    description:
-      'The flow: `start`, optional `keywords`, and `nodes` (see the Flow schema). Checked as a whole: problems name the JSON Pointer of the node or edge at fault (unknown node types, dangling edges, unreachable nodes, loops without a wait).',
-  }),
+  definition: checkedByService(
+    FlowDefinitionApiSchema,
+    'The flow: `start`, optional `keywords`, and `nodes`. Checked as a whole: problems name the JSON Pointer of the node or edge at fault (`/definition/nodes/3/next`): unknown node types and missing fields, dangling edges, unreachable nodes, loops without a wait.',
+  ),
 });
 export type SaveFlowInput = Static<typeof SaveFlowBody>;
+
+export const SaveFlowDraftBody = Type.Object({
+  flow_id: Uuid('The flow whose draft this is'),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A new name, applied at once' })),
+  definition: checkedByService(
+    FlowDefinitionApiSchema,
+    'The definition being built, in the shape of `FlowDefinition`; kept as it is, however incomplete: its problems come back with the draft',
+  ),
+});
+export type SaveFlowDraftInput = Static<typeof SaveFlowDraftBody>;
+
+export const PublishFlowBody = Type.Object({ flow_id: Uuid('The flow whose draft to publish') });
+
+export const GetFlowStatsBody = Type.Object({
+  flow_id: Uuid('Parley flow id'),
+  version: Type.Optional(Type.Integer({ minimum: 1, description: 'Which version’s runs; absent = the live version' })),
+});
 
 export const GetFlowBody = Type.Object({ flow_id: Uuid('Parley flow id') });
 
@@ -47,12 +67,36 @@ export const TriggerFlowBody = Type.Object(
 );
 export type TriggerFlowInput = Static<typeof TriggerFlowBody>;
 
+const FlowDraftSchema = Type.Object(
+  {
+    definition: Type.Unknown({ description: 'As save-flow-draft took it: a `FlowDefinition`, possibly incomplete' }),
+    problems: Type.Array(FieldProblemSchema, {
+      description:
+        'What keeps the draft from being published, each at its JSON Pointer (`/definition/nodes/3/next`), as publish-flow would refuse it; empty: ready to publish',
+    }),
+    updated_at: Timestamp(),
+  },
+  {
+    description:
+      'The flow as it is being edited, not yet live (save-flow-draft); publish-flow makes it the live version',
+  },
+);
+
 export const FlowSchema = Type.Object(
   {
     id: Uuid(),
     name: Type.String(),
-    ...definitionFields,
+    start: FlowDefinitionSchema.properties.start,
     keywords: Type.Array(Type.String()),
+    nodes: Type.Array(Type.Ref(FlowNodeApiSchema)),
+    version: Type.Integer({
+      minimum: 1,
+      description:
+        'The live version (`start`, `keywords`, `nodes` are its definition): 1 at creation, one more at each publish that changes the definition. A run finishes on the version it started on',
+    }),
+    draft: Type.Union([FlowDraftSchema, Type.Null()], {
+      description: 'The unpublished draft, or null when there is none',
+    }),
     runs: StateCountsSchema(
       RUN_STATES,
       'Runs by state: running (active), waiting for a reply, completed, handed off, failed, cancelled',
@@ -63,3 +107,33 @@ export const FlowSchema = Type.Object(
   { $id: 'Flow' },
 );
 export type Flow = Static<typeof FlowSchema>;
+
+const EdgeCountSchema = Type.Object({
+  from: Type.String({ description: 'The node the runs left' }),
+  exit: Type.String({
+    description:
+      'Which of its exits, as the path of the field under the node: `next`, `branches/0/next`, `default`, `on_timeout`, `on_error`',
+  }),
+  to: Type.String({ description: 'The node the exit leads to' }),
+  runs: Type.Integer({ description: 'How many runs passed this edge (a run that passed it again counts once)' }),
+});
+
+const NodeCountSchema = Type.Object({
+  node_id: Type.String(),
+  runs: StateCountsSchema(
+    RUN_STATES,
+    'The runs that are at this node now (running, waiting) or ended there (completed, handed off, failed, cancelled), by state',
+  ),
+});
+
+export const FlowStatsSchema = Type.Object(
+  {
+    flow_id: Uuid(),
+    version: Type.Integer({ minimum: 1, description: 'The version whose runs are counted' }),
+    runs: Type.Integer({ description: 'Runs started on this version' }),
+    edges: Type.Array(EdgeCountSchema, { description: 'Each edge at least one run passed' }),
+    nodes: Type.Array(NodeCountSchema, { description: 'Each node at least one run is at or ended at' }),
+  },
+  { $id: 'FlowStats' },
+);
+export type FlowStats = Static<typeof FlowStatsSchema>;

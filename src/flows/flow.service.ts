@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
 import { cancelJobs } from '../automation/scheduler.js';
 import { countByState } from '../automation/state-counts.js';
@@ -6,21 +7,29 @@ import type { Database } from '../db/schema.js';
 import { checkHeaderMedia } from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
-import { errors } from '../shared/errors.js';
+import { AppError, errors } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from '../templates/index.js';
 import { triggerRepository, type FlowRecord } from '../triggers/index.js';
 import { flowDefinitionProblems, type FlowDefinition, type FlowNode } from './flow.definition.js';
 import type { FlowEngine } from './flow.engine.js';
-import { flowRepository } from './flow.repository.js';
-import { RUN_STATES, type Flow, type SaveFlowInput, type TriggerFlowInput } from './flow.schema.js';
+import { flowRepository, type FlowRow } from './flow.repository.js';
+import {
+  RUN_STATES,
+  type Flow,
+  type FlowStats,
+  type SaveFlowDraftInput,
+  type SaveFlowInput,
+  type TriggerFlowInput,
+} from './flow.schema.js';
 import type { FlowWebhookClient } from './flow-webhook.js';
 import { flowProblems } from './flow.problems.js';
 
 /**
- * Chatbot flows as people and integrations manage them: save (the whole definition checked), read with
- * their runs' counts, start for a contact, stop a run. Running them is the engine's (flow.engine.ts).
+ * Chatbot flows as people and integrations manage them: drafts kept however incomplete, published as
+ * numbered versions once valid (save-flow does both at once), read with their runs' counts and the
+ * edges runs took, started for a contact, a run stopped. Running them is the engine's (flow.engine.ts).
  */
 export function createFlowService(
   deps: Deps,
@@ -33,73 +42,139 @@ export function createFlowService(
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
-  function present(
-    row: { id: string; name: string; created_at: string; updated_at: string },
-    definition: FlowDefinition,
-    runs: Flow['runs'],
-  ): Flow {
+  /**
+   * What keeps a definition from going live, stage by stage as save-flow has always refused it: the
+   * definition's own problems, else the webhook addresses, else each template node's (a stage reads
+   * fields the ones before it checked). Publishing throws the first; a draft lists them all.
+   */
+  async function definitionErrors(trx: Kysely<Database>, workspaceId: string, definition: unknown) {
+    const problems = flowDefinitionProblems(definition);
+    if (problems.length > 0)
+      return [errors.invalid(...problems.map((p) => ({ ...p, field: `/definition${p.field}` })))];
+    const { nodes } = definition as FlowDefinition;
+    const targets = nodes.flatMap((node, i) => {
+      const problem = node.type === 'webhook' ? webhooks.targetProblem(node.url, `/definition/nodes/${i}/url`) : null;
+      return problem ? [problem] : [];
+    });
+    if (targets.length > 0) return [errors.invalid(...targets)];
+    const templateErrors: AppError[] = [];
+    for (const [i, node] of nodes.entries()) {
+      if (node.type !== 'send_template') continue;
+      const error = await templateNodeError(trx, workspaceId, node, i);
+      if (error) templateErrors.push(error);
+    }
+    return templateErrors;
+  }
+
+  async function present(flow: FlowRow): Promise<Flow> {
+    const { definition } = flow;
     return {
-      id: row.id,
-      name: row.name,
+      id: flow.id,
+      name: flow.name,
       start: definition.start,
       keywords: definition.keywords ?? [],
       nodes: definition.nodes,
-      runs,
-      created_at: formatTimestamp(row.created_at),
-      updated_at: formatTimestamp(row.updated_at),
+      version: flow.version,
+      draft: flow.draft === null ? null : await presentDraft(flow),
+      runs: await countByState(db, RUN_STATES, { table: 'flow_runs', flowId: flow.id }),
+      created_at: formatTimestamp(flow.created_at),
+      updated_at: formatTimestamp(flow.updated_at),
     };
   }
 
+  async function presentDraft(flow: FlowRow): Promise<NonNullable<Flow['draft']>> {
+    const definition = JSON.parse(flow.draft!) as unknown;
+    const problems = (await definitionErrors(db, flow.workspace_id, definition)).flatMap((e) => e.fieldErrors);
+    return { definition, problems, updated_at: formatTimestamp(flow.draft_updated_at!) };
+  }
+
+  /** The flow `id` names in the caller's workspace, or a 404 naming `field`. */
+  async function existing(trx: Kysely<Database>, workspaceId: string, id: string, field: string) {
+    const flow = await flowRepository(trx).find(workspaceId, id);
+    if (!flow) throw errors.notFound('flow', field);
+    return flow;
+  }
+
+  /** Names are unique per workspace (the flow `id` may keep its own). */
+  async function checkName(trx: Kysely<Database>, workspaceId: string, name: string, id?: string): Promise<void> {
+    const named = await flowRepository(trx).findByName(workspaceId, name);
+    if (named && named.id !== id) throw errors.conflict(`A flow named "${name}" already exists`, { flow_id: named.id });
+  }
+
+  /**
+   * Makes a checked definition live: the next version, or the same one when nothing changed (a repeated
+   * save makes no new version). The draft, now published or replaced, goes.
+   */
+  async function publishIn(trx: Kysely<Database>, flow: FlowRow, name: string, definition: FlowDefinition) {
+    const changed = !isDeepStrictEqual(definition, flow.definition);
+    const live = { definition, keywords: keywordsOf(definition), at: now() };
+    await flowRepository(trx).publish(flow.id, name, live, changed);
+  }
+
   return {
-    /** Creates a flow, or replaces the one `id` names, after checking the whole definition. */
+    /** save-flow: creates a flow, or replaces the one `id` names, and publishes it: checked whole first. */
     async save(caller: Caller, input: SaveFlowInput): Promise<Flow> {
-      const problems = flowDefinitionProblems(input.definition);
-      if (problems.length > 0) throw errors.invalid(...problems.map((p) => ({ ...p, field: `/definition${p.field}` })));
-      const definition = input.definition as FlowDefinition;
-      const targets = definition.nodes.flatMap((node, i) => {
-        const problem = node.type === 'webhook' ? webhooks.targetProblem(node.url, `/definition/nodes/${i}/url`) : null;
-        return problem ? [problem] : [];
-      });
-      if (targets.length > 0) throw errors.invalid(...targets);
       const name = input.name.trim();
       const id = await db.transaction().execute(async (trx) => {
-        const flows = flowRepository(trx);
-        for (const [i, node] of definition.nodes.entries()) {
-          if (node.type === 'send_template') await checkTemplateNode(trx, caller.workspaceId, node, i);
-        }
-        const existing = input.id ? await flows.find(caller.workspaceId, input.id) : undefined;
-        if (input.id && !existing) throw errors.notFound('flow', 'id');
-        const named = await flows.findByName(caller.workspaceId, name);
-        if (named && named.id !== existing?.id)
-          throw errors.conflict(`A flow named "${name}" already exists`, { flow_id: named.id });
-        const keywords = definition.keywords?.length
-          ? JSON.stringify(definition.keywords.map((k) => k.trim().toLowerCase()))
-          : null;
-        const fields = { name, definition: JSON.stringify(definition), keywords, updated_at: now() };
-        if (existing) {
-          await trx.updateTable('flows').set(fields).where('id', '=', existing.id).execute();
-          return existing.id;
+        const [error] = await definitionErrors(trx, caller.workspaceId, input.definition);
+        if (error) throw error;
+        const definition = input.definition as FlowDefinition;
+        const flow = input.id ? await existing(trx, caller.workspaceId, input.id, 'id') : undefined;
+        await checkName(trx, caller.workspaceId, name, flow?.id);
+        if (flow) {
+          await publishIn(trx, flow, name, definition);
+          return flow.id;
         }
         const flowId = newId();
-        await trx
-          .insertInto('flows')
-          .values({ id: flowId, workspace_id: caller.workspaceId, created_at: fields.updated_at, ...fields })
-          .execute();
+        const live = { definition, keywords: keywordsOf(definition), at: now() };
+        await flowRepository(trx).create({ id: flowId, workspaceId: caller.workspaceId, name }, live);
         return flowId;
       });
       return this.get(caller, { flow_id: id });
     },
 
-    /** get-flow: the definition and how many runs are in each state. */
+    /** save-flow-draft: keeps the definition as the flow's draft, however incomplete; the live version stays. */
+    async saveDraft(caller: Caller, input: SaveFlowDraftInput): Promise<Flow> {
+      await db.transaction().execute(async (trx) => {
+        const flow = await existing(trx, caller.workspaceId, input.flow_id, 'flow_id');
+        const name = input.name?.trim() ?? flow.name;
+        await checkName(trx, caller.workspaceId, name, flow.id);
+        await flowRepository(trx).saveDraft(flow.id, name, input.definition, now());
+      });
+      return this.get(caller, { flow_id: input.flow_id });
+    },
+
+    /** publish-flow: makes the draft the live version, refused (as save-flow refuses) while it has problems. */
+    async publish(caller: Caller, input: { flow_id: string }): Promise<Flow> {
+      await db.transaction().execute(async (trx) => {
+        const flow = await existing(trx, caller.workspaceId, input.flow_id, 'flow_id');
+        if (flow.draft === null)
+          throw errors.conflict('The flow has no draft to publish: save one with save-flow-draft');
+        const draft = JSON.parse(flow.draft) as unknown;
+        const [error] = await definitionErrors(trx, caller.workspaceId, draft);
+        if (error) throw error;
+        await publishIn(trx, flow, flow.name, draft as FlowDefinition);
+      });
+      return this.get(caller, { flow_id: input.flow_id });
+    },
+
+    /** get-flow: the live definition and version, the draft with its problems, and how many runs are in each state. */
     async get(caller: Caller, input: { flow_id: string }): Promise<Flow> {
+      return present(await existing(db, caller.workspaceId, input.flow_id, 'flow_id'));
+    },
+
+    /** get-flow-stats: how many runs of a version took each edge, and where they are or ended. */
+    async stats(caller: Caller, input: { flow_id: string; version?: number }): Promise<FlowStats> {
+      const flow = await existing(db, caller.workspaceId, input.flow_id, 'flow_id');
+      const version = input.version ?? flow.version;
+      if (version > flow.version) throw errors.notFound('flow version', 'version');
       const flows = flowRepository(db);
-      const flow = await flows.find(caller.workspaceId, input.flow_id);
-      if (!flow) throw errors.notFound('flow', 'flow_id');
-      return present(
-        flow,
-        flow.definition,
-        await countByState(db, RUN_STATES, { table: 'flow_runs', flowId: flow.id }),
-      );
+      const [runs, edges, nodes] = await Promise.all([
+        flows.runCount(flow.id, version),
+        flows.edgeCounts(flow.id, version),
+        flows.nodeCounts(flow.id, version),
+      ]);
+      return { flow_id: flow.id, version, runs, edges: edges.map(presentEdge), nodes: byNode(nodes) };
     },
 
     /** trigger-flow: starts a run for the contact and walks it until it waits. */
@@ -124,7 +199,7 @@ export function createFlowService(
       await db.transaction().execute(async (trx) => {
         const stopped = await trx
           .updateTable('flow_runs')
-          .set({ status: 'cancelled', ended_reason: 'stopped', node_id: null, updated_at: now() })
+          .set({ status: 'cancelled', ended_reason: 'stopped', updated_at: now() })
           .where('workspace_id', '=', caller.workspaceId)
           .where('id', '=', id)
           .where('status', 'in', ['active', 'waiting'])
@@ -140,18 +215,46 @@ export function createFlowService(
 }
 
 /** A template node must name a template of the workspace, and give a media header's link unless the template has a sample. */
-async function checkTemplateNode(
+async function templateNodeError(
   trx: Kysely<Database>,
   workspaceId: string,
   node: Extract<FlowNode, { type: 'send_template' }>,
   index: number,
-): Promise<void> {
+): Promise<AppError | null> {
   const templates = templateRepository(trx);
   const template = await templates.findById(workspaceId, node.template_id.toLowerCase());
   if (!template) {
-    throw errors.invalid(flowProblems.problem(`/definition/nodes/${index}/template_id`, 'unknown_template'));
+    return errors.invalid(flowProblems.problem(`/definition/nodes/${index}/template_id`, 'unknown_template'));
   }
-  checkHeaderMedia(await templates.translations([template.id]), node, `/definition/nodes/${index}/header_media_url`);
+  const translations = await templates.translations([template.id]);
+  try {
+    checkHeaderMedia(translations, node, `/definition/nodes/${index}/header_media_url`);
+    return null;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+}
+
+/** Start keywords as matched: lower-cased, trimmed, as a JSON array; null when none. */
+function keywordsOf(definition: FlowDefinition): string | null {
+  const keywords = definition.keywords ?? [];
+  return keywords.length > 0 ? JSON.stringify(keywords.map((k) => k.trim().toLowerCase())) : null;
+}
+
+function presentEdge(row: { from_node: string; exit: string; to_node: string; runs: number | string }) {
+  return { from: row.from_node, exit: row.exit, to: row.to_node, runs: Number(row.runs) };
+}
+
+/** Per node, its runs by state (every state present). */
+function byNode(rows: { node_id: string | null; status: string; runs: number | string }[]): FlowStats['nodes'] {
+  const nodes = new Map<string, FlowStats['nodes'][number]['runs']>();
+  for (const row of rows) {
+    const counts = nodes.get(row.node_id!) ?? Object.fromEntries(RUN_STATES.map((state) => [state, 0]));
+    if (row.status in counts) counts[row.status as (typeof RUN_STATES)[number]] = Number(row.runs);
+    nodes.set(row.node_id!, counts as FlowStats['nodes'][number]['runs']);
+  }
+  return [...nodes].map(([node_id, runs]) => ({ node_id, runs }));
 }
 
 export type FlowService = ReturnType<typeof createFlowService>;

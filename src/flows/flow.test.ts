@@ -3,19 +3,20 @@ import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
 import { createImageHeaderTemplate } from '../../test/factories.js';
+import { customerPhone, flowConversation } from '../../test/flow-conversation.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
 import type { FlowRecord } from '../triggers/trigger.schema.js';
-import { inboundMessageWebhook, inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
+import { inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 import { createFlowWebhookClient } from './flow-webhook.js';
 import type { Flow } from './flow.schema.js';
 
 // Flow webhooks call a server on loopback here, which production refuses by default (tested below).
-const { graph, server, cloudWorkspace, postWebhook } = await startWhatsappServer({
-  outbox: true,
-  env: { PARLEY_ALLOW_PRIVATE_WEBHOOKS: 'true' },
-});
+const bed = await startWhatsappServer({ outbox: true, env: { PARLEY_ALLOW_PRIVATE_WEBHOOKS: 'true' } });
+const { graph, server, cloudWorkspace, postWebhook } = bed;
 const { scheduler, outbox } = server.app.services;
+const { sentTo, writes } = flowConversation(bed);
+const phone = customerPhone;
 
 /** An order-status endpoint a flow calls out to; records what it was sent. */
 const calls: unknown[] = [];
@@ -31,35 +32,6 @@ const orders = http.createServer((req, res) => {
 await new Promise<void>((resolve) => orders.listen(0, '127.0.0.1', resolve));
 after(() => orders.close());
 const ordersUrl = `http://127.0.0.1:${(orders.address() as { port: number }).port}/orders`;
-
-const phone = () => `+1415${randomInt(2_000_000, 9_999_999)}`;
-
-/** Messages the stand-in received for one phone, as `type:text` (text body, interactive body). */
-function sentTo(cloud: CloudWorkspace, to: string): string[] {
-  return graph.requests
-    .filter((r) => r.path === `/${API_VERSION}/${cloud.phoneNumberId}/messages`)
-    .map(
-      (r) => r.body as { to: string; type: string; text?: { body: string }; interactive?: { body: { text: string } } },
-    )
-    .filter((body) => body.to === to)
-    .map((body) => `${body.type}:${body.text?.body ?? body.interactive?.body.text}`);
-}
-
-async function writes(cloud: CloudWorkspace, from: string, message: { text: string } | { button: string }) {
-  const line = { phoneNumberId: cloud.phoneNumberId, from: from.slice(1), name: 'Ada' };
-  const body =
-    'text' in message
-      ? inboundTextWebhook({ ...line, text: message.text })
-      : inboundMessageWebhook({
-          ...line,
-          type: 'interactive',
-          content: { type: 'button_reply', button_reply: { id: message.button, title: message.button } },
-        });
-  assert.equal((await postWebhook(body)).status, 200);
-  await scheduler.runDue(cloud.ws.workspaceId);
-  outbox.wake();
-  await outbox.idle();
-}
 
 const supportFlow = () => ({
   start: 'menu',

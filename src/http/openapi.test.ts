@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { createConfig, lintFromString, parseYaml } from '@redocly/openapi-core';
 import { generateOpenApiYaml, SNAPSHOT_FILE } from '../../scripts/openapi-snapshot.js';
 import { ENGINE, startServer } from '../../test/server.js';
+import { FlowNodeSchema } from '../flows/flow.definition.js';
 import { ERROR_CODES } from '../shared/errors.js';
 
 const server = await startServer({ PUBLIC_BASE_URL: 'https://parley.example.com' });
@@ -21,6 +22,7 @@ interface Operation {
   security?: unknown[];
   tags?: string[];
   parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, { schema?: { properties?: Record<string, { $ref?: string }> } }> };
   responses: Record<string, Response>;
 }
 interface OpenApiDocument {
@@ -163,6 +165,23 @@ describe(`OpenAPI (${ENGINE})`, () => {
       'type',
     ]);
     assert.deepEqual([...(problem.properties?.code?.enum ?? [])].sort(), Object.keys(ERROR_CODES).sort());
+  });
+
+  test('save-flow and save-flow-draft › the definition is published as FlowDefinition, its nodes as FlowNode of every type', async () => {
+    const doc = await fetchDocument();
+    for (const action of ['save-flow', 'save-flow-draft']) {
+      const body = doc.paths[`/v1/actions/${action}`]?.post?.requestBody?.content['application/json']?.schema;
+      assert.equal(body?.properties?.definition?.$ref, '#/components/schemas/FlowDefinition', action);
+    }
+    const schemas = doc.components.schemas as Record<string, Record<string, unknown>>;
+    const definition = schemas.FlowDefinition as { properties: Record<string, { items?: { $ref?: string } }> };
+    assert.deepEqual(Object.keys(definition.properties), ['start', 'keywords', 'nodes']);
+    assert.equal(definition.properties.nodes?.items?.$ref, '#/components/schemas/FlowNode');
+    const nodeTypes = (schemas.FlowNode?.anyOf as { title: string; properties: object }[]).map((node) => node.title);
+    assert.deepEqual(
+      nodeTypes,
+      FlowNodeSchema.anyOf.map((node) => node.properties.type.const),
+    );
   });
 
   test('operations › every documented operation is served at server URL + path', async () => {

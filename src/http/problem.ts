@@ -4,6 +4,23 @@ import { isDatabaseUnavailable, isStorageFull } from '../db/outage.js';
 import { AppError, ERROR_CODES, errors, type ErrorCode, type FieldError } from '../shared/errors.js';
 import type { Api } from './types.js';
 
+/** One field's problem, as a problem document's `errors` (and a flow draft's `problems`) list it. */
+export const FieldProblemSchema = Type.Object({
+  field: Type.String(),
+  message: Type.String({ description: 'What is wrong with the field, in English' }),
+  code: Type.Optional(
+    Type.String({
+      description:
+        'The rule Parley’s own checks found broken (`area.rule`, e.g. `routing.not_team_member`), stable across releases, for a client that words problems itself; absent where the request’s shape is wrong',
+    }),
+  ),
+  params: Type.Optional(
+    Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), {
+      description: 'The values the message names, by name',
+    }),
+  ),
+});
+
 /** RFC 9457 problem details with a stable `code`: the one error shape of every endpoint. */
 export const ProblemSchema = Type.Object(
   {
@@ -19,26 +36,7 @@ export const ProblemSchema = Type.Object(
     }),
     instance: Type.String({ description: 'The request path' }),
     request_id: Type.String({ description: 'Quote this when reporting a problem' }),
-    errors: Type.Optional(
-      Type.Array(
-        Type.Object({
-          field: Type.String(),
-          message: Type.String({ description: 'What is wrong with the field, in English' }),
-          code: Type.Optional(
-            Type.String({
-              description:
-                'The rule Parley’s own checks found broken (`area.rule`, e.g. `routing.not_team_member`), stable across releases, for a client that words problems itself; absent where the request’s shape is wrong',
-            }),
-          ),
-          params: Type.Optional(
-            Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), {
-              description: 'The values the message names, by name',
-            }),
-          ),
-        }),
-        { description: 'The offending fields (validation errors)' },
-      ),
-    ),
+    errors: Type.Optional(Type.Array(FieldProblemSchema, { description: 'The offending fields (validation errors)' })),
     retry_after: Type.Optional(Type.Integer({ description: 'Seconds to wait (429, 503)' })),
     campaign_status: Type.Optional(
       Type.String({ description: 'The campaign’s status when cancel-campaign refuses it (409)' }),

@@ -109,9 +109,15 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
   triggerFlow:
     'Starts a chatbot flow for a contact (by contact_id or phone; an unknown phone becomes a new contact): the flow runs from its first node until it waits for a reply or ends. `context` values are readable by the nodes as {{context.KEY}}. A run the contact was waiting in is cancelled. Free-form nodes need the 24-hour window; outside it the run fails. Find flow ids with dropdown_flows.',
   getFlow:
-    'Fetches a chatbot flow by id: its nodes and how many runs are waiting, finished or failed. Find flow ids with dropdown_flows.',
+    'Fetches a chatbot flow by id: the live version (`version`) and its nodes, the unpublished `draft` with its `problems` (or null), and how many runs are waiting, finished or failed. Find flow ids with dropdown_flows.',
   saveFlow:
-    'Creates a chatbot flow (without `id`) or replaces one (with `id`; waiting runs continue from their node if it still exists). The whole definition is checked first: every problem names its JSON Pointer (e.g. /definition/nodes/3/next). Names are unique per workspace. Read the current definition with get_flow first when changing one.',
+    'Creates a chatbot flow (without `id`) or replaces one (with `id`), publishing the definition as its next version at once; runs in progress finish on the version they started on. The whole definition is checked first: every problem names its JSON Pointer (e.g. /definition/nodes/3/next). Names are unique per workspace. Read the current definition with get_flow first when changing one; to change a live flow step by step, use save_flow_draft and publish_flow.',
+  saveFlowDraft:
+    "Keeps a definition as a flow's draft without making it live, however incomplete: the result (the flow as get_flow shows it) lists the draft's `problems` at their JSON Pointers (e.g. /definition/nodes/3/next). Fix them with further drafts, then publish_flow. The flow must exist (create it with save_flow).",
+  publishFlow:
+    "Makes a flow's draft (save_flow_draft) its live version, numbered one more. Refused with validation_failed naming each problem's JSON Pointer while the draft has problems, and with conflict when there is no draft. Runs in progress finish on the version they started on.",
+  getFlowStats:
+    'Counts the runs of one version of a flow (the live one unless `version` is given): how many passed each edge (`from` node, `exit` such as next, branches/0/next, default, on_timeout, on_error, `to` node) and how many are at, or ended at, each node by state. Use it to see where contacts drop out of a flow.',
   dropdownSequences:
     'Lists every drip sequence of the workspace as {id, label} (label is the name). Use it to find the sequence_id for trigger_sequence or get_sequence.',
   dropdownFlows:

@@ -1407,7 +1407,9 @@ export interface paths {
     put?: never;
     /**
      * Fetch a flow with its nodes and run counts
-     * @description Needs the role permission `automation` (owner, admin, member, marketer).
+     * @description The live version’s definition (`start`, `keywords`, `nodes`) and its number (`version`), the unpublished `draft` with the problems that keep it from being published (or null), and how many runs are in each state.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
      */
     post: operations['getFlow'];
     delete?: never;
@@ -1427,11 +1429,77 @@ export interface paths {
     put?: never;
     /**
      * Create a flow, or replace one
-     * @description Checks the whole definition first: every problem names its JSON Pointer (`/definition/nodes/3/next`): unknown node types and missing fields, dangling edges, nodes unreachable from `start`, loops without a wait, duplicate ids, templates that are not the workspace’s. Without `id` a new flow is created (names are unique per workspace); with `id` it is replaced — waiting runs continue from their node if it still exists.
+     * @description Checks the whole definition first: every problem names its JSON Pointer (`/definition/nodes/3/next`): unknown node types and missing fields, dangling edges, nodes unreachable from `start`, loops without a wait, duplicate ids, templates that are not the workspace’s. Without `id` a new flow is created (names are unique per workspace) at version 1; with `id` the definition is published as the next version (the same version when nothing changed) and any draft is dropped. Runs in progress finish on the version they started on.
      *
      *     Needs the role permission `automation` (owner, admin, member, marketer).
      */
     post: operations['saveFlow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/save-flow-draft': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Keep a draft of a flow, however incomplete
+     * @description Keeps `definition` as the flow’s draft, replacing any earlier draft, without checking it first: an incomplete or invalid draft is kept, and the answer (the flow as get-flow shows it) lists its `draft.problems` at their JSON Pointers, as publish-flow would refuse them. The live version, and the runs, are untouched. `name`, if given, renames the flow at once.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
+     */
+    post: operations['saveFlowDraft'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/publish-flow': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Make a flow’s draft its live version
+     * @description Checks the draft whole, as save-flow checks a definition (a 400 naming each problem’s JSON Pointer, `/definition/nodes/3/next`), then makes it the live version: the next version number (the same when nothing changed), and the draft is gone. Runs in progress finish on the version they started on; new runs start on this one. 409 when the flow has no draft.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
+     */
+    post: operations['publishFlow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-flow-stats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Count the runs along each edge of a flow
+     * @description For one version (the live one unless `version` is given): how many runs started on it, how many passed each edge (from a node, by one of its exits, to a node; a run that passed an edge again counts once), and how many are at each node now or ended there, by state. Runs are counted from when they record their steps (runs that ended before the upgrade that added this are in `runs` only).
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
+     */
+    post: operations['getFlowStats'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3625,6 +3693,216 @@ export interface components {
        */
       updated_at: string;
     };
+    /** @description One step of a flow, by its type */
+    FlowNode:
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
+          type: 'send_text';
+          /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
+          text: string;
+          /** @description The node to go to next; without it the flow ends after this node */
+          next?: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
+          type: 'send_template';
+          /** @description The template to send */
+          template_id: string;
+          /** @description The translation to send, such as en_US */
+          language?: string;
+          /** @description Keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1": …, "button_0_1": …}`), or the body placeholder values {{1}}, {{2}}, … in order; values may contain {{...}} placeholders */
+          variables?:
+            | string[]
+            | {
+                [key: string]: string;
+              };
+          /** @description https URL of the image, video or document of a media header; default: the template's own header_content */
+          header_media_url?: string;
+          /** @description The node to go to next; without it the flow ends after this node */
+          next?: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
+          type: 'send_buttons';
+          /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
+          text: string;
+          buttons: {
+            /** @description Unique within the node; a branch tests it with button_id */
+            id: string;
+            /** @description The button label */
+            title: string;
+          }[];
+          /** @description The node to go to next; without it the flow ends after this node */
+          next?: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
+          type: 'send_list';
+          /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
+          text: string;
+          /** @description The label of the button that opens the list */
+          button: string;
+          /** @description At most 10 rows in total across the sections */
+          sections: {
+            title: string;
+            rows: {
+              /** @description Unique within the node; a branch tests it with button_id */
+              id: string;
+              title: string;
+              description?: string;
+            }[];
+          }[];
+          /** @description The node to go to next; without it the flow ends after this node */
+          next?: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
+          type: 'ask';
+          /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
+          text: string;
+          /** @description The contact custom attribute that receives the reply */
+          attribute: string;
+          /** @description What a reply must be to be accepted; any when absent */
+          validate?: 'any' | 'email' | 'phone' | 'number';
+          /** @description How long to wait for a reply, as an ISO 8601 duration: PT30M, PT1H, P1D, P2W (no months or years) */
+          timeout: string;
+          /** @description How many times to ask again after a reply that fails validate; 0 when absent */
+          retries?: number;
+          /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
+          retry_text?: string;
+          /** @description The node to go to once the reply is saved */
+          next: string;
+          /** @description The node to go to when no reply comes in time; without it the flow ends on timeout */
+          on_timeout?: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
+          type: 'wait_for_reply';
+          /** @description How long to wait for a reply before following on_timeout; without it, no limit, as an ISO 8601 duration: PT30M, PT1H, P1D, P2W (no months or years) */
+          timeout?: string;
+          /** @description The node to go to next; without it the flow ends after this node */
+          next?: string;
+          /** @description The node to go to when no reply comes in time; without it the flow ends on timeout */
+          on_timeout?: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
+          type: 'branch';
+          /** @description Tested in order */
+          branches: {
+            /** @description A test on the latest reply or on the contact; exactly one of these forms */
+            when:
+              | {
+                  reply_equals: string;
+                }
+              | {
+                  reply_contains: string;
+                }
+              | {
+                  button_id: string;
+                }
+              | {
+                  has_tag: string;
+                }
+              | {
+                  /** @description A contact custom attribute */
+                  attribute: string;
+                  equals: string;
+                }
+              | {
+                  /** @description A contact custom attribute */
+                  attribute: string;
+                  exists: boolean;
+                };
+            /** @description The node to go to */
+            next: string;
+          }[];
+          /** @description The node to go to when no branch matches */
+          default: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
+          type: 'add_tag';
+          tag: string;
+          /** @description The node to go to next; without it the flow ends after this node */
+          next?: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
+          type: 'remove_tag';
+          tag: string;
+          /** @description The node to go to next; without it the flow ends after this node */
+          next?: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
+          type: 'set_attribute';
+          /** @description The contact custom attribute to set */
+          attribute: string;
+          /** @description May contain {{...}} placeholders */
+          value: string;
+          /** @description The node to go to next; without it the flow ends after this node */
+          next?: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
+          type: 'webhook';
+          url: string;
+          /** @description POST when absent */
+          method?: 'POST' | 'GET';
+          /** @description How long to wait for the answer; 5000 when absent */
+          timeout_ms?: number;
+          /** @description The contact custom attribute that receives the response */
+          save_as?: string;
+          /** @description The node to go to next; without it the flow ends after this node */
+          next?: string;
+          /** @description The node to go to when the call fails or times out; without it the flow ends on error */
+          on_error?: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
+          type: 'handoff';
+          /** @description Shown to the agent who takes over */
+          note?: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
+          type: 'end';
+        };
+    /** @description A chatbot flow: a graph of nodes a contact walks through, from start along next and the other edges */
+    FlowDefinition: {
+      /** @description The first node */
+      start: string;
+      /** @description An inbound text equal to one of these (ignoring case) starts the flow */
+      keywords?: string[];
+      nodes: components['schemas']['FlowNode'][];
+    };
     Flow: {
       /** Format: uuid */
       id: string;
@@ -3632,214 +3910,31 @@ export interface components {
       /** @description The first node */
       start: string;
       keywords: string[];
-      nodes: (
-        | {
-            /** @description Unique within the flow; other nodes refer to it */
-            id: string;
-            /** @enum {string} */
-            type: 'send_text';
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
-            text: string;
-            /** @description The node to go to next; without it the flow ends after this node */
-            next?: string;
-          }
-        | {
-            /** @description Unique within the flow; other nodes refer to it */
-            id: string;
-            /** @enum {string} */
-            type: 'send_template';
-            /** @description The template to send */
-            template_id: string;
-            /** @description The translation to send, such as en_US */
-            language?: string;
-            /** @description Keyed by the ids `/api/v1/dropdowns/template-variables` lists (`{"1": …, "button_0_1": …}`), or the body placeholder values {{1}}, {{2}}, … in order; values may contain {{...}} placeholders */
-            variables?:
-              | string[]
-              | {
-                  [key: string]: string;
-                };
-            /** @description https URL of the image, video or document of a media header; default: the template's own header_content */
-            header_media_url?: string;
-            /** @description The node to go to next; without it the flow ends after this node */
-            next?: string;
-          }
-        | {
-            /** @description Unique within the flow; other nodes refer to it */
-            id: string;
-            /** @enum {string} */
-            type: 'send_buttons';
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
-            text: string;
-            buttons: {
-              /** @description Unique within the node; a branch tests it with button_id */
-              id: string;
-              /** @description The button label */
-              title: string;
-            }[];
-            /** @description The node to go to next; without it the flow ends after this node */
-            next?: string;
-          }
-        | {
-            /** @description Unique within the flow; other nodes refer to it */
-            id: string;
-            /** @enum {string} */
-            type: 'send_list';
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
-            text: string;
-            /** @description The label of the button that opens the list */
-            button: string;
-            /** @description At most 10 rows in total across the sections */
-            sections: {
-              title: string;
-              rows: {
-                /** @description Unique within the node; a branch tests it with button_id */
-                id: string;
-                title: string;
-                description?: string;
-              }[];
-            }[];
-            /** @description The node to go to next; without it the flow ends after this node */
-            next?: string;
-          }
-        | {
-            /** @description Unique within the flow; other nodes refer to it */
-            id: string;
-            /** @enum {string} */
-            type: 'ask';
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
-            text: string;
-            /** @description The contact custom attribute that receives the reply */
-            attribute: string;
-            /**
-             * @description What a reply must be to be accepted
-             * @default any
-             */
-            validate: 'any' | 'email' | 'phone' | 'number';
-            /** @description How long to wait for a reply, as an ISO 8601 duration: PT30M, PT1H, P1D, P2W (no months or years) */
-            timeout: string;
-            /**
-             * @description How many times to ask again after a reply that fails validate
-             * @default 0
-             */
-            retries: number;
-            /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
-            retry_text?: string;
-            /** @description The node to go to once the reply is saved */
-            next: string;
-            /** @description The node to go to when no reply comes in time; without it the flow ends on timeout */
-            on_timeout?: string;
-          }
-        | {
-            /** @description Unique within the flow; other nodes refer to it */
-            id: string;
-            /** @enum {string} */
-            type: 'wait_for_reply';
-            /** @description How long to wait for a reply, as an ISO 8601 duration: PT30M, PT1H, P1D, P2W (no months or years) */
-            timeout: string;
-            /** @description The node to go to next; without it the flow ends after this node */
-            next?: string;
-            /** @description The node to go to when no reply comes in time; without it the flow ends on timeout */
-            on_timeout?: string;
-          }
-        | {
-            /** @description Unique within the flow; other nodes refer to it */
-            id: string;
-            /** @enum {string} */
-            type: 'branch';
-            /** @description Tested in order */
-            branches: {
-              /** @description A test on the latest reply or on the contact; exactly one of these forms */
-              when:
-                | {
-                    reply_equals: string;
-                  }
-                | {
-                    reply_contains: string;
-                  }
-                | {
-                    button_id: string;
-                  }
-                | {
-                    has_tag: string;
-                  }
-                | {
-                    /** @description A contact custom attribute */
-                    attribute: string;
-                    equals: string;
-                  }
-                | {
-                    /** @description A contact custom attribute */
-                    attribute: string;
-                    exists: boolean;
-                  };
-              /** @description The node to go to */
-              next: string;
-            }[];
-            /** @description The node to go to when no branch matches */
-            default: string;
-          }
-        | {
-            /** @description Unique within the flow; other nodes refer to it */
-            id: string;
-            /** @enum {string} */
-            type: 'add_tag';
-            tag: string;
-            /** @description The node to go to next; without it the flow ends after this node */
-            next?: string;
-          }
-        | {
-            /** @description Unique within the flow; other nodes refer to it */
-            id: string;
-            /** @enum {string} */
-            type: 'remove_tag';
-            tag: string;
-            /** @description The node to go to next; without it the flow ends after this node */
-            next?: string;
-          }
-        | {
-            /** @description Unique within the flow; other nodes refer to it */
-            id: string;
-            /** @enum {string} */
-            type: 'set_attribute';
-            /** @description The contact custom attribute to set */
-            attribute: string;
-            /** @description May contain {{...}} placeholders */
-            value: string;
-            /** @description The node to go to next; without it the flow ends after this node */
-            next?: string;
-          }
-        | {
-            /** @description Unique within the flow; other nodes refer to it */
-            id: string;
-            /** @enum {string} */
-            type: 'webhook';
-            url: string;
-            /** @default POST */
-            method: 'POST' | 'GET';
-            /** @default 5000 */
-            timeout_ms: number;
-            /** @description The contact custom attribute that receives the response */
-            save_as?: string;
-            /** @description The node to go to next; without it the flow ends after this node */
-            next?: string;
-            /** @description The node to go to when the call fails or times out; without it the flow ends on error */
-            on_error?: string;
-          }
-        | {
-            /** @description Unique within the flow; other nodes refer to it */
-            id: string;
-            /** @enum {string} */
-            type: 'handoff';
-            /** @description Shown to the agent who takes over */
-            note?: string;
-          }
-        | {
-            /** @description Unique within the flow; other nodes refer to it */
-            id: string;
-            /** @enum {string} */
-            type: 'end';
-          }
-      )[];
+      nodes: components['schemas']['FlowNode'][];
+      /** @description The live version (`start`, `keywords`, `nodes` are its definition): 1 at creation, one more at each publish that changes the definition. A run finishes on the version it started on */
+      version: number;
+      /** @description The unpublished draft, or null when there is none */
+      draft: {
+        /** @description As save-flow-draft took it: a `FlowDefinition`, possibly incomplete */
+        definition: unknown;
+        /** @description What keeps the draft from being published, each at its JSON Pointer (`/definition/nodes/3/next`), as publish-flow would refuse it; empty: ready to publish */
+        problems: {
+          field: string;
+          /** @description What is wrong with the field, in English */
+          message: string;
+          /** @description The rule Parley’s own checks found broken (`area.rule`, e.g. `routing.not_team_member`), stable across releases, for a client that words problems itself; absent where the request’s shape is wrong */
+          code?: string;
+          /** @description The values the message names, by name */
+          params?: {
+            [key: string]: string | number;
+          };
+        }[];
+        /**
+         * Format: date-time
+         * @example 2026-11-22T09:30:00.000+00:00
+         */
+        updated_at: string;
+      } | null;
       /** @description Runs by state: running (active), waiting for a reply, completed, handed off, failed, cancelled */
       runs: {
         active: number;
@@ -3859,6 +3954,38 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       updated_at: string;
+    };
+    FlowStats: {
+      /** Format: uuid */
+      flow_id: string;
+      /** @description The version whose runs are counted */
+      version: number;
+      /** @description Runs started on this version */
+      runs: number;
+      /** @description Each edge at least one run passed */
+      edges: {
+        /** @description The node the runs left */
+        from: string;
+        /** @description Which of its exits, as the path of the field under the node: `next`, `branches/0/next`, `default`, `on_timeout`, `on_error` */
+        exit: string;
+        /** @description The node the exit leads to */
+        to: string;
+        /** @description How many runs passed this edge (a run that passed it again counts once) */
+        runs: number;
+      }[];
+      /** @description Each node at least one run is at or ended at */
+      nodes: {
+        node_id: string;
+        /** @description The runs that are at this node now (running, waiting) or ended there (completed, handed off, failed, cancelled), by state */
+        runs: {
+          active: number;
+          waiting: number;
+          completed: number;
+          handed_off: number;
+          failed: number;
+          cancelled: number;
+        };
+      }[];
     };
     Campaign: {
       /** Format: uuid */
@@ -12563,8 +12690,7 @@ export interface operations {
            */
           id?: string;
           name: string;
-          /** @description The flow: `start`, optional `keywords`, and `nodes` (see the Flow schema). Checked as a whole: problems name the JSON Pointer of the node or edge at fault (unknown node types, dangling edges, unreachable nodes, loops without a wait). */
-          definition: unknown;
+          definition: components['schemas']['FlowDefinition'];
         };
       };
     };
@@ -12576,6 +12702,386 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Flow'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  saveFlowDraft: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The flow whose draft this is
+           */
+          flow_id: string;
+          /** @description A new name, applied at once */
+          name?: string;
+          definition: components['schemas']['FlowDefinition'];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Flow'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  publishFlow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The flow whose draft to publish
+           */
+          flow_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Flow'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getFlowStats: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley flow id
+           */
+          flow_id: string;
+          /** @description Which version’s runs; absent = the live version */
+          version?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FlowStats'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */

@@ -231,8 +231,11 @@ export interface NodeTarget {
   label: string;
 }
 
-/** The node as save-flow takes it: empty optional fields left out. */
-export function cleanNode(node: FlowNode): FlowNode {
+/**
+ * The node as save-flow takes it: empty optional fields left out. Typed as the API's node without being
+ * checked here: save-flow checks the definition whole and names each problem's field.
+ */
+export function cleanNode(node: FlowNode): PublicSchema<'FlowNode'> {
   const out: FlowNode = { id: node.id, type: node.type };
   for (const [key, value] of Object.entries(node)) {
     if (key === 'id' || key === 'type') continue;
@@ -240,7 +243,7 @@ export function cleanNode(node: FlowNode): FlowNode {
     if (value === undefined || value === null) continue;
     out[key] = value;
   }
-  return out;
+  return out as PublicSchema<'FlowNode'>;
 }
 
 /** One node's fieldset; highlighted, with its problems, when a save found some under it. */
