@@ -249,6 +249,16 @@ export const FlowNodeSchema = Type.Union(
 );
 export type FlowNode = Static<typeof FlowNodeSchema>;
 
+/**
+ * A node as get-flow has always shown it: the optional fields whose absence has a stated meaning filled
+ * in with it (they were JSON Schema defaults the answer's serializer wrote until 0149).
+ */
+export function withStatedDefaults(node: FlowNode): FlowNode {
+  if (node.type === 'ask') return { validate: 'any', retries: 0, ...node };
+  if (node.type === 'webhook') return { method: 'POST', timeout_ms: 5000, ...node };
+  return node;
+}
+
 export const FlowDefinitionSchema = Type.Object(
   {
     start: NodeRef('The first node'),

@@ -12,7 +12,7 @@ import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from '../templates/index.js';
 import { triggerRepository, type FlowRecord } from '../triggers/index.js';
-import { flowDefinitionProblems, type FlowDefinition, type FlowNode } from './flow.definition.js';
+import { flowDefinitionProblems, withStatedDefaults, type FlowDefinition, type FlowNode } from './flow.definition.js';
 import type { FlowEngine } from './flow.engine.js';
 import { flowRepository, type FlowRow } from './flow.repository.js';
 import {
@@ -73,7 +73,7 @@ export function createFlowService(
       name: flow.name,
       start: definition.start,
       keywords: definition.keywords ?? [],
-      nodes: definition.nodes,
+      nodes: definition.nodes.map(withStatedDefaults),
       version: flow.version,
       draft: flow.draft === null ? null : await presentDraft(flow),
       runs: await countByState(db, RUN_STATES, { table: 'flow_runs', flowId: flow.id }),
