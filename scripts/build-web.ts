@@ -60,7 +60,11 @@ if (!process.argv.includes('--force') && isCurrent()) {
 async function buildDashboard(): Promise<void> {
   fs.rmSync(outdir, { recursive: true, force: true });
   const result = await build({
-    entryPoints: { app: path.join(root, 'src', 'main.tsx') },
+    entryPoints: {
+      app: path.join(root, 'src', 'main.tsx'),
+      // Linked by the flow builder when it first loads (web/src/pages/automation/flow-styles.ts).
+      'flow-canvas': path.join(root, 'src', 'pages', 'automation', 'flow-canvas.css'),
+    },
     outdir,
     bundle: true,
     format: 'esm',
@@ -71,6 +75,9 @@ async function buildDashboard(): Promise<void> {
     target: ['es2022'],
     jsx: 'automatic',
     jsxImportSource: 'preact',
+    // React libraries (the flow builder's canvas, @xyflow/react) run on Preact's compat layer; only the
+    // chunks that import one carry it (docs/decisions/0150).
+    alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
