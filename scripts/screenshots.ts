@@ -190,7 +190,7 @@ async function main(): Promise<void> {
     await page.waitForURL((url) => !url.pathname.endsWith(contactIds[2]!));
     await shoot(page, `/inbox/${contactId}`, '.thread .bubble', 'inbox.png');
     await shoot(page, `/contacts/${contactId}`, 'h1', 'contact.png');
-    await shoot(page, `/flows/${flowId}`, '.flow-graph', 'flow-editor.png');
+    await shoot(page, `/flows/${flowId}`, '.flow-card', 'flow-editor.png');
     await shoot(page, `/campaigns/${campaignId}`, 'h1', 'campaign.png', true);
     const today = new Date().toISOString().slice(0, 10);
     const weekAgo = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);

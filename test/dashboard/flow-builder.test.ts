@@ -14,9 +14,11 @@ async function onNewFlow(options: { bypassCSP?: boolean } = {}) {
   const owner = await createOwner(server, `Rosa Flowers ${randomInt(1e6)}`);
   const { page } = await newPage(server, { ...options, height: 900 });
   await logIn(page, owner);
-  await page.goto('/flows/new');
+  await page.goto('/flows');
+  await page.getByText('No flows yet.').waitFor();
+  await page.getByRole('link', { name: 'New flow' }).click();
   await card(page, 'Welcome').waitFor();
-  return { page, api: await ownerApi(server, owner) };
+  return { page, owner, api: await ownerApi(server, owner) };
 }
 
 /** The card on the canvas with this title. */
@@ -157,6 +159,8 @@ describe(`dashboard: the flow builder's canvas (${ENGINE})`, () => {
 
     assert.equal(await page.locator('.flow-card.unreachable').count(), 0);
     await page.getByRole('button', { name: 'Tidy up' }).click();
+    await page.waitForTimeout(300); // the view's move to fit the tidied cards
+    await open(page, 'Menu');
     await screenshot(page, 'flow-builder');
     const flow = await savedFlow(page, api);
 
@@ -249,10 +253,15 @@ describe(`dashboard: the flow builder's canvas (${ENGINE})`, () => {
       .getByRole('status')
       .getByText(/^Started for \+14155550124/)
       .waitFor();
+    await screenshot(page, 'flow-page');
+    await page.getByRole('link', { name: 'All flows' }).click();
+    await page.getByRole('row', { name: /Rosa’s orders/ }).waitFor();
+    await screenshot(page, 'flows');
   });
 
   test('a node’s problem shows on its card and in its form in people’s words; fixed, the flow saves', async () => {
     const { page, api } = await onNewFlow();
+    await screenshot(page, 'flow-new');
     await page.getByLabel('Name', { exact: true }).first().fill('Menu bot');
     await addNode(page, 'Send buttons', 'Menu');
     await panel(page).getByLabel('Message').fill('Pick one');
@@ -297,7 +306,7 @@ describe(`dashboard: the flow builder's canvas (${ENGINE})`, () => {
   });
 
   test('without a mouse: add a node, move between cards, connect an exit from the form, delete; no serious axe findings', async () => {
-    const { page, api } = await onNewFlow({ bypassCSP: true });
+    const { page, owner, api } = await onNewFlow({ bypassCSP: true });
     await page.getByLabel('Name', { exact: true }).first().fill('Keyboard');
     await page.getByLabel('New node').focus();
     await page.keyboard.type('End');
@@ -342,5 +351,14 @@ describe(`dashboard: the flow builder's canvas (${ENGINE})`, () => {
     assert.deepEqual(flow.nodes, [{ id: 'Welcome', type: 'send_text', text: 'Hello' }]);
     await page.locator('.flow-card').first().waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
+
+    // At phone width the form goes under the canvas, and nothing scrolls sideways.
+    const narrow = await newPage(server, { width: 375 });
+    await logIn(narrow.page, owner);
+    await narrow.page.goto(page.url());
+    await open(narrow.page, 'Welcome');
+    const width = await narrow.page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 375, `the flow page fits 375 px (scroll width ${width})`);
+    await screenshot(narrow.page, 'flow-builder-375');
   });
 });

@@ -88,7 +88,7 @@ function Canvas(props: Parameters<typeof FlowCanvas>[0]) {
     void flow.setCenter(added.x + CARD_WIDTH / 2, added.y + 60, { zoom: flow.getZoom(), duration: 200 });
   }, [cards, positions, selected, flow]);
   useEffect(() => {
-    if (tidied > 0) void flow.fitView({ duration: 200 });
+    if (tidied > 0) void flow.fitView({ duration: 200, maxZoom: 1 });
   }, [tidied, flow]);
 
   const keyOf = useMemo(() => new Map(cards.map((c) => [c.node.id, c.key])), [cards]);
@@ -164,8 +164,9 @@ function Canvas(props: Parameters<typeof FlowCanvas>[0]) {
     for (const edge of removed) props.onConnect(edge.source, edge.sourceHandle ?? '', '');
   };
 
+  // The canvas places cards by their left edge whatever the language; a card's own words keep its direction.
   return (
-    <div class="flow-canvas">
+    <div class="flow-canvas" dir="ltr">
       <ReactFlow<CardNodeType>
         aria-label={t('automation:builder.canvas')}
         nodes={nodes}
@@ -232,7 +233,7 @@ function CardView({ data, selected }: NodeProps<CardNodeType>) {
   if (data.unreachable) classes.push('unreachable');
   if (selected) classes.push('selected');
   return (
-    <div class={classes.join(' ')} data-node={card.node.id}>
+    <div class={classes.join(' ')} data-node={card.node.id} dir={rtl ? 'rtl' : undefined}>
       <Handle type="target" position={rtl ? Position.Right : Position.Left} isConnectableStart={false} />
       <p class="card-type">
         {nodeTypeName(card.node.type)}

@@ -12,35 +12,29 @@ export interface Point {
 }
 
 /**
- * Positions for the cards by dagre's layered layout: the start leftmost (rightmost when the page reads
- * right to left), each card left of the ones its exits lead to, crossings kept few.
+ * Positions for the cards, by card key, from dagre's layered layout: the start leftmost (rightmost when
+ * the page reads right to left), each card left of the ones its exits lead to, crossings kept few.
  */
 export function autoLayout(cards: Card[], start: string, rtl: boolean): Map<string, Point> {
   const graph = new Graph({ multigraph: true });
   graph.setGraph({ rankdir: rtl ? 'RL' : 'LR', nodesep: 28, ranksep: 90, marginx: 16, marginy: 16 });
   graph.setDefaultEdgeLabel(() => ({}));
-  const ids = new Set(cards.map((c) => c.node.id));
+  const keyOf = new Map(cards.map((c) => [c.node.id, c.key]));
   // The start first, so dagre's ordering puts it at the top of its rank.
   const ordered = [...cards].sort((a, b) => Number(b.node.id === start) - Number(a.node.id === start));
-  for (const card of ordered) graph.setNode(card.node.id, { width: CARD_WIDTH, height: cardHeight(card) });
+  for (const card of ordered) graph.setNode(card.key, { width: CARD_WIDTH, height: cardHeight(card) });
   for (const card of ordered) {
     for (const exit of exitsOf(card)) {
-      if (ids.has(exit.target) && exit.target !== card.node.id) {
-        graph.setEdge(card.node.id, exit.target, {}, exit.key);
-      }
+      const target = keyOf.get(exit.target);
+      if (target && target !== card.key) graph.setEdge(card.key, target, {}, exit.key);
     }
   }
   layout(graph);
   // dagre gives centres; the canvas places a card by its top-left corner.
   return new Map(
     cards.map((card) => {
-      const { x, y, width, height } = graph.node(card.node.id) as {
-        x: number;
-        y: number;
-        width: number;
-        height: number;
-      };
-      return [card.node.id, { x: x - width / 2, y: y - height / 2 }];
+      const { x, y, width, height } = graph.node(card.key) as { x: number; y: number; width: number; height: number };
+      return [card.key, { x: x - width / 2, y: y - height / 2 }];
     }),
   );
 }
