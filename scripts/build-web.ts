@@ -6,10 +6,11 @@ import { build, type Metafile } from 'esbuild';
 
 /**
  * Builds the dashboard (web/) into web/dist: a minified ES module for the first load, one chunk per
- * lazily loaded page group (router.tsx `lazy`), and one stylesheet, plus their gzip'd twins that the server
- * hands to browsers accepting gzip. Runs on `npm ci` (prepare), `npm start` and `npm test`, so a fresh clone
- * never serves a stale or missing front end — and skips the build (seconds of CPU before `npm start`
- * answers) when nothing it reads has changed since web/dist was built. `--force` builds regardless.
+ * lazily loaded page group (router.tsx `lazy`), the stylesheet and the flow builder's own (linked when the
+ * builder loads), plus their gzip'd twins that the server hands to browsers accepting gzip. Runs on
+ * `npm ci` (prepare), `npm start` and `npm test`, so a fresh clone never serves a stale or missing front
+ * end — and skips the build (seconds of CPU before `npm start` answers) when nothing it reads has changed
+ * since web/dist was built. `--force` builds regardless.
  */
 const repo = path.join(import.meta.dirname, '..');
 const root = path.join(repo, 'web');

@@ -10,9 +10,9 @@ import { ENGINE, startServer } from '../server.js';
 const server = await startServer();
 
 /** A signed-in owner of a fresh workspace on the new-flow page, and their API client. */
-async function onNewFlow(options: { bypassCSP?: boolean } = {}) {
+async function onNewFlow(options: { bypassCSP?: boolean; width?: number } = {}) {
   const owner = await createOwner(server, `Rosa Flowers ${randomInt(1e6)}`);
-  const { page } = await newPage(server, { ...options, height: 900 });
+  const { page } = await newPage(server, { ...options, height: 1000 });
   await logIn(page, owner);
   await page.goto('/flows');
   await page.getByText('No flows yet.').waitFor();
@@ -89,7 +89,7 @@ async function savedFlow(page: Page, api: Awaited<ReturnType<typeof ownerApi>>) 
 
 describe(`dashboard: the flow builder's canvas (${ENGINE})`, () => {
   test('the florist’s order bot built on the canvas (a keyword, buttons, a list, a branch, a wait, a hand-off), no id or JSON typed; get-flow has it', async () => {
-    const { page, api } = await onNewFlow();
+    const { page, api } = await onNewFlow({ width: 1600 });
     await page.getByLabel('Name', { exact: true }).first().fill('Rosa’s orders');
     await page.getByLabel('Keywords').fill('flowers');
     await card(page, 'Welcome').getByText('Starts on: flowers').waitFor();

@@ -22,7 +22,7 @@ import { cleanNode, NODE_TYPES, nodeTypeName, type NodeType } from './flow-nodes
 import { NodePanel } from './flow-panel';
 import { builderProblems, NO_PROBLEMS, type BuilderProblems, type CardProblem } from './flow-problems';
 import { RunTable } from './sequences';
-import { loadCanvasStyles } from './flow-styles';
+import { canvasStyles } from './flow-styles';
 import './words';
 
 const RUN_STATES = ['active', 'waiting', 'completed', 'handed_off', 'failed', 'cancelled'];
@@ -30,11 +30,12 @@ const RUN_STATES = ['active', 'waiting', 'completed', 'handed_off', 'failed', 'c
 type Flow = ActionAnswer<'get-flow'>;
 type Definition = { start: string; keywords: string[]; nodes: Card['node'][] };
 
-loadCanvasStyles();
-
 /** /flows/new and /flows/:id: the flow builder, and for a saved flow its runs. */
 export function FlowPage({ id }: { id?: string }) {
-  const flow = useAsync(() => (id ? action('get-flow', { flow_id: id }) : Promise.resolve(null)), [id]);
+  const flow = useAsync(async () => {
+    await canvasStyles();
+    return id ? action('get-flow', { flow_id: id }) : null;
+  }, [id]);
   const title = id ? (flow.data?.name ?? t('automation:flows.flow')) : t('automation:flows.new');
   return (
     <Page title={title} actions={<Link href="/flows">{t('automation:flows.all')}</Link>}>
