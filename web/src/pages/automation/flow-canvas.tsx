@@ -38,7 +38,7 @@ const NODE_TYPES = { card: CardView };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 
 /** What the canvas tells the builder, by card key (see Card) and exit key (see exitsOf). */
-export interface CanvasEvents {
+interface CanvasEvents {
   onSelect: (key: string | null) => void;
   onConnect: (key: string, exit: string, targetKey: string) => void;
   onRemove: (keys: string[]) => void;

@@ -2,7 +2,7 @@ import { t } from '../../i18n/i18n';
 import { choicesOf, textOf, type Card } from './flow-model';
 
 /** The kinds of condition a branch tests, in the order its pick-list offers them. */
-export const CONDITIONS = [
+const CONDITIONS = [
   'reply_contains',
   'reply_equals',
   'button_id',
@@ -28,7 +28,7 @@ export function conditionKind(when: Record<string, unknown>): ConditionKind {
 }
 
 /** A condition as one phrase: "Reply contains “yes”", "city is set". */
-export function conditionWords(when: Record<string, unknown>): string {
+function conditionWords(when: Record<string, unknown>): string {
   const kind = conditionKind(when);
   const attribute = textOf(when.attribute);
   if (kind === 'attribute_exists') {

@@ -50,7 +50,7 @@ export function choicesOf(node: FlowNode): Choice[] {
 // ---- Edges of one node ---------------------------------------------------------------------------
 
 /** A node's edges as [the field that holds it (a JSON Pointer below the node), the node it names]. */
-export function edgesOf(node: FlowNode): [string, string][] {
+function edgesOf(node: FlowNode): [string, string][] {
   const edges: [string, string][] = [];
   for (const key of ['next', 'on_timeout', 'on_error', 'default']) {
     if (typeof node[key] === 'string' && node[key]) edges.push([key, node[key]]);

@@ -36,7 +36,7 @@ const SECTIONS_KEYS = ['sections'];
 const WAIT_KEYS = ['wait/timeout'];
 
 /** What the panel tells the builder: the changed card and the fields the change touched (their problems go). */
-export type CardChange = (card: Card, fields: string[]) => void;
+type CardChange = (card: Card, fields: string[]) => void;
 
 /**
  * The selected node's own form beside the canvas: its name, its fields, its buttons or rows, where each
