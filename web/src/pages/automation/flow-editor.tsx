@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useState } from 'preact/hooks';
-import { action, v1, type ActionAnswer } from '../../api/client';
+import { action, dashboard, v1, type ActionAnswer } from '../../api/client';
 import { Link, navigate } from '../../router';
 import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
@@ -61,6 +61,7 @@ async function saveDefinition(flow: Flow | null, name: string, definition: Defin
 
 function FlowEditor({ flow }: { flow: Flow | null }) {
   const templates = useTemplates();
+  const contactAttributes = useContactAttributes();
   const [name, setName] = useState(flow?.name ?? '');
   const [keywords, setKeywords] = useState((flow?.keywords ?? []).join(', '));
   const [cards, setCards] = useState(() => (flow ? cardsOf(flow.nodes, flow.start) : firstCards()));
@@ -158,7 +159,7 @@ function FlowEditor({ flow }: { flow: Flow | null }) {
               problems={problems.cards.get(card.key) ?? []}
               targets={targets}
               templates={templates.data ?? []}
-              variables={variablesFor(card, cards)}
+              variables={variablesFor(card, cards, contactAttributes)}
               onChange={edit.change}
               onConnect={(exit, target) => edit.connect(card.key, exit, keyOf(cards, target))}
               onRename={(title) => edit.rename(card.key, title)}
@@ -249,16 +250,13 @@ function withoutFields(all: Map<string, CardProblem[]>, key: string, fields: str
 
 /**
  * The placeholders a card's text may use: the contact's fields, then the attributes the nodes before it
- * save (an answer, a set attribute, a webhook's response) and those the flow's branches test.
+ * save (an answer, a set attribute, a webhook's response), then those the workspace's contacts have.
  */
-function variablesFor(card: Card, cards: Card[]): string[] {
+function variablesFor(card: Card, cards: Card[], contactAttributes: string[]): string[] {
   const before = cards.filter((c) => c !== card && reachableFrom(c.node.id, cards).has(card.node.id));
   const saved = before.flatMap((c) => [c.node.attribute, c.node.save_as]);
-  const tested = cards.flatMap((c) =>
-    ((c.node.branches as { when: { attribute?: string } }[] | undefined) ?? []).map((b) => b.when.attribute),
-  );
-  const attributes = [...new Set([...saved, ...tested])].filter(
-    (a): a is string => typeof a === 'string' && /^\w+$/.test(a),
+  const attributes = [...new Set([...saved, ...contactAttributes])].filter(
+    (a): a is string => typeof a === 'string' && ATTRIBUTE.test(a),
   );
   return [
     '{{contact.first_name}}',
@@ -267,6 +265,18 @@ function variablesFor(card: Card, cards: Card[]): string[] {
     '{{contact.email}}',
     ...attributes.map((a) => `{{attributes.${a}}}`),
   ];
+}
+
+/** An attribute a placeholder can name (render.ts reads `attributes.KEY` of word characters and -). */
+const ATTRIBUTE = /^[\w-]+$/;
+
+/** The attributes the workspace's latest contacts carry (the first page of the contact list). */
+function useContactAttributes(): string[] {
+  const latest = useAsync(() => dashboard.get('/api/dashboard/contacts', { query: { limit: '100' } }), []);
+  return useMemo(
+    () => [...new Set((latest.data?.contacts ?? []).flatMap((c) => Object.keys(c.custom_attributes)))].sort(),
+    [latest.data],
+  );
 }
 
 /** Adding a node: its type from a pick-list, then a button (the keyboard's way as well as the pointer's). */
