@@ -2,7 +2,7 @@ import { t } from '../../i18n/i18n';
 import { newKey } from './common';
 import { hasChoices, idFromTitle, idsOf, type Card } from './flow-model';
 import { nodeTypeName, type FlowNode, type NodeType } from './flow-nodes';
-import { newBranch } from './flow-panel';
+import { newBranch } from './flow-conditions';
 
 /** How long a new wait lasts until the person says otherwise (a wait needs a timeout today). */
 const DEFAULT_WAIT = 'P1D';
