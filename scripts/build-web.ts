@@ -6,10 +6,11 @@ import { build, type Metafile } from 'esbuild';
 
 /**
  * Builds the dashboard (web/) into web/dist: a minified ES module for the first load, one chunk per
- * lazily loaded page group (router.tsx `lazy`), and one stylesheet, plus their gzip'd twins that the server
- * hands to browsers accepting gzip. Runs on `npm ci` (prepare), `npm start` and `npm test`, so a fresh clone
- * never serves a stale or missing front end — and skips the build (seconds of CPU before `npm start`
- * answers) when nothing it reads has changed since web/dist was built. `--force` builds regardless.
+ * lazily loaded page group (router.tsx `lazy`), the stylesheet and the flow builder's own (linked when the
+ * builder loads), plus their gzip'd twins that the server hands to browsers accepting gzip. Runs on
+ * `npm ci` (prepare), `npm start` and `npm test`, so a fresh clone never serves a stale or missing front
+ * end — and skips the build (seconds of CPU before `npm start` answers) when nothing it reads has changed
+ * since web/dist was built. `--force` builds regardless.
  */
 const repo = path.join(import.meta.dirname, '..');
 const root = path.join(repo, 'web');
@@ -60,7 +61,11 @@ if (!process.argv.includes('--force') && isCurrent()) {
 async function buildDashboard(): Promise<void> {
   fs.rmSync(outdir, { recursive: true, force: true });
   const result = await build({
-    entryPoints: { app: path.join(root, 'src', 'main.tsx') },
+    entryPoints: {
+      app: path.join(root, 'src', 'main.tsx'),
+      // Linked by the flow builder when it first loads (web/src/pages/automation/flow-styles.ts).
+      'flow-canvas': path.join(root, 'src', 'pages', 'automation', 'flow-canvas.css'),
+    },
     outdir,
     bundle: true,
     format: 'esm',
@@ -71,6 +76,9 @@ async function buildDashboard(): Promise<void> {
     target: ['es2022'],
     jsx: 'automatic',
     jsxImportSource: 'preact',
+    // React libraries (the flow builder's canvas, @xyflow/react) run on Preact's compat layer; only the
+    // chunks that import one carry it (docs/decisions/0150).
+    alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',

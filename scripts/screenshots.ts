@@ -138,8 +138,10 @@ async function untilApproved(rest: Rest, templateId: string): Promise<void> {
   throw new Error('the simulator did not approve the template within a minute');
 }
 
-async function shoot(page: Page, url: string, ready: string, file: string, fullPage = false): Promise<void> {
+/** A page once `ready` shows; `click` first clicks what opens the part to show (a card's form). */
+async function shoot(page: Page, url: string, ready: string, file: string, fullPage = false, click?: string) {
   await page.goto(url);
+  if (click) await page.locator(click).first().click();
   await page.locator(ready).first().waitFor();
   await page.waitForLoadState('networkidle');
   await page.screenshot({ path: path.join(outDir, file), fullPage });
@@ -190,7 +192,8 @@ async function main(): Promise<void> {
     await page.waitForURL((url) => !url.pathname.endsWith(contactIds[2]!));
     await shoot(page, `/inbox/${contactId}`, '.thread .bubble', 'inbox.png');
     await shoot(page, `/contacts/${contactId}`, 'h1', 'contact.png');
-    await shoot(page, `/flows/${flowId}`, '.flow-graph', 'flow-editor.png');
+    // The flow builder with its first card's form open beside the canvas.
+    await shoot(page, `/flows/${flowId}`, '.node-panel', 'flow-editor.png', false, '.react-flow__node');
     await shoot(page, `/campaigns/${campaignId}`, 'h1', 'campaign.png', true);
     const today = new Date().toISOString().slice(0, 10);
     const weekAgo = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);

@@ -72,12 +72,13 @@ describe(`dashboard: automation in the person's language (${ENGINE})`, () => {
     await page.getByText('Nenhum fluxo ainda.').waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await page.getByRole('link', { name: 'Novo fluxo' }).click();
-    await page.getByRole('button', { name: 'Adicionar nó', exact: true }).waitFor();
-    await page.getByLabel('Nó start: tipo').selectOption('branch');
-    await page
-      .getByRole('group', { name: 'Diagrama do fluxo' })
-      .getByRole('button', { name: 'start Ramificar: editar' })
-      .waitFor();
+    await page.getByLabel('Novo nó').selectOption({ label: 'Ramificar' });
+    await page.getByRole('button', { name: 'Adicionar nó', exact: true }).click();
+    // The new branch's form, in Portuguese: its condition, and where each exit goes.
+    const form = page.locator('.node-panel');
+    await form.getByLabel('Condição 1: valor').waitFor();
+    await form.getByRole('group', { name: 'Para onde vai depois' }).getByLabel('Caso contrário').waitFor();
+    await page.locator('.flow-card', { hasText: 'precisa de um próximo nó' }).first().waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
   });
 
@@ -90,21 +91,20 @@ describe(`dashboard: automation in the person's language (${ENGINE})`, () => {
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
 
     await page.getByRole('link', { name: 'مسار جديد' }).click();
+    await page.getByLabel('عقدة جديدة').selectOption({ label: 'انتظار رد' });
     await page.getByRole('button', { name: 'إضافة عقدة', exact: true }).click();
-    await page.getByLabel('العقدة node_2: النوع').selectOption('wait_for_reply');
-    await page
-      .getByRole('group', { name: 'مخطط المسار' })
-      .getByRole('button', { name: 'node_2 انتظار رد: تعديل' })
-      .waitFor();
-    // Each box's words start at its right edge and stay inside it (anchored at the left, they ran out of it).
-    const outside = await page.evaluate(() =>
-      [...document.querySelectorAll<SVGGElement>('.flow-graph g.box')].flatMap((box) => {
-        const frame = box.querySelector('rect')!.getBoundingClientRect();
-        const words = box.querySelector('text')!.getBoundingClientRect();
-        return words.left >= frame.left && words.right <= frame.right ? [] : [box.getAttribute('aria-label')];
-      }),
-    );
-    assert.deepEqual(outside, []);
+    const start = page.locator('.react-flow__node').first();
+    await start.focus();
+    await page.keyboard.press('Enter');
+    const then = page.locator('.node-panel').getByRole('group', { name: 'إلى أين تنتقل بعد ذلك' }).getByLabel('ثم');
+    await then.selectOption({ index: 2 });
+    await page.getByRole('button', { name: 'ترتيب' }).click();
+    // Laid out right to left: the start is right of the node it leads to.
+    await page.waitForTimeout(300);
+    const [first, second] = await page
+      .locator('.flow-card')
+      .evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect().left));
+    assert.ok(first! > second!, `the start (at ${first}) is right of the next node (at ${second})`);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await screenshot(page, 'flow-new-ar');
   });

@@ -95,7 +95,8 @@ type ActionOperation<N extends ActionName> = Operation<PublicPaths, `/v1/actions
 type Unpaged<A> = [Extract<A, readonly unknown[]>] extends [never] ? A : Extract<A, readonly unknown[]>;
 /** What an action answers. */
 export type ActionAnswer<N extends ActionName> = Unpaged<AnswerOf<ActionOperation<N>>>;
-type ActionBody<N extends ActionName> =
+/** What an action takes. */
+export type ActionBody<N extends ActionName> =
   ActionOperation<N> extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
 
 type ActionArgs<N extends ActionName> = object extends ActionBody<N> ? [body?: ActionBody<N>] : [body: ActionBody<N>];
