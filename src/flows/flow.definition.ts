@@ -249,13 +249,18 @@ export const FlowNodeSchema = Type.Union(
 );
 export type FlowNode = Static<typeof FlowNodeSchema>;
 
+/** What an ask node's absent `validate` and `retries` mean, for the engine and for get-flow alike. */
+export const ASK_DEFAULTS = { validate: 'any', retries: 0 } as const;
+/** What a webhook node's absent `method` and `timeout_ms` mean, for the engine and for get-flow alike. */
+export const WEBHOOK_DEFAULTS = { method: 'POST', timeout_ms: 5000 } as const;
+
 /**
  * A node as get-flow has always shown it: the optional fields whose absence has a stated meaning filled
  * in with it (they were JSON Schema defaults the answer's serializer wrote until 0149).
  */
 export function withStatedDefaults(node: FlowNode): FlowNode {
-  if (node.type === 'ask') return { validate: 'any', retries: 0, ...node };
-  if (node.type === 'webhook') return { method: 'POST', timeout_ms: 5000, ...node };
+  if (node.type === 'ask') return { ...ASK_DEFAULTS, ...node };
+  if (node.type === 'webhook') return { ...WEBHOOK_DEFAULTS, ...node };
   return node;
 }
 

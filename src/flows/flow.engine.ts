@@ -10,7 +10,14 @@ import type { Deps } from '../db/deps.js';
 import { AppError, errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from '../templates/index.js';
-import { exitsOf, parseDuration, type FlowDefinition, type FlowNode } from './flow.definition.js';
+import {
+  ASK_DEFAULTS,
+  exitsOf,
+  parseDuration,
+  WEBHOOK_DEFAULTS,
+  type FlowDefinition,
+  type FlowNode,
+} from './flow.definition.js';
 import { accepted, branchTaken, replyOf, type Reply } from './flow.replies.js';
 import { flowRepository, type RunRow, type TakenEdge } from './flow.repository.js';
 import type { CallOutResult, FlowWebhookClient } from './flow-webhook.js';
@@ -283,9 +290,9 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
     stage(run, { context: JSON.stringify(context) });
     let current = contact;
     if (node.type === 'ask') {
-      const value = accepted(node.validate ?? 'any', reply.text);
+      const value = accepted(node.validate ?? ASK_DEFAULTS.validate, reply.text);
       if (value === null) {
-        if (run.retries >= (node.retries ?? 0)) {
+        if (run.retries >= (node.retries ?? ASK_DEFAULTS.retries)) {
           return node.on_timeout
             ? leaveWait(trx, run, definition, node, 'on_timeout', current)
             : finish(trx, run, 'failed', 'invalid_answer');
@@ -345,8 +352,8 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
         const { run, contact, node } = subject;
         return webhooks.call({
           url: node.url,
-          method: node.method ?? 'POST',
-          timeoutMs: node.timeout_ms ?? 5000,
+          method: node.method ?? WEBHOOK_DEFAULTS.method,
+          timeoutMs: node.timeout_ms ?? WEBHOOK_DEFAULTS.timeout_ms,
           body: {
             flow_id: run.flow_id,
             run_id: run.id,
