@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { Database, WhatsappFlowSendTable, WhatsappFlowTable } from '../db/schema.js';
+import type { Database, WhatsappFlowTable } from '../db/schema.js';
 
 export type WhatsappFlowRow = Awaited<ReturnType<ReturnType<typeof whatsappFlowRepository>['findById']>> & object;
 
@@ -33,20 +33,6 @@ export function whatsappFlowRepository(db: Kysely<Database>) {
     async delete(id: string): Promise<void> {
       await db.deleteFrom('whatsapp_flows').where('id', '=', id).execute();
     },
-
-    /** Keeps the `flow_token` of a Flow sent with the message that carried it (the answer names the send by it). */
-    async recordSend(row: Insertable<WhatsappFlowSendTable>): Promise<void> {
-      await db.insertInto('whatsapp_flow_sends').values(row).execute();
-    },
-
-    /** The send a `flow_token` names, in the workspace. */
-    findSend: (workspaceId: string, flowToken: string) =>
-      db
-        .selectFrom('whatsapp_flow_sends')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .where('flow_token', '=', flowToken)
-        .executeTakeFirst(),
 
     /** Forgets the workspace's Flows Meta no longer lists (deleted at Meta). */
     async deleteAllBut(workspaceId: string, metaFlowIds: string[]): Promise<void> {

@@ -1,7 +1,7 @@
 import type { ChannelFlow, ChannelService, FlowValidationError, WhatsappFlowsApi } from '../channels/index.js';
 import type { FlowParameters } from '../content/message-content.js';
 import type { Deps } from '../db/deps.js';
-import type { Message, MessageService } from '../messages/index.js';
+import { flowSendRepository, type Message, type MessageService } from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
 import { AppError, errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
@@ -139,7 +139,7 @@ export function createWhatsappFlowService(deps: Deps, channels: ChannelService, 
         content: { interactive: { type: 'flow' as const, ...frame, action }, text: input.body },
       };
       return messages.sendBuilt(caller, input, content, (trx, sent) =>
-        whatsappFlowRepository(trx).recordSend({
+        flowSendRepository(trx).record({
           flow_token: flowToken,
           workspace_id: caller.workspaceId,
           message_id: sent.messageId,

@@ -7,9 +7,8 @@ import { joinedTeammate, ownerSession } from '../../test/dashboard-session.js';
 import { ENGINE } from '../../test/server.js';
 import { withCallbackChecked } from '../../test/graph-stand-in.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
-import type { Message } from '../messages/index.js';
+import { flowSendRepository, type Message } from '../messages/index.js';
 import { inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
-import { whatsappFlowRepository } from './whatsapp-flow.repository.js';
 import { bookingFlowJson, misspeltFlowJson } from './whatsapp-flow.fixtures.js';
 import type { WhatsappFlow } from './whatsapp-flow.schema.js';
 
@@ -253,7 +252,7 @@ describe(`WhatsApp Flows (${ENGINE})`, () => {
         },
       },
     });
-    const link = await whatsappFlowRepository(server.app.services.deps.db).findSend(cloud.ws.workspaceId, flowToken);
+    const link = await flowSendRepository(server.app.services.deps.db).find(cloud.ws.workspaceId, flowToken);
     assert.deepEqual(
       [link?.message_id, link?.whatsapp_flow_id, link?.meta_flow_id],
       [sent.body.id, flow.id, flow.meta_flow_id],

@@ -1,0 +1,58 @@
+/**
+ * WhatsApp Flows as messages carry them: the `flow_token` each send is made with, and the customer's
+ * answer (`nfm_reply`) that names the send by it. Here, below the domains that send Flows (the API, the
+ * inbox, templates with a FLOW button, campaigns, sequences, chatbot flows) and those that read answers, so
+ * every send path records its token the same way and every reader finds the send the same way.
+ */
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, WhatsappFlowSendTable } from '../db/schema.js';
+
+/** SQL for the Flows sent: the only place `whatsapp_flow_sends` is written. */
+export function flowSendRepository(db: Kysely<Database>) {
+  return {
+    /** Keeps the `flow_token` of a Flow sent with the message that carried it, in the transaction that queues it. */
+    async record(row: Insertable<WhatsappFlowSendTable>): Promise<void> {
+      await db.insertInto('whatsapp_flow_sends').values(row).execute();
+    },
+
+    /** The send a `flow_token` names, in the workspace. */
+    find: (workspaceId: string, flowToken: string) =>
+      db
+        .selectFrom('whatsapp_flow_sends')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('flow_token', '=', flowToken)
+        .executeTakeFirst(),
+  };
+}
+
+/** A completed WhatsApp Flow: the token of the send it answers and the fields the customer filled in. */
+export interface FlowAnswer {
+  flowToken: string | null;
+  /** The screen's fields as Meta sends them in `response_json`, without `flow_token`. */
+  fields: Record<string, unknown>;
+}
+
+/**
+ * The answer a received message carries, or null when it is not one. Meta sends a completed Flow as an
+ * interactive `nfm_reply` whose `response_json` is a JSON string: the `flow_token` and the fields.
+ */
+export function flowAnswerOf(type: string, content: Record<string, unknown>): FlowAnswer | null {
+  const reply = content.nfm_reply as { response_json?: unknown } | undefined;
+  if (type !== 'interactive' || typeof reply?.response_json !== 'string') return null;
+  const parsed = parsedObject(reply.response_json);
+  if (!parsed) return null;
+  const { flow_token: flowToken, ...fields } = parsed;
+  return { flowToken: typeof flowToken === 'string' ? flowToken : null, fields };
+}
+
+function parsedObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
