@@ -305,7 +305,7 @@ describe(`WhatsApp Flows (${ENGINE})`, () => {
   test('Meta’s flows webhook › a status change is the Flow’s status; each alert is kept with its Flow, newest first', async () => {
     const cloud = await cloudWorkspace();
     const flow = await publishedFlow(cloud, 'Book a table');
-    const deliver = async (value: object) =>
+    const deliver = async (value: Record<string, unknown>) =>
       assert.equal((await postWebhook(accountWebhook(cloud.wabaId, 'flows', value, new Date()))).status, 200);
     await deliver(endpointErrorRate(flow.meta_flow_id));
     await deliver(endpointLatency(flow.meta_flow_id));

@@ -3205,7 +3205,7 @@ export interface components {
       next_cursor: string | null;
     };
     TemplateButton: {
-      type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
+      type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
       text: string;
       /** @description May contain one {{n}} placeholder */
       url?: string;
@@ -3221,6 +3221,14 @@ export interface components {
       }[];
       /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
       zero_tap_terms_accepted?: boolean;
+      /** @description A FLOW button: the published Flow's Meta id (`meta_flow_id` of list-whatsapp-flows); or `flow_name` */
+      flow_id?: string;
+      /** @description A FLOW button: the Flow's name, instead of `flow_id` */
+      flow_name?: string;
+      /** @description A FLOW button: `navigate` (default) opens `navigate_screen`; `data_exchange` asks its data endpoint */
+      flow_action?: 'navigate' | 'data_exchange';
+      /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
+      navigate_screen?: string;
     };
     Template: {
       /** Format: uuid */
@@ -8693,7 +8701,7 @@ export interface operations {
             header_content?: string | null;
             footer?: string | null;
             buttons?: {
-              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
+              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;
@@ -8709,6 +8717,14 @@ export interface operations {
               }[];
               /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
               zero_tap_terms_accepted?: boolean;
+              /** @description A FLOW button: the published Flow's Meta id (`meta_flow_id` of list-whatsapp-flows); or `flow_name` */
+              flow_id?: string;
+              /** @description A FLOW button: the Flow's name, instead of `flow_id` */
+              flow_name?: string;
+              /** @description A FLOW button: `navigate` (default) opens `navigate_screen`; `data_exchange` asks its data endpoint */
+              flow_action?: 'navigate' | 'data_exchange';
+              /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
+              navigate_screen?: string;
             }[];
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
@@ -8892,7 +8908,7 @@ export interface operations {
             header_content?: string | null;
             footer?: string | null;
             buttons?: {
-              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
+              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;
@@ -8908,6 +8924,14 @@ export interface operations {
               }[];
               /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
               zero_tap_terms_accepted?: boolean;
+              /** @description A FLOW button: the published Flow's Meta id (`meta_flow_id` of list-whatsapp-flows); or `flow_name` */
+              flow_id?: string;
+              /** @description A FLOW button: the Flow's name, instead of `flow_id` */
+              flow_name?: string;
+              /** @description A FLOW button: `navigate` (default) opens `navigate_screen`; `data_exchange` asks its data endpoint */
+              flow_action?: 'navigate' | 'data_exchange';
+              /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
+              navigate_screen?: string;
             }[];
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
