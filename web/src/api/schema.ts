@@ -1169,6 +1169,10 @@ export interface paths {
                     signature_hash: string;
                   }[];
                   zero_tap_terms_accepted?: boolean;
+                  flow_id?: string;
+                  flow_name?: string;
+                  flow_action?: string;
+                  navigate_screen?: string;
                 }[];
                 placeholders: string[];
                 meta_template_id: string | null;
@@ -1308,6 +1312,10 @@ export interface paths {
                     signature_hash: string;
                   }[];
                   zero_tap_terms_accepted?: boolean;
+                  flow_id?: string;
+                  flow_name?: string;
+                  flow_action?: string;
+                  navigate_screen?: string;
                 }[];
                 placeholders: string[];
                 meta_template_id: string | null;
@@ -1496,6 +1504,10 @@ export interface paths {
                     signature_hash: string;
                   }[];
                   zero_tap_terms_accepted?: boolean;
+                  flow_id?: string;
+                  flow_name?: string;
+                  flow_action?: string;
+                  navigate_screen?: string;
                 }[];
                 placeholders: string[];
                 meta_template_id: string | null;
