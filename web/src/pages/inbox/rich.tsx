@@ -120,7 +120,7 @@ function Action({ type, action }: { type: string; action: Json }) {
     // A WhatsApp Flow: the button that opens Meta's form (its answer comes back as the customer's message).
     return (
       <ul class="rich-buttons" aria-label={t('inbox:rich.flowButton')}>
-        <li>▤ {text(record(action.parameters).flow_cta)}</li>
+        <li>{text(record(action.parameters).flow_cta)}</li>
       </ul>
     );
   }

@@ -28,7 +28,7 @@ export function FlowJsonEditor(props: {
   onValue: (value: string) => void;
   errors: ValidationError[];
   readOnly: boolean;
-  describedBy?: string;
+  hint: string;
 }) {
   const box = useRef<HTMLTextAreaElement>(null);
   const gutter = useRef<HTMLDivElement>(null);
@@ -51,6 +51,9 @@ export function FlowJsonEditor(props: {
   };
   return (
     <div class="flow-json">
+      <small id="flow-json-hint" class="hint">
+        {props.hint}
+      </small>
       <div class="flow-json-frame">
         <div class="flow-json-gutter" ref={gutter} aria-hidden="true" data-testid="flow-json-gutter">
           {lines.map((_, i) => (
@@ -70,7 +73,7 @@ export function FlowJsonEditor(props: {
           wrap="off"
           rows={Math.min(Math.max(lines.length, 12), 28)}
           aria-invalid={props.errors.length > 0 ? true : undefined}
-          aria-describedby={props.describedBy}
+          aria-describedby={props.errors.length > 0 ? 'flow-json-hint flow-json-errors' : 'flow-json-hint'}
           onInput={(e) => props.onValue(e.currentTarget.value)}
           onScroll={follow}
         />

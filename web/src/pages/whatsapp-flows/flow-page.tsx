@@ -120,9 +120,6 @@ function FlowDetail({ flow, onChange }: { flow: WhatsappFlow; onChange: () => vo
             <p class="muted">{t('whatsapp-flows:editor.none')}</p>
           ) : (
             <form onSubmit={save.onSubmit} aria-labelledby="flow-json-title" noValidate>
-              <small id="flow-json-hint" class="hint">
-                {draft ? t('whatsapp-flows:editor.hint') : t('whatsapp-flows:page.notEditable')}
-              </small>
               <FlowJsonEditor
                 value={json}
                 onValue={(value) => {
@@ -132,7 +129,7 @@ function FlowDetail({ flow, onChange }: { flow: WhatsappFlow; onChange: () => vo
                 }}
                 errors={flow.validation_errors}
                 readOnly={!writes || !draft}
-                describedBy={flow.validation_errors.length > 0 ? 'flow-json-hint flow-json-errors' : 'flow-json-hint'}
+                hint={draft ? t('whatsapp-flows:editor.hint') : t('whatsapp-flows:page.notEditable')}
               />
               <div role="status" aria-live="polite">
                 {saved && <p class="notice">{t('whatsapp-flows:editor.saved')}</p>}

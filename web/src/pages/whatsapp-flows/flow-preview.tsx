@@ -39,7 +39,6 @@ function Screen({ screen }: { screen: Json }) {
   return (
     <section class="flow-screen" aria-label={t('whatsapp-flows:preview.screen', { id })} data-screen={id}>
       <header class="flow-screen-title">
-        <span aria-hidden="true">✕</span>
         <strong>{text(screen.title) || id}</strong>
       </header>
       <div class="flow-screen-body">
@@ -94,7 +93,7 @@ function Component({ item, data }: { item: Json; data: Json }) {
     case 'ChipsSelector':
       return <Choices item={item} choices={options(item['data-source'], data)} many={type !== 'RadioButtonsGroup'} />;
     case 'OptIn':
-      return <Choices item={{ label: '' }} choices={[{ id: 'opt-in', title: text(item.label) }]} many />;
+      return <Choices item={{ label: '' }} choices={[{ id: text(item.name), title: text(item.label) }]} many />;
     case 'EmbeddedLink':
       return <p class="flow-link">{text(item.text)}</p>;
     case 'Image':
