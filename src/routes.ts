@@ -78,7 +78,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerWebhookRoutes(app, services.outgoingWebhooks);
   registerQuickReplyRoutes(app, services.quickReplies);
   registerGroupRoutes(app, services.groups);
-  registerWhatsappFlowRoutes(app, services.whatsappFlows);
+  registerWhatsappFlowRoutes(app, services.whatsappFlows, services.whatsappFlowAlerts);
   registerWorkspaceEventRoutes(app, services.workspaceEvents);
   registerConversationRoutes(app, services.conversations, services.inbox.labels);
   registerBusinessHoursRoutes(app, services.businessHours);

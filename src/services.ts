@@ -56,7 +56,7 @@ import { createTokenService, createWorkspaceService } from './workspaces/index.j
 import { createWhatsappCloud, createWhatsappWebhookService } from './whatsapp/index.js';
 import { createWebhookService, createWebhookWorker } from './outgoing/index.js';
 import { createGroupService } from './groups/index.js';
-import { createWhatsappFlowService } from './whatsapp-flows/index.js';
+import { createWhatsappFlowAlerts, createWhatsappFlowService } from './whatsapp-flows/index.js';
 import { createQuickReplyService } from './quick-replies/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
 import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
@@ -164,6 +164,7 @@ export function createServices(opened: Deps, config: Config) {
     wakeFor,
   );
   const templateSync = createTemplateSyncService(deps, templates, channels);
+  const whatsappFlowAlerts = createWhatsappFlowAlerts(deps);
   const workspaces = createWorkspaceService(deps, (trx, workspaceId, days) =>
     retentionChanged(trx, deps, workspaceId, days),
   );
@@ -231,6 +232,7 @@ export function createServices(opened: Deps, config: Config) {
       eventLog: workspaceEvents,
       optOut,
       groups,
+      whatsappFlowAlerts,
     }),
     outgoingWebhooks: createWebhookService(deps, secrets, { allowPrivate: config.allowPrivateWebhooks }, () =>
       webhookWorker.wake(),
@@ -239,6 +241,7 @@ export function createServices(opened: Deps, config: Config) {
     quickReplies: createQuickReplyService(deps),
     groups,
     whatsappFlows: createWhatsappFlowService(deps, channels, messages),
+    whatsappFlowAlerts,
     email,
     notifications,
     businessHours,

@@ -5,7 +5,9 @@ import type { ChannelFlow, FlowValidationError } from '../src/channels/provider.
  * Meta's Flows API, as the Graph API stand-in answers it: create, upload the Flow JSON, publish,
  * deprecate, delete, describe and list a WhatsApp Business Account's Flows. Every answer and error is
  * written from Meta's "Flows API" reference (developers.facebook.com/docs/whatsapp/flows/reference/flowsapi),
- * its "Flow JSON" reference, its "Lifecycle of a Flow" guide and its "Error codes" page.
+ * its "Flow JSON" reference, its "Lifecycle of a Flow" guide and its "Error codes" page (Flows' "Flow
+ * Management API error codes": 139001 update, 139002 publish, 139003 deprecate, 139004 delete, each under
+ * the description Meta's table gives it).
  */
 
 /** A Flow the stand-in keeps, with its WABA and the Flow JSON last uploaded. */
@@ -147,34 +149,51 @@ function uploadFlowJson(request: FlowRequest, flow: StandInFlow, form: UploadedF
   return { status: 200, body: { success: true, validation_errors: flow.validationErrors } };
 }
 
-/** "Publish": only a draft with a valid Flow JSON (Error codes: 139002 "Publishing failed"). */
+/**
+ * "Publish": only a draft with a valid Flow JSON (Error codes: 139002 "Publishing Flow in invalid state",
+ * "Publishing Flow with validation errors").
+ */
 function publish(request: FlowRequest, flow: StandInFlow): FlowAnswer {
-  const why =
-    flow.status !== 'DRAFT'
-      ? `Flow is in ${flow.status} status; only a DRAFT Flow can be published.`
-      : flow.json === null || flow.validationErrors.length > 0
-        ? 'Publishing a Flow with validation errors or without a Flow JSON is not allowed.'
-        : null;
-  if (why) return { status: 400, body: request.error(139002, 'Publishing failed', "Flow can't be published", why) };
+  const refused = (title: string, why: string) => ({
+    status: 400,
+    body: request.error(139002, title, "Flow can't be published", why),
+  });
+  if (flow.status !== 'DRAFT') {
+    return refused(
+      'Publishing Flow in invalid state',
+      `Flow is in ${flow.status} status; only a DRAFT Flow can be published.`,
+    );
+  }
+  if (flow.json === null || flow.validationErrors.length > 0) {
+    const why = 'Publishing a Flow with validation errors or without a Flow JSON is not allowed.';
+    return refused('Publishing Flow with validation errors', why);
+  }
   flow.status = 'PUBLISHED';
   return success;
 }
 
-/** "Deprecate": only a published Flow ("Lifecycle of a Flow"). */
+/**
+ * "Deprecate": only a published Flow ("Lifecycle of a Flow"; Error codes: 139003 "Can't deprecate
+ * unpublished flow", "Flow is already deprecated").
+ */
 function deprecate(request: FlowRequest, flow: StandInFlow): FlowAnswer {
   if (flow.status !== 'PUBLISHED') {
+    const title = flow.status === 'DEPRECATED' ? 'Flow is already deprecated' : "Can't deprecate unpublished flow";
     const message = `Flow is in ${flow.status} status; only a PUBLISHED Flow can be deprecated.`;
-    return { status: 400, body: request.error(100, 'Invalid parameter', "Flow can't be deprecated", message) };
+    return { status: 400, body: request.error(139003, title, "Flow can't be deprecated", message) };
   }
   flow.status = 'DEPRECATED';
   return success;
 }
 
-/** "Delete Flow": only a draft (Error codes: 139004 "Flow Deletion failure"). */
+/** "Delete Flow": only a draft (Error codes: 139004 "Can't delete published Flow"). */
 function deleteFlow(request: FlowRequest, id: string, flow: StandInFlow): FlowAnswer {
   if (flow.status !== 'DRAFT') {
     const message = `Flow is in ${flow.status} status; only a DRAFT Flow can be deleted.`;
-    return { status: 400, body: request.error(139004, 'Flow Deletion failure', "Flow can't be deleted", message) };
+    return {
+      status: 400,
+      body: request.error(139004, "Can't delete published Flow", "Flow can't be deleted", message),
+    };
   }
   request.flows.delete(id);
   return success;

@@ -661,6 +661,7 @@ export const TOOL_EXAMPLES: ToolExample[] = [
   ...(
     [
       ['get_whatsapp_flow', {}],
+      ['list_whatsapp_flow_alerts', {}],
       ['update_whatsapp_flow_json', { flow_json: '{"version": "7.0", "screens": []}' }],
       ['publish_whatsapp_flow', {}],
       ['deprecate_whatsapp_flow', {}],

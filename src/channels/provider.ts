@@ -61,6 +61,11 @@ export interface TemplateComponent {
     supported_apps?: { package_name: string; signature_hash: string }[];
     /** A zero-tap OTP button: the business accepted Meta's zero-tap terms. */
     zero_tap_terms_accepted?: boolean;
+    /** A FLOW button's Flow (Meta's id, or its name) and how it opens ("Sending a Flow"). */
+    flow_id?: string;
+    flow_name?: string;
+    flow_action?: string;
+    navigate_screen?: string;
     /** A URL button's sample URL; a copy-code button's sample coupon (a plain string). */
     example?: string[] | string;
   }[];

@@ -19,6 +19,11 @@ export interface TemplateContent {
   /** URL buttons' suffixes; an OTP button's one-time code. */
   url_button_parameters: { index: number; text: string }[];
   copy_code_parameters?: { index: number; coupon_code: string }[];
+  /**
+   * A FLOW button: the Flow it opens (Meta's id; '' when the template names it only by name until a sync)
+   * and the send's `flow_token`, which the queued row is given (its message id: queue.ts).
+   */
+  flow_button_parameters?: { index: number; meta_flow_id: string; flow_token?: string }[];
   /** A limited-time offer's end (Unix time, ms), when the template's offer expires. */
   offer_expiration_time_ms?: number;
   text: string;

@@ -70,6 +70,7 @@ export interface Database {
   flows_endpoints: FlowsEndpointTable;
   whatsapp_flows: WhatsappFlowTable;
   whatsapp_flow_sends: WhatsappFlowSendTable;
+  whatsapp_flow_alerts: WhatsappFlowAlertTable;
 }
 
 export interface WorkspaceTable {
@@ -307,6 +308,21 @@ export interface WhatsappFlowSendTable {
   whatsapp_flow_id: string | null;
   meta_flow_id: string;
   created_at: string;
+}
+
+/** What Meta's `flows` webhook said of a Flow: a status change or an alert about its endpoint (0060). */
+export interface WhatsappFlowAlertTable {
+  id: string;
+  workspace_id: string;
+  whatsapp_flow_id: string;
+  /** Meta's `event`, e.g. FLOW_STATUS_CHANGE, ENDPOINT_ERROR_RATE. */
+  event: string;
+  /** ACTIVATED or DEACTIVATED (the performance alerts); null otherwise. */
+  alert_state: string | null;
+  message: string | null;
+  /** JSON: Meta's value, as sent. */
+  details: string;
+  received_at: string;
 }
 
 export type MediaState = 'pending' | 'stored' | 'failed' | 'expired';

@@ -65,6 +65,7 @@ export const TABLE_OWNERS = {
   users: 'accounts',
   webhook_deliveries: 'outgoing',
   webhook_subscriptions: 'outgoing',
+  whatsapp_flow_alerts: 'whatsapp-flows',
   whatsapp_flow_sends: 'messages',
   whatsapp_flows: 'whatsapp-flows',
   workspace_events: 'workspace-events',

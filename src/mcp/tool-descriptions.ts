@@ -156,6 +156,8 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     "Lists the WhatsApp Flows (Meta's forms: screens a customer fills in inside WhatsApp; not Parley's chatbot flows of save_flow) Parley knows of the WhatsApp Business Account, by name; `status` PUBLISHED lists those that can be sent. Call sync_whatsapp_flows first to include Flows made in WhatsApp Manager.",
   getWhatsappFlow:
     "Asks Meta for one WhatsApp Flow by `whatsapp_flow_id`: its status (DRAFT, PUBLISHED, DEPRECATED, BLOCKED, THROTTLED), Meta's validation errors of its Flow JSON and a fresh `preview_url` showing it as WhatsApp would.",
+  listWhatsappFlowAlerts:
+    "Lists what Meta's Flows webhooks said of one WhatsApp Flow (`whatsapp_flow_id`), newest first: status changes (Meta may throttle or block a Flow whose data endpoint fails), error rate, latency and availability alerts of its endpoint (`alert_state` ACTIVATED or DEACTIVATED), and a Flow JSON version about to expire, each with Meta's words and figures.",
   syncWhatsappFlows:
     "Reads every Flow of the workspace's WhatsApp Business Account from Meta: Flows made elsewhere are added (without their Flow JSON), changed ones updated, deleted ones forgotten. Needs the templates permission and a WhatsApp Cloud number.",
   createWhatsappFlow:

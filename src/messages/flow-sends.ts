@@ -15,6 +15,11 @@ export function flowSendRepository(db: Kysely<Database>) {
       await db.insertInto('whatsapp_flow_sends').values(row).execute();
     },
 
+    /** Keeps the tokens of many sends at once (a campaign's batch), in the transaction that queues them. */
+    async recordAll(rows: Insertable<WhatsappFlowSendTable>[]): Promise<void> {
+      if (rows.length > 0) await db.insertInto('whatsapp_flow_sends').values(rows).execute();
+    },
+
     /** The send a `flow_token` names, in the workspace. */
     find: (workspaceId: string, flowToken: string) =>
       db

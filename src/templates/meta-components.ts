@@ -37,7 +37,12 @@ export function metaComponents(
   category?: string,
 ): { components: TemplateComponent[] } | { problems: FieldError[] } {
   const examples = t.examples ?? {};
-  const problems = [...sampleProblems(t, examples, category), ...otpAppProblems(t.buttons ?? [])];
+  const buttons = t.buttons ?? [];
+  const problems = [
+    ...sampleProblems(t, examples, category),
+    ...otpAppProblems(buttons),
+    ...flowButtonProblems(buttons),
+  ];
   if (problems.length > 0) return { problems };
   const parts = partsOf(t);
   const sample: Sample = (id) => examples[id]!;
@@ -101,6 +106,18 @@ function otpAppProblems(buttons: Button[]): FieldError[] {
       ? [templateProblems.problem(`buttons.${index}.supported_apps`, 'otp_apps_required', { otp_type: b.otp_type! })]
       : [],
   );
+}
+
+/** Meta's FLOW button names one Flow (by id or by name), and a template has at most one. */
+function flowButtonProblems(buttons: Button[]): FieldError[] {
+  return buttons.flatMap((b, index) => {
+    if (b.type !== 'FLOW') return [];
+    if ((b.flow_id === undefined) === (b.flow_name === undefined)) {
+      return [templateProblems.problem(`buttons.${index}.flow_id`, 'flow_button_flow_required')];
+    }
+    const first = buttons.findIndex((other) => other.type === 'FLOW');
+    return first < index ? [templateProblems.problem(`buttons.${index}.type`, 'flow_button_repeated')] : [];
+  });
 }
 
 /**
@@ -182,6 +199,15 @@ function metaButton(b: Button, index: number, sample: Sample): MetaButton {
         ...(extractPlaceholders(b.url ?? '').length > 0 && {
           example: [fillFirst(b.url!, sample(`button_${index}_1`))],
         }),
+      };
+    // Meta's "Sending a Flow": the Flow by id or name, and how it opens (navigate to a screen by default).
+    case 'FLOW':
+      return {
+        type: 'FLOW',
+        text: b.text,
+        ...(b.flow_id !== undefined ? { flow_id: b.flow_id } : { flow_name: b.flow_name! }),
+        flow_action: b.flow_action ?? 'navigate',
+        ...(b.navigate_screen !== undefined && { navigate_screen: b.navigate_screen }),
       };
     default:
       return { type: b.type, text: b.text };

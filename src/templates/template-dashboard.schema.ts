@@ -15,6 +15,10 @@ const StoredButton = Type.Object({
     Type.Array(Type.Object({ package_name: Type.String(), signature_hash: Type.String() })),
   ),
   zero_tap_terms_accepted: Type.Optional(Type.Boolean()),
+  flow_id: Type.Optional(Type.String()),
+  flow_name: Type.Optional(Type.String()),
+  flow_action: Type.Optional(Type.String()),
+  navigate_screen: Type.Optional(Type.String()),
 });
 
 /** A template with every translation in full (the public API shows one). */

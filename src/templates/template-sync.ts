@@ -174,6 +174,11 @@ function translationOf(entry: ChannelTemplate): TranslationInput {
       ...(b.otp_type !== undefined && { otp_type: b.otp_type }),
       ...(b.supported_apps !== undefined && { supported_apps: b.supported_apps }),
       ...(b.zero_tap_terms_accepted !== undefined && { zero_tap_terms_accepted: b.zero_tap_terms_accepted }),
+      // Meta lists a FLOW button's Flow by id (a number in its JSON) and how it opens.
+      ...(b.flow_id !== undefined && { flow_id: String(b.flow_id) }),
+      ...(b.flow_name !== undefined && { flow_name: b.flow_name }),
+      ...(b.flow_action !== undefined && { flow_action: b.flow_action as 'navigate' | 'data_exchange' }),
+      ...(b.navigate_screen !== undefined && { navigate_screen: b.navigate_screen }),
     })),
     parameter_format: entry.parameter_format?.toUpperCase() === 'NAMED' ? 'NAMED' : 'POSITIONAL',
     ...(others.length > 0 && { other_components: others }),

@@ -6,6 +6,8 @@ export const templateProblems = fieldProblems('templates', {
   status_unknown: 'must be one of {{statuses}}',
   language_repeated: 'appears twice',
   header_content_required: "{{article}} {{kind}} header needs its content (the text, or the media's link)",
+  flow_button_flow_required: 'a Flow button opens a published Flow: name it by its id or its name (one of them)',
+  flow_button_repeated: 'a template has one Flow button at most',
   otp_apps_required:
     'a {{otp_type}} code button needs the Android app it passes the code to: its package name and signature hash',
   translations_required:

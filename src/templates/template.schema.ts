@@ -22,8 +22,11 @@ export const HEADER_TYPES = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
 /**
  * COPY_CODE: a coupon copied on tap; OTP: an authentication template's one-time-password button;
  * VOICE_CALL: calls the business on WhatsApp (Meta's Calling API; a static button, sent without parameters).
+ * FLOW: opens a published WhatsApp Flow (Meta's "Sending a Flow"); each send gets its own flow_token.
  */
-export const BUTTON_TYPES = ['URL', 'PHONE_NUMBER', 'QUICK_REPLY', 'COPY_CODE', 'OTP', 'VOICE_CALL'] as const;
+export const BUTTON_TYPES = ['URL', 'PHONE_NUMBER', 'QUICK_REPLY', 'COPY_CODE', 'OTP', 'VOICE_CALL', 'FLOW'] as const;
+/** How a FLOW button opens its Flow: on `navigate_screen`, or as the Flow's data endpoint answers. */
+export const FLOW_BUTTON_ACTIONS = ['navigate', 'data_exchange'] as const;
 export const FOOTER_MAX_LENGTH = 60;
 /** The server cap on list-templates. */
 export const TEMPLATE_LIST_CAP = 1000;
@@ -59,6 +62,31 @@ const buttonFields = {
   ),
   zero_tap_terms_accepted: Type.Optional(
     Type.Boolean({ description: "A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms" }),
+  ),
+  flow_id: Type.Optional(
+    Type.String({
+      pattern: '^\\d{1,30}$',
+      description:
+        "A FLOW button: the published Flow's Meta id (`meta_flow_id` of list-whatsapp-flows); or `flow_name`",
+    }),
+  ),
+  flow_name: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: "A FLOW button: the Flow's name, instead of `flow_id`" }),
+  ),
+  flow_action: Type.Optional(
+    Type.Union(
+      FLOW_BUTTON_ACTIONS.map((v) => Type.Literal(v)),
+      {
+        description:
+          'A FLOW button: `navigate` (default) opens `navigate_screen`; `data_exchange` asks its data endpoint',
+      },
+    ),
+  ),
+  navigate_screen: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z_]+$',
+      description: "A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens)",
+    }),
   ),
 };
 export const ButtonSchema = Type.Object(buttonFields, { $id: 'TemplateButton' });

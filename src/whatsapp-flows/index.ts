@@ -4,3 +4,4 @@
  */
 export { registerWhatsappFlowRoutes } from './whatsapp-flow.routes.js';
 export { createWhatsappFlowService, type WhatsappFlowService } from './whatsapp-flow.service.js';
+export { createWhatsappFlowAlerts, type WhatsappFlowAlerts } from './whatsapp-flow.alerts.js';

@@ -58,3 +58,51 @@ export const bookingFlowJson = (): string =>
 
 /** The booking form with a misspelt component type on its first screen (Meta: INVALID_PROPERTY_VALUE). */
 export const misspeltFlowJson = (): string => bookingFlowJson().replace('"TextHeading"', '"TextHeadline"');
+
+/*
+ * Meta's `flows` webhook values, written from Meta's "Flows Webhooks" guide
+ * (developers.facebook.com/docs/whatsapp/flows/guides/flowswebhooks): one per event, each the `value` of a
+ * change with `field: "flows"`; wrap it with `accountWebhook` (src/whatsapp/webhook.delivery-fixtures.ts).
+ */
+
+/** "Flow status change": Meta moved the Flow (here: it blocked it, as its health monitoring may). */
+export const flowStatusChange = (flowId: string, oldStatus: string, newStatus: string) => ({
+  event: 'FLOW_STATUS_CHANGE',
+  message: `Flow Webhook 3 changed status from ${oldStatus} to ${newStatus}`,
+  flow_id: flowId,
+  old_status: oldStatus,
+  new_status: newStatus,
+});
+
+/** "Endpoint error rate": the guide's example shape (the same as "Client error rate"). */
+export const endpointErrorRate = (flowId: string) => ({
+  event: 'ENDPOINT_ERROR_RATE',
+  message: 'The flow endpoint error rate has reached the 10% threshold in the last 30 minutes.',
+  flow_id: flowId,
+  error_rate: 14.28,
+  threshold: 10,
+  alert_state: 'ACTIVATED',
+  errors: [
+    { error_type: 'TIMEOUT', error_rate: 66.66, error_count: 2 },
+    { error_type: 'INVALID_RESPONSE', error_rate: 33.33, error_count: 1 },
+  ],
+});
+
+/** "Endpoint latency": the p90 latency went over the threshold (milliseconds). */
+export const endpointLatency = (flowId: string) => ({
+  event: 'ENDPOINT_LATENCY',
+  message: 'Flow endpoint latency has reached the p90 threshold of 7s in the last 30 minutes.',
+  flow_id: flowId,
+  p90_latency: 8000,
+  p50_latency: 500,
+  requests_count: 34,
+  threshold: 7000,
+  alert_state: 'ACTIVATED',
+});
+
+/** "Flow version expiry warning": the Flow JSON version the Flow uses is about to freeze. */
+export const flowVersionExpiryWarning = (flowId: string) => ({
+  event: 'FLOW_VERSION_EXPIRY_WARNING',
+  warning: 'Your current Flow version will freeze in 21 days. Update the Flow to the latest version.',
+  flow_id: flowId,
+});

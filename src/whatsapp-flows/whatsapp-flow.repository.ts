@@ -1,9 +1,9 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { Database, WhatsappFlowTable } from '../db/schema.js';
+import type { Database, WhatsappFlowAlertTable, WhatsappFlowTable } from '../db/schema.js';
 
 export type WhatsappFlowRow = Awaited<ReturnType<ReturnType<typeof whatsappFlowRepository>['findById']>> & object;
 
-/** SQL for WhatsApp Flows (Meta's forms): the only place `whatsapp_flows` is written. */
+/** SQL for WhatsApp Flows (Meta's forms): the only place `whatsapp_flows` and `whatsapp_flow_alerts` are written. */
 export function whatsappFlowRepository(db: Kysely<Database>) {
   const inWorkspace = (workspaceId: string) =>
     db.selectFrom('whatsapp_flows').selectAll().where('workspace_id', '=', workspaceId);
@@ -33,6 +33,26 @@ export function whatsappFlowRepository(db: Kysely<Database>) {
     async delete(id: string): Promise<void> {
       await db.deleteFrom('whatsapp_flows').where('id', '=', id).execute();
     },
+
+    /** Every workspace's Flow of this Meta id (one per workspace on the account). */
+    byMetaId: (metaFlowId: string) =>
+      db.selectFrom('whatsapp_flows').selectAll().where('meta_flow_id', '=', metaFlowId).execute(),
+
+    async insertAlert(row: Insertable<WhatsappFlowAlertTable>): Promise<void> {
+      await db.insertInto('whatsapp_flow_alerts').values(row).execute();
+    },
+
+    /** A Flow's alerts, newest first. */
+    alerts: (workspaceId: string, flowId: string, limit: number) =>
+      db
+        .selectFrom('whatsapp_flow_alerts')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('whatsapp_flow_id', '=', flowId)
+        .orderBy('received_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute(),
 
     /** Forgets the workspace's Flows Meta no longer lists (deleted at Meta). */
     async deleteAllBut(workspaceId: string, metaFlowIds: string[]): Promise<void> {

@@ -9,9 +9,11 @@ import {
   ListWhatsappFlowsBody,
   SendWhatsappFlowBody,
   UpdateWhatsappFlowJsonBody,
+  WhatsappFlowAlertSchema,
   WhatsappFlowIdBody,
   WhatsappFlowSchema,
 } from './whatsapp-flow.schema.js';
+import type { WhatsappFlowAlerts } from './whatsapp-flow.alerts.js';
 import type { WhatsappFlowService } from './whatsapp-flow.service.js';
 
 const whatsappFlow = Type.Ref(WhatsappFlowSchema);
@@ -19,7 +21,7 @@ const ABOUT =
   "WhatsApp Flows are Meta's forms, made and kept in the WhatsApp Business Account of the workspace's default number through Meta's Flows API; a workspace on the simulator gets 409. Meta's refusals (a name already taken, publishing a Flow with errors, deleting one that is not a draft) are a 409 in Meta's words.";
 
 /** The WhatsApp Flows actions: list and read them (every role), make and change them (templates' permission). */
-export function registerWhatsappFlowRoutes(app: Api, flows: WhatsappFlowService): void {
+export function registerWhatsappFlowRoutes(app: Api, flows: WhatsappFlowService, alerts: WhatsappFlowAlerts): void {
   const sending = actionFamily(app, {
     tags: ['Messages'],
     permission: 'conversations',
@@ -27,6 +29,7 @@ export function registerWhatsappFlowRoutes(app: Api, flows: WhatsappFlowService)
   });
   app.addSchema(FlowValidationErrorSchema);
   app.addSchema(WhatsappFlowSchema);
+  app.addSchema(WhatsappFlowAlertSchema);
   const tags = ['WhatsApp Flows'];
   // Reading is open, as templates' is: every sender picks a published Flow to send.
   const read = actionFamily(app, { tags, permission: null, about: ABOUT });
@@ -59,6 +62,20 @@ export function registerWhatsappFlowRoutes(app: Api, flows: WhatsappFlowService)
     },
     'read',
     (caller, body) => flows.get(caller, body.whatsapp_flow_id),
+  );
+  read(
+    'list-whatsapp-flow-alerts',
+    {
+      operationId: 'listWhatsappFlowAlerts',
+      summary: "What Meta's Flows webhooks said of a WhatsApp Flow, newest first",
+      description:
+        "Meta's `flows` webhook field: status changes (also applied to the Flow's `status`), the error rate, latency and availability alerts about its data endpoint, and a Flow JSON version about to expire. The 50 newest.",
+      body: WhatsappFlowIdBody,
+      response: Type.Array(Type.Ref(WhatsappFlowAlertSchema)),
+      errors: [404],
+    },
+    'read',
+    (caller, body) => alerts.list(caller, body.whatsapp_flow_id),
   );
   manage(
     'sync-whatsapp-flows',

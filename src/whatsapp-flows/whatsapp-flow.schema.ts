@@ -84,6 +84,39 @@ export const WhatsappFlowSchema = Type.Object(
 );
 export type WhatsappFlow = Static<typeof WhatsappFlowSchema>;
 
+/** Meta's `flows` webhook events (Flows Webhooks). */
+export const WHATSAPP_FLOW_ALERT_EVENTS = [
+  'FLOW_STATUS_CHANGE',
+  'CLIENT_ERROR_RATE',
+  'ENDPOINT_ERROR_RATE',
+  'ENDPOINT_LATENCY',
+  'ENDPOINT_AVAILABILITY',
+  'FLOW_VERSION_EXPIRY_WARNING',
+] as const;
+
+export const WhatsappFlowAlertSchema = Type.Object(
+  {
+    id: Uuid(),
+    event: Type.String({
+      description: `Meta's \`event\`: ${WHATSAPP_FLOW_ALERT_EVENTS.join(', ')} (a later one by its own name)`,
+    }),
+    alert_state: NullableField(
+      Type.String({ description: 'ACTIVATED or DEACTIVATED, for the error rate, latency and availability alerts' }),
+    ),
+    message: NullableField(Type.String({ description: "Meta's words (its `message`, or `warning`)" })),
+    details: Type.Record(Type.String(), Type.Unknown(), {
+      description: "Meta's whole webhook value: `old_status`/`new_status`, `error_rate`, `p90_latency`, `threshold`…",
+    }),
+    received_at: Timestamp(),
+  },
+  {
+    $id: 'WhatsappFlowAlert',
+    description:
+      "What Meta's `flows` webhook said of a Flow: a status change, an alert about its endpoint, a version expiring",
+  },
+);
+export type WhatsappFlowAlert = Static<typeof WhatsappFlowAlertSchema>;
+
 const WhatsappFlowId = Uuid('Parley id of the WhatsApp Flow (list-whatsapp-flows)');
 
 export const WhatsappFlowIdBody = Type.Object({ whatsapp_flow_id: WhatsappFlowId });

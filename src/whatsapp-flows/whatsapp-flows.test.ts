@@ -9,8 +9,16 @@ import { withCallbackChecked } from '../../test/graph-stand-in.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
 import { flowSendRepository, type Message } from '../messages/index.js';
 import { inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
-import { bookingFlowJson, misspeltFlowJson } from './whatsapp-flow.fixtures.js';
-import type { WhatsappFlow } from './whatsapp-flow.schema.js';
+import { accountWebhook } from '../whatsapp/webhook.delivery-fixtures.js';
+import {
+  bookingFlowJson,
+  endpointErrorRate,
+  endpointLatency,
+  flowStatusChange,
+  flowVersionExpiryWarning,
+  misspeltFlowJson,
+} from './whatsapp-flow.fixtures.js';
+import type { WhatsappFlow, WhatsappFlowAlert } from './whatsapp-flow.schema.js';
 
 const { server, graph, cloudWorkspace, connect, postWebhook } = await startWhatsappServer({ outbox: true });
 
@@ -125,6 +133,10 @@ describe(`WhatsApp Flows (${ENGINE})`, () => {
     const deprecated = await cloud.ws.action<WhatsappFlow>('deprecate-whatsapp-flow', { whatsapp_flow_id: flow.id });
     assert.equal(deprecated.body.status, 'DEPRECATED');
     assert.deepEqual((await cloud.ws.action<WhatsappFlow[]>('list-whatsapp-flows', { status: 'PUBLISHED' })).body, []);
+    const again = await cloud.ws.action<Problem & { meta_code: number }>('deprecate-whatsapp-flow', {
+      whatsapp_flow_id: flow.id,
+    });
+    assert.deepEqual([again.status, again.body.meta_code], [409, 139003], 'Meta’s code for a Flow already deprecated');
 
     const stranger = await createWorkspace(server);
     const foreign = await stranger.action<Problem>('get-whatsapp-flow', { whatsapp_flow_id: flow.id });
@@ -288,5 +300,43 @@ describe(`WhatsApp Flows (${ENGINE})`, () => {
     const closed = await cloud.ws.action<Problem>('send-whatsapp-flow', toSilent);
     assert.equal(closed.status, 422, closed.text);
     assert.equal(closed.body.code, 'customer_service_window_closed');
+  });
+
+  test('Meta’s flows webhook › a status change is the Flow’s status; each alert is kept with its Flow, newest first', async () => {
+    const cloud = await cloudWorkspace();
+    const flow = await publishedFlow(cloud, 'Book a table');
+    const deliver = async (value: Record<string, unknown>) =>
+      assert.equal((await postWebhook(accountWebhook(cloud.wabaId, 'flows', value, new Date()))).status, 200);
+    await deliver(endpointErrorRate(flow.meta_flow_id));
+    await deliver(endpointLatency(flow.meta_flow_id));
+    await deliver(flowVersionExpiryWarning(flow.meta_flow_id));
+    await deliver(flowStatusChange(flow.meta_flow_id, 'PUBLISHED', 'BLOCKED'));
+    await deliver(flowStatusChange('1', 'DRAFT', 'PUBLISHED')); // a Flow no workspace has: nothing to apply
+
+    const listed = (await cloud.ws.action<WhatsappFlow[]>('list-whatsapp-flows', {})).body;
+    assert.deepEqual(
+      listed.map((f) => f.status),
+      ['BLOCKED'],
+      'Meta blocked it',
+    );
+    const alerts = await cloud.ws.action<WhatsappFlowAlert[]>('list-whatsapp-flow-alerts', {
+      whatsapp_flow_id: flow.id,
+    });
+    assert.equal(alerts.status, 200, alerts.text);
+    assert.deepEqual(
+      alerts.body.map((a) => [a.event, a.alert_state]),
+      [
+        ['FLOW_STATUS_CHANGE', null],
+        ['FLOW_VERSION_EXPIRY_WARNING', null],
+        ['ENDPOINT_LATENCY', 'ACTIVATED'],
+        ['ENDPOINT_ERROR_RATE', 'ACTIVATED'],
+      ],
+    );
+    assert.match(alerts.body[1]!.message!, /will freeze in 21 days/, 'a version warning’s words are Meta’s `warning`');
+    assert.equal(alerts.body[3]!.details.error_rate, 14.28, 'Meta’s figures, as sent');
+
+    const stranger = await createWorkspace(server);
+    const foreign = await stranger.action('list-whatsapp-flow-alerts', { whatsapp_flow_id: flow.id });
+    assert.equal(foreign.status, 404);
   });
 });

@@ -87,7 +87,9 @@ export type TemplateButtonParam =
   /** A URL button's dynamic suffix (also an OTP button's code); a quick reply's payload. */
   | { index: number; subType: 'url' | 'quick_reply'; param: string }
   /** A copy-code button's coupon code. */
-  | { index: number; subType: 'copy_code'; couponCode: string };
+  | { index: number; subType: 'copy_code'; couponCode: string }
+  /** A FLOW button's flow_token: the send's, echoed in the customer's answer. */
+  | { index: number; subType: 'flow'; flowToken: string };
 
 export interface TemplateMessage {
   name: string;
@@ -159,6 +161,14 @@ function buttonComponent(button: TemplateButtonParam) {
       };
     case 'quick_reply':
       return quickReplyOrUrl(button, { type: 'payload', payload: button.param });
+    // Meta's "Sending a Flow" (flows/guides/sendingaflow): a template's FLOW button takes the send's token.
+    case 'flow':
+      return {
+        type: 'button',
+        sub_type: 'flow',
+        index: String(button.index),
+        parameters: [{ type: 'action', action: { flow_token: button.flowToken } }],
+      };
     case 'url':
       return quickReplyOrUrl(button, textParameter({ text: button.param }));
   }
@@ -184,6 +194,11 @@ export function templateMessage(content: TemplateContent): TemplateMessage {
       index: b.index,
       subType: 'copy_code' as const,
       couponCode: b.coupon_code,
+    })),
+    ...(content.flow_button_parameters ?? []).map((b) => ({
+      index: b.index,
+      subType: 'flow' as const,
+      flowToken: b.flow_token!,
     })),
   ];
   return {

@@ -21,6 +21,7 @@ import { groupCommit } from '../shared/group-commit.js';
 import type { SharedWindowLimiter } from '../http/rate-limit.js';
 import type { OptOutService } from '../opt-out/index.js';
 import type { WorkspaceEventService } from '../workspace-events/index.js';
+import type { WhatsappFlowAlerts } from '../whatsapp-flows/index.js';
 
 /**
  * Unsigned (or wrongly signed) deliveries one client address may send per minute; past them it is
@@ -76,6 +77,7 @@ export function createWhatsappWebhookService({
   eventLog,
   optOut,
   groups,
+  whatsappFlowAlerts,
 }: {
   channels: ChannelService;
   inbound: InboundService;
@@ -89,6 +91,8 @@ export function createWhatsappWebhookService({
   eventLog: WorkspaceEventService;
   optOut: OptOutService;
   groups: GroupService;
+  /** Meta's `flows` field: a Flow's status changes and its endpoint's alerts. */
+  whatsappFlowAlerts: WhatsappFlowAlerts;
 }) {
   /** The workspaces an account event concerns: its business number's, else every one on its account. */
   async function workspacesOf(event: AccountEvent, workspaceOf: (phoneNumberId: string) => Promise<string | null>) {
@@ -132,6 +136,7 @@ export function createWhatsappWebhookService({
           if (event.field === 'account_update' && event.wabaId !== null) {
             await channels.applyAccountUpdate(event.wabaId, event.details, event.occurredAt);
           }
+          if (event.field === 'flows') await whatsappFlowAlerts.applyWebhook(event.details);
           const workspaceIds = await workspacesOf(event, workspaceOf);
           if (workspaceIds.length === 0) outcome.unrouted++;
           else outcome.account_events++;

@@ -15,6 +15,7 @@ import { Rich } from './i18n/rich';
 
 const templates = () => import('./pages/templates');
 const settings = () => import('./pages/settings-area');
+const whatsappFlows = () => import('./pages/whatsapp-flows');
 /** Every signed-in page, by path. */
 const routes: Route[] = [
   { pattern: /^\/settings\/tokens$/, render: lazy(settings, (m) => <m.ApiTokens />) },
@@ -46,6 +47,12 @@ const routes: Route[] = [
   {
     pattern: /^\/templates\/([^/]+)$/,
     render: lazy(templates, (m, [id], url) => <m.TemplateView id={id!} language={url.searchParams.get('language')} />),
+  },
+  { pattern: /^\/whatsapp-flows$/, render: lazy(whatsappFlows, (m) => <m.WhatsappFlowsList />) },
+  { pattern: /^\/whatsapp-flows\/new$/, render: lazy(whatsappFlows, (m) => <m.WhatsappFlowNew />) },
+  {
+    pattern: /^\/whatsapp-flows\/([^/]+)$/,
+    render: lazy(whatsappFlows, (m, [id]) => <m.WhatsappFlowPage key={id} id={id!} />),
   },
   { pattern: /^\/settings\/channel$/, render: lazy(settings, (m) => <m.ChannelSettings />) },
   { pattern: /^\/settings\/workspace$/, render: lazy(settings, (m) => <m.WorkspaceSettings />) },
@@ -80,6 +87,7 @@ const sections: { href: string; label: () => string; permission?: Permission; wh
   },
   { href: '/contacts', label: () => t('shell:sections.contacts') },
   { href: '/templates', label: () => t('shell:sections.templates') },
+  { href: '/whatsapp-flows', label: () => t('shell:sections.whatsappFlows') },
   {
     href: '/sequences',
     label: () => t('shell:sections.sequences'),

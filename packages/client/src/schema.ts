@@ -2140,6 +2140,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/list-whatsapp-flow-alerts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What Meta's Flows webhooks said of a WhatsApp Flow, newest first
+     * @description Meta's `flows` webhook field: status changes (also applied to the Flow's `status`), the error rate, latency and availability alerts about its data endpoint, and a Flow JSON version about to expire. The 50 newest. WhatsApp Flows are Meta's forms, made and kept in the WhatsApp Business Account of the workspace's default number through Meta's Flows API; a workspace on the simulator gets 409. Meta's refusals (a name already taken, publishing a Flow with errors, deleting one that is not a draft) are a 409 in Meta's words.
+     */
+    post: operations['listWhatsappFlowAlerts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/sync-whatsapp-flows': {
     parameters: {
       query?: never;
@@ -3185,7 +3205,7 @@ export interface components {
       next_cursor: string | null;
     };
     TemplateButton: {
-      type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
+      type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
       text: string;
       /** @description May contain one {{n}} placeholder */
       url?: string;
@@ -3201,6 +3221,14 @@ export interface components {
       }[];
       /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
       zero_tap_terms_accepted?: boolean;
+      /** @description A FLOW button: the published Flow's Meta id (`meta_flow_id` of list-whatsapp-flows); or `flow_name` */
+      flow_id?: string;
+      /** @description A FLOW button: the Flow's name, instead of `flow_id` */
+      flow_name?: string;
+      /** @description A FLOW button: `navigate` (default) opens `navigate_screen`; `data_exchange` asks its data endpoint */
+      flow_action?: 'navigate' | 'data_exchange';
+      /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
+      navigate_screen?: string;
     };
     Template: {
       /** Format: uuid */
@@ -4354,6 +4382,26 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       updated_at: string;
+    };
+    /** @description What Meta's `flows` webhook said of a Flow: a status change, an alert about its endpoint, a version expiring */
+    WhatsappFlowAlert: {
+      /** Format: uuid */
+      id: string;
+      /** @description Meta's `event`: FLOW_STATUS_CHANGE, CLIENT_ERROR_RATE, ENDPOINT_ERROR_RATE, ENDPOINT_LATENCY, ENDPOINT_AVAILABILITY, FLOW_VERSION_EXPIRY_WARNING (a later one by its own name) */
+      event: string;
+      /** @description ACTIVATED or DEACTIVATED, for the error rate, latency and availability alerts */
+      alert_state: string | null;
+      /** @description Meta's words (its `message`, or `warning`) */
+      message: string | null;
+      /** @description Meta's whole webhook value: `old_status`/`new_status`, `error_rate`, `p90_latency`, `threshold`… */
+      details: {
+        [key: string]: unknown;
+      };
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      received_at: string;
     };
     WorkspaceEvent: {
       /** Format: uuid */
@@ -8653,7 +8701,7 @@ export interface operations {
             header_content?: string | null;
             footer?: string | null;
             buttons?: {
-              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
+              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;
@@ -8669,6 +8717,14 @@ export interface operations {
               }[];
               /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
               zero_tap_terms_accepted?: boolean;
+              /** @description A FLOW button: the published Flow's Meta id (`meta_flow_id` of list-whatsapp-flows); or `flow_name` */
+              flow_id?: string;
+              /** @description A FLOW button: the Flow's name, instead of `flow_id` */
+              flow_name?: string;
+              /** @description A FLOW button: `navigate` (default) opens `navigate_screen`; `data_exchange` asks its data endpoint */
+              flow_action?: 'navigate' | 'data_exchange';
+              /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
+              navigate_screen?: string;
             }[];
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
@@ -8852,7 +8908,7 @@ export interface operations {
             header_content?: string | null;
             footer?: string | null;
             buttons?: {
-              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
+              type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;
@@ -8868,6 +8924,14 @@ export interface operations {
               }[];
               /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
               zero_tap_terms_accepted?: boolean;
+              /** @description A FLOW button: the published Flow's Meta id (`meta_flow_id` of list-whatsapp-flows); or `flow_name` */
+              flow_id?: string;
+              /** @description A FLOW button: the Flow's name, instead of `flow_id` */
+              flow_name?: string;
+              /** @description A FLOW button: `navigate` (default) opens `navigate_screen`; `data_exchange` asks its data endpoint */
+              flow_action?: 'navigate' | 'data_exchange';
+              /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
+              navigate_screen?: string;
             }[];
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
@@ -16916,6 +16980,131 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['WhatsappFlow'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listWhatsappFlowAlerts: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley id of the WhatsApp Flow (list-whatsapp-flows)
+           */
+          whatsapp_flow_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WhatsappFlowAlert'][];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */

@@ -4,7 +4,9 @@ import type { Deps } from '../../db/deps.js';
 import { noteQueued } from '../../shared/queued-work.js';
 import { toStoredTimestamp } from '../../shared/time.js';
 import { messageRepository } from '../message.repository.js';
+import { flowSendRepository } from '../flow-sends.js';
 import type { OutboundContent } from '../../content/message-content.js';
+import type { TemplateContent } from '../../content/template.js';
 import { refusalFor, type Recipient as RuleRecipient, type Refusal } from './rules.js';
 
 /** Who sends a message: recorded on its row where it is queued, so the thread can say who wrote it. */
@@ -38,7 +40,7 @@ export function newOutboundRow<Conversation extends ContactConversation | GroupC
     id,
     ...conversation,
     type: message.type,
-    content: JSON.stringify(message.content),
+    content: JSON.stringify(withFlowToken(message, id)),
     status: 'queued',
     provider_message_id: null,
     error: null,
@@ -52,6 +54,16 @@ export function newOutboundRow<Conversation extends ContactConversation | GroupC
     created_at: at,
     updated_at: at,
   };
+}
+
+/**
+ * A template's FLOW button gets the send's `flow_token`: the message's own id, unique per send (a template
+ * has one FLOW button at most), so every sender (API, inbox, campaigns, sequences, flows) makes it here.
+ */
+function withFlowToken(message: OutboundContent, id: string): OutboundContent['content'] {
+  if (message.type !== 'template' || !message.content.flow_button_parameters) return message.content;
+  const flowButtons = message.content.flow_button_parameters.map((button) => ({ ...button, flow_token: id }));
+  return { ...message.content, flow_button_parameters: flowButtons };
 }
 
 /**
@@ -89,6 +101,7 @@ export async function queueOutbound(
   for (let i = 0; i < messages.length; i += INSERT_ROWS) {
     await messageRepository(trx).insertOutbound(messages.slice(i, i + INSERT_ROWS));
   }
+  await recordFlowSends(trx, messages);
   const byMoment = new Map<string, OutboundRow[]>();
   for (const message of messages) {
     if (message.contact_id === null) continue; // a group's message: no contact's last message moves
@@ -104,4 +117,23 @@ export async function queueOutbound(
       await contactRepository(trx).noteLastMessage(workspace_id, contactIds, created_at);
     }
   }
+}
+
+/** Each FLOW button's token, kept with its message in the transaction that queues it (flow-sends.ts). */
+async function recordFlowSends(trx: Deps['db'], messages: (OutboundRow | GroupOutboundRow)[]): Promise<void> {
+  const sends = messages.flatMap((message) => {
+    if (message.type !== 'template' || !message.content.includes('"flow_button_parameters"')) return [];
+    const content = JSON.parse(message.content) as TemplateContent;
+    return (content.flow_button_parameters ?? []).map((button) => ({
+      flow_token: button.flow_token!,
+      workspace_id: message.workspace_id,
+      message_id: message.id,
+      contact_id: message.contact_id,
+      whatsapp_flow_id: null,
+      meta_flow_id: button.meta_flow_id,
+      created_at: message.created_at,
+    }));
+  });
+  for (let i = 0; i < sends.length; i += INSERT_ROWS)
+    await flowSendRepository(trx).recordAll(sends.slice(i, i + INSERT_ROWS));
 }

@@ -56,6 +56,7 @@ export function templateContent(
       ...otpButtons(parts, body, values),
     ],
     ...(coupons.length > 0 && { copy_code_parameters: coupons }),
+    ...flowButtons(parts),
     ...offerExpiration(values),
     text: fillPlaceholders(
       parts.body,
@@ -148,6 +149,14 @@ function otpButtons(parts: TranslationParts, body: VariableSlot[], values: Map<s
   const code = body[0] && values.get(body[0].id);
   if (code === undefined) return [];
   return parts.buttons.flatMap((button, index) => (button.type === 'OTP' ? [{ index, text: code }] : []));
+}
+
+/** A FLOW button's Flow; its `flow_token` is the queued message's own (queue.ts gives it). */
+function flowButtons(parts: TranslationParts): Pick<TemplateContent, 'flow_button_parameters'> {
+  const flows = parts.buttons.flatMap((button, index) =>
+    button.type === 'FLOW' ? [{ index, meta_flow_id: button.flow_id ?? '' }] : [],
+  );
+  return flows.length > 0 ? { flow_button_parameters: flows } : {};
 }
 
 function offerExpiration(values: Map<string, string>): Pick<TemplateContent, 'offer_expiration_time_ms'> {

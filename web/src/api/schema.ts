@@ -1169,6 +1169,10 @@ export interface paths {
                     signature_hash: string;
                   }[];
                   zero_tap_terms_accepted?: boolean;
+                  flow_id?: string;
+                  flow_name?: string;
+                  flow_action?: string;
+                  navigate_screen?: string;
                 }[];
                 placeholders: string[];
                 meta_template_id: string | null;
@@ -1217,7 +1221,7 @@ export interface paths {
               header_content?: string | null;
               footer?: string | null;
               buttons?: {
-                type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
+                type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
                 text: string;
                 /** @description May contain one {{n}} placeholder */
                 url?: string;
@@ -1233,6 +1237,14 @@ export interface paths {
                 }[];
                 /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
                 zero_tap_terms_accepted?: boolean;
+                /** @description A FLOW button: the published Flow's Meta id (`meta_flow_id` of list-whatsapp-flows); or `flow_name` */
+                flow_id?: string;
+                /** @description A FLOW button: the Flow's name, instead of `flow_id` */
+                flow_name?: string;
+                /** @description A FLOW button: `navigate` (default) opens `navigate_screen`; `data_exchange` asks its data endpoint */
+                flow_action?: 'navigate' | 'data_exchange';
+                /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
+                navigate_screen?: string;
               }[];
               parameter_format?: 'POSITIONAL' | 'NAMED';
               /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
@@ -1300,6 +1312,10 @@ export interface paths {
                     signature_hash: string;
                   }[];
                   zero_tap_terms_accepted?: boolean;
+                  flow_id?: string;
+                  flow_name?: string;
+                  flow_action?: string;
+                  navigate_screen?: string;
                 }[];
                 placeholders: string[];
                 meta_template_id: string | null;
@@ -1363,7 +1379,7 @@ export interface paths {
               header_content?: string | null;
               footer?: string | null;
               buttons?: {
-                type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL';
+                type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
                 text: string;
                 /** @description May contain one {{n}} placeholder */
                 url?: string;
@@ -1379,6 +1395,14 @@ export interface paths {
                 }[];
                 /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
                 zero_tap_terms_accepted?: boolean;
+                /** @description A FLOW button: the published Flow's Meta id (`meta_flow_id` of list-whatsapp-flows); or `flow_name` */
+                flow_id?: string;
+                /** @description A FLOW button: the Flow's name, instead of `flow_id` */
+                flow_name?: string;
+                /** @description A FLOW button: `navigate` (default) opens `navigate_screen`; `data_exchange` asks its data endpoint */
+                flow_action?: 'navigate' | 'data_exchange';
+                /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
+                navigate_screen?: string;
               }[];
               parameter_format?: 'POSITIONAL' | 'NAMED';
               /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
@@ -1480,6 +1504,10 @@ export interface paths {
                     signature_hash: string;
                   }[];
                   zero_tap_terms_accepted?: boolean;
+                  flow_id?: string;
+                  flow_name?: string;
+                  flow_action?: string;
+                  navigate_screen?: string;
                 }[];
                 placeholders: string[];
                 meta_template_id: string | null;

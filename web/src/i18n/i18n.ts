@@ -28,6 +28,7 @@ type English = typeof firstLoad & {
   simulator: typeof import('../locales/en/simulator.json');
   'team-report': typeof import('../locales/en/team-report.json');
   templates: typeof import('../locales/en/templates.json');
+  'whatsapp-flows': typeof import('../locales/en/whatsapp-flows.json');
 };
 
 export type Namespace = keyof English;
@@ -48,6 +49,7 @@ const NAMESPACES: Namespace[] = [
   'simulator',
   'team-report',
   'templates',
+  'whatsapp-flows',
 ];
 
 declare module 'i18next' {

@@ -4,6 +4,7 @@ import type { PublicSchema } from '../../api/public';
 import { Link, navigate } from '../../router';
 import { can, useSession } from '../../session';
 import { TemplateForm } from '../inbox/template-form';
+import { FlowForm } from '../inbox/flow-form';
 import { formatDateTime } from '../../i18n/format';
 import { messageStatusName } from '../message-status';
 import { t } from '../../i18n/i18n';
@@ -242,6 +243,7 @@ function AttributeEditor({ contact, onSaved }: { contact: Contact; onSaved: (c: 
 
 function Conversation({ contactId, messages }: { contactId: string; messages: Activity['messages'] }) {
   const [templateOpen, setTemplateOpen] = useState(false);
+  const [flowOpen, setFlowOpen] = useState(false);
   return (
     <section aria-labelledby="conversation-title" class="panel">
       <div class="panel-header">
@@ -253,9 +255,13 @@ function Conversation({ contactId, messages }: { contactId: string; messages: Ac
           <button type="button" aria-expanded={templateOpen} onClick={() => setTemplateOpen(!templateOpen)}>
             {t('contacts:contact.sendTemplate')}
           </button>
+          <button type="button" aria-expanded={flowOpen} onClick={() => setFlowOpen(!flowOpen)}>
+            {t('contacts:contact.sendFlow')}
+          </button>
         </div>
       </div>
       {templateOpen && <TemplateForm to={{ contact_id: contactId }} onSent={() => navigate(`/inbox/${contactId}`)} />}
+      {flowOpen && <FlowForm contactId={contactId} onSent={() => navigate(`/inbox/${contactId}`)} />}
       {messages.length === 0 ? (
         <p class="muted">{t('contacts:contact.noMessages')}</p>
       ) : (

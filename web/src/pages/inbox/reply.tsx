@@ -11,6 +11,7 @@ import type { InboxMessage, Member, Thread } from './types';
 import { previewIn } from './words';
 import { useSession } from '../../session';
 import { TemplateForm } from './template-form';
+import { FlowForm } from './flow-form';
 
 /** What the composer sends: a reply to the customer, or a private note only staff see. */
 type Mode = 'reply' | 'note';
@@ -31,6 +32,7 @@ export function ReplyBox(props: {
   const [mode, setMode] = useState<Mode>('reply');
   const [active, setActive] = useState(0);
   const [templateOpen, setTemplateOpen] = useState(false);
+  const [flowOpen, setFlowOpen] = useState(false);
   const { window: win, contact } = thread;
   const box = useRef<HTMLTextAreaElement>(null);
   // Its problem goes when another file is chosen (`send` is declared below; this runs on a choice).
@@ -42,7 +44,10 @@ export function ReplyBox(props: {
   const [caret, setCaret] = useState(0);
   const mention = mode === 'note' ? mentionQuery(text, caret, thread.members, user.id) : null;
   const menu = mention ? mention.matches : matches;
-  useEffect(() => setTemplateOpen(false), [contact.id]);
+  useEffect(() => {
+    setTemplateOpen(false);
+    setFlowOpen(false);
+  }, [contact.id]);
   // Opening a conversation is for answering it: the reply box has the focus (the page stays at the newest
   // message), unless j/k brought the reader here and the keys must keep moving between conversations.
   // A layout effect: the cursor is in place in the same task the box appears, not a frame later.
@@ -183,9 +188,23 @@ export function ReplyBox(props: {
               {closed ? t('inbox:reply.sendTemplateInstead') : t('inbox:reply.sendTemplate')}
             </button>
           )}
+          {!note && !closed && (
+            <button type="button" aria-expanded={flowOpen} onClick={() => setFlowOpen(!flowOpen)}>
+              {t('inbox:reply.sendFlow')}
+            </button>
+          )}
         </div>
         <ErrorNote error={errors.note} />
       </form>
+      {flowOpen && !note && !closed && (
+        <FlowForm
+          contactId={contact.id}
+          onSent={() => {
+            setFlowOpen(false);
+            onSent();
+          }}
+        />
+      )}
       {templateOpen && !note && (
         <TemplateForm
           to={{ contact_id: contact.id }}

@@ -116,6 +116,14 @@ function Action({ type, action }: { type: string; action: Json }) {
       </details>
     );
   }
+  if (type === 'flow') {
+    // A WhatsApp Flow: the button that opens Meta's form (its answer comes back as the customer's message).
+    return (
+      <ul class="rich-buttons" aria-label={t('inbox:rich.flowButton')}>
+        <li>{text(record(action.parameters).flow_cta)}</li>
+      </ul>
+    );
+  }
   if (type === 'cta_url') {
     const parameters = record(action.parameters);
     return (

@@ -23,7 +23,7 @@ import {
 import { emptyLibrary, LibraryFields, libraryInput, libraryLabels, type LibraryDraft } from './library-fields';
 import { can, useSession } from '../../session';
 import { NotInYourRole } from '../../roles';
-import { TranslationFields, type TranslationDraft } from './translation-fields';
+import { emptyButton, TranslationFields, type ButtonDraft, type TranslationDraft } from './translation-fields';
 import { t } from '../../i18n/i18n';
 
 let nextKey = 1;
@@ -57,10 +57,14 @@ function draftOf(tr: TranslationDetail): TranslationDraft {
     body: tr.body,
     footer: tr.footer,
     buttons: tr.buttons.map((b) => ({
+      ...emptyButton(),
       type: b.type,
       text: b.text,
       url: b.url ?? '',
       phone_number: b.phone_number ?? '',
+      flow_id: b.flow_id ?? '',
+      flow_action: b.flow_action === 'data_exchange' ? 'data_exchange' : 'navigate',
+      navigate_screen: b.navigate_screen ?? '',
     })),
     samples: tr.examples,
     authentication: authenticationDraftOf(tr),
@@ -84,6 +88,7 @@ function inputOf(d: TranslationDraft, category: string) {
       text: b.text,
       ...(b.type === 'URL' && { url: b.url }),
       ...(b.type === 'PHONE_NUMBER' && { phone_number: b.phone_number }),
+      ...(b.type === 'FLOW' && flowButtonInput(b)),
     })),
   };
   // Samples of variables the translation no longer has (an edited body) are not sent.
@@ -91,6 +96,15 @@ function inputOf(d: TranslationDraft, category: string) {
     neededExamples(translation).flatMap((v) => (d.samples[v]?.trim() ? [[v, d.samples[v]]] : [])),
   );
   return { ...translation, examples };
+}
+
+/** A FLOW button as the API takes it: its Flow (when chosen), how it opens, the screen to open on. */
+function flowButtonInput(b: ButtonDraft) {
+  return {
+    ...(b.flow_id && { flow_id: b.flow_id }),
+    flow_action: b.flow_action,
+    ...(b.flow_action === 'navigate' && b.navigate_screen.trim() && { navigate_screen: b.navigate_screen.trim() }),
+  };
 }
 
 /** A new template is written here, or made by Meta from a template of its Template Library. */

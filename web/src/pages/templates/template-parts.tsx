@@ -17,7 +17,7 @@ export const CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 /** The categories of Meta's Template Library. */
 export const LIBRARY_CATEGORIES = ['UTILITY', 'AUTHENTICATION'] as const;
 export const HEADER_TYPES = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const;
-export const BUTTON_TYPES = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER', 'VOICE_CALL'] as const;
+export const BUTTON_TYPES = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER', 'VOICE_CALL', 'FLOW'] as const;
 /** Every button type a template may have: the editor adds the first four; Meta's authentication templates the rest. */
 export const ALL_BUTTON_TYPES = [...BUTTON_TYPES, 'COPY_CODE', 'OTP'] as const;
 

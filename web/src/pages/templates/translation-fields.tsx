@@ -11,6 +11,7 @@ import {
   StatusBadge,
   TemplatePreview,
 } from './template-parts';
+import { FlowButtonFields } from './flow-button-fields';
 import { AuthenticationFields, authenticationPreview, type AuthenticationDraft } from './authentication-fields';
 import { formatNumber } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
@@ -20,7 +21,22 @@ export interface ButtonDraft {
   text: string;
   url: string;
   phone_number: string;
+  /** A FLOW button's Flow (Meta's id), how it opens and the screen it opens on. */
+  flow_id: string;
+  flow_action: 'navigate' | 'data_exchange';
+  navigate_screen: string;
 }
+
+/** A new button's fields, before any is filled. */
+export const emptyButton = (): ButtonDraft => ({
+  type: 'QUICK_REPLY',
+  text: '',
+  url: '',
+  phone_number: '',
+  flow_id: '',
+  flow_action: 'navigate',
+  navigate_screen: '',
+});
 
 /** A translation being edited; `saved` ones keep their language (translations are upserted by it). */
 export interface TranslationDraft {
@@ -262,6 +278,15 @@ function ComposedFields(props: {
                 error={fieldMessage(`buttons.${i}.phone_number`)}
               />
             )}
+            {b.type === 'FLOW' && (
+              <FlowButtonFields
+                id={id}
+                index={i}
+                button={b}
+                onChange={(change) => setButton(i, change)}
+                fieldMessage={fieldMessage}
+              />
+            )}
             <button type="button" onClick={() => set({ buttons: draft.buttons.filter((_, j) => j !== i) })}>
               {t('templates:translation.removeButton', { number: formatNumber(i + 1) })}
             </button>
@@ -270,9 +295,7 @@ function ComposedFields(props: {
         <button
           type="button"
           disabled={draft.buttons.length >= MAX_BUTTONS}
-          onClick={() =>
-            set({ buttons: [...draft.buttons, { type: 'QUICK_REPLY', text: '', url: '', phone_number: '' }] })
-          }
+          onClick={() => set({ buttons: [...draft.buttons, emptyButton()] })}
         >
           {t('templates:translation.addButton')}
         </button>
