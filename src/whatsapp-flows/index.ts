@@ -4,3 +4,4 @@
  */
 export { registerWhatsappFlowRoutes } from './whatsapp-flow.routes.js';
 export { createWhatsappFlowService, type WhatsappFlowService } from './whatsapp-flow.service.js';
+export { whatsappFlowMessages } from './whatsapp-flow.message.js';
