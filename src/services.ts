@@ -145,7 +145,14 @@ export function createServices(opened: Deps, config: Config) {
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
   const flowEngine = createFlowEngine(deps, flowWebhooks, outbound, tagging, whatsappFlowMessages);
   const flows = createFlowService(deps, contacts, flowEngine, flowWebhooks, whatsappFlowMessages, wakeFor);
-  const sequences = createSequenceService(deps, contacts, tagging, wakeFor, () => flowEngine.start);
+  const sequences = createSequenceService(
+    deps,
+    contacts,
+    tagging,
+    wakeFor,
+    () => flowEngine.start,
+    whatsappFlowMessages,
+  );
   const campaigns = createCampaignService(deps, () => scheduler.wake(), channels);
   const templateSubmission = createTemplateSubmissionService(deps, templates, channels);
   const scheduler = createScheduler(

@@ -8,6 +8,7 @@ import {
   type ReceivedMessage,
   type Outbound,
   type WhatsappFlowMessages,
+  filledFlowMessage,
   flowAnswerOf,
   flowSendRepository,
   isFlowSendProblem,
@@ -168,14 +169,7 @@ export function createFlowEngine(
     scope: Parameters<typeof render>[1],
   ): Promise<string | null> {
     const flowToken = newId();
-    const input = {
-      whatsapp_flow_id: node.whatsapp_flow_id,
-      body: render(node.text, scope),
-      header: node.header === undefined ? undefined : render(node.header, scope),
-      footer: node.footer === undefined ? undefined : render(node.footer, scope),
-      cta: node.cta,
-      screen: node.screen,
-    };
+    const input = filledFlowMessage(node, (text) => render(text, scope));
     const prepared = await whatsappFlows.prepare(trx, contact.workspace_id, input, flowToken);
     if (isFlowSendProblem(prepared)) return prepared.problem;
     const queued = await outbound.queueNow(trx, contact, prepared.content, { type: 'flow', id: run.flow_id });

@@ -40,6 +40,28 @@ export interface FlowMessageInput {
   data?: Record<string, unknown>;
 }
 
+/** A Flow sent by automation (a chatbot flow's node, a sequence step): its texts may hold placeholders. */
+export interface FlowStep {
+  whatsapp_flow_id: string;
+  text: string;
+  header?: string;
+  footer?: string;
+  cta: string;
+  screen?: string;
+}
+
+/** The step's send, its texts filled in by `fill` (placeholders, for the contact it goes to). */
+export function filledFlowMessage(step: FlowStep, fill: (text: string) => string): FlowMessageInput {
+  return {
+    whatsapp_flow_id: step.whatsapp_flow_id,
+    body: fill(step.text),
+    ...(step.header !== undefined && { header: fill(step.header) }),
+    ...(step.footer !== undefined && { footer: fill(step.footer) }),
+    cta: step.cta,
+    ...(step.screen !== undefined && { screen: step.screen }),
+  };
+}
+
 /** A send of a Flow made ready: Meta's interactive `flow` message, and the send's record but for its message. */
 export interface PreparedFlowSend {
   content: OutboundContent;

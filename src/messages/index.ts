@@ -24,6 +24,7 @@ export {
 export {
   type FlowAnswer,
   type FlowMessageInput,
+  filledFlowMessage,
   type FlowSendProblem,
   type PreparedFlowSend,
   type WhatsappFlowMessages,
