@@ -119,6 +119,6 @@ describe(`dashboard: a WhatsApp Flow in the flow builder (${ENGINE})`, () => {
       branches: [{ when: { answer_field: 'seats', equals: '4' }, next: welcome }],
       default: welcome,
     });
-    assert.equal(nodes.send_text!.next, booking);
+    assert.deepEqual(nodes.send_text, { id: welcome, type: 'send_text', text: 'Welcome to Rosa!', next: booking });
   });
 });
