@@ -56,7 +56,7 @@ import { createTokenService, createWorkspaceService } from './workspaces/index.j
 import { createWhatsappCloud, createWhatsappWebhookService } from './whatsapp/index.js';
 import { createWebhookService, createWebhookWorker } from './outgoing/index.js';
 import { createGroupService } from './groups/index.js';
-import { createWhatsappFlowAlerts, createWhatsappFlowService } from './whatsapp-flows/index.js';
+import { createWhatsappFlowAlerts, createWhatsappFlowService, whatsappFlowMessages } from './whatsapp-flows/index.js';
 import { createQuickReplyService } from './quick-replies/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
 import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
@@ -143,9 +143,16 @@ export function createServices(opened: Deps, config: Config) {
   }));
   const inbound = createInboundService(deps, channels, wakeFor, () => reception, inboxEvents);
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
-  const flowEngine = createFlowEngine(deps, flowWebhooks, outbound, tagging);
-  const flows = createFlowService(deps, contacts, flowEngine, flowWebhooks, wakeFor);
-  const sequences = createSequenceService(deps, contacts, tagging, wakeFor, () => flowEngine.start);
+  const flowEngine = createFlowEngine(deps, flowWebhooks, outbound, tagging, whatsappFlowMessages);
+  const flows = createFlowService(deps, contacts, flowEngine, flowWebhooks, whatsappFlowMessages, wakeFor);
+  const sequences = createSequenceService(
+    deps,
+    contacts,
+    tagging,
+    wakeFor,
+    () => flowEngine.start,
+    whatsappFlowMessages,
+  );
   const campaigns = createCampaignService(deps, () => scheduler.wake(), channels);
   const templateSubmission = createTemplateSubmissionService(deps, templates, channels);
   const scheduler = createScheduler(

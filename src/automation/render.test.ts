@@ -18,6 +18,13 @@ describe('render', () => {
     );
   });
 
+  test('{{answer.FIELD}} reads the latest WhatsApp Flow answer; a field not answered takes the fallback', () => {
+    const answered: RenderScope = { ...scope('Ada'), context: { answer: { seats: '4', day: '2025-06-01' } } };
+    const text = 'A table for {{answer.seats}} on {{answer.day}}, {{answer.name | "friend"}}.';
+    assert.equal(render(text, answered), 'A table for 4 on 2025-06-01, friend.');
+    assert.equal(render('{{answer.seats | "some"}} seats', scope('Ada')), 'some seats', 'no answer yet');
+  });
+
   test('an empty value takes the fallback; a present one ignores it', () => {
     const text = 'Hi {{contact.first_name | "there"}}, your plan is {{ attributes.plan | "Basic" }}.';
     assert.equal(render(text, scope(null)), 'Hi there, your plan is Basic.');

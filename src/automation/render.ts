@@ -6,14 +6,15 @@ export interface RenderScope {
 
 /** `{{ path }}` or `{{ path | "fallback" }}`, with the spaces before it (see `render` for why). */
 const PLACEHOLDER =
-  /([ \t]*)\{\{\s*(contact\.(?:first_name|name|phone|email)|(?:attributes|context)(?:\.[\w-]+)+)\s*(?:\|\s*"([^"{}]*)"\s*)?\}\}/g;
+  /([ \t]*)\{\{\s*(contact\.(?:first_name|name|phone|email)|(?:attributes|context|answer)(?:\.[\w-]+)+)\s*(?:\|\s*"([^"{}]*)"\s*)?\}\}/g;
 /** After an empty placeholder, these make the space before it a stray one: "Hi , how…", "Hi !". */
 const CLOSES_A_PHRASE = /^(?:$|[\s,.;:!?)])/;
 
 /**
  * Fills `{{contact.name}}`, `{{contact.first_name}}` (the name's first word), `{{contact.phone}}`,
- * `{{contact.email}}`, `{{attributes.KEY}}` (custom attributes) and `{{context.KEY}}` (the run's
- * context), with dotted paths into objects (`{{context.webhook.status}}`); anything else is literal.
+ * `{{contact.email}}`, `{{attributes.KEY}}` (custom attributes), `{{context.KEY}}` (the run's
+ * context) and `{{answer.FIELD}}` (the latest WhatsApp Flow answer: the context's `answer`), with dotted
+ * paths into objects (`{{context.webhook.status}}`); anything else is literal.
  * An empty value takes the placeholder's fallback (`{{contact.first_name | "there"}}`); without one it
  * renders as nothing, and so does the space before it when punctuation or the end follows, so
  * "Hi {{contact.first_name}}, how can we help?" reads "Hi, how can we help?" rather than "Hi , how…".
@@ -24,9 +25,10 @@ export function render(text: string, scope: RenderScope): string {
     const [root, ...keys] = path.split('.') as [string, ...string[]];
     if (root === 'contact') return contactField(scope.contact, keys[0]!);
     if (root === 'attributes') attributes ??= JSON.parse(scope.contact.custom_attributes) as Record<string, unknown>;
+    const from = root === 'attributes' ? attributes : root === 'answer' ? scope.context.answer : scope.context;
     const value = keys.reduce<unknown>(
       (object, key) => (object && typeof object === 'object' ? (object as Record<string, unknown>)[key] : undefined),
-      root === 'attributes' ? attributes : scope.context,
+      from,
     );
     return stringOf(value);
   };

@@ -115,10 +115,54 @@ describe('flowDefinitionProblems: schema', () => {
         },
         { id: 'g', type: 'branch', branches: [{ when: { has_tag: 'vip' }, next: 'h' }], default: 'h' },
         { id: 'h', type: 'branch', branches: [{ when: { reply_equals: 'yes' }, next: 'i' }], default: 'i' },
-        { id: 'i', type: 'webhook', url: 'http://internal.example/hook', method: 'GET' },
+        { id: 'i', type: 'webhook', url: 'http://internal.example/hook', method: 'GET', next: 'j' },
+        {
+          id: 'j',
+          type: 'send_whatsapp_flow',
+          whatsapp_flow_id: '0190a5c2-7b3e-7c4d-8e5f-6a7b8c9d0e1f',
+          text: 'Book here',
+          cta: 'Book',
+          next: 'k',
+        },
+        {
+          id: 'k',
+          type: 'branch',
+          branches: [{ when: { answer_field: 'seats', equals: '4' }, next: 'l' }],
+          default: 'l',
+        },
+        { id: 'l', type: 'end' },
       ],
     };
     assert.deepEqual(flowDefinitionProblems(flow), []);
+  });
+
+  test('a WhatsApp Flow node: its button’s text is short, answer fields are names without spaces', () => {
+    const flow: FlowDefinition = {
+      start: 'form',
+      nodes: [
+        {
+          id: 'form',
+          type: 'send_whatsapp_flow',
+          whatsapp_flow_id: '0190a5c2-7b3e-7c4d-8e5f-6a7b8c9d0e1f',
+          text: 'Book here',
+          cta: 'A button text longer than thirty characters',
+          save_answers: [{ field: 'the day', attribute: 'day' }],
+          next: 'seats',
+        },
+        {
+          id: 'seats',
+          type: 'branch',
+          branches: [{ when: { answer_field: '', equals: '4' }, next: 'end' }],
+          default: 'end',
+        },
+        { id: 'end', type: 'end' },
+      ],
+    };
+    assert.deepEqual(flowDefinitionProblems(flow), [
+      { field: '/nodes/0/cta', message: 'must be at most 30 characters' },
+      { field: '/nodes/0/save_answers/0/field', message: 'must contain only letters, digits, _ and -' },
+      { field: '/nodes/1/branches/0/when/answer_field', message: 'must not be empty' },
+    ]);
   });
 
   test('a definition that is not an object is one problem at the root', () => {
@@ -181,7 +225,7 @@ describe('flowDefinitionProblems: schema', () => {
     const problems = flowDefinitionProblems(flow);
     assert.equal(problems.length, 2);
     assert.equal(problems[0]?.field, '/nodes/3/branches/0/when');
-    assert.match(problems[0]?.message ?? '', /^must be exactly one of \{reply_equals\}, .*\{attribute, exists\}$/);
+    assert.match(problems[0]?.message ?? '', /^must be exactly one of \{reply_equals\}, .*\{answer_field, equals\}$/);
     assert.deepEqual(problems[1], { field: '/nodes/3/branches/1/when/reply_contains', message: 'must be a string' });
   });
 
@@ -334,6 +378,18 @@ describe('flowDefinitionProblems: graph', () => {
       flowDefinitionProblems(loopFlow({ id: 'm', type: 'wait_for_reply', timeout: 'PT5M', next: 'r' })),
       [],
     );
+  });
+
+  test('a loop through a WhatsApp Flow node is fine: it waits for the answer', () => {
+    const form: FlowNode = {
+      id: 'm',
+      type: 'send_whatsapp_flow',
+      whatsapp_flow_id: '0190a5c2-7b3e-7c4d-8e5f-6a7b8c9d0e1f',
+      text: 'Again?',
+      cta: 'Open',
+      next: 'r',
+    };
+    assert.deepEqual(flowDefinitionProblems(loopFlow(form)), []);
   });
 
   test('a loop through an ask is fine', () => {

@@ -63,6 +63,9 @@ const Timeout = (description: string) =>
 const OnTimeout = Type.Optional(
   NodeRef('The node to go to when no reply comes in time; without it the flow ends on timeout'),
 );
+/** A field of a WhatsApp Flow's answer: the `name` of one of its components in the Flow JSON. */
+const AnswerField = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 80, pattern: NODE_ID_PATTERN, description });
 const TagName = Type.String({ minLength: 1, maxLength: 64, pattern: NOT_BLANK });
 const literals = <T extends string>(values: readonly T[], options: SchemaOptions) =>
   Type.Union<TLiteral<T>[]>(
@@ -110,8 +113,18 @@ export const FlowConditionSchema = Type.Union(
       attribute: Attribute('A contact custom attribute'),
       exists: Type.Boolean(),
     }),
+    condition(
+      'A field of the latest WhatsApp Flow answer in this run equals this value (a field of several choices: one of them does)',
+      {
+        answer_field: AnswerField('A field of the answer, as the Flow names it'),
+        equals: Type.String({ maxLength: 4096 }),
+      },
+    ),
   ],
-  { description: 'A test on the latest reply or on the contact; exactly one of these forms' },
+  {
+    description:
+      'A test on the latest reply, the latest WhatsApp Flow answer or the contact; exactly one of these forms',
+  },
 );
 export type FlowCondition = Static<typeof FlowConditionSchema>;
 
@@ -210,6 +223,52 @@ export const FlowNodeSchema = Type.Union(
         on_timeout: OnTimeout,
       },
     ),
+    node(
+      'send_whatsapp_flow',
+      'Sends a published WhatsApp Flow (Meta’s form) and waits for its answer. The answer’s fields are {{answer.FIELD}} in later messages, and a branch tests them with answer_field. Needs the 24-hour window, as every interactive message',
+      {
+        whatsapp_flow_id: Type.String({
+          pattern: UUID_PATTERN,
+          description: 'The WhatsApp Flow to send (list-whatsapp-flows); it must be PUBLISHED when the flow is',
+        }),
+        text: Text(1024),
+        header: Type.Optional(
+          Type.String({ minLength: 1, maxLength: 60, description: 'A bold first line; may contain {{...}}' }),
+        ),
+        footer: Type.Optional(
+          Type.String({ minLength: 1, maxLength: 60, description: 'A grey last line; may contain {{...}}' }),
+        ),
+        cta: Type.String({
+          minLength: 1,
+          maxLength: 30,
+          description: 'The button that opens the Flow, e.g. "Book a table"',
+        }),
+        screen: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description: 'The screen the Flow opens on; the first screen of its Flow JSON when absent',
+          }),
+        ),
+        save_answers: Type.Optional(
+          Type.Array(
+            Type.Object(
+              {
+                field: AnswerField('A field of the answer'),
+                attribute: Attribute('The contact custom attribute that receives it'),
+              },
+              { additionalProperties: false },
+            ),
+            { maxItems: 20, description: 'Answer fields kept on the contact, each as a custom attribute' },
+          ),
+        ),
+        timeout: Type.Optional(
+          Timeout('How long to wait for the answer before following on_timeout; without it, no limit'),
+        ),
+        next: Next,
+        on_timeout: OnTimeout,
+      },
+    ),
     node('branch', 'Goes to the first branch whose condition holds, else to default', {
       branches: Type.Array(
         Type.Object({ when: FlowConditionSchema, next: NodeRef('The node to go to') }, { additionalProperties: false }),
@@ -282,7 +341,7 @@ export const FlowDefinitionSchema = Type.Object(
 );
 export type FlowDefinition = Static<typeof FlowDefinitionSchema>;
 
-const WAITING_TYPES: ReadonlySet<FlowNode['type']> = new Set(['ask', 'wait_for_reply']);
+const WAITING_TYPES: ReadonlySet<FlowNode['type']> = new Set(['ask', 'wait_for_reply', 'send_whatsapp_flow']);
 /** Milliseconds in a flow timeout: a duration (see durationMs) greater than zero; throws otherwise. */
 export function parseDuration(iso: string): number {
   if (!DURATION.test(iso)) throw new RangeError(`"${iso}" is not an ISO 8601 duration greater than zero`);

@@ -4,7 +4,18 @@ import { cancelJobs, scheduleJob, type Job } from '../automation/scheduler.js';
 import { type Interactive, textContent, type OutboundContent } from '../content/message-content.js';
 import { contactRepository, type ContactRow, type Tagging } from '../contacts/index.js';
 import type { Database } from '../db/schema.js';
-import { type ReceivedMessage, type Outbound, isRefusal, fillVariables, templateContent } from '../messages/index.js';
+import {
+  type ReceivedMessage,
+  type Outbound,
+  type WhatsappFlowMessages,
+  filledFlowMessage,
+  flowAnswerOf,
+  flowSendRepository,
+  isFlowSendProblem,
+  isRefusal,
+  fillVariables,
+  templateContent,
+} from '../messages/index.js';
 import { emitWebhookEvents } from '../outgoing/index.js';
 import type { Deps } from '../db/deps.js';
 import { AppError, errors } from '../shared/errors.js';
@@ -18,7 +29,7 @@ import {
   type FlowDefinition,
   type FlowNode,
 } from './flow.definition.js';
-import { accepted, branchTaken, replyOf, type Reply } from './flow.replies.js';
+import { accepted, branchTaken, replyOf, WAITED_TOKEN } from './flow.replies.js';
 import { flowRepository, type RunRow, type TakenEdge } from './flow.repository.js';
 import type { CallOutResult, FlowWebhookClient } from './flow-webhook.js';
 
@@ -35,7 +46,13 @@ type Trx = Kysely<Database>;
  * position. A run walks the version of the flow it started on, however many are published after, and
  * records each exit it takes (get-flow-stats). Flows themselves are saved and read by flow.service.ts.
  */
-export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbound: Outbound, tagging: Tagging) {
+export function createFlowEngine(
+  deps: Deps,
+  webhooks: FlowWebhookClient,
+  outbound: Outbound,
+  tagging: Tagging,
+  whatsappFlows: WhatsappFlowMessages,
+) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
@@ -140,6 +157,33 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
     }
   }
 
+  /**
+   * Sends the node's WhatsApp Flow with a new token, kept with the message (for the answer to name it) and
+   * in the run's context (the answer the run waits for); why not, if it is not sent.
+   */
+  async function sendWhatsappFlow(
+    trx: Trx,
+    run: RunRow,
+    contact: ContactRow,
+    node: Extract<FlowNode, { type: 'send_whatsapp_flow' }>,
+    scope: Parameters<typeof render>[1],
+  ): Promise<string | null> {
+    const flowToken = newId();
+    const input = filledFlowMessage(node, (text) => render(text, scope));
+    const prepared = await whatsappFlows.prepare(trx, contact.workspace_id, input, flowToken);
+    if (isFlowSendProblem(prepared)) return prepared.problem;
+    const queued = await outbound.queueNow(trx, contact, prepared.content, { type: 'flow', id: run.flow_id });
+    if (isRefusal(queued)) return queued.refused;
+    await flowSendRepository(trx).record({
+      ...prepared.send,
+      message_id: queued.id,
+      contact_id: contact.id,
+      created_at: now(),
+    });
+    stage(run, { context: JSON.stringify({ ...(JSON.parse(run.context) as Json), [WAITED_TOKEN]: flowToken }) });
+    return null;
+  }
+
   async function setAttribute(trx: Trx, contact: ContactRow, name: string, value: unknown): Promise<ContactRow> {
     const attributes = { ...(JSON.parse(contact.custom_attributes) as Json), [name]: value };
     const custom_attributes = JSON.stringify(attributes);
@@ -155,7 +199,7 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
   async function waitAt(
     trx: Trx,
     run: RunRow,
-    node: Extract<FlowNode, { type: 'ask' | 'wait_for_reply' }>,
+    node: Extract<FlowNode, { type: 'ask' | 'wait_for_reply' | 'send_whatsapp_flow' }>,
     retries: number,
   ) {
     const at = { status: 'waiting', node_id: node.id, retries };
@@ -206,8 +250,12 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
           break;
         case 'wait_for_reply':
           return waitAt(trx, run, node, 0);
+        case 'send_whatsapp_flow':
+          failure = await sendWhatsappFlow(trx, run, contact, node, scope);
+          if (!failure) return waitAt(trx, run, node, 0);
+          break;
         case 'branch':
-          exit = await branchTaken(trx, node, context.reply as Reply | undefined, contact);
+          exit = await branchTaken(trx, node, context, contact);
           break;
         case 'add_tag':
           await tagging.addTags(trx, contact.workspace_id, [{ contactId: contact.id, names: [node.tag] }]);
@@ -272,17 +320,35 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
     return run.id;
   }
 
-  /** A reply to a waiting run: an answer to its question (validated, saved) or the reply it waited for. */
+  /**
+   * A message to a waiting run: what its node waits for takes it on. False when the message is not for the
+   * run: while it waits for its WhatsApp Flow's answer, any other message (a text, another send's answer)
+   * leaves it waiting, as the Flow can still be answered; the message is then what it is without a run.
+   */
   async function answer(
     trx: Trx,
     run: RunRow,
     definition: FlowDefinition,
     message: ReceivedMessage,
     contact: ContactRow,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const node = definition.nodes.find((n) => n.id === run.node_id);
-    if (!node || (node.type !== 'ask' && node.type !== 'wait_for_reply'))
-      return finish(trx, run, 'failed', 'unknown_node');
+    if (node?.type === 'send_whatsapp_flow') return flowAnswered(trx, run, definition, node, message, contact);
+    if (node?.type === 'ask' || node?.type === 'wait_for_reply')
+      await replied(trx, run, definition, node, message, contact);
+    else await finish(trx, run, 'failed', 'unknown_node');
+    return true;
+  }
+
+  /** A reply to a question (validated, saved) or the reply a wait waited for. */
+  async function replied(
+    trx: Trx,
+    run: RunRow,
+    definition: FlowDefinition,
+    node: Extract<FlowNode, { type: 'ask' | 'wait_for_reply' }>,
+    message: ReceivedMessage,
+    contact: ContactRow,
+  ): Promise<void> {
     const reply = replyOf(message);
     const context = { ...(JSON.parse(run.context) as Json), reply };
     await cancelJobs(trx, run.id); // the wait's timeout: whatever the reply leads to, it is moot
@@ -308,6 +374,32 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
       current = await setAttribute(trx, current, node.attribute, value);
     }
     return leaveWait(trx, run, definition, node, 'next', current);
+  }
+
+  /**
+   * The answer of the Flow the run sent (named by the send's token): its fields are the context's `answer`
+   * (the latest replaces any earlier one) and, as the node asks, contact attributes; the run goes on.
+   */
+  async function flowAnswered(
+    trx: Trx,
+    run: RunRow,
+    definition: FlowDefinition,
+    node: Extract<FlowNode, { type: 'send_whatsapp_flow' }>,
+    message: ReceivedMessage,
+    contact: ContactRow,
+  ): Promise<boolean> {
+    const { [WAITED_TOKEN]: waited, ...context } = JSON.parse(run.context) as Json;
+    const answer = flowAnswerOf(message.type, message.content);
+    if (!answer || answer.flowToken === null || answer.flowToken !== waited) return false;
+    await cancelJobs(trx, run.id); // the wait's timeout
+    withoutJobs.add(run);
+    stage(run, { context: JSON.stringify({ ...context, answer: answer.fields }) });
+    let current = contact;
+    for (const { field, attribute } of node.save_answers ?? []) {
+      if (field in answer.fields) current = await setAttribute(trx, current, attribute, answer.fields[field]);
+    }
+    await leaveWait(trx, run, definition, node, 'next', current);
+    return true;
   }
 
   /** Goes on from the node a run waited at (for a reply, a timeout or a call) by `exit`. */
@@ -415,10 +507,12 @@ export function createFlowEngine(deps: Deps, webhooks: FlowWebhookClient, outbou
         if (!contact || contact.opted_out_at) continue;
         const entry = waiting.get(message.contactId);
         // A second message in the same delivery finds the run already moved on.
-        if (entry && entry.run.status === 'waiting') {
-          await answer(trx, entry.run, entry.definition, message, contact);
+        if (
+          entry &&
+          entry.run.status === 'waiting' &&
+          (await answer(trx, entry.run, entry.definition, message, contact))
+        )
           continue;
-        }
         const text = replyOf(message).text?.trim().toLowerCase();
         if (!text) continue;
         keywordFlows ??= await flows.keywordFlows(workspaceId);

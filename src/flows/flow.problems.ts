@@ -16,4 +16,7 @@ export const flowProblems = fieldProblems('flows', {
   invalid_url: 'must be a valid URL',
   private_address: 'must not point to a loopback or private address ({{host}})',
   unknown_template: 'names no template of this workspace',
+  unknown_whatsapp_flow: 'names no WhatsApp Flow of this workspace',
+  whatsapp_flow_not_published: 'names a WhatsApp Flow that is {{status}}: only a published Flow is sent',
+  whatsapp_flow_screen_unknown: 'needs the screen the Flow opens on: Parley does not have its Flow JSON',
 });

@@ -15,6 +15,18 @@ export interface Reply {
 
 type Trx = Kysely<Database>;
 
+/** What a run reads of its context in a branch: the latest reply, and the latest WhatsApp Flow answer's fields. */
+export interface Heard {
+  reply?: Reply;
+  answer?: Record<string, unknown>;
+}
+
+/**
+ * The context key of the token of the WhatsApp Flow a run waits for the answer to: only the answer of
+ * that send (the nfm_reply with that `flow_token`) takes the run on.
+ */
+export const WAITED_TOKEN = 'whatsapp_flow_token';
+
 /** A received message as a flow reads it. */
 export function replyOf(message: ReceivedMessage): Reply {
   const content = message.content;
@@ -33,13 +45,10 @@ export function accepted(validate: 'any' | 'email' | 'phone' | 'number', text: s
   return value;
 }
 
-/** Whether a branch's condition holds for the reply and the contact. */
-async function holds(
-  trx: Trx,
-  condition: FlowCondition,
-  reply: Reply | undefined,
-  contact: ContactRow,
-): Promise<boolean> {
+/** Whether a branch's condition holds for the reply, the Flow answer and the contact. */
+async function holds(trx: Trx, condition: FlowCondition, heard: Heard, contact: ContactRow): Promise<boolean> {
+  const { reply } = heard;
+  if ('answer_field' in condition) return answerEquals(heard.answer?.[condition.answer_field], condition.equals);
   const text = (reply?.text ?? '').trim().toLowerCase();
   if ('reply_equals' in condition) return text === condition.reply_equals.trim().toLowerCase();
   if ('reply_contains' in condition) return text.includes(condition.reply_contains.toLowerCase());
@@ -53,15 +62,25 @@ async function holds(
   return (typeof value === 'string' ? value : JSON.stringify(value ?? null)) === condition.equals;
 }
 
+/**
+ * A Flow answer's field against a value: a text, number or yes/no as written (`true`, `2`); a field of
+ * several choices (a CheckboxGroup's ids) when one of them is the value.
+ */
+function answerEquals(value: unknown, expected: string): boolean {
+  if (Array.isArray(value)) return value.some((item) => answerEquals(item, expected));
+  if (value === undefined) return false;
+  return (typeof value === 'string' ? value : JSON.stringify(value)) === expected;
+}
+
 /** The exit a branch node takes: its first branch whose condition holds, else `default`. */
 export async function branchTaken(
   trx: Trx,
   node: Extract<FlowNode, { type: 'branch' }>,
-  reply: Reply | undefined,
+  heard: Heard,
   contact: ContactRow,
 ): Promise<string> {
   for (const [j, branch] of node.branches.entries()) {
-    if (await holds(trx, branch.when, reply, contact)) return branchExit(j);
+    if (await holds(trx, branch.when, heard, contact)) return branchExit(j);
   }
   return 'default';
 }

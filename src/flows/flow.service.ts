@@ -4,10 +4,10 @@ import { cancelJobs } from '../automation/scheduler.js';
 import { countByState } from '../automation/state-counts.js';
 import { contactRepository, type ContactService } from '../contacts/index.js';
 import type { Database } from '../db/schema.js';
-import { checkHeaderMedia } from '../messages/index.js';
+import { checkHeaderMedia, type WhatsappFlowMessages } from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
-import { AppError, errors } from '../shared/errors.js';
+import { AppError, errors, type FieldError } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { templateRepository } from '../templates/index.js';
@@ -36,6 +36,7 @@ export function createFlowService(
   contacts: ContactService,
   engine: FlowEngine,
   webhooks: Pick<FlowWebhookClient, 'targetProblem'>,
+  whatsappFlows: Pick<WhatsappFlowMessages, 'problem'>,
   /** Wakes the workers a committed transaction queued work for. */
   wakeFor: (work: QueuedWork) => void,
 ) {
@@ -44,8 +45,9 @@ export function createFlowService(
 
   /**
    * What keeps a definition from going live, stage by stage as save-flow has always refused it: the
-   * definition's own problems, else the webhook addresses, else each template node's (a stage reads
-   * fields the ones before it checked). Publishing throws the first; a draft lists them all.
+   * definition's own problems, else the webhook addresses, else each template node's and each WhatsApp
+   * Flow node's (a stage reads fields the ones before it checked). Publishing throws the first; a draft
+   * lists them all.
    */
   async function definitionErrors(trx: Kysely<Database>, workspaceId: string, definition: unknown) {
     const problems = flowDefinitionProblems(definition);
@@ -63,7 +65,26 @@ export function createFlowService(
       const error = await templateNodeError(trx, workspaceId, node, i);
       if (error) templateErrors.push(error);
     }
-    return templateErrors;
+    const sendable = await whatsappFlowNodeProblems(trx, workspaceId, nodes);
+    return sendable.length > 0 ? [...templateErrors, errors.invalid(...sendable)] : templateErrors;
+  }
+
+  /** A WhatsApp Flow node must name a Flow of the workspace that can be sent: PUBLISHED, with a screen to open. */
+  async function whatsappFlowNodeProblems(trx: Kysely<Database>, workspaceId: string, nodes: FlowNode[]) {
+    const problems: FieldError[] = [];
+    for (const [i, node] of nodes.entries()) {
+      if (node.type !== 'send_whatsapp_flow') continue;
+      const found = await whatsappFlows.problem(trx, workspaceId, node);
+      if (!found) continue;
+      const at = `/definition/nodes/${i}`;
+      if (found.problem === 'whatsapp_flow_not_published') {
+        problems.push(flowProblems.problem(`${at}/whatsapp_flow_id`, found.problem, { status: found.status }));
+      } else {
+        const field = found.problem === 'unknown_whatsapp_flow' ? 'whatsapp_flow_id' : 'screen';
+        problems.push(flowProblems.problem(`${at}/${field}`, found.problem));
+      }
+    }
+    return problems;
   }
 
   async function present(flow: FlowRow): Promise<Flow> {

@@ -21,7 +21,17 @@ export {
   type ReceivedMessage,
   type ReceiveOutcome,
 } from './inbound.js';
-export { type FlowAnswer, flowAnswerOf, flowSendRepository } from './flow-sends.js';
+export {
+  type FlowAnswer,
+  type FlowMessageInput,
+  filledFlowMessage,
+  type FlowSendProblem,
+  type PreparedFlowSend,
+  type WhatsappFlowMessages,
+  flowAnswerOf,
+  flowSendRepository,
+  isFlowSendProblem,
+} from './flow-sends.js';
 export { createMediaDownloader } from './media-download.js';
 export { createMediaRetention, retentionChanged } from './media-retention.js';
 export { createMediaUploadService } from './media-upload.js';

@@ -44,6 +44,33 @@ export const SequenceActionSchema = Type.Union(
       },
       { additionalProperties: false },
     ),
+    Type.Object(
+      {
+        type: Type.Literal('send_whatsapp_flow'),
+        whatsapp_flow_id: Uuid('A published WhatsApp Flow of this workspace (list-whatsapp-flows)'),
+        text: PlaceholderText(1024, 'The message text above the button that opens the Flow'),
+        header: Type.Optional(PlaceholderText(60, 'A bold first line')),
+        footer: Type.Optional(PlaceholderText(60, 'A grey last line')),
+        cta: Type.String({ minLength: 1, maxLength: 30, description: 'The button that opens the Flow' }),
+        screen: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description: 'The screen it opens on; default: the first screen of its Flow JSON',
+          }),
+        ),
+        outside_window: Type.Optional(
+          Type.Union([Type.Literal('skip'), Type.Literal('fail')], {
+            description: 'Outside the 24-hour window: skip this step (default) or fail the enrolment',
+          }),
+        ),
+      },
+      {
+        additionalProperties: false,
+        description:
+          'Sends a WhatsApp Flow (Meta’s form) as an interactive message: inside the 24-hour window only, as send_text. The sequence goes on without waiting; the answer is a reply like any other',
+      },
+    ),
     Type.Object({ type: Type.Literal('add_tag'), tag: TagName }, { additionalProperties: false }),
     Type.Object({ type: Type.Literal('remove_tag'), tag: TagName }, { additionalProperties: false }),
     Type.Object(

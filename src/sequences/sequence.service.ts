@@ -9,7 +9,7 @@ import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { errors, type FieldError } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
-import { checkHeaderMedia } from '../messages/index.js';
+import { checkHeaderMedia, type FlowSendProblem, type WhatsappFlowMessages } from '../messages/index.js';
 import { templateRepository } from '../templates/index.js';
 import { triggerRepository, type SequenceRecord } from '../triggers/index.js';
 import { sequenceRepository, type EnrolmentRow } from './sequence.repository.js';
@@ -35,11 +35,12 @@ export function createSequenceService(
   /** Wakes the workers a committed transaction queued work for. */
   wakeFor: (work: QueuedWork) => void,
   startFlow: () => FlowStarter,
+  whatsappFlows: WhatsappFlowMessages,
 ) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
 
-  /** Templates and flows a definition names must belong to the workspace. */
+  /** Templates, flows and WhatsApp Flows a definition names must belong to the workspace (a Flow, be sendable). */
   async function referenceProblems(trx: Kysely<Database>, workspaceId: string, steps: SaveSequenceInput['steps']) {
     const problems: FieldError[] = [];
     for (const [i, { action }] of steps.entries()) {
@@ -60,6 +61,10 @@ export function createSequenceService(
           .where('id', '=', action.flow_id.toLowerCase())
           .executeTakeFirst();
         if (!flow) problems.push(sequenceProblems.problem(`/steps/${i}/action/flow_id`, 'unknown_flow'));
+      }
+      if (action.type === 'send_whatsapp_flow') {
+        const found = await whatsappFlows.problem(trx, workspaceId, action);
+        if (found) problems.push(whatsappFlowProblem(found, `/steps/${i}/action`));
       }
     }
     return problems;
@@ -83,7 +88,7 @@ export function createSequenceService(
   }
 
   return {
-    handler: createStepRunner(deps, tagging, startFlow),
+    handler: createStepRunner(deps, tagging, startFlow, whatsappFlows),
 
     /** Creates a sequence, or replaces the definition of the one `id` names. Names are unique per workspace. */
     async save(caller: Caller, input: SaveSequenceInput): Promise<Sequence> {
@@ -236,3 +241,15 @@ export function createSequenceService(
 }
 
 export type SequenceService = ReturnType<typeof createSequenceService>;
+
+/** Why a step's WhatsApp Flow cannot be sent, at the step's field it is about. */
+function whatsappFlowProblem(found: FlowSendProblem, at: string): FieldError {
+  switch (found.problem) {
+    case 'whatsapp_flow_not_published':
+      return sequenceProblems.problem(`${at}/whatsapp_flow_id`, found.problem, { status: found.status });
+    case 'unknown_whatsapp_flow':
+      return sequenceProblems.problem(`${at}/whatsapp_flow_id`, found.problem);
+    case 'whatsapp_flow_screen_unknown':
+      return sequenceProblems.problem(`${at}/screen`, found.problem);
+  }
+}

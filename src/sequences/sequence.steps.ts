@@ -10,6 +10,10 @@ import {
   prepareOutbound,
   queueOutbound,
   type OutboundRow,
+  type WhatsappFlowMessages,
+  filledFlowMessage,
+  flowSendRepository,
+  isFlowSendProblem,
   isRefusal,
   fillVariables,
   templateContent,
@@ -263,7 +267,7 @@ function unique<K extends keyof EnrolmentRow>(rows: EnrolmentRow[], key: K): Enr
 }
 
 /** Actions that read and write the database themselves (tags, flows), rather than through EnrolmentChanges. */
-const DIRECT_ACTIONS = new Set<SequenceAction['type']>(['remove_tag', 'start_flow']);
+const DIRECT_ACTIONS = new Set<SequenceAction['type']>(['remove_tag', 'start_flow', 'send_whatsapp_flow']);
 
 /**
  * The scheduler's `sequence_step` handler. A chunk of due steps is loaded in a few statements and
@@ -271,7 +275,12 @@ const DIRECT_ACTIONS = new Set<SequenceAction['type']>(['remove_tag', 'start_flo
  * on PostgreSQL. A step whose action writes the database itself (a tag, a flow) first writes what
  * the chunk changed so far, and the steps after it are loaded again, so each sees the one before.
  */
-export function createStepRunner(deps: Deps, tagging: Tagging, startFlow: () => FlowStarter) {
+export function createStepRunner(
+  deps: Deps,
+  tagging: Tagging,
+  startFlow: () => FlowStarter,
+  whatsappFlows: WhatsappFlowMessages,
+) {
   async function runBatch(trx: Db, jobs: Job[]): Promise<void> {
     let rest = jobs;
     while (rest.length > 0) {
@@ -315,8 +324,9 @@ export function createStepRunner(deps: Deps, tagging: Tagging, startFlow: () => 
     }
     if (DIRECT_ACTIONS.has(action.type)) {
       await changes.write(trx); // the action reads the database: it must see this chunk's changes
-      await performDirect(trx, enrolment, contact, action);
-      advance();
+      const failure = await performDirect(trx, enrolment, contact, action);
+      if (failure) changes.end(enrolment, 'failed', failure);
+      else advance();
       return true;
     }
     const failure = perform(changes, enrolment, contact, action, state);
@@ -372,19 +382,52 @@ export function createStepRunner(deps: Deps, tagging: Tagging, startFlow: () => 
     return null;
   }
 
+  /** Performs an action that writes the database itself; returns why the step failed, if it did. */
   async function performDirect(
     trx: Db,
     enrolment: EnrolmentRow,
     contact: ContactRow,
     action: SequenceAction,
-  ): Promise<void> {
+  ): Promise<string | null> {
     const { workspace_id: workspaceId } = enrolment;
     if (action.type === 'remove_tag') {
       await tagging.removeTags(trx, workspaceId, [contact.id], [action.tag]);
     } else if (action.type === 'start_flow') {
       const context = JSON.parse(enrolment.context) as Record<string, unknown>;
       await startFlow()(trx, workspaceId, action.flow_id, contact, context);
+    } else if (action.type === 'send_whatsapp_flow') {
+      return sendWhatsappFlow(trx, enrolment, contact, action);
     }
+    return null;
+  }
+
+  /**
+   * Sends the step's WhatsApp Flow with a new token, kept with the message for its answer. Outside the
+   * window (or refused otherwise) the step is skipped unless it says to fail, as send_text; a Flow that
+   * can no longer be sent (deprecated since the sequence was saved) fails the enrolment.
+   */
+  async function sendWhatsappFlow(
+    trx: Db,
+    enrolment: EnrolmentRow,
+    contact: ContactRow,
+    action: Extract<SequenceAction, { type: 'send_whatsapp_flow' }>,
+  ): Promise<string | null> {
+    const scope = { contact, context: JSON.parse(enrolment.context) as Record<string, unknown> };
+    const input = filledFlowMessage(action, (text) => render(text, scope));
+    const prepared = await whatsappFlows.prepare(trx, enrolment.workspace_id, input, deps.newId());
+    if (isFlowSendProblem(prepared)) return prepared.problem;
+    const sender = { type: 'sequence', id: enrolment.sequence_id } as const;
+    const message = prepareOutbound(deps, contact, prepared.content, sender);
+    if (isRefusal(message)) return action.outside_window === 'fail' ? message.refused : null;
+    await queueOutbound(trx, [message]);
+    const createdAt = toStoredTimestamp(deps.clock.now());
+    await flowSendRepository(trx).record({
+      ...prepared.send,
+      message_id: message.id,
+      contact_id: contact.id,
+      created_at: createdAt,
+    });
+    return null;
   }
 
   return { runBatch };

@@ -5,3 +5,4 @@
 export { registerWhatsappFlowRoutes } from './whatsapp-flow.routes.js';
 export { createWhatsappFlowService, type WhatsappFlowService } from './whatsapp-flow.service.js';
 export { createWhatsappFlowAlerts, type WhatsappFlowAlerts } from './whatsapp-flow.alerts.js';
+export { whatsappFlowMessages } from './whatsapp-flow.message.js';

@@ -1,10 +1,16 @@
 import type { ChannelFlow, ChannelService, FlowValidationError, WhatsappFlowsApi } from '../channels/index.js';
-import type { FlowParameters } from '../content/message-content.js';
 import type { Deps } from '../db/deps.js';
-import { flowSendRepository, type Message, type MessageService } from '../messages/index.js';
+import {
+  flowSendRepository,
+  isFlowSendProblem,
+  type FlowSendProblem,
+  type Message,
+  type MessageService,
+} from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
 import { AppError, errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
+import { whatsappFlowMessages } from './whatsapp-flow.message.js';
 import { whatsappFlowRepository, type WhatsappFlowRow } from './whatsapp-flow.repository.js';
 import type {
   CreateWhatsappFlowInput,
@@ -123,29 +129,13 @@ export function createWhatsappFlowService(deps: Deps, channels: ChannelService, 
      * `flow_token` and keeps it with the message, in the transaction that queues it.
      */
     async send(caller: Caller, input: SendWhatsappFlowInput): Promise<Message> {
-      const flow = await found(caller, input.whatsapp_flow_id);
-      if (flow.status !== 'PUBLISHED') {
-        throw errors.conflict(`The Flow is ${flow.status}: only a published Flow is sent`, { status: flow.status });
-      }
-      const flowToken = newId();
-      const frame = {
-        ...(input.header !== undefined && { header: { type: 'text' as const, text: input.header } }),
-        body: { text: input.body },
-        ...(input.footer !== undefined && { footer: { text: input.footer } }),
-      };
-      const action = { name: 'flow' as const, parameters: flowParameters(flow, flowToken, input) };
-      const content = {
-        type: 'interactive' as const,
-        content: { interactive: { type: 'flow' as const, ...frame, action }, text: input.body },
-      };
-      return messages.sendBuilt(caller, input, content, (trx, sent) =>
+      const prepared = await whatsappFlowMessages.prepare(db, caller.workspaceId, input, newId());
+      if (isFlowSendProblem(prepared)) throw sendRefused(prepared);
+      return messages.sendBuilt(caller, input, prepared.content, (trx, sent) =>
         flowSendRepository(trx).record({
-          flow_token: flowToken,
-          workspace_id: caller.workspaceId,
+          ...prepared.send,
           message_id: sent.messageId,
           contact_id: sent.contactId,
-          whatsapp_flow_id: flow.id,
-          meta_flow_id: flow.meta_flow_id,
           created_at: now(),
         }),
       );
@@ -174,30 +164,18 @@ export function createWhatsappFlowService(deps: Deps, channels: ChannelService, 
   }
 }
 
-/**
- * Meta's `parameters` of the Flow message: `navigate` opens the screen asked (by default the Flow JSON's
- * first) with its data; `data_exchange` lets the Flow's data endpoint choose.
- */
-function flowParameters(flow: WhatsappFlowRow, flowToken: string, input: SendWhatsappFlowInput): FlowParameters {
-  const common = {
-    flow_message_version: '3' as const,
-    flow_token: flowToken,
-    flow_id: flow.meta_flow_id,
-    flow_cta: input.cta,
-  };
-  if (input.flow_action === 'data_exchange') return { ...common, flow_action: 'data_exchange' };
-  const screen = input.screen ?? firstScreenOf(flow.flow_json);
-  if (screen === null)
-    throw errors.validation('screen', 'name the screen the Flow opens on: Parley does not have its Flow JSON');
-  const data = input.data && Object.keys(input.data).length > 0 ? { data: input.data } : {};
-  return { ...common, flow_action: 'navigate', flow_action_payload: { screen, ...data } };
-}
-
-function firstScreenOf(flowJson: string | null): string | null {
-  if (flowJson === null) return null;
-  const screens = (JSON.parse(flowJson) as { screens?: { id?: unknown }[] }).screens;
-  const id = screens?.[0]?.id;
-  return typeof id === 'string' ? id : null;
+/** Why send-whatsapp-flow cannot send the Flow, as the API answers it. */
+function sendRefused(refusal: FlowSendProblem): AppError {
+  switch (refusal.problem) {
+    case 'unknown_whatsapp_flow':
+      return errors.notFound('WhatsApp Flow', 'whatsapp_flow_id');
+    case 'whatsapp_flow_not_published':
+      return errors.conflict(`The Flow is ${refusal.status}: only a published Flow is sent`, {
+        status: refusal.status,
+      });
+    case 'whatsapp_flow_screen_unknown':
+      return errors.validation('screen', 'name the screen the Flow opens on: Parley does not have its Flow JSON');
+  }
 }
 
 /** What Meta says of a Flow, as its row keeps it. */

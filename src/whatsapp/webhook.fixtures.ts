@@ -261,6 +261,24 @@ export const documented = {
     text: { body: 'Can I get more info about this?' },
   }),
 
+  /**
+   * A completed WhatsApp Flow, as Meta's "Receiving Flow Response" page
+   * (developers.facebook.com/documentation/business-messaging/whatsapp/flows/guides/receiveflowresponse)
+   * shows it: an interactive `nfm_reply` named "flow", body "Sent", its `response_json` a string holding the
+   * send's `flow_token` and the fields, in reply (`context`) to the Flow message.
+   */
+  flowResponse: (from: string, wamid: string, quoted: string, responseJson: Json): Json => ({
+    context: { from: EXAMPLE_DISPLAY_PHONE_NUMBER, id: quoted },
+    from,
+    id: wamid,
+    type: 'interactive',
+    interactive: {
+      type: 'nfm_reply',
+      nfm_reply: { name: 'flow', body: 'Sent', response_json: JSON.stringify(responseJson) },
+    },
+    timestamp: unixSeconds(new Date()),
+  }),
+
   /** …/messages/reaction: a reaction to a message (an empty `emoji` removes it). */
   reaction: (from: string, wamid: string, reactedTo: string, emoji: string): Json => ({
     from,

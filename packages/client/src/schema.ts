@@ -3660,6 +3660,27 @@ export interface components {
             }
           | {
               /** @enum {string} */
+              type: 'send_whatsapp_flow';
+              /**
+               * Format: uuid
+               * @description A published WhatsApp Flow of this workspace (list-whatsapp-flows)
+               */
+              whatsapp_flow_id: string;
+              /** @description The message text above the button that opens the Flow; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}} */
+              text: string;
+              /** @description A bold first line; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}} */
+              header?: string;
+              /** @description A grey last line; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}} */
+              footer?: string;
+              /** @description The button that opens the Flow */
+              cta: string;
+              /** @description The screen it opens on; default: the first screen of its Flow JSON */
+              screen?: string;
+              /** @description Outside the 24-hour window: skip this step (default) or fail the enrolment */
+              outside_window?: 'skip' | 'fail';
+            }
+          | {
+              /** @enum {string} */
               type: 'add_tag';
               tag: string;
             }
@@ -3829,10 +3850,41 @@ export interface components {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
           /** @enum {string} */
+          type: 'send_whatsapp_flow';
+          /** @description The WhatsApp Flow to send (list-whatsapp-flows); it must be PUBLISHED when the flow is */
+          whatsapp_flow_id: string;
+          /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
+          text: string;
+          /** @description A bold first line; may contain {{...}} */
+          header?: string;
+          /** @description A grey last line; may contain {{...}} */
+          footer?: string;
+          /** @description The button that opens the Flow, e.g. "Book a table" */
+          cta: string;
+          /** @description The screen the Flow opens on; the first screen of its Flow JSON when absent */
+          screen?: string;
+          /** @description Answer fields kept on the contact, each as a custom attribute */
+          save_answers?: {
+            /** @description A field of the answer */
+            field: string;
+            /** @description The contact custom attribute that receives it */
+            attribute: string;
+          }[];
+          /** @description How long to wait for the answer before following on_timeout; without it, no limit, as an ISO 8601 duration: PT30M, PT1H, P1D, P2W (no months or years) */
+          timeout?: string;
+          /** @description The node to go to next; without it the flow ends after this node */
+          next?: string;
+          /** @description The node to go to when no reply comes in time; without it the flow ends on timeout */
+          on_timeout?: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /** @enum {string} */
           type: 'branch';
           /** @description Tested in order */
           branches: {
-            /** @description A test on the latest reply or on the contact; exactly one of these forms */
+            /** @description A test on the latest reply, the latest WhatsApp Flow answer or the contact; exactly one of these forms */
             when:
               | {
                   reply_equals: string;
@@ -3855,6 +3907,11 @@ export interface components {
                   /** @description A contact custom attribute */
                   attribute: string;
                   exists: boolean;
+                }
+              | {
+                  /** @description A field of the answer, as the Flow names it */
+                  answer_field: string;
+                  equals: string;
                 };
             /** @description The node to go to */
             next: string;
@@ -12194,6 +12251,27 @@ export interface operations {
                   type: 'send_text';
                   /** @description The text; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}} */
                   text: string;
+                  /** @description Outside the 24-hour window: skip this step (default) or fail the enrolment */
+                  outside_window?: 'skip' | 'fail';
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'send_whatsapp_flow';
+                  /**
+                   * Format: uuid
+                   * @description A published WhatsApp Flow of this workspace (list-whatsapp-flows)
+                   */
+                  whatsapp_flow_id: string;
+                  /** @description The message text above the button that opens the Flow; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}} */
+                  text: string;
+                  /** @description A bold first line; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}} */
+                  header?: string;
+                  /** @description A grey last line; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}} */
+                  footer?: string;
+                  /** @description The button that opens the Flow */
+                  cta: string;
+                  /** @description The screen it opens on; default: the first screen of its Flow JSON */
+                  screen?: string;
                   /** @description Outside the 24-hour window: skip this step (default) or fail the enrolment */
                   outside_window?: 'skip' | 'fail';
                 }

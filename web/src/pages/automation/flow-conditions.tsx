@@ -60,8 +60,10 @@ export function Conditions(props: {
 /** A new condition is complete as it comes (a reply that contains "yes"), so it never blocks a save. */
 export const newBranch = (): Branch => ({ when: { reply_contains: t('automation:nodes.yes') }, next: '' });
 
+/** A condition of this kind; `attribute` is the attribute or the answer field it is about. */
 function conditionOf(kind: ConditionKind, value: string, attribute: string): Record<string, unknown> {
   if (kind === 'attribute_equals') return { attribute, equals: value };
+  if (kind === 'answer_field') return { answer_field: attribute, equals: value };
   if (kind === 'attribute_exists') return { attribute, exists: value !== 'false' };
   return { [kind]: value };
 }
@@ -74,11 +76,11 @@ function ConditionRow(props: {
 }) {
   const { n, when } = props;
   const kind = conditionKind(when);
-  const attribute = (when.attribute as string | undefined) ?? '';
+  const attribute = textOf(kind === 'answer_field' ? when.answer_field : when.attribute);
   const value =
     kind === 'attribute_exists'
       ? String(when.exists !== false)
-      : textOf(kind === 'attribute_equals' ? when.equals : when[kind]);
+      : textOf(kind === 'attribute_equals' || kind === 'answer_field' ? when.equals : when[kind]);
   return (
     <div class="inline-form">
       <PlainSelect
@@ -87,9 +89,13 @@ function ConditionRow(props: {
         options={conditionNames()}
         onValue={(k) => props.onWhen(conditionOf(k as ConditionKind, value, attribute))}
       />
-      {kind.startsWith('attribute') && (
+      {(kind.startsWith('attribute') || kind === 'answer_field') && (
         <PlainField
-          label={t('automation:builder.conditionAttribute', { n })}
+          label={
+            kind === 'answer_field'
+              ? t('automation:whatsappFlowNode.conditionField', { n })
+              : t('automation:builder.conditionAttribute', { n })
+          }
           value={attribute}
           onValue={(v) => props.onWhen(conditionOf(kind, value, v))}
         />

@@ -50,6 +50,8 @@ function fieldsOf(type: NodeType): Record<string, unknown> {
       return { text: '' };
     case 'send_template':
       return { template_id: '' };
+    case 'send_whatsapp_flow':
+      return { whatsapp_flow_id: '', text: '', cta: t('automation:whatsappFlowNode.newCta'), timeout: DEFAULT_WAIT };
     case 'handoff':
     case 'end':
       return {};

@@ -9,6 +9,7 @@ const CONDITIONS = [
   'has_tag',
   'attribute_equals',
   'attribute_exists',
+  'answer_field',
 ] as const;
 export type ConditionKind = (typeof CONDITIONS)[number];
 
@@ -20,6 +21,7 @@ export const conditionNames = (): Record<ConditionKind, string> => ({
   has_tag: t('automation:nodes.conditions.has_tag'),
   attribute_equals: t('automation:nodes.conditions.attribute_equals'),
   attribute_exists: t('automation:nodes.conditions.attribute_exists'),
+  answer_field: t('automation:nodes.conditions.answer_field'),
 });
 
 export function conditionKind(when: Record<string, unknown>): ConditionKind {
@@ -38,6 +40,12 @@ function conditionWords(when: Record<string, unknown>): string {
   }
   if (kind === 'attribute_equals') {
     return t('automation:builder.exits.attributeEquals', { attribute, value: textOf(when.equals) });
+  }
+  if (kind === 'answer_field') {
+    return t('automation:whatsappFlowNode.answerEquals', {
+      field: textOf(when.answer_field),
+      value: textOf(when.equals),
+    });
   }
   return t('automation:builder.exits.condition', {
     condition: conditionNames()[kind],
@@ -75,7 +83,7 @@ export function exitName(card: Card, key: string): string {
 
 /** A node's `next` in words: what has happened when the contact goes on. */
 function nextName(type: string): string {
-  if (type === 'ask') return t('automation:builder.exits.answered');
+  if (type === 'ask' || type === 'send_whatsapp_flow') return t('automation:builder.exits.answered');
   if (type === 'wait_for_reply') return t('automation:builder.exits.replied');
   if (type === 'webhook') return t('automation:builder.exits.succeeded');
   return t('automation:builder.exits.then');

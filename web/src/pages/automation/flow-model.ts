@@ -135,6 +135,7 @@ const NODE_EXITS: Record<NodeType, { key: string; required?: true }[]> = {
   send_template: [{ key: 'next' }],
   send_buttons: [{ key: 'next' }],
   send_list: [{ key: 'next' }],
+  send_whatsapp_flow: [{ key: 'next' }, { key: 'on_timeout' }],
   ask: [{ key: 'next', required: true }, { key: 'on_timeout' }],
   wait_for_reply: [{ key: 'next' }, { key: 'on_timeout' }],
   branch: [{ key: 'default', required: true }],

@@ -24,6 +24,7 @@ import {
   type NodeTarget,
 } from './flow-nodes';
 import { MessagePreview } from './flow-preview';
+import { WhatsappFlowFields } from './flow-whatsapp-flow';
 import type { CardProblem } from './flow-problems';
 
 /** The wait of a message with choices, as its panel asks for it. */
@@ -76,6 +77,9 @@ export function NodePanel(props: {
       )}
       <TitleField id={node.id} onTitle={props.onRename} />
       {node.type === 'send_template' && <TemplateNode {...props} invalid={invalid} />}
+      {node.type === 'send_whatsapp_flow' && (
+        <WhatsappFlowFields card={card} onChange={props.onChange} invalid={invalid} />
+      )}
       {FIELDS[node.type].map((spec) => (
         <NodeField
           key={spec.key}

@@ -6,9 +6,11 @@ import type { FlowNode } from './flow-nodes';
 /** What marks a reply button and a list's button in the preview, as WhatsApp does. */
 const REPLY_ICON = '↩ ';
 const LIST_ICON = '☰ ';
+/** What marks the button that opens a WhatsApp Flow. */
+const FORM_ICON = '▤ ';
 
 /** The node types that send a message of their own text. */
-const SENDS_TEXT = new Set(['send_text', 'send_buttons', 'send_list', 'ask']);
+const SENDS_TEXT = new Set(['send_text', 'send_buttons', 'send_list', 'ask', 'send_whatsapp_flow']);
 
 /**
  * The node's message as WhatsApp shows it: a bubble with the text (placeholders filled for a sample
@@ -48,11 +50,11 @@ export function MessagePreview({ node, variables }: { node: FlowNode; variables:
           ))}
         </ul>
       )}
-      {node.type === 'send_list' && (
+      {(node.type === 'send_list' || node.type === 'send_whatsapp_flow') && (
         <ul class="wa-buttons">
           <li>
-            <span aria-hidden="true">{LIST_ICON}</span>
-            {textOf(node.button)}
+            <span aria-hidden="true">{node.type === 'send_list' ? LIST_ICON : FORM_ICON}</span>
+            {textOf(node.type === 'send_list' ? node.button : node.cta)}
           </li>
         </ul>
       )}

@@ -125,6 +125,7 @@ function nodeSentence(code: string | undefined, problem: FieldProblem): string {
 function labelOf(card: Card, field: string): string {
   if (field === 'wait/timeout') return t('automation:builder.waitUpTo');
   if (field === 'template_id') return t('automation:template');
+  if (field === 'whatsapp_flow_id') return t('automation:whatsappFlowNode.flow');
   if (field === 'button') return t('automation:nodes.labels.button_label');
   const spec = FIELDS[card.node.type].find((f) => f.key === field.split('/')[0]);
   if (spec) return spec.label();

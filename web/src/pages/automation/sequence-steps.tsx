@@ -18,8 +18,17 @@ import {
   type TemplateChoice,
   type TemplateSummary,
 } from './common';
+import { FlowSelect, usePublishedFlows } from './flow-whatsapp-flow';
 
-const ACTION_TYPES = ['send_template', 'send_text', 'add_tag', 'remove_tag', 'start_flow', 'wait_for_reply'] as const;
+const ACTION_TYPES = [
+  'send_template',
+  'send_text',
+  'send_whatsapp_flow',
+  'add_tag',
+  'remove_tag',
+  'start_flow',
+  'wait_for_reply',
+] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 /** An action type (the API's value) in words. */
@@ -29,6 +38,8 @@ function actionName(type: ActionType): string {
       return t('automation:steps.types.send_template');
     case 'send_text':
       return t('automation:steps.types.send_text');
+    case 'send_whatsapp_flow':
+      return t('automation:nodes.types.send_whatsapp_flow');
     case 'add_tag':
       return t('automation:steps.types.add_tag');
     case 'remove_tag':
@@ -53,6 +64,8 @@ export interface StepDraft {
   outsideWindow: 'skip' | 'fail';
   tag: string;
   flowId: string;
+  whatsappFlowId: string;
+  cta: string;
   timeout: DurationDraft;
   onTimeout: 'continue' | 'exit';
 }
@@ -79,6 +92,8 @@ export function newStep(type: ActionType = 'send_template'): StepDraft {
     outsideWindow: 'skip',
     tag: '',
     flowId: '',
+    whatsappFlowId: '',
+    cta: t('automation:whatsappFlowNode.newCta'),
     timeout: { amount: '1', unit: 'D' },
     onTimeout: 'continue',
   };
@@ -104,6 +119,8 @@ export function stepDraft(step: SequenceStep): StepDraft {
     outsideWindow: a.outside_window === 'fail' ? 'fail' : 'skip',
     tag: str('tag'),
     flowId: str('flow_id'),
+    whatsappFlowId: str('whatsapp_flow_id'),
+    cta: str('cta') || base.cta,
     timeout: parseDuration(str('timeout'), base.timeout),
     onTimeout: a.on_timeout === 'exit' ? 'exit' : 'continue',
   };
@@ -132,6 +149,14 @@ function actionOf(d: StepDraft): SequenceStep['action'] {
       };
     case 'send_text':
       return { type: d.type, text: d.text, ...(d.outsideWindow === 'fail' && { outside_window: 'fail' }) };
+    case 'send_whatsapp_flow':
+      return {
+        type: d.type,
+        ...picked('whatsapp_flow_id', d.whatsappFlowId),
+        text: d.text,
+        cta: d.cta,
+        ...(d.outsideWindow === 'fail' && { outside_window: 'fail' }),
+      };
     case 'add_tag':
     case 'remove_tag':
       return { type: d.type, tag: d.tag };
@@ -146,6 +171,7 @@ function actionOf(d: StepDraft): SequenceStep['action'] {
 const ACTION_FIELDS: Record<ActionType, string[]> = {
   send_template: ['template_id', 'language', 'variables', 'header_media_url'],
   send_text: ['text', 'outside_window'],
+  send_whatsapp_flow: ['whatsapp_flow_id', 'text', 'cta', 'outside_window'],
   add_tag: ['tag'],
   remove_tag: ['tag'],
   start_flow: ['flow_id'],
@@ -164,6 +190,8 @@ const stepLabels = (): Record<string, string> => ({
   '/action/outside_window': t('automation:steps.outsideWindow'),
   '/action/tag': t('automation:tag'),
   '/action/flow_id': t('automation:steps.labels.flow'),
+  '/action/whatsapp_flow_id': t('automation:whatsappFlowNode.flow'),
+  '/action/cta': t('automation:nodes.labels.cta'),
   '/action/timeout': t('automation:steps.labels.timeout'),
   '/action/on_timeout': t('automation:steps.withoutReply'),
 });
@@ -190,7 +218,7 @@ export function relevantProblems(problems: FieldProblem[], type: ActionType): Fi
 }
 
 /** Fields filled by choosing from a list: a missing one is said as what to do. */
-const PICKED = new Set(['action/template_id', 'action/flow_id']);
+const PICKED = new Set(['action/template_id', 'action/flow_id', 'action/whatsapp_flow_id']);
 
 /**
  * The request fields (under the step) a draft field feeds. Any action field clears the whole action's
@@ -208,6 +236,8 @@ const REQUEST_FIELDS: Record<Exclude<keyof StepDraft, 'key'>, string> = {
   outsideWindow: 'action',
   tag: 'action',
   flowId: 'action',
+  whatsappFlowId: 'action',
+  cta: 'action',
   timeout: 'action',
   onTimeout: 'action',
 };
@@ -333,35 +363,9 @@ function ActionFields(props: {
         </>
       );
     case 'send_text':
-      return (
-        <>
-          <div class="field">
-            <label for={`${id}-text`}>{t('automation:steps.text', { n })}</label>
-            <textarea
-              id={`${id}-text`}
-              value={step.text}
-              aria-invalid={invalid('text') ? true : undefined}
-              onInput={(e) => set({ text: e.currentTarget.value })}
-            />
-            <small class="hint">
-              {t('automation:steps.textHint', {
-                placeholders: '{{contact.name}}, {{attributes.KEY}}, {{context.KEY}}',
-              })}
-            </small>
-          </div>
-          <div class="field">
-            <label for={`${id}-ow`}>{t('automation:steps.outsideWindow')}</label>
-            <select
-              id={`${id}-ow`}
-              value={step.outsideWindow}
-              onChange={(e) => set({ outsideWindow: e.currentTarget.value as StepDraft['outsideWindow'] })}
-            >
-              <option value="skip">{t('automation:steps.skipStep')}</option>
-              <option value="fail">{t('automation:steps.failEnrolment')}</option>
-            </select>
-          </div>
-        </>
-      );
+      return <StepText {...props} />;
+    case 'send_whatsapp_flow':
+      return <StepWhatsappFlow {...props} />;
     case 'add_tag':
     case 'remove_tag':
       return (
@@ -419,4 +423,77 @@ function ActionFields(props: {
         </>
       );
   }
+}
+
+type ActionFieldProps = {
+  step: StepDraft;
+  index: number;
+  set: (fields: Partial<StepDraft>) => void;
+  invalid: (field: string) => boolean;
+};
+
+/** A message's text (placeholders named in the hint), and what happens outside the 24-hour window. */
+function StepText(props: ActionFieldProps) {
+  const id = useId();
+  const { step, set, invalid } = props;
+  const n = props.index + 1;
+  return (
+    <>
+      <div class="field">
+        <label for={`${id}-text`}>{t('automation:steps.text', { n })}</label>
+        <textarea
+          id={`${id}-text`}
+          value={step.text}
+          aria-invalid={invalid('text') ? true : undefined}
+          onInput={(e) => set({ text: e.currentTarget.value })}
+        />
+        <small class="hint">
+          {t('automation:steps.textHint', {
+            placeholders: '{{contact.name}}, {{attributes.KEY}}, {{context.KEY}}',
+          })}
+        </small>
+      </div>
+      <div class="field">
+        <label for={`${id}-ow`}>{t('automation:steps.outsideWindow')}</label>
+        <select
+          id={`${id}-ow`}
+          value={step.outsideWindow}
+          onChange={(e) => set({ outsideWindow: e.currentTarget.value as StepDraft['outsideWindow'] })}
+        >
+          <option value="skip">{t('automation:steps.skipStep')}</option>
+          <option value="fail">{t('automation:steps.failEnrolment')}</option>
+        </select>
+      </div>
+    </>
+  );
+}
+
+/** A published WhatsApp Flow picked from the account's list, the button that opens it and its message. */
+function StepWhatsappFlow(props: ActionFieldProps) {
+  const id = useId();
+  const published = usePublishedFlows();
+  const { step, set, invalid } = props;
+  return (
+    <>
+      <FlowSelect
+        label={t('automation:whatsappFlowNode.flow')}
+        flows={published.data ?? []}
+        loading={published.loading}
+        value={step.whatsappFlowId}
+        invalid={invalid('whatsapp_flow_id')}
+        onValue={(whatsappFlowId) => set({ whatsappFlowId })}
+      />
+      <div class="field">
+        <label for={`${id}-cta`}>{t('automation:nodes.labels.cta')}</label>
+        <input
+          id={`${id}-cta`}
+          value={step.cta}
+          maxLength={30}
+          aria-invalid={invalid('cta') ? true : undefined}
+          onInput={(e) => set({ cta: e.currentTarget.value })}
+        />
+      </div>
+      <StepText {...props} />
+    </>
+  );
 }
