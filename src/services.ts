@@ -169,6 +169,7 @@ export function createServices(opened: Deps, config: Config) {
   );
   const workspaceEvents = createWorkspaceEventService(deps);
   const groups = createGroupService(deps, channels, messages, wakeFor, inboxEvents);
+  const whatsappFlows = createWhatsappFlowService(deps, channels, messages);
   const reports = createReportService(deps);
   return {
     deps,
@@ -238,16 +239,19 @@ export function createServices(opened: Deps, config: Config) {
     webhookWorker,
     quickReplies: createQuickReplyService(deps),
     groups,
-    whatsappFlows: createWhatsappFlowService(deps, channels, messages),
+    whatsappFlows,
     email,
     notifications,
     businessHours,
     csat,
     marketingMessages: createMarketingMessagesSettings(deps),
-    flowsEndpoint: createFlowsEndpointService(deps, secrets, channels, {
-      allowPrivate: config.allowPrivateWebhooks,
-      publicBaseUrl: config.publicBaseUrl,
-    }),
+    flowsEndpoint: createFlowsEndpointService(
+      deps,
+      secrets,
+      channels,
+      { allowPrivate: config.allowPrivateWebhooks, publicBaseUrl: config.publicBaseUrl },
+      (workspaceId, flowToken) => whatsappFlows.contactOfSend(workspaceId, flowToken),
+    ),
     metrics,
   };
 }

@@ -151,6 +151,11 @@ export function createWhatsappFlowService(deps: Deps, channels: ChannelService, 
       );
     },
 
+    /** The contact a Flow was sent to, by the send's `flow_token` (the data endpoint fills screens from it). */
+    async contactOfSend(workspaceId: string, flowToken: string): Promise<string | null> {
+      return (await whatsappFlowRepository(db).findSend(workspaceId, flowToken))?.contact_id ?? null;
+    },
+
     /** Deletes a DRAFT Flow at Meta and here (Meta refuses any other). */
     async delete(caller: Caller, id: string): Promise<{ id: string; deleted: boolean }> {
       const row = await found(caller, id);
