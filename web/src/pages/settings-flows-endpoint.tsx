@@ -59,7 +59,7 @@ function NumberEndpoint({ channelId }: { channelId: string }) {
   return (
     <>
       <EncryptionKey endpoint={current} onChanged={setShown} />
-      <ScreensAnsweredBy key={JSON.stringify(current.screen_answers)} endpoint={current} onChanged={setShown} />
+      <ScreensAnsweredBy endpoint={current} onChanged={setShown} />
       <ErrorNotifications endpoint={current} />
     </>
   );
@@ -100,7 +100,9 @@ function EncryptionKey({ endpoint, onChanged }: { endpoint: Endpoint; onChanged:
 function ScreensAnsweredBy({ endpoint, onChanged }: { endpoint: Endpoint; onChanged: (next: Endpoint) => void }) {
   const [answeredBy, setAnsweredBy] = useState(endpoint.answered_by);
   const [rows, setRows] = useState(() => endpoint.screen_answers.map(rowOf));
+  const [saved, setSaved] = useState(false);
   const save = useSubmit(async () => {
+    setSaved(false);
     onChanged(
       await action('set-flows-screen-answers', {
         channel_id: endpoint.channel_id,
@@ -108,6 +110,7 @@ function ScreensAnsweredBy({ endpoint, onChanged }: { endpoint: Endpoint; onChan
         screen_answers: rows.map(answerOf),
       }),
     );
+    setSaved(true);
   });
   const labels = Object.fromEntries(
     rows.flatMap((_, index) => [
@@ -117,6 +120,7 @@ function ScreensAnsweredBy({ endpoint, onChanged }: { endpoint: Endpoint; onChan
   );
   const problems = fieldErrors(save.error, labels);
   const change = (index: number, field: keyof Row) => (value: string) => {
+    setSaved(false);
     setRows((all) => all.map((row, i) => (i === index ? { ...row, [field]: value } : row)));
     save.edited(`screen_answers[${index}].${field}`);
   };
@@ -131,7 +135,10 @@ function ScreensAnsweredBy({ endpoint, onChanged }: { endpoint: Endpoint; onChan
                 type="radio"
                 name={`answered-by-${endpoint.channel_id}`}
                 checked={answeredBy === choice}
-                onChange={() => setAnsweredBy(choice)}
+                onChange={() => {
+                  setSaved(false);
+                  setAnsweredBy(choice);
+                }}
               />{' '}
               {t(`channel:flowsEndpoint.answeredBy.${choice}`)}
             </label>
@@ -164,7 +171,10 @@ function ScreensAnsweredBy({ endpoint, onChanged }: { endpoint: Endpoint; onChan
                   <button
                     type="button"
                     aria-label={t('channel:flowsEndpoint.rows.removeRow', { row: index + 1 })}
-                    onClick={() => setRows((all) => all.filter((_, i) => i !== index))}
+                    onClick={() => {
+                      setSaved(false);
+                      setRows((all) => all.filter((_, i) => i !== index));
+                    }}
                   >
                     {t('channel:flowsEndpoint.rows.remove')}
                   </button>
@@ -182,6 +192,9 @@ function ScreensAnsweredBy({ endpoint, onChanged }: { endpoint: Endpoint; onChan
         <button class="primary" type="submit" disabled={save.busy}>
           {t('channel:flowsEndpoint.saveAnswers')}
         </button>
+        <p role="status" class="status-line">
+          {saved ? t('channel:flowsEndpoint.saved') : ''}
+        </p>
       </form>
       {answeredBy === 'business_endpoint' && <BusinessEndpoint endpoint={endpoint} onChanged={onChanged} />}
     </>
