@@ -21,9 +21,9 @@ import { machine, writeMarkdown } from './report.js';
  * `npm run bench:flows-endpoint`: the round trip of a WhatsApp Flows data request through Parley's
  * endpoint over HTTPS, as Meta makes it: encrypted to the number's registered public key, signed with
  * the app secret, answered as base64 text and decrypted by the caller. Measured: a data_exchange relayed
- * to a business endpoint on loopback (which answers at once), against the baseline of Meta's ping through
- * the same route, which Parley answers itself. The kinds alternate in rounds, so a noisy neighbour
- * weighs on both alike.
+ * to a business endpoint on loopback (which answers at once), the same data_exchange answered by Parley's
+ * screen table (decision 0156), and the baseline of Meta's ping through the same route, which Parley
+ * answers itself. The kinds alternate in rounds, so a noisy neighbour weighs on all alike.
  */
 const env = process.env;
 const settings = {
@@ -62,8 +62,19 @@ interface Bed {
   /** Sends one encrypted request; resolves with its round trip in ms. */
   send(encrypted: EncryptedFlowRequest): Promise<number>;
   publicKey: string;
+  /** Who answers the number's screens from now on. */
+  answerBy(kind: Kind): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The screen table of the Parley kind: the submitted fields and the contact fill the next screen. */
+const SCREEN_ANSWERS = [
+  {
+    screen: 'PICK_FLOWERS',
+    next_screen: 'CONFIRM',
+    data: { summary: '{{context.quantity}} × {{context.bouquet}} for {{contact.first_name | "you"}}' },
+  },
+];
 
 async function startBed(businessUrl: string): Promise<Bed> {
   const graph = await startGraphStandIn({ apiVersion: API_VERSION });
@@ -99,6 +110,10 @@ async function startBed(businessUrl: string): Promise<Bed> {
     app,
     graph,
     publicKey: graph.businessPublicKey(number.phoneNumberId)!,
+    async answerBy(kind) {
+      const answeredBy = kind === 'parley' ? 'parley' : 'business_endpoint';
+      await services.flowsEndpoint.setScreenAnswers(caller, channelId, answeredBy, SCREEN_ANSWERS);
+    },
     async send(encrypted) {
       const raw = JSON.stringify(encrypted.body);
       const started = performance.now();
@@ -122,7 +137,8 @@ async function startBed(businessUrl: string): Promise<Bed> {
   };
 }
 
-type Kind = 'ping' | 'data_exchange';
+type Kind = 'ping' | 'relayed' | 'parley';
+const KINDS: Kind[] = ['ping', 'relayed', 'parley'];
 
 /** Meta's requests, encrypted before the clock starts: the client's RSA is Meta's cost, not Parley's. */
 function requestsOf(bed: Bed, kind: Kind, count: number): EncryptedFlowRequest[] {
@@ -164,18 +180,19 @@ interface Row {
 
 /** Both kinds at one concurrency, alternating in rounds. */
 async function measure(bed: Bed, concurrency: number): Promise<Row[]> {
-  const times: Record<Kind, number[]> = { ping: [], data_exchange: [] };
-  const elapsed: Record<Kind, number> = { ping: 0, data_exchange: 0 };
+  const times: Record<Kind, number[]> = { ping: [], relayed: [], parley: [] };
+  const elapsed: Record<Kind, number> = { ping: 0, relayed: 0, parley: 0 };
   const perRound = Math.ceil(settings.requests / settings.rounds);
   for (let round = 0; round < settings.rounds; round++) {
-    for (const kind of ['ping', 'data_exchange'] as const) {
+    for (const kind of KINDS) {
+      await bed.answerBy(kind);
       const requests = requestsOf(bed, kind, perRound);
       const started = performance.now();
       times[kind].push(...(await roundTrips(bed, requests, concurrency)));
       elapsed[kind] += performance.now() - started;
     }
   }
-  return (['ping', 'data_exchange'] as const).map((kind) => {
+  return KINDS.map((kind) => {
     const sorted = [...times[kind]].sort((a, b) => a - b);
     return {
       kind,
@@ -194,8 +211,10 @@ async function main(): Promise<void> {
   const bed = await startBed(business.url);
   const rows: Row[] = [];
   try {
-    for (const kind of ['ping', 'data_exchange'] as const)
+    for (const kind of KINDS) {
+      await bed.answerBy(kind);
       await roundTrips(bed, requestsOf(bed, kind, settings.warmup), 4);
+    }
     for (const concurrency of settings.concurrency) {
       const measured = await measure(bed, concurrency);
       for (const row of measured) {
@@ -208,7 +227,11 @@ async function main(): Promise<void> {
     business.close();
   }
   const ms = (value: number) => value.toFixed(2);
-  const label = (kind: Kind) => (kind === 'ping' ? 'ping (baseline: answered by Parley)' : 'data_exchange (relayed)');
+  const labels: Record<Kind, string> = {
+    ping: 'ping (baseline: answered by Parley)',
+    relayed: 'data_exchange (relayed)',
+    parley: "data_exchange (Parley's screen table)",
+  };
   writeMarkdown(
     settings.output,
     [
@@ -220,13 +243,14 @@ async function main(): Promise<void> {
       "Each request as Meta makes it: Meta's JSON encrypted to the number's registered public key (before the clock " +
         "starts), signed with the app secret, POSTed over HTTPS (keep-alive) to the number's endpoint URL; the round trip " +
         'ends when the base64 answer is decrypted. The relayed kind adds the signed POST to a business endpoint on ' +
-        'loopback that answers at once, and its answer encrypted back.',
+        "loopback that answers at once, and its answer encrypted back. The screen-table kind reads the number's " +
+        'table, looks the token up among the sends, fills the next screen from the entered fields and keeps them.',
       '',
       '| Request | In flight | Requests | p50 ms | p90 ms | p99 ms | Requests/s |',
       '| --- | --- | --- | --- | --- | --- | --- |',
       ...rows.map(
         (r) =>
-          `| ${label(r.kind)} | ${r.concurrency} | ${r.count} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.perSecond.toFixed(0)} |`,
+          `| ${labels[r.kind]} | ${r.concurrency} | ${r.count} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.perSecond.toFixed(0)} |`,
       ),
     ].join('\n'),
     'bench-flows-endpoint',

@@ -187,6 +187,20 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     },
   },
   {
+    tool: 'set_flows_screen_answers',
+    input: (s) => ({
+      channel_id: s.channelId,
+      answered_by: 'parley',
+      screen_answers: [{ screen: null, next_screen: 'WELCOME', data: { greeting: 'Hi {{contact.first_name}}' } }],
+    }),
+    expect: (result) => {
+      assert.equal(result.answered_by, 'parley');
+      assert.deepEqual(result.screen_answers, [
+        { screen: null, next_screen: 'WELCOME', data: { greeting: 'Hi {{contact.first_name}}' } },
+      ]);
+    },
+  },
+  {
     tool: 'remove_channel',
     input: (s) => ({ channel_id: s.channelId }),
     expect: (result, s) => assert.equal(result.id, s.channelId),

@@ -68,6 +68,8 @@ export interface Database {
   csat_surveys: CsatSurveyTable;
   groups: GroupTable;
   flows_endpoints: FlowsEndpointTable;
+  flows_endpoint_fields: FlowsEndpointFieldsTable;
+  flows_endpoint_errors: FlowsEndpointErrorTable;
   whatsapp_flows: WhatsappFlowTable;
   whatsapp_flow_sends: WhatsappFlowSendTable;
   whatsapp_flow_alerts: WhatsappFlowAlertTable;
@@ -915,7 +917,32 @@ export interface FlowsEndpointTable {
   business_url: string | null;
   /** Its Standard Webhooks signing secret (`whsec_…`), sealed with the secret box. */
   business_secret: string | null;
+  /** Who answers INIT, data_exchange and BACK: `business_endpoint` (relayed) or `parley` (its screen table) (0059). */
+  answered_by: Generated<string>;
+  /** JSON text: Parley's screen table, what each screen leads to and with what data (0059). */
+  screen_answers: string | null;
   updated_at: string;
+}
+
+/** What a customer entered so far in one opened Flow, for Parley's screen answers to use (0059). */
+export interface FlowsEndpointFieldsTable {
+  channel_id: string;
+  flow_token: string;
+  /** JSON text: the fields of every screen submitted, later ones over earlier ones. */
+  fields: string;
+  updated_at: string;
+}
+
+/** An error notification Meta's Flow client sent to a number's data endpoint; the latest few are kept (0059). */
+export interface FlowsEndpointErrorTable {
+  id: string;
+  channel_id: string;
+  flow_token: string | null;
+  screen: string | null;
+  /** Meta's error key, e.g. `payload-schema-error`. */
+  error: string;
+  error_message: string | null;
+  received_at: string;
 }
 
 export interface CsatSettingsTable {

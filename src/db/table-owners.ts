@@ -29,6 +29,8 @@ export const TABLE_OWNERS = {
   first_run: 'accounts',
   flow_run_edges: 'flows',
   flow_runs: 'flows',
+  flows_endpoint_errors: 'flows-endpoint',
+  flows_endpoint_fields: 'flows-endpoint',
   flows_endpoints: 'flows-endpoint',
   flow_versions: 'flows',
   flows: 'flows',

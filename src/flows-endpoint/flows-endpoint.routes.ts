@@ -6,16 +6,21 @@ import {
   BusinessEndpointSetSchema,
   ChannelBody,
   FlowsEndpointSchema,
+  FlowsErrorNotificationSchema,
   SetBusinessEndpointBody,
+  SetScreenAnswersBody,
 } from './flows-endpoint.schema.js';
+import { FINISH, ScreenAnswerSchema } from './flows-endpoint.screens.js';
 
 const tags = ['Channels'];
 
 const ABOUT =
-  "Meta sends a Flow's data requests (INIT, data_exchange, BACK, error notifications and its `ping` health check) to the number's `endpoint_url`, signed with the app secret (WHATSAPP_APP_SECRET) and encrypted to the number's public key. Parley checks the signature, decrypts, answers `ping` and error notifications itself, relays every screen's request to the business endpoint, and encrypts the answer back as Meta documents.";
+  "Meta sends a Flow's data requests (INIT, data_exchange, BACK, error notifications and its `ping` health check) to the number's `endpoint_url`, signed with the app secret (WHATSAPP_APP_SECRET) and encrypted to the number's public key. Parley checks the signature (and the `flow_token_signature` when Meta sends one: 427 when it does not match), decrypts, answers `ping` and error notifications itself (keeping the latest), answers every screen from its screen table or relays it to the business endpoint (`answered_by`), and encrypts the answer back as Meta documents.";
 
 /** A number's WhatsApp Flows data endpoint: its key pair and the business endpoint screens are relayed to. */
 export function registerFlowsEndpointRoutes(app: Api, endpoints: FlowsEndpointService): void {
+  app.addSchema(ScreenAnswerSchema);
+  app.addSchema(FlowsErrorNotificationSchema);
   app.addSchema(FlowsEndpointSchema);
   const endpoint = Type.Ref(FlowsEndpointSchema);
 
@@ -65,5 +70,27 @@ export function registerFlowsEndpointRoutes(app: Api, endpoints: FlowsEndpointSe
       },
     },
     async (request) => endpoints.setBusinessEndpoint(principalOf(request), request.body.channel_id, request.body.url),
+  );
+
+  app.post(
+    '/api/v1/actions/set-flows-screen-answers',
+    {
+      config: { access: 'write', permission: 'manage_channel' },
+      schema: {
+        operationId: 'setFlowsScreenAnswers',
+        tags,
+        summary: "Choose who answers a number's WhatsApp Flows screens, and set Parley's screen table",
+        description: `With \`answered_by: parley\` a business without its own server serves a Flow that fetches data: Meta's INIT is answered by the row whose \`screen\` is null, each data_exchange by the row of the screen submitted, with \`next_screen\` and its \`data\` filled from the contact the Flow was sent to (by its \`flow_token\`) and what they entered on earlier screens (\`{{context.FIELD}}\`); \`next_screen: ${FINISH}\` closes the Flow with Meta's final answer, whose \`extension_message_response.params\` (the \`flow_token\` and the row's data) come back in the customer's reply. BACK shows the screen gone back to with the data that led to it. A screen without a row gets Meta's graceful answer (the same screen with an error message). \`answered_by: business_endpoint\` relays every screen to \`business_endpoint_url\` (set-flows-business-endpoint); the table is kept. ${ABOUT}`,
+        body: SetScreenAnswersBody,
+        response: { 200: endpoint, ...actionErrors(404) },
+      },
+    },
+    async (request) =>
+      endpoints.setScreenAnswers(
+        principalOf(request),
+        request.body.channel_id,
+        request.body.answered_by,
+        request.body.screen_answers,
+      ),
   );
 }

@@ -9,5 +9,6 @@ export {
   createFlowsEndpointService,
   FLOWS_ENDPOINT_PATH,
   type FlowsEndpointService,
+  type FlowsErrorNotification,
   type OpenedEndpoint,
 } from './flows-endpoint.service.js';

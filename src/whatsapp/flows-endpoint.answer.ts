@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { RelayOutcome } from '../flows-endpoint/index.js';
+import type { FlowsErrorNotification, OpenedEndpoint } from '../flows-endpoint/index.js';
 
 /**
  * What Parley answers a decrypted WhatsApp Flows request, in Meta's terms ("Implementing Endpoint for
  * Flows" → "Implement Endpoint Logic"): the health check and error notifications itself, every other
- * request (INIT, data_exchange, BACK) with the business endpoint's answer.
+ * request (INIT, data_exchange, BACK) with the answer of who answers the number's screens.
  */
 export type FlowAnswer =
   /** Encrypted for Meta as is. */
@@ -18,28 +18,29 @@ export type FlowAnswer =
 const ACTIVE = { data: { status: 'active' } };
 /** Meta's "Error Notification Response Payload". */
 const ACKNOWLEDGED = { data: { acknowledged: true } };
-/** Shown on the screen the person is on when the business endpoint did not answer (Meta's `error_message`). */
+/** Shown on the screen the person is on when the screen got no answer (Meta's `error_message`). */
 const NOT_ANSWERED = 'Something went wrong. Please try again.';
 
 export async function answerFlowRequest(
   request: Record<string, unknown>,
-  relay: (request: object) => Promise<RelayOutcome>,
+  endpoint: OpenedEndpoint,
   log: FastifyBaseLogger,
 ): Promise<FlowAnswer> {
   if (request.action === 'ping') return { kind: 'answer', answer: ACTIVE };
   const error = errorOf(request);
   if (error !== null) {
-    log.warn({ flows_error: error, screen: request.screen }, 'a WhatsApp Flow reported an error in an answer');
+    log.warn({ flows_error: error.error, screen: error.screen }, 'a WhatsApp Flow reported an error in an answer');
+    await endpoint.noteError(error);
     return { kind: 'answer', answer: ACKNOWLEDGED };
   }
-  const relayed = await relay(request);
+  const relayed = await endpoint.relay(request);
   switch (relayed.outcome) {
     case 'answered':
       return { kind: 'answer', answer: relayed.answer };
     case 'token_invalid':
       return { kind: 'token_invalid', errorMessage: relayed.errorMessage };
     case 'failed': {
-      log.warn({ reason: relayed.reason, action: request.action }, 'the business endpoint did not answer a Flow');
+      log.warn({ reason: relayed.reason, action: request.action }, 'a Flow screen got no answer');
       // Meta's graceful answer to a request it cannot serve: the same screen, with an error message.
       const screen = typeof request.screen === 'string' && request.screen !== '' ? request.screen : null;
       if (screen === null) return { kind: 'unanswered' };
@@ -49,12 +50,21 @@ export async function answerFlowRequest(
 }
 
 /**
- * An error notification's key: Meta's sample sends it as `data.error`, its field table as `data.error_key`;
- * null for any other request.
+ * An error notification: its key (Meta's sample sends it as `data.error`, its field table as
+ * `data.error_key`), Meta's words and where it happened; null for any other request.
  */
-function errorOf(request: Record<string, unknown>): string | null {
+function errorOf(request: Record<string, unknown>): FlowsErrorNotification | null {
   const data = request.data;
   if (typeof data !== 'object' || data === null) return null;
-  const { error, error_key: key } = data as Record<string, unknown>;
-  return typeof error === 'string' ? error : typeof key === 'string' ? key : null;
+  const { error: key, error_key: fieldKey, error_message: message } = data as Record<string, unknown>;
+  const error = typeof key === 'string' ? key : typeof fieldKey === 'string' ? fieldKey : null;
+  if (error === null) return null;
+  return {
+    error,
+    errorMessage: typeof message === 'string' ? message : null,
+    screen: stringOrNull(request.screen),
+    flowToken: stringOrNull(request.flow_token),
+  };
 }
+
+const stringOrNull = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);

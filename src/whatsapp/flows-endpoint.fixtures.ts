@@ -1,4 +1,4 @@
-import { constants, createCipheriv, createDecipheriv, publicEncrypt, randomBytes } from 'node:crypto';
+import { constants, createCipheriv, createDecipheriv, createHmac, publicEncrypt, randomBytes } from 'node:crypto';
 
 /**
  * A WhatsApp Flow client's side of the data endpoint, as Meta documents it in "Implementing Endpoint for
@@ -46,20 +46,37 @@ export const HEALTH_CHECK_REQUEST = { version: '3.0', action: 'ping' };
 /** Meta's "Health Check Response Payload". */
 export const HEALTH_CHECK_RESPONSE = { data: { status: 'active' } };
 
-/** Meta's "Sample Data Exchange Request Payload": INIT (no screen or data), data_exchange, BACK. */
+/**
+ * Meta's "Sample Data Exchange Request Payload": INIT (no screen or data), data_exchange, BACK. With a
+ * `signature`, the request of data_api_version 4.0, which carries the `flow_token_signature` JWT.
+ */
 export function dataExchangeRequest(fields: {
   action: 'INIT' | 'data_exchange' | 'BACK';
   flowToken: string;
   screen?: string;
   data?: Record<string, unknown>;
+  signature?: string;
 }) {
   return {
-    version: '3.0',
+    version: fields.signature === undefined ? '3.0' : '4.0',
     action: fields.action,
     ...(fields.screen !== undefined && { screen: fields.screen }),
     ...(fields.data !== undefined && { data: fields.data }),
     flow_token: fields.flowToken,
+    ...(fields.signature !== undefined && { flow_token_signature: fields.signature }),
   };
+}
+
+/**
+ * The `flow_token_signature` of a data_api_version 4.0 request ("Implementing Endpoint for Flows", Flow
+ * JSON 7.3 and later): a JWT (RFC 7519, compact form) over the Flow token, signed HS256 with the app's
+ * secret. Written from the JWT steps, not from Parley's check: base64url of the header and of the claims,
+ * joined by a dot, and base64url of their HMAC-SHA256.
+ */
+export function flowTokenSignature(flowToken: string, appSecret: string): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const signed = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ flow_token: flowToken })}`;
+  return `${signed}.${createHmac('sha256', appSecret).update(signed).digest('base64url')}`;
 }
 
 /**

@@ -6,17 +6,21 @@ import type { Api } from '../http/types.js';
 import { errors } from '../shared/errors.js';
 import { answerFlowRequest } from './flows-endpoint.answer.js';
 import { decryptFlowRequest } from './flows-endpoint.crypto.js';
+import { flowTokenSignatureHolds } from './flows-endpoint.token-signature.js';
 import { rawBodyOf, registerRawBodyRoutes } from './raw-body.js';
 import type { WhatsappWebhookService } from './webhook.service.js';
 import { signedByMeta } from './webhook.signature.js';
 
 /** Meta's Flows requests are a few kilobytes; this bounds what an unsigned request can make Parley read and hash. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Meta's 427 ("the Flow token is no longer valid"): what the person reads when the token's signature fails. */
+const TOKEN_NOT_GENUINE = 'This form can no longer be used. Please ask for a new one.';
 
 /**
  * WhatsApp Flows' data endpoint of each number, as Meta calls it ("Implementing Endpoint for Flows"): the
  * signature first (Meta's 432), then the request decrypted with the number's private key (Meta's 421
- * when it cannot be, so the client fetches the key again), answered, and the answer encrypted as text.
+ * when it cannot be, so the client fetches the key again), its `flow_token_signature` checked (Meta's
+ * 427 when it fails), answered, and the answer encrypted as text.
  */
 export function registerFlowsEndpointRequestRoutes(
   app: Api,
@@ -53,7 +57,11 @@ export function registerFlowsEndpointRequestRoutes(
         const endpoint = await endpoints.opened(request.params.channel_id);
         const decrypted = endpoint && decryptFlowRequest(raw, endpoint.privateKey);
         if (!decrypted) throw errors.flowsRequestUndecryptable();
-        const answer = await answerFlowRequest(decrypted.request, endpoint.relay, request.log);
+        if (!flowTokenSignatureHolds(decrypted.request, config.whatsappAppSecret)) {
+          request.log.warn('a WhatsApp Flows request carried a flow_token_signature that does not verify');
+          return reply.code(427).send({ error_msg: TOKEN_NOT_GENUINE });
+        }
+        const answer = await answerFlowRequest(decrypted.request, endpoint, request.log);
         switch (answer.kind) {
           case 'answer':
             return reply.type('text/plain').send(decrypted.encryptAnswer(answer.answer));

@@ -12,13 +12,17 @@ import {
   encryptFlowRequest,
   ERROR_NOTIFICATION_RESPONSE,
   errorNotificationRequest,
+  flowTokenSignature,
   HEALTH_CHECK_REQUEST,
   HEALTH_CHECK_RESPONSE,
 } from './flows-endpoint.fixtures.js';
-import { signBody } from './webhook.fixtures.js';
+import { inboundTextWebhook, signBody } from './webhook.fixtures.js';
+import { bookingFlowJson } from '../whatsapp-flows/whatsapp-flow.fixtures.js';
 
 // The business endpoint runs on loopback over plain http, which only PARLEY_ALLOW_PRIVATE_WEBHOOKS permits.
-const { server, graph, connect } = await startWhatsappServer({ env: { PARLEY_ALLOW_PRIVATE_WEBHOOKS: 'true' } });
+const { server, graph, connect, postWebhook } = await startWhatsappServer({
+  env: { PARLEY_ALLOW_PRIVATE_WEBHOOKS: 'true' },
+});
 
 interface Problem {
   code: string;
@@ -362,5 +366,170 @@ describe(`WhatsApp Flows: data endpoint (${ENGINE})`, () => {
         [['url', code]],
       );
     }
+  });
+
+  test('error notifications › the latest five Meta sent are kept per number, newest first, for the person to read', async () => {
+    const { api, channelId } = await numberOfOwn();
+    const endpoint = await setUp(api, channelId);
+    for (const screen of ['ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX']) {
+      const { answer } = await metaSends(endpoint, errorNotificationRequest(`token-${screen}`, screen));
+      assert.deepEqual(answer(), ERROR_NOTIFICATION_RESPONSE);
+    }
+    const shown = await api.action<FlowsEndpoint>('get-flows-endpoint', { channel_id: channelId });
+    assert.deepEqual(
+      shown.body.error_notifications.map((n) => [n.screen, n.flow_token, n.error]),
+      ['SIX', 'FIVE', 'FOUR', 'THREE', 'TWO'].map((screen) => [screen, `token-${screen}`, 'payload-schema-error']),
+    );
+    assert.equal(
+      shown.body.error_notifications[0]!.error_message,
+      'The client received the screen data which are not conforming to screen data schema',
+    );
+  });
+
+  test('flow_token_signature › a token signed with the app secret is served; one signed otherwise, or for another token, gets Meta’s 427', async () => {
+    const { api, channelId } = await numberOfOwn();
+    const endpoint = await setUp(api, channelId);
+    await relayTo(api, channelId, `/signed-${channelId}`, () => ({
+      status: 200,
+      body: { screen: 'PICK_FLOWERS', data: {} },
+    }));
+    const flowToken = `token-${channelId}`;
+    const signed = await metaSends(
+      endpoint,
+      dataExchangeRequest({ action: 'INIT', flowToken, signature: flowTokenSignature(flowToken, APP_SECRET) }),
+    );
+    assert.equal(signed.response.status, 200, signed.response.text);
+    assert.deepEqual(signed.answer(), { screen: 'PICK_FLOWERS', data: {} });
+
+    for (const signature of [
+      flowTokenSignature(flowToken, 'not-the-app-secret'),
+      flowTokenSignature('another-token', APP_SECRET),
+      'not-a-jwt',
+    ]) {
+      const { response } = await metaSends(endpoint, dataExchangeRequest({ action: 'INIT', flowToken, signature }));
+      assert.equal(response.status, 427, response.text);
+      assert.deepEqual(response.body, { error_msg: 'This form can no longer be used. Please ask for a new one.' });
+    }
+    assert.equal(relayed.filter((r) => r.path === `/signed-${channelId}`).length, 1, 'refused ones were not relayed');
+  });
+
+  test('set-flows-screen-answers › Parley answers the Flow from its screen table: the contact the token names, what they entered, and Meta’s SUCCESS at the end', async () => {
+    const { api, channelId, phoneNumberId } = await numberOfOwn();
+    const endpoint = await setUp(api, channelId);
+    const phone = `+1415555${String(Math.floor(Math.random() * 1e4)).padStart(4, '0')}`;
+    const created = await api.action('create-contact', { phone, name: 'Rosa Díaz', metadata: { city: 'Lisbon' } });
+    assert.equal(created.status, 201, created.text);
+    const wrote = inboundTextWebhook({ phoneNumberId, from: phone, text: 'Flowers?', timestamp: server.clock.now() });
+    assert.equal((await postWebhook(wrote)).status, 200);
+    const flow = (await api.action<{ id: string }>('create-whatsapp-flow', { name: 'Order', categories: ['OTHER'] }))
+      .body;
+    await api.action('update-whatsapp-flow-json', { whatsapp_flow_id: flow.id, flow_json: bookingFlowJson() });
+    await api.action('publish-whatsapp-flow', { whatsapp_flow_id: flow.id });
+    const sent = await api.action<{ content: { interactive: { action: { parameters: { flow_token: string } } } } }>(
+      'send-whatsapp-flow',
+      { phone, whatsapp_flow_id: flow.id, body: 'Order flowers', cta: 'Order', flow_action: 'data_exchange' },
+    );
+    assert.equal(sent.status, 200, sent.text);
+    const flowToken = sent.body.content.interactive.action.parameters.flow_token;
+
+    const screens = [
+      {
+        screen: null,
+        next_screen: 'PICK',
+        data: { greeting: 'Hi {{contact.first_name}}, flowers for {{attributes.city}}?' },
+      },
+      { screen: 'PICK', next_screen: 'CONFIRM', data: { summary: '{{context.quantity}} × {{context.bouquet}}' } },
+      { screen: 'CONFIRM', next_screen: 'SUCCESS', data: { order: '{{context.bouquet}} for {{contact.phone}}' } },
+    ];
+    const set = await api.action<FlowsEndpoint>('set-flows-screen-answers', {
+      channel_id: channelId,
+      answered_by: 'parley',
+      screen_answers: screens,
+    });
+    assert.equal(set.status, 200, set.text);
+    assert.deepEqual([set.body.answered_by, set.body.screen_answers], ['parley', screens]);
+
+    const init = await metaSends(endpoint, dataExchangeRequest({ action: 'INIT', flowToken }));
+    assert.equal(init.response.status, 200, init.response.text);
+    assert.deepEqual(init.answer(), { screen: 'PICK', data: { greeting: 'Hi Rosa, flowers for Lisbon?' } });
+    const pick = await metaSends(
+      endpoint,
+      dataExchangeRequest({
+        action: 'data_exchange',
+        flowToken,
+        screen: 'PICK',
+        data: { bouquet: 'Roses', quantity: 2 },
+      }),
+    );
+    assert.deepEqual(pick.answer(), { screen: 'CONFIRM', data: { summary: '2 × Roses' } });
+    const back = await metaSends(endpoint, dataExchangeRequest({ action: 'BACK', flowToken, screen: 'PICK' }));
+    assert.deepEqual(back.answer(), { screen: 'PICK', data: { greeting: 'Hi Rosa, flowers for Lisbon?' } });
+    // Meta's "Final Response Payload": the params come back in the customer's nfm_reply with the token.
+    const confirm = await metaSends(
+      endpoint,
+      dataExchangeRequest({ action: 'data_exchange', flowToken, screen: 'CONFIRM', data: { note: '' } }),
+    );
+    assert.deepEqual(confirm.answer(), {
+      screen: 'SUCCESS',
+      data: { extension_message_response: { params: { order: `Roses for ${phone}`, flow_token: flowToken } } },
+    });
+
+    // A screen the table does not name: Meta's graceful answer, the same screen with an error message.
+    const unknown = await metaSends(
+      endpoint,
+      dataExchangeRequest({ action: 'data_exchange', flowToken, screen: 'PAYMENT', data: {} }),
+    );
+    assert.deepEqual(unknown.answer(), {
+      screen: 'PAYMENT',
+      data: { error_message: 'Something went wrong. Please try again.' },
+    });
+    // A token Parley never sent (WhatsApp Manager's preview): the contact's placeholders read empty.
+    const preview = await metaSends(endpoint, dataExchangeRequest({ action: 'INIT', flowToken: 'flows-builder-1' }));
+    assert.deepEqual(preview.answer(), { screen: 'PICK', data: { greeting: 'Hi, flowers for?' } });
+
+    // Back to the business's own endpoint: the table is kept.
+    const relaying = await api.action<FlowsEndpoint>('set-flows-screen-answers', {
+      channel_id: channelId,
+      answered_by: 'business_endpoint',
+      screen_answers: screens,
+    });
+    assert.deepEqual([relaying.body.answered_by, relaying.body.screen_answers.length], ['business_endpoint', 3]);
+    const noEndpoint = await metaSends(endpoint, dataExchangeRequest({ action: 'INIT', flowToken }));
+    assert.equal(noEndpoint.response.status, 502, 'no business endpoint set: nobody answers');
+  });
+
+  test('set-flows-screen-answers › a screen answered twice is refused naming the row; members may not set it', async () => {
+    const { owner, api, channelId } = await numberOfOwn();
+    const refused = await api.action<Problem>('set-flows-screen-answers', {
+      channel_id: channelId,
+      answered_by: 'parley',
+      screen_answers: [
+        { screen: null, next_screen: 'A', data: {} },
+        { screen: 'A', next_screen: 'SUCCESS', data: {} },
+        { screen: 'A', next_screen: 'B', data: {} },
+        { screen: null, next_screen: 'B', data: {} },
+      ],
+    });
+    assert.equal(refused.status, 400, refused.text);
+    assert.deepEqual(
+      refused.body.errors?.map((e) => [e.field, e.code]),
+      [
+        ['screen_answers[2].screen', 'flows_endpoint.screen_repeated'],
+        ['screen_answers[3].screen', 'flows_endpoint.opening_repeated'],
+      ],
+    );
+    const badId = await api.action<Problem>('set-flows-screen-answers', {
+      channel_id: channelId,
+      answered_by: 'parley',
+      screen_answers: [{ screen: 'has space', next_screen: 'A', data: {} }],
+    });
+    assert.equal(badId.status, 400, badId.text);
+    const member = await joinedTeammate(server, owner, 'member');
+    const denied = await member.send<Problem>('POST', '/api/v1/actions/set-flows-screen-answers', {
+      channel_id: channelId,
+      answered_by: 'parley',
+      screen_answers: [],
+    });
+    assert.equal(denied.status, 403, denied.text);
   });
 });

@@ -322,7 +322,7 @@ export interface paths {
     put?: never;
     /**
      * Give a number a new key pair for WhatsApp Flows' data endpoint and register its public key with Meta
-     * @description Parley generates an RSA 2048 key pair, registers the public key with Meta (`POST /{phone-number-id}/whatsapp_business_encryption`; Meta signs it) and keeps the private key encrypted at rest. It replaces the number's earlier pair: a Flow client holding the old public key gets 421 and fetches the new one. When Meta refuses the key the answer is 409 in Meta's words and the pair in use stays. Run it again after Meta's `public-key-missing` or `public-key-signiture-verification` alerts, or after the number is registered again. Meta sends a Flow's data requests (INIT, data_exchange, BACK, error notifications and its `ping` health check) to the number's `endpoint_url`, signed with the app secret (WHATSAPP_APP_SECRET) and encrypted to the number's public key. Parley checks the signature, decrypts, answers `ping` and error notifications itself, relays every screen's request to the business endpoint, and encrypts the answer back as Meta documents.
+     * @description Parley generates an RSA 2048 key pair, registers the public key with Meta (`POST /{phone-number-id}/whatsapp_business_encryption`; Meta signs it) and keeps the private key encrypted at rest. It replaces the number's earlier pair: a Flow client holding the old public key gets 421 and fetches the new one. When Meta refuses the key the answer is 409 in Meta's words and the pair in use stays. Run it again after Meta's `public-key-missing` or `public-key-signiture-verification` alerts, or after the number is registered again. Meta sends a Flow's data requests (INIT, data_exchange, BACK, error notifications and its `ping` health check) to the number's `endpoint_url`, signed with the app secret (WHATSAPP_APP_SECRET) and encrypted to the number's public key. Parley checks the signature (and the `flow_token_signature` when Meta sends one: 427 when it does not match), decrypts, answers `ping` and error notifications itself (keeping the latest), answers every screen from its screen table or relays it to the business endpoint (`answered_by`), and encrypts the answer back as Meta documents.
      *
      *     Needs the role permission `manage_channel` (owner, admin).
      */
@@ -344,7 +344,7 @@ export interface paths {
     put?: never;
     /**
      * A number's WhatsApp Flows data endpoint: its URL, its key's status at Meta and the business endpoint
-     * @description Meta is asked what it holds for the number's key (`key_status`); when Meta cannot be asked, the last answer is shown with its `key_checked_at`. Meta sends a Flow's data requests (INIT, data_exchange, BACK, error notifications and its `ping` health check) to the number's `endpoint_url`, signed with the app secret (WHATSAPP_APP_SECRET) and encrypted to the number's public key. Parley checks the signature, decrypts, answers `ping` and error notifications itself, relays every screen's request to the business endpoint, and encrypts the answer back as Meta documents.
+     * @description Meta is asked what it holds for the number's key (`key_status`); when Meta cannot be asked, the last answer is shown with its `key_checked_at`. Meta sends a Flow's data requests (INIT, data_exchange, BACK, error notifications and its `ping` health check) to the number's `endpoint_url`, signed with the app secret (WHATSAPP_APP_SECRET) and encrypted to the number's public key. Parley checks the signature (and the `flow_token_signature` when Meta sends one: 427 when it does not match), decrypts, answers `ping` and error notifications itself (keeping the latest), answers every screen from its screen table or relays it to the business endpoint (`answered_by`), and encrypts the answer back as Meta documents.
      *
      *     Needs the role permission `manage_channel` (owner, admin).
      */
@@ -366,11 +366,33 @@ export interface paths {
     put?: never;
     /**
      * Set the business's own HTTPS endpoint that a number's WhatsApp Flows screens are relayed to
-     * @description Each INIT, data_exchange and BACK request, decrypted, is POSTed as Meta's JSON (`version`, `action`, `screen`, `data`, `flow_token`) and signed per Standard Webhooks as outgoing webhooks are (`webhook-id`, `webhook-timestamp`, `webhook-signature` under the `signing_secret` of this answer, shown only this once: a retry with the same `Idempotency-Key` answers 409 `idempotency_secret_withheld`; setting the URL again makes a new secret). The endpoint answers within 8 s with the JSON Meta expects (`screen` and `data`, or `SUCCESS` with `extension_message_response`), which Parley encrypts for Meta; HTTP 427 with `{"error_msg"}` says the Flow token is no longer valid, as Meta documents. Without an answer in time the person sees the same screen with an error message (Meta's `error_message`), or, when Meta named no screen, Meta's generic error. Meta sends a Flow's data requests (INIT, data_exchange, BACK, error notifications and its `ping` health check) to the number's `endpoint_url`, signed with the app secret (WHATSAPP_APP_SECRET) and encrypted to the number's public key. Parley checks the signature, decrypts, answers `ping` and error notifications itself, relays every screen's request to the business endpoint, and encrypts the answer back as Meta documents.
+     * @description Each INIT, data_exchange and BACK request, decrypted, is POSTed as Meta's JSON (`version`, `action`, `screen`, `data`, `flow_token`) and signed per Standard Webhooks as outgoing webhooks are (`webhook-id`, `webhook-timestamp`, `webhook-signature` under the `signing_secret` of this answer, shown only this once: a retry with the same `Idempotency-Key` answers 409 `idempotency_secret_withheld`; setting the URL again makes a new secret). The endpoint answers within 8 s with the JSON Meta expects (`screen` and `data`, or `SUCCESS` with `extension_message_response`), which Parley encrypts for Meta; HTTP 427 with `{"error_msg"}` says the Flow token is no longer valid, as Meta documents. Without an answer in time the person sees the same screen with an error message (Meta's `error_message`), or, when Meta named no screen, Meta's generic error. Meta sends a Flow's data requests (INIT, data_exchange, BACK, error notifications and its `ping` health check) to the number's `endpoint_url`, signed with the app secret (WHATSAPP_APP_SECRET) and encrypted to the number's public key. Parley checks the signature (and the `flow_token_signature` when Meta sends one: 427 when it does not match), decrypts, answers `ping` and error notifications itself (keeping the latest), answers every screen from its screen table or relays it to the business endpoint (`answered_by`), and encrypts the answer back as Meta documents.
      *
      *     Needs the role permission `manage_channel` (owner, admin).
      */
     post: operations['setFlowsBusinessEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/set-flows-screen-answers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Choose who answers a number's WhatsApp Flows screens, and set Parley's screen table
+     * @description With `answered_by: parley` a business without its own server serves a Flow that fetches data: Meta's INIT is answered by the row whose `screen` is null, each data_exchange by the row of the screen submitted, with `next_screen` and its `data` filled from the contact the Flow was sent to (by its `flow_token`) and what they entered on earlier screens (`{{context.FIELD}}`); `next_screen: SUCCESS` closes the Flow with Meta's final answer, whose `extension_message_response.params` (the `flow_token` and the row's data) come back in the customer's reply. BACK shows the screen gone back to with the data that led to it. A screen without a row gets Meta's graceful answer (the same screen with an error message). `answered_by: business_endpoint` relays every screen to `business_endpoint_url` (set-flows-business-endpoint); the table is kept. Meta sends a Flow's data requests (INIT, data_exchange, BACK, error notifications and its `ping` health check) to the number's `endpoint_url`, signed with the app secret (WHATSAPP_APP_SECRET) and encrypted to the number's public key. Parley checks the signature (and the `flow_token_signature` when Meta sends one: 427 when it does not match), decrypts, answers `ping` and error notifications itself (keeping the latest), answers every screen from its screen table or relays it to the business endpoint (`answered_by`), and encrypts the answer back as Meta documents.
+     *
+     *     Needs the role permission `manage_channel` (owner, admin).
+     */
+    post: operations['setFlowsScreenAnswers'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3141,6 +3163,30 @@ export interface components {
        */
       terms_accepted_at: string | null;
     };
+    FlowsScreenAnswer: {
+      /** @description The screen the customer submits (its `id` in the Flow JSON, Meta's `data_exchange`); null: the Flow opening (Meta's `INIT`). */
+      screen: string | null;
+      /** @description The screen shown next, with `data`; `SUCCESS` closes the Flow (Meta's final answer, its `extension_message_response.params` being the `flow_token` and `data`). */
+      next_screen: string;
+      /** @description The next screen's data, by name: text where `{{contact.name}}`, `{{contact.first_name}}`, `{{contact.phone}}`, `{{contact.email}}`, `{{attributes.KEY}}` (the contact's custom attributes) and `{{context.FIELD}}` (what the customer entered on an earlier screen of this Flow) are filled in; `{{… | "fallback"}}` when empty. */
+      data: {
+        [key: string]: string;
+      };
+    };
+    FlowsErrorNotification: {
+      /** @description Meta's error key, e.g. `payload-schema-error` */
+      error: string;
+      /** @description Meta's words */
+      error_message: string | null;
+      /** @description The screen the customer was on */
+      screen: string | null;
+      flow_token: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      received_at: string;
+    };
     FlowsEndpoint: {
       /** Format: uuid */
       channel_id: string;
@@ -3163,6 +3209,12 @@ export interface components {
       key_checked_at: string | null;
       /** @description The business's own HTTPS endpoint that each screen's request is relayed to */
       business_endpoint_url: string | null;
+      /** @description Who answers each screen: `business_endpoint`, the business's own HTTPS endpoint (`business_endpoint_url`, relayed signed); `parley`, Parley's screen table (`screen_answers`). */
+      answered_by: 'business_endpoint' | 'parley';
+      /** @description Parley's screen table, used when `answered_by` is `parley` (set-flows-screen-answers). */
+      screen_answers: components['schemas']['FlowsScreenAnswer'][];
+      /** @description The latest error notifications Meta's Flow client sent to the endpoint (a screen's data it could not use), newest first; the last 5 are kept. */
+      error_notifications: components['schemas']['FlowsErrorNotification'][];
     };
     Tag: {
       /** Format: uuid */
@@ -6756,6 +6808,135 @@ export interface operations {
             /** @description The signing secret of the relayed requests (`whsec_` + base64 of the HMAC key), shown only in this answer; null when the endpoint was removed. */
             signing_secret: string | null;
           };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  setFlowsScreenAnswers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The number (list-channels)
+           */
+          channel_id: string;
+          /** @description Who answers each screen: `business_endpoint`, the business's own HTTPS endpoint (`business_endpoint_url`, relayed signed); `parley`, Parley's screen table (`screen_answers`). */
+          answered_by: 'business_endpoint' | 'parley';
+          /** @description One row per screen the customer submits, and one (`screen` null) for the Flow opening; kept when `answered_by` is `business_endpoint`, to switch back later. */
+          screen_answers: components['schemas']['FlowsScreenAnswer'][];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FlowsEndpoint'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */

@@ -13,6 +13,7 @@ import { Rich } from '../i18n/rich';
 import { messageStatusName } from './message-status';
 import { accountStatusFacts } from './account-status-facts';
 import { MarketingMessagesSettings } from './settings-marketing-messages';
+import { FlowsEndpointSettings } from './settings-flows-endpoint';
 
 /** One of the workspace's numbers, as list-channels shows it. */
 type BusinessNumber = PublicSchema<'Channel'>;
@@ -34,6 +35,7 @@ export function ChannelSettings() {
           <Numbers onChanged={state.reload} />
           <ChannelForm channel={state.data.channel} onSaved={state.reload} />
           {can(user, 'manage_channel') && <MarketingMessagesSettings />}
+          {can(user, 'manage_channel') && <FlowsEndpointSettings />}
           <Webhook state={state.data} />
           <TestMessage provider={state.data.channel.provider} />
         </>
