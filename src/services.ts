@@ -144,7 +144,14 @@ export function createServices(opened: Deps, config: Config) {
   const inbound = createInboundService(deps, channels, wakeFor, () => reception, inboxEvents);
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
   const flowEngine = createFlowEngine(deps, flowWebhooks, outbound, tagging);
-  const flows = createFlowService(deps, contacts, flowEngine, flowWebhooks, wakeFor);
+  const flows = createFlowService(
+    deps,
+    contacts,
+    flowEngine,
+    flowWebhooks,
+    wakeFor,
+    async (workspaceId) => (await channels.providerOf(workspaceId)).simulated,
+  );
   const sequences = createSequenceService(deps, contacts, tagging, wakeFor, () => flowEngine.start);
   const campaigns = createCampaignService(deps, () => scheduler.wake(), channels);
   const templateSubmission = createTemplateSubmissionService(deps, templates, channels);

@@ -28,12 +28,12 @@ const card = (page: Page, title: string) =>
 /** The selected node's form beside the canvas. */
 const panel = (page: Page) => page.locator('.node-panel');
 
-/** Adds a node of this type through "New node" and names it (the form's Name has the cursor). */
+/** Adds a node of this type through "New node" and names it (the form's Title has the cursor). */
 async function addNode(page: Page, type: string, name: string) {
   await page.getByLabel('New node').selectOption({ label: type });
   await page.getByRole('button', { name: 'Add node', exact: true }).click();
-  await assertFocused(panel(page).getByLabel('Name', { exact: true }));
-  await panel(page).getByLabel('Name', { exact: true }).fill(name);
+  await assertFocused(panel(page).getByLabel('Title', { exact: true }));
+  await panel(page).getByLabel('Title', { exact: true }).fill(name);
   await card(page, name).waitFor();
 }
 
@@ -85,7 +85,11 @@ async function assertFocused(locator: Locator) {
 }
 
 async function savedFlow(page: Page, api: Awaited<ReturnType<typeof ownerApi>>) {
-  await page.getByRole('button', { name: 'Save flow' }).click();
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await page
+    .getByRole('status')
+    .getByText(/^Published: version \d+ is live\.$/)
+    .waitFor();
   await page.waitForURL(/\/flows\/[0-9a-f-]{36}$/);
   const id = page.url().split('/').at(-1)!;
   const flow = await api.action<Flow>('get-flow', { flow_id: id });
@@ -296,12 +300,18 @@ describe(`dashboard: the flow builder's canvas (${ENGINE})`, () => {
     await panel(page).getByLabel('Button 3', { exact: true }).fill('');
     await open(page, 'Welcome');
     await goTo(page, 'Then', 'Menu');
-    await page.getByRole('button', { name: 'Save flow' }).click();
+    await page.getByRole('button', { name: 'Publish' }).click();
 
     await card(page, 'Menu').locator('.card-problem').getByText('Button 3 needs a title').waitFor();
     assert.match((await card(page, 'Menu').getAttribute('class'))!, /invalid/);
     await card(page, 'Welcome').locator('.card-problem').getByText('Message needs filling in').waitFor();
-    await page.getByRole('alert').getByText('Not saved: 2 problems, each shown on its node.').waitFor();
+    // Not published, but kept as a draft; Publish waits for the problems, and says so.
+    await page
+      .getByRole('status')
+      .getByText('Draft saved. Fix the problems shown on the nodes to publish it.')
+      .waitFor();
+    assert.ok(await page.getByRole('button', { name: 'Publish' }).isDisabled());
+    await page.getByText('Publishing needs the 2 problems shown on their nodes fixed.').waitFor();
     await screenshot(page, 'flow-builder-error');
     const shown = (await page.locator('main').textContent())!;
     assert.doesNotMatch(shown, /node_|send_buttons|buttons\/|must not be empty|definition/);
@@ -338,8 +348,8 @@ describe(`dashboard: the flow builder's canvas (${ENGINE})`, () => {
     await page.keyboard.type('End');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    // The new card's form has the cursor, in its Name.
-    await assertFocused(panel(page).getByLabel('Name', { exact: true }));
+    // The new card's form has the cursor, in its Title.
+    await assertFocused(panel(page).getByLabel('Title', { exact: true }));
     await panel(page)
       .getByRole('heading', { name: /^End · End/ })
       .waitFor();
