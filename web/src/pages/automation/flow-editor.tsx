@@ -34,7 +34,7 @@ import {
   type Definition,
   type Flow,
 } from './flow-save';
-import { countsOn, type FlowStats } from './flow-stats';
+import { countsOn, pathOn, type FlowStats } from './flow-stats';
 import { TryPanel, type TryRun } from './flow-try';
 import { RunTable } from './sequences';
 import { canvasStyles } from './flow-styles';
@@ -172,8 +172,9 @@ function FlowEditor({ flow: opened }: { flow: Flow | null }) {
   const tryIt = useSubmit(async () => {
     setNotice('');
     setTrying(null);
-    const saved = await keep();
-    if (saved.draft?.problems.length) return;
+    // What is on the canvas is tried: kept as the draft first unless it is already saved (a try makes no draft).
+    const saved = flow && !unsaved ? flow : await keep();
+    if (saved.draft?.problems.length) return setNotice(t('automation:builder.draftKeptWithProblems'));
     setTrying(await action('try-flow', { flow_id: saved.id }));
   });
 
@@ -187,7 +188,7 @@ function FlowEditor({ flow: opened }: { flow: Flow | null }) {
   const reachable = useMemo(() => reachableFrom(start, cards), [start, cards]);
   const stats = useLiveStats(flow);
   const counts = useMemo(() => countsOn(cards, stats), [cards, stats]);
-  const lit = useMemo(() => countsOn(cards, tryPath), [cards, tryPath]);
+  const lit = useMemo(() => pathOn(cards, tryPath), [cards, tryPath]);
   const card = cards.find((c) => c.key === selected);
   const targets = cards.map((c) => ({
     id: c.node.id,
@@ -288,7 +289,7 @@ function FlowEditor({ flow: opened }: { flow: Flow | null }) {
         </p>
       )}
       {error !== null && problemCount === 0 && <ErrorNote error={error} />}
-      <p class="notice" role="status">
+      <p class={notice ? 'notice' : undefined} role="status">
         {notice}
       </p>
     </form>

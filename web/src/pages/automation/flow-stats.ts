@@ -61,3 +61,12 @@ export function countsOn(cards: Card[], stats: FlowStats | null): CanvasCounts {
   }
   return { edges, cards: counts };
 }
+
+/** A run's path on the cards: the edges it took, lit, and every card they join or it is at (count 1 each). */
+export function pathOn(cards: Card[], stats: FlowStats | null): CanvasCounts {
+  if (!stats) return NO_COUNTS;
+  const counts = countsOn(cards, stats);
+  const passed = stats.edges.flatMap((e) => [cardOfNode(cards, e.from), cardOfNode(cards, e.to)]);
+  for (const key of passed) if (key) counts.cards.set(key, 1);
+  return counts;
+}

@@ -1,10 +1,14 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { action, type ActionAnswer } from '../../api/client';
-import { t } from '../../i18n/i18n';
+import { addEnglish, t } from '../../i18n/i18n';
+import simulator from '../../locales/en/simulator.json';
 import { ErrorNote, useAsync, useSubmit } from '../../ui';
 import { useLiveReload } from '../inbox/events';
 import { ConversationView } from '../simulator';
 import type { FlowStats } from './flow-stats';
+
+// The simulator's conversation comes with its words (the settings area loads them for the Simulator page).
+addEnglish({ simulator });
 
 export type TryRun = ActionAnswer<'try-flow'>;
 
