@@ -6,25 +6,14 @@ import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
 import { ForContactForm, ProblemList, StateCounts, recordState, useTemplates } from './common';
 import { FlowCanvas } from './flow-canvas';
+import { keyOf, useBuilderEdits } from './flow-edits';
+import { BuilderActions, useLiveStats, VersionLine } from './flow-publish';
 import { newCard } from './flow-defaults';
-import {
-  cardsOf,
-  connect,
-  idFromTitle,
-  idsOf,
-  nodesOf,
-  reachableFrom,
-  removeCard,
-  nameOf,
-  partsOf,
-  renameCard,
-  titled,
-  type Card,
-} from './flow-model';
+import { cardsOf, idFromTitle, nodesOf, reachableFrom, nameOf, partsOf, renameCard, type Card } from './flow-model';
 import type { Point } from './flow-layout';
 import { cleanNode, NODE_TYPES, nodeTypeName, type NodeType } from './flow-nodes';
 import { NodePanel } from './flow-panel';
-import { builderProblems, NO_PROBLEMS, problemsOnCards, type BuilderProblems, type CardProblem } from './flow-problems';
+import { builderProblems, NO_PROBLEMS, problemsOnCards, type BuilderProblems } from './flow-problems';
 import {
   layoutOf,
   neverPublished,
@@ -294,137 +283,6 @@ function FlowEditor({ flow: opened }: { flow: Flow | null }) {
       </p>
     </form>
   );
-}
-
-/** "Version 3 live · draft has unpublished changes", and how many runs the live version has had. */
-function VersionLine({ flow, unsaved, stats }: { flow: Flow | null; unsaved: boolean; stats: FlowStats | null }) {
-  if (!flow) return null;
-  const live = neverPublished(flow)
-    ? t('automation:builder.status.notPublished')
-    : t('automation:builder.status.live', { version: flow.version });
-  const parts = [live];
-  if (flow.draft) parts.push(t('automation:builder.status.draft'));
-  if (unsaved) parts.push(t('automation:builder.status.unsaved'));
-  if (stats && stats.runs > 0) parts.push(t('automation:builder.status.runs', { count: stats.runs }));
-  return <p class="version-line">{parts.join(' · ')}</p>;
-}
-
-/**
- * Save draft (always), Publish (only when the draft has no problems and something is new: disabled with
- * the reason otherwise) and Try it (in the simulator).
- */
-function BuilderActions(props: {
-  busy: boolean;
-  problems: number;
-  nothingNew: boolean;
-  onPublish: () => void;
-  onTry: () => void;
-}) {
-  const id = useId();
-  const channel = useAsync(() => dashboard.get('/api/dashboard/channel'), []);
-  const cloud = channel.data?.channel.provider === 'whatsapp-cloud';
-  const blocked = props.problems > 0 ? t('automation:builder.publishBlocked', { count: props.problems }) : '';
-  const publishReason = blocked || (props.nothingNew ? t('automation:builder.nothingNew') : '');
-  const tryReason = blocked || (cloud ? t('automation:builder.try.needsSimulator') : '');
-  return (
-    <div class="form-actions builder-actions">
-      <button type="submit" disabled={props.busy}>
-        {t('automation:builder.saveDraft')}
-      </button>
-      <button
-        type="button"
-        class="primary"
-        disabled={props.busy || publishReason !== ''}
-        aria-describedby={publishReason ? `${id}-publish` : undefined}
-        onClick={props.onPublish}
-      >
-        {t('automation:builder.publish')}
-      </button>
-      <button
-        type="button"
-        disabled={props.busy || tryReason !== ''}
-        aria-describedby={tryReason ? `${id}-try` : undefined}
-        onClick={props.onTry}
-      >
-        {t('automation:builder.try.button')}
-      </button>
-      {publishReason && (
-        <small class="hint" id={`${id}-publish`}>
-          {publishReason}
-        </small>
-      )}
-      {tryReason && tryReason !== publishReason && (
-        <small class="hint" id={`${id}-try`}>
-          {tryReason}
-        </small>
-      )}
-    </div>
-  );
-}
-
-/** The live version's counts (get-flow-stats): read when the builder opens and at each publish. */
-function useLiveStats(flow: Flow | null): FlowStats | null {
-  const live = flow && !neverPublished(flow) ? flow : null;
-  const stats = useAsync(
-    () => (live ? action('get-flow-stats', { flow_id: live.id }) : Promise.resolve(null)),
-    [live?.id, live?.version],
-  );
-  return stats.data ?? null;
-}
-
-const keyOf = (cards: Card[], id: string) => cards.find((c) => c.node.id === id)?.key ?? '';
-
-/** The builder's edits of its cards, by card key; each one drops the problems of what it changed. */
-function useBuilderEdits(state: {
-  cards: Card[];
-  setCards: (cards: Card[]) => void;
-  start: string;
-  setStart: (id: string) => void;
-  setProblems: (update: (p: BuilderProblems) => BuilderProblems) => void;
-  setSelected: (key: string | null) => void;
-}) {
-  const { cards, setCards, start, setStart } = state;
-  const settle = (key: string, fields: string[]) =>
-    state.setProblems((p) => ({ ...p, cards: withoutFields(p.cards, key, fields) }));
-  const freshId = (base: string) => idFromTitle(base, idsOf(cards), base);
-  return {
-    add: (type: NodeType): string => {
-      const card = newCard(type, cards);
-      setCards([...cards, card]);
-      return card.key;
-    },
-    change: (card: Card, fields: string[]) => {
-      setCards(cards.map((c) => (c.key === card.key ? card : c)));
-      settle(card.key, fields);
-    },
-    connect: (key: string, exit: string, targetKey: string) => {
-      const target = cards.find((c) => c.key === targetKey)?.node.id ?? '';
-      setCards(cards.map((c) => (c.key === key ? connect(c, exit, target, freshId) : c)));
-      settle(key, [`exit:${exit}`]);
-    },
-    rename: (key: string, title: string) => {
-      const card = cards.find((c) => c.key === key)!;
-      const taken = idsOf(cards.filter((c) => c !== card));
-      const id = idFromTitle(title, taken, card.node.type);
-      const renamed = renameCard(cards, card.node.id, id);
-      setCards(renamed.map((c) => (c.key === key ? { ...c, node: titled(c.node, title) } : c)));
-      if (start === card.node.id) setStart(id);
-    },
-    remove: (keys: string[]) => {
-      const gone = cards.filter((c) => keys.includes(c.key));
-      const left = gone.reduce((rest, c) => removeCard(rest, c.node.id), cards);
-      setCards(left);
-      if (gone.some((c) => c.node.id === start) && left[0]) setStart(left[0].node.id);
-      state.setSelected(null);
-    },
-  };
-}
-
-function withoutFields(all: Map<string, CardProblem[]>, key: string, fields: string[]) {
-  const list = all.get(key);
-  if (!list) return all;
-  const kept = list.filter((p) => !fields.some((f) => p.field === f || p.field.startsWith(`${f}/`)));
-  return new Map(all).set(key, kept);
 }
 
 /**
