@@ -275,20 +275,20 @@ function NodeDuration(props: {
  * had (a day when it never had one).
  */
 function TimeLimit(props: { value: unknown; onValue: (iso: string | undefined) => void; duration: ComponentChildren }) {
-  const id = useId();
   const last = useRef(typeof props.value === 'string' ? props.value : DEFAULT_WAIT);
   if (typeof props.value === 'string') last.current = props.value;
   const none = props.value === undefined;
   return (
     <>
       <div class="field checkbox">
-        <input
-          id={id}
-          type="checkbox"
-          checked={none}
-          onChange={(e) => props.onValue(e.currentTarget.checked ? undefined : last.current)}
-        />
-        <label for={id}>{t('automation:builder.noTimeLimit')}</label>
+        <label>
+          <input
+            type="checkbox"
+            checked={none}
+            onChange={(e) => props.onValue(e.currentTarget.checked ? undefined : last.current)}
+          />{' '}
+          {t('automation:builder.noTimeLimit')}
+        </label>
       </div>
       {!none && props.duration}
     </>
