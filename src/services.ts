@@ -144,7 +144,15 @@ export function createServices(opened: Deps, config: Config) {
   const inbound = createInboundService(deps, channels, wakeFor, () => reception, inboxEvents);
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
   const flowEngine = createFlowEngine(deps, flowWebhooks, outbound, tagging, whatsappFlowMessages);
-  const flows = createFlowService(deps, contacts, flowEngine, flowWebhooks, whatsappFlowMessages, wakeFor);
+  const flows = createFlowService(
+    deps,
+    contacts,
+    flowEngine,
+    flowWebhooks,
+    whatsappFlowMessages,
+    wakeFor,
+    async (workspaceId) => (await channels.providerOf(workspaceId)).simulated,
+  );
   const sequences = createSequenceService(
     deps,
     contacts,

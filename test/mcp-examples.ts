@@ -582,6 +582,12 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     expect: (result) => assert.deepEqual([result.version, result.draft], [2, null]),
   },
   {
+    // A try-run in the simulator: the try contact's, counted in no version's stats.
+    tool: 'try_flow',
+    input: (s) => ({ flow_id: s.flowId }),
+    expect: (result) => assert.deepEqual([result.contact_phone, result.status], ['+14155550199', 'waiting']),
+  },
+  {
     tool: 'get_flow_stats',
     input: (s) => ({ flow_id: s.flowId, version: 1 }),
     expect: (result) => {

@@ -177,7 +177,7 @@ describe(`MCP server (${ENGINE})`, () => {
         name,
       );
       const buttons = nodes.find((node) => node.title === 'send_buttons')!;
-      assert.deepEqual(Object.keys(buttons.properties), ['id', 'type', 'text', 'buttons', 'next'], name);
+      assert.deepEqual(Object.keys(buttons.properties), ['id', 'type', 'title', 'text', 'buttons', 'next'], name);
     }
   });
 

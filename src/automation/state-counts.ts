@@ -21,6 +21,7 @@ export async function countByState<State extends string>(
           .selectFrom('flow_runs')
           .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
           .where('flow_id', '=', of.flowId)
+          .where('version', '<>', 0) // the builder's try-runs (flows' TRY_VERSION) are nobody's runs
           .groupBy('status')
           .execute()
       : await db

@@ -56,6 +56,7 @@ import * as marketingMessagesGeneration from './migrations/0053_marketing_messag
 import * as flowVersions from './migrations/0054_flow_versions.js';
 import * as whatsappFlows from './migrations/0055_whatsapp_flows.js';
 import * as flowsEndpoints from './migrations/0056_flows_endpoints.js';
+import * as flowLayout from './migrations/0057_flow_layout.js';
 import * as flowsEndpointAnswers from './migrations/0059_flows_endpoint_answers.js';
 import * as whatsappFlowAlerts from './migrations/0060_whatsapp_flow_alerts.js';
 
@@ -118,6 +119,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0054_flow_versions': flowVersions,
   '0055_whatsapp_flows': whatsappFlows,
   '0056_flows_endpoints': flowsEndpoints,
+  '0057_flow_layout': flowLayout,
   '0059_flows_endpoint_answers': flowsEndpointAnswers,
   '0060_whatsapp_flow_alerts': whatsappFlowAlerts,
 };

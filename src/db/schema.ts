@@ -470,11 +470,13 @@ export interface FlowTable {
   /** The unpublished draft's definition as saved, possibly invalid; null when there is none. */
   draft: string | null;
   draft_updated_at: string | null;
+  /** Where the builder's cards are, as JSON (node id → {x, y}); null until the builder saves one. */
+  layout: string | null;
   created_at: string;
   updated_at: string;
 }
 
-/** Every published definition of a flow; runs read the one they started on. */
+/** Every published definition of a flow; runs read the one they started on. Version 0 is the builder's try-run. */
 export interface FlowVersionTable {
   flow_id: string;
   version: number;

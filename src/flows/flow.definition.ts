@@ -84,6 +84,14 @@ const node = <K extends string, P extends TProperties>(type: K, description: str
         description: 'Unique within the flow; other nodes refer to it',
       }),
       type: Type.Literal(type),
+      title: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 200,
+          description:
+            'What people call the node, in any language (the builder shows it on the card); without it the id is its name',
+        }),
+      ),
       ...properties,
     },
     { title: type, description, additionalProperties: false },

@@ -30,7 +30,7 @@ import {
   type FlowNode,
 } from './flow.definition.js';
 import { accepted, branchTaken, replyOf, WAITED_TOKEN } from './flow.replies.js';
-import { flowRepository, type RunRow, type TakenEdge } from './flow.repository.js';
+import { flowRepository, TRY_VERSION, type RunRow, type TakenEdge } from './flow.repository.js';
 import type { CallOutResult, FlowWebhookClient } from './flow-webhook.js';
 
 /** A flow walk never takes more steps than this without waiting (definitions forbid wait-free loops). */
@@ -285,16 +285,21 @@ export function createFlowEngine(
     return finish(trx, run, 'completed', null, last);
   }
 
-  /** Starts a run at the flow's first node; a run the contact was waiting in is cancelled (one at a time). */
+  /**
+   * Starts a run at the flow's first node; a run the contact was waiting in is cancelled (one at a time).
+   * `tried`: a try-run of that definition (kept as TRY_VERSION by try-flow), announced to no integration.
+   */
   async function start(
     trx: Trx,
     workspaceId: string,
     flowId: string,
     contact: ContactRow,
     context: Json,
+    tried?: FlowDefinition,
   ): Promise<string> {
     const flow = await flowRepository(trx).find(workspaceId, flowId.toLowerCase());
     if (!flow) throw errors.notFound('flow', 'flow_id');
+    const definition = tried ?? flow.definition;
     for (const superseded of await flowRepository(trx).waiting(workspaceId, [contact.id])) {
       await finish(trx, superseded.run, 'cancelled', 'superseded');
     }
@@ -303,7 +308,7 @@ export function createFlowEngine(
       id: newId(),
       workspace_id: workspaceId,
       flow_id: flow.id,
-      version: flow.version,
+      version: tried ? TRY_VERSION : flow.version,
       contact_id: contact.id,
       status: 'active',
       context: JSON.stringify(context),
@@ -315,8 +320,8 @@ export function createFlowEngine(
     };
     await trx.insertInto('flow_runs').values(run).execute();
     withoutJobs.add(run);
-    await walk(trx, run, flow.definition, flow.definition.start, contact, null);
-    await emitWebhookEvents(trx, deps, 'new-flow-triggered', [{ workspaceId, id: run.id }]);
+    await walk(trx, run, definition, definition.start, contact, null);
+    if (!tried) await emitWebhookEvents(trx, deps, 'new-flow-triggered', [{ workspaceId, id: run.id }]);
     return run.id;
   }
 

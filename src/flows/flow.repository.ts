@@ -5,6 +5,12 @@ import type { FlowDefinition } from './flow.definition.js';
 export type RunRow = Selectable<FlowRunTable>;
 export type FlowRow = Omit<Selectable<FlowTable>, 'definition'> & { definition: FlowDefinition };
 
+/** The version a try-run walks (try-flow): never published, never counted with the published ones. */
+export const TRY_VERSION = 0;
+
+/** Which runs a count is of: a version's, or one run's (a try-run's path). */
+export type RunScope = { flowId: string; version: number } | { flowId: string; runId: string };
+
 /** An exit a run took: from a node, by one of its exits (`next`, `branches/1/next`…), to a node. */
 export interface TakenEdge {
   from: string;
@@ -87,12 +93,39 @@ export function flowRepository(db: Kysely<Database>) {
       if (changed) await keepVersion(flowId, version, live);
     },
 
-    /** Keeps `definition` (any JSON, valid or not) as the flow's draft. */
-    async saveDraft(flowId: string, name: string, definition: unknown, at: string): Promise<void> {
+    /** Keeps where the builder draws the nodes. */
+    async saveLayout(flowId: string, layout: object): Promise<void> {
       await db
         .updateTable('flows')
-        .set({ name, draft: JSON.stringify(definition), draft_updated_at: at, updated_at: at })
+        .set({ layout: JSON.stringify(layout) })
         .where('id', '=', flowId)
+        .execute();
+    },
+
+    /** Keeps `definition` (any JSON, valid or not) as the flow's draft, and the cards' places when given. */
+    async saveDraft(flowId: string, name: string, definition: unknown, at: string, layout?: object): Promise<void> {
+      await db
+        .updateTable('flows')
+        .set({
+          name,
+          draft: JSON.stringify(definition),
+          draft_updated_at: at,
+          updated_at: at,
+          ...(layout && { layout: JSON.stringify(layout) }),
+        })
+        .where('id', '=', flowId)
+        .execute();
+    },
+
+    /** Makes `definition` the one the flow's try-runs walk (one per flow: the latest try replaces it). */
+    async keepTryVersion(flowId: string, definition: FlowDefinition, at: string): Promise<void> {
+      const row = { flow_id: flowId, version: TRY_VERSION, definition: JSON.stringify(definition), created_at: at };
+      await db
+        .insertInto('flow_versions')
+        .values(row)
+        .onConflict((conflict) =>
+          conflict.columns(['flow_id', 'version']).doUpdateSet({ definition: row.definition, created_at: at }),
+        )
         .execute();
     },
 
@@ -151,36 +184,36 @@ export function flowRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** How many runs of a version took each edge. */
-    edgeCounts: (flowId: string, version: number) =>
+    /** How many runs of a version (or the one run) took each edge. */
+    edgeCounts: (of: RunScope) =>
       db
         .selectFrom('flow_run_edges')
         .select(['from_node', 'exit', 'to_node', (eb) => eb.fn.countAll<number | string>().as('runs')])
-        .where('flow_id', '=', flowId)
-        .where('version', '=', version)
+        .where('flow_id', '=', of.flowId)
+        .where((eb) => ('runId' in of ? eb('run_id', '=', of.runId) : eb('version', '=', of.version)))
         .groupBy(['from_node', 'exit', 'to_node'])
         .orderBy('from_node')
         .orderBy('exit')
         .execute(),
 
-    /** How many runs of a version are at, or ended at, each node, by state. */
-    nodeCounts: (flowId: string, version: number) =>
+    /** How many runs of a version (or the one run) are at, or ended at, each node, by state. */
+    nodeCounts: (of: RunScope) =>
       db
         .selectFrom('flow_runs')
         .select(['node_id', 'status', (eb) => eb.fn.countAll<number | string>().as('runs')])
-        .where('flow_id', '=', flowId)
-        .where('version', '=', version)
+        .where('flow_id', '=', of.flowId)
+        .where((eb) => ('runId' in of ? eb('id', '=', of.runId) : eb('version', '=', of.version)))
         .where('node_id', 'is not', null)
         .groupBy(['node_id', 'status'])
         .orderBy('node_id')
         .execute(),
 
-    async runCount(flowId: string, version: number): Promise<number> {
+    async runCount(of: RunScope): Promise<number> {
       const row = await db
         .selectFrom('flow_runs')
         .select((eb) => eb.fn.countAll<number | string>().as('runs'))
-        .where('flow_id', '=', flowId)
-        .where('version', '=', version)
+        .where('flow_id', '=', of.flowId)
+        .where((eb) => ('runId' in of ? eb('id', '=', of.runId) : eb('version', '=', of.version)))
         .executeTakeFirstOrThrow();
       return Number(row.runs);
     },

@@ -13,6 +13,8 @@ import {
   SaveFlowDraftBody,
   StopFlowRunBody,
   TriggerFlowBody,
+  TryFlowBody,
+  TryRunSchema,
 } from './flow.schema.js';
 import type { FlowService } from './flow.service.js';
 
@@ -20,7 +22,8 @@ const tags = ['Sequences and flows'];
 
 /**
  * trigger-flow and get-flow (spec §4); save-flow to create or change one in one step, or
- * save-flow-draft and publish-flow; get-flow-stats for the edges runs took; stop-flow-run to end a run.
+ * save-flow-draft and publish-flow; get-flow-stats for the edges runs took; try-flow to try one in the
+ * simulator; stop-flow-run to end a run.
  */
 export function registerFlowRoutes(app: Api, flows: FlowService): void {
   app.addSchema(FlowNodeApiSchema);
@@ -123,12 +126,29 @@ export function registerFlowRoutes(app: Api, flows: FlowService): void {
         tags,
         summary: 'Count the runs along each edge of a flow',
         description:
-          'For one version (the live one unless `version` is given): how many runs started on it, how many passed each edge (from a node, by one of its exits, to a node; a run that passed an edge again counts once), and how many are at each node now or ended there, by state. Runs are counted from when they record their steps (runs that ended before the upgrade that added this are in `runs` only).',
+          'For one version (the live one unless `version` is given): how many runs started on it, how many passed each edge (from a node, by one of its exits, to a node; a run that passed an edge again counts once), and how many are at each node now or ended there, by state. Runs are counted from when they record their steps (runs that ended before the upgrade that added this are in `runs` only). With `run_id`, the same counts for that one run: the path a try-run (try-flow) took and where it is.',
         body: GetFlowStatsBody,
         response: { 200: Type.Ref(FlowStatsSchema), ...actionErrors(404) },
       },
     },
     async (request) => flows.stats(principalOf(request), request.body),
+  );
+
+  app.post(
+    '/api/v1/actions/try-flow',
+    {
+      config: { access: 'write', permission: 'automation' },
+      schema: {
+        operationId: 'tryFlow',
+        tags,
+        summary: 'Try a flow in the simulator (its draft, else its live version)',
+        description:
+          'Starts a try-run of the flow’s draft (the live version when it has no draft) for the workspace’s try contact (+14155550199, “Flow try-out”), whom you play with simulate-inbound-message: it reads the flow’s messages and answers them. Only while the workspace uses the built-in simulator (409 otherwise), so nothing reaches a customer. A draft with problems is refused as publish-flow refuses it (400). Try-runs are counted nowhere (get-flow’s runs, get-flow-stats’ versions, new-flow-triggered) and announce nothing to integrations; get-flow-stats with `run_id` gives the path one took. A new try ends the try contact’s earlier run.',
+        body: TryFlowBody,
+        response: { 200: TryRunSchema, ...actionErrors(404) },
+      },
+    },
+    async (request) => flows.tryOut(principalOf(request), request.body),
   );
 
   app.post(

@@ -21,6 +21,18 @@ export const FlowDefinitionApiSchema = Type.Unsafe<FlowDefinition>({
   },
 });
 
+/** Where the builder drew each node: beside the definition, never part of it (decision 0157). */
+const FlowLayoutSchema = Type.Record(
+  Type.String({ maxLength: 64 }),
+  Type.Object({ x: Type.Number(), y: Type.Number() }, { additionalProperties: false }),
+  {
+    maxProperties: 400,
+    description:
+      'Where the flow builder draws each node, by node id (`{"Welcome": {"x": 16, "y": 40}}`); nodes without a place are laid out automatically',
+  },
+);
+export type FlowLayout = Static<typeof FlowLayoutSchema>;
+
 export const SaveFlowBody = Type.Object({
   id: Type.Optional(Uuid('The flow to replace; absent = a new one')),
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -28,6 +40,7 @@ export const SaveFlowBody = Type.Object({
     FlowDefinitionApiSchema,
     'The flow: `start`, optional `keywords`, and `nodes`. Checked as a whole: problems name the JSON Pointer of the node or edge at fault (`/definition/nodes/3/next`): unknown node types and missing fields, dangling edges, unreachable nodes, loops without a wait.',
   ),
+  layout: Type.Optional(FlowLayoutSchema),
 });
 export type SaveFlowInput = Static<typeof SaveFlowBody>;
 
@@ -38,6 +51,7 @@ export const SaveFlowDraftBody = Type.Object({
     FlowDefinitionApiSchema,
     'The definition being built, in the shape of `FlowDefinition`; kept as it is, however incomplete: its problems come back with the draft',
   ),
+  layout: Type.Optional(FlowLayoutSchema),
 });
 export type SaveFlowDraftInput = Static<typeof SaveFlowDraftBody>;
 
@@ -46,7 +60,22 @@ export const PublishFlowBody = Type.Object({ flow_id: Uuid('The flow whose draft
 export const GetFlowStatsBody = Type.Object({
   flow_id: Uuid('Parley flow id'),
   version: Type.Optional(Type.Integer({ minimum: 1, description: 'Which version’s runs; absent = the live version' })),
+  run_id: Type.Optional(
+    Uuid('Only this run (a try-run from try-flow, or any run of the flow): the path it took and where it is'),
+  ),
 });
+
+export const TryFlowBody = Type.Object({
+  flow_id: Uuid('The flow to try: its draft if it has one, else its live version'),
+});
+
+export const TryRunSchema = Type.Object({
+  run_id: Uuid('The try-run: get-flow-stats with `run_id` gives its path'),
+  contact_id: Uuid('The try contact, who the person plays in the simulator'),
+  contact_phone: Type.String({ description: 'Its number: simulate-inbound-message with it answers the run' }),
+  status: Type.String({ description: 'The run’s state once it has walked as far as it can without a reply' }),
+});
+export type TryRun = Static<typeof TryRunSchema>;
 
 export const GetFlowBody = Type.Object({ flow_id: Uuid('Parley flow id') });
 
@@ -96,6 +125,9 @@ export const FlowSchema = Type.Object(
     }),
     draft: Type.Union([FlowDraftSchema, Type.Null()], {
       description: 'The unpublished draft, or null when there is none',
+    }),
+    layout: Type.Union([FlowLayoutSchema, Type.Null()], {
+      description: 'Where the flow builder draws the nodes (save-flow-draft’s `layout`), or null',
     }),
     runs: StateCountsSchema(
       RUN_STATES,

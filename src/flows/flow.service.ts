@@ -20,8 +20,10 @@ import {
   type Flow,
   type FlowStats,
   type SaveFlowDraftInput,
+  type FlowLayout,
   type SaveFlowInput,
   type TriggerFlowInput,
+  type TryRun,
 } from './flow.schema.js';
 import type { FlowWebhookClient } from './flow-webhook.js';
 import { flowProblems } from './flow.problems.js';
@@ -39,6 +41,8 @@ export function createFlowService(
   whatsappFlows: Pick<WhatsappFlowMessages, 'problem'>,
   /** Wakes the workers a committed transaction queued work for. */
   wakeFor: (work: QueuedWork) => void,
+  /** Whether the workspace sends through the simulator (try-flow's messages must reach no one). */
+  simulated: (workspaceId: string) => Promise<boolean>,
 ) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
@@ -97,6 +101,7 @@ export function createFlowService(
       nodes: definition.nodes.map(withStatedDefaults),
       version: flow.version,
       draft: flow.draft === null ? null : await presentDraft(flow),
+      layout: flow.layout === null ? null : (JSON.parse(flow.layout) as FlowLayout),
       runs: await countByState(db, RUN_STATES, { table: 'flow_runs', flowId: flow.id }),
       created_at: formatTimestamp(flow.created_at),
       updated_at: formatTimestamp(flow.updated_at),
@@ -142,13 +147,13 @@ export function createFlowService(
         const definition = input.definition as FlowDefinition;
         const flow = input.id ? await existing(trx, caller.workspaceId, input.id, 'id') : undefined;
         await checkName(trx, caller.workspaceId, name, flow?.id);
-        if (flow) {
-          await publishIn(trx, flow, name, definition);
-          return flow.id;
+        const flowId = flow?.id ?? newId();
+        if (flow) await publishIn(trx, flow, name, definition);
+        else {
+          const live = { definition, keywords: keywordsOf(definition), at: now() };
+          await flowRepository(trx).create({ id: flowId, workspaceId: caller.workspaceId, name }, live);
         }
-        const flowId = newId();
-        const live = { definition, keywords: keywordsOf(definition), at: now() };
-        await flowRepository(trx).create({ id: flowId, workspaceId: caller.workspaceId, name }, live);
+        if (input.layout) await flowRepository(trx).saveLayout(flowId, input.layout);
         return flowId;
       });
       return this.get(caller, { flow_id: id });
@@ -160,7 +165,7 @@ export function createFlowService(
         const flow = await existing(trx, caller.workspaceId, input.flow_id, 'flow_id');
         const name = input.name?.trim() ?? flow.name;
         await checkName(trx, caller.workspaceId, name, flow.id);
-        await flowRepository(trx).saveDraft(flow.id, name, input.definition, now());
+        await flowRepository(trx).saveDraft(flow.id, name, input.definition, now(), input.layout);
       });
       return this.get(caller, { flow_id: input.flow_id });
     },
@@ -184,18 +189,56 @@ export function createFlowService(
       return present(await existing(db, caller.workspaceId, input.flow_id, 'flow_id'));
     },
 
-    /** get-flow-stats: how many runs of a version took each edge, and where they are or ended. */
-    async stats(caller: Caller, input: { flow_id: string; version?: number }): Promise<FlowStats> {
+    /** get-flow-stats: how many runs of a version (or the path of one run) took each edge, and where they are or ended. */
+    async stats(caller: Caller, input: { flow_id: string; version?: number; run_id?: string }): Promise<FlowStats> {
       const flow = await existing(db, caller.workspaceId, input.flow_id, 'flow_id');
-      const version = input.version ?? flow.version;
-      if (version > flow.version) throw errors.notFound('flow version', 'version');
       const flows = flowRepository(db);
+      let version = input.version ?? flow.version;
+      if (version > flow.version) throw errors.notFound('flow version', 'version');
+      if (input.run_id) {
+        const run = await flows.run(input.run_id.toLowerCase());
+        if (!run || run.flow_id !== flow.id) throw errors.notFound('flow run', 'run_id');
+        version = run.version;
+      }
+      const scope = input.run_id
+        ? { flowId: flow.id, runId: input.run_id.toLowerCase() }
+        : { flowId: flow.id, version };
       const [runs, edges, nodes] = await Promise.all([
-        flows.runCount(flow.id, version),
-        flows.edgeCounts(flow.id, version),
-        flows.nodeCounts(flow.id, version),
+        flows.runCount(scope),
+        flows.edgeCounts(scope),
+        flows.nodeCounts(scope),
       ]);
       return { flow_id: flow.id, version, runs, edges: edges.map(presentEdge), nodes: byNode(nodes) };
+    },
+
+    /**
+     * try-flow: runs the flow's draft (else its live version) for the workspace's try contact, whom the
+     * person plays in the simulator. Only on the simulator, so nothing reaches a customer; the run is
+     * of TRY_VERSION, which no count, feed or integration sees. A draft with problems is refused as publish-flow refuses it.
+     */
+    async tryOut(caller: Caller, input: { flow_id: string }): Promise<TryRun> {
+      if (!(await simulated(caller.workspaceId))) {
+        throw errors.conflict('Trying a flow needs the simulator channel: this workspace sends through WhatsApp Cloud');
+      }
+      const flow = await existing(db, caller.workspaceId, input.flow_id, 'flow_id');
+      const tried = flow.draft === null ? flow.definition : (JSON.parse(flow.draft) as unknown);
+      const contact = await contacts.recipientOrNew(caller, { phone: TRY_PHONE }, TRY_NAME);
+      const [runId, queued] = await db.transaction().execute(async (trx) => {
+        const [error] = await definitionErrors(trx, caller.workspaceId, tried);
+        if (error) throw error;
+        await flowRepository(trx).keepTryVersion(flow.id, tried as FlowDefinition, now());
+        // The person playing the customer is there: their 24-hour window is open, as if they had written in.
+        const [open] = await contactRepository(trx).openWindows(
+          deps.dialect,
+          caller.workspaceId,
+          new Map([[contact.phone, now()]]),
+        );
+        const id = await engine.start(trx, caller.workspaceId, flow.id, open!, {}, tried as FlowDefinition);
+        return [id, queuedIn(trx)] as const;
+      });
+      wakeFor(queued);
+      const run = (await flowRepository(db).run(runId))!;
+      return { run_id: run.id, contact_id: contact.id, contact_phone: contact.phone, status: run.status };
     },
 
     /** trigger-flow: starts a run for the contact and walks it until it waits. */
@@ -234,6 +277,13 @@ export function createFlowService(
     },
   };
 }
+
+/**
+ * Whom a try-run talks to: one contact per workspace, at a number set aside for fiction (555-01XX), so a
+ * try never writes to a customer's conversation.
+ */
+const TRY_PHONE = '+14155550199';
+const TRY_NAME = 'Flow try-out';
 
 /** A template node must name a template of the workspace, and give a media header's link unless the template has a sample. */
 async function templateNodeError(

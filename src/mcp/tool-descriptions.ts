@@ -119,7 +119,9 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
   publishFlow:
     "Makes a flow's draft (save_flow_draft) its live version, numbered one more. Refused with validation_failed naming each problem's JSON Pointer while the draft has problems, and with conflict when there is no draft. Runs in progress finish on the version they started on.",
   getFlowStats:
-    'Counts the runs of one version of a flow (the live one unless `version` is given): how many passed each edge (`from` node, `exit` such as next, branches/0/next, default, on_timeout, on_error, `to` node) and how many are at, or ended at, each node by state. Use it to see where contacts drop out of a flow.',
+    'Counts the runs of one version of a flow (the live one unless `version` is given): how many passed each edge (`from` node, `exit` such as next, branches/0/next, default, on_timeout, on_error, `to` node) and how many are at, or ended at, each node by state. Use it to see where contacts drop out of a flow. With `run_id`, the path of that one run (a try_flow run).',
+  tryFlow:
+    "Tries a flow in the simulator: starts a try-run of its draft (its live version when it has none) for the workspace's try contact (+14155550199). Answer as that contact with simulate_inbound_message and follow the path with get_flow_stats and `run_id`. Only on the simulator channel (conflict otherwise); a draft with problems is refused like publish_flow; try-runs count in no statistics and reach no customer.",
   dropdownSequences:
     'Lists every drip sequence of the workspace as {id, label} (label is the name). Use it to find the sequence_id for trigger_sequence or get_sequence.',
   dropdownFlows:

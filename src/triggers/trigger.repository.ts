@@ -43,8 +43,13 @@ const flowRunRows = (db: Kysely<Database>, workspaceId: string) =>
     .select(['r.id', 'r.flow_id', 'f.name as flow_name', 'r.status', 'r.context', 'r.created_at', 'r.contact_id'])
     .select(['c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
     .where('r.workspace_id', '=', workspaceId);
+// The builder's try-runs (version 0) are no customer's: the feed leaves them out.
 const flowRuns = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
-  flowRunRows(db, workspaceId).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(limit);
+  flowRunRows(db, workspaceId)
+    .where('r.version', '<>', 0)
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit);
 const selectFlowRuns = precompile((db, workspaceId: string) => flowRuns(db, workspaceId));
 const selectFlowRunsOf = precompile((db, workspaceId: string, flowId: string) =>
   flowRuns(db, workspaceId).where('r.flow_id', '=', flowId),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import type { Flow } from '../../src/flows/flow.schema.js';
+import type { Flow, FlowStats } from '../../src/flows/flow.schema.js';
 import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
 import { ownerApi } from '../factories.js';
 import { ENGINE, startServer } from '../server.js';
@@ -28,12 +28,12 @@ const card = (page: Page, title: string) =>
 /** The selected node's form beside the canvas. */
 const panel = (page: Page) => page.locator('.node-panel');
 
-/** Adds a node of this type through "New node" and names it (the form's Name has the cursor). */
+/** Adds a node of this type through "New node" and names it (the form's Title has the cursor). */
 async function addNode(page: Page, type: string, name: string) {
   await page.getByLabel('New node').selectOption({ label: type });
   await page.getByRole('button', { name: 'Add node', exact: true }).click();
-  await assertFocused(panel(page).getByLabel('Name', { exact: true }));
-  await panel(page).getByLabel('Name', { exact: true }).fill(name);
+  await assertFocused(panel(page).getByLabel('Title', { exact: true }));
+  await panel(page).getByLabel('Title', { exact: true }).fill(name);
   await card(page, name).waitFor();
 }
 
@@ -84,8 +84,19 @@ async function assertFocused(locator: Locator) {
   assert.ok(focused, 'has the focus');
 }
 
+/** Where a card is on the canvas (React Flow places it by a translate in the flow's own coordinates). */
+async function placeOf(locator: Locator) {
+  const transform = (await locator.getAttribute('style'))!;
+  const [x, y] = /translate\(([-\d.]+)px, ?([-\d.]+)px\)/.exec(transform)!.slice(1).map(Number);
+  return { x: x!, y: y! };
+}
+
 async function savedFlow(page: Page, api: Awaited<ReturnType<typeof ownerApi>>) {
-  await page.getByRole('button', { name: 'Save flow' }).click();
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await page
+    .getByRole('status')
+    .getByText(/^Published: version \d+ is live\.$/)
+    .waitFor();
   await page.waitForURL(/\/flows\/[0-9a-f-]{36}$/);
   const id = page.url().split('/').at(-1)!;
   const flow = await api.action<Flow>('get-flow', { flow_id: id });
@@ -285,6 +296,101 @@ describe(`dashboard: the flow builder's canvas (${ENGINE})`, () => {
     await screenshot(page, 'flows');
   });
 
+  test('the florist’s menu from draft to live: kept while invalid, published when fixed, tried in the simulator with its path lit, runs counted per edge, cards kept where they were put', async () => {
+    const { page, api } = await onNewFlow({ width: 1600, bypassCSP: true });
+    await page.getByLabel('Name', { exact: true }).first().fill('Rosa’s menu');
+    await page.getByLabel('Keywords').fill('menu');
+    await addNode(page, 'Send buttons', 'Menú del día');
+    await panel(page).getByLabel('Message').fill('What would you like?');
+    await panel(page).getByLabel('Button 1', { exact: true }).fill('Roses');
+    // A new wait has a time limit (a day); the person may choose none.
+    assert.equal(await panel(page).getByLabel('Wait for the reply up to: amount').inputValue(), '1');
+    await panel(page).getByLabel('No time limit (wait until a reply comes)').check();
+    await panel(page).getByLabel('Wait for the reply up to: amount').waitFor({ state: 'detached' });
+    await addNode(page, 'Send a text', 'ساعات العمل');
+    await panel(page).getByLabel('Message').fill('Roses it is!');
+    await open(page, 'Menú del día');
+    await goTo(page, '“Roses”', 'ساعات العمل');
+    await open(page, 'Welcome');
+    await goTo(page, 'Then', 'Menú del día');
+
+    // Welcome has no message yet: the draft is kept with its problem, and Publish says what it waits for.
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page
+      .getByRole('status')
+      .getByText('Draft saved. Fix the problems shown on the nodes to publish it.')
+      .waitFor();
+    await page.waitForURL(/\/flows\/[0-9a-f-]{36}$/);
+    await page.getByText('Not published yet · draft has unpublished changes', { exact: true }).waitFor();
+    const publish = page.getByRole('button', { name: 'Publish' });
+    assert.ok(await publish.isDisabled());
+    await page.getByText('Publishing needs the problem shown on its node fixed.').waitFor();
+
+    // Opened again: the draft, with its problem on its card.
+    await page.reload();
+    await card(page, 'Welcome').locator('.card-problem').getByText('Message needs filling in').waitFor();
+    await open(page, 'Welcome');
+    await panel(page).getByLabel('Message').fill('Hi! Welcome to Rosa’s Flowers.');
+    await publish.click();
+    await page.getByRole('status').getByText('Published: version 2 is live.').waitFor();
+    await page.getByText('Version 2 live', { exact: true }).waitFor();
+    const id = page.url().split('/').at(-1)!;
+    const live = (await api.action<Flow>('get-flow', { flow_id: id })).body;
+    assert.deepEqual(
+      live.nodes.map((n) => [n.id, n.title, 'timeout' in n]),
+      [
+        ['Welcome', undefined, false],
+        ['Menu_del_dia', 'Menú del día', false],
+        ['Menu_del_dia-reply', undefined, false],
+        ['Menu_del_dia-choice', undefined, false],
+        ['send_text', 'ساعات العمل', false],
+      ],
+    );
+
+    // Try it: the person plays the customer; the path lights up as they go.
+    await page.getByRole('button', { name: 'Try it' }).click();
+    const trying = page.getByRole('region', { name: 'Try it' });
+    await trying.getByText('Hi! Welcome to Rosa’s Flowers.').waitFor();
+    await trying.getByRole('button', { name: 'Roses' }).click();
+    await trying.getByText('Roses it is!').waitFor();
+    await node(page, 'ساعات العمل').and(page.locator('[aria-label$="on the try’s path"]')).waitFor();
+    await page.locator('.react-flow__edge.lit').nth(1).waitFor({ state: 'attached' });
+    assert.equal(await page.locator('.react-flow__edge.lit').count(), 2);
+    assert.equal((await api.action<FlowStats>('get-flow-stats', { flow_id: id })).body.runs, 0, 'a try is no run');
+    // The new controls (Title, No time limit, Save draft, Publish, Try it and its panel) have no serious axe findings.
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await screenshot(page, 'flow-builder-try');
+
+    // A customer's run, counted on the edges it took (read as each edge's name too).
+    for (const message of [{ text: 'menu' }, { button_reply: { id: 'roses', title: 'Roses' } }]) {
+      const sent = await api.action('simulate-inbound-message', { phone: '+14155550177', ...message });
+      assert.equal(sent.status, 200, sent.text);
+    }
+    await page.reload();
+    await card(page, 'ساعات العمل').getByText('1 run here').waitFor();
+    await page
+      .locator('.react-flow__edge[aria-label="Welcome, Then, to Menú del día, 1 run"]')
+      .waitFor({ state: 'attached' });
+    await page.getByText('Version 2 live · 1 run of the live version (counts on the canvas)').waitFor();
+
+    // Cards stay where they are put: moved, saved, opened again.
+    const welcome = node(page, 'Welcome');
+    const before = await placeOf(welcome);
+    const box = (await card(page, 'Welcome').locator('.card-title').boundingBox())!;
+    await page.mouse.move(box.x + 20, box.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 80, box.y + 185, { steps: 8 });
+    await page.mouse.up();
+    const moved = await placeOf(welcome);
+    assert.ok(moved.y - before.y > 100, `moved down (${before.y} → ${moved.y})`);
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('status').getByText('Draft saved.', { exact: true }).waitFor();
+    await page.reload();
+    await card(page, 'Welcome').waitFor();
+    const after = await placeOf(welcome);
+    assert.ok(Math.abs(after.x - moved.x) <= 1 && Math.abs(after.y - moved.y) <= 1, 'kept where it was put');
+  });
+
   test('a node’s problem shows on its card and in its form in people’s words; fixed, the flow saves', async () => {
     const { page, api } = await onNewFlow();
     await screenshot(page, 'flow-new');
@@ -296,12 +402,18 @@ describe(`dashboard: the flow builder's canvas (${ENGINE})`, () => {
     await panel(page).getByLabel('Button 3', { exact: true }).fill('');
     await open(page, 'Welcome');
     await goTo(page, 'Then', 'Menu');
-    await page.getByRole('button', { name: 'Save flow' }).click();
+    await page.getByRole('button', { name: 'Publish' }).click();
 
     await card(page, 'Menu').locator('.card-problem').getByText('Button 3 needs a title').waitFor();
     assert.match((await card(page, 'Menu').getAttribute('class'))!, /invalid/);
     await card(page, 'Welcome').locator('.card-problem').getByText('Message needs filling in').waitFor();
-    await page.getByRole('alert').getByText('Not saved: 2 problems, each shown on its node.').waitFor();
+    // Not published, but kept as a draft; Publish waits for the problems, and says so.
+    await page
+      .getByRole('status')
+      .getByText('Draft saved. Fix the problems shown on the nodes to publish it.')
+      .waitFor();
+    assert.ok(await page.getByRole('button', { name: 'Publish' }).isDisabled());
+    await page.getByText('Publishing needs the 2 problems shown on their nodes fixed.').waitFor();
     await screenshot(page, 'flow-builder-error');
     const shown = (await page.locator('main').textContent())!;
     assert.doesNotMatch(shown, /node_|send_buttons|buttons\/|must not be empty|definition/);
@@ -338,8 +450,8 @@ describe(`dashboard: the flow builder's canvas (${ENGINE})`, () => {
     await page.keyboard.type('End');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    // The new card's form has the cursor, in its Name.
-    await assertFocused(panel(page).getByLabel('Name', { exact: true }));
+    // The new card's form has the cursor, in its Title.
+    await assertFocused(panel(page).getByLabel('Title', { exact: true }));
     await panel(page)
       .getByRole('heading', { name: /^End · End/ })
       .waitFor();

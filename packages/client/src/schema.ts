@@ -1517,11 +1517,33 @@ export interface paths {
     put?: never;
     /**
      * Count the runs along each edge of a flow
-     * @description For one version (the live one unless `version` is given): how many runs started on it, how many passed each edge (from a node, by one of its exits, to a node; a run that passed an edge again counts once), and how many are at each node now or ended there, by state. Runs are counted from when they record their steps (runs that ended before the upgrade that added this are in `runs` only).
+     * @description For one version (the live one unless `version` is given): how many runs started on it, how many passed each edge (from a node, by one of its exits, to a node; a run that passed an edge again counts once), and how many are at each node now or ended there, by state. Runs are counted from when they record their steps (runs that ended before the upgrade that added this are in `runs` only). With `run_id`, the same counts for that one run: the path a try-run (try-flow) took and where it is.
      *
      *     Needs the role permission `automation` (owner, admin, member, marketer).
      */
     post: operations['getFlowStats'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/try-flow': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Try a flow in the simulator (its draft, else its live version)
+     * @description Starts a try-run of the flow’s draft (the live version when it has no draft) for the workspace’s try contact (+14155550199, “Flow try-out”), whom you play with simulate-inbound-message: it reads the flow’s messages and answers them. Only while the workspace uses the built-in simulator (409 otherwise), so nothing reaches a customer. A draft with problems is refused as publish-flow refuses it (400). Try-runs are counted nowhere (get-flow’s runs, get-flow-stats’ versions, new-flow-triggered) and announce nothing to integrations; get-flow-stats with `run_id` gives the path one took. A new try ends the try contact’s earlier run.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
+     */
+    post: operations['tryFlow'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3801,6 +3823,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'send_text';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
           /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
           text: string;
           /** @description The node to go to next; without it the flow ends after this node */
@@ -3811,6 +3835,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'send_template';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
           /** @description The template to send */
           template_id: string;
           /** @description The translation to send, such as en_US */
@@ -3831,6 +3857,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'send_buttons';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
           /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
           text: string;
           buttons: {
@@ -3847,6 +3875,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'send_list';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
           /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
           text: string;
           /** @description The label of the button that opens the list */
@@ -3869,6 +3899,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'ask';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
           /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
           text: string;
           /** @description The contact custom attribute that receives the reply */
@@ -3891,6 +3923,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'wait_for_reply';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
           /** @description How long to wait for a reply before following on_timeout; without it, no limit, as an ISO 8601 duration: PT30M, PT1H, P1D, P2W (no months or years) */
           timeout?: string;
           /** @description The node to go to next; without it the flow ends after this node */
@@ -3903,6 +3937,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'send_whatsapp_flow';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
           /** @description The WhatsApp Flow to send (list-whatsapp-flows); it must be PUBLISHED when the flow is */
           whatsapp_flow_id: string;
           /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
@@ -3934,6 +3970,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'branch';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
           /** @description Tested in order */
           branches: {
             /** @description A test on the latest reply, the latest WhatsApp Flow answer or the contact; exactly one of these forms */
@@ -3976,6 +4014,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'add_tag';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
           tag: string;
           /** @description The node to go to next; without it the flow ends after this node */
           next?: string;
@@ -3985,6 +4025,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'remove_tag';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
           tag: string;
           /** @description The node to go to next; without it the flow ends after this node */
           next?: string;
@@ -3994,6 +4036,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'set_attribute';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
           /** @description The contact custom attribute to set */
           attribute: string;
           /** @description May contain {{...}} placeholders */
@@ -4006,6 +4050,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'webhook';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
           url: string;
           /** @description POST when absent */
           method?: 'POST' | 'GET';
@@ -4023,6 +4069,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'handoff';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
           /** @description Shown to the agent who takes over */
           note?: string;
         }
@@ -4031,6 +4079,8 @@ export interface components {
           id: string;
           /** @enum {string} */
           type: 'end';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
         };
     /** @description A chatbot flow: a graph of nodes a contact walks through, from start along next and the other edges */
     FlowDefinition: {
@@ -4071,6 +4121,13 @@ export interface components {
          * @example 2026-11-22T09:30:00.000+00:00
          */
         updated_at: string;
+      } | null;
+      /** @description Where the flow builder draws the nodes (save-flow-draft’s `layout`), or null */
+      layout: {
+        [key: string]: {
+          x: number;
+          y: number;
+        };
       } | null;
       /** @description Runs by state: running (active), waiting for a reply, completed, handed off, failed, cancelled */
       runs: {
@@ -13014,6 +13071,13 @@ export interface operations {
           id?: string;
           name: string;
           definition: components['schemas']['FlowDefinition'];
+          /** @description Where the flow builder draws each node, by node id (`{"Welcome": {"x": 16, "y": 40}}`); nodes without a place are laid out automatically */
+          layout?: {
+            [key: string]: {
+              x: number;
+              y: number;
+            };
+          };
         };
       };
     };
@@ -13142,6 +13206,13 @@ export interface operations {
           /** @description A new name, applied at once */
           name?: string;
           definition: components['schemas']['FlowDefinition'];
+          /** @description Where the flow builder draws each node, by node id (`{"Welcome": {"x": 16, "y": 40}}`); nodes without a place are laid out automatically */
+          layout?: {
+            [key: string]: {
+              x: number;
+              y: number;
+            };
+          };
         };
       };
     };
@@ -13394,6 +13465,11 @@ export interface operations {
           flow_id: string;
           /** @description Which version’s runs; absent = the live version */
           version?: number;
+          /**
+           * Format: uuid
+           * @description Only this run (a try-run from try-flow, or any run of the flow): the path it took and where it is
+           */
+          run_id?: string;
         };
       };
     };
@@ -13405,6 +13481,146 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['FlowStats'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  tryFlow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The flow to try: its draft if it has one, else its live version
+           */
+          flow_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * Format: uuid
+             * @description The try-run: get-flow-stats with `run_id` gives its path
+             */
+            run_id: string;
+            /**
+             * Format: uuid
+             * @description The try contact, who the person plays in the simulator
+             */
+            contact_id: string;
+            /** @description Its number: simulate-inbound-message with it answers the run */
+            contact_phone: string;
+            /** @description The run’s state once it has walked as far as it can without a reply */
+            status: string;
+          };
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */

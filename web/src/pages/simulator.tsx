@@ -6,6 +6,7 @@ import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../ui';
 import { t } from '../i18n/i18n';
 import { formatDateTime } from '../i18n/format';
 import { Rich } from '../i18n/rich';
+import { useLiveReload } from './inbox/events';
 import { messageStatusName } from './message-status';
 
 /** Whom the simulator writes as: a contact found, or the one a message came from. */
@@ -175,12 +176,18 @@ function ContactPicker(props: { phone: string; onPhone: (phone: string) => void;
   );
 }
 
-function ConversationView({ contact }: { contact: Contact }) {
+/**
+ * The conversation with a simulated contact, live (the inbox's event stream, and a poll as a fallback):
+ * its bubbles, and the buttons and rows the bot offered, which the contact taps. The flow builder's
+ * "Try it" shows it too.
+ */
+export function ConversationView({ contact }: { contact: Contact }) {
   const conversation = useAsync(
     () => dashboard.get('/api/dashboard/simulator/messages', { query: { contact_id: contact.id } }),
     [contact.id],
   );
   const { reload } = conversation;
+  useLiveReload(reload, (event) => 'contact_id' in event && event.contact_id === contact.id);
   useEffect(() => {
     const timer = setInterval(() => document.visibilityState === 'visible' && reload(), REFRESH_MS);
     return () => clearInterval(timer);

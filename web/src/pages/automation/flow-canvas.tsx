@@ -17,9 +17,10 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from '../../i18n/i18n';
 import { exitName } from './flow-exits';
 import { autoLayout, CARD_WIDTH, placeNew, type Point } from './flow-layout';
-import { exitsOf, titleOf, type Card } from './flow-model';
+import { exitsOf, nameOf, nameOfId, type Card } from './flow-model';
 import { nodeTypeName } from './flow-nodes';
 import type { CardProblem } from './flow-problems';
+import type { CanvasCounts } from './flow-stats';
 
 type CardData = {
   card: Card;
@@ -27,6 +28,10 @@ type CardData = {
   keywords: string[];
   problems: CardProblem[];
   unreachable: boolean;
+  /** How many runs are at this card or ended there (the live version's), if any. */
+  runs: number;
+  /** The try-run passed this card. */
+  lit: boolean;
   /** The ids of the flow's nodes: an exit to any other id goes nowhere. */
   ids: Set<string>;
   rtl: boolean;
@@ -42,6 +47,8 @@ interface CanvasEvents {
   onSelect: (key: string | null) => void;
   onConnect: (key: string, exit: string, targetKey: string) => void;
   onRemove: (keys: string[]) => void;
+  /** Where the cards are now (by card key), after a drag, a tidy-up or a card placed. */
+  onPlaced: (positions: Map<string, Point>) => void;
 }
 
 /**
@@ -57,6 +64,12 @@ export function FlowCanvas(
     selected: string | null;
     problems: Map<string, CardProblem[]>;
     reachable: Set<string>;
+    /** Where the person put the cards (by card key); null: laid out automatically. */
+    placed: Map<string, Point> | null;
+    /** The live version's runs per edge and card. */
+    counts: CanvasCounts;
+    /** The path of the try-run, lit. */
+    lit: CanvasCounts;
   },
 ) {
   return (
@@ -70,7 +83,7 @@ function Canvas(props: Parameters<typeof FlowCanvas>[0]) {
   const { cards, start, selected } = props;
   const rtl = document.documentElement.dir === 'rtl';
   const flow = useReactFlow();
-  const [positions, setPositions] = useState(() => autoLayout(cards, start, rtl));
+  const [positions, setPositions] = useState(() => props.placed ?? autoLayout(cards, start, rtl));
   const [tidied, setTidied] = useState(0);
   // React Flow measures each card once drawn; the measure has to come back with the card, or it is drawn hidden.
   const measured = useRef(new Map<string, { width: number; height: number }>());
@@ -90,6 +103,8 @@ function Canvas(props: Parameters<typeof FlowCanvas>[0]) {
   useEffect(() => {
     if (tidied > 0) void flow.fitView({ duration: 200, maxZoom: 1 });
   }, [tidied, flow]);
+  const { onPlaced } = props;
+  useEffect(() => onPlaced(positions), [positions, onPlaced]);
 
   const keyOf = useMemo(() => new Map(cards.map((c) => [c.node.id, c.key])), [cards]);
   const ids = useMemo(() => new Set(keyOf.keys()), [keyOf]);
@@ -99,13 +114,15 @@ function Canvas(props: Parameters<typeof FlowCanvas>[0]) {
     position: positions.get(card.key) ?? { x: 0, y: 0 },
     selected: card.key === selected,
     measured: measured.current.get(card.key),
-    ariaLabel: cardLabel(card, card.node.id === start, props.problems.get(card.key) ?? []),
+    ariaLabel: cardLabel(card, card.node.id === start, props.problems.get(card.key) ?? [], props.counts, props.lit),
     data: {
       card,
       isStart: card.node.id === start,
       keywords: props.keywords,
       problems: props.problems.get(card.key) ?? [],
       unreachable: !props.reachable.has(card.node.id),
+      runs: props.counts.cards.get(card.key) ?? 0,
+      lit: props.lit.cards.has(card.key),
       ids,
       rtl,
     },
@@ -115,6 +132,12 @@ function Canvas(props: Parameters<typeof FlowCanvas>[0]) {
       const target = keyOf.get(exit.target);
       if (!target) return [];
       const id = `${card.key}|${exit.key}`;
+      const runs = props.counts.edges.get(id);
+      const words = t('automation:builder.edge', {
+        from: nameOf(card.node),
+        exit: exitName(card, exit.key),
+        to: nameOfId(cards, exit.target),
+      });
       return [
         {
           id,
@@ -123,11 +146,13 @@ function Canvas(props: Parameters<typeof FlowCanvas>[0]) {
           target,
           selected: selectedEdges.has(id),
           markerEnd: { type: MarkerType.ArrowClosed },
-          ariaLabel: t('automation:builder.edge', {
-            from: titleOf(card.node.id),
-            exit: exitName(card, exit.key),
-            to: titleOf(exit.target),
-          }),
+          ...(props.lit.edges.has(id) && { className: 'lit', animated: true }),
+          ...(runs && { label: t('automation:builder.runs', { count: runs }) }),
+          ariaLabel: [
+            words,
+            ...(runs ? [t('automation:builder.runs', { count: runs })] : []),
+            ...(props.lit.edges.has(id) ? [t('automation:builder.tried')] : []),
+          ].join(', '),
         },
       ];
     }),
@@ -200,11 +225,14 @@ function Canvas(props: Parameters<typeof FlowCanvas>[0]) {
   );
 }
 
-/** What a screen reader says of a card as focus reaches it: name, type, start, problems. */
-function cardLabel(card: Card, isStart: boolean, problems: CardProblem[]): string {
-  const parts = [titleOf(card.node.id), nodeTypeName(card.node.type)];
+/** What a screen reader says of a card as focus reaches it: name, type, start, problems, runs there, the try's path. */
+function cardLabel(card: Card, isStart: boolean, problems: CardProblem[], counts: CanvasCounts, lit: CanvasCounts) {
+  const parts = [nameOf(card.node), nodeTypeName(card.node.type)];
   if (isStart) parts.push(t('automation:builder.start'));
   if (problems.length > 0) parts.push(t('automation:builder.problemCount', { count: problems.length }));
+  const runs = counts.cards.get(card.key);
+  if (runs) parts.push(t('automation:builder.runsHere', { count: runs }));
+  if (lit.cards.has(card.key)) parts.push(t('automation:builder.tried'));
   return parts.join(', ');
 }
 
@@ -232,6 +260,7 @@ function CardView({ data, selected }: NodeProps<CardNodeType>) {
   if (problems.length > 0) classes.push('invalid');
   if (data.unreachable) classes.push('unreachable');
   if (selected) classes.push('selected');
+  if (data.lit) classes.push('lit');
   return (
     <div class={classes.join(' ')} data-node={card.node.id} dir={rtl ? 'rtl' : undefined}>
       <Handle type="target" position={rtl ? Position.Right : Position.Left} isConnectableStart={false} />
@@ -239,7 +268,8 @@ function CardView({ data, selected }: NodeProps<CardNodeType>) {
         {nodeTypeName(card.node.type)}
         {data.isStart && <span class="node-badge">{t('automation:builder.start')}</span>}
       </p>
-      <p class="card-title">{titleOf(card.node.id)}</p>
+      <p class="card-title">{nameOf(card.node)}</p>
+      {data.runs > 0 && <p class="card-runs">{t('automation:builder.runsHere', { count: data.runs })}</p>}
       {data.isStart && data.keywords.length > 0 && (
         <p class="card-gist">{t('automation:builder.startsOn', { keywords: data.keywords.join(', ') })}</p>
       )}

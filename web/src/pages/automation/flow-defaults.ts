@@ -1,11 +1,8 @@
 import { t } from '../../i18n/i18n';
 import { newKey } from './common';
 import { hasChoices, idFromTitle, idsOf, type Card } from './flow-model';
-import { nodeTypeName, type FlowNode, type NodeType } from './flow-nodes';
+import { DEFAULT_WAIT, nodeTypeName, type FlowNode, type NodeType } from './flow-nodes';
 import { newBranch } from './flow-conditions';
-
-/** How long a new wait lasts until the person says otherwise (a wait needs a timeout today). */
-const DEFAULT_WAIT = 'P1D';
 
 /**
  * A new card of this type, named after its type, with what makes it whole as it comes: a "Send buttons"

@@ -1,34 +1,35 @@
-import { useEffect, useId, useMemo, useState } from 'preact/hooks';
-import { action, dashboard, v1, type ActionAnswer, type ActionBody } from '../../api/client';
-import { Link, navigate } from '../../router';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../../api';
+import { action, dashboard, v1, type ActionBody } from '../../api/client';
+import { Link } from '../../router';
 import { t } from '../../i18n/i18n';
 import { ErrorNote, Page, TextField, useAsync, useSubmit } from '../../ui';
 import { ForContactForm, ProblemList, StateCounts, recordState, useTemplates } from './common';
 import { FlowCanvas } from './flow-canvas';
+import { keyOf, useBuilderEdits } from './flow-edits';
+import { BuilderActions, useLiveStats, VersionLine } from './flow-publish';
 import { newCard } from './flow-defaults';
-import {
-  cardsOf,
-  connect,
-  idFromTitle,
-  idsOf,
-  nodesOf,
-  reachableFrom,
-  removeCard,
-  renameCard,
-  titleOf,
-  type Card,
-} from './flow-model';
+import { cardsOf, idFromTitle, nodesOf, reachableFrom, nameOf, partsOf, renameCard, type Card } from './flow-model';
+import type { Point } from './flow-layout';
 import { cleanNode, NODE_TYPES, nodeTypeName, type NodeType } from './flow-nodes';
 import { NodePanel } from './flow-panel';
-import { builderProblems, NO_PROBLEMS, type BuilderProblems, type CardProblem } from './flow-problems';
+import { builderProblems, NO_PROBLEMS, problemsOnCards, type BuilderProblems } from './flow-problems';
+import {
+  layoutOf,
+  neverPublished,
+  openedDefinition,
+  placedCards,
+  saveDraft,
+  type Definition,
+  type Flow,
+} from './flow-save';
+import { countsOn, pathOn, type FlowStats } from './flow-stats';
+import { TryPanel, type TryRun } from './flow-try';
 import { RunTable } from './sequences';
 import { canvasStyles } from './flow-styles';
 import './words';
 
 const RUN_STATES = ['active', 'waiting', 'completed', 'handed_off', 'failed', 'cancelled'];
-
-type Flow = ActionAnswer<'get-flow'>;
-type Definition = { start: string; keywords: string[]; nodes: Card['node'][] };
 
 /** /flows/new and /flows/:id: the flow builder, and for a saved flow its runs. */
 export function FlowPage({ id }: { id?: string }) {
@@ -54,43 +55,116 @@ function firstCards(): Card[] {
   return renameCard([card], card.node.id, id);
 }
 
-/**
- * One place that stores what the builder made (save-flow validates and publishes it in one step). The
- * builder edits nodes loosely typed; the server checks the definition whole and names each problem.
- */
-async function saveDefinition(flow: Flow | null, name: string, definition: Definition) {
-  const checked = definition as ActionBody<'save-flow'>['definition'];
-  return action('save-flow', { ...(flow && { id: flow.id }), name, definition: checked });
+/** The cards the builder opens with: the flow's draft if it has one, else its live version (or a first card). */
+function openedCards(flow: Flow | null): { cards: Card[]; start: string; keywords: string[] } {
+  const opened = flow && openedDefinition(flow);
+  if (!opened || opened.nodes.length === 0) {
+    const cards = firstCards();
+    return { cards, start: cards[0]!.node.id, keywords: [] };
+  }
+  return { cards: cardsOf(opened.nodes, opened.start), start: opened.start, keywords: opened.keywords };
 }
 
-function FlowEditor({ flow }: { flow: Flow | null }) {
+/** A draft's problems on the cards it was opened as. */
+function draftProblems(flow: Flow | null, cards: Card[]): BuilderProblems {
+  if (!flow?.draft) return NO_PROBLEMS;
+  return problemsOnCards(flow.draft.problems, partsOf(openedDefinition(flow).nodes, cards), cards);
+}
+
+/**
+ * A flow the builder just created gets its address, without the page being opened again (the person
+ * goes on where they were: the canvas, the try panel); reloading opens it from there.
+ */
+const addressed = (id: string) => history.replaceState(null, '', `/flows/${id}`);
+
+const countOf = (problems: BuilderProblems) =>
+  [...problems.cards.values()].reduce((sum, list) => sum + list.length, 0) + problems.flow.length;
+
+function FlowEditor({ flow: opened }: { flow: Flow | null }) {
   const templates = useTemplates();
   const contactAttributes = useContactAttributes();
-  const [name, setName] = useState(flow?.name ?? '');
-  const [keywords, setKeywords] = useState((flow?.keywords ?? []).join(', '));
-  const [cards, setCards] = useState(() => (flow ? cardsOf(flow.nodes, flow.start) : firstCards()));
-  const [start, setStart] = useState(flow?.start ?? cards[0]!.node.id);
+  const [flow, setFlow] = useState(opened);
+  const initial = useMemo(() => openedCards(opened), [opened]);
+  const [name, setName] = useState(opened?.name ?? '');
+  const [keywords, setKeywords] = useState(initial.keywords.join(', '));
+  const [cards, setCards] = useState(initial.cards);
+  const [start, setStart] = useState(initial.start);
   const [selected, setSelected] = useState<string | null>(null);
   const [focusPanel, setFocusPanel] = useState(false);
-  const [problems, setProblems] = useState<BuilderProblems>(NO_PROBLEMS);
-  const [saved, setSaved] = useState(false);
+  const [problems, setProblems] = useState<BuilderProblems>(() => draftProblems(opened, initial.cards));
+  const [notice, setNotice] = useState('');
+  const [placed] = useState(() => placedCards(initial.cards, opened?.layout ?? null));
+  const positions = useRef(new Map<string, Point>());
+  const onPlaced = useCallback((at: Map<string, Point>) => (positions.current = at), []);
   const words = keywords
     .split(',')
     .map((k) => k.trim())
     .filter(Boolean);
+  const definition = (): Definition => ({ start, keywords: words, nodes: nodesOf(cards).nodes.map(cleanNode) });
+  const [savedAs, setSavedAs] = useState(() => JSON.stringify([name, definition()]));
+  const unsaved = JSON.stringify([name, definition()]) !== savedAs;
 
-  const save = useSubmit(async () => {
-    setSaved(false);
-    const { nodes, parts } = nodesOf(cards);
+  /** Keeps the canvas as the flow's draft; the draft's problems go on the cards. Says whether it has none. */
+  const keep = async (): Promise<Flow> => {
+    const { parts } = nodesOf(cards);
+    const now = definition();
     try {
-      const result = await saveDefinition(flow, name, { start, keywords: words, nodes: nodes.map(cleanNode) });
-      setProblems(NO_PROBLEMS);
-      setSaved(true);
-      if (!flow) navigate(`/flows/${result.id}`, { replace: true });
+      const saved = await saveDraft(flow, name, now, layoutOf(cards, positions.current));
+      setFlow(saved);
+      setSavedAs(JSON.stringify([name, now]));
+      setProblems(problemsOnCards(saved.draft?.problems ?? [], parts, cards));
+      if (!flow) addressed(saved.id);
+      return saved;
     } catch (error) {
       setProblems(builderProblems(error, parts, cards));
       throw error;
     }
+  };
+  const save = useSubmit(async () => {
+    setNotice('');
+    const saved = await keep();
+    setNotice(
+      saved.draft?.problems.length ? t('automation:builder.draftKeptWithProblems') : t('automation:builder.draftSaved'),
+    );
+  });
+  /** A new flow is published by save-flow as version 1; one that cannot be yet is kept as a draft instead. */
+  const create = async (): Promise<Flow | null> => {
+    const now = definition();
+    try {
+      const checked = now as ActionBody<'save-flow'>['definition'];
+      const layout = layoutOf(cards, positions.current);
+      const created = await action('save-flow', { name, definition: checked, layout });
+      setSavedAs(JSON.stringify([name, now]));
+      addressed(created.id);
+      return created;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.problem.code !== 'validation_failed') throw error;
+      await keep();
+      return null;
+    }
+  };
+  const publish = useSubmit(async () => {
+    setNotice('');
+    let published = flow ? null : await create();
+    if (flow) {
+      const saved = await keep();
+      if (saved.draft?.problems.length) return setNotice(t('automation:builder.draftKeptWithProblems'));
+      published = await action('publish-flow', { flow_id: saved.id });
+    }
+    if (!published) return setNotice(t('automation:builder.draftKeptWithProblems'));
+    setFlow(published);
+    setProblems(NO_PROBLEMS);
+    setNotice(t('automation:builder.published', { version: published.version }));
+  });
+  const [trying, setTrying] = useState<TryRun | null>(null);
+  const [tryPath, setTryPath] = useState<FlowStats | null>(null);
+  const tryIt = useSubmit(async () => {
+    setNotice('');
+    setTrying(null);
+    // What is on the canvas is tried: kept as the draft first unless it is already saved (a try makes no draft).
+    const saved = flow && !unsaved ? flow : await keep();
+    if (saved.draft?.problems.length) return setNotice(t('automation:builder.draftKeptWithProblems'));
+    setTrying(await action('try-flow', { flow_id: saved.id }));
   });
 
   useEffect(() => {
@@ -101,15 +175,20 @@ function FlowEditor({ flow }: { flow: Flow | null }) {
 
   const edit = useBuilderEdits({ cards, setCards, start, setStart, setProblems, setSelected });
   const reachable = useMemo(() => reachableFrom(start, cards), [start, cards]);
+  const stats = useLiveStats(flow);
+  const counts = useMemo(() => countsOn(cards, stats), [cards, stats]);
+  const lit = useMemo(() => pathOn(cards, tryPath), [cards, tryPath]);
   const card = cards.find((c) => c.key === selected);
   const targets = cards.map((c) => ({
     id: c.node.id,
-    label: t('automation:flows.target', { id: titleOf(c.node.id), type: nodeTypeName(c.node.type) }),
+    label: t('automation:flows.target', { id: nameOf(c.node), type: nodeTypeName(c.node.type) }),
   }));
-  const cardProblemCount = [...problems.cards.values()].reduce((sum, list) => sum + list.length, 0);
+  const problemCount = countOf(problems);
   const nameProblem = problems.flow.find((p) => p.field === '/name')?.message;
   const keywordsProblem = problems.flow.find((p) => p.field.startsWith('/definition/keywords'))?.message;
   const otherProblems = problems.flow.filter((p) => p.field !== '/name' && !p.field.startsWith('/definition/keywords'));
+  const busy = save.busy || publish.busy || tryIt.busy;
+  const error = save.error ?? publish.error ?? tryIt.error;
 
   return (
     <form class="flow-builder" onSubmit={save.onSubmit} aria-label={t('automation:flows.flow')} noValidate>
@@ -140,6 +219,7 @@ function FlowEditor({ flow }: { flow: Flow | null }) {
           }}
         />
       </div>
+      <VersionLine flow={flow} unsaved={unsaved} stats={stats} />
       <ProblemList problems={otherProblems} labels={{ '/definition/start': t('automation:builder.start') }} />
       <ErrorNote error={templates.error} />
       <div class="builder-body">
@@ -150,11 +230,18 @@ function FlowEditor({ flow }: { flow: Flow | null }) {
           selected={selected}
           problems={problems.cards}
           reachable={reachable}
+          placed={placed}
+          counts={counts}
+          lit={lit}
+          onPlaced={onPlaced}
           onSelect={setSelected}
           onConnect={edit.connect}
           onRemove={edit.remove}
         />
         <div class="builder-side">
+          {trying && flow && (
+            <TryPanel flowId={flow.id} run={trying} onPath={setTryPath} onClose={() => setTrying(null)} />
+          )}
           {card ? (
             <NodePanel
               key={card.key}
@@ -174,82 +261,28 @@ function FlowEditor({ flow }: { flow: Flow | null }) {
               }}
             />
           ) : (
-            <p class="muted builder-hint">{t('automation:builder.selectHint')}</p>
+            !trying && <p class="muted builder-hint">{t('automation:builder.selectHint')}</p>
           )}
         </div>
       </div>
-      <div class="form-actions">
-        <button type="submit" class="primary" disabled={save.busy}>
-          {t('automation:flows.save')}
-        </button>
-      </div>
-      {save.error !== null && cardProblemCount + problems.flow.length > 0 && (
+      <BuilderActions
+        busy={busy}
+        problems={problemCount}
+        nothingNew={!!flow && !unsaved && flow.draft === null && !neverPublished(flow)}
+        onPublish={() => void publish.run()}
+        onTry={() => void tryIt.run()}
+      />
+      {error !== null && problemCount > 0 && (
         <p class="error" role="alert">
-          {t('automation:flows.notSaved', { count: cardProblemCount + problems.flow.length })}
+          {t('automation:flows.notSaved', { count: problemCount })}
         </p>
       )}
-      {save.error !== null && cardProblemCount + problems.flow.length === 0 && <ErrorNote error={save.error} />}
-      {saved && (
-        <p class="notice" role="status">
-          {t('automation:saved')}
-        </p>
-      )}
+      {error !== null && problemCount === 0 && <ErrorNote error={error} />}
+      <p class={notice ? 'notice' : undefined} role="status">
+        {notice}
+      </p>
     </form>
   );
-}
-
-const keyOf = (cards: Card[], id: string) => cards.find((c) => c.node.id === id)?.key ?? '';
-
-/** The builder's edits of its cards, by card key; each one drops the problems of what it changed. */
-function useBuilderEdits(state: {
-  cards: Card[];
-  setCards: (cards: Card[]) => void;
-  start: string;
-  setStart: (id: string) => void;
-  setProblems: (update: (p: BuilderProblems) => BuilderProblems) => void;
-  setSelected: (key: string | null) => void;
-}) {
-  const { cards, setCards, start, setStart } = state;
-  const settle = (key: string, fields: string[]) =>
-    state.setProblems((p) => ({ ...p, cards: withoutFields(p.cards, key, fields) }));
-  const freshId = (base: string) => idFromTitle(base, idsOf(cards), base);
-  return {
-    add: (type: NodeType): string => {
-      const card = newCard(type, cards);
-      setCards([...cards, card]);
-      return card.key;
-    },
-    change: (card: Card, fields: string[]) => {
-      setCards(cards.map((c) => (c.key === card.key ? card : c)));
-      settle(card.key, fields);
-    },
-    connect: (key: string, exit: string, targetKey: string) => {
-      const target = cards.find((c) => c.key === targetKey)?.node.id ?? '';
-      setCards(cards.map((c) => (c.key === key ? connect(c, exit, target, freshId) : c)));
-      settle(key, [`exit:${exit}`]);
-    },
-    rename: (key: string, title: string) => {
-      const card = cards.find((c) => c.key === key)!;
-      const taken = idsOf(cards.filter((c) => c !== card));
-      const id = idFromTitle(title, taken, card.node.type);
-      setCards(renameCard(cards, card.node.id, id));
-      if (start === card.node.id) setStart(id);
-    },
-    remove: (keys: string[]) => {
-      const gone = cards.filter((c) => keys.includes(c.key));
-      const left = gone.reduce((rest, c) => removeCard(rest, c.node.id), cards);
-      setCards(left);
-      if (gone.some((c) => c.node.id === start) && left[0]) setStart(left[0].node.id);
-      state.setSelected(null);
-    },
-  };
-}
-
-function withoutFields(all: Map<string, CardProblem[]>, key: string, fields: string[]) {
-  const list = all.get(key);
-  if (!list) return all;
-  const kept = list.filter((p) => !fields.some((f) => p.field === f || p.field.startsWith(`${f}/`)));
-  return new Map(all).set(key, kept);
 }
 
 /**

@@ -127,6 +127,15 @@ export function nodesOf(cards: Card[]): { nodes: FlowNode[]; parts: NodePart[] }
   return { nodes, parts };
 }
 
+/** Which card and part each of these nodes is (a draft's nodes, in the draft's order). */
+export function partsOf(nodes: FlowNode[], cards: Card[]): NodePart[] {
+  return nodes.map((node) => {
+    const card = cards.find((c) => c.node.id === node.id || c.wait?.id === node.id || c.choice?.id === node.id);
+    if (!card) return { card: '', part: 'node' };
+    return { card: card.key, part: card.node.id === node.id ? 'node' : card.wait?.id === node.id ? 'wait' : 'choice' };
+  });
+}
+
 // ---- Exits -----------------------------------------------------------------------------------------
 
 /** The edges a node of this type has, besides branches; the first ones must be set. */
@@ -262,8 +271,28 @@ export function idFromTitle(title: string, taken: Set<string>, fallback: string,
   return `${base}_${n}`;
 }
 
-/** The title a card shows: its id in words (idFromTitle's spaces back). */
+/** A node id in words (idFromTitle's spaces back): the name of a node without a title of its own. */
 export const titleOf = (id: string) => id.replaceAll('_', ' ');
+
+/** What a node is called: its `title`, else its id in words. */
+export const nameOf = (node: FlowNode): string => textOf(node.title) || titleOf(node.id);
+
+/** The name of the node with this id among the cards (the id in words when no card has it). */
+export function nameOfId(cards: Card[], id: string): string {
+  const card = cards.find((c) => c.node.id === id);
+  return card ? nameOf(card.node) : titleOf(id);
+}
+
+/**
+ * The node (already under the id made from `title`) with its title: kept in the node only when the id
+ * cannot say it (an accent, an apostrophe, another script), so a plain name adds nothing to the JSON.
+ */
+export function titled(node: FlowNode, title: string): FlowNode {
+  const out = { ...node };
+  delete out.title;
+  const kept = title.trim();
+  return kept && titleOf(node.id) !== kept ? { ...out, title: kept } : out;
+}
 
 /** The cards with one card's id changed everywhere it is named (its folded nodes' ids follow it). */
 export function renameCard(cards: Card[], from: string, to: string): Card[] {

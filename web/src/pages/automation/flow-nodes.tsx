@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useId, useRef, useState } from 'preact/hooks';
 import { t } from '../../i18n/i18n';
 import { DurationField, formatDuration, parseDuration } from './common';
@@ -60,10 +61,14 @@ export interface FieldSpec {
   /** A select's choices: the API's values, each with its words. */
   options?: () => Record<string, string>;
   hint?: () => string;
+  /** A duration the node may go without: "No time limit" is offered. */
+  optional?: true;
 }
 
 const text: FieldSpec = { key: 'text', label: () => t('automation:nodes.labels.text'), kind: 'message' };
 const timeout: FieldSpec = { key: 'timeout', label: () => t('automation:builder.waitUpTo'), kind: 'duration' };
+/** A wait's time limit, which it may go without (it then waits until a reply comes or the run is stopped). */
+export const WAIT_TIMEOUT: FieldSpec = { ...timeout, optional: true };
 const tag: FieldSpec = { key: 'tag', label: () => t('automation:tag'), kind: 'text' };
 
 /** Each node type's own fields (buttons, list sections, branches and templates have their own editors). */
@@ -106,9 +111,9 @@ export const FIELDS: Record<NodeType, FieldSpec[]> = {
       kind: 'text',
       hint: () => t('automation:whatsappFlowNode.screenHint'),
     },
-    { ...timeout, label: () => t('automation:whatsappFlowNode.waitUpTo') },
+    { ...WAIT_TIMEOUT, label: () => t('automation:whatsappFlowNode.waitUpTo') },
   ],
-  wait_for_reply: [timeout],
+  wait_for_reply: [WAIT_TIMEOUT],
   branch: [],
   add_tag: [tag],
   remove_tag: [tag],
@@ -165,7 +170,8 @@ export function NodeField(props: {
   const id = useId();
   const { spec, value, onValue } = props;
   if (spec.kind === 'duration') {
-    return <NodeDuration legend={spec.label()} value={value} onValue={onValue} invalid={props.invalid} />;
+    const duration = <NodeDuration legend={spec.label()} value={value} onValue={onValue} invalid={props.invalid} />;
+    return spec.optional ? <TimeLimit value={value} onValue={onValue} duration={duration} /> : duration;
   }
   const hint = spec.hint?.();
   const common = {
@@ -278,6 +284,34 @@ function NodeDuration(props: {
     />
   );
 }
+
+/**
+ * A wait's time limit or none: "No time limit" leaves `timeout` out; unticked, the wait gets the limit it
+ * had (a day when it never had one).
+ */
+function TimeLimit(props: { value: unknown; onValue: (iso: string | undefined) => void; duration: ComponentChildren }) {
+  const last = useRef(typeof props.value === 'string' ? props.value : DEFAULT_WAIT);
+  if (typeof props.value === 'string') last.current = props.value;
+  const none = props.value === undefined;
+  return (
+    <>
+      <div class="field checkbox">
+        <label>
+          <input
+            type="checkbox"
+            checked={none}
+            onChange={(e) => props.onValue(e.currentTarget.checked ? undefined : last.current)}
+          />{' '}
+          {t('automation:builder.noTimeLimit')}
+        </label>
+      </div>
+      {!none && props.duration}
+    </>
+  );
+}
+
+/** How long a new wait lasts until the person says otherwise. */
+export const DEFAULT_WAIT = 'P1D';
 
 /** The nodes an exit may go to, as the pick-lists show them. */
 export interface NodeTarget {

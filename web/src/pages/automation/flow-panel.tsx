@@ -7,8 +7,8 @@ import {
   choicesOf,
   dropRoutesOfGoneChoices,
   exitsOf,
+  nameOf,
   renameChoice,
-  titleOf,
   type Card,
   type Choice,
 } from './flow-model';
@@ -19,7 +19,7 @@ import {
   nodeTypeName,
   PlainField,
   TargetSelect,
-  type FieldSpec,
+  WAIT_TIMEOUT,
   type FlowNode,
   type NodeTarget,
 } from './flow-nodes';
@@ -27,8 +27,6 @@ import { MessagePreview } from './flow-preview';
 import { WhatsappFlowFields } from './flow-whatsapp-flow';
 import type { CardProblem } from './flow-problems';
 
-/** The wait of a message with choices, as its panel asks for it. */
-const WAIT_FIELD: FieldSpec = { key: 'timeout', label: () => t('automation:builder.waitUpTo'), kind: 'duration' };
 const TEMPLATE_KEYS = ['template_id', 'language', 'variables'];
 const HEADER_KEYS = ['header_media_url'];
 const BUTTONS_KEYS = ['buttons'];
@@ -63,7 +61,7 @@ export function NodePanel(props: {
   return (
     <section class="node-panel" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>
-        {titleOf(node.id)} <span class="muted">· {nodeTypeName(node.type)}</span>
+        {nameOf(node)} <span class="muted">· {nodeTypeName(node.type)}</span>
         {props.isStart && <span class="node-badge">{t('automation:builder.start')}</span>}
       </h2>
       {problems.length > 0 && (
@@ -75,7 +73,7 @@ export function NodePanel(props: {
           </ul>
         </div>
       )}
-      <TitleField id={node.id} onTitle={props.onRename} />
+      <TitleField node={node} onTitle={props.onRename} />
       {node.type === 'send_template' && <TemplateNode {...props} invalid={invalid} />}
       {node.type === 'send_whatsapp_flow' && (
         <WhatsappFlowFields card={card} onChange={props.onChange} invalid={invalid} />
@@ -95,7 +93,7 @@ export function NodePanel(props: {
       {node.type === 'branch' && <Conditions node={node} set={setNode} invalid={invalid} />}
       {card.wait && (
         <NodeField
-          spec={WAIT_FIELD}
+          spec={WAIT_TIMEOUT}
           value={card.wait.timeout}
           onValue={(timeout) => props.onChange({ ...card, wait: { ...card.wait!, timeout } }, WAIT_KEYS)}
           invalid={invalid('wait/timeout')}
@@ -119,11 +117,11 @@ export function NodePanel(props: {
 }
 
 /**
- * The node's name, from which its id is made (see idFromTitle). What is typed stays as typed while the
- * panel is open; the hint says the name it is saved under.
+ * The node's title, in any language, from which its id is made (see idFromTitle). What is typed stays as
+ * typed while the panel is open; the hint says the id it is saved under.
  */
-function TitleField(props: { id: string; onTitle: (title: string) => void }) {
-  const [draft, setDraft] = useState(() => titleOf(props.id));
+function TitleField(props: { node: FlowNode; onTitle: (title: string) => void }) {
+  const [draft, setDraft] = useState(() => nameOf(props.node));
   const fieldId = useId();
   return (
     <div class="field">
@@ -131,7 +129,7 @@ function TitleField(props: { id: string; onTitle: (title: string) => void }) {
       <input
         id={fieldId}
         value={draft}
-        maxLength={60}
+        maxLength={200}
         aria-describedby={`${fieldId}-hint`}
         onInput={(e) => {
           setDraft(e.currentTarget.value);
@@ -139,7 +137,7 @@ function TitleField(props: { id: string; onTitle: (title: string) => void }) {
         }}
       />
       <small class="hint" id={`${fieldId}-hint`}>
-        {t('automation:builder.savedAs', { name: titleOf(props.id) })}
+        {t('automation:builder.savedAs', { name: props.node.id })}
       </small>
     </div>
   );

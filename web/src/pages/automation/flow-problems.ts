@@ -29,9 +29,14 @@ const NODE_PATH = /^\/definition\/nodes\/(\d+)(?:\/(.*))?$/;
  * of its nodes belongs to) on the cards, in people's words.
  */
 export function builderProblems(error: unknown, parts: NodePart[], cards: Card[]): BuilderProblems {
+  if (!(error instanceof ApiError)) return NO_PROBLEMS;
+  return problemsOnCards(error.problem.errors ?? [], parts, cards);
+}
+
+/** Problems at JSON Pointers into a definition (a refused save's, or a draft's), on the cards, in people's words. */
+export function problemsOnCards(problems: FieldProblem[], parts: NodePart[], cards: Card[]): BuilderProblems {
   const result: BuilderProblems = { cards: new Map(), flow: [] };
-  if (!(error instanceof ApiError)) return result;
-  for (const problem of error.problem.errors ?? []) {
+  for (const problem of problems) {
     const pointer = problem.field.startsWith('/') ? problem.field : `/${problem.field.replaceAll('.', '/')}`;
     const found = NODE_PATH.exec(pointer);
     const part = found && parts[Number(found[1])];
