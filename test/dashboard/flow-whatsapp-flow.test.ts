@@ -28,7 +28,7 @@ const panel = (page: Page) => page.locator('.node-panel');
 async function addNode(page: Page, type: string, name: string) {
   await page.getByLabel('New node').selectOption({ label: type });
   await page.getByRole('button', { name: 'Add node', exact: true }).click();
-  await panel(page).getByLabel('Name', { exact: true }).fill(name);
+  await panel(page).getByLabel('Title', { exact: true }).fill(name);
   await card(page, name).waitFor();
 }
 
@@ -96,7 +96,7 @@ describe(`dashboard: a WhatsApp Flow in the flow builder (${ENGINE})`, () => {
     await goTo(page, 'Then', 'Booking form');
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
 
-    await page.getByRole('button', { name: 'Save flow' }).click();
+    await page.getByRole('button', { name: 'Publish' }).click();
     await page.waitForURL(/\/flows\/[0-9a-f-]{36}$/);
     const saved = await api.action<Flow>('get-flow', { flow_id: page.url().split('/').at(-1)! });
     assert.equal(saved.status, 200, saved.text);
