@@ -56,6 +56,7 @@ import * as marketingMessagesGeneration from './migrations/0053_marketing_messag
 import * as flowVersions from './migrations/0054_flow_versions.js';
 import * as whatsappFlows from './migrations/0055_whatsapp_flows.js';
 import * as flowsEndpoints from './migrations/0056_flows_endpoints.js';
+import * as whatsappFlowAnswers from './migrations/0058_whatsapp_flow_answers.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -116,6 +117,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0054_flow_versions': flowVersions,
   '0055_whatsapp_flows': whatsappFlows,
   '0056_flows_endpoints': flowsEndpoints,
+  '0058_whatsapp_flow_answers': whatsappFlowAnswers,
 };
 
 class InCodeProvider implements MigrationProvider {

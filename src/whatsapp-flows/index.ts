@@ -4,3 +4,5 @@
  */
 export { registerWhatsappFlowRoutes } from './whatsapp-flow.routes.js';
 export { createWhatsappFlowService, type WhatsappFlowService } from './whatsapp-flow.service.js';
+export { registerWhatsappFlowAnswerRoutes } from './whatsapp-flow-answer.routes.js';
+export { createWhatsappFlowAnswers, type WhatsappFlowAnswers } from './whatsapp-flow-answers.js';
