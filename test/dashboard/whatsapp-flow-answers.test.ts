@@ -85,6 +85,7 @@ describe(`dashboard: WhatsApp Flows' answers (${ENGINE})`, () => {
     await page.getByRole('heading', { name: 'Answers to “Join the club”' }).waitFor();
     const table = page.getByRole('table', { name: 'Answers to “Join the club”' });
     const row = table.getByRole('row', { name: /Pablo Morales/ });
+    await row.waitFor();
     assert.deepEqual((await row.getByRole('cell').allTextContents()).slice(1), [
       'Pablo',
       'Pablo Morales',
@@ -93,7 +94,6 @@ describe(`dashboard: WhatsApp Flows' answers (${ENGINE})`, () => {
       'Yes',
       'whatsapp',
     ]);
-    assert.deepEqual(await seriousAccessibilityViolations(page), []);
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -130,5 +130,17 @@ describe(`dashboard: WhatsApp Flows' answers (${ENGINE})`, () => {
       true,
       'the browser names the field before the server is asked',
     );
+
+    // axe's script needs the page's CSP bypassed: a page of its own, for the thread and the answers page.
+    const { page: checked } = await newPage(server, { bypassCSP: true });
+    await logIn(checked, owner);
+    for (const [path, ready] of [
+      [`/inbox/${sent.body.contact_id}`, 'Form “Join the club”'],
+      [`/whatsapp-flows/${flow.id}/answers`, 'Save answers on the contact'],
+    ] as const) {
+      await checked.goto(path);
+      await checked.getByText(ready).first().waitFor();
+      assert.deepEqual(await seriousAccessibilityViolations(checked), [], path);
+    }
   });
 });
