@@ -111,6 +111,7 @@ export function createInboxService(
       ]),
     );
   }
+
   const repository = () => inboxRepository(db, dialect);
   const now = () => toStoredTimestamp(clock.now());
   const announce = (viewer: Viewer, contactId: string): Promise<void> => announceAll(viewer, [contactId]);
