@@ -34,7 +34,7 @@ import { registerTagRoutes } from './tags/index.js';
 import { registerRoutingRoutes } from './routing/index.js';
 import { registerQuickReplyRoutes } from './quick-replies/index.js';
 import { registerGroupRoutes } from './groups/index.js';
-import { registerWhatsappFlowRoutes } from './whatsapp-flows/index.js';
+import { registerWhatsappFlowAnswerRoutes, registerWhatsappFlowRoutes } from './whatsapp-flows/index.js';
 import { registerTemplateRoutes, registerTemplateDashboardRoutes } from './templates/index.js';
 import { registerTriggerRoutes } from './triggers/index.js';
 import { registerFlowsEndpointRequestRoutes, registerWhatsappWebhookRoutes } from './whatsapp/index.js';
@@ -79,6 +79,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerQuickReplyRoutes(app, services.quickReplies);
   registerGroupRoutes(app, services.groups);
   registerWhatsappFlowRoutes(app, services.whatsappFlows, services.whatsappFlowAlerts);
+  registerWhatsappFlowAnswerRoutes(app, services.whatsappFlowAnswers);
   registerWorkspaceEventRoutes(app, services.workspaceEvents);
   registerConversationRoutes(app, services.conversations, services.inbox.labels);
   registerBusinessHoursRoutes(app, services.businessHours);

@@ -56,7 +56,12 @@ import { createTokenService, createWorkspaceService } from './workspaces/index.j
 import { createWhatsappCloud, createWhatsappWebhookService } from './whatsapp/index.js';
 import { createWebhookService, createWebhookWorker } from './outgoing/index.js';
 import { createGroupService } from './groups/index.js';
-import { createWhatsappFlowAlerts, createWhatsappFlowService, whatsappFlowMessages } from './whatsapp-flows/index.js';
+import {
+  createWhatsappFlowAlerts,
+  createWhatsappFlowAnswers,
+  createWhatsappFlowService,
+  whatsappFlowMessages,
+} from './whatsapp-flows/index.js';
 import { createQuickReplyService } from './quick-replies/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
 import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
@@ -130,6 +135,7 @@ export function createServices(opened: Deps, config: Config) {
   const messages = createMessageService(deps, contacts, outbound, wakeFor, inboxEvents);
   const businessHours = createBusinessHoursService(deps, outbound);
   const csat = createCsatService(deps, outbound);
+  const whatsappFlowAnswers = createWhatsappFlowAnswers(deps, cursors);
   // Inbound messages: stored, then answered by the domains in reception's order.
   const reception = createReception(deps, () => ({
     optOut,
@@ -140,6 +146,7 @@ export function createServices(opened: Deps, config: Config) {
     businessHours,
     sequences,
     flows: flowEngine,
+    whatsappFlowAnswers,
   }));
   const inbound = createInboundService(deps, channels, wakeFor, () => reception, inboxEvents);
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
@@ -257,6 +264,7 @@ export function createServices(opened: Deps, config: Config) {
     groups,
     whatsappFlows: createWhatsappFlowService(deps, channels, messages),
     whatsappFlowAlerts,
+    whatsappFlowAnswers,
     email,
     notifications,
     businessHours,

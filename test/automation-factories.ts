@@ -195,3 +195,56 @@ export async function recordOutboundMessage(
 ): Promise<string> {
   return (await insertMessage(server, { workspaceId, contactId, direction: 'outbound', content })).id;
 }
+
+/** A WhatsApp Flow of the workspace's account, as sync-whatsapp-flows keeps one made elsewhere; returns its id. */
+export async function createWhatsappFlow(server: TestServer, workspaceId: string): Promise<string> {
+  const { db, newId, now } = depsOf(server);
+  const id = newId();
+  await db
+    .insertInto('whatsapp_flows')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      meta_flow_id: String(Date.now() + Math.floor(Math.random() * 1e6)),
+      name: `Form ${id.slice(-6)}`,
+      categories: '["OTHER"]',
+      status: 'PUBLISHED',
+      flow_json: null,
+      validation_errors: '[]',
+      preview_url: null,
+      preview_expires_at: null,
+      created_at: now(),
+      updated_at: now(),
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * A contact's answer to a WhatsApp Flow, received now, carried by the inbound message given (an answer
+ * names its message; the feeds of messages and of answers then count each once). Returns its id.
+ */
+export async function recordFlowAnswer(
+  server: TestServer,
+  workspaceId: string,
+  whatsappFlowId: string,
+  carrier: { contactId: string; messageId: string },
+): Promise<string> {
+  const { db, newId, now } = depsOf(server);
+  const id = newId();
+  await db
+    .insertInto('whatsapp_flow_answers')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      message_id: carrier.messageId,
+      contact_id: carrier.contactId,
+      flow_token: randomUUID(),
+      whatsapp_flow_id: whatsappFlowId,
+      meta_flow_id: null,
+      fields: JSON.stringify([{ name: 'rating', label: 'rating', value: '5' }]),
+      received_at: now(),
+    })
+    .execute();
+  return id;
+}

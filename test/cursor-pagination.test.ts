@@ -7,8 +7,10 @@ import {
   createCampaign,
   createFlow,
   createSequence,
+  createWhatsappFlow,
   enrolInSequence,
   insertContact,
+  recordFlowAnswer,
   startFlowRun,
 } from './automation-factories.js';
 import { createTemplate, createWorkspace, recordInboundMessage, type TestWorkspace } from './factories.js';
@@ -27,7 +29,13 @@ interface Problem {
 }
 type FeedRecord = { id: string; created_at: string };
 
-const FEEDS = ['new-message-received', 'new-campaign-sent', 'new-flow-triggered', 'new-sequence-triggered'] as const;
+const FEEDS = [
+  'new-message-received',
+  'new-campaign-sent',
+  'new-flow-triggered',
+  'new-sequence-triggered',
+  'new-whatsapp-flow-answer',
+] as const;
 const ids = (records: { id: string }[]) => records.map((r) => r.id);
 const ascending = (values: string[]) => [...values].sort();
 
@@ -261,23 +269,30 @@ describe(`cursor pagination (${ENGINE})`, () => {
       await createSequence(server, ws.workspaceId),
       await createSequence(server, ws.workspaceId),
     ];
+    const [form, otherForm] = [
+      await createWhatsappFlow(server, ws.workspaceId),
+      await createWhatsappFlow(server, ws.workspaceId),
+    ];
     const inserted: { [feed in (typeof FEEDS)[number]]: string[] } = {
       'new-message-received': [],
       'new-campaign-sent': [],
       'new-flow-triggered': [],
       'new-sequence-triggered': [],
+      'new-whatsapp-flow-answer': [],
     };
     for (let i = 0; i < 7; i++) {
       if (i % 3 === 0) server.clock.advance(1); // three records per millisecond
-      inserted['new-message-received'].push(
-        await recordInboundMessage(server, ws.workspaceId, contact, { type: i % 2 ? 'image' : 'text' }),
-      );
+      const messageId = await recordInboundMessage(server, ws.workspaceId, contact, { type: i % 2 ? 'image' : 'text' });
+      inserted['new-message-received'].push(messageId);
       inserted['new-campaign-sent'].push(await createCampaign(server, ws.workspaceId, { sent: true }));
       inserted['new-flow-triggered'].push(
         await startFlowRun(server, ws.workspaceId, i % 2 ? otherFlow : flow, { contactId: contact }),
       );
       inserted['new-sequence-triggered'].push(
         await enrolInSequence(server, ws.workspaceId, i % 2 ? otherSequence : sequence, { contactId: contact }),
+      );
+      inserted['new-whatsapp-flow-answer'].push(
+        await recordFlowAnswer(server, ws.workspaceId, i % 2 ? otherForm : form, { contactId: contact, messageId }),
       );
     }
     for (const name of FEEDS) {
@@ -296,6 +311,7 @@ describe(`cursor pagination (${ENGINE})`, () => {
       ['new-message-received', { message_type: 'text' }, even(inserted['new-message-received'])],
       ['new-flow-triggered', { flow_id: flow.toUpperCase() }, even(inserted['new-flow-triggered'])],
       ['new-sequence-triggered', { sequence_id: sequence }, even(inserted['new-sequence-triggered'])],
+      ['new-whatsapp-flow-answer', { whatsapp_flow_id: form }, even(inserted['new-whatsapp-flow-answer'])],
     ];
     for (const [name, filter, expected] of filtered) {
       const pages = await pageThrough<FeedRecord>((cursor) =>

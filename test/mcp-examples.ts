@@ -678,10 +678,14 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     refusal: 'conflict',
     expect: (result: Json) => assert.match(String(result.detail), /WhatsApp Cloud/),
   })),
+  // Their answers come from Meta's webhook (src/whatsapp-flows/whatsapp-flow-answers.test.ts): none here.
+  { tool: 'list_whatsapp_flow_answers', input: () => ({}), expect: (result) => assert.deepEqual(result.data, []) },
+  { tool: 'new_whatsapp_flow_answer', input: () => ({}), expect: (result) => assert.deepEqual(result.data, []) },
   ...(
     [
       ['get_whatsapp_flow', {}],
       ['list_whatsapp_flow_alerts', {}],
+      ['set_whatsapp_flow_attributes', { answer_attributes: {} }],
       ['update_whatsapp_flow_json', { flow_json: '{"version": "7.0", "screens": []}' }],
       ['publish_whatsapp_flow', {}],
       ['deprecate_whatsapp_flow', {}],

@@ -36,6 +36,8 @@ const PAGED_TOOLS = [
   'new_campaign_sent',
   'new_flow_triggered',
   'new_sequence_triggered',
+  'new_whatsapp_flow_answer',
+  'list_whatsapp_flow_answers',
 ];
 
 /** The first message of every MCP session. */

@@ -8,6 +8,7 @@ import type { CreatedWebhook, Delivery, Webhook, WebhookEvent } from '../src/out
 import { WEBHOOK_EVENTS } from '../src/outgoing/webhook.schema.js';
 import { inboundTextWebhook, statusWebhook } from '../src/whatsapp/webhook.fixtures.js';
 import { groupMessageWebhook } from '../src/whatsapp/webhook.group-fixtures.js';
+import { flowAnswerWebhook, signUpFlowJson } from '../src/whatsapp-flows/whatsapp-flow-answer.fixtures.js';
 import { cliJson, runCli, stderrLines } from './cli.js';
 import { createTemplate, createWorkspace, type TestWorkspace } from './factories.js';
 import { ENGINE, startServer } from './server.js';
@@ -188,6 +189,27 @@ describe(`outgoing webhooks (${ENGINE})`, () => {
     assert.equal((await ws.action('send-group-text', { group_id: group!.id, message: 'Welcome' })).status, 200);
     services.outbox.wake();
     await services.outbox.idle();
+
+    // A WhatsApp Flow sent to the customer, and their answer.
+    const form = (await ws.action<{ id: string }>('create-whatsapp-flow', { name: 'Join', categories: ['SIGN_UP'] }))
+      .body;
+    await ws.action('update-whatsapp-flow-json', { whatsapp_flow_id: form.id, flow_json: signUpFlowJson() });
+    await ws.action('publish-whatsapp-flow', { whatsapp_flow_id: form.id });
+    const flowSent = await ws.action<Message>('send-whatsapp-flow', {
+      phone: customer,
+      whatsapp_flow_id: form.id,
+      body: 'Join the club',
+      cta: 'Join',
+    });
+    const { parameters } = (
+      flowSent.body.content as { interactive: { action: { parameters: { flow_token: string } } } }
+    ).interactive.action;
+    const answer = flowAnswerWebhook(
+      { phoneNumberId: cloud.phoneNumberId, from: customer.slice(1) },
+      { flow_token: parameters.flow_token, full_name: 'Ada' },
+    );
+    assert.equal((await postWebhook(answer)).status, 200);
+    feeds['new-whatsapp-flow-answer'] = await feed('new-whatsapp-flow-answer');
 
     // The first attempts (made as each event committed) were answered 500; two rounds of retries follow.
     await deliverDue();

@@ -12,6 +12,7 @@ const SECTIONS = [
   'templates',
   'sequences',
   'flows',
+  'whatsapp-flows',
   'campaigns',
   'simulator',
   'reports',

@@ -57,6 +57,7 @@ import * as flowVersions from './migrations/0054_flow_versions.js';
 import * as whatsappFlows from './migrations/0055_whatsapp_flows.js';
 import * as flowsEndpoints from './migrations/0056_flows_endpoints.js';
 import * as flowLayout from './migrations/0057_flow_layout.js';
+import * as whatsappFlowAnswers from './migrations/0058_whatsapp_flow_answers.js';
 import * as flowsEndpointAnswers from './migrations/0059_flows_endpoint_answers.js';
 import * as whatsappFlowAlerts from './migrations/0060_whatsapp_flow_alerts.js';
 
@@ -120,6 +121,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0055_whatsapp_flows': whatsappFlows,
   '0056_flows_endpoints': flowsEndpoints,
   '0057_flow_layout': flowLayout,
+  '0058_whatsapp_flow_answers': whatsappFlowAnswers,
   '0059_flows_endpoint_answers': flowsEndpointAnswers,
   '0060_whatsapp_flow_alerts': whatsappFlowAlerts,
 };

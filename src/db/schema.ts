@@ -73,6 +73,7 @@ export interface Database {
   whatsapp_flows: WhatsappFlowTable;
   whatsapp_flow_sends: WhatsappFlowSendTable;
   whatsapp_flow_alerts: WhatsappFlowAlertTable;
+  whatsapp_flow_answers: WhatsappFlowAnswerTable;
 }
 
 export interface WorkspaceTable {
@@ -294,6 +295,8 @@ export interface WhatsappFlowTable {
   validation_errors: string;
   preview_url: string | null;
   preview_expires_at: string | null;
+  /** JSON: which answer field fills which contact attribute, `{ field name: attribute key }` (0058). */
+  answer_attributes: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -327,6 +330,23 @@ export interface WhatsappFlowAlertTable {
   received_at: string;
 }
 
+/**
+ * A completed WhatsApp Flow a customer sent (`nfm_reply`), once per message (0058): linked to the send by
+ * its `flow_token` when Parley made it, otherwise to no send.
+ */
+export interface WhatsappFlowAnswerTable {
+  id: string;
+  workspace_id: string;
+  message_id: string;
+  contact_id: string;
+  flow_token: string | null;
+  whatsapp_flow_id: string | null;
+  meta_flow_id: string | null;
+  /** JSON: `[{ name, label, value }]` in the form's order; values as Meta sent them. */
+  fields: string;
+  received_at: string;
+}
+
 export type MediaState = 'pending' | 'stored' | 'failed' | 'expired';
 
 /**
@@ -336,7 +356,6 @@ export type MediaState = 'pending' | 'stored' | 'failed' | 'expired';
 export const SENDER_TYPES = ['user', 'api', 'campaign', 'sequence', 'flow', 'system', 'business_app'] as const;
 export type SenderType = (typeof SENDER_TYPES)[number];
 
-/** A staff member's private note in a conversation: never sent to the customer. */
 /** A WhatsApp call with a contact, from Meta's `calls` webhooks: one row per call id. */
 export interface CallTable {
   id: string;

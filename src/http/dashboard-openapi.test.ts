@@ -25,6 +25,7 @@ const NOT_JSON: Record<string, string> = {
   'GET /api/dashboard/events': 'Server-Sent Events',
   'GET /api/dashboard/media/:messageId': 'the stored file',
   'GET /api/dashboard/contacts/export.csv': 'CSV',
+  'GET /api/dashboard/whatsapp-flows/:id/answers.csv': 'CSV',
 };
 
 const dashboardRoutes = () =>

@@ -1,6 +1,7 @@
 import { presentMessage, type MessageRow, type Message, type MessageSender } from '../messages/index.js';
 import { previewOf } from '../content/message-text.js';
 import { formatTimestamp } from '../shared/time.js';
+import type { WhatsappFlowAnswerRecord } from '../triggers/index.js';
 
 /** What Meta charged for a sent message, priced by the workspace's rates (src/reports/message-cost.ts). */
 export interface MessageCost {
@@ -23,15 +24,20 @@ export interface Quote {
   preview: string;
 }
 
+/** A completed WhatsApp Flow as the thread shows it: a filled form (src/triggers/ reads it). */
+export type FilledForm = Pick<WhatsappFlowAnswerRecord, 'whatsapp_flow_id' | 'whatsapp_flow_name' | 'fields'>;
+
 /**
  * A message as the inbox shows it: the public message plus a one-line text for lists and screen
- * readers, the message it quotes when it is a reply, and who sent it (outbound, when known).
+ * readers, the message it quotes when it is a reply, who sent it (outbound, when known), and in the
+ * thread, the form a customer filled in.
  */
 export type InboxMessage = Message & {
   preview: string;
   quote: Quote | null;
   sender: MessageSender | null;
   cost: MessageCost | null;
+  form?: FilledForm;
 };
 
 /** The public message with its preview, and the quoted message's and the sender when given. */

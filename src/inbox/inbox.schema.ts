@@ -41,6 +41,19 @@ const InboxMessage = Type.Intersect([
       }),
       Type.Null(),
     ]),
+    form: Type.Optional(
+      Type.Object(
+        {
+          whatsapp_flow_id: NullableField(Uuid()),
+          whatsapp_flow_name: NullableField(Type.String()),
+          fields: Type.Array(Type.Object({ name: Type.String(), label: Type.String(), value: Type.Unknown() })),
+        },
+        {
+          description:
+            'A completed WhatsApp Flow (in the thread): its Flow and its fields, labelled as the Flow JSON labels them',
+        },
+      ),
+    ),
     cost: NullableField(
       Type.Object(
         {

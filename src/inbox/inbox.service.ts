@@ -8,7 +8,8 @@ import type { QueuedWork } from '../shared/queued-work.js';
 import { createConversationStatus, statusOf } from './conversation-status.js';
 import { createLabelService, labelRepository } from './labels.js';
 import type { EventHub } from './event-hub.js';
-import { at, presentInboxMessage, type InboxMessage, type MessageCost } from './inbox.presenter.js';
+import { triggerRepository } from '../triggers/index.js';
+import { at, presentInboxMessage, type FilledForm, type InboxMessage, type MessageCost } from './inbox.presenter.js';
 import { inboxRepository, type Keyset, type ListQuery, type Priority } from './inbox.repository.js';
 import { noteRepository } from './notes.js';
 import type { NotificationService } from '../notifications/index.js';
@@ -98,6 +99,19 @@ export function createInboxService(
   { notifier, assign, capacityFreed, satisfaction, messageCosts }: InboxNeighbours,
 ) {
   const { db, dialect, clock, newId } = deps;
+
+  /** The WhatsApp Flows the page's inbound messages completed, as filled forms, by message id. */
+  async function filledForms(workspaceId: string, page: MessageRow[]): Promise<Map<string, FilledForm>> {
+    const ids = page.filter((row) => row.direction === 'inbound' && row.type === 'interactive').map((row) => row.id);
+    const answers = await triggerRepository(db).flowAnswersOfMessages(workspaceId, ids);
+    return new Map(
+      [...answers].map(([id, { whatsapp_flow_id, whatsapp_flow_name, fields }]) => [
+        id,
+        { whatsapp_flow_id, whatsapp_flow_name, fields },
+      ]),
+    );
+  }
+
   const repository = () => inboxRepository(db, dialect);
   const now = () => toStoredTimestamp(clock.now());
   const announce = (viewer: Viewer, contactId: string): Promise<void> => announceAll(viewer, [contactId]);
@@ -209,11 +223,17 @@ export function createInboxService(
       );
       const senderOf = await namedSenders(db, viewer.workspaceId, page);
       const costs = await messageCosts(viewer.workspaceId, contact.phone, page);
-      const messages: InboxMessage[] = page
-        .reverse()
-        .map((row) =>
-          presentInboxMessage(row, quoted.get(row.reply_to_message_id ?? ''), senderOf(row), costs.get(row.id)),
+      const forms = await filledForms(viewer.workspaceId, page);
+      const messages: InboxMessage[] = page.reverse().map((row) => {
+        const message = presentInboxMessage(
+          row,
+          quoted.get(row.reply_to_message_id ?? ''),
+          senderOf(row),
+          costs.get(row.id),
         );
+        const form = forms.get(row.id);
+        return form ? { ...message, form } : message;
+      });
       // The page's stretch of time: from its oldest message (the start, on the last page) up to the cursor.
       const morePages = rows.length > THREAD_PAGE;
       const stretch = [morePages && oldest ? oldest.created_at : null, before?.at ?? null] as const;

@@ -152,6 +152,8 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Trigger feed of flow runs that started, newest first (optionally for one flow_id). Returns a page of `data` and `next_cursor` (pass it as `cursor` for older records; `limit` up to 500). A call without `cursor` is a poll, allowed once per workspace poll interval per feed (default 30 s); following pages with `cursor` are not limited by it.',
   newSequenceTriggered:
     'Trigger feed of sequence enrolments, newest first (optionally for one sequence_id). Returns a page of `data` and `next_cursor` (pass it as `cursor` for older records; `limit` up to 500). A call without `cursor` is a poll, allowed once per workspace poll interval per feed (default 30 s); following pages with `cursor` are not limited by it.',
+  newWhatsappFlowAnswer:
+    "Trigger feed of completed WhatsApp Flows (Meta's forms), newest first (optionally for one whatsapp_flow_id): each with the send it answers, the contact and the fields labelled as the form labels them. Returns a page of `data` and `next_cursor` (pass it as `cursor` for older records; `limit` up to 500). A call without `cursor` is a poll, allowed once per workspace poll interval per feed (default 30 s); following pages with `cursor` are not limited by it.",
   listGroups:
     "Lists the workspace's WhatsApp groups (Meta's Groups API), the latest conversation first: each with its subject, participants (at most 8), invite link and state (creating, active, failed, suspended, deleted).",
   getGroup:
@@ -176,6 +178,10 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Deletes a draft WhatsApp Flow at Meta and in Parley. Meta deletes only drafts: deprecate a published one instead (conflict otherwise).',
   sendWhatsappFlow:
     "Sends a published WhatsApp Flow (Meta's form, from list_whatsapp_flows with status PUBLISHED) to a contact (`contact_id` or `phone`) as Meta's interactive flow message: `body` text and a `cta` button that opens it on `screen` (default: its first) with `data`, or with `flow_action` data_exchange as its data endpoint decides. Only inside the 24-hour customer service window (otherwise send a template with a FLOW button). Parley makes the send's flow_token (in content.interactive.action.parameters) and links it to the message, so the customer's answer names this send.",
+  listWhatsappFlowAnswers:
+    "Lists the answers customers sent to WhatsApp Flows (Meta's forms), newest first: of one Flow (`whatsapp_flow_id`), of one contact (`contact_id`), or both. Each has the Flow and the send it answers (by flow_token; null for a Flow sent from elsewhere), the contact, and `fields`: name, label (from the Flow JSON) and value as Meta sent it. Returns a page of `data` and `next_cursor` (pass it as `cursor` for older answers; `limit` up to 500).",
+  setWhatsappFlowAttributes:
+    'Chooses which answer fields of a WhatsApp Flow fill which contact custom attributes: `answer_attributes` is the whole mapping `{ "field name": "attribute_key" }` (`{}` for none), the field names from the Flow\'s `answer_fields` (get_whatsapp_flow). Each answer that arrives afterwards sets those attributes on its contact. Needs the templates permission.',
   createGroup:
     'Asks Meta to create a WhatsApp group on a workspace number (`subject`, optional `description`, `join_approval`). It answers state `creating`; Meta confirms by webhook, then the group is `active` with its invite link. People join only by that link: share it with get_group_invite_link.',
   getGroupInviteLink:

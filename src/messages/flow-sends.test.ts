@@ -24,10 +24,12 @@ describe('a completed WhatsApp Flow read from its message', () => {
     });
   });
 
-  test('is not read from a button reply, a text, or a response_json that is not a JSON object', () => {
+  test('is not read from a button reply, a text, an address message, or a response_json that is not a JSON object', () => {
     assert.equal(flowAnswerOf('interactive', { button_reply: { id: 'yes', title: 'Yes' } }), null);
     assert.equal(flowAnswerOf('text', { body: '{"flow_token":"x"}' }), null);
     assert.equal(flowAnswerOf('interactive', nfmReply('not json')), null);
     assert.equal(flowAnswerOf('interactive', nfmReply('[1,2]')), null);
+    const address = { nfm_reply: { name: 'address_message', body: 'Address', response_json: '{"values":{}}' } };
+    assert.equal(flowAnswerOf('interactive', address), null, "Meta's address message is not a Flow's answer");
   });
 });

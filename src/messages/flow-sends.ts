@@ -116,8 +116,9 @@ export interface FlowAnswer {
  * interactive `nfm_reply` whose `response_json` is a JSON string: the `flow_token` and the fields.
  */
 export function flowAnswerOf(type: string, content: Record<string, unknown>): FlowAnswer | null {
-  const reply = content.nfm_reply as { response_json?: unknown } | undefined;
-  if (type !== 'interactive' || typeof reply?.response_json !== 'string') return null;
+  const reply = content.nfm_reply as { name?: unknown; response_json?: unknown } | undefined;
+  // Meta names a Flow's answer "flow"; an address message's answer is an nfm_reply too, named otherwise.
+  if (type !== 'interactive' || reply?.name !== 'flow' || typeof reply.response_json !== 'string') return null;
   const parsed = parsedObject(reply.response_json);
   if (!parsed) return null;
   const { flow_token: flowToken, ...fields } = parsed;

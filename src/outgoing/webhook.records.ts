@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { formatTimestamp } from '../shared/time.js';
-import { triggerRepository, type CampaignRecord } from '../triggers/index.js';
+import { triggerRepository, type CampaignRecord, type WhatsappFlowAnswerRecord } from '../triggers/index.js';
 
 type Db = Kysely<Database>;
 
@@ -39,6 +39,16 @@ export const eventRecords = {
 
   'new-sequence-triggered': (db: Db, subjects: EventSubject[]) =>
     eachRecord(subjects, (s) => triggerRepository(db).sequenceEnrolment(s.workspaceId, s.id)),
+
+  /** Answers of one workspace arrive together, in the transaction of their messages. */
+  async 'new-whatsapp-flow-answer'(db: Db, subjects: EventSubject[]): Promise<Map<string, WhatsappFlowAnswerRecord>> {
+    const records: WhatsappFlowAnswerRecord[] = [];
+    for (const workspaceId of new Set(subjects.map((subject) => subject.workspaceId))) {
+      const ofWorkspace = subjects.filter((subject) => subject.workspaceId === workspaceId);
+      records.push(...(await inChunks(ofWorkspace, (ids) => triggerRepository(db).flowAnswersById(workspaceId, ids))));
+    }
+    return new Map(records.map((record) => [record.id, record]));
+  },
 
   /** Who handles the conversation now (its team and person, src/routing/), by contact id. */
   async 'conversation-assigned'(db: Db, subjects: EventSubject[]): Promise<Map<string, AssignmentRecord>> {

@@ -2,9 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 
 /**
- * The events a subscription may ask for: the four trigger feeds, message and conversation status
- * changes, conversation assignments, and a WhatsApp group's messages (written there, or a move of one
- * the business sent).
+ * The events a subscription may ask for: the trigger feeds, message and conversation status changes,
+ * conversation assignments, a WhatsApp group's messages (written there, or a move of one the business
+ * sent), and WhatsApp Flows' answers. New events go at the end: a subscription stores their names.
  */
 export const WEBHOOK_EVENTS = [
   'new-message-received',
@@ -16,6 +16,7 @@ export const WEBHOOK_EVENTS = [
   'conversation-assigned',
   'group-message-received',
   'group-message-status-changed',
+  'new-whatsapp-flow-answer',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

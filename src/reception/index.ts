@@ -10,6 +10,7 @@ import { emitWebhookEvents } from '../outgoing/index.js';
 import type { RoutingService } from '../routing/index.js';
 import type { SequenceService } from '../sequences/index.js';
 import { toStoredTimestamp } from '../shared/time.js';
+import type { WhatsappFlowAnswers } from '../whatsapp-flows/index.js';
 
 /** The domains that answer customers' messages, each with the part of it reception calls. */
 export interface Receivers {
@@ -21,6 +22,7 @@ export interface Receivers {
   businessHours: Pick<BusinessHoursService, 'listener'>;
   sequences: Pick<SequenceService, 'onInbound'>;
   flows: Pick<FlowEngine, 'onInbound'>;
+  whatsappFlowAnswers: Pick<WhatsappFlowAnswers, 'received'>;
 }
 
 /**
@@ -31,14 +33,20 @@ export interface Receivers {
 export function createReception(deps: Deps, receivers: () => Receivers): InboundListener {
   return {
     async received(trx, workspaceId, received) {
-      const { optOut, csat, routing, inbox, notifications, businessHours, sequences, flows } = receivers();
+      const { optOut, csat, routing, inbox, notifications, businessHours, sequences, flows, whatsappFlowAnswers } =
+        receivers();
       const subjects = received.map((message) => ({ workspaceId, id: message.id }));
       await emitWebhookEvents(trx, deps, 'new-message-received', subjects);
       // First: a contact who just opted out is opted out before any engine may message them.
       await optOut.listener.received(trx, workspaceId, received);
       // A satisfaction rating answers a closed conversation: it neither reopens it nor starts another.
       const ratings = await csat.ratingsReceived(trx, workspaceId, received);
-      const writing = received.filter((message) => !ratings.has(message.id));
+      // A completed WhatsApp Flow is kept with the attributes it sets: the engines below see the contact so.
+      const writing = await whatsappFlowAnswers.received(
+        trx,
+        workspaceId,
+        received.filter((message) => !ratings.has(message.id)),
+      );
       const contactIds = [...new Set(writing.map((message) => message.contactId))];
       // Before the inbox reopens done conversations: routing tells a conversation that opens from one already open.
       await routing.onInbound(trx, workspaceId, writing);

@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../shared/time.js';
-import type { CampaignRecord } from './trigger.schema.js';
+import type { CampaignRecord, WhatsappFlowAnswerRecord } from './trigger.schema.js';
 
 type Json = Record<string, unknown>;
 
@@ -33,4 +33,16 @@ export const presentRun = <Row extends RunFeedRow>({ context, created_at, ...row
   ...row,
   context: JSON.parse(context) as Json,
   created_at: formatTimestamp(created_at),
+});
+
+interface AnswerRow extends Omit<WhatsappFlowAnswerRecord, 'fields' | 'created_at'> {
+  fields: string;
+  received_at: string;
+}
+
+/** A WhatsApp Flow's answer as its feed shows it: its record's time is when it was received. */
+export const presentAnswer = ({ fields, received_at, ...row }: AnswerRow): WhatsappFlowAnswerRecord => ({
+  ...row,
+  fields: JSON.parse(fields) as WhatsappFlowAnswerRecord['fields'],
+  created_at: formatTimestamp(received_at),
 });

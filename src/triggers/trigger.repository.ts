@@ -1,8 +1,14 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { precompile } from '../db/precompile.js';
 import type { Database } from '../db/schema.js';
-import { presentCampaign, presentRun } from './trigger.presenter.js';
-import { TRIGGER_LIMIT, type CampaignRecord, type FlowRecord, type SequenceRecord } from './trigger.schema.js';
+import { presentAnswer, presentCampaign, presentRun } from './trigger.presenter.js';
+import {
+  TRIGGER_LIMIT,
+  type CampaignRecord,
+  type FlowRecord,
+  type SequenceRecord,
+  type WhatsappFlowAnswerRecord,
+} from './trigger.schema.js';
 
 // Feeds are polled all day long, so each query (with and without its filter) is compiled once.
 const inboundMessages = (db: Kysely<Database>, workspaceId: string, limit = TRIGGER_LIMIT) =>
@@ -78,6 +84,26 @@ const selectEnrolmentsOf = precompile((db, workspaceId: string, sequenceId: stri
   sequenceEnrolments(db, workspaceId).where('e.sequence_id', '=', sequenceId),
 );
 
+/** WhatsApp Flows' answers with the Flow, the send and the contact: the feed, a Flow's table, a contact's forms, the thread. */
+const answerRows = (db: Kysely<Database>, workspaceId: string) =>
+  db
+    .selectFrom('whatsapp_flow_answers as a')
+    .innerJoin('contacts as c', 'c.id', 'a.contact_id')
+    .leftJoin('whatsapp_flows as w', 'w.id', 'a.whatsapp_flow_id')
+    .leftJoin('whatsapp_flow_sends as s', (join) =>
+      join.onRef('s.flow_token', '=', 'a.flow_token').onRef('s.workspace_id', '=', 'a.workspace_id'),
+    )
+    .select(['a.id', 'a.whatsapp_flow_id', 'w.name as whatsapp_flow_name', 'a.meta_flow_id', 'a.flow_token'])
+    .select(['s.message_id as sent_message_id', 'a.message_id', 'a.contact_id', 'a.fields', 'a.received_at'])
+    .select(['c.phone as contact_phone', 'c.name as contact_name', 'c.email as contact_email'])
+    .where('a.workspace_id', '=', workspaceId);
+
+/** Which answers: of one Flow, of one contact, or every one of the workspace. */
+export interface AnswerFilter {
+  whatsappFlowId?: string | undefined;
+  contactId?: string | undefined;
+}
+
 /** Where a page of a feed starts: after (older than) the record with this time and id. */
 export interface FeedPosition {
   at: string;
@@ -120,6 +146,34 @@ export function triggerRepository(db: Kysely<Database>) {
     async sequenceEnrolment(workspaceId: string, id: string): Promise<SequenceRecord | undefined> {
       const row = await enrolmentRows(db, workspaceId).where('e.id', '=', id).executeTakeFirst();
       return row && presentRun(row);
+    },
+
+    /** Answers newest first, `limit` after a position (null: from the newest); presentAnswer shows each. */
+    flowAnswers(workspaceId: string, filter: AnswerFilter, after: FeedPosition | null, limit = TRIGGER_LIMIT) {
+      const { whatsappFlowId, contactId } = filter;
+      return answerRows(db, workspaceId)
+        .$if(whatsappFlowId !== undefined, (q) => q.where('a.whatsapp_flow_id', '=', whatsappFlowId!))
+        .$if(contactId !== undefined, (q) => q.where('a.contact_id', '=', contactId!))
+        .where(olderThan('a.received_at', 'a.id', after))
+        .orderBy('a.received_at', 'desc')
+        .orderBy('a.id', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
+    /** Answers by id, as their feed shows them: their webhook events. */
+    async flowAnswersById(workspaceId: string, ids: string[]): Promise<WhatsappFlowAnswerRecord[]> {
+      return (await answerRows(db, workspaceId).where('a.id', 'in', ids).execute()).map(presentAnswer);
+    },
+
+    /** The answers the messages carried, by message id: the thread shows them as filled forms. */
+    async flowAnswersOfMessages(
+      workspaceId: string,
+      messageIds: string[],
+    ): Promise<Map<string, WhatsappFlowAnswerRecord>> {
+      if (messageIds.length === 0) return new Map();
+      const rows = await answerRows(db, workspaceId).where('a.message_id', 'in', messageIds).execute();
+      return new Map(rows.map((row) => [row.message_id, presentAnswer(row)]));
     },
 
     /** Pages of the same feeds for cursor pagination: `limit` records after a position. */

@@ -22,6 +22,8 @@ import {
   SequenceFilter,
   SequenceRecordSchema,
   TRIGGER_LIMIT,
+  WhatsappFlowAnswerRecordSchema,
+  WhatsappFlowFilter,
 } from './trigger.schema.js';
 import type { TriggerService } from './trigger.service.js';
 
@@ -30,11 +32,17 @@ const POLLING = `Returns at most ${TRIGGER_LIMIT} records, newest first (created
 type Listing = unknown[] | Page<unknown> | string;
 
 /**
- * The four trigger feeds, at /api/v1/triggers/<name> and at the legacy /api/zapier/triggers/<name>
+ * The trigger feeds, at /api/v1/triggers/<name> and at the legacy /api/zapier/triggers/<name>
  * that older pollers still call.
  */
 export function registerTriggerRoutes(app: Api, triggers: TriggerService): void {
-  for (const record of [MessageRecordSchema, CampaignRecordSchema, FlowRecordSchema, SequenceRecordSchema]) {
+  for (const record of [
+    MessageRecordSchema,
+    CampaignRecordSchema,
+    FlowRecordSchema,
+    SequenceRecordSchema,
+    WhatsappFlowAnswerRecordSchema,
+  ]) {
     app.addSchema(record);
   }
 
@@ -134,5 +142,18 @@ export function registerTriggerRoutes(app: Api, triggers: TriggerService): void 
     },
     (caller, query) => triggers.sequencesTriggered(caller, query.sequence_id),
     (caller, query, paging) => triggers.sequencesTriggeredPage(caller, query.sequence_id, paging),
+  );
+  feed(
+    'new-whatsapp-flow-answer',
+    {
+      summary: "WhatsApp Flows (Meta's forms) customers completed",
+      querystring: WhatsappFlowFilter,
+      record: WhatsappFlowAnswerRecordSchema,
+      operationId: 'newWhatsappFlowAnswer',
+      // The answers are what customers told about themselves: contact data.
+      permission: 'contacts',
+    },
+    (caller, query) => triggers.whatsappFlowAnswers(caller, query.whatsapp_flow_id),
+    (caller, query, paging) => triggers.whatsappFlowAnswersPage(caller, query.whatsapp_flow_id, paging),
   );
 }

@@ -68,6 +68,43 @@ export const SequenceRecordSchema = Type.Object(
 );
 export type SequenceRecord = Static<typeof SequenceRecordSchema>;
 
+const AnswerFieldSchema = Type.Object({
+  name: Type.String({
+    description: "The field's name in Meta's response_json (the key of the Flow's complete payload)",
+  }),
+  label: Type.String({
+    description: 'The label of the component it comes from in the Flow JSON; its name when Parley has none',
+  }),
+  value: Type.Unknown({
+    description: 'As Meta sent it: text, a list (a checkbox group), true/false (an opt-in), a date as text…',
+  }),
+});
+
+export const WhatsappFlowAnswerRecordSchema = Type.Object(
+  {
+    id: Uuid('Answer id'),
+    whatsapp_flow_id: NullableField(Uuid('The WhatsApp Flow answered, when Parley knows it')),
+    whatsapp_flow_name: NullableField(Type.String()),
+    meta_flow_id: NullableField(Type.String({ description: "Meta's id of the Flow, when the send is known" })),
+    flow_token: NullableField(
+      Type.String({
+        description:
+          "The send's flow_token as the answer gave it; an answer to a Flow sent from elsewhere carries its own",
+      }),
+    ),
+    sent_message_id: NullableField(Uuid('The message that sent the Flow, when Parley sent it')),
+    message_id: Uuid("The customer's message that carried the answer (an interactive nfm_reply)"),
+    ...contactFields,
+    fields: Type.Array(AnswerFieldSchema, { description: "The answer's fields in the form's order" }),
+    created_at: Timestamp('When Parley received the answer: the order of this feed'),
+  },
+  {
+    $id: 'WhatsappFlowAnswerRecord',
+    description: "A completed WhatsApp Flow (Meta's form): the send it answers, the contact and the fields, labelled.",
+  },
+);
+export type WhatsappFlowAnswerRecord = Static<typeof WhatsappFlowAnswerRecordSchema>;
+
 /** Filter parameters travel in the query string; `""` is no filter. */
 export const MessageFilter = Type.Object({
   message_type: Type.Optional(Type.Union([Type.Literal(''), ...MESSAGE_TYPES.map((t) => Type.Literal(t))])),
@@ -75,3 +112,4 @@ export const MessageFilter = Type.Object({
 const UuidOrEmpty = Type.Union([Uuid(), Type.Literal('')]);
 export const FlowFilter = Type.Object({ flow_id: Type.Optional(UuidOrEmpty) });
 export const SequenceFilter = Type.Object({ sequence_id: Type.Optional(UuidOrEmpty) });
+export const WhatsappFlowFilter = Type.Object({ whatsapp_flow_id: Type.Optional(UuidOrEmpty) });

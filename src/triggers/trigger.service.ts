@@ -1,14 +1,14 @@
 import type { Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { cutPage, type CursorCodec, type CursorScope, type Page, type PageRequest } from '../shared/cursor.js';
-import { presentCampaign, presentRun } from './trigger.presenter.js';
+import { presentAnswer, presentCampaign, presentRun } from './trigger.presenter.js';
 import { triggerRepository, type FeedPosition } from './trigger.repository.js';
-import type { CampaignRecord, FlowRecord, SequenceRecord } from './trigger.schema.js';
+import type { CampaignRecord, FlowRecord, SequenceRecord, WhatsappFlowAnswerRecord } from './trigger.schema.js';
 
 // Ids are stored lower-case; an upper-case filter must match on SQLite as it does on PostgreSQL.
 const idFilter = (id: string | undefined) => id?.toLowerCase() || undefined;
 
-/** The polling feeds of spec §4; each returns at most 100 records, newest first. */
+/** The polling feeds of spec §4 (and WhatsApp Flows' answers); each returns at most 100 records, newest first. */
 export function createTriggerService({ reads }: Deps, cursors: CursorCodec) {
   // Feeds are polled all day: they read beside other requests (connection.ts).
   const feeds = triggerRepository(reads);
@@ -105,6 +105,26 @@ export function createTriggerService({ reads }: Deps, cursors: CursorCodec) {
         (row) => row.created_at,
       );
       return { data: rows.map(presentRun), next_cursor };
+    },
+
+    async whatsappFlowAnswers(caller: Caller, whatsappFlowId: string | undefined): Promise<WhatsappFlowAnswerRecord[]> {
+      const filter = { whatsappFlowId: idFilter(whatsappFlowId) };
+      return (await feeds.flowAnswers(caller.workspaceId, filter, null)).map(presentAnswer);
+    },
+
+    async whatsappFlowAnswersPage(
+      caller: Caller,
+      whatsappFlowId: string | undefined,
+      request: PageRequest,
+    ): Promise<Page<WhatsappFlowAnswerRecord>> {
+      const id = idFilter(whatsappFlowId);
+      const { rows, next_cursor } = await page(
+        scopeOf(caller, 'new-whatsapp-flow-answer', { whatsapp_flow_id: id }),
+        request,
+        (after, limit) => feeds.flowAnswers(caller.workspaceId, { whatsappFlowId: id }, after, limit),
+        (row) => row.received_at,
+      );
+      return { data: rows.map(presentAnswer), next_cursor };
     },
   };
 }

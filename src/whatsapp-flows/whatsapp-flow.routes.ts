@@ -8,6 +8,7 @@ import {
   FlowValidationErrorSchema,
   ListWhatsappFlowsBody,
   SendWhatsappFlowBody,
+  SetWhatsappFlowAttributesBody,
   UpdateWhatsappFlowJsonBody,
   WhatsappFlowAlertSchema,
   WhatsappFlowIdBody,
@@ -138,6 +139,20 @@ export function registerWhatsappFlowRoutes(app: Api, flows: WhatsappFlowService,
     'Deprecate a published WhatsApp Flow: it is sent no more',
     'Customers who have it may still fill it in.',
     (caller, id) => flows.deprecate(caller, id),
+  );
+  manage(
+    'set-whatsapp-flow-attributes',
+    {
+      operationId: 'setWhatsappFlowAttributes',
+      summary: "Choose which of a WhatsApp Flow's answer fields fill which contact attributes",
+      description:
+        'The whole mapping, `{ "field name": "attribute key" }` (`{}`: none), applied to each answer as it arrives, in the transaction that keeps it. The fields are those of `answer_fields` when Parley has the Flow JSON (another is a 400).',
+      body: SetWhatsappFlowAttributesBody,
+      response: whatsappFlow,
+      errors: [404],
+    },
+    'write',
+    (caller, body) => flows.setAnswerAttributes(caller, body),
   );
   manage(
     'delete-whatsapp-flow',

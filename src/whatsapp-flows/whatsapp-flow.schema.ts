@@ -50,6 +50,14 @@ export const FlowValidationErrorSchema = Type.Object(
   },
 );
 
+/** A contact custom attribute's key, as a chatbot flow names one. */
+const ATTRIBUTE_KEY = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_]+$' });
+const AnswerAttributes = Type.Record(Type.String({ minLength: 1, maxLength: 200 }), ATTRIBUTE_KEY, {
+  maxProperties: 100,
+  description:
+    'Which answer field fills which contact custom attribute, `{ "field name": "attribute key" }`: set on the contact as each answer arrives',
+});
+
 export const WhatsappFlowSchema = Type.Object(
   {
     id: Uuid(),
@@ -73,6 +81,14 @@ export const WhatsappFlowSchema = Type.Object(
       Type.String({ description: 'Meta’s preview link: the Flow as WhatsApp shows it (get-whatsapp-flow renews it)' }),
     ),
     preview_expires_at: NullableField(Timestamp('When Meta’s preview link stops working')),
+    answer_fields: Type.Array(
+      Type.Object({
+        name: Type.String({ description: "The field's name in the answer (a key of the Flow's complete payload)" }),
+        label: Type.String({ description: 'The label of its component in the Flow JSON; its name when it has none' }),
+      }),
+      { description: 'The fields its answers carry, in the form’s order, read from its Flow JSON (none without it)' },
+    ),
+    answer_attributes: AnswerAttributes,
     created_at: Timestamp(),
     updated_at: Timestamp(),
   },
@@ -198,3 +214,18 @@ export const SendWhatsappFlowBody = Type.Composite(
   { description: 'Name the contact by `contact_id` or `phone`' },
 );
 export type SendWhatsappFlowInput = Static<typeof SendWhatsappFlowBody>;
+
+/** The most answers list-whatsapp-flow-answers returns without paging, and its default page size with `paginate=cursor`. */
+export const ANSWER_LIST_CAP = 100;
+
+export const ListWhatsappFlowAnswersBody = Type.Object({
+  whatsapp_flow_id: Type.Optional(Uuid('Only the answers to this WhatsApp Flow')),
+  contact_id: Type.Optional(Uuid("Only this contact's answers")),
+});
+export type ListWhatsappFlowAnswersInput = Static<typeof ListWhatsappFlowAnswersBody>;
+
+export const SetWhatsappFlowAttributesBody = Type.Object({
+  whatsapp_flow_id: WhatsappFlowId,
+  answer_attributes: AnswerAttributes,
+});
+export type SetWhatsappFlowAttributesInput = Static<typeof SetWhatsappFlowAttributesBody>;

@@ -11,11 +11,14 @@ import type { Caller } from '../shared/context.js';
 import { AppError, errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { whatsappFlowMessages } from './whatsapp-flow.message.js';
+import { fieldLabelsOf } from './answer-fields.js';
+import { whatsappFlowProblems } from './whatsapp-flow.problems.js';
 import { whatsappFlowRepository, type WhatsappFlowRow } from './whatsapp-flow.repository.js';
 import type {
   CreateWhatsappFlowInput,
   ListWhatsappFlowsInput,
   SendWhatsappFlowInput,
+  SetWhatsappFlowAttributesInput,
   UpdateWhatsappFlowJsonInput,
   WhatsappFlow,
 } from './whatsapp-flow.schema.js';
@@ -141,6 +144,23 @@ export function createWhatsappFlowService(deps: Deps, channels: ChannelService, 
       );
     },
 
+    /**
+     * Chooses which answer field fills which contact attribute (the whole mapping; `{}` none): applied to
+     * each answer as it arrives. A Flow whose Flow JSON Parley has takes only the fields its answers carry.
+     */
+    async setAnswerAttributes(caller: Caller, input: SetWhatsappFlowAttributesInput): Promise<WhatsappFlow> {
+      const row = await found(caller, input.whatsapp_flow_id);
+      const fields = new Set(fieldLabelsOf(row.flow_json).map((field) => field.name));
+      const stranger = Object.keys(input.answer_attributes).find((name) => fields.size > 0 && !fields.has(name));
+      if (stranger !== undefined) {
+        const problem = whatsappFlowProblems.problem('answer_attributes', 'not_an_answer_field', { name: stranger });
+        throw errors.invalid(problem);
+      }
+      const changed = { answer_attributes: JSON.stringify(input.answer_attributes), updated_at: now() };
+      await whatsappFlowRepository(db).update(row.id, changed);
+      return presentWhatsappFlow({ ...row, ...changed });
+    },
+
     /** Deletes a DRAFT Flow at Meta and here (Meta refuses any other). */
     async delete(caller: Caller, id: string): Promise<{ id: string; deleted: boolean }> {
       const row = await found(caller, id);
@@ -157,6 +177,7 @@ export function createWhatsappFlowService(deps: Deps, channels: ChannelService, 
       workspace_id: caller.workspaceId,
       meta_flow_id: flow.id,
       flow_json: flowJson,
+      answer_attributes: '{}',
       ...fieldsOf(flow),
       created_at: at,
       updated_at: at,
@@ -233,6 +254,8 @@ export function presentWhatsappFlow(row: WhatsappFlowRow): WhatsappFlow {
     validation_errors: JSON.parse(row.validation_errors) as FlowValidationError[],
     preview_url: row.preview_url,
     preview_expires_at: formatTimestamp(row.preview_expires_at),
+    answer_fields: fieldLabelsOf(row.flow_json),
+    answer_attributes: JSON.parse(row.answer_attributes) as Record<string, string>,
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
   };

@@ -71,6 +71,13 @@ const routes: Route[] = [
     ),
   },
   { pattern: /^\/simulator$/, render: lazy(settings, (m) => <m.Simulator />) },
+  {
+    pattern: /^\/whatsapp-flows\/([^/]+)\/answers$/,
+    render: lazy(
+      () => import('./pages/whatsapp-flows/flow-answers'),
+      (m, [id]) => <m.FlowAnswersPage key={id} id={id!} />,
+    ),
+  },
 ];
 
 /**

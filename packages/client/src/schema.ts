@@ -960,6 +960,51 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/triggers/new-whatsapp-flow-answer': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * WhatsApp Flows (Meta's forms) customers completed
+     * @description Returns at most 100 records, newest first (created_at, then id, descending). Polling rule: remember the newest id seen; next time, process records from the top until that id, then store the first id of the new batch. Poll at most once per workspace interval (default 30 s); faster polls get 429 with Retry-After. With `paginate=cursor`, older records are reachable page by page in the same order; a request carrying a `cursor` is not a poll (it counts against the token's requests per minute instead of the interval).
+     *
+     *     Needs the role permission `contacts` (owner, admin, member, agent, marketer).
+     */
+    get: operations['newWhatsappFlowAnswer'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/zapier/triggers/new-whatsapp-flow-answer': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * WhatsApp Flows (Meta's forms) customers completed (legacy path)
+     * @deprecated
+     * @description Same as GET /v1/triggers/new-whatsapp-flow-answer; kept for older pollers.
+     *
+     *     Needs the role permission `contacts` (owner, admin, member, agent, marketer).
+     */
+    get: operations['newWhatsappFlowAnswerLegacy'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/dropdowns/templates': {
     parameters: {
       query?: never;
@@ -1759,7 +1804,7 @@ export interface paths {
     put?: never;
     /**
      * Subscribe a URL to events
-     * @description Events: new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed. The URL must be https on a public address; loopback and private-network addresses are refused here and again, after DNS resolution, on every attempt. At most 20 webhooks per workspace. The answer carries the signing `secret`, shown only this once: a retry with the same `Idempotency-Key` answers 409 `idempotency_secret_withheld`. Push delivery in addition to polling (the trigger feeds stay the source of truth). Each event is POSTed as `{"id", "type", "created_at", "workspace_id", "data"}`, where `data` is the record the matching trigger feed returns (for message-status-changed: the message as get-message returns it, at its new status). Every attempt is signed per Standard Webhooks: `webhook-id` (the delivery id, the same on every retry and replay: dedupe by it), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 10 s delivers; anything else is retried after 10 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, then every 8 h until 24 h have passed since the first attempt, when the delivery fails. A subscription whose every attempt failed for 24 h is disabled (`disabled_reason`); its pending deliveries wait until it is enabled again.
+     * @description Events: new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed, new-whatsapp-flow-answer. The URL must be https on a public address; loopback and private-network addresses are refused here and again, after DNS resolution, on every attempt. At most 20 webhooks per workspace. The answer carries the signing `secret`, shown only this once: a retry with the same `Idempotency-Key` answers 409 `idempotency_secret_withheld`. Push delivery in addition to polling (the trigger feeds stay the source of truth). Each event is POSTed as `{"id", "type", "created_at", "workspace_id", "data"}`, where `data` is the record the matching trigger feed returns (for message-status-changed: the message as get-message returns it, at its new status). Every attempt is signed per Standard Webhooks: `webhook-id` (the delivery id, the same on every retry and replay: dedupe by it), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 10 s delivers; anything else is retried after 10 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, then every 8 h until 24 h have passed since the first attempt, when the delivery fails. A subscription whose every attempt failed for 24 h is disabled (`disabled_reason`); its pending deliveries wait until it is enabled again.
      *
      *     Needs the role permission `manage_workspace` (owner, admin).
      */
@@ -2314,6 +2359,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/set-whatsapp-flow-attributes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Choose which of a WhatsApp Flow's answer fields fill which contact attributes
+     * @description The whole mapping, `{ "field name": "attribute key" }` (`{}`: none), applied to each answer as it arrives, in the transaction that keeps it. The fields are those of `answer_fields` when Parley has the Flow JSON (another is a 400). WhatsApp Flows are Meta's forms, made and kept in the WhatsApp Business Account of the workspace's default number through Meta's Flows API; a workspace on the simulator gets 409. Meta's refusals (a name already taken, publishing a Flow with errors, deleting one that is not a draft) are a 409 in Meta's words.
+     *
+     *     Needs the role permission `templates` (owner, admin, member, marketer).
+     */
+    post: operations['setWhatsappFlowAttributes'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/delete-whatsapp-flow': {
     parameters: {
       query?: never;
@@ -2352,6 +2419,28 @@ export interface paths {
      *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['sendWhatsappFlow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/list-whatsapp-flow-answers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * List the answers customers sent to WhatsApp Flows (Meta's forms)
+     * @description Each completed Flow, as the new-whatsapp-flow-answer feed shows it: the send it answers (by its flow_token; an answer to a Flow sent from elsewhere is kept, linked to no send), the contact, and the fields labelled as the Flow JSON labels them. Of one Flow (`whatsapp_flow_id`), of one contact (`contact_id`), or both; newest first, at most 100. With `paginate=cursor`, every one page by page in the same order.
+     *
+     *     Needs the role permission `contacts` (owner, admin, member, agent, marketer).
+     */
+    post: operations['listWhatsappFlowAnswers'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3497,6 +3586,54 @@ export interface components {
        */
       created_at: string;
     };
+    /** @description A completed WhatsApp Flow (Meta's form): the send it answers, the contact and the fields, labelled. */
+    WhatsappFlowAnswerRecord: {
+      /**
+       * Format: uuid
+       * @description Answer id
+       */
+      id: string;
+      /**
+       * Format: uuid
+       * @description The WhatsApp Flow answered, when Parley knows it
+       */
+      whatsapp_flow_id: string | null;
+      whatsapp_flow_name: string | null;
+      /** @description Meta's id of the Flow, when the send is known */
+      meta_flow_id: string | null;
+      /** @description The send's flow_token as the answer gave it; an answer to a Flow sent from elsewhere carries its own */
+      flow_token: string | null;
+      /**
+       * Format: uuid
+       * @description The message that sent the Flow, when Parley sent it
+       */
+      sent_message_id: string | null;
+      /**
+       * Format: uuid
+       * @description The customer's message that carried the answer (an interactive nfm_reply)
+       */
+      message_id: string;
+      /** Format: uuid */
+      contact_id: string;
+      contact_phone: string;
+      contact_name: string | null;
+      contact_email: string | null;
+      /** @description The answer's fields in the form's order */
+      fields: {
+        /** @description The field's name in Meta's response_json (the key of the Flow's complete payload) */
+        name: string;
+        /** @description The label of the component it comes from in the Flow JSON; its name when Parley has none */
+        label: string;
+        /** @description As Meta sent it: text, a list (a checkbox group), true/false (an opt-in), a date as text… */
+        value: unknown;
+      }[];
+      /**
+       * Format: date-time
+       * @description When Parley received the answer: the order of this feed
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
+    };
     /** @description A page of the listing (with `paginate=cursor`) */
     MessageReceivedRecordPage: {
       data: components['schemas']['MessageReceivedRecord'][];
@@ -3518,6 +3655,12 @@ export interface components {
     /** @description A page of the listing (with `paginate=cursor`) */
     SequenceTriggeredRecordPage: {
       data: components['schemas']['SequenceTriggeredRecord'][];
+      /** @description Pass as `cursor` for the next page; null on the last page */
+      next_cursor: string | null;
+    };
+    /** @description A page of the listing (with `paginate=cursor`) */
+    WhatsappFlowAnswerRecordPage: {
+      data: components['schemas']['WhatsappFlowAnswerRecord'][];
       /** @description Pass as `cursor` for the next page; null on the last page */
       next_cursor: string | null;
     };
@@ -4284,6 +4427,7 @@ export interface components {
         | 'conversation-assigned'
         | 'group-message-received'
         | 'group-message-status-changed'
+        | 'new-whatsapp-flow-answer'
       )[];
       /** @enum {string} */
       status: 'enabled' | 'disabled';
@@ -4324,7 +4468,8 @@ export interface components {
         | 'conversation-status-changed'
         | 'conversation-assigned'
         | 'group-message-received'
-        | 'group-message-status-changed';
+        | 'group-message-status-changed'
+        | 'new-whatsapp-flow-answer';
       /** @enum {string} */
       status: 'pending' | 'delivered' | 'failed';
       /** @description Attempts since it was queued (or last replayed) */
@@ -4538,6 +4683,17 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       preview_expires_at: string | null;
+      /** @description The fields its answers carry, in the form’s order, read from its Flow JSON (none without it) */
+      answer_fields: {
+        /** @description The field's name in the answer (a key of the Flow's complete payload) */
+        name: string;
+        /** @description The label of its component in the Flow JSON; its name when it has none */
+        label: string;
+      }[];
+      /** @description Which answer field fills which contact custom attribute, `{ "field name": "attribute key" }`: set on the contact as each answer arrives */
+      answer_attributes: {
+        [key: string]: string;
+      };
       /**
        * Format: date-time
        * @example 2026-11-22T09:30:00.000+00:00
@@ -4568,6 +4724,12 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       received_at: string;
+    };
+    /** @description A page of the listing (with `paginate=cursor`) */
+    WhatsappFlowAnswerPage: {
+      data: components['schemas']['WhatsappFlowAnswerRecord'][];
+      /** @description Pass as `cursor` for the next page; null on the last page */
+      next_cursor: string | null;
     };
     WorkspaceEvent: {
       /** Format: uuid */
@@ -10074,6 +10236,146 @@ export interface operations {
       };
     };
   };
+  newWhatsappFlowAnswer: {
+    parameters: {
+      query?: {
+        whatsapp_flow_id?: string | '';
+        /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
+        paginate?: 'cursor';
+        /** @description The `next_cursor` of the previous page (only with `paginate=cursor`). Opaque and tamper-checked; valid only for the same workspace, endpoint and filters. */
+        cursor?: string;
+        /**
+         * @description Records per page, an integer from 1 to 500; 100 by default (only with `paginate=cursor`).
+         * @example 100
+         */
+        limit?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The plain list; with `paginate=cursor`, a page: `{ data, next_cursor }` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            components['schemas']['WhatsappFlowAnswerRecord'][] | components['schemas']['WhatsappFlowAnswerRecordPage'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  newWhatsappFlowAnswerLegacy: {
+    parameters: {
+      query?: {
+        whatsapp_flow_id?: string | '';
+        /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
+        paginate?: 'cursor';
+        /** @description The `next_cursor` of the previous page (only with `paginate=cursor`). Opaque and tamper-checked; valid only for the same workspace, endpoint and filters. */
+        cursor?: string;
+        /**
+         * @description Records per page, an integer from 1 to 500; 100 by default (only with `paginate=cursor`).
+         * @example 100
+         */
+        limit?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The plain list; with `paginate=cursor`, a page: `{ data, next_cursor }` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            components['schemas']['WhatsappFlowAnswerRecord'][] | components['schemas']['WhatsappFlowAnswerRecordPage'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   dropdownTemplates: {
     parameters: {
       query?: never;
@@ -15029,7 +15331,7 @@ export interface operations {
         'application/json': {
           /** @description An https URL on a public address (loopback and private networks are refused) */
           url: string;
-          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed */
+          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed, new-whatsapp-flow-answer */
           events: (
             | 'new-message-received'
             | 'new-campaign-sent'
@@ -15040,6 +15342,7 @@ export interface operations {
             | 'conversation-assigned'
             | 'group-message-received'
             | 'group-message-status-changed'
+            | 'new-whatsapp-flow-answer'
           )[];
         };
       };
@@ -15065,6 +15368,7 @@ export interface operations {
               | 'conversation-assigned'
               | 'group-message-received'
               | 'group-message-status-changed'
+              | 'new-whatsapp-flow-answer'
             )[];
             /** @enum {string} */
             status: 'enabled' | 'disabled';
@@ -15306,7 +15610,7 @@ export interface operations {
           webhook_id: string;
           /** @description An https URL on a public address (loopback and private networks are refused) */
           url?: string;
-          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed */
+          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed, new-whatsapp-flow-answer */
           events?: (
             | 'new-message-received'
             | 'new-campaign-sent'
@@ -15317,6 +15621,7 @@ export interface operations {
             | 'conversation-assigned'
             | 'group-message-received'
             | 'group-message-status-changed'
+            | 'new-whatsapp-flow-answer'
           )[];
           /** @description false stops deliveries (pending ones wait); true resumes them and clears the failure record of an automatic disable */
           enabled?: boolean;
@@ -18302,6 +18607,135 @@ export interface operations {
       };
     };
   };
+  setWhatsappFlowAttributes: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Parley id of the WhatsApp Flow (list-whatsapp-flows)
+           */
+          whatsapp_flow_id: string;
+          /** @description Which answer field fills which contact custom attribute, `{ "field name": "attribute key" }`: set on the contact as each answer arrives */
+          answer_attributes: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description A WhatsApp Flow (Meta’s form: screens a customer fills in inside WhatsApp) of the workspace’s WhatsApp Business Account. Not a Parley flow (the chatbot of save-flow). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WhatsappFlow'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   deleteWhatsappFlow: {
     parameters: {
       query?: never;
@@ -18494,6 +18928,147 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listWhatsappFlowAnswers: {
+    parameters: {
+      query?: {
+        /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
+        paginate?: 'cursor';
+        /** @description The `next_cursor` of the previous page (only with `paginate=cursor`). Opaque and tamper-checked; valid only for the same workspace, endpoint and filters. */
+        cursor?: string;
+        /**
+         * @description Records per page, an integer from 1 to 500; 100 by default (only with `paginate=cursor`).
+         * @example 100
+         */
+        limit?: string;
+      };
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description Only the answers to this WhatsApp Flow
+           */
+          whatsapp_flow_id?: string;
+          /**
+           * Format: uuid
+           * @description Only this contact's answers
+           */
+          contact_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The plain list; with `paginate=cursor`, a page: `{ data, next_cursor }` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            components['schemas']['WhatsappFlowAnswerRecord'][] | components['schemas']['WhatsappFlowAnswerPage'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */

@@ -50,6 +50,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/dashboard/whatsapp-flows/{id}/answers.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/dashboard/session': {
     parameters: {
       query?: never;
@@ -2523,6 +2558,17 @@ export interface paths {
                         };
                         preview: string;
                       } | null;
+                      /** @description A completed WhatsApp Flow (in the thread): its Flow and its fields, labelled as the Flow JSON labels them */
+                      form?: {
+                        /** Format: uuid */
+                        whatsapp_flow_id: string | null;
+                        whatsapp_flow_name: string | null;
+                        fields: {
+                          name: string;
+                          label: string;
+                          value: unknown;
+                        }[];
+                      };
                       /** @description What Meta charged for it (its status’s pricing), by the workspace’s rates; null when not charged */
                       cost: {
                         /** @description Meta’s pricing category */
@@ -3026,6 +3072,17 @@ export interface paths {
                   };
                   preview: string;
                 } | null;
+                /** @description A completed WhatsApp Flow (in the thread): its Flow and its fields, labelled as the Flow JSON labels them */
+                form?: {
+                  /** Format: uuid */
+                  whatsapp_flow_id: string | null;
+                  whatsapp_flow_name: string | null;
+                  fields: {
+                    name: string;
+                    label: string;
+                    value: unknown;
+                  }[];
+                };
                 /** @description What Meta charged for it (its status’s pricing), by the workspace’s rates; null when not charged */
                 cost: {
                   /** @description Meta’s pricing category */

@@ -21,6 +21,7 @@ type English = typeof firstLoad & {
   automation: typeof import('../locales/en/automation.json');
   'campaign-report': typeof import('../locales/en/campaign-report.json');
   channel: typeof import('../locales/en/channel.json');
+  'flow-answers': typeof import('../locales/en/flow-answers.json');
   problems: typeof import('../locales/en/problems.json');
   reports: typeof import('../locales/en/reports.json');
   routing: typeof import('../locales/en/routing.json');
@@ -40,6 +41,7 @@ const NAMESPACES: Namespace[] = [
   'common',
   'contacts',
   'errors',
+  'flow-answers',
   'inbox',
   'problems',
   'reports',

@@ -5,6 +5,7 @@ import { Link, navigate } from '../../router';
 import { can, useSession } from '../../session';
 import { TemplateForm } from '../inbox/template-form';
 import { FlowForm } from '../inbox/flow-form';
+import { ContactForms } from '../whatsapp-flows/contact-forms';
 import { formatDateTime } from '../../i18n/format';
 import { messageStatusName } from '../message-status';
 import { t } from '../../i18n/i18n';
@@ -57,6 +58,7 @@ export function ContactPage({ id }: { id: string }) {
       {activity.data && converses && <Conversation contactId={id} messages={activity.data.messages} />}
       {activity.data && <Runs kind="sequences" runs={activity.data.sequences} />}
       {activity.data && <Runs kind="flows" runs={activity.data.flows} />}
+      <ContactForms contactId={id} />
     </Page>
   );
 }

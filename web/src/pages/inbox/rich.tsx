@@ -1,10 +1,12 @@
 import { t } from '../../i18n/i18n';
+import { answerValue } from '../whatsapp-flows/answer-value';
 import type { InboxMessage } from './types';
 import { previewIn } from './words';
 
 /**
  * The parts of a message beyond its text, drawn as WhatsApp shows them to the customer: the buttons,
- * list or link button of an interactive message, a location pin, contact cards, and a reaction.
+ * list or link button of an interactive message, a form the customer filled in (a WhatsApp Flow), a
+ * location pin, contact cards, and a reaction.
  */
 
 type Json = Record<string, unknown>;
@@ -20,7 +22,7 @@ export function RichContent({ message: m }: { message: InboxMessage }) {
     case 'template':
       return <Template content={m.content} />;
     case 'interactive':
-      return <Interactive content={m.content} fallback={m.preview} />;
+      return m.form ? <FilledForm form={m.form} /> : <Interactive content={m.content} fallback={m.preview} />;
     case 'location':
       return <Location content={m.content} />;
     case 'contacts':
@@ -49,6 +51,24 @@ function Interactive({ content, fallback }: { content: Json; fallback: string })
       <p class="bubble-text">{text(record(interactive.body).text)}</p>
       {footer && <p class="rich-footer muted">{footer}</p>}
       <Action type={text(interactive.type)} action={record(interactive.action)} />
+    </div>
+  );
+}
+
+/** A WhatsApp Flow the customer completed: the Flow's name, then each field's label and answer. */
+function FilledForm({ form }: { form: NonNullable<InboxMessage['form']> }) {
+  const name = form.whatsapp_flow_name;
+  return (
+    <div class="rich-form" dir="auto">
+      <p class="rich-header">{name ? t('inbox:form.title', { name }) : t('inbox:form.unknownFlow')}</p>
+      <dl>
+        {form.fields.map((field) => (
+          <div key={field.name}>
+            <dt>{field.label}</dt>
+            <dd>{answerValue(field.value)}</dd>
+          </div>
+        ))}
+      </dl>
     </div>
   );
 }
