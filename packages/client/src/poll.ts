@@ -3,8 +3,13 @@ import { realSleep, retrying, type Sleep } from './retry.js';
 import type { components, paths } from './schema.js';
 import type { CursorStore } from './store.js';
 
-/** The four polling feeds (spec §4 Triggers). */
-export type Trigger = 'new-message-received' | 'new-campaign-sent' | 'new-flow-triggered' | 'new-sequence-triggered';
+/** The polling feeds: the spec's four (§4 Triggers) and WhatsApp Flows' answers. */
+export type Trigger =
+  | 'new-message-received'
+  | 'new-campaign-sent'
+  | 'new-flow-triggered'
+  | 'new-sequence-triggered'
+  | 'new-whatsapp-flow-answer';
 
 /** The record each feed returns. */
 export interface TriggerRecords {
@@ -12,6 +17,7 @@ export interface TriggerRecords {
   'new-campaign-sent': components['schemas']['CampaignSentRecord'];
   'new-flow-triggered': components['schemas']['FlowTriggeredRecord'];
   'new-sequence-triggered': components['schemas']['SequenceTriggeredRecord'];
+  'new-whatsapp-flow-answer': components['schemas']['WhatsappFlowAnswerRecord'];
 }
 
 type FeedPath = `/v1/triggers/${Trigger}`;
