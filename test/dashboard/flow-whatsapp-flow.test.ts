@@ -94,6 +94,13 @@ describe(`dashboard: a WhatsApp Flow in the flow builder (${ENGINE})`, () => {
     await goTo(page, 'Answered', 'Seats');
     await open(page, 'Welcome');
     await goTo(page, 'Then', 'Booking form');
+    // Welcome comes again after the form (the branch loops back): its answer and the attribute it keeps are offered.
+    const variables = panel(page).getByLabel('Insert a variable…');
+    await variables.locator('option', { hasText: '{{answer.seats}}' }).waitFor({ state: 'attached' });
+    const offered = await variables.locator('option').allTextContents();
+    for (const variable of ['{{attributes.booked_as}}', '{{answer.name}}', '{{answer.day}}', '{{answer.reminders}}']) {
+      assert.ok(offered.includes(variable), `${variable} is offered: ${offered.join(', ')}`);
+    }
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
 
     await page.getByRole('button', { name: 'Publish' }).click();

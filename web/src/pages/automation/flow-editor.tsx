@@ -25,6 +25,7 @@ import {
 } from './flow-save';
 import { countsOn, pathOn, type FlowStats } from './flow-stats';
 import { TryPanel, type TryRun } from './flow-try';
+import { usePublishedFlows, type SavedAnswer, type WhatsappFlow } from './flow-whatsapp-flow';
 import { RunTable } from './sequences';
 import { canvasStyles } from './flow-styles';
 import './words';
@@ -83,6 +84,7 @@ const countOf = (problems: BuilderProblems) =>
 function FlowEditor({ flow: opened }: { flow: Flow | null }) {
   const templates = useTemplates();
   const contactAttributes = useContactAttributes();
+  const whatsappFlows = usePublishedFlows();
   const [flow, setFlow] = useState(opened);
   const initial = useMemo(() => openedCards(opened), [opened]);
   const [name, setName] = useState(opened?.name ?? '');
@@ -250,7 +252,7 @@ function FlowEditor({ flow: opened }: { flow: Flow | null }) {
               problems={problems.cards.get(card.key) ?? []}
               targets={targets}
               templates={templates.data ?? []}
-              variables={variablesFor(card, cards, contactAttributes)}
+              variables={variablesFor(card, cards, contactAttributes, whatsappFlows.data ?? [])}
               onChange={edit.change}
               onConnect={(exit, target) => edit.connect(card.key, exit, keyOf(cards, target))}
               onRename={(title) => edit.rename(card.key, title)}
@@ -289,9 +291,13 @@ function FlowEditor({ flow: opened }: { flow: Flow | null }) {
  * The placeholders a card's text may use: the contact's fields, then the attributes the nodes before it
  * save (an answer, a set attribute, a webhook's response), then those the workspace's contacts have.
  */
-function variablesFor(card: Card, cards: Card[], contactAttributes: string[]): string[] {
+function variablesFor(card: Card, cards: Card[], contactAttributes: string[], whatsappFlows: WhatsappFlow[]): string[] {
   const before = cards.filter((c) => c !== card && reachableFrom(c.node.id, cards).has(card.node.id));
-  const saved = before.flatMap((c) => [c.node.attribute, c.node.save_as]);
+  const kept = (c: Card) => ((c.node.save_answers as SavedAnswer[] | undefined) ?? []).map((a) => a.attribute);
+  const saved = before.flatMap((c) => [c.node.attribute, c.node.save_as, ...kept(c)]);
+  // A WhatsApp Flow sent earlier fills {{answer.FIELD}} with its answer's fields.
+  const sent = new Set(before.map((c) => c.node.whatsapp_flow_id));
+  const answered = whatsappFlows.filter((f) => sent.has(f.id)).flatMap((f) => f.answer_fields.map((a) => a.name));
   const attributes = [...new Set([...saved, ...contactAttributes])].filter(
     (a): a is string => typeof a === 'string' && ATTRIBUTE.test(a),
   );
@@ -301,6 +307,7 @@ function variablesFor(card: Card, cards: Card[], contactAttributes: string[]): s
     '{{contact.phone}}',
     '{{contact.email}}',
     ...attributes.map((a) => `{{attributes.${a}}}`),
+    ...[...new Set(answered)].filter((name) => ATTRIBUTE.test(name)).map((name) => `{{answer.${name}}}`),
   ];
 }
 

@@ -5,9 +5,9 @@ import { ErrorNote, useAsync } from '../../ui';
 import type { Card } from './flow-model';
 import { PlainField } from './flow-nodes';
 
-type WhatsappFlow = ActionAnswer<'list-whatsapp-flows'>[number];
+export type WhatsappFlow = ActionAnswer<'list-whatsapp-flows'>[number];
 
-interface SavedAnswer {
+export interface SavedAnswer {
   field: string;
   attribute: string;
 }
@@ -37,8 +37,10 @@ export function WhatsappFlowFields(props: {
         invalid={props.invalid('whatsapp_flow_id')}
         onValue={(id) => set('whatsapp_flow_id', id)}
       />
-      {flow && answerFields(flow).length > 0 && (
-        <p class="hint">{t('automation:whatsappFlowNode.fields', { fields: answerFields(flow).join(', ') })}</p>
+      {flow && flow.answer_fields.length > 0 && (
+        <p class="hint">
+          {t('automation:whatsappFlowNode.fields', { fields: flow.answer_fields.map((f) => f.name).join(', ') })}
+        </p>
       )}
       <SavedAnswers
         rows={(card.node.save_answers as SavedAnswer[] | undefined) ?? []}
@@ -133,28 +135,4 @@ function SavedAnswers(props: {
       )}
     </fieldset>
   );
-}
-
-/** The names of the Flow's input components, screen by screen: the fields its answer can carry. */
-function answerFields(flow: WhatsappFlow): string[] {
-  if (!flow.flow_json) return [];
-  try {
-    const names = new Set<string>();
-    collectNames((JSON.parse(flow.flow_json) as { screens?: unknown }).screens, names);
-    return [...names];
-  } catch {
-    return [];
-  }
-}
-
-function collectNames(value: unknown, names: Set<string>): void {
-  if (Array.isArray(value)) {
-    for (const item of value) collectNames(item, names);
-    return;
-  }
-  if (!value || typeof value !== 'object') return;
-  const object = value as Record<string, unknown>;
-  if (typeof object.name === 'string' && typeof object.type === 'string') names.add(object.name);
-  collectNames(object.layout, names);
-  collectNames(object.children, names);
 }
