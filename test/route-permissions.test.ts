@@ -38,6 +38,8 @@ const OPEN_TO_EVERY_ROLE: Record<string, string> = {
   'GET /api/dashboard/templates/:id': 'reading templates is open',
   'POST /api/v1/actions/list-whatsapp-flows': 'reading WhatsApp Flows is open, as templates’: every sender picks one',
   'POST /api/v1/actions/get-whatsapp-flow': 'reading WhatsApp Flows is open, as templates’: every sender picks one',
+  'POST /api/v1/actions/list-whatsapp-flow-alerts':
+    'what Meta said of a Flow is read with the Flow, open as its page is',
   'GET /api/v1/dropdowns/templates': 'a pick-list of names',
   'GET /api/v1/dropdowns/template-variables': 'a pick-list of names',
   'GET /api/v1/dropdowns/sequences': 'a pick-list of names',
