@@ -8,7 +8,7 @@ import type { CreatedWebhook, Delivery, Webhook, WebhookEvent } from '../src/out
 import { WEBHOOK_EVENTS } from '../src/outgoing/webhook.schema.js';
 import { inboundTextWebhook, statusWebhook } from '../src/whatsapp/webhook.fixtures.js';
 import { groupMessageWebhook } from '../src/whatsapp/webhook.group-fixtures.js';
-import { flowAnswerWebhook, signUpFlowJson } from '../src/whatsapp-flows/whatsapp-flow-answer.fixtures.js';
+import { flowAnswerWebhook, signUpFlowJson } from '../src/whatsapp/webhook.flow-answer-fixtures.js';
 import { cliJson, runCli, stderrLines } from './cli.js';
 import { createTemplate, createWorkspace, type TestWorkspace } from './factories.js';
 import { ENGINE, startServer } from './server.js';

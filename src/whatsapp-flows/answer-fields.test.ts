@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { bookingFlowJson } from './whatsapp-flow.fixtures.js';
 import { fieldLabelsOf, labelledFields } from './answer-fields.js';
-import { signUpFlowJson } from './whatsapp-flow-answer.fixtures.js';
+import { signUpFlowJson } from '../whatsapp/webhook.flow-answer-fixtures.js';
 
 describe('the labels of a WhatsApp Flow’s answer fields', () => {
   test('come from the components the complete payload refers to, on its screen or an earlier one', () => {

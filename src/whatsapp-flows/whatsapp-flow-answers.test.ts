@@ -11,7 +11,7 @@ import type { Contact } from '../contacts/contact.schema.js';
 import type { Message } from '../messages/index.js';
 import type { WhatsappFlowAnswerRecord } from '../triggers/index.js';
 import { inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
-import { flowAnswerWebhook, signUpFlowJson } from './whatsapp-flow-answer.fixtures.js';
+import { flowAnswerWebhook, signUpFlowJson } from '../whatsapp/webhook.flow-answer-fixtures.js';
 import type { WhatsappFlow } from './whatsapp-flow.schema.js';
 
 // The webhook receiver runs on loopback over plain http, which only PARLEY_ALLOW_PRIVATE_WEBHOOKS permits.

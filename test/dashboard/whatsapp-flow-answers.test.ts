@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import type { Message } from '../../src/messages/message.schema.js';
 import type { WhatsappFlow } from '../../src/whatsapp-flows/whatsapp-flow.schema.js';
-import { flowAnswerWebhook, signUpFlowJson } from '../../src/whatsapp-flows/whatsapp-flow-answer.fixtures.js';
+import { flowAnswerWebhook, signUpFlowJson } from '../../src/whatsapp/webhook.flow-answer-fixtures.js';
 import { inboundTextWebhook } from '../../src/whatsapp/webhook.fixtures.js';
 import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
 import { asClient } from '../factories.js';

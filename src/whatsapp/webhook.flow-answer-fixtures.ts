@@ -5,7 +5,7 @@
  * becomes the answer's `response_json` (referring to an earlier screen's fields as `${screen.ID.form.NAME}`,
  * to its own as `${form.NAME}`).
  */
-import { inboundMessageWebhook, type BusinessLine } from '../whatsapp/webhook.fixtures.js';
+import { inboundMessageWebhook, type BusinessLine } from './webhook.fixtures.js';
 
 /** A two-screen sign-up form: text, a date, a checkbox group, an opt-in, and a constant with no component. */
 export const signUpFlowJson = (): string =>
