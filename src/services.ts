@@ -63,6 +63,7 @@ import {
   whatsappFlowMessages,
 } from './whatsapp-flows/index.js';
 import { createQuickReplyService } from './quick-replies/index.js';
+import { createKnowledgeService, NO_EMBEDDINGS } from './knowledge/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
 import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
 
@@ -171,6 +172,8 @@ export function createServices(opened: Deps, config: Config) {
   );
   const campaigns = createCampaignService(deps, () => scheduler.wake(), channels);
   const templateSubmission = createTemplateSubmissionService(deps, templates, channels);
+  // The AI teammate's knowledge; vectors once the workspace's AI model settings give an embeddings model.
+  const knowledge = createKnowledgeService(deps, NO_EMBEDDINGS, wakeFor);
   const scheduler = createScheduler(
     deps,
     {
@@ -183,6 +186,7 @@ export function createServices(opened: Deps, config: Config) {
       media_expiry: createMediaRetention(deps, mediaStore).handler,
       conversation_snooze: inbox.snoozeHandler,
       email_send: email.handler,
+      knowledge_embed: knowledge.embedJob,
     },
     wakeFor,
   );
@@ -265,6 +269,7 @@ export function createServices(opened: Deps, config: Config) {
     ),
     webhookWorker,
     quickReplies: createQuickReplyService(deps),
+    knowledge,
     groups,
     whatsappFlows: createWhatsappFlowService(deps, channels, messages),
     whatsappFlowAlerts,
