@@ -3368,10 +3368,13 @@ export interface components {
       next_cursor: string | null;
     };
     TemplateButton: {
+      /** @description The button's kind: URL, PHONE_NUMBER, QUICK_REPLY, COPY_CODE, OTP, VOICE_CALL, FLOW */
       type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
+      /** @description The label on the button */
       text: string;
       /** @description May contain one {{n}} placeholder */
       url?: string;
+      /** @description A PHONE_NUMBER button: the number it calls, in international form */
       phone_number?: string;
       /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
       otp_type?: string;
@@ -3839,6 +3842,7 @@ export interface components {
       /** Format: uuid */
       id: string;
       name: string;
+      /** @description The steps, in the order they run */
       steps: {
         /** @description ISO 8601 duration: PT30M, PT2H, P1D, P1DT12H, P2W */
         delay?: string;
@@ -3849,7 +3853,10 @@ export interface components {
         /** @description What the step does */
         action:
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: send_template
+               * @enum {string}
+               */
               type: 'send_template';
               /**
                * Format: uuid
@@ -3868,7 +3875,10 @@ export interface components {
               header_media_url?: string;
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: send_text
+               * @enum {string}
+               */
               type: 'send_text';
               /** @description The text; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}} */
               text: string;
@@ -3876,7 +3886,10 @@ export interface components {
               outside_window?: 'skip' | 'fail';
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: send_whatsapp_flow
+               * @enum {string}
+               */
               type: 'send_whatsapp_flow';
               /**
                * Format: uuid
@@ -3897,17 +3910,28 @@ export interface components {
               outside_window?: 'skip' | 'fail';
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: add_tag
+               * @enum {string}
+               */
               type: 'add_tag';
+              /** @description A tag name (an unknown tag is created) */
               tag: string;
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: remove_tag
+               * @enum {string}
+               */
               type: 'remove_tag';
+              /** @description A tag name (an unknown tag is created) */
               tag: string;
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: start_flow
+               * @enum {string}
+               */
               type: 'start_flow';
               /**
                * Format: uuid
@@ -3916,7 +3940,10 @@ export interface components {
               flow_id: string;
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: wait_for_reply
+               * @enum {string}
+               */
               type: 'wait_for_reply';
               /** @description ISO 8601 duration: PT30M, PT2H, P1D, P1DT12H, P2W */
               timeout: string;
@@ -3964,7 +3991,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_text
+           * @enum {string}
+           */
           type: 'send_text';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -3976,7 +4006,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_template
+           * @enum {string}
+           */
           type: 'send_template';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -3998,12 +4031,16 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_buttons
+           * @enum {string}
+           */
           type: 'send_buttons';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
           /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
           text: string;
+          /** @description The reply buttons, in order */
           buttons: {
             /** @description Unique within the node; a branch tests it with button_id */
             id: string;
@@ -4016,7 +4053,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_list
+           * @enum {string}
+           */
           type: 'send_list';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4026,11 +4066,15 @@ export interface components {
           button: string;
           /** @description At most 10 rows in total across the sections */
           sections: {
+            /** @description The section heading */
             title: string;
+            /** @description The choices of the section */
             rows: {
               /** @description Unique within the node; a branch tests it with button_id */
               id: string;
+              /** @description The row label */
               title: string;
+              /** @description A second line under the label */
               description?: string;
             }[];
           }[];
@@ -4040,7 +4084,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: ask
+           * @enum {string}
+           */
           type: 'ask';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4064,7 +4111,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: wait_for_reply
+           * @enum {string}
+           */
           type: 'wait_for_reply';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4078,7 +4128,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_whatsapp_flow
+           * @enum {string}
+           */
           type: 'send_whatsapp_flow';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4111,7 +4164,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: branch
+           * @enum {string}
+           */
           type: 'branch';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4120,30 +4176,37 @@ export interface components {
             /** @description A test on the latest reply, the latest WhatsApp Flow answer or the contact; exactly one of these forms */
             when:
               | {
+                  /** @description The text the reply must be */
                   reply_equals: string;
                 }
               | {
+                  /** @description The text the reply must contain */
                   reply_contains: string;
                 }
               | {
+                  /** @description The id of a button or list row a send_buttons or send_list node offered */
                   button_id: string;
                 }
               | {
+                  /** @description A tag name */
                   has_tag: string;
                 }
               | {
                   /** @description A contact custom attribute */
                   attribute: string;
+                  /** @description The value it must have (compared as text) */
                   equals: string;
                 }
               | {
                   /** @description A contact custom attribute */
                   attribute: string;
+                  /** @description true: the attribute must be set; false: it must not be */
                   exists: boolean;
                 }
               | {
                   /** @description A field of the answer, as the Flow names it */
                   answer_field: string;
+                  /** @description The value the field must have (compared as text) */
                   equals: string;
                 };
             /** @description The node to go to */
@@ -4155,10 +4218,14 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: add_tag
+           * @enum {string}
+           */
           type: 'add_tag';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
+          /** @description A tag name */
           tag: string;
           /** @description The node to go to next; without it the flow ends after this node */
           next?: string;
@@ -4166,10 +4233,14 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: remove_tag
+           * @enum {string}
+           */
           type: 'remove_tag';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
+          /** @description A tag name */
           tag: string;
           /** @description The node to go to next; without it the flow ends after this node */
           next?: string;
@@ -4177,7 +4248,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: set_attribute
+           * @enum {string}
+           */
           type: 'set_attribute';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4191,10 +4265,14 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: webhook
+           * @enum {string}
+           */
           type: 'webhook';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
+          /** @description The http:// or https:// URL to call (private addresses are refused) */
           url: string;
           /** @description POST when absent */
           method?: 'POST' | 'GET';
@@ -4210,7 +4288,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: handoff
+           * @enum {string}
+           */
           type: 'handoff';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4220,7 +4301,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: end
+           * @enum {string}
+           */
           type: 'end';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4231,6 +4315,7 @@ export interface components {
       start: string;
       /** @description An inbound text equal to one of these (ignoring case) starts the flow */
       keywords?: string[];
+      /** @description Every node of the flow, each with a unique id; edges name the ids */
       nodes: components['schemas']['FlowNode'][];
     };
     Flow: {
@@ -4826,6 +4911,7 @@ export interface components {
       enabled: boolean;
       /** @description IANA time zone the hours are in, e.g. Europe/Berlin */
       time_zone: string;
+      /** @description Each weekday’s open intervals, in the time zone’s local time */
       weekly: {
         /** @description Open intervals on monday; none: closed all day */
         monday: {
@@ -5156,6 +5242,7 @@ export interface operations {
            * @example +14155550100
            */
           phone: string;
+          /** @description The contact’s name, as the team sees it */
           name?: string;
           /** @description An email address; `""` means none */
           email?: string;
@@ -5435,6 +5522,7 @@ export interface operations {
            * @example +14155550100
            */
           phone?: string;
+          /** @description The contact’s email, case-insensitive */
           email?: string;
         };
       };
@@ -7012,6 +7100,7 @@ export interface operations {
            * @description The number (list-channels)
            */
           channel_id: string;
+          /** @description https on a public address (loopback and private-network addresses are refused here and, after DNS resolution, on every call); null removes it. */
           url: string | null;
         };
       };
@@ -7884,7 +7973,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The team, by its id from list-teams
+           */
           team_id: string;
           /** @description Unique in the workspace, ignoring case */
           name: string;
@@ -8008,7 +8100,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The team, by its id from list-teams
+           */
           team_id: string;
           /** @description The ids of people of the workspace (user ids, as get-me shows yours) */
           member_ids: string[];
@@ -8132,7 +8227,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The team, by its id from list-teams
+           */
           team_id: string;
         };
       };
@@ -8509,6 +8607,7 @@ export interface operations {
             rules: {
               /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
               kind: 'number' | 'keyword' | 'tag';
+              /** @description What the rule matches, by its kind: a channel_id, a keyword or a tag name */
               value: string;
               /**
                * Format: uuid
@@ -8617,12 +8716,15 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description Assign conversations that open automatically, round-robin among available people */
           auto_assign?: boolean;
+          /** @description The most open conversations automatic assignment gives one person; null: no limit */
           agent_limit?: number | null;
           /** @description Replaces every rule, in order */
           rules?: {
             /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
             kind: 'number' | 'keyword' | 'tag';
+            /** @description What the rule matches, by its kind: a channel_id, a keyword or a tag name */
             value: string;
             /**
              * Format: uuid
@@ -8649,6 +8751,7 @@ export interface operations {
             rules: {
               /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
               kind: 'number' | 'keyword' | 'tag';
+              /** @description What the rule matches, by its kind: a channel_id, a keyword or a tag name */
               value: string;
               /**
                * Format: uuid
@@ -8766,7 +8869,9 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description The team; null: none */
           team_id: string | null;
+          /** @description The person (a member of the team when both are given); null: nobody */
           assignee_id: string | null;
         };
       };
@@ -9147,21 +9252,31 @@ export interface operations {
         'application/json': {
           /** @description Meta's rule: lower case, digits, _ */
           name: string;
+          /** @description What Meta charges and allows the template as: MARKETING, UTILITY, AUTHENTICATION */
           category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
           /** @description How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update. */
           message_send_ttl_seconds?: number;
           /** @description Each translation (language) is submitted to Meta for review on its own */
           translations?: {
+            /** @description The translation’s language code, as Meta names it: en_US, es, pt_BR… */
             language: string;
+            /** @description The message text, with placeholders {{1}}, {{2}}… (or named ones with parameter_format NAMED) */
             body: string;
+            /** @description The header's kind: TEXT, IMAGE, VIDEO, DOCUMENT; null: no header */
             header_type?: ('TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT') | null;
+            /** @description A TEXT header’s text (may hold {{1}}), or a media header’s sample URL */
             header_content?: string | null;
+            /** @description Small grey text under the body; null: none */
             footer?: string | null;
+            /** @description The buttons under the message, in order */
             buttons?: {
+              /** @description The button's kind: URL, PHONE_NUMBER, QUICK_REPLY, COPY_CODE, OTP, VOICE_CALL, FLOW */
               type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
+              /** @description The label on the button */
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;
+              /** @description A PHONE_NUMBER button: the number it calls, in international form */
               phone_number?: string;
               /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
               otp_type?: string;
@@ -9183,6 +9298,7 @@ export interface operations {
               /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
               navigate_screen?: string;
             }[];
+            /** @description How placeholders are written: POSITIONAL ({{1}}) or NAMED ({{first_name}}) */
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
             add_security_recommendation?: boolean;
@@ -9190,6 +9306,7 @@ export interface operations {
             code_expiration_minutes?: number;
             /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
             other_components?: {
+              /** @description The component's type, as Meta names it */
               type: string;
             }[];
             /**
@@ -9206,16 +9323,20 @@ export interface operations {
           }[];
           /** @description Instead of translations: a template of Meta's Template Library, created in `language`; its content comes from Meta */
           library_template_name?: string;
+          /** @description The translation’s language code, as Meta names it: en_US, es, pt_BR… */
           language?: string;
+          /** @description What the library template's buttons take, one per button, in order */
           library_template_button_inputs?: {
             /** @description The button Meta's library template has: URL, PHONE_NUMBER, OTP… */
             type: string;
+            /** @description A URL button: its link */
             url?: {
               /** @description The URL, with {{1}} where a send fills it */
               base_url: string;
               /** @description A whole sample URL, for a URL with {{1}} */
               url_suffix_example?: string;
             };
+            /** @description A PHONE_NUMBER button: the number it calls */
             phone_number?: string;
             /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
             otp_type?: string;
@@ -9229,9 +9350,13 @@ export interface operations {
             /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
             zero_tap_terms_accepted?: boolean;
           }[];
+          /** @description The optional sentences of the library template's body to include */
           library_template_body_inputs?: {
+            /** @description Add the sentence with a number to call */
             add_contact_number?: boolean;
+            /** @description Add the sentence with a link to learn more */
             add_learn_more_link?: boolean;
+            /** @description Add the sentence with a link to track the package */
             add_track_package_link?: boolean;
             /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
             add_security_recommendation?: boolean;
@@ -9354,21 +9479,31 @@ export interface operations {
            * @description Parley template id
            */
           template_id: string;
+          /** @description What Meta charges and allows the template as: MARKETING, UTILITY, AUTHENTICATION */
           category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
           /** @description How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update. */
           message_send_ttl_seconds?: number;
           /** @description Each translation (language) is submitted to Meta for review on its own */
           translations: {
+            /** @description The translation’s language code, as Meta names it: en_US, es, pt_BR… */
             language: string;
+            /** @description The message text, with placeholders {{1}}, {{2}}… (or named ones with parameter_format NAMED) */
             body: string;
+            /** @description The header's kind: TEXT, IMAGE, VIDEO, DOCUMENT; null: no header */
             header_type?: ('TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT') | null;
+            /** @description A TEXT header’s text (may hold {{1}}), or a media header’s sample URL */
             header_content?: string | null;
+            /** @description Small grey text under the body; null: none */
             footer?: string | null;
+            /** @description The buttons under the message, in order */
             buttons?: {
+              /** @description The button's kind: URL, PHONE_NUMBER, QUICK_REPLY, COPY_CODE, OTP, VOICE_CALL, FLOW */
               type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
+              /** @description The label on the button */
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;
+              /** @description A PHONE_NUMBER button: the number it calls, in international form */
               phone_number?: string;
               /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
               otp_type?: string;
@@ -9390,6 +9525,7 @@ export interface operations {
               /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
               navigate_screen?: string;
             }[];
+            /** @description How placeholders are written: POSITIONAL ({{1}}) or NAMED ({{first_name}}) */
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
             add_security_recommendation?: boolean;
@@ -9397,6 +9533,7 @@ export interface operations {
             code_expiration_minutes?: number;
             /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
             other_components?: {
+              /** @description The component's type, as Meta names it */
               type: string;
             }[];
             /**
@@ -9651,6 +9788,7 @@ export interface operations {
   newMessageReceived: {
     parameters: {
       query?: {
+        /** @description Only messages of this type (text, image, interactive…); empty: every type */
         message_type?:
           | ''
           | 'text'
@@ -9736,6 +9874,7 @@ export interface operations {
   newMessageReceivedLegacy: {
     parameters: {
       query?: {
+        /** @description Only messages of this type (text, image, interactive…); empty: every type */
         message_type?:
           | ''
           | 'text'
@@ -9959,6 +10098,7 @@ export interface operations {
   newFlowTriggered: {
     parameters: {
       query?: {
+        /** @description Only the runs of this flow; empty: all of them */
         flow_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10029,6 +10169,7 @@ export interface operations {
   newFlowTriggeredLegacy: {
     parameters: {
       query?: {
+        /** @description Only the runs of this flow; empty: all of them */
         flow_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10099,6 +10240,7 @@ export interface operations {
   newSequenceTriggered: {
     parameters: {
       query?: {
+        /** @description Only the enrolments in this sequence; empty: all of them */
         sequence_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10169,6 +10311,7 @@ export interface operations {
   newSequenceTriggeredLegacy: {
     parameters: {
       query?: {
+        /** @description Only the enrolments in this sequence; empty: all of them */
         sequence_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10239,6 +10382,7 @@ export interface operations {
   newWhatsappFlowAnswer: {
     parameters: {
       query?: {
+        /** @description Only the answers to this WhatsApp Flow; empty: all of them */
         whatsapp_flow_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10309,6 +10453,7 @@ export interface operations {
   newWhatsappFlowAnswerLegacy: {
     parameters: {
       query?: {
+        /** @description Only the answers to this WhatsApp Flow; empty: all of them */
         whatsapp_flow_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10959,6 +11104,7 @@ export interface operations {
           sections?: {
             /** @description The section heading */
             title: string;
+            /** @description The choices under the heading */
             rows: {
               /** @description What the choice reports back (list_reply.id) */
               id: string;
@@ -11252,39 +11398,68 @@ export interface operations {
           reply_to_message_id?: string;
           /** @description Contact cards in Meta's format */
           contacts: {
+            /** @description The name on the card */
             name: {
+              /** @description The whole name, as shown */
               formatted_name: string;
+              /** @description First name */
               first_name?: string;
+              /** @description Last name */
               last_name?: string;
+              /** @description Middle name */
               middle_name?: string;
+              /** @description Name suffix, such as Jr. */
               suffix?: string;
+              /** @description Name prefix, such as Dr. */
               prefix?: string;
             };
+            /** @description The card's phone numbers */
             phones?: {
+              /** @description The phone number */
               phone: string;
+              /** @description What it is, such as HOME or WORK */
               type?: string;
+              /** @description Its WhatsApp id: the card then has a Message button */
               wa_id?: string;
             }[];
+            /** @description The card's emails */
             emails?: {
+              /** @description An email address */
               email: string;
+              /** @description What it is, such as HOME or WORK */
               type?: string;
             }[];
+            /** @description The card's urls */
             urls?: {
+              /** @description A web address */
               url: string;
+              /** @description What it is, such as HOME or WORK */
               type?: string;
             }[];
+            /** @description Where the person works */
             org?: {
+              /** @description Company */
               company?: string;
+              /** @description Department */
               department?: string;
+              /** @description Job title */
               title?: string;
             };
+            /** @description The card's postal addresses */
             addresses?: {
+              /** @description Street and number */
               street?: string;
+              /** @description City */
               city?: string;
+              /** @description State or region */
               state?: string;
+              /** @description Postal code */
               zip?: string;
+              /** @description Country name */
               country?: string;
+              /** @description Two-letter country code */
               country_code?: string;
+              /** @description What it is, such as HOME or WORK */
               type?: string;
             }[];
             /** @description YYYY-MM-DD */
@@ -11965,6 +12140,7 @@ export interface operations {
         'application/json': {
           /** @description The contact writing in */
           phone: string;
+          /** @description The contact writes this text */
           text?: string;
           /** @description The contact taps a reply button (instead of writing `text`) */
           button_reply?: {
@@ -11979,6 +12155,7 @@ export interface operations {
             id: string;
             /** @description The list row's title */
             title: string;
+            /** @description The row's second line */
             description?: string;
           };
           /** @description The contact sends one of the sample files Parley ships (a PNG photo, a one-page PDF, a short MP3), downloaded into the media store as a file from Meta would be */
@@ -11987,14 +12164,20 @@ export interface operations {
           caption?: string;
           /** @description The contact shares a location */
           location?: {
+            /** @description Decimal degrees */
             latitude: number;
+            /** @description Decimal degrees */
             longitude: number;
+            /** @description The place’s name */
             name?: string;
+            /** @description The place’s address */
             address?: string;
           };
           /** @description The contact shares someone's contact card (stored as Meta's `contacts` message) */
           contact_card?: {
+            /** @description The name on the card */
             name: string;
+            /** @description The phone number on the card */
             phone: string;
           };
         };
@@ -12370,7 +12553,10 @@ export interface operations {
            * @description The file, base64-encoded
            */
           data: string;
-          /** @example image/jpeg */
+          /**
+           * @description The file’s type; the bytes must be of this type
+           * @example image/jpeg
+           */
           mime_type: string;
           /**
            * @description The kind of media message it is for; default: the kind that takes this MIME type
@@ -12757,7 +12943,9 @@ export interface operations {
            * @description The sequence to replace; absent = a new one
            */
           id?: string;
+          /** @description What the team calls the sequence */
           name: string;
+          /** @description The steps, in the order they run */
           steps: {
             /** @description ISO 8601 duration: PT30M, PT2H, P1D, P1DT12H, P2W */
             delay?: string;
@@ -12768,7 +12956,10 @@ export interface operations {
             /** @description What the step does */
             action:
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: send_template
+                   * @enum {string}
+                   */
                   type: 'send_template';
                   /**
                    * Format: uuid
@@ -12787,7 +12978,10 @@ export interface operations {
                   header_media_url?: string;
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: send_text
+                   * @enum {string}
+                   */
                   type: 'send_text';
                   /** @description The text; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}} */
                   text: string;
@@ -12795,7 +12989,10 @@ export interface operations {
                   outside_window?: 'skip' | 'fail';
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: send_whatsapp_flow
+                   * @enum {string}
+                   */
                   type: 'send_whatsapp_flow';
                   /**
                    * Format: uuid
@@ -12816,17 +13013,28 @@ export interface operations {
                   outside_window?: 'skip' | 'fail';
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: add_tag
+                   * @enum {string}
+                   */
                   type: 'add_tag';
+                  /** @description A tag name (an unknown tag is created) */
                   tag: string;
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: remove_tag
+                   * @enum {string}
+                   */
                   type: 'remove_tag';
+                  /** @description A tag name (an unknown tag is created) */
                   tag: string;
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: start_flow
+                   * @enum {string}
+                   */
                   type: 'start_flow';
                   /**
                    * Format: uuid
@@ -12835,7 +13043,10 @@ export interface operations {
                   flow_id: string;
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: wait_for_reply
+                   * @enum {string}
+                   */
                   type: 'wait_for_reply';
                   /** @description ISO 8601 duration: PT30M, PT2H, P1D, P1DT12H, P2W */
                   timeout: string;
@@ -13371,6 +13582,7 @@ export interface operations {
            * @description The flow to replace; absent = a new one
            */
           id?: string;
+          /** @description What the team calls the flow */
           name: string;
           definition: components['schemas']['FlowDefinition'];
           /** @description Where the flow builder draws each node, by node id (`{"Welcome": {"x": 16, "y": 40}}`); nodes without a place are laid out automatically */
@@ -14157,6 +14369,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description What the team calls the campaign */
           name: string;
           /**
            * Format: uuid
@@ -14182,6 +14395,7 @@ export interface operations {
                 contact_ids: string[];
               }
             | {
+                /** @description search-contacts filters: query, tag, email */
                 search: {
                   /** @description Case-insensitive substring of name, phone or email; "" = no filter */
                   query?: string;
@@ -15161,6 +15375,7 @@ export interface operations {
                 contact_ids: string[];
               }
             | {
+                /** @description search-contacts filters: query, tag, email */
                 search: {
                   /** @description Case-insensitive substring of name, phone or email; "" = no filter */
                   query?: string;
@@ -16353,7 +16568,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The quick reply, by its id from list-quick-replies
+           */
           quick_reply_id: string;
           /**
            * @description What is typed after `/` in the composer: lowercase letters, digits, `-` and `_`, up to 32 (a leading `/` is dropped)
@@ -16482,7 +16700,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The quick reply, by its id from list-quick-replies
+           */
           quick_reply_id: string;
         };
       };
@@ -16841,6 +17062,7 @@ export interface operations {
         'application/json': {
           /** @description The group's name */
           subject: string;
+          /** @description The group's description, shown to its members */
           description?: string;
           /** @description People who open the invite link wait for approval (default false: they join at once) */
           join_approval?: boolean;
@@ -20193,6 +20415,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description When the conversation comes back by itself (within a year); null: when the customer next writes */
           until: string | null;
         };
       };
@@ -20322,17 +20545,20 @@ export interface operations {
           filter?: {
             /** @description open (the default), closed or snoozed */
             status?: 'open' | 'closed' | 'snoozed';
+            /** @description A member’s id, or `none` for unassigned */
             assignee_id?: string | 'none';
             /** @description A label’s name (case-insensitive) */
             label?: string;
             /** @description One of none, low, medium, high, urgent */
             priority?: 'none' | 'low' | 'medium' | 'high' | 'urgent';
           };
+          /** @description assign: the member (a role that handles conversations, and a member of each conversation’s team: conversations keep their team); null unassigns */
           user_id?: string | null;
           /** @description label: labels to add */
           labels?: string[];
           /** @description One of none, low, medium, high, urgent */
           priority?: 'none' | 'low' | 'medium' | 'high' | 'urgent';
+          /** @description snooze: when they come back; null: on the customer’s next message */
           until?: string | null;
         };
       };
@@ -20634,6 +20860,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The label, by its id from list-conversation-labels */
         label_id: string;
       };
       cookie?: never;
@@ -20753,6 +20980,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The label, by its id from list-conversation-labels */
         label_id: string;
       };
       cookie?: never;
@@ -20999,6 +21227,7 @@ export interface operations {
           enabled: boolean;
           /** @description IANA time zone, e.g. Europe/Berlin */
           time_zone: string;
+          /** @description Each weekday’s open intervals, in the time zone’s local time */
           weekly: {
             /** @description Open intervals on monday; none: closed all day */
             monday: {
@@ -21094,6 +21323,7 @@ export interface operations {
           };
           /** @description Dates closed all day, whatever the weekly hours say */
           holidays: string[];
+          /** @description What a customer who writes outside the hours is told (a free-form reply) */
           away_message: string;
         };
       };
