@@ -331,28 +331,6 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     expect: (result, s) => assert.equal(result.id, s.quickReplyId),
   },
   {
-    tool: 'save_ai_settings',
-    input: () => ({ model: 'gpt-4.1-mini', timeout_seconds: 20 }),
-    expect: (result) =>
-      assert.deepEqual([result.enabled, result.model, result.api_key_set], [false, 'gpt-4.1-mini', false]),
-  },
-  {
-    tool: 'get_ai_settings',
-    input: () => ({}),
-    expect: (result) => assert.equal(result.timeout_seconds, 20),
-  },
-  {
-    // No base URL nor key yet: the round trip is not tried, and the answer says what is missing.
-    tool: 'test_ai_settings',
-    input: () => ({}),
-    expect: (result) => assert.deepEqual([result.ok, (result.problem as Json).reason], [false, 'not_configured']),
-  },
-  {
-    tool: 'get_ai_usage',
-    input: () => ({}),
-    expect: (result) => assert.deepEqual([result.tokens_used, result.tokens_left], [0, null]),
-  },
-  {
     tool: 'create_knowledge_qa',
     input: () => ({ question: 'Do you deliver on Sundays?', answer: 'Yes, from 9 to 13.' }),
     expect: (result, s) => {
