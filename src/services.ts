@@ -68,6 +68,7 @@ import { createWorkspaceEventService } from './workspace-events/index.js';
 import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
 
 import { createMetrics } from './metrics/metrics.js';
+import { createAiModels, createAiSettingsService } from './ai-models/index.js';
 import { createEmailService } from './email/email.service.js';
 import { createSmtpMailer } from './email/mailer.js';
 import { createNotificationService } from './notifications/index.js';
@@ -197,6 +198,9 @@ export function createServices(opened: Deps, config: Config) {
   const workspaceEvents = createWorkspaceEventService(deps);
   const groups = createGroupService(deps, channels, messages, wakeFor, inboxEvents);
   const reports = createReportService(deps);
+  // Each workspace's own AI model: the port the AI features ask, and its settings and usage.
+  const aiOptions = { allowPrivate: config.allowPrivateAiEndpoints };
+  const aiModels = createAiModels(deps, secrets, aiOptions);
   return {
     deps,
     workspaces,
@@ -280,6 +284,8 @@ export function createServices(opened: Deps, config: Config) {
       publicBaseUrl: config.publicBaseUrl,
     }),
     metrics,
+    aiModels,
+    aiSettings: createAiSettingsService(deps, secrets, aiModels, aiOptions),
   };
 }
 

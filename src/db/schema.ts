@@ -74,6 +74,8 @@ export interface Database {
   whatsapp_flow_sends: WhatsappFlowSendTable;
   whatsapp_flow_alerts: WhatsappFlowAlertTable;
   whatsapp_flow_answers: WhatsappFlowAnswerTable;
+  ai_settings: AiSettingsTable;
+  ai_usage: AiUsageTable;
   knowledge_sources: KnowledgeSourceTable;
   knowledge_chunks: KnowledgeChunkTable;
   knowledge_indexes: KnowledgeIndexTable;
@@ -988,6 +990,32 @@ export interface CsatSurveyTable {
   rated_at: string | null;
 }
 
+/** The AI model a workspace brings (0062): an OpenAI-compatible endpoint, off until `enabled`. */
+export interface AiSettingsTable {
+  workspace_id: string;
+  enabled: number;
+  base_url: string | null;
+  model: string | null;
+  /** Sealed with the secret box (shared/secret-box.ts); never returned. */
+  api_key: string | null;
+  embeddings_model: string | null;
+  timeout_seconds: number;
+  /** Tokens a month (bigint on PostgreSQL: read it through Number()); null: no budget. */
+  monthly_token_budget: ColumnType<number | string | null, number | null, number | null>;
+  input_price_per_million: number | null;
+  output_price_per_million: number | null;
+  updated_at: string;
+}
+
+/** What a workspace's model calls used, per UTC month (`YYYY-MM`) and purpose (0062); bigints on PostgreSQL. */
+export interface AiUsageTable {
+  workspace_id: string;
+  month: string;
+  purpose: string;
+  calls: ColumnType<number | string, number, number>;
+  prompt_tokens: ColumnType<number | string, number, number>;
+  completion_tokens: ColumnType<number | string, number, number>;
+}
 /** A source of the workspace's knowledge: a Q&A pair, a document, or its templates or quick replies (0063). */
 export interface KnowledgeSourceTable {
   id: string;

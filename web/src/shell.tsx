@@ -65,6 +65,7 @@ const routes: Route[] = [
   { pattern: /^\/settings\/events$/, render: lazy(settings, (m) => <m.WorkspaceEvents />) },
   { pattern: /^\/settings\/quick-replies$/, render: lazy(settings, (m) => <m.QuickRepliesSettings />) },
   { pattern: /^\/settings\/routing$/, render: lazy(settings, (m) => <m.RoutingSettingsPage />) },
+  { pattern: /^\/settings\/ai-model$/, render: lazy(settings, (m) => <m.AiModelSettings />) },
   {
     pattern: /^\/reports$/,
     render: lazy(

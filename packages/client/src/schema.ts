@@ -3015,6 +3015,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/get-ai-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The workspace's AI model: its endpoint, model, timeout, budget and prices (never the API key)
+     * @description The workspace brings its own model: any OpenAI-compatible chat completions endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp’s server, LM Studio). Off until `enabled`; the API key is encrypted at rest and never shown again.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
+     */
+    post: operations['getAiSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/save-ai-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set the workspace's AI model: the fields given are written, the others kept
+     * @description The workspace brings its own model: any OpenAI-compatible chat completions endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp’s server, LM Studio). Off until `enabled`; the API key is encrypted at rest and never shown again. Turning it on needs a base URL, a model and an API key (saved now or before). Nothing is called: test-ai-settings tries the endpoint.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
+     */
+    post: operations['saveAiSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/test-ai-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Try the AI model with one real round trip, saving nothing
+     * @description The saved settings with the fields given written over them (as save-ai-settings would, without saving) ask the model for one word, then the embeddings model (when set) for one vector. The answer says how long the model took, or what is wrong (`problem`: the endpoint’s own words, a timeout, a 429, a spent budget). Works while the model is off; its tokens count as `test` in get-ai-usage.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
+     */
+    post: operations['testAiSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-ai-usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * This month's AI model calls and tokens by purpose, against the monthly budget
+     * @description Counted per calendar month (UTC) after each call, by every process; the cost follows the saved prices per million tokens.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
+     */
+    post: operations['getAiUsage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/reports/agents': {
     parameters: {
       query?: never;
@@ -3558,10 +3646,13 @@ export interface components {
       next_cursor: string | null;
     };
     TemplateButton: {
+      /** @description The button's kind: URL, PHONE_NUMBER, QUICK_REPLY, COPY_CODE, OTP, VOICE_CALL, FLOW */
       type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
+      /** @description The label on the button */
       text: string;
       /** @description May contain one {{n}} placeholder */
       url?: string;
+      /** @description A PHONE_NUMBER button: the number it calls, in international form */
       phone_number?: string;
       /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
       otp_type?: string;
@@ -4029,6 +4120,7 @@ export interface components {
       /** Format: uuid */
       id: string;
       name: string;
+      /** @description The steps, in the order they run */
       steps: {
         /** @description ISO 8601 duration: PT30M, PT2H, P1D, P1DT12H, P2W */
         delay?: string;
@@ -4039,7 +4131,10 @@ export interface components {
         /** @description What the step does */
         action:
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: send_template
+               * @enum {string}
+               */
               type: 'send_template';
               /**
                * Format: uuid
@@ -4058,7 +4153,10 @@ export interface components {
               header_media_url?: string;
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: send_text
+               * @enum {string}
+               */
               type: 'send_text';
               /** @description The text; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}} */
               text: string;
@@ -4066,7 +4164,10 @@ export interface components {
               outside_window?: 'skip' | 'fail';
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: send_whatsapp_flow
+               * @enum {string}
+               */
               type: 'send_whatsapp_flow';
               /**
                * Format: uuid
@@ -4087,17 +4188,28 @@ export interface components {
               outside_window?: 'skip' | 'fail';
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: add_tag
+               * @enum {string}
+               */
               type: 'add_tag';
+              /** @description A tag name (an unknown tag is created) */
               tag: string;
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: remove_tag
+               * @enum {string}
+               */
               type: 'remove_tag';
+              /** @description A tag name (an unknown tag is created) */
               tag: string;
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: start_flow
+               * @enum {string}
+               */
               type: 'start_flow';
               /**
                * Format: uuid
@@ -4106,7 +4218,10 @@ export interface components {
               flow_id: string;
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: wait_for_reply
+               * @enum {string}
+               */
               type: 'wait_for_reply';
               /** @description ISO 8601 duration: PT30M, PT2H, P1D, P1DT12H, P2W */
               timeout: string;
@@ -4154,7 +4269,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_text
+           * @enum {string}
+           */
           type: 'send_text';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4166,7 +4284,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_template
+           * @enum {string}
+           */
           type: 'send_template';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4188,12 +4309,16 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_buttons
+           * @enum {string}
+           */
           type: 'send_buttons';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
           /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
           text: string;
+          /** @description The reply buttons, in order */
           buttons: {
             /** @description Unique within the node; a branch tests it with button_id */
             id: string;
@@ -4206,7 +4331,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_list
+           * @enum {string}
+           */
           type: 'send_list';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4216,11 +4344,15 @@ export interface components {
           button: string;
           /** @description At most 10 rows in total across the sections */
           sections: {
+            /** @description The section heading */
             title: string;
+            /** @description The choices of the section */
             rows: {
               /** @description Unique within the node; a branch tests it with button_id */
               id: string;
+              /** @description The row label */
               title: string;
+              /** @description A second line under the label */
               description?: string;
             }[];
           }[];
@@ -4230,7 +4362,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: ask
+           * @enum {string}
+           */
           type: 'ask';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4254,7 +4389,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: wait_for_reply
+           * @enum {string}
+           */
           type: 'wait_for_reply';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4268,7 +4406,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_whatsapp_flow
+           * @enum {string}
+           */
           type: 'send_whatsapp_flow';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4301,7 +4442,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: branch
+           * @enum {string}
+           */
           type: 'branch';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4310,30 +4454,37 @@ export interface components {
             /** @description A test on the latest reply, the latest WhatsApp Flow answer or the contact; exactly one of these forms */
             when:
               | {
+                  /** @description The text the reply must be */
                   reply_equals: string;
                 }
               | {
+                  /** @description The text the reply must contain */
                   reply_contains: string;
                 }
               | {
+                  /** @description The id of a button or list row a send_buttons or send_list node offered */
                   button_id: string;
                 }
               | {
+                  /** @description A tag name */
                   has_tag: string;
                 }
               | {
                   /** @description A contact custom attribute */
                   attribute: string;
+                  /** @description The value it must have (compared as text) */
                   equals: string;
                 }
               | {
                   /** @description A contact custom attribute */
                   attribute: string;
+                  /** @description true: the attribute must be set; false: it must not be */
                   exists: boolean;
                 }
               | {
                   /** @description A field of the answer, as the Flow names it */
                   answer_field: string;
+                  /** @description The value the field must have (compared as text) */
                   equals: string;
                 };
             /** @description The node to go to */
@@ -4345,10 +4496,14 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: add_tag
+           * @enum {string}
+           */
           type: 'add_tag';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
+          /** @description A tag name */
           tag: string;
           /** @description The node to go to next; without it the flow ends after this node */
           next?: string;
@@ -4356,10 +4511,14 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: remove_tag
+           * @enum {string}
+           */
           type: 'remove_tag';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
+          /** @description A tag name */
           tag: string;
           /** @description The node to go to next; without it the flow ends after this node */
           next?: string;
@@ -4367,7 +4526,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: set_attribute
+           * @enum {string}
+           */
           type: 'set_attribute';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4381,10 +4543,14 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: webhook
+           * @enum {string}
+           */
           type: 'webhook';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
+          /** @description The http:// or https:// URL to call (private addresses are refused) */
           url: string;
           /** @description POST when absent */
           method?: 'POST' | 'GET';
@@ -4400,7 +4566,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: handoff
+           * @enum {string}
+           */
           type: 'handoff';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4410,7 +4579,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: end
+           * @enum {string}
+           */
           type: 'end';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4421,6 +4593,7 @@ export interface components {
       start: string;
       /** @description An inbound text equal to one of these (ignoring case) starts the flow */
       keywords?: string[];
+      /** @description Every node of the flow, each with a unique id; edges name the ids */
       nodes: components['schemas']['FlowNode'][];
     };
     Flow: {
@@ -5137,6 +5310,7 @@ export interface components {
       enabled: boolean;
       /** @description IANA time zone the hours are in, e.g. Europe/Berlin */
       time_zone: string;
+      /** @description Each weekday’s open intervals, in the time zone’s local time */
       weekly: {
         /** @description Open intervals on monday; none: closed all day */
         monday: {
@@ -5240,6 +5414,71 @@ export interface components {
     CsatSettings: {
       /** @description When true, an agent closing a conversation sends the customer a WhatsApp list message asking for a 1–5 rating — only while their 24-hour window is open, and not to contacts who opted out. The answer is kept with the conversation and its agent (Reports). Off by default. */
       enabled: boolean;
+    };
+    AiSettings: {
+      /** @description Whether the workspace’s AI features may call the model. Off by default. */
+      enabled: boolean;
+      /** @description The OpenAI-compatible API base, up to and including `/v1`: `https://api.openai.com/v1`, Azure OpenAI’s `https://RESOURCE.openai.azure.com/openai/v1`, a local Ollama `http://localhost:11434/v1` (vLLM, llama.cpp’s server and LM Studio alike). https on a public address; loopback and private-network addresses (and plain http to them) only when the operator sets PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS. */
+      base_url: string | null;
+      /** @description The chat model’s name at the endpoint, e.g. `gpt-4.1-mini` or `llama3.2`. */
+      model: string | null;
+      /** @description Whether an API key is saved; the key itself is never shown again. */
+      api_key_set: boolean;
+      /** @description The embeddings model for the knowledge index (e.g. `text-embedding-3-small`, `nomic-embed-text`); null: full-text search only. */
+      embeddings_model: string | null;
+      /** @description How long one call may take, in seconds (1–600; 30 by default). */
+      timeout_seconds: number;
+      /** @description Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC); once spent, calls are refused until the next month. Null: no budget. */
+      monthly_token_budget: number | null;
+      /** @description What a million prompt tokens cost, in the currency you are billed in, for the cost in usage reports; null: no cost shown. */
+      input_price_per_million: number | null;
+      /** @description What a million completion tokens cost, in the same currency; null: no cost shown. */
+      output_price_per_million: number | null;
+    };
+    AiSettingsTest: {
+      /** @description Whether the model answered (and the embeddings model, when one is set). */
+      ok: boolean;
+      /** @description The model that answered, as the endpoint names it */
+      model: string | null;
+      /** @description How long the model took to answer, in milliseconds */
+      model_ms: number | null;
+      /** @description What the model answered to a one-word prompt */
+      reply: string | null;
+      /** @description The embeddings model’s answer; null when none is set (or the chat model failed first). */
+      embeddings: {
+        model: string;
+        /** @description The length of its vectors */
+        dimensions: number;
+        model_ms: number;
+      } | null;
+      /** @description Why the round trip failed; null when it succeeded. */
+      problem: {
+        step: 'chat' | 'embeddings';
+        reason: 'not_configured' | 'timeout' | 'rate_limited' | 'budget_exhausted' | 'model_error';
+        /** @description What is wrong, in words: the endpoint’s own when it gave some */
+        message: string;
+        retry_after_ms: number | null;
+      } | null;
+    };
+    AiUsage: {
+      /** @description The calendar month counted (UTC), `YYYY-MM` */
+      month: string;
+      purposes: {
+        /** @description `assistant` (answers to customers), `copilot` (help in the composer), `eval` (the evaluation harness), `test` (test-ai-settings), `embeddings` (the knowledge index) */
+        purpose: 'assistant' | 'copilot' | 'eval' | 'test' | 'embeddings';
+        calls: number;
+        prompt_tokens: number;
+        completion_tokens: number;
+        /** @description By the saved prices; null without them */
+        cost: number | null;
+      }[];
+      /** @description Prompt and completion tokens of every purpose this month */
+      tokens_used: number;
+      monthly_token_budget: number | null;
+      /** @description What the budget leaves this month (0 once spent); null without one */
+      tokens_left: number | null;
+      /** @description This month’s cost by the saved prices; null without them */
+      cost: number | null;
     };
     VolumeReport: {
       range: {
@@ -5467,6 +5706,7 @@ export interface operations {
            * @example +14155550100
            */
           phone: string;
+          /** @description The contact’s name, as the team sees it */
           name?: string;
           /** @description An email address; `""` means none */
           email?: string;
@@ -5746,6 +5986,7 @@ export interface operations {
            * @example +14155550100
            */
           phone?: string;
+          /** @description The contact’s email, case-insensitive */
           email?: string;
         };
       };
@@ -7323,6 +7564,7 @@ export interface operations {
            * @description The number (list-channels)
            */
           channel_id: string;
+          /** @description https on a public address (loopback and private-network addresses are refused here and, after DNS resolution, on every call); null removes it. */
           url: string | null;
         };
       };
@@ -8195,7 +8437,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The team, by its id from list-teams
+           */
           team_id: string;
           /** @description Unique in the workspace, ignoring case */
           name: string;
@@ -8319,7 +8564,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The team, by its id from list-teams
+           */
           team_id: string;
           /** @description The ids of people of the workspace (user ids, as get-me shows yours) */
           member_ids: string[];
@@ -8443,7 +8691,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The team, by its id from list-teams
+           */
           team_id: string;
         };
       };
@@ -8820,6 +9071,7 @@ export interface operations {
             rules: {
               /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
               kind: 'number' | 'keyword' | 'tag';
+              /** @description What the rule matches, by its kind: a channel_id, a keyword or a tag name */
               value: string;
               /**
                * Format: uuid
@@ -8928,12 +9180,15 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description Assign conversations that open automatically, round-robin among available people */
           auto_assign?: boolean;
+          /** @description The most open conversations automatic assignment gives one person; null: no limit */
           agent_limit?: number | null;
           /** @description Replaces every rule, in order */
           rules?: {
             /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
             kind: 'number' | 'keyword' | 'tag';
+            /** @description What the rule matches, by its kind: a channel_id, a keyword or a tag name */
             value: string;
             /**
              * Format: uuid
@@ -8960,6 +9215,7 @@ export interface operations {
             rules: {
               /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
               kind: 'number' | 'keyword' | 'tag';
+              /** @description What the rule matches, by its kind: a channel_id, a keyword or a tag name */
               value: string;
               /**
                * Format: uuid
@@ -9077,7 +9333,9 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description The team; null: none */
           team_id: string | null;
+          /** @description The person (a member of the team when both are given); null: nobody */
           assignee_id: string | null;
         };
       };
@@ -9458,21 +9716,31 @@ export interface operations {
         'application/json': {
           /** @description Meta's rule: lower case, digits, _ */
           name: string;
+          /** @description What Meta charges and allows the template as: MARKETING, UTILITY, AUTHENTICATION */
           category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
           /** @description How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update. */
           message_send_ttl_seconds?: number;
           /** @description Each translation (language) is submitted to Meta for review on its own */
           translations?: {
+            /** @description The translation’s language code, as Meta names it: en_US, es, pt_BR… */
             language: string;
+            /** @description The message text, with placeholders {{1}}, {{2}}… (or named ones with parameter_format NAMED) */
             body: string;
+            /** @description The header's kind: TEXT, IMAGE, VIDEO, DOCUMENT; null: no header */
             header_type?: ('TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT') | null;
+            /** @description A TEXT header’s text (may hold {{1}}), or a media header’s sample URL */
             header_content?: string | null;
+            /** @description Small grey text under the body; null: none */
             footer?: string | null;
+            /** @description The buttons under the message, in order */
             buttons?: {
+              /** @description The button's kind: URL, PHONE_NUMBER, QUICK_REPLY, COPY_CODE, OTP, VOICE_CALL, FLOW */
               type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
+              /** @description The label on the button */
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;
+              /** @description A PHONE_NUMBER button: the number it calls, in international form */
               phone_number?: string;
               /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
               otp_type?: string;
@@ -9494,6 +9762,7 @@ export interface operations {
               /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
               navigate_screen?: string;
             }[];
+            /** @description How placeholders are written: POSITIONAL ({{1}}) or NAMED ({{first_name}}) */
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
             add_security_recommendation?: boolean;
@@ -9501,6 +9770,7 @@ export interface operations {
             code_expiration_minutes?: number;
             /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
             other_components?: {
+              /** @description The component's type, as Meta names it */
               type: string;
             }[];
             /**
@@ -9517,16 +9787,20 @@ export interface operations {
           }[];
           /** @description Instead of translations: a template of Meta's Template Library, created in `language`; its content comes from Meta */
           library_template_name?: string;
+          /** @description The translation’s language code, as Meta names it: en_US, es, pt_BR… */
           language?: string;
+          /** @description What the library template's buttons take, one per button, in order */
           library_template_button_inputs?: {
             /** @description The button Meta's library template has: URL, PHONE_NUMBER, OTP… */
             type: string;
+            /** @description A URL button: its link */
             url?: {
               /** @description The URL, with {{1}} where a send fills it */
               base_url: string;
               /** @description A whole sample URL, for a URL with {{1}} */
               url_suffix_example?: string;
             };
+            /** @description A PHONE_NUMBER button: the number it calls */
             phone_number?: string;
             /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
             otp_type?: string;
@@ -9540,9 +9814,13 @@ export interface operations {
             /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
             zero_tap_terms_accepted?: boolean;
           }[];
+          /** @description The optional sentences of the library template's body to include */
           library_template_body_inputs?: {
+            /** @description Add the sentence with a number to call */
             add_contact_number?: boolean;
+            /** @description Add the sentence with a link to learn more */
             add_learn_more_link?: boolean;
+            /** @description Add the sentence with a link to track the package */
             add_track_package_link?: boolean;
             /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
             add_security_recommendation?: boolean;
@@ -9665,21 +9943,31 @@ export interface operations {
            * @description Parley template id
            */
           template_id: string;
+          /** @description What Meta charges and allows the template as: MARKETING, UTILITY, AUTHENTICATION */
           category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
           /** @description How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update. */
           message_send_ttl_seconds?: number;
           /** @description Each translation (language) is submitted to Meta for review on its own */
           translations: {
+            /** @description The translation’s language code, as Meta names it: en_US, es, pt_BR… */
             language: string;
+            /** @description The message text, with placeholders {{1}}, {{2}}… (or named ones with parameter_format NAMED) */
             body: string;
+            /** @description The header's kind: TEXT, IMAGE, VIDEO, DOCUMENT; null: no header */
             header_type?: ('TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT') | null;
+            /** @description A TEXT header’s text (may hold {{1}}), or a media header’s sample URL */
             header_content?: string | null;
+            /** @description Small grey text under the body; null: none */
             footer?: string | null;
+            /** @description The buttons under the message, in order */
             buttons?: {
+              /** @description The button's kind: URL, PHONE_NUMBER, QUICK_REPLY, COPY_CODE, OTP, VOICE_CALL, FLOW */
               type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
+              /** @description The label on the button */
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;
+              /** @description A PHONE_NUMBER button: the number it calls, in international form */
               phone_number?: string;
               /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
               otp_type?: string;
@@ -9701,6 +9989,7 @@ export interface operations {
               /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
               navigate_screen?: string;
             }[];
+            /** @description How placeholders are written: POSITIONAL ({{1}}) or NAMED ({{first_name}}) */
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
             add_security_recommendation?: boolean;
@@ -9708,6 +9997,7 @@ export interface operations {
             code_expiration_minutes?: number;
             /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
             other_components?: {
+              /** @description The component's type, as Meta names it */
               type: string;
             }[];
             /**
@@ -9962,6 +10252,7 @@ export interface operations {
   newMessageReceived: {
     parameters: {
       query?: {
+        /** @description Only messages of this type (text, image, interactive…); empty: every type */
         message_type?:
           | ''
           | 'text'
@@ -10047,6 +10338,7 @@ export interface operations {
   newMessageReceivedLegacy: {
     parameters: {
       query?: {
+        /** @description Only messages of this type (text, image, interactive…); empty: every type */
         message_type?:
           | ''
           | 'text'
@@ -10270,6 +10562,7 @@ export interface operations {
   newFlowTriggered: {
     parameters: {
       query?: {
+        /** @description Only the runs of this flow; empty: all of them */
         flow_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10340,6 +10633,7 @@ export interface operations {
   newFlowTriggeredLegacy: {
     parameters: {
       query?: {
+        /** @description Only the runs of this flow; empty: all of them */
         flow_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10410,6 +10704,7 @@ export interface operations {
   newSequenceTriggered: {
     parameters: {
       query?: {
+        /** @description Only the enrolments in this sequence; empty: all of them */
         sequence_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10480,6 +10775,7 @@ export interface operations {
   newSequenceTriggeredLegacy: {
     parameters: {
       query?: {
+        /** @description Only the enrolments in this sequence; empty: all of them */
         sequence_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10550,6 +10846,7 @@ export interface operations {
   newWhatsappFlowAnswer: {
     parameters: {
       query?: {
+        /** @description Only the answers to this WhatsApp Flow; empty: all of them */
         whatsapp_flow_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10620,6 +10917,7 @@ export interface operations {
   newWhatsappFlowAnswerLegacy: {
     parameters: {
       query?: {
+        /** @description Only the answers to this WhatsApp Flow; empty: all of them */
         whatsapp_flow_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -11270,6 +11568,7 @@ export interface operations {
           sections?: {
             /** @description The section heading */
             title: string;
+            /** @description The choices under the heading */
             rows: {
               /** @description What the choice reports back (list_reply.id) */
               id: string;
@@ -11563,39 +11862,68 @@ export interface operations {
           reply_to_message_id?: string;
           /** @description Contact cards in Meta's format */
           contacts: {
+            /** @description The name on the card */
             name: {
+              /** @description The whole name, as shown */
               formatted_name: string;
+              /** @description First name */
               first_name?: string;
+              /** @description Last name */
               last_name?: string;
+              /** @description Middle name */
               middle_name?: string;
+              /** @description Name suffix, such as Jr. */
               suffix?: string;
+              /** @description Name prefix, such as Dr. */
               prefix?: string;
             };
+            /** @description The card's phone numbers */
             phones?: {
+              /** @description The phone number */
               phone: string;
+              /** @description What it is, such as HOME or WORK */
               type?: string;
+              /** @description Its WhatsApp id: the card then has a Message button */
               wa_id?: string;
             }[];
+            /** @description The card's emails */
             emails?: {
+              /** @description An email address */
               email: string;
+              /** @description What it is, such as HOME or WORK */
               type?: string;
             }[];
+            /** @description The card's urls */
             urls?: {
+              /** @description A web address */
               url: string;
+              /** @description What it is, such as HOME or WORK */
               type?: string;
             }[];
+            /** @description Where the person works */
             org?: {
+              /** @description Company */
               company?: string;
+              /** @description Department */
               department?: string;
+              /** @description Job title */
               title?: string;
             };
+            /** @description The card's postal addresses */
             addresses?: {
+              /** @description Street and number */
               street?: string;
+              /** @description City */
               city?: string;
+              /** @description State or region */
               state?: string;
+              /** @description Postal code */
               zip?: string;
+              /** @description Country name */
               country?: string;
+              /** @description Two-letter country code */
               country_code?: string;
+              /** @description What it is, such as HOME or WORK */
               type?: string;
             }[];
             /** @description YYYY-MM-DD */
@@ -12276,6 +12604,7 @@ export interface operations {
         'application/json': {
           /** @description The contact writing in */
           phone: string;
+          /** @description The contact writes this text */
           text?: string;
           /** @description The contact taps a reply button (instead of writing `text`) */
           button_reply?: {
@@ -12290,6 +12619,7 @@ export interface operations {
             id: string;
             /** @description The list row's title */
             title: string;
+            /** @description The row's second line */
             description?: string;
           };
           /** @description The contact sends one of the sample files Parley ships (a PNG photo, a one-page PDF, a short MP3), downloaded into the media store as a file from Meta would be */
@@ -12298,14 +12628,20 @@ export interface operations {
           caption?: string;
           /** @description The contact shares a location */
           location?: {
+            /** @description Decimal degrees */
             latitude: number;
+            /** @description Decimal degrees */
             longitude: number;
+            /** @description The place’s name */
             name?: string;
+            /** @description The place’s address */
             address?: string;
           };
           /** @description The contact shares someone's contact card (stored as Meta's `contacts` message) */
           contact_card?: {
+            /** @description The name on the card */
             name: string;
+            /** @description The phone number on the card */
             phone: string;
           };
         };
@@ -12681,7 +13017,10 @@ export interface operations {
            * @description The file, base64-encoded
            */
           data: string;
-          /** @example image/jpeg */
+          /**
+           * @description The file’s type; the bytes must be of this type
+           * @example image/jpeg
+           */
           mime_type: string;
           /**
            * @description The kind of media message it is for; default: the kind that takes this MIME type
@@ -13068,7 +13407,9 @@ export interface operations {
            * @description The sequence to replace; absent = a new one
            */
           id?: string;
+          /** @description What the team calls the sequence */
           name: string;
+          /** @description The steps, in the order they run */
           steps: {
             /** @description ISO 8601 duration: PT30M, PT2H, P1D, P1DT12H, P2W */
             delay?: string;
@@ -13079,7 +13420,10 @@ export interface operations {
             /** @description What the step does */
             action:
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: send_template
+                   * @enum {string}
+                   */
                   type: 'send_template';
                   /**
                    * Format: uuid
@@ -13098,7 +13442,10 @@ export interface operations {
                   header_media_url?: string;
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: send_text
+                   * @enum {string}
+                   */
                   type: 'send_text';
                   /** @description The text; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}} */
                   text: string;
@@ -13106,7 +13453,10 @@ export interface operations {
                   outside_window?: 'skip' | 'fail';
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: send_whatsapp_flow
+                   * @enum {string}
+                   */
                   type: 'send_whatsapp_flow';
                   /**
                    * Format: uuid
@@ -13127,17 +13477,28 @@ export interface operations {
                   outside_window?: 'skip' | 'fail';
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: add_tag
+                   * @enum {string}
+                   */
                   type: 'add_tag';
+                  /** @description A tag name (an unknown tag is created) */
                   tag: string;
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: remove_tag
+                   * @enum {string}
+                   */
                   type: 'remove_tag';
+                  /** @description A tag name (an unknown tag is created) */
                   tag: string;
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: start_flow
+                   * @enum {string}
+                   */
                   type: 'start_flow';
                   /**
                    * Format: uuid
@@ -13146,7 +13507,10 @@ export interface operations {
                   flow_id: string;
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: wait_for_reply
+                   * @enum {string}
+                   */
                   type: 'wait_for_reply';
                   /** @description ISO 8601 duration: PT30M, PT2H, P1D, P1DT12H, P2W */
                   timeout: string;
@@ -13682,6 +14046,7 @@ export interface operations {
            * @description The flow to replace; absent = a new one
            */
           id?: string;
+          /** @description What the team calls the flow */
           name: string;
           definition: components['schemas']['FlowDefinition'];
           /** @description Where the flow builder draws each node, by node id (`{"Welcome": {"x": 16, "y": 40}}`); nodes without a place are laid out automatically */
@@ -14468,6 +14833,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description What the team calls the campaign */
           name: string;
           /**
            * Format: uuid
@@ -14493,6 +14859,7 @@ export interface operations {
                 contact_ids: string[];
               }
             | {
+                /** @description search-contacts filters: query, tag, email */
                 search: {
                   /** @description Case-insensitive substring of name, phone or email; "" = no filter */
                   query?: string;
@@ -15472,6 +15839,7 @@ export interface operations {
                 contact_ids: string[];
               }
             | {
+                /** @description search-contacts filters: query, tag, email */
                 search: {
                   /** @description Case-insensitive substring of name, phone or email; "" = no filter */
                   query?: string;
@@ -16664,7 +17032,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The quick reply, by its id from list-quick-replies
+           */
           quick_reply_id: string;
           /**
            * @description What is typed after `/` in the composer: lowercase letters, digits, `-` and `_`, up to 32 (a leading `/` is dropped)
@@ -16793,7 +17164,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The quick reply, by its id from list-quick-replies
+           */
           quick_reply_id: string;
         };
       };
@@ -18241,6 +18615,7 @@ export interface operations {
         'application/json': {
           /** @description The group's name */
           subject: string;
+          /** @description The group's description, shown to its members */
           description?: string;
           /** @description People who open the invite link wait for approval (default false: they join at once) */
           join_approval?: boolean;
@@ -21593,6 +21968,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description When the conversation comes back by itself (within a year); null: when the customer next writes */
           until: string | null;
         };
       };
@@ -21722,17 +22098,20 @@ export interface operations {
           filter?: {
             /** @description open (the default), closed or snoozed */
             status?: 'open' | 'closed' | 'snoozed';
+            /** @description A member’s id, or `none` for unassigned */
             assignee_id?: string | 'none';
             /** @description A label’s name (case-insensitive) */
             label?: string;
             /** @description One of none, low, medium, high, urgent */
             priority?: 'none' | 'low' | 'medium' | 'high' | 'urgent';
           };
+          /** @description assign: the member (a role that handles conversations, and a member of each conversation’s team: conversations keep their team); null unassigns */
           user_id?: string | null;
           /** @description label: labels to add */
           labels?: string[];
           /** @description One of none, low, medium, high, urgent */
           priority?: 'none' | 'low' | 'medium' | 'high' | 'urgent';
+          /** @description snooze: when they come back; null: on the customer’s next message */
           until?: string | null;
         };
       };
@@ -22034,6 +22413,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The label, by its id from list-conversation-labels */
         label_id: string;
       };
       cookie?: never;
@@ -22153,6 +22533,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The label, by its id from list-conversation-labels */
         label_id: string;
       };
       cookie?: never;
@@ -22399,6 +22780,7 @@ export interface operations {
           enabled: boolean;
           /** @description IANA time zone, e.g. Europe/Berlin */
           time_zone: string;
+          /** @description Each weekday’s open intervals, in the time zone’s local time */
           weekly: {
             /** @description Open intervals on monday; none: closed all day */
             monday: {
@@ -22494,6 +22876,7 @@ export interface operations {
           };
           /** @description Dates closed all day, whatever the weekly hours say */
           holidays: string[];
+          /** @description What a customer who writes outside the hours is told (a free-form reply) */
           away_message: string;
         };
       };
@@ -22729,6 +23112,472 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CsatSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAiSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AiSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  saveAiSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Whether the workspace’s AI features may call the model. Off by default. */
+          enabled?: boolean;
+          base_url?: string | null;
+          model?: string | null;
+          /** @description The endpoint’s API key, encrypted at rest and never shown again; omitted or empty keeps the saved one. A local server that checks none takes any, e.g. `ollama`. */
+          api_key?: string;
+          embeddings_model?: string | null;
+          /** @description How long one call may take, in seconds (1–600; 30 by default). */
+          timeout_seconds?: number;
+          monthly_token_budget?: number | null;
+          input_price_per_million?: number | null;
+          output_price_per_million?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AiSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  testAiSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Whether the workspace’s AI features may call the model. Off by default. */
+          enabled?: boolean;
+          base_url?: string | null;
+          model?: string | null;
+          /** @description The endpoint’s API key, encrypted at rest and never shown again; omitted or empty keeps the saved one. A local server that checks none takes any, e.g. `ollama`. */
+          api_key?: string;
+          embeddings_model?: string | null;
+          /** @description How long one call may take, in seconds (1–600; 30 by default). */
+          timeout_seconds?: number;
+          monthly_token_budget?: number | null;
+          input_price_per_million?: number | null;
+          output_price_per_million?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AiSettingsTest'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAiUsage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AiUsage'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */

@@ -18,6 +18,7 @@ import shell from '../locales/en/shell.json';
 const firstLoad = { account, common, contacts, errors, inbox, shell };
 
 type English = typeof firstLoad & {
+  'ai-model': typeof import('../locales/en/ai-model.json');
   automation: typeof import('../locales/en/automation.json');
   'campaign-report': typeof import('../locales/en/campaign-report.json');
   channel: typeof import('../locales/en/channel.json');
@@ -36,6 +37,7 @@ type English = typeof firstLoad & {
 export type Namespace = keyof English;
 const NAMESPACES: Namespace[] = [
   'account',
+  'ai-model',
   'automation',
   'campaign-report',
   'channel',
