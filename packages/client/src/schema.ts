@@ -23324,15 +23324,21 @@ export interface operations {
         'application/json': {
           /** @description Whether the workspace’s AI features may call the model. Off by default. */
           enabled?: boolean;
+          /** @description The OpenAI-compatible API base, up to and including `/v1`: `https://api.openai.com/v1`, Azure OpenAI’s `https://RESOURCE.openai.azure.com/openai/v1`, a local Ollama `http://localhost:11434/v1` (vLLM, llama.cpp’s server and LM Studio alike). https on a public address; loopback and private-network addresses (and plain http to them) only when the operator sets PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS. */
           base_url?: string | null;
+          /** @description The chat model’s name at the endpoint, e.g. `gpt-4.1-mini` or `llama3.2`. */
           model?: string | null;
           /** @description The endpoint’s API key, encrypted at rest and never shown again; omitted or empty keeps the saved one. A local server that checks none takes any, e.g. `ollama`. */
           api_key?: string;
+          /** @description The embeddings model for the knowledge index (e.g. `text-embedding-3-small`, `nomic-embed-text`); null: full-text search only. */
           embeddings_model?: string | null;
           /** @description How long one call may take, in seconds (1–600; 30 by default). */
           timeout_seconds?: number;
+          /** @description Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC); once spent, calls are refused until the next month. Null: no budget. */
           monthly_token_budget?: number | null;
+          /** @description What a million prompt tokens cost, in the currency you are billed in, for the cost in usage reports; null: no cost shown. */
           input_price_per_million?: number | null;
+          /** @description What a million completion tokens cost, in the same currency; null: no cost shown. */
           output_price_per_million?: number | null;
         };
       };
@@ -23447,15 +23453,21 @@ export interface operations {
         'application/json': {
           /** @description Whether the workspace’s AI features may call the model. Off by default. */
           enabled?: boolean;
+          /** @description The OpenAI-compatible API base, up to and including `/v1`: `https://api.openai.com/v1`, Azure OpenAI’s `https://RESOURCE.openai.azure.com/openai/v1`, a local Ollama `http://localhost:11434/v1` (vLLM, llama.cpp’s server and LM Studio alike). https on a public address; loopback and private-network addresses (and plain http to them) only when the operator sets PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS. */
           base_url?: string | null;
+          /** @description The chat model’s name at the endpoint, e.g. `gpt-4.1-mini` or `llama3.2`. */
           model?: string | null;
           /** @description The endpoint’s API key, encrypted at rest and never shown again; omitted or empty keeps the saved one. A local server that checks none takes any, e.g. `ollama`. */
           api_key?: string;
+          /** @description The embeddings model for the knowledge index (e.g. `text-embedding-3-small`, `nomic-embed-text`); null: full-text search only. */
           embeddings_model?: string | null;
           /** @description How long one call may take, in seconds (1–600; 30 by default). */
           timeout_seconds?: number;
+          /** @description Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC); once spent, calls are refused until the next month. Null: no budget. */
           monthly_token_budget?: number | null;
+          /** @description What a million prompt tokens cost, in the currency you are billed in, for the cost in usage reports; null: no cost shown. */
           input_price_per_million?: number | null;
+          /** @description What a million completion tokens cost, in the same currency; null: no cost shown. */
           output_price_per_million?: number | null;
         };
       };
