@@ -63,7 +63,7 @@ import {
   whatsappFlowMessages,
 } from './whatsapp-flows/index.js';
 import { createQuickReplyService } from './quick-replies/index.js';
-import { createKnowledgeService, NO_EMBEDDINGS } from './knowledge/index.js';
+import { createKnowledgeService } from './knowledge/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
 import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
 
@@ -172,8 +172,10 @@ export function createServices(opened: Deps, config: Config) {
   );
   const campaigns = createCampaignService(deps, () => scheduler.wake(), channels);
   const templateSubmission = createTemplateSubmissionService(deps, templates, channels);
-  // The AI teammate's knowledge; vectors once the workspace's AI model settings give an embeddings model.
-  const knowledge = createKnowledgeService(deps, NO_EMBEDDINGS, wakeFor);
+  const aiOptions = { allowPrivate: config.allowPrivateAiEndpoints };
+  const aiModels = createAiModels(deps, secrets, aiOptions);
+  // The AI teammate's knowledge: full-text always, and vectors from the workspace's embeddings model when it has one.
+  const knowledge = createKnowledgeService(deps, aiModels, wakeFor);
   const scheduler = createScheduler(
     deps,
     {
@@ -199,8 +201,6 @@ export function createServices(opened: Deps, config: Config) {
   const groups = createGroupService(deps, channels, messages, wakeFor, inboxEvents);
   const reports = createReportService(deps);
   // Each workspace's own AI model: the port the AI features ask, and its settings and usage.
-  const aiOptions = { allowPrivate: config.allowPrivateAiEndpoints };
-  const aiModels = createAiModels(deps, secrets, aiOptions);
   return {
     deps,
     workspaces,

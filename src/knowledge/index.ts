@@ -5,4 +5,4 @@
 export { registerKnowledgeRoutes } from './knowledge.routes.js';
 export type { KnowledgeMatch, KnowledgeSearchResult } from './knowledge.schema.js';
 export { createKnowledgeService, type KnowledgeService } from './knowledge.service.js';
-export { NO_EMBEDDINGS, type Embedder } from './vectors.js';
+export type { Embedder } from './vectors.js';

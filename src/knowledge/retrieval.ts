@@ -1,3 +1,4 @@
+import { ModelUnavailable } from '../ai-models/index.js';
 import { scheduleJobOnce } from '../automation/scheduler.js';
 import type { Deps } from '../db/deps.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
@@ -31,24 +32,34 @@ export function createRetrieval(
   keepCurrent: (workspaceId: string) => Promise<void>,
   wakeFor: (work: QueuedWork) => void,
 ) {
-  /** The question's nearest chunks by meaning, or null when there is no model or it did not answer. */
+  /**
+   * The question's nearest chunks by meaning, or null when there is no embeddings model or it did not
+   * answer (then search is full-text alone; a model that only failed this once keeps its vectors).
+   */
   async function byMeaning(workspaceId: string, question: string): Promise<Ranked['vector'] | null> {
-    const answer = await embedder.embed(workspaceId, [question]).catch(() => null);
+    const answer = await questionVector(workspaceId, question);
+    if (answer === undefined) return null;
     const repository = knowledgeRepository(deps.db);
-    const index = await repository.index(workspaceId);
+    let index = await repository.index(workspaceId);
     const model = answer?.model ?? null;
-    if ((index?.embedding_model ?? null) !== model) await noteModel(workspaceId, model);
-    if (!answer || !answer.vectors[0]) return null;
-    const generation = (await repository.index(workspaceId))?.generation ?? 0;
-    const { matches, embedded } = await vectors.nearest(
-      workspaceId,
-      answer.model,
-      generation,
-      answer.vectors[0],
-      CANDIDATES,
-    );
-    if (embedded < (await repository.countChunks(workspaceId))) await queueEmbedding(workspaceId);
-    return new Map(matches.map((match, i) => [match.id, { rank: i + 1, similarity: match.similarity }]));
+    if ((index?.embedding_model ?? null) !== model) {
+      await noteModel(workspaceId, model);
+      index = await repository.index(workspaceId);
+    }
+    const vector = answer?.vectors[0];
+    if (!answer || !vector) return null;
+    const found = await vectors.nearest(workspaceId, answer.model, index?.generation ?? 0, vector, CANDIDATES);
+    if (found.embedded < (await repository.countChunks(workspaceId))) await queueEmbedding(workspaceId);
+    return new Map(found.matches.map((match, i) => [match.id, { rank: i + 1, similarity: match.similarity }]));
+  }
+
+  /** The model's answer for the question: null when there is no embeddings model; undefined when it failed. */
+  async function questionVector(workspaceId: string, question: string) {
+    try {
+      return await embedder.embed(workspaceId, [question]);
+    } catch (error) {
+      return error instanceof ModelUnavailable && error.reason === 'not_configured' ? null : undefined;
+    }
   }
 
   /** The embeddings model changed (or went): chunks without its vectors are embedded anew. */

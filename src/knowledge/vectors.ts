@@ -4,15 +4,13 @@ import { knowledgeRepository } from './knowledge.repository.js';
 
 /**
  * What knowledge needs of the workspace's AI model settings (src/ai-models' `embed`, injected from
- * services.ts): one vector per text, and the model that made them; null when the workspace has no
- * embeddings model configured. It throws when the model cannot answer (timeout, rate limit, budget).
+ * services.ts): one vector per text, and the model that made them; null when the workspace's model has
+ * no embeddings model. It throws ModelUnavailable when there is no answer (no model turned on, timeout,
+ * rate limit, budget).
  */
 export interface Embedder {
   embed(workspaceId: string, texts: string[]): Promise<{ model: string; vectors: number[][] } | null>;
 }
-
-/** The embedder of a Parley without AI model settings: no workspace has an embeddings model. */
-export const NO_EMBEDDINGS: Embedder = { embed: () => Promise.resolve(null) };
 
 /** A vector as stored: unit length (so a dot product is the cosine similarity), float32 little-endian. */
 export function storedVector(vector: number[]): Buffer {
