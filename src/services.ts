@@ -182,6 +182,7 @@ export function createServices(opened: Deps, config: Config) {
       media_expiry: createMediaRetention(deps, mediaStore).handler,
       conversation_snooze: inbox.snoozeHandler,
       email_send: email.handler,
+      held_send_expiry: messages.heldSends.expiryHandler,
     },
     wakeFor,
   );

@@ -17,7 +17,8 @@ export type JobKind =
   | 'media_download'
   | 'media_expiry'
   | 'conversation_snooze'
-  | 'email_send';
+  | 'email_send'
+  | 'held_send_expiry';
 
 export interface Job {
   id: string;

@@ -118,7 +118,7 @@ describe(`parley CLI (${ENGINE})`, () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.workspace.id, ws.workspace.id);
     assert.equal(res.body.user.email, ws.email);
-    assert.deepEqual(res.body.token, { id: issued.id, scope: 'full' });
+    assert.deepEqual(res.body.token, { id: issued.id, scope: 'full', mode: 'direct' });
 
     const row = await server.app.services.deps.db
       .selectFrom('api_tokens')
