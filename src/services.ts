@@ -63,6 +63,7 @@ import {
   whatsappFlowMessages,
 } from './whatsapp-flows/index.js';
 import { createQuickReplyService } from './quick-replies/index.js';
+import { createKnowledgeService } from './knowledge/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
 import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
 
@@ -171,6 +172,10 @@ export function createServices(opened: Deps, config: Config) {
   );
   const campaigns = createCampaignService(deps, () => scheduler.wake(), channels);
   const templateSubmission = createTemplateSubmissionService(deps, templates, channels);
+  const aiOptions = { allowPrivate: config.allowPrivateAiEndpoints };
+  const aiModels = createAiModels(deps, secrets, aiOptions);
+  // The AI teammate's knowledge: full-text always, and vectors from the workspace's embeddings model when it has one.
+  const knowledge = createKnowledgeService(deps, aiModels, wakeFor);
   const scheduler = createScheduler(
     deps,
     {
@@ -183,6 +188,7 @@ export function createServices(opened: Deps, config: Config) {
       media_expiry: createMediaRetention(deps, mediaStore).handler,
       conversation_snooze: inbox.snoozeHandler,
       email_send: email.handler,
+      knowledge_embed: knowledge.embedJob,
     },
     wakeFor,
   );
@@ -195,8 +201,6 @@ export function createServices(opened: Deps, config: Config) {
   const groups = createGroupService(deps, channels, messages, wakeFor, inboxEvents);
   const reports = createReportService(deps);
   // Each workspace's own AI model: the port the AI features ask, and its settings and usage.
-  const aiOptions = { allowPrivate: config.allowPrivateAiEndpoints };
-  const aiModels = createAiModels(deps, secrets, aiOptions);
   return {
     deps,
     workspaces,
@@ -265,6 +269,7 @@ export function createServices(opened: Deps, config: Config) {
     ),
     webhookWorker,
     quickReplies: createQuickReplyService(deps),
+    knowledge,
     groups,
     whatsappFlows: createWhatsappFlowService(deps, channels, messages),
     whatsappFlowAlerts,

@@ -23,6 +23,7 @@ type English = typeof firstLoad & {
   'campaign-report': typeof import('../locales/en/campaign-report.json');
   channel: typeof import('../locales/en/channel.json');
   'flow-answers': typeof import('../locales/en/flow-answers.json');
+  knowledge: typeof import('../locales/en/knowledge.json');
   problems: typeof import('../locales/en/problems.json');
   reports: typeof import('../locales/en/reports.json');
   routing: typeof import('../locales/en/routing.json');
@@ -45,6 +46,7 @@ const NAMESPACES: Namespace[] = [
   'errors',
   'flow-answers',
   'inbox',
+  'knowledge',
   'problems',
   'reports',
   'routing',
