@@ -160,7 +160,8 @@ export const KnowledgeSearchResultSchema = Type.Object(
 export type KnowledgeSearchResult = Static<typeof KnowledgeSearchResultSchema>;
 
 export const ListKnowledgeSourcesBody = Type.Object({ kind: Type.Optional(Kind) });
-export const KnowledgeSourceIdBody = Type.Object({ source_id: Uuid() });
+const SourceId = Uuid('The source’s id, from list-knowledge-sources');
+export const KnowledgeSourceIdBody = Type.Object({ source_id: SourceId });
 export const CreateKnowledgeQaBody = Type.Object({ question: Question, answer: Answer });
 export const CreateKnowledgeDocumentBody = Type.Object({
   title: Type.Optional(Title),
@@ -174,12 +175,12 @@ export const CreateKnowledgeDocumentBody = Type.Object({
   file: Type.Optional(File),
 });
 export const UpdateKnowledgeSourceBody = Type.Object({
-  source_id: Uuid(),
+  source_id: SourceId,
   question: Type.Optional(Question),
   answer: Type.Optional(Answer),
   title: Type.Optional(Title),
   content: Type.Optional(Content),
-  format: Type.Optional(Type.Union(FORMATS.map((format) => Type.Literal(format)))),
+  format: Type.Optional(Format),
   file: Type.Optional(File),
 });
 export const UpdateKnowledgeSettingsBody = Type.Object({

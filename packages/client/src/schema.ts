@@ -17402,7 +17402,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The source’s id, from list-knowledge-sources
+           */
           source_id: string;
         };
       };
@@ -17769,7 +17772,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The source’s id, from list-knowledge-sources
+           */
           source_id: string;
           /** @description The question, as a customer would ask it */
           question?: string;
@@ -17779,6 +17785,7 @@ export interface operations {
           title?: string;
           /** @description The document’s text, at most 1024 KiB of UTF-8 */
           content?: string;
+          /** @description `markdown`: its headings make the path each chunk keeps; `text`: plain paragraphs */
           format?: 'markdown' | 'text';
           /** @description An uploaded text or Markdown file, instead of `content` */
           file?: {
@@ -17913,7 +17920,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The source’s id, from list-knowledge-sources
+           */
           source_id: string;
         };
       };
