@@ -150,6 +150,28 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     expect: (result) => assert.equal(result.enabled, false),
   },
   {
+    tool: 'get_ai_settings',
+    input: () => ({}),
+    expect: (result) => assert.deepEqual([result.enabled, result.api_key_set], [false, false]),
+  },
+  {
+    // Nothing saved yet: the round trip stops before any call, naming what is missing.
+    tool: 'test_ai_settings',
+    input: () => ({}),
+    expect: (result) => assert.deepEqual([result.ok, (result.problem as Json).reason], [false, 'not_configured']),
+  },
+  {
+    // Left off: nothing is called, and the stand-in-free test server reaches no model.
+    tool: 'save_ai_settings',
+    input: () => ({ base_url: 'https://api.openai.com/v1', model: 'gpt-4.1-mini', monthly_token_budget: 100000 }),
+    expect: (result) => assert.deepEqual([result.enabled, result.model], [false, 'gpt-4.1-mini']),
+  },
+  {
+    tool: 'get_ai_usage',
+    input: () => ({}),
+    expect: (result) => assert.deepEqual([result.tokens_used, result.tokens_left], [0, 100000]),
+  },
+  {
     tool: 'get_satisfaction_survey_settings',
     input: () => ({}),
     expect: (result) => assert.equal(typeof result.enabled, 'boolean'),

@@ -160,7 +160,7 @@ export const KnowledgeSearchResultSchema = Type.Object(
 export type KnowledgeSearchResult = Static<typeof KnowledgeSearchResultSchema>;
 
 export const ListKnowledgeSourcesBody = Type.Object({ kind: Type.Optional(Kind) });
-const SourceId = Uuid('The source’s id, from list-knowledge-sources');
+const SourceId = Uuid('The knowledge source (list-knowledge-sources)');
 export const KnowledgeSourceIdBody = Type.Object({ source_id: SourceId });
 export const CreateKnowledgeQaBody = Type.Object({ question: Question, answer: Answer });
 export const CreateKnowledgeDocumentBody = Type.Object({
@@ -180,7 +180,12 @@ export const UpdateKnowledgeSourceBody = Type.Object({
   answer: Type.Optional(Answer),
   title: Type.Optional(Title),
   content: Type.Optional(Content),
-  format: Type.Optional(Format),
+  format: Type.Optional(
+    Type.Union(
+      FORMATS.map((format) => Type.Literal(format)),
+      { description: 'A document’s format; omitted: kept (an uploaded file’s is its extension’s)' },
+    ),
+  ),
   file: Type.Optional(File),
 });
 export const UpdateKnowledgeSettingsBody = Type.Object({

@@ -17404,7 +17404,7 @@ export interface operations {
         'application/json': {
           /**
            * Format: uuid
-           * @description The source’s id, from list-knowledge-sources
+           * @description The knowledge source (list-knowledge-sources)
            */
           source_id: string;
         };
@@ -17774,7 +17774,7 @@ export interface operations {
         'application/json': {
           /**
            * Format: uuid
-           * @description The source’s id, from list-knowledge-sources
+           * @description The knowledge source (list-knowledge-sources)
            */
           source_id: string;
           /** @description The question, as a customer would ask it */
@@ -17785,7 +17785,7 @@ export interface operations {
           title?: string;
           /** @description The document’s text, at most 1024 KiB of UTF-8 */
           content?: string;
-          /** @description `markdown`: its headings make the path each chunk keeps; `text`: plain paragraphs */
+          /** @description A document’s format; omitted: kept (an uploaded file’s is its extension’s) */
           format?: 'markdown' | 'text';
           /** @description An uploaded text or Markdown file, instead of `content` */
           file?: {
@@ -17922,7 +17922,7 @@ export interface operations {
         'application/json': {
           /**
            * Format: uuid
-           * @description The source’s id, from list-knowledge-sources
+           * @description The knowledge source (list-knowledge-sources)
            */
           source_id: string;
         };
