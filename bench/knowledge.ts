@@ -121,11 +121,11 @@ async function startBed(engine: Engine, databaseUrl: string | null): Promise<Bed
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.BENCH_LOG ? 'error' : 'silent',
     PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS: 'true',
     ...(engine === 'postgres' && databaseUrl && { DATABASE_URL: databaseUrl }),
   });
-  const app = await createApp(config, { logger: false });
+  const app = await createApp(config, { logger: process.env.BENCH_LOG ? { level: 'error' } : false });
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.server.address() as AddressInfo;
   const agent = new Agent({ connect: { ca: app.tls?.cert ?? '' }, connections: PARALLEL });
