@@ -110,7 +110,7 @@ const LAYERS = [
   { name: 'access', folders: ['access'] },
   { name: 'database', folders: ['db'] },
   { name: 'platform', folders: ['http', 'automation', 'media'] },
-  { name: 'platform services', folders: ['email', 'metrics', 'backup'] },
+  { name: 'platform services', folders: ['email', 'metrics', 'backup', 'ai-models'] },
   {
     name: 'numbers, tags and workspaces',
     frontDoors: true,
@@ -138,6 +138,7 @@ const LAYERS = [
       'groups',
       'flows-endpoint',
       'whatsapp-flows',
+      'knowledge',
     ],
   },
   { name: 'work on conversations', frontDoors: true, folders: ['conversations', 'routing', 'reports'] },

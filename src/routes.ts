@@ -38,6 +38,7 @@ import type { Services } from './services.js';
 import { registerTagRoutes } from './tags/index.js';
 import { registerRoutingRoutes } from './routing/index.js';
 import { registerQuickReplyRoutes } from './quick-replies/index.js';
+import { registerKnowledgeRoutes } from './knowledge/index.js';
 import { registerGroupRoutes } from './groups/index.js';
 import { registerWhatsappFlowAnswerRoutes, registerWhatsappFlowRoutes } from './whatsapp-flows/index.js';
 import { registerTemplateRoutes, registerTemplateDashboardRoutes } from './templates/index.js';
@@ -51,6 +52,7 @@ import { registerWorkspaceEventRoutes } from './workspace-events/index.js';
 import { registerNotificationRoutes } from './notifications/index.js';
 import { registerBusinessHoursRoutes } from './business-hours/index.js';
 import { registerCsatRoutes } from './csat/index.js';
+import { registerAiSettingsRoutes } from './ai-models/index.js';
 
 /** The route table: every endpoint Parley serves, domain by domain. */
 export function registerRoutes(app: Api, services: Services, config: Config): void {
@@ -83,6 +85,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerFlowsEndpointRequestRoutes(app, config, services.webhooks, services.flowsEndpoint);
   registerWebhookRoutes(app, services.outgoingWebhooks);
   registerQuickReplyRoutes(app, services.quickReplies);
+  registerKnowledgeRoutes(app, services.knowledge);
   registerGroupRoutes(app, services.groups);
   registerWhatsappFlowRoutes(app, services.whatsappFlows, services.whatsappFlowAlerts);
   registerWhatsappFlowAnswerRoutes(app, services.whatsappFlowAnswers);
@@ -90,6 +93,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerConversationRoutes(app, services.conversations, services.inbox.labels);
   registerBusinessHoursRoutes(app, services.businessHours);
   registerCsatRoutes(app, services.csat);
+  registerAiSettingsRoutes(app, services.aiSettings);
   registerTeamReportRoutes(app, services.teamReport);
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
   registerAccountRoutes(app, services.accounts);

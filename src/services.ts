@@ -63,10 +63,12 @@ import {
   whatsappFlowMessages,
 } from './whatsapp-flows/index.js';
 import { createQuickReplyService } from './quick-replies/index.js';
+import { createKnowledgeService } from './knowledge/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
 import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
 
 import { createMetrics } from './metrics/metrics.js';
+import { createAiModels, createAiSettingsService } from './ai-models/index.js';
 import { createEmailService } from './email/email.service.js';
 import { createSmtpMailer } from './email/mailer.js';
 import { createNotificationService } from './notifications/index.js';
@@ -170,6 +172,10 @@ export function createServices(opened: Deps, config: Config) {
   );
   const campaigns = createCampaignService(deps, () => scheduler.wake(), channels);
   const templateSubmission = createTemplateSubmissionService(deps, templates, channels);
+  const aiOptions = { allowPrivate: config.allowPrivateAiEndpoints };
+  const aiModels = createAiModels(deps, secrets, aiOptions);
+  // The AI teammate's knowledge: full-text always, and vectors from the workspace's embeddings model when it has one.
+  const knowledge = createKnowledgeService(deps, aiModels, wakeFor);
   const scheduler = createScheduler(
     deps,
     {
@@ -182,6 +188,7 @@ export function createServices(opened: Deps, config: Config) {
       media_expiry: createMediaRetention(deps, mediaStore).handler,
       conversation_snooze: inbox.snoozeHandler,
       email_send: email.handler,
+      knowledge_embed: knowledge.embedJob,
       held_send_expiry: messages.heldSends.expiryHandler,
     },
     wakeFor,
@@ -194,6 +201,7 @@ export function createServices(opened: Deps, config: Config) {
   const workspaceEvents = createWorkspaceEventService(deps);
   const groups = createGroupService(deps, channels, messages, wakeFor, inboxEvents);
   const reports = createReportService(deps);
+  // Each workspace's own AI model: the port the AI features ask, and its settings and usage.
   return {
     deps,
     workspaces,
@@ -262,6 +270,7 @@ export function createServices(opened: Deps, config: Config) {
     ),
     webhookWorker,
     quickReplies: createQuickReplyService(deps),
+    knowledge,
     groups,
     whatsappFlows: createWhatsappFlowService(deps, channels, messages),
     whatsappFlowAlerts,
@@ -276,6 +285,8 @@ export function createServices(opened: Deps, config: Config) {
       publicBaseUrl: config.publicBaseUrl,
     }),
     metrics,
+    aiModels,
+    aiSettings: createAiSettingsService(deps, secrets, aiModels, aiOptions),
   };
 }
 

@@ -14,6 +14,8 @@ export interface ActionDoc<B extends TSchema> {
   response: TSchema;
   /** Error statuses beyond those every action has (e.g. 404 when it names a record). */
   errors: number[];
+  /** The largest body, when larger than the server's default (a file's text). */
+  bodyLimit?: number;
   /**
    * A send an approval-mode token's request may be held as: the 202 answer's schema, and how the answer
    * is given (its status set when the send was held).
@@ -36,6 +38,7 @@ export function actionFamily(app: Api, family: { tags: string[]; permission: Per
       `/api/v1/actions/${name}`,
       {
         config: { access, ...(family.permission && { permission: family.permission }) },
+        ...(doc.bodyLimit && { bodyLimit: doc.bodyLimit }),
         schema: {
           operationId: doc.operationId,
           tags: family.tags,

@@ -39,6 +39,14 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     "Shows a number's WhatsApp Flows data endpoint: `endpoint_url` (the Flow's endpoint URI), `key_status` as Meta says now (not_set_up: call set_up_flows_encryption; mismatch or missing_at_meta: call it again), the registered `public_key`, `answered_by` (who answers each screen: the business endpoint at `business_endpoint_url`, or Parley's `screen_answers`), and `error_notifications`, the latest errors Meta's Flow client reported. Needs the manage_channel permission.",
   setFlowsScreenAnswers:
     "Lets Parley answer a number's WhatsApp Flow screens without the business's own server (`answered_by: parley`), or relay them to the business endpoint again (`business_endpoint`; the table is kept). `screen_answers` is the whole table, one row per screen: `screen` null answers the Flow opening (INIT), a screen id answers that screen's submission, with `next_screen` and its `data`; `next_screen: SUCCESS` closes the Flow with the row's data as the params of the customer's reply. Data values are text with {{contact.first_name}}, {{contact.name}}, {{contact.phone}}, {{attributes.KEY}} and {{context.FIELD}} (what the customer entered on an earlier screen). Read it first with get_flows_endpoint: this replaces it. Needs the manage_channel permission.",
+  getAiSettings:
+    "Shows the workspace's own AI model: whether it is `enabled`, the OpenAI-compatible `base_url`, the chat `model`, the `embeddings_model` (null: none), `timeout_seconds`, the `monthly_token_budget` and the prices per million tokens. The API key is never shown (`api_key_set` says whether one is saved). Needs the manage_workspace permission.",
+  saveAiSettings:
+    "Sets the workspace's AI model; only the fields given are written. Turning it on (`enabled` true) needs a base_url, a model and an api_key (given now or saved before). base_url is the API base up to /v1 (https://api.openai.com/v1; a local Ollama http://localhost:11434/v1 only where the operator allows private endpoints). Nothing is called: use test_ai_settings to try it.",
+  testAiSettings:
+    "Tries the AI model with one real round trip, saving nothing: the saved settings with the fields given on top ask the model for one word (and the embeddings model, if set, for one vector). Answers `ok`, the model's answer time `model_ms`, or `problem` (reason: not_configured, timeout, rate_limited, budget_exhausted, model_error, with the endpoint's own words). Its tokens count as `test` in get_ai_usage.",
+  getAiUsage:
+    "This calendar month's (UTC) AI model calls and tokens by purpose (assistant, copilot, eval, test, embeddings), with `tokens_used`, the `monthly_token_budget`, `tokens_left` and the cost by the saved prices. Once the budget is spent, every call is refused until the next month.",
   getSatisfactionSurveySettings:
     'Shows whether closing a conversation asks the customer for a 1–5 rating (`enabled`; off by default). Ratings appear in the thread and per agent in the reports.',
   updateSatisfactionSurveySettings:
@@ -203,6 +211,25 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
   updateQuickReply:
     'Changes a quick reply (by quick_reply_id from list_quick_replies): its shortcut, its answer, or both; fields not given keep their value.',
   deleteQuickReply: 'Deletes a quick reply by quick_reply_id and returns it as it was.',
+
+  listKnowledgeSources:
+    "Lists the workspace's knowledge sources (what its AI teammate answers from): Q&A pairs (kind qa), documents, and the approved templates and quick replies when switched on; each with chunk_count, how many chunks have a vector (embedded_count) and its state. `kind` narrows the list. Use get_knowledge_source for a source's whole text and chunks, search_knowledge to find what answers a question.",
+  getKnowledgeSource:
+    'Fetches one knowledge source by source_id (from list_knowledge_sources): its whole answer or document text (`content`) and its chunks in order, each with the id search_knowledge cites.',
+  createKnowledgeQa:
+    'Adds a question (as a customer would ask it) and its answer to the knowledge; it is searchable at once. Prefer one short pair per fact. Needs the automation permission.',
+  createKnowledgeDocument:
+    "Adds a document to the knowledge: typed `content` (format markdown, the default, or text) with a `title`, or a `file` ({name, data: base64}) ending in .txt or .md (titled by its name unless `title` is given). At most document_max_bytes (get_knowledge_settings) of UTF-8 text. Markdown headings become each chunk's heading path. Needs the automation permission.",
+  updateKnowledgeSource:
+    'Changes a knowledge source by source_id: a Q&A pair takes `question` and/or `answer`; a document `title`, `content` or `file`, and `format`. Fields not given keep their value; the source is indexed again at once. Templates and quick replies cannot be edited here (change them with the template and quick reply tools). Needs the automation permission.',
+  deleteKnowledgeSource:
+    'Deletes a knowledge source by source_id, with its chunks, and returns it as it was. Deleting the templates or quick replies source switches it off. Needs the automation permission.',
+  getKnowledgeSettings:
+    "Shows whether the workspace's approved templates and quick replies are knowledge sources, the embeddings model last used (null: search is full-text only) and the largest document allowed (document_max_bytes).",
+  updateKnowledgeSettings:
+    'Switches the approved templates and/or the quick replies on (indexed now and kept current as they change) or off (their chunks deleted) as knowledge sources. Needs the automation permission.',
+  searchKnowledge:
+    "Finds the knowledge chunks that best answer `query` (a customer's question, in any language), best first, up to `limit` (default 5, at most 20): each with its id (cite it), source (id, kind, title), heading, text and score. retrieval is hybrid when the workspace's embeddings model took part, full_text otherwise. Answer only from the texts returned; if none fits, say so rather than guess.",
 
   listConversations:
     'Lists conversations newest first (by latest message). `status`: open (the default; the customer wrote and no one closed or snoozed it), closed or snoozed; `assignee_id` (a member id, or "none" for unassigned), `label` (a label name) and `priority` narrow it. A conversation is addressed by its contact_id. Returns a page of `data` and `next_cursor`: pass next_cursor as `cursor` with the same filters for the next page; null means no more.',

@@ -42,6 +42,8 @@ const VERB_EFFECTS: Record<string, Effect> = {
   sync: CHANGES,
   bulk: CHANGES,
   get: CHANGES,
+  // Tries saved settings with one round trip and keeps nothing: calling it again changes nothing more.
+  test: CHANGES,
   delete: ENDS,
   remove: ENDS,
   cancel: ENDS,
@@ -78,6 +80,7 @@ const EFFECT_EXCEPTIONS: Record<string, Effect> = {
  * WhatsApp Flows, groups, uploads). Sends and triggers are counted by their verb.
  */
 const OPEN_WORLD = new Set([
+  'testAiSettings',
   'markAsRead',
   'createCampaign',
   'resendCampaign',
