@@ -74,6 +74,7 @@ import { createNotificationService } from './notifications/index.js';
 import { createBusinessHoursService } from './business-hours/index.js';
 import { createCsatService } from './csat/index.js';
 import { createReception } from './reception/index.js';
+import { createCopilotService } from './copilot/index.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(opened: Deps, config: Config) {
@@ -197,6 +198,7 @@ export function createServices(opened: Deps, config: Config) {
   // Each workspace's own AI model: the port the AI features ask, and its settings and usage.
   const aiOptions = { allowPrivate: config.allowPrivateAiEndpoints };
   const aiModels = createAiModels(deps, secrets, aiOptions);
+  const aiSettings = createAiSettingsService(deps, secrets, aiModels, aiOptions);
   return {
     deps,
     workspaces,
@@ -280,7 +282,9 @@ export function createServices(opened: Deps, config: Config) {
     }),
     metrics,
     aiModels,
-    aiSettings: createAiSettingsService(deps, secrets, aiModels, aiOptions),
+    aiSettings,
+    // The composer's copilot drafts from the workspace's knowledge (none until src/knowledge/ is wired in).
+    copilot: createCopilotService(deps, aiModels, { retrieve: () => Promise.resolve({ chunks: [] }) }, aiSettings),
   };
 }
 

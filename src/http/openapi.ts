@@ -89,6 +89,11 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
             "The workspace's own AI model (any OpenAI-compatible endpoint): its settings, a test round trip, this month's usage",
         },
         {
+          name: 'Copilot',
+          description:
+            'Help for the person answering a conversation, from the workspace’s AI model: a suggested reply, a summary, a rewritten draft; nothing is sent',
+        },
+        {
           name: 'Workspace',
           description:
             'Business hours and the away reply, the satisfaction survey, and what Meta reported about the account and its numbers',
