@@ -138,6 +138,7 @@ const LAYERS = [
       'groups',
       'flows-endpoint',
       'whatsapp-flows',
+      'knowledge',
     ],
   },
   { name: 'work on conversations', frontDoors: true, folders: ['conversations', 'routing', 'reports', 'copilot'] },

@@ -63,6 +63,7 @@ import {
   whatsappFlowMessages,
 } from './whatsapp-flows/index.js';
 import { createQuickReplyService } from './quick-replies/index.js';
+import { createKnowledgeService } from './knowledge/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
 import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
 
@@ -172,6 +173,11 @@ export function createServices(opened: Deps, config: Config) {
   );
   const campaigns = createCampaignService(deps, () => scheduler.wake(), channels);
   const templateSubmission = createTemplateSubmissionService(deps, templates, channels);
+  const aiOptions = { allowPrivate: config.allowPrivateAiEndpoints };
+  const aiModels = createAiModels(deps, secrets, aiOptions);
+  // The AI teammate's knowledge: full-text always, and vectors from the workspace's embeddings model when it has one.
+  const knowledge = createKnowledgeService(deps, aiModels, wakeFor);
+  const aiSettings = createAiSettingsService(deps, secrets, aiModels, aiOptions);
   const scheduler = createScheduler(
     deps,
     {
@@ -184,6 +190,7 @@ export function createServices(opened: Deps, config: Config) {
       media_expiry: createMediaRetention(deps, mediaStore).handler,
       conversation_snooze: inbox.snoozeHandler,
       email_send: email.handler,
+      knowledge_embed: knowledge.embedJob,
     },
     wakeFor,
   );
@@ -196,9 +203,6 @@ export function createServices(opened: Deps, config: Config) {
   const groups = createGroupService(deps, channels, messages, wakeFor, inboxEvents);
   const reports = createReportService(deps);
   // Each workspace's own AI model: the port the AI features ask, and its settings and usage.
-  const aiOptions = { allowPrivate: config.allowPrivateAiEndpoints };
-  const aiModels = createAiModels(deps, secrets, aiOptions);
-  const aiSettings = createAiSettingsService(deps, secrets, aiModels, aiOptions);
   return {
     deps,
     workspaces,
@@ -267,6 +271,7 @@ export function createServices(opened: Deps, config: Config) {
     ),
     webhookWorker,
     quickReplies: createQuickReplyService(deps),
+    knowledge,
     groups,
     whatsappFlows: createWhatsappFlowService(deps, channels, messages),
     whatsappFlowAlerts,
@@ -283,8 +288,8 @@ export function createServices(opened: Deps, config: Config) {
     metrics,
     aiModels,
     aiSettings,
-    // The composer's copilot drafts from the workspace's knowledge (none until src/knowledge/ is wired in).
-    copilot: createCopilotService(deps, aiModels, { retrieve: () => Promise.resolve({ chunks: [] }) }, aiSettings),
+    // The composer's copilot drafts from the workspace's knowledge.
+    copilot: createCopilotService(deps, aiModels, knowledge, aiSettings),
   };
 }
 

@@ -17,7 +17,8 @@ export type JobKind =
   | 'media_download'
   | 'media_expiry'
   | 'conversation_snooze'
-  | 'email_send';
+  | 'email_send'
+  | 'knowledge_embed';
 
 export interface Job {
   id: string;
@@ -88,6 +89,22 @@ export async function scheduleJobs(trx: Kysely<Database>, deps: Pick<Deps, 'newI
 
 export const scheduleJob = (trx: Kysely<Database>, deps: Pick<Deps, 'newId' | 'clock'>, job: NewJob) =>
   scheduleJobs(trx, deps, [job]);
+
+/**
+ * Adds a job unless one of its kind for its subject is still waiting to start: a burst of triggers (each
+ * search finding vectors missing) makes one job. One already running does not count, as it may have read
+ * its work before the trigger's change.
+ */
+export async function scheduleJobOnce(trx: Kysely<Database>, deps: Pick<Deps, 'newId' | 'clock'>, job: NewJob) {
+  const waiting = await trx
+    .selectFrom('jobs')
+    .select('id')
+    .where('subject_id', '=', job.subjectId)
+    .where('kind', '=', job.kind)
+    .where('leased_until', 'is', null)
+    .executeTakeFirst();
+  if (!waiting) await scheduleJob(trx, deps, job);
+}
 
 /** Removes the pending jobs of a subject or subjects (an enrolment that exited, a run that moved on). */
 export async function cancelJobs(trx: Kysely<Database>, subjectId: string | string[], kind?: JobKind): Promise<void> {

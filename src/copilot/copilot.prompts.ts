@@ -37,7 +37,8 @@ function writeIn(language: CustomerLanguage | null): string {
 }
 
 function chunkBlock(chunk: PromptChunk): string {
-  const where = [chunk.source_title, chunk.heading].filter(Boolean).join(' — ');
+  // A Q&A pair's heading is its question, as its title is: said once.
+  const where = [chunk.source_title, chunk.heading !== chunk.source_title && chunk.heading].filter(Boolean).join(' — ');
   return `[chunk ${chunk.id}] ${where}\n${chunk.text}`;
 }
 

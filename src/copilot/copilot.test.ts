@@ -100,6 +100,46 @@ describe(`copilot (${ENGINE})`, () => {
     );
   });
 
+  test('suggest-reply › searches the knowledge with the open question and returns the chunks the draft cites', async () => {
+    const workspace = await withModel();
+    const sundays = await ok<{ id: string }>(workspace, 'create-knowledge-qa', {
+      question: 'Do you deliver on Sundays?',
+      answer: 'We deliver Monday to Saturday, 9:00 to 18:00. There are no Sunday deliveries.',
+    });
+    await ok(workspace, 'create-knowledge-qa', {
+      question: 'What is your refund policy?',
+      answer: 'Refunds within 14 days of delivery, for unopened bouquets.',
+    });
+    const contactId = await customerWrites(workspace, '+14155550111', 'Can I get a refund for a wilted bouquet?');
+    await ok(workspace, 'send-text-message', { contact_id: contactId, message: 'Let me check that for you.' });
+    server.clock.advance(60_000);
+    await customerWrites(workspace, '+14155550111', 'Also, do you deliver on Sundays?');
+
+    let given: string[] = [];
+    model.answer((request) => {
+      given = [...String(request.messages[0]!.content).matchAll(/\[chunk ([0-9a-f-]{36})\]/g)].map((m) => m[1]!);
+      const invented = '00000000-0000-4000-8000-00000000abcd';
+      return json({ reply: 'We deliver Monday to Saturday.', language: 'en', citations: [given[0], invented] });
+    });
+    const suggestion = await ok<SuggestedReply>(workspace, 'suggest-reply', { contact_id: contactId });
+
+    const { system } = lastChat();
+    assert.match(system, /There are no Sunday deliveries\./);
+    assert.doesNotMatch(system, /Refunds within 14 days/, 'the knowledge is searched with what is still unanswered');
+    assert.equal(given.length, 1);
+    assert.deepEqual(suggestion.citations, [
+      {
+        chunk_id: given[0],
+        source_id: sundays.id,
+        source_kind: 'qa',
+        source_title: 'Do you deliver on Sundays?',
+        heading: suggestion.citations[0]!.heading,
+        text: suggestion.citations[0]!.text,
+      },
+    ]);
+    assert.match(suggestion.citations[0]!.text, /There are no Sunday deliveries/);
+  });
+
   test('suggest-reply › a contact’s `language` attribute names the language to write in', async () => {
     const workspace = await withModel();
     const contactId = await customerWrites(workspace, '+34612340002', 'Hello, where is my order?');
@@ -331,7 +371,7 @@ describe(`copilot (${ENGINE})`, () => {
     assert.equal(model.requests.length, received);
   });
 
-  test('MCP › the copilot’s tools are listed as read-only: they draft, and change nothing', async () => {
+  test('MCP › the copilot’s tools are read-only (they draft and change nothing) and reach the outside model', async () => {
     const workspace = await createWorkspace(server, { scope: 'read' });
     const agent = new Agent({ connect: { ca: server.app.tls!.cert } });
     after(() => agent.close());
@@ -345,11 +385,21 @@ describe(`copilot (${ENGINE})`, () => {
     );
     after(() => client.close());
     const { tools } = await client.listTools();
-    for (const name of ['get_copilot_status', 'suggest_reply', 'summarize_conversation', 'rewrite_draft']) {
+    const hints = (name: string) => {
       const tool = tools.find((candidate) => candidate.name === name);
-      assert.ok(tool, `${name} is listed`);
-      assert.equal(tool.annotations?.readOnlyHint, true, name);
-      assert.ok(tool.inputSchema.properties?.contact_id || name === 'get_copilot_status', name);
+      assert.ok(tool, `${name} is listed to a read-only token`);
+      const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations ?? {};
+      return { readOnlyHint, destructiveHint, idempotentHint, openWorldHint };
+    };
+    const reads = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
+    assert.deepEqual(hints('get_copilot_status'), { ...reads, openWorldHint: false }, 'asks no model');
+    for (const name of ['suggest_reply', 'summarize_conversation', 'rewrite_draft']) {
+      assert.deepEqual(hints(name), { ...reads, openWorldHint: true }, name);
+      const input = tools.find((tool) => tool.name === name)!.inputSchema;
+      assert.ok(input.required?.includes('contact_id'), name);
+      for (const [key, property] of Object.entries(input.properties ?? {})) {
+        assert.ok((property as { description?: string }).description, `${name}.${key} is described`);
+      }
     }
   });
 });

@@ -43,17 +43,28 @@ const lastPrompt = () =>
 describe(`dashboard: copilot (${ENGINE})`, () => {
   test('suggest, rewrite and summarize fill the composer and the thread; nothing is sent until the agent sends', async () => {
     const { owner, api, contactId } = await shopWithCustomer('Copilot Florist', 'Do you deliver on Sundays?', true);
+    const qa = await api.action('create-knowledge-qa', {
+      question: 'Do you deliver on Sundays?',
+      answer: 'We deliver Monday to Saturday. There are no Sunday deliveries.',
+    });
+    assert.equal(qa.status, 200, qa.text);
     const { page } = await newPage(server, { bypassCSP: true });
     await logIn(page, owner);
     await page.goto(`/inbox/${contactId}`);
     const box = page.getByLabel('Reply', { exact: true });
     await box.waitFor();
 
-    model.answer(JSON.stringify({ reply: 'We deliver Monday to Saturday.', language: 'en', citations: [] }));
+    // The model cites the chunk it was given (its id is in the prompt).
+    model.answer((request) => {
+      const chunk = /\[chunk ([0-9a-f-]{36})\]/.exec(String(request.messages[0]!.content))![1];
+      return JSON.stringify({ reply: 'We deliver Monday to Saturday.', language: 'en', citations: [chunk] });
+    });
     await page.getByRole('button', { name: 'Suggest a reply' }).click();
     await page.getByRole('status').getByText('A suggestion is in the reply box').waitFor();
     assert.equal(await box.inputValue(), 'We deliver Monday to Saturday.');
-    await page.getByText('No knowledge matched, so the suggestion rests on the conversation alone').waitFor();
+    const sources = page.getByRole('region', { name: 'Knowledge used' });
+    await sources.getByText('Do you deliver on Sundays?').click();
+    await sources.getByText('There are no Sunday deliveries.').waitFor();
     assert.match(lastPrompt(), /Customer: Do you deliver on Sundays\?/);
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
     await screenshot(page, 'copilot-suggestion');
@@ -95,7 +106,7 @@ describe(`dashboard: copilot (${ENGINE})`, () => {
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.locator('.bubble.outbound', { hasText: 'we are sorry we cannot do Sundays' }).waitFor();
     assert.equal(await messageCount(api, contactId), 2, 'the agent sent it');
-    await page.getByText('No knowledge matched').waitFor({ state: 'detached' });
+    await sources.waitFor({ state: 'detached' });
   });
 
   test('without an AI model the composer and thread offer no copilot; in Spanish the summary is asked in Spanish', async () => {

@@ -160,7 +160,8 @@ function Sources({ citations }: { citations: Citation[] }) {
           <li key={citation.chunk_id}>
             <details>
               <summary dir="auto">
-                {citation.heading
+                {/* A Q&A pair's heading is its question, as its title is: said once. */}
+                {citation.heading && citation.heading !== citation.source_title
                   ? t('inbox:copilot.source', { title: citation.source_title, heading: citation.heading })
                   : citation.source_title}
               </summary>
