@@ -26,7 +26,12 @@ import {
   registerVolumeRoutes,
 } from './reports/index.js';
 import { registerMcpRoutes } from './mcp/mcp.routes.js';
-import { registerMediaRoutes, registerMessageRoutes, registerMessageListRoutes } from './messages/index.js';
+import {
+  registerHeldSendRoutes,
+  registerMediaRoutes,
+  registerMessageRoutes,
+  registerMessageListRoutes,
+} from './messages/index.js';
 import { registerFlowRoutes } from './flows/index.js';
 import { registerSequenceRoutes } from './sequences/index.js';
 import type { Services } from './services.js';
@@ -69,6 +74,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerDropdownRoutes(app, services.dropdowns);
   registerMessageRoutes(app, services.messages, services.inbound, services.readReceipts);
   registerMessageListRoutes(app, { contacts: services.contacts, db: services.deps.db });
+  registerHeldSendRoutes(app, services.messages);
   registerMediaRoutes(app, services.media, services.mediaUploads);
   registerSequenceRoutes(app, services.sequences);
   registerFlowRoutes(app, services.flows);

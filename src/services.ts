@@ -191,6 +191,7 @@ export function createServices(opened: Deps, config: Config) {
       conversation_snooze: inbox.snoozeHandler,
       email_send: email.handler,
       knowledge_embed: knowledge.embedJob,
+      held_send_expiry: messages.heldSends.expiryHandler,
     },
     wakeFor,
   );

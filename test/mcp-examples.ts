@@ -479,6 +479,13 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     },
   },
   {
+    // A direct token's sends are never held: an id of no held send is not found (mcp.test.ts holds one).
+    tool: 'get_held_send',
+    input: (s) => ({ held_send_id: s.messageId }),
+    expect: () => undefined,
+    refusal: 'not_found',
+  },
+  {
     tool: 'get_message',
     input: (s) => ({ message_id: s.messageId }),
     expect: (result) => assert.deepEqual(result.content, { body: 'It ships today.', preview_url: false }),

@@ -190,6 +190,14 @@ describe(`outgoing webhooks (${ENGINE})`, () => {
     services.outbox.wake();
     await services.outbox.idle();
 
+    // A send an approval-mode token made: held for a person, as held-send-changed says.
+    const agent = await services.tokens.create({ ...ws, name: 'agent', mode: 'approval' });
+    const held = await server.http.send('POST', '/api/v1/actions/send-text-message', {
+      token: agent.token,
+      body: { phone: customer, message: 'Your order ships today', reasoning: 'They asked when it ships' },
+    });
+    assert.equal(held.status, 202, held.text);
+
     // A WhatsApp Flow sent to the customer, and their answer.
     const form = (await ws.action<{ id: string }>('create-whatsapp-flow', { name: 'Join', categories: ['SIGN_UP'] }))
       .body;

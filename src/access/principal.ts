@@ -22,6 +22,14 @@ export interface SessionUser {
 /** `full` may do everything; `read` is refused (403) on every action that writes or sends. */
 export type TokenScope = 'full' | 'read';
 
+/**
+ * An approval-mode token's sends to customers wait for a person to approve them (decision 0160): how
+ * long one waits before it expires.
+ */
+export interface SendApproval {
+  timeoutSeconds: number;
+}
+
 /** What an authenticated request knows about its caller. */
 export interface Principal {
   tokenId: string;
@@ -30,6 +38,8 @@ export interface Principal {
   /** The role the caller acts with: the session's user's, or the token creator's as it is now. */
   role: Role;
   scope: TokenScope;
+  /** Set for an approval-mode token: its sends are held for a person; null for every other caller. */
+  approval: SendApproval | null;
   pollIntervalSeconds: number;
   rateLimitPerMinute: number;
 }

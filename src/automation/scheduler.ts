@@ -18,7 +18,8 @@ export type JobKind =
   | 'media_expiry'
   | 'conversation_snooze'
   | 'email_send'
-  | 'knowledge_embed';
+  | 'knowledge_embed'
+  | 'held_send_expiry';
 
 export interface Job {
   id: string;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { parsePhone } from '../contacts/index.js';
-import type { MessageService } from '../messages/index.js';
+import { isHeld, type Message, type MessageService } from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
 import { CreateCampaignBody } from './campaign.schema.js';
 
@@ -24,7 +24,10 @@ export async function sendSample(
   messages: Pick<MessageService, 'sendTemplate'>,
   caller: Caller,
   input: SampleSendInput,
-) {
+): Promise<Message> {
   // send-template-message fills the per-recipient placeholders for that contact, as the campaign will.
-  return messages.sendTemplate(caller, { ...input, phone: parsePhone(input.phone) });
+  const sent = await messages.sendTemplate(caller, { ...input, phone: parsePhone(input.phone) });
+  // A sample is sent from the dashboard, whose sessions are never held for approval.
+  if (isHeld(sent)) throw new Error('a dashboard session’s send was held for approval');
+  return sent;
 }

@@ -20,11 +20,13 @@ interface IssuedOutput {
   token: string;
   name: string;
   scope: string;
+  mode?: string;
+  approval_timeout_minutes?: number | null;
 }
 interface Me {
   user: { id: string; email: string };
   workspace: { id: string; name: string; poll_interval_seconds: number; rate_limit_per_minute: number };
-  token: { id: string; scope: string };
+  token: { id: string; scope: string; mode: string };
 }
 
 /** `parley setup`'s arguments; the password, unless given, is one the password rule accepts. */
@@ -118,7 +120,7 @@ describe(`parley CLI (${ENGINE})`, () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.workspace.id, ws.workspace.id);
     assert.equal(res.body.user.email, ws.email);
-    assert.deepEqual(res.body.token, { id: issued.id, scope: 'full' });
+    assert.deepEqual(res.body.token, { id: issued.id, scope: 'full', mode: 'direct' });
 
     const row = await server.app.services.deps.db
       .selectFrom('api_tokens')
@@ -153,6 +155,20 @@ describe(`parley CLI (${ENGINE})`, () => {
     assert.equal(write.status, 403);
     const badScope = await runCli(server, 'token', 'create', '--workspace', ws.workspace.id, '--scope', 'admin');
     assertFails(badScope, 1, /scope: must be full or read/);
+  });
+
+  test('token create --mode approval › the token’s sends wait for a person, as long as --approval-timeout says', async () => {
+    const ws = await setup();
+    const args = ['token', 'create', '--workspace', ws.workspace.id, '--name', 'Agent'];
+    const issued = await cliJson<IssuedOutput>(server, ...args, '--mode', 'approval', '--approval-timeout', '15');
+    assert.deepEqual([issued.mode, issued.approval_timeout_minutes], ['approval', 15]);
+    assert.equal((await me(issued.token)).body.token.mode, 'approval');
+    assertFails(await runCli(server, ...args, '--mode', 'supervised'), 1, /mode: must be direct or approval/);
+    assertFails(
+      await runCli(server, ...args, '--approval-timeout', '15'),
+      1,
+      /approval_timeout_minutes: goes only with mode "approval"/,
+    );
   });
 
   test('token revoke › the token then gets 401; revoking twice is harmless', async () => {

@@ -173,13 +173,15 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'token create',
-    usage: '--workspace ID [--name NAME] [--scope full|read]',
-    options: { workspace: text, name: text, scope: text },
+    usage: '--workspace ID [--name NAME] [--scope full|read] [--mode direct|approval] [--approval-timeout MINUTES]',
+    options: { workspace: text, name: text, scope: text, mode: text, 'approval-timeout': text },
     required: ['workspace'],
     async run({ deps, options }) {
       const workspaceId = idOption(options.workspace!, 'workspace');
       const scope = options.scope ?? 'full';
       if (scope !== 'full' && scope !== 'read') throw errors.validation('scope', 'must be full or read');
+      const mode = options.mode ?? 'direct';
+      if (mode !== 'direct' && mode !== 'approval') throw errors.validation('mode', 'must be direct or approval');
       const { workspaces, tokens } = await tokenServices(await deps());
       const owner = await workspaces.owner(workspaceId);
       const issued = await tokens.create({
@@ -187,8 +189,11 @@ export const COMMANDS: Command[] = [
         userId: owner.id,
         name: options.name ?? 'CLI token',
         scope,
+        mode,
+        approvalTimeoutMinutes: integerOption(options['approval-timeout'], 'approval-timeout'),
       });
-      return { id: issued.id, token: issued.token, name: issued.name, scope: issued.scope };
+      const { id, token, name } = issued;
+      return { id, token, name, scope: issued.scope, mode, approval_timeout_minutes: issued.approval_timeout_minutes };
     },
   },
   {

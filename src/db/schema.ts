@@ -58,6 +58,7 @@ export interface Database {
   message_rates: MessageRateTable;
   rate_cards: RateCardTable;
   inbox_events: InboxEventTable;
+  held_sends: HeldSendTable;
   notifications: NotificationTable;
   notification_preferences: NotificationPreferenceTable;
   emails: EmailTable;
@@ -113,6 +114,10 @@ export interface ApiTokenTable {
   token_prefix: string;
   token_hash: string;
   scope: 'full' | 'read';
+  /** `approval`: the token's sends to customers wait for a person (held_sends); `direct` before 0061. */
+  mode: Generated<TokenMode>;
+  /** An approval token's: how long a held send waits before it expires; null for a direct token. */
+  approval_timeout_seconds: Generated<number | null>;
   last_used_at: string | null;
   revoked_at: string | null;
   created_at: string;
@@ -546,6 +551,37 @@ export interface IdempotencyKeyTable {
   /** Null once completed when the response carried a secret: it is never stored. */
   response_body: string | null;
   created_at: string;
+}
+
+export const TOKEN_MODES = ['direct', 'approval'] as const;
+export type TokenMode = (typeof TOKEN_MODES)[number];
+
+export const HELD_SEND_STATUSES = ['awaiting_approval', 'approved', 'rejected', 'expired'] as const;
+export type HeldSendStatus = (typeof HELD_SEND_STATUSES)[number];
+
+/** A message an approval-mode token sent to a contact, held until a person decides (0061, decision 0160). */
+export interface HeldSendTable {
+  id: string;
+  workspace_id: string;
+  contact_id: string;
+  token_id: string;
+  type: string;
+  /** JSON: the content as the agent proposed it. */
+  content: string;
+  reply_to_message_id: string | null;
+  channel_id: string | null;
+  /** JSON: the WhatsApp Flow send to record with the message (a send-whatsapp-flow); null otherwise. */
+  flow_send: string | null;
+  reasoning: string | null;
+  status: HeldSendStatus;
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+  /** 1: approved with a person's own text. */
+  edited: Generated<number>;
+  note: string | null;
+  message_id: string | null;
 }
 
 export interface JobTable {

@@ -27,6 +27,7 @@ export const TABLE_OWNERS = {
   early_statuses: 'messages',
   emails: 'email',
   groups: 'groups',
+  held_sends: 'messages',
   event_streams: 'inbox',
   first_run: 'accounts',
   flow_run_edges: 'flows',

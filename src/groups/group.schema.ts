@@ -106,7 +106,7 @@ const toGroup = <T extends typeof SendTextBody | typeof SendMediaBody | typeof S
   description: string,
 ) =>
   Type.Composite(
-    [Type.Omit(body, ['contact_id', 'phone', 'from_phone_number_id', 'reply_to_message_id']), GroupIdBody],
+    [Type.Omit(body, ['contact_id', 'phone', 'from_phone_number_id', 'reply_to_message_id', 'reasoning']), GroupIdBody],
     {
       description,
     },

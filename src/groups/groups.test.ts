@@ -199,6 +199,25 @@ describe(`WhatsApp groups (${ENGINE})`, () => {
     const noNumber = await simulated.action<Problem>('create-group', { subject: 'Nope' });
     assert.equal(noNumber.status, 409, noNumber.text);
   });
+  test('an approval-mode token may not write to a group: its sends wait for a person, a group’s cannot', async () => {
+    const cloud = await cloudWorkspace();
+    const { groupId } = graph.addGroup(cloud.phoneNumberId);
+    const at = server.clock.now();
+    await deliver(
+      groupMessageWebhook(cloud, { groupId, from: newWaId(), name: 'Ada', wamid: newWamid(), at, body: 'Hi' }),
+    );
+    const group = (await groupsOf(cloud))[0]!;
+    const agent = await server.app.services.tokens.create({ ...cloud.ws, name: 'Agent', mode: 'approval' });
+    const refused = await server.http.send<Problem>('POST', '/api/v1/actions/send-group-text', {
+      token: agent.token,
+      body: { group_id: group.id, message: 'Welcome!' },
+    });
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(refused.body.code, 'insufficient_scope');
+    assert.match(refused.body.detail, /wait for approval/);
+    assert.equal((await groupMessages(cloud, group.id)).length, 1, 'only the message written there');
+  });
+
   test('an integration hears of a group’s messages: written there, and each move of the business’s', async () => {
     const cloud = await cloudWorkspace();
     const { groupId } = graph.addGroup(cloud.phoneNumberId);

@@ -1,4 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import type { Permission } from '../access/roles.js';
 import type { Caller } from '../shared/context.js';
 import { actionErrors } from './responses.js';
@@ -15,6 +16,11 @@ export interface ActionDoc<B extends TSchema> {
   errors: number[];
   /** The largest body, when larger than the server's default (a file's text). */
   bodyLimit?: number;
+  /**
+   * A send an approval-mode token's request may be held as: the 202 answer's schema, and how the answer
+   * is given (its status set when the send was held).
+   */
+  held?: { response: Record<202, TSchema>; answer: (reply: FastifyReply, answer: object) => object };
 }
 
 /**
@@ -39,9 +45,12 @@ export function actionFamily(app: Api, family: { tags: string[]; permission: Per
           summary: doc.summary,
           description: `${doc.description} ${family.about}`,
           body: doc.body,
-          response: { 200: doc.response, ...actionErrors(...doc.errors) },
+          response: { 200: doc.response, ...doc.held?.response, ...actionErrors(...doc.errors) },
         },
       },
-      async (request) => handle(principalOf(request), request.body as Static<B>),
+      async (request, reply) => {
+        const answer = await handle(principalOf(request), request.body);
+        return doc.held ? doc.held.answer(reply, answer) : answer;
+      },
     );
 }

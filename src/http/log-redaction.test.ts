@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { logInOverHttp, setUpOverHttp } from '../../test/dashboard-session.js';
+import { CHAT_MODEL, startOpenAiStandIn } from '../../test/openai-stand-in.js';
 import { startParleyProcess, type LogLine, type ParleyProcess } from '../../test/parley-process.js';
 import { ENGINE, startServer } from '../../test/server.js';
 import { redactSecrets } from './log-redaction.js';
@@ -11,7 +12,14 @@ const secret = (label: string) => `${label}-${randomBytes(12).toString('base64ur
 const verifyToken = secret('verify');
 // The in-process server is only the handle on the database; the child process, logging at info
 // to its stdout as a deployment does, serves every request of the test.
-const server = await startServer({ WHATSAPP_VERIFY_TOKEN: verifyToken, PARLEY_ALLOW_PRIVATE_WEBHOOKS: 'true' });
+const server = await startServer({
+  WHATSAPP_VERIFY_TOKEN: verifyToken,
+  PARLEY_ALLOW_PRIVATE_WEBHOOKS: 'true',
+  PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS: 'true',
+});
+// The AI model's key is known to this stand-in; a wrong one makes the endpoint's refusal go through the logs' way too.
+const aiKey = secret('sk-ai');
+const model = await startOpenAiStandIn({ apiKey: aiKey });
 
 /** A request's line is written once its response has gone out, which may be just after the client has it. */
 async function requestLine(child: ParleyProcess, requestId: string): Promise<LogLine> {
@@ -69,6 +77,19 @@ describe(`secrets in the log (${ENGINE})`, () => {
     });
     assert.match(webhook.body.secret, /^whsec_/);
 
+    const wrongAiKey = secret('sk-wrong');
+    for (const [action, key] of [
+      ['save-ai-settings', aiKey],
+      ['test-ai-settings', wrongAiKey],
+      ['test-ai-settings', aiKey],
+    ]) {
+      const body = { enabled: true, base_url: model.url, model: CHAT_MODEL, api_key: key };
+      const answer = await http.send('POST', `/api/v1/actions/${action}`, { token: token.body.token, body });
+      assert.equal(answer.status, 200, answer.text);
+      await requestLine(child, String(answer.headers['x-request-id']));
+    }
+    assert.equal(model.chats().length, 2, 'both keys were sent to the model, which refused the wrong one');
+
     const handshakeLine = await requestLine(child, String(handshake.headers['x-request-id']));
     assert.equal(
       handshakeLine.url,
@@ -97,6 +118,8 @@ describe(`secrets in the log (${ENGINE})`, () => {
       'verify token': verifyToken,
       'access token': accessToken,
       'webhook signing secret': webhook.body.secret,
+      'AI model API key': aiKey,
+      'wrong AI model API key': wrongAiKey,
     };
     for (const [name, value] of Object.entries(secrets)) {
       assert.ok(!everything.includes(value), `the ${name} is not in the log`);

@@ -61,6 +61,7 @@ export function sessionPrincipal(user: SessionUser): Principal {
     workspaceId: user.workspaceId,
     role: user.role,
     scope: 'full',
+    approval: null,
     pollIntervalSeconds: 0,
     rateLimitPerMinute: SESSION_LIMIT_PER_MINUTE,
   };

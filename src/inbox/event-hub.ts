@@ -11,7 +11,8 @@ import { toStoredTimestamp } from '../shared/time.js';
 export type InboxEvent = ContactEvent | GroupLiveEvent;
 
 export interface ContactEvent {
-  type: 'message' | 'status' | 'conversation';
+  /** `approval`: a send held for a person's approval was made or decided (`message_id` names it). */
+  type: 'message' | 'status' | 'conversation' | 'approval';
   contact_id: string;
   message_id?: string;
   /** On a new message: which way it went (the dashboard notifies of inbound ones). */

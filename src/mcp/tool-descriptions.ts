@@ -109,6 +109,8 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     "Sends contact cards in WhatsApp's format: each has `name.formatted_name`, and optionally phones (a `wa_id` adds a Message button), emails, urls, org, addresses, birthday. Only within the 24-hour customer service window.",
   sendReaction:
     "Reacts with an emoji to one of a contact's messages (`message_id`, Parley's id; it must have reached WhatsApp); an empty `emoji` removes the reaction. Only within the 24-hour customer service window.",
+  getHeldSend:
+    'Follows a send your token made while in approval mode (get_me shows token.mode "approval"): such a send answers status "awaiting_approval" and an id instead of a message. Pass that id as held_send_id: `awaiting_approval` (a person has not decided; it expires at `expires_at`), `approved` (sent: `message_id` is the message, `edited` true when the person changed your text), `rejected` (never sent; `note` may say why: do not send the same again) or `expired` (never sent).',
   getMessage:
     "Fetches one message by message_id: its direction, content, delivery status (queued, sent, delivered, read, failed, or received for inbound), what WhatsApp reported with it (pricing, conversation) and, when it failed, WhatsApp's error with a plain-language reason. Use it to check whether a message you sent was delivered, and why not.",
   listWorkspaceEvents:

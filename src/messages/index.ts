@@ -57,8 +57,11 @@ export {
   TemplateVariables,
   TEXT_MAX_LENGTH,
 } from './message.schema.js';
+export { answerSend, HELD_ANSWER, HELD_SENDS, registerHeldSendRoutes } from './approvals/held-send.routes.js';
+export { HeldSendSchema, type HeldSend } from './approvals/held-send.schema.js';
+export { isHeld } from './approvals/held-sends.js';
 export {
-  type Alongside,
+  type SendAnswer,
   createMessageService,
   type GroupContentInput,
   type MessageEvents,

@@ -28,4 +28,5 @@ export const messageProblems = fieldProblems('messages', {
   simulate_one_kind: 'give exactly one of {{kinds}}',
   caption_only_image_or_document: 'goes only with media image or document',
   text_length: 'must be 1 to {{max}} characters',
+  only_text_editable: 'only a text can be edited; approve or reject this {{type}} as it is',
 });

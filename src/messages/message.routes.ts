@@ -2,10 +2,11 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { actionErrors } from '../http/responses.js';
 import { principalOf, type Api } from '../http/types.js';
 import type { Caller } from '../shared/context.js';
+import { answerSend, HELD_ANSWER, HELD_SENDS } from './approvals/held-send.routes.js';
+import { HeldSendSchema } from './approvals/held-send.schema.js';
 import {
   GetMessageBody,
   MessageSchema,
-  type Message,
   SendContactsBody,
   SendInteractiveBody,
   SendLocationBody,
@@ -16,7 +17,7 @@ import {
   SimulateInboundBody,
 } from './message.schema.js';
 import type { InboundService } from './inbound.js';
-import type { MessageService } from './message.service.js';
+import type { MessageService, SendAnswer } from './message.service.js';
 import { MarkAsReadBody, ReadReceiptSchema, type ReadReceiptService } from './read-receipt.js';
 
 const tags = ['Messages'];
@@ -35,6 +36,7 @@ export function registerMessageRoutes(
 ): void {
   app.addSchema(MessageSchema);
   app.addSchema(ReadReceiptSchema);
+  app.addSchema(HeldSendSchema);
 
   app.post(
     '/api/v1/actions/mark-as-read',
@@ -56,15 +58,20 @@ export function registerMessageRoutes(
   /** A send action of the rich kinds: its route, documentation and error responses, alike for all. */
   const sendRoute = <B extends TSchema>(
     { action, ...schema }: { action: string; operationId: string; summary: string; description: string; body: B },
-    send: (caller: Caller, input: Static<B>) => Promise<Message>,
+    send: (caller: Caller, input: Static<B>) => Promise<SendAnswer>,
   ) =>
     app.post(
       `/api/v1/actions/${action}`,
       {
         config: { access: 'write', permission: 'conversations' },
-        schema: { ...schema, tags, response: { 200: message, ...actionErrors(404) } },
+        schema: {
+          ...schema,
+          description: `${schema.description} ${HELD_SENDS}`,
+          tags,
+          response: { 200: message, ...HELD_ANSWER, ...actionErrors(404) },
+        },
       },
-      async (request) => send(principalOf(request), request.body as Static<B>),
+      async (request, reply) => answerSend(reply, await send(principalOf(request), request.body as Static<B>)),
     );
 
   sendRoute(
@@ -131,13 +138,12 @@ export function registerMessageRoutes(
         operationId: 'sendTextMessage',
         tags,
         summary: 'Send free-form text (inside the 24-hour customer service window)',
-        description:
-          "Allowed only within 24 hours of the contact's latest inbound message; outside it the answer is 422 `customer_service_window_closed` with `window_closed_at`. The message is stored as `queued` before anything is sent; its status then follows the delivery (sent, delivered, read, or failed with Meta's error).",
+        description: `Allowed only within 24 hours of the contact's latest inbound message; outside it the answer is 422 \`customer_service_window_closed\` with \`window_closed_at\`. The message is stored as \`queued\` before anything is sent; its status then follows the delivery (sent, delivered, read, or failed with Meta's error). ${HELD_SENDS}`,
         body: SendTextBody,
-        response: { 200: message, ...actionErrors(404) },
+        response: { 200: message, ...HELD_ANSWER, ...actionErrors(404) },
       },
     },
-    async (request) => messages.sendText(principalOf(request), request.body),
+    async (request, reply) => answerSend(reply, await messages.sendText(principalOf(request), request.body)),
   );
 
   app.post(
@@ -148,13 +154,12 @@ export function registerMessageRoutes(
         operationId: 'sendTemplateMessage',
         tags,
         summary: 'Send an approved template message (always allowed)',
-        description:
-          'Sends the translation named by `language` (default: the one get-template shows), which must be APPROVED. `variables` fill the body placeholders in order (or keyed by number); a media header needs `header_media_url`; URL buttons with a placeholder need `button_variables`. Variables may use {{contact.name}}, {{contact.first_name}}, {{contact.phone}}, {{contact.email}} and {{attributes.KEY}}, filled for the recipient as campaigns and sequences fill them (`{{contact.first_name | "there"}}` gives a fallback; a placeholder left without a value is a 400). An unknown phone becomes a new contact.',
+        description: `Sends the translation named by \`language\` (default: the one get-template shows), which must be APPROVED. \`variables\` fill the body placeholders in order (or keyed by number); a media header needs \`header_media_url\`; URL buttons with a placeholder need \`button_variables\`. Variables may use {{contact.name}}, {{contact.first_name}}, {{contact.phone}}, {{contact.email}} and {{attributes.KEY}}, filled for the recipient as campaigns and sequences fill them (\`{{contact.first_name | "there"}}\` gives a fallback; a placeholder left without a value is a 400). An unknown phone becomes a new contact. ${HELD_SENDS}`,
         body: SendTemplateBody,
-        response: { 200: message, ...actionErrors(404) },
+        response: { 200: message, ...HELD_ANSWER, ...actionErrors(404) },
       },
     },
-    async (request) => messages.sendTemplate(principalOf(request), request.body),
+    async (request, reply) => answerSend(reply, await messages.sendTemplate(principalOf(request), request.body)),
   );
 
   app.post(

@@ -10,6 +10,17 @@ export const TEXT_MAX_LENGTH = 4096;
 export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed', 'received'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
+/** The most a send's `reasoning` may say: a short note for the person who decides, not a transcript. */
+export const REASONING_MAX_LENGTH = 2000;
+
+/** What every send to a contact accepts: why the agent sends it, shown to the person who approves it. */
+const Reasoning = Type.String({
+  minLength: 1,
+  maxLength: REASONING_MAX_LENGTH,
+  description:
+    "Why you send this, in a sentence or two, for the person who approves it when your token is in approval mode (get-me's token.mode); kept with the held send and shown beside it in the inbox. A token that sends directly may give it too: it is not kept.",
+});
+
 const recipient = {
   contact_id: Type.Optional(ContactId),
   phone: Type.Optional(PhoneRef),
@@ -20,6 +31,7 @@ const recipient = {
         "The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel",
     }),
   ),
+  reasoning: Type.Optional(Reasoning),
 };
 
 /** Every send may quote one of the contact's messages (Meta's `context.message_id`). */

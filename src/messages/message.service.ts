@@ -2,6 +2,7 @@ import type { ContactRow, ContactService } from '../contacts/index.js';
 import { SESSION_TOKEN_PREFIX, type Caller } from '../shared/context.js';
 import type { Deps } from '../db/deps.js';
 import { errors } from '../shared/errors.js';
+import { toStoredTimestamp } from '../shared/time.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { templateRepository } from '../templates/index.js';
 import { conversationSpans } from './conversation-spans.js';
@@ -23,10 +24,13 @@ import { checkMimeType } from './outbound/media-limits.js';
 import type { GroupRecipient, Outbound } from './outbound/outbound.js';
 import type { Sender } from './outbound/queue.js';
 import { contactsContent, interactiveContent, locationContent, mediaContent } from './outbound/rich.js';
-import { isRefusal, type Refusal } from './outbound/rules.js';
+import { isRefusal, refusalFor, type Refusal } from './outbound/rules.js';
 import { templateContent } from './outbound/template.js';
 import { fillVariables, type TemplateVariables } from './outbound/template-variables.js';
 import { messageProblems } from './message.problems.js';
+import { createHeldSends, type FlowSendDraft } from './approvals/held-sends.js';
+import type { HeldSend } from './approvals/held-send.schema.js';
+import { flowSendRepository, type PreparedFlowSend } from './flow-sends.js';
 
 /** A group message's content as its send actions take it (their bodies without the contact). */
 export type GroupContentInput =
@@ -37,13 +41,17 @@ export type GroupContentInput =
 type ContactFields = SendOptions & { contact_id?: unknown; phone?: unknown };
 
 /** Work a send keeps with its message, in the transaction that queues it (the message and contact it went to). */
-export type Alongside = (trx: Deps['db'], sent: { messageId: string; contactId: string }) => Promise<void>;
+type Alongside = (trx: Deps['db'], sent: { messageId: string; contactId: string }) => Promise<void>;
 
-/** What every send request may add: a message to quote and the number to send from. */
+/** What every send request may add: a message to quote, the number to send from, and why (for an approver). */
 interface SendOptions {
   reply_to_message_id?: string | undefined;
   from_phone_number_id?: string | undefined;
+  reasoning?: string | undefined;
 }
+
+/** What a send answers: the message it queued, or (an approval-mode token's) the send held for a person. */
+export type SendAnswer = Message | HeldSend;
 
 /** Hears of messages once committed (new ones, and status changes): the dashboard's live updates. */
 export interface MessageEvents {
@@ -53,6 +61,8 @@ export interface MessageEvents {
 /** A message of a contact's conversation, or of a WhatsApp group's (whose page hears `group`). */
 export type MessageEvent =
   | { type: 'message' | 'status'; contact_id: string; message_id: string; direction?: 'inbound' }
+  /** A send held for approval was made or decided (`message_id` names the held send). */
+  | { type: 'approval'; contact_id: string; message_id: string }
   | { type: 'group'; group_id: string; message_id?: string };
 
 const noMessageEvents: MessageEvents = { publish: () => Promise.resolve() };
@@ -67,6 +77,18 @@ export function createMessageService(
   events: MessageEvents = noMessageEvents,
 ) {
   const { db } = deps;
+  const held = createHeldSends(deps, events, wakeFor, contacts);
+
+  /** Keeps a WhatsApp Flow's send record with the message it goes out as, in the transaction that queues it. */
+  const recordingFlowSend =
+    (draft: FlowSendDraft): Alongside =>
+    (trx, sent) =>
+      flowSendRepository(trx).record({
+        ...draft,
+        message_id: sent.messageId,
+        contact_id: sent.contactId,
+        created_at: toStoredTimestamp(deps.clock.now()),
+      });
 
   /** Queues the message (the sending rules allow it, or the refusal is the API's problem), then wakes the outbox. */
   async function queue(
@@ -109,23 +131,40 @@ export function createMessageService(
 
   /**
    * Queues `content` for the contact `findContact` names: the number to send from is checked first (so a
-   * request naming an unknown one creates no contact), then the quoted message, if any.
+   * request naming an unknown one creates no contact), then the quoted message, if any. An approval-mode
+   * token's send is held for a person instead, once the sending rules allow it now.
    */
   async function send(
     caller: Caller,
     request: SendOptions,
     findContact: () => Promise<ContactRow>,
     contentFor: OutboundContent | ((contact: ContactRow) => OutboundContent),
-    alongside?: Alongside,
-  ): Promise<Message> {
+    flowSend: FlowSendDraft | null = null,
+  ): Promise<SendAnswer> {
     const channelId = await outbound.channelNamed(caller.workspaceId, request.from_phone_number_id);
     const contact = await findContact();
-    const content = typeof contentFor === 'function' ? contentFor(contact) : contentFor;
-    if (request.reply_to_message_id === undefined) return queue(caller, contact, content, channelId, alongside);
-    const quoted = await messageOnWhatsapp(caller, contact, 'reply_to_message_id', request.reply_to_message_id);
-    const context = { message_id: quoted.wamid };
-    const reply = { ...content, content: { ...content.content, context }, reply_to_message_id: quoted.id };
-    return queue(caller, contact, reply as OutboundContent, channelId, alongside);
+    let content = typeof contentFor === 'function' ? contentFor(contact) : contentFor;
+    if (request.reply_to_message_id !== undefined) {
+      const quoted = await messageOnWhatsapp(caller, contact, 'reply_to_message_id', request.reply_to_message_id);
+      const context = { message_id: quoted.wamid };
+      content = {
+        ...content,
+        content: { ...content.content, context },
+        reply_to_message_id: quoted.id,
+      } as OutboundContent;
+    }
+    return queueOrHold(caller, { contact, content, channelId, flowSend, reasoning: request.reasoning });
+  }
+
+  /** The message queued now, or for an approval-mode token held: the same rules refuse either alike. */
+  async function queueOrHold(caller: Caller, send: Parameters<typeof held.hold>[1]): Promise<SendAnswer> {
+    const { contact, content, channelId, flowSend } = send;
+    if (!caller.approval) {
+      return queue(caller, contact, content, channelId, flowSend ? recordingFlowSend(flowSend) : undefined);
+    }
+    const refusal = refusalFor(contact, content, deps.clock.now());
+    if (refusal) throw problemOf(refusal);
+    return held.hold({ ...caller, approval: caller.approval }, send);
   }
 
   /**
@@ -157,13 +196,13 @@ export function createMessageService(
 
   return {
     /** send-text-message: only inside the 24-hour window that the contact's last inbound message opened. */
-    async sendText(caller: Caller, input: SendTextInput): Promise<Message> {
+    async sendText(caller: Caller, input: SendTextInput): Promise<SendAnswer> {
       const content = textContent(input.message, input.preview_url ?? false);
       return send(caller, input, () => contacts.recipient(caller, input), content);
     },
 
     /** send-template-message: always allowed for an approved translation; an unknown phone becomes a contact. */
-    async sendTemplate(caller: Caller, input: SendTemplateInput): Promise<Message> {
+    async sendTemplate(caller: Caller, input: SendTemplateInput): Promise<SendAnswer> {
       const templates = templateRepository(db);
       const template = await templates.findById(caller.workspaceId, input.template_id);
       if (!template) throw errors.notFound('template', 'template_id');
@@ -181,7 +220,7 @@ export function createMessageService(
     },
 
     /** send-media-message: a file uploaded with upload-media, or an https link WhatsApp fetches. */
-    async sendMedia(caller: Caller, input: SendMediaInput): Promise<Message> {
+    async sendMedia(caller: Caller, input: SendMediaInput): Promise<SendAnswer> {
       const type = input.type as MediaType;
       const content = mediaContent(input, type);
       await checkUpload(caller, type, input.media_id);
@@ -189,34 +228,33 @@ export function createMessageService(
     },
 
     /** send-interactive-message: reply buttons, a list or a call-to-action URL button. */
-    async sendInteractive(caller: Caller, input: SendInteractiveInput): Promise<Message> {
+    async sendInteractive(caller: Caller, input: SendInteractiveInput): Promise<SendAnswer> {
       return send(caller, input, () => contacts.recipient(caller, input), interactiveContent(input));
     },
 
     /**
-     * Sends content another domain built (a WhatsApp Flow) to a contact inside the customer service
-     * window, as send-interactive-message does; `alongside` keeps what the send needs kept with it, in
-     * the transaction that queues it.
+     * Sends a WhatsApp Flow another domain prepared to a contact inside the customer service window, as
+     * send-interactive-message does; the send's record (its flow_token) is kept with the message, in the
+     * transaction that queues it (when a held send is approved, in that one).
      */
-    async sendBuilt(
+    async sendFlow(
       caller: Caller,
       input: SendOptions & { contact_id?: string; phone?: string },
-      content: OutboundContent,
-      alongside: Alongside,
-    ): Promise<Message> {
-      return send(caller, input, () => contacts.recipient(caller, input), content, alongside);
+      prepared: PreparedFlowSend,
+    ): Promise<SendAnswer> {
+      return send(caller, input, () => contacts.recipient(caller, input), prepared.content, prepared.send);
     },
 
-    async sendLocation(caller: Caller, input: SendLocationInput): Promise<Message> {
+    async sendLocation(caller: Caller, input: SendLocationInput): Promise<SendAnswer> {
       return send(caller, input, () => contacts.recipient(caller, input), locationContent(input));
     },
 
-    async sendContacts(caller: Caller, input: SendContactsInput): Promise<Message> {
+    async sendContacts(caller: Caller, input: SendContactsInput): Promise<SendAnswer> {
       return send(caller, input, () => contacts.recipient(caller, input), contactsContent(input));
     },
 
     /** send-reaction: an emoji on one of the contact's messages ("" removes it); the contact is the message's. */
-    async sendReaction(caller: Caller, input: SendReactionInput): Promise<Message> {
+    async sendReaction(caller: Caller, input: SendReactionInput): Promise<SendAnswer> {
       const channelId = await outbound.channelNamed(caller.workspaceId, input.from_phone_number_id);
       const target = await messageRepository(db).findById(caller.workspaceId, input.message_id);
       if (!target) throw errors.notFound('message', 'message_id');
@@ -224,12 +262,8 @@ export function createMessageService(
       const contact = named ?? (await contacts.recipient(caller, { contact_id: target.contact_id }));
       const reacted = await messageOnWhatsapp(caller, contact, 'message_id', target.id);
       const reaction = { message_id: reacted.wamid, emoji: input.emoji };
-      return queue(
-        caller,
-        contact,
-        { type: 'reaction', content: reaction, reply_to_message_id: reacted.id },
-        channelId,
-      );
+      const content: OutboundContent = { type: 'reaction', content: reaction, reply_to_message_id: reacted.id };
+      return queueOrHold(caller, { contact, content, channelId, flowSend: null, reasoning: input.reasoning });
     },
 
     /**
@@ -237,6 +271,12 @@ export function createMessageService(
      * group recipient), then wakes the outbox; answers the queued row.
      */
     async sendToGroup(caller: Caller, group: GroupRecipient, content: OutboundContent) {
+      // A group's message is not held: one thread of approvals per contact is what the inbox shows.
+      if (caller.approval) {
+        throw errors.insufficientScope(
+          "This token's sends wait for approval, and a group message cannot wait: use a token that sends directly",
+        );
+      }
       const [row, queued] = await db.transaction().execute(async (trx) => {
         const row = await outbound.queueToGroup(trx, group, content, senderOf(caller));
         return [row, queuedIn(trx)] as const;
@@ -263,6 +303,19 @@ export function createMessageService(
       if (!template) throw errors.notFound('template', 'template_id');
       const translations = await templates.translations([template.id]);
       return { type: 'template', content: templateContent(template, translations, input) };
+    },
+
+    /** A held send approved by a member (with their own text for a text, if given): the message it queued. */
+    approveHeld: (by: { workspaceId: string; userId: string }, id: string, editedText: string | undefined) =>
+      held.approve(by, id, editedText, queue),
+
+    /** Held sends: rejected, read, listed per conversation, expired by their job. */
+    heldSends: {
+      reject: (by: { workspaceId: string; userId: string }, id: string, note: string | undefined) =>
+        held.reject(by, id, note),
+      get: (caller: Caller, id: string) => held.get(caller, id),
+      awaiting: (workspaceId: string, contactId: string) => held.awaiting(workspaceId, contactId),
+      expiryHandler: held.expiryHandler,
     },
 
     async get(caller: Caller, messageId: string): Promise<Message> {

@@ -33,7 +33,10 @@ const selectEnabledOf = precompile((db, workspaceId: string) =>
 export async function emitWebhookEvents(
   trx: Db,
   deps: EmitDeps,
-  type: Exclude<WebhookEvent, 'message-status-changed' | 'conversation-status-changed' | `group-${string}`>,
+  type: Exclude<
+    WebhookEvent,
+    'message-status-changed' | 'conversation-status-changed' | `group-${string}` | 'held-send-changed'
+  >,
   subjects: EventSubject[],
 ): Promise<void> {
   await emit(

@@ -17,6 +17,7 @@ export const WEBHOOK_EVENTS = [
   'group-message-received',
   'group-message-status-changed',
   'new-whatsapp-flow-answer',
+  'held-send-changed',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

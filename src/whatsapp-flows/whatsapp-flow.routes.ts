@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { actionFamily } from '../http/action-family.js';
 import type { Api } from '../http/types.js';
-import { MessageSchema } from '../messages/index.js';
+import { answerSend, HELD_ANSWER, HELD_SENDS, MessageSchema, type SendAnswer } from '../messages/index.js';
 import {
   CreateWhatsappFlowBody,
   DeletedWhatsappFlow,
@@ -172,11 +172,11 @@ export function registerWhatsappFlowRoutes(app: Api, flows: WhatsappFlowService,
     {
       operationId: 'sendWhatsappFlow',
       summary: 'Send a WhatsApp Flow (Meta’s form) to a contact',
-      description:
-        "Meta's interactive `flow` message: the text, and a button (`cta`) that opens the published Flow on `screen` with `data` (`navigate`), or as its data endpoint says (`data_exchange`). Queued through the outbox like every message, inside the 24-hour customer service window (422 outside it). Parley makes the send's `flow_token` (in `content.interactive.action.parameters`) and keeps it with the message: the customer's answer names the send by it. 409 for a Flow not published.",
+      description: `Meta's interactive \`flow\` message: the text, and a button (\`cta\`) that opens the published Flow on \`screen\` with \`data\` (\`navigate\`), or as its data endpoint says (\`data_exchange\`). Queued through the outbox like every message, inside the 24-hour customer service window (422 outside it). Parley makes the send's \`flow_token\` (in \`content.interactive.action.parameters\`) and keeps it with the message: the customer's answer names the send by it. 409 for a Flow not published. ${HELD_SENDS}`,
       body: SendWhatsappFlowBody,
       response: Type.Ref(MessageSchema),
       errors: [404],
+      held: { response: HELD_ANSWER, answer: (reply, answer) => answerSend(reply, answer as SendAnswer) },
     },
     'write',
     (caller, body) => flows.send(caller, body),

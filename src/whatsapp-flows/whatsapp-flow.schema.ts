@@ -180,7 +180,7 @@ export const FLOW_CTA_MAX_LENGTH = 30;
 
 export const SendWhatsappFlowBody = Type.Composite(
   [
-    Type.Pick(SendTextBody, ['contact_id', 'phone', 'from_phone_number_id', 'reply_to_message_id']),
+    Type.Pick(SendTextBody, ['contact_id', 'phone', 'from_phone_number_id', 'reply_to_message_id', 'reasoning']),
     Type.Object({
       whatsapp_flow_id: Uuid('The published Flow to send (list-whatsapp-flows with status PUBLISHED)'),
       body: Type.String({ minLength: 1, maxLength: 1024, description: 'The message text above the button' }),

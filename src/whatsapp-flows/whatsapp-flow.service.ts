@@ -1,12 +1,6 @@
 import type { ChannelFlow, ChannelService, FlowValidationError, WhatsappFlowsApi } from '../channels/index.js';
 import type { Deps } from '../db/deps.js';
-import {
-  flowSendRepository,
-  isFlowSendProblem,
-  type FlowSendProblem,
-  type Message,
-  type MessageService,
-} from '../messages/index.js';
+import { isFlowSendProblem, type FlowSendProblem, type MessageService, type SendAnswer } from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
 import { AppError, errors } from '../shared/errors.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
@@ -131,17 +125,10 @@ export function createWhatsappFlowService(deps: Deps, channels: ChannelService, 
      * path (inside the customer service window, as every interactive message). Parley makes the send's
      * `flow_token` and keeps it with the message, in the transaction that queues it.
      */
-    async send(caller: Caller, input: SendWhatsappFlowInput): Promise<Message> {
+    async send(caller: Caller, input: SendWhatsappFlowInput): Promise<SendAnswer> {
       const prepared = await whatsappFlowMessages.prepare(db, caller.workspaceId, input, newId());
       if (isFlowSendProblem(prepared)) throw sendRefused(prepared);
-      return messages.sendBuilt(caller, input, prepared.content, (trx, sent) =>
-        flowSendRepository(trx).record({
-          ...prepared.send,
-          message_id: sent.messageId,
-          contact_id: sent.contactId,
-          created_at: now(),
-        }),
-      );
+      return messages.sendFlow(caller, input, prepared);
     },
 
     /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
-import { asClient, createWorkspace } from '../../test/factories.js';
+import { asClient, createWorkspace, ownerApi } from '../../test/factories.js';
 import { joinedTeammate, ownerSession } from '../../test/dashboard-session.js';
 import { ENGINE } from '../../test/server.js';
 import { withCallbackChecked } from '../../test/graph-stand-in.js';
@@ -281,6 +281,42 @@ describe(`WhatsApp Flows (${ENGINE})`, () => {
     const parameters = (exchange.body.content as { interactive: { action: { parameters: object } } }).interactive.action
       .parameters;
     assert.equal('flow_action_payload' in parameters, false, 'the data endpoint gives the first screen');
+  });
+
+  test('send-whatsapp-flow › an approval token’s Flow waits; approved, it goes out with its flow_token kept', async () => {
+    const owner = await ownerSession(server);
+    const number = await connect(owner.workspaceId);
+    const cloud = { ws: await ownerApi(server, owner), ...number };
+    const flow = await publishedFlow(cloud, 'Book a table');
+    const phone = await customerWhoWrote(cloud);
+    const agent = await owner.send<{ token: string; id: string }>('POST', '/api/dashboard/tokens', {
+      name: 'Agent',
+      mode: 'approval',
+    });
+    const asAgent = asClient(server.http, { ...owner, token: agent.body.token, tokenId: agent.body.id });
+    const held = await asAgent.action<{ id: string; status: string; content: object }>('send-whatsapp-flow', {
+      phone,
+      whatsapp_flow_id: flow.id,
+      body: 'Book your table in a minute',
+      cta: 'Book a table',
+      reasoning: 'They asked to book',
+    });
+    assert.equal(held.status, 202, held.text);
+    assert.equal(held.body.status, 'awaiting_approval');
+    const approved = await owner.send<Message>('POST', `/api/dashboard/held-sends/${held.body.id}/approve`, {});
+    assert.equal(approved.status, 200, approved.text);
+    assert.deepEqual(approved.body.content, held.body.content, 'the Flow as the agent made it, flow_token and all');
+    const { interactive } = approved.body.content as {
+      interactive: { action: { parameters: { flow_token: string } } };
+    };
+    const link = await flowSendRepository(server.app.services.deps.db).find(
+      owner.workspaceId,
+      interactive.action.parameters.flow_token,
+    );
+    assert.deepEqual([link?.message_id, link?.whatsapp_flow_id], [approved.body.id, flow.id]);
+    await until('the Flow to reach Meta', () =>
+      graph.accepted.some((r) => JSON.stringify(r.body).includes(interactive.action.parameters.flow_token)),
+    );
   });
 
   test('send-whatsapp-flow › a draft Flow is 409; a contact who has not written is outside the window (422)', async () => {

@@ -14,7 +14,14 @@ const MeSchema = Type.Object(
       rate_limit_per_minute: Type.Integer({ description: 'Requests per minute per token' }),
       created_at: Timestamp(),
     }),
-    token: Type.Object({ id: Uuid(), scope: Type.Union([Type.Literal('full'), Type.Literal('read')]) }),
+    token: Type.Object({
+      id: Uuid(),
+      scope: Type.Union([Type.Literal('full'), Type.Literal('read')]),
+      mode: Type.Union([Type.Literal('direct'), Type.Literal('approval')], {
+        description:
+          "`approval`: this token's sends to customers are held (202 `awaiting_approval`) until a person approves them",
+      }),
+    }),
   },
   { $id: 'Me' },
 );
@@ -56,7 +63,11 @@ export function registerMeRoutes(app: Api, workspaces: WorkspaceService): void {
             rate_limit_per_minute: workspace.rate_limit_per_minute,
             created_at: formatTimestamp(workspace.created_at),
           },
-          token: { id: principal.tokenId, scope: principal.scope },
+          token: {
+            id: principal.tokenId,
+            scope: principal.scope,
+            mode: principal.approval ? ('approval' as const) : ('direct' as const),
+          },
         };
       },
     );

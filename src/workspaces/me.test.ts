@@ -46,7 +46,7 @@ describe(`me (${ENGINE})`, () => {
         rate_limit_per_minute: 120,
         created_at: createdAt,
       },
-      token: { id: issued.id, scope: 'full' },
+      token: { id: issued.id, scope: 'full', mode: 'direct' },
     });
     assert.match(res.body.workspace.created_at, TIMESTAMP);
   });
@@ -61,7 +61,7 @@ describe(`me (${ENGINE})`, () => {
     const ws = await createWorkspace(server, { scope: 'read' });
     const res = await ws.get<Me>('/v1/me');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.token, { id: ws.tokenId, scope: 'read' });
+    assert.deepEqual(res.body.token, { id: ws.tokenId, scope: 'read', mode: 'direct' });
   });
 
   test('me › each token sees its own workspace', async () => {

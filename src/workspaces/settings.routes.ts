@@ -5,7 +5,8 @@ import type { TokenService } from './token.service.js';
 import type { MediaUsage } from '../media/media-file.repository.js';
 import type { Workspace, WorkspaceService } from './workspace.service.js';
 import { Uuid } from '../http/responses.js';
-import { IssuedToken, RevokedToken, TokenRow, WorkspaceSettings } from './settings.schema.js';
+import { IssuedToken, RevokedToken, TokenModeSchema, TokenRow, WorkspaceSettings } from './settings.schema.js';
+import { APPROVAL_TIMEOUT_MAX_MINUTES } from './token.service.js';
 
 const at = (value: string | null) => value && formatTimestamp(value);
 
@@ -38,13 +39,27 @@ export function registerSettingsRoutes(
         body: Type.Object({
           name: Type.String({ minLength: 1, maxLength: 100 }),
           scope: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('read')])),
+          mode: Type.Optional(TokenModeSchema),
+          approval_timeout_minutes: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              maximum: APPROVAL_TIMEOUT_MAX_MINUTES,
+              description: 'With mode approval: how long a held send waits before it expires (default 60)',
+            }),
+          ),
         }),
         response: { 200: IssuedToken },
       },
     },
     async (request) => {
       const user = sessionUserOf(request);
-      const issued = await tokens.create({ workspaceId: user.workspaceId, userId: user.userId, ...request.body });
+      const { approval_timeout_minutes, ...body } = request.body;
+      const issued = await tokens.create({
+        workspaceId: user.workspaceId,
+        userId: user.userId,
+        ...body,
+        approvalTimeoutMinutes: approval_timeout_minutes,
+      });
       return { ...issued, created_at: formatTimestamp(issued.created_at) };
     },
   );

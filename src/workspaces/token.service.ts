@@ -3,6 +3,7 @@ import { GenerationCache } from '../db/deployment-generation.js';
 import { precompile } from '../db/precompile.js';
 import type { Deps } from '../db/deps.js';
 import type { Principal, SessionUser, TokenScope } from '../access/principal.js';
+import type { TokenMode } from '../db/schema.js';
 import { errors } from '../shared/errors.js';
 import { hashOfSecret, newSecretToken } from '../shared/secret-token.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -15,6 +16,9 @@ export interface IssuedToken {
   id: string;
   name: string;
   scope: TokenScope;
+  mode: TokenMode;
+  /** An approval token's: how long its held sends wait; null for a direct token. */
+  approval_timeout_minutes: number | null;
   prefix: string;
   /** The secret; shown once, never stored. */
   token: string;
@@ -23,6 +27,9 @@ export interface IssuedToken {
 
 const TOKEN_PREFIX = 'parley_';
 const TOKEN_PATTERN = /^parley_[A-Za-z0-9_-]{43}$/;
+/** How long an approval token's held sends wait unless its creator says: an hour. Seven days at most. */
+export const APPROVAL_TIMEOUT_DEFAULT_MINUTES = 60;
+export const APPROVAL_TIMEOUT_MAX_MINUTES = 7 * 24 * 60;
 /** last_used_at is written at most this often per token, so reads do not turn into writes. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -38,6 +45,8 @@ const selectToken = precompile((db, tokenHash: string) =>
       'api_tokens.user_id',
       'api_tokens.workspace_id',
       'api_tokens.scope',
+      'api_tokens.mode',
+      'api_tokens.approval_timeout_seconds',
       'api_tokens.revoked_at',
       'api_tokens.last_used_at',
       'workspaces.poll_interval_seconds',
@@ -62,9 +71,13 @@ export function createTokenService({ db, clock, newId }: Deps) {
       userId: string;
       name: string;
       scope?: TokenScope;
+      mode?: TokenMode;
+      approvalTimeoutMinutes?: number;
     }): Promise<IssuedToken> {
       const name = input.name.trim();
       if (!name || name.length > 100) throw errors.invalid(workspaceProblems.problem('name', 'token_name_length'));
+      const mode = input.mode ?? 'direct';
+      const timeoutMinutes = approvalTimeout(mode, input.approvalTimeoutMinutes);
       const token = TOKEN_PREFIX + newSecretToken();
       const record = {
         id: newId(),
@@ -74,6 +87,8 @@ export function createTokenService({ db, clock, newId }: Deps) {
         token_prefix: token.slice(0, TOKEN_PREFIX.length + 6),
         token_hash: hashOfSecret(token),
         scope: input.scope ?? 'full',
+        mode,
+        approval_timeout_seconds: timeoutMinutes === null ? null : timeoutMinutes * 60,
         created_at: toStoredTimestamp(clock.now()),
       };
       await db.insertInto('api_tokens').values(record).execute();
@@ -81,6 +96,8 @@ export function createTokenService({ db, clock, newId }: Deps) {
         id: record.id,
         name,
         scope: record.scope,
+        mode,
+        approval_timeout_minutes: timeoutMinutes,
         prefix: record.token_prefix,
         token,
         created_at: record.created_at,
@@ -92,7 +109,8 @@ export function createTokenService({ db, clock, newId }: Deps) {
       db
         .selectFrom('api_tokens as t')
         .innerJoin('users as u', 'u.id', 't.user_id')
-        .select(['t.id', 't.name', 't.token_prefix as prefix', 't.scope', 'u.email as created_by'])
+        .select(['t.id', 't.name', 't.token_prefix as prefix', 't.scope', 't.mode', 'u.email as created_by'])
+        .select((eb) => eb('t.approval_timeout_seconds', '/', 60).as('approval_timeout_minutes'))
         .select(['t.created_at', 't.last_used_at', 't.revoked_at'])
         .where('t.workspace_id', '=', workspaceId)
         .orderBy('t.created_at', 'desc')
@@ -127,6 +145,10 @@ export function createTokenService({ db, clock, newId }: Deps) {
         workspaceId: row.workspace_id,
         role: row.role,
         scope: row.scope,
+        approval:
+          row.mode === 'approval'
+            ? { timeoutSeconds: row.approval_timeout_seconds ?? APPROVAL_TIMEOUT_DEFAULT_MINUTES * 60 }
+            : null,
         pollIntervalSeconds: row.poll_interval_seconds,
         rateLimitPerMinute: row.rate_limit_per_minute,
       };
@@ -140,6 +162,20 @@ export function createTokenService({ db, clock, newId }: Deps) {
     row.last_used_at = toStoredTimestamp(now);
     await db.updateTable('api_tokens').set({ last_used_at: row.last_used_at }).where('id', '=', row.id).execute();
   }
+}
+
+/** An approval token's wait in minutes (the default when not given); a direct token has none. */
+function approvalTimeout(mode: TokenMode, minutes: number | undefined): number | null {
+  if (mode === 'direct') {
+    if (minutes === undefined) return null;
+    throw errors.invalid(workspaceProblems.problem('approval_timeout_minutes', 'approval_timeout_without_approval'));
+  }
+  const timeout = minutes ?? APPROVAL_TIMEOUT_DEFAULT_MINUTES;
+  if (!Number.isInteger(timeout) || timeout < 1 || timeout > APPROVAL_TIMEOUT_MAX_MINUTES) {
+    const max = APPROVAL_TIMEOUT_MAX_MINUTES;
+    throw errors.invalid(workspaceProblems.problem('approval_timeout_minutes', 'approval_timeout_range', { max }));
+  }
+  return timeout;
 }
 
 export type TokenService = ReturnType<typeof createTokenService>;

@@ -8,6 +8,8 @@ export const workspaceProblems = fieldProblems('workspaces', {
   time_zone: 'must be an IANA time zone such as Europe/Berlin',
   media_retention_range: 'must be a whole number of days from 1 to {{max}}, or null (forever)',
   token_name_length: 'must be 1 to 100 characters',
+  approval_timeout_range: 'must be a whole number of minutes from 1 to {{max}}',
+  approval_timeout_without_approval: 'goes only with mode "approval"',
   password_too_short: 'must be at least {{min}} characters',
   password_too_common: 'is too common or predictable; try a few unrelated words',
 });

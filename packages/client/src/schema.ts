@@ -1106,7 +1106,7 @@ export interface paths {
     put?: never;
     /**
      * Send an image, video, audio, document or sticker
-     * @description The file is one uploaded with upload-media (`media_id`) or a public https `media_url` WhatsApp fetches (a private or loopback address is refused). An uploaded file's type must be one WhatsApp takes for that kind of media (422 `media_not_accepted`). A caption is shown under images, videos and documents; a file name under documents. Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery.
+     * @description The file is one uploaded with upload-media (`media_id`) or a public https `media_url` WhatsApp fetches (a private or loopback address is refused). An uploaded file's type must be one WhatsApp takes for that kind of media (422 `media_not_accepted`). A caption is shown under images, videos and documents; a file name under documents. Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery. A token in approval mode (made so in Settings → API tokens; get-me's `token.mode`) sends nothing here: the answer is 202 with the held send (`status: awaiting_approval`), which waits in the conversation for a person to approve, edit or reject it before its token's timeout; `reasoning` tells them why. The sending rules are checked first all the same (422 outside the window). get-held-send follows it.
      *
      *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
@@ -1128,7 +1128,7 @@ export interface paths {
     put?: never;
     /**
      * Send reply buttons, a list or a call-to-action URL button
-     * @description `button`: 1–3 `buttons` (unique ids and titles); `list`: a `button` label and `sections` with at most 10 rows in all; `cta_url`: `display_text` and an https `url`. A customer's tap arrives as an inbound interactive message with the button's or row's id. Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery.
+     * @description `button`: 1–3 `buttons` (unique ids and titles); `list`: a `button` label and `sections` with at most 10 rows in all; `cta_url`: `display_text` and an https `url`. A customer's tap arrives as an inbound interactive message with the button's or row's id. Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery. A token in approval mode (made so in Settings → API tokens; get-me's `token.mode`) sends nothing here: the answer is 202 with the held send (`status: awaiting_approval`), which waits in the conversation for a person to approve, edit or reject it before its token's timeout; `reasoning` tells them why. The sending rules are checked first all the same (422 outside the window). get-held-send follows it.
      *
      *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
@@ -1150,7 +1150,7 @@ export interface paths {
     put?: never;
     /**
      * Send a location pin
-     * @description Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery.
+     * @description Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery. A token in approval mode (made so in Settings → API tokens; get-me's `token.mode`) sends nothing here: the answer is 202 with the held send (`status: awaiting_approval`), which waits in the conversation for a person to approve, edit or reject it before its token's timeout; `reasoning` tells them why. The sending rules are checked first all the same (422 outside the window). get-held-send follows it.
      *
      *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
@@ -1172,7 +1172,7 @@ export interface paths {
     put?: never;
     /**
      * Send contact cards
-     * @description `contacts` are Meta's contact objects: a `name` with `formatted_name`, then `phones`, `emails`, `urls`, `org`, `addresses`, `birthday`. A phone with a `wa_id` gets a Message button. Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery.
+     * @description `contacts` are Meta's contact objects: a `name` with `formatted_name`, then `phones`, `emails`, `urls`, `org`, `addresses`, `birthday`. A phone with a `wa_id` gets a Message button. Like send-text-message, allowed only within 24 hours of the contact's latest inbound message (else 422 `customer_service_window_closed`). `reply_to_message_id` quotes one of the contact's messages that reached WhatsApp (Meta's `context`; 422 `message_not_on_whatsapp` otherwise). The message is stored as `queued` and returned; its status follows the delivery. A token in approval mode (made so in Settings → API tokens; get-me's `token.mode`) sends nothing here: the answer is 202 with the held send (`status: awaiting_approval`), which waits in the conversation for a person to approve, edit or reject it before its token's timeout; `reasoning` tells them why. The sending rules are checked first all the same (422 outside the window). get-held-send follows it.
      *
      *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
@@ -1194,7 +1194,7 @@ export interface paths {
     put?: never;
     /**
      * React with an emoji to one of the contact's messages
-     * @description `message_id` names a message (sent or received) that reached WhatsApp; an empty `emoji` removes the reaction. Allowed only within the 24-hour customer service window, like any free-form message.
+     * @description `message_id` names a message (sent or received) that reached WhatsApp; an empty `emoji` removes the reaction. Allowed only within the 24-hour customer service window, like any free-form message. A token in approval mode (made so in Settings → API tokens; get-me's `token.mode`) sends nothing here: the answer is 202 with the held send (`status: awaiting_approval`), which waits in the conversation for a person to approve, edit or reject it before its token's timeout; `reasoning` tells them why. The sending rules are checked first all the same (422 outside the window). get-held-send follows it.
      *
      *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
@@ -1216,7 +1216,7 @@ export interface paths {
     put?: never;
     /**
      * Send free-form text (inside the 24-hour customer service window)
-     * @description Allowed only within 24 hours of the contact's latest inbound message; outside it the answer is 422 `customer_service_window_closed` with `window_closed_at`. The message is stored as `queued` before anything is sent; its status then follows the delivery (sent, delivered, read, or failed with Meta's error).
+     * @description Allowed only within 24 hours of the contact's latest inbound message; outside it the answer is 422 `customer_service_window_closed` with `window_closed_at`. The message is stored as `queued` before anything is sent; its status then follows the delivery (sent, delivered, read, or failed with Meta's error). A token in approval mode (made so in Settings → API tokens; get-me's `token.mode`) sends nothing here: the answer is 202 with the held send (`status: awaiting_approval`), which waits in the conversation for a person to approve, edit or reject it before its token's timeout; `reasoning` tells them why. The sending rules are checked first all the same (422 outside the window). get-held-send follows it.
      *
      *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
@@ -1238,7 +1238,7 @@ export interface paths {
     put?: never;
     /**
      * Send an approved template message (always allowed)
-     * @description Sends the translation named by `language` (default: the one get-template shows), which must be APPROVED. `variables` fill the body placeholders in order (or keyed by number); a media header needs `header_media_url`; URL buttons with a placeholder need `button_variables`. Variables may use {{contact.name}}, {{contact.first_name}}, {{contact.phone}}, {{contact.email}} and {{attributes.KEY}}, filled for the recipient as campaigns and sequences fill them (`{{contact.first_name | "there"}}` gives a fallback; a placeholder left without a value is a 400). An unknown phone becomes a new contact.
+     * @description Sends the translation named by `language` (default: the one get-template shows), which must be APPROVED. `variables` fill the body placeholders in order (or keyed by number); a media header needs `header_media_url`; URL buttons with a placeholder need `button_variables`. Variables may use {{contact.name}}, {{contact.first_name}}, {{contact.phone}}, {{contact.email}} and {{attributes.KEY}}, filled for the recipient as campaigns and sequences fill them (`{{contact.first_name | "there"}}` gives a fallback; a placeholder left without a value is a 400). An unknown phone becomes a new contact. A token in approval mode (made so in Settings → API tokens; get-me's `token.mode`) sends nothing here: the answer is 202 with the held send (`status: awaiting_approval`), which waits in the conversation for a person to approve, edit or reject it before its token's timeout; `reasoning` tells them why. The sending rules are checked first all the same (422 outside the window). get-held-send follows it.
      *
      *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
@@ -1307,6 +1307,28 @@ export interface paths {
      *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
     post: operations['listMessages'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-held-send': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Follow a send held for approval: awaiting, approved (with its message), rejected or expired
+     * @description A send by a token in approval mode answers 202 with a held send; this reads it again. Once approved, `message_id` names the message (get-message follows its delivery; `edited` says a person changed the text); a rejection may carry a `note` for the agent.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['getHeldSend'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1804,7 +1826,7 @@ export interface paths {
     put?: never;
     /**
      * Subscribe a URL to events
-     * @description Events: new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed, new-whatsapp-flow-answer. The URL must be https on a public address; loopback and private-network addresses are refused here and again, after DNS resolution, on every attempt. At most 20 webhooks per workspace. The answer carries the signing `secret`, shown only this once: a retry with the same `Idempotency-Key` answers 409 `idempotency_secret_withheld`. Push delivery in addition to polling (the trigger feeds stay the source of truth). Each event is POSTed as `{"id", "type", "created_at", "workspace_id", "data"}`, where `data` is the record the matching trigger feed returns (for message-status-changed: the message as get-message returns it, at its new status). Every attempt is signed per Standard Webhooks: `webhook-id` (the delivery id, the same on every retry and replay: dedupe by it), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 10 s delivers; anything else is retried after 10 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, then every 8 h until 24 h have passed since the first attempt, when the delivery fails. A subscription whose every attempt failed for 24 h is disabled (`disabled_reason`); its pending deliveries wait until it is enabled again.
+     * @description Events: new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed, new-whatsapp-flow-answer, held-send-changed. The URL must be https on a public address; loopback and private-network addresses are refused here and again, after DNS resolution, on every attempt. At most 20 webhooks per workspace. The answer carries the signing `secret`, shown only this once: a retry with the same `Idempotency-Key` answers 409 `idempotency_secret_withheld`. Push delivery in addition to polling (the trigger feeds stay the source of truth). Each event is POSTed as `{"id", "type", "created_at", "workspace_id", "data"}`, where `data` is the record the matching trigger feed returns (for message-status-changed: the message as get-message returns it, at its new status). Every attempt is signed per Standard Webhooks: `webhook-id` (the delivery id, the same on every retry and replay: dedupe by it), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 10 s delivers; anything else is retried after 10 s, 1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h, then every 8 h until 24 h have passed since the first attempt, when the delivery fails. A subscription whose every attempt failed for 24 h is disabled (`disabled_reason`); its pending deliveries wait until it is enabled again.
      *
      *     Needs the role permission `manage_workspace` (owner, admin).
      */
@@ -2604,7 +2626,7 @@ export interface paths {
     put?: never;
     /**
      * Send a WhatsApp Flow (Meta’s form) to a contact
-     * @description Meta's interactive `flow` message: the text, and a button (`cta`) that opens the published Flow on `screen` with `data` (`navigate`), or as its data endpoint says (`data_exchange`). Queued through the outbox like every message, inside the 24-hour customer service window (422 outside it). Parley makes the send's `flow_token` (in `content.interactive.action.parameters`) and keeps it with the message: the customer's answer names the send by it. 409 for a Flow not published. Sending is conversation work, as every send action.
+     * @description Meta's interactive `flow` message: the text, and a button (`cta`) that opens the published Flow on `screen` with `data` (`navigate`), or as its data endpoint says (`data_exchange`). Queued through the outbox like every message, inside the 24-hour customer service window (422 outside it). Parley makes the send's `flow_token` (in `content.interactive.action.parameters`) and keeps it with the message: the customer's answer names the send by it. 409 for a Flow not published. A token in approval mode (made so in Settings → API tokens; get-me's `token.mode`) sends nothing here: the answer is 202 with the held send (`status: awaiting_approval`), which waits in the conversation for a person to approve, edit or reject it before its token's timeout; `reasoning` tells them why. The sending rules are checked first all the same (422 outside the window). get-held-send follows it. Sending is conversation work, as every send action.
      *
      *     Needs the role permission `conversations` (owner, admin, member, agent).
      */
@@ -3378,6 +3400,8 @@ export interface components {
         /** Format: uuid */
         id: string;
         scope: 'full' | 'read';
+        /** @description `approval`: this token's sends to customers are held (202 `awaiting_approval`) until a person approves them */
+        mode: 'direct' | 'approval';
       };
     };
     Contact: {
@@ -4163,6 +4187,57 @@ export interface components {
       provider_message_id: string;
       typing_indicator: boolean;
     };
+    HeldSend: {
+      /**
+       * Format: uuid
+       * @description The held send; get-held-send follows it
+       */
+      id: string;
+      /**
+       * @description `awaiting_approval`: nothing went out yet, a person will approve, edit or reject it; `approved`: sent, as `message_id`; `rejected`: never sent (`note` may say why); `expired`: nobody decided before `expires_at`, never sent
+       * @enum {string}
+       */
+      status: 'awaiting_approval' | 'approved' | 'rejected' | 'expired';
+      /**
+       * Format: uuid
+       * @description The contact it goes to
+       */
+      contact_id: string;
+      /** @description The message type: text, template, image, interactive… */
+      type: string;
+      /** @description The content as the agent proposed it (a person may have edited the text: see `edited`) */
+      content: {
+        [key: string]: unknown;
+      };
+      /** @description Why the agent sent it, as it said */
+      reasoning: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it expires unless a person decides first
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      expires_at: string;
+      /**
+       * Format: date-time
+       * @description When it was approved, rejected or expired
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      decided_at: string | null;
+      /** @description Approved with a person’s own text instead of the agent’s */
+      edited: boolean;
+      /** @description A rejection’s word to the agent, when the person gave one */
+      note: string | null;
+      /**
+       * Format: uuid
+       * @description Once approved: the message sent (get-message follows its delivery)
+       */
+      message_id: string | null;
+    };
     ListedMessage: components['schemas']['Message'] & {
       /** @description Outbound: who sent it; null for inbound messages and for outbound ones older than the record */
       sender: {
@@ -4886,6 +4961,7 @@ export interface components {
         | 'group-message-received'
         | 'group-message-status-changed'
         | 'new-whatsapp-flow-answer'
+        | 'held-send-changed'
       )[];
       /** @enum {string} */
       status: 'enabled' | 'disabled';
@@ -4927,7 +5003,8 @@ export interface components {
         | 'conversation-assigned'
         | 'group-message-received'
         | 'group-message-status-changed'
-        | 'new-whatsapp-flow-answer';
+        | 'new-whatsapp-flow-answer'
+        | 'held-send-changed';
       /** @enum {string} */
       status: 'pending' | 'delivered' | 'failed';
       /** @description Attempts since it was queued (or last replayed) */
@@ -11542,6 +11619,8 @@ export interface operations {
           phone?: string;
           /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
           from_phone_number_id?: string;
+          /** @description Why you send this, in a sentence or two, for the person who approves it when your token is in approval mode (get-me's token.mode); kept with the held send and shown beside it in the inbox. A token that sends directly may give it too: it is not kept. */
+          reasoning?: string;
           /**
            * Format: uuid
            * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
@@ -11571,6 +11650,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The token is in approval mode: nothing was sent; the send waits for a person (get-held-send) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeldSend'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
@@ -11690,6 +11778,8 @@ export interface operations {
           phone?: string;
           /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
           from_phone_number_id?: string;
+          /** @description Why you send this, in a sentence or two, for the person who approves it when your token is in approval mode (get-me's token.mode); kept with the held send and shown beside it in the inbox. A token that sends directly may give it too: it is not kept. */
+          reasoning?: string;
           /**
            * Format: uuid
            * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
@@ -11744,6 +11834,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The token is in approval mode: nothing was sent; the send waits for a person (get-held-send) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeldSend'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
@@ -11863,6 +11962,8 @@ export interface operations {
           phone?: string;
           /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
           from_phone_number_id?: string;
+          /** @description Why you send this, in a sentence or two, for the person who approves it when your token is in approval mode (get-me's token.mode); kept with the held send and shown beside it in the inbox. A token that sends directly may give it too: it is not kept. */
+          reasoning?: string;
           /**
            * Format: uuid
            * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
@@ -11887,6 +11988,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The token is in approval mode: nothing was sent; the send waits for a person (get-held-send) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeldSend'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
@@ -12006,6 +12116,8 @@ export interface operations {
           phone?: string;
           /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
           from_phone_number_id?: string;
+          /** @description Why you send this, in a sentence or two, for the person who approves it when your token is in approval mode (get-me's token.mode); kept with the held send and shown beside it in the inbox. A token that sends directly may give it too: it is not kept. */
+          reasoning?: string;
           /**
            * Format: uuid
            * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
@@ -12091,6 +12203,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The token is in approval mode: nothing was sent; the send waits for a person (get-held-send) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeldSend'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
@@ -12210,6 +12331,8 @@ export interface operations {
           phone?: string;
           /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
           from_phone_number_id?: string;
+          /** @description Why you send this, in a sentence or two, for the person who approves it when your token is in approval mode (get-me's token.mode); kept with the held send and shown beside it in the inbox. A token that sends directly may give it too: it is not kept. */
+          reasoning?: string;
           /**
            * Format: uuid
            * @description Parley id of the contact's message to react to; it must have reached WhatsApp
@@ -12228,6 +12351,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The token is in approval mode: nothing was sent; the send waits for a person (get-held-send) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeldSend'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
@@ -12347,6 +12479,8 @@ export interface operations {
           phone?: string;
           /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
           from_phone_number_id?: string;
+          /** @description Why you send this, in a sentence or two, for the person who approves it when your token is in approval mode (get-me's token.mode); kept with the held send and shown beside it in the inbox. A token that sends directly may give it too: it is not kept. */
+          reasoning?: string;
           /**
            * Format: uuid
            * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
@@ -12367,6 +12501,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The token is in approval mode: nothing was sent; the send waits for a person (get-held-send) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeldSend'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
@@ -12486,6 +12629,8 @@ export interface operations {
           phone?: string;
           /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
           from_phone_number_id?: string;
+          /** @description Why you send this, in a sentence or two, for the person who approves it when your token is in approval mode (get-me's token.mode); kept with the held send and shown beside it in the inbox. A token that sends directly may give it too: it is not kept. */
+          reasoning?: string;
           /**
            * Format: uuid
            * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
@@ -12519,6 +12664,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The token is in approval mode: nothing was sent; the send waits for a person (get-held-send) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeldSend'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
@@ -12916,6 +13070,8 @@ export interface operations {
           phone?: string;
           /** @description The workspace's number to send from (a phone_number_id list-channels shows); default: the number the contact last wrote to, else the workspace's default channel */
           from_phone_number_id?: string;
+          /** @description Why you send this, in a sentence or two, for the person who approves it when your token is in approval mode (get-me's token.mode); kept with the held send and shown beside it in the inbox. A token that sends directly may give it too: it is not kept. */
+          reasoning?: string;
           /** @description How many messages (default 50) */
           limit?: number;
         };
@@ -12929,6 +13085,131 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListedMessage'][];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getHeldSend: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The id a send answered with status awaiting_approval
+           */
+          held_send_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeldSend'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
@@ -16161,7 +16442,7 @@ export interface operations {
         'application/json': {
           /** @description An https URL on a public address (loopback and private networks are refused) */
           url: string;
-          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed, new-whatsapp-flow-answer */
+          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed, new-whatsapp-flow-answer, held-send-changed */
           events: (
             | 'new-message-received'
             | 'new-campaign-sent'
@@ -16173,6 +16454,7 @@ export interface operations {
             | 'group-message-received'
             | 'group-message-status-changed'
             | 'new-whatsapp-flow-answer'
+            | 'held-send-changed'
           )[];
         };
       };
@@ -16199,6 +16481,7 @@ export interface operations {
               | 'group-message-received'
               | 'group-message-status-changed'
               | 'new-whatsapp-flow-answer'
+              | 'held-send-changed'
             )[];
             /** @enum {string} */
             status: 'enabled' | 'disabled';
@@ -16440,7 +16723,7 @@ export interface operations {
           webhook_id: string;
           /** @description An https URL on a public address (loopback and private networks are refused) */
           url?: string;
-          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed, new-whatsapp-flow-answer */
+          /** @description Any of new-message-received, new-campaign-sent, new-flow-triggered, new-sequence-triggered, message-status-changed, conversation-status-changed, conversation-assigned, group-message-received, group-message-status-changed, new-whatsapp-flow-answer, held-send-changed */
           events?: (
             | 'new-message-received'
             | 'new-campaign-sent'
@@ -16452,6 +16735,7 @@ export interface operations {
             | 'group-message-received'
             | 'group-message-status-changed'
             | 'new-whatsapp-flow-answer'
+            | 'held-send-changed'
           )[];
           /** @description false stops deliveries (pending ones wait); true resumes them and clears the failure record of an automatic disable */
           enabled?: boolean;
@@ -20829,6 +21113,8 @@ export interface operations {
            * @description Parley id of one of the contact's messages (sent or received) to quote; it must have reached WhatsApp
            */
           reply_to_message_id?: string;
+          /** @description Why you send this, in a sentence or two, for the person who approves it when your token is in approval mode (get-me's token.mode); kept with the held send and shown beside it in the inbox. A token that sends directly may give it too: it is not kept. */
+          reasoning?: string;
           /**
            * Format: uuid
            * @description The published Flow to send (list-whatsapp-flows with status PUBLISHED)
@@ -20864,6 +21150,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The token is in approval mode: nothing was sent; the send waits for a person (get-held-send) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeldSend'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */

@@ -50,6 +50,198 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/dashboard/conversations/{contactId}/held-sends': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          contactId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /**
+               * Format: uuid
+               * @description The held send; get-held-send follows it
+               */
+              id: string;
+              /**
+               * @description `awaiting_approval`: nothing went out yet, a person will approve, edit or reject it; `approved`: sent, as `message_id`; `rejected`: never sent (`note` may say why); `expired`: nobody decided before `expires_at`, never sent
+               * @enum {string}
+               */
+              status: 'awaiting_approval' | 'approved' | 'rejected' | 'expired';
+              /**
+               * Format: uuid
+               * @description The contact it goes to
+               */
+              contact_id: string;
+              /** @description The message type: text, template, image, interactive… */
+              type: string;
+              /** @description The content as the agent proposed it (a person may have edited the text: see `edited`) */
+              content: {
+                [key: string]: unknown;
+              };
+              /** @description Why the agent sent it, as it said */
+              reasoning: string | null;
+              /**
+               * Format: date-time
+               * @example 2026-11-22T09:30:00.000+00:00
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description When it expires unless a person decides first
+               * @example 2026-11-22T09:30:00.000+00:00
+               */
+              expires_at: string;
+              /**
+               * Format: date-time
+               * @description When it was approved, rejected or expired
+               * @example 2026-11-22T09:30:00.000+00:00
+               */
+              decided_at: string | null;
+              /** @description Approved with a person’s own text instead of the agent’s */
+              edited: boolean;
+              /** @description A rejection’s word to the agent, when the person gave one */
+              note: string | null;
+              /**
+               * Format: uuid
+               * @description Once approved: the message sent (get-message follows its delivery)
+               */
+              message_id: string | null;
+              /** @description Outbound: who sent it; null for inbound messages and for outbound ones older than the record */
+              agent: {
+                /**
+                 * @description `user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation)
+                 * @enum {string}
+                 */
+                type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system' | 'business_app';
+                /**
+                 * Format: uuid
+                 * @description The member, token, campaign, sequence or flow; null for `system`
+                 */
+                id: string | null;
+                /** @description The member's name (else email), or the token's, campaign's, sequence's or flow's name; empty once it is deleted */
+                name: string;
+              } | null;
+              /** @description One line of the content, in English (the dashboard words it itself) */
+              preview: string;
+            }[];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/held-sends/{id}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description A text send only: the text to send instead of the agent’s */
+            message?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Message'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dashboard/held-sends/{id}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description Why, for the agent (get-held-send shows it) */
+            note?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['HeldSend'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/dashboard/whatsapp-flows/{id}/answers.csv': {
     parameters: {
       query?: never;
@@ -859,6 +1051,10 @@ export interface paths {
               id: string;
               name: string;
               scope: 'read' | 'full';
+              /** @description `direct`: its sends go out at once; `approval`: its sends to customers wait for a person's approval */
+              mode: 'direct' | 'approval';
+              /** @description An approval token's: minutes a held send waits before it expires; null: direct */
+              approval_timeout_minutes: number | null;
               /** @description The first characters of the token, to recognise it by */
               prefix: string;
               /** @description Its creator's email */
@@ -896,6 +1092,10 @@ export interface paths {
           'application/json': {
             name: string;
             scope?: 'full' | 'read';
+            /** @description `direct`: its sends go out at once; `approval`: its sends to customers wait for a person's approval */
+            mode?: 'direct' | 'approval';
+            /** @description With mode approval: how long a held send waits before it expires (default 60) */
+            approval_timeout_minutes?: number;
           };
         };
       };
@@ -911,6 +1111,10 @@ export interface paths {
               id: string;
               name: string;
               scope: 'read' | 'full';
+              /** @description `direct`: its sends go out at once; `approval`: its sends to customers wait for a person's approval */
+              mode: 'direct' | 'approval';
+              /** @description An approval token's: minutes a held send waits before it expires; null: direct */
+              approval_timeout_minutes: number | null;
               prefix: string;
               token: string;
               /**
@@ -4034,6 +4238,57 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       updated_at: string;
+    };
+    HeldSend: {
+      /**
+       * Format: uuid
+       * @description The held send; get-held-send follows it
+       */
+      id: string;
+      /**
+       * @description `awaiting_approval`: nothing went out yet, a person will approve, edit or reject it; `approved`: sent, as `message_id`; `rejected`: never sent (`note` may say why); `expired`: nobody decided before `expires_at`, never sent
+       * @enum {string}
+       */
+      status: 'awaiting_approval' | 'approved' | 'rejected' | 'expired';
+      /**
+       * Format: uuid
+       * @description The contact it goes to
+       */
+      contact_id: string;
+      /** @description The message type: text, template, image, interactive… */
+      type: string;
+      /** @description The content as the agent proposed it (a person may have edited the text: see `edited`) */
+      content: {
+        [key: string]: unknown;
+      };
+      /** @description Why the agent sent it, as it said */
+      reasoning: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it expires unless a person decides first
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      expires_at: string;
+      /**
+       * Format: date-time
+       * @description When it was approved, rejected or expired
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      decided_at: string | null;
+      /** @description Approved with a person’s own text instead of the agent’s */
+      edited: boolean;
+      /** @description A rejection’s word to the agent, when the person gave one */
+      note: string | null;
+      /**
+       * Format: uuid
+       * @description Once approved: the message sent (get-message follows its delivery)
+       */
+      message_id: string | null;
     };
     ListedMessage: components['schemas']['Message'] & {
       /** @description Outbound: who sent it; null for inbound messages and for outbound ones older than the record */

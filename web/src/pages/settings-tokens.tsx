@@ -19,9 +19,12 @@ export function ApiTokens() {
   const tokens = useAsync(() => dashboard.get('/api/dashboard/tokens'), []);
   const [name, setName] = useState('');
   const [scope, setScope] = useState<'full' | 'read'>('full');
+  const [mode, setMode] = useState<'direct' | 'approval'>('direct');
+  const [timeoutMinutes, setTimeoutMinutes] = useState('60');
   const [issued, setIssued] = useState<IssuedToken | null>(null);
   const create = useSubmit(async () => {
-    setIssued(await dashboard.post('/api/dashboard/tokens', { body: { name, scope } }));
+    const approval = mode === 'approval' && { mode, approval_timeout_minutes: Number(timeoutMinutes) };
+    setIssued(await dashboard.post('/api/dashboard/tokens', { body: { name, scope, ...approval } }));
     setName('');
     tokens.reload();
   });
@@ -46,11 +49,44 @@ export function ApiTokens() {
             <option value="read">{t('settings:tokens.readOnly')}</option>
           </select>
         </div>
+        <div class="field">
+          <label for="token-mode">{t('settings:tokens.sends')}</label>
+          <select
+            id="token-mode"
+            value={mode}
+            aria-describedby="token-mode-hint"
+            onChange={(e) => setMode(e.currentTarget.value as 'direct' | 'approval')}
+          >
+            <option value="direct">{t('settings:tokens.direct')}</option>
+            <option value="approval">{t('settings:tokens.approval')}</option>
+          </select>
+          <small id="token-mode-hint" class="hint">
+            {t('settings:tokens.sendsHint')}
+          </small>
+        </div>
+        {mode === 'approval' && (
+          <TextField
+            label={t('settings:tokens.approvalTimeout')}
+            type="number"
+            min={1}
+            max={10080}
+            required
+            value={timeoutMinutes}
+            {...create.bind('approval_timeout_minutes', setTimeoutMinutes)}
+            hint={t('settings:tokens.approvalTimeoutHint')}
+          />
+        )}
         <button class="primary" type="submit" disabled={create.busy}>
           {t('settings:tokens.create')}
         </button>
       </form>
-      <ErrorNote error={create.error} />
+      <ErrorNote
+        error={create.error}
+        labels={{
+          name: t('settings:tokens.tokenName'),
+          approval_timeout_minutes: t('settings:tokens.approvalTimeout'),
+        }}
+      />
       {issued && (
         <div class="notice" role="status">
           <p>
@@ -68,6 +104,7 @@ export function ApiTokens() {
           t('settings:tokens.name'),
           t('settings:tokens.prefix'),
           t('settings:tokens.access'),
+          t('settings:tokens.sends'),
           t('settings:tokens.createdBy'),
           t('settings:tokens.lastUsed'),
         ]}
@@ -80,6 +117,11 @@ export function ApiTokens() {
               <code>{token.prefix}…</code>
             </td>
             <td>{token.scope === 'read' ? t('settings:tokens.readOnly') : t('settings:tokens.full')}</td>
+            <td data-mode={token.mode}>
+              {token.mode === 'approval'
+                ? t('settings:tokens.waitsApproval', { count: token.approval_timeout_minutes ?? 0 })
+                : t('settings:tokens.direct')}
+            </td>
             <td>{token.created_by}</td>
             <td>{formatDateTime(token.last_used_at)}</td>
             <td>

@@ -15,7 +15,7 @@ function connect(): void {
     // reconnect): listeners reload once it is open, so nothing that happened meanwhile is missed.
     emit({ type: 'stream-opened', contact_id: '' });
   });
-  for (const type of ['message', 'status', 'conversation', 'group'] as const) {
+  for (const type of ['message', 'status', 'conversation', 'approval', 'group'] as const) {
     source.addEventListener(type, (event: MessageEvent<string>) => emit(JSON.parse(event.data) as InboxEvent));
   }
 }

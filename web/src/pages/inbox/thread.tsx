@@ -10,6 +10,7 @@ import { afterDone } from './shortcuts';
 import { useLiveReload } from './events';
 import { ReplyBox } from './reply';
 import { ThreadSummary, useCopilot } from './copilot';
+import { HeldSends } from './held-sends';
 import { CallEvent, MessageBubble, NoteBubble, RatingEvent } from './bubbles';
 import { SidePanel } from './side-panel';
 import { useThreadScroll, useWhenVisible } from './thread-scroll';
@@ -143,6 +144,7 @@ export function ThreadPage({ contactId }: { contactId: string }) {
             )}
           </ol>
           {entries.length === 0 && <p class="muted">{t('inbox:thread.noMessages')}</p>}
+          <HeldSends contactId={contactId} onDecided={thread.reload} />
           <ReplyBox
             thread={data}
             onSent={thread.reload}

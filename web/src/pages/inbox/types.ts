@@ -24,7 +24,8 @@ export type Priority = ToolsState['priority'];
 /** What GET /api/dashboard/events sends: a hint to reload what it concerns. */
 export type InboxEvent =
   | {
-      type: 'message' | 'status' | 'conversation' | 'stream-opened';
+      /** `approval`: a send held for a person's approval was made or decided (`message_id` names it). */
+      type: 'message' | 'status' | 'conversation' | 'approval' | 'stream-opened';
       contact_id: string;
       message_id?: string;
       direction?: 'inbound' | 'outbound';
