@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
+import { joinedTeammate, logInOverHttp } from '../dashboard-session.js';
 import { ownerApi, type TestWorkspace } from '../factories.js';
 import { CHAT_MODEL, STAND_IN_API_KEY, startOpenAiStandIn } from '../openai-stand-in.js';
 import { ENGINE, startServer } from '../server.js';
@@ -107,6 +108,14 @@ describe(`dashboard: copilot (${ENGINE})`, () => {
     await page.locator('.bubble.outbound', { hasText: 'we are sorry we cannot do Sundays' }).waitFor();
     assert.equal(await messageCount(api, contactId), 2, 'the agent sent it');
     await sources.waitFor({ state: 'detached' });
+
+    // An agent answers conversations, so their composer has the copilot too (the AI settings are not theirs).
+    const agent = await joinedTeammate(server, await logInOverHttp(server, owner), 'agent');
+    const agentPage = (await newPage(server)).page;
+    await logIn(agentPage, agent);
+    await agentPage.goto(`/inbox/${contactId}`);
+    await agentPage.getByRole('button', { name: 'Suggest a reply' }).waitFor();
+    await agentPage.getByRole('button', { name: 'Summarize' }).waitFor();
   });
 
   test('without an AI model the composer and thread offer no copilot; in Spanish the summary is asked in Spanish', async () => {
