@@ -5,7 +5,7 @@ import {
   type AiSettingsService,
   type ChatMessage,
 } from '../ai-models/index.js';
-import { contactRepository } from '../contacts/index.js';
+import { contactRepository, type ContactRow } from '../contacts/index.js';
 import type { Deps } from '../db/deps.js';
 import { latestMessages, TEXT_MAX_LENGTH } from '../messages/index.js';
 import type { Caller } from '../shared/context.js';
@@ -78,12 +78,11 @@ export function createCopilotService(
     return contact;
   }
 
-  /** The contact and their latest `messages` as transcript lines, oldest first; `more`: earlier ones exist. */
-  async function conversation(caller: Caller, contactId: string, messages: number) {
-    const contact = await contactOf(caller, contactId);
+  /** The contact's latest `messages` as transcript lines, oldest first; `more`: earlier ones exist. */
+  async function conversation(caller: Caller, contact: ContactRow, messages: number) {
     const latest = await latestMessages(deps.reads, caller.workspaceId, contact, messages + 1);
     const lines = transcriptOf(latest.slice(0, messages).reverse());
-    return { contact, lines, more: latest.length > messages };
+    return { lines, more: latest.length > messages };
   }
 
   /** One structured answer from the workspace's model; its failure as the API's problem (never a 500). */
@@ -111,7 +110,8 @@ export function createCopilotService(
 
     /** A draft of the business's next message, in the customer's language, with the knowledge it relies on. */
     async suggestReply(caller: Caller, input: SuggestReplyInput): Promise<SuggestedReply> {
-      const { contact, lines } = await conversation(caller, input.contact_id, READS.suggest.messages);
+      const contact = await contactOf(caller, input.contact_id);
+      const { lines } = await conversation(caller, contact, READS.suggest.messages);
       const read = newestWithin(lines, READS.suggest.chars).lines;
       if (read.length === 0) throw errors.conversationEmpty();
       const { chunks } = await knowledge.retrieve(caller.workspaceId, openQuestion(read), { limit: CHUNKS });
@@ -133,7 +133,8 @@ export function createCopilotService(
 
     /** What the conversation is about, from its latest messages that fit (a long thread's start is left out). */
     async summarize(caller: Caller, input: SummarizeConversationInput): Promise<ConversationSummary> {
-      const { lines, more } = await conversation(caller, input.contact_id, READS.summary.messages);
+      const contact = await contactOf(caller, input.contact_id);
+      const { lines, more } = await conversation(caller, contact, READS.summary.messages);
       const { lines: read, leftOut } = newestWithin(lines, READS.summary.chars);
       if (read.length === 0) throw errors.conversationEmpty();
       const earlierLeftOut = leftOut > 0 || more;
@@ -155,7 +156,7 @@ export function createCopilotService(
       // Without a stated language, a translation's target is judged from the customer's own messages.
       let customerMessages: string[] = [];
       if (input.style === 'translate' && !language) {
-        const { lines } = await conversation(caller, input.contact_id, READS.translate.messages);
+        const { lines } = await conversation(caller, contact, READS.translate.messages);
         customerMessages = theirLatest(newestWithin(lines, READS.translate.chars).lines);
         if (customerMessages.length === 0) throw errors.customerLanguageUnknown();
       }
