@@ -163,6 +163,11 @@ async function main(): Promise<void> {
   );
   const workspaceId = (setup.workspace as { id: string }).id;
   const issued = await parleyCli(['token', 'create', '--workspace', workspaceId, '--name', 'Screenshots'], env);
+  // An AI agent's token whose sends wait for a person (decision 0160).
+  const agentToken = await parleyCli(
+    ['token', 'create', '--workspace', workspaceId, '--name', 'Support agent', '--mode', 'approval'],
+    env,
+  );
   const server = new NodeProcess('parley', 'src/main.ts', env);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -172,6 +177,12 @@ async function main(): Promise<void> {
     await server.waitUntilReady(`${baseUrl}/healthz`, () => generatedCertificate(dataDir));
     const rest = restClient(String(issued.token), generatedCertificate(dataDir)!);
     const { contactIds, flowId, campaignId } = await seed(rest);
+    const agent = restClient(String(agentToken.token), generatedCertificate(dataDir)!);
+    await agent('send-text-message', {
+      phone: PEOPLE[2]!.phone,
+      message: 'Yes! We deliver to Kyoto in 3 to 5 working days, and shipping is free over ¥8,000.',
+      reasoning: 'Kyoto is in our Japan shipping zone (delivery policy, section 2); she asked before ordering.',
+    });
     const contactId = contactIds[0]!;
     await sleep(1500); // the outbox sends the campaign and the simulator reports its statuses
     fs.mkdirSync(outDir, { recursive: true });
@@ -191,6 +202,7 @@ async function main(): Promise<void> {
     await page.getByRole('button', { name: 'Mark done' }).click();
     await page.waitForURL((url) => !url.pathname.endsWith(contactIds[2]!));
     await shoot(page, `/inbox/${contactId}`, '.thread .bubble', 'inbox.png');
+    await shoot(page, `/inbox/${contactIds[2]!}`, '.held-send', 'held-send.png');
     await shoot(page, `/contacts/${contactId}`, 'h1', 'contact.png');
     // The flow builder with its first card's form open beside the canvas.
     await shoot(page, `/flows/${flowId}`, '.node-panel', 'flow-editor.png', false, '.react-flow__node');

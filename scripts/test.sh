@@ -35,7 +35,8 @@ for file in "${files[@]}"; do
 done
 # What a Node line can change: the SQLite driver and its worker threads (connections, read pool, checkpoints,
 # backups, imports), child processes and signals, the CLI and MCP over stdio, files streamed to disk, TLS
-# and HMAC in the webhook path.
+# and HMAC in the webhook path. (test/mcp-inspector.test.ts runs with the whole suite on the first line: the
+# official MCP Inspector needs Node 22 or later, which it takes from this process or PARLEY_TEST_NODES.)
 RUNTIME_TESTS=(src/db/**/*.test.ts src/backup/**/*.test.ts src/media/**/*.test.ts src/cli/**/*.test.ts
   src/contacts/contact-csv.test.ts src/messages/message.test.ts test/runtime.test.ts test/processes.test.ts
   test/scale-out.test.ts test/upgrade.test.ts test/first-run.test.ts test/readme-quickstart.test.ts

@@ -49,7 +49,7 @@ export function createRetrieval(
     const vector = answer?.vectors[0];
     if (!answer || !vector) return null;
     const found = await vectors.nearest(workspaceId, answer.model, index?.generation ?? 0, vector, CANDIDATES);
-    if (found.embedded < (await repository.countChunks(workspaceId))) await queueEmbedding(workspaceId);
+    if (!found.complete) await queueEmbedding(workspaceId);
     return new Map(found.matches.map((match, i) => [match.id, { rank: i + 1, similarity: match.similarity }]));
   }
 

@@ -32,6 +32,8 @@ interface Loaded {
   ids: string[];
   dimensions: number;
   matrix: Float32Array;
+  /** The workspace's chunks at this generation, with a vector or not. */
+  total: number;
 }
 
 /**
@@ -51,12 +53,13 @@ export function createVectorIndex(reads: Kysely<Database>, maxBytes: number) {
       return cached;
     }
     const rows = await knowledgeRepository(reads).vectors(workspaceId, model);
+    const total = await knowledgeRepository(reads).countChunks(workspaceId);
     const vectors = rows.flatMap((row) => (row.embedding ? [{ id: row.id, vector: readVector(row.embedding) }] : []));
     const dimensions = vectors[0]?.vector.length ?? 0;
     const same = vectors.filter((v) => v.vector.length === dimensions);
     const matrix = new Float32Array(same.length * dimensions);
     same.forEach((v, i) => matrix.set(v.vector, i * dimensions));
-    const entry = { generation, model, ids: same.map((v) => v.id), dimensions, matrix };
+    const entry = { generation, model, ids: same.map((v) => v.id), dimensions, matrix, total };
     loaded.delete(workspaceId);
     loaded.set(workspaceId, entry);
     evict();
@@ -74,8 +77,8 @@ export function createVectorIndex(reads: Kysely<Database>, maxBytes: number) {
 
   return {
     /**
-     * The `limit` chunks nearest to `query` (a raw vector of `model`), best first, and how many
-     * chunks of the workspace have a vector of that model.
+     * The `limit` chunks nearest to `query` (a raw vector of `model`), best first, and whether every
+     * chunk of the workspace has a vector of that model.
      */
     async nearest(
       workspaceId: string,
@@ -83,9 +86,10 @@ export function createVectorIndex(reads: Kysely<Database>, maxBytes: number) {
       generation: number,
       query: number[],
       limit: number,
-    ): Promise<{ matches: { id: string; similarity: number }[]; embedded: number }> {
+    ): Promise<{ matches: { id: string; similarity: number }[]; complete: boolean }> {
       const entry = await load(workspaceId, model, generation);
-      if (entry.dimensions !== query.length) return { matches: [], embedded: entry.ids.length };
+      const complete = entry.ids.length >= entry.total;
+      if (entry.dimensions !== query.length) return { matches: [], complete };
       const target = readVector(storedVector(query));
       const scores = new Float32Array(entry.ids.length);
       for (let row = 0; row < entry.ids.length; row++) {
@@ -97,7 +101,7 @@ export function createVectorIndex(reads: Kysely<Database>, maxBytes: number) {
       const order = [...scores.keys()].sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, limit);
       return {
         matches: order.map((row) => ({ id: entry.ids[row]!, similarity: scores[row]! })),
-        embedded: entry.ids.length,
+        complete,
       };
     },
   };
