@@ -89,6 +89,11 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
             "The workspace's own AI model (any OpenAI-compatible endpoint): its settings, a test round trip, this month's usage",
         },
         {
+          name: 'Knowledge',
+          description:
+            'What the workspace’s AI teammate answers from: Q&A pairs, documents, templates and quick replies, searched by words and by meaning',
+        },
+        {
           name: 'Copilot',
           description:
             'Help for the person answering a conversation, from the workspace’s AI model: a suggested reply, a summary, a rewritten draft; nothing is sent',
