@@ -141,7 +141,7 @@ const LAYERS = [
       'knowledge',
     ],
   },
-  { name: 'work on conversations', frontDoors: true, folders: ['conversations', 'routing', 'reports'] },
+  { name: 'work on conversations', frontDoors: true, folders: ['conversations', 'routing', 'reports', 'copilot'] },
   { name: 'reception', frontDoors: true, folders: ['reception'] },
   { name: 'adapters', frontDoors: true, folders: ['whatsapp'] },
   { name: 'surfaces', folders: ['mcp', 'dashboard', 'portability'] },

@@ -53,6 +53,7 @@ import { registerNotificationRoutes } from './notifications/index.js';
 import { registerBusinessHoursRoutes } from './business-hours/index.js';
 import { registerCsatRoutes } from './csat/index.js';
 import { registerAiSettingsRoutes } from './ai-models/index.js';
+import { registerCopilotRoutes } from './copilot/index.js';
 
 /** The route table: every endpoint Parley serves, domain by domain. */
 export function registerRoutes(app: Api, services: Services, config: Config): void {
@@ -94,6 +95,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerBusinessHoursRoutes(app, services.businessHours);
   registerCsatRoutes(app, services.csat);
   registerAiSettingsRoutes(app, services.aiSettings);
+  registerCopilotRoutes(app, services.copilot);
   registerTeamReportRoutes(app, services.teamReport);
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
   registerAccountRoutes(app, services.accounts);

@@ -75,6 +75,7 @@ import { createNotificationService } from './notifications/index.js';
 import { createBusinessHoursService } from './business-hours/index.js';
 import { createCsatService } from './csat/index.js';
 import { createReception } from './reception/index.js';
+import { createCopilotService } from './copilot/index.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(opened: Deps, config: Config) {
@@ -176,6 +177,7 @@ export function createServices(opened: Deps, config: Config) {
   const aiModels = createAiModels(deps, secrets, aiOptions);
   // The AI teammate's knowledge: full-text always, and vectors from the workspace's embeddings model when it has one.
   const knowledge = createKnowledgeService(deps, aiModels, wakeFor);
+  const aiSettings = createAiSettingsService(deps, secrets, aiModels, aiOptions);
   const scheduler = createScheduler(
     deps,
     {
@@ -286,7 +288,9 @@ export function createServices(opened: Deps, config: Config) {
     }),
     metrics,
     aiModels,
-    aiSettings: createAiSettingsService(deps, secrets, aiModels, aiOptions),
+    aiSettings,
+    // The composer's copilot drafts from the workspace's knowledge.
+    copilot: createCopilotService(deps, aiModels, knowledge, aiSettings),
   };
 }
 

@@ -848,6 +848,25 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     input: () => ({}),
     expect: (result, s) => assert.deepEqual(result, { user_id: s.userId, available: false }),
   },
+  // The copilot asks the workspace's own AI model (src/copilot/copilot.test.ts tests it with an OpenAI
+  // stand-in): this workspace has none, so the composer is told so and each action is refused.
+  {
+    tool: 'get_copilot_status',
+    input: () => ({}),
+    expect: (result) => assert.deepEqual(result, { available: false, reason: 'not_configured' }),
+  },
+  ...(
+    [
+      ['suggest_reply', {}],
+      ['summarize_conversation', {}],
+      ['rewrite_draft', { text: 'Your order ships today', style: 'friendlier' }],
+    ] as const
+  ).map(([tool, body]) => ({
+    tool,
+    input: (s: ExampleState) => ({ contact_id: s.contactId, ...body }),
+    refusal: 'ai_model_not_configured',
+    expect: (result: Json) => assert.match(String(result.detail), /Settings → AI model/),
+  })),
   {
     tool: 'get_volume_report',
     input: () => ({}),

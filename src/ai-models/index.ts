@@ -18,5 +18,6 @@ export {
   type UsagePurpose,
 } from './ai-model.js';
 export { type AiModelsOptions, createAiModels } from './ai-models.js';
+export { modelProblem } from './model-problem.js';
 export { registerAiSettingsRoutes } from './ai-settings.routes.js';
 export { type AiSettingsService, createAiSettingsService } from './ai-settings.service.js';

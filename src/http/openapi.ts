@@ -94,6 +94,11 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
             'What the workspace’s AI teammate answers from: Q&A pairs, documents, templates and quick replies, searched by words and by meaning',
         },
         {
+          name: 'Copilot',
+          description:
+            'Help for the person answering a conversation, from the workspace’s AI model: a suggested reply, a summary, a rewritten draft; nothing is sent',
+        },
+        {
           name: 'Workspace',
           description:
             'Business hours and the away reply, the satisfaction survey, and what Meta reported about the account and its numbers',

@@ -47,6 +47,14 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     "Tries the AI model with one real round trip, saving nothing: the saved settings with the fields given on top ask the model for one word (and the embeddings model, if set, for one vector). Answers `ok`, the model's answer time `model_ms`, or `problem` (reason: not_configured, timeout, rate_limited, budget_exhausted, model_error, with the endpoint's own words). Its tokens count as `test` in get_ai_usage.",
   getAiUsage:
     "This calendar month's (UTC) AI model calls and tokens by purpose (assistant, copilot, eval, test, embeddings), with `tokens_used`, the `monthly_token_budget`, `tokens_left` and the cost by the saved prices. Once the budget is spent, every call is refused until the next month.",
+  getCopilotStatus:
+    "Says whether the copilot (suggest_reply, summarize_conversation, rewrite_draft) can be asked now: `available`, else `reason` not_configured (no AI model turned on; an owner or admin sets one with save_ai_settings) or budget_exhausted (this month's token budget is spent). Calls no model.",
+  suggestReply:
+    "Drafts the business's next message in a conversation (by contact_id) for a person to edit and send: from the latest messages and the workspace's knowledge found for what the customer last asked, in the customer's language, stating only what the knowledge says (no price, refund, date or promise it does not state). Sends nothing: use send_text_message to send the reply once a person has read it. `citations` are the knowledge chunks it relies on. Fails with ai_model_not_configured (422), ai_budget_exhausted (429), ai_model_failed (502), ai_model_rate_limited (503, retry after retry_after seconds), ai_model_timeout (504) or conversation_empty (422).",
+  summarizeConversation:
+    'Summarises a conversation (by contact_id) in a few sentences: what the customer wants, what the business said or did, what is open; in `language` (a BCP 47 tag, English by default). A long thread is summarised from its latest messages (`earlier_left_out`). Changes nothing. Fails as suggest_reply does.',
+  rewriteDraft:
+    "Rewrites a draft message for a conversation (contact_id, text): `style` shorter or friendlier keeps its language, translate writes it in the customer's language (their contact's `language` attribute, else the language of their messages). Keeps the draft's facts and adds none. Sends nothing. Fails as suggest_reply does, or with customer_language_unknown (422) for a translation when the customer never wrote and has no language attribute.",
   getSatisfactionSurveySettings:
     'Shows whether closing a conversation asks the customer for a 1–5 rating (`enabled`; off by default). Ratings appear in the thread and per agent in the reports.',
   updateSatisfactionSurveySettings:

@@ -77,10 +77,14 @@ const EFFECT_EXCEPTIONS: Record<string, Effect> = {
 /**
  * Operations that reach outside Parley: they message customers (sends, broadcasts, flows and sequences
  * started, read receipts, the satisfaction survey a close may send) or talk to Meta (numbers, templates,
- * WhatsApp Flows, groups, uploads). Sends and triggers are counted by their verb.
+ * WhatsApp Flows, groups, uploads) or to the workspace's AI model (a test round trip, the copilot's
+ * drafts). Sends and triggers are counted by their verb.
  */
 const OPEN_WORLD = new Set([
   'testAiSettings',
+  'suggestReply',
+  'summarizeConversation',
+  'rewriteDraft',
   'markAsRead',
   'createCampaign',
   'resendCampaign',

@@ -74,6 +74,7 @@ export { fillVariables, mapVariables, variableValues } from './outbound/template
 export { checkHeaderMedia, templateContent } from './outbound/template.js';
 export { createOutbox } from './outbox.js';
 export { createReadReceiptService } from './read-receipt.js';
+export { latestMessages } from './recent-messages.js';
 export { type MessageSender, namedSenders } from './senders.js';
 export { emitStatusChanges } from './status-events.js';
 export { createStatusService, type StatusService } from './statuses.js';

@@ -91,6 +91,15 @@ export const ERROR_CODES = {
   message_not_on_whatsapp: { status: 422, title: 'The message has not reached WhatsApp, so it cannot be quoted' },
   media_not_accepted: { status: 422, title: 'WhatsApp does not accept this file for this kind of media' },
   media_type_mismatch: { status: 422, title: 'The file is not of the MIME type it is declared as' },
+  conversation_empty: { status: 422, title: 'The conversation has no messages yet' },
+  customer_language_unknown: { status: 422, title: 'Nothing tells which language the customer writes' },
+  // The workspace's own AI model (src/ai-models/): not set up, its budget spent, or the endpoint's failure,
+  // answered with a gateway's status since the model is a server Parley calls, never a 500.
+  ai_model_not_configured: { status: 422, title: 'The workspace has no AI model set up' },
+  ai_budget_exhausted: { status: 429, title: 'This month’s AI token budget is spent' },
+  ai_model_failed: { status: 502, title: 'The AI model failed to answer' },
+  ai_model_rate_limited: { status: 503, title: 'The AI model is rate limiting; retry shortly' },
+  ai_model_timeout: { status: 504, title: 'The AI model did not answer in time' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -291,4 +300,32 @@ export const errors = {
       [commonProblems.problem(field, 'not_declared_type', { mime_type: declared })],
       { declared_mime_type: declared, detected_mime_type: detected },
     ),
+  /** An AI action on a conversation with nothing in it yet to read. */
+  conversationEmpty: () => make('conversation_empty', 'The conversation has no messages yet: there is nothing to read'),
+  /** A translation into the customer's language when they never wrote and their contact names no language. */
+  customerLanguageUnknown: () =>
+    make(
+      'customer_language_unknown',
+      'The customer has not written yet and their contact has no `language` attribute, so their language is unknown',
+    ),
+  /** The workspace's AI model is off or not set up: says who turns it on, and where. */
+  aiModelNotConfigured: () =>
+    make(
+      'ai_model_not_configured',
+      'The workspace has no AI model set up: an owner or admin sets one up in Settings → AI model (save-ai-settings)',
+    ),
+  /** The month's token budget is spent: calls are refused until the month (UTC) turns. */
+  aiBudgetExhausted: (detail: string, retryAfterSeconds: number) =>
+    make(
+      'ai_budget_exhausted',
+      `The AI model was not asked: ${detail}; an owner or admin can raise the budget in Settings → AI model`,
+      [],
+      {
+        retry_after: retryAfterSeconds,
+      },
+    ),
+  aiModelFailed: (detail: string) => make('ai_model_failed', `The AI model gave no answer: ${detail}`),
+  aiModelRateLimited: (detail: string, retryAfterSeconds: number) =>
+    make('ai_model_rate_limited', `The AI model gave no answer: ${detail}`, [], { retry_after: retryAfterSeconds }),
+  aiModelTimeout: (detail: string) => make('ai_model_timeout', `The AI model gave no answer: ${detail}`),
 };

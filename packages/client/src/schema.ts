@@ -3125,6 +3125,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/get-copilot-status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Whether the copilot can be asked: the AI model is on and this month’s budget is not spent
+     * @description What the inbox’s composer reads to offer the copilot or not. Readable by every role that answers conversations (the model’s settings themselves need manage_workspace). Calls no model. The copilot helps the person answering a conversation with the workspace’s own AI model (save-ai-settings): it only answers text for them to edit and send themselves; it never sends anything nor changes the conversation. Its calls count as `copilot` in get-ai-usage. Without a model turned on it answers 422 `ai_model_not_configured`; with this month’s budget spent, 429 `ai_budget_exhausted`; when the model fails, 502 `ai_model_failed`, is rate limiting 503 `ai_model_rate_limited` (Retry-After), or takes longer than its timeout, 504 `ai_model_timeout`.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['getCopilotStatus'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/suggest-reply': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A draft reply to the customer, from the knowledge and the conversation
+     * @description Reads the conversation’s latest messages and searches the workspace’s knowledge with what the customer last asked, then drafts the business’s next message in the customer’s language (their contact’s `language` attribute, else the language they write in), stating only what the knowledge says: no price, refund, date or promise it does not state. `citations` are the knowledge chunks the draft relies on, to show beside it. A conversation without messages is a 422 `conversation_empty`. The copilot helps the person answering a conversation with the workspace’s own AI model (save-ai-settings): it only answers text for them to edit and send themselves; it never sends anything nor changes the conversation. Its calls count as `copilot` in get-ai-usage. Without a model turned on it answers 422 `ai_model_not_configured`; with this month’s budget spent, 429 `ai_budget_exhausted`; when the model fails, 502 `ai_model_failed`, is rate limiting 503 `ai_model_rate_limited` (Retry-After), or takes longer than its timeout, 504 `ai_model_timeout`.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['suggestReply'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/summarize-conversation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A short summary of the conversation, for a person taking it over
+     * @description What the customer wants, what the business said or did and what is still open, in a few sentences, in `language` (English by default). A long thread is summarised from its latest messages (up to 200, and as many as fit the model’s share); `earlier_left_out` says so. A conversation without messages is a 422 `conversation_empty`. The copilot helps the person answering a conversation with the workspace’s own AI model (save-ai-settings): it only answers text for them to edit and send themselves; it never sends anything nor changes the conversation. Its calls count as `copilot` in get-ai-usage. Without a model turned on it answers 422 `ai_model_not_configured`; with this month’s budget spent, 429 `ai_budget_exhausted`; when the model fails, 502 `ai_model_failed`, is rate limiting 503 `ai_model_rate_limited` (Retry-After), or takes longer than its timeout, 504 `ai_model_timeout`.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['summarizeConversation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/rewrite-draft': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The agent’s draft rewritten: shorter, friendlier, or in the customer’s language
+     * @description Keeps the draft’s meaning and facts and adds none. `translate` writes it in the customer’s language: their contact’s `language` attribute when set, else the language of their latest messages (a customer who never wrote, without the attribute, is a 422 `customer_language_unknown`). The copilot helps the person answering a conversation with the workspace’s own AI model (save-ai-settings): it only answers text for them to edit and send themselves; it never sends anything nor changes the conversation. Its calls count as `copilot` in get-ai-usage. Without a model turned on it answers 422 `ai_model_not_configured`; with this month’s budget spent, 429 `ai_budget_exhausted`; when the model fails, 502 `ai_model_failed`, is rate limiting 503 `ai_model_rate_limited` (Retry-After), or takes longer than its timeout, 504 `ai_model_timeout`.
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['rewriteDraft'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/reports/agents': {
     parameters: {
       query?: never;
@@ -3251,7 +3339,14 @@ export interface components {
         | 'message_has_no_media'
         | 'message_not_on_whatsapp'
         | 'media_not_accepted'
-        | 'media_type_mismatch';
+        | 'media_type_mismatch'
+        | 'conversation_empty'
+        | 'customer_language_unknown'
+        | 'ai_model_not_configured'
+        | 'ai_budget_exhausted'
+        | 'ai_model_failed'
+        | 'ai_model_rate_limited'
+        | 'ai_model_timeout';
       /** @description The request path */
       instance: string;
       /** @description Quote this when reporting a problem */
@@ -5556,6 +5651,62 @@ export interface components {
       tokens_left: number | null;
       /** @description This month’s cost by the saved prices; null without them */
       cost: number | null;
+    };
+    CopilotStatus: {
+      /** @description Whether the copilot can be asked now */
+      available: boolean;
+      /**
+       * @description `not_configured`: the workspace has no AI model turned on (Settings → AI model); `budget_exhausted`: this month’s token budget is spent; null when available
+       * @enum {string|null}
+       */
+      reason: 'not_configured' | 'budget_exhausted' | null;
+    };
+    CopilotCitation: {
+      /**
+       * Format: uuid
+       * @description The knowledge chunk’s id
+       */
+      chunk_id: string;
+      /**
+       * Format: uuid
+       * @description The knowledge source it is part of
+       */
+      source_id: string;
+      /** @description The kind of source: a Q&A pair, a document, a template, a quick reply */
+      source_kind: string;
+      source_title: string;
+      /** @description Where in the source the chunk is (a document’s headings); may be empty */
+      heading: string;
+      /** @description The chunk’s text, as the model read it */
+      text: string;
+    };
+    SuggestedReply: {
+      /** @description The draft: the agent edits it and sends it; nothing is sent */
+      reply: string;
+      /** @description The language of the text, as a BCP 47 tag (`en`, `es`, `pt-BR`) when the model names it so */
+      language: string;
+      /** @description The knowledge chunks the draft relies on (only chunks it was given); empty when none */
+      citations: components['schemas']['CopilotCitation'][];
+      /** @description The model that answered, as the endpoint names it */
+      model: string;
+    };
+    ConversationSummary: {
+      /** @description What the customer wants, what the business said or did, what is open */
+      summary: string;
+      /** @description How many of the latest messages it covers */
+      messages: number;
+      /** @description Whether earlier messages were left out: a long thread is summarised from its latest messages */
+      earlier_left_out: boolean;
+      /** @description The model that answered, as the endpoint names it */
+      model: string;
+    };
+    RewrittenDraft: {
+      /** @description The rewritten draft: the agent edits it and sends it; nothing is sent */
+      text: string;
+      /** @description The language of the text, as a BCP 47 tag (`en`, `es`, `pt-BR`) when the model names it so */
+      language: string;
+      /** @description The model that answered, as the endpoint names it */
+      model: string;
     };
     VolumeReport: {
       range: {
@@ -23973,6 +24124,578 @@ export interface operations {
       };
       /** @description Internal error (internal_error) */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getCopilotStatus: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CopilotStatus'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  suggestReply: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The contact whose conversation it is
+           */
+          contact_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuggestedReply'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Default Response */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Default Response */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  summarizeConversation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The contact whose conversation it is
+           */
+          contact_id: string;
+          /** @description The language to write the summary in, as a BCP 47 tag (the dashboard sends its own); English by default */
+          language?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConversationSummary'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Default Response */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Default Response */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  rewriteDraft: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The contact whose conversation it is
+           */
+          contact_id: string;
+          /** @description The draft as the agent wrote it (WhatsApp markup passes through) */
+          text: string;
+          /** @description `shorter` or `friendlier` keep the draft’s language; `translate` writes it in the customer’s language: their contact’s `language` attribute when set, else the language of their messages */
+          style: 'shorter' | 'friendlier' | 'translate';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RewrittenDraft'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Default Response */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Default Response */
+      504: {
         headers: {
           [name: string]: unknown;
         };

@@ -12,6 +12,7 @@ import { previewIn } from './words';
 import { useSession } from '../../session';
 import { TemplateForm } from './template-form';
 import { FlowForm } from './flow-form';
+import { CopilotTools, type useCopilot } from './copilot';
 
 /** What the composer sends: a reply to the customer, or a private note only staff see. */
 type Mode = 'reply' | 'note';
@@ -26,6 +27,7 @@ export function ReplyBox(props: {
   onSent: () => void;
   replyTo: InboxMessage | null;
   onCancelReply: () => void;
+  copilot: ReturnType<typeof useCopilot>;
 }) {
   const { thread, onSent, replyTo } = props;
   const [text, setText] = useState('');
@@ -171,6 +173,17 @@ export function ReplyBox(props: {
             </small>
           )}
         </div>
+        {!closed && !note && (
+          <CopilotTools
+            contactId={contact.id}
+            copilot={props.copilot}
+            text={text}
+            onText={(value) => {
+              setText(value);
+              box.current?.focus();
+            }}
+          />
+        )}
         {!closed && !note && (
           <div class="reply-tools">
             <EmojiPicker onPick={insert} />

@@ -9,6 +9,7 @@ import { t } from '../../i18n/i18n';
 import { afterDone } from './shortcuts';
 import { useLiveReload } from './events';
 import { ReplyBox } from './reply';
+import { ThreadSummary, useCopilot } from './copilot';
 import { HeldSends } from './held-sends';
 import { CallEvent, MessageBubble, NoteBubble, RatingEvent } from './bubbles';
 import { SidePanel } from './side-panel';
@@ -52,6 +53,7 @@ export function ThreadPage({ contactId }: { contactId: string }) {
   const [older, setOlder] = useState<{ pages: Thread[]; next: string | null } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [replyTo, setReplyTo] = useState<InboxMessage | null>(null);
+  const copilot = useCopilot();
   useEffect(() => {
     setOlder(null);
     setReplyTo(null);
@@ -118,6 +120,7 @@ export function ThreadPage({ contactId }: { contactId: string }) {
       </p>
       {data && <ThreadTools contactId={contactId} state={data.conversation} onChange={thread.reload} />}
       {data && <SidePanel thread={data} />}
+      {data && <ThreadSummary contactId={contactId} copilot={copilot} />}
       <ErrorNote error={thread.error ?? error} />
       {!data && thread.loading && <p class="loading">{t('inbox:loading')}</p>}
       {data && (
@@ -142,7 +145,13 @@ export function ThreadPage({ contactId }: { contactId: string }) {
           </ol>
           {entries.length === 0 && <p class="muted">{t('inbox:thread.noMessages')}</p>}
           <HeldSends contactId={contactId} onDecided={thread.reload} />
-          <ReplyBox thread={data} onSent={thread.reload} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+          <ReplyBox
+            thread={data}
+            onSent={thread.reload}
+            replyTo={replyTo}
+            onCancelReply={() => setReplyTo(null)}
+            copilot={copilot}
+          />
         </>
       )}
     </Page>
