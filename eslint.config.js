@@ -140,7 +140,11 @@ const LAYERS = [
       'whatsapp-flows',
     ],
   },
-  { name: 'work on conversations', frontDoors: true, folders: ['conversations', 'routing', 'reports'] },
+  {
+    name: 'work on conversations',
+    frontDoors: true,
+    folders: ['conversations', 'routing', 'reports', 'assistant'],
+  },
   { name: 'reception', frontDoors: true, folders: ['reception'] },
   { name: 'adapters', frontDoors: true, folders: ['whatsapp'] },
   { name: 'surfaces', folders: ['mcp', 'dashboard', 'portability'] },

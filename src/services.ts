@@ -73,6 +73,7 @@ import { createNotificationService } from './notifications/index.js';
 import { createBusinessHoursService } from './business-hours/index.js';
 import { createCsatService } from './csat/index.js';
 import { createReception } from './reception/index.js';
+import { createAssistantService, type AssistantKnowledge, type AssistantModel } from './assistant/index.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(opened: Deps, config: Config) {
@@ -80,6 +81,11 @@ export function createServices(opened: Deps, config: Config) {
   const metrics = config.metricsToken ? createMetrics() : null;
   const deps: Deps = { ...opened, ...(metrics && { signals: metrics.signals }) };
   const secrets = loadSecretBox(config);
+  // Until the model settings (src/ai-models/) and the knowledge (src/knowledge/) are wired: no model, no knowledge.
+  const aiModels: AssistantModel = {
+    chat: () => Promise.reject(Object.assign(new Error('no AI model is configured'), { reason: 'not_configured' })),
+  };
+  const knowledge: AssistantKnowledge = { retrieve: () => Promise.resolve([]) };
   const cursors = createCursorCodec(() => secrets.deriveKey('cursor'));
   const templates = createTemplateService(deps, cursors);
   // Contacts and messages tell the automation engines about tags and replies; the engines are built below.
@@ -147,10 +153,22 @@ export function createServices(opened: Deps, config: Config) {
     sequences,
     flows: flowEngine,
     whatsappFlowAnswers,
+    assistant,
   }));
   const inbound = createInboundService(deps, channels, wakeFor, () => reception, inboxEvents);
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
-  const flowEngine = createFlowEngine(deps, flowWebhooks, outbound, tagging, whatsappFlowMessages);
+  const flowEngine = createFlowEngine(deps, flowWebhooks, outbound, tagging, whatsappFlowMessages, () => assistant);
+  // The AI assistant answers what flows leave, from the knowledge, through its job; flows hand it conversations.
+  const assistant = createAssistantService(deps, {
+    model: aiModels,
+    knowledge,
+    outbound,
+    tagging,
+    inbox: inbox.assistant,
+    isOpenNow: (workspaceId) => businessHours.isOpenNow(workspaceId),
+    isStopKeyword: (workspaceId, text) => optOut.isStopKeyword(workspaceId, text),
+    holding: (db, workspaceId, contactIds) => flowEngine.holding(db, workspaceId, contactIds),
+  });
   const flows = createFlowService(
     deps,
     contacts,
@@ -182,6 +200,7 @@ export function createServices(opened: Deps, config: Config) {
       media_expiry: createMediaRetention(deps, mediaStore).handler,
       conversation_snooze: inbox.snoozeHandler,
       email_send: email.handler,
+      assistant_reply: assistant.handler,
     },
     wakeFor,
   );
@@ -269,6 +288,7 @@ export function createServices(opened: Deps, config: Config) {
     notifications,
     businessHours,
     csat,
+    assistant,
     marketingMessages: createMarketingMessagesSettings(deps),
     flowsEndpoint: createFlowsEndpointService(deps, secrets, channels, {
       allowPrivate: config.allowPrivateWebhooks,

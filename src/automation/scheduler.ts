@@ -17,7 +17,8 @@ export type JobKind =
   | 'media_download'
   | 'media_expiry'
   | 'conversation_snooze'
-  | 'email_send';
+  | 'email_send'
+  | 'assistant_reply';
 
 export interface Job {
   id: string;
@@ -88,6 +89,23 @@ export async function scheduleJobs(trx: Kysely<Database>, deps: Pick<Deps, 'newI
 
 export const scheduleJob = (trx: Kysely<Database>, deps: Pick<Deps, 'newId' | 'clock'>, job: NewJob) =>
   scheduleJobs(trx, deps, [job]);
+
+/**
+ * Adds a job unless one of its kind for its subject waits unclaimed: a burst of triggers (a customer's
+ * messages in quick succession) makes one job, which sees them all when it runs. One already running
+ * does not count: what came after it started gets a job of its own.
+ */
+export async function scheduleOnce(trx: Kysely<Database>, deps: Pick<Deps, 'newId' | 'clock'>, job: NewJob) {
+  const now = toStoredTimestamp(deps.clock.now());
+  const waiting = await trx
+    .selectFrom('jobs')
+    .select('id')
+    .where('subject_id', '=', job.subjectId)
+    .where('kind', '=', job.kind)
+    .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', now)]))
+    .executeTakeFirst();
+  if (!waiting) await scheduleJob(trx, deps, job);
+}
 
 /** Removes the pending jobs of a subject or subjects (an enrolment that exited, a run that moved on). */
 export async function cancelJobs(trx: Kysely<Database>, subjectId: string | string[], kind?: JobKind): Promise<void> {

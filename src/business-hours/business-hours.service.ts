@@ -63,6 +63,9 @@ export function createBusinessHoursService(deps: Deps, outbound: Outbound) {
     /** The workspace's hours (the defaults, switched off, until saved). */
     get: (caller: Caller) => hoursOf(caller.workspaceId),
 
+    /** Whether the hours (saved, else the defaults) say the business is open now, whether or not the away reply is on. */
+    isOpenNow: async (workspaceId: string) => (await hoursOf(workspaceId)).open_now,
+
     /** Replaces the workspace's hours and away reply. */
     async update(caller: Caller, input: UpdateBusinessHoursInput) {
       checkBusinessHours(input);

@@ -32,6 +32,8 @@ export function senderLabel(sender: MessageSender): string {
       return t('inbox:message.sender.system');
     case 'business_app':
       return t('inbox:message.sender.businessApp');
+    case 'ai':
+      return t('inbox:message.sender.ai', { name: sender.name });
   }
 }
 
