@@ -110,7 +110,7 @@ const LAYERS = [
   { name: 'access', folders: ['access'] },
   { name: 'database', folders: ['db'] },
   { name: 'platform', folders: ['http', 'automation', 'media'] },
-  { name: 'platform services', folders: ['email', 'metrics', 'backup'] },
+  { name: 'platform services', folders: ['email', 'metrics', 'backup', 'ai-models'] },
   {
     name: 'numbers, tags and workspaces',
     frontDoors: true,

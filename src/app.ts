@@ -51,6 +51,7 @@ export async function createApp(
       await services.flowWebhooks.close();
       await services.flowsEndpoint.close();
       await services.mediaStore.close();
+      await services.aiModels.close();
       await services.deps.db.destroy();
     },
   };

@@ -20,6 +20,8 @@ export interface Config {
   encryptionKey: string | null;
   /** Flow webhook nodes may call loopback and private addresses (PARLEY_ALLOW_PRIVATE_WEBHOOKS). */
   allowPrivateWebhooks: boolean;
+  /** A workspace's AI model may be on loopback or the local network, over plain http too (PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS). */
+  allowPrivateAiEndpoints: boolean;
   /** How long a send whose outcome is unknown waits for Meta's status before it is sent again (OUTBOX_GRACE_SECONDS). */
   outboxGraceMs: number;
   /** How long a server start waits for an unreachable database before it gives up (DATABASE_WAIT_SECONDS). */
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     whatsappVerifyToken: text('WHATSAPP_VERIFY_TOKEN'),
     encryptionKey,
     allowPrivateWebhooks: parseFlag(text('PARLEY_ALLOW_PRIVATE_WEBHOOKS')),
+    allowPrivateAiEndpoints: parseFlag(text('PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS')),
     outboxGraceMs: graceSeconds * 1000,
     databaseWaitMs: databaseWaitSeconds * 1000,
     metricsToken,

@@ -46,6 +46,7 @@ import { registerWorkspaceEventRoutes } from './workspace-events/index.js';
 import { registerNotificationRoutes } from './notifications/index.js';
 import { registerBusinessHoursRoutes } from './business-hours/index.js';
 import { registerCsatRoutes } from './csat/index.js';
+import { registerAiSettingsRoutes } from './ai-models/index.js';
 import { registerAssistantRoutes } from './assistant/index.js';
 
 /** The route table: every endpoint Parley serves, domain by domain. */
@@ -85,6 +86,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerConversationRoutes(app, services.conversations, services.inbox.labels);
   registerBusinessHoursRoutes(app, services.businessHours);
   registerCsatRoutes(app, services.csat);
+  registerAiSettingsRoutes(app, services.aiSettings);
   registerAssistantRoutes(app, services.assistant);
   registerTeamReportRoutes(app, services.teamReport);
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.

@@ -67,13 +67,14 @@ import { createWorkspaceEventService } from './workspace-events/index.js';
 import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
 
 import { createMetrics } from './metrics/metrics.js';
+import { createAiModels, createAiSettingsService } from './ai-models/index.js';
 import { createEmailService } from './email/email.service.js';
 import { createSmtpMailer } from './email/mailer.js';
 import { createNotificationService } from './notifications/index.js';
 import { createBusinessHoursService } from './business-hours/index.js';
 import { createCsatService } from './csat/index.js';
 import { createReception } from './reception/index.js';
-import { createAssistantService, type AssistantKnowledge, type AssistantModel } from './assistant/index.js';
+import { createAssistantService, type AssistantKnowledge } from './assistant/index.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(opened: Deps, config: Config) {
@@ -81,10 +82,10 @@ export function createServices(opened: Deps, config: Config) {
   const metrics = config.metricsToken ? createMetrics() : null;
   const deps: Deps = { ...opened, ...(metrics && { signals: metrics.signals }) };
   const secrets = loadSecretBox(config);
-  // Until the model settings (src/ai-models/) and the knowledge (src/knowledge/) are wired: no model, no knowledge.
-  const aiModels: AssistantModel = {
-    chat: () => Promise.reject(Object.assign(new Error('no AI model is configured'), { reason: 'not_configured' })),
-  };
+  // Each workspace's own AI model: the port the AI features ask (the assistant, the knowledge's embeddings).
+  const aiOptions = { allowPrivate: config.allowPrivateAiEndpoints };
+  const aiModels = createAiModels(deps, secrets, aiOptions);
+  // Until the knowledge (src/knowledge/) is wired: the assistant finds none, and hands over rather than guess.
   const knowledge: AssistantKnowledge = { retrieve: () => Promise.resolve([]) };
   const cursors = createCursorCodec(() => secrets.deriveKey('cursor'));
   const templates = createTemplateService(deps, cursors);
@@ -295,6 +296,8 @@ export function createServices(opened: Deps, config: Config) {
       publicBaseUrl: config.publicBaseUrl,
     }),
     metrics,
+    aiModels,
+    aiSettings: createAiSettingsService(deps, secrets, aiModels, aiOptions),
   };
 }
 

@@ -1,5 +1,6 @@
 import { messageText } from '../content/message-text.js';
-import type { ChatMessage, KnowledgeChunk } from './assistant.ports.js';
+import type { ChatMessage } from '../ai-models/index.js';
+import type { KnowledgeChunk } from './assistant.ports.js';
 import type { ThreadMessage } from './assistant.repository.js';
 import type { AssistantSettings, Citation } from './assistant.schema.js';
 

@@ -74,6 +74,8 @@ export interface Database {
   whatsapp_flow_sends: WhatsappFlowSendTable;
   whatsapp_flow_alerts: WhatsappFlowAlertTable;
   whatsapp_flow_answers: WhatsappFlowAnswerTable;
+  ai_settings: AiSettingsTable;
+  ai_usage: AiUsageTable;
   assistant_settings: AssistantSettingsTable;
   assistant_turns: AssistantTurnTable;
   assistant_engagements: AssistantEngagementTable;
@@ -989,6 +991,33 @@ export interface CsatSurveyTable {
   sent_at: string;
   rating: number | null;
   rated_at: string | null;
+}
+
+/** The AI model a workspace brings (0062): an OpenAI-compatible endpoint, off until `enabled`. */
+export interface AiSettingsTable {
+  workspace_id: string;
+  enabled: number;
+  base_url: string | null;
+  model: string | null;
+  /** Sealed with the secret box (shared/secret-box.ts); never returned. */
+  api_key: string | null;
+  embeddings_model: string | null;
+  timeout_seconds: number;
+  /** Tokens a month (bigint on PostgreSQL: read it through Number()); null: no budget. */
+  monthly_token_budget: ColumnType<number | string | null, number | null, number | null>;
+  input_price_per_million: number | null;
+  output_price_per_million: number | null;
+  updated_at: string;
+}
+
+/** What a workspace's model calls used, per UTC month (`YYYY-MM`) and purpose (0062); bigints on PostgreSQL. */
+export interface AiUsageTable {
+  workspace_id: string;
+  month: string;
+  purpose: string;
+  calls: ColumnType<number | string, number, number>;
+  prompt_tokens: ColumnType<number | string, number, number>;
+  completion_tokens: ColumnType<number | string, number, number>;
 }
 
 /** A workspace's AI assistant on conversations (0065): off until saved on. */

@@ -6,6 +6,8 @@ import type { Database } from './schema.js';
  * go without an owner. `npm run check` holds the code to it (scripts/check-table-owners.ts).
  */
 export const TABLE_OWNERS = {
+  ai_settings: 'ai-models',
+  ai_usage: 'ai-models',
   api_tokens: 'workspaces',
   assistant_engagements: 'assistant',
   assistant_settings: 'assistant',

@@ -84,6 +84,11 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
             'Agents and teams, volume and campaign outcomes over a date range, filtered by number, team and label, as JSON or CSV',
         },
         {
+          name: 'AI',
+          description:
+            "The workspace's own AI model (any OpenAI-compatible endpoint): its settings, a test round trip, this month's usage",
+        },
+        {
           name: 'Workspace',
           description:
             'Business hours and the away reply, the satisfaction survey, and what Meta reported about the account and its numbers',

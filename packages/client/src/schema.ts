@@ -2825,6 +2825,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/get-ai-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The workspace's AI model: its endpoint, model, timeout, budget and prices (never the API key)
+     * @description The workspace brings its own model: any OpenAI-compatible chat completions endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp’s server, LM Studio). Off until `enabled`; the API key is encrypted at rest and never shown again.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
+     */
+    post: operations['getAiSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/save-ai-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set the workspace's AI model: the fields given are written, the others kept
+     * @description The workspace brings its own model: any OpenAI-compatible chat completions endpoint (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp’s server, LM Studio). Off until `enabled`; the API key is encrypted at rest and never shown again. Turning it on needs a base URL, a model and an API key (saved now or before). Nothing is called: test-ai-settings tries the endpoint.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
+     */
+    post: operations['saveAiSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/test-ai-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Try the AI model with one real round trip, saving nothing
+     * @description The saved settings with the fields given written over them (as save-ai-settings would, without saving) ask the model for one word, then the embeddings model (when set) for one vector. The answer says how long the model took, or what is wrong (`problem`: the endpoint’s own words, a timeout, a 429, a spent budget). Works while the model is off; its tokens count as `test` in get-ai-usage.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
+     */
+    post: operations['testAiSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-ai-usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * This month's AI model calls and tokens by purpose, against the monthly budget
+     * @description Counted per calendar month (UTC) after each call, by every process; the cost follows the saved prices per million tokens.
+     *
+     *     Needs the role permission `manage_workspace` (owner, admin).
+     */
+    post: operations['getAiUsage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/get-assistant-settings': {
     parameters: {
       query?: never;
@@ -5001,6 +5089,71 @@ export interface components {
     CsatSettings: {
       /** @description When true, an agent closing a conversation sends the customer a WhatsApp list message asking for a 1–5 rating — only while their 24-hour window is open, and not to contacts who opted out. The answer is kept with the conversation and its agent (Reports). Off by default. */
       enabled: boolean;
+    };
+    AiSettings: {
+      /** @description Whether the workspace’s AI features may call the model. Off by default. */
+      enabled: boolean;
+      /** @description The OpenAI-compatible API base, up to and including `/v1`: `https://api.openai.com/v1`, Azure OpenAI’s `https://RESOURCE.openai.azure.com/openai/v1`, a local Ollama `http://localhost:11434/v1` (vLLM, llama.cpp’s server and LM Studio alike). https on a public address; loopback and private-network addresses (and plain http to them) only when the operator sets PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS. */
+      base_url: string | null;
+      /** @description The chat model’s name at the endpoint, e.g. `gpt-4.1-mini` or `llama3.2`. */
+      model: string | null;
+      /** @description Whether an API key is saved; the key itself is never shown again. */
+      api_key_set: boolean;
+      /** @description The embeddings model for the knowledge index (e.g. `text-embedding-3-small`, `nomic-embed-text`); null: full-text search only. */
+      embeddings_model: string | null;
+      /** @description How long one call may take, in seconds (1–600; 30 by default). */
+      timeout_seconds: number;
+      /** @description Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC); once spent, calls are refused until the next month. Null: no budget. */
+      monthly_token_budget: number | null;
+      /** @description What a million prompt tokens cost, in the currency you are billed in, for the cost in usage reports; null: no cost shown. */
+      input_price_per_million: number | null;
+      /** @description What a million completion tokens cost, in the same currency; null: no cost shown. */
+      output_price_per_million: number | null;
+    };
+    AiSettingsTest: {
+      /** @description Whether the model answered (and the embeddings model, when one is set). */
+      ok: boolean;
+      /** @description The model that answered, as the endpoint names it */
+      model: string | null;
+      /** @description How long the model took to answer, in milliseconds */
+      model_ms: number | null;
+      /** @description What the model answered to a one-word prompt */
+      reply: string | null;
+      /** @description The embeddings model’s answer; null when none is set (or the chat model failed first). */
+      embeddings: {
+        model: string;
+        /** @description The length of its vectors */
+        dimensions: number;
+        model_ms: number;
+      } | null;
+      /** @description Why the round trip failed; null when it succeeded. */
+      problem: {
+        step: 'chat' | 'embeddings';
+        reason: 'not_configured' | 'timeout' | 'rate_limited' | 'budget_exhausted' | 'model_error';
+        /** @description What is wrong, in words: the endpoint’s own when it gave some */
+        message: string;
+        retry_after_ms: number | null;
+      } | null;
+    };
+    AiUsage: {
+      /** @description The calendar month counted (UTC), `YYYY-MM` */
+      month: string;
+      purposes: {
+        /** @description `assistant` (answers to customers), `copilot` (help in the composer), `eval` (the evaluation harness), `test` (test-ai-settings), `embeddings` (the knowledge index) */
+        purpose: 'assistant' | 'copilot' | 'eval' | 'test' | 'embeddings';
+        calls: number;
+        prompt_tokens: number;
+        completion_tokens: number;
+        /** @description By the saved prices; null without them */
+        cost: number | null;
+      }[];
+      /** @description Prompt and completion tokens of every purpose this month */
+      tokens_used: number;
+      monthly_token_budget: number | null;
+      /** @description What the budget leaves this month (0 once spent); null without one */
+      tokens_left: number | null;
+      /** @description This month’s cost by the saved prices; null without them */
+      cost: number | null;
     };
     AssistantSettings: {
       /** @description When true, the assistant answers customers where `channel_ids`, `team_ids` and `hours` say (and wherever a flow’s ai_assistant node hands it a conversation), from the knowledge only, inside the 24-hour window. It needs a model (the workspace’s AI model settings); without one, or when the model fails, it hands over to a person. Off by default. */
@@ -21512,6 +21665,472 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CsatSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAiSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AiSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  saveAiSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Whether the workspace’s AI features may call the model. Off by default. */
+          enabled?: boolean;
+          base_url?: string | null;
+          model?: string | null;
+          /** @description The endpoint’s API key, encrypted at rest and never shown again; omitted or empty keeps the saved one. A local server that checks none takes any, e.g. `ollama`. */
+          api_key?: string;
+          embeddings_model?: string | null;
+          /** @description How long one call may take, in seconds (1–600; 30 by default). */
+          timeout_seconds?: number;
+          monthly_token_budget?: number | null;
+          input_price_per_million?: number | null;
+          output_price_per_million?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AiSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  testAiSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Whether the workspace’s AI features may call the model. Off by default. */
+          enabled?: boolean;
+          base_url?: string | null;
+          model?: string | null;
+          /** @description The endpoint’s API key, encrypted at rest and never shown again; omitted or empty keeps the saved one. A local server that checks none takes any, e.g. `ollama`. */
+          api_key?: string;
+          embeddings_model?: string | null;
+          /** @description How long one call may take, in seconds (1–600; 30 by default). */
+          timeout_seconds?: number;
+          monthly_token_budget?: number | null;
+          input_price_per_million?: number | null;
+          output_price_per_million?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AiSettingsTest'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAiUsage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AiUsage'];
         };
       };
       /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
