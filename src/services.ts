@@ -166,8 +166,8 @@ export function createServices(opened: Deps, config: Config) {
     outbound,
     tagging,
     inbox: inbox.assistant,
-    isOpenNow: (workspaceId) => businessHours.isOpenNow(workspaceId),
-    isStopKeyword: (workspaceId, text) => optOut.isStopKeyword(workspaceId, text),
+    isOpenNow: (db, workspaceId) => businessHours.isOpenNow(db, workspaceId),
+    isStopKeyword: (db, workspaceId, text) => optOut.isStopKeyword(db, workspaceId, text),
     holding: (db, workspaceId, contactIds) => flowEngine.holding(db, workspaceId, contactIds),
   });
   const flows = createFlowService(

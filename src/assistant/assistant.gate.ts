@@ -10,9 +10,9 @@ import type { AssistantSettings, HandoverReason } from './assistant.schema.js';
 /** What the gate asks of the domains beside and below the assistant (wired in services.ts). */
 export interface GateNeighbours {
   /** Whether the business hours say open now. */
-  isOpenNow(workspaceId: string): Promise<boolean>;
+  isOpenNow(db: Kysely<Database>, workspaceId: string): Promise<boolean>;
   /** Whether the text is one of the workspace's opt-out keywords. */
-  isStopKeyword(workspaceId: string, text: string): Promise<boolean>;
+  isStopKeyword(db: Kysely<Database>, workspaceId: string, text: string): Promise<boolean>;
   /** Of these contacts, those a flow holds (waiting for their reply, or calling out). */
   holding(db: Kysely<Database>, workspaceId: string, contactIds: string[]): Promise<Set<string>>;
 }
@@ -83,20 +83,21 @@ export async function gate(
   const engaged = await repository.engaged(workspaceId, contactId);
   const situation = { settings, contact, span, thread, latest, ...(await repository.spanTally(span.id)) };
   if (!settings.enabled) return engaged ? { go: 'hand_over', reason: 'assistant_off', situation } : SKIP;
-  const openNow = () => neighbours.isOpenNow(workspaceId);
+  const openNow = () => neighbours.isOpenNow(db, workspaceId);
   if (!engaged && !(await inScope(settings, latest.channel_id, conversation.team_id, openNow))) return SKIP;
-  const reason = await stopReason(neighbours, situation, workspaceId);
+  const reason = await stopReason(db, neighbours, situation, workspaceId);
   return reason ? { go: 'hand_over', reason, situation } : { go: 'ask', situation };
 }
 
 /** Why the customer's messages go to a person without the model: an opt-out keyword, a stop word, the limit. */
 async function stopReason(
+  db: Kysely<Database>,
   neighbours: GateNeighbours,
   { settings, thread, replies }: Situation,
   workspaceId: string,
 ): Promise<HandoverReason | null> {
   const texts = unansweredTexts(thread);
-  for (const text of texts) if (await neighbours.isStopKeyword(workspaceId, text)) return 'opt_out';
+  for (const text of texts) if (await neighbours.isStopKeyword(db, workspaceId, text)) return 'opt_out';
   if (texts.some((text) => stopWordIn(text, settings.stop_words))) return 'stop_word';
   return replies >= settings.reply_limit ? 'reply_limit' : null;
 }
