@@ -138,6 +138,7 @@ const LAYERS = [
       'groups',
       'flows-endpoint',
       'whatsapp-flows',
+      'knowledge',
     ],
   },
   {

@@ -33,6 +33,7 @@ import type { Services } from './services.js';
 import { registerTagRoutes } from './tags/index.js';
 import { registerRoutingRoutes } from './routing/index.js';
 import { registerQuickReplyRoutes } from './quick-replies/index.js';
+import { registerKnowledgeRoutes } from './knowledge/index.js';
 import { registerGroupRoutes } from './groups/index.js';
 import { registerWhatsappFlowAnswerRoutes, registerWhatsappFlowRoutes } from './whatsapp-flows/index.js';
 import { registerTemplateRoutes, registerTemplateDashboardRoutes } from './templates/index.js';
@@ -79,6 +80,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerFlowsEndpointRequestRoutes(app, config, services.webhooks, services.flowsEndpoint);
   registerWebhookRoutes(app, services.outgoingWebhooks);
   registerQuickReplyRoutes(app, services.quickReplies);
+  registerKnowledgeRoutes(app, services.knowledge);
   registerGroupRoutes(app, services.groups);
   registerWhatsappFlowRoutes(app, services.whatsappFlows, services.whatsappFlowAlerts);
   registerWhatsappFlowAnswerRoutes(app, services.whatsappFlowAnswers);

@@ -63,6 +63,7 @@ import {
   whatsappFlowMessages,
 } from './whatsapp-flows/index.js';
 import { createQuickReplyService } from './quick-replies/index.js';
+import { createKnowledgeService } from './knowledge/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
 import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
 
@@ -74,7 +75,7 @@ import { createNotificationService } from './notifications/index.js';
 import { createBusinessHoursService } from './business-hours/index.js';
 import { createCsatService } from './csat/index.js';
 import { createReception } from './reception/index.js';
-import { createAssistantService, type AssistantKnowledge } from './assistant/index.js';
+import { createAssistantService } from './assistant/index.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(opened: Deps, config: Config) {
@@ -82,11 +83,6 @@ export function createServices(opened: Deps, config: Config) {
   const metrics = config.metricsToken ? createMetrics() : null;
   const deps: Deps = { ...opened, ...(metrics && { signals: metrics.signals }) };
   const secrets = loadSecretBox(config);
-  // Each workspace's own AI model: the port the AI features ask (the assistant, the knowledge's embeddings).
-  const aiOptions = { allowPrivate: config.allowPrivateAiEndpoints };
-  const aiModels = createAiModels(deps, secrets, aiOptions);
-  // Until the knowledge (src/knowledge/) is wired: the assistant finds none, and hands over rather than guess.
-  const knowledge: AssistantKnowledge = { retrieve: () => Promise.resolve([]) };
   const cursors = createCursorCodec(() => secrets.deriveKey('cursor'));
   const templates = createTemplateService(deps, cursors);
   // Contacts and messages tell the automation engines about tags and replies; the engines are built below.
@@ -159,17 +155,6 @@ export function createServices(opened: Deps, config: Config) {
   const inbound = createInboundService(deps, channels, wakeFor, () => reception, inboxEvents);
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
   const flowEngine = createFlowEngine(deps, flowWebhooks, outbound, tagging, whatsappFlowMessages, () => assistant);
-  // The AI assistant answers what flows leave, from the knowledge, through its job; flows hand it conversations.
-  const assistant = createAssistantService(deps, {
-    model: aiModels,
-    knowledge,
-    outbound,
-    tagging,
-    inbox: inbox.assistant,
-    isOpenNow: (db, workspaceId) => businessHours.isOpenNow(db, workspaceId),
-    isStopKeyword: (db, workspaceId, text) => optOut.isStopKeyword(db, workspaceId, text),
-    holding: (db, workspaceId, contactIds) => flowEngine.holding(db, workspaceId, contactIds),
-  });
   const flows = createFlowService(
     deps,
     contacts,
@@ -189,6 +174,21 @@ export function createServices(opened: Deps, config: Config) {
   );
   const campaigns = createCampaignService(deps, () => scheduler.wake(), channels);
   const templateSubmission = createTemplateSubmissionService(deps, templates, channels);
+  const aiOptions = { allowPrivate: config.allowPrivateAiEndpoints };
+  const aiModels = createAiModels(deps, secrets, aiOptions);
+  // The AI teammate's knowledge: full-text always, and vectors from the workspace's embeddings model when it has one.
+  const knowledge = createKnowledgeService(deps, aiModels, wakeFor);
+  // The AI assistant answers what flows leave, from the knowledge, through its job; flows hand it conversations.
+  const assistant = createAssistantService(deps, {
+    model: aiModels,
+    knowledge,
+    outbound,
+    tagging,
+    inbox: inbox.assistant,
+    isOpenNow: (db, workspaceId) => businessHours.isOpenNow(db, workspaceId),
+    isStopKeyword: (db, workspaceId, text) => optOut.isStopKeyword(db, workspaceId, text),
+    holding: (db, workspaceId, contactIds) => flowEngine.holding(db, workspaceId, contactIds),
+  });
   const scheduler = createScheduler(
     deps,
     {
@@ -201,6 +201,7 @@ export function createServices(opened: Deps, config: Config) {
       media_expiry: createMediaRetention(deps, mediaStore).handler,
       conversation_snooze: inbox.snoozeHandler,
       email_send: email.handler,
+      knowledge_embed: knowledge.embedJob,
       assistant_reply: assistant.handler,
     },
     wakeFor,
@@ -281,6 +282,7 @@ export function createServices(opened: Deps, config: Config) {
     ),
     webhookWorker,
     quickReplies: createQuickReplyService(deps),
+    knowledge,
     groups,
     whatsappFlows: createWhatsappFlowService(deps, channels, messages),
     whatsappFlowAlerts,

@@ -26,6 +26,8 @@ export interface ExampleState {
   submittedTemplateId: string;
   /** A quick reply created, changed, listed and deleted through the tools. */
   quickReplyId: string;
+  /** A knowledge source (a Q&A pair) created, found, changed and deleted through the tools. */
+  knowledgeSourceId: string;
   /** A conversation label created, applied, renamed and deleted through the tools. */
   labelId: string;
   /** The token's user (get_me), made a team member and given a conversation. */
@@ -146,6 +148,28 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     tool: 'get_marketing_messages_settings',
     input: () => ({}),
     expect: (result) => assert.equal(result.enabled, false),
+  },
+  {
+    tool: 'get_ai_settings',
+    input: () => ({}),
+    expect: (result) => assert.deepEqual([result.enabled, result.api_key_set], [false, false]),
+  },
+  {
+    // Nothing saved yet: the round trip stops before any call, naming what is missing.
+    tool: 'test_ai_settings',
+    input: () => ({}),
+    expect: (result) => assert.deepEqual([result.ok, (result.problem as Json).reason], [false, 'not_configured']),
+  },
+  {
+    // Left off: nothing is called, and the stand-in-free test server reaches no model.
+    tool: 'save_ai_settings',
+    input: () => ({ base_url: 'https://api.openai.com/v1', model: 'gpt-4.1-mini', monthly_token_budget: 100000 }),
+    expect: (result) => assert.deepEqual([result.enabled, result.model], [false, 'gpt-4.1-mini']),
+  },
+  {
+    tool: 'get_ai_usage',
+    input: () => ({}),
+    expect: (result) => assert.deepEqual([result.tokens_used, result.tokens_left], [0, 100000]),
   },
   {
     tool: 'get_satisfaction_survey_settings',
@@ -327,6 +351,57 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     tool: 'delete_quick_reply',
     input: (s) => ({ quick_reply_id: s.quickReplyId }),
     expect: (result, s) => assert.equal(result.id, s.quickReplyId),
+  },
+  {
+    tool: 'create_knowledge_qa',
+    input: () => ({ question: 'Do you deliver on Sundays?', answer: 'Yes, from 9 to 13.' }),
+    expect: (result, s) => {
+      assert.deepEqual([result.kind, result.chunk_count], ['qa', 1]);
+      s.knowledgeSourceId = result.id as string;
+    },
+  },
+  {
+    tool: 'create_knowledge_document',
+    input: () => ({ title: 'Care', content: '# Roses\n\nTrim the stems every two days.' }),
+    expect: (result) => assert.deepEqual([result.kind, result.format, result.chunk_count], ['document', 'markdown', 1]),
+  },
+  {
+    tool: 'update_knowledge_source',
+    input: (s) => ({ source_id: s.knowledgeSourceId, answer: 'Yes, from 9 to 14.' }),
+    expect: (result) => assert.equal(result.excerpt, 'Yes, from 9 to 14.'),
+  },
+  {
+    tool: 'search_knowledge',
+    input: () => ({ query: 'sundays' }),
+    expect: (result, s) => {
+      const [chunk] = result.chunks as Json[];
+      assert.deepEqual([chunk?.source_id, chunk?.text], [s.knowledgeSourceId, 'Yes, from 9 to 14.']);
+    },
+  },
+  {
+    tool: 'get_knowledge_source',
+    input: (s) => ({ source_id: s.knowledgeSourceId }),
+    expect: (result) => assert.equal((result.chunks as Json[]).length, 1),
+  },
+  {
+    tool: 'update_knowledge_settings',
+    input: () => ({ quick_replies: true }),
+    expect: (result) => assert.equal(result.quick_replies, true),
+  },
+  {
+    tool: 'get_knowledge_settings',
+    input: () => ({}),
+    expect: (result) => assert.deepEqual([result.templates, result.quick_replies], [false, true]),
+  },
+  {
+    tool: 'list_knowledge_sources',
+    input: () => ({ kind: 'qa' }),
+    expect: (result, s) => assert.deepEqual(ids(result), [s.knowledgeSourceId]),
+  },
+  {
+    tool: 'delete_knowledge_source',
+    input: (s) => ({ source_id: s.knowledgeSourceId }),
+    expect: (result, s) => assert.equal(result.id, s.knowledgeSourceId),
   },
   {
     tool: 'simulate_inbound_message',

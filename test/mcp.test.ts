@@ -14,6 +14,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Agent, fetch } from 'undici';
 import { FlowNodeSchema } from '../src/flows/flow.definition.js';
+import { effectOf } from '../src/mcp/tool-hints.js';
 import { EXCLUDED_OPERATIONS, toolName } from '../src/mcp/tools.js';
 import { TOOL_DESCRIPTIONS } from '../src/mcp/tool-descriptions.js';
 import { REPO_ROOT, runCli, stderrLines } from './cli.js';
@@ -124,6 +125,21 @@ async function exerciseEveryTool(client: Client, ws: TestWorkspace): Promise<voi
   }
 }
 
+/** The paths of the properties under `schema` (in objects, arrays and alternatives) without a description. */
+function undescribedProperties(schema: unknown, path: string): string[] {
+  if (Array.isArray(schema)) return schema.flatMap((item, index) => undescribedProperties(item, `${path}[${index}]`));
+  if (schema === null || typeof schema !== 'object') return [];
+  const { properties, ...rest } = schema as Json;
+  const own = Object.entries((properties ?? {}) as Record<string, Json>).flatMap(([name, property]) => [
+    ...(typeof property.description === 'string' && property.description.trim() ? [] : [`${path}.${name}`]),
+    ...undescribedProperties(property, `${path}.${name}`),
+  ]);
+  const nested = ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties'].flatMap((key) =>
+    key in rest ? undescribedProperties(rest[key], `${path}.${key}`) : [],
+  );
+  return [...own, ...nested];
+}
+
 describe(`MCP server (${ENGINE})`, () => {
   test('lists one tool per documented /v1 operation, each with a curated description and self-contained schemas', async () => {
     const ws = await roomyWorkspace();
@@ -158,9 +174,66 @@ describe(`MCP server (${ENGINE})`, () => {
       );
       assert.deepEqual(tool.outputSchema?.required, ['data', 'next_cursor'], `${name} returns a cursor page`);
     }
-    const readOnly = (name: string) => tools.find((tool) => tool.name === name)!.annotations?.readOnlyHint;
-    assert.equal(readOnly('search_contacts'), true);
-    assert.equal(readOnly('send_text_message'), false);
+  });
+
+  test('annotations › every tool says whether it reads, destroys, repeats harmlessly and reaches outside Parley', async () => {
+    const ws = await roomyWorkspace();
+    const { tools } = await (await httpClient(ws.token)).listTools();
+    const hints = (name: string) => {
+      const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tools.find(
+        (t) => t.name === name,
+      )!.annotations!;
+      return { readOnlyHint, destructiveHint, idempotentHint, openWorldHint };
+    };
+    for (const tool of tools) {
+      const set = Object.values(hints(tool.name)).filter((hint) => typeof hint === 'boolean');
+      assert.equal(set.length, 4, `${tool.name} sets every hint: MCP's defaults assume the worst`);
+    }
+    const operationOf = (name: string) => Object.keys(TOOL_DESCRIPTIONS).find((id) => toolName(id) === name)!;
+    const unclassified = tools.filter((t) => !t.annotations!.readOnlyHint && !effectOf(operationOf(t.name)));
+    assert.deepEqual(
+      unclassified.map((t) => t.name),
+      [],
+      'a writing tool whose verb src/mcp/tool-hints.ts does not know',
+    );
+    const reads = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
+    assert.deepEqual(hints('search_contacts'), { ...reads, openWorldHint: false });
+    assert.deepEqual(hints('get_flows_endpoint'), { ...reads, openWorldHint: true }, 'asks Meta for the key');
+    const sends = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+    for (const name of ['send_text_message', 'send_template_message', 'send_group_text', 'trigger_flow']) {
+      assert.deepEqual(hints(name), sends, `${name} messages a customer, and it cannot be taken back`);
+    }
+    assert.deepEqual(hints('delete_tag'), {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    assert.deepEqual(hints('delete_template'), {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
+    assert.deepEqual(hints('create_contact'), {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    assert.deepEqual(hints('add_conversation_note'), {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
+  });
+
+  test('every property of every tool input is described, at every depth (a model reads nothing else)', async () => {
+    const ws = await roomyWorkspace();
+    const { tools } = await (await httpClient(ws.token)).listTools();
+    const undescribed = tools.flatMap((tool) => undescribedProperties(tool.inputSchema, tool.name));
+    assert.deepEqual(undescribed, []);
   });
 
   test('save_flow and save_flow_draft › the input schema carries the flow definition: every node type and its fields', async () => {
@@ -306,9 +379,22 @@ describe(`MCP server (${ENGINE})`, () => {
     ]);
   });
 
-  test('a read-only token may read but each writing tool answers insufficient_scope', async () => {
+  test('a read-only token lists only the read tools; calling a writing one answers insufficient_scope', async () => {
+    const full = await (await httpClient((await roomyWorkspace()).token)).listTools();
     const ws = await roomyWorkspace({ scope: 'read' });
     const client = await httpClient(ws.token);
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      full.tools.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name),
+    );
+    assert.ok(tools.length > 20 && !tools.some((tool) => tool.name === 'send_text_message'));
+    const stdioTools = (await (await stdioClient(ws.token)).listTools()).tools;
+    assert.deepEqual(
+      stdioTools.map((tool) => tool.name),
+      tools.map((tool) => tool.name),
+      'parley mcp offers the same',
+    );
     assert.deepEqual((await call(client, 'search_contacts', {})).data, []);
     assert.equal((await refused(client, 'create_contact', { phone: '+14155550199' })).code, 'insufficient_scope');
   });

@@ -50,6 +50,11 @@ const OPEN_TO_EVERY_ROLE: Record<string, string> = {
   'POST /api/v1/actions/list-teams': 'who is in which team (to assign, to route); changing teams is routing',
   'POST /api/v1/actions/get-availability': 'one’s own availability',
   'POST /api/v1/actions/get-routing-settings': 'read-only; changing them is routing',
+  'POST /api/v1/actions/list-knowledge-sources': 'reading knowledge is open: an agent checks what the assistant knows',
+  'POST /api/v1/actions/get-knowledge-source': 'reading knowledge is open: an agent checks what the assistant knows',
+  'POST /api/v1/actions/get-knowledge-settings': 'read-only; switching sources is automation',
+  'POST /api/v1/actions/search-knowledge':
+    'reading knowledge is open: the inbox’s “Try a question” and the assistant’s citations',
   'POST /api/v1/actions/get-assistant-settings':
     'read-only, so agents know when the AI answers; changing it is automation',
   'GET /api/dashboard/notification-preferences': 'one’s own notification settings',

@@ -12,8 +12,9 @@ import { ENGINE, startServer } from '../../test/server.js';
 import { ModelUnavailable } from './index.js';
 import type { AiSettings } from './ai-settings.schema.js';
 
+const METRICS_TOKEN = 'metrics-test-token-ai-models-0123';
 // The stand-in listens on loopback: this server's operator allows private AI endpoints.
-const server = await startServer({ PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS: 'true' });
+const server = await startServer({ PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS: 'true', METRICS_TOKEN });
 const model = await startOpenAiStandIn();
 const { aiModels } = server.app.services;
 
@@ -29,6 +30,14 @@ async function withModel(settings: Record<string, unknown> = {}): Promise<TestWo
   });
   assert.equal(saved.status, 200, saved.text);
   return workspace;
+}
+
+/** One series' value in GET /metrics (0 when it is absent). */
+async function metric(series: string): Promise<number> {
+  const scraped = await server.http.send('GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  assert.equal(scraped.status, 200, scraped.text);
+  const line = scraped.text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
 }
 
 /** The ModelUnavailable a call threw (the test fails when it answered). */
@@ -183,5 +192,27 @@ describe(`AI models (${ENGINE})`, () => {
       messages: [{ role: 'user', content: 'Hi' }],
     });
     assert.equal((await unavailable(off)).reason, 'not_configured', 'saved but off');
+  });
+
+  test('metrics › calls by purpose and outcome, tokens by kind, and the model’s time', async () => {
+    const workspace = await withModel();
+    const answered = 'parley_ai_model_calls_total{purpose="copilot",outcome="answered"}';
+    const limited = 'parley_ai_model_calls_total{purpose="copilot",outcome="rate_limited"}';
+    const prompt = 'parley_ai_model_tokens_total{purpose="copilot",kind="prompt"}';
+    const timed = 'parley_ai_model_call_duration_seconds_count{purpose="copilot"}';
+    const before = await Promise.all([answered, limited, prompt, timed].map(metric));
+    model.answer({ content: 'Sure', usage: { promptTokens: 12, completionTokens: 3 } });
+    await aiModels.chat(workspace.workspaceId, { purpose: 'copilot', messages: [{ role: 'user', content: 'Hi' }] });
+    model.rateLimitNext(1);
+    const call = aiModels.chat(workspace.workspaceId, {
+      purpose: 'copilot',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    assert.equal((await unavailable(call)).reason, 'rate_limited');
+    const after = await Promise.all([answered, limited, prompt, timed].map(metric));
+    assert.deepEqual(
+      after.map((value, index) => value - before[index]!),
+      [1, 1, 12, 1],
+    );
   });
 });

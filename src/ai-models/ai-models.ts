@@ -29,21 +29,50 @@ export function createAiModels(deps: Deps, secrets: SecretBox, options: AiModels
     return openEndpoint(settings, secrets);
   }
 
+  /** Reports a call's end to the metrics: answered with its tokens and time, or refused and why. */
+  function observed<T>(purpose: UsagePurpose, call: () => Promise<T>, answered: (value: T) => Answered): Promise<T> {
+    return call().then(
+      (value) => {
+        deps.signals?.modelCalled({ purpose, outcome: 'answered', ...answered(value) });
+        return value;
+      },
+      (error: unknown) => {
+        const outcome = error instanceof ModelUnavailable ? error.reason : 'model_error';
+        deps.signals?.modelCalled({ purpose, outcome, promptTokens: 0, completionTokens: 0, modelMs: 0 });
+        throw error;
+      },
+    );
+  }
+
   return {
-    async chat(workspaceId, request) {
-      const result = await caller.chat(await endpointFor(workspaceId), request);
-      const { promptTokens: prompt, completionTokens: completion } = result.usage;
-      await ledger.record(workspaceId, request.purpose, { prompt, completion });
-      return result;
+    chat(workspaceId, request) {
+      return observed(
+        request.purpose,
+        async () => {
+          const result = await caller.chat(await endpointFor(workspaceId), request);
+          const { promptTokens: prompt, completionTokens: completion } = result.usage;
+          await ledger.record(workspaceId, request.purpose, { prompt, completion });
+          return result;
+        },
+        (result) => ({ ...result.usage, modelMs: result.modelMs }),
+      );
     },
 
     async embed(workspaceId, texts) {
       const endpoint = await endpointFor(workspaceId);
-      if (!endpoint.embeddingsModel) return null;
-      if (texts.length === 0) return { model: endpoint.embeddingsModel, vectors: [] };
-      const { model, vectors, promptTokens } = await caller.embed(endpoint, texts);
-      await ledger.record(workspaceId, 'embeddings', { prompt: promptTokens, completion: 0 });
-      return { model, vectors };
+      const embeddingsModel = endpoint.embeddingsModel;
+      if (!embeddingsModel) return null;
+      if (texts.length === 0) return { model: embeddingsModel, vectors: [] };
+      const embedded = await observed(
+        'embeddings',
+        async () => {
+          const answer = await caller.embed(endpoint, texts);
+          await ledger.record(workspaceId, 'embeddings', { prompt: answer.promptTokens, completion: 0 });
+          return answer;
+        },
+        (answer) => ({ promptTokens: answer.promptTokens, completionTokens: 0, modelMs: answer.modelMs }),
+      );
+      return { model: embedded.model, vectors: embedded.vectors };
     },
 
     checkBudget: (workspaceId, settings) => ledger.checkBudget(workspaceId, settings),
@@ -52,6 +81,9 @@ export function createAiModels(deps: Deps, secrets: SecretBox, options: AiModels
     close: () => caller.close(),
   };
 }
+
+/** An answered call's tokens and time, as the metrics count them. */
+type Answered = { promptTokens: number; completionTokens: number; modelMs: number };
 
 /** What the settings' own calls (test-ai-settings) share with the port: the budget, the ledger, the caller. */
 export interface AiLedger {

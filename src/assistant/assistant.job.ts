@@ -44,7 +44,7 @@ export function createAssistantJob(
     const { contact, settings, thread, latest } = situation;
     const question = customerQuestion(thread);
     const chunks = question
-      ? await neighbours.knowledge.retrieve(contact.workspace_id, question, { limit: CHUNKS })
+      ? (await neighbours.knowledge.retrieve(contact.workspace_id, question, { limit: CHUNKS })).chunks
       : [];
     const base = { messageId: latest.id, decision: null, model: null, usage: NO_USAGE, modelMs: null };
     try {

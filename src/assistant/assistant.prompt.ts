@@ -29,7 +29,7 @@ export const THREAD_LENGTH = 20;
 
 /** A chunk as the model sees it: its id first, so it can cite it. */
 function chunkBlock(chunk: KnowledgeChunk): string {
-  const where = [chunk.source.title, chunk.heading].filter(Boolean).join(' — ');
+  const where = [chunk.source_title, chunk.heading].filter(Boolean).join(' — ');
   return `[chunk ${chunk.id}] ${where}\n${chunk.text}`;
 }
 
@@ -103,9 +103,9 @@ export function citationsOf(chunks: KnowledgeChunk[]): Map<string, Citation> {
       chunk.id,
       {
         chunk_id: chunk.id,
-        source_id: chunk.source.id,
-        source: chunk.source.title,
-        heading: chunk.heading,
+        source_id: chunk.source_id,
+        source: chunk.source_title,
+        heading: chunk.heading || null,
         text: chunk.text,
       },
     ]),

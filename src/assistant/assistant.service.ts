@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { scheduleOnce } from '../automation/scheduler.js';
+import { scheduleJobOnce } from '../automation/scheduler.js';
 import { contactRepository, type ContactRow, type Tagging } from '../contacts/index.js';
 import type { Database } from '../db/schema.js';
 import type { Deps } from '../db/deps.js';
@@ -42,7 +42,7 @@ export function createAssistantService(deps: Deps, neighbours: AssistantNeighbou
 
   /** Queues the conversation's job (one waiting per conversation: a burst of messages makes one turn). */
   const answerSoon = (trx: Db, workspaceId: string, contactId: string) =>
-    scheduleOnce(trx, deps, { workspaceId, kind: 'assistant_reply', subjectId: contactId, dueAt: clock.now() });
+    scheduleJobOnce(trx, deps, { workspaceId, kind: 'assistant_reply', subjectId: contactId, dueAt: clock.now() });
 
   /** Refuses settings naming another workspace's numbers or teams, or blank words for people. */
   async function checkSettings(workspaceId: string, input: AssistantSettings): Promise<void> {

@@ -18,6 +18,7 @@ export type JobKind =
   | 'media_expiry'
   | 'conversation_snooze'
   | 'email_send'
+  | 'knowledge_embed'
   | 'assistant_reply';
 
 export interface Job {
@@ -91,18 +92,17 @@ export const scheduleJob = (trx: Kysely<Database>, deps: Pick<Deps, 'newId' | 'c
   scheduleJobs(trx, deps, [job]);
 
 /**
- * Adds a job unless one of its kind for its subject waits unclaimed: a burst of triggers (a customer's
- * messages in quick succession) makes one job, which sees them all when it runs. One already running
- * does not count: what came after it started gets a job of its own.
+ * Adds a job unless one of its kind for its subject is still waiting to start: a burst of triggers (each
+ * search finding vectors missing) makes one job. One already running does not count, as it may have read
+ * its work before the trigger's change.
  */
-export async function scheduleOnce(trx: Kysely<Database>, deps: Pick<Deps, 'newId' | 'clock'>, job: NewJob) {
-  const now = toStoredTimestamp(deps.clock.now());
+export async function scheduleJobOnce(trx: Kysely<Database>, deps: Pick<Deps, 'newId' | 'clock'>, job: NewJob) {
   const waiting = await trx
     .selectFrom('jobs')
     .select('id')
     .where('subject_id', '=', job.subjectId)
     .where('kind', '=', job.kind)
-    .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', now)]))
+    .where('leased_until', 'is', null)
     .executeTakeFirst();
   if (!waiting) await scheduleJob(trx, deps, job);
 }

@@ -19,7 +19,7 @@ const Weekly = Type.Object(
       Type.Array(IntervalSchema, { maxItems: 6, description: `Open intervals on ${day}; none: closed all day` }),
     ]),
   ) as Record<(typeof WEEKDAYS)[number], ReturnType<typeof Type.Array<typeof IntervalSchema>>>,
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'Each weekday’s open intervals, in the time zone’s local time' },
 );
 
 const Holidays = Type.Array(
@@ -55,7 +55,10 @@ export const UpdateBusinessHoursBody = Type.Object(
     time_zone: Type.String({ maxLength: 100, description: 'IANA time zone, e.g. Europe/Berlin' }),
     weekly: Weekly,
     holidays: Holidays,
-    away_message: Type.String({ maxLength: AWAY_MESSAGE_MAX_LENGTH }),
+    away_message: Type.String({
+      maxLength: AWAY_MESSAGE_MAX_LENGTH,
+      description: 'What a customer who writes outside the hours is told (a free-form reply)',
+    }),
   },
   { additionalProperties: false, description: 'The whole setting: it replaces what was saved.' },
 );

@@ -36,7 +36,12 @@ export const AudienceSchema = Type.Union(
       { additionalProperties: false, description: 'These contacts' },
     ),
     Type.Object(
-      { search: Type.Object(SearchFields, { additionalProperties: false }) },
+      {
+        search: Type.Object(SearchFields, {
+          additionalProperties: false,
+          description: 'search-contacts filters: query, tag, email',
+        }),
+      },
       {
         additionalProperties: false,
         description: 'Every contact a search-contacts with these filters matches (not capped at 50); {} = everyone',
@@ -95,7 +100,7 @@ export const OverLimit = Type.Union([Type.Literal('send'), Type.Literal('wait')]
 });
 
 export const CreateCampaignBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  name: Type.String({ minLength: 1, maxLength: 200, description: 'What the team calls the campaign' }),
   template_id: Uuid('A template of this workspace; the translation sent must be APPROVED'),
   language: Type.Optional(
     Type.String({ maxLength: 16, description: 'Translation to send; default: the one get-template shows' }),

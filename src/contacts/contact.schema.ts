@@ -67,7 +67,7 @@ const Tags = (description: string) =>
 const Metadata = Type.Record(Type.String(), Type.Unknown(), {
   description: 'Merged into custom_attributes (shallow); a key set to null is removed',
 });
-const Name = Type.String({ maxLength: 256 });
+const Name = Type.String({ maxLength: 256, description: 'The contact’s name, as the team sees it' });
 const Email = Type.String({ maxLength: 320, description: 'An email address; `""` means none' });
 const OptedOut = Type.Boolean({
   description: 'Opts the contact out of marketing (true) or back in (false); an existing opt-out keeps its date',
@@ -106,7 +106,7 @@ export const GetContactBody = Type.Object(
   {
     contact_id: Type.Optional(ContactId),
     phone: Type.Optional(PhoneRef),
-    email: Type.Optional(Type.String({ maxLength: 320 })),
+    email: Type.Optional(Type.String({ maxLength: 320, description: 'The contact’s email, case-insensitive' })),
   },
   { description: 'Exactly one of contact_id, phone, email (empty strings count as absent)' },
 );

@@ -55,7 +55,7 @@ export const ListQuery = Type.Object({
 export type ListFilters = Static<typeof ListQuery>;
 
 export const ContactParams = Type.Object({ contact_id: Uuid('The contact whose conversation it is') });
-export const LabelParams = Type.Object({ label_id: Uuid() });
+export const LabelParams = Type.Object({ label_id: Uuid('The label, by its id from list-conversation-labels') });
 
 export const NoteBody = Type.Object({
   body: Type.String({ minLength: 1, maxLength: 4096, description: 'The note; staff see it, it is never sent' }),
@@ -87,7 +87,9 @@ export const BulkBody = Type.Object({
     Type.Object(
       {
         status: Type.Optional(literals(STATUSES, 'open (the default), closed or snoozed')),
-        assignee_id: Type.Optional(Type.Union([Uuid(), Type.Literal('none')])),
+        assignee_id: Type.Optional(
+          Type.Union([Uuid(), Type.Literal('none')], { description: 'A member’s id, or `none` for unassigned' }),
+        ),
         label: Type.Optional(LabelName),
         priority: Type.Optional(Priority),
       },

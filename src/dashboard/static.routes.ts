@@ -13,6 +13,7 @@ const SECTIONS = [
   'sequences',
   'flows',
   'whatsapp-flows',
+  'knowledge',
   'campaigns',
   'simulator',
   'reports',

@@ -61,6 +61,7 @@ import * as whatsappFlowAnswers from './migrations/0058_whatsapp_flow_answers.js
 import * as flowsEndpointAnswers from './migrations/0059_flows_endpoint_answers.js';
 import * as whatsappFlowAlerts from './migrations/0060_whatsapp_flow_alerts.js';
 import * as aiModels from './migrations/0062_ai_models.js';
+import * as knowledge from './migrations/0063_knowledge.js';
 import * as assistant from './migrations/0065_assistant.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
@@ -127,6 +128,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0059_flows_endpoint_answers': flowsEndpointAnswers,
   '0060_whatsapp_flow_alerts': whatsappFlowAlerts,
   '0062_ai_models': aiModels,
+  '0063_knowledge': knowledge,
   '0065_assistant': assistant,
 };
 

@@ -76,6 +76,9 @@ export interface Database {
   whatsapp_flow_answers: WhatsappFlowAnswerTable;
   ai_settings: AiSettingsTable;
   ai_usage: AiUsageTable;
+  knowledge_sources: KnowledgeSourceTable;
+  knowledge_chunks: KnowledgeChunkTable;
+  knowledge_indexes: KnowledgeIndexTable;
   assistant_settings: AssistantSettingsTable;
   assistant_turns: AssistantTurnTable;
   assistant_engagements: AssistantEngagementTable;
@@ -1018,6 +1021,53 @@ export interface AiUsageTable {
   calls: ColumnType<number | string, number, number>;
   prompt_tokens: ColumnType<number | string, number, number>;
   completion_tokens: ColumnType<number | string, number, number>;
+}
+/** A source of the workspace's knowledge: a Q&A pair, a document, or its templates or quick replies (0063). */
+export interface KnowledgeSourceTable {
+  id: string;
+  workspace_id: string;
+  kind: 'qa' | 'document' | 'templates' | 'quick_replies';
+  /** A Q&A pair's question, a document's title; empty for templates and quick replies. */
+  title: string;
+  /** A Q&A pair's answer, a document's text; empty for templates and quick replies. */
+  content: string;
+  format: 'markdown' | 'text';
+  file_name: string | null;
+  /** What the chunks were made from (a content hash, or templates' and quick replies' state); null: not indexed. */
+  digest: string | null;
+  chunk_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+  indexed_at: string | null;
+}
+
+/** A piece of a knowledge source, as retrieval finds and cites it (0063). */
+export interface KnowledgeChunkTable {
+  id: string;
+  workspace_id: string;
+  source_id: string;
+  position: number;
+  /** The headings above it, outermost first, joined with " › "; empty when none. */
+  heading: string;
+  text: string;
+  /** The words the full-text index takes (knowledge/search-text.ts). */
+  search_text: string;
+  /** SHA-256 of heading and text. */
+  content_hash: string;
+  /** float32 little-endian; null until embedded. */
+  embedding: Buffer | null;
+  embedding_model: string | null;
+  /** SQLite: the chunk's row in the FTS5 index; null on PostgreSQL (a tsvector column instead). */
+  search_rowid: number | null;
+  created_at: string;
+}
+
+/** Per workspace: the generation of its knowledge index and the embeddings model last seen (0063). */
+export interface KnowledgeIndexTable {
+  workspace_id: string;
+  generation: Generated<number>;
+  embedding_model: string | null;
+  updated_at: string;
 }
 
 /** A workspace's AI assistant on conversations (0065): off until saved on. */

@@ -44,6 +44,9 @@ export const TABLE_OWNERS = {
   inbox_settings: 'inbox',
   invites: 'accounts',
   jobs: 'automation',
+  knowledge_chunks: 'knowledge',
+  knowledge_indexes: 'knowledge',
+  knowledge_sources: 'knowledge',
   login_failures: 'accounts',
   marketing_messages_settings: 'channels',
   media_files: 'media',
@@ -139,6 +142,10 @@ export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
     reads: ['contacts', 'users', 'teams', 'messages'],
   },
   'inbox/notes.ts': { for: 'a note’s author', reads: ['users'] },
+  'knowledge/synced-sources.ts': {
+    for: 'the approved templates and quick replies a workspace’s knowledge indexes, and whether they changed since',
+    reads: ['templates', 'template_translations', 'quick_replies'],
+  },
   'messages/media-retention.ts': { for: 'each workspace’s media retention', reads: ['workspaces'] },
   'messages/message.repository.ts': { for: 'a message with its contact’s phone', reads: ['contacts'] },
   'messages/outbox-claims.ts': {

@@ -66,7 +66,7 @@ const OnTimeout = Type.Optional(
 /** A field of a WhatsApp Flow's answer: the `name` of one of its components in the Flow JSON. */
 const AnswerField = (description: string) =>
   Type.String({ minLength: 1, maxLength: 80, pattern: NODE_ID_PATTERN, description });
-const TagName = Type.String({ minLength: 1, maxLength: 64, pattern: NOT_BLANK });
+const TagName = Type.String({ minLength: 1, maxLength: 64, pattern: NOT_BLANK, description: 'A tag name' });
 const literals = <T extends string>(values: readonly T[], options: SchemaOptions) =>
   Type.Union<TLiteral<T>[]>(
     values.map((v) => Type.Literal(v)),
@@ -83,7 +83,7 @@ const node = <K extends string, P extends TProperties>(type: K, description: str
         pattern: NODE_ID_PATTERN,
         description: 'Unique within the flow; other nodes refer to it',
       }),
-      type: Type.Literal(type),
+      type: Type.Literal(type, { description: `The node's kind: ${type}` }),
       title: Type.Optional(
         Type.String({
           minLength: 1,
@@ -104,28 +104,32 @@ const condition = <P extends TProperties>(description: string, properties: P) =>
 export const FlowConditionSchema = Type.Union(
   [
     condition('The reply text equals this, ignoring case and surrounding spaces', {
-      reply_equals: Type.String({ minLength: 1, maxLength: 1024 }),
+      reply_equals: Type.String({ minLength: 1, maxLength: 1024, description: 'The text the reply must be' }),
     }),
     condition('The reply text contains this, ignoring case', {
-      reply_contains: Type.String({ minLength: 1, maxLength: 1024 }),
+      reply_contains: Type.String({ minLength: 1, maxLength: 1024, description: 'The text the reply must contain' }),
     }),
     condition('The reply is a tap on the button or list row with this id', {
-      button_id: Type.String({ minLength: 1, maxLength: 256 }),
+      button_id: Type.String({
+        minLength: 1,
+        maxLength: 256,
+        description: 'The id of a button or list row a send_buttons or send_list node offered',
+      }),
     }),
     condition('The contact has this tag (tags compare case-insensitively)', { has_tag: TagName }),
     condition('The contact attribute equals this value', {
       attribute: Attribute('A contact custom attribute'),
-      equals: Type.String({ maxLength: 4096 }),
+      equals: Type.String({ maxLength: 4096, description: 'The value it must have (compared as text)' }),
     }),
     condition('The contact attribute is set (true) or not set (false)', {
       attribute: Attribute('A contact custom attribute'),
-      exists: Type.Boolean(),
+      exists: Type.Boolean({ description: 'true: the attribute must be set; false: it must not be' }),
     }),
     condition(
       'A field of the latest WhatsApp Flow answer in this run equals this value (a field of several choices: one of them does)',
       {
         answer_field: AnswerField('A field of the answer, as the Flow names it'),
-        equals: Type.String({ maxLength: 4096 }),
+        equals: Type.String({ maxLength: 4096, description: 'The value the field must have (compared as text)' }),
       },
     ),
   ],
@@ -167,7 +171,7 @@ export const FlowNodeSchema = Type.Union(
           },
           { additionalProperties: false },
         ),
-        { minItems: 1, maxItems: 3 },
+        { minItems: 1, maxItems: 3, description: 'The reply buttons, in order' },
       ),
       next: Next,
     }),
@@ -177,7 +181,7 @@ export const FlowNodeSchema = Type.Union(
       sections: Type.Array(
         Type.Object(
           {
-            title: Type.String({ minLength: 1, maxLength: 24 }),
+            title: Type.String({ minLength: 1, maxLength: 24, description: 'The section heading' }),
             rows: Type.Array(
               Type.Object(
                 {
@@ -186,12 +190,14 @@ export const FlowNodeSchema = Type.Union(
                     maxLength: 200,
                     description: 'Unique within the node; a branch tests it with button_id',
                   }),
-                  title: Type.String({ minLength: 1, maxLength: 24 }),
-                  description: Type.Optional(Type.String({ maxLength: 72 })),
+                  title: Type.String({ minLength: 1, maxLength: 24, description: 'The row label' }),
+                  description: Type.Optional(
+                    Type.String({ maxLength: 72, description: 'A second line under the label' }),
+                  ),
                 },
                 { additionalProperties: false },
               ),
-              { minItems: 1, maxItems: 10 },
+              { minItems: 1, maxItems: 10, description: 'The choices of the section' },
             ),
           },
           { additionalProperties: false },
@@ -292,7 +298,11 @@ export const FlowNodeSchema = Type.Union(
       next: Next,
     }),
     node('webhook', 'Calls an external URL', {
-      url: Type.String({ maxLength: 2048, pattern: URL_PATTERN }),
+      url: Type.String({
+        maxLength: 2048,
+        pattern: URL_PATTERN,
+        description: 'The http:// or https:// URL to call (private addresses are refused)',
+      }),
       method: Type.Optional(literals(['POST', 'GET'] as const, { description: 'POST when absent' })),
       timeout_ms: Type.Optional(
         Type.Integer({
@@ -345,7 +355,11 @@ export const FlowDefinitionSchema = Type.Object(
         description: 'An inbound text equal to one of these (ignoring case) starts the flow',
       }),
     ),
-    nodes: Type.Array(FlowNodeSchema, { minItems: 1, maxItems: 200 }),
+    nodes: Type.Array(FlowNodeSchema, {
+      minItems: 1,
+      maxItems: 200,
+      description: 'Every node of the flow, each with a unique id; edges name the ids',
+    }),
   },
   {
     description: 'A chatbot flow: a graph of nodes a contact walks through, from start along next and the other edges',

@@ -35,7 +35,7 @@ export type FlowLayout = Static<typeof FlowLayoutSchema>;
 
 export const SaveFlowBody = Type.Object({
   id: Type.Optional(Uuid('The flow to replace; absent = a new one')),
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  name: Type.String({ minLength: 1, maxLength: 200, description: 'What the team calls the flow' }),
   definition: checkedByService(
     FlowDefinitionApiSchema,
     'The flow: `start`, optional `keywords`, and `nodes`. Checked as a whole: problems name the JSON Pointer of the node or edge at fault (`/definition/nodes/3/next`): unknown node types and missing fields, dangling edges, unreachable nodes, loops without a wait.',

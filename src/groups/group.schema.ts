@@ -73,7 +73,9 @@ export const GroupIdBody = Type.Object({ group_id: GroupId });
 
 export const CreateGroupBody = Type.Object({
   subject: Type.String({ minLength: 1, maxLength: SUBJECT_MAX_LENGTH, description: "The group's name" }),
-  description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX_LENGTH })),
+  description: Type.Optional(
+    Type.String({ maxLength: DESCRIPTION_MAX_LENGTH, description: "The group's description, shown to its members" }),
+  ),
   join_approval: Type.Optional(
     Type.Boolean({
       description: 'People who open the invite link wait for approval (default false: they join at once)',

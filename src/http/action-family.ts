@@ -13,6 +13,8 @@ export interface ActionDoc<B extends TSchema> {
   response: TSchema;
   /** Error statuses beyond those every action has (e.g. 404 when it names a record). */
   errors: number[];
+  /** The largest body, when larger than the server's default (a file's text). */
+  bodyLimit?: number;
 }
 
 /**
@@ -30,6 +32,7 @@ export function actionFamily(app: Api, family: { tags: string[]; permission: Per
       `/api/v1/actions/${name}`,
       {
         config: { access, ...(family.permission && { permission: family.permission }) },
+        ...(doc.bodyLimit && { bodyLimit: doc.bodyLimit }),
         schema: {
           operationId: doc.operationId,
           tags: family.tags,

@@ -13,7 +13,7 @@ import {
 import { isFollowUpPage } from './pagination.js';
 import { clientNetwork } from './client-address.js';
 import { ReconciledWindowLimiter, SharedWindowLimiter, type RateDecision } from './rate-limit.js';
-import type { Access, Api } from './types.js';
+import { scopeAllows, type Access, type Api } from './types.js';
 import { requirePermission } from '../access/roles.js';
 
 const MINUTE_MS = 60_000;
@@ -114,7 +114,7 @@ export function registerAuth(
       const { tokenId, rateLimitPerMinute } = request.principal;
       enforce(reply, limiter.hit(`token:${tokenId}`, rateLimitPerMinute, MINUTE_MS));
     }
-    if (access === 'write' && request.principal.scope === 'read') {
+    if (!scopeAllows(request.principal.scope, access)) {
       throw errors.insufficientScope('This token is read-only; this action needs a token with full access');
     }
   }

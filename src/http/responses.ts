@@ -29,8 +29,12 @@ function errorResponses(statuses: number[]): Record<number, TSchema> {
   return Object.fromEntries([...new Set(statuses)].sort().map((s) => [s, problem(s)]));
 }
 
-/** A nullable input value, written as OpenAPI 3.1 writes it. */
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * A nullable input value, written as OpenAPI 3.1 writes it. The value's description is the field's
+ * too, so a reader of the field (a model choosing a tool's arguments) sees it beside the alternatives.
+ */
+export const Nullable = <T extends TSchema>(schema: T) =>
+  Type.Union([schema, Type.Null()], schema.description ? { description: schema.description } : {});
 
 /**
  * A nullable response field of a single JSON type, as a type array (`["string", "null"]`).

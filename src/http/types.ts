@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../shared/errors.js';
-import type { Principal, SessionUser } from '../access/principal.js';
+import type { Principal, SessionUser, TokenScope } from '../access/principal.js';
 import type { Permission } from '../access/roles.js';
 
 /**
@@ -12,6 +12,12 @@ import type { Permission } from '../access/roles.js';
  * `session-optional` ones read it when there is one.
  */
 export type Access = 'public' | 'read' | 'write' | 'session' | 'session-optional';
+
+/**
+ * Whether a token of `scope` may call a route of `access`: a read-only token is refused every route that
+ * writes or sends. The one rule the API enforces (auth.ts) and MCP offers tools by.
+ */
+export const scopeAllows = (scope: TokenScope, access: Access): boolean => !(access === 'write' && scope === 'read');
 
 declare module 'fastify' {
   interface FastifyRequest {

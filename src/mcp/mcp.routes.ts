@@ -16,9 +16,9 @@ import { toolsOf } from './tools.js';
 export function registerMcpRoutes(app: Api): void {
   recordOperations(app);
   app.post('/mcp', { config: { access: 'read' }, schema: { hide: true } }, async (request, reply) => {
-    const { role } = principalOf(request);
+    const principal = principalOf(request);
     const server = createMcpServer(toolsOf(app), inProcessRestClient(app, bearerTokenOf(request)), () =>
-      Promise.resolve(role),
+      Promise.resolve(principal),
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     handOver(reply);

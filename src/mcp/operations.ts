@@ -24,6 +24,8 @@ export interface RestOperation {
   params: JsonSchema | undefined;
   /** The success response (200, else 201). */
   response: JsonSchema | undefined;
+  /** The answer of a send held for a person's approval (202), for the sends that may be held. */
+  held: JsonSchema | undefined;
 }
 
 const API_V1 = '/api/v1/';
@@ -67,5 +69,6 @@ function toOperation(route: RouteOptions): RestOperation | null {
     querystring: schema.querystring as JsonSchema | undefined,
     params: schema.params as JsonSchema | undefined,
     response: responses['200'] ?? responses['201'],
+    held: responses['202'],
   };
 }

@@ -18,8 +18,8 @@ export async function serveStdio(config: Config, token: string): Promise<void> {
     await app.services.tokens.authenticate(token);
     await app.server.ready();
     // A long-lived session: the role is read at each tools/list, so a changed role shows at once.
-    const roleNow = async () => (await app.services.tokens.authenticate(token)).role;
-    const server = createMcpServer(toolsOf(app.server), inProcessRestClient(app.server, token), roleNow);
+    const callerNow = () => app.services.tokens.authenticate(token);
+    const server = createMcpServer(toolsOf(app.server), inProcessRestClient(app.server, token), callerNow);
     const transport = new AnsweringStdioTransport();
     const stopped = untilStopped();
     await server.connect(transport);

@@ -216,6 +216,25 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
     'Changes a quick reply (by quick_reply_id from list_quick_replies): its shortcut, its answer, or both; fields not given keep their value.',
   deleteQuickReply: 'Deletes a quick reply by quick_reply_id and returns it as it was.',
 
+  listKnowledgeSources:
+    "Lists the workspace's knowledge sources (what its AI teammate answers from): Q&A pairs (kind qa), documents, and the approved templates and quick replies when switched on; each with chunk_count, how many chunks have a vector (embedded_count) and its state. `kind` narrows the list. Use get_knowledge_source for a source's whole text and chunks, search_knowledge to find what answers a question.",
+  getKnowledgeSource:
+    'Fetches one knowledge source by source_id (from list_knowledge_sources): its whole answer or document text (`content`) and its chunks in order, each with the id search_knowledge cites.',
+  createKnowledgeQa:
+    'Adds a question (as a customer would ask it) and its answer to the knowledge; it is searchable at once. Prefer one short pair per fact. Needs the automation permission.',
+  createKnowledgeDocument:
+    "Adds a document to the knowledge: typed `content` (format markdown, the default, or text) with a `title`, or a `file` ({name, data: base64}) ending in .txt or .md (titled by its name unless `title` is given). At most document_max_bytes (get_knowledge_settings) of UTF-8 text. Markdown headings become each chunk's heading path. Needs the automation permission.",
+  updateKnowledgeSource:
+    'Changes a knowledge source by source_id: a Q&A pair takes `question` and/or `answer`; a document `title`, `content` or `file`, and `format`. Fields not given keep their value; the source is indexed again at once. Templates and quick replies cannot be edited here (change them with the template and quick reply tools). Needs the automation permission.',
+  deleteKnowledgeSource:
+    'Deletes a knowledge source by source_id, with its chunks, and returns it as it was. Deleting the templates or quick replies source switches it off. Needs the automation permission.',
+  getKnowledgeSettings:
+    "Shows whether the workspace's approved templates and quick replies are knowledge sources, the embeddings model last used (null: search is full-text only) and the largest document allowed (document_max_bytes).",
+  updateKnowledgeSettings:
+    'Switches the approved templates and/or the quick replies on (indexed now and kept current as they change) or off (their chunks deleted) as knowledge sources. Needs the automation permission.',
+  searchKnowledge:
+    "Finds the knowledge chunks that best answer `query` (a customer's question, in any language), best first, up to `limit` (default 5, at most 20): each with its id (cite it), source (id, kind, title), heading, text and score. retrieval is hybrid when the workspace's embeddings model took part, full_text otherwise. Answer only from the texts returned; if none fits, say so rather than guess.",
+
   listConversations:
     'Lists conversations newest first (by latest message). `status`: open (the default; the customer wrote and no one closed or snoozed it), closed or snoozed; `assignee_id` (a member id, or "none" for unassigned), `label` (a label name) and `priority` narrow it. A conversation is addressed by its contact_id. Returns a page of `data` and `next_cursor`: pass next_cursor as `cursor` with the same filters for the next page; null means no more.',
   getConversation:

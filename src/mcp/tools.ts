@@ -3,6 +3,7 @@ import type { Api } from '../http/types.js';
 import { selfContained } from './json-schema.js';
 import { operationsOf, type JsonSchema, type RestOperation } from './operations.js';
 import { TOOL_DESCRIPTIONS } from './tool-descriptions.js';
+import { deriveHints } from './tool-hints.js';
 
 /** A REST operation offered as an MCP tool, with how its arguments map back onto the request. */
 export interface ToolDefinition {
@@ -71,14 +72,14 @@ function deriveTool(operation: RestOperation, shared: Record<string, unknown>): 
     resolve(operation.querystring),
     resolve(operation.params),
   );
-  const outputSchema = toolOutput(resolve(operation.response), paged);
+  const outputSchema = toolOutput(resolve(operation.response), resolve(operation.held), paged);
   const tool: Tool = {
     name: toolName(operation.operationId),
     title: operation.summary,
     description: TOOL_DESCRIPTIONS[operation.operationId] ?? operation.summary,
     inputSchema,
     ...(outputSchema && { outputSchema }),
-    annotations: { title: operation.summary, readOnlyHint: operation.access === 'read' },
+    annotations: { title: operation.summary, ...deriveHints(operation) },
   };
   return { tool, operation, queryKeys, pathKeys, paged };
 }
@@ -114,10 +115,16 @@ function toolInput(
 
 /**
  * What structuredContent holds: an object response as it is, a list wrapped as `{ data }`, and a
- * cursor page as the route documents it (the `{ data, next_cursor }` variant of its response).
+ * cursor page as the route documents it (the `{ data, next_cursor }` variant of its response). A send
+ * that may be held for approval answers either the message or the held send.
  */
-function toolOutput(response: JsonSchema | undefined, paged: boolean): Tool['outputSchema'] {
+function toolOutput(
+  response: JsonSchema | undefined,
+  held: JsonSchema | undefined,
+  paged: boolean,
+): Tool['outputSchema'] {
   if (!response) return undefined;
+  if (held) return { type: 'object', anyOf: [response, held] };
   if (paged) {
     const variants = (response.anyOf ?? response.oneOf ?? []) as JsonSchema[];
     return variants.find(

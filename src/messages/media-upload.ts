@@ -28,7 +28,12 @@ export const UploadMediaBody = Type.Object({
     contentEncoding: 'base64',
     description: 'The file, base64-encoded',
   }),
-  mime_type: Type.String({ minLength: 3, maxLength: 255, examples: ['image/jpeg'] }),
+  mime_type: Type.String({
+    minLength: 3,
+    maxLength: 255,
+    examples: ['image/jpeg'],
+    description: 'The file’s type; the bytes must be of this type',
+  }),
   type: Type.Optional(
     Type.String({
       enum: [...MEDIA_TYPES],

@@ -133,7 +133,7 @@ const ListRow = Type.Object({
 });
 const ListSection = Type.Object({
   title: ShortText(24, 'The section heading'),
-  rows: Type.Array(ListRow, { minItems: 1, maxItems: 10 }),
+  rows: Type.Array(ListRow, { minItems: 1, maxItems: 10, description: 'The choices under the heading' }),
 });
 
 export const SendInteractiveBody = Type.Object(
@@ -173,48 +173,60 @@ export const SendLocationBody = Type.Object(
 );
 export type SendLocationInput = Static<typeof SendLocationBody>;
 
-const CardText = Type.String({ maxLength: 1000 });
-const Typed = (field: string) =>
-  Type.Array(Type.Object({ [field]: CardText, type: Type.Optional(CardText) }), { maxItems: 20 });
+const CardText = (description: string) => Type.String({ maxLength: 1000, description });
+const CardLabel = CardText('What it is, such as HOME or WORK');
+const Typed = (field: string, description: string) =>
+  Type.Array(Type.Object({ [field]: CardText(description), type: Type.Optional(CardLabel) }), {
+    maxItems: 20,
+    description: `The card's ${field}s`,
+  });
 /** Meta's contact object ("Contacts messages"): a name with `formatted_name`, and optional details. */
 const ContactCard = Type.Object({
   name: Type.Object(
     {
-      formatted_name: Type.String({ minLength: 1, maxLength: 1000 }),
-      first_name: Type.Optional(CardText),
-      last_name: Type.Optional(CardText),
-      middle_name: Type.Optional(CardText),
-      suffix: Type.Optional(CardText),
-      prefix: Type.Optional(CardText),
+      formatted_name: Type.String({ minLength: 1, maxLength: 1000, description: 'The whole name, as shown' }),
+      first_name: Type.Optional(CardText('First name')),
+      last_name: Type.Optional(CardText('Last name')),
+      middle_name: Type.Optional(CardText('Middle name')),
+      suffix: Type.Optional(CardText('Name suffix, such as Jr.')),
+      prefix: Type.Optional(CardText('Name prefix, such as Dr.')),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, description: 'The name on the card' },
   ),
   phones: Type.Optional(
-    Type.Array(Type.Object({ phone: CardText, type: Type.Optional(CardText), wa_id: Type.Optional(CardText) }), {
-      maxItems: 20,
-    }),
+    Type.Array(
+      Type.Object({
+        phone: CardText('The phone number'),
+        type: Type.Optional(CardLabel),
+        wa_id: Type.Optional(CardText('Its WhatsApp id: the card then has a Message button')),
+      }),
+      { maxItems: 20, description: "The card's phone numbers" },
+    ),
   ),
-  emails: Type.Optional(Typed('email')),
-  urls: Type.Optional(Typed('url')),
+  emails: Type.Optional(Typed('email', 'An email address')),
+  urls: Type.Optional(Typed('url', 'A web address')),
   org: Type.Optional(
-    Type.Object({
-      company: Type.Optional(CardText),
-      department: Type.Optional(CardText),
-      title: Type.Optional(CardText),
-    }),
+    Type.Object(
+      {
+        company: Type.Optional(CardText('Company')),
+        department: Type.Optional(CardText('Department')),
+        title: Type.Optional(CardText('Job title')),
+      },
+      { description: 'Where the person works' },
+    ),
   ),
   addresses: Type.Optional(
     Type.Array(
       Type.Object({
-        street: Type.Optional(CardText),
-        city: Type.Optional(CardText),
-        state: Type.Optional(CardText),
-        zip: Type.Optional(CardText),
-        country: Type.Optional(CardText),
-        country_code: Type.Optional(CardText),
-        type: Type.Optional(CardText),
+        street: Type.Optional(CardText('Street and number')),
+        city: Type.Optional(CardText('City')),
+        state: Type.Optional(CardText('State or region')),
+        zip: Type.Optional(CardText('Postal code')),
+        country: Type.Optional(CardText('Country name')),
+        country_code: Type.Optional(CardText('Two-letter country code')),
+        type: Type.Optional(CardLabel),
       }),
-      { maxItems: 20 },
+      { maxItems: 20, description: "The card's postal addresses" },
     ),
   ),
   birthday: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' })),
@@ -257,9 +269,13 @@ const TappedReply = (what: string, extra = {}) =>
 
 export const SimulateInboundBody = Type.Object({
   phone: Type.String({ minLength: 1, maxLength: 40, description: 'The contact writing in' }),
-  text: Type.Optional(Type.String({ minLength: 1, maxLength: TEXT_MAX_LENGTH })),
+  text: Type.Optional(
+    Type.String({ minLength: 1, maxLength: TEXT_MAX_LENGTH, description: 'The contact writes this text' }),
+  ),
   button_reply: TappedReply('reply button'),
-  list_reply: TappedReply('list row', { description: Type.Optional(Type.String({ maxLength: 100 })) }),
+  list_reply: TappedReply('list row', {
+    description: Type.Optional(Type.String({ maxLength: 100, description: "The row's second line" })),
+  }),
   media: Type.Optional(
     Type.Union([Type.Literal('image'), Type.Literal('document'), Type.Literal('audio')], {
       description:
@@ -272,10 +288,10 @@ export const SimulateInboundBody = Type.Object({
   location: Type.Optional(
     Type.Object(
       {
-        latitude: Type.Number({ minimum: -90, maximum: 90 }),
-        longitude: Type.Number({ minimum: -180, maximum: 180 }),
-        name: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
-        address: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+        latitude: Type.Number({ minimum: -90, maximum: 90, description: 'Decimal degrees' }),
+        longitude: Type.Number({ minimum: -180, maximum: 180, description: 'Decimal degrees' }),
+        name: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'The place’s name' })),
+        address: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'The place’s address' })),
       },
       { description: 'The contact shares a location' },
     ),
@@ -283,8 +299,8 @@ export const SimulateInboundBody = Type.Object({
   contact_card: Type.Optional(
     Type.Object(
       {
-        name: Type.String({ minLength: 1, maxLength: 200 }),
-        phone: Type.String({ minLength: 1, maxLength: 40 }),
+        name: Type.String({ minLength: 1, maxLength: 200, description: 'The name on the card' }),
+        phone: Type.String({ minLength: 1, maxLength: 40, description: 'The phone number on the card' }),
       },
       { description: "The contact shares someone's contact card (stored as Meta's `contacts` message)" },
     ),

@@ -9,6 +9,8 @@ import type { Signals } from '../shared/signals.js';
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** How late a job starts: a healthy scheduler starts within a poll (1 s); a backlog shows in minutes. */
 const LAG_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300, 900];
+/** A model's answer: from a small local model's quick reply to a long generation. */
+const MODEL_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120];
 /** The route label of a request no route matched (a 404): one series, not one per URL tried. */
 const UNMATCHED = '(unmatched)';
 
@@ -49,6 +51,25 @@ export function createMetrics() {
     name: 'parley_media_downloads_total',
     help: 'Background downloads of received media, by outcome (stored, retry, failed)',
     labelNames: ['outcome'] as const,
+    registers,
+  });
+  const modelCalls = new Counter({
+    name: 'parley_ai_model_calls_total',
+    help: "Calls to workspaces' AI models, by purpose and outcome (answered, or why not: timeout, rate_limited, budget_exhausted, model_error…)",
+    labelNames: ['purpose', 'outcome'] as const,
+    registers,
+  });
+  const modelTokens = new Counter({
+    name: 'parley_ai_model_tokens_total',
+    help: "Tokens workspaces' AI models used, by purpose and kind (prompt, completion)",
+    labelNames: ['purpose', 'kind'] as const,
+    registers,
+  });
+  const modelTime = new Histogram({
+    name: 'parley_ai_model_call_duration_seconds',
+    help: "Time inside answered AI model calls (the model's own time), by purpose",
+    labelNames: ['purpose'] as const,
+    buckets: MODEL_BUCKETS,
     registers,
   });
   const jobLag = new Histogram({
@@ -117,6 +138,13 @@ export function createMetrics() {
     deliveryFinished: (result) => deliveries.inc({ result }),
     jobStarted: (kind, lagMs) => jobLag.observe({ kind }, Math.max(0, lagMs) / 1000),
     mediaDownloaded: (outcome) => mediaDownloads.inc({ outcome }),
+    modelCalled: ({ purpose, outcome, promptTokens, completionTokens, modelMs }) => {
+      modelCalls.inc({ purpose, outcome });
+      if (outcome !== 'answered') return;
+      modelTokens.inc({ purpose, kind: 'prompt' }, promptTokens);
+      modelTokens.inc({ purpose, kind: 'completion' }, completionTokens);
+      modelTime.observe({ purpose }, modelMs / 1000);
+    },
   };
 
   function showBacklog(now: Date, queues: Backlog): void {

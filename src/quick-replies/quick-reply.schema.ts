@@ -35,12 +35,13 @@ export const ListQuickRepliesBody = Type.Object({
   ),
 });
 export const CreateQuickReplyBody = Type.Object({ shortcut: Shortcut, body: Body });
+const QuickReplyId = Uuid('The quick reply, by its id from list-quick-replies');
 export const UpdateQuickReplyBody = Type.Object({
-  quick_reply_id: Uuid(),
+  quick_reply_id: QuickReplyId,
   shortcut: Type.Optional(Shortcut),
   body: Type.Optional(Body),
 });
-export const QuickReplyIdBody = Type.Object({ quick_reply_id: Uuid() });
+export const QuickReplyIdBody = Type.Object({ quick_reply_id: QuickReplyId });
 
 export type CreateQuickReplyInput = Static<typeof CreateQuickReplyBody>;
 export type UpdateQuickReplyInput = Static<typeof UpdateQuickReplyBody>;

@@ -39,9 +39,10 @@ const MemberIds = Type.Array(Uuid(), {
 });
 
 export const CreateTeamBody = Type.Object({ name: TeamName, member_ids: Type.Optional(MemberIds) });
-export const UpdateTeamBody = Type.Object({ team_id: Uuid(), name: TeamName });
-export const TeamIdBody = Type.Object({ team_id: Uuid() });
-export const SetTeamMembersBody = Type.Object({ team_id: Uuid(), member_ids: MemberIds });
+const TeamId = Uuid('The team, by its id from list-teams');
+export const UpdateTeamBody = Type.Object({ team_id: TeamId, name: TeamName });
+export const TeamIdBody = Type.Object({ team_id: TeamId });
+export const SetTeamMembersBody = Type.Object({ team_id: TeamId, member_ids: MemberIds });
 export const DeletedTeam = Type.Object({ id: Uuid(), name: Type.String(), deleted: Type.Literal(true) });
 
 export const AvailabilitySchema = Type.Object({ user_id: Uuid(), available: Type.Boolean() });
@@ -57,7 +58,11 @@ const Rule = Type.Object({
         '`number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value',
     },
   ),
-  value: Type.String({ minLength: 1, maxLength: 200 }),
+  value: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'What the rule matches, by its kind: a channel_id, a keyword or a tag name',
+  }),
   team_id: Uuid('The team the conversation goes to'),
 });
 
@@ -76,8 +81,18 @@ export const RoutingSettingsSchema = Type.Object({
 export type RoutingSettings = Static<typeof RoutingSettingsSchema>;
 
 export const UpdateRoutingSettingsBody = Type.Object({
-  auto_assign: Type.Optional(Type.Boolean()),
-  agent_limit: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 10_000 }))),
+  auto_assign: Type.Optional(
+    Type.Boolean({ description: 'Assign conversations that open automatically, round-robin among available people' }),
+  ),
+  agent_limit: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: 1,
+        maximum: 10_000,
+        description: 'The most open conversations automatic assignment gives one person; null: no limit',
+      }),
+    ),
+  ),
   rules: Type.Optional(Type.Array(Rule, { maxItems: RULES_MAX, description: 'Replaces every rule, in order' })),
 });
 export type RoutingSettingsUpdate = Static<typeof UpdateRoutingSettingsBody>;

@@ -5,7 +5,9 @@ import { ContactId, PhoneRef } from '../contacts/index.js';
 import { NullableField, Timestamp, Uuid } from '../http/responses.js';
 import { HeaderMediaUrl, TEXT_MAX_LENGTH, TemplateVariables } from '../messages/index.js';
 
-const TagName = Type.String({ minLength: 1, maxLength: 64 });
+const TagName = Type.String({ minLength: 1, maxLength: 64, description: 'A tag name (an unknown tag is created)' });
+/** The `type` that names a step's action. */
+const action = <K extends string>(type: K) => Type.Literal(type, { description: `The action: ${type}` });
 const PlaceholderText = (maxLength: number, description: string) =>
   Type.String({
     minLength: 1,
@@ -17,7 +19,7 @@ export const SequenceActionSchema = Type.Union(
   [
     Type.Object(
       {
-        type: Type.Literal('send_template'),
+        type: action('send_template'),
         template_id: Uuid('An approved template of this workspace'),
         language: Type.Optional(
           Type.String({ maxLength: 16, description: 'Default: the translation get-template shows' }),
@@ -34,7 +36,7 @@ export const SequenceActionSchema = Type.Union(
     ),
     Type.Object(
       {
-        type: Type.Literal('send_text'),
+        type: action('send_text'),
         text: PlaceholderText(TEXT_MAX_LENGTH, 'The text'),
         outside_window: Type.Optional(
           Type.Union([Type.Literal('skip'), Type.Literal('fail')], {
@@ -46,7 +48,7 @@ export const SequenceActionSchema = Type.Union(
     ),
     Type.Object(
       {
-        type: Type.Literal('send_whatsapp_flow'),
+        type: action('send_whatsapp_flow'),
         whatsapp_flow_id: Uuid('A published WhatsApp Flow of this workspace (list-whatsapp-flows)'),
         text: PlaceholderText(1024, 'The message text above the button that opens the Flow'),
         header: Type.Optional(PlaceholderText(60, 'A bold first line')),
@@ -71,15 +73,15 @@ export const SequenceActionSchema = Type.Union(
           'Sends a WhatsApp Flow (Meta’s form) as an interactive message: inside the 24-hour window only, as send_text. The sequence goes on without waiting; the answer is a reply like any other',
       },
     ),
-    Type.Object({ type: Type.Literal('add_tag'), tag: TagName }, { additionalProperties: false }),
-    Type.Object({ type: Type.Literal('remove_tag'), tag: TagName }, { additionalProperties: false }),
+    Type.Object({ type: action('add_tag'), tag: TagName }, { additionalProperties: false }),
+    Type.Object({ type: action('remove_tag'), tag: TagName }, { additionalProperties: false }),
     Type.Object(
-      { type: Type.Literal('start_flow'), flow_id: Uuid('A flow of this workspace') },
+      { type: action('start_flow'), flow_id: Uuid('A flow of this workspace') },
       { additionalProperties: false },
     ),
     Type.Object(
       {
-        type: Type.Literal('wait_for_reply'),
+        type: action('wait_for_reply'),
         timeout: DurationSchema,
         on_timeout: Type.Optional(
           Type.Union([Type.Literal('continue'), Type.Literal('exit')], {
@@ -120,7 +122,7 @@ export const ExitOnSchema = Type.Object(
 );
 
 export const sequenceDefinitionFields = {
-  steps: Type.Array(SequenceStepSchema, { minItems: 1, maxItems: 50 }),
+  steps: Type.Array(SequenceStepSchema, { minItems: 1, maxItems: 50, description: 'The steps, in the order they run' }),
   sending_hours: Type.Optional(SendingHoursSchema),
   exit_on: Type.Optional(ExitOnSchema),
 };
@@ -130,7 +132,7 @@ export type SequenceDefinition = Static<typeof SequenceDefinitionSchema>;
 export const SaveSequenceBody = Type.Object(
   {
     id: Type.Optional(Uuid('The sequence to replace; absent = a new one')),
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: Type.String({ minLength: 1, maxLength: 200, description: 'What the team calls the sequence' }),
     ...sequenceDefinitionFields,
   },
   { additionalProperties: false },

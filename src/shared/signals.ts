@@ -19,6 +19,20 @@ export interface Signals {
   jobStarted(kind: string, lagMs: number): void;
   /** One background download of a received file ended: stored, to be retried, or given up. */
   mediaDownloaded(outcome: MediaDownloadOutcome): void;
+  /** One call to a workspace's AI model ended: answered with its tokens and time, or refused (why). */
+  modelCalled(call: ModelCall): void;
+}
+
+/** A workspace's AI model call, as metrics count it (ai-models/). */
+export interface ModelCall {
+  /** Why it was asked: assistant, copilot, eval, test, embeddings. */
+  purpose: string;
+  /** `answered`, or why not (not_configured, timeout, rate_limited, budget_exhausted, model_error). */
+  outcome: string;
+  promptTokens: number;
+  completionTokens: number;
+  /** Time inside the model call; 0 when it was refused before. */
+  modelMs: number;
 }
 
 /** What became of a received file's download attempt. */
@@ -31,4 +45,5 @@ export const unobserved: Signals = {
   deliveryFinished: () => undefined,
   jobStarted: () => undefined,
   mediaDownloaded: () => undefined,
+  modelCalled: () => undefined,
 };

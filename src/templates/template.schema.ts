@@ -33,13 +33,19 @@ export const TEMPLATE_LIST_CAP = 1000;
 /** list-templates' default page size with `paginate=cursor` (the cap is above the largest page). */
 export const TEMPLATE_PAGE_LIMIT = 500;
 
-const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
+const literals = <T extends readonly string[]>(values: T, description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  );
 
 const buttonFields = {
-  type: literals(BUTTON_TYPES),
-  text: Type.String({ minLength: 1, maxLength: 25 }),
+  type: literals(BUTTON_TYPES, `The button's kind: ${BUTTON_TYPES.join(', ')}`),
+  text: Type.String({ minLength: 1, maxLength: 25, description: 'The label on the button' }),
   url: Type.Optional(Type.String({ maxLength: 2000, description: 'May contain one {{n}} placeholder' })),
-  phone_number: Type.Optional(Type.String({ maxLength: 20 })),
+  phone_number: Type.Optional(
+    Type.String({ maxLength: 20, description: 'A PHONE_NUMBER button: the number it calls, in international form' }),
+  ),
   otp_type: Type.Optional(
     Type.String({ maxLength: 20, description: "An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP" }),
   ),
@@ -216,24 +222,58 @@ const Examples = Type.Record(
 /** A translation as imported or synced. */
 export const TranslationInputSchema = Type.Object(
   {
-    language: Type.String({ minLength: 2, maxLength: 15, pattern: '^[a-zA-Z]{2,3}([_-][a-zA-Z0-9]{2,8})*$' }),
-    status: literals(TEMPLATE_STATUSES),
-    body: Type.String({ minLength: 1, maxLength: 1024 }),
-    header_type: Type.Optional(Nullable(literals(HEADER_TYPES))),
-    header_content: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-    footer: Type.Optional(Nullable(Type.String({ maxLength: FOOTER_MAX_LENGTH }))),
-    buttons: Type.Optional(Type.Array(Type.Object(buttonFields, { additionalProperties: false }), { maxItems: 10 })),
-    parameter_format: Type.Optional(literals(PARAMETER_FORMATS)),
+    language: Type.String({
+      minLength: 2,
+      maxLength: 15,
+      pattern: '^[a-zA-Z]{2,3}([_-][a-zA-Z0-9]{2,8})*$',
+      description: 'The translation’s language code, as Meta names it: en_US, es, pt_BR…',
+    }),
+    status: literals(TEMPLATE_STATUSES, "Meta's review of the translation"),
+    body: Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      description: 'The message text, with placeholders {{1}}, {{2}}… (or named ones with parameter_format NAMED)',
+    }),
+    header_type: Type.Optional(
+      Nullable(literals(HEADER_TYPES, `The header's kind: ${HEADER_TYPES.join(', ')}; null: no header`)),
+    ),
+    header_content: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 2000,
+          description: 'A TEXT header’s text (may hold {{1}}), or a media header’s sample URL',
+        }),
+      ),
+    ),
+    footer: Type.Optional(
+      Nullable(
+        Type.String({ maxLength: FOOTER_MAX_LENGTH, description: 'Small grey text under the body; null: none' }),
+      ),
+    ),
+    buttons: Type.Optional(
+      Type.Array(Type.Object(buttonFields, { additionalProperties: false }), {
+        maxItems: 10,
+        description: 'The buttons under the message, in order',
+      }),
+    ),
+    parameter_format: Type.Optional(
+      literals(PARAMETER_FORMATS, 'How placeholders are written: POSITIONAL ({{1}}) or NAMED ({{first_name}})'),
+    ),
     ...authenticationInputs,
     library_template_name: Type.Optional(
       Type.String({ minLength: 1, maxLength: 512, description: 'The Meta Template Library template it was made from' }),
     ),
     other_components: Type.Optional(
-      Type.Array(Type.Object({ type: Type.String({ minLength: 1, maxLength: 40 }) }), {
-        maxItems: 10,
-        description:
-          "Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL)",
-      }),
+      Type.Array(
+        Type.Object({
+          type: Type.String({ minLength: 1, maxLength: 40, description: "The component's type, as Meta names it" }),
+        }),
+        {
+          maxItems: 10,
+          description:
+            "Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL)",
+        },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -248,8 +288,15 @@ export const TemplateInputSchema = Type.Object(
       pattern: '^[a-z0-9_]+$',
       description: "Meta's rule: lower case, digits, _",
     }),
-    category: literals(TEMPLATE_CATEGORIES),
-    translations: Type.Array(TranslationInputSchema, { minItems: 1, maxItems: 100 }),
+    category: literals(
+      TEMPLATE_CATEGORIES,
+      `What Meta charges and allows the template as: ${TEMPLATE_CATEGORIES.join(', ')}`,
+    ),
+    translations: Type.Array(TranslationInputSchema, {
+      minItems: 1,
+      maxItems: 100,
+      description: 'One per language',
+    }),
   },
   { additionalProperties: false },
 );
@@ -309,10 +356,12 @@ const LibraryButtonInput = Type.Object(
             Type.String({ minLength: 1, maxLength: 2000, description: 'A whole sample URL, for a URL with {{1}}' }),
           ),
         },
-        { additionalProperties: false },
+        { additionalProperties: false, description: 'A URL button: its link' },
       ),
     ),
-    phone_number: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
+    phone_number: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 20, description: 'A PHONE_NUMBER button: the number it calls' }),
+    ),
     otp_type: buttonFields.otp_type,
     supported_apps: buttonFields.supported_apps,
     zero_tap_terms_accepted: buttonFields.zero_tap_terms_accepted,
@@ -323,12 +372,14 @@ const LibraryButtonInput = Type.Object(
 /** Meta's "Template Library": the optional parts of a library template's body (`library_template_body_inputs`). */
 const LibraryBodyInputs = Type.Object(
   {
-    add_contact_number: Type.Optional(Type.Boolean()),
-    add_learn_more_link: Type.Optional(Type.Boolean()),
-    add_track_package_link: Type.Optional(Type.Boolean()),
+    add_contact_number: Type.Optional(Type.Boolean({ description: 'Add the sentence with a number to call' })),
+    add_learn_more_link: Type.Optional(Type.Boolean({ description: 'Add the sentence with a link to learn more' })),
+    add_track_package_link: Type.Optional(
+      Type.Boolean({ description: 'Add the sentence with a link to track the package' }),
+    ),
     ...authenticationInputs,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: "The optional sentences of the library template's body to include" },
 );
 
 /** What create-template takes to make a template from Meta's Template Library (Meta writes its content). */
@@ -342,7 +393,12 @@ export const libraryTemplateFields = {
     }),
   ),
   language: Type.Optional(TranslationInputSchema.properties.language),
-  library_template_button_inputs: Type.Optional(Type.Array(LibraryButtonInput, { maxItems: 10 })),
+  library_template_button_inputs: Type.Optional(
+    Type.Array(LibraryButtonInput, {
+      maxItems: 10,
+      description: "What the library template's buttons take, one per button, in order",
+    }),
+  ),
   library_template_body_inputs: Type.Optional(LibraryBodyInputs),
 };
 

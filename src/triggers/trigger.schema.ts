@@ -107,9 +107,18 @@ export type WhatsappFlowAnswerRecord = Static<typeof WhatsappFlowAnswerRecordSch
 
 /** Filter parameters travel in the query string; `""` is no filter. */
 export const MessageFilter = Type.Object({
-  message_type: Type.Optional(Type.Union([Type.Literal(''), ...MESSAGE_TYPES.map((t) => Type.Literal(t))])),
+  message_type: Type.Optional(
+    Type.Union([Type.Literal(''), ...MESSAGE_TYPES.map((t) => Type.Literal(t))], {
+      description: 'Only messages of this type (text, image, interactive…); empty: every type',
+    }),
+  ),
 });
-const UuidOrEmpty = Type.Union([Uuid(), Type.Literal('')]);
-export const FlowFilter = Type.Object({ flow_id: Type.Optional(UuidOrEmpty) });
-export const SequenceFilter = Type.Object({ sequence_id: Type.Optional(UuidOrEmpty) });
-export const WhatsappFlowFilter = Type.Object({ whatsapp_flow_id: Type.Optional(UuidOrEmpty) });
+const UuidOrEmpty = (description: string) =>
+  Type.Union([Uuid(), Type.Literal('')], { description: `${description}; empty: all of them` });
+export const FlowFilter = Type.Object({ flow_id: Type.Optional(UuidOrEmpty('Only the runs of this flow')) });
+export const SequenceFilter = Type.Object({
+  sequence_id: Type.Optional(UuidOrEmpty('Only the enrolments in this sequence')),
+});
+export const WhatsappFlowFilter = Type.Object({
+  whatsapp_flow_id: Type.Optional(UuidOrEmpty('Only the answers to this WhatsApp Flow')),
+});

@@ -16,6 +16,7 @@ import { Rich } from './i18n/rich';
 const templates = () => import('./pages/templates');
 const settings = () => import('./pages/settings-area');
 const whatsappFlows = () => import('./pages/whatsapp-flows');
+const knowledge = () => import('./pages/knowledge');
 /** Every signed-in page, by path. */
 const routes: Route[] = [
   { pattern: /^\/settings\/tokens$/, render: lazy(settings, (m) => <m.ApiTokens />) },
@@ -54,6 +55,7 @@ const routes: Route[] = [
     pattern: /^\/whatsapp-flows\/([^/]+)$/,
     render: lazy(whatsappFlows, (m, [id]) => <m.WhatsappFlowPage key={id} id={id!} />),
   },
+  { pattern: /^\/knowledge$/, render: lazy(knowledge, (m) => <m.KnowledgePage />) },
   { pattern: /^\/settings\/channel$/, render: lazy(settings, (m) => <m.ChannelSettings />) },
   { pattern: /^\/settings\/workspace$/, render: lazy(settings, (m) => <m.WorkspaceSettings />) },
   { pattern: /^\/settings\/opt-out$/, render: lazy(settings, (m) => <m.OptOutSettingsPage />) },
@@ -63,6 +65,7 @@ const routes: Route[] = [
   { pattern: /^\/settings\/events$/, render: lazy(settings, (m) => <m.WorkspaceEvents />) },
   { pattern: /^\/settings\/quick-replies$/, render: lazy(settings, (m) => <m.QuickRepliesSettings />) },
   { pattern: /^\/settings\/routing$/, render: lazy(settings, (m) => <m.RoutingSettingsPage />) },
+  { pattern: /^\/settings\/ai-model$/, render: lazy(settings, (m) => <m.AiModelSettings />) },
   {
     pattern: /^\/reports$/,
     render: lazy(
@@ -107,6 +110,8 @@ const sections: { href: string; label: () => string; permission?: Permission; wh
     permission: 'automation',
     what: () => t('shell:what.flows'),
   },
+  // Every role reads the knowledge and tries questions; changing it is automation (the page hides what a role cannot do).
+  { href: '/knowledge', label: () => t('shell:sections.knowledge') },
   {
     href: '/campaigns',
     label: () => t('shell:sections.campaigns'),

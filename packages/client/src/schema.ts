@@ -2013,6 +2013,196 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/list-knowledge-sources': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * List the workspace's knowledge sources
+     * @description Oldest first, at most 2000, each with how many chunks it was cut into, how many have a vector, and its `state`; `kind` narrows the list. Templates and quick replies changed since they were indexed are indexed again first. Knowledge is what the workspace’s AI teammate answers from: Q&A pairs, documents, and (switched on) the approved templates and quick replies, cut into chunks and indexed for full-text search, and by meaning when the workspace has an embeddings model. Every role may read and search it; changing it needs the automation permission.
+     */
+    post: operations['listKnowledgeSources'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-knowledge-source': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a knowledge source with its text and chunks
+     * @description The whole answer or document, and its chunks in order (the ids search-knowledge cites). Knowledge is what the workspace’s AI teammate answers from: Q&A pairs, documents, and (switched on) the approved templates and quick replies, cut into chunks and indexed for full-text search, and by meaning when the workspace has an embeddings model. Every role may read and search it; changing it needs the automation permission.
+     */
+    post: operations['getKnowledgeSource'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/create-knowledge-qa': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a question and its answer
+     * @description Indexed at once: search-knowledge finds it in the same second. Knowledge is what the workspace’s AI teammate answers from: Q&A pairs, documents, and (switched on) the approved templates and quick replies, cut into chunks and indexed for full-text search, and by meaning when the workspace has an embeddings model. Every role may read and search it; changing it needs the automation permission.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
+     */
+    post: operations['createKnowledgeQa'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/create-knowledge-document': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a text or Markdown document
+     * @description Typed in (`content`, with its `format`) or uploaded (`file`: a `.txt` or `.md` file, base64), at most 1024 KiB of UTF-8 text; a larger one, another kind of file, or one that is not text is a 400 naming `content` or `file`, and nothing is stored. Markdown headings become the path each chunk keeps. An upload without a `title` is titled by its file name. Knowledge is what the workspace’s AI teammate answers from: Q&A pairs, documents, and (switched on) the approved templates and quick replies, cut into chunks and indexed for full-text search, and by meaning when the workspace has an embeddings model. Every role may read and search it; changing it needs the automation permission.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
+     */
+    post: operations['createKnowledgeDocument'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/update-knowledge-source': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change a Q&A pair or a document
+     * @description A Q&A pair takes `question` and `answer`; a document `title`, `content` or `file`, and `format`. Fields not given keep their value; a changed source is cut and indexed again at once (a chunk whose text did not change keeps its id). Templates and quick replies are changed where they are kept (400). Knowledge is what the workspace’s AI teammate answers from: Q&A pairs, documents, and (switched on) the approved templates and quick replies, cut into chunks and indexed for full-text search, and by meaning when the workspace has an embeddings model. Every role may read and search it; changing it needs the automation permission.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
+     */
+    post: operations['updateKnowledgeSource'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/delete-knowledge-source': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Delete a knowledge source
+     * @description Its chunks go with it. Returns the source as it was. Deleting the templates or quick replies source switches it off. Knowledge is what the workspace’s AI teammate answers from: Q&A pairs, documents, and (switched on) the approved templates and quick replies, cut into chunks and indexed for full-text search, and by meaning when the workspace has an embeddings model. Every role may read and search it; changing it needs the automation permission.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
+     */
+    post: operations['deleteKnowledgeSource'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/get-knowledge-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Whether templates and quick replies are knowledge, and the embeddings model
+     * @description The switches of the two sources Parley keeps current, the embeddings model last seen, and the document size limit. Knowledge is what the workspace’s AI teammate answers from: Q&A pairs, documents, and (switched on) the approved templates and quick replies, cut into chunks and indexed for full-text search, and by meaning when the workspace has an embeddings model. Every role may read and search it; changing it needs the automation permission.
+     */
+    post: operations['getKnowledgeSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/update-knowledge-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Switch templates or quick replies as knowledge on or off
+     * @description On: the approved templates (one chunk per approved translation) or the quick replies (one each) are indexed now, and again whenever they have changed by the next search. Off: their chunks are deleted. Knowledge is what the workspace’s AI teammate answers from: Q&A pairs, documents, and (switched on) the approved templates and quick replies, cut into chunks and indexed for full-text search, and by meaning when the workspace has an embeddings model. Every role may read and search it; changing it needs the automation permission.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
+     */
+    post: operations['updateKnowledgeSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/search-knowledge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Find the chunks that answer a question
+     * @description Up to `limit` chunks (at most 20), best first, each with its source, heading, text and `score`. Full-text search finds any of the question's words, in any language (case and accents do not matter); with an embeddings model the nearest chunks by meaning are fused in (`retrieval`: hybrid). A question without a word is a 400. Knowledge is what the workspace’s AI teammate answers from: Q&A pairs, documents, and (switched on) the approved templates and quick replies, cut into chunks and indexed for full-text search, and by meaning when the workspace has an embeddings model. Every role may read and search it; changing it needs the automation permission.
+     */
+    post: operations['searchKnowledge'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/actions/list-groups': {
     parameters: {
       query?: never;
@@ -3520,10 +3710,13 @@ export interface components {
       next_cursor: string | null;
     };
     TemplateButton: {
+      /** @description The button's kind: URL, PHONE_NUMBER, QUICK_REPLY, COPY_CODE, OTP, VOICE_CALL, FLOW */
       type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
+      /** @description The label on the button */
       text: string;
       /** @description May contain one {{n}} placeholder */
       url?: string;
+      /** @description A PHONE_NUMBER button: the number it calls, in international form */
       phone_number?: string;
       /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
       otp_type?: string;
@@ -3991,6 +4184,7 @@ export interface components {
       /** Format: uuid */
       id: string;
       name: string;
+      /** @description The steps, in the order they run */
       steps: {
         /** @description ISO 8601 duration: PT30M, PT2H, P1D, P1DT12H, P2W */
         delay?: string;
@@ -4001,7 +4195,10 @@ export interface components {
         /** @description What the step does */
         action:
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: send_template
+               * @enum {string}
+               */
               type: 'send_template';
               /**
                * Format: uuid
@@ -4020,7 +4217,10 @@ export interface components {
               header_media_url?: string;
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: send_text
+               * @enum {string}
+               */
               type: 'send_text';
               /** @description The text; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}} */
               text: string;
@@ -4028,7 +4228,10 @@ export interface components {
               outside_window?: 'skip' | 'fail';
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: send_whatsapp_flow
+               * @enum {string}
+               */
               type: 'send_whatsapp_flow';
               /**
                * Format: uuid
@@ -4049,17 +4252,28 @@ export interface components {
               outside_window?: 'skip' | 'fail';
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: add_tag
+               * @enum {string}
+               */
               type: 'add_tag';
+              /** @description A tag name (an unknown tag is created) */
               tag: string;
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: remove_tag
+               * @enum {string}
+               */
               type: 'remove_tag';
+              /** @description A tag name (an unknown tag is created) */
               tag: string;
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: start_flow
+               * @enum {string}
+               */
               type: 'start_flow';
               /**
                * Format: uuid
@@ -4068,7 +4282,10 @@ export interface components {
               flow_id: string;
             }
           | {
-              /** @enum {string} */
+              /**
+               * @description The action: wait_for_reply
+               * @enum {string}
+               */
               type: 'wait_for_reply';
               /** @description ISO 8601 duration: PT30M, PT2H, P1D, P1DT12H, P2W */
               timeout: string;
@@ -4116,7 +4333,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_text
+           * @enum {string}
+           */
           type: 'send_text';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4128,7 +4348,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_template
+           * @enum {string}
+           */
           type: 'send_template';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4150,12 +4373,16 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_buttons
+           * @enum {string}
+           */
           type: 'send_buttons';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
           /** @description Message text; may contain {{...}} placeholders such as {{contact.name}}, with a fallback for an empty value: {{contact.first_name | "there"}} */
           text: string;
+          /** @description The reply buttons, in order */
           buttons: {
             /** @description Unique within the node; a branch tests it with button_id */
             id: string;
@@ -4168,7 +4395,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_list
+           * @enum {string}
+           */
           type: 'send_list';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4178,11 +4408,15 @@ export interface components {
           button: string;
           /** @description At most 10 rows in total across the sections */
           sections: {
+            /** @description The section heading */
             title: string;
+            /** @description The choices of the section */
             rows: {
               /** @description Unique within the node; a branch tests it with button_id */
               id: string;
+              /** @description The row label */
               title: string;
+              /** @description A second line under the label */
               description?: string;
             }[];
           }[];
@@ -4192,7 +4426,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: ask
+           * @enum {string}
+           */
           type: 'ask';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4216,7 +4453,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: wait_for_reply
+           * @enum {string}
+           */
           type: 'wait_for_reply';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4230,7 +4470,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: send_whatsapp_flow
+           * @enum {string}
+           */
           type: 'send_whatsapp_flow';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4263,7 +4506,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: branch
+           * @enum {string}
+           */
           type: 'branch';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4272,30 +4518,37 @@ export interface components {
             /** @description A test on the latest reply, the latest WhatsApp Flow answer or the contact; exactly one of these forms */
             when:
               | {
+                  /** @description The text the reply must be */
                   reply_equals: string;
                 }
               | {
+                  /** @description The text the reply must contain */
                   reply_contains: string;
                 }
               | {
+                  /** @description The id of a button or list row a send_buttons or send_list node offered */
                   button_id: string;
                 }
               | {
+                  /** @description A tag name */
                   has_tag: string;
                 }
               | {
                   /** @description A contact custom attribute */
                   attribute: string;
+                  /** @description The value it must have (compared as text) */
                   equals: string;
                 }
               | {
                   /** @description A contact custom attribute */
                   attribute: string;
+                  /** @description true: the attribute must be set; false: it must not be */
                   exists: boolean;
                 }
               | {
                   /** @description A field of the answer, as the Flow names it */
                   answer_field: string;
+                  /** @description The value the field must have (compared as text) */
                   equals: string;
                 };
             /** @description The node to go to */
@@ -4307,10 +4560,14 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: add_tag
+           * @enum {string}
+           */
           type: 'add_tag';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
+          /** @description A tag name */
           tag: string;
           /** @description The node to go to next; without it the flow ends after this node */
           next?: string;
@@ -4318,10 +4575,14 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: remove_tag
+           * @enum {string}
+           */
           type: 'remove_tag';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
+          /** @description A tag name */
           tag: string;
           /** @description The node to go to next; without it the flow ends after this node */
           next?: string;
@@ -4329,7 +4590,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: set_attribute
+           * @enum {string}
+           */
           type: 'set_attribute';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4343,10 +4607,14 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: webhook
+           * @enum {string}
+           */
           type: 'webhook';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
+          /** @description The http:// or https:// URL to call (private addresses are refused) */
           url: string;
           /** @description POST when absent */
           method?: 'POST' | 'GET';
@@ -4362,7 +4630,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: handoff
+           * @enum {string}
+           */
           type: 'handoff';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4372,7 +4643,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: ai_assistant
+           * @enum {string}
+           */
           type: 'ai_assistant';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4380,7 +4654,10 @@ export interface components {
       | {
           /** @description Unique within the flow; other nodes refer to it */
           id: string;
-          /** @enum {string} */
+          /**
+           * @description The node's kind: end
+           * @enum {string}
+           */
           type: 'end';
           /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
           title?: string;
@@ -4391,6 +4668,7 @@ export interface components {
       start: string;
       /** @description An inbound text equal to one of these (ignoring case) starts the flow */
       keywords?: string[];
+      /** @description Every node of the flow, each with a unique id; edges name the ids */
       nodes: components['schemas']['FlowNode'][];
     };
     Flow: {
@@ -4686,6 +4964,127 @@ export interface components {
        * @example 2026-11-22T09:30:00.000+00:00
        */
       updated_at: string;
+    };
+    KnowledgeSource: {
+      /** Format: uuid */
+      id: string;
+      /** @description `qa`: a question and its answer; `document`: a text or Markdown document; `templates` and `quick_replies`: the workspace’s approved templates and its quick replies, kept current by Parley */
+      kind: 'qa' | 'document' | 'templates' | 'quick_replies';
+      /** @description A Q&A pair’s question, a document’s title; for templates and quick replies, what they are */
+      title: string;
+      /** @description The start of the answer or the document (at most 200 characters); empty for templates and quick replies */
+      excerpt: string;
+      /** @description `markdown`: its headings make the path each chunk keeps; `text`: plain paragraphs */
+      format: 'markdown' | 'text';
+      /** @description The uploaded file’s name; null when typed in */
+      file_name: string | null;
+      /** @description How many chunks the source was cut into */
+      chunk_count: number;
+      /** @description How many of them have a vector of the workspace’s embeddings model */
+      embedded_count: number;
+      /** @description `full_text`: found by its words (no embeddings model is configured); `embedding`: vectors are being made (found by words meanwhile); `hybrid`: found by words and by meaning */
+      state: 'full_text' | 'embedding' | 'hybrid';
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      updated_at: string;
+      /**
+       * Format: date-time
+       * @description When its chunks were last made
+       */
+      indexed_at: string | null;
+    };
+    KnowledgeChunk: {
+      /** Format: uuid */
+      id: string;
+      /** @description Its place in the source, from 0 */
+      position: number;
+      /** @description The headings above it, outermost first, joined with " › "; empty when none */
+      heading: string;
+      text: string;
+      /** @description Whether it has a vector of the workspace’s embeddings model */
+      embedded: boolean;
+    };
+    KnowledgeSourceDetail: {
+      /** Format: uuid */
+      id: string;
+      /** @description `qa`: a question and its answer; `document`: a text or Markdown document; `templates` and `quick_replies`: the workspace’s approved templates and its quick replies, kept current by Parley */
+      kind: 'qa' | 'document' | 'templates' | 'quick_replies';
+      /** @description A Q&A pair’s question, a document’s title; for templates and quick replies, what they are */
+      title: string;
+      /** @description The start of the answer or the document (at most 200 characters); empty for templates and quick replies */
+      excerpt: string;
+      /** @description `markdown`: its headings make the path each chunk keeps; `text`: plain paragraphs */
+      format: 'markdown' | 'text';
+      /** @description The uploaded file’s name; null when typed in */
+      file_name: string | null;
+      /** @description How many chunks the source was cut into */
+      chunk_count: number;
+      /** @description How many of them have a vector of the workspace’s embeddings model */
+      embedded_count: number;
+      /** @description `full_text`: found by its words (no embeddings model is configured); `embedding`: vectors are being made (found by words meanwhile); `hybrid`: found by words and by meaning */
+      state: 'full_text' | 'embedding' | 'hybrid';
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      updated_at: string;
+      /**
+       * Format: date-time
+       * @description When its chunks were last made
+       */
+      indexed_at: string | null;
+      /** @description The answer or the document’s text; empty for templates and quick replies */
+      content: string;
+      chunks: components['schemas']['KnowledgeChunk'][];
+    };
+    KnowledgeSettings: {
+      /** @description Whether the workspace’s approved templates are a source */
+      templates: boolean;
+      /** @description Whether the workspace’s quick replies are a source */
+      quick_replies: boolean;
+      /** @description The embeddings model the workspace’s AI model settings last answered with; null: none */
+      embedding_model: string | null;
+      /** @description The largest document, in bytes of UTF-8 text */
+      document_max_bytes: number;
+    };
+    KnowledgeMatch: {
+      /**
+       * Format: uuid
+       * @description The chunk’s id: cite it
+       */
+      id: string;
+      /** Format: uuid */
+      source_id: string;
+      /** @description `qa`: a question and its answer; `document`: a text or Markdown document; `templates` and `quick_replies`: the workspace’s approved templates and its quick replies, kept current by Parley */
+      source_kind: 'qa' | 'document' | 'templates' | 'quick_replies';
+      source_title: string;
+      heading: string;
+      text: string;
+      /** @description Reciprocal rank fusion of the full-text and vector ranks (Σ 1/(60 + rank)); higher is better */
+      score: number;
+      /** @description Its place among the full-text matches, from 1; null: not among them */
+      full_text_rank: number | null;
+      /** @description Its place among the nearest vectors, from 1; null: not among them */
+      vector_rank: number | null;
+      /** @description Cosine similarity of its vector and the question’s; null without */
+      similarity: number | null;
+    };
+    KnowledgeSearchResult: {
+      /** @description `hybrid`: full-text and vector ranks fused; `full_text`: words only (no embeddings model, or it did not answer) */
+      retrieval: 'hybrid' | 'full_text';
+      chunks: components['schemas']['KnowledgeMatch'][];
     };
     /** @description A WhatsApp group on one of the workspace numbers (Meta Groups API) */
     Group: {
@@ -4986,6 +5385,7 @@ export interface components {
       enabled: boolean;
       /** @description IANA time zone the hours are in, e.g. Europe/Berlin */
       time_zone: string;
+      /** @description Each weekday’s open intervals, in the time zone’s local time */
       weekly: {
         /** @description Open intervals on monday; none: closed all day */
         monday: {
@@ -5492,6 +5892,7 @@ export interface operations {
            * @example +14155550100
            */
           phone: string;
+          /** @description The contact’s name, as the team sees it */
           name?: string;
           /** @description An email address; `""` means none */
           email?: string;
@@ -5771,6 +6172,7 @@ export interface operations {
            * @example +14155550100
            */
           phone?: string;
+          /** @description The contact’s email, case-insensitive */
           email?: string;
         };
       };
@@ -7348,6 +7750,7 @@ export interface operations {
            * @description The number (list-channels)
            */
           channel_id: string;
+          /** @description https on a public address (loopback and private-network addresses are refused here and, after DNS resolution, on every call); null removes it. */
           url: string | null;
         };
       };
@@ -8220,7 +8623,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The team, by its id from list-teams
+           */
           team_id: string;
           /** @description Unique in the workspace, ignoring case */
           name: string;
@@ -8344,7 +8750,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The team, by its id from list-teams
+           */
           team_id: string;
           /** @description The ids of people of the workspace (user ids, as get-me shows yours) */
           member_ids: string[];
@@ -8468,7 +8877,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The team, by its id from list-teams
+           */
           team_id: string;
         };
       };
@@ -8845,6 +9257,7 @@ export interface operations {
             rules: {
               /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
               kind: 'number' | 'keyword' | 'tag';
+              /** @description What the rule matches, by its kind: a channel_id, a keyword or a tag name */
               value: string;
               /**
                * Format: uuid
@@ -8953,12 +9366,15 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description Assign conversations that open automatically, round-robin among available people */
           auto_assign?: boolean;
+          /** @description The most open conversations automatic assignment gives one person; null: no limit */
           agent_limit?: number | null;
           /** @description Replaces every rule, in order */
           rules?: {
             /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
             kind: 'number' | 'keyword' | 'tag';
+            /** @description What the rule matches, by its kind: a channel_id, a keyword or a tag name */
             value: string;
             /**
              * Format: uuid
@@ -8985,6 +9401,7 @@ export interface operations {
             rules: {
               /** @description `number`: the customer wrote to this channel (value: its channel_id from list-channels); `keyword`: the message contains the value (ignoring case); `tag`: the contact carries the tag named by the value */
               kind: 'number' | 'keyword' | 'tag';
+              /** @description What the rule matches, by its kind: a channel_id, a keyword or a tag name */
               value: string;
               /**
                * Format: uuid
@@ -9102,7 +9519,9 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description The team; null: none */
           team_id: string | null;
+          /** @description The person (a member of the team when both are given); null: nobody */
           assignee_id: string | null;
         };
       };
@@ -9483,21 +9902,31 @@ export interface operations {
         'application/json': {
           /** @description Meta's rule: lower case, digits, _ */
           name: string;
+          /** @description What Meta charges and allows the template as: MARKETING, UTILITY, AUTHENTICATION */
           category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
           /** @description How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update. */
           message_send_ttl_seconds?: number;
           /** @description Each translation (language) is submitted to Meta for review on its own */
           translations?: {
+            /** @description The translation’s language code, as Meta names it: en_US, es, pt_BR… */
             language: string;
+            /** @description The message text, with placeholders {{1}}, {{2}}… (or named ones with parameter_format NAMED) */
             body: string;
+            /** @description The header's kind: TEXT, IMAGE, VIDEO, DOCUMENT; null: no header */
             header_type?: ('TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT') | null;
+            /** @description A TEXT header’s text (may hold {{1}}), or a media header’s sample URL */
             header_content?: string | null;
+            /** @description Small grey text under the body; null: none */
             footer?: string | null;
+            /** @description The buttons under the message, in order */
             buttons?: {
+              /** @description The button's kind: URL, PHONE_NUMBER, QUICK_REPLY, COPY_CODE, OTP, VOICE_CALL, FLOW */
               type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
+              /** @description The label on the button */
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;
+              /** @description A PHONE_NUMBER button: the number it calls, in international form */
               phone_number?: string;
               /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
               otp_type?: string;
@@ -9519,6 +9948,7 @@ export interface operations {
               /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
               navigate_screen?: string;
             }[];
+            /** @description How placeholders are written: POSITIONAL ({{1}}) or NAMED ({{first_name}}) */
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
             add_security_recommendation?: boolean;
@@ -9526,6 +9956,7 @@ export interface operations {
             code_expiration_minutes?: number;
             /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
             other_components?: {
+              /** @description The component's type, as Meta names it */
               type: string;
             }[];
             /**
@@ -9542,16 +9973,20 @@ export interface operations {
           }[];
           /** @description Instead of translations: a template of Meta's Template Library, created in `language`; its content comes from Meta */
           library_template_name?: string;
+          /** @description The translation’s language code, as Meta names it: en_US, es, pt_BR… */
           language?: string;
+          /** @description What the library template's buttons take, one per button, in order */
           library_template_button_inputs?: {
             /** @description The button Meta's library template has: URL, PHONE_NUMBER, OTP… */
             type: string;
+            /** @description A URL button: its link */
             url?: {
               /** @description The URL, with {{1}} where a send fills it */
               base_url: string;
               /** @description A whole sample URL, for a URL with {{1}} */
               url_suffix_example?: string;
             };
+            /** @description A PHONE_NUMBER button: the number it calls */
             phone_number?: string;
             /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
             otp_type?: string;
@@ -9565,9 +10000,13 @@ export interface operations {
             /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
             zero_tap_terms_accepted?: boolean;
           }[];
+          /** @description The optional sentences of the library template's body to include */
           library_template_body_inputs?: {
+            /** @description Add the sentence with a number to call */
             add_contact_number?: boolean;
+            /** @description Add the sentence with a link to learn more */
             add_learn_more_link?: boolean;
+            /** @description Add the sentence with a link to track the package */
             add_track_package_link?: boolean;
             /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
             add_security_recommendation?: boolean;
@@ -9690,21 +10129,31 @@ export interface operations {
            * @description Parley template id
            */
           template_id: string;
+          /** @description What Meta charges and allows the template as: MARKETING, UTILITY, AUTHENTICATION */
           category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
           /** @description How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update. */
           message_send_ttl_seconds?: number;
           /** @description Each translation (language) is submitted to Meta for review on its own */
           translations: {
+            /** @description The translation’s language code, as Meta names it: en_US, es, pt_BR… */
             language: string;
+            /** @description The message text, with placeholders {{1}}, {{2}}… (or named ones with parameter_format NAMED) */
             body: string;
+            /** @description The header's kind: TEXT, IMAGE, VIDEO, DOCUMENT; null: no header */
             header_type?: ('TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT') | null;
+            /** @description A TEXT header’s text (may hold {{1}}), or a media header’s sample URL */
             header_content?: string | null;
+            /** @description Small grey text under the body; null: none */
             footer?: string | null;
+            /** @description The buttons under the message, in order */
             buttons?: {
+              /** @description The button's kind: URL, PHONE_NUMBER, QUICK_REPLY, COPY_CODE, OTP, VOICE_CALL, FLOW */
               type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
+              /** @description The label on the button */
               text: string;
               /** @description May contain one {{n}} placeholder */
               url?: string;
+              /** @description A PHONE_NUMBER button: the number it calls, in international form */
               phone_number?: string;
               /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
               otp_type?: string;
@@ -9726,6 +10175,7 @@ export interface operations {
               /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
               navigate_screen?: string;
             }[];
+            /** @description How placeholders are written: POSITIONAL ({{1}}) or NAMED ({{first_name}}) */
             parameter_format?: 'POSITIONAL' | 'NAMED';
             /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
             add_security_recommendation?: boolean;
@@ -9733,6 +10183,7 @@ export interface operations {
             code_expiration_minutes?: number;
             /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
             other_components?: {
+              /** @description The component's type, as Meta names it */
               type: string;
             }[];
             /**
@@ -9987,6 +10438,7 @@ export interface operations {
   newMessageReceived: {
     parameters: {
       query?: {
+        /** @description Only messages of this type (text, image, interactive…); empty: every type */
         message_type?:
           | ''
           | 'text'
@@ -10072,6 +10524,7 @@ export interface operations {
   newMessageReceivedLegacy: {
     parameters: {
       query?: {
+        /** @description Only messages of this type (text, image, interactive…); empty: every type */
         message_type?:
           | ''
           | 'text'
@@ -10295,6 +10748,7 @@ export interface operations {
   newFlowTriggered: {
     parameters: {
       query?: {
+        /** @description Only the runs of this flow; empty: all of them */
         flow_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10365,6 +10819,7 @@ export interface operations {
   newFlowTriggeredLegacy: {
     parameters: {
       query?: {
+        /** @description Only the runs of this flow; empty: all of them */
         flow_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10435,6 +10890,7 @@ export interface operations {
   newSequenceTriggered: {
     parameters: {
       query?: {
+        /** @description Only the enrolments in this sequence; empty: all of them */
         sequence_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10505,6 +10961,7 @@ export interface operations {
   newSequenceTriggeredLegacy: {
     parameters: {
       query?: {
+        /** @description Only the enrolments in this sequence; empty: all of them */
         sequence_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10575,6 +11032,7 @@ export interface operations {
   newWhatsappFlowAnswer: {
     parameters: {
       query?: {
+        /** @description Only the answers to this WhatsApp Flow; empty: all of them */
         whatsapp_flow_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -10645,6 +11103,7 @@ export interface operations {
   newWhatsappFlowAnswerLegacy: {
     parameters: {
       query?: {
+        /** @description Only the answers to this WhatsApp Flow; empty: all of them */
         whatsapp_flow_id?: string | '';
         /** @description Opt-in cursor pagination: the response becomes `{ "data": [...], "next_cursor": "…" | null }` and `cursor` and `limit` apply. Without it the response is the plain list, as before. */
         paginate?: 'cursor';
@@ -11295,6 +11754,7 @@ export interface operations {
           sections?: {
             /** @description The section heading */
             title: string;
+            /** @description The choices under the heading */
             rows: {
               /** @description What the choice reports back (list_reply.id) */
               id: string;
@@ -11588,39 +12048,68 @@ export interface operations {
           reply_to_message_id?: string;
           /** @description Contact cards in Meta's format */
           contacts: {
+            /** @description The name on the card */
             name: {
+              /** @description The whole name, as shown */
               formatted_name: string;
+              /** @description First name */
               first_name?: string;
+              /** @description Last name */
               last_name?: string;
+              /** @description Middle name */
               middle_name?: string;
+              /** @description Name suffix, such as Jr. */
               suffix?: string;
+              /** @description Name prefix, such as Dr. */
               prefix?: string;
             };
+            /** @description The card's phone numbers */
             phones?: {
+              /** @description The phone number */
               phone: string;
+              /** @description What it is, such as HOME or WORK */
               type?: string;
+              /** @description Its WhatsApp id: the card then has a Message button */
               wa_id?: string;
             }[];
+            /** @description The card's emails */
             emails?: {
+              /** @description An email address */
               email: string;
+              /** @description What it is, such as HOME or WORK */
               type?: string;
             }[];
+            /** @description The card's urls */
             urls?: {
+              /** @description A web address */
               url: string;
+              /** @description What it is, such as HOME or WORK */
               type?: string;
             }[];
+            /** @description Where the person works */
             org?: {
+              /** @description Company */
               company?: string;
+              /** @description Department */
               department?: string;
+              /** @description Job title */
               title?: string;
             };
+            /** @description The card's postal addresses */
             addresses?: {
+              /** @description Street and number */
               street?: string;
+              /** @description City */
               city?: string;
+              /** @description State or region */
               state?: string;
+              /** @description Postal code */
               zip?: string;
+              /** @description Country name */
               country?: string;
+              /** @description Two-letter country code */
               country_code?: string;
+              /** @description What it is, such as HOME or WORK */
               type?: string;
             }[];
             /** @description YYYY-MM-DD */
@@ -12301,6 +12790,7 @@ export interface operations {
         'application/json': {
           /** @description The contact writing in */
           phone: string;
+          /** @description The contact writes this text */
           text?: string;
           /** @description The contact taps a reply button (instead of writing `text`) */
           button_reply?: {
@@ -12315,6 +12805,7 @@ export interface operations {
             id: string;
             /** @description The list row's title */
             title: string;
+            /** @description The row's second line */
             description?: string;
           };
           /** @description The contact sends one of the sample files Parley ships (a PNG photo, a one-page PDF, a short MP3), downloaded into the media store as a file from Meta would be */
@@ -12323,14 +12814,20 @@ export interface operations {
           caption?: string;
           /** @description The contact shares a location */
           location?: {
+            /** @description Decimal degrees */
             latitude: number;
+            /** @description Decimal degrees */
             longitude: number;
+            /** @description The place’s name */
             name?: string;
+            /** @description The place’s address */
             address?: string;
           };
           /** @description The contact shares someone's contact card (stored as Meta's `contacts` message) */
           contact_card?: {
+            /** @description The name on the card */
             name: string;
+            /** @description The phone number on the card */
             phone: string;
           };
         };
@@ -12706,7 +13203,10 @@ export interface operations {
            * @description The file, base64-encoded
            */
           data: string;
-          /** @example image/jpeg */
+          /**
+           * @description The file’s type; the bytes must be of this type
+           * @example image/jpeg
+           */
           mime_type: string;
           /**
            * @description The kind of media message it is for; default: the kind that takes this MIME type
@@ -13093,7 +13593,9 @@ export interface operations {
            * @description The sequence to replace; absent = a new one
            */
           id?: string;
+          /** @description What the team calls the sequence */
           name: string;
+          /** @description The steps, in the order they run */
           steps: {
             /** @description ISO 8601 duration: PT30M, PT2H, P1D, P1DT12H, P2W */
             delay?: string;
@@ -13104,7 +13606,10 @@ export interface operations {
             /** @description What the step does */
             action:
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: send_template
+                   * @enum {string}
+                   */
                   type: 'send_template';
                   /**
                    * Format: uuid
@@ -13123,7 +13628,10 @@ export interface operations {
                   header_media_url?: string;
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: send_text
+                   * @enum {string}
+                   */
                   type: 'send_text';
                   /** @description The text; may use {{contact.name}}, {{attributes.KEY}}, {{context.KEY}} */
                   text: string;
@@ -13131,7 +13639,10 @@ export interface operations {
                   outside_window?: 'skip' | 'fail';
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: send_whatsapp_flow
+                   * @enum {string}
+                   */
                   type: 'send_whatsapp_flow';
                   /**
                    * Format: uuid
@@ -13152,17 +13663,28 @@ export interface operations {
                   outside_window?: 'skip' | 'fail';
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: add_tag
+                   * @enum {string}
+                   */
                   type: 'add_tag';
+                  /** @description A tag name (an unknown tag is created) */
                   tag: string;
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: remove_tag
+                   * @enum {string}
+                   */
                   type: 'remove_tag';
+                  /** @description A tag name (an unknown tag is created) */
                   tag: string;
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: start_flow
+                   * @enum {string}
+                   */
                   type: 'start_flow';
                   /**
                    * Format: uuid
@@ -13171,7 +13693,10 @@ export interface operations {
                   flow_id: string;
                 }
               | {
-                  /** @enum {string} */
+                  /**
+                   * @description The action: wait_for_reply
+                   * @enum {string}
+                   */
                   type: 'wait_for_reply';
                   /** @description ISO 8601 duration: PT30M, PT2H, P1D, P1DT12H, P2W */
                   timeout: string;
@@ -13707,6 +14232,7 @@ export interface operations {
            * @description The flow to replace; absent = a new one
            */
           id?: string;
+          /** @description What the team calls the flow */
           name: string;
           definition: components['schemas']['FlowDefinition'];
           /** @description Where the flow builder draws each node, by node id (`{"Welcome": {"x": 16, "y": 40}}`); nodes without a place are laid out automatically */
@@ -14493,6 +15019,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description What the team calls the campaign */
           name: string;
           /**
            * Format: uuid
@@ -14518,6 +15045,7 @@ export interface operations {
                 contact_ids: string[];
               }
             | {
+                /** @description search-contacts filters: query, tag, email */
                 search: {
                   /** @description Case-insensitive substring of name, phone or email; "" = no filter */
                   query?: string;
@@ -15497,6 +16025,7 @@ export interface operations {
                 contact_ids: string[];
               }
             | {
+                /** @description search-contacts filters: query, tag, email */
                 search: {
                   /** @description Case-insensitive substring of name, phone or email; "" = no filter */
                   query?: string;
@@ -16689,7 +17218,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The quick reply, by its id from list-quick-replies
+           */
           quick_reply_id: string;
           /**
            * @description What is typed after `/` in the composer: lowercase letters, digits, `-` and `_`, up to 32 (a leading `/` is dropped)
@@ -16818,7 +17350,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @description The quick reply, by its id from list-quick-replies
+           */
           quick_reply_id: string;
         };
       };
@@ -16862,6 +17397,1105 @@ export interface operations {
       };
       /** @description No such resource in this workspace (not_found) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listKnowledgeSources: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description `qa`: a question and its answer; `document`: a text or Markdown document; `templates` and `quick_replies`: the workspace’s approved templates and its quick replies, kept current by Parley */
+          kind?: 'qa' | 'document' | 'templates' | 'quick_replies';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeSource'][];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getKnowledgeSource: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The knowledge source (list-knowledge-sources)
+           */
+          source_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeSourceDetail'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createKnowledgeQa: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The question, as a customer would ask it */
+          question: string;
+          /** @description The answer (WhatsApp markup passes through) */
+          answer: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeSource'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createKnowledgeDocument: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The document’s title */
+          title?: string;
+          /** @description The document’s text, at most 1024 KiB of UTF-8 */
+          content?: string;
+          /** @description Default: markdown; an uploaded file’s is its extension’s */
+          format?: 'markdown' | 'text';
+          /** @description An uploaded text or Markdown file, instead of `content` */
+          file?: {
+            /**
+             * @description The file’s name: `.txt` (plain text) or `.md`/`.markdown` (Markdown)
+             * @example returns.md
+             */
+            name: string;
+            /**
+             * Format: byte
+             * @description The file, base64-encoded: UTF-8 text, at most 1024 KiB
+             */
+            data: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeSource'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateKnowledgeSource: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The knowledge source (list-knowledge-sources)
+           */
+          source_id: string;
+          /** @description The question, as a customer would ask it */
+          question?: string;
+          /** @description The answer (WhatsApp markup passes through) */
+          answer?: string;
+          /** @description The document’s title */
+          title?: string;
+          /** @description The document’s text, at most 1024 KiB of UTF-8 */
+          content?: string;
+          /** @description A document’s format; omitted: kept (an uploaded file’s is its extension’s) */
+          format?: 'markdown' | 'text';
+          /** @description An uploaded text or Markdown file, instead of `content` */
+          file?: {
+            /**
+             * @description The file’s name: `.txt` (plain text) or `.md`/`.markdown` (Markdown)
+             * @example returns.md
+             */
+            name: string;
+            /**
+             * Format: byte
+             * @description The file, base64-encoded: UTF-8 text, at most 1024 KiB
+             */
+            data: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeSource'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteKnowledgeSource: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The knowledge source (list-knowledge-sources)
+           */
+          source_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeSource'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getKnowledgeSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateKnowledgeSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description true: the approved templates become a source; false: they stop being one */
+          templates?: boolean;
+          /** @description true: the quick replies become a source; false: they stop being one */
+          quick_replies?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  searchKnowledge: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A question or words, in any language */
+          query: string;
+          /**
+           * @description How many chunks, at most (default 5)
+           * @default 5
+           */
+          limit?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeSearchResult'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -17177,6 +18811,7 @@ export interface operations {
         'application/json': {
           /** @description The group's name */
           subject: string;
+          /** @description The group's description, shown to its members */
           description?: string;
           /** @description People who open the invite link wait for approval (default false: they join at once) */
           join_approval?: boolean;
@@ -20529,6 +22164,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description When the conversation comes back by itself (within a year); null: when the customer next writes */
           until: string | null;
         };
       };
@@ -20658,17 +22294,20 @@ export interface operations {
           filter?: {
             /** @description open (the default), closed or snoozed */
             status?: 'open' | 'closed' | 'snoozed';
+            /** @description A member’s id, or `none` for unassigned */
             assignee_id?: string | 'none';
             /** @description A label’s name (case-insensitive) */
             label?: string;
             /** @description One of none, low, medium, high, urgent */
             priority?: 'none' | 'low' | 'medium' | 'high' | 'urgent';
           };
+          /** @description assign: the member (a role that handles conversations, and a member of each conversation’s team: conversations keep their team); null unassigns */
           user_id?: string | null;
           /** @description label: labels to add */
           labels?: string[];
           /** @description One of none, low, medium, high, urgent */
           priority?: 'none' | 'low' | 'medium' | 'high' | 'urgent';
+          /** @description snooze: when they come back; null: on the customer’s next message */
           until?: string | null;
         };
       };
@@ -20970,6 +22609,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The label, by its id from list-conversation-labels */
         label_id: string;
       };
       cookie?: never;
@@ -21089,6 +22729,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The label, by its id from list-conversation-labels */
         label_id: string;
       };
       cookie?: never;
@@ -21335,6 +22976,7 @@ export interface operations {
           enabled: boolean;
           /** @description IANA time zone, e.g. Europe/Berlin */
           time_zone: string;
+          /** @description Each weekday’s open intervals, in the time zone’s local time */
           weekly: {
             /** @description Open intervals on monday; none: closed all day */
             monday: {
@@ -21430,6 +23072,7 @@ export interface operations {
           };
           /** @description Dates closed all day, whatever the weekly hours say */
           holidays: string[];
+          /** @description What a customer who writes outside the hours is told (a free-form reply) */
           away_message: string;
         };
       };
@@ -21877,15 +23520,21 @@ export interface operations {
         'application/json': {
           /** @description Whether the workspace’s AI features may call the model. Off by default. */
           enabled?: boolean;
+          /** @description The OpenAI-compatible API base, up to and including `/v1`: `https://api.openai.com/v1`, Azure OpenAI’s `https://RESOURCE.openai.azure.com/openai/v1`, a local Ollama `http://localhost:11434/v1` (vLLM, llama.cpp’s server and LM Studio alike). https on a public address; loopback and private-network addresses (and plain http to them) only when the operator sets PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS. */
           base_url?: string | null;
+          /** @description The chat model’s name at the endpoint, e.g. `gpt-4.1-mini` or `llama3.2`. */
           model?: string | null;
           /** @description The endpoint’s API key, encrypted at rest and never shown again; omitted or empty keeps the saved one. A local server that checks none takes any, e.g. `ollama`. */
           api_key?: string;
+          /** @description The embeddings model for the knowledge index (e.g. `text-embedding-3-small`, `nomic-embed-text`); null: full-text search only. */
           embeddings_model?: string | null;
           /** @description How long one call may take, in seconds (1–600; 30 by default). */
           timeout_seconds?: number;
+          /** @description Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC); once spent, calls are refused until the next month. Null: no budget. */
           monthly_token_budget?: number | null;
+          /** @description What a million prompt tokens cost, in the currency you are billed in, for the cost in usage reports; null: no cost shown. */
           input_price_per_million?: number | null;
+          /** @description What a million completion tokens cost, in the same currency; null: no cost shown. */
           output_price_per_million?: number | null;
         };
       };
@@ -22000,15 +23649,21 @@ export interface operations {
         'application/json': {
           /** @description Whether the workspace’s AI features may call the model. Off by default. */
           enabled?: boolean;
+          /** @description The OpenAI-compatible API base, up to and including `/v1`: `https://api.openai.com/v1`, Azure OpenAI’s `https://RESOURCE.openai.azure.com/openai/v1`, a local Ollama `http://localhost:11434/v1` (vLLM, llama.cpp’s server and LM Studio alike). https on a public address; loopback and private-network addresses (and plain http to them) only when the operator sets PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS. */
           base_url?: string | null;
+          /** @description The chat model’s name at the endpoint, e.g. `gpt-4.1-mini` or `llama3.2`. */
           model?: string | null;
           /** @description The endpoint’s API key, encrypted at rest and never shown again; omitted or empty keeps the saved one. A local server that checks none takes any, e.g. `ollama`. */
           api_key?: string;
+          /** @description The embeddings model for the knowledge index (e.g. `text-embedding-3-small`, `nomic-embed-text`); null: full-text search only. */
           embeddings_model?: string | null;
           /** @description How long one call may take, in seconds (1–600; 30 by default). */
           timeout_seconds?: number;
+          /** @description Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC); once spent, calls are refused until the next month. Null: no budget. */
           monthly_token_budget?: number | null;
+          /** @description What a million prompt tokens cost, in the currency you are billed in, for the cost in usage reports; null: no cost shown. */
           input_price_per_million?: number | null;
+          /** @description What a million completion tokens cost, in the same currency; null: no cost shown. */
           output_price_per_million?: number | null;
         };
       };

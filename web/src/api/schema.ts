@@ -1245,21 +1245,31 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
+            /** @description What Meta charges and allows the template as: MARKETING, UTILITY, AUTHENTICATION */
             category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
             /** @description How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update. */
             message_send_ttl_seconds?: number;
             /** @description Each translation (language) is submitted to Meta for review on its own */
             translations: {
+              /** @description The translation’s language code, as Meta names it: en_US, es, pt_BR… */
               language: string;
+              /** @description The message text, with placeholders {{1}}, {{2}}… (or named ones with parameter_format NAMED) */
               body: string;
+              /** @description The header's kind: TEXT, IMAGE, VIDEO, DOCUMENT; null: no header */
               header_type?: ('TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT') | null;
+              /** @description A TEXT header’s text (may hold {{1}}), or a media header’s sample URL */
               header_content?: string | null;
+              /** @description Small grey text under the body; null: none */
               footer?: string | null;
+              /** @description The buttons under the message, in order */
               buttons?: {
+                /** @description The button's kind: URL, PHONE_NUMBER, QUICK_REPLY, COPY_CODE, OTP, VOICE_CALL, FLOW */
                 type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
+                /** @description The label on the button */
                 text: string;
                 /** @description May contain one {{n}} placeholder */
                 url?: string;
+                /** @description A PHONE_NUMBER button: the number it calls, in international form */
                 phone_number?: string;
                 /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
                 otp_type?: string;
@@ -1281,6 +1291,7 @@ export interface paths {
                 /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
                 navigate_screen?: string;
               }[];
+              /** @description How placeholders are written: POSITIONAL ({{1}}) or NAMED ({{first_name}}) */
               parameter_format?: 'POSITIONAL' | 'NAMED';
               /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
               add_security_recommendation?: boolean;
@@ -1288,6 +1299,7 @@ export interface paths {
               code_expiration_minutes?: number;
               /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
               other_components?: {
+                /** @description The component's type, as Meta names it */
                 type: string;
               }[];
               /**
@@ -1403,21 +1415,31 @@ export interface paths {
           'application/json': {
             /** @description Meta's rule: lower case, digits, _ */
             name: string;
+            /** @description What Meta charges and allows the template as: MARKETING, UTILITY, AUTHENTICATION */
             category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
             /** @description How long Meta tries to deliver the template's messages, in seconds (Meta's `message_send_ttl_seconds`): AUTHENTICATION 30–900, UTILITY 30–43200, MARKETING 43200–2592000 (marketing: through the Marketing Messages API only). Omitted: Meta's default (10 minutes for authentication, else 30 days), or unchanged on update. */
             message_send_ttl_seconds?: number;
             /** @description Each translation (language) is submitted to Meta for review on its own */
             translations?: {
+              /** @description The translation’s language code, as Meta names it: en_US, es, pt_BR… */
               language: string;
+              /** @description The message text, with placeholders {{1}}, {{2}}… (or named ones with parameter_format NAMED) */
               body: string;
+              /** @description The header's kind: TEXT, IMAGE, VIDEO, DOCUMENT; null: no header */
               header_type?: ('TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT') | null;
+              /** @description A TEXT header’s text (may hold {{1}}), or a media header’s sample URL */
               header_content?: string | null;
+              /** @description Small grey text under the body; null: none */
               footer?: string | null;
+              /** @description The buttons under the message, in order */
               buttons?: {
+                /** @description The button's kind: URL, PHONE_NUMBER, QUICK_REPLY, COPY_CODE, OTP, VOICE_CALL, FLOW */
                 type: 'URL' | 'PHONE_NUMBER' | 'QUICK_REPLY' | 'COPY_CODE' | 'OTP' | 'VOICE_CALL' | 'FLOW';
+                /** @description The label on the button */
                 text: string;
                 /** @description May contain one {{n}} placeholder */
                 url?: string;
+                /** @description A PHONE_NUMBER button: the number it calls, in international form */
                 phone_number?: string;
                 /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
                 otp_type?: string;
@@ -1439,6 +1461,7 @@ export interface paths {
                 /** @description A FLOW button with `navigate`: the screen it opens on (an `id` of the Flow JSON's screens) */
                 navigate_screen?: string;
               }[];
+              /** @description How placeholders are written: POSITIONAL ({{1}}) or NAMED ({{first_name}}) */
               parameter_format?: 'POSITIONAL' | 'NAMED';
               /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
               add_security_recommendation?: boolean;
@@ -1446,6 +1469,7 @@ export interface paths {
               code_expiration_minutes?: number;
               /** @description Meta's components beyond header, body, footer and buttons, kept whole (LIMITED_TIME_OFFER, CAROUSEL) */
               other_components?: {
+                /** @description The component's type, as Meta names it */
                 type: string;
               }[];
               /**
@@ -1462,16 +1486,20 @@ export interface paths {
             }[];
             /** @description Instead of translations: a template of Meta's Template Library, created in `language`; its content comes from Meta */
             library_template_name?: string;
+            /** @description The translation’s language code, as Meta names it: en_US, es, pt_BR… */
             language?: string;
+            /** @description What the library template's buttons take, one per button, in order */
             library_template_button_inputs?: {
               /** @description The button Meta's library template has: URL, PHONE_NUMBER, OTP… */
               type: string;
+              /** @description A URL button: its link */
               url?: {
                 /** @description The URL, with {{1}} where a send fills it */
                 base_url: string;
                 /** @description A whole sample URL, for a URL with {{1}} */
                 url_suffix_example?: string;
               };
+              /** @description A PHONE_NUMBER button: the number it calls */
               phone_number?: string;
               /** @description An OTP button's kind as Meta names it: COPY_CODE, ONE_TAP, ZERO_TAP */
               otp_type?: string;
@@ -1485,9 +1513,13 @@ export interface paths {
               /** @description A ZERO_TAP OTP button: the business accepted Meta's zero-tap terms */
               zero_tap_terms_accepted?: boolean;
             }[];
+            /** @description The optional sentences of the library template's body to include */
             library_template_body_inputs?: {
+              /** @description Add the sentence with a number to call */
               add_contact_number?: boolean;
+              /** @description Add the sentence with a link to learn more */
               add_learn_more_link?: boolean;
+              /** @description Add the sentence with a link to track the package */
               add_track_package_link?: boolean;
               /** @description An authentication template: Meta adds "For your security, do not share this code." to the body */
               add_security_recommendation?: boolean;
@@ -1766,6 +1798,7 @@ export interface paths {
                   contact_ids: string[];
                 }
               | {
+                  /** @description search-contacts filters: query, tag, email */
                   search: {
                     /** @description Case-insensitive substring of name, phone or email; "" = no filter */
                     query?: string;
@@ -1969,6 +2002,7 @@ export interface paths {
              * @example +14155550100
              */
             phone: string;
+            /** @description The contact’s name, as the team sees it */
             name?: string;
             /** @description An email address; `""` means none */
             email?: string;

@@ -18,10 +18,12 @@ import shell from '../locales/en/shell.json';
 const firstLoad = { account, common, contacts, errors, inbox, shell };
 
 type English = typeof firstLoad & {
+  'ai-model': typeof import('../locales/en/ai-model.json');
   automation: typeof import('../locales/en/automation.json');
   'campaign-report': typeof import('../locales/en/campaign-report.json');
   channel: typeof import('../locales/en/channel.json');
   'flow-answers': typeof import('../locales/en/flow-answers.json');
+  knowledge: typeof import('../locales/en/knowledge.json');
   problems: typeof import('../locales/en/problems.json');
   reports: typeof import('../locales/en/reports.json');
   routing: typeof import('../locales/en/routing.json');
@@ -35,6 +37,7 @@ type English = typeof firstLoad & {
 export type Namespace = keyof English;
 const NAMESPACES: Namespace[] = [
   'account',
+  'ai-model',
   'automation',
   'campaign-report',
   'channel',
@@ -43,6 +46,7 @@ const NAMESPACES: Namespace[] = [
   'errors',
   'flow-answers',
   'inbox',
+  'knowledge',
   'problems',
   'reports',
   'routing',

@@ -12,6 +12,7 @@ const tabs = [
   { href: '/settings/quick-replies', name: 'quickReplies', permission: 'conversations' },
   { href: '/settings/team', name: 'team' },
   { href: '/settings/routing', name: 'routing' },
+  { href: '/settings/ai-model', name: 'aiModel', permission: 'manage_workspace' },
   { href: '/settings/events', name: 'events' },
   { href: '/settings/account', name: 'account' },
 ] as const satisfies readonly { href: string; name: string; permission?: Permission }[];
