@@ -134,6 +134,63 @@ describe(`AI assistant (${ENGINE})`, () => {
     assert.deepEqual(chat.messages.at(-1), { role: 'user', content: 'Do you deliver roses?' });
   });
 
+  test('assistant › a question answered from the knowledge: the chunks found are given, the reply cites them, the cited text is kept as it was', async () => {
+    const t = await team();
+    const qa = await t.api.action<{ id: string }>('create-knowledge-qa', {
+      question: 'How much is a dozen red roses?',
+      answer: 'A dozen red roses costs $45, delivered the same day in Lisbon.',
+    });
+    assert.equal(qa.status, 200, qa.text);
+    // The model cites the chunk it was given by its id, as the system message shows it.
+    model.answer((request) => {
+      const system = String(request.messages[0]!.content);
+      const id = /\[chunk ([0-9a-f-]{36})\]/.exec(system)?.[1] ?? 'none';
+      return decision({ reply: 'Una docena de rosas rojas cuesta $45.', citations: [id], confidence: 0.92 });
+    });
+    const phone = newPhone();
+    const contactId = await customerWrites(t, phone, '¿Cuánto cuesta una docena de roses?');
+
+    const system = String(model.chats().at(-1)!.messages[0]!.content);
+    assert.match(system, /\[chunk [0-9a-f-]{36}\] How much is a dozen red roses\?/);
+    assert.match(system, /costs \$45, delivered the same day in Lisbon/);
+    const [reply] = await sentTo(t, phone);
+    assert.deepEqual([reply?.content.body, reply?.sender?.type], ['Una docena de rosas rojas cuesta $45.', 'ai']);
+    const [turn] = await turnsOf(t, contactId);
+    assert.equal(turn?.action, 'reply');
+    assert.deepEqual(
+      turn?.citations.map((c) => [c.source_id, c.source, c.text]),
+      [
+        [
+          qa.body.id,
+          'How much is a dozen red roses?',
+          'A dozen red roses costs $45, delivered the same day in Lisbon.',
+        ],
+      ],
+    );
+
+    // The source changes; the turn still says what the reply relied on.
+    const deleted = await t.api.action('delete-knowledge-source', { source_id: qa.body.id });
+    assert.equal(deleted.status, 200, deleted.text);
+    const [kept] = await turnsOf(t, contactId);
+    assert.equal(kept?.citations[0]?.text, 'A dozen red roses costs $45, delivered the same day in Lisbon.');
+
+    // A figure the cited chunk does not state is held back, cited or not.
+    const again = await t.api.action<{ id: string }>('create-knowledge-qa', {
+      question: 'Do you deliver tulips?',
+      answer: 'Yes, tulips are delivered in Lisbon.',
+    });
+    assert.equal(again.status, 200, again.text);
+    model.answer((request) => {
+      const id = /\[chunk ([0-9a-f-]{36})\]/.exec(String(request.messages[0]!.content))?.[1] ?? 'none';
+      return decision({ reply: 'Yes, tulips for $12 a bunch.', citations: [id] });
+    });
+    const tulips = await customerWrites(t, newPhone(), 'Do you deliver tulips?');
+    assert.deepEqual(
+      (await turnsOf(t, tulips)).map((x) => [x.action, x.reason]),
+      [['hand_over', 'unsupported_claim']],
+    );
+  });
+
   test('assistant › a hand-over: Needs a person, the summary as the assistant’s note, the customer told once; then it stays silent', async () => {
     const t = await team();
     model.answer(
