@@ -5,6 +5,7 @@ import { createWorkspace, ownerApi, type TestWorkspace } from '../../test/factor
 import { CHAT_MODEL, STAND_IN_API_KEY, startOpenAiStandIn } from '../../test/openai-stand-in.js';
 import { ENGINE } from '../../test/server.js';
 import { startWhatsappServer } from '../../test/whatsapp.js';
+import { scheduleJob } from '../automation/scheduler.js';
 import type { ListedMessage } from '../messages/message.schema.js';
 import { inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { Decision } from './assistant.decision.js';
@@ -375,6 +376,32 @@ describe(`AI assistant (${ENGINE})`, () => {
       ['Hi', 'Do you deliver', 'to Lisbon?'],
     );
     assert.equal((await sentTo(t, phone)).length, 1);
+  });
+
+  test('assistant › a second job for the same message (as another process would queue) sends nothing more', async () => {
+    const t = await team();
+    const phone = newPhone();
+    const body = inboundTextWebhook({
+      phoneNumberId: t.phoneNumberId,
+      from: phone,
+      text: 'Hi',
+      timestamp: server.clock.now(),
+    });
+    assert.equal((await postWebhook(body)).status, 200);
+    const contactId = (await t.api.action<ListedMessage[]>('list-messages', { phone })).body[0]!.contact_id;
+    const { deps } = server.app.services;
+    await deps.db.transaction().execute((trx) =>
+      scheduleJob(trx, deps, {
+        workspaceId: t.api.workspaceId,
+        kind: 'assistant_reply',
+        subjectId: contactId,
+        dueAt: server.clock.now(),
+      }),
+    );
+    model.answer(decision({ reply: 'One' }), decision({ reply: 'Two' }));
+    await server.app.services.scheduler.runDue(t.api.workspaceId);
+    assert.equal((await sentTo(t, phone)).length, 1);
+    assert.equal((await turnsOf(t, contactId)).length, 1);
   });
 
   test('assistant › a flow’s ai_assistant node hands it the conversation, even off its numbers; switched off, a person gets it', async () => {
