@@ -141,7 +141,11 @@ const LAYERS = [
       'knowledge',
     ],
   },
-  { name: 'work on conversations', frontDoors: true, folders: ['conversations', 'routing', 'reports', 'copilot'] },
+  {
+    name: 'work on conversations',
+    frontDoors: true,
+    folders: ['conversations', 'routing', 'reports', 'copilot', 'assistant'],
+  },
   { name: 'reception', frontDoors: true, folders: ['reception'] },
   { name: 'adapters', frontDoors: true, folders: ['whatsapp'] },
   { name: 'surfaces', folders: ['mcp', 'dashboard', 'portability'] },

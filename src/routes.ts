@@ -54,6 +54,7 @@ import { registerBusinessHoursRoutes } from './business-hours/index.js';
 import { registerCsatRoutes } from './csat/index.js';
 import { registerAiSettingsRoutes } from './ai-models/index.js';
 import { registerCopilotRoutes } from './copilot/index.js';
+import { registerAssistantRoutes } from './assistant/index.js';
 
 /** The route table: every endpoint Parley serves, domain by domain. */
 export function registerRoutes(app: Api, services: Services, config: Config): void {
@@ -96,6 +97,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerCsatRoutes(app, services.csat);
   registerAiSettingsRoutes(app, services.aiSettings);
   registerCopilotRoutes(app, services.copilot);
+  registerAssistantRoutes(app, services.assistant);
   registerTeamReportRoutes(app, services.teamReport);
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
   registerAccountRoutes(app, services.accounts);

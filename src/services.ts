@@ -76,6 +76,7 @@ import { createBusinessHoursService } from './business-hours/index.js';
 import { createCsatService } from './csat/index.js';
 import { createReception } from './reception/index.js';
 import { createCopilotService } from './copilot/index.js';
+import { createAssistantService } from './assistant/index.js';
 
 /** Every service, built once from the same dependencies; the REST API and the CLI share them. */
 export function createServices(opened: Deps, config: Config) {
@@ -150,10 +151,11 @@ export function createServices(opened: Deps, config: Config) {
     sequences,
     flows: flowEngine,
     whatsappFlowAnswers,
+    assistant,
   }));
   const inbound = createInboundService(deps, channels, wakeFor, () => reception, inboxEvents);
   const flowWebhooks = createFlowWebhookClient({ allowPrivate: config.allowPrivateWebhooks });
-  const flowEngine = createFlowEngine(deps, flowWebhooks, outbound, tagging, whatsappFlowMessages);
+  const flowEngine = createFlowEngine(deps, flowWebhooks, outbound, tagging, whatsappFlowMessages, () => assistant);
   const flows = createFlowService(
     deps,
     contacts,
@@ -178,6 +180,17 @@ export function createServices(opened: Deps, config: Config) {
   // The AI teammate's knowledge: full-text always, and vectors from the workspace's embeddings model when it has one.
   const knowledge = createKnowledgeService(deps, aiModels, wakeFor);
   const aiSettings = createAiSettingsService(deps, secrets, aiModels, aiOptions);
+  // The AI assistant answers what flows leave, from the knowledge, through its job; flows hand it conversations.
+  const assistant = createAssistantService(deps, {
+    model: aiModels,
+    knowledge,
+    outbound,
+    tagging,
+    inbox: inbox.assistant,
+    isOpenNow: (db, workspaceId) => businessHours.isOpenNow(db, workspaceId),
+    isStopKeyword: (db, workspaceId, text) => optOut.isStopKeyword(db, workspaceId, text),
+    holding: (db, workspaceId, contactIds) => flowEngine.holding(db, workspaceId, contactIds),
+  });
   const scheduler = createScheduler(
     deps,
     {
@@ -192,6 +205,7 @@ export function createServices(opened: Deps, config: Config) {
       email_send: email.handler,
       knowledge_embed: knowledge.embedJob,
       held_send_expiry: messages.heldSends.expiryHandler,
+      assistant_reply: assistant.handler,
     },
     wakeFor,
   );
@@ -203,7 +217,6 @@ export function createServices(opened: Deps, config: Config) {
   const workspaceEvents = createWorkspaceEventService(deps);
   const groups = createGroupService(deps, channels, messages, wakeFor, inboxEvents);
   const reports = createReportService(deps);
-  // Each workspace's own AI model: the port the AI features ask, and its settings and usage.
   return {
     deps,
     workspaces,
@@ -281,6 +294,7 @@ export function createServices(opened: Deps, config: Config) {
     notifications,
     businessHours,
     csat,
+    assistant,
     marketingMessages: createMarketingMessagesSettings(deps),
     flowsEndpoint: createFlowsEndpointService(deps, secrets, channels, {
       allowPrivate: config.allowPrivateWebhooks,

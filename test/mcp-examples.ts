@@ -177,6 +177,28 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     expect: (result) => assert.equal(typeof result.enabled, 'boolean'),
   },
   {
+    tool: 'update_assistant_settings',
+    input: () => ({
+      enabled: false,
+      channel_ids: [],
+      team_ids: [],
+      hours: 'outside_hours',
+      name: 'Flora',
+      instructions: 'Warm and brief.',
+      reply_limit: 3,
+      confidence_floor: 0.7,
+      stop_words: ['manager'],
+      handover_message: 'A florist will answer you here shortly.',
+    }),
+    expect: (result) =>
+      assert.deepEqual([result.name, result.hours, result.reply_limit], ['Flora', 'outside_hours', 3]),
+  },
+  {
+    tool: 'get_assistant_settings',
+    input: () => ({}),
+    expect: (result) => assert.deepEqual([result.enabled, result.stop_words], [false, ['manager']]),
+  },
+  {
     tool: 'add_channel',
     // A simulated number: nothing leaves Parley, and sends may name it as from_phone_number_id.
     input: () => ({ provider: 'simulator', phone_number_id: '4242' }),
@@ -494,6 +516,11 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     tool: 'send_template_message',
     input: (s) => ({ phone: s.phone, template_id: s.templateId, variables: ['Ada', 'ORD-1'] }),
     expect: (result) => assert.equal(result.type, 'template'),
+  },
+  {
+    tool: 'list_assistant_turns',
+    input: (s) => ({ contact_id: s.contactId }),
+    expect: (result) => assert.deepEqual(result.turns, [], 'the assistant is off: it took no turn'),
   },
   {
     tool: 'list_messages',

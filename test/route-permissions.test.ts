@@ -55,6 +55,8 @@ const OPEN_TO_EVERY_ROLE: Record<string, string> = {
   'POST /api/v1/actions/get-knowledge-settings': 'read-only; switching sources is automation',
   'POST /api/v1/actions/search-knowledge':
     'reading knowledge is open: the inbox’s “Try a question” and the assistant’s citations',
+  'POST /api/v1/actions/get-assistant-settings':
+    'read-only, so agents know when the AI answers; changing it is automation',
   'GET /api/dashboard/notification-preferences': 'one’s own notification settings',
   'PUT /api/dashboard/notification-preferences': 'one’s own notification settings',
 };

@@ -19,7 +19,8 @@ export type JobKind =
   | 'conversation_snooze'
   | 'email_send'
   | 'knowledge_embed'
-  | 'held_send_expiry';
+  | 'held_send_expiry'
+  | 'assistant_reply';
 
 export interface Job {
   id: string;

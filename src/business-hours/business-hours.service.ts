@@ -19,8 +19,8 @@ export function createBusinessHoursService(deps: Deps, outbound: Outbound) {
   const now = () => toStoredTimestamp(clock.now());
 
   /** The saved hours (else the defaults, switched off), and whether the business is open now. */
-  async function hoursOf(workspaceId: string): Promise<BusinessHours & { open_now: boolean }> {
-    const repository = businessHoursRepository(db);
+  async function hoursOf(workspaceId: string, within = db): Promise<BusinessHours & { open_now: boolean }> {
+    const repository = businessHoursRepository(within);
     const hours =
       (await repository.find(workspaceId)) ?? defaultBusinessHours(await repository.workspaceTimeZone(workspaceId));
     return { ...hours, open_now: isOpen(hours, clock.now()) };
@@ -62,6 +62,12 @@ export function createBusinessHoursService(deps: Deps, outbound: Outbound) {
 
     /** The workspace's hours (the defaults, switched off, until saved). */
     get: (caller: Caller) => hoursOf(caller.workspaceId),
+
+    /**
+     * Whether the hours (saved, else the defaults) say the business is open now, whether or not the away
+     * reply is on; read in the caller's transaction when given one.
+     */
+    isOpenNow: async (within: Deps['db'], workspaceId: string) => (await hoursOf(workspaceId, within)).open_now,
 
     /** Replaces the workspace's hours and away reply. */
     async update(caller: Caller, input: UpdateBusinessHoursInput) {

@@ -63,6 +63,7 @@ import * as whatsappFlowAlerts from './migrations/0060_whatsapp_flow_alerts.js';
 import * as sendApprovals from './migrations/0061_send_approvals.js';
 import * as aiModels from './migrations/0062_ai_models.js';
 import * as knowledge from './migrations/0063_knowledge.js';
+import * as assistant from './migrations/0065_assistant.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -130,6 +131,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0061_send_approvals': sendApprovals,
   '0062_ai_models': aiModels,
   '0063_knowledge': knowledge,
+  '0065_assistant': assistant,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -80,6 +80,9 @@ export interface Database {
   knowledge_sources: KnowledgeSourceTable;
   knowledge_chunks: KnowledgeChunkTable;
   knowledge_indexes: KnowledgeIndexTable;
+  assistant_settings: AssistantSettingsTable;
+  assistant_turns: AssistantTurnTable;
+  assistant_engagements: AssistantEngagementTable;
 }
 
 export interface WorkspaceTable {
@@ -361,9 +364,10 @@ export type MediaState = 'pending' | 'stored' | 'failed' | 'expired';
 
 /**
  * Who sends an outbound message: a team member, an API token, an automation, Parley itself (opt-out
- * replies), or the business from the WhatsApp Business app on the same number (coexistence).
+ * replies), the business from the WhatsApp Business app on the same number (coexistence), or the AI
+ * assistant (src/assistant/, 0065).
  */
-export const SENDER_TYPES = ['user', 'api', 'campaign', 'sequence', 'flow', 'system', 'business_app'] as const;
+export const SENDER_TYPES = ['user', 'api', 'campaign', 'sequence', 'flow', 'system', 'business_app', 'ai'] as const;
 export type SenderType = (typeof SENDER_TYPES)[number];
 
 /** A WhatsApp call with a contact, from Meta's `calls` webhooks: one row per call id. */
@@ -391,6 +395,8 @@ export interface ConversationNoteTable {
   contact_id: string;
   /** The member who wrote it; kept when they leave. */
   author_id: string | null;
+  /** The AI assistant's name when it wrote the note (its hand-over summary, 0065); null for a member's note. */
+  ai_author: Generated<string | null>;
   body: string;
   created_at: string;
 }
@@ -1098,4 +1104,64 @@ export interface KnowledgeIndexTable {
   generation: Generated<number>;
   embedding_model: string | null;
   updated_at: string;
+}
+
+/** A workspace's AI assistant on conversations (0065): off until saved on. */
+export interface AssistantSettingsTable {
+  workspace_id: string;
+  enabled: number;
+  /** JSON array of channel ids it answers on; empty: every number. */
+  channel_ids: string;
+  /** JSON array of team ids whose conversations it answers; empty: whatever the team. */
+  team_ids: string;
+  /** always, outside (business hours) or inside. */
+  hours: string;
+  name: string;
+  instructions: string;
+  reply_limit: number;
+  confidence_floor: number;
+  /** JSON array of extra words that hand the conversation to a person. */
+  stop_words: string;
+  handover_message: string;
+  updated_at: string;
+}
+
+/** One turn the AI assistant took on a customer's message (0065): what it decided, why, cited and cost. */
+export interface AssistantTurnTable {
+  id: string;
+  workspace_id: string;
+  contact_id: string;
+  span_id: string | null;
+  /** The customer's latest message it answered (unique: one turn per message). */
+  message_id: string;
+  /** reply, hand_over or close. */
+  action: string;
+  /** Why it handed over (stop_word, low_confidence, unsupported_claim, model_error…); null otherwise. */
+  reason: string | null;
+  reply_message_id: string | null;
+  /** The message telling the customer a person will answer (once per conversation). */
+  notice_message_id: string | null;
+  confidence: number | null;
+  /** JSON: [{ chunk_id, source_id, source, heading, text }]. */
+  citations: string;
+  summary: string | null;
+  /** JSON arrays: tags added, attributes set ([{ name, value }]). */
+  tags: string;
+  attributes: string;
+  /** JSON: the model's decision as it came; null when the model was not asked or failed. */
+  decision: string | null;
+  model: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  model_ms: number | null;
+  total_ms: number;
+  created_at: string;
+}
+
+/** A conversation a flow's ai_assistant node handed to the assistant, until it is next closed (0065). */
+export interface AssistantEngagementTable {
+  contact_id: string;
+  workspace_id: string;
+  flow_id: string | null;
+  engaged_at: string;
 }

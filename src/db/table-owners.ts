@@ -9,6 +9,9 @@ export const TABLE_OWNERS = {
   ai_settings: 'ai-models',
   ai_usage: 'ai-models',
   api_tokens: 'workspaces',
+  assistant_engagements: 'assistant',
+  assistant_settings: 'assistant',
+  assistant_turns: 'assistant',
   away_replies: 'business-hours',
   business_hours: 'business-hours',
   calls: 'messages',
@@ -89,6 +92,10 @@ type Table = keyof Database;
  * Reading so is allowed only here; a new cross-folder read adds its line (or asks the owner instead).
  */
 export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
+  'assistant/assistant.repository.ts': {
+    for: 'the conversation the AI assistant answers: who handles it, its span, its messages; the numbers and teams its settings name',
+    reads: ['conversations', 'conversation_spans', 'messages', 'channels', 'teams'],
+  },
   'accounts/account.service.ts': {
     for: 'a session and an invitation: the workspace’s name, zone and limits',
     reads: ['workspaces'],
@@ -147,7 +154,10 @@ export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
     reads: ['contacts', 'groups'],
   },
   'messages/recent-messages.ts': { for: 'a contact’s latest messages', reads: ['contacts'] },
-  'messages/senders.ts': { for: 'the names of the members who sent messages', reads: ['users'] },
+  'messages/senders.ts': {
+    for: 'the names of the members who sent messages, and of the AI assistant',
+    reads: ['users', 'assistant_settings'],
+  },
   'messages/status-events.ts': { for: 'a message as get-message shows it, for its webhook event', reads: ['contacts'] },
   'notifications/notification.repository.ts': {
     for: 'who to notify and what about',

@@ -320,6 +320,11 @@ export const FlowNodeSchema = Type.Union(
     node('handoff', 'Hands the conversation to a person; the flow ends', {
       note: Type.Optional(Type.String({ maxLength: 500, description: 'Shown to the agent who takes over' })),
     }),
+    node(
+      'ai_assistant',
+      'Hands the conversation to the AI assistant (get-assistant-settings): it answers the customer from the knowledge until it hands over to a person or the conversation is closed; the flow ends. With the assistant switched off, the conversation goes to a person instead',
+      {},
+    ),
     node('end', 'Ends the flow', {}),
   ],
   { description: 'One step of a flow, by its type' },

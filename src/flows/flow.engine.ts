@@ -40,6 +40,14 @@ type Json = Record<string, unknown>;
 type Trx = Kysely<Database>;
 
 /**
+ * The AI assistant as a flow's `ai_assistant` node hands it the conversation (src/assistant/, above this
+ * folder: wired in services.ts). It answers the contact's latest message and those that follow.
+ */
+export interface FlowAssistant {
+  takeOver(trx: Trx, workspaceId: string, contact: ContactRow, flowId: string): Promise<void>;
+}
+
+/**
  * The flow engine: what runs a chatbot flow. A run walks the graph inside one transaction until it has
  * to wait (a question, a wait for a reply, a webhook call); a reply or a timeout job picks it up from
  * that node. What a node sends is queued in the outbox in the same transaction as the run's new
@@ -52,6 +60,7 @@ export function createFlowEngine(
   outbound: Outbound,
   tagging: Tagging,
   whatsappFlows: WhatsappFlowMessages,
+  assistant: () => FlowAssistant,
 ) {
   const { db, clock, newId } = deps;
   const now = () => toStoredTimestamp(clock.now());
@@ -275,6 +284,9 @@ export function createFlowEngine(
             updated_at: now(),
           });
           return finish(trx, run, 'handed_off', node.note ?? null, node.id);
+        case 'ai_assistant':
+          await assistant().takeOver(trx, contact.workspace_id, contact, run.flow_id);
+          return finish(trx, run, 'completed', 'ai_assistant', node.id);
         case 'end':
           return finish(trx, run, 'completed', null, node.id);
       }
@@ -492,8 +504,16 @@ export function createFlowEngine(
     /** Starts a run of the flow for the contact and walks it until it waits; the new run's id. */
     start,
 
-    /** Inbound messages: each answers its contact's waiting run, or starts a flow by keyword. */
-    async onInbound(trx: Trx, workspaceId: string, messages: ReceivedMessage[]): Promise<void> {
+    /** Of these contacts, those a flow holds (waiting for their reply, or calling out): theirs to answer. */
+    holding: (trx: Trx, workspaceId: string, contactIds: string[]) =>
+      flowRepository(trx).holding(workspaceId, contactIds),
+
+    /**
+     * Inbound messages: each answers its contact's waiting run, or starts a flow by keyword. Returns the
+     * ids of the messages a flow took (the AI assistant leaves those to the flow).
+     */
+    async onInbound(trx: Trx, workspaceId: string, messages: ReceivedMessage[]): Promise<Set<string>> {
+      const taken = new Set<string>();
       const flows = flowRepository(trx);
       const waiting = new Map(
         (await flows.waiting(workspaceId, [...new Set(messages.map((m) => m.contactId))])).map((entry) => [
@@ -516,14 +536,19 @@ export function createFlowEngine(
           entry &&
           entry.run.status === 'waiting' &&
           (await answer(trx, entry.run, entry.definition, message, contact))
-        )
+        ) {
+          taken.add(message.id);
           continue;
+        }
         const text = replyOf(message).text?.trim().toLowerCase();
         if (!text) continue;
         keywordFlows ??= await flows.keywordFlows(workspaceId);
         const flow = keywordFlows.find((f) => f.keywords.includes(text));
-        if (flow) await start(trx, workspaceId, flow.id, contact, { keyword: text });
+        if (!flow) continue;
+        await start(trx, workspaceId, flow.id, contact, { keyword: text });
+        taken.add(message.id);
       }
+      return taken;
     },
   };
 }

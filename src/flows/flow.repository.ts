@@ -173,6 +173,19 @@ export function flowRepository(db: Kysely<Database>) {
       }));
     },
 
+    /** Of these contacts, those a run is waiting on or walking for (a webhook call under way). */
+    async holding(workspaceId: string, contactIds: string[]): Promise<Set<string>> {
+      if (contactIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('flow_runs')
+        .select('contact_id')
+        .where('workspace_id', '=', workspaceId)
+        .where('contact_id', 'in', contactIds)
+        .where('status', 'in', ['waiting', 'active'])
+        .execute();
+      return new Set(rows.map((row) => row.contact_id));
+    },
+
     /** Notes the exits a run took; one taken before is kept once. */
     async recordEdges(run: RunRow, edges: TakenEdge[]): Promise<void> {
       if (edges.length === 0) return;

@@ -6,4 +6,4 @@ export { flowDefinitionProblems } from './flow.definition.js';
 export { createFlowEngine } from './flow.engine.js';
 export { registerFlowRoutes } from './flow.routes.js';
 export { createFlowService, type FlowService } from './flow.service.js';
-export type { FlowEngine } from './flow.engine.js';
+export type { FlowAssistant, FlowEngine } from './flow.engine.js';

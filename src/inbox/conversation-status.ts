@@ -110,30 +110,38 @@ export function createConversationStatus(
     for (const row of rows) if (row.snoozed_until) await cancelJobs(trx, row.id, 'conversation_snooze');
   }
 
+  /**
+   * Closes the conversations in the caller's transaction (`close`, or the AI assistant's decision, by
+   * nobody); returns those it closed. Their spans count for their assignee, else for who closed them.
+   */
+  async function closeIn(trx: Db, actor: Actor, contactIds: string[]): Promise<string[]> {
+    const at = now();
+    const rows = (await rowsOf(trx, actor, contactIds)).filter((row) => statusOf(row) !== 'closed');
+    const ids = rows.map((row) => row.id);
+    const repository = inboxRepository(trx, dialect);
+    await repository.saveStates(actor.workspaceId, ids, { done_at: at, snoozed_at: null, snoozed_until: null }, at);
+    await contactRepository(trx).clearHandoffs(actor.workspaceId, ids, at);
+    await cancelSnoozes(trx, rows);
+    const spans = conversationSpans(trx);
+    for (const row of rows) {
+      const span = await spans.closed(actor.workspaceId, row.id, row.assignee_id ?? actor.userId, at);
+      if (span) await closedSpan(trx, actor.workspaceId, row.id, span);
+    }
+    const after = { done_at: at, handoff_at: null, snoozed_at: null, snoozed_until: null };
+    await emitConversationChanges(
+      trx,
+      deps,
+      rows.map((row) => eventOf(actor, row, 'closed', after)),
+    );
+    return ids;
+  }
+
   return {
     /** Closes the conversations (settling a flow's hand-off and their report spans); closed ones are left. */
     close: (actor: Actor, contactIds: string[]) =>
-      move(actor.workspaceId, contactIds, async (trx) => {
-        const at = now();
-        const rows = (await rowsOf(trx, actor, contactIds)).filter((row) => statusOf(row) !== 'closed');
-        const ids = rows.map((row) => row.id);
-        const repository = inboxRepository(trx, dialect);
-        await repository.saveStates(actor.workspaceId, ids, { done_at: at, snoozed_at: null, snoozed_until: null }, at);
-        await contactRepository(trx).clearHandoffs(actor.workspaceId, ids, at);
-        await cancelSnoozes(trx, rows);
-        const spans = conversationSpans(trx);
-        for (const row of rows) {
-          const span = await spans.closed(actor.workspaceId, row.id, row.assignee_id ?? actor.userId ?? '', at);
-          if (span) await closedSpan(trx, actor.workspaceId, row.id, span);
-        }
-        const after = { done_at: at, handoff_at: null, snoozed_at: null, snoozed_until: null };
-        await emitConversationChanges(
-          trx,
-          deps,
-          rows.map((row) => eventOf(actor, row, 'closed', after)),
-        );
-        return ids;
-      }),
+      move(actor.workspaceId, contactIds, (trx) => closeIn(trx, actor, contactIds)),
+
+    closeIn,
 
     /** Opens closed or snoozed conversations again; open ones are left. */
     reopen: (actor: Actor, contactIds: string[]) =>

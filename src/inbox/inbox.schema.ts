@@ -130,6 +130,9 @@ export const Thread = Type.Object({
       id: Uuid(),
       body: Type.String(),
       author: Type.Union([Type.Object({ id: Uuid(), name: Type.String() }), Type.Null()]),
+      ai_author: NullableField(
+        Type.String({ description: "The AI assistant's name on a note it wrote (its hand-over summary)" }),
+      ),
       created_at: Timestamp(),
     }),
   ),

@@ -294,6 +294,25 @@ export function createInboxService(
       return { id };
     },
 
+    /**
+     * The AI assistant's part of the inbox, in the caller's transaction (src/assistant/ through services.ts):
+     * its note (the hand-over summary, signed with its name) and its closing of a conversation, by nobody.
+     * Open tabs hear of both through `announce`, after the commit.
+     */
+    assistant: {
+      async addNote(trx: Deps['db'], workspaceId: string, contactId: string, aiAuthor: string, body: string) {
+        const note = { id: newId(), workspace_id: workspaceId, contact_id: contactId, author_id: null, body };
+        await noteRepository(trx).insert({ ...note, ai_author: aiAuthor, created_at: now() });
+      },
+      close: (trx: Deps['db'], workspaceId: string, contactId: string) =>
+        status.closeIn(trx, { workspaceId, userId: null }, [contactId]),
+      announce: (workspaceId: string, contactIds: string[]) =>
+        hub.publish(
+          workspaceId,
+          contactIds.map((id) => ({ type: 'conversation' as const, contact_id: id })),
+        ),
+    },
+
     /** Marks the conversation read up to its newest inbound message (or now, if later). */
     async markRead(viewer: Viewer, contactId: string, log: Log): Promise<{ read_at: string | null }> {
       const contact = await contactOf(viewer, contactId);

@@ -6,8 +6,10 @@ import { at } from './inbox.presenter.js';
 export interface ConversationNote {
   id: string;
   body: string;
-  /** Who wrote it; null once they have left the workspace. */
+  /** Who wrote it; null once they have left the workspace, and for the AI assistant's notes. */
   author: { id: string; name: string } | null;
+  /** The AI assistant's name when it wrote the note (its hand-over summary); null for a member's note. */
+  ai_author: string | null;
   created_at: string;
 }
 
@@ -24,6 +26,7 @@ export function noteRepository(db: Kysely<Database>) {
         .select([
           'n.id',
           'n.body',
+          'n.ai_author',
           'n.created_at',
           'u.id as author_id',
           'u.name as author_name',
@@ -38,15 +41,18 @@ export function noteRepository(db: Kysely<Database>) {
         id: row.id,
         body: row.body,
         author: row.author_id ? { id: row.author_id, name: row.author_name || (row.author_email ?? '') } : null,
+        ai_author: row.ai_author,
         created_at: at(row.created_at)!,
       }));
     },
 
+    /** A member's note (`author_id`), or the AI assistant's (`ai_author`, its name; no member). */
     async insert(note: {
       id: string;
       workspace_id: string;
       contact_id: string;
-      author_id: string;
+      author_id: string | null;
+      ai_author?: string;
       body: string;
       created_at: string;
     }) {

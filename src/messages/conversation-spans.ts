@@ -49,13 +49,14 @@ export function conversationSpans(db: Db) {
     },
 
     /**
-     * An agent marked the conversation done: closes its open span, counted for `agentId`. Returns the
-     * span it closed; undefined when none was open (marked done twice, or the customer never wrote).
+     * An agent marked the conversation done: closes its open span, counted for `agentId` (null: nobody's,
+     * the AI assistant closed it). Returns the span it closed; undefined when none was open (marked done
+     * twice, or the customer never wrote).
      */
     async closed(
       workspaceId: string,
       contactId: string,
-      agentId: string,
+      agentId: string | null,
       at: string,
     ): Promise<{ id: string; agent_id: string | null } | undefined> {
       return db

@@ -446,12 +446,14 @@ export const SenderSchema = Type.Union(
       type: Type.String({
         enum: [...SENDER_TYPES],
         description:
-          '`user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation)',
+          '`user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation); `business_app`: the WhatsApp Business app on the same number; `ai`: the AI assistant (get-assistant-settings), answering from the knowledge',
       }),
-      id: NullableField(Uuid('The member, token, campaign, sequence or flow; null for `system`')),
+      id: NullableField(
+        Uuid('The member, token, campaign, sequence or flow; null for `system`, `business_app` and `ai`'),
+      ),
       name: Type.String({
         description:
-          "The member's name (else email), or the token's, campaign's, sequence's or flow's name; empty once it is deleted",
+          "The member's name (else email), or the token's, campaign's, sequence's or flow's name, empty once it is deleted; for `ai` the assistant's configured name (\"AI assistant\" unless named)",
       }),
     }),
     Type.Null(),

@@ -5,7 +5,10 @@ import type { Database, SenderType } from '../db/schema.js';
 export interface MessageSender {
   type: SenderType;
   id: string | null;
-  /** The member's name (else email), the token's, campaign's, sequence's or flow's name; "" when it is gone. */
+  /**
+   * The member's name (else email), the token's, campaign's, sequence's or flow's name; "" when it is gone;
+   * the AI assistant's name (`ai`).
+   */
   name: string;
 }
 
@@ -20,6 +23,20 @@ const TABLES = {
 } as const satisfies Record<Named, keyof Database>;
 
 const keyOf = (type: string, id: string | null) => `${type}:${id ?? ''}`;
+
+/** What the AI assistant's messages are signed with until the workspace names it (src/assistant/). */
+export const DEFAULT_ASSISTANT_NAME = 'AI assistant';
+
+/** The workspace's name for its AI assistant, read only when the page has one of its messages. */
+async function assistantName(db: Kysely<Database>, workspaceId: string, rows: SenderColumns[]): Promise<string> {
+  if (!rows.some((row) => row.sender_type === 'ai')) return DEFAULT_ASSISTANT_NAME;
+  const settings = await db
+    .selectFrom('assistant_settings')
+    .select('name')
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  return settings?.name || DEFAULT_ASSISTANT_NAME;
+}
 
 /**
  * The senders of a page of messages, named: one query per kind of sender present on the page.
@@ -52,6 +69,7 @@ export async function namedSenders(
       names.set(keyOf(type, row.id), row.name || (row.email ?? ''));
     }
   }
+  names.set(keyOf('ai', null), await assistantName(db, workspaceId, rows));
   return (row) =>
     row.sender_type && {
       type: row.sender_type,

@@ -4,3 +4,4 @@
  */
 export { createOptOutService, type OptOutService } from './opt-out.js';
 export { registerOptOutRoutes } from './opt-out.routes.js';
+export { normalizeKeyword } from './opt-out.keywords.js';

@@ -78,6 +78,15 @@ export function createOptOutService(deps: Deps, outbound: Outbound) {
     /** Hook into the inbound path (services.ts), before the engines that may message the contact. */
     listener,
 
+    /**
+     * Whether a text is one of the workspace's opt-out keywords (the AI assistant hands such a message to a
+     * person); read in the caller's transaction when given one.
+     */
+    async isStopKeyword(within: Deps['db'], workspaceId: string, text: string): Promise<boolean> {
+      const settings = await optOutRepository(within).settings(workspaceId);
+      return keywordIntent(text, { stop: settings.stop_keywords, start: [] })?.action === 'stop';
+    },
+
     /** The workspace's keyword lists and confirmation setting (the defaults until changed). */
     get: (caller: Caller): Promise<OptOutSettings> => optOutRepository(db).settings(caller.workspaceId),
 

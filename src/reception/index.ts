@@ -1,3 +1,4 @@
+import type { AssistantService } from '../assistant/index.js';
 import type { BusinessHoursService } from '../business-hours/index.js';
 import type { CsatService } from '../csat/index.js';
 import type { Deps } from '../db/deps.js';
@@ -23,6 +24,7 @@ export interface Receivers {
   sequences: Pick<SequenceService, 'onInbound'>;
   flows: Pick<FlowEngine, 'onInbound'>;
   whatsappFlowAnswers: Pick<WhatsappFlowAnswers, 'received'>;
+  assistant: Pick<AssistantService, 'onInbound'>;
 }
 
 /**
@@ -33,8 +35,18 @@ export interface Receivers {
 export function createReception(deps: Deps, receivers: () => Receivers): InboundListener {
   return {
     async received(trx, workspaceId, received) {
-      const { optOut, csat, routing, inbox, notifications, businessHours, sequences, flows, whatsappFlowAnswers } =
-        receivers();
+      const {
+        optOut,
+        csat,
+        routing,
+        inbox,
+        notifications,
+        businessHours,
+        sequences,
+        flows,
+        whatsappFlowAnswers,
+        assistant,
+      } = receivers();
       const subjects = received.map((message) => ({ workspaceId, id: message.id }));
       await emitWebhookEvents(trx, deps, 'new-message-received', subjects);
       // First: a contact who just opted out is opted out before any engine may message them.
@@ -57,7 +69,13 @@ export function createReception(deps: Deps, receivers: () => Receivers): Inbound
       // After the spans: the away reply is sent once per conversation opening (span).
       await businessHours.listener.received(trx, workspaceId, writing);
       await sequences.onInbound(trx, workspaceId, contactIds);
-      await flows.onInbound(trx, workspaceId, writing);
+      const flowsTook = await flows.onInbound(trx, workspaceId, writing);
+      // Last: the AI assistant answers what no flow took (it asks its model later, in a job, never here).
+      await assistant.onInbound(
+        trx,
+        workspaceId,
+        writing.filter((message) => !flowsTook.has(message.id)),
+      );
     },
   };
 }

@@ -66,6 +66,7 @@ const routes: Route[] = [
   { pattern: /^\/settings\/quick-replies$/, render: lazy(settings, (m) => <m.QuickRepliesSettings />) },
   { pattern: /^\/settings\/routing$/, render: lazy(settings, (m) => <m.RoutingSettingsPage />) },
   { pattern: /^\/settings\/ai-model$/, render: lazy(settings, (m) => <m.AiModelSettings />) },
+  { pattern: /^\/settings\/assistant$/, render: lazy(settings, (m) => <m.AssistantSettingsPage />) },
   {
     pattern: /^\/reports$/,
     render: lazy(

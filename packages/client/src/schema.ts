@@ -3213,6 +3213,70 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/actions/get-assistant-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Where and how the AI assistant answers customers
+     * @description Until saved: switched off, on every number and team, always, with a limit of 5 replies per conversation and a confidence floor of 0.6. Every role reads it; changing it is update-assistant-settings (automation).
+     */
+    post: operations['getAssistantSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/update-assistant-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Switch the AI assistant on or off, and say where and how it answers
+     * @description Replaces the whole setting. The assistant answers a customer’s message inside the 24-hour window, from the knowledge only, with a structured decision: reply (citing the knowledge), hand over to a person (the conversation goes to "Needs a person" with a summary note; the customer is told once), or close. It stops in a conversation a person replied in or was assigned, and hands over on a stop word, past the reply limit, below the confidence floor, on a claim its knowledge does not state, and when the model fails.
+     *
+     *     Needs the role permission `automation` (owner, admin, member, marketer).
+     */
+    post: operations['updateAssistantSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/actions/list-assistant-turns': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The AI assistant’s turns in a conversation, newest first
+     * @description Each time the assistant acted on a customer’s message: what it did (reply, hand_over, close) and why, the knowledge it cited (the text kept as it was), its confidence, the tokens and time it took. A reply’s message is `reply_message_id` (list-messages shows it with `sender.type` `ai`).
+     *
+     *     Needs the role permission `conversations` (owner, admin, member, agent).
+     */
+    post: operations['listAssistantTurns'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/reports/agents': {
     parameters: {
       query?: never;
@@ -4242,16 +4306,16 @@ export interface components {
       /** @description Outbound: who sent it; null for inbound messages and for outbound ones older than the record */
       sender: {
         /**
-         * @description `user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation)
+         * @description `user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation); `business_app`: the WhatsApp Business app on the same number; `ai`: the AI assistant (get-assistant-settings), answering from the knowledge
          * @enum {string}
          */
-        type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system' | 'business_app';
+        type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system' | 'business_app' | 'ai';
         /**
          * Format: uuid
-         * @description The member, token, campaign, sequence or flow; null for `system`
+         * @description The member, token, campaign, sequence or flow; null for `system`, `business_app` and `ai`
          */
         id: string | null;
-        /** @description The member's name (else email), or the token's, campaign's, sequence's or flow's name; empty once it is deleted */
+        /** @description The member's name (else email), or the token's, campaign's, sequence's or flow's name, empty once it is deleted; for `ai` the assistant's configured name ("AI assistant" unless named) */
         name: string;
       } | null;
     };
@@ -4745,6 +4809,17 @@ export interface components {
           title?: string;
           /** @description Shown to the agent who takes over */
           note?: string;
+        }
+      | {
+          /** @description Unique within the flow; other nodes refer to it */
+          id: string;
+          /**
+           * @description The node's kind: ai_assistant
+           * @enum {string}
+           */
+          type: 'ai_assistant';
+          /** @description What people call the node, in any language (the builder shows it on the card); without it the id is its name */
+          title?: string;
         }
       | {
           /** @description Unique within the flow; other nodes refer to it */
@@ -5263,16 +5338,16 @@ export interface components {
       /** @description Outbound: who sent it; null for inbound messages and for outbound ones older than the record */
       sender: {
         /**
-         * @description `user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation)
+         * @description `user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation); `business_app`: the WhatsApp Business app on the same number; `ai`: the AI assistant (get-assistant-settings), answering from the knowledge
          * @enum {string}
          */
-        type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system' | 'business_app';
+        type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system' | 'business_app' | 'ai';
         /**
          * Format: uuid
-         * @description The member, token, campaign, sequence or flow; null for `system`
+         * @description The member, token, campaign, sequence or flow; null for `system`, `business_app` and `ai`
          */
         id: string | null;
-        /** @description The member's name (else email), or the token's, campaign's, sequence's or flow's name; empty once it is deleted */
+        /** @description The member's name (else email), or the token's, campaign's, sequence's or flow's name, empty once it is deleted; for `ai` the assistant's configured name ("AI assistant" unless named) */
         name: string;
       } | null;
       /**
@@ -5707,6 +5782,117 @@ export interface components {
       language: string;
       /** @description The model that answered, as the endpoint names it */
       model: string;
+    };
+    AssistantSettings: {
+      /** @description When true, the assistant answers customers where `channel_ids`, `team_ids` and `hours` say (and wherever a flow’s ai_assistant node hands it a conversation), from the knowledge only, inside the 24-hour window. It needs a model (the workspace’s AI model settings); without one, or when the model fails, it hands over to a person. Off by default. */
+      enabled: boolean;
+      /** @description The numbers it answers on (ids from list-channels); empty: every number, the simulator included. A conversation is on the number the customer last wrote to */
+      channel_ids: string[];
+      /** @description The teams whose conversations it answers (ids from list-teams); empty: every conversation, whatever its team */
+      team_ids: string[];
+      /** @description `always`; `outside_hours`: only while the business hours (get-business-hours) say closed; `inside_hours`: only while open */
+      hours: 'always' | 'outside_hours' | 'inside_hours';
+      /** @description What its messages are signed with in the thread and the API (a message’s `sender.name`) */
+      name: string;
+      /** @description How it speaks (tone, who the business is): added to its rules, which it cannot loosen. Empty: plain and friendly */
+      instructions: string;
+      /** @description The most replies it sends in one conversation; the customer’s next message then goes to a person (reason reply_limit) */
+      reply_limit: number;
+      /** @description Below this confidence (0–1, the model’s own) it hands over instead of replying (reason low_confidence) */
+      confidence_floor: number;
+      /** @description Words besides the built-in ones (agent, human, and in Spanish and Portuguese agente, humano, atendente) and the workspace’s opt-out keywords that send the conversation to a person without asking the model; matched as whole words, ignoring case and accents */
+      stop_words: string[];
+      /** @description What the customer is told when the assistant hands the conversation to a person: once per conversation, as a message from the assistant */
+      handover_message: string;
+    };
+    AssistantTurn: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      contact_id: string;
+      /**
+       * Format: uuid
+       * @description The conversation (report period) it happened in
+       */
+      span_id: string | null;
+      /**
+       * Format: uuid
+       * @description The customer’s latest message it answered
+       */
+      message_id: string;
+      /**
+       * @description `reply`: it answered; `hand_over`: it gave the conversation to a person; `close`: it closed it
+       * @enum {string}
+       */
+      action: 'reply' | 'hand_over' | 'close';
+      /**
+       * @description Why it handed over: `model_decided` (the model chose to, see `summary`), `stop_word`, `opt_out`, `reply_limit`, `low_confidence`, `unsupported_claim` (a price, amount, percentage, date or time its cited knowledge does not state), `unknown_citation`, `invalid_decision`, `not_configured`, `model_error`, `timeout`, `rate_limited`, `budget_exhausted`, `assistant_off` (a flow handed it a conversation while it was off), `window_closed`
+       * @enum {string|null}
+       */
+      reason:
+        | 'model_decided'
+        | 'stop_word'
+        | 'opt_out'
+        | 'reply_limit'
+        | 'low_confidence'
+        | 'unsupported_claim'
+        | 'unknown_citation'
+        | 'invalid_decision'
+        | 'not_configured'
+        | 'model_error'
+        | 'timeout'
+        | 'rate_limited'
+        | 'budget_exhausted'
+        | 'assistant_off'
+        | 'window_closed'
+        | null;
+      /**
+       * Format: uuid
+       * @description The message it sent (its reply, or its goodbye on close)
+       */
+      reply_message_id: string | null;
+      /**
+       * Format: uuid
+       * @description The message telling the customer a person will answer (once)
+       */
+      notice_message_id: string | null;
+      /** @description The model’s confidence, 0–1 */
+      confidence: number | null;
+      /** @description The knowledge its reply relied on */
+      citations: {
+        /** @description The knowledge chunk */
+        chunk_id: string;
+        /** @description Its knowledge source */
+        source_id: string | null;
+        /** @description The source’s title as it was when cited */
+        source: string;
+        /** @description The chunk’s heading in its source */
+        heading: string | null;
+        /** @description The chunk’s text as it was when cited (sources change; this does not) */
+        text: string;
+      }[];
+      /** @description For the person taking over: what the customer needs */
+      summary: string | null;
+      /** @description Tags it added to the contact */
+      tags: string[];
+      /** @description Contact attributes it set */
+      attributes: {
+        name: string;
+        value: string;
+      }[];
+      /** @description The model that answered; null when none was asked */
+      model: string | null;
+      prompt_tokens: number;
+      completion_tokens: number;
+      /** @description How long the model took */
+      model_ms: number | null;
+      /** @description From the job’s start to the decision applied, the model included */
+      total_ms: number;
+      /**
+       * Format: date-time
+       * @example 2026-11-22T09:30:00.000+00:00
+       */
+      created_at: string;
     };
     VolumeReport: {
       range: {
@@ -24696,6 +24882,377 @@ export interface operations {
       };
       /** @description Default Response */
       504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAssistantSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AssistantSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateAssistantSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The whole setting: it replaces what was saved (read it with get-assistant-settings first). */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description When true, the assistant answers customers where `channel_ids`, `team_ids` and `hours` say (and wherever a flow’s ai_assistant node hands it a conversation), from the knowledge only, inside the 24-hour window. It needs a model (the workspace’s AI model settings); without one, or when the model fails, it hands over to a person. Off by default. */
+          enabled: boolean;
+          /** @description The numbers it answers on (ids from list-channels); empty: every number, the simulator included. A conversation is on the number the customer last wrote to */
+          channel_ids: string[];
+          /** @description The teams whose conversations it answers (ids from list-teams); empty: every conversation, whatever its team */
+          team_ids: string[];
+          /** @description `always`; `outside_hours`: only while the business hours (get-business-hours) say closed; `inside_hours`: only while open */
+          hours: 'always' | 'outside_hours' | 'inside_hours';
+          /** @description What its messages are signed with in the thread and the API (a message’s `sender.name`) */
+          name: string;
+          /** @description How it speaks (tone, who the business is): added to its rules, which it cannot loosen. Empty: plain and friendly */
+          instructions: string;
+          /** @description The most replies it sends in one conversation; the customer’s next message then goes to a person (reason reply_limit) */
+          reply_limit: number;
+          /** @description Below this confidence (0–1, the model’s own) it hands over instead of replying (reason low_confidence) */
+          confidence_floor: number;
+          /** @description Words besides the built-in ones (agent, human, and in Spanish and Portuguese agente, humano, atendente) and the workspace’s opt-out keywords that send the conversation to a person without asking the model; matched as whole words, ignoring case and accents */
+          stop_words: string[];
+          /** @description What the customer is told when the assistant hands the conversation to a person: once per conversation, as a message from the assistant */
+          handover_message: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AssistantSettings'];
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listAssistantTurns: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the first response */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description The conversation’s contact
+           */
+          contact_id: string;
+          /** @description At most this many; 50 when absent */
+          limit?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            turns: components['schemas']['AssistantTurn'][];
+          };
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in this workspace (not_found) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state (conflict, idempotency_request_in_progress) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (payload_too_large) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is not JSON (unsupported_media_type) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request cannot be carried out (see code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
         headers: {
           [name: string]: unknown;
         };

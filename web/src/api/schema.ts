@@ -127,16 +127,16 @@ export interface paths {
               /** @description Outbound: who sent it; null for inbound messages and for outbound ones older than the record */
               agent: {
                 /**
-                 * @description `user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation)
+                 * @description `user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation); `business_app`: the WhatsApp Business app on the same number; `ai`: the AI assistant (get-assistant-settings), answering from the knowledge
                  * @enum {string}
                  */
-                type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system' | 'business_app';
+                type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system' | 'business_app' | 'ai';
                 /**
                  * Format: uuid
-                 * @description The member, token, campaign, sequence or flow; null for `system`
+                 * @description The member, token, campaign, sequence or flow; null for `system`, `business_app` and `ai`
                  */
                 id: string | null;
-                /** @description The member's name (else email), or the token's, campaign's, sequence's or flow's name; empty once it is deleted */
+                /** @description The member's name (else email), or the token's, campaign's, sequence's or flow's name, empty once it is deleted; for `ai` the assistant's configured name ("AI assistant" unless named) */
                 name: string;
               } | null;
               /** @description One line of the content, in English (the dashboard words it itself) */
@@ -3343,6 +3343,8 @@ export interface paths {
                   id: string;
                   name: string;
                 } | null;
+                /** @description The AI assistant's name on a note it wrote (its hand-over summary) */
+                ai_author: string | null;
                 /**
                  * Format: date-time
                  * @example 2026-11-22T09:30:00.000+00:00
@@ -4294,16 +4296,16 @@ export interface components {
       /** @description Outbound: who sent it; null for inbound messages and for outbound ones older than the record */
       sender: {
         /**
-         * @description `user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation)
+         * @description `user`: a team member in the dashboard; `api`: an API token; `campaign`, `sequence`, `flow`: that automation; `system`: Parley itself (an opt-out confirmation); `business_app`: the WhatsApp Business app on the same number; `ai`: the AI assistant (get-assistant-settings), answering from the knowledge
          * @enum {string}
          */
-        type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system' | 'business_app';
+        type: 'user' | 'api' | 'campaign' | 'sequence' | 'flow' | 'system' | 'business_app' | 'ai';
         /**
          * Format: uuid
-         * @description The member, token, campaign, sequence or flow; null for `system`
+         * @description The member, token, campaign, sequence or flow; null for `system`, `business_app` and `ai`
          */
         id: string | null;
-        /** @description The member's name (else email), or the token's, campaign's, sequence's or flow's name; empty once it is deleted */
+        /** @description The member's name (else email), or the token's, campaign's, sequence's or flow's name, empty once it is deleted; for `ai` the assistant's configured name ("AI assistant" unless named) */
         name: string;
       } | null;
     };

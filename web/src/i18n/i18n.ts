@@ -19,6 +19,7 @@ const firstLoad = { account, common, contacts, errors, inbox, shell };
 
 type English = typeof firstLoad & {
   'ai-model': typeof import('../locales/en/ai-model.json');
+  assistant: typeof import('../locales/en/assistant.json');
   automation: typeof import('../locales/en/automation.json');
   'campaign-report': typeof import('../locales/en/campaign-report.json');
   channel: typeof import('../locales/en/channel.json');
@@ -38,6 +39,7 @@ export type Namespace = keyof English;
 const NAMESPACES: Namespace[] = [
   'account',
   'ai-model',
+  'assistant',
   'automation',
   'campaign-report',
   'channel',

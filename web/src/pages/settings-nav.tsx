@@ -13,6 +13,7 @@ const tabs = [
   { href: '/settings/team', name: 'team' },
   { href: '/settings/routing', name: 'routing' },
   { href: '/settings/ai-model', name: 'aiModel', permission: 'manage_workspace' },
+  { href: '/settings/assistant', name: 'assistant' },
   { href: '/settings/events', name: 'events' },
   { href: '/settings/account', name: 'account' },
 ] as const satisfies readonly { href: string; name: string; permission?: Permission }[];

@@ -50,6 +50,7 @@ function fieldsOf(type: NodeType): Record<string, unknown> {
     case 'send_whatsapp_flow':
       return { whatsapp_flow_id: '', text: '', cta: t('automation:whatsappFlowNode.newCta'), timeout: DEFAULT_WAIT };
     case 'handoff':
+    case 'ai_assistant':
     case 'end':
       return {};
   }

@@ -153,6 +153,7 @@ const NODE_EXITS: Record<NodeType, { key: string; required?: true }[]> = {
   set_attribute: [{ key: 'next' }],
   webhook: [{ key: 'next' }, { key: 'on_error' }],
   handoff: [],
+  ai_assistant: [],
   end: [],
 };
 

@@ -25,6 +25,7 @@ export const NODE_TYPES = [
   'set_attribute',
   'webhook',
   'handoff',
+  'ai_assistant',
   'end',
 ] as const satisfies readonly NodeType[];
 /** A node type as the API's schema has it (nodeTypeName's words name each one, so a new type needs its words). */
@@ -46,6 +47,7 @@ export function nodeTypeName(type: string): string {
     set_attribute: t('automation:nodes.types.set_attribute'),
     webhook: t('automation:nodes.types.webhook'),
     handoff: t('automation:nodes.types.handoff'),
+    ai_assistant: t('automation:nodes.types.ai_assistant'),
     end: t('automation:nodes.types.end'),
   };
   return names[type as NodeType] ?? type;
@@ -144,6 +146,7 @@ export const FIELDS: Record<NodeType, FieldSpec[]> = {
     },
   ],
   handoff: [{ key: 'note', label: () => t('automation:nodes.labels.note'), kind: 'message' }],
+  ai_assistant: [],
   end: [],
 };
 

@@ -74,6 +74,7 @@ export function NodePanel(props: {
         </div>
       )}
       <TitleField node={node} onTitle={props.onRename} />
+      {node.type === 'ai_assistant' && <p class="hint">{t('automation:builder.aiAssistantHint')}</p>}
       {node.type === 'send_template' && <TemplateNode {...props} invalid={invalid} />}
       {node.type === 'send_whatsapp_flow' && (
         <WhatsappFlowFields card={card} onChange={props.onChange} invalid={invalid} />

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { t } from '../../i18n/i18n';
-import { formatDateTime, formatDuration, formatMoney } from '../../i18n/format';
+import { formatDateTime, formatDuration, formatMoney, formatPercent } from '../../i18n/format';
 import { pricingCategoryName } from '../pricing-category';
 import { MEDIA_KINDS, type MediaKind } from '../../../../src/content/message-text';
 import { RICH_TYPES, RichContent } from './rich';
-import type { Call, ConversationNote, InboxMessage, Member, MessageSender, Rating } from './types';
+import type { AssistantTurn, Call, ConversationNote, InboxMessage, Member, MessageSender, Rating } from './types';
 import { previewIn, textIn } from './words';
 
 /** The thread's entries: a message (who sent it, its content, time and tick) and a staff note. */
@@ -32,6 +32,8 @@ export function senderLabel(sender: MessageSender): string {
       return t('inbox:message.sender.system');
     case 'business_app':
       return t('inbox:message.sender.businessApp');
+    case 'ai':
+      return t('inbox:message.sender.ai', { name: sender.name });
   }
 }
 
@@ -40,7 +42,9 @@ export function NoteBubble({ note }: { note: ConversationNote }) {
   return (
     <li class="bubble note">
       <span class="bubble-sender">
-        {t('inbox:message.note', { author: note.author?.name || t('inbox:message.sender.formerMember') })}
+        {note.ai_author
+          ? t('inbox:message.aiNote', { name: note.ai_author })
+          : t('inbox:message.note', { author: note.author?.name || t('inbox:message.sender.formerMember') })}
       </span>
       <p class="bubble-text" dir="auto">
         {note.body}
@@ -82,7 +86,16 @@ export function CallEvent({ call }: { call: Call }) {
  * A message: who sent it (outbound), its text (a template's rendered text), media, time, and for
  * outbound ones the delivery tick.
  */
-export function MessageBubble({ message: m, onReply }: { message: InboxMessage; onReply: (m: InboxMessage) => void }) {
+export function MessageBubble({
+  message: m,
+  turn,
+  onReply,
+}: {
+  message: InboxMessage;
+  /** The AI assistant's turn that sent this message, for its citations. */
+  turn?: AssistantTurn | undefined;
+  onReply: (m: InboxMessage) => void;
+}) {
   const status = m.direction === 'outbound' && ticked(m.status) ? m.status : null;
   const sender = m.direction === 'outbound' && m.sender ? senderLabel(m.sender) : null;
   return (
@@ -116,6 +129,7 @@ export function MessageBubble({ message: m, onReply }: { message: InboxMessage; 
         <span class="muted bubble-kind">{t('inbox:message.sentViaMarketingMessages')}</span>
       )}
       {m.cost && <span class="muted bubble-kind">{costOf(m.cost)}</span>}
+      {turn && <Citations turn={turn} />}
       <span class="bubble-meta">
         {m.revoked_at && <span class="bubble-note">{t('inbox:message.deleted')}</span>}
         {m.edits.length > 0 && !m.revoked_at && <span class="bubble-note">{t('inbox:message.edited')}</span>}
@@ -140,6 +154,36 @@ export function MessageBubble({ message: m, onReply }: { message: InboxMessage; 
       </span>
       {m.status === 'failed' && m.error && <FailedNote error={m.error} />}
     </li>
+  );
+}
+
+/**
+ * What an AI reply relied on, for the team (never sent): each knowledge chunk it cited, by its source and
+ * heading, with the text as it was when cited, and the model's confidence.
+ */
+function Citations({ turn }: { turn: AssistantTurn }) {
+  const confidence =
+    turn.confidence === null ? '' : t('inbox:message.ai.confidence', { value: formatPercent(turn.confidence) });
+  if (turn.citations.length === 0) {
+    return (
+      <p class="muted bubble-kind">{[t('inbox:message.ai.noCitations'), confidence].filter(Boolean).join(' · ')}</p>
+    );
+  }
+  return (
+    <details class="bubble-citations">
+      <summary>
+        {t('inbox:message.ai.cited', { count: turn.citations.length })}
+        {confidence && ` · ${confidence}`}
+      </summary>
+      <ol>
+        {turn.citations.map((citation) => (
+          <li key={citation.chunk_id}>
+            <strong dir="auto">{[...new Set([citation.source, citation.heading].filter(Boolean))].join(' — ')}</strong>
+            <blockquote dir="auto">{citation.text}</blockquote>
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }
 

@@ -58,7 +58,16 @@ export function ThreadPage({ contactId }: { contactId: string }) {
     setOlder(null);
     setReplyTo(null);
   }, [contactId]);
-  useLiveReload(thread.reload, (event) => event.type !== 'group' && event.contact_id === contactId);
+  // The AI assistant's turns, for the citations under its replies.
+  const turns = useAsync(() => action('list-assistant-turns', { contact_id: contactId }), [contactId]);
+  const reload = () => {
+    thread.reload();
+    turns.reload();
+  };
+  useLiveReload(reload, (event) => event.type !== 'group' && event.contact_id === contactId);
+  const turnOf = new Map(
+    turns.data?.turns.flatMap((turn) => (turn.reply_message_id ? [[turn.reply_message_id, turn]] : [])),
+  );
 
   // Opening the thread reads it, and so does every new inbound message while it is open.
   const newestInbound = thread.data?.messages.filter((m) => m.direction === 'inbound').at(-1)?.id;
@@ -139,7 +148,12 @@ export function ThreadPage({ contactId }: { contactId: string }) {
               ) : 'call' in entry ? (
                 <CallEvent key={entry.call.id} call={entry.call} />
               ) : (
-                <MessageBubble key={entry.message.id} message={entry.message} onReply={setReplyTo} />
+                <MessageBubble
+                  key={entry.message.id}
+                  message={entry.message}
+                  turn={turnOf.get(entry.message.id)}
+                  onReply={setReplyTo}
+                />
               ),
             )}
           </ol>

@@ -1,4 +1,4 @@
-import type { DashboardAnswer } from '../../api/client';
+import type { ActionAnswer, DashboardAnswer } from '../../api/client';
 
 /** One page of a conversation: the contact, the conversation's state, messages, notes, ratings and members. */
 export type Thread = DashboardAnswer<'/api/dashboard/conversations/{contactId}'>;
@@ -32,3 +32,5 @@ export type InboxEvent =
     }
   /** A WhatsApp group's conversation or state changed. */
   | { type: 'group'; group_id: string; message_id?: string };
+/** One turn of the AI assistant in the conversation: what it did, why, and the knowledge it cited. */
+export type AssistantTurn = ActionAnswer<'list-assistant-turns'>['turns'][number];
