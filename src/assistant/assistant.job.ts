@@ -4,27 +4,17 @@ import type { Database } from '../db/schema.js';
 import type { Deps } from '../db/deps.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { type AssistantActions, type TurnRecord } from './assistant.actions.js';
-import { judge, parseDecision, DECISION_SCHEMA, type Decision, type Verdict } from './assistant.decision.js';
+import type { Verdict } from './assistant.decision.js';
+import { decide, NO_USAGE, type Decided } from './assistant.decide.js';
 import { gate, type GateNeighbours, type Situation } from './assistant.gate.js';
-import { failureReason, type AssistantKnowledge, type AssistantModel } from './assistant.ports.js';
-import { citationsOf, customerQuestion, promptMessages } from './assistant.prompt.js';
+import type { AssistantKnowledge, AssistantModel } from './assistant.ports.js';
 import { assistantRepository } from './assistant.repository.js';
 
-/** How many chunks of knowledge the model is given. */
-const CHUNKS = 6;
-
 /** What `prepare` hands `run`: the decision (or why a person takes over), for the customer's message it saw. */
-interface Prepared {
+interface Prepared extends Decided {
   messageId: string;
-  verdict: Verdict;
-  decision: Decision | null;
-  model: string | null;
-  usage: { promptTokens: number; completionTokens: number };
-  modelMs: number | null;
   startedAt: number;
 }
-
-const NO_USAGE = { promptTokens: 0, completionTokens: 0 };
 
 /**
  * The `assistant_reply` job: one per conversation with a customer's message to answer. `prepare`, outside
@@ -40,27 +30,11 @@ export function createAssistantJob(
 ): JobHandler {
   const { db, clock } = deps;
 
+  /** The decision on the situation's conversation, for the customer's latest message. */
   async function ask(situation: Situation): Promise<Omit<Prepared, 'startedAt'>> {
     const { contact, settings, thread, latest } = situation;
-    const question = customerQuestion(thread);
-    const chunks = question
-      ? (await neighbours.knowledge.retrieve(contact.workspace_id, question, { limit: CHUNKS })).chunks
-      : [];
-    const base = { messageId: latest.id, decision: null, model: null, usage: NO_USAGE, modelMs: null };
-    try {
-      const answer = await neighbours.model.chat(contact.workspace_id, {
-        purpose: 'assistant',
-        messages: promptMessages(settings, thread, chunks, contact.name),
-        schema: DECISION_SCHEMA,
-      });
-      const decision = parseDecision(answer.parsed);
-      const verdict: Verdict = decision
-        ? judge(decision, citationsOf(chunks), settings.confidence_floor)
-        : { action: 'hand_over', reason: 'invalid_decision', summary: null };
-      return { ...base, verdict, decision, model: answer.model, usage: answer.usage, modelMs: answer.modelMs };
-    } catch (error) {
-      return { ...base, verdict: { action: 'hand_over', reason: failureReason(error), summary: null } };
-    }
+    const asked = { workspaceId: contact.workspace_id, settings, thread, customerName: contact.name };
+    return { messageId: latest.id, ...(await decide(neighbours, { ...asked, purpose: 'assistant' })) };
   }
 
   return {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { textContent } from '../content/message-content.js';
 import { scheduleJobOnce } from '../automation/scheduler.js';
 import { contactRepository, type ContactRow, type Tagging } from '../contacts/index.js';
 import type { Database } from '../db/schema.js';
@@ -9,12 +10,14 @@ import type { Caller } from '../shared/context.js';
 import { errors } from '../shared/errors.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { createAssistantActions } from './assistant.actions.js';
+import { decide, NO_USAGE, type Decided } from './assistant.decide.js';
+import { stopWordIn } from './assistant.guards.js';
 import type { GateNeighbours } from './assistant.gate.js';
 import { createAssistantJob } from './assistant.job.js';
 import type { AssistantKnowledge, AssistantModel } from './assistant.ports.js';
 import { assistantProblems } from './assistant.problems.js';
-import { assistantRepository } from './assistant.repository.js';
-import type { AssistantSettings, AssistantTurn } from './assistant.schema.js';
+import { assistantRepository, type ThreadMessage } from './assistant.repository.js';
+import type { AssistantSettings, AssistantTurn, HandoverReason } from './assistant.schema.js';
 
 type Db = Kysely<Database>;
 
@@ -81,6 +84,35 @@ export function createAssistantService(deps: Deps, neighbours: AssistantNeighbou
       const contact = await contactRepository(db).findById(caller.workspaceId, contactId);
       if (!contact) throw errors.notFound('contact', 'contact_id');
       return { turns: await assistantRepository(db).turns(caller.workspaceId, contactId, limit) };
+    },
+
+    /**
+     * What the assistant would answer a customer asking `question`, with the saved settings (switched on
+     * or not), the workspace's knowledge and model, sending nothing and recording no turn: one question of
+     * `parley ai eval`. An opt-out keyword or a stop word hands over without the model, as on a conversation.
+     */
+    async trial(caller: Caller, question: string): Promise<Decided> {
+      const { workspaceId } = caller;
+      const settings = await assistantRepository(db).settings(workspaceId);
+      const handOver = (reason: HandoverReason): Decided => ({
+        verdict: { action: 'hand_over', reason, summary: null },
+        decision: null,
+        model: null,
+        usage: NO_USAGE,
+        modelMs: null,
+      });
+      if (await neighbours.isStopKeyword(db, workspaceId, question)) return handOver('opt_out');
+      if (stopWordIn(question, settings.stop_words)) return handOver('stop_word');
+      const asked: ThreadMessage = {
+        id: 'question',
+        direction: 'inbound',
+        type: 'text',
+        content: JSON.stringify(textContent(question).content),
+        sender_type: null,
+        channel_id: null,
+        created_at: now(),
+      };
+      return decide(neighbours, { workspaceId, settings, thread: [asked], customerName: null, purpose: 'eval' });
     },
 
     /**
