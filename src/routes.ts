@@ -18,6 +18,7 @@ import { registerHealthRoutes } from './http/health.routes.js';
 import type { Api } from './http/types.js';
 import { registerInboxRoutes } from './inbox/index.js';
 import {
+  registerAiReportRoutes,
   registerReportRoutes,
   registerTeamReportRoutes,
   registerCampaignReportRoutes,
@@ -99,6 +100,7 @@ export function registerRoutes(app: Api, services: Services, config: Config): vo
   registerCopilotRoutes(app, services.copilot);
   registerAssistantRoutes(app, services.assistant);
   registerTeamReportRoutes(app, services.teamReport);
+  registerAiReportRoutes(app, services.aiReport);
   // The dashboard: its own endpoints (sessions, settings) and the front end at `/`.
   registerAccountRoutes(app, services.accounts);
   registerMemberRoutes(app, services.members);

@@ -65,7 +65,13 @@ import {
 import { createQuickReplyService } from './quick-replies/index.js';
 import { createKnowledgeService } from './knowledge/index.js';
 import { createWorkspaceEventService } from './workspace-events/index.js';
-import { createReportService, createTeamReport, createVolumeReport, messageCosts } from './reports/index.js';
+import {
+  createAiReport,
+  createReportService,
+  createTeamReport,
+  createVolumeReport,
+  messageCosts,
+} from './reports/index.js';
 
 import { createMetrics } from './metrics/metrics.js';
 import { createAiModels, createAiSettingsService } from './ai-models/index.js';
@@ -264,6 +270,7 @@ export function createServices(opened: Deps, config: Config) {
     workspaceEvents,
     reports,
     teamReport: createTeamReport(deps),
+    aiReport: createAiReport(deps),
 
     volume: createVolumeReport(deps),
     webhooks: createWhatsappWebhookService({

@@ -6,7 +6,7 @@ import type { SecretBox } from '../shared/secret-box.js';
 import { toStoredTimestamp } from '../shared/time.js';
 import { ModelUnavailable } from './ai-model.js';
 import { monthOf, openEndpoint, type AiLedger } from './ai-models.js';
-import { aiSettingsRepository, type AiSettingsRow, type UsageRow } from './ai-settings.repository.js';
+import { aiSettingsRepository, type AiSettingsRow } from './ai-settings.repository.js';
 import { aiSettingsProblems } from './ai-settings.problems.js';
 import {
   TIMEOUT_SECONDS,
@@ -90,7 +90,7 @@ export function createAiSettingsService(
       const rows = await repository.usage(caller.workspaceId, month);
       const used = rows.reduce((sum, row) => sum + row.promptTokens + row.completionTokens, 0);
       const budget = settings.monthly_token_budget;
-      const costs = rows.map((row) => costOf(row, settings));
+      const costs = rows.map((row) => tokenCost(row, settings));
       return {
         month,
         purposes: rows.map((row, index) => ({
@@ -221,13 +221,19 @@ export function baseUrlProblem(raw: string, allowPrivate: boolean): FieldError |
   return null;
 }
 
-const pricesOf = (settings: AiSettingsRow) =>
+const pricesOf = (settings: TokenPrices) =>
   settings.input_price_per_million !== null || settings.output_price_per_million !== null;
 
-/** A purpose's cost by the saved prices (a price not set counts as free); null without any price. */
-function costOf(row: UsageRow, settings: AiSettingsRow): number | null {
-  if (!pricesOf(settings)) return null;
-  const input = settings.input_price_per_million ?? 0;
-  const output = settings.output_price_per_million ?? 0;
-  return (row.promptTokens * input + row.completionTokens * output) / 1_000_000;
+/** The prices per million tokens a workspace saved (ai_settings), as tokenCost reads them. */
+export type TokenPrices = Pick<AiSettingsRow, 'input_price_per_million' | 'output_price_per_million'>;
+
+/**
+ * What tokens cost by the saved prices (a price not set counts as free); null without any price. The one
+ * rule for the usage answer, the AI report and `parley ai eval`.
+ */
+export function tokenCost(tokens: { promptTokens: number; completionTokens: number }, prices: TokenPrices) {
+  if (!pricesOf(prices)) return null;
+  const input = prices.input_price_per_million ?? 0;
+  const output = prices.output_price_per_million ?? 0;
+  return (tokens.promptTokens * input + tokens.completionTokens * output) / 1_000_000;
 }

@@ -20,4 +20,4 @@ export {
 export { type AiModelsOptions, createAiModels } from './ai-models.js';
 export { modelProblem } from './model-problem.js';
 export { registerAiSettingsRoutes } from './ai-settings.routes.js';
-export { type AiSettingsService, createAiSettingsService } from './ai-settings.service.js';
+export { type AiSettingsService, createAiSettingsService, tokenCost, type TokenPrices } from './ai-settings.service.js';

@@ -365,6 +365,21 @@ export const COMMANDS: Command[] = [
     },
   },
   {
+    name: 'ai eval',
+    usage: '--workspace ID FILE.json [--json]',
+    options: { workspace: text, json: { type: 'boolean' } },
+    required: ['workspace'],
+    positionals: 1,
+    // The file is checked before the database opens: a bad file fails fast.
+    async run({ services: open, options, positionals }) {
+      const { EvalFile, checkQuestions, runEval } = await import('./ai-eval.js');
+      const file = checkQuestions(checked(EvalFile, await readJsonFile(positionals[0]!)));
+      const services = await open();
+      const caller = await workspaceCaller(services, options.workspace!);
+      return runEval(services, caller, file, options.json !== undefined);
+    },
+  },
+  {
     name: 'simulate inbound',
     usage: '--workspace ID --from PHONE --text TEXT',
     options: { workspace: text, from: text, text },

@@ -175,6 +175,10 @@ export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
     for: 'a workspace exported and imported: sequences and contacts',
     reads: ['sequences', 'contacts'],
   },
+  'reports/ai-report.repository.ts': {
+    for: 'the AI report: the assistant’s turns, the conversations it handled and their ratings, its model’s usage and prices',
+    reads: ['ai_usage', 'ai_settings'],
+  },
   'reports/campaign-report.repository.ts': {
     for: 'campaign outcomes and cost',
     reads: ['messages', 'campaigns', 'templates', 'contacts'],

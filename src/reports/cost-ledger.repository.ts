@@ -27,8 +27,11 @@ export async function costLedgerRows(
   filter: ReportFilter,
   pricing: Pricing,
   grouping: LedgerGrouping,
+  /** Only the messages of this sender type (the AI report: the assistant's, `ai`); every sender when absent. */
+  senderType?: 'ai',
 ): Promise<LedgerRow[]> {
-  const outbound = sql`m.workspace_id = ${filter.workspaceId} AND m.direction = 'outbound'`;
+  const sender = senderType === undefined ? sql`` : sql` AND m.sender_type = ${senderType}`;
+  const outbound = sql`m.workspace_id = ${filter.workspaceId} AND m.direction = 'outbound'${sender}`;
   const range =
     grouping === 'day'
       ? sql`${jsonRows(dialect, dayBuckets(filter), { day: 'text', since: 'timestamptz', until: 'timestamptz' })}
@@ -52,7 +55,7 @@ export async function costLedgerRows(
 }
 
 /** The report's days as instants [since, until) in the workspace's time zone. */
-function dayBuckets(filter: ReportFilter) {
+export function dayBuckets(filter: ReportFilter) {
   const instant = (day: DateTime) => toStoredTimestamp(day.toJSDate());
   return filter.days.map((day) => {
     const start = DateTime.fromISO(day, { zone: filter.timeZone });

@@ -2,6 +2,8 @@
  * src/reports/'s front door: reports on agents, teams, campaigns and volume. Other folders import it only
  * through here.
  */
+export { createAiReport } from './ai-report.js';
+export { registerAiReportRoutes } from './ai-report.routes.js';
 export { registerCampaignReportRoutes } from './campaign-report.routes.js';
 export { registerCampaignEstimateRoutes } from './campaign-estimate.routes.js';
 export { estimateCampaign } from './campaign-estimate.js';

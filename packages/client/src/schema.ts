@@ -3321,6 +3321,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/reports/ai': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * How the AI assistant did: conversations resolved and handed over, ratings, tokens and cost
+     * @description The conversations the AI assistant handled (those whose first turn fell in the range) and how they ended, whenever that was: answered, handed over (and why), resolved without a person (closed with no person taking part and not reopened within 7 days), reopened within 7 days, or still inside those 7 days; every day of the range by its conversations’ first turn. Then the turns of the range (by action; the model’s time and the rest, p50 and p99), customers’ ratings given in the range of conversations the assistant handled alone, with a person, or people alone, the turns’ tokens and their cost at the model’s saved prices, the usage ledger of every purpose for the UTC months the range touches, and what Meta charged for the assistant’s messages (as the cost ledger prices them). `from`/`to` are days in the workspace’s time zone (default: the last 30); `phone_number_id`, `team_id` and `label` keep the conversations currently on that number, in that team’s queue or with that label. `format=csv` answers one figure per row.
+     *
+     *     Needs the role permission `reports` (owner, admin, member, marketer).
+     */
+    get: operations['getAiReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/reports/volume': {
     parameters: {
       query?: never;
@@ -25548,6 +25570,233 @@ export interface operations {
                 satisfied_share: number | null;
               };
             }[];
+          };
+          'text/csv': string;
+        };
+      };
+      /** @description The request is not valid (validation_failed, invalid_json, invalid_cursor) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked token (unauthorized) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token is read-only (insufficient_scope) or the request was not HTTPS */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limit or polling interval exceeded; see Retry-After */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Internal error (internal_error) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAiReport: {
+    parameters: {
+      query?: {
+        /** @description First day (YYYY-MM-DD, in the workspace’s time zone); default: 29 days before `to` */
+        from?: string;
+        /** @description Last day, included (YYYY-MM-DD); default: today */
+        to?: string;
+        /** @description Only the conversations and messages of this WhatsApp number */
+        phone_number_id?: string;
+        /** @description Only the conversations in this team’s queue */
+        team_id?: string;
+        /** @description Only the conversations with this label (case-insensitive) */
+        label?: string;
+        /** @description json (the default), or csv: the same figures as a CSV file, one row per line of the report */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report (JSON), or with `format=csv` the same figures as CSV */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description First day (YYYY-MM-DD, in the workspace’s time zone) */
+            from: string;
+            /** @description Last day, included */
+            to: string;
+            /** @description The workspace’s time zone the days are in */
+            time_zone: string;
+            conversations: {
+              /** @description Conversations the AI assistant took a turn in whose first turn fell within the range */
+              handled: number;
+              /** @description Of them, those it sent at least one reply in */
+              answered: number;
+              /** @description Of them, those it handed to a person (by any reason) */
+              handed_over: number;
+              /** @description Of them, closed with no person taking part (no hand-over, no message from a member, an API token or the WhatsApp Business app, no member assigned when closed) and not reopened within 7 days of the close */
+              resolved_without_person: number;
+              /** @description Of them, closed with no person taking part, then reopened by the customer within 7 days */
+              reopened: number;
+              /** @description Of them, closed with no person taking part less than 7 days ago and not reopened yet: not counted as resolved until the 7 days pass */
+              awaiting_reopen_window: number;
+              /** @description resolved_without_person over handled; null when none was handled (0–1, to three decimals) */
+              resolution_rate: number | null;
+              /** @description handed_over over handled; null when none was handled (0–1, to three decimals) */
+              hand_over_rate: number | null;
+            };
+            /** @description The most frequent first */
+            hand_over_reasons: {
+              /** @description Why the assistant handed over (model_decided, stop_word, opt_out, reply_limit, low_confidence, unsupported_claim, unknown_citation, invalid_decision, not_configured, model_error, timeout, rate_limited, budget_exhausted, assistant_off, window_closed) */
+              reason: string;
+              /** @description Handled conversations handed over for this reason */
+              conversations: number;
+            }[];
+            /** @description Every day of the range */
+            days: {
+              /** @description YYYY-MM-DD: the day of each conversation’s first turn */
+              day: string;
+              /** @description Conversations the AI assistant took a turn in whose first turn fell within the range */
+              handled: number;
+              /** @description Of them, those it sent at least one reply in */
+              answered: number;
+              /** @description Of them, those it handed to a person (by any reason) */
+              handed_over: number;
+              /** @description Of them, closed with no person taking part (no hand-over, no message from a member, an API token or the WhatsApp Business app, no member assigned when closed) and not reopened within 7 days of the close */
+              resolved_without_person: number;
+              /** @description Of them, closed with no person taking part, then reopened by the customer within 7 days */
+              reopened: number;
+              /** @description Of them, closed with no person taking part less than 7 days ago and not reopened yet: not counted as resolved until the 7 days pass */
+              awaiting_reopen_window: number;
+            }[];
+            turns: {
+              /** @description Turns the assistant took within the range (one per customer message it answered) */
+              total: number;
+              /** @description Turns that replied */
+              replies: number;
+              /** @description Turns that handed over */
+              hand_overs: number;
+              /** @description Turns that closed the conversation */
+              closes: number;
+              model_ms: {
+                /** @description Median, in milliseconds (nearest rank) */
+                p50: number | null;
+                /** @description 99th percentile, in milliseconds (nearest rank) */
+                p99: number | null;
+              };
+              /** @description A turn’s time beyond the model’s own: its guards, knowledge search, checks and writes */
+              overhead_ms: {
+                /** @description Median, in milliseconds (nearest rank) */
+                p50: number | null;
+                /** @description 99th percentile, in milliseconds (nearest rank) */
+                p99: number | null;
+              };
+            };
+            csat: {
+              ai: {
+                /** @description Ratings (1–5) given within the range */
+                ratings: number;
+                /** @description Average rating (1–5), to one decimal */
+                average: number | null;
+                /** @description Share of ratings of 4 or 5 (0–1, to three decimals) */
+                satisfied_share: number | null;
+              };
+              ai_and_person: {
+                /** @description Ratings (1–5) given within the range */
+                ratings: number;
+                /** @description Average rating (1–5), to one decimal */
+                average: number | null;
+                /** @description Share of ratings of 4 or 5 (0–1, to three decimals) */
+                satisfied_share: number | null;
+              };
+              people: {
+                /** @description Ratings (1–5) given within the range */
+                ratings: number;
+                /** @description Average rating (1–5), to one decimal */
+                average: number | null;
+                /** @description Share of ratings of 4 or 5 (0–1, to three decimals) */
+                satisfied_share: number | null;
+              };
+            };
+            tokens: {
+              /** @description Prompt tokens of the assistant’s turns within the range */
+              prompt: number;
+              /** @description Completion tokens of the assistant’s turns within the range */
+              completion: number;
+              /** @description What they cost at the prices per million tokens saved with the model now (the currency you are billed in); null without prices */
+              cost: number | null;
+            };
+            /** @description The usage ledger, every purpose, for each whole UTC month the range touches */
+            usage_by_month: {
+              /** @description A UTC month (YYYY-MM) the range touches */
+              month: string;
+              /** @description assistant, copilot, eval, test or embeddings */
+              purpose: string;
+              /** @description Calls to the model */
+              calls: number;
+              /** @description Prompt tokens */
+              prompt_tokens: number;
+              /** @description Completion tokens */
+              completion_tokens: number;
+              /** @description At the saved prices; null without prices */
+              cost: number | null;
+            }[];
+            meta: {
+              /** @description Messages the assistant sent within the range */
+              messages: number;
+              /** @description The currency of `cost`: as in the cost ledger */
+              currency: string;
+              /** @description Priced from Meta’s pricing of each message; the report’s `pricing` says which rates. */
+              cost: {
+                /** @description What the billable messages cost, in `currency` (unpriced ones count nothing) */
+                amount: number;
+                /** @description Messages Meta charges for: pricing.type `regular` in their status webhooks (before per-message pricing, pricing.billable) */
+                billable: number;
+                /** @description Billable messages no rate priced: see the docs on overriding rates */
+                unpriced: number;
+                categories: {
+                  /** @description Meta's pricing category as its status webhooks name it (marketing, marketing_lite, utility, authentication, authentication_international, service) */
+                  category: string;
+                  /** @description Messages Meta charges for in this category */
+                  billable: number;
+                  /** @description Of them, those a rate priced (see `pricing`) */
+                  priced: number;
+                  /** @description What the priced messages cost, in `currency` */
+                  amount: number;
+                }[];
+              };
+            };
           };
           'text/csv': string;
         };
