@@ -36,7 +36,7 @@ export const EvalFile = Type.Object(
 export type EvalFile = Static<typeof EvalFile>;
 export type EvalQuestion = EvalFile['questions'][number];
 
-/** The file's question `index` held to the rule the schema cannot say: facts to find, or a hand-over, not both. */
+/** A question held to the rule the schema cannot say: facts to find, or a hand-over, not both. */
 export function questionProblem(question: EvalQuestion): string | null {
   const facts = question.facts?.length ?? 0;
   if (question.hand_over === true && facts > 0) return 'give facts or hand_over: true, not both';
