@@ -148,8 +148,8 @@ describe(`dashboard: reports (${ENGINE})`, () => {
     assert.equal(await volume.getByRole('definition').first().textContent(), '1');
     assert.equal(
       await page.locator('canvas[role="img"]').count(),
-      6,
-      'the volume’s two charts, and two per agent and per team',
+      7,
+      'the volume’s two charts, two per agent and per team, and the AI assistant’s',
     );
     await page
       .getByRole('img', { name: /^Conversas atendidas e abertas agora, por agente\. .+ atendeu mais: 1$/ })

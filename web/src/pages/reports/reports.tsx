@@ -3,6 +3,7 @@ import campaignReport from '../../locales/en/campaign-report.json';
 import reports from '../../locales/en/reports.json';
 import teamReport from '../../locales/en/team-report.json';
 import { Page } from '../../ui';
+import { AiSection } from './ai';
 import { CampaignOutcomes } from './campaign-outcomes';
 import { CostLedgerSection } from './costs';
 import { RateCards } from './rate-cards';
@@ -17,7 +18,7 @@ addEnglish({ reports, 'campaign-report': campaignReport, 'team-report': teamRepo
 
 /**
  * Reports: one filter (dates, number, team, label) kept in the address, so a link shares it, and the
- * sections that each fetch their own report with it: the team's figures, the volume, the campaigns, the costs.
+ * sections that each fetch their own report with it: the team's figures, the AI assistant's, the volume, the campaigns, the costs.
  */
 export function ReportsPage({ search }: { search: string }) {
   const query = queryOf(new URLSearchParams(search));
@@ -25,6 +26,7 @@ export function ReportsPage({ search }: { search: string }) {
     <Page title={t('reports:title')}>
       <ReportFilters key={search} query={query} />
       <TeamFigures query={query} />
+      <AiSection query={query} />
       <VolumeSection query={query} />
       <CampaignOutcomes query={query} />
       <CostLedgerSection query={query} />
