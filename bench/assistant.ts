@@ -9,6 +9,8 @@ import { loadConfig } from '../src/config.js';
 import { inboundTextWebhook, signBody } from '../src/whatsapp/webhook.fixtures.js';
 import { startGraphStandIn, type GraphStandIn } from '../test/graph-stand-in.js';
 import { CHAT_MODEL, STAND_IN_API_KEY, startOpenAiStandIn, type OpenAiStandIn } from '../test/openai-stand-in.js';
+import type { Engine } from './config.js';
+import { startPostgres } from './processes.js';
 import { machine, writeMarkdown } from './report.js';
 
 /**
@@ -19,16 +21,18 @@ import { machine, writeMarkdown } from './report.js';
  * call (the turn's `model_ms`) is taken off. What is left is the assistant's overhead: the job woken after
  * the webhook's commit, the guards read twice, the knowledge searched (full text over the Q&A seeded), the
  * prompt built, the decision checked and applied. The baseline, in the same rounds: a keyword flow's
- * text reply, queued in the webhook's own transaction.
+ * text reply, queued in the webhook's own transaction. Both engines in one run (BENCH_ENGINES,
+ * PostgreSQL a durable throwaway cluster of the bench's own on BENCH_PG_PORT).
  */
 const env = process.env;
 const settings = {
+  engines: (env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').filter(Boolean) as Engine[],
+  pgPort: Number(env.BENCH_PG_PORT ?? 54344),
   messages: Number(env.BENCH_ASSISTANT_MESSAGES ?? 300),
   rounds: Number(env.BENCH_ASSISTANT_ROUNDS ?? 10),
   knowledge: Number(env.BENCH_ASSISTANT_KNOWLEDGE ?? 200),
   modelMs: Number(env.BENCH_ASSISTANT_MODEL_MS ?? 25),
   warmup: 20,
-  databaseUrl: env.BENCH_DATABASE_URL,
   output: env.BENCH_OUTPUT ?? 'BENCHMARKS.md',
 };
 const APP_SECRET = 'bench-app-secret';
@@ -65,7 +69,7 @@ async function seedKnowledge(app: App, workspaceId: string): Promise<void> {
   }
 }
 
-async function startBed(model: OpenAiStandIn, graph: GraphStandIn): Promise<Bed> {
+async function startBed(model: OpenAiStandIn, graph: GraphStandIn, databaseUrl: string | null): Promise<Bed> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-assistant-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -75,7 +79,7 @@ async function startBed(model: OpenAiStandIn, graph: GraphStandIn): Promise<Bed>
     WHATSAPP_API_VERSION: API_VERSION,
     WHATSAPP_APP_SECRET: APP_SECRET,
     PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS: 'true',
-    ...(settings.databaseUrl && { DATABASE_URL: settings.databaseUrl }),
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
   });
   const app = await createApp(config, { logger: false });
   // Nothing is delivered to Meta: the clock stops when the reply is queued.
@@ -248,41 +252,55 @@ async function measure(bed: Bed): Promise<Row[]> {
   ];
 }
 
-async function main(): Promise<void> {
-  const model = await startOpenAiStandIn();
-  model.latencyMs = settings.modelMs;
-  answerCitingTheFirstChunk(model);
-  const graph = await startGraphStandIn({ apiVersion: API_VERSION });
-  const bed = await startBed(model, graph);
-  let rows: Row[];
+/** Each engine's rows, from one server on that engine; the stand-ins serve both. */
+async function measureEngine(model: OpenAiStandIn, graph: GraphStandIn, engine: Engine): Promise<Row[]> {
+  const postgres = engine === 'postgres' ? await startPostgres(settings.pgPort) : null;
+  const bed = await startBed(model, graph, postgres?.url ?? null);
   try {
     for (let i = 0; i < settings.warmup; i++) {
       await once(bed, 'flow');
       await once(bed, 'assistant');
     }
-    rows = await measure(bed);
+    return await measure(bed);
   } finally {
     await bed.close();
+    await postgres?.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const model = await startOpenAiStandIn();
+  model.latencyMs = settings.modelMs;
+  answerCitingTheFirstChunk(model);
+  const graph = await startGraphStandIn({ apiVersion: API_VERSION });
+  const rows: (Row & { engine: string })[] = [];
+  const loadAverage = os.loadavg()[0]!.toFixed(2);
+  try {
+    for (const engine of settings.engines) {
+      log(engine);
+      const name = engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+      for (const row of await measureEngine(model, graph, engine)) rows.push({ ...row, engine: name });
+    }
+  } finally {
     await graph.close();
     await model.close();
   }
-  for (const row of rows) log(`${row.label}: p50 ${row.p50} ms, p99 ${row.p99} ms`);
-  const engine = settings.databaseUrl ? 'PostgreSQL' : 'SQLite';
+  for (const row of rows) log(`${row.engine} ${row.label}: p50 ${row.p50} ms, p99 ${row.p99} ms`);
   const generated = [
     `Run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — \`npm run bench:assistant\` ` +
-      `(BENCH_ASSISTANT_MESSAGES=${settings.messages} per kind in ${settings.rounds} alternating rounds, ` +
-      `${settings.knowledge} Q&A pairs of knowledge, the stand-in answering after ${settings.modelMs} ms, ${engine})`,
+      `(BENCH_ASSISTANT_MESSAGES=${settings.messages} per kind and engine in ${settings.rounds} alternating rounds, ` +
+      `${settings.knowledge} Q&A pairs of knowledge, the stand-in answering after ${settings.modelMs} ms)`,
     '',
-    `Machine: ${machine()}.`,
+    `Machine: ${machine()}. Load average at the start: ${loadAverage}.`,
     '',
     'Each message is a new customer’s text through Meta’s signed webhook over HTTPS (keep-alive); the clock stops ' +
       'at the reply’s queueing time (its message row, in milliseconds). The AI reply’s overhead is its time less ' +
       'the model call’s own as Parley measured it (the turn’s `model_ms`: the HTTP round trip to the stand-in and ' +
       'its answer).',
     '',
-    '| Measured | Replies | p50 ms | p90 ms | p99 ms |',
-    '| --- | --- | --- | --- | --- |',
-    ...rows.map((r) => `| ${r.label} | ${r.count} | ${r.p50} | ${r.p90} | ${r.p99} |`),
+    '| Engine | Measured | Replies | p50 ms | p90 ms | p99 ms |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows.map((r) => `| ${r.engine} | ${r.label} | ${r.count} | ${r.p50} | ${r.p90} | ${r.p99} |`),
   ].join('\n');
   if (!settings.output) return console.log(generated);
   writeMarkdown(settings.output, generated, 'bench-assistant', 'npm run bench:assistant');

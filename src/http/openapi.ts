@@ -99,6 +99,11 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
             'Help for the person answering a conversation, from the workspace’s AI model: a suggested reply, a summary, a rewritten draft; nothing is sent',
         },
         {
+          name: 'AI assistant',
+          description:
+            'The AI teammate that answers customers from the knowledge and hands conversations to people: its settings and what it did on each turn',
+        },
+        {
           name: 'Workspace',
           description:
             'Business hours and the away reply, the satisfaction survey, and what Meta reported about the account and its numbers',
