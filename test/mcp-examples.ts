@@ -135,6 +135,14 @@ export const TOOL_EXAMPLES: ToolExample[] = [
     },
   },
   {
+    tool: 'get_ai_report',
+    input: () => ({}),
+    expect: (result) => {
+      assert.equal((result.conversations as Json).handled, 0, 'the assistant is off: it handled nothing');
+      assert.ok(Array.isArray(result.days) && result.days.length === 30);
+    },
+  },
+  {
     tool: 'get_team_report',
     input: () => ({}),
     expect: (result) => assert.ok(Array.isArray(result.teams)),
