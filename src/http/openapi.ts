@@ -81,7 +81,7 @@ export async function registerOpenApi(app: Api, publicBaseUrl: string): Promise<
         {
           name: 'Reports',
           description:
-            'Agents and teams, volume and campaign outcomes over a date range, filtered by number, team and label, as JSON or CSV',
+            'Agents and teams, the AI assistant, volume and campaign outcomes over a date range, filtered by number, team and label, as JSON or CSV',
         },
         {
           name: 'AI',
