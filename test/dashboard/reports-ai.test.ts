@@ -80,7 +80,7 @@ describe(`dashboard: AI report (${ENGINE})`, () => {
         name: 'Conversations the assistant handled, per day. Bar chart per day: 2 handled, 0 resolved without a person, 1 handed over in all.',
       })
       .waitFor();
-    await section.getByText('2 turns: 1 replies, 1 hand-overs.').waitFor();
+    await section.getByText('2 turns (replies: 1, hand-overs: 1).').waitFor();
     await section.getByRole('table', { name: 'Satisfaction ratings by who handled the conversation' }).waitFor();
     await section.getByRole('link', { name: 'Download CSV' }).waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), []);
@@ -98,7 +98,7 @@ describe(`dashboard: AI report (${ENGINE})`, () => {
     const spanish = page.getByRole('region', { name: 'Asistente de IA' });
     await spanish.getByRole('row', { name: /^Atendidas por el asistente 2/ }).waitFor();
     await spanish.getByRole('row', { name: /^El cliente pidió una persona 1/ }).waitFor();
-    await spanish.getByText('2 intervenciones: 1 respuestas, 1 traspasos.').waitFor();
+    await spanish.getByText('2 intervenciones (respuestas: 1, traspasos: 1).').waitFor();
     assert.deepEqual(await seriousAccessibilityViolations(page), [], 'es');
 
     assert.equal((await session.send('PUT', '/api/dashboard/account', { language: 'ar' })).status, 200);
