@@ -6,6 +6,7 @@ import type { Database } from './schema.js';
  * go without an owner. `npm run check` holds the code to it (scripts/check-table-owners.ts).
  */
 export const TABLE_OWNERS = {
+  ai_reservations: 'ai-models',
   ai_settings: 'ai-models',
   ai_usage: 'ai-models',
   api_tokens: 'workspaces',
