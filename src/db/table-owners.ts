@@ -140,8 +140,8 @@ export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
   },
   'inbox/event-streams.ts': { for: 'who a live stream belongs to', reads: ['sessions', 'users'] },
   'inbox/inbox.repository.ts': {
-    for: 'the conversation list and thread',
-    reads: ['contacts', 'users', 'teams', 'messages'],
+    for: 'the conversation list and thread; the sends waiting for approval the list counts and filters on',
+    reads: ['contacts', 'users', 'teams', 'messages', 'held_sends'],
   },
   'inbox/notes.ts': { for: 'a note’s author', reads: ['users'] },
   'knowledge/synced-sources.ts': {
