@@ -244,7 +244,7 @@ export function createServices(opened: Deps, config: Config) {
     templates,
     triggers: createTriggerService(deps, cursors),
     dropdowns: createDropdownService(deps, templates),
-    portability: createPortabilityService(deps, contactBulk, templates, { sequences, flows }, reports),
+    portability: createPortabilityService(deps, contactBulk, templates, { sequences, flows }, reports, knowledge),
     channels,
     messages,
     statuses,

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Dialect } from '../db/connection.js';
 import type { AiSettingsTable, Database } from '../db/schema.js';
 import type { UsagePurpose } from './ai-model.js';
 
@@ -12,7 +13,26 @@ export interface UsageRow {
   completionTokens: number;
 }
 
-/** SQL for ai_settings (one row per workspace that set a model) and ai_usage (the ledger). */
+/** One call's worst case, set aside against the month's budget until the call is settled. */
+export interface Reservation {
+  id: string;
+  workspaceId: string;
+  month: string;
+  tokens: number;
+  /** When a reservation whose process died stops counting (stored timestamp). */
+  expiresAt: string;
+}
+
+/** What the month's budget had already counted when a reservation did not fit. */
+export interface Refusal {
+  used: number;
+  reserved: number;
+}
+
+/**
+ * SQL for ai_settings (one row per workspace that set a model), ai_usage (the ledger) and
+ * ai_reservations (the worst cases of the calls in flight).
+ */
 export function aiSettingsRepository(db: Kysely<Database>) {
   return {
     async find(workspaceId: string): Promise<AiSettingsRow | undefined> {
@@ -33,26 +53,43 @@ export function aiSettingsRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** Adds one call's tokens to the month's row of its purpose (created by the first call). */
-    async addUsage(workspaceId: string, month: string, purpose: UsagePurpose, tokens: Tokens): Promise<void> {
-      await db
-        .insertInto('ai_usage')
-        .values({
-          workspace_id: workspaceId,
-          month,
-          purpose,
-          calls: 1,
-          prompt_tokens: tokens.prompt,
-          completion_tokens: tokens.completion,
-        })
-        .onConflict((oc) =>
-          oc.columns(['workspace_id', 'month', 'purpose']).doUpdateSet((eb) => ({
-            calls: eb('ai_usage.calls', '+', eb.ref('excluded.calls')),
-            prompt_tokens: eb('ai_usage.prompt_tokens', '+', eb.ref('excluded.prompt_tokens')),
-            completion_tokens: eb('ai_usage.completion_tokens', '+', eb.ref('excluded.completion_tokens')),
-          })),
-        )
-        .execute();
+    /**
+     * Sets a call's worst case aside when it fits in the month's budget with the ledger and the other
+     * calls in flight; else answers what was counted. One transaction per workspace at a time: SQLite's
+     * transactions take the write lock as they begin (connection.ts); PostgreSQL's wait on an advisory lock
+     * for the workspace, so no two processes read the same total. Lapsed reservations are cleared first.
+     */
+    async reserve(dialect: Dialect, reservation: Reservation, budget: number, now: string): Promise<Refusal | null> {
+      const { id, workspaceId, month, tokens, expiresAt } = reservation;
+      return db.transaction().execute(async (trx) => {
+        if (dialect === 'postgres') await lockBudget(trx, workspaceId);
+        await trx
+          .deleteFrom('ai_reservations')
+          .where('workspace_id', '=', workspaceId)
+          .where('expires_at', '<=', now)
+          .execute();
+        const used = await tokensUsedIn(trx, workspaceId, month);
+        const reserved = await tokensReservedIn(trx, workspaceId, month);
+        if (used + reserved + tokens > budget) return { used, reserved };
+        await trx
+          .insertInto('ai_reservations')
+          .values({ id, workspace_id: workspaceId, month, tokens, expires_at: expiresAt })
+          .execute();
+        return null;
+      });
+    },
+
+    /** A call's real usage into the ledger and its reservation (if any) gone, together. */
+    async settle(reservationId: string | null, usage: Usage): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        if (reservationId) await trx.deleteFrom('ai_reservations').where('id', '=', reservationId).execute();
+        await addUsageIn(trx, usage);
+      });
+    },
+
+    /** A failed call's reservation given back (the model counted nothing, or said nothing of it). */
+    async release(reservationId: string): Promise<void> {
+      await db.deleteFrom('ai_reservations').where('id', '=', reservationId).execute();
     },
 
     async usage(workspaceId: string, month: string): Promise<UsageRow[]> {
@@ -70,20 +107,64 @@ export function aiSettingsRepository(db: Kysely<Database>) {
         completionTokens: Number(row.completion_tokens),
       }));
     },
-
-    /** Every token the month's calls used, across purposes (what the budget counts). */
-    async tokensUsed(workspaceId: string, month: string): Promise<number> {
-      const row = await db
-        .selectFrom('ai_usage')
-        .select((eb) =>
-          eb.fn.sum<number | string | null>(eb('prompt_tokens', '+', eb.ref('completion_tokens'))).as('used'),
-        )
-        .where('workspace_id', '=', workspaceId)
-        .where('month', '=', month)
-        .executeTakeFirst();
-      return Number(row?.used ?? 0);
-    },
   };
+}
+
+/** Waits, inside the transaction, for any other process reserving against the workspace's budget. */
+async function lockBudget(trx: Transaction<Database>, workspaceId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`ai_budget:${workspaceId}`}, 0))`.execute(trx);
+}
+
+/** Adds one call's tokens to the month's row of its purpose (created by the first call). */
+async function addUsageIn(db: Kysely<Database>, { workspaceId, month, purpose, tokens }: Usage): Promise<void> {
+  await db
+    .insertInto('ai_usage')
+    .values({
+      workspace_id: workspaceId,
+      month,
+      purpose,
+      calls: 1,
+      prompt_tokens: tokens.prompt,
+      completion_tokens: tokens.completion,
+    })
+    .onConflict((oc) =>
+      oc.columns(['workspace_id', 'month', 'purpose']).doUpdateSet((eb) => ({
+        calls: eb('ai_usage.calls', '+', eb.ref('excluded.calls')),
+        prompt_tokens: eb('ai_usage.prompt_tokens', '+', eb.ref('excluded.prompt_tokens')),
+        completion_tokens: eb('ai_usage.completion_tokens', '+', eb.ref('excluded.completion_tokens')),
+      })),
+    )
+    .execute();
+}
+
+/** Every token the month's calls used, across purposes (what the budget counts). */
+async function tokensUsedIn(db: Kysely<Database>, workspaceId: string, month: string): Promise<number> {
+  const row = await db
+    .selectFrom('ai_usage')
+    .select((eb) => eb.fn.sum<number | string | null>(eb('prompt_tokens', '+', eb.ref('completion_tokens'))).as('used'))
+    .where('workspace_id', '=', workspaceId)
+    .where('month', '=', month)
+    .executeTakeFirst();
+  return Number(row?.used ?? 0);
+}
+
+/** Every token the month's calls in flight set aside. */
+async function tokensReservedIn(db: Kysely<Database>, workspaceId: string, month: string): Promise<number> {
+  const row = await db
+    .selectFrom('ai_reservations')
+    .select((eb) => eb.fn.sum<number | string | null>('tokens').as('reserved'))
+    .where('workspace_id', '=', workspaceId)
+    .where('month', '=', month)
+    .executeTakeFirst();
+  return Number(row?.reserved ?? 0);
+}
+
+/** One call's tokens, as the ledger counts them: the month and purpose it is counted in. */
+export interface Usage {
+  workspaceId: string;
+  month: string;
+  purpose: UsagePurpose;
+  tokens: Tokens;
 }
 
 export interface Tokens {

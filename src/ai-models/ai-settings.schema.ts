@@ -15,7 +15,7 @@ const fields = {
     'The embeddings model for the knowledge index (e.g. `text-embedding-3-small`, `nomic-embed-text`); null: full-text search only.',
   timeout: `How long one call may take, in seconds (${TIMEOUT_SECONDS.min}–${TIMEOUT_SECONDS.max}; ${TIMEOUT_SECONDS.default} by default).`,
   budget:
-    'Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC); once spent, calls are refused until the next month. Null: no budget.',
+    "Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC). Each call sets its worst case aside first (its prompt and the longest answer it may get) and is refused when that does not fit beside the month's usage and the calls in flight; it then counts what the model reported. Null: no budget.",
   inputPrice:
     'What a million prompt tokens cost, in the currency you are billed in, for the cost in usage reports; null: no cost shown.',
   outputPrice: 'What a million completion tokens cost, in the same currency; null: no cost shown.',

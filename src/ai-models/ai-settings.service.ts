@@ -16,6 +16,7 @@ import {
   type SaveAiSettingsInput,
 } from './ai-settings.schema.js';
 import type { Endpoint } from './openai-endpoint.js';
+import { chatWorstCase, embeddingsWorstCase } from './worst-case.js';
 
 /** What test-ai-settings asks the model: one short word back, so the round trip costs a few tokens. */
 const TEST_PROMPT = 'Reply with the single word OK.';
@@ -75,12 +76,11 @@ export function createAiSettingsService(
       const row = await merged(caller, input);
       let endpoint: Endpoint;
       try {
-        await ledger.checkBudget(caller.workspaceId, row);
         endpoint = openEndpoint(row, secrets);
       } catch (error) {
         return failed('chat', error);
       }
-      return roundTrip(caller.workspaceId, endpoint);
+      return roundTrip(caller.workspaceId, row, endpoint);
     },
 
     async usage(caller: Caller): Promise<AiUsage> {
@@ -108,26 +108,29 @@ export function createAiSettingsService(
     },
   };
 
-  async function roundTrip(workspaceId: string, endpoint: Endpoint): Promise<AiSettingsTest> {
+  /** The round trip's calls, metered against the month's budget as every call is. */
+  async function roundTrip(workspaceId: string, row: AiSettingsRow, endpoint: Endpoint): Promise<AiSettingsTest> {
+    const request = {
+      purpose: 'test' as const,
+      messages: [{ role: 'user' as const, content: TEST_PROMPT }],
+      maxTokens: TEST_MAX_TOKENS,
+    };
     let chat;
     try {
-      chat = await ledger.caller.chat(endpoint, {
-        purpose: 'test',
-        messages: [{ role: 'user', content: TEST_PROMPT }],
-        maxTokens: TEST_MAX_TOKENS,
+      chat = await ledger.metered(workspaceId, row, 'test', chatWorstCase(request), {
+        call: () => ledger.caller.chat(endpoint, request),
+        tokens: (answer) => ({ prompt: answer.usage.promptTokens, completion: answer.usage.completionTokens }),
       });
     } catch (error) {
       return failed('chat', error);
     }
-    await ledger.record(workspaceId, 'test', {
-      prompt: chat.usage.promptTokens,
-      completion: chat.usage.completionTokens,
-    });
     const answered = { model: chat.model, model_ms: Math.round(chat.modelMs), reply: chat.content };
     if (!endpoint.embeddingsModel) return { ok: true, ...answered, embeddings: null, problem: null };
     try {
-      const embedded = await ledger.caller.embed(endpoint, [TEST_PROMPT]);
-      await ledger.record(workspaceId, 'embeddings', { prompt: embedded.promptTokens, completion: 0 });
+      const embedded = await ledger.metered(workspaceId, row, 'embeddings', embeddingsWorstCase([TEST_PROMPT]), {
+        call: () => ledger.caller.embed(endpoint, [TEST_PROMPT]),
+        tokens: (answer) => ({ prompt: answer.promptTokens, completion: 0 }),
+      });
       const embeddings = {
         model: embedded.model,
         dimensions: embedded.vectors[0]?.length ?? 0,

@@ -141,9 +141,10 @@ describe(`AI model settings (${ENGINE})`, () => {
     assert.equal(second!.max_tokens, undefined);
   });
 
-  test('budget › once the month’s tokens are spent every call is refused before the model is asked, until the next month', async () => {
+  test('budget › a call whose worst case does not fit in what is left is refused before the model is asked, until the next month', async () => {
+    // `ask`'s worst case: 'Hello' as a user message (16 tokens at most) and the 4096 a reply may take.
     const workspace = await withModel({
-      monthly_token_budget: 100,
+      monthly_token_budget: 4200,
       input_price_per_million: 2,
       output_price_per_million: 8,
     });
@@ -152,10 +153,8 @@ describe(`AI model settings (${ENGINE})`, () => {
     const received = model.requests.length;
     const spent = await unavailable(ask(workspace));
     assert.equal(spent.reason, 'budget_exhausted');
+    assert.match(spent.message, /budget of 4200 tokens has no room for a call of up to 4112 tokens \(110 used\)/);
     assert.equal(model.requests.length, received, 'the model was not asked');
-    const tried = await workspace.action<AiSettingsTest>('test-ai-settings');
-    assert.equal(tried.body.problem?.reason, 'budget_exhausted');
-
     const usage = await workspace.action<AiUsage>('get-ai-usage');
     assert.equal(usage.status, 200, usage.text);
     assert.equal(usage.body.month, server.clock.now().toISOString().slice(0, 7));
@@ -163,15 +162,15 @@ describe(`AI model settings (${ENGINE})`, () => {
       { purpose: 'assistant', calls: 1, prompt_tokens: 70, completion_tokens: 40, cost: (70 * 2 + 40 * 8) / 1e6 },
     ]);
     assert.equal(usage.body.tokens_used, 110);
-    assert.equal(usage.body.monthly_token_budget, 100);
-    assert.equal(usage.body.tokens_left, 0);
+    assert.equal(usage.body.monthly_token_budget, 4200);
+    assert.equal(usage.body.tokens_left, 4090);
     assert.equal(usage.body.cost, (70 * 2 + 40 * 8) / 1e6);
 
     // A raised budget holds at once.
-    await workspace.action('save-ai-settings', { monthly_token_budget: 1000 });
+    await workspace.action('save-ai-settings', { monthly_token_budget: 10_000 });
     await ask(workspace);
     server.clock.advance(32 * 24 * 60 * 60 * 1000);
-    await workspace.action('save-ai-settings', { monthly_token_budget: 10 });
+    await workspace.action('save-ai-settings', { monthly_token_budget: 4200 });
     await ask(workspace);
     const next = await workspace.action<AiUsage>('get-ai-usage');
     assert.equal(next.body.purposes[0]?.calls, 1, 'a new month counts from nothing');

@@ -332,9 +332,14 @@ describe(`AI assistant (${ENGINE})`, () => {
     assert.equal(await reasonAfter(() => model.answer('this is no JSON')), 'model_error');
     assert.equal(await reasonAfter(() => model.answer('{"action":"dance","confidence":1}')), 'invalid_decision');
 
-    const budget = await team({}, { monthly_token_budget: 1 });
+    // Room for one call's worst case (its prompt and the 4096 tokens a reply may take); the first
+    // answer leaves too little for another.
+    const budget = await team({}, { monthly_token_budget: 20_000 });
     const phone = newPhone();
-    model.answer(decision({ reply: 'Yes, we do!' }));
+    model.answer({
+      content: decision({ reply: 'Yes, we do!' }),
+      usage: { promptTokens: 17_000, completionTokens: 100 },
+    });
     await customerWrites(budget, phone, 'Do you deliver?');
     const contactId = await customerWrites(budget, phone, 'And on Sundays?');
     assert.deepEqual(

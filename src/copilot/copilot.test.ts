@@ -276,7 +276,7 @@ describe(`copilot (${ENGINE})`, () => {
       reason: 'not_configured',
     });
 
-    const workspace = await withModel({ timeout_seconds: 1, monthly_token_budget: 500 });
+    const workspace = await withModel({ timeout_seconds: 1, monthly_token_budget: 6000 });
     const contactId = await contactOf(workspace, '+14155550108');
     assert.deepEqual(await ok<CopilotStatus>(workspace, 'get-copilot-status', {}), { available: true, reason: null });
 
@@ -304,7 +304,7 @@ describe(`copilot (${ENGINE})`, () => {
     const notJson = await workspace.action<Problem>('suggest-reply', { contact_id: contactId });
     assert.equal(notJson.status, 502, notJson.text);
 
-    model.answer({ content: json({ summary: 'Hi.' }), usage: { promptTokens: 450, completionTokens: 100 } });
+    model.answer({ content: json({ summary: 'Hi.' }), usage: { promptTokens: 5900, completionTokens: 100 } });
     await ok(workspace, 'summarize-conversation', { contact_id: contactId });
     const spent = await workspace.action<Problem>('suggest-reply', { contact_id: contactId });
     assert.equal(spent.status, 429, spent.text);

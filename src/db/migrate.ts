@@ -64,6 +64,7 @@ import * as sendApprovals from './migrations/0061_send_approvals.js';
 import * as aiModels from './migrations/0062_ai_models.js';
 import * as knowledge from './migrations/0063_knowledge.js';
 import * as assistant from './migrations/0065_assistant.js';
+import * as aiReservations from './migrations/0070_ai_reservations.js';
 
 type DialectMigration = { up(db: Kysely<Database>, dialect: Dialect): Promise<void> };
 
@@ -132,6 +133,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0062_ai_models': aiModels,
   '0063_knowledge': knowledge,
   '0065_assistant': assistant,
+  '0070_ai_reservations': aiReservations,
 };
 
 class InCodeProvider implements MigrationProvider {

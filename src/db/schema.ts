@@ -77,6 +77,7 @@ export interface Database {
   whatsapp_flow_answers: WhatsappFlowAnswerTable;
   ai_settings: AiSettingsTable;
   ai_usage: AiUsageTable;
+  ai_reservations: AiReservationTable;
   knowledge_sources: KnowledgeSourceTable;
   knowledge_chunks: KnowledgeChunkTable;
   knowledge_indexes: KnowledgeIndexTable;
@@ -1057,6 +1058,14 @@ export interface AiUsageTable {
   calls: ColumnType<number | string, number, number>;
   prompt_tokens: ColumnType<number | string, number, number>;
   completion_tokens: ColumnType<number | string, number, number>;
+}
+/** Tokens an AI model call in flight has set aside against the month's budget, until it is settled (0070). */
+export interface AiReservationTable {
+  id: string;
+  workspace_id: string;
+  month: string;
+  tokens: ColumnType<number | string, number, number>;
+  expires_at: string;
 }
 /** A source of the workspace's knowledge: a Q&A pair, a document, or its templates or quick replies (0063). */
 export interface KnowledgeSourceTable {

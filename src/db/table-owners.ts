@@ -6,6 +6,7 @@ import type { Database } from './schema.js';
  * go without an owner. `npm run check` holds the code to it (scripts/check-table-owners.ts).
  */
 export const TABLE_OWNERS = {
+  ai_reservations: 'ai-models',
   ai_settings: 'ai-models',
   ai_usage: 'ai-models',
   api_tokens: 'workspaces',
@@ -139,8 +140,8 @@ export const READ_MODELS: Record<string, { for: string; reads: Table[] }> = {
   },
   'inbox/event-streams.ts': { for: 'who a live stream belongs to', reads: ['sessions', 'users'] },
   'inbox/inbox.repository.ts': {
-    for: 'the conversation list and thread',
-    reads: ['contacts', 'users', 'teams', 'messages'],
+    for: 'the conversation list and thread; the sends waiting for approval the list counts and filters on',
+    reads: ['contacts', 'users', 'teams', 'messages', 'held_sends'],
   },
   'inbox/notes.ts': { for: 'a note’s author', reads: ['users'] },
   'knowledge/synced-sources.ts': {

@@ -8,7 +8,8 @@ import type { Database } from '../db/schema.js';
 /**
  * Which conversations the inbox lists. `open`: not done, not snoozed, and the customer has written (a
  * campaign or sequence send alone does not open one); the others narrow `open`, except `done` and
- * `snoozed` (waiting for their time or the customer's next message).
+ * `snoozed` (waiting for their time or the customer's next message) and `awaiting_approval` (an agent's
+ * sends wait for a person, whatever the conversation's state).
  */
 export const INBOX_FILTERS = [
   'open',
@@ -19,6 +20,7 @@ export const INBOX_FILTERS = [
   'unassigned',
   'done',
   'snoozed',
+  'awaiting_approval',
 ] as const;
 export type InboxFilter = (typeof INBOX_FILTERS)[number];
 
@@ -55,6 +57,12 @@ const snoozed = sql<SqlBool>`cv.snoozed_at IS NOT NULL`;
 const hasUnread = sql<SqlBool>`EXISTS (SELECT 1 FROM messages m WHERE m.contact_id = c.id AND m.direction = 'inbound'
   AND (cv.read_at IS NULL OR m.created_at > cv.read_at))`;
 
+/** Reads messages' held_sends: an agent's sends to the contact that wait for a person's approval. */
+const awaitingApproval = sql<SqlBool>`EXISTS (SELECT 1 FROM held_sends h
+  WHERE h.contact_id = c.id AND h.status = 'awaiting_approval')`;
+/** The filters that are not a narrowing of `open`: each is a state of its own. */
+const OWN_STATE: readonly InboxFilter[] = ['done', 'snoozed', 'awaiting_approval'];
+
 /** The condition on contact `c` and conversation `cv` that puts a conversation in the list asked for. */
 function listed(list: ListQuery, userId: string, dialect: Dialect): RawBuilder<SqlBool> {
   const { filter, search } = list;
@@ -62,10 +70,10 @@ function listed(list: ListQuery, userId: string, dialect: Dialect): RawBuilder<S
   const conditions: RawBuilder<SqlBool>[] = [];
   if (filter === 'done') conditions.push(sql<SqlBool>`NOT ${notDone}`);
   else if (filter === 'snoozed') conditions.push(snoozed);
+  else if (filter === 'awaiting_approval') conditions.push(awaitingApproval);
   else conditions.push(notDone, sql<SqlBool>`NOT ${snoozed}`);
   // Outbound-only conversations (campaigns, sequences) wait outside the lists until the customer writes.
-  if (filter !== 'done' && filter !== 'snoozed' && !search)
-    conditions.push(sql<SqlBool>`c.last_inbound_at IS NOT NULL`);
+  if (!OWN_STATE.includes(filter) && !search) conditions.push(sql<SqlBool>`c.last_inbound_at IS NOT NULL`);
   if (filter === 'unread') conditions.push(hasUnread);
   if (filter === 'needs_person') conditions.push(sql<SqlBool>`c.handoff_at IS NOT NULL`);
   if (filter === 'mine') conditions.push(sql<SqlBool>`cv.assignee_id = ${userId}`);
@@ -138,6 +146,12 @@ export function inboxRepository(db: Kysely<Database>, dialect: Dialect) {
             .orderBy('m.id', 'desc')
             .limit(1)
             .as('last_message_id'),
+          eb
+            .selectFrom('held_sends as h')
+            .select((e) => e.fn.countAll().as('n'))
+            .whereRef('h.contact_id', '=', 'c.id')
+            .where('h.status', '=', 'awaiting_approval')
+            .as('awaiting_approval'),
         ])
         .where('c.workspace_id', '=', workspaceId)
         .where(() => listed(list, userId, dialect));

@@ -91,6 +91,9 @@ export const ConversationListPage = Type.Object({
       done: Type.Boolean(),
       needs_person: Type.Boolean(),
       handoff_at: NullableField(Timestamp()),
+      awaiting_approval: Type.Integer({
+        description: 'How many of an agent’s sends to the contact wait for a person’s approval (decision 0160)',
+      }),
     }),
   ),
   next_before: NullableField(Type.String({ description: 'Cursor of the next (older) page; null on the last' })),

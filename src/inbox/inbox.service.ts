@@ -194,6 +194,7 @@ export function createInboxService(
           done: row.done_at !== null && row.handoff_at === null,
           needs_person: row.handoff_at !== null,
           handoff_at: at(row.handoff_at),
+          awaiting_approval: Number(row.awaiting_approval ?? 0),
           ...toolsState(row, labelsOf.get(row.id) ?? []),
         })),
         next_before:

@@ -6,3 +6,4 @@ export { registerKnowledgeRoutes } from './knowledge.routes.js';
 export type { KnowledgeMatch, KnowledgeSearchResult } from './knowledge.schema.js';
 export { createKnowledgeService, type KnowledgeService } from './knowledge.service.js';
 export type { Embedder } from './vectors.js';
+export { type PortableKnowledge, PortableKnowledgeSchema, portableKnowledgeProblems } from './knowledge-transfer.js';

@@ -13,4 +13,5 @@ export const knowledgeProblems = fieldProblems('knowledge', {
   not_for_kind: 'does not apply to this kind of source',
   synced_source: 'is kept from the workspace’s templates or quick replies: change those where they are kept',
   query_no_words: 'has no words to search for',
+  too_many_sources: 'would make {{count}} sources: a workspace keeps at most {{limit}}',
 });

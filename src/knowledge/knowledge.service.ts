@@ -3,13 +3,14 @@ import type { Kysely } from 'kysely';
 import type { Deps } from '../db/deps.js';
 import type { Database } from '../db/schema.js';
 import type { Caller } from '../shared/context.js';
-import { errors } from '../shared/errors.js';
+import { errors, type FieldError } from '../shared/errors.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { formatTimestamp, toStoredTimestamp } from '../shared/time.js';
 import { chunkDocument, chunkPassage } from './chunking.js';
 import { documentText } from './documents.js';
 import { createEmbedJob } from './embedding.js';
 import { contextOf, indexSource } from './indexer.js';
+import { matchKey, portableSource, sourceFields, type PortableKnowledge } from './knowledge-transfer.js';
 import { knowledgeProblems } from './knowledge.problems.js';
 import { knowledgeRepository, type SourceRow } from './knowledge.repository.js';
 import {
@@ -148,6 +149,17 @@ export function createKnowledgeService(deps: Deps, embedder: Embedder, wakeFor: 
     return presented(caller.workspaceId, (await repository().findSource(caller.workspaceId, row.id))!);
   }
 
+  /** Writes a Q&A pair's or a document's changed fields and cuts it again; an unchanged source is left be. */
+  async function replace(row: SourceRow, fields: Partial<SourceRow>): Promise<void> {
+    const next = { ...row, ...fields };
+    const digest = digestOf(next);
+    if (digest === row.digest && next.file_name === row.file_name) return;
+    await transaction(async (trx) => {
+      await knowledgeRepository(trx).updateSource(row.workspace_id, row.id, { ...fields, updated_at: now() });
+      await indexSource(trx, deps, next, { drafts: draftsOf(next), context: contextOf(next), digest });
+    });
+  }
+
   async function remove(workspaceId: string, id: string): Promise<void> {
     await transaction(async (trx) => {
       await knowledgeRepository(trx).deleteSource(workspaceId, id);
@@ -181,6 +193,13 @@ export function createKnowledgeService(deps: Deps, embedder: Embedder, wakeFor: 
       await knowledgeRepository(trx).insertSource(row);
       await indexSynced(trx, row);
     });
+  }
+
+  /** Switches templates and quick replies on (indexed now) or off (their chunks deleted). */
+  async function updateSettings(caller: Caller, input: UpdateKnowledgeSettingsInput): Promise<KnowledgeSettings> {
+    if (input.templates !== undefined) await switchSynced(caller.workspaceId, 'templates', input.templates);
+    if (input.quick_replies !== undefined) await switchSynced(caller.workspaceId, 'quick_replies', input.quick_replies);
+    return settings(caller);
   }
 
   async function settings(caller: Caller): Promise<KnowledgeSettings> {
@@ -250,14 +269,7 @@ export function createKnowledgeService(deps: Deps, embedder: Embedder, wakeFor: 
     /** Fields not given keep their value; a changed source is cut and indexed again. */
     async update(caller: Caller, input: UpdateKnowledgeSourceInput): Promise<KnowledgeSource> {
       const row = await found(caller, input.source_id);
-      const fields = changedFields(row, input);
-      const next = { ...row, ...fields };
-      const digest = digestOf(next);
-      if (digest === row.digest && next.file_name === row.file_name) return presented(caller.workspaceId, row);
-      await transaction(async (trx) => {
-        await knowledgeRepository(trx).updateSource(caller.workspaceId, row.id, { ...fields, updated_at: now() });
-        await indexSource(trx, deps, next, { drafts: draftsOf(next), context: contextOf(next), digest });
-      });
+      await replace(row, changedFields(row, input));
       return presented(caller.workspaceId, (await repository().findSource(caller.workspaceId, row.id))!);
     },
 
@@ -271,12 +283,47 @@ export function createKnowledgeService(deps: Deps, embedder: Embedder, wakeFor: 
 
     settings,
 
-    /** Switches templates and quick replies on (indexed now) or off (their chunks deleted). */
-    async updateSettings(caller: Caller, input: UpdateKnowledgeSettingsInput): Promise<KnowledgeSettings> {
-      if (input.templates !== undefined) await switchSynced(caller.workspaceId, 'templates', input.templates);
-      if (input.quick_replies !== undefined)
-        await switchSynced(caller.workspaceId, 'quick_replies', input.quick_replies);
-      return settings(caller);
+    updateSettings,
+
+    /** The knowledge as `parley export` writes it: the Q&A pairs and documents, oldest first, and the settings. */
+    async portable(caller: Caller): Promise<Required<PortableKnowledge>> {
+      const { templates, quick_replies } = await settings(caller);
+      const rows = await repository().listSources(caller.workspaceId);
+      const typed = rows.filter((row) => row.kind === 'qa' || row.kind === 'document');
+      return { templates, quick_replies, sources: typed.map(portableSource) };
+    },
+
+    /** Why `restore` would refuse these sources (checked with the rest of a document, before any write). */
+    async restoreProblems(caller: Caller, knowledge: PortableKnowledge, path: string): Promise<FieldError[]> {
+      const existing = new Set((await repository().listSources(caller.workspaceId)).map(matchKey));
+      const added = new Set((knowledge.sources ?? []).map((entry) => matchKey(sourceFields(entry))));
+      const count = existing.size + [...added].filter((key) => !existing.has(key)).length;
+      if (count <= SOURCES_MAX) return [];
+      return [knowledgeProblems.problem(`${path}/sources`, 'too_many_sources', { count, limit: SOURCES_MAX })];
+    },
+
+    /**
+     * `parley import`: the settings given, then each source added, or written over the workspace's of the same
+     * kind and question or title (cut and indexed again when it changed). Sources not named are kept.
+     */
+    async restore(caller: Caller, knowledge: PortableKnowledge): Promise<{ created: number; updated: number }> {
+      const { templates, quick_replies } = knowledge;
+      if (templates !== undefined || quick_replies !== undefined) {
+        await updateSettings(caller, { templates, quick_replies });
+      }
+      const byKey = new Map<string, SourceRow>();
+      for (const row of (await repository().listSources(caller.workspaceId)).reverse()) byKey.set(matchKey(row), row);
+      let created = 0;
+      for (const entry of knowledge.sources ?? []) {
+        const fields = sourceFields(entry);
+        const row = byKey.get(matchKey(fields));
+        if (row) await replace(row, fields);
+        else created += 1;
+        const id = row ? row.id : (await add(caller, fields)).id;
+        // As written now: the document may name the same source again.
+        byKey.set(matchKey(fields), (await repository().findSource(caller.workspaceId, id))!);
+      }
+      return { created, updated: (knowledge.sources?.length ?? 0) - created };
     },
 
     /** search-knowledge: the chunks that best answer `query`. */

@@ -18,6 +18,7 @@ import {
   type TemplateService,
 } from '../templates/index.js';
 import type { FlowService } from '../flows/index.js';
+import type { KnowledgeService } from '../knowledge/index.js';
 import type { ReportService } from '../reports/index.js';
 import type { SaveSequenceInput, SequenceService } from '../sequences/index.js';
 import { errors } from '../shared/errors.js';
@@ -43,6 +44,8 @@ export interface ImportSummary {
   campaigns: CampaignCounts;
   /** created: cards added; skipped: the workspace already had a card from that day. */
   rate_cards: { created: number; skipped: number };
+  /** Knowledge sources: created, or updated (one of the same kind and question or title was there). */
+  knowledge: { created: number; updated: number };
 }
 
 /**
@@ -89,6 +92,7 @@ export function createPortabilityService(
   templates: TemplateService,
   automation: { sequences: SequenceService; flows: FlowService },
   reports: ReportService,
+  knowledge: KnowledgeService,
 ) {
   const { db, clock, newId } = deps;
 
@@ -145,6 +149,7 @@ export function createPortabilityService(
       ...automationProblems(data, known),
       ...campaignProblems(plans, context),
       ...(await reports.rateCardProblems(caller, data.rate_cards ?? [], '/rate_cards')),
+      ...(data.knowledge ? await knowledge.restoreProblems(caller, data.knowledge, '/knowledge') : []),
     ];
     if (problems.length > 0) throw errors.invalid(...problems.slice(0, 20));
     return plans;
@@ -175,6 +180,10 @@ export function createPortabilityService(
       const tagNames = parseTagNames((data.tags ?? []).map((t) => t.name));
       await tagRepository(db).ensure(caller.workspaceId, tagNames, newId, now);
       for (const template of data.templates ?? []) await templates.upsert(caller, template);
+      // After the templates, which may be one of its sources; chunks are cut and indexed as it goes.
+      const knowledgeCounts = data.knowledge
+        ? await knowledge.restore(caller, data.knowledge)
+        : { created: 0, updated: 0 };
       await importAutomation(caller, data);
       const contactCounts = await importContacts(caller, data);
       // Last: campaigns name the templates, tags and contacts written above.
@@ -186,6 +195,7 @@ export function createPortabilityService(
         contacts: contactCounts,
         campaigns: await importCampaigns(deps, caller.workspaceId, plans),
         rate_cards: await reports.restoreRateCards(caller, data.rate_cards ?? []),
+        knowledge: knowledgeCounts,
       };
     },
 
@@ -234,6 +244,8 @@ export function createPortabilityService(
         sequences: await automationOf('sequences'),
         campaigns: await exportCampaigns(db, caller.workspaceId),
         rate_cards: await reports.exportRateCards(caller),
+        // What the team typed or uploaded; not the AI model's settings (a secret key, a deployment's endpoint).
+        knowledge: await knowledge.portable(caller),
       };
     },
   };

@@ -28,7 +28,10 @@ const EMPTY = {
   sequences: [],
   campaigns: [],
   rate_cards: [],
+  knowledge: { templates: false, quick_replies: false, sources: [] },
 };
+/** A Markdown document of the sample: its headings are part of its text. */
+const RETURNS_MD = '# Returns\n\n## Within 30 days\n\nUnworn items come back free of charge within 30 days.\n';
 
 let fileCounter = 0;
 /** Writes a document to a fresh file and returns its path. */
@@ -183,11 +186,18 @@ function sampleDocument(): WorkspaceData {
         rates: { brazil: { marketing: 0.0625, utility: 0.008 }, India: { marketing: 0.0107 } },
       },
     ],
+    knowledge: {
+      templates: true,
+      sources: [
+        { kind: 'qa', question: ' Do you deliver on Sundays? ', answer: 'Yes, in Lisbon, before noon.' },
+        { kind: 'document', title: 'Returns', content: RETURNS_MD, format: 'markdown', file_name: 'returns.md' },
+      ],
+    },
   };
 }
 
 /** The summary's counts for sampleDocument() that do not depend on what the workspace already had. */
-const COUNTS = { tags: 2, templates: 2, flows: 1, sequences: 1 };
+const COUNTS = { tags: 2, templates: 2, flows: 1, sequences: 1, knowledge: { created: 2, updated: 0 } };
 
 /** What export prints for sampleDocument(): normalised phones and emails, tags merged case-insensitively. */
 const SAMPLE_EXPORTED: WorkspaceExport = {
@@ -302,6 +312,14 @@ const SAMPLE_EXPORTED: WorkspaceExport = {
       rates: { Brazil: { marketing: 0.0625, utility: 0.008 }, India: { marketing: 0.0107 } },
     },
   ],
+  knowledge: {
+    templates: true,
+    quick_replies: false,
+    sources: [
+      { kind: 'qa', question: 'Do you deliver on Sundays?', answer: 'Yes, in Lisbon, before noon.' },
+      { kind: 'document', title: 'Returns', content: RETURNS_MD, format: 'markdown', file_name: 'returns.md' },
+    ],
+  },
 };
 
 async function optedOutAt(ws: TestWorkspace, phone: string): Promise<string | null> {
@@ -460,6 +478,24 @@ const BAD_FIELDS: [string, (d: WorkspaceData) => void, string, boolean][] = [
     false,
   ],
   [
+    'knowledge document over the size limit in bytes',
+    (d) => (d.knowledge!.sources![1] = { ...d.knowledge!.sources![1]!, content: 'é'.repeat(600_000) } as never),
+    '/knowledge/sources/1/content: is larger than 1024 KiB: split the document into smaller ones',
+    false,
+  ],
+  [
+    'knowledge Q&A with a blank question',
+    (d) => Object.assign(d.knowledge!.sources![0]!, { question: '   ' }),
+    '/knowledge/sources/0/question: must not be blank',
+    true,
+  ],
+  [
+    'knowledge document without a format',
+    (d) => delete (d.knowledge!.sources![1] as { format?: string }).format,
+    '/knowledge/sources/1/format: is required',
+    false,
+  ],
+  [
     'unknown template category',
     (d) => Object.assign(d.templates![1]!, { category: 'PROMO' }),
     '/templates/1/category: must be one of MARKETING, UTILITY, AUTHENTICATION',
@@ -478,6 +514,7 @@ const RULE_CODES: Record<string, string> = {
   'campaign to a phone that is no contact': 'imports.unknown_contact',
   'rate card with a market Meta has none of': 'reports.unknown_market',
   'rate card in a second currency': 'reports.currency_of_workspace',
+  'knowledge document over the size limit in bytes': 'knowledge.document_too_large',
 };
 
 /** The field paths a validation failure names. */
@@ -517,6 +554,7 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
       contacts: { created: 0, updated: 2 },
       campaigns: { created: 0, updated: 1, skipped: 1 },
       rate_cards: { created: 0, skipped: 1 },
+      knowledge: { created: 0, updated: 2 },
     });
     assert.deepEqual(await exportInProcess(ws), SAMPLE_EXPORTED);
     assert.equal(await optedOutAt(ws, '+447911123456'), optedOut, 'the original opt-out time is kept');
@@ -537,6 +575,88 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
       rate_cards: { created: 1, skipped: 0 },
     });
     assert.deepEqual(await exportInProcess(target), exported);
+  });
+
+  test('knowledge › the export carries what the team typed or uploaded, not chunks nor the AI model; import rebuilds the index', async () => {
+    const source = await createWorkspace(server);
+    const ok = async (name: string, body: object) => {
+      const response = await source.action(name, body);
+      assert.equal(response.status, 200, `${name}: ${response.text}`);
+    };
+    await ok('create-knowledge-qa', { question: 'Can I pay by card?', answer: 'Yes, every card but Amex.' });
+    const guide = '# Care guide\n\n## Orchids\n\nWater orchids once a week with a little lukewarm water.\n';
+    await ok('create-knowledge-document', { file: { name: 'care.md', data: Buffer.from(guide).toString('base64') } });
+    await ok('create-knowledge-document', { title: 'Opening hours', content: 'Open 9 to 6.', format: 'text' });
+    await ok('update-knowledge-settings', { quick_replies: true });
+    const secretKey = 'sk-never-exported-0123456789';
+    await ok('save-ai-settings', { base_url: 'https://api.openai.com/v1', model: 'gpt-4.1-mini', api_key: secretKey });
+
+    const printed = await runCli(server, 'export', '--workspace', source.workspaceId);
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.ok(!printed.stdout.includes(secretKey) && !printed.stdout.includes('api.openai.com'), 'no AI model in it');
+    assert.ok(!printed.stdout.includes('"chunks"'), 'no chunks in it');
+    const exported = JSON.parse(printed.stdout) as WorkspaceExport;
+    assert.deepEqual(exported.knowledge, {
+      templates: false,
+      quick_replies: true,
+      sources: [
+        { kind: 'qa', question: 'Can I pay by card?', answer: 'Yes, every card but Amex.' },
+        { kind: 'document', title: 'care', content: guide, format: 'markdown', file_name: 'care.md' },
+        { kind: 'document', title: 'Opening hours', content: 'Open 9 to 6.', format: 'text' },
+      ],
+    });
+
+    const target = await createWorkspace(server);
+    const summary = await importFile(target, writeFile(exported));
+    assert.deepEqual(summary.knowledge, { created: 3, updated: 0 });
+    const found = await target.action<{ chunks: { source_title: string; heading: string; text: string }[] }>(
+      'search-knowledge',
+      { query: 'how often should I water orchids' },
+    );
+    assert.equal(found.status, 200, found.text);
+    assert.deepEqual(
+      found.body.chunks.slice(0, 1).map((c) => [c.source_title, c.heading]),
+      [['care', 'Care guide › Orchids']],
+      'the chunks were cut again from the text, headings and all',
+    );
+    const settings = await target.action<{ templates: boolean; quick_replies: boolean }>('get-knowledge-settings', {});
+    assert.deepEqual([settings.body.templates, settings.body.quick_replies], [false, true]);
+    const ai = await target.action<{ enabled: boolean; base_url: string | null; api_key_set: boolean }>(
+      'get-ai-settings',
+      {},
+    );
+    assert.deepEqual([ai.body.enabled, ai.body.base_url, ai.body.api_key_set], [false, null, false]);
+    assert.deepEqual((await exportInProcess(target)).knowledge, exported.knowledge, 'exports identically');
+
+    // An edited answer replaces the pair of the same question; an export without knowledge leaves it be.
+    exported.knowledge.sources[0] = { kind: 'qa', question: 'Can I pay by card?', answer: 'Yes, any card.' };
+    assert.deepEqual((await importFile(target, writeFile(exported))).knowledge, { created: 0, updated: 3 });
+    const older = await importFile(target, writeFile({ version: 1, tags: [{ name: 'vip' }] }));
+    assert.deepEqual(older.knowledge, { created: 0, updated: 0 });
+    const kept = (await exportInProcess(target)).knowledge!;
+    assert.equal(kept.sources?.length, 3);
+    assert.deepEqual(kept.sources?.[0], { kind: 'qa', question: 'Can I pay by card?', answer: 'Yes, any card.' });
+  });
+
+  test('knowledge › an import that would pass the sources a workspace keeps is refused whole', async () => {
+    const ws = await createWorkspace(server);
+    assert.equal((await ws.action('create-knowledge-qa', { question: 'Kept?', answer: 'Yes.' })).status, 200);
+    const sources = Array.from({ length: 2000 }, (_, i) => ({ kind: 'qa' as const, question: `Q${i}?`, answer: 'A.' }));
+    await assert.rejects(
+      server.app.services.portability.import(
+        { workspaceId: ws.workspaceId },
+        { version: 1, tags: [{ name: 'new' }], knowledge: { sources } },
+      ),
+      (error: unknown) =>
+        error instanceof AppError &&
+        error.fieldErrors.some(
+          (e) =>
+            e.field === '/knowledge/sources' &&
+            e.code === 'knowledge.too_many_sources' &&
+            e.message === 'would make 2001 sources: a workspace keeps at most 2000',
+        ),
+    );
+    assert.deepEqual((await exportInProcess(ws)).tags, [], 'nothing written');
   });
 
   test('import › upserts into existing data: adds tags, merges attributes, can opt a contact back in', async () => {
@@ -873,6 +993,7 @@ describe(`workspace data: parley import / export (${ENGINE})`, () => {
       contacts: { created: 5, updated: 0 },
       campaigns: { created: 1, updated: 0, skipped: 0 },
       rate_cards: { created: 1, skipped: 0 },
+      knowledge: { created: 2, updated: 0 },
     });
 
     const listed = await ws.action<Template[]>('list-templates', {});

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { AUDIENCE_CONTACTS_MAX, CAMPAIGN_STATUSES, CampaignVariables, OverLimit } from '../campaigns/index.js';
+import { PortableKnowledgeSchema } from '../knowledge/index.js';
 import { TemplateInputSchema, TranslationInputSchema } from '../templates/index.js';
 import { AutomationEntrySchema } from './automation-data.js';
 
@@ -144,6 +145,7 @@ export const WorkspaceDataSchema = Type.Object(
           'Rate cards by market, added unless the workspace has one from that day (never replaced); in the currency the workspace prices in',
       }),
     ),
+    knowledge: Type.Optional(PortableKnowledgeSchema),
   },
   {
     $id: 'urn:parley:schema:workspace-data:v1',

@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import { parseEmail, parsePhone } from '../contacts/index.js';
+import { portableKnowledgeProblems } from '../knowledge/index.js';
 import { AppError, errors, type FieldError } from '../shared/errors.js';
 import { unstorableJson } from '../shared/storable-json.js';
 import { headerProblem } from '../templates/index.js';
@@ -41,16 +42,27 @@ function schemaProblems(document: unknown): FieldError[] {
 }
 
 /**
- * A union of objects each known by its one property (a campaign's audience): when the value names
- * one of them, that variant's own errors say what is wrong, with their paths.
+ * A union of objects each known by its one property (a campaign's audience) or by its `kind` (a
+ * knowledge source): when the value names one of them, that variant's own errors say what is wrong,
+ * with their paths.
  */
 function withChosenVariant(error: ValueError): ValueError[] {
-  const keys = typeof error.value === 'object' && error.value !== null ? Object.keys(error.value) : [];
-  if (error.type !== ValueErrorType.Union || keys.length !== 1) return [error];
+  if (error.type !== ValueErrorType.Union) return [error];
   const variants = (error.schema.anyOf ?? []) as TSchema[];
-  const chosen = variants.findIndex((v) => v.type === 'object' && keys[0]! in (v.properties ?? {}));
-  const iterator = error.errors[chosen];
+  const iterator = error.errors[chosenVariant(variants, error.value)];
   return iterator ? [...iterator].flatMap(withChosenVariant) : [error];
+}
+
+/** The variant a value names, by its `kind` or by its one property; -1 when it names none. */
+function chosenVariant(variants: TSchema[], value: unknown): number {
+  if (typeof value !== 'object' || value === null) return -1;
+  const kind = (value as { kind?: unknown }).kind;
+  const kindOf = (v: TSchema) => (v.properties as Record<string, TSchema> | undefined)?.kind?.const as unknown;
+  const byKind = variants.findIndex((v) => v.type === 'object' && kindOf(v) === kind);
+  if (kind !== undefined && byKind >= 0) return byKind;
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return -1;
+  return variants.findIndex((v) => v.type === 'object' && keys[0]! in (v.properties ?? {}));
 }
 
 type Describe = (schema: TSchema) => string;
@@ -126,6 +138,7 @@ function ruleProblems(data: WorkspaceData): FieldError[] {
       if (problem) problems.push({ field: `/templates/${i}/translations/${j}/header_content`, message: problem });
     }),
   );
+  if (data.knowledge) problems.push(...portableKnowledgeProblems(data.knowledge, '/knowledge'));
   data.contacts?.forEach((contact, i) => {
     check(() => parsePhone(contact.phone, `/contacts/${i}/phone`));
     if (contact.email !== undefined) check(() => parseEmail(contact.email!, `/contacts/${i}/email`));

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createOwner, logIn, newPage, screenshot, seriousAccessibilityViolations } from '../browser.js';
+import { logInOverHttp } from '../dashboard-session.js';
 import { asClient, type TestWorkspace } from '../factories.js';
 import { ENGINE, startServer } from '../server.js';
 
@@ -124,5 +125,54 @@ describe(`dashboard: sends held for approval (${ENGINE})`, () => {
     await page.getByRole('heading', { name: '1 envío espera tu aprobación' }).waitFor();
     await page.getByRole('button', { name: 'Aprobar y enviar' }).waitFor();
     await page.getByText('Por qué:').waitFor();
+  });
+
+  test('the inbox list: a badge on conversations with sends waiting (counted), a filter of just those — live', async () => {
+    const owner = await createOwner(server, 'Approvals list');
+    const { page } = await newPage(server, { bypassCSP: true });
+    await logIn(page, owner);
+    const issued = await server.app.services.tokens.create({ ...owner, name: 'Agent', mode: 'approval' });
+    const agent = asClient(server.http, { ...owner, token: issued.token, tokenId: issued.id });
+    const customer = async (phone: string, text: string) =>
+      (await agent.action<{ contact_id: string }>('simulate-inbound-message', { phone, text })).body.contact_id;
+    const contactId = await customer('+14155550461', 'Hello, any news?');
+    await customer('+14155550462', 'Just saying hi');
+
+    await page.goto('/inbox');
+    const row = (phone: string) => page.locator('.conversation-list li', { hasText: phone });
+    await row('+14155550462').waitFor();
+    assert.equal(await page.locator('.badge.awaiting-approval').count(), 0);
+
+    // Live: the agent proposes a send, then another; the badge appears, then counts.
+    const first = await proposes(agent, '+14155550461', 'It ships today.', 'They asked');
+    await row('+14155550461')
+      .locator('.badge.awaiting-approval', { hasText: /^Waiting for approval$/ })
+      .waitFor();
+    await proposes(agent, '+14155550461', 'Tracking: ABC123', 'They may want to track it');
+    await row('+14155550461').getByText('Waiting for approval (2)').waitFor();
+    assert.equal(await row('+14155550462').locator('.badge.awaiting-approval').count(), 0);
+
+    // The filter lists just those conversations.
+    await page.getByRole('link', { name: 'Waiting for approval', exact: true }).click();
+    await page.waitForURL(/filter=awaiting_approval/);
+    await row('+14155550461').waitFor();
+    await row('+14155550462').waitFor({ state: 'detached' });
+    assert.deepEqual(await seriousAccessibilityViolations(page), []);
+    await screenshot(page, 'approvals-inbox-filter');
+
+    // Decided by a teammate in another tab: the badge counts down, then the conversation leaves the filter, live.
+    const elsewhere = await logInOverHttp(server, owner);
+    const rejected = await elsewhere.send('POST', `/api/dashboard/held-sends/${first.id}/reject`, {});
+    assert.equal(rejected.status, 200, rejected.text);
+    await row('+14155550461')
+      .locator('.badge.awaiting-approval', { hasText: /^Waiting for approval$/ })
+      .waitFor();
+    const [second] = (
+      await elsewhere.send<{ id: string }[]>('GET', `/api/dashboard/conversations/${contactId}/held-sends`)
+    ).body;
+    const approved = await elsewhere.send('POST', `/api/dashboard/held-sends/${second!.id}/approve`, {});
+    assert.equal(approved.status, 200, approved.text);
+    await row('+14155550461').waitFor({ state: 'detached' });
+    await page.getByText('No agent’s send waits for approval.').waitFor();
   });
 });

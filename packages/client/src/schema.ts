@@ -5697,7 +5697,7 @@ export interface components {
       embeddings_model: string | null;
       /** @description How long one call may take, in seconds (1–600; 30 by default). */
       timeout_seconds: number;
-      /** @description Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC); once spent, calls are refused until the next month. Null: no budget. */
+      /** @description Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC). Each call sets its worst case aside first (its prompt and the longest answer it may get) and is refused when that does not fit beside the month's usage and the calls in flight; it then counts what the model reported. Null: no budget. */
       monthly_token_budget: number | null;
       /** @description What a million prompt tokens cost, in the currency you are billed in, for the cost in usage reports; null: no cost shown. */
       input_price_per_million: number | null;
@@ -23998,7 +23998,7 @@ export interface operations {
           embeddings_model?: string | null;
           /** @description How long one call may take, in seconds (1–600; 30 by default). */
           timeout_seconds?: number;
-          /** @description Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC); once spent, calls are refused until the next month. Null: no budget. */
+          /** @description Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC). Each call sets its worst case aside first (its prompt and the longest answer it may get) and is refused when that does not fit beside the month's usage and the calls in flight; it then counts what the model reported. Null: no budget. */
           monthly_token_budget?: number | null;
           /** @description What a million prompt tokens cost, in the currency you are billed in, for the cost in usage reports; null: no cost shown. */
           input_price_per_million?: number | null;
@@ -24127,7 +24127,7 @@ export interface operations {
           embeddings_model?: string | null;
           /** @description How long one call may take, in seconds (1–600; 30 by default). */
           timeout_seconds?: number;
-          /** @description Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC); once spent, calls are refused until the next month. Null: no budget. */
+          /** @description Tokens (prompt and completion, every purpose) the workspace may use in a calendar month (UTC). Each call sets its worst case aside first (its prompt and the longest answer it may get) and is refused when that does not fit beside the month's usage and the calls in flight; it then counts what the model reported. Null: no budget. */
           monthly_token_budget?: number | null;
           /** @description What a million prompt tokens cost, in the currency you are billed in, for the cost in usage reports; null: no cost shown. */
           input_price_per_million?: number | null;

@@ -139,6 +139,43 @@ describe(`sends held for approval (${ENGINE})`, () => {
     assert.equal(direct.body.status, 'queued');
   });
 
+  test('inbox list › each conversation counts its sends waiting; filter=awaiting_approval lists just those, whatever their state', async () => {
+    const s = await shop();
+    type Listed = { conversations: { contact_id: string; awaiting_approval: number }[] };
+    const list = async (query: string) => {
+      const answer = await s.owner.send<Listed>('GET', `/api/dashboard/conversations?${query}`);
+      assert.equal(answer.status, 200, answer.text);
+      return answer.body.conversations.map((c) => [c.contact_id, c.awaiting_approval]);
+    };
+    const quiet = await s.direct.action<Message>('simulate-inbound-message', { phone: '+14155550999', text: 'Hi' });
+    assert.deepEqual(await list('filter=awaiting_approval'), []);
+    const first = await held(s);
+    await held(s, 'Tracking: ABC123', 'They may want to track it');
+    assert.deepEqual(await list('filter=awaiting_approval'), [[s.contactId, 2]]);
+    assert.deepEqual(
+      (await list('filter=open')).sort(),
+      [
+        [s.contactId, 2],
+        [quiet.body.contact_id, 0],
+      ].sort(),
+    );
+
+    // Marked done, it still waits for a person; decided, it is no longer listed.
+    const done = await s.owner.send('POST', `/api/dashboard/conversations/${s.contactId}/done`, { done: true });
+    assert.equal(done.status, 200, done.text);
+    assert.deepEqual(await list('filter=awaiting_approval'), [[s.contactId, 2]]);
+    assert.equal((await reject(s.owner, first.id)).status, 200);
+    assert.deepEqual(await list('filter=awaiting_approval'), [[s.contactId, 1]]);
+    const [second] = await pending(s);
+    assert.equal((await approve(s.owner, second!.id)).status, 200);
+    assert.deepEqual(await list('filter=awaiting_approval'), []);
+
+    // Another workspace's list shows none of it.
+    const other = await ownerSession(server);
+    const theirs = await other.send<Listed>('GET', '/api/dashboard/conversations?filter=awaiting_approval');
+    assert.deepEqual(theirs.body.conversations, []);
+  });
+
   test('approve › the message goes out as the token’s, once; the held send names it; a second approval is 409', async () => {
     const s = await shop();
     const send = await held(s);

@@ -2745,7 +2745,16 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          filter?: 'open' | 'unread' | 'needs_person' | 'mine' | 'my_teams' | 'unassigned' | 'done' | 'snoozed';
+          filter?:
+            | 'open'
+            | 'unread'
+            | 'needs_person'
+            | 'mine'
+            | 'my_teams'
+            | 'unassigned'
+            | 'done'
+            | 'snoozed'
+            | 'awaiting_approval';
           channel_id?: string;
           q?: string;
           label_id?: string;
@@ -2845,6 +2854,8 @@ export interface paths {
                  * @example 2026-11-22T09:30:00.000+00:00
                  */
                 handoff_at: string | null;
+                /** @description How many of an agent’s sends to the contact wait for a person’s approval (decision 0160) */
+                awaiting_approval: number;
               }[];
               /** @description Cursor of the next (older) page; null on the last */
               next_before: string | null;
@@ -3135,7 +3146,16 @@ export interface paths {
             action: 'close' | 'reopen' | 'assign' | 'label';
             contact_ids?: string[];
             filter?: {
-              filter?: 'open' | 'unread' | 'needs_person' | 'mine' | 'my_teams' | 'unassigned' | 'done' | 'snoozed';
+              filter?:
+                | 'open'
+                | 'unread'
+                | 'needs_person'
+                | 'mine'
+                | 'my_teams'
+                | 'unassigned'
+                | 'done'
+                | 'snoozed'
+                | 'awaiting_approval';
               /** Format: uuid */
               channel_id?: string;
               q?: string;

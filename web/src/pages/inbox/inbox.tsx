@@ -12,7 +12,17 @@ import type { ConversationPage, ConversationSummary } from './types';
 import { around, previewIn } from './words';
 
 /** The list's filters, in the order of its tabs; their names and empty-list texts are in the catalog. */
-const FILTERS = ['open', 'unread', 'needs_person', 'mine', 'my_teams', 'unassigned', 'done', 'snoozed'] as const;
+const FILTERS = [
+  'open',
+  'unread',
+  'needs_person',
+  'mine',
+  'my_teams',
+  'unassigned',
+  'done',
+  'snoozed',
+  'awaiting_approval',
+] as const;
 
 /** The list's address: the filter, number and search are in the URL, so Back and reload keep them. */
 function listHref(url: URL, change: Record<string, string | null>): string {
@@ -294,6 +304,11 @@ function ConversationItem({
         </span>
         <span class="conversation-tags">
           {c.needs_person && <span class="badge handoff">{t('inbox:needsPerson')}</span>}
+          {c.awaiting_approval > 0 && (
+            <span class="badge awaiting-approval">
+              {t('inbox:list.awaitingApproval', { count: c.awaiting_approval })}
+            </span>
+          )}
           {c.done && <span class="badge done">{t('inbox:done')}</span>}
           {c.team && <span class="badge">{c.team.name}</span>}
           {c.assignee && (
