@@ -349,6 +349,9 @@ describe(`errors (${ENGINE})`, () => {
       auto_assign: 'yes',
       agent_limit: 'x',
       rules: 5,
+      kind: 5,
+      templates: 'yes',
+      quick_replies: 'yes',
     };
     const inputs: [string, string | undefined, number][] = [
       ['{"phone":', 'application/json', 400],
@@ -361,6 +364,7 @@ describe(`errors (${ENGINE})`, () => {
       ['phone=%2B14155550100', 'application/x-www-form-urlencoded', 415],
       [JSON.stringify({ phone: '+14155550100', blob: 'x'.repeat(1024 * 1024 + 1) }), 'application/json', 413],
     ];
+    const TAKES_FILES = new Set(['upload-media', 'create-knowledge-document', 'update-knowledge-source']);
     const actions = await documentedActions();
     assert.ok(actions.length >= 9, `actions found: ${actions.map((a) => a.name).join(', ')}`);
     for (const { name: action, hasFields } of actions) {
@@ -368,8 +372,9 @@ describe(`errors (${ENGINE})`, () => {
         // Unknown fields are ignored everywhere, so an action without fields takes `wrongTypes` as an empty body.
         if (!hasFields && raw === JSON.stringify(wrongTypes)) continue;
         const res = await post(ws, action, raw, type);
-        // upload-media takes files of up to 100 MB in base64: 1 MiB is just too little, not too much.
-        const expected = action === 'upload-media' && status === 413 ? 400 : status;
+        // These take files in base64 (media up to 100 MB, knowledge documents up to theirs): 1 MiB is
+        // just too little for them, not too much.
+        const expected = TAKES_FILES.has(action) && status === 413 ? 400 : status;
         assert.equal(res.status, expected, `${action} ${type} ${raw.slice(0, 40)}: ${res.text}`);
         assertProblem(res, expected, (res.body as Problem).code);
       }
