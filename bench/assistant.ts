@@ -74,14 +74,14 @@ async function startBed(model: OpenAiStandIn, graph: GraphStandIn, databaseUrl: 
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: env.BENCH_LOG ? 'error' : 'silent',
     WHATSAPP_GRAPH_URL: graph.url,
     WHATSAPP_API_VERSION: API_VERSION,
     WHATSAPP_APP_SECRET: APP_SECRET,
     PARLEY_ALLOW_PRIVATE_AI_ENDPOINTS: 'true',
     ...(databaseUrl && { DATABASE_URL: databaseUrl }),
   });
-  const app = await createApp(config, { logger: false });
+  const app = await createApp(config, { logger: env.BENCH_LOG ? { level: 'error' } : false });
   // Nothing is delivered to Meta: the clock stops when the reply is queued.
   await app.services.outbox.stop();
   await app.server.listen({ host: '127.0.0.1', port: 0 });
