@@ -101,6 +101,40 @@ export function TextField(
   );
 }
 
+type TextAreaProps = Omit<JSX.IntrinsicElements['textarea'], 'onInput' | 'value'>;
+
+/** A labelled text area, as TextField: `hint` and `error` tied to it for assistive technology. */
+export function TextAreaField(
+  props: TextAreaProps & {
+    label: string;
+    value: string;
+    onValue: (value: string) => void;
+    hint?: ComponentChildren;
+    error?: string | undefined;
+  },
+) {
+  const { label, value, onValue, hint, error, ...rest } = props;
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <textarea
+        id={id}
+        value={value}
+        onInput={(e) => onValue(e.currentTarget.value)}
+        aria-describedby={hint || error ? `${id}-note` : undefined}
+        aria-invalid={error ? true : undefined}
+        {...rest}
+      />
+      {(hint || error) && (
+        <small id={`${id}-note`} class={error ? 'error' : 'hint'}>
+          {error ?? hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
 /** A labelled checkbox with its hint, and the server's problem with it. */
 export function CheckField(props: {
   label: string;

@@ -1,8 +1,7 @@
-import type { ComponentChildren } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { action, type ActionAnswer } from '../api/client';
 import { can, useSession } from '../session';
-import { CheckField, ErrorNote, Page, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
+import { CheckField, ErrorNote, Page, TextAreaField, TextField, fieldErrors, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 import { t } from '../i18n/i18n';
 import { formatNumber } from '../i18n/format';
@@ -92,7 +91,8 @@ function AssistantForm(props: { settings: Settings; numbers: Choice[]; teams: Ch
           onValue={(value) => set('name', value)}
           error={errors.field('name')}
         />
-        <TextArea
+        <TextAreaField
+          rows={3}
           label={t('assistant:instructions')}
           value={form.instructions}
           maxLength={4000}
@@ -142,7 +142,8 @@ function AssistantForm(props: { settings: Settings; numbers: Choice[]; teams: Ch
           onValue={(value) => set('confidence_floor', Number(value))}
           error={errors.field('confidence_floor')}
         />
-        <TextArea
+        <TextAreaField
+          rows={3}
           label={t('assistant:stopWords')}
           value={stopWords}
           hint={t('assistant:stopWordsHint')}
@@ -153,7 +154,8 @@ function AssistantForm(props: { settings: Settings; numbers: Choice[]; teams: Ch
             setSaved(false);
           }}
         />
-        <TextArea
+        <TextAreaField
+          rows={3}
           label={t('assistant:handoverMessage')}
           value={form.handover_message}
           maxLength={4096}
@@ -170,35 +172,6 @@ function AssistantForm(props: { settings: Settings; numbers: Choice[]; teams: Ch
         {saved ? t('assistant:saved') : ''}
       </p>
     </form>
-  );
-}
-
-/** A labelled text area; its hint or problem tied to it. */
-function TextArea(props: {
-  label: string;
-  value: string;
-  hint: ComponentChildren;
-  error: string | undefined;
-  maxLength?: number;
-  onValue: (value: string) => void;
-}) {
-  const id = useId();
-  return (
-    <div class="field">
-      <label for={id}>{props.label}</label>
-      <textarea
-        id={id}
-        rows={3}
-        maxLength={props.maxLength}
-        value={props.value}
-        onInput={(e) => props.onValue(e.currentTarget.value)}
-        aria-describedby={`${id}-note`}
-        aria-invalid={props.error ? true : undefined}
-      />
-      <small id={`${id}-note`} class={props.error ? 'error' : 'hint'}>
-        {props.error ?? props.hint}
-      </small>
-    </div>
   );
 }
 

@@ -1,6 +1,6 @@
-import { useId, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { action, type ActionAnswer } from '../api/client';
-import { ErrorNote, Page, fieldErrors, useAsync, useSubmit } from '../ui';
+import { ErrorNote, Page, TextAreaField, fieldErrors, useAsync, useSubmit } from '../ui';
 import { SettingsNav } from './settings-nav';
 import { t } from '../i18n/i18n';
 
@@ -51,14 +51,16 @@ function OptOutForm({ settings }: { settings: OptOutSettings }) {
   return (
     <form onSubmit={save.onSubmit} aria-label={t('settings:optOut.formLabel')} class="settings-form">
       <p class="muted">{t('settings:optOut.intro')}</p>
-      <KeywordList
+      <TextAreaField
+        rows={6}
         label={labels.stop_keywords}
         value={stop}
         onValue={setStop}
         hint={t('settings:optOut.stopHint')}
         error={errors.field('stop_keywords')}
       />
-      <KeywordList
+      <TextAreaField
+        rows={6}
         label={labels.start_keywords}
         value={start}
         onValue={setStart}
@@ -77,31 +79,5 @@ function OptOutForm({ settings }: { settings: OptOutSettings }) {
         {saved ? t('settings:optOut.saved') : ''}
       </p>
     </form>
-  );
-}
-
-function KeywordList(props: {
-  label: string;
-  value: string;
-  onValue: (value: string) => void;
-  hint: string;
-  error: string | undefined;
-}) {
-  const id = useId();
-  return (
-    <div class="field">
-      <label for={id}>{props.label}</label>
-      <textarea
-        id={id}
-        rows={6}
-        value={props.value}
-        onInput={(e) => props.onValue(e.currentTarget.value)}
-        aria-describedby={`${id}-note`}
-        aria-invalid={props.error ? true : undefined}
-      />
-      <small id={`${id}-note`} class={props.error ? 'error' : 'hint'}>
-        {props.error ?? props.hint}
-      </small>
-    </div>
   );
 }
