@@ -72,11 +72,23 @@ export function assistantRepository(db: Db) {
         .execute();
     },
 
-    /** Of these ids, those of the workspace's numbers (`channels`) or teams. */
-    async known(table: 'channels' | 'teams', workspaceId: string, ids: string[]): Promise<Set<string>> {
+    /** Of these ids, the workspace's numbers. */
+    async knownChannels(workspaceId: string, ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
       const rows = await db
-        .selectFrom(table)
+        .selectFrom('channels')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', ids)
+        .execute();
+      return new Set(rows.map((row) => row.id));
+    },
+
+    /** Of these ids, the workspace's teams. */
+    async knownTeams(workspaceId: string, ids: string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('teams')
         .select('id')
         .where('workspace_id', '=', workspaceId)
         .where('id', 'in', ids)

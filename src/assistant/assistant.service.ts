@@ -50,11 +50,11 @@ export function createAssistantService(deps: Deps, neighbours: AssistantNeighbou
   /** Refuses settings naming another workspace's numbers or teams, or blank words for people. */
   async function checkSettings(workspaceId: string, input: AssistantSettings): Promise<void> {
     const repository = assistantRepository(db);
-    const channels = await repository.known('channels', workspaceId, input.channel_ids);
+    const channels = await repository.knownChannels(workspaceId, input.channel_ids);
     if (input.channel_ids.some((id) => !channels.has(id))) {
       throw errors.invalid(assistantProblems.problem('channel_ids', 'unknown_channel'));
     }
-    const teams = await repository.known('teams', workspaceId, input.team_ids);
+    const teams = await repository.knownTeams(workspaceId, input.team_ids);
     if (input.team_ids.some((id) => !teams.has(id)))
       throw errors.invalid(assistantProblems.problem('team_ids', 'unknown_team'));
     for (const field of ['name', 'handover_message'] as const) {
