@@ -1,19 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createTemplate } from '../../test/factories.js';
+import { createTemplate, createWorkspace } from '../../test/factories.js';
 import type { RecordedRequest } from '../../test/graph-stand-in.js';
 import { ENGINE } from '../../test/server.js';
 import { API_VERSION, startWhatsappServer, type CloudWorkspace } from '../../test/whatsapp.js';
+import { inboundTextWebhook } from '../whatsapp/webhook.fixtures.js';
 import type { Message } from './message.schema.js';
 import { createSendBreaker, FIRST_PAUSE_MS, MAX_PAUSE_MS, TRIP_AFTER, verdictOf } from './send-breaker.js';
 
 const GRACE_SECONDS = 60;
-const { graph, server, cloudWorkspace } = await startWhatsappServer({
+const { graph, server, cloudWorkspace, connect, postWebhook } = await startWhatsappServer({
   outbox: true,
   env: { OUTBOX_GRACE_SECONDS: String(GRACE_SECONDS) },
 });
-const { outbox } = server.app.services;
+const { outbox, scheduler } = server.app.services;
 
 /** Waits for `done` to hold, checking every 50 ms, for at most two minutes (a shared machine may be slow). */
 async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
@@ -26,6 +27,7 @@ async function until(what: string, done: () => boolean | Promise<boolean>): Prom
 
 const ofNumber = (cloud: CloudWorkspace) => (request: RecordedRequest) =>
   request.path === `/${API_VERSION}/${cloud.phoneNumberId}/messages`;
+const isText = (request: RecordedRequest) => (request.body as { type?: string }).type === 'text';
 const callbackOf = (request: RecordedRequest) =>
   (request.body as { biz_opaque_callback_data: string }).biz_opaque_callback_data;
 
@@ -105,6 +107,76 @@ describe(`outbox lanes (${ENGINE})`, () => {
       [...hangingIds].sort(),
       'Meta accepted exactly the recovered number’s messages',
     );
+  });
+});
+
+describe(`a number's lane under load (${ENGINE})`, () => {
+  test('a reply sent while a campaign is queued on the same number reaches Meta before the campaign’s backlog', async () => {
+    const ws = await createWorkspace(server);
+    const { phoneNumberId } = await connect(ws.workspaceId, { messagesPerSecond: 10 });
+    const sends = () =>
+      graph.accepted.filter((request) => request.path === `/${API_VERSION}/${phoneNumberId}/messages`);
+    const customer = '+14155550100';
+    const inbound = inboundTextWebhook({
+      phoneNumberId,
+      from: customer.slice(1),
+      name: 'Ana',
+      wamid: 'wamid.LANE1',
+      text: 'Hi',
+    });
+    assert.equal((await postWebhook(inbound)).status, 200);
+    const recipients: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const created = await ws.action<{ id: string }>('create-contact', {
+        phone: `+1415333${String(i).padStart(4, '0')}`,
+      });
+      assert.equal(created.status, 201, created.text);
+      recipients.push(created.body.id);
+    }
+    const template = await createTemplate(server.app.services, ws.workspaceId, { category: 'MARKETING' });
+    const campaign = await ws.action('create-campaign', {
+      name: 'Backlog',
+      template_id: template.id,
+      variables: ['Ana', 'ORD-1'],
+      audience: { contact_ids: recipients },
+    });
+    assert.equal(campaign.status, 200, campaign.text);
+    await scheduler.runDue(ws.workspaceId);
+    outbox.wake();
+    await until('the campaign to start sending', () => sends().length >= 3);
+
+    const reply = await ws.action('send-text-message', { phone: customer, message: 'Your order left today' });
+    assert.equal(reply.status, 200, reply.text);
+    await until('the reply to reach Meta', () => sends().some(isText));
+    const before = sends().findIndex(isText);
+    // At 10 a second the lane holds two seconds of the campaign (20 messages) and the queue the rest.
+    assert.ok(before < 10, `the reply waited behind ${before} campaign messages`);
+    await until('the whole campaign to be sent', () => sends().length === 41);
+  });
+
+  test('a number whose Meta answers slowly gets more sends in flight as answers come, up to a second’s worth', async () => {
+    const ws = await createWorkspace(server, { rateLimitPerMinute: 100_000 });
+    const number = await connect(ws.workspaceId, { messagesPerSecond: 400 });
+    const cloud = { ws, ...number };
+    const count = 300;
+    graph.holdNumber(cloud.phoneNumberId);
+    const ids = await burst(cloud, count);
+    // Meta answers every 300 ms what it holds: a slow number, not a hanging one. What arrives between
+    // two answers is what Parley had in flight at once.
+    let mostOpen = 0;
+    while (graph.accepted.filter(ofNumber(cloud)).length < count) {
+      const heldBefore = graph.held.filter(ofNumber(cloud)).length;
+      await sleep(300);
+      mostOpen = Math.max(mostOpen, graph.held.filter(ofNumber(cloud)).length - heldBefore);
+      graph.release();
+      graph.holdNumber(cloud.phoneNumberId);
+    }
+    graph.release();
+    assert.ok(mostOpen > 32, `at most ${mostOpen} sends were in flight at once`);
+    assert.ok(mostOpen <= 400, `${mostOpen} sends were in flight at once, more than a second's worth`);
+    await outbox.idle();
+    assert.deepEqual(acceptedTwice(cloud), [], 'nothing was sent twice');
+    assert.deepEqual(await statusesOf(cloud, ids), Array<string>(count).fill('sent'));
   });
 });
 

@@ -4,8 +4,20 @@ import type { LeasedMessage } from '../shared/queued-work.js';
 import { createSendBreaker, type SendBreaker, type SendVerdict } from './send-breaker.js';
 import type { SendPacer } from './throughput.js';
 
-/** Sends in flight on one number at most (an unpaced channel, or a number allowed more per second). */
-const MAX_CONCURRENCY = 32;
+/** Sends in flight on a lane without a pace (the simulator), and on any lane before its answers come back. */
+const BASE_CONCURRENCY = 32;
+/**
+ * A paced number may keep one second's worth of sends in flight, so it holds its pace while the Graph
+ * API takes up to a second to answer (Meta's top tier, 1,000 sends a second of 100–300 ms each, needs
+ * 100–300) — but only as many more than BASE_CONCURRENCY as it was answered in the last second: a number
+ * whose sends hang is not handed a second's worth of them before its breaker sees the failures.
+ */
+const MAX_PACED_CONCURRENCY = 1_000;
+/**
+ * How far ahead of now a lane reserves its number's send slots: a reply queued behind a campaign waits
+ * for the slots reserved before it, so reserving one second's worth would make it wait a second.
+ */
+const SLOTS_AHEAD_MS = 100;
 
 /** A claimed message on its way out through `channel`, held since `heldAt` (the clock's ms). */
 export interface Held {
@@ -40,8 +52,15 @@ interface Lane {
   key: string;
   concurrency: number;
   waiting: Held[];
+  /** How many at the front of `waiting` were handed off (first come, first sent among themselves). */
+  handedOff: number;
   /** Sends the channel has not answered yet: bounded by the concurrency. */
   inFlight: number;
+  /** Of those, the sends still waiting for their send slot: bounded by `slotsAhead`. */
+  pacing: number;
+  slotsAhead: number;
+  /** When the channel answered the lane's sends of the last second (oldest first). */
+  answeredAt: number[];
   /** Sends answered whose outcome is still being recorded: held, but no longer using the channel. */
   recording: number;
   breaker: SendBreaker;
@@ -57,7 +76,7 @@ export function laneKey(message: LeasedMessage, channel: SendingChannel): string
 
 /**
  * Every number sends on a lane of its own, so a number that hangs or fails never delays another: at
- * most `concurrency` sends in flight (one second's worth at its pace, up to MAX_CONCURRENCY), paced
+ * most `concurrency` sends in flight (one second's worth at its pace, up to MAX_PACED_CONCURRENCY), paced
  * through the shared pacer, with a circuit breaker (send-breaker.ts) that pauses a number in trouble.
  * A lane holding twice its concurrency is full; the claims skip full and paused lanes.
  */
@@ -86,17 +105,47 @@ export function createOutboxLanes(options: LaneOptions) {
     if (!lane)
       lanes.set(
         key,
-        (lane = { key, concurrency: 1, waiting: [], inFlight: 0, recording: 0, breaker: createSendBreaker() }),
+        (lane = {
+          ...{
+            key,
+            concurrency: 1,
+            waiting: [],
+            handedOff: 0,
+            inFlight: 0,
+            pacing: 0,
+            slotsAhead: 1,
+            answeredAt: [],
+            recording: 0,
+          },
+          breaker: createSendBreaker(),
+        }),
       );
     const pace = channel.provider.pace;
-    lane.concurrency = pace ? Math.max(1, Math.min(MAX_CONCURRENCY, Math.ceil(pace.perSecond))) : MAX_CONCURRENCY;
+    lane.concurrency = pace
+      ? Math.max(1, Math.min(MAX_PACED_CONCURRENCY, Math.ceil(pace.perSecond)))
+      : BASE_CONCURRENCY;
+    lane.slotsAhead = pace ? Math.max(1, Math.ceil((pace.perSecond * SLOTS_AHEAD_MS) / 1000)) : Infinity;
     return lane;
   }
 
-  /** Starts as many of the lane's waiting sends as its breaker and concurrency allow. */
+  /** Takes every waiting message off the lane. */
+  function emptied(lane: Lane): Held[] {
+    lane.handedOff = 0;
+    return lane.waiting.splice(0);
+  }
+
+  /** Sends the lane may have in flight now: its concurrency, grown to as its number answers (see MAX_PACED_CONCURRENCY). */
+  function allowedInFlight(lane: Lane, at: number): number {
+    while (lane.answeredAt.length > 0 && lane.answeredAt[0]! <= at - 1000) lane.answeredAt.shift();
+    const earned = Math.min(lane.concurrency, BASE_CONCURRENCY + lane.answeredAt.length);
+    return lane.breaker.allowance(at, earned);
+  }
+
+  /** Starts as many of the lane's waiting sends as its breaker, pace and concurrency allow. */
   function pump(lane: Lane): void {
-    while (lane.waiting.length > 0 && lane.inFlight < lane.breaker.allowance(now(), lane.concurrency)) {
+    while (lane.waiting.length > 0 && lane.pacing < lane.slotsAhead && lane.inFlight < allowedInFlight(lane, now())) {
       const held = lane.waiting.shift()!;
+      lane.handedOff = Math.max(0, lane.handedOff - 1);
       lane.inFlight += 1;
       track(sendOne(lane, held));
     }
@@ -126,7 +175,7 @@ export function createOutboxLanes(options: LaneOptions) {
     let recorded: Promise<void> | undefined;
     try {
       const { pace } = held.channel.provider;
-      if (pace && !(await slotTaken(held, pace))) return;
+      if (pace && !(await slotTaken(lane, held, pace))) return;
       // Decided after the wait for a slot: the number may have been paused meanwhile.
       const pausedUntil = lane.breaker.pausedUntil(now());
       if (pausedUntil !== null || stopping) {
@@ -137,6 +186,7 @@ export function createOutboxLanes(options: LaneOptions) {
       // here too could send it twice. Its lease brings it back.
       if (now() - held.heldAt > options.staleAfterMs) return;
       const sent = await options.send(held);
+      lane.answeredAt.push(now());
       recorded = sent.recorded;
       const pause = lane.breaker.record(sent.verdict, now());
       if (pause !== null) await pauseLane(lane, held, pause);
@@ -154,19 +204,23 @@ export function createOutboxLanes(options: LaneOptions) {
   }
 
   /** Waits for the number's next send slot; false when none could be taken (the message is then `unsent`). */
-  async function slotTaken(held: Held, pace: { key: string; perSecond: number }): Promise<boolean> {
+  async function slotTaken(lane: Lane, held: Held, pace: { key: string; perSecond: number }): Promise<boolean> {
+    lane.pacing += 1;
     try {
       await pacer.take(pace.key, pace.perSecond);
       return true;
     } catch (error) {
       options.unsent(held, error);
       return false;
+    } finally {
+      lane.pacing -= 1;
+      pump(lane);
     }
   }
 
   /** The breaker opened: the lane's waiting messages go back to the queue until the pause ends. */
   async function pauseLane(lane: Lane, held: Held, pauseMs: number): Promise<void> {
-    const waiting = lane.waiting.splice(0);
+    const waiting = emptied(lane);
     for (const entry of waiting) holding.delete(entry.message.id);
     await Promise.all([
       options.paused(held, pauseMs),
@@ -190,14 +244,18 @@ export function createOutboxLanes(options: LaneOptions) {
   }
 
   return {
-    /** Puts a claimed message on its number's lane (or back in the queue, while the number is paused). */
-    add(held: Held): void {
+    /**
+     * Puts a claimed message on its number's lane (or back in the queue, while the number is paused);
+     * `first`: ahead of what the lane holds (a reply or an API send, not to wait behind a campaign).
+     */
+    add(held: Held, { first = false } = {}): void {
       if (holding.has(held.message.id)) return;
       const lane = laneOf(laneKey(held.message, held.channel), held.channel);
       const pausedUntil = lane.breaker.pausedUntil(now());
       if (pausedUntil !== null) return track(options.release([held.message], pausedUntil));
       holding.add(held.message.id);
-      lane.waiting.push(held);
+      if (first) lane.waiting.splice(lane.handedOff++, 0, held);
+      else lane.waiting.push(held);
       pump(lane);
     },
 
@@ -232,7 +290,7 @@ export function createOutboxLanes(options: LaneOptions) {
     /** Hands the waiting messages back (due at once, for another process or the next start) and waits for the sends in flight. */
     async stop(): Promise<void> {
       stopping = true;
-      const waiting = [...lanes.values()].flatMap((lane) => lane.waiting.splice(0).map((held) => held.message));
+      const waiting = [...lanes.values()].flatMap((lane) => emptied(lane).map((held) => held.message));
       for (const message of waiting) holding.delete(message.id);
       if (waiting.length > 0) await options.release(waiting, now());
       while (running.size > 0) await Promise.all(running);

@@ -137,7 +137,8 @@ export function createOutbox(
     if (handedOff.length > 0) {
       const handOffs = handedOff;
       handedOff = [];
-      await dispatch(handOffs);
+      // Sent right after their commit (replies, API sends): ahead of what the lanes hold from claims.
+      await dispatch(handOffs, { first: true });
       return true;
     }
     if (!lanes.haveRoom()) return false;
@@ -154,7 +155,7 @@ export function createOutbox(
    * Finds each message's channel and puts it on that number's lane; a removed channel fails it, a number
    * Meta disconnected hands it back to wait (its claims skip it until the number is connected again).
    */
-  async function dispatch(arrivals: Arrival[]): Promise<void> {
+  async function dispatch(arrivals: Arrival[], order: { first?: boolean } = {}): Promise<void> {
     const channelOf = channelCache();
     const settled: Promise<void>[] = [];
     await Promise.all(
@@ -164,7 +165,7 @@ export function createOutbox(
           settled.push(recordOutcome({ message, outcome: channelRemovedOutcome(message, clock.now().getTime()) }));
         } else if (channel?.disconnected) {
           settled.push(release([message], clock.now().getTime()));
-        } else if (channel) lanes.add({ message, channel, heldAt });
+        } else if (channel) lanes.add({ message, channel, heldAt }, order);
       }),
     );
     await Promise.all(settled);
