@@ -10,7 +10,9 @@ export interface Series {
 
 const WIDTH = 760;
 const HEIGHT = 260;
-const MARGIN = { top: 30, right: 16, bottom: 34, left: 64 };
+const MARGIN = { top: 44, right: 16, bottom: 34, left: 64 };
+/** Legend entries are laid out left to right by their labels' rough width, wrapping to a second row. */
+const CHARACTER_WIDTH = 6.2;
 const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b'];
 
 /** A "nice" upper bound for the axis (1, 2 or 5 times a power of ten). */
@@ -42,6 +44,8 @@ export function lineChart(title: string, unit: string, series: Series[]): string
   for (let second = 0; second < seconds; second += tickEvery) {
     ticks.push(`<text x="${x(second)}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="middle">${second}</text>`);
   }
+  let legendX = MARGIN.left;
+  let legendY = 12;
   const lines = series.map((s, index) => {
     const colour = COLOURS[index % COLOURS.length]!;
     // A gap (null) starts a new segment rather than drawing through it.
@@ -51,11 +55,14 @@ export function lineChart(title: string, unit: string, series: Series[]): string
       const point = `${x(second).toFixed(1)},${y(value).toFixed(1)}`;
       path += second === 0 || s.values[second - 1] === null ? ` M${point}` : ` L${point}`;
     });
-    const legendX = MARGIN.left + 8 + index * 170;
+    const entryWidth = 16 + s.label.length * CHARACTER_WIDTH + 18;
+    if (legendX + entryWidth > WIDTH) [legendX, legendY] = [MARGIN.left, legendY + 16];
+    const entryX = legendX;
+    legendX += entryWidth;
     return (
       `<path d="${path.trim()}" fill="none" stroke="${colour}" stroke-width="1.5"/>` +
-      `<rect x="${legendX}" y="8" width="12" height="3" fill="${colour}"/>` +
-      `<text x="${legendX + 16}" y="13">${escape(s.label)}</text>`
+      `<rect x="${entryX}" y="${legendY - 4}" width="12" height="3" fill="${colour}"/>` +
+      `<text x="${entryX + 16}" y="${legendY}">${escape(s.label)}</text>`
     );
   });
   return [

@@ -62,6 +62,8 @@ interface Outcome {
   engine: Engine;
   processes: number;
   recipients: number;
+  /** How long create-campaign took to answer (the sampling starts once it has). */
+  createSeconds: number;
   sendsPerSecond: number;
   sendSeconds: number;
   webhook: { p50: number; p99: number; max: number; deliveries: number; failed: number; statusesPerSecond: number };
@@ -253,6 +255,7 @@ async function drive(run: Drive): Promise<Outcome> {
   const cpu = servers.map((server) => server.cpuSeconds());
   const benchCpu = process.cpuUsage();
   const from = timeline.second();
+  const creating = performance.now();
   const created = await api('create-campaign', {
     name: 'Loop',
     template_id: templateId,
@@ -260,6 +263,7 @@ async function drive(run: Drive): Promise<Outcome> {
     variables: ['{{contact.name}}'],
   });
   if (created.status !== 200) throw new Error(`create-campaign: ${JSON.stringify(created.body)}`);
+  const createSeconds = (performance.now() - creating) / 1000;
   log(
     `${run.label}: campaign to ${recipients.toLocaleString('en')} at ${settings.rate}/s, customers writing at ${settings.rate / 10}/s`,
   );
@@ -293,6 +297,7 @@ async function drive(run: Drive): Promise<Outcome> {
     engine: run.engine,
     processes: servers.length,
     recipients,
+    createSeconds,
     sendsPerSecond: timeline.total('send:template', from, to) / sendSeconds,
     sendSeconds,
     webhook: {
@@ -497,13 +502,15 @@ function writeCharts(run: Drive, from: number, to: number): string[] {
       { label: 'message → live inbox', values: timeline.percentilePerSecond('inbox:ms', 99, from, to) },
       { label: 'keyword → flow reply', values: timeline.percentilePerSecond('flow-reply:ms', 99, from, to) },
     ]),
-    [`loop-${slug}-backlog.svg`]: lineChart(`${run.label}: backlogs and processes`, 'count / % CPU / MiB', [
+    [`loop-${slug}-backlog.svg`]: lineChart(`${run.label}: backlogs`, 'waiting', [
       { label: 'outbox queued ÷100', values: seconds('outbox').map((v) => (v === null ? null : v / 100)) },
       { label: 'jobs due', values: seconds('jobs-due') },
-      { label: 'Meta webhook queue', values: seconds('meta-backlog') },
+      { label: 'webhook items Meta holds', values: seconds('meta-backlog') },
+    ]),
+    [`loop-${slug}-processes.svg`]: lineChart(`${run.label}: processes`, '% of a core / MiB', [
       ...servers.flatMap((_, i) => [
-        { label: `CPU % p${i + 1}`, values: seconds(`cpu:${i}`).map((v) => (v === null ? null : v * 100)) },
-        { label: `RSS MiB p${i + 1}`, values: seconds(`rss:${i}`) },
+        { label: `CPU % of process ${i + 1}`, values: seconds(`cpu:${i}`).map((v) => (v === null ? null : v * 100)) },
+        { label: `RSS MiB of process ${i + 1}`, values: seconds(`rss:${i}`) },
       ]),
     ]),
   };
@@ -516,6 +523,7 @@ function markdown(outcomes: Outcome[], startedAt: Date): string {
   const rows = outcomes.map((o) =>
     [
       o.label,
+      `${o.createSeconds.toFixed(1)} s`,
       `${o.sendsPerSecond.toFixed(0)}/s (${((o.sendsPerSecond / settings.rate) * 100).toFixed(0)} %)`,
       `${ms(o.webhook.p50)} / ${ms(o.webhook.p99)} / ${ms(o.webhook.max)} ms (${o.webhook.failed} failed of ${o.webhook.deliveries.toLocaleString('en')})`,
       `${ms(o.inbox.p50)} / ${ms(o.inbox.p99)} ms (${o.inbox.seen}/${o.inbox.sent})`,
@@ -531,8 +539,8 @@ function markdown(outcomes: Outcome[], startedAt: Date): string {
     '',
     `Machine: ${machine()}.`,
     '',
-    '| Deployment | campaign sends (target 1,000/s) | webhook answer p50 / p99 / max | message → live inbox p50 / p99 (seen/sent) | message → feed p50 / p99 (poll every 500 ms) | keyword → flow reply at Meta p50 / p99 | peak outbox / jobs due / Meta queue | CPU (cores used) · peak RSS per process | load generator CPU |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| Deployment | create-campaign answered in | campaign sends (target 1,000/s) | webhook answer p50 / p99 / max | message → live inbox p50 / p99 (seen/sent) | message → feed p50 / p99 (poll every 500 ms) | keyword → flow reply at Meta p50 / p99 | peak outbox / jobs due / Meta queue | CPU (cores used) · peak RSS per process | load generator CPU |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map((row) => `| ${row} |`),
     '',
     ...outcomes.flatMap((o) => [

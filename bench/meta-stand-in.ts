@@ -8,7 +8,8 @@ import type { Timeline } from './timeline.js';
  * Meta, as the load test meets it: the Graph API's send endpoint (Meta's success answer after
  * `graphLatencyMs`), and Meta's webhooks back to Parley — a `sent`, `delivered` and `read` status for
  * every accepted message, and customers' inbound messages — signed with the app secret (X-Hub-Signature-256),
- * statuses batched (up to `batchSize` in one delivery, as Meta batches under load), at most `inFlight`
+ * batched in arrival order (up to `batchSize` items a delivery, as Meta batches under load: one entry whose
+ * changes hold the messages and the statuses), at most `inFlight`
  * deliveries at once, and a delivery that fails retried with a growing delay (Meta retries for days).
  * Payloads follow Meta's "Webhooks: messages" reference (statuses with PMP pricing, text messages).
  *
@@ -86,15 +87,13 @@ export async function startMeta(options: MetaOptions) {
       setTimeout(() => {
         const at = performance.now();
         timeline.count(`send:${message.type}`, 1, at);
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              messaging_product: 'whatsapp',
-              contacts: [{ input: message.to, wa_id: to }],
-              messages: [{ id: wamid }],
-            }),
-          );
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            messaging_product: 'whatsapp',
+            contacts: [{ input: message.to, wa_id: to }],
+            messages: [{ id: wamid }],
+          }),
+        );
         const sent = { to, type: message.type, text: message.text?.body ?? null, at };
         for (const listener of listeners) listener(sent);
         scheduleStatuses(wamid, to, message.type === 'template' ? 'marketing' : 'service', at);
@@ -126,35 +125,36 @@ export async function startMeta(options: MetaOptions) {
     };
   }
 
+  /** One entry of the business account: a change with the customers' messages, a change with the statuses. */
   function payload(items: Delivery[]): string {
     const metadata = { display_phone_number: DISPLAY_PHONE, phone_number_id: options.phoneNumberId };
     const statuses = items.flatMap((item) => (item.kind === 'status' ? [item.status] : []));
     const messages = items.flatMap((item) => (item.kind === 'message' ? [item] : []));
-    const value = {
-      messaging_product: 'whatsapp',
-      metadata,
-      ...(messages.length > 0 && {
-        contacts: messages.map((m) => ({ profile: { name: 'Load test customer' }, wa_id: m.from })),
-        messages: messages.map((m) => m.message),
-      }),
-      ...(statuses.length > 0 && { statuses }),
-    };
-    return JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [{ id: options.wabaId, changes: [{ value, field: 'messages' }] }],
+    const change = (value: object) => ({
+      value: { messaging_product: 'whatsapp', metadata, ...value },
+      field: 'messages',
     });
+    const changes = [
+      ...(messages.length > 0
+        ? [
+            change({
+              contacts: messages.map((m) => ({ profile: { name: 'Load test customer' }, wa_id: m.from })),
+              messages: messages.map((m) => m.message),
+            }),
+          ]
+        : []),
+      ...(statuses.length > 0 ? [change({ statuses })] : []),
+    ];
+    return JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: options.wabaId, changes }] });
   }
 
-  /** The next delivery: a due retry first, else a customer's message alone, else up to batchSize statuses. */
+  /** The next delivery: a due retry first, else the oldest batchSize items waiting, messages and statuses alike. */
   function take(): { items: Delivery[]; attempt: number } | null {
     const now = performance.now();
     const retry = retries.findIndex((r) => r.at <= now);
     if (retry >= 0) return retries.splice(retry, 1)[0]!;
     if (queue.length === 0) return null;
-    if (queue[0]!.kind === 'message') return { items: queue.splice(0, 1), attempt: 0 };
-    let count = 0;
-    while (count < options.batchSize && count < queue.length && queue[count]!.kind === 'status') count++;
-    return { items: queue.splice(0, count), attempt: 0 };
+    return { items: queue.splice(0, options.batchSize), attempt: 0 };
   }
 
   function pump(): void {

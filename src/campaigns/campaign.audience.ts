@@ -28,13 +28,29 @@ export const NOT_READ = ['sent', 'delivered'];
 /** Ids per IN list: well under both engines' bound-parameter limits. */
 const CHUNK = 500;
 
-/** Every contact of the audience (opted-out ones included, to be counted), in id (creation) order. */
-export async function audienceOf(db: Db, workspaceId: string, audience: StoredAudience): Promise<Recipient[]> {
-  const contacts = db
+/** A page of an audience: the members after the contact id `after` (null: from the first), at most `limit`. */
+export interface AudiencePage {
+  after: string | null;
+  limit: number;
+}
+
+/**
+ * Every contact of the audience (opted-out ones included, to be counted), in id (creation) order, or
+ * one page of them.
+ */
+export async function audienceOf(
+  db: Db,
+  workspaceId: string,
+  audience: StoredAudience,
+  page?: AudiencePage,
+): Promise<Recipient[]> {
+  let contacts = db
     .selectFrom('contacts as c')
     .select(['c.id', 'c.workspace_id', 'c.name', 'c.phone', 'c.email', 'c.custom_attributes', 'c.opted_out_at'])
     .select(['c.last_inbound_at', 'c.window_closed_at'])
     .where('c.workspace_id', '=', workspaceId);
+  if (page?.after) contacts = contacts.where('c.id', '>', page.after);
+  if (page) contacts = contacts.limit(page.limit);
   if ('not_read_of' in audience) {
     const unread = db
       .selectFrom('messages')
@@ -46,7 +62,14 @@ export async function audienceOf(db: Db, workspaceId: string, audience: StoredAu
   }
   if ('contact_ids' in audience) {
     const found: Recipient[] = [];
-    for (const ids of chunks(audience.contact_ids, CHUNK)) {
+    const after = page?.after;
+    const listed = page
+      ? [...audience.contact_ids]
+          .sort()
+          .filter((id) => !after || id > after)
+          .slice(0, page.limit)
+      : audience.contact_ids;
+    for (const ids of chunks(listed, CHUNK)) {
       found.push(...(await contacts.where('c.id', 'in', ids).orderBy('c.id').execute()));
     }
     return found;

@@ -14,11 +14,17 @@ type Db = Kysely<Database>;
 
 /** How often a sending campaign looks whether the outbox has settled all its messages. */
 const CHECK_EVERY_MS = 1_000;
+/**
+ * Recipients one dispatch job queues: a page is one transaction, short enough that the server keeps
+ * answering meanwhile (on SQLite a transaction holds the event loop: 120,000 in one held it ~30 s).
+ */
+export const DISPATCH_PAGE = 2_000;
 
 /**
- * A campaign's sending, as two scheduler jobs: the dispatch resolves the audience and queues every
- * message in the job's transaction (so they exist exactly if it committed); a check every second marks
- * the campaign sent once the outbox has settled them all.
+ * A campaign's sending, as scheduler jobs: each dispatch job resolves a page of the audience and queues
+ * its messages in the job's transaction, with the job of the next page (so every page's messages exist
+ * exactly once, whatever stops in between); after the last page a check every second marks the campaign
+ * sent once the outbox has settled them all.
  */
 export function createCampaignJobs(deps: Deps) {
   const { clock } = deps;
@@ -48,16 +54,28 @@ export function createCampaignJobs(deps: Deps) {
     });
   }
 
-  /** `campaign_dispatch`: one message per audience member, less the opted-out and those a placeholder leaves empty. */
-  async function dispatch(trx: Db, job: Job): Promise<void> {
-    // Moving to `sending` first locks the row: a concurrent cancel waits, then fails what this queued.
-    const campaign = await trx
+  /**
+   * The campaign a dispatch job works for, its row locked: the first page moves it to `sending` (a
+   * concurrent cancel waits, then fails what this queued); later pages find it still sending.
+   */
+  function lockedForDispatch(trx: Db, campaignId: string, firstPage: boolean) {
+    return trx
       .updateTable('campaigns')
       .set({ status: 'sending', updated_at: now() })
-      .where('id', '=', job.subject_id)
-      .where('status', '=', 'scheduled')
+      .where('id', '=', campaignId)
+      .where('status', '=', firstPage ? 'scheduled' : 'sending')
       .returningAll()
       .executeTakeFirst();
+  }
+
+  /**
+   * `campaign_dispatch`: one message per audience member of a page, less the opted-out and those a
+   * placeholder leaves empty. A campaign that waits for its portfolio's room is dispatched in one page:
+   * the waiting recipients' times are worked out from the room the whole audience leaves.
+   */
+  async function dispatch(trx: Db, job: Job): Promise<void> {
+    const after = typeof job.payload.after === 'string' ? job.payload.after : null;
+    const campaign = await lockedForDispatch(trx, job.subject_id, after === null);
     if (!campaign) return;
     const compose = await composer(trx, campaign);
     if (!compose) {
@@ -68,8 +86,13 @@ export function createCampaignJobs(deps: Deps) {
         .execute();
       return;
     }
-    const audience = await audienceOf(trx, campaign.workspace_id, JSON.parse(campaign.audience) as StoredAudience);
-    const at = now();
+    const page = campaign.over_limit === 'wait' ? undefined : { after, limit: DISPATCH_PAGE };
+    const audience = await audienceOf(
+      trx,
+      campaign.workspace_id,
+      JSON.parse(campaign.audience) as StoredAudience,
+      page,
+    );
     // A broadcast never reaches a contact who opted out, whatever the template's category.
     const campaignSender = { type: 'campaign' as const, id: campaign.id };
     const rows = audience.flatMap((contact): OutboundRow[] => {
@@ -88,15 +111,23 @@ export function createCampaignJobs(deps: Deps) {
     await queueOutbound(trx, rows);
     await trx
       .updateTable('campaigns')
-      .set({
-        recipients: rows.length,
-        skipped: audience.length - rows.length,
-        opted_out: audience.filter((contact) => contact.opted_out_at).length,
-        updated_at: at,
-      })
+      .set((eb) => ({
+        recipients: eb('recipients', '+', rows.length),
+        skipped: eb('skipped', '+', audience.length - rows.length),
+        opted_out: eb('opted_out', '+', audience.filter((contact) => contact.opted_out_at).length),
+        updated_at: now(),
+      }))
       .where('id', '=', campaign.id)
       .execute();
-    await scheduleCheck(trx, campaign);
+    if (page && audience.length === page.limit) {
+      await scheduleJob(trx, deps, {
+        workspaceId: campaign.workspace_id,
+        kind: 'campaign_dispatch',
+        subjectId: campaign.id,
+        payload: { after: audience.at(-1)!.id },
+        dueAt: clock.now(),
+      });
+    } else await scheduleCheck(trx, campaign);
   }
 
   /** `campaign_check`: sent once no message is waiting in the outbox; otherwise looks again later. */

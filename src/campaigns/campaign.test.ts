@@ -11,6 +11,7 @@ import type { CampaignRecord } from '../triggers/trigger.schema.js';
 import { inboundTextWebhook, statusWebhook } from '../whatsapp/webhook.fixtures.js';
 import { withCallbackChecked } from '../../test/graph-stand-in.js';
 import type { Campaign } from './campaign.schema.js';
+import { DISPATCH_PAGE } from './campaign.dispatch.js';
 import { newContactRow } from '../contacts/contact.repository.js';
 import { logInOverHttp } from '../../test/dashboard-session.js';
 
@@ -191,6 +192,54 @@ describe(`campaigns (${ENGINE})`, () => {
     assert.deepEqual(
       feed.body.map((record) => [record.id, record.status, record.template_name, record.created_at]),
       [[created.id, 'sent', template.name, sent.sent_at]],
+    );
+  });
+
+  test('a campaign larger than a dispatch page goes out a page a job, each recipient once; a cancel between pages stops the rest', async () => {
+    const cloud = await cloudWorkspace();
+    const { workspaceId } = cloud.ws;
+    await services.channels.useWhatsappCloud(
+      { workspaceId },
+      {
+        phoneNumberId: cloud.phoneNumberId,
+        wabaId: cloud.wabaId,
+        accessToken: cloud.accessToken,
+        messagesPerSecond: 1000,
+      },
+    );
+    const template = await createTemplate(services, workspaceId);
+    const contacts = await insertContacts(workspaceId, DISPATCH_PAGE + 500, 'crowd');
+    const body = { template_id: template.id, variables: ['{{contact.name}}', 'ORD-1'], audience: { tag: 'crowd' } };
+
+    const whole = await createCampaign(cloud, { name: 'Everyone', ...body });
+    await runDue(cloud);
+    // Each job is a transaction of its own: the server answers between pages.
+    assert.deepEqual(
+      (await getCampaign(cloud, whole.id)).counts,
+      counts({ recipients: DISPATCH_PAGE, sent: DISPATCH_PAGE }),
+    );
+    await runDue(cloud);
+    assert.deepEqual(
+      (await getCampaign(cloud, whole.id)).counts,
+      counts({ recipients: contacts.length, sent: contacts.length }),
+    );
+    const phones = sentTo(cloud).map(({ body }) => (body as { to: string }).to);
+    assert.equal(new Set(phones).size, contacts.length, 'every recipient got one message');
+    assert.equal(phones.length, contacts.length, 'nobody got two');
+    server.clock.advance(1000);
+    await runDue(cloud);
+    assert.equal((await getCampaign(cloud, whole.id)).status, 'sent');
+
+    const stopped = await createCampaign(cloud, { name: 'Stopped halfway', ...body });
+    await runDue(cloud);
+    const cancelled = await cloud.ws.action<Campaign>('cancel-campaign', { campaign_id: stopped.id });
+    assert.equal(cancelled.status, 200, cancelled.text);
+    server.clock.advance(1000);
+    await runDue(cloud);
+    assert.equal(sentTo(cloud).length, contacts.length + DISPATCH_PAGE, 'the pages after the cancel were never queued');
+    assert.deepEqual(
+      (await getCampaign(cloud, stopped.id)).counts,
+      counts({ recipients: DISPATCH_PAGE, sent: DISPATCH_PAGE }),
     );
   });
 
