@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { isDatabaseUnavailable } from '../db/outage.js';
 import type { Database } from '../db/schema.js';
 import { failedRoundRestMs } from '../shared/backoff.js';
@@ -269,6 +270,7 @@ export function createScheduler(
       }
       total += jobs.length;
       if (jobs.length < BATCH) return total;
+      await yieldToEventLoop();
     }
   }
 
@@ -312,6 +314,9 @@ export function createScheduler(
         do {
           again = false;
           await runDue();
+          // On SQLite a run never waits on I/O: jobs that schedule jobs due now (a campaign's pages)
+          // would otherwise run back to back and hold the event loop — no request answered meanwhile.
+          if (again) await yieldToEventLoop();
         } while (again && !stopped);
         await armTimer();
         failures = 0;

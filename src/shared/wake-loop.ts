@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { failedRoundRestMs } from './backoff.js';
 
 /**
@@ -30,6 +31,8 @@ export function createWakeLoop(options: {
     do {
       again = false;
       if (await options.round()) again = true;
+      // On SQLite a round never waits on I/O: without this, rounds back to back would hold the event loop.
+      if (again) await yieldToEventLoop();
     } while (again && !stopped);
   }
 
