@@ -36,6 +36,8 @@ const settings = {
   port: Number(env.BENCH_PORT ?? 18460),
   pgPort: Number(env.BENCH_PG_PORT ?? 54345),
   cpuProfileDir: env.BENCH_CPU_PROF ?? null,
+  /** Node options for the Parley processes (e.g. heap sizes to compare). */
+  serverNodeOptions: env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [],
   output: env.BENCH_OUTPUT ?? 'BENCHMARKS.md',
   charts: 'docs/benchmarks',
 };
@@ -152,7 +154,10 @@ async function runScenario(engine: Engine, processCount: number): Promise<Outcom
     log(`${label}: ${recipients.toLocaleString('en')} contacts imported; starting Parley`);
     const profileDir = settings.cpuProfileDir && path.resolve(settings.cpuProfileDir, label.replace(/\W+/g, '-'));
     for (let i = 0; i < processCount; i++) {
-      const nodeOptions = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+      const nodeOptions = [
+        ...settings.serverNodeOptions,
+        ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ];
       const server = new NodeProcess(
         `parley ${i + 1}`,
         'src/main.ts',

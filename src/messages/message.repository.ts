@@ -225,13 +225,33 @@ export function messageRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    async applyStatusChange(id: string, change: StatusChangeRow, at: string): Promise<void> {
-      const { error, ...rest } = change;
-      await db
-        .updateTable('messages')
-        .set({ ...rest, updated_at: at, ...(error && { error: JSON.stringify(error) }) })
-        .where('id', '=', id)
-        .execute();
+    /** Applies status webhooks' changes, one per message, in one statement (an absent field keeps its value). */
+    async applyStatusChanges(dialect: Dialect, changes: Map<string, StatusChangeRow>, at: string): Promise<void> {
+      if (changes.size === 0) return;
+      const rows = [...changes].map(([id, change]) => ({
+        id,
+        status: change.status,
+        error: change.error,
+        delivery: change.delivery === undefined ? undefined : (JSON.parse(change.delivery) as unknown),
+        provider_message_id: change.provider_message_id,
+        settled: change.next_attempt_at === null ? 1 : 0,
+      }));
+      const v = jsonRows(dialect, rows, {
+        id: 'uuid',
+        status: 'text',
+        error: 'jsonb',
+        delivery: 'jsonb',
+        provider_message_id: 'text',
+        settled: 'integer',
+      });
+      await sql`UPDATE messages AS m SET
+          status = COALESCE(v.status, m.status),
+          error = COALESCE(v.error, m.error),
+          delivery = COALESCE(v.delivery, m.delivery),
+          provider_message_id = COALESCE(v.provider_message_id, m.provider_message_id),
+          next_attempt_at = CASE WHEN v.settled = 1 THEN NULL ELSE m.next_attempt_at END,
+          updated_at = ${at}
+        FROM ${v} WHERE m.id = v.id`.execute(db);
     },
   };
 }

@@ -46,12 +46,14 @@ export function createStatusService(
       const targets = await findTargets(trx, caller.workspaceId, updates);
       const applied: boolean[] = [];
       const early: StatusUpdate[] = [];
+      // One write per message for the whole delivery: its changes in order, the later over the earlier.
+      const writes = new Map<string, StatusChangeRow>();
       for (const update of updates) {
         const message = targets(update);
         if (!message) early.push(update);
         const change = message && changeFor(message, update);
         if (message && change) {
-          await messageRepository(trx).applyStatusChange(message.id, change, now());
+          writes.set(message.id, { ...writes.get(message.id), ...change });
           Object.assign(message, change);
           if (change.status) {
             changed.push(
@@ -69,6 +71,7 @@ export function createStatusService(
         }
         applied.push(!!change?.status);
       }
+      await messageRepository(trx).applyStatusChanges(deps.dialect, writes, now());
       if (keepEarly) await keep(trx, caller.workspaceId, early);
       await emitStatusChanges(trx, deps, statusChanges);
       return [{ applied, early }, queuedIn(trx)] as const;
