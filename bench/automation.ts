@@ -10,7 +10,14 @@ import { createIdGenerator } from '../src/shared/ids.js';
 import { toStoredTimestamp } from '../src/shared/time.js';
 import type { Engine } from './config.js';
 import { startGraphSink, type GraphSink } from './graph-sink.js';
-import { generatedCertificate, httpsJson, NodeProcess, parleyCli, startPostgres } from './processes.js';
+import {
+  generatedCertificate,
+  httpsJson,
+  NodeProcess,
+  parleyCli,
+  setCloudChannel,
+  startPostgres,
+} from './processes.js';
 import { writeMarkdown } from './report.js';
 
 /**
@@ -265,25 +272,11 @@ async function runEngine(engine: Engine): Promise<Result> {
     };
     // The bench triggers hundreds of flows through one token: lift the per-token request budget.
     await parleyCli(['workspace', 'set', '--id', workspaceId, '--rate-limit', '1000000'], processEnv);
-    await parleyCli(
-      [
-        'channel',
-        'set',
-        '--workspace',
-        workspaceId,
-        '--provider',
-        'whatsapp-cloud',
-        '--phone-number-id',
-        PHONE_NUMBER_ID,
-        '--waba-id',
-        WABA_ID,
-        '--access-token',
-        'bench-token',
-        '--messages-per-second',
-        String(settings.campaignRate),
-      ],
-      processEnv,
-    );
+    await setCloudChannel(processEnv, workspaceId, {
+      phoneNumberId: PHONE_NUMBER_ID,
+      wabaId: WABA_ID,
+      messagesPerSecond: settings.campaignRate,
+    });
     const documentFile = path.join(dataDir, 'automation.json');
     fs.writeFileSync(documentFile, JSON.stringify(automationDocument()));
     await parleyCli(['import', '--workspace', workspaceId, documentFile], processEnv);

@@ -6,7 +6,14 @@ import { lineChart } from './chart.js';
 import type { Engine } from './config.js';
 import { summariseProfiles } from './cpu-profile.js';
 import { startMeta, type MetaStandIn } from './meta-stand-in.js';
-import { generatedCertificate, httpsJson, NodeProcess, parleyCli, startPostgres } from './processes.js';
+import {
+  generatedCertificate,
+  httpsJson,
+  NodeProcess,
+  parleyCli,
+  setCloudChannel,
+  startPostgres,
+} from './processes.js';
 import { machine, writeMarkdown } from './report.js';
 import { percentile, Timeline } from './timeline.js';
 
@@ -196,21 +203,11 @@ async function prepareWorkspace(baseEnv: NodeJS.ProcessEnv, dataDir: string, rec
     ['workspace', 'set', '--id', workspaceId, '--rate-limit', '10000000', '--poll-interval', '0'],
     baseEnv,
   );
-  const channel = ['--phone-number-id', PHONE_NUMBER_ID, '--waba-id', WABA_ID, '--access-token', 'loop-token'];
-  await parleyCli(
-    [
-      'channel',
-      'set',
-      '--workspace',
-      workspaceId,
-      '--provider',
-      'whatsapp-cloud',
-      ...channel,
-      '--messages-per-second',
-      String(settings.rate),
-    ],
-    baseEnv,
-  );
+  await setCloudChannel(baseEnv, workspaceId, {
+    phoneNumberId: PHONE_NUMBER_ID,
+    wabaId: WABA_ID,
+    messagesPerSecond: settings.rate,
+  });
   const file = path.join(dataDir, 'loop.json');
   fs.writeFileSync(file, JSON.stringify(loopDocument(recipients)));
   await parleyCli(['import', '--workspace', workspaceId, file], baseEnv);

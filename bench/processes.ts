@@ -16,6 +16,21 @@ export async function parleyCli(args: string[], env: NodeJS.ProcessEnv): Promise
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
+/** Connects a workspace to a WhatsApp Cloud number (the benchmark's Graph stand-in) with `parley channel set`. */
+export async function setCloudChannel(
+  env: NodeJS.ProcessEnv,
+  workspaceId: string,
+  number: { phoneNumberId: string; wabaId: string; messagesPerSecond: number },
+): Promise<void> {
+  const { phoneNumberId, wabaId, messagesPerSecond } = number;
+  await parleyCli(
+    ['channel', 'set', '--workspace', workspaceId, '--provider', 'whatsapp-cloud', '--phone-number-id', phoneNumberId]
+      .concat(['--waba-id', wabaId, '--access-token', 'bench-token'])
+      .concat(['--messages-per-second', String(messagesPerSecond)]),
+    env,
+  );
+}
+
 /** The certificate Parley generates in DATA_DIR/tls on first start, once it exists (for waitUntilReady). */
 export function generatedCertificate(dataDir: string): string | null {
   const file = path.join(dataDir, 'tls', 'cert.pem');
