@@ -49,8 +49,10 @@ export async function audienceOf(
     .select(['c.id', 'c.workspace_id', 'c.name', 'c.phone', 'c.email', 'c.custom_attributes', 'c.opted_out_at'])
     .select(['c.last_inbound_at', 'c.window_closed_at'])
     .where('c.workspace_id', '=', workspaceId);
-  if (page?.after) contacts = contacts.where('c.id', '>', page.after);
   if (page) contacts = contacts.limit(page.limit);
+  const after = page?.after ?? null;
+  // Contacts by id from the page's cursor (the tag's walk below has a cursor of its own).
+  const fromCursor = () => (after ? contacts.where('c.id', '>', after) : contacts);
   if ('not_read_of' in audience) {
     const unread = db
       .selectFrom('messages')
@@ -58,11 +60,10 @@ export async function audienceOf(
       .where('workspace_id', '=', workspaceId)
       .where('campaign_id', '=', audience.not_read_of)
       .where('status', 'in', NOT_READ);
-    return contacts.where('c.id', 'in', unread).orderBy('c.id').execute();
+    return fromCursor().where('c.id', 'in', unread).orderBy('c.id').execute();
   }
   if ('contact_ids' in audience) {
     const found: Recipient[] = [];
-    const after = page?.after;
     const listed = page
       ? [...audience.contact_ids]
           .sort()
@@ -75,19 +76,19 @@ export async function audienceOf(
     return found;
   }
   const { tag, query, email } = 'tag' in audience ? { tag: audience.tag, query: '', email: '' } : audience.search;
-  let matching = contacts;
-  if (tag) {
-    const tagged = db
-      .selectFrom('contact_tags as ct')
-      .innerJoin('tags as t', 't.id', 'ct.tag_id')
-      .select('ct.contact_id')
-      .where('t.workspace_id', '=', workspaceId)
-      .where('t.name_key', '=', tagKey(tag));
-    matching = matching.where('c.id', 'in', tagged);
-  }
-  if (email) matching = matching.where((eb) => eb(eb.fn('lower', ['c.email']), '=', email.toLowerCase()));
-  if (query) matching = matching.where(containsIgnoringCase('c.search_text', searchNeedle(query), { lowered: true }));
-  return matching.orderBy('c.id').execute();
+  if (email) contacts = contacts.where((eb) => eb(eb.fn('lower', ['c.email']), '=', email.toLowerCase()));
+  if (query) contacts = contacts.where(containsIgnoringCase('c.search_text', searchNeedle(query), { lowered: true }));
+  if (!tag) return fromCursor().orderBy('c.id').execute();
+  // Walked from the tag's index (tag_id, contact_id), from the page's cursor: as `c.id IN (the tagged)`,
+  // every page read all the tag's contacts first (76 ms a page of a 120,000-contact campaign).
+  const tagId = db
+    .selectFrom('tags as t')
+    .select('t.id')
+    .where('t.workspace_id', '=', workspaceId)
+    .where('t.name_key', '=', tagKey(tag));
+  let tagged = contacts.innerJoin('contact_tags as ct', 'ct.contact_id', 'c.id').where('ct.tag_id', '=', tagId);
+  if (after) tagged = tagged.where('ct.contact_id', '>', after);
+  return tagged.orderBy('ct.contact_id').execute();
 }
 
 /** The audience as stored: trimmed, ids lower-cased and unique, empty search filters dropped. */
