@@ -210,7 +210,7 @@ describe(`campaigns (${ENGINE})`, () => {
     const cloud = await topTierWorkspace();
     const { workspaceId } = cloud.ws;
     const template = await createTemplate(services, workspaceId);
-    const contacts = await insertContacts(workspaceId, DISPATCH_PAGE + 300, 'crowd');
+    const contacts = await insertContacts(workspaceId, DISPATCH_PAGE * 1.5, 'crowd');
     const body = { template_id: template.id, variables: ['{{contact.name}}', 'ORD-1'], audience: { tag: 'crowd' } };
 
     const whole = await createCampaign(cloud, { name: 'Everyone', ...body });
