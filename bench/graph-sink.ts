@@ -16,22 +16,31 @@ export interface GraphSink {
   close(): Promise<void>;
 }
 
-export async function startGraphSink(number: { phoneNumberId: string; wabaId: string }): Promise<GraphSink> {
-  const arrivals: number[] = [];
-  let sequence = 0;
+/**
+ * The Graph API's description of the benchmark's one number, for `GET /{version}/{path}` (`parley channel
+ * set` confirms the number with it): the number itself, or the WABA's numbers; null for any other path.
+ */
+export function numberLookup(number: { phoneNumberId: string; wabaId: string }, path: string): string | null {
   const described = JSON.stringify({
     id: number.phoneNumberId,
     display_phone_number: '+1 555-010-0000',
     verified_name: 'Parley Bench',
     quality_rating: 'GREEN',
   });
+  if (path === number.phoneNumberId) return described;
+  return path === `${number.wabaId}/phone_numbers` ? `{"data":[${described}]}` : null;
+}
+
+export async function startGraphSink(number: { phoneNumberId: string; wabaId: string }): Promise<GraphSink> {
+  const arrivals: number[] = [];
+  let sequence = 0;
   const server = http.createServer((request, response) => {
     request.resume();
     request.on('end', () => {
       const path = new URL(request.url ?? '/', 'http://sink').pathname.split('/').slice(2).join('/');
-      if (request.method === 'GET' && (path === number.phoneNumberId || path === `${number.wabaId}/phone_numbers`)) {
-        const body = path === number.phoneNumberId ? described : `{"data":[${described}]}`;
-        response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      const lookup = request.method === 'GET' ? numberLookup(number, path) : null;
+      if (lookup !== null) {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(lookup);
         return;
       }
       if (request.method !== 'POST' || !/\/messages$/.test(request.url ?? '')) {

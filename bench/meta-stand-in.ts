@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
+import { numberLookup } from './graph-sink.js';
 import type { Timeline } from './timeline.js';
 
 /**
@@ -54,21 +55,14 @@ export async function startMeta(options: MetaOptions) {
   let sequence = 0;
   let inboundSequence = 0;
 
-  const described = JSON.stringify({
-    id: options.phoneNumberId,
-    display_phone_number: '+1 555-010-0000',
-    verified_name: 'Parley Load Test',
-    quality_rating: 'GREEN',
-  });
-
   const graph = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const path = new URL(req.url ?? '/', 'http://graph').pathname.split('/').slice(2).join('/');
-      if (req.method === 'GET' && (path === options.phoneNumberId || path === `${options.wabaId}/phone_numbers`)) {
-        const body = path === options.phoneNumberId ? described : `{"data":[${described}]}`;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      const lookup = req.method === 'GET' ? numberLookup(options, path) : null;
+      if (lookup !== null) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(lookup);
         return;
       }
       if (req.method !== 'POST' || path !== `${options.phoneNumberId}/messages`) {

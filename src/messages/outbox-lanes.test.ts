@@ -25,8 +25,8 @@ async function until(what: string, done: () => boolean | Promise<boolean>): Prom
   }
 }
 
-const ofNumber = (cloud: CloudWorkspace) => (request: RecordedRequest) =>
-  request.path === `/${API_VERSION}/${cloud.phoneNumberId}/messages`;
+const ofNumber = (number: Pick<CloudWorkspace, 'phoneNumberId'>) => (request: RecordedRequest) =>
+  request.path === `/${API_VERSION}/${number.phoneNumberId}/messages`;
 const isText = (request: RecordedRequest) => (request.body as { type?: string }).type === 'text';
 const callbackOf = (request: RecordedRequest) =>
   (request.body as { biz_opaque_callback_data: string }).biz_opaque_callback_data;
@@ -114,8 +114,7 @@ describe(`a number's lane under load (${ENGINE})`, () => {
   test('a reply sent while a campaign is queued on the same number reaches Meta before the campaign’s backlog', async () => {
     const ws = await createWorkspace(server);
     const { phoneNumberId } = await connect(ws.workspaceId, { messagesPerSecond: 10 });
-    const sends = () =>
-      graph.accepted.filter((request) => request.path === `/${API_VERSION}/${phoneNumberId}/messages`);
+    const sends = () => graph.accepted.filter(ofNumber({ phoneNumberId }));
     const customer = '+14155550100';
     const inbound = inboundTextWebhook({
       phoneNumberId,

@@ -106,17 +106,15 @@ export function createOutboxLanes(options: LaneOptions) {
       lanes.set(
         key,
         (lane = {
-          ...{
-            key,
-            concurrency: 1,
-            waiting: [],
-            handedOff: 0,
-            inFlight: 0,
-            pacing: 0,
-            slotsAhead: 1,
-            answeredAt: [],
-            recording: 0,
-          },
+          key,
+          concurrency: 1,
+          waiting: [],
+          handedOff: 0,
+          inFlight: 0,
+          pacing: 0,
+          slotsAhead: 1,
+          answeredAt: [],
+          recording: 0,
           breaker: createSendBreaker(),
         }),
       );
