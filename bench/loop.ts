@@ -149,7 +149,7 @@ async function runScenario(engine: Engine, processCount: number): Promise<Outcom
     PATH: env.PATH,
     HOME: env.HOME,
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'warn',
     WHATSAPP_GRAPH_URL: meta.graphUrl,
     WHATSAPP_APP_SECRET: APP_SECRET,
     METRICS_TOKEN,
