@@ -43,21 +43,12 @@ export function createOutboxClaims(deps: Deps, graceMs: number) {
     async claimDue(skipped: string[]): Promise<LeasedMessage[]> {
       const now = toStoredTimestamp(clock.now());
       const lease = leaseFromNow();
-      let due = db
-        .selectFrom('messages')
-        .select('id')
-        .where('next_attempt_at', '<=', now)
-        .orderBy('next_attempt_at')
-        .limit(CLAIM_BATCH);
+      let due = db.selectFrom('messages').select('id').where('next_attempt_at', '<=', now);
       if (skipped.length > 0) due = due.where(laneKeySql, 'not in', skipped);
-      // PostgreSQL: rows another process is claiming are passed over, not waited for (each claim would
-      // otherwise wait for the other's commit, then find those rows leased: three processes took turns).
-      // SQLite has one writer at a time.
-      if (deps.dialect === 'postgres') due = due.forUpdate().skipLocked();
       const claimed = await db
         .updateTable('messages')
         .set((eb) => ({ next_attempt_at: lease, attempts: eb('attempts', '+', 1) }))
-        .where('id', 'in', due)
+        .where('id', 'in', due.orderBy('next_attempt_at').limit(CLAIM_BATCH))
         .where('next_attempt_at', '<=', now)
         .returning(['id', 'workspace_id', 'contact_id', 'group_id', 'type', 'content', 'attempts', 'channel_id'])
         // The recipient's number and conversation channel come back with the claim: fewer round trips per batch.

@@ -179,45 +179,6 @@ describe(`a number's lane under load (${ENGINE})`, () => {
   });
 });
 
-describe(`claims beside another process (${ENGINE})`, () => {
-  test(
-    'a claim passes over a message another process holds mid-claim and sends the rest meanwhile',
-    { skip: ENGINE !== 'postgres' && 'SQLite has one writer at a time: no claim runs beside another' },
-    async () => {
-      const cloud = await cloudWorkspace();
-      await outbox.stop();
-      const [held, ...others] = await burst(cloud, 3);
-      const { db } = server.app.services.deps;
-      // Another process's claim, mid-transaction: it holds the first message's row until it commits.
-      let commit!: () => void;
-      const committed = new Promise<void>((resolve) => (commit = resolve));
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const otherClaim = db.transaction().execute(async (trx) => {
-        await trx.selectFrom('messages').select('id').where('id', '=', held!).forUpdate().executeTakeFirstOrThrow();
-        locked();
-        await committed;
-      });
-      await isLocked;
-      try {
-        outbox.start(server.app.server.log);
-        await until('the messages not held to reach Meta', () =>
-          others.every((id) => graph.accepted.filter(ofNumber(cloud)).map(callbackOf).includes(id)),
-        );
-        assert.ok(!graph.accepted.filter(ofNumber(cloud)).map(callbackOf).includes(held!));
-      } finally {
-        commit();
-        await otherClaim;
-      }
-      await until('the held message to be sent once released', () => {
-        outbox.wake();
-        return graph.accepted.filter(ofNumber(cloud)).length === 3;
-      });
-      assert.deepEqual(acceptedTwice(cloud), [], 'nothing was sent twice');
-    },
-  );
-});
-
 describe('send breaker', () => {
   const trouble = verdictOf({ outcome: 'unknown', error: { code: null, title: 'timeout', details: null } });
   const ok = verdictOf({ outcome: 'accepted', providerMessageId: 'wamid.1' });
