@@ -46,7 +46,7 @@ export async function startPostgres(port: number): Promise<{ url: string; stop: 
   return { url, stop: async () => void (await run('bash', [script, 'stop', dir])) };
 }
 
-/** A node child process (TypeScript through tsx) whose memory can be read from /proc. */
+/** A node child process (TypeScript through tsx, JavaScript as it is) whose memory can be read from /proc. */
 export class NodeProcess {
   private readonly child: ChildProcess;
   private output = '';
@@ -58,7 +58,8 @@ export class NodeProcess {
     env: NodeJS.ProcessEnv,
     nodeOptions: string[] = [],
   ) {
-    this.child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', script], {
+    const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+    this.child = spawn(process.execPath, [...nodeOptions, ...loader, script], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

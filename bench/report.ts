@@ -136,7 +136,7 @@ export function machine(): string {
 export function command(): string {
   const vars = Object.entries(process.env)
     .filter(([name]) => name.startsWith('BENCH_') && name !== 'BENCH_DATABASE_URL')
-    .map(([name, value]) => `${name}=${value}`)
+    .map(([name, value = '']) => `${name}=${/\s/.test(value) ? `"${value}"` : value}`)
     .sort();
   return [...vars, 'npm run bench'].join(' ');
 }

@@ -253,6 +253,11 @@ describe(`contacts (${ENGINE})`, () => {
       res.body.slice(0, 3).map((c) => c.name),
       ['Common Smith 5199', 'Common Smith 5196', 'Common Smith 5193'],
     );
+    const fragment = await ws.action<Contact[]>('search-contacts', { query: 'MIT' });
+    assert.deepEqual(
+      fragment.body.map((c) => c.name),
+      res.body.map((c) => c.name),
+    );
     const rare = await ws.action<Contact[]>('search-contacts', { query: 'Smith 4242' });
     assert.deepEqual(
       rare.body.map((c) => c.name),
