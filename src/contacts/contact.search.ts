@@ -3,8 +3,8 @@ import type { Dialect } from '../db/connection.js';
 import { DIGIT_GRAM_LENGTH, digitGramQuery } from '../db/digit-grams.js';
 import type { Database } from '../db/schema.js';
 import { containsIgnoringCase } from '../db/sql.js';
-import { PRESENTED_COLUMNS, type PresentedRow } from './contact.presenter.js';
-import { CONTACT_COLUMNS, type ContactRow } from './contact.repository.js';
+import { PRESENTED_COLUMNS } from './contact.presenter.js';
+import { CONTACT_COLUMNS, TAG_NAMES_JSON, type ContactRow, type ShownContactRow } from './contact.repository.js';
 
 export interface ContactSearch {
   workspaceId: string;
@@ -31,21 +31,6 @@ const TAG_LINK_RECENCY: Recency = { lastMessageAt: sql.ref('ct.last_message_at')
 const COLUMNS = sql.join(CONTACT_COLUMNS.map((column) => sql.ref(`c.${column}`)));
 /** Only what the API shows, for pages of up to 500 contacts: reading each value costs, per row. */
 const PAGE_COLUMNS = sql.join(PRESENTED_COLUMNS.map((column) => sql.ref(`c.${column}`)));
-
-/**
- * Each contact's tag names (alphabetical) as a JSON array, read with its row: for a page of 500,
- * one statement instead of a second one binding 500 ids (measured on SQLite: ~7 % less CPU a page;
- * on PostgreSQL, one round trip less).
- */
-const TAG_NAMES_JSON: Record<Dialect, RawBuilder<string>> = {
-  sqlite: sql`(select json_group_array(tag.name order by tag.name_key)
-    from contact_tags link join tags tag on tag.id = link.tag_id where link.contact_id = c.id)`,
-  postgres: sql`(select coalesce(json_agg(tag.name order by tag.name_key), '[]')
-    from contact_tags link join tags tag on tag.id = link.tag_id where link.contact_id = c.id)`,
-};
-
-/** A contact of a page, with its tag names as JSON text. */
-export type PagedContactRow = PresentedRow & { tag_names: string };
 
 /** Trigram indexes need three characters; shorter queries walk the recency index instead. */
 const MIN_INDEXED_QUERY = 3;
@@ -145,7 +130,7 @@ export async function searchContactsById(
   db: Kysely<Database>,
   dialect: Dialect,
   search: Omit<ContactSearch, 'where'> & { afterId: string | null },
-): Promise<PagedContactRow[]> {
+): Promise<ShownContactRow[]> {
   const plan = await searchPlan(db, dialect, search);
   let { from } = plan;
   const { conditions } = plan;
@@ -159,7 +144,7 @@ export async function searchContactsById(
     conditions.push(taggedWith(dialect, search.tagId));
   }
   if (search.afterId !== null) conditions.push(sql`${key} > ${search.afterId}`);
-  const { rows } = await sql<PagedContactRow>`select ${PAGE_COLUMNS}, ${TAG_NAMES_JSON[dialect]} as tag_names
+  const { rows } = await sql<ShownContactRow>`select ${PAGE_COLUMNS}, ${TAG_NAMES_JSON[dialect]} as tag_names
     from ${from} where ${sql.join(conditions, sql` and `)} order by ${key} limit ${search.limit}`.execute(db);
   return rows;
 }

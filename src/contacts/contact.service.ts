@@ -161,15 +161,18 @@ export function createContactService(deps: Deps, tagging: Tagging, cursors: Curs
       if (keys.length !== 1)
         throw errors.invalid(contactProblems.problem(keys[1] ?? 'contact_id', 'one_of_contact_id_phone_email'));
       const contacts = contactRepository(db);
-      let row: ContactRow | undefined;
       if (keys[0] === 'email') {
         const email = parseEmail(input.email!);
-        row = email === null ? undefined : await contacts.findByEmail(caller.workspaceId, email);
+        const row = email === null ? undefined : await contacts.findByEmail(caller.workspaceId, email);
         if (!row) throw errors.notFound('contact', 'email');
-      } else {
-        row = await resolve(db, caller, input);
+        return present(db, row);
       }
-      return present(db, row);
+      const shown =
+        keys[0] === 'contact_id'
+          ? await contacts.findShown(dialect, caller.workspaceId, 'id', given(input.contact_id)!)
+          : await contacts.findShown(dialect, caller.workspaceId, 'phone', parsePhone(given(input.phone)!));
+      if (!shown) throw errors.notFound('contact', keys[0]);
+      return presentContact(shown, JSON.parse(shown.tag_names) as string[]);
     },
 
     /** search-contacts: at most 50, newest conversation first; empty strings are no filter. */
