@@ -61,7 +61,7 @@ export async function searchContacts(
   dialect: Dialect,
   search: ContactSearch,
 ): Promise<ContactRow[]> {
-  if (dialect === 'postgres' && isShortFragment(search.query) && !search.tagId && !search.email) {
+  if (dialect === 'postgres' && worthTestingNewestFirst(search.query) && !search.tagId && !search.email) {
     const newest = await newestMatches(db, { ...search, query: search.query });
     if (newest.length === search.limit) return newest;
   }
@@ -94,19 +94,19 @@ export async function searchContacts(
 /** How many of the newest contacts a PostgreSQL search by substring alone tests before the planner chooses. */
 const NEWEST_TESTED = 20_000;
 /**
- * Fragments of up to this many characters are one or two trigrams, whose matches pg_trgm's statistics
- * cannot estimate; a longer substring's planner choice stands ("942-000", two matches: 500 searches a second
- * from pg_trgm's index, 333 when the 20,000 newest were tested first).
+ * Whether the NEWEST_TESTED newest contacts are worth testing first: not for a run of more than 4 digits,
+ * a piece of a phone number, which few contacts share ("942-000", two matches: 948 searches a second from
+ * pg_trgm's index, 333 when the newest were tested first). The planner's own choice for a longer name was
+ * no safer than for a short one: "kowal" took the index-only walk on one dataset (440 a second) and
+ * pg_trgm's index on another (118 a second, all 9,741 matches read and sorted).
  */
-const SHORT_FRAGMENT = 4;
-
-const isShortFragment = (query: string | undefined): query is string =>
-  query !== undefined && searchNeedle(query).length <= SHORT_FRAGMENT;
+const worthTestingNewestFirst = (query: string | undefined): query is string =>
+  query !== undefined && !/^\d{5,}$/.test(searchNeedle(query));
 
 /**
- * PostgreSQL, a fragment of 3–4 characters: the newest contacts holding it among the NEWEST_TESTED newest of the workspace, by an
- * index-only scan of contacts_recent (it INCLUDEs search_text; a few ms at most): a fragment held by 0.25 % of
- * the contacts or more fills its page here; a rarer one goes on to the planner's choice, pg_trgm's index.
+ * PostgreSQL, a substring alone: the newest contacts holding it among the NEWEST_TESTED newest of the
+ * workspace, by an index-only scan of contacts_recent (it INCLUDEs search_text; a few ms at most): a fragment
+ * held by 0.25 % of the contacts or more fills its page here; a rarer one goes on to the planner's choice.
  * Left to itself, the planner took that index for 4-letter fragments whatever their count (28 ms for one of
  * 0.5 % at 1,000,000 contacts: every match read, then sorted). At 1,000,000 contacts, the benchmark's 3–4
  * letter fragments: 416 searches a second with 20,000 tested, 258 with 10,000, 156 without this step. SQLite
