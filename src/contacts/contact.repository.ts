@@ -63,9 +63,10 @@ export const TAG_NAMES_JSON: Record<Dialect, RawBuilder<string>> = {
 };
 
 /**
- * get-contact's read: the contact and its tag names in one statement, by id or by phone. Two statements
- * cost ~60 µs of a request's ~240 µs of CPU on SQLite at 1,000,000 contacts (each one pays the driver's
- * call, a read transaction and a cold cache between requests); one costs ~40.
+ * get-contact's read: the contact and its tag names in one statement, by id or by phone. As two, they took
+ * 58 µs of a request's ~240 µs of CPU on SQLite at 1,000,000 contacts (each statement pays the driver's call,
+ * a read transaction and caches gone cold between requests); as one, get-contact went from ~5,000 to ~6,100
+ * requests a second (BENCHMARKS.md, issue 35 §2).
  */
 const shownWithTags = (dialect: Dialect, key: 'id' | 'phone') =>
   precompile((db, workspaceId: string, value: string) =>

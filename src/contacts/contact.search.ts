@@ -192,14 +192,10 @@ async function searchPlan(
   if (!search.query) return { from: sql`contacts c`, conditions, fromIndexMatches: false };
   const needle = searchNeedle(search.query).toLowerCase();
   const contains = substringTest(search.query);
-  if (dialect === 'postgres') {
-    // The planner picks between pg_trgm's index and a walk of the order's index itself.
-    conditions.push(contains);
-    return { from: sql`contacts c`, conditions, fromIndexMatches: false };
-  }
-  const candidates = sqliteIndexCandidates(needle);
+  const candidates = dialect === 'sqlite' ? sqliteIndexCandidates(needle) : null;
   const keys = candidates && (await fewCandidateKeys(db, candidates.keys));
   if (!keys) {
+    // PostgreSQL's planner picks between pg_trgm's index and a walk of the order's index itself.
     conditions.push(contains);
     return { from: sql`contacts c`, conditions, fromIndexMatches: false };
   }

@@ -113,7 +113,12 @@ describe(`contacts (${ENGINE})`, () => {
 
   test('get-contact › by id, phone or email; exactly one key', async () => {
     const ws = await createWorkspace(server);
-    const created = await ws.action<Contact>('create-contact', { phone: '+33612345678', email: 'marie@example.fr' });
+    const created = await ws.action<Contact>('create-contact', {
+      phone: '+33612345678',
+      email: 'marie@example.fr',
+      tags: 'vip, Fleurs, abonnée',
+      metadata: { ville: 'Lyon' },
+    });
     for (const body of [
       { contact_id: created.body.id },
       { phone: '0033 6 12 34 56 78' },
@@ -121,8 +126,10 @@ describe(`contacts (${ENGINE})`, () => {
     ]) {
       const res = await ws.action<Contact>('get-contact', body);
       assert.equal(res.status, 200, JSON.stringify(body));
-      assert.equal(res.body.id, created.body.id);
+      // Every key answers the whole contact, its tags alphabetical, as create-contact showed it.
+      assert.deepEqual(res.body, created.body, JSON.stringify(body));
     }
+    assert.deepEqual(created.body.tags, ['abonnée', 'Fleurs', 'vip']);
     const none = await ws.action('get-contact', {});
     assert.equal(none.status, 400);
     const two = await ws.action('get-contact', { phone: '+33612345678', email: 'marie@example.fr' });
@@ -131,6 +138,9 @@ describe(`contacts (${ENGINE})`, () => {
     assert.equal(emptyIgnored.status, 200, 'empty strings from integration tools count as absent');
     const unknown = await ws.action('get-contact', { email: 'nobody@example.fr' });
     assert.equal(unknown.status, 404);
+    for (const body of [{ contact_id: '0190a7e8-0000-7000-8000-000000000000' }, { phone: '+33699999999' }]) {
+      assert.equal((await ws.action('get-contact', body)).status, 404, JSON.stringify(body));
+    }
   });
 
   test('add-tag / remove-tag › create unknown tags, are idempotent, accept contact_id or phone', async () => {
