@@ -11,11 +11,12 @@ import type { CampaignRecord } from '../triggers/trigger.schema.js';
 import { inboundTextWebhook, statusWebhook } from '../whatsapp/webhook.fixtures.js';
 import { withCallbackChecked } from '../../test/graph-stand-in.js';
 import type { Campaign } from './campaign.schema.js';
-import { DISPATCH_PAGE, DISPATCH_PAGE_SPACING_MS } from './campaign.dispatch.js';
+import { DISPATCH_PAGE as DISPATCH_PAGES, DISPATCH_PAGE_SPACING_MS } from './campaign.dispatch.js';
 import { newContactRow } from '../contacts/contact.repository.js';
 import { logInOverHttp } from '../../test/dashboard-session.js';
 
 const { graph, server, cloudWorkspace, postWebhook, connect } = await startWhatsappServer({ outbox: true });
+const DISPATCH_PAGE = DISPATCH_PAGES[ENGINE];
 const { services } = server.app;
 const { scheduler, outbox, deps } = services;
 /** Modest jumps: on PostgreSQL an outbox whose clock runs far ahead would claim other files' messages. */
