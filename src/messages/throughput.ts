@@ -22,12 +22,17 @@ interface Waiting {
 /**
  * Meta's per-number throughput (messages per second) for the whole deployment: the next free send
  * slot of each number lives in the database (`send_pacing`), and every process claims slots from it,
- * spaced 1/rate apart, so all processes together never exceed the rate in any second. The sends that
- * ask for a slot in the same tick claim theirs in one statement. Slots are wall-clock milliseconds,
- * so the processes' hosts must keep their clocks in step (NTP).
+ * spaced 1/rate apart, so all processes together never exceed the rate in any second. A process has
+ * one claim of a number in flight at a time: the sends that ask for a slot meanwhile claim theirs
+ * together in the next statement (claims one after another would queue on the row's lock, each
+ * waiting for the one before to commit). Slots are wall-clock milliseconds, so the processes' hosts
+ * must keep their clocks in step (NTP).
  */
 export function createSendPacer({ db, dialect }: Pick<Deps, 'db' | 'dialect'>) {
+  /** Sends asking for a slot, by number, not yet in a claim. */
   const waiting = new Map<string, Waiting>();
+  /** Numbers with a claim in flight. */
+  const claiming = new Set<string>();
   const later = (a: RawBuilder<unknown>, b: number) =>
     dialect === 'postgres' ? sql<number>`greatest(${a}, ${b})` : sql<number>`max(${a}, ${b})`;
 
@@ -51,21 +56,25 @@ export function createSendPacer({ db, dialect }: Pick<Deps, 'db' | 'dialect'>) {
   async function claimWaiting(key: string): Promise<void> {
     const group = waiting.get(key)!;
     waiting.delete(key);
+    claiming.add(key);
     try {
       const first = await claim(key, group.spacingMs, group.slots.length);
       group.slots.forEach((resolve, i) => resolve(first + i * group.spacingMs));
     } catch (error) {
       for (const reject of group.failed) reject(error);
+    } finally {
+      claiming.delete(key);
+      if (waiting.has(key)) setImmediate(() => void claimWaiting(key));
     }
   }
 
-  /** One slot of `key`, claimed with the others asked for in this tick. */
+  /** One slot of `key`, claimed with the others asked for in this tick, or while the claim before was in flight. */
   function slotOf(key: string, perSecond: number): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       let group = waiting.get(key);
       if (!group) {
         waiting.set(key, (group = { spacingMs: 1000 / perSecond, slots: [], failed: [] }));
-        setImmediate(() => void claimWaiting(key));
+        if (!claiming.has(key)) setImmediate(() => void claimWaiting(key));
       }
       group.slots.push(resolve);
       group.failed.push(reject);
