@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { emitStatusChanges, type StatusChange } from './status-events.js';
 import type { Caller } from '../shared/context.js';
+import type { Dialect } from '../db/connection.js';
 import type { Deps } from '../db/deps.js';
 import { queuedIn, type QueuedWork } from '../shared/queued-work.js';
 import { toStoredTimestamp } from '../shared/time.js';
@@ -43,7 +44,7 @@ export function createStatusService(
     const changed: MessageEvent[] = [];
     const statusChanges: StatusChange[] = [];
     const [result, queued] = await db.transaction().execute(async (trx) => {
-      const targets = await findTargets(trx, caller.workspaceId, updates);
+      const targets = await findTargets(trx, deps.dialect, caller.workspaceId, updates);
       const applied: boolean[] = [];
       const early: StatusUpdate[] = [];
       // One write per message for the whole delivery: its changes in order, the later over the earlier.
@@ -129,16 +130,16 @@ export function createStatusService(
 }
 
 /** Finds each update's message: by wamid, else by the Parley id Meta echoes in biz_opaque_callback_data. */
-async function findTargets(trx: Deps['db'], workspaceId: string, updates: StatusUpdate[]) {
+async function findTargets(trx: Deps['db'], dialect: Dialect, workspaceId: string, updates: StatusUpdate[]) {
   const messages = messageRepository(trx);
   const wamids = [...new Set(updates.map((update) => update.wamid))];
   const byWamid = new Map(
-    (await messages.findOutboundBy(workspaceId, 'provider_message_id', wamids)).map((m) => [m.provider_message_id, m]),
+    (await messages.findOutboundBy(dialect, workspaceId, 'provider_message_id', wamids)).map((m) => [m.provider_message_id, m]),
   );
   const ids = [...new Set(updates.filter((update) => !byWamid.has(update.wamid)).map(callbackId))].filter(
     (id): id is string => id !== null,
   );
-  const byId = new Map((await messages.findOutboundBy(workspaceId, 'id', ids)).map((m) => [m.id, m]));
+  const byId = new Map((await messages.findOutboundBy(dialect, workspaceId, 'id', ids)).map((m) => [m.id, m]));
   return (update: StatusUpdate): Target | undefined => {
     const id = callbackId(update);
     return byWamid.get(update.wamid) ?? (id === null ? undefined : byId.get(id));
