@@ -154,7 +154,15 @@ export function messageRepository(db: Kysely<Database>) {
     /** Status webhooks name messages by wamid, or by Parley's id (biz_opaque_callback_data); no join needed. */
     async findOutboundBy(dialect: Dialect, workspaceId: string, key: 'provider_message_id' | 'id', values: string[]) {
       if (values.length === 0) return [];
-      const columns = ['id', 'workspace_id', 'direction', 'contact_id', 'group_id', 'status', 'provider_message_id'] as const;
+      const columns = [
+        'id',
+        'workspace_id',
+        'direction',
+        'contact_id',
+        'group_id',
+        'status',
+        'provider_message_id',
+      ] as const;
       let rows: Pick<Selectable<MessageTable>, (typeof columns)[number] | 'delivery'>[];
       if (key === 'provider_message_id' && dialect === 'postgres') {
         // One probe of the unique index a wamid: given the list, PostgreSQL's planner read every message of the

@@ -134,7 +134,10 @@ async function findTargets(trx: Deps['db'], dialect: Dialect, workspaceId: strin
   const messages = messageRepository(trx);
   const wamids = [...new Set(updates.map((update) => update.wamid))];
   const byWamid = new Map(
-    (await messages.findOutboundBy(dialect, workspaceId, 'provider_message_id', wamids)).map((m) => [m.provider_message_id, m]),
+    (await messages.findOutboundBy(dialect, workspaceId, 'provider_message_id', wamids)).map((m) => [
+      m.provider_message_id,
+      m,
+    ]),
   );
   const ids = [...new Set(updates.filter((update) => !byWamid.has(update.wamid)).map(callbackId))].filter(
     (id): id is string => id !== null,
