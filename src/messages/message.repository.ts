@@ -163,13 +163,14 @@ export function messageRepository(db: Kysely<Database>) {
         'status',
         'provider_message_id',
       ] as const;
-      let rows: Pick<Selectable<MessageTable>, (typeof columns)[number] | 'delivery'>[];
+      type Found = Pick<Selectable<MessageTable>, (typeof columns)[number] | 'delivery'>;
+      let rows: Found[];
       if (key === 'provider_message_id' && dialect === 'postgres') {
         // One probe of the unique index a wamid: given the list, PostgreSQL's planner read every message of the
         // workspace through the index and filtered them, whenever its statistics were behind a growing table
         // (up to 300 ms a status webhook in the load test's first minute, and the database's largest cost).
         rows = (
-          await sql<Pick<Selectable<MessageTable>, (typeof columns)[number] | 'delivery'>>`SELECT m.*
+          await sql<Found>`SELECT m.*
             FROM unnest(${values}::text[]) AS w(wamid)
             CROSS JOIN LATERAL (
               SELECT ${sql.join(columns.map((column) => sql.ref(column)))}, delivery FROM messages
