@@ -9,7 +9,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { redactingLogger, type LogTarget } from './http/log-redaction.js';
 import { buildLazySerializer } from './http/lazy-serializers.js';
 import { checkedSerializers } from './http/response-check.js';
-import { buildValidator } from './http/service-checked.js';
+import { serviceCheckedValidators } from './http/service-checked.js';
 import { isDashboardRoute } from './http/dashboard-openapi.js';
 import { requestIdOf } from './http/request-id.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -57,7 +57,7 @@ export async function buildServer({ config, services, tls, logger, checkResponse
       plugins: [(ajv) => ajv.addKeyword(lowercaseKeyword)],
     },
     frameworkErrors: frameworkErrorProblem,
-    schemaController: { compilersFactory: { buildSerializer, buildValidator } },
+    schemaController: { compilersFactory: { buildSerializer, buildValidator: serviceCheckedValidators() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('principal', null);

@@ -24,13 +24,48 @@ interface RouteSchema {
   url: string;
   httpPart: string;
 }
-type CompileRouteSchema = (route: RouteSchema) => unknown;
+/** A compiled validator as Fastify calls it: ajv's, which leaves a failed check's problems on `errors`. */
+interface Validate {
+  (data: unknown): boolean;
+  errors?: unknown;
+}
+type CompileRouteSchema = (route: RouteSchema) => Validate;
 
-/** Fastify's own validators (ajv), compiled with every service-checked part of a request schema left open. */
-export const buildValidator = ((externalSchemas: never, options: never) => {
-  const compile = AjvCompiler()(externalSchemas, options) as unknown as CompileRouteSchema;
-  return (route: RouteSchema) => compile({ ...route, schema: withoutServiceChecked(route.schema) });
-}) as unknown as BuildValidator;
+/**
+ * One server's validator builder: Fastify's own validators (ajv), compiled with every service-checked part
+ * of a request schema left open, each at its route's first request (as the serializers, lazy-serializers.ts:
+ * compiling every route's schemas was most of a start's CPU; a schema ajv cannot compile fails that route's
+ * first request, and the route tests request every route). Fastify asks again for a compiler for each route
+ * of a plugin that added schemas: the ajv built for the same shared schemas (the same objects) is reused,
+ * where a new one would compile its meta-schema and every shared schema again, ~200 times a start.
+ */
+export function serviceCheckedValidators(): BuildValidator {
+  const compilers = new Map<string, CompileRouteSchema>();
+  const schemaIds = new WeakMap<object, number>();
+  let lastSchemaId = 0;
+  const identity = (schema: object) => {
+    if (!schemaIds.has(schema)) schemaIds.set(schema, ++lastSchemaId);
+    return schemaIds.get(schema);
+  };
+  const compilerFor = (externalSchemas: Record<string, object>, options: never) => {
+    const key = Object.entries(externalSchemas)
+      .map(([id, schema]) => `${id}#${identity(schema)}`)
+      .join();
+    let compiler = compilers.get(key);
+    if (!compiler) compilers.set(key, (compiler = AjvCompiler()(externalSchemas, options) as CompileRouteSchema));
+    return compiler;
+  };
+  return ((externalSchemas: Record<string, object>, options: never) => (route: RouteSchema) => {
+    let compiled: Validate | null = null;
+    const validate: Validate = (data) => {
+      compiled ??= compilerFor(externalSchemas, options)({ ...route, schema: withoutServiceChecked(route.schema) });
+      const valid = compiled(data);
+      validate.errors = compiled.errors;
+      return valid;
+    };
+    return validate;
+  }) as unknown as BuildValidator;
+}
 
 /** The schema with each service-checked part open (`{}`); the same object when it has none. */
 function withoutServiceChecked(schema: unknown): unknown {
