@@ -11,6 +11,10 @@
 # from scripts/postgres-temp.sh. The deployment tests (the container image with Podman, nginx in front of
 # Parley) run once, on PostgreSQL, beside the last suite run: they test the image and the proxy
 # configuration, not a Node line or an engine.
+# A hung test must not hang the suite: a test file fails after FILE_TIMEOUT_MS (Node 20 times each file,
+# later lines each test), a file whose tests have ended exits though a handle is left open
+# (--test-force-exit), and past PARLEY_TEST_BUDGET_MINUTES the runs still going are stopped, the files
+# they were running named, and every report printed (CI stops a run at 90 minutes, printing nothing of it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
@@ -44,9 +48,14 @@ RUNTIME_TESTS=(src/db/**/*.test.ts src/backup/**/*.test.ts src/media/**/*.test.t
 read -r -a nodes <<<"${PARLEY_TEST_NODES:-$(command -v node)}"
 npm run build:web --silent # the dashboard the browser tests load
 
+FILE_TIMEOUT_MS=$((15 * 60 * 1000))
+budget_minutes=${PARLEY_TEST_BUDGET_MINUTES:-70}
+
 reports=$(mktemp -d)
 pg_dir=""
+watchdog=""
 cleanup() {
+  [ -z "$watchdog" ] || kill_tree "$watchdog"
   rm -rf "$reports"
   [ -z "$pg_dir" ] || bash scripts/postgres-temp.sh stop "$pg_dir"
 }
@@ -68,8 +77,36 @@ run_suite() {
   esac
   # The node binary's folder first on PATH, so every process a test starts runs the same line.
   PATH="$(dirname "$1"):$PATH" PARLEY_TEST_DATABASE_URL="$database_url" \
-    "$1" --import tsx --test --test-reporter=spec --test-concurrency="$concurrency" "${suite[@]}" >"$3" 2>&1
+    "$1" --import tsx --test --test-reporter=spec --test-concurrency="$concurrency" --test-force-exit \
+    --test-timeout="$FILE_TIMEOUT_MS" "${suite[@]}" >"$3" 2>&1
 }
+
+descendants() {
+  local child
+  for child in $(pgrep -P "$1"); do
+    echo "$child"
+    descendants "$child"
+  done
+}
+kill_tree() {
+  kill $(descendants "$1") "$1" 2>/dev/null || true
+}
+
+# stop_overtime SECONDS: after SECONDS, names the test files still running (a file's process ends with
+# its path; the runner's own lists them all after --test-reporter) and stops every run.
+stop_overtime() {
+  sleep "$1"
+  {
+    echo "== Stopped after $budget_minutes minutes (PARLEY_TEST_BUDGET_MINUTES); the test files still running:"
+    ps -o args= -p "$(descendants $$ | paste -sd,)" | grep -v -- --test-reporter |
+      grep -oE '[^ ]+\.test\.ts$' | sort -u | sed 's/^/  /'
+  } >"$reports/overtime"
+  for run in $(pgrep -P $$); do
+    [ "$run" = "$BASHPID" ] || kill_tree "$run"
+  done
+}
+stop_overtime $((budget_minutes * 60)) >/dev/null 2>&1 &
+watchdog=$!
 
 runs=("${nodes[0]} postgres" "${nodes[0]} sqlite")
 for node in "${nodes[@]:1}"; do runs+=("$node sqlite-runtime"); done
@@ -78,6 +115,10 @@ status=0
 running=0
 for i in "${!runs[@]}"; do
   read -r node engine <<<"${runs[$i]}"
+  if [ -e "$reports/overtime" ]; then
+    echo "not run: the suite's time was up" >"$reports/$i"
+    continue
+  fi
   run_suite "$node" "$engine" "$reports/$i" &
   running=$((running + 1))
   if [ "$running" -ge 2 ]; then
@@ -94,4 +135,8 @@ for i in "${!runs[@]}"; do
   echo "== Tests on $engine, Node $("$node" --version)"
   cat "$reports/$i"
 done
+if [ -e "$reports/overtime" ]; then
+  cat "$reports/overtime"
+  status=1
+fi
 exit "$status"
