@@ -146,6 +146,7 @@ describe(`dashboard: reports (${ENGINE})`, () => {
     await page.getByRole('table', { name: 'Números por equipe' }).waitFor();
     const volume = page.getByRole('region', { name: 'Volume' });
     assert.equal(await volume.getByRole('definition').first().textContent(), '1');
+    await page.locator('canvas[role="img"]').nth(6).waitFor(); // each chart draws when its figures arrive
     assert.equal(
       await page.locator('canvas[role="img"]').count(),
       7,
