@@ -41,12 +41,10 @@ type CompileRouteSchema = (route: RouteSchema) => Validate;
  */
 export function serviceCheckedValidators(): BuildValidator {
   const compilers = new Map<string, CompileRouteSchema>();
+  // Fastify hands over a fresh copy of the shared schemas each time: they are told apart by their objects.
   const schemaIds = new WeakMap<object, number>();
-  let lastSchemaId = 0;
-  const identity = (schema: object) => {
-    if (!schemaIds.has(schema)) schemaIds.set(schema, ++lastSchemaId);
-    return schemaIds.get(schema);
-  };
+  let schemasSeen = 0;
+  const identity = (schema: object) => schemaIds.get(schema) ?? schemaIds.set(schema, ++schemasSeen).get(schema);
   const compilerFor = (externalSchemas: Record<string, object>, options: never) => {
     const key = Object.entries(externalSchemas)
       .map(([id, schema]) => `${id}#${identity(schema)}`)
