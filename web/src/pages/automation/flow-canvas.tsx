@@ -86,6 +86,9 @@ function Canvas(props: Parameters<typeof FlowCanvas>[0]) {
   const [positions, setPositions] = useState(() => props.placed ?? autoLayout(cards, start, rtl));
   const [tidied, setTidied] = useState(0);
   // React Flow measures each card once drawn; the measure has to come back with the card, or it is drawn hidden.
+  // A card not measured yet still carries an (empty) measure: React Flow forgets a card's handles when it is
+  // handed one without any, and a render built before the first measure can arrive after it — the card then
+  // kept its size but lost its handles, and no edge to or from it was drawn until it changed size.
   const measured = useRef(new Map<string, { width: number; height: number }>());
   const [, remeasured] = useState(0);
   const [selectedEdges, setSelectedEdges] = useState<Set<string>>(new Set());
@@ -113,7 +116,7 @@ function Canvas(props: Parameters<typeof FlowCanvas>[0]) {
     type: 'card',
     position: positions.get(card.key) ?? { x: 0, y: 0 },
     selected: card.key === selected,
-    measured: measured.current.get(card.key),
+    measured: measured.current.get(card.key) ?? {},
     ariaLabel: cardLabel(card, card.node.id === start, props.problems.get(card.key) ?? [], props.counts, props.lit),
     data: {
       card,
