@@ -68,8 +68,7 @@ export function aiSettingsRepository(db: Kysely<Database>) {
           .where('workspace_id', '=', workspaceId)
           .where('expires_at', '<=', now)
           .execute();
-        const used = await tokensUsedIn(trx, workspaceId, month);
-        const reserved = await tokensReservedIn(trx, workspaceId, month);
+        const { used, reserved } = await tokensCountedIn(trx, workspaceId, month);
         if (used + reserved + tokens > budget) return { used, reserved };
         await trx
           .insertInto('ai_reservations')
@@ -137,26 +136,29 @@ async function addUsageIn(db: Kysely<Database>, { workspaceId, month, purpose, t
     .execute();
 }
 
-/** Every token the month's calls used, across purposes (what the budget counts). */
-async function tokensUsedIn(db: Kysely<Database>, workspaceId: string, month: string): Promise<number> {
+/**
+ * Every token the month's calls used (across purposes) and every token its calls in flight set aside, read
+ * in one statement: a call settled between two reads (its reservation gone, its usage not yet seen) would
+ * be counted in neither, and on PostgreSQL settling does not wait for the budget's lock.
+ */
+async function tokensCountedIn(db: Kysely<Database>, workspaceId: string, month: string): Promise<Refusal> {
   const row = await db
-    .selectFrom('ai_usage')
-    .select((eb) => eb.fn.sum<number | string | null>(eb('prompt_tokens', '+', eb.ref('completion_tokens'))).as('used'))
-    .where('workspace_id', '=', workspaceId)
-    .where('month', '=', month)
-    .executeTakeFirst();
-  return Number(row?.used ?? 0);
-}
-
-/** Every token the month's calls in flight set aside. */
-async function tokensReservedIn(db: Kysely<Database>, workspaceId: string, month: string): Promise<number> {
-  const row = await db
-    .selectFrom('ai_reservations')
-    .select((eb) => eb.fn.sum<number | string | null>('tokens').as('reserved'))
-    .where('workspace_id', '=', workspaceId)
-    .where('month', '=', month)
-    .executeTakeFirst();
-  return Number(row?.reserved ?? 0);
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('ai_usage')
+        .select((u) => u.fn.sum<number | string | null>(u('prompt_tokens', '+', u.ref('completion_tokens'))).as('t'))
+        .where('workspace_id', '=', workspaceId)
+        .where('month', '=', month)
+        .as('used'),
+      eb
+        .selectFrom('ai_reservations')
+        .select((r) => r.fn.sum<number | string | null>('tokens').as('t'))
+        .where('workspace_id', '=', workspaceId)
+        .where('month', '=', month)
+        .as('reserved'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { used: Number(row.used ?? 0), reserved: Number(row.reserved ?? 0) };
 }
 
 /** One call's tokens, as the ledger counts them: the month and purpose it is counted in. */
