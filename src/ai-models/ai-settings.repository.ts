@@ -23,8 +23,8 @@ export interface Reservation {
   expiresAt: string;
 }
 
-/** What the month's budget had already counted when a reservation did not fit. */
-export interface Refusal {
+/** What the month's budget counts: the tokens its calls used, and those its calls in flight set aside. */
+export interface BudgetCount {
   used: number;
   reserved: number;
 }
@@ -59,7 +59,12 @@ export function aiSettingsRepository(db: Kysely<Database>) {
      * transactions take the write lock as they begin (connection.ts); PostgreSQL's wait on an advisory lock
      * for the workspace, so no two processes read the same total. Lapsed reservations are cleared first.
      */
-    async reserve(dialect: Dialect, reservation: Reservation, budget: number, now: string): Promise<Refusal | null> {
+    async reserve(
+      dialect: Dialect,
+      reservation: Reservation,
+      budget: number,
+      now: string,
+    ): Promise<BudgetCount | null> {
       const { id, workspaceId, month, tokens, expiresAt } = reservation;
       return db.transaction().execute(async (trx) => {
         if (dialect === 'postgres') await lockBudget(trx, workspaceId);
@@ -141,7 +146,7 @@ async function addUsageIn(db: Kysely<Database>, { workspaceId, month, purpose, t
  * in one statement: a call settled between two reads (its reservation gone, its usage not yet seen) would
  * be counted in neither, and on PostgreSQL settling does not wait for the budget's lock.
  */
-async function tokensCountedIn(db: Kysely<Database>, workspaceId: string, month: string): Promise<Refusal> {
+async function tokensCountedIn(db: Kysely<Database>, workspaceId: string, month: string): Promise<BudgetCount> {
   const row = await db
     .selectNoFrom((eb) => [
       eb

@@ -86,9 +86,8 @@ function Canvas(props: Parameters<typeof FlowCanvas>[0]) {
   const [positions, setPositions] = useState(() => props.placed ?? autoLayout(cards, start, rtl));
   const [tidied, setTidied] = useState(0);
   // React Flow measures each card once drawn; the measure has to come back with the card, or it is drawn hidden.
-  // A card not measured yet still carries an (empty) measure: React Flow forgets a card's handles when it is
-  // handed one without any, and a render built before the first measure can arrive after it — the card then
-  // kept its size but lost its handles, and no edge to or from it was drawn until it changed size.
+  // A card not measured yet carries an empty one: handed a card with none, React Flow drops its handles, and a
+  // render built before the first measure may arrive after it, leaving the card without edges until it resizes.
   const measured = useRef(new Map<string, { width: number; height: number }>());
   const [, remeasured] = useState(0);
   const [selectedEdges, setSelectedEdges] = useState<Set<string>>(new Set());
